@@ -1,0 +1,35 @@
+# The two README commands. Each creates .venv when it is missing and installs what it needs.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+STAMP  := $(VENV)/.installed-all
+
+.PHONY: demo test install bench clean lint
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip wheel setuptools
+
+# torch is pinned to the CPU build on this machine's wheel cache; elsewhere pip picks it from PyPI.
+$(STAMP): pyproject.toml | $(PY)
+	$(PIP) install -q "torch==2.13.0" || $(PIP) install -q torch
+	$(PIP) install -q -e ".[all]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/kumo-gym demo
+
+test: $(STAMP)
+	$(PY) -m pytest -q -p no:cacheprovider tests
+
+bench: $(STAMP)
+	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check kumo_gym tests benchmarks examples
+
+clean:
+	rm -rf $(VENV) runs build *.egg-info

@@ -1,0 +1,96 @@
+"""Instance: one puzzle, as plain JSON-safe data, with a stable content hash."""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def canonical_json(obj: Any) -> str:
+    """The canonical JSON text of ``obj``: sorted keys, no spaces, no NaN."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _plain(obj: Any) -> Any:
+    """Turn ``obj`` into plain JSON data (tuples -> lists, numpy scalars -> Python)."""
+    return json.loads(json.dumps(obj, default=_json_default))
+
+
+def _json_default(obj: Any):
+    import numpy as np
+
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    raise TypeError(f"value of type {type(obj).__name__} is not JSON-safe: {obj!r}")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A puzzle instance.
+
+    ``family`` names the Task (``hanoi``, ``kumo``, ``sparc`` ...); ``params`` are the generation
+    parameters (difficulty preset, sizes, prompt variants); ``data`` is the puzzle itself.
+    ``seed`` and ``split`` record where it came from. Everything is normalised to plain JSON at
+    construction, so ``Instance.from_json(inst.to_json()) == inst`` always holds.
+
+    ``instance_id`` hashes ``family`` and ``data`` only: the same puzzle reached through two
+    presets or two seeds has one id, which is what split guards and dedup need.
+    """
+
+    family: str
+    data: dict
+    params: dict = field(default_factory=dict)
+    seed: int | None = None
+    split: str | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "data", _plain(self.data))
+        object.__setattr__(self, "params", _plain(self.params))
+        if self.seed is not None:
+            object.__setattr__(self, "seed", int(self.seed))
+
+    @property
+    def instance_id(self) -> str:
+        digest = hashlib.sha256(canonical_json([self.family, self.data]).encode("utf-8"))
+        return digest.hexdigest()[:16]
+
+    def to_dict(self) -> dict:
+        return {
+            "family": self.family,
+            "params": self.params,
+            "data": self.data,
+            "seed": self.seed,
+            "split": self.split,
+            "instance_id": self.instance_id,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Instance":
+        from .errors import ConfigError
+
+        if not isinstance(d, dict) or "family" not in d or "data" not in d:
+            raise ConfigError("an instance dict needs the keys 'family' and 'data'")
+        inst = cls(family=d["family"], data=d["data"], params=d.get("params") or {},
+                   seed=d.get("seed"), split=d.get("split"))
+        if d.get("instance_id") not in (None, inst.instance_id):
+            raise ConfigError(
+                f"instance_id {d['instance_id']!r} does not match the content hash {inst.instance_id!r}"
+            )
+        return inst
+
+    def to_json(self) -> str:
+        return canonical_json(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str) -> "Instance":
+        return cls.from_dict(json.loads(text))
+
+    def __hash__(self):
+        return hash((self.family, canonical_json(self.data)))

@@ -1,0 +1,75 @@
+"""The environment table and its registration with Gymnasium.
+
+Registration is data (STYLE.md): ``kumo_gym/envs/catalog.py`` holds one :class:`EnvEntry` per
+environment; :func:`register_all` turns the table into ``gymnasium.register`` calls. Nothing here
+imports a family module until a task is actually needed, so ``import kumo_gym`` stays fast.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .errors import ConfigError
+
+NAMESPACE = "kumo_gym"
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered environment.
+
+    ``task`` is ``"module:Class"`` of its Task; ``modes`` the interaction modes it supports
+    (the first is the default); ``env_classes`` optional ``{mode: "module:Class"}`` overrides of
+    the generic AnswerEnv/InteractiveEnv; ``summary`` one line for ``kumo-gym list``.
+    """
+
+    name: str
+    task: str
+    family: str
+    summary: str
+    modes: tuple[str, ...] = ("answer",)
+    env_classes: dict = field(default_factory=dict)
+    paper: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{NAMESPACE}/{self.name}-v0"
+
+
+def import_object(path: str):
+    """Import ``"package.module:Name"``."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def entries() -> list[EnvEntry]:
+    from ..envs.catalog import ENVIRONMENTS
+
+    return list(ENVIRONMENTS)
+
+
+def entry(env_id: str) -> EnvEntry:
+    for e in entries():
+        if e.id == env_id or e.name == env_id:
+            return e
+    raise ConfigError(f"environment {env_id!r} is not one of: {', '.join(e.id for e in entries())}")
+
+
+@lru_cache(maxsize=None)
+def get_task(env_id: str):
+    """The (stateless, shared) Task object of ``env_id``."""
+    return import_object(entry(env_id).task)()
+
+
+def register_all() -> list[str]:
+    """Register every catalogue entry with Gymnasium (idempotent)."""
+    import gymnasium as gym
+
+    ids = []
+    for e in entries():
+        if e.id not in gym.registry:
+            gym.register(id=e.id, entry_point="kumo_gym.envs.factory:make_env",
+                         kwargs={"env_id": e.id}, disable_env_checker=False)
+        ids.append(e.id)
+    return ids

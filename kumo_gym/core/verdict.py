@@ -1,0 +1,58 @@
+"""Verdict: the result of checking an answer or a move."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+STATUSES = ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated")
+
+
+@dataclass
+class Verdict:
+    """What a verifier says about an answer.
+
+    ``status`` is one of :data:`STATUSES`; ``score`` is the fraction of constraints met (partial
+    credit, in [0, 1], 1 when solved); ``reward`` is the binary reward (1.0 iff solved) unless a
+    caller sets another; ``first_error`` the index of the first failing move or cell where the
+    family defines one (1-based for moves, as the planning spec reports); ``message`` one human
+    sentence; ``details`` any JSON-safe extras (reason codes, parsed answer, counts).
+    """
+
+    status: str
+    message: str = ""
+    score: float = 0.0
+    reward: float | None = None
+    first_error: int | None = None
+    details: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status {self.status!r} is not one of: {', '.join(STATUSES)}")
+        if self.status == "solved":
+            self.score = 1.0
+        self.score = float(min(1.0, max(0.0, self.score)))
+        if self.reward is None:
+            self.reward = 1.0 if self.status == "solved" else 0.0
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+    @classmethod
+    def success(cls, message: str = "The answer is correct.", **details) -> "Verdict":
+        return cls("solved", message, 1.0, details=details)
+
+    @classmethod
+    def failure(cls, status: str, message: str, score: float = 0.0, first_error: int | None = None,
+                **details) -> "Verdict":
+        return cls(status, message, score, first_error=first_error, details=details)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["solved"] = self.solved
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Verdict":
+        return cls(status=d["status"], message=d.get("message", ""), score=d.get("score", 0.0),
+                   reward=d.get("reward"), first_error=d.get("first_error"),
+                   details=d.get("details") or {})

@@ -1,0 +1,1 @@
+"""Gymnasium environments and the rules of each family."""

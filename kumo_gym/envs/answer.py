@@ -1,0 +1,65 @@
+"""AnswerEnv: one prompt, one answer, one verdict."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.verdict import Verdict
+from .base import PuzzleEnv, to_charset
+
+
+class AnswerEnv(PuzzleEnv):
+    """Single-answer environment over any Task.
+
+    ## Description
+    ``reset`` draws an instance (or replays ``options={"instance": ...}``) and returns its prompt.
+    ``step(text)`` reads the model's whole completion, verifies the answer by the puzzle's rules
+    and ends the episode.
+
+    ## Observation space
+    ``Text``: the prompt after ``reset``; after ``step``, the verdict's one-sentence message.
+
+    ## Action space
+    ``Text``: a raw completion. It may contain reasoning; a ``<think>...</think>`` block is never
+    read as the answer. Any string is accepted: a malformed answer is a ``parse_error`` verdict.
+
+    ## Rewards
+    ``reward="binary"`` (default): 1 when solved, else 0. ``reward="partial"``: the verdict's
+    ``score``, the fraction of the puzzle's constraints met.
+
+    ## Episode end
+    Always after one step (``terminated=True``).
+
+    ## Info
+    ``instance_id``, ``family``, ``difficulty``, ``split``, ``optimal_steps``; after ``step`` also
+    ``verdict`` (the Verdict as a dict).
+
+    ## Arguments
+    ``difficulty`` or the family's size parameters, ``split`` (train/validation/test), ``reward``,
+    ``render_mode`` ("ansi", or "rgb_array" where the family draws images), ``prompt_template``
+    (a ``str.format`` template with ``{prompt}`` and the instance parameters).
+    """
+
+    def __init__(self, task, env_id: str, max_steps: int | None = None, **kwargs: Any):
+        super().__init__(task, env_id, **kwargs)
+        self.last_verdict: Verdict | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        inst = self._next_instance(seed, options)
+        self.last_verdict = None
+        return to_charset(self._prompt_text(inst)), self._info()
+
+    def score_completion(self, completion: str, **meta) -> Verdict:
+        """Verify a completion with optional ``reasoning``, ``finish_reason``, token counts."""
+        return self.task.score(self.instance, completion, **meta)
+
+    def step(self, action):
+        if isinstance(action, dict):
+            meta = {k: action.get(k) for k in ("reasoning", "finish_reason", "n_output_tokens", "max_new_tokens")}
+            verdict = self.score_completion(action.get("completion", ""), **meta)
+        else:
+            verdict = self.score_completion(action if isinstance(action, str) else str(action))
+        self.last_verdict = verdict
+        info = self._info()
+        info["verdict"] = verdict.to_dict()
+        return to_charset(verdict.message), self._reward(verdict), True, False, info

@@ -1,0 +1,2 @@
+"""Catalogue rows of this family (filled in by the family)."""
+ENTRIES: list = []

@@ -1,0 +1,1 @@
+"""Search and SAT: pure functions over arrays and plain data, no Gymnasium."""

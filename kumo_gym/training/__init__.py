@@ -1,0 +1,1 @@
+"""kumo_gym.training"""
