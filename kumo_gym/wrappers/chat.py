@@ -1,0 +1,85 @@
+"""The LLM chat interface: an environment as system/user/assistant messages.
+
+``ChatEnv`` turns any kumo_gym environment into a conversation. ``reset`` gives the opening
+messages (the family's system part when it has one, then the prompt); ``step`` takes a raw
+model completion, with an optional separate reasoning trace and the generation's
+``finish_reason``, and answers with the conversation so far. With a tokenizer (anything with
+``encode`` or a Hugging Face tokenizer), prompt and completion token counts are recorded in
+``info["tokens"]``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+
+
+def _count(tokenizer, text: str) -> int | None:
+    if tokenizer is None:
+        return None
+    if hasattr(tokenizer, "encode"):
+        try:
+            return len(tokenizer.encode(text, add_special_tokens=False))
+        except TypeError:
+            return len(tokenizer.encode(text))
+    return int(tokenizer(text))
+
+
+class ChatEnv(gym.Wrapper):
+    """Chat-message view of a kumo_gym environment.
+
+    >>> import gymnasium as gym, kumo_gym
+    >>> from kumo_gym.wrappers import ChatEnv
+    >>> chat = ChatEnv(gym.make("kumo_gym/Hanoi-v0", n=3))
+    >>> messages, info = chat.reset(seed=0)
+    >>> messages, reward, done, truncated, info = chat.step("... moves = [[1,0,2]]")
+    """
+
+    def __init__(self, env: gym.Env, tokenizer: Any = None):
+        super().__init__(env)
+        self.tokenizer = tokenizer
+        self.messages: list[dict] = []
+        self.tokens = {"prompt": 0, "completion": 0, "reasoning": 0}
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        base = self.env.unwrapped
+        task, inst = base.task, base.instance
+        if hasattr(base, "score_completion"):
+            msgs = [dict(m) for m in task.messages(inst)]
+            if base.prompt_template and msgs and msgs[-1]["role"] == "user":
+                msgs[-1]["content"] = obs  # a user template replaces the user part only
+            self.messages = msgs
+        else:
+            self.messages = [{"role": "user", "content": obs}]
+        self.tokens = {"prompt": sum(_count(self.tokenizer, m["content"]) or 0 for m in self.messages),
+                       "completion": 0, "reasoning": 0}
+        info = dict(info, tokens=dict(self.tokens) if self.tokenizer is not None else None)
+        return list(self.messages), info
+
+    def step(self, completion: str, reasoning: str | None = None, finish_reason: str | None = None,
+             n_output_tokens: int | None = None, max_new_tokens: int | None = None):
+        completion = completion if isinstance(completion, str) else ("" if completion is None else str(completion))
+        base = self.env.unwrapped
+        meta = {"reasoning": reasoning, "finish_reason": finish_reason, "n_output_tokens": n_output_tokens,
+                "max_new_tokens": max_new_tokens}
+        if hasattr(base, "score_completion") and any(v is not None for v in meta.values()):
+            action = {"completion": completion, **meta}
+        else:
+            action = completion
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        msg = {"role": "assistant", "content": completion}
+        if reasoning is not None:
+            msg["reasoning"] = reasoning
+        self.messages.append(msg)
+        if not (terminated or truncated):
+            self.messages.append({"role": "user", "content": obs})
+        if self.tokenizer is not None:
+            self.tokens["completion"] += _count(self.tokenizer, completion) or 0
+            if reasoning:
+                self.tokens["reasoning"] += _count(self.tokenizer, reasoning) or 0
+            if not (terminated or truncated):
+                self.tokens["prompt"] += _count(self.tokenizer, obs) or 0
+            info = dict(info, tokens=dict(self.tokens))
+        info = dict(info, feedback=obs)
+        return list(self.messages), reward, terminated, truncated, info
