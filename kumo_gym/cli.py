@@ -1,0 +1,317 @@
+"""The ``kumo-gym`` command.
+
+Built-in subcommands: ``list``, ``show``, ``play``, ``generate``. Families and the training and
+analysis packages add theirs through the modules in :data:`PLUGINS`, each exposing
+``register(subparsers)``.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+#: Modules that add subcommands (``eval``, ``train``, ``demo``, ``analyze``, ``kumo``, ``sparc`` ...).
+PLUGINS = (
+    "kumo_gym.training.cli",
+    "kumo_gym.analysis.cli",
+    "kumo_gym.envs.kumo.cli",
+    "kumo_gym.envs.sparc.cli",
+    "kumo_gym.envs.finereason.cli",
+    "kumo_gym.envs.grid.cli",
+)
+
+
+# ---- shared argument helpers ---------------------------------------------------------------
+def parse_value(text: str):
+    """A kwarg value from the command line: JSON literal when it parses, else the string."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, ValueError):
+        low = text.lower()
+        if low in ("true", "false"):
+            return low == "true"
+        return text
+
+
+def parse_kwargs(pairs: list[str] | None, extra: list[str] | None = None) -> dict:
+    """``["k=v", ...]`` and leftover ``--key value`` pairs as a kwargs dict."""
+    out = {}
+    for p in pairs or []:
+        if "=" not in p:
+            raise SystemExit(f"error: env kwarg {p!r} is not of the form key=value")
+        k, v = p.split("=", 1)
+        out[k.strip().replace("-", "_")] = parse_value(v)
+    extra = list(extra or [])
+    i = 0
+    while i < len(extra):
+        tok = extra[i]
+        if not tok.startswith("--"):
+            raise SystemExit(f"error: unexpected argument {tok!r}")
+        key = tok[2:]
+        if "=" in key:
+            key, val = key.split("=", 1)
+            i += 1
+        elif i + 1 < len(extra) and not extra[i + 1].startswith("--"):
+            val = extra[i + 1]
+            i += 2
+        else:
+            val, i = "true", i + 1
+        out[key.replace("-", "_")] = parse_value(val)
+    return out
+
+
+def add_env_args(p: argparse.ArgumentParser, mode: bool = True) -> None:
+    p.add_argument("env", help="environment id, e.g. kumo_gym/Hanoi-v0 (the kumo_gym/ prefix and -v0 may be left out)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--difficulty", default=None)
+    p.add_argument("--split", default="train")
+    if mode:
+        p.add_argument("--mode", default=None, help="answer or interactive, where both exist")
+    p.add_argument("--env-kwargs", nargs="*", default=[], metavar="K=V", help="more environment kwargs")
+
+
+def resolve_env_id(name: str) -> str:
+    from .core.registry import entries
+
+    for e in entries():
+        if name in (e.id, e.name, f"{e.name}-v0", f"kumo_gym/{e.name}"):
+            return e.id
+    from .core.registry import entry
+
+    return entry(name).id  # raises ConfigError listing the ids
+
+
+def env_kwargs(args, extra=None) -> dict:
+    kw = parse_kwargs(getattr(args, "env_kwargs", None), extra)
+    if getattr(args, "difficulty", None) is not None:
+        kw["difficulty"] = args.difficulty
+    if getattr(args, "split", None):
+        kw["split"] = args.split
+    if getattr(args, "mode", None):
+        kw["mode"] = args.mode
+    return kw
+
+
+def write_jsonl_atomic(path: str | os.PathLike, rows) -> int:
+    """Write ``rows`` to ``path`` through a temporary file and a rename: all or nothing."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    n = 0
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for row in rows:
+                f.write(json.dumps(row, ensure_ascii=False) + "\n")
+                n += 1
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return n
+
+
+# ---- list ----------------------------------------------------------------------------------
+def catalogue_rows() -> list[dict]:
+    from .core.registry import entries, import_object
+
+    rows = []
+    for e in entries():
+        task_cls = import_object(e.task)
+        rows.append({"id": e.id, "family": e.family, "modes": ", ".join(e.modes),
+                     "difficulties": ", ".join(getattr(task_cls, "difficulties", {}) or []) or "-",
+                     "summary": e.summary})
+    return rows
+
+
+def format_table(rows: list[dict], columns: list[str], markdown: bool = False) -> str:
+    if not rows:
+        return "(none)"
+    cells = [[str(r.get(c, "")) for c in columns] for r in rows]
+    if markdown:
+        out = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
+        out += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |" for row in cells]
+        return "\n".join(out)
+    widths = [max(len(c), *(len(row[i]) for row in cells)) for i, c in enumerate(columns)]
+    line = "  ".join(c.ljust(w) for c, w in zip(columns, widths))
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(v.ljust(w) for v, w in zip(row, widths)) for row in cells]
+    return "\n".join(out)
+
+
+def cmd_list(args) -> int:
+    print(format_table(catalogue_rows(), ["id", "family", "modes", "difficulties", "summary"], args.markdown))
+    return 0
+
+
+# ---- show ----------------------------------------------------------------------------------
+def make_env(args, extra=None, **more):
+    import gymnasium as gym
+
+    import kumo_gym  # noqa: F401  (registers the ids)
+
+    return gym.make(resolve_env_id(args.env), **env_kwargs(args, extra), **more)
+
+
+def cmd_show(args, extra) -> int:
+    env = make_env(args, extra, render_mode="rgb_array" if args.png else "ansi")
+    obs, info = env.reset(seed=args.seed)
+    base = env.unwrapped
+    print(f"# {info['env_id']}  instance {info['instance_id']}  difficulty {info['difficulty']}  "
+          f"optimal steps {info['optimal_steps']}\n")
+    for m in base.task.messages(base.instance) if hasattr(base, "score_completion") else [{"role": "user", "content": obs}]:
+        print(f"--- {m['role']} ---\n{m['content']}\n")
+    print("--- state ---")
+    print(base.task.render(base.instance, getattr(base, "state", None)))
+    if args.golden:
+        print("\n--- golden answer ---")
+        print(base.task.format_answer(base.task.solve(base.instance)))
+    if args.png:
+        img = env.render()
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        plt.imsave(args.png, img)
+        print(f"\nwrote {args.png}")
+    return 0
+
+
+# ---- play ----------------------------------------------------------------------------------
+def cmd_play(args, extra) -> int:
+    """A person plays in the terminal: one move per line in interactive mode, or a whole answer
+    (ended by an empty line) in answer mode."""
+    from .core.registry import entry
+
+    if args.mode is None and "interactive" in entry(resolve_env_id(args.env)).modes:
+        args.mode = "interactive"
+    env = make_env(args, extra)
+    obs, info = env.reset(seed=args.seed)
+    print(obs)
+    interactive = getattr(env.unwrapped, "state", None) is not None
+    while True:
+        if interactive:
+            try:
+                line = input("\nyour move> ")
+            except EOFError:
+                print("\n(end of input)")
+                return 1
+            if line.strip() in ("quit", "exit"):
+                return 1
+            if line.strip() == "hint":
+                base = env.unwrapped
+                print(f"legal moves: {[base.task.format_move(m) for m in base.task.legal_moves(base.instance, base.state)][:20]}")
+                continue
+            action = line
+        else:
+            print("\nType your answer; finish with an empty line:")
+            lines = []
+            while True:
+                try:
+                    line = input()
+                except EOFError:
+                    break
+                if not line.strip():
+                    break
+                lines.append(line)
+            action = "\n".join(lines)
+        obs, reward, terminated, truncated, info = env.step(action)
+        print(obs)
+        if terminated or truncated:
+            v = info.get("verdict", {})
+            print(f"\n== {v.get('status', 'ended')}: reward {reward} ==")
+            return 0 if reward > 0 else 1
+
+
+# ---- generate ------------------------------------------------------------------------------
+def cmd_generate(args, extra) -> int:
+    from tqdm import tqdm
+
+    from .training.data import generate_instances, make_record
+
+    env_id = resolve_env_id(args.env)
+    kw = env_kwargs(args, extra)
+    kw.pop("split", None)
+    kw.pop("mode", None)
+    from .core.registry import get_task
+
+    task = get_task(env_id)
+
+    def rows():
+        bar = tqdm(total=len(range(args.n)) if args.shard is None else None, desc=f"generate {env_id}",
+                   disable=args.quiet, unit="item")
+        for inst in generate_instances(env_id, args.n, split=args.split, seed=args.seed, shard=args.shard, **kw):
+            if args.split == "train":
+                task.check_trainable(inst)
+            yield make_record(env_id, inst, with_golden=args.golden)
+            bar.update(1)
+        bar.close()
+
+    n = write_jsonl_atomic(args.out, rows())
+    print(f"wrote {n} records to {args.out}")
+    return 0
+
+
+# ---- main ----------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kumo-gym", description="Reasoning-puzzle environments for LLM RL.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("list", help="list the registered environments")
+    p.add_argument("--markdown", action="store_true", help="a markdown table (the README catalogue)")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("show", help="show an instance: prompt and rendered state")
+    add_env_args(p)
+    p.add_argument("--golden", action="store_true", help="also print the golden answer")
+    p.add_argument("--png", default=None, help="save the image rendering (families that draw one)")
+    p.set_defaults(func=cmd_show, takes_extra=True)
+
+    p = sub.add_parser("play", help="play an environment in the terminal")
+    add_env_args(p)
+    p.set_defaults(func=cmd_play, takes_extra=True)
+
+    p = sub.add_parser("generate", help="write prompt records to JSONL")
+    add_env_args(p, mode=False)
+    p.add_argument("--n", type=int, required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--shard", default=None, help="i/n: only shard i of n (for cluster jobs)")
+    p.add_argument("--golden", action="store_true", help="include the golden answer text")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_generate, takes_extra=True)
+
+    for mod in PLUGINS:
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name == mod:
+                continue
+            raise
+        m.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .core.errors import KumoGymError
+
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "takes_extra", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        if getattr(args, "takes_extra", False):
+            return int(args.func(args, extra) or 0)
+        return int(args.func(args) or 0)
+    except KumoGymError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
