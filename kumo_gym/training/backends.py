@@ -1,0 +1,509 @@
+"""Model backends: everything that answers chat messages (``kumo_gym.core.backend.ChatBackend``).
+
+* :class:`OpenAIChatBackend` talks to any OpenAI-compatible ``/v1/chat/completions`` server
+  (OpenAI, vLLM, SGLang, llama.cpp, our own loopback server): key from the environment and never
+  logged, per-request timeout, retries with exponential backoff, a concurrency limit, and the
+  separate reasoning channel (``reasoning_content`` / ``reasoning``) when the server returns one.
+* :class:`TransformersBackend` runs a local Hugging Face causal LM (any model path).
+* :func:`tiny_model` builds (once, cached on disk) a few-hundred-K-parameter Llama with a
+  byte-level BPE tokenizer trained on our own prompts, so everything runs on a CPU with nothing
+  downloaded; ``TransformersBackend("tiny")`` loads it.
+* :func:`serve_openai` serves any backend as an OpenAI-compatible endpoint on loopback (tests,
+  and a way to put a local model behind the same client code as a remote one).
+
+The oracle and random agents live in :mod:`kumo_gym.training.agents`. Heavy packages (torch,
+transformers, tokenizers, openai) are imported inside the functions that use them.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import random
+import shutil
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ..core.backend import ChatBackend, ChatResult
+from ..core.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+__all__ = ["ChatBackend", "ChatResult", "OpenAIChatBackend", "TransformersBackend", "tiny_model",
+           "load_backend", "serve_openai", "BackendError", "TINY"]
+
+TINY = "tiny"
+
+
+class BackendError(RuntimeError):
+    """A request failed after every retry."""
+
+
+# ---------------------------------------------------------------------------------------------
+# OpenAI-compatible HTTP client
+# ---------------------------------------------------------------------------------------------
+class OpenAIChatBackend:
+    """Chat completions from an OpenAI-compatible server.
+
+    ``base_url`` e.g. ``http://localhost:8000/v1`` (vLLM ``vllm serve``, SGLang
+    ``python -m sglang.launch_server``); ``None`` means the ``openai`` package default. The API
+    key is read from the environment variable ``api_key_env`` (servers without auth accept any
+    key; ``"EMPTY"`` is sent when the variable is unset). The key is kept only inside the client
+    object and never appears in ``repr``, logs or error messages.
+
+    Retries: connection errors, timeouts, HTTP 408/409/429 and 5xx are retried up to
+    ``max_retries`` times with exponential backoff (``backoff * 2**attempt`` seconds, jittered,
+    capped at ``max_backoff``). ``concurrency`` bounds the number of requests in flight across
+    threads (:meth:`chat_many` runs a batch of conversations in parallel under that bound).
+
+    Servers that ignore ``n`` (some return one choice only) are asked again until ``n`` replies
+    are collected.
+    """
+
+    RETRY_STATUS = (408, 409, 429)
+
+    def __init__(self, base_url: str | None = None, model: str = "", api_key_env: str = "OPENAI_API_KEY",
+                 timeout: float = 120.0, max_retries: int = 4, backoff: float = 0.5, max_backoff: float = 30.0,
+                 concurrency: int = 8, extra_body: dict | None = None):
+        if concurrency < 1:
+            raise ConfigError(f"concurrency {concurrency} must be at least 1")
+        if max_retries < 0:
+            raise ConfigError(f"max_retries {max_retries} must be >= 0")
+        self.base_url = base_url
+        self.model = model
+        self.api_key_env = api_key_env
+        self.timeout = float(timeout)
+        self.max_retries = int(max_retries)
+        self.backoff = float(backoff)
+        self.max_backoff = float(max_backoff)
+        self.concurrency = int(concurrency)
+        self.extra_body = dict(extra_body or {})
+        self._slots = threading.BoundedSemaphore(self.concurrency)
+        self._client = None
+        self._client_lock = threading.Lock()
+        self.stats = {"requests": 0, "retries": 0, "failures": 0}
+
+    def __repr__(self) -> str:  # never shows the key
+        return (f"OpenAIChatBackend(base_url={self.base_url!r}, model={self.model!r}, "
+                f"api_key_env={self.api_key_env!r}, timeout={self.timeout}, max_retries={self.max_retries}, "
+                f"concurrency={self.concurrency})")
+
+    @property
+    def client(self):
+        with self._client_lock:
+            if self._client is None:
+                import openai
+
+                self._client = openai.OpenAI(base_url=self.base_url,
+                                             api_key=os.environ.get(self.api_key_env) or "EMPTY",
+                                             timeout=self.timeout, max_retries=0)
+            return self._client
+
+    def _retryable(self, exc: Exception) -> bool:
+        import openai
+
+        if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError)):
+            return True
+        if isinstance(exc, openai.APIStatusError):
+            return exc.status_code in self.RETRY_STATUS or exc.status_code >= 500
+        return False
+
+    def _request(self, messages: list[dict], n: int, max_tokens: int | None, temperature: float | None,
+                 kwargs: dict):
+        body: dict[str, Any] = {"model": self.model, "messages": _wire_messages(messages), "n": n}
+        if max_tokens is not None:
+            body["max_tokens"] = int(max_tokens)
+        if temperature is not None:
+            body["temperature"] = float(temperature)
+        extra = dict(self.extra_body)
+        extra.update(kwargs.pop("extra_body", None) or {})
+        body.update(kwargs)
+        if extra:
+            body["extra_body"] = extra
+        attempt = 0
+        while True:
+            with self._slots:
+                self.stats["requests"] += 1
+                try:
+                    return self.client.chat.completions.create(**body)
+                except Exception as exc:  # classified below; non-retryable errors propagate
+                    if not self._retryable(exc) or attempt >= self.max_retries:
+                        self.stats["failures"] += 1
+                        raise BackendError(f"chat request to {self.base_url or 'the OpenAI API'} failed after "
+                                           f"{attempt + 1} attempt(s): {type(exc).__name__}: "
+                                           f"{_scrub(str(exc), self.api_key_env)}") from None
+                    err = exc
+            delay = min(self.max_backoff, self.backoff * (2 ** attempt)) * (0.5 + random.random() / 2)
+            log.warning("chat request failed (%s); retry %d/%d in %.2fs", type(err).__name__, attempt + 1,
+                        self.max_retries, delay)
+            self.stats["retries"] += 1
+            attempt += 1
+            time.sleep(delay)
+
+    def chat(self, messages: list[dict], *, max_tokens: int | None = None, temperature: float | None = None,
+             n: int = 1, **kwargs) -> list[ChatResult]:
+        """``n`` replies to ``messages``; extra keyword arguments go into the request body."""
+        results: list[ChatResult] = []
+        while len(results) < n:
+            resp = self._request(messages, n - len(results), max_tokens, temperature, dict(kwargs))
+            usage = getattr(resp, "usage", None)
+            choices = list(resp.choices or [])
+            if not choices:
+                raise BackendError(f"the server at {self.base_url} returned no choices")
+            for ch in choices[: n - len(results)]:
+                msg = ch.message
+                results.append(ChatResult(
+                    text=msg.content or "",
+                    reasoning=_reasoning_of(msg),
+                    finish_reason=ch.finish_reason,
+                    prompt_tokens=getattr(usage, "prompt_tokens", None),
+                    # usage counts all choices of one request; split it evenly between them
+                    completion_tokens=(None if usage is None or usage.completion_tokens is None
+                                       else int(round(usage.completion_tokens / len(choices)))),
+                    extra={"model": getattr(resp, "model", None)},
+                ))
+        return results
+
+    def chat_many(self, conversations: list[list[dict]], **kwargs) -> list[list[ChatResult]]:
+        """:meth:`chat` for each conversation, ``concurrency`` at a time, results in order."""
+        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+            return list(pool.map(lambda m: self.chat(m, **kwargs), conversations))
+
+
+def _wire_messages(messages: list[dict]) -> list[dict]:
+    # the reasoning of earlier turns is ours to keep, not something servers accept back
+    return [{"role": m["role"], "content": m.get("content", "")} for m in messages]
+
+
+def _reasoning_of(msg) -> str | None:
+    for name in ("reasoning_content", "reasoning"):
+        value = getattr(msg, name, None)
+        if value is None and getattr(msg, "model_extra", None):
+            value = msg.model_extra.get(name)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def _scrub(text: str, api_key_env: str) -> str:
+    key = os.environ.get(api_key_env)
+    return text.replace(key, "***") if key else text
+
+
+# ---------------------------------------------------------------------------------------------
+# local transformers model
+# ---------------------------------------------------------------------------------------------
+class TransformersBackend:
+    """A local Hugging Face causal LM answering chat messages.
+
+    ``model`` is a model path or hub name, ``"tiny"`` (the cached tiny model, see
+    :func:`tiny_model`), or an already loaded model (then pass ``tokenizer``). Sampling when
+    ``temperature > 0``, greedy otherwise. ``finish_reason`` is ``"length"`` when the reply hit
+    ``max_tokens`` without an end-of-sequence token. Token counts are exact.
+    """
+
+    def __init__(self, model: Any = TINY, tokenizer: Any = None, device: str | None = None,
+                 max_tokens: int = 256, temperature: float = 1.0, seed: int | None = 0,
+                 enable_thinking: bool | None = None):
+        import torch
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        if isinstance(model, (str, os.PathLike)):
+            path = tiny_model() if str(model) == TINY else str(model)
+            self.name = str(model)
+            tokenizer = tokenizer or AutoTokenizer.from_pretrained(path)
+            model = AutoModelForCausalLM.from_pretrained(path)
+        else:
+            self.name = getattr(getattr(model, "config", None), "_name_or_path", type(model).__name__)
+            if tokenizer is None:
+                raise ConfigError("a loaded model needs its tokenizer: TransformersBackend(model, tokenizer)")
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.model = model.to(self.device).eval()
+        self.tokenizer = tokenizer
+        if tokenizer.pad_token is None:
+            tokenizer.pad_token = tokenizer.eos_token
+        self.max_tokens = int(max_tokens)
+        self.temperature = float(temperature)
+        self.enable_thinking = enable_thinking
+        self._lock = threading.Lock()
+        self._generator = None
+        if seed is not None:
+            self._generator = torch.Generator(device="cpu").manual_seed(int(seed))
+
+    def __repr__(self) -> str:
+        return f"TransformersBackend({self.name!r}, device={self.device!r})"
+
+    def prompt_ids(self, messages: list[dict]) -> list[int]:
+        kwargs = {} if self.enable_thinking is None else {"enable_thinking": self.enable_thinking}
+        ids = self.tokenizer.apply_chat_template(_wire_messages(messages), add_generation_prompt=True,
+                                                 tokenize=True, **kwargs)
+        if isinstance(ids, dict) or hasattr(ids, "keys"):
+            ids = ids["input_ids"]
+        return list(ids)
+
+    def chat(self, messages: list[dict], *, max_tokens: int | None = None, temperature: float | None = None,
+             n: int = 1, **kwargs) -> list[ChatResult]:
+        import torch
+
+        max_new = int(max_tokens or self.max_tokens)
+        temp = self.temperature if temperature is None else float(temperature)
+        ids = self.prompt_ids(messages)
+        limit = getattr(self.model.config, "max_position_embeddings", None)
+        if limit and len(ids) + max_new > limit:
+            # keep the end of the prompt: it holds the question and the answer format
+            ids = ids[-max(1, limit - max_new):]
+        input_ids = torch.tensor([ids], device=self.device)
+        gen_kwargs = dict(max_new_tokens=max_new, num_return_sequences=n, pad_token_id=self.tokenizer.pad_token_id,
+                          eos_token_id=self.tokenizer.eos_token_id)
+        if temp > 0:
+            gen_kwargs.update(do_sample=True, temperature=temp, top_k=0, top_p=1.0)
+        else:
+            gen_kwargs.update(do_sample=False)
+        with self._lock, torch.no_grad():
+            if self._generator is not None:
+                # transformers samples with the global RNG; derive it from our own stream
+                torch.manual_seed(int(torch.randint(0, 2**31 - 1, (1,), generator=self._generator)))
+            out = self.model.generate(input_ids, attention_mask=torch.ones_like(input_ids), **gen_kwargs)
+        results = []
+        eos = self.tokenizer.eos_token_id
+        for row in out[:, len(ids):].tolist():
+            stop = row.index(eos) if eos in row else None
+            gen = row if stop is None else row[:stop]
+            while gen and gen[-1] == self.tokenizer.pad_token_id and stop is None and len(gen) < max_new:
+                gen.pop()
+            text = self.tokenizer.decode(gen, skip_special_tokens=True)
+            results.append(ChatResult(text=text, reasoning=None,
+                                      finish_reason="stop" if stop is not None else "length",
+                                      prompt_tokens=len(ids), completion_tokens=len(gen) + (stop is not None),
+                                      extra={"model": self.name}))
+        return results
+
+
+# ---------------------------------------------------------------------------------------------
+# the tiny local model
+# ---------------------------------------------------------------------------------------------
+#: A ChatML-style template. ``{% generation %}`` marks assistant text so TRL's SFTTrainer can
+#: train on assistant tokens only (``assistant_only_loss=True``).
+CHAT_TEMPLATE = (
+    "{% for message in messages %}"
+    "{% if message['role'] == 'assistant' %}"
+    "{{ '<|im_start|>assistant\n' }}{% generation %}{{ message['content'] + '<|im_end|>' }}{% endgeneration %}"
+    "{{ '\n' }}"
+    "{% else %}"
+    "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}"
+    "{% endif %}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
+)
+SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|pad|>"]
+
+TINY_CONFIG = {
+    "vocab_size": 1024,
+    "hidden_size": 64,
+    "intermediate_size": 128,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "max_position_embeddings": 4096,
+    "corpus_items": 3,
+}
+TINY_VERSION = 1
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("KUMO_GYM_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "kumo_gym")
+    return Path(base) / "tiny"
+
+
+def tiny_corpus(items_per_env: int = 3) -> list[str]:
+    """Text for the tiny tokenizer: prompts and golden answers of every registered environment.
+
+    Deterministic (fixed seeds). Environments whose generation fails are skipped with a warning;
+    a fixed passage of chat and answer-format text keeps the corpus useful when none exist.
+    """
+    from ..core.registry import entries, get_task
+    from .data import generate_instances
+
+    texts = [
+        "Think step by step, then give the final answer. <think> reasoning </think> "
+        "<answer> moves = [[1, 0, 2], [2, 0, 1]] </answer> \\boxed{42} Answer: (A) #### 7 ",
+        "0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ .,;:!?'\"()[]{}<>=+-*/\\|_#@$%^&~`",
+    ]
+    for e in entries():
+        try:
+            task = get_task(e.id)
+            for inst in generate_instances(e.id, items_per_env, split="train", seed=0):
+                texts.append(task.prompt(inst))
+                try:
+                    texts.append(task.format_answer(task.solve(inst)))
+                except Exception:  # a family without a solver still contributes its prompts
+                    pass
+        except Exception as exc:
+            log.warning("tiny corpus: skipping %s (%s)", e.id, exc)
+    return texts
+
+
+def _tiny_key(config: dict) -> str:
+    from ..core.registry import entries
+
+    blob = json.dumps({"v": TINY_VERSION, "config": config, "envs": sorted(e.id for e in entries())},
+                      sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+_tiny_lock = threading.Lock()
+
+
+def tiny_model(path: str | os.PathLike | None = None, rebuild: bool = False, seed: int = 0, **overrides) -> str:
+    """The directory of the tiny local model, building it on first use.
+
+    A 2-layer Llama (``TINY_CONFIG``; about 200K parameters) with a byte-level BPE tokenizer
+    trained on :func:`tiny_corpus` and a ChatML chat template. It knows nothing: it exists so
+    that evaluation, GRPO and SFT run end to end on a CPU in seconds. Saved with
+    ``save_pretrained`` under ``path`` (default ``~/.cache/kumo_gym/tiny/<key>``, where the key
+    hashes the config and the registered environments), so ``AutoModelForCausalLM`` and
+    ``AutoTokenizer`` reload it like any model. Building is atomic (a temporary directory renamed
+    into place), so concurrent processes never see half a model.
+    """
+    config = {**TINY_CONFIG, **overrides}
+    unknown = set(overrides) - set(TINY_CONFIG)
+    if unknown:
+        raise ConfigError(f"tiny model option(s) {sorted(unknown)} are not among: {', '.join(TINY_CONFIG)}")
+    target = Path(path) if path is not None else default_cache_dir() / _tiny_key(config)
+    with _tiny_lock:
+        if (target / "config.json").exists() and not rebuild:
+            return str(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.parent / f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        _build_tiny(tmp, config, seed)
+        if target.exists():
+            shutil.rmtree(target, ignore_errors=True)
+        try:
+            os.replace(tmp, target)
+        except OSError:
+            # another process won the race; its model is the same build
+            shutil.rmtree(tmp, ignore_errors=True)
+    return str(target)
+
+
+def _build_tiny(out: Path, config: dict, seed: int) -> None:
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=config["vocab_size"], special_tokens=SPECIAL_TOKENS,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    tok.train_from_iterator(tiny_corpus(config["corpus_items"]), trainer=trainer)
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|im_start|>", eos_token="<|im_end|>",
+                                   pad_token="<|pad|>", unk_token="<|endoftext|>")
+    fast.chat_template = CHAT_TEMPLATE
+    fast.model_max_length = config["max_position_embeddings"]
+    torch.manual_seed(seed)
+    mconf = LlamaConfig(vocab_size=len(fast), hidden_size=config["hidden_size"],
+                        intermediate_size=config["intermediate_size"],
+                        num_hidden_layers=config["num_hidden_layers"],
+                        num_attention_heads=config["num_attention_heads"],
+                        num_key_value_heads=config["num_key_value_heads"],
+                        max_position_embeddings=config["max_position_embeddings"],
+                        tie_word_embeddings=True, bos_token_id=fast.bos_token_id, eos_token_id=fast.eos_token_id,
+                        pad_token_id=fast.pad_token_id)
+    model = LlamaForCausalLM(mconf)
+    model.generation_config.pad_token_id = fast.pad_token_id
+    model.generation_config.eos_token_id = fast.eos_token_id
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    fast.save_pretrained(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# choosing a backend, and serving one
+# ---------------------------------------------------------------------------------------------
+def load_backend(model: str, base_url: str | None = None, **kwargs) -> ChatBackend:
+    """The backend for a ``--model``/``--base-url`` pair.
+
+    ``base_url`` given: :class:`OpenAIChatBackend` (vLLM, SGLang, OpenAI ...). Otherwise a local
+    :class:`TransformersBackend` (``"tiny"`` or a model path). Agents (``oracle``, ``random``)
+    are chosen in :func:`kumo_gym.training.agents.make_agent`.
+    """
+    if base_url:
+        keys = ("api_key_env", "timeout", "max_retries", "backoff", "concurrency", "extra_body")
+        return OpenAIChatBackend(base_url=base_url, model=model, **{k: v for k, v in kwargs.items() if k in keys})
+    keys = ("device", "max_tokens", "temperature", "seed", "enable_thinking")
+    return TransformersBackend(model, **{k: v for k, v in kwargs.items() if k in keys})
+
+
+def serve_openai(backend: ChatBackend, host: str = "127.0.0.1", port: int = 0, model_name: str = "kumo-gym"):
+    """Serve ``backend`` at ``http://host:port/v1/chat/completions`` in a daemon thread.
+
+    Returns the ``ThreadingHTTPServer``; its ``url`` attribute is the base URL to give
+    :class:`OpenAIChatBackend`; call ``shutdown()`` to stop it. A backend exception becomes an
+    HTTP 500 response; a malformed request an HTTP 400. For tests and local use, not the
+    internet: there is no authentication.
+    """
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, fmt, *args):  # quiet: tests and demos run many requests
+            log.debug("serve_openai: " + fmt, *args)
+
+        def _send(self, code: int, payload: dict):
+            body = json.dumps(payload).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
+                pass
+
+        def do_GET(self):
+            if self.path.rstrip("/").endswith("/models"):
+                self._send(200, {"object": "list", "data": [{"id": model_name, "object": "model"}]})
+            else:
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+
+        def do_POST(self):
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._send(404, {"error": {"message": f"no route {self.path}"}})
+                return
+            try:
+                req = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+                messages = req["messages"]
+                n = int(req.get("n") or 1)
+            except (ValueError, KeyError, TypeError) as exc:
+                self._send(400, {"error": {"message": f"bad request: {exc}"}})
+                return
+            try:
+                results = backend.chat(messages, max_tokens=req.get("max_tokens") or req.get("max_completion_tokens"),
+                                       temperature=req.get("temperature"), n=n)
+            except Exception as exc:
+                self._send(500, {"error": {"message": f"{type(exc).__name__}: {exc}"}})
+                return
+            choices = []
+            for i, r in enumerate(results):
+                msg = {"role": "assistant", "content": r.text}
+                if r.reasoning is not None:
+                    msg["reasoning_content"] = r.reasoning
+                choices.append({"index": i, "message": msg, "finish_reason": r.finish_reason or "stop"})
+            prompt_tokens = next((r.prompt_tokens for r in results if r.prompt_tokens is not None), 0)
+            completion_tokens = sum(r.completion_tokens or 0 for r in results)
+            self._send(200, {"id": f"chatcmpl-{time.time_ns()}", "object": "chat.completion",
+                             "created": int(time.time()), "model": req.get("model") or model_name,
+                             "choices": choices,
+                             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                                       "total_tokens": prompt_tokens + completion_tokens}})
+
+    server = ThreadingHTTPServer((host, port), Handler)
+    server.daemon_threads = True
+    server.url = f"http://{host}:{server.server_address[1]}/v1"
+    threading.Thread(target=server.serve_forever, name="kumo-gym-openai-server", daemon=True).start()
+    return server
