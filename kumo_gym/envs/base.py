@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import dataclasses
 import string
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import read_from_shared_memory
 
 from ..core.errors import ConfigError, check_choice
 from ..core.instance import Instance
@@ -24,8 +26,49 @@ REWARD_MODES = ("binary", "partial")
 RENDER_MODES = ("ansi", "rgb_array")
 
 
+class PromptText(spaces.Text):
+    """``Text`` whose batches stay live in AsyncVectorEnv's shared memory.
+
+    Gymnasium reads a shared-memory batch once, when the vector env is built; for ``Box`` that
+    is a live numpy view, but for ``Text`` it is a tuple of strings frozen at construction, so
+    ``make_vec(..., vectorization_mode="async")`` would return stale observations. Our space
+    registers a reader that decodes the buffer on access instead.
+    """
+
+
+class LiveTextBatch(Sequence):
+    """The strings of a shared-memory Text batch, decoded when read."""
+
+    def __init__(self, space: spaces.Text, shared, n: int):
+        self._space, self._n = space, n
+        self._data = np.frombuffer(shared.get_obj(), dtype=np.int32).reshape((n, space.max_length))
+        self._chars = np.array(space.character_list + ("",), dtype=object)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(self._n)))
+        row = self._data[i]
+        pad = len(self._space.character_set)
+        end = int(np.argmax(row == pad)) if (row == pad).any() else len(row)
+        return "".join(self._chars[row[:end]])
+
+    def __deepcopy__(self, memo):
+        return tuple(self)
+
+    def __repr__(self):
+        return repr(tuple(self))
+
+
+@read_from_shared_memory.register(PromptText)
+def _read_live_text(space: PromptText, shared_memory, n: int = 1):
+    return LiveTextBatch(space, shared_memory, n)
+
+
 def text_space(max_length: int = MAX_TEXT) -> spaces.Text:
-    return spaces.Text(max_length=max_length, min_length=0, charset="".join(sorted(TEXT_CHARSET)))
+    return PromptText(max_length=max_length, min_length=0, charset="".join(sorted(TEXT_CHARSET)))
 
 
 def to_charset(text: str) -> str:

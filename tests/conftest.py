@@ -1,0 +1,45 @@
+"""Shared fixtures: the registry, the reference-data folder, hostile strings."""
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def reference_dir() -> Path | None:
+    """``../shared/reference`` beside the checkout, or ``$KUMO_GYM_REFERENCE``."""
+    env = os.environ.get("KUMO_GYM_REFERENCE")
+    path = Path(env) if env else REPO.parent / "shared" / "reference"
+    return path if path.is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def reference():
+    path = reference_dir()
+    if path is None:
+        pytest.skip("reference data not found: expected ../shared/reference beside the checkout "
+                    "or KUMO_GYM_REFERENCE (it ships with the papers' public releases, not with this repo)")
+    return path
+
+
+_PIECES = ["[", "]", "{", "}", "(", ")", "\"", "'", ",", "moves =", "moves=", "\\boxed{", "```", "```json\n",
+           "<answer>", "</answer>", "<ANSWER>", "</ANSWER>", "####", "Answer: (A)", "Next state:", "</think>",
+           "<think>", "...", "\u2026", "\x00", "\u202e", "\ud7ff", "-1", "99999999999999999999", "1e308", "nan",
+           "A_1", "a_1", "R", "B", "[[1,0,2]]", "[[", "]]", "null", "true", "\n", "\t", " ", "0", "x", ";",
+           "\\", "$", "%s", "{0}", "__import__('os')", "lambda: 0"]
+
+
+def hostile_strings(n: int = 800, seed: int = 0) -> list[str]:
+    """Fixed hostile inputs plus ``n`` random mixtures of answer-shaped fragments."""
+    fixed = ["", " ", "\n" * 1000, "[" * 10_000, "]" * 10_000, "[" * 5000 + "]" * 5000,
+             "{" * 10_000, "\\boxed{" * 3000, "moves = " + "[" * 20_000, "(" * 10_000,
+             "x" * 1_000_000, "[1," * 200_000 + "1" + "]" * 200_000, "```" * 5000,
+             "<answer>" * 5000, "<ANSWER>" * 2000 + "</ANSWER>", "\x00\x01\x02", "\ud800", "🙂" * 1000,
+             "moves = [[1, 0, 2], [2, 0, 1]]...", "Answer: (C)", "####" * 1000, "null", "[]", "[[]]"]
+    rnd = random.Random(seed)
+    mixed = ["".join(rnd.choice(_PIECES) for _ in range(rnd.randint(1, 60))) for _ in range(n)]
+    return fixed + mixed

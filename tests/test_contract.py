@@ -1,0 +1,241 @@
+"""The contract suite of ARCHITECTURE.md, run over the whole registry.
+
+Every environment registered by ``import kumo_gym`` is checked here with its default kwargs, so
+a new family is covered the moment its catalogue row lands. Optional Task hooks used here:
+
+* ``corrupt_answer(instance, answer, rng) -> answer``: a minimally altered golden answer that is
+  invalid (required: the corrupted gold must score below 1);
+* ``golden_moves(instance) -> list`` or ``oracle_move(instance, state) -> move``: how to play the
+  interactive mode to the goal (required for interactive modes);
+* ``move_catalog``/``encode_state``: the structured (Stable-Baselines3) view.
+"""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import kumo_gym
+from kumo_gym.core import Instance, Verdict
+from kumo_gym.core.registry import entries, get_task
+
+from .conftest import hostile_strings
+
+ENTRIES = entries()
+IDS = [e.id for e in ENTRIES]
+MODES = [(e.id, m) for e in ENTRIES for m in e.modes]
+INTERACTIVE = [e.id for e in ENTRIES if "interactive" in e.modes]
+
+pytestmark = pytest.mark.skipif(not IDS, reason="no environment is registered yet")
+
+
+def first_instance(env_id, seed=0, **kw):
+    env = gym.make(env_id, **kw)
+    _, info = env.reset(seed=seed)
+    return env, env.unwrapped.instance, info
+
+
+@pytest.mark.parametrize("env_id,mode", MODES)
+def test_check_env(env_id, mode):
+    env = gym.make(env_id, mode=mode)
+    check_env(env.unwrapped, skip_render_check=True)
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_reset_info_and_render(env_id):
+    env = gym.make(env_id, render_mode="ansi")
+    obs, info = env.reset(seed=3)
+    assert isinstance(obs, str) and obs.strip()
+    assert env.observation_space.contains(obs)
+    for key in ("instance_id", "family", "difficulty", "split", "optimal_steps"):
+        assert key in info
+    assert info["split"] == "train"
+    text = env.render()
+    assert isinstance(text, str) and text.strip()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_determinism_same_seed_same_instance(env_id):
+    _, a, _ = first_instance(env_id, seed=11)
+    _, b, _ = first_instance(env_id, seed=11)
+    assert a == b and a.instance_id == b.instance_id
+    # the same env continues to fresh items; a new env with the same seed replays them
+    env1, env2 = gym.make(env_id), gym.make(env_id)
+    ids1 = [env1.reset(seed=5)[1]["instance_id"]] + [env1.reset()[1]["instance_id"] for _ in range(2)]
+    ids2 = [env2.reset(seed=5)[1]["instance_id"]] + [env2.reset()[1]["instance_id"] for _ in range(2)]
+    assert ids1 == ids2
+
+
+def test_determinism_across_processes():
+    """The same id, kwargs and seed give the same instance in a fresh interpreter."""
+    code = ("import json, gymnasium as gym, kumo_gym\n"
+            f"ids = {IDS!r}\n"
+            "out = {}\n"
+            "for i in ids:\n"
+            "    e = gym.make(i); out[i] = e.reset(seed=123)[1]['instance_id']\n"
+            "print(json.dumps(out))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                         env={"PYTHONHASHSEED": "12345", **__import__("os").environ})
+    assert res.returncode == 0, res.stderr[-2000:]
+    theirs = json.loads(res.stdout.strip().splitlines()[-1])
+    ours = {i: first_instance(i, seed=123)[1].instance_id for i in IDS}
+    assert theirs == ours
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_splits_draw_different_items(env_id):
+    _, a, _ = first_instance(env_id, seed=0, split="train")
+    _, b, _ = first_instance(env_id, seed=0, split="test")
+    assert a.split == "train" and b.split == "test"
+    assert a.seed != b.seed
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_gold_answer_scores_one(env_id):
+    env, inst, _ = first_instance(env_id, seed=1)
+    task = get_task(env_id)
+    gold = task.solve(inst)
+    text = task.format_answer(gold)
+    assert task.parse(text) == gold, "parse(format_answer(a)) must give back a"
+    verdict = task.score(inst, text)
+    assert verdict.solved and verdict.reward == 1.0 and verdict.score == 1.0, verdict.message
+    # through the environment, with prose and a thinking block around the answer
+    env.reset(options={"instance": inst})
+    _, reward, terminated, _, info = env.step(f"<think>let me think [[ not this ]]</think>Here it is.\n{text}\n")
+    assert terminated and reward == 1.0, info["verdict"]["message"]
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_corrupted_gold_scores_below_one(env_id):
+    _, inst, _ = first_instance(env_id, seed=2)
+    task = get_task(env_id)
+    assert hasattr(task, "corrupt_answer"), f"{type(task).__name__} needs corrupt_answer(instance, answer, rng)"
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        bad = task.corrupt_answer(inst, task.solve(inst), rng)
+        verdict = task.score(inst, task.format_answer(bad))
+        assert not verdict.solved and verdict.reward < 1.0 and verdict.score < 1.0, (bad, verdict.message)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_instance_and_verdict_json_round_trip(env_id):
+    _, inst, _ = first_instance(env_id, seed=4)
+    again = Instance.from_json(inst.to_json())
+    assert again == inst and again.instance_id == inst.instance_id and again.to_json() == inst.to_json()
+    task = get_task(env_id)
+    v = task.score(inst, task.format_answer(task.solve(inst)))
+    assert Verdict.from_dict(json.loads(json.dumps(v.to_dict()))).to_dict() == v.to_dict()
+    # replaying a stored instance gives the same prompt
+    env = gym.make(env_id)
+    p1, _ = env.reset(options={"instance": inst.to_dict()})
+    p2, _ = env.reset(options={"instance": inst.to_json()})
+    assert p1 == p2
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("env_id,mode", MODES)
+def test_hostile_strings_never_raise(env_id, mode):
+    env = gym.make(env_id, mode=mode)
+    env.reset(seed=0)
+    inst = env.unwrapped.instance
+    for s in hostile_strings(800):
+        env.reset(options={"instance": inst})
+        obs, reward, terminated, truncated, info = env.step(s)
+        assert isinstance(obs, str) and reward in (0.0, 1.0) or 0.0 <= reward <= 1.0
+        if mode == "answer":
+            assert terminated
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=st.text(max_size=300))
+def test_fuzzed_answers_never_raise(env_id, text):
+    task = get_task(env_id)
+    inst = _cached_instance(env_id)
+    v = task.score(inst, text)
+    assert v.status in ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated")
+
+
+_CACHE: dict = {}
+
+
+def _cached_instance(env_id):
+    if env_id not in _CACHE:
+        _CACHE[env_id] = first_instance(env_id, seed=0)[1]
+    return _CACHE[env_id]
+
+
+@pytest.mark.parametrize("env_id", INTERACTIVE)
+def test_interactive_golden_rollout(env_id):
+    task = get_task(env_id)
+    env = gym.make(env_id, mode="interactive")
+    env.reset(seed=6)
+    base = env.unwrapped
+    inst = base.instance
+    if hasattr(task, "golden_moves"):
+        moves = list(task.golden_moves(inst))
+        next_move = lambda state, i: moves[i]  # noqa: E731
+        limit = len(moves)
+    else:
+        assert hasattr(task, "oracle_move"), f"{type(task).__name__} needs golden_moves() or oracle_move()"
+        next_move = lambda state, i: task.oracle_move(inst, state)  # noqa: E731
+        limit = base.max_steps
+    total, terminated, truncated = 0.0, False, False
+    for i in range(limit):
+        _, r, terminated, truncated, info = env.step(task.format_move(next_move(base.state, i)))
+        total += r
+        if terminated or truncated:
+            break
+    assert terminated and total == 1.0, info.get("verdict")
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_sync_vector_env(env_id):
+    envs = gym.make_vec(env_id, num_envs=3, vectorization_mode="sync")
+    obs, info = envs.reset(seed=42)
+    assert len(obs) == 3 and all(isinstance(o, str) for o in obs)
+    assert len(set(info["instance_id"])) >= 1
+    obs2, _ = gym.make_vec(env_id, num_envs=3, vectorization_mode="sync").reset(seed=42)
+    assert list(obs) == list(obs2)
+    envs.step(["no answer"] * 3)
+    envs.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_make_dataset_records(env_id):
+    recs = kumo_gym.make_dataset(env_id, 2, split="validation", seed=7)
+    assert len(recs) == 2 and recs[0]["instance_id"] != "" and recs[0]["env_id"] == env_id
+    for r in recs:
+        assert r["prompt"] and r["messages"][-1]["role"] == "user"
+        inst = Instance.from_dict(r["instance"])
+        assert inst.instance_id == r["instance_id"]
+    # item 0 of a dataset is the first instance of an env reset with the same item seed
+    env = gym.make(env_id, split="validation")
+    env.reset(seed=7)
+    assert env.unwrapped.instance.instance_id == recs[0]["instance_id"]
+
+
+STRUCTURED = [e.id for e in ENTRIES if "interactive" in e.modes and hasattr(get_task(e.id), "move_catalog")]
+
+
+@pytest.mark.parametrize("env_id", STRUCTURED)
+def test_structured_wrapper_passes_sb3_check_env(env_id):
+    sb3 = pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    from kumo_gym.wrappers import StructuredWrapper
+
+    env = StructuredWrapper(gym.make(env_id, mode="interactive"))
+    sb3_check_env(env, warn=False)
+    obs, info = env.reset(seed=0)
+    assert info["action_mask"].any()
+    assert sb3 is not None
