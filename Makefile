@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed-all
 
-.PHONY: demo test install bench clean lint
+.PHONY: demo test install bench clean lint readme
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,3 +33,7 @@ lint: $(STAMP)
 
 clean:
 	rm -rf $(VENV) runs build *.egg-info
+
+# Regenerate the README's environment catalogue from the registry.
+readme: $(STAMP)
+	$(PY) -c "import re,pathlib,subprocess; p=pathlib.Path('README.md'); t=p.read_text(); cat=subprocess.run(['$(VENV)/bin/kumo-gym','list','--markdown'],capture_output=True,text=True,check=True).stdout; p.write_text(re.sub(r'(<!-- catalogue:start -->\n).*?(<!-- catalogue:end -->)', lambda m: m.group(1)+cat+m.group(2), t, flags=re.S))"
