@@ -1,0 +1,467 @@
+"""KUMO domains: the JSON format, the importer for KUMO-style files and the validator.
+
+Implements ``shared/specs/kumo.md`` §2 (format ``kumo_gym.domain/v1``), §3 (importer: every
+defect becomes an :class:`Issue`, never an exception) and §4 (validation rules).
+
+A domain is a universe of *truths* (candidate hidden explanations) and *actions* (tests). Each
+action has a type, ``str`` or ``float``, and a list of states; observing a state rules OUT the
+truths listed for it and confirms nothing. Float states are closed intervals ``[lo, hi]``.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ...core.errors import ConfigError
+from ...core.instance import canonical_json
+
+SCHEMA = "kumo_gym.domain/v1"
+BUILTIN_DIR = Path(__file__).resolve().parent / "domains"
+TYPES = ("str", "float")
+LABELS = ("train", "validation", "heldout")
+_FORBIDDEN_IN_NAMES = ("<ANSWER>", "</ANSWER>")
+
+
+@dataclass(frozen=True)
+class State:
+    """One outcome of an action: a string, or a closed float interval ``(lo, hi)``."""
+
+    value: Any
+    rules_out: tuple[str, ...]
+
+    def matches(self, observation: Any) -> bool:
+        """Whether ``observation`` falls in this state (§2: closed intervals, exact strings)."""
+        if isinstance(self.value, tuple):
+            if isinstance(observation, bool) or not isinstance(observation, (int, float)):
+                return False
+            return self.value[0] <= observation <= self.value[1]
+        return isinstance(observation, str) and observation == self.value
+
+    def label(self) -> Any:
+        return list(self.value) if isinstance(self.value, tuple) else self.value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    type: str
+    states: tuple[State, ...]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One defect of a domain (§3). ``severity`` is ``"error"`` (unusable) or ``"warning"``."""
+
+    severity: str
+    code: str
+    domain: str
+    action: str | None = None
+    state: Any = None
+    truth: str | None = None
+    message: str = ""
+
+    def __str__(self) -> str:
+        where = ", ".join(f"{k} {v!r}" for k, v in (("action", self.action), ("state", self.state),
+                                                    ("truth", self.truth)) if v is not None)
+        return f"[{self.severity}] {self.code} in domain {self.domain!r}{' (' + where + ')' if where else ''}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A KUMO domain in our format (§2). Order of ``truths``/``actions``/states fixes iteration."""
+
+    name: str
+    truths: tuple[str, ...]
+    actions: tuple[str, ...]
+    outcomes: dict
+    goal: str = ""
+    truth_noun: str = "truth"
+    action_noun: str = "action"
+    truth_descriptions: dict = field(default_factory=dict)
+    action_descriptions: dict = field(default_factory=dict)
+    action_units: dict = field(default_factory=dict)
+    provenance: dict = field(default_factory=dict)
+
+    # ---- views ------------------------------------------------------------------------------
+    @property
+    def label(self) -> str:
+        """``train``/``validation``/``heldout`` (§12); procedural held-out seeds say ``heldout``."""
+        lab = self.provenance.get("label", "train")
+        return lab if lab in LABELS else "train"
+
+    def usable_actions(self) -> list[str]:
+        return [a for a in self.actions if a in self.outcomes and self.outcomes[a].states]
+
+    def sampleable_truths(self, sample_unexcludable: bool = False) -> list[str]:
+        if sample_unexcludable:
+            return list(self.truths)
+        ruled = {t for o in self.outcomes.values() for s in o.states for t in s.rules_out}
+        return [t for t in self.truths if t in ruled]
+
+    def to_dict(self) -> dict:
+        outcomes = {}
+        for a in self.actions:
+            if a not in self.outcomes:
+                continue
+            o = self.outcomes[a]
+            outcomes[a] = {"type": o.type, "states": [{"state": s.label(), "rules_out": list(s.rules_out)}
+                                                     for s in o.states]}
+        truths = [{"name": t, "description": self.truth_descriptions[t]} if t in self.truth_descriptions else t
+                  for t in self.truths]
+        actions = []
+        for a in self.actions:
+            extra = {k: v for k, v in (("description", self.action_descriptions.get(a)),
+                                       ("unit", self.action_units.get(a))) if v}
+            actions.append({"name": a, **extra} if extra else a)
+        return {"schema": SCHEMA, "name": self.name, "goal": self.goal, "truth_noun": self.truth_noun,
+                "action_noun": self.action_noun, "truths": truths, "actions": actions, "outcomes": outcomes,
+                "provenance": self.provenance}
+
+    @property
+    def fingerprint(self) -> str:
+        """sha256 of the canonical JSON (§2); identifies a domain for held-out checks."""
+        return hashlib.sha256(canonical_json(self.to_dict()).encode("utf-8")).hexdigest()
+
+
+# ---- import ---------------------------------------------------------------------------------
+def _name_of(item) -> tuple[str | None, dict]:
+    if isinstance(item, str):
+        return item, {}
+    if isinstance(item, dict) and isinstance(item.get("name"), str):
+        return item["name"], item
+    return None, {}
+
+
+def _number(x) -> float | None:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def _interval(value) -> tuple[float, float] | None:
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        lo, hi = _number(value[0]), _number(value[1])
+        if lo is not None and hi is not None:
+            return lo, hi
+    return None
+
+
+def _scalar_text(value) -> str | None:
+    """Canonical text of a scalar state (``1`` -> ``"1"``, ``2.0`` -> ``"2"``)."""
+    if isinstance(value, str):
+        return value
+    n = _number(value)
+    if n is None:
+        return None
+    return str(int(n)) if n.is_integer() else repr(n)
+
+
+def import_kumo_domain(obj: Any, *, reversed_intervals: str = "swap") -> tuple[Domain, list[Issue]]:
+    """A Domain from our JSON or a KUMO-style dict, plus every defect found (§3).
+
+    Never raises on content: a dict that is not a domain at all yields an empty domain with an
+    ``error`` issue. ``reversed_intervals="swap"`` (default) repairs ``[2, 1]``; ``"drop"`` drops
+    the state as the reference engine effectively does (it never matches).
+    """
+    if reversed_intervals not in ("swap", "drop"):
+        raise ConfigError(f"reversed_intervals {reversed_intervals!r} is not one of: swap, drop")
+    issues: list[Issue] = []
+    if isinstance(obj, (str, Path)) and not str(obj).lstrip().startswith("{"):
+        obj = json.loads(Path(obj).read_text(encoding="utf-8"))
+    elif isinstance(obj, str):
+        obj = json.loads(obj)
+    if not isinstance(obj, dict):
+        obj = {}
+    name = obj.get("name") if isinstance(obj.get("name"), str) else obj.get("domain")
+    name = name if isinstance(name, str) and name else "unnamed"
+
+    def issue(sev, code, msg, action=None, state=None, truth=None):
+        issues.append(Issue(sev, code, name, action, state, truth, msg))
+
+    truths: list[str] = []
+    truth_desc: dict = {}
+    for item in obj.get("truths") or []:
+        t, meta = _name_of(item)
+        if t is None:
+            issue("warning", "bad_name", f"truth entry {str(item)[:60]!r} is not a name; dropped")
+            continue
+        if t in truths:
+            issue("warning", "duplicate_truth", f"truth {t!r} is listed twice; the first is kept", truth=t)
+            continue
+        truths.append(t)
+        if isinstance(meta.get("description"), str) and meta["description"]:
+            truth_desc[t] = meta["description"]
+    truth_set = set(truths)
+
+    actions: list[str] = []
+    action_desc: dict = {}
+    action_unit: dict = {}
+    for item in obj.get("actions") or []:
+        a, meta = _name_of(item)
+        if a is None:
+            issue("warning", "bad_name", f"action entry {str(item)[:60]!r} is not a name; dropped")
+            continue
+        if a in actions:
+            issue("warning", "duplicate_action", f"action {a!r} is listed twice; the first is kept", action=a)
+            continue
+        actions.append(a)
+        for key, store in (("description", action_desc), ("unit", action_unit)):
+            if isinstance(meta.get(key), str) and meta[key]:
+                store[a] = meta[key]
+
+    raw_outcomes = obj.get("outcomes") if isinstance(obj.get("outcomes"), dict) else {}
+    for a in raw_outcomes:
+        if a not in actions:
+            issue("warning", "outcome_for_unknown_action", f"outcomes given for unlisted action {a!r}; appended",
+                  action=a)
+            actions.append(a)
+    outcomes: dict[str, Outcome] = {}
+    for a in list(actions):
+        spec = raw_outcomes.get(a)
+        if not isinstance(spec, dict) or not spec.get("states"):
+            issue("warning", "action_without_outcomes", f"action {a!r} has no outcomes; dropped", action=a)
+            actions.remove(a)
+            continue
+        out = _import_outcome(a, spec, truth_set, issue, reversed_intervals)
+        if out is None:
+            actions.remove(a)
+            continue
+        outcomes[a] = out
+
+    provenance = dict(obj.get("provenance") or {}) if isinstance(obj.get("provenance"), dict) else {}
+    if "schema" not in obj:
+        provenance.setdefault("source", "kumo-import")
+        for key in ("source", "license", "semantics", "num_truths", "num_actions", "num_float_actions"):
+            if key in obj:
+                provenance.setdefault("kumo_" + key if key == "source" else key, obj[key])
+    domain = Domain(name=name, truths=tuple(truths), actions=tuple(actions), outcomes=outcomes,
+                    goal=str(obj.get("goal") or ""), truth_noun=str(obj.get("truth_noun") or "truth"),
+                    action_noun=str(obj.get("action_noun") or "action"), truth_descriptions=truth_desc,
+                    action_descriptions=action_desc, action_units=action_unit, provenance=provenance)
+    issues.extend(validate_domain(domain))
+    return domain, issues
+
+
+def _import_outcome(a, spec, truth_set, issue, reversed_intervals) -> Outcome | None:
+    typ = spec.get("type")
+    raw_states = [s for s in spec["states"] if isinstance(s, dict) and "state" in s]
+    values = [s["state"] for s in raw_states]
+    intervals = [_interval(v) for v in values]
+    if typ == "float" or (typ == "int" and values and all(iv is not None for iv in intervals)):
+        if typ == "int":
+            issue("warning", "coerced_type", f"action {a!r} has type 'int' with interval states; read as float", action=a)
+        if not values or any(iv is None for iv in intervals):
+            issue("error", "unusable_action", f"action {a!r} mixes state shapes; dropped", action=a)
+            return None
+        kind = "float"
+    elif typ == "str" or typ in ("int", "dict"):
+        texts = [_scalar_text(v) for v in values]
+        if typ != "str":
+            issue("warning", "coerced_type", f"action {a!r} has type {typ!r} with scalar states; read as str",
+                  action=a)
+        if not values or any(t is None for t in texts):
+            issue("error", "unusable_action", f"action {a!r} has states of mixed or unknown shape; dropped", action=a)
+            return None
+        kind = "str"
+    else:
+        issue("error", "unusable_action", f"action {a!r} has unknown type {typ!r}; dropped", action=a)
+        return None
+
+    states: list[State] = []
+    index: dict = {}
+    for raw, iv in zip(raw_states, intervals):
+        if kind == "float":
+            lo, hi = iv
+            if lo > hi:
+                issue("warning", "reversed_interval", f"interval [{lo}, {hi}] of {a!r} is reversed; "
+                      + ("swapped" if reversed_intervals == "swap" else "dropped"), action=a, state=[lo, hi])
+                if reversed_intervals == "drop":
+                    continue
+                lo, hi = hi, lo
+            value = (lo, hi)
+        else:
+            value = _scalar_text(raw["state"])
+        rules = []
+        for t in raw.get("rules_out") or []:
+            if t not in truth_set:
+                issue("warning", "unknown_truth", f"state {value!r} of {a!r} rules out unknown truth {t!r}; removed",
+                      action=a, state=list(value) if isinstance(value, tuple) else value, truth=str(t))
+            elif t not in rules:
+                rules.append(t)
+        st = State(value, tuple(rules))
+        if value in index:
+            prev = states[index[value]]
+            label = list(value) if isinstance(value, tuple) else value
+            if prev.rules_out == st.rules_out:
+                issue("warning", "duplicate_state", f"state {label!r} of {a!r} is listed twice; dropped", action=a,
+                      state=label)
+                continue
+            issue("warning", "duplicate_state", f"state {label!r} of {a!r} is listed twice with different rule-outs;"
+                  " the last wins", action=a, state=label)
+            states[index[value]] = st
+            continue
+        index[value] = len(states)
+        states.append(st)
+    if not states:
+        issue("warning", "action_without_outcomes", f"action {a!r} has no usable state; dropped", action=a)
+        return None
+    return Outcome(kind, tuple(states))
+
+
+# ---- validation -----------------------------------------------------------------------------
+def _fold(name: str) -> str:
+    return re.sub(r"\s+", " ", name.casefold()).strip()
+
+
+def validate_domain(domain: Domain, n_truths: int | None = None, n_actions: int | None = None) -> list[Issue]:
+    """Every defect of a parsed domain (§4). An empty list means the domain is clean.
+
+    Errors make the domain unusable (fewer than 2 sampleable truths, no usable action, bad or
+    ambiguous names). With ``n_truths``/``n_actions`` it also warns when that setting cannot be
+    supported.
+    """
+    issues: list[Issue] = []
+    name = domain.name
+
+    def issue(sev, code, msg, action=None, state=None, truth=None):
+        issues.append(Issue(sev, code, name, action, state, truth, msg))
+
+    for kind, names in (("truth", domain.truths), ("action", domain.actions)):
+        folded: dict[str, str] = {}
+        for n in names:
+            if not isinstance(n, str) or not n.strip() or any(m in n for m in _FORBIDDEN_IN_NAMES):
+                issue("error", "bad_name", f"{kind} name {n!r} is empty, not text, or contains an answer tag",
+                      **{kind: n} if kind == "truth" else {"action": n})
+                continue
+            f = _fold(n)
+            if f in folded and folded[f] != n:
+                issue("warning", "ambiguous_names", f"{kind}s {folded[f]!r} and {n!r} differ only in case or spacing",
+                      **{kind: n} if kind == "truth" else {"action": n})
+            folded.setdefault(f, n)
+    for n in set(domain.truths) & set(domain.actions):
+        issue("error", "truth_action_clash", f"{n!r} is both a truth and an action; answers would be ambiguous",
+              truth=n, action=n)
+
+    ruled_any: set[str] = set()
+    for a in domain.actions:
+        out = domain.outcomes.get(a)
+        if out is None:
+            continue
+        if out.type not in TYPES:
+            issue("error", "unusable_action", f"action {a!r} has unknown type {out.type!r}", action=a)
+            continue
+        related = set()
+        for s in out.states:
+            related.update(s.rules_out)
+            if out.type == "float" and s.value[0] > s.value[1]:
+                issue("warning", "reversed_interval", f"interval {list(s.value)} of {a!r} is reversed", action=a,
+                      state=list(s.value))
+        ruled_any |= related
+        if len(out.states) < 2:
+            issue("warning", "too_few_states", f"action {a!r} has {len(out.states)} state(s); it can only pad", action=a)
+        if not related:
+            issue("warning", "action_relates_nothing", f"action {a!r} rules out no truth in any state", action=a)
+        if len(out.states) >= 1:
+            always = set(out.states[0].rules_out)
+            for s in out.states[1:]:
+                always &= set(s.rules_out)
+            for t in sorted(always, key=domain.truths.index):
+                issue("warning", "truth_always_ruled_out", f"every state of {a!r} rules out {t!r}", action=a, truth=t)
+        if out.type == "float":
+            ivs = sorted((s.value for s in out.states))
+            for (lo1, hi1), (lo2, hi2) in zip(ivs, ivs[1:]):
+                if lo2 < hi1:
+                    issue("warning", "overlapping_intervals", f"intervals [{lo1}, {hi1}] and [{lo2}, {hi2}] of {a!r}"
+                          " overlap", action=a, state=[lo2, hi2])
+    for t in domain.truths:
+        if t not in ruled_any:
+            issue("warning", "truth_never_ruled_out", f"no state rules out {t!r}; it is excluded from sampling", truth=t)
+    usable = domain.usable_actions()
+    sampleable = domain.sampleable_truths()
+    if len(sampleable) < 2:
+        issue("error", "too_few_truths", f"only {len(sampleable)} truth(s) can be ruled out; at least 2 are needed")
+    if not usable:
+        issue("error", "no_usable_action", "no action has any state")
+    if n_actions is not None and n_actions > len(usable):
+        issue("warning", "setting_unsupported", f"n_actions {n_actions} exceeds the {len(usable)} usable actions")
+    if n_truths is not None and n_truths > len(sampleable):
+        issue("warning", "setting_unsupported", f"n_truths {n_truths} exceeds the {len(sampleable)} sampleable truths")
+    return issues
+
+
+def errors(issues: list[Issue]) -> list[Issue]:
+    return [i for i in issues if i.severity == "error"]
+
+
+def check_domain(domain: Domain, issues: list[Issue] | None = None) -> Domain:
+    """Return ``domain`` or raise ConfigError listing its errors (warnings are allowed)."""
+    issues = validate_domain(domain) if issues is None else issues
+    bad = errors(issues)
+    if bad:
+        raise ConfigError(f"domain {domain.name!r} is unusable: " + "; ".join(str(i) for i in bad[:5]))
+    return domain
+
+
+# ---- loading ----------------------------------------------------------------------------------
+def builtin_domain_names() -> list[str]:
+    """The names (file stems) of our built-in domains, sorted."""
+    return sorted(p.stem for p in BUILTIN_DIR.glob("*.json"))
+
+
+def reference_dir() -> Path | None:
+    """``shared/reference`` next to the repository, or ``$KUMO_GYM_REFERENCE``; None when absent."""
+    env = os.environ.get("KUMO_GYM_REFERENCE")
+    cands = [Path(env)] if env else []
+    cands.append(Path(__file__).resolve().parents[4] / "shared" / "reference")
+    for c in cands:
+        if c.is_dir():
+            return c
+    return None
+
+
+@lru_cache(maxsize=256)
+def _load_file(path: str, mtime: float) -> tuple[Domain, tuple[Issue, ...]]:
+    domain, issues = import_kumo_domain(json.loads(Path(path).read_text(encoding="utf-8")))
+    return domain, tuple(issues)
+
+
+
+def resolve_domain_path(spec: str) -> Path:
+    """The file of a built-in domain name, a JSON path, or a KUMO reference domain name."""
+    if not isinstance(spec, str) or not spec:
+        raise ConfigError(f"domain {spec!r} is not a domain name or a path")
+    p = Path(spec).expanduser()
+    if p.suffix == ".json" and p.is_file():
+        return p.resolve()
+    if (BUILTIN_DIR / f"{spec}.json").is_file():
+        return BUILTIN_DIR / f"{spec}.json"
+    ref = reference_dir()
+    if ref is not None and (ref / "kumo" / "domains" / f"{spec}.json").is_file():
+        return ref / "kumo" / "domains" / f"{spec}.json"
+    raise ConfigError(f"domain {spec!r} is not a JSON file nor one of: {', '.join(builtin_domain_names())}")
+
+
+def load_domain(spec: str | dict | Domain) -> Domain:
+    """A usable Domain from a built-in name, a path, a dict, or a Domain (errors raise ConfigError)."""
+    if isinstance(spec, Domain):
+        return check_domain(spec)
+    if isinstance(spec, dict):
+        domain, issues = import_kumo_domain(spec)
+        return check_domain(domain, issues)
+    path = resolve_domain_path(spec)
+    domain, issues = _load_file(str(path), path.stat().st_mtime)
+    return check_domain(domain, list(issues))
+
+
+def domain_issues(spec: str | dict) -> tuple[Domain, list[Issue]]:
+    """Everything wrong with a domain given by name, path or dict (used by the CLI)."""
+    if isinstance(spec, dict):
+        return import_kumo_domain(spec)
+    return import_kumo_domain(json.loads(resolve_domain_path(spec).read_text(encoding="utf-8")))

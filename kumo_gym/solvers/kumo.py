@@ -1,0 +1,259 @@
+"""The KUMO optimal search (Algorithm 3) on bitmasks, compiled with numba (``specs/kumo.md`` §9).
+
+State = (alive truths ``T``, unused actions ``A``), both int64 bitmasks over the instance's truths
+and actions in instance order. ``E(T, A)`` is the expected number of further tests:
+
+* base cases, in this order: ``|T| <= 1``; ``A`` empty; some alive truth no remaining action can
+  rule out (under uniqueness it is the valid one) -> 0;
+* memo key ``T | (A << n)``;
+* for each action ``j`` in ``A`` (ascending), with ``w_s = |T| - |M[j][s] & T|`` and
+  ``p_s = w_s / (sum w + 1e-9)``, accumulate ``p_s * E(T & ~M[j][s], A - {j})`` over the states
+  in domain order, stopping as soon as the sum reaches the best so far (pruning); a strictly
+  smaller sum wins, so ties go to the lowest index. Return ``1 + best`` and its action.
+
+The weights are the reference code's heuristic, kept for comparability (§9). ``M[j][s]`` covers
+every domain state of ``j``: the oracle does not know which one was drawn. A plain-Python twin of
+this algorithm lives in ``tests/kumo/reference_oracle.py`` (used by the tests and the benchmark).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+NO_ACTION = -1
+DEFAULT_MEMO_LIMIT = 20_000_000
+
+
+@numba.njit(cache=True)
+def _popcount(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@numba.njit(cache=True)
+def _search(T, A, n, m, masks, nstates, rel, memo_e, memo_a, memo_limit, aborted):
+    """``(E(T, A), argmin action)``; sets ``aborted[0]`` when the memo outgrows ``memo_limit``."""
+    if aborted[0]:
+        return 0.0, -1
+    cnt = _popcount(T)
+    if cnt <= 1:
+        return 0.0, -1
+    if A == 0:
+        return 0.0, -1
+    for t in range(n):
+        if (T >> t) & 1 and (rel[t] & A) == 0:
+            return 0.0, -1
+    key = T | (A << n)
+    if key in memo_e:
+        return memo_e[key], memo_a[key]
+    best = np.inf
+    best_j = -1
+    for j in range(m):
+        if not (A >> j) & 1:
+            continue
+        rest = A & ~(np.int64(1) << j)
+        total = 0.0
+        for s in range(nstates[j]):
+            total += cnt - _popcount(masks[j, s] & T)
+        acc = 0.0
+        for s in range(nstates[j]):
+            w = cnt - _popcount(masks[j, s] & T)
+            p = w / (total + 1e-9)
+            e, _ = _search(T & ~masks[j, s], rest, n, m, masks, nstates, rel, memo_e, memo_a, memo_limit, aborted)
+            acc += p * e
+            if acc >= best:
+                break
+        if acc < best:
+            best = acc
+            best_j = j
+    if len(memo_e) >= memo_limit:
+        aborted[0] = 1
+    memo_e[key] = 1.0 + best
+    memo_a[key] = best_j
+    return 1.0 + best, best_j
+
+
+@dataclass
+class OracleTables:
+    """The arrays the search needs, built from instance data (§9 "Inputs per instance")."""
+
+    truths: list
+    actions: list
+    masks: np.ndarray      # int64[m, S]: truths ruled out by state s of action j
+    nstates: np.ndarray    # int64[m]
+    rel: np.ndarray        # int64[n]: actions with some state ruling out truth t
+    observed: np.ndarray   # int64[m]: truths ruled out by the stored observation of action j
+
+    @property
+    def n(self) -> int:
+        return len(self.truths)
+
+    @property
+    def m(self) -> int:
+        return len(self.actions)
+
+    @property
+    def all_truths(self) -> int:
+        return (1 << self.n) - 1
+
+    @property
+    def all_actions(self) -> int:
+        return (1 << self.m) - 1
+
+
+def oracle_tables(data: dict) -> OracleTables:
+    """Bitmask tables of an instance in our format (``envs/kumo/generate.py``)."""
+    from ..envs.kumo.generate import matching_states
+
+    truths, actions = list(data["truths"]), list(data["actions"])
+    tindex = {t: i for i, t in enumerate(truths)}
+    n, m = len(truths), len(actions)
+    if n + m > 62:
+        raise ValueError(f"{n} truths + {m} actions do not fit a 62-bit state")
+    smax = max(len(data["outcomes"][a]["states"]) for a in actions) if actions else 1
+    masks = np.zeros((m, max(smax, 1)), dtype=np.int64)
+    nstates = np.zeros(m, dtype=np.int64)
+    rel = np.zeros(n, dtype=np.int64)
+    observed = np.zeros(m, dtype=np.int64)
+    for j, a in enumerate(actions):
+        states = data["outcomes"][a]["states"]
+        nstates[j] = len(states)
+        for s, st in enumerate(states):
+            mask = 0
+            for t in st["rules_out"]:
+                if t in tindex:
+                    mask |= 1 << tindex[t]
+                    rel[tindex[t]] |= 1 << j
+            masks[j, s] = mask
+        for s in matching_states(data, a):
+            observed[j] |= masks[j, s]
+    return OracleTables(truths, actions, masks, nstates, rel, observed)
+
+
+@dataclass
+class Trajectory:
+    """A realised play (§9): the tests taken, what they showed, the prediction."""
+
+    actions: list
+    predicted: str | None
+    expected: list              # E(T, A) before each decision (root first)
+    root_expected: float
+    optimal: bool = True        # False when the greedy fallback was used
+    non_unique: bool = False    # several survivors and no test left
+    alive: list = field(default_factory=list)  # survivors before each decision
+
+    @property
+    def tests(self) -> int:
+        return len(self.actions)
+
+
+def _base_prediction(tab: OracleTables, T: int, A: int) -> int | None:
+    """The truth index to predict at a base case, or None when search must go on."""
+    alive = [t for t in range(tab.n) if T >> t & 1]
+    if len(alive) <= 1:
+        return alive[0] if alive else -1
+    if A == 0:
+        return alive[0]
+    for t in alive:
+        if int(tab.rel[t]) & A == 0:
+            return t
+    return None
+
+
+class OptimalSearch:
+    """Algorithm 3 for one instance, memo shared across calls (so a whole play costs one search).
+
+    >>> # OptimalSearch(oracle_tables(instance.data)).play()
+    """
+
+    def __init__(self, tables: OracleTables, memo_limit: int = DEFAULT_MEMO_LIMIT):
+        self.tab = tables
+        self.memo_limit = int(memo_limit)
+        self.memo_e = Dict.empty(key_type=types.int64, value_type=types.float64)
+        self.memo_a = Dict.empty(key_type=types.int64, value_type=types.int64)
+        self.aborted = np.zeros(1, dtype=np.int64)
+
+    def best(self, T: int | None = None, A: int | None = None) -> tuple[float, int]:
+        """``(E(T, A), best action index or -1)``; the whole instance by default."""
+        tab = self.tab
+        T = tab.all_truths if T is None else int(T)
+        A = tab.all_actions if A is None else int(A)
+        e, j = _search(np.int64(T), np.int64(A), tab.n, tab.m, tab.masks, tab.nstates, tab.rel,
+                       self.memo_e, self.memo_a, self.memo_limit, self.aborted)
+        if self.aborted[0]:
+            raise MemoryError(f"the memo passed memo_limit={self.memo_limit} states")
+        return float(e), int(j)
+
+    @property
+    def states_visited(self) -> int:
+        return len(self.memo_e)
+
+    def play(self) -> Trajectory:
+        return _play(self.tab, self.best)
+
+
+def greedy_choice(tab: OracleTables, T: int, A: int) -> tuple[float, int]:
+    """The greedy baseline: the action with the largest mean ruled-out count among alive truths."""
+    best, best_j = -1.0, -1
+    for j in range(tab.m):
+        if A >> j & 1:
+            k = int(tab.nstates[j])
+            score = sum(bin(int(tab.masks[j, s]) & T).count("1") for s in range(k)) / max(k, 1)
+            if score > best:
+                best, best_j = score, j
+    return math.nan, best_j
+
+
+def _play(tab: OracleTables, choose, optimal: bool = True) -> Trajectory:
+    T, A = tab.all_truths, tab.all_actions
+    taken, expected, alive_log = [], [], []
+    root = None
+    while True:
+        pred = _base_prediction(tab, T, A)
+        alive_log.append([tab.truths[t] for t in range(tab.n) if T >> t & 1])
+        if pred is not None:
+            n_alive = bin(T).count("1")
+            expected.append(0.0)
+            return Trajectory(taken, tab.truths[pred] if pred >= 0 else None, expected,
+                              root if root is not None else 0.0, optimal=optimal,
+                              non_unique=A == 0 and n_alive > 1, alive=alive_log)
+        e, j = choose(T, A)
+        root = e if root is None else root
+        expected.append(e)
+        taken.append(tab.actions[j])
+        T &= ~int(tab.observed[j])
+        A &= ~(1 << j)
+
+
+def oracle_play(data: dict, memo_limit: int = DEFAULT_MEMO_LIMIT) -> Trajectory:
+    """The oracle's realised play on an instance; greedy (``optimal=False``) past ``memo_limit``."""
+    tab = oracle_tables(data)
+    try:
+        return OptimalSearch(tab, memo_limit).play()
+    except MemoryError:
+        return _play(tab, lambda T, A: greedy_choice(tab, T, A), optimal=False)
+
+
+def baseline_play(data: dict, policy: str = "greedy", rng: np.random.Generator | None = None) -> Trajectory:
+    """Play a baseline (§9): ``greedy``, ``first_action`` (the reference's Vanilla) or ``random``."""
+    tab = oracle_tables(data)
+    if policy == "greedy":
+        return _play(tab, lambda T, A: greedy_choice(tab, T, A), optimal=False)
+    if policy == "first_action":
+        return _play(tab, lambda T, A: (math.nan, (A & -A).bit_length() - 1), optimal=False)
+    if policy == "random":
+        rng = rng or np.random.default_rng(0)
+
+        def pick(T, A):
+            left = [j for j in range(tab.m) if A >> j & 1]
+            return math.nan, left[int(rng.integers(len(left)))]
+        return _play(tab, pick, optimal=False)
+    raise ValueError(f"policy {policy!r} is not one of: greedy, first_action, random")
