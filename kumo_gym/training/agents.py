@@ -1,0 +1,137 @@
+"""Reference agents: the oracle (golden answers from our solvers) and a random player.
+
+Both implement :class:`~kumo_gym.core.backend.ChatBackend`, so the evaluation harness treats them
+like any model. Unlike a model they need to see the puzzle: the harness calls
+``agent.bind(env)`` with the unwrapped environment before each turn, and the agent reads the
+task, the instance and (in interactive mode) the current state from it.
+
+Families can refine them with optional Task hooks:
+
+* ``oracle_move(instance, state) -> move``: the next golden move from ``state`` (games with
+  hidden information, such as KUMO, where the golden play depends on earlier observations);
+* ``random_answer(instance, rng) -> answer``: a random well-formed answer for answer mode.
+
+Without hooks the oracle plays ``solve(instance)`` (move ``i`` of the golden list at step
+``i`` in interactive mode) and the random agent plays uniformly random legal moves (in answer
+mode it writes a random walk of legal moves as its answer, as long as the optimal solution).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.backend import ChatResult
+from ..core.errors import check_choice
+
+AGENTS = ("oracle", "random")
+
+
+class _BoundAgent:
+    name = "agent"
+
+    def __init__(self, seed: int = 0):
+        self.env = None
+        self.rng = np.random.default_rng(seed)
+
+    def bind(self, env) -> None:
+        """Look at ``env`` (the unwrapped kumo_gym environment) for the next replies."""
+        self.env = env
+
+    def _interactive(self) -> bool:
+        return self.env is not None and getattr(self.env, "state", None) is not None and \
+            not hasattr(self.env, "score_completion")
+
+    def reply(self) -> str:
+        raise NotImplementedError
+
+    def chat(self, messages: list[dict], *, max_tokens: int | None = None, temperature: float | None = None,
+             n: int = 1, **kwargs) -> list[ChatResult]:
+        if self.env is None:
+            raise RuntimeError(f"the {self.name} agent must be bound to an environment first (agent.bind(env))")
+        return [ChatResult(text=self.reply(), finish_reason="stop", prompt_tokens=0, completion_tokens=0,
+                           extra={"model": self.name}) for _ in range(n)]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class OracleAgent(_BoundAgent):
+    """Plays the golden answer: ``format_answer(solve(instance))``, or the golden move sequence
+    one move per step in interactive mode."""
+
+    name = "oracle"
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self._golden_for = None
+        self._golden: Any = None
+
+    def _golden_answer(self):
+        inst = self.env.instance
+        if self._golden_for != inst.instance_id:
+            self._golden = self.env.task.solve(inst)
+            self._golden_for = inst.instance_id
+        return self._golden
+
+    def reply(self) -> str:
+        task, inst = self.env.task, self.env.instance
+        if not self._interactive():
+            return task.format_answer(self._golden_answer())
+        if callable(getattr(task, "oracle_move", None)):
+            return task.format_move(task.oracle_move(inst, self.env.state))
+        golden = self._golden_answer()
+        step = len(getattr(self.env, "moves", []) or [])
+        if isinstance(golden, (list, tuple)) and step < len(golden):
+            return task.format_move(golden[step])
+        return task.format_answer(golden)
+
+
+class RandomAgent(_BoundAgent):
+    """Plays uniformly random legal moves (interactive mode) or a random walk of legal moves as a
+    whole answer (answer mode). Families without legal-move enumeration and without a
+    ``random_answer`` hook get an empty answer, which scores as a parse error."""
+
+    name = "random"
+
+    def reply(self) -> str:
+        task, inst = self.env.task, self.env.instance
+        if self._interactive():
+            try:
+                moves = task.legal_moves(inst, self.env.state)
+            except NotImplementedError:
+                moves = []
+            if not moves:
+                return ""
+            return task.format_move(moves[int(self.rng.integers(len(moves)))])
+        if callable(getattr(task, "random_answer", None)):
+            return task.format_answer(task.random_answer(inst, self.rng))
+        walk = self.random_walk(task, inst)
+        return "" if walk is None else task.format_answer(walk)
+
+    def random_walk(self, task, inst) -> list | None:
+        try:
+            state = task.initial_state(inst)
+        except (NotImplementedError, AttributeError):
+            return None
+        length = task.optimal_steps(inst) or 10
+        walk = []
+        try:
+            for _ in range(int(length)):
+                moves = task.legal_moves(inst, state)
+                if not moves:
+                    break
+                move = moves[int(self.rng.integers(len(moves)))]
+                walk.append(move)
+                state = task.apply(inst, state, move)
+                if task.is_goal(inst, state):
+                    break
+        except NotImplementedError:
+            return None
+        return walk
+
+
+def make_agent(name: str, seed: int = 0):
+    """``"oracle"`` or ``"random"``."""
+    check_choice("agent", name, AGENTS)
+    return OracleAgent(seed) if name == "oracle" else RandomAgent(seed)

@@ -1,0 +1,450 @@
+"""The evaluation harness behind ``kumo-gym eval``.
+
+Any set of environments (ids, kwargs, difficulties), ``n`` instances each, ``samples`` replies
+per instance (pass@k), single-turn (answer mode) and multi-turn (interactive mode), with any
+:class:`~kumo_gym.core.backend.ChatBackend`: a remote OpenAI-compatible server, a local model,
+or the oracle and random agents.
+
+Every finished episode is appended to ``OUT/traces[-i-of-n].jsonl`` by the trace wrapper
+(:class:`kumo_gym.wrappers.TraceWrapper`) the moment it ends. Each record carries a ``key``
+hashing (model, environment, kwargs, split, instance id, sample index), so a rerun of the same command
+skips what is done and redoes only episodes that had not finished: an interrupted run loses
+nothing and repeats nothing. ``shard="i/n"`` evaluates one contiguous slice of the instances
+(disjoint shards, separate trace files); :func:`report` summarises every trace file in the
+directory once all shards are in.
+
+Results: a table per environment and difficulty, and per family and difficulty (success,
+pass@k, completion tokens, parse-error and truncation rates, steps, optimal steps and the
+ratio of steps to the optimum on solved episodes) printed, written as ``results.json`` and
+``results.md`` with plots of accuracy and tokens against difficulty.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import threading
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError
+from ..core.instance import Instance, canonical_json
+from ..core.registry import entry, get_task
+from ..core.seeding import check_split
+from .data import generate_instances
+
+#: environment kwargs that are not generation parameters
+ENV_ONLY = ("mode", "reward", "render_mode", "prompt_template", "max_steps", "illegal_action", "max_illegal")
+
+
+@dataclass(frozen=True)
+class EvalSpec:
+    """One environment configuration to evaluate: an id and its kwargs (difficulty, sizes, mode ...)."""
+
+    env_id: str
+    kwargs: dict = field(default_factory=dict)
+
+    @property
+    def mode(self) -> str:
+        return self.kwargs.get("mode") or entry(self.env_id).modes[0]
+
+    def generation_params(self) -> dict:
+        return {k: v for k, v in self.kwargs.items() if k not in ENV_ONLY}
+
+    def env_kwargs(self) -> dict:
+        return {k: v for k, v in self.kwargs.items() if k in ENV_ONLY}
+
+    def label(self) -> str:
+        extra = {k: v for k, v in self.kwargs.items() if k != "difficulty"}
+        name = entry(self.env_id).name
+        return name + ("" if not extra else "(" + ",".join(f"{k}={v}" for k, v in sorted(extra.items())) + ")")
+
+    def __hash__(self):
+        return hash((self.env_id, canonical_json(self.kwargs)))
+
+
+def make_specs(env_ids: list[str], kwargs: dict | None = None, difficulties: list[str] | None = None,
+               mode: str | None = None) -> list[EvalSpec]:
+    """One spec per (environment, difficulty); ``kwargs`` apply to every environment."""
+    specs = []
+    for env_id in env_ids:
+        e = entry(env_id)
+        kw = dict(kwargs or {})
+        if mode:
+            kw["mode"] = mode
+        if kw.get("mode") and kw["mode"] not in e.modes:
+            raise ConfigError(f"mode {kw['mode']!r} is not one of: {', '.join(e.modes)} (for {e.id})")
+        for d in difficulties or [None]:
+            k = dict(kw)
+            if d is not None:
+                k["difficulty"] = d
+            get_task(e.id).resolve_params(**{x: v for x, v in k.items() if x not in ENV_ONLY})  # validate early
+            specs.append(EvalSpec(e.id, k))
+    return specs
+
+
+def episode_key(model: str, spec: EvalSpec, split: str, instance_id: str, sample: int) -> str:
+    blob = canonical_json([model, spec.env_id, spec.kwargs, split, instance_id, int(sample)])
+    return hashlib.sha256(blob.encode()).hexdigest()[:20]
+
+
+def trace_path(out_dir: str | Path, shard: str | None = None) -> Path:
+    if shard is None:
+        return Path(out_dir) / "traces.jsonl"
+    i, n = shard.split("/")
+    return Path(out_dir) / f"traces-{int(i)}-of-{int(n)}.jsonl"
+
+
+# ---------------------------------------------------------------------------------------------
+# running episodes
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class _Job:
+    spec: EvalSpec
+    instance: Instance
+    samples: list[tuple[int, str]]  # (sample index, key) still to do
+
+
+class Evaluator:
+    """Runs episodes of ``specs`` with ``backend`` and appends them to ``out_dir``'s trace file.
+
+    ``max_tokens``/``temperature`` are passed to the backend; ``workers`` episodes run at once
+    (default: the backend's ``concurrency`` for remote backends, else 1).
+    """
+
+    def __init__(self, backend, out_dir: str | Path, *, model_name: str | None = None, split: str = "test",
+                 seed: int = 0, max_tokens: int | None = None, temperature: float | None = None,
+                 workers: int | None = None, progress: bool = True, tokenizer: Any = None):
+        self.backend = backend
+        self.out_dir = Path(out_dir)
+        self.model_name = model_name or getattr(backend, "name", None) or type(backend).__name__
+        self.split = check_split(split)
+        self.seed = int(seed)
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.workers = int(workers or getattr(backend, "concurrency", 1) or 1)
+        self.progress = progress
+        self.tokenizer = tokenizer
+        self._bind_lock = threading.Lock()
+
+    # -- planning the work ----------------------------------------------------------------
+    def jobs(self, specs: list[EvalSpec], n: int, samples: int, shard: str | None, done: set[str]) -> list[_Job]:
+        out = []
+        for spec in specs:
+            for inst in generate_instances(spec.env_id, n, split=self.split, seed=self.seed, shard=shard,
+                                           **spec.generation_params()):
+                todo = [(j, episode_key(self.model_name, spec, self.split, inst.instance_id, j)) for j in range(samples)]
+                todo = [(j, k) for j, k in todo if k not in done]
+                if todo:
+                    out.append(_Job(spec, inst, todo))
+        return out
+
+    def run(self, specs: list[EvalSpec], n: int, samples: int = 1, shard: str | None = None) -> Path:
+        """Evaluate and return the trace file; finished episodes of an earlier run are skipped."""
+        from tqdm import tqdm
+
+        from ..wrappers.trace import TraceWriter, read_traces
+
+        path = trace_path(self.out_dir, shard)
+        done = {r.get("key") for r in read_traces(path)}
+        jobs = self.jobs(specs, n, samples, shard, done)
+        total = sum(len(j.samples) for j in jobs)
+        writer = TraceWriter(path)
+        self._write_config(specs, n, samples, shard)
+        bar = tqdm(total=total, desc=f"eval {self.model_name}", unit="ep", disable=not self.progress)
+        if len(done):
+            bar.write(f"resuming: {len(done)} finished episode(s) in {path} are kept")
+
+        def work(job: _Job):
+            self.run_job(job, writer)
+            bar.update(len(job.samples))
+
+        try:
+            if self.workers <= 1 or _needs_binding(self.backend):
+                for job in jobs:
+                    work(job)
+            else:
+                with ThreadPoolExecutor(max_workers=self.workers) as pool:
+                    for f in [pool.submit(work, job) for job in jobs]:
+                        f.result()
+        finally:
+            bar.close()
+        return path
+
+    def _write_config(self, specs, n, samples, shard):
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        cfg = {"model": self.model_name, "split": self.split, "seed": self.seed, "n": n, "samples": samples,
+               "max_tokens": self.max_tokens, "temperature": self.temperature,
+               "specs": [{"env_id": s.env_id, "kwargs": s.kwargs} for s in specs]}
+        name = "config.json" if shard is None else f"config-{shard.replace('/', '-of-')}.json"
+        (self.out_dir / name).write_text(json.dumps(cfg, indent=2) + "\n")
+
+    # -- one instance, all its samples ------------------------------------------------------
+    def _make_env(self, spec: EvalSpec, writer, key: str, sample: int):
+        import gymnasium as gym
+
+        import kumo_gym  # noqa: F401  (registers the ids)
+        from ..wrappers.chat import ChatEnv
+        from ..wrappers.trace import TraceWrapper
+
+        env = gym.make(spec.env_id, split=self.split, **spec.kwargs)
+        traced = TraceWrapper(env, writer.path, key=key, sample=sample, model=self.model_name,
+                              spec=spec.label(), env_kwargs=spec.kwargs, mode=spec.mode)
+        traced.writer = writer  # one writer (and lock) for every episode of this run
+        return traced, ChatEnv(traced, tokenizer=self.tokenizer)
+
+    def _ask(self, chat, messages: list[dict], n: int):
+        backend = self.backend
+        if _needs_binding(backend):
+            with self._bind_lock:
+                backend.bind(chat.unwrapped)
+                return backend.chat(messages, max_tokens=self.max_tokens, temperature=self.temperature, n=n)
+        return backend.chat(messages, max_tokens=self.max_tokens, temperature=self.temperature, n=n)
+
+    def run_job(self, job: _Job, writer) -> None:
+        if job.spec.mode == "answer":
+            self._single_turn(job, writer)
+        else:
+            for sample, key in job.samples:
+                self._multi_turn(job, sample, key, writer)
+
+    def _single_turn(self, job: _Job, writer) -> None:
+        replies = None
+        for idx, (sample, key) in enumerate(job.samples):
+            traced, chat = self._make_env(job.spec, writer, key, sample)
+            messages, info = chat.reset(options={"instance": job.instance})
+            if replies is None:
+                # one request for every sample of this instance (servers batch them)
+                replies = self._ask(chat, messages, len(job.samples))
+            r = replies[idx]
+            traced.annotate(**_turn_meta([r]))
+            chat.step(r.text, reasoning=r.reasoning, finish_reason=r.finish_reason,
+                      n_output_tokens=r.completion_tokens, max_new_tokens=self.max_tokens)
+            traced.close()
+
+    def _multi_turn(self, job: _Job, sample: int, key: str, writer) -> None:
+        traced, chat = self._make_env(job.spec, writer, key, sample)
+        messages, info = chat.reset(options={"instance": job.instance})
+        turns = []
+        while True:
+            r = self._ask(chat, messages, 1)[0]
+            turns.append(r)
+            # annotate before the step: the wrapper writes the record when the episode ends
+            traced.annotate(**_turn_meta(turns))
+            messages, reward, terminated, truncated, info = chat.step(
+                r.text, reasoning=r.reasoning, finish_reason=r.finish_reason,
+                n_output_tokens=r.completion_tokens, max_new_tokens=self.max_tokens)
+            if terminated or truncated:
+                break
+        traced.close()
+
+
+def _needs_binding(backend) -> bool:
+    return callable(getattr(backend, "bind", None))
+
+
+def _turn_meta(turns) -> dict:
+    return {
+        "replies": [{"text": t.text, "reasoning": t.reasoning, "finish_reason": t.finish_reason,
+                     "completion_tokens": t.completion_tokens} for t in turns],
+        "prompt_tokens": sum(t.prompt_tokens or 0 for t in turns),
+        "completion_tokens": sum(t.completion_tokens or 0 for t in turns),
+        "reasoning": "\n".join(t.reasoning for t in turns if t.reasoning) or None,
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# summarising
+# ---------------------------------------------------------------------------------------------
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k of an instance with ``c`` correct among ``n`` samples (Chen et al., 2021)."""
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.prod((n - c - i) / (n - i) for i in range(k))
+
+
+def episode_steps(rec: dict) -> int | None:
+    """Moves made in an episode: interactive steps, or the length of the answer's move list."""
+    details = (rec.get("verdict") or {}).get("details") or {}
+    if rec.get("mode") not in (None, "answer"):
+        moves = details.get("moves")
+        return int(moves) if isinstance(moves, int) else rec.get("n_steps")
+    for name in ("n_moves", "steps", "length", "moves"):
+        v = details.get(name)
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            return v
+        if isinstance(v, list):
+            return len(v)
+    return None
+
+
+def _difficulty_order(env_id: str) -> list[str]:
+    try:
+        return list(get_task(env_id).difficulties)
+    except Exception:
+        return []
+
+
+def _mean(xs):
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def summarize(records: list[dict]) -> dict:
+    """Tables of results by (model, environment, mode, difficulty) and by (model, family, difficulty)."""
+    def rows_for(keyf):
+        groups: dict[tuple, list[dict]] = defaultdict(list)
+        for r in records:
+            groups[keyf(r)].append(r)
+        rows = []
+        for key, recs in groups.items():
+            by_inst: dict[str, list[bool]] = defaultdict(list)
+            for r in recs:
+                by_inst[r.get("instance_id")].append((r.get("verdict") or {}).get("status") == "solved")
+            k = min(len(v) for v in by_inst.values())
+            statuses = [(r.get("verdict") or {}).get("status") for r in recs]
+            solved = [r for r, s in zip(recs, statuses) if s == "solved"]
+            ratios = []
+            for r in solved:
+                steps, opt = episode_steps(r), r.get("optimal_steps")
+                if steps is not None and opt:
+                    ratios.append(steps / opt)
+            row = dict(zip(("model", "group", "mode", "difficulty"), key))
+            row.update({
+                "instances": len(by_inst),
+                "episodes": len(recs),
+                "success": sum(s == "solved" for s in statuses) / len(recs),
+                f"pass@{k}": _mean([pass_at_k(len(v), sum(v), k) for v in by_inst.values()]),
+                "parse_error": sum(s == "parse_error" for s in statuses) / len(recs),
+                "truncated": sum(s == "truncated" for s in statuses) / len(recs),
+                "tokens": _mean([r.get("completion_tokens") for r in recs]),
+                "steps": _mean([episode_steps(r) for r in recs]),
+                "optimal_steps": _mean([r.get("optimal_steps") for r in recs]),
+                "opt_ratio": _mean(ratios),
+            })
+            rows.append(row)
+        return rows
+
+    def order(row):
+        env_order = {}
+        for r in records:
+            env_order.setdefault(r.get("env_id"), len(env_order))
+        diffs = []
+        for r in records:
+            if r.get("spec") == row["group"] or r.get("family") == row["group"]:
+                diffs = _difficulty_order(r.get("env_id"))
+                break
+        d = row["difficulty"]
+        return (row["model"], row["group"], row["mode"], diffs.index(d) if d in diffs else len(diffs), str(d))
+
+    by_env = sorted(rows_for(lambda r: (r.get("model"), r.get("spec") or r.get("env_id"), r.get("mode") or "answer",
+                                        r.get("difficulty"))), key=order)
+    by_family = sorted(rows_for(lambda r: (r.get("model"), r.get("family"), r.get("mode") or "answer",
+                                           r.get("difficulty"))), key=order)
+    return {"episodes": len(records), "by_env": by_env, "by_family": by_family}
+
+
+def _fmt(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
+    return str(v)
+
+
+TABLE_COLUMNS = ("model", "group", "mode", "difficulty", "instances", "episodes", "success", "pass@k", "parse_error",
+                 "truncated", "tokens", "steps", "optimal_steps", "opt_ratio")
+
+
+def table_rows(rows: list[dict]) -> tuple[list[dict], list[str]]:
+    cols = []
+    for c in TABLE_COLUMNS:
+        if c == "pass@k":
+            cols += sorted({k for r in rows for k in r if k.startswith("pass@") and k != "pass@1"})
+        else:
+            cols.append(c)
+    return [{c: _fmt(r.get(c)) for c in cols} for r in rows], cols
+
+
+def format_results(summary: dict, markdown: bool = False, families: bool = True) -> str:
+    from ..cli import format_table
+
+    out = []
+    rows, cols = table_rows(summary["by_env"])
+    out.append(("### By environment and difficulty\n\n" if markdown else "") + format_table(rows, cols, markdown))
+    if families:
+        rows, cols = table_rows(summary["by_family"])
+        out.append(("### By family and difficulty\n\n" if markdown else "By family:\n")
+                   + format_table(rows, cols, markdown))
+    return "\n\n".join(out)
+
+
+def plot_results(summary: dict, path: str | Path) -> Path | None:
+    """Accuracy and completion tokens against difficulty, one line per (model, environment)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    lines: dict[tuple, list[dict]] = defaultdict(list)
+    for row in summary["by_env"]:
+        lines[(row["model"], row["group"], row["mode"])].append(row)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for (model, group, mode), rows in lines.items():
+        xs = [str(r["difficulty"]) for r in rows]
+        label = f"{group} [{mode}] {model}"
+        axes[0].plot(xs, [r["success"] for r in rows], marker="o", label=label)
+        axes[1].plot(xs, [r["tokens"] or 0 for r in rows], marker="o", label=label)
+    axes[0].set(title="accuracy vs difficulty", xlabel="difficulty", ylabel="success rate", ylim=(-0.05, 1.05))
+    axes[1].set(title="completion tokens vs difficulty", xlabel="difficulty", ylabel="mean completion tokens")
+    if lines and len(lines) <= 12:
+        axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def report(out_dir: str | Path, plots: bool = True, quiet: bool = False) -> dict:
+    """Summarise every trace file in ``out_dir``; write ``results.json``, ``results.md`` and the plot."""
+    from ..wrappers.trace import read_traces
+
+    out_dir = Path(out_dir)
+    records = []
+    for p in sorted(out_dir.glob("traces*.jsonl")):
+        records.extend(read_traces(p))
+    # one record per key: a duplicate can only come from two shards given the same range
+    unique = {}
+    for r in records:
+        unique.setdefault(r.get("key") or id(r), r)
+    summary = summarize(list(unique.values()))
+    summary["generated"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    (out_dir / "results.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    md = ["# Evaluation results", "", f"{summary['episodes']} episodes from `{out_dir}`.", "",
+          format_results(summary, markdown=True)]
+    if plots and summary["by_env"]:
+        img = plot_results(summary, out_dir / "accuracy_tokens.png")
+        if img is not None:
+            md += ["", f"![accuracy and tokens vs difficulty]({img.name})"]
+    (out_dir / "results.md").write_text("\n".join(md) + "\n")
+    if not quiet:
+        print(format_results(summary))
+    return summary
+
+
+def evaluate(env_ids: list[str], backend, out_dir: str | Path, n: int = 10, *, samples: int = 1,
+             env_kwargs: dict | None = None, difficulties: list[str] | None = None, mode: str | None = None,
+             shard: str | None = None, plots: bool = True, quiet: bool = False, **evaluator_kwargs) -> dict:
+    """Evaluate ``backend`` on ``env_ids`` and return the summary (see the module docstring)."""
+    specs = make_specs(env_ids, env_kwargs, difficulties, mode)
+    Evaluator(backend, out_dir, progress=not quiet, **evaluator_kwargs).run(specs, n, samples, shard)
+    return report(out_dir, plots=plots, quiet=quiet)
