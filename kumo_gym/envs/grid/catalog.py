@@ -1,2 +1,10 @@
-"""Catalogue rows of this family (filled in by the family)."""
-ENTRIES: list = []
+"""Catalogue rows of the grid family (Tatham puzzles, grid_puzzles.md). One row per line."""
+from ...core.registry import EnvEntry
+
+_I = {"interactive": "kumo_gym.envs.interactive:InteractiveEnv"}
+_M = ("answer", "interactive")
+_P = "c1cef4c97fcbdae4"
+
+ENTRIES: list = [
+    EnvEntry(name="Tents", task="kumo_gym.envs.grid.tents:TentsTask", family="grid", summary="Tents: pair a tent with every tree; tents never touch; row and column counts", modes=_M, paper=_P),
+]

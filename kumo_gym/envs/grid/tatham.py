@@ -1,0 +1,317 @@
+"""Tatham game-ID interop (grid_puzzles.md §3-§4).
+
+* :func:`parse_game_id` -- a Tatham game ID ``params:desc`` into our Instance (the puzzle's own
+  grammar is in its module: ``decode_params`` and ``decode_game_id``); :func:`to_game_id` the
+  inverse. ``GridTask.load`` calls this, so ``env.reset(options={"instance": "4x4:adag,..."})``
+  replays a Tatham puzzle.
+* Shared sub-grammars of §4: RUN letters, NUMGRID, CHARGRID, B62.
+* Save files (``KEY:LEN:VALUE`` lines) and AUXINFO de-obfuscation (§4).
+* The optional generation backend: ``sgt-<name> --generate N PARAMS[#seed]`` when the Debian
+  package ``sgt-puzzles`` is installed (binaries in ``/usr/games``). ``params#seed`` is
+  deterministic for a given build, so ``backend="tatham"`` keeps seeding reproducible.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ...core.errors import ConfigError
+from ...core.instance import Instance
+
+
+class Unsupported(ConfigError):
+    """A Tatham variant we do not model (Solo X/killer/jigsaw, ...)."""
+
+
+SGT_DIRS = ("/usr/games", "/usr/local/games", "/usr/bin")
+
+
+# ---- shared sub-grammars --------------------------------------------------------------------
+def run_letters(run: int) -> str:
+    """RUN: ``a``..``z`` for 1..26 empty cells, longer runs split into ``z`` blocks."""
+    out = []
+    while run > 0:
+        k = min(run, 26)
+        out.append(chr(ord("a") - 1 + k))
+        run -= k
+    return "".join(out)
+
+
+def decode_numgrid(desc: str, n_cells: int, max_value: int | None = None) -> list[int]:
+    """NUMGRID: decimal numbers (``_`` separates two numbers) and RUN letters; 0 = empty."""
+    out: list[int] = []
+    i = 0
+    while i < len(desc):
+        ch = desc[i]
+        if "a" <= ch <= "z":
+            out.extend([0] * (ord(ch) - ord("a") + 1))
+            i += 1
+        elif ch == "_":
+            i += 1
+        elif ch.isdigit():
+            j = i
+            while j < len(desc) and desc[j].isdigit():
+                j += 1
+            v = int(desc[i:j])
+            if max_value is not None and not 1 <= v <= max_value:
+                raise ConfigError(f"number {v} in the game description is outside 1..{max_value}")
+            out.append(v)
+            i = j
+        else:
+            raise ConfigError(f"unexpected character {ch!r} in the game description")
+        if len(out) > n_cells:
+            raise ConfigError(f"the game description covers more than {n_cells} cells")
+    if len(out) != n_cells:
+        raise ConfigError(f"the game description covers {len(out)} cells, expected {n_cells}")
+    return out
+
+
+def encode_numgrid(values: list[int]) -> str:
+    """The inverse of :func:`decode_numgrid`, written the way Tatham's encoders write it."""
+    out = []
+    run = 0
+    for v in values:
+        if not v:
+            run += 1
+            continue
+        if run:
+            out.append(run_letters(run))
+        elif out:
+            out.append("_")
+        out.append(str(v))
+        run = 0
+    if run:
+        out.append(run_letters(run))
+    return "".join(out)
+
+
+def decode_chargrid(desc: str, n_cells: int, alphabet: str, empty: str = ".") -> list[str]:
+    """CHARGRID: one character of ``alphabet`` per clue cell; RUN letters give empty cells."""
+    out: list[str] = []
+    for ch in desc:
+        if ch in alphabet:
+            out.append(ch)
+        elif "a" <= ch <= "z":
+            out.extend([empty] * (ord(ch) - ord("a") + 1))
+        else:
+            raise ConfigError(f"unexpected character {ch!r} in the game description")
+        if len(out) > n_cells:
+            raise ConfigError(f"the game description covers more than {n_cells} cells")
+    if len(out) != n_cells:
+        raise ConfigError(f"the game description covers {len(out)} cells, expected {n_cells}")
+    return out
+
+
+def encode_chargrid(cells: list[str], empty: str = ".") -> str:
+    out = []
+    run = 0
+    for ch in cells:
+        if ch == empty:
+            run += 1
+            continue
+        if run:
+            out.append(run_letters(run))
+            run = 0
+        out.append(ch)
+    if run:
+        out.append(run_letters(run))
+    return "".join(out)
+
+
+B62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def b62_decode(ch: str) -> int:
+    i = B62.find(ch)
+    if i < 0 or len(ch) != 1:
+        raise ConfigError(f"{ch!r} is not a base-62 digit (0-9, a-z, A-Z)")
+    return i
+
+
+def b62_encode(v: int) -> str:
+    return B62[v]
+
+
+_SIZE = re.compile(r"(\d{1,3})(?:x(\d{1,3}))?")
+
+
+def read_size(s: str) -> tuple[int, int, str]:
+    """``WxH`` (or ``N``) at the start of ``s``: (W, H, rest)."""
+    m = _SIZE.match(s)
+    if not m:
+        raise ConfigError(f"parameter string {s!r} does not start with a size such as 8x8")
+    w = int(m.group(1))
+    h = int(m.group(2)) if m.group(2) else w
+    return w, h, s[m.end():]
+
+
+# ---- game IDs ------------------------------------------------------------------------------
+def split_game_id(game_id: str) -> tuple[str, str]:
+    """``params:desc`` into its two parts; ``params#seed`` and bare params are refused (§4)."""
+    s = game_id.strip()
+    if len(s) > 200_000:
+        raise ConfigError("game ID is too long")
+    if ":" not in s:
+        if "#" in s:
+            raise ConfigError(f"{s[:60]!r} is a random-seed ID; only Tatham's generator can expand it "
+                              "(sgt-<name> --generate 1 'params#seed'), pass the params:desc it prints")
+        raise ConfigError(f"{s[:60]!r} is not a game ID of the form params:desc")
+    params, desc = s.split(":", 1)
+    return params, desc
+
+
+def grid_task(family: str):
+    """The Task of a grid puzzle by family name (``tents``), through the catalogue."""
+    from ...core.registry import get_task
+    from .catalog import ENTRIES
+
+    for e in ENTRIES:
+        if e.name.lower() == family.lower():
+            return get_task(e.id)
+    raise ConfigError(f"grid puzzle {family!r} is not one of: {', '.join(e.name.lower() for e in ENTRIES)}")
+
+
+def parse_game_id(game_id: str, task, tatham_params: str | None = None, params: dict | None = None,
+                  source: str = "tatham", solve: bool = True) -> Instance:
+    """An Instance from a Tatham game ID (§4). ``task`` is a GridTask or a family name.
+
+    The ID's params carry only the rule-changing fields; pass ``tatham_params`` (a save file's
+    CPARAMS) to record the full string. The solution is found by SAT and stored (§1 "Uniqueness":
+    it is used for claims and metrics only, never for verification).
+    """
+    if isinstance(task, str):
+        task = grid_task(task)
+    pstr, desc = split_game_id(game_id)
+    gen = task.decode_params(pstr)
+    state = task.decode_game_id(gen, desc)
+    full = dict(gen)
+    if tatham_params:
+        full = task.decode_params(tatham_params)
+    p = dict(params or {})
+    p.setdefault("difficulty", None)
+    for k, v in full.items():
+        p.setdefault(k, v)
+    probe = task.make_instance(p, state, None, source=source, game_id=f"{pstr}:{desc}",
+                               tatham_params=tatham_params, W=state.get("W"), H=state.get("H"))
+    if not solve:
+        return probe
+    found = task.solutions(probe, 1)
+    if not found:
+        raise ConfigError(f"the {task.title} game ID {game_id[:60]!r} has no solution under our rules")
+    return task.make_instance(p, state, found[0], source=source, game_id=f"{pstr}:{desc}",
+                              tatham_params=tatham_params, W=state.get("W"), H=state.get("H"))
+
+
+def to_game_id(instance: Instance, task=None) -> str:
+    """The Tatham game ID of an instance: ``encode_params(short):encode_desc`` (§4)."""
+    task = task or grid_task(instance.family)
+    pstr = instance.data["game_id"].split(":", 1)[0] if instance.data.get("game_id") else \
+        task.encode_params(task.generation_params(instance.params), full=False)
+    return f"{pstr}:{task.encode_desc(instance)}"
+
+
+# ---- save files and AUXINFO ----------------------------------------------------------------
+def read_save(text: str) -> dict[str, str]:
+    """A Tatham save file (``KEY:LEN:VALUE`` lines, key padded to 8) as a dict of the first values."""
+    out: dict[str, str] = {}
+    i = 0
+    while i < len(text):
+        colon = text.find(":", i)
+        if colon < 0:
+            break
+        key = text[i:colon].strip()
+        colon2 = text.find(":", colon + 1)
+        length = int(text[colon + 1:colon2])
+        value = text[colon2 + 1:colon2 + 1 + length]
+        out.setdefault(key, value)
+        i = colon2 + 1 + length
+        while i < len(text) and text[i] in "\r\n":
+            i += 1
+    return out
+
+
+def _mask(seed: bytes, n: int) -> bytes:
+    out = b""
+    counter = 0
+    while len(out) < n:
+        out += hashlib.sha1(seed + str(counter).encode()).digest()
+        counter += 1
+    return out[:n]
+
+
+def decode_auxinfo(hexstr: str) -> str:
+    """De-obfuscate AUXINFO (§4): split in halves A|B, B ^= mask(A), then A ^= mask(B)."""
+    b = bytearray(bytes.fromhex(hexstr))
+    half = len(b) // 2
+    a, bb = b[:half], b[half:]
+    bb = bytearray(x ^ y for x, y in zip(bb, _mask(bytes(a), len(bb))))
+    a = bytearray(x ^ y for x, y in zip(a, _mask(bytes(bb), len(a))))
+    return (bytes(a) + bytes(bb)).decode("ascii")
+
+
+# ---- Tatham's generator --------------------------------------------------------------------
+def sgt_binary(name: str) -> str | None:
+    """Path of ``sgt-<name>`` (PATH, then /usr/games), or None when sgt-puzzles is absent."""
+    found = shutil.which(f"sgt-{name}")
+    if found:
+        return found
+    for d in SGT_DIRS:
+        p = Path(d) / f"sgt-{name}"
+        if p.is_file() and os.access(p, os.X_OK):
+            return str(p)
+    return None
+
+
+def sgt_version(name: str) -> str | None:
+    exe = sgt_binary(name)
+    if exe is None:
+        return None
+    res = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30, check=False)
+    m = re.search(r"Version (\S+)", res.stdout)
+    return m.group(1) if m else res.stdout.strip().splitlines()[-1]
+
+
+def _need(name: str) -> str:
+    exe = sgt_binary(name)
+    if exe is None:
+        raise ConfigError(f"sgt-{name} was not found (install the sgt-puzzles package; it puts the "
+                          "binaries in /usr/games)")
+    return exe
+
+
+def sgt_generate(name: str, params: str, n: int = 1, seed: int | str | None = None, timeout: float = 600) -> list[str]:
+    """Game IDs from ``sgt-<name> --generate n params[#seed]`` (fresh random seeds when seed is None)."""
+    exe = _need(name)
+    arg = params if seed is None else f"{params}#{seed}"
+    res = subprocess.run([exe, "--generate", str(int(n)), arg], capture_output=True, text=True, timeout=timeout,
+                         check=False)
+    if res.returncode != 0:
+        raise ConfigError(f"sgt-{name} --generate failed for {arg!r}: {res.stderr.strip()[:200]}")
+    return [line.strip() for line in res.stdout.splitlines() if line.strip()]
+
+
+def sgt_generate_saves(name: str, params: str, n: int = 1, seed: int | str | None = None,
+                       timeout: float = 600) -> list[dict[str, str]]:
+    """Save files of ``--generate n params --save PREFIX``: dicts with GAME, CPARAMS, DESC, AUXINFO..."""
+    exe = _need(name)
+    arg = params if seed is None else f"{params}#{seed}"
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "g")
+        res = subprocess.run([exe, "--generate", str(int(n)), arg, "--save", prefix], capture_output=True,
+                             text=True, timeout=timeout, check=False)
+        if res.returncode != 0:
+            raise ConfigError(f"sgt-{name} --generate failed for {arg!r}: {res.stderr.strip()[:200]}")
+        return [read_save(Path(f"{prefix}{i}").read_text()) for i in range(int(n))]
+
+
+def generate_with_tatham(task, params: dict, seed: int) -> Instance:
+    """The ``backend="tatham"`` generator: Tatham's own puzzle for ``params#seed``, imported."""
+    cp = task.encode_params(task.generation_params(params), full=True)
+    (game_id,) = sgt_generate(task.family, cp, 1, seed)
+    version = sgt_version(task.family) or "unknown"
+    return parse_game_id(game_id, task, tatham_params=cp, params=params, source=f"tatham-{version}")
