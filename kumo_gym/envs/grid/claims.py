@@ -1,0 +1,318 @@
+"""Claims about grid puzzles and their verification labels (grid_puzzles.md §7; reasoning_graphs.md §2, §6).
+
+Public API (used by ``kumo_gym.analysis``):
+
+* ``label_claim(instance, claim, solution=None, profile="default") -> "correct" | "incorrect" | "unverifiable"``
+* ``claim_types(family) -> list[str]`` -- the claim kinds a puzzle knows.
+* ``solution_claims(instance) -> list[dict]`` -- C*, the minimal statement of the solution.
+* ``claim_class(family, kind) -> "solution" | "clue" | "state"`` -- static (solution/clue) or not.
+
+A claim is a dict ``{"type": KIND, ...payload}`` (``"kind"`` is accepted for ``"type"``, and the
+payload may also sit under ``"payload"``). Coordinates are 0-based ``(r, c)``, row from the top
+(§1). Solution claims are checked against the unique solution (``instance.data["solution"]``,
+or ``solution=``), clue claims against the instance, state-dependent claims are
+``unverifiable`` (with ``profile="consistency"`` some of them can be found ``incorrect``,
+reasoning_graphs.md §2). A claim about a cell outside the grid is ``incorrect``; a claim whose
+kind the puzzle does not know, or whose payload lacks a field, raises ``ClaimError``.
+
+Schema
+------
+Every puzzle:
+    ``cell {row, col, value, negated}`` -- the solution holds ``value`` at (row, col) (or not).
+Solo (reasoning_graphs.md §6 "Sudoku"):
+    ``Assign {r, c, d}`` solution; ``Given {r, c, d}`` clue; ``UnitHas {unit, index, digit}``
+    (correct when the digit is a given in that unit, else unverifiable); state:
+    ``Cand {r, c, d[], polarity IN|OUT}``, ``UnitMissing {unit, index, d[]}``,
+    ``UnitPlaces {unit, index, digit, cell_r[], cell_c[]}``, ``Contradiction {branch, note}``.
+    ``unit`` is ROW, COL or BOX; BOX index = (r // box_h) * (n // box_w) + c // box_w.
+Tents (reasoning_graphs.md §6 "Tents"):
+    ``Tent {r, c}``, ``NotTent {r, c}`` solution; ``Tree {r, c}``, ``Quota {axis, index, tents}``
+    clue (axis ROW or COL); state: ``Remaining {axis, index, remaining}``,
+    ``TreeCandidate {tree_r, tree_c, cell_r[], cell_c[]}``, ``LineCandidates {axis, index, cell_r[],
+    cell_c[]}``, ``Contradiction {branch, note}``.
+Towers: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution; ``Given {r, c, v}``,
+    ``EdgeClue {side TOP|BOTTOM|LEFT|RIGHT, index, n}`` clue; ``Cand``, ``Contradiction`` state.
+Lightup: ``Light``/``NoLight {r, c}``; clue ``Black {r, c, n}`` (n null for an unnumbered block).
+Mosaic, Pattern, Unruly: ``Black``/``White {r, c}``; clues Mosaic ``Clue {r, c, n}``, Pattern
+    ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}`` (v 1 black, 0 white).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.errors import ConfigError
+from ...core.instance import Instance
+from .base import normalize_cell
+
+CORRECT, INCORRECT, UNVERIFIABLE = "correct", "incorrect", "unverifiable"
+PROFILES = ("default", "consistency")
+
+
+class ClaimError(ConfigError):
+    """A claim that does not follow the schema (unknown kind, missing or malformed field)."""
+
+
+#: family -> kind -> "solution" | "clue" | "state"
+KINDS: dict[str, dict[str, str]] = {
+    "solo": {"Assign": "solution", "Given": "clue", "UnitHas": "clue", "Cand": "state", "UnitMissing": "state",
+             "UnitPlaces": "state", "Contradiction": "state"},
+    "tents": {"Tent": "solution", "NotTent": "solution", "Tree": "clue", "Quota": "clue", "Remaining": "state",
+              "TreeCandidate": "state", "LineCandidates": "state", "Contradiction": "state"},
+    "towers": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "EdgeClue": "clue", "Cand": "state",
+               "Contradiction": "state"},
+    "lightup": {"Light": "solution", "NoLight": "solution", "Black": "clue", "Contradiction": "state"},
+    "mosaic": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
+    "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
+    "unruly": {"Black": "solution", "White": "solution", "Given": "clue", "Contradiction": "state"},
+}
+#: the value of "black" in each two-colour puzzle's answer grid (§5)
+BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
+
+
+def claim_types(family: str) -> list[str]:
+    """The claim kinds of ``family`` (always including the generic ``cell``)."""
+    return ["cell"] + list(KINDS.get(family.lower(), {}))
+
+
+def claim_class(family: str, kind: str) -> str:
+    if kind == "cell":
+        return "solution"
+    try:
+        return KINDS[family.lower()][kind]
+    except KeyError:
+        raise ClaimError(f"claim kind {kind!r} is not one of: {', '.join(claim_types(family))}") from None
+
+
+def _task(family: str):
+    from .tatham import grid_task
+
+    return grid_task(family)
+
+
+def _payload(claim: dict) -> tuple[str, dict]:
+    if not isinstance(claim, dict):
+        raise ClaimError(f"a claim must be a dict, got {type(claim).__name__}")
+    kind = claim.get("type", claim.get("kind"))
+    if not isinstance(kind, str):
+        raise ClaimError("a claim needs a 'type' (or 'kind') string")
+    payload = claim.get("payload") if isinstance(claim.get("payload"), dict) else claim
+    return kind, payload
+
+
+def _int(p: dict, key: str) -> int:
+    v = p.get(key)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ClaimError(f"claim field {key!r} must be an integer, got {v!r}")
+    return v
+
+
+def _ints(p: dict, key: str) -> list[int]:
+    v = p.get(key)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return [v]
+    if not isinstance(v, (list, tuple)) or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        raise ClaimError(f"claim field {key!r} must be a list of integers, got {v!r}")
+    return list(v)
+
+
+def _axis(p: dict, key: str, choices: tuple[str, ...]) -> str:
+    v = str(p.get(key, "")).upper()
+    if v not in choices:
+        raise ClaimError(f"claim field {key} {p.get(key)!r} is not one of: {', '.join(choices)}")
+    return v
+
+
+def _inside(H: int, W: int, r: int, c: int) -> bool:
+    return 0 <= r < H and 0 <= c < W
+
+
+def _verdict(ok: bool) -> str:
+    return CORRECT if ok else INCORRECT
+
+
+def label_claim(instance: Instance | dict | str, claim: dict, solution: list[list] | None = None,
+                profile: str = "default") -> str:
+    """Label one claim ``correct``, ``incorrect`` or ``unverifiable`` (reasoning_graphs.md §2 rules 2-5)."""
+    if profile not in PROFILES:
+        raise ClaimError(f"profile {profile!r} is not one of: {', '.join(PROFILES)}")
+    if not isinstance(instance, Instance):
+        raise ClaimError("label_claim needs an Instance (load IDs with the puzzle's task.load first)")
+    family = instance.family
+    kind, p = _payload(claim)
+    cls = claim_class(family, kind)
+    H, W = int(instance.data["H"]), int(instance.data["W"])
+    if cls == "solution":
+        sol = solution or instance.data.get("solution") or _task(family).solve(instance)
+        return _label_solution(family, kind, p, sol, H, W)
+    if cls == "clue":
+        return _label_clue(instance, family, kind, p, H, W)
+    if kind == "Contradiction" or profile == "default":
+        return UNVERIFIABLE
+    sol = solution or instance.data.get("solution") or _task(family).solve(instance)
+    return _label_consistency(instance, family, kind, p, sol, H, W)
+
+
+def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    if kind == "cell":
+        r, c = _int(p, "row"), _int(p, "col")
+        if not _inside(H, W, r, c):
+            return INCORRECT
+        same = sol[r][c] == normalize_cell(p.get("value"))
+        return _verdict(same != bool(p.get("negated", False)))
+    r, c = _int(p, "r"), _int(p, "c")
+    if not _inside(H, W, r, c):
+        return INCORRECT
+    v = sol[r][c]
+    if family == "solo":
+        return _verdict(v == _int(p, "d"))
+    if family == "tents":
+        return _verdict((v == "A") == (kind == "Tent"))
+    if family == "towers":
+        return _verdict((v == _int(p, "v")) == (kind == "Cell"))
+    if family == "lightup":
+        return _verdict((v == "L") == (kind == "Light"))
+    black, white = BLACK[family]
+    return _verdict(v == (black if kind == "Black" else white))
+
+
+def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
+    st = instance.data["state"]
+    n, bw, bh = st["n"], st["box_w"], st["box_h"]
+    if not 0 <= index < n:
+        return []
+    if unit == "ROW":
+        return [(index, c) for c in range(n)]
+    if unit == "COL":
+        return [(r, index) for r in range(n)]
+    per_row = n // bw
+    r0, c0 = (index // per_row) * bh, (index % per_row) * bw
+    return [(r0 + i, c0 + j) for i in range(bh) for j in range(bw)]
+
+
+def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: int) -> str:
+    st = instance.data["state"]
+    if family == "solo":
+        if kind == "Given":
+            r, c = _int(p, "r"), _int(p, "c")
+            return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "d"))
+        cells = _unit_cells(instance, _axis(p, "unit", ("ROW", "COL", "BOX")), _int(p, "index"))
+        if not cells:
+            return INCORRECT
+        digit = _int(p, "digit")
+        return CORRECT if any(st["grid"][r][c] == digit for r, c in cells) else UNVERIFIABLE
+    if family == "tents":
+        if kind == "Tree":
+            r, c = _int(p, "r"), _int(p, "c")
+            return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == "T")
+        axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
+        counts = st["row_counts"] if axis == "ROW" else st["col_counts"]
+        return _verdict(0 <= i < len(counts) and counts[i] == _int(p, "tents"))
+    if family == "towers":
+        if kind == "Given":
+            r, c = _int(p, "r"), _int(p, "c")
+            return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v"))
+        side, i = _axis(p, "side", ("TOP", "BOTTOM", "LEFT", "RIGHT")), _int(p, "index")
+        clues = st[side.lower()]
+        return _verdict(0 <= i < len(clues) and clues[i] == _int(p, "n") and clues[i] != 0)
+    if family == "lightup":
+        r, c = _int(p, "r"), _int(p, "c")
+        if not _inside(H, W, r, c):
+            return INCORRECT
+        cell = st["grid"][r][c]
+        n = p.get("n")
+        if cell == ".":
+            return INCORRECT
+        return _verdict(cell == "#" if n is None else str(cell) == str(n))
+    if family == "mosaic":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "n") and _int(p, "n") >= 0)
+    if family == "pattern":
+        axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
+        clues = st["rows"] if axis == "ROW" else st["cols"]
+        return _verdict(0 <= i < len(clues) and list(clues[i]) == _ints(p, "runs"))
+    if family == "unruly":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] >= 0)
+    raise ClaimError(f"no clue claims are defined for {family!r}")
+
+
+def _zip_cells(p: dict, rk: str = "cell_r", ck: str = "cell_c") -> list[tuple[int, int]]:
+    rs, cs = _ints(p, rk), _ints(p, ck)
+    if len(rs) != len(cs):
+        raise ClaimError(f"{rk} and {ck} must have the same length")
+    return list(zip(rs, cs))
+
+
+def _label_consistency(instance: Instance, family: str, kind: str, p: dict, sol: list[list], H: int,
+                       W: int) -> str:
+    """The optional sound checks of reasoning_graphs.md §2 (incorrect or unverifiable only)."""
+    st = instance.data["state"]
+    if kind == "Cand":
+        r, c = _int(p, "r"), _int(p, "c")
+        if not _inside(H, W, r, c):
+            return INCORRECT
+        vals = _ints(p, "d" if "d" in p else "vals")
+        polarity = _axis(p, "polarity", ("IN", "OUT"))
+        hit = sol[r][c] in vals
+        return INCORRECT if (polarity == "OUT" and hit) or (polarity == "IN" and not hit) else UNVERIFIABLE
+    if family == "solo" and kind in ("UnitMissing", "UnitPlaces"):
+        cells = _unit_cells(instance, _axis(p, "unit", ("ROW", "COL", "BOX")), _int(p, "index"))
+        if not cells:
+            return INCORRECT
+        if kind == "UnitMissing":
+            givens = {st["grid"][r][c] for r, c in cells}
+            return INCORRECT if any(d in givens for d in _ints(p, "d")) else UNVERIFIABLE
+        digit = _int(p, "digit")
+        home = next(((r, c) for r, c in cells if sol[r][c] == digit), None)
+        return INCORRECT if home is not None and home not in _zip_cells(p) else UNVERIFIABLE
+    if family == "tents" and kind == "TreeCandidate":
+        tr, tc = _int(p, "tree_r"), _int(p, "tree_c")
+        listed = _zip_cells(p)
+        ok = any(_inside(H, W, r, c) and sol[r][c] == "A" and abs(r - tr) + abs(c - tc) == 1 for r, c in listed)
+        return UNVERIFIABLE if ok else INCORRECT
+    if family == "tents" and kind == "Remaining":
+        axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
+        counts = st["row_counts"] if axis == "ROW" else st["col_counts"]
+        if not 0 <= i < len(counts):
+            return INCORRECT
+        return UNVERIFIABLE if 0 <= _int(p, "remaining") <= counts[i] else INCORRECT
+    return UNVERIFIABLE
+
+
+def solution_claims(instance: Instance, solution: list[list] | None = None) -> list[dict]:
+    """C*: the minimal statement of the solution (grid_puzzles.md §7 table, column C*)."""
+    family = instance.family
+    sol = solution or instance.data.get("solution") or _task(family).solve(instance)
+    cells = [(r, c, v) for r, row in enumerate(sol) for c, v in enumerate(row)]
+    if family == "solo":
+        return [{"type": "Assign", "r": r, "c": c, "d": v} for r, c, v in cells]
+    if family == "tents":
+        return [{"type": "Tent", "r": r, "c": c} for r, c, v in cells if v == "A"]
+    if family == "towers":
+        return [{"type": "Cell", "r": r, "c": c, "v": v} for r, c, v in cells]
+    if family == "lightup":
+        return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
+    if family in BLACK:
+        return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
+    return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
+
+
+def label_claims(instance: Instance, claims: list[dict], solution: list[list] | None = None,
+                 profile: str = "default") -> list[str]:
+    """:func:`label_claim` over a list (solves the instance at most once)."""
+    sol = solution or instance.data.get("solution") or _task(instance.family).solve(instance)
+    return [label_claim(instance, c, sol, profile) for c in claims]
+
+
+def describe(claim: dict) -> str:
+    """A short label for plots (``T(1,0)``, ``¬T(1,3)``, ``Q(R1)=2``) -- ASCII except the negation."""
+    kind, p = _payload(claim)
+    rc = f"({p.get('r', p.get('row'))},{p.get('c', p.get('col'))})"
+    short: dict[str, Any] = {"Tent": f"T{rc}", "NotTent": f"\u00acT{rc}", "Tree": f"Tree{rc}",
+                             "Assign": f"{rc}={p.get('d')}", "Cell": f"{rc}={p.get('v')}",
+                             "NotCell": f"{rc}\u2260{p.get('v')}"}
+    if kind == "Quota":
+        return f"Q({str(p.get('axis', '?'))[:1]}{p.get('index')})={p.get('tents')}"
+    if kind == "cell":
+        return f"{'not ' if p.get('negated') else ''}{rc}={p.get('value')}"
+    return short.get(kind, kind + rc)
