@@ -2,6 +2,9 @@
 
 TRL calls ``reward(prompts=..., completions=..., **dataset_columns)``; our datasets carry the
 columns ``env_id`` and ``instance`` (JSON text), so one function scores a mix of environments.
+Multi-turn rollouts (:mod:`kumo_gym.training.grpo`) have already played the episode in the
+environment; they pass its final verdict as the extra column ``kumo_verdict``, which then
+replaces scoring the completion text.
 """
 from __future__ import annotations
 
@@ -44,11 +47,15 @@ def make_reward_function(env_id: str | None = None, kind: str = "binary"):
 
     def reward(prompts=None, completions=None, instance=None, env_id_column=None, **columns):
         ids = columns.get("env_id")
+        played = columns.get("kumo_verdict")
         out = []
         for i, comp in enumerate(completions or []):
             eid = env_id or (ids[i] if ids is not None else None)
             try:
-                v = score(eid, instance[i], completion_text(comp))
+                if played is not None and played[i] is not None:
+                    v = Verdict.from_dict(played[i])
+                else:
+                    v = score(eid, instance[i], completion_text(comp))
             except Exception as e:  # a broken row must not kill a training run; it scores 0
                 v = Verdict("parse_error", f"could not score: {e}")
             out.append(verdict_reward(v, kind))
