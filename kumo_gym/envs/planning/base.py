@@ -56,12 +56,12 @@ class PlanningTask(InteractiveTask):
 
     @property
     def param_names(self) -> tuple[str, ...]:  # type: ignore[override]
-        return self.size_names + self.flag_names + ("n_range",)
+        return tuple(dict.fromkeys(self.size_names + self.flag_names + ("n_range", "n_choices")))
 
     # ---- parameters and generation ----------------------------------------------------------
     def validate_params(self, params: dict) -> dict:
         params = dict(params)
-        if params.get("n") is None and params.get("n_range") is None:
+        if all(params.get(key) is None for key in ("n", "n_range", "n_choices")):
             params.update({k: v for k, v in self.difficulties[self.default_difficulty].items()
                            if k not in params})
         if params.get("n") is not None:
@@ -71,6 +71,10 @@ class PlanningTask(InteractiveTask):
             if lo > hi:
                 raise ConfigError(f"n_range {params['n_range']!r} is empty")
             params["n_range"] = [lo, hi]
+        if params.get("n_choices") is not None:
+            if not isinstance(params["n_choices"], (list, tuple)) or not params["n_choices"]:
+                raise ConfigError(f"n_choices {params['n_choices']!r} is not a non-empty list of sizes")
+            params["n_choices"] = [check_int("n_choices", v, 1, self.max_n) for v in params["n_choices"]]
         for flag in self.flag_names:
             if flag in params and not isinstance(params[flag], bool):
                 raise ConfigError(f"{flag} {params[flag]!r} is not one of: True, False")
@@ -79,9 +83,11 @@ class PlanningTask(InteractiveTask):
     max_n: ClassVar[int] = 100
 
     def pick_n(self, rng: np.random.Generator, params: dict) -> int:
-        """N from the parameters, or drawn uniformly from the preset's bucket ``n_range``."""
+        """N from the parameters, or drawn uniformly from the preset's ``n_choices`` or ``n_range``."""
         if params.get("n") is not None:
             return int(params["n"])
+        if params.get("n_choices"):
+            return int(params["n_choices"][int(rng.integers(0, len(params["n_choices"])))])
         lo, hi = params["n_range"]
         return int(rng.integers(lo, hi + 1))
 

@@ -101,6 +101,8 @@ class HanoiTask(PlanningTask):
     def coerce_move(self, value: Any) -> list:
         if not isinstance(value, list) or len(value) != 3:
             raise ParseError(f"a Hanoi move is [disk, from_peg, to_peg], got {_short(value)}", "malformed_move")
+        if type(value[0]) is int and type(value[1]) is int and type(value[2]) is int:
+            return list(value)  # the common case, kept cheap for 1M-move answers
         return [mv.as_int(v) for v in value]
 
     # ---- structured wrapper -----------------------------------------------------------------

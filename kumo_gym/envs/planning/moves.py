@@ -24,14 +24,18 @@ from ...core.extract import MAX_SCAN, normalize_quotes
 MAX_DEPTH = 8
 #: Integers longer than this are no peg or position (and int() of huge digit strings is slow).
 MAX_INT_DIGITS = 18
-#: Spans longer than this are not parsed (a Hanoi N=20 answer is about 12 MB; longer inputs are
-#: cut to MAX_SCAN by the callers anyway).
+#: Answer regions longer than this are cut to their tail before scanning. It is larger than the
+#: core's MAX_SCAN because a complete Hanoi N=20 answer (1,048,575 moves) is about 12 MB.
+MAX_ANSWER_CHARS = 16_000_000
 SOURCES = ("labelled", "boxed", "fence", "bare")
 
 _LABEL = re.compile(r"moves\s*[=:]\s*$", re.I)
 _LABEL_ANY = re.compile(r"moves\s*[=:]", re.I)
 _FENCE = re.compile(r"```[^\n`]*\n.*?```", re.S)
-_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_BRACE = re.compile(r"\\(?:boxed|fbox)\s*\{|[{}]")
+_SPECIAL = re.compile(r"[\[\]\"'#]")
+_DQ_END = re.compile(r'["\n]')
+_SQ_END = re.compile(r"['\n]")
 _TOKEN = re.compile(
     r"""\s+|(?P<open>[\[(])|(?P<close>[\])])|(?P<comma>,)"""
     r"""|(?P<ell>\.\.\.|\u2026)|(?P<int>[-+]?\d+(?![A-Za-z_]))"""
@@ -94,52 +98,59 @@ def scan_spans(text: str) -> tuple[list[tuple[int, int]], int]:
     """Maximal balanced ``[...]`` spans of ``text`` and the start of a trailing unclosed one.
 
     Quotes and ``#`` comments only count inside a span, because prose has apostrophes and
-    markdown headings. Returns ``(spans, unclosed_start)`` with ``unclosed_start = -1`` when the
-    text does not end inside an open span. One pass, no recursion, any depth.
+    markdown headings; a quote ends at its partner or at the end of the line. Returns
+    ``(spans, unclosed_start)`` with ``unclosed_start = -1`` when the text does not end inside
+    an open span. One pass that jumps between the special characters; no recursion, any depth.
     """
     spans: list[tuple[int, int]] = []
-    depth = 0
-    start = -1
-    i, n = 0, len(text)
-    find = text.find
+    depth, start, i, n = 0, -1, 0, len(text)
     while i < n:
-        ch = text[i]
         if depth == 0:
-            j = find("[", i)
+            j = text.find("[", i)
             if j < 0:
                 break
             start, depth, i = j, 1, j + 1
             continue
+        m = _SPECIAL.search(text, i)
+        if m is None:
+            break
+        j = m.start()
+        ch = text[j]
         if ch == "[":
             depth += 1
         elif ch == "]":
             depth -= 1
             if depth == 0:
-                spans.append((start, i + 1))
-        elif ch == '"' or ch == "'":
-            j = i + 1
-            while j < n and text[j] != ch and text[j] != "\n":
-                j += 1
-            i = j  # the closing quote (or the newline that ends an unbalanced one)
+                spans.append((start, j + 1))
         elif ch == "#":
-            j = find("\n", i)
-            i = n if j < 0 else j
-            continue
-        i += 1
+            k = text.find("\n", j)
+            j = n if k < 0 else k
+        else:
+            q = (_DQ_END if ch == '"' else _SQ_END).search(text, j + 1)
+            j = n if q is None else q.start()
+        i = j + 1
     return spans, (start if depth > 0 else -1)
 
 
 def _boxed_ranges(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the contents of each complete ``\\boxed{...}``."""
-    out = []
-    for m in _BOXED.finditer(text):
-        depth, j, n = 1, m.end(), len(text)
-        while j < n and depth:
-            c = text[j]
-            depth += (c == "{") - (c == "}")
-            j += 1
-        if depth == 0:
-            out.append((m.end(), j - 1))
+    """(start, end) of the contents of each complete ``\\boxed{...}``, in one linear pass.
+
+    A stack of open braces remembers which ones opened a box, so many unclosed boxes cost no
+    more than one (a rescan per box would be quadratic on hostile input).
+    """
+    out: list[tuple[int, int]] = []
+    stack: list[int] = []  # content start of a box, or -1 for a plain brace
+    for m in _BRACE.finditer(text):
+        tok = m.group()
+        if tok == "}":
+            if stack:
+                begin = stack.pop()
+                if begin >= 0:
+                    out.append((begin, m.start()))
+        else:
+            stack.append(m.end() if tok != "{" else -1)
+            if len(stack) > 100_000:  # absurd nesting: stop looking for boxes
+                break
     return out
 
 
@@ -291,7 +302,7 @@ def extract_moves(text: str, coerce: Coerce, is_single: Callable[[Any], bool]) -
 
     The last ``labelled`` candidate wins; then the last ``boxed``, ``fence``, ``bare`` one.
     """
-    text = normalize_quotes(text if len(text) <= MAX_SCAN else text[-MAX_SCAN:])
+    text = normalize_quotes(text if len(text) <= MAX_ANSWER_CHARS else text[-MAX_ANSWER_CHARS:])
     spans, unclosed_labelled = find_spans(text)
     ex = Extraction(unclosed_labelled=unclosed_labelled)
     for sp in spans:
