@@ -79,6 +79,54 @@ def cmd_eval(args) -> int:
     return 0
 
 
+def _reward_weights(pairs: list[str] | None) -> dict | None:
+    if not pairs:
+        return None
+    out = {}
+    for p in pairs:
+        k, sep, v = p.partition("=")
+        try:
+            out[k] = float(v)
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise SystemExit(f"error: reward weight {p!r} is not of the form kind=weight, e.g. binary=1.0")
+    return out
+
+
+def _heldout_ids(paths: list[str] | None) -> set[str] | None:
+    """Instance ids from evaluation trace or record files (JSONL with ``instance_id``)."""
+    if not paths:
+        return None
+    from ..wrappers.trace import read_traces
+
+    ids = set()
+    for p in paths:
+        ids.update(r["instance_id"] for r in read_traces(p) if r.get("instance_id"))
+    return ids
+
+
+def cmd_train(args) -> int:
+    common = dict(model=args.model, n=args.n, output_dir=args.out, seed=args.seed, shard=args.shard,
+                  max_steps=args.max_steps, learning_rate=args.learning_rate, callback_every=args.callback_every,
+                  callback_n=args.callback_n, callback_max_tokens=args.callback_max_tokens,
+                  exclude_ids=_heldout_ids(args.heldout), report_to=args.report_to, save=not args.no_save)
+    if args.algorithm == "grpo":
+        from .grpo import train_grpo
+
+        trainer = train_grpo(args.env, num_generations=args.num_generations, prompts_per_step=args.prompts_per_step,
+                             max_completion_length=args.max_completion_length, max_turn_tokens=args.max_turn_tokens,
+                             temperature=args.temperature, beta=args.beta,
+                             reward_weights=_reward_weights(args.reward_weights), use_vllm=args.use_vllm, **common)
+    else:
+        from .sft import train_sft
+
+        trainer = train_sft(args.env, batch_size=args.batch_size, max_length=args.max_length, epochs=args.epochs,
+                            **common)
+    print(f"done: {trainer.state.global_step} steps; log history in {args.out}/log_history.json")
+    return 0
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "eval", help="evaluate an agent or a model on environments (results tables, traces, plots)",
@@ -102,6 +150,46 @@ def register(subparsers) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     add_model_args(p)
     p.set_defaults(func=cmd_eval)
+
+    train = subparsers.add_parser("train", help="train a model on environments (GRPO or SFT with TRL)")
+    algos = train.add_subparsers(dest="algorithm", metavar="ALGORITHM")
+    algos.required = True
+    for algo, text in (("grpo", "GRPO with our verifiers as rewards (TRL GRPOTrainer)"),
+                       ("sft", "SFT on golden trajectories from our solvers (TRL SFTTrainer)")):
+        q = algos.add_parser(algo, help=text, description=text)
+        q.add_argument("--env", action="append", required=True,
+                       help="ID or ID:key=value,... (e.g. Hanoi:difficulty=easy, KUMO:mode=interactive); repeatable")
+        q.add_argument("--model", default="tiny", help="'tiny' or a Hugging Face model path/name")
+        q.add_argument("--n", type=int, default=64, help="training instances per --env")
+        q.add_argument("--out", default=f"runs/{algo}", help="output directory (model, log_history.json)")
+        q.add_argument("--seed", type=int, default=0)
+        q.add_argument("--shard", default=None, help="i/n: build the data from shard i of n only")
+        q.add_argument("--max-steps", type=int, default=50 if algo == "grpo" else 100)
+        q.add_argument("--learning-rate", type=float, default=1e-5 if algo == "grpo" else 2e-4)
+        q.add_argument("--callback-every", type=int, default=0,
+                       help="evaluate on held-out validation instances every K steps (0: off)")
+        q.add_argument("--callback-n", type=int, default=4, help="validation instances per --env for the callback")
+        q.add_argument("--callback-max-tokens", type=int, default=128)
+        q.add_argument("--heldout", nargs="*", default=None, metavar="JSONL",
+                       help="evaluation traces/records whose instance ids must not be trained on")
+        q.add_argument("--report-to", default="none", help="trainer loggers: none, tensorboard, wandb ...")
+        q.add_argument("--no-save", action="store_true", help="do not save the trained model")
+        if algo == "grpo":
+            q.add_argument("--num-generations", type=int, default=4, help="completions per prompt (group size)")
+            q.add_argument("--prompts-per-step", type=int, default=2)
+            q.add_argument("--max-completion-length", type=int, default=256,
+                           help="tokens per completion (whole conversation after the prompt in multi-turn)")
+            q.add_argument("--max-turn-tokens", type=int, default=128, help="tokens per model turn (multi-turn)")
+            q.add_argument("--temperature", type=float, default=1.0)
+            q.add_argument("--beta", type=float, default=0.0, help="KL coefficient")
+            q.add_argument("--reward-weights", nargs="*", default=None, metavar="KIND=W",
+                           help="weights of the reward components binary, partial, format (default 1, 0.5, 0.1)")
+            q.add_argument("--use-vllm", action="store_true", help="generate with TRL's vLLM integration (single-turn)")
+        else:
+            q.add_argument("--batch-size", type=int, default=4)
+            q.add_argument("--max-length", type=int, default=4096)
+            q.add_argument("--epochs", type=float, default=1.0, help="used when --max-steps is 0")
+        q.set_defaults(func=cmd_train)
 
 
 if __name__ == "__main__":  # pragma: no cover

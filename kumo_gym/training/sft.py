@@ -1,0 +1,158 @@
+"""SFT on golden trajectories with TRL's ``SFTTrainer`` (``kumo-gym train sft``).
+
+Golden trajectories come from our solvers, played through the same chat interface the
+evaluation uses, so training and evaluation see identical prompts:
+
+* answer mode: the prompt and one assistant turn ``format_answer(solve(instance))`` (the
+  planning move lists, SPaRC paths, grid solutions ...);
+* interactive mode: the whole conversation of the oracle agent
+  (:class:`kumo_gym.training.agents.OracleAgent`), one assistant turn per move and the
+  environment's feedback as user turns (KUMO oracle play uses the family's ``oracle_move``
+  hook, so the conversation is the golden test sequence ending in the diagnosis).
+
+Only episodes the verifier marks solved become training data. The loss is on assistant tokens
+only: ``assistant_only_loss`` for conversations (the chat template must mark assistant text with
+``{% generation %}``, as the tiny model's does), or, for single-turn data on templates without
+those marks, the prompt/completion format with ``completion_only_loss``. ``exclude_ids`` (an
+evaluation set) and each family's ``check_trainable`` (held-out KUMO domains) guard against
+leakage: a violation raises ``ContaminationError`` before any training.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..core.errors import ConfigError, ContaminationError
+from ..core.registry import get_task
+from .evaluate import EvalSpec
+
+
+def golden_conversation(spec: EvalSpec, instance, max_turns: int = 10_000) -> tuple[list[dict], dict]:
+    """The oracle's conversation on ``instance`` in ``spec``'s mode and the final verdict dict."""
+    import gymnasium as gym
+
+    import kumo_gym  # noqa: F401
+    from ..wrappers.chat import ChatEnv
+    from .agents import OracleAgent
+
+    chat = ChatEnv(gym.make(spec.env_id, split=instance.split or "train", **spec.kwargs))
+    agent = OracleAgent()
+    messages, _ = chat.reset(options={"instance": instance})
+    verdict = None
+    for _ in range(max_turns):
+        agent.bind(chat.unwrapped)
+        reply = agent.chat(messages)[0].text
+        messages, reward, terminated, truncated, info = chat.step(reply)
+        if terminated or truncated:
+            verdict = info.get("verdict")
+            break
+    chat.close()
+    return [{"role": m["role"], "content": m["content"]} for m in messages], verdict or {"status": "incomplete"}
+
+
+def golden_records(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+                   exclude_ids: set[str] | None = None) -> list[dict]:
+    """One record per solved golden episode: ``messages`` plus ``env_id``, ``instance_id``,
+    ``family``, ``difficulty``, ``mode``. Raises ContaminationError on leakage (module docstring)."""
+    from .data import generate_instances
+
+    rows = []
+    for spec in specs:
+        task = get_task(spec.env_id)
+        for inst in generate_instances(spec.env_id, n, split=split, seed=seed, shard=shard,
+                                       **spec.generation_params()):
+            if split == "train":
+                task.check_trainable(inst)
+            if exclude_ids and inst.instance_id in exclude_ids:
+                raise ContaminationError(f"training instance {inst.instance_id} of {spec.env_id} is in the "
+                                         "held-out evaluation set")
+            messages, verdict = golden_conversation(spec, inst)
+            if verdict.get("status") != "solved":
+                raise ConfigError(f"the oracle did not solve {spec.env_id} instance {inst.instance_id} "
+                                  f"({verdict.get('status')}: {verdict.get('message')}); its solver or verifier "
+                                  "is wrong, refusing to train on it")
+            rows.append({"messages": messages, "env_id": spec.env_id, "instance_id": inst.instance_id,
+                         "family": inst.family, "difficulty": str(task.difficulty_of(inst) or ""),
+                         "mode": spec.mode})
+    return rows
+
+
+def has_generation_marks(tokenizer) -> bool:
+    template = getattr(tokenizer, "chat_template", None) or ""
+    return "{% generation %}" in template or "{%- generation %}" in template
+
+
+def to_prompt_completion(rows: list[dict]) -> list[dict]:
+    """Single-turn conversations as TRL's conversational prompt/completion format."""
+    out = []
+    for r in rows:
+        msgs = r["messages"]
+        if len(msgs) < 2 or msgs[-1]["role"] != "assistant" or any(m["role"] == "assistant" for m in msgs[:-1]):
+            raise ConfigError("multi-turn golden conversations need a chat template with {% generation %} marks "
+                              "for assistant-only loss; this tokenizer's template has none")
+        row = {k: v for k, v in r.items() if k != "messages"}
+        row.update(prompt=msgs[:-1], completion=msgs[-1:])
+        out.append(row)
+    return out
+
+
+def train_sft(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/sft",
+              seed: int = 0, shard: str | None = None, max_steps: int = 100, epochs: float = 1.0,
+              batch_size: int = 4, learning_rate: float = 2e-4, max_length: int = 4096,
+              callback_every: int = 0, callback_n: int = 4, callback_max_tokens: int = 128,
+              callback_specs: list[str | EvalSpec] | None = None, exclude_ids: set[str] | None = None,
+              logging_steps: int = 1, report_to: str = "none", save: bool = True, extra_args: dict | None = None,
+              rows: list[dict] | None = None):
+    """Fine-tune ``model`` on golden trajectories of ``envs``; returns the finished trainer.
+
+    ``max_steps <= 0`` trains ``epochs`` epochs instead. ``rows`` replaces the generated golden
+    records (e.g. a KUMO ``export_golden`` file read back). ``callback_every > 0`` adds
+    :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_specs`` (default
+    ``envs``). Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
+    """
+    import datasets
+    import torch
+    from trl import SFTConfig, SFTTrainer
+
+    from .grpo import load_model_and_tokenizer, parse_env_spec
+
+    specs = [s if isinstance(s, EvalSpec) else parse_env_spec(s) for s in envs]
+    if rows is None:
+        rows = golden_records(specs, n, split="train", seed=seed, shard=shard, exclude_ids=exclude_ids)
+    elif exclude_ids:
+        leaked = [r.get("instance_id") for r in rows if r.get("instance_id") in exclude_ids]
+        if leaked:
+            raise ContaminationError(f"{len(leaked)} training record(s) are in the held-out evaluation set, "
+                                     f"e.g. {leaked[0]}")
+    if not rows:
+        raise ConfigError("no golden trajectories to train on")
+    lm, tok, path = load_model_and_tokenizer(model)
+    conversational = has_generation_marks(tok)
+    data = rows if conversational else to_prompt_completion(rows)
+    dataset = datasets.Dataset.from_list([{k: v for k, v in r.items() if k in ("messages", "prompt", "completion")}
+                                          for r in data])
+    cuda = torch.cuda.is_available()
+    args = SFTConfig(
+        output_dir=output_dir, seed=seed, learning_rate=learning_rate, per_device_train_batch_size=batch_size,
+        max_steps=max_steps if max_steps > 0 else -1, num_train_epochs=epochs, max_length=max_length,
+        assistant_only_loss=conversational, logging_steps=logging_steps, report_to=report_to, save_strategy="no",
+        use_cpu=not cuda, bf16=cuda and torch.cuda.is_bf16_supported(), dataloader_num_workers=0,
+        **(extra_args or {}))
+    callbacks = []
+    if callback_every > 0:
+        from .callbacks import KumoEvalCallback
+
+        callbacks.append(KumoEvalCallback(callback_specs or specs, n=callback_n, every=callback_every,
+                                          max_tokens=callback_max_tokens, out_dir=Path(output_dir) / "callback",
+                                          seed=seed))
+    trainer = SFTTrainer(model=lm, args=args, train_dataset=dataset, processing_class=tok, callbacks=callbacks)
+    for cb in callbacks:
+        cb.trainer = trainer
+    trainer.train()
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "log_history.json").write_text(json.dumps(trainer.state.log_history, indent=2, default=str) + "\n")
+    if save:
+        trainer.save_model(str(out / "model"))
+        tok.save_pretrained(str(out / "model"))
+    return trainer
