@@ -126,7 +126,11 @@ class Domain:
     @property
     def fingerprint(self) -> str:
         """sha256 of the canonical JSON (§2); identifies a domain for held-out checks."""
-        return hashlib.sha256(canonical_json(self.to_dict()).encode("utf-8")).hexdigest()
+        fp = self.__dict__.get("_fingerprint")
+        if fp is None:  # a frozen dataclass: cache through __dict__, the content never changes
+            fp = hashlib.sha256(canonical_json(self.to_dict()).encode("utf-8")).hexdigest()
+            self.__dict__["_fingerprint"] = fp
+        return fp
 
 
 # ---- import ---------------------------------------------------------------------------------
