@@ -661,3 +661,69 @@ class GridTask(InteractiveTask):
 
     def state_bounds(self, instance: Instance) -> tuple[float, float]:
         return 0.0, float(max(self.dims(instance)) * max(self.dims(instance)) + 1)
+
+
+# ---- shared generator pieces (§8) -----------------------------------------------------------
+def encode_latin(f: Formula, n: int, box_w: int | None = None, box_h: int | None = None,
+                 prefix: str = "x") -> dict[tuple[int, int, int], int]:
+    """One-hot variables ``x[r, c, v]`` (v in 1..n) of an n x n Latin square, optionally with boxes.
+
+    Each cell holds exactly one value; each row and column (and each box_w x box_h box) holds
+    every value exactly once. Used by Solo and Towers (and the other Latin-square puzzles).
+    """
+    x = {(r, c, v): f.var((prefix, r, c, v)) for r in range(n) for c in range(n) for v in range(1, n + 1)}
+    for r in range(n):
+        for c in range(n):
+            f.exactly_one([x[r, c, v] for v in range(1, n + 1)])
+    for v in range(1, n + 1):
+        for i in range(n):
+            f.exactly_one([x[i, c, v] for c in range(n)])
+            f.exactly_one([x[r, i, v] for r in range(n)])
+        if box_w and box_h:
+            for br in range(0, n, box_h):
+                for bc in range(0, n, box_w):
+                    f.exactly_one([x[br + i, bc + j, v] for i in range(box_h) for j in range(box_w)])
+    return x
+
+
+def random_latin(rng: np.random.Generator, n: int, box_w: int | None = None, box_h: int | None = None) -> list[list[int]]:
+    """A random (Sudoku-boxed) Latin square: SAT with random phases and a random first row (§8)."""
+    from ...solvers.sat import solve as sat_solve
+
+    f = Formula()
+    x = encode_latin(f, n, box_w, box_h)
+    first = [int(v) + 1 for v in rng.permutation(n)]
+    assumptions = [x[0, c, first[c]] for c in range(n)]
+    phases = [lit if rng.random() < 1.0 / n else -lit for lit in sorted(x.values())]
+    model = sat_solve(f.clauses, assumptions=assumptions, phases=phases)
+    true = true_vars(model)
+    grid = [[next(v for v in range(1, n + 1) if x[r, c, v] in true) for c in range(n)] for r in range(n)]
+    # The solver fills late rows in a regular way; shuffling symbols, and rows/columns within
+    # bands/stacks (then the bands/stacks themselves), keeps the square valid and spreads that out.
+    bh, bw = (box_h, box_w) if box_w and box_h else (1, 1)
+    rows = _band_order(rng, n, bh)
+    cols = _band_order(rng, n, bw)
+    sym = [0] + [int(v) + 1 for v in rng.permutation(n)]
+    return [[sym[grid[r][c]] for c in cols] for r in rows]
+
+
+def _band_order(rng: np.random.Generator, n: int, band: int) -> list[int]:
+    bands = [int(b) for b in rng.permutation(n // band)]
+    return [b * band + int(i) for b in bands for i in rng.permutation(band)]
+
+
+def reduce_clues(unique: Callable[[list[int]], bool], groups: list[list[int]], rng: np.random.Generator,
+                 acceptable: Callable[[list[int]], bool] | None = None) -> list[list[int]]:
+    """Drop clue groups in a seeded random order while the puzzle stays unique (§8 step 3).
+
+    ``groups`` are lists of assumption literals (a symmetric pair of givens, one guarded count
+    clue ...); a removal is kept when ``unique(remaining literals)`` holds and, if given,
+    ``acceptable(remaining literals)`` (the grade target).
+    """
+    active = [True] * len(groups)
+    for i in rng.permutation(len(groups)):
+        active[i] = False
+        lits = [lit for g, on in zip(groups, active) for lit in g if on]
+        if not unique(lits) or (acceptable is not None and not acceptable(lits)):
+            active[i] = True
+    return [g for g, on in zip(groups, active) if on]
