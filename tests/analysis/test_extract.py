@@ -1,0 +1,222 @@
+"""The deterministic extraction path (reasoning_graphs.md §5 stages 1-4a, 7, 8, 10) on hand-written traces."""
+import json
+
+import pytest
+
+from kumo_gym.analysis.extract import (analyse_trace, approx_tokens, chunk, extract_claims, finalise,
+                                       graph_from_json, link_rules, segment, vote_indexing)
+from kumo_gym.analysis.graph import reasoning_metrics
+from kumo_gym.analysis.schema import SOLO, TENTS, Bounds
+
+from .conftest import SOLO_TRACE
+
+
+def claims_of(doc):
+    return [(c["kind"], c["payload"], c["status"], c["scope"], c["source_sents"][0]) for c in doc["claims"]]
+
+
+def inference_edges(doc):
+    ids = {c["id"]: (c["kind"], tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
+                                              for k, v in c["payload"].items() if k != "note")))
+           for c in doc["claims"]}
+    return {(ids[e["src"]], ids[e["dst"]], e["rule"]) for e in doc["edges"] if e["type"] == "inference"}
+
+
+def P(kind, **kw):
+    return (kind, tuple(sorted(kw.items())))
+
+
+# ---- stage 1 ------------------------------------------------------------------------------------
+def test_segment_boundaries():
+    text = ("Row 2 needs 1.5 more, e.g. The rule says so. Place a tent at (1, 2). Then stop!\n"
+            "Next line\n\n- bullet one. 3 cells left")
+    got = [s.text for s in segment(text)]
+    assert got == ["Row 2 needs 1.5 more, e.g. The rule says so.", "Place a tent at (1, 2).", "Then stop!",
+                   "Next line", "- bullet one.", "3 cells left"]
+    sents = segment(text)
+    assert [s.index for s in sents] == list(range(1, 7))
+    assert all(text[s.start:s.end] == s.text for s in sents)
+    assert sents[-1].paragraph > sents[0].paragraph
+    assert segment("") == [] and segment("\n\n  \n") == []
+    # no split inside a coordinate or after it when the text goes on in lower case
+    assert len(segment("The tent at (1, 2). then the next one")) == 1
+
+
+def test_segment_is_linear_on_hostile_text():
+    big = ("a. " * 50_000) + "(" * 10_000 + "\n" * 1000
+    assert len(segment(big)) >= 1
+
+
+# ---- stage 2 ------------------------------------------------------------------------------------
+def test_indexing_vote():
+    assert vote_indexing("The tree at (0, 3) and row 0.", 4, 4)[0] == "0-based"
+    assert vote_indexing("Row 4 is full; r4c2 = 1.", 4, 4)[0] == "1-based"
+    assert vote_indexing("Row 2 has 1 tent.", 4, 4)[0] is None
+    assert vote_indexing("row 0 and row 4", 4, 4)[0] is None  # contradictory evidence: no decision
+
+
+# ---- stage 3 ------------------------------------------------------------------------------------
+def test_chunks_are_whole_sentences_and_balanced():
+    text = " ".join(f"Sentence number {i} says something about row {i % 5}." for i in range(200))
+    sents = segment(text)
+    chunks = chunk(sents, max_tokens=300, context=2)
+    assert chunks[0].first == 1 and chunks[-1].last == len(sents)
+    assert all(b.first == a.last + 1 for a, b in zip(chunks, chunks[1:]))
+    assert all(c.tokens <= 300 for c in chunks)
+    sizes = [c.tokens for c in chunks]
+    assert max(sizes) - min(sizes) <= 2 * max(approx_tokens(s.text) for s in sents)
+    assert chunks[1].context_before == [chunks[1].first - 2, chunks[1].first - 1]
+    # a custom token counter is used when given
+    assert len(chunk(sents, max_tokens=50, count_tokens=lambda s: 10)) == 40
+    # one oversize sentence is its own chunk
+    long = segment("x" * 10_000 + ". Short one.")
+    assert [(c.first, c.last) for c in chunk(long, max_tokens=100)] == [(1, 1), (2, 2)]
+
+
+# ---- stage 4a + 8 on a Tents trace (the E8 puzzle) ------------------------------------------------
+def test_tents_trace_claims_and_edges(tents_record):
+    doc = analyse_trace(tents_record)
+    assert doc["indexing"] == "0-based"
+    got = claims_of(doc)
+    expect = [
+        ("Quota", {"axis": "ROW", "index": 0, "tents": 0}, "stated", "MAIN", 1),
+        ("Tree", {"r": 0, "c": 0}, "stated", "MAIN", 2),
+        ("Quota", {"axis": "ROW", "index": 0, "tents": 0}, "restated", "MAIN", 2),
+        ("Tent", {"r": 1, "c": 0}, "derived", "MAIN", 2),
+        ("Tent", {"r": 1, "c": 0}, "restated", "MAIN", 3),
+        ("NotTent", {"r": 1, "c": 1}, "derived", "MAIN", 3),
+        ("NotTent", {"r": 1, "c": 3}, "derived", "MAIN", 3),
+        ("Quota", {"axis": "ROW", "index": 1, "tents": 2}, "stated", "MAIN", 4),
+        ("Tree", {"r": 2, "c": 3}, "stated", "MAIN", 4),
+        ("Tent", {"r": 1, "c": 3}, "derived", "MAIN", 4),
+        ("Tent", {"r": 2, "c": 2}, "tentative", "BRANCH#1", 5),
+        ("Tent", {"r": 1, "c": 3}, "restated", "BRANCH#1", 6),
+        ("Contradiction", {"branch": 1}, "derived", "BRANCH#1", 6),
+        ("NotTent", {"r": 2, "c": 2}, "derived", "MAIN", 6),
+        ("Tree", {"r": 3, "c": 2}, "stated", "MAIN", 7),
+        ("Tent", {"r": 3, "c": 1}, "derived", "MAIN", 7),
+        ("Tent", {"r": 3, "c": 1}, "restated", "MAIN", 8),
+        ("Quota", {"axis": "COL", "index": 1, "tents": 1}, "stated", "MAIN", 8),
+        ("Remaining", {"axis": "COL", "index": 1, "remaining": 0}, "derived", "MAIN", 8),
+        ("Tent", {"r": 1, "c": 0}, "restated", "MAIN", 9),
+        ("Tent", {"r": 1, "c": 3}, "restated", "MAIN", 9),
+        ("Tent", {"r": 3, "c": 1}, "restated", "MAIN", 9),
+    ]
+    assert got == expect
+    assert inference_edges(doc) == {
+        (P("Tree", r=0, c=0), P("Tent", r=1, c=0), "R_ONLY_CAND"),
+        (P("Quota", axis="ROW", index=0, tents=0), P("Tent", r=1, c=0), "R_ONLY_CAND"),
+        (P("Tent", r=1, c=0), P("NotTent", r=1, c=1), "R_NO_TOUCH"),
+        (P("Tent", r=1, c=0), P("NotTent", r=1, c=3), "R_NO_TOUCH"),
+        (P("Quota", axis="ROW", index=1, tents=2), P("Tent", r=1, c=3), "R_ONLY_CAND"),
+        (P("Tree", r=2, c=3), P("Tent", r=1, c=3), "R_ONLY_CAND"),
+        (P("Tent", r=2, c=2), P("Contradiction", branch=1), "R_CONTRADICTION_CAUSE"),
+        (P("Tent", r=1, c=3), P("Contradiction", branch=1), "R_CONTRADICTION_CAUSE"),
+        (P("Tent", r=2, c=2), P("NotTent", r=2, c=2), "R_TENTATIVE_DISCHARGE"),
+        (P("Contradiction", branch=1), P("NotTent", r=2, c=2), "R_TENTATIVE_DISCHARGE"),
+        (P("Tree", r=3, c=2), P("Tent", r=3, c=1), "R_ONLY_CAND"),
+        (P("Tent", r=3, c=1), P("Remaining", axis="COL", index=1, remaining=0), "R_COUNT_REMAINING"),
+        (P("Quota", axis="COL", index=1, tents=1), P("Remaining", axis="COL", index=1, remaining=0), "R_COUNT_REMAINING"),
+    }
+    labels = {(c["kind"], json.dumps(c["payload"], sort_keys=True)): c["label"] for c in doc["claims"]}
+    assert labels[("NotTent", '{"c": 3, "r": 1}')] == "incorrect"
+    assert labels[("Tent", '{"c": 2, "r": 2}')] == "tentative"
+    assert labels[("Contradiction", '{"branch": 1}')] == "unverifiable"
+    assert labels[("Remaining", '{"axis": "COL", "index": 1, "remaining": 0}')] == "unverifiable"
+    m = doc["metrics"]
+    assert (m["V_raw"], m["V"], m["C_star"], m["coverage"]) == (22, 15, 3, 1.0)
+    assert m["n_incorrect"] == 1 and m["first_error_depth"] == 2
+    assert m["eta_status"] == "ok" and 0 <= m["eta"] <= 1
+    # the stored graph JSON round-trips to the same metrics
+    again = reasoning_metrics(graph_from_json(json.loads(json.dumps(doc))), [
+        ("Tent", '{"c":0,"r":1}'), ("Tent", '{"c":3,"r":1}'), ("Tent", '{"c":1,"r":3}')], merge_static=True, solved=True)
+    assert again["eta"] == pytest.approx(m["eta"], abs=1e-12) and again["V_sol"] == m["V_sol"]
+
+
+# ---- Sudoku ---------------------------------------------------------------------------------------
+def test_solo_trace_claims_and_edges(solo_record):
+    doc = analyse_trace(solo_record)
+    assert doc["indexing"] == "1-based"
+    got = claims_of(doc)
+    head = [
+        ("UnitHas", {"unit": "ROW", "index": 0, "digit": 3}, "stated", "MAIN", 1),
+        ("UnitHas", {"unit": "ROW", "index": 0, "digit": 1}, "stated", "MAIN", 1),
+        ("UnitMissing", {"unit": "ROW", "index": 0, "d": [2, 4]}, "stated", "MAIN", 2),
+        ("UnitHas", {"unit": "COL", "index": 3, "digit": 2}, "stated", "MAIN", 3),
+        ("Cand", {"r": 0, "c": 3, "d": [2], "polarity": "OUT"}, "derived", "MAIN", 3),
+        ("Assign", {"r": 0, "c": 3, "d": 4}, "derived", "MAIN", 4),
+        ("Assign", {"r": 0, "c": 1, "d": 2}, "stated", "MAIN", 5),
+        ("Assign", {"r": 1, "c": 0, "d": 2}, "tentative", "BRANCH#1", 6),
+        ("Contradiction", {"branch": 1}, "derived", "BRANCH#1", 7),
+        ("Cand", {"r": 1, "c": 0, "d": [2], "polarity": "OUT"}, "derived", "MAIN", 8),
+        ("Cand", {"r": 1, "c": 0, "d": [1, 2], "polarity": "IN"}, "stated", "MAIN", 9),
+        ("Assign", {"r": 1, "c": 0, "d": 1}, "derived", "MAIN", 9),
+        ("Assign", {"r": 3, "c": 0, "d": 4}, "stated", "MAIN", 10),
+    ]
+    assert got[:len(head)] == head
+    final = got[len(head):]
+    assert len(final) == 16 and all(k == "Assign" and s == 11 for k, _, _, _, s in final)
+    assert sum(1 for f in final if f[2] == "restated") == 4
+    edges = inference_edges(doc)
+    assert (P("UnitHas", unit="COL", index=3, digit=2), P("Cand", r=0, c=3, d=(2,), polarity="OUT"),
+            "R_ELIM_BY_UNIT_PRESENCE") in edges
+    assert (P("Cand", r=0, c=3, d=(2,), polarity="OUT"), P("Assign", r=0, c=3, d=4), "R_ONLY_REMAINING_IN_CELL") in edges
+    assert (P("Contradiction", branch=1), P("Cand", r=1, c=0, d=(2,), polarity="OUT"), "R_TENTATIVE_DISCHARGE") in edges
+    assert (P("Cand", r=1, c=0, d=(1, 2), polarity="IN"), P("Assign", r=1, c=0, d=1), "R_ONLY_REMAINING_IN_CELL") in edges
+    m = doc["metrics"]
+    assert m["C_star"] == 16 and m["coverage"] == 1.0 and m["claim_accuracy"] == 1.0
+    assert m["eta_status"] == "ok"
+
+
+def test_branch_refutation_labels_stay_tentative(solo_instance):
+    # a wrong derived claim inside a refuted branch is part of the refutation (§2 rule 6)
+    text = ("Suppose r2c1 is 2.\nSo r3c1 = 1.\nThat is impossible.\nTherefore r2c1 cannot be 2.")
+    rec = {"env_id": "kumo_gym/Solo-v0", "instance": solo_instance.to_dict(), "completion": text,
+           "verdict": {"status": "wrong"}}
+    doc = analyse_trace(rec)
+    by_kind = {(c["kind"], c["payload"].get("r"), c["payload"].get("c")): c for c in doc["claims"]}
+    inside = by_kind[("Assign", 2, 0)]
+    assert inside["scope"] == "BRANCH#1" and inside["status"] == "derived" and inside["label"] == "tentative"
+    assert doc["metrics"]["eta"] is None and doc["metrics"]["eta_status"] == "v_le_cstar"  # 4 nodes, |C*| = 16
+    assert doc["solved"] is False
+
+
+def test_finalise_drops_and_counts_invalid():
+    counters = {}
+    cands = [
+        {"kind": "Tent", "payload": {"r": 1, "c": 1}, "status": "stated", "scope": "MAIN", "source_sents": [1]},
+        {"kind": "Tent", "payload": {"r": 9, "c": 1}, "status": "stated", "scope": "MAIN", "source_sents": [1]},
+        {"kind": "Tent", "payload": {"r": 1}, "status": "stated", "scope": "MAIN", "source_sents": [1]},
+        {"kind": "Tent", "payload": {"r": 1, "c": 1}, "status": "tentative", "scope": "MAIN", "source_sents": [2]},
+        {"kind": "Bogus", "payload": {}, "status": "stated", "scope": "MAIN", "source_sents": [2]},
+        {"kind": "Tent", "payload": {"r": 1, "c": 1}, "status": "stated", "scope": "MAIN", "source_sents": [1]},
+        {"kind": "Tent", "payload": {"r": 0, "c": 0}, "status": "stated", "scope": "MAIN", "source_sents": [7]},
+    ]
+    kept = finalise(cands, TENTS, Bounds(4, 4), n_sentences=3, counters=counters)
+    assert [c["id"] for c in kept] == ["C1"]
+    assert counters["finalise"]["invalid"] == 5 and counters["finalise"]["duplicate"] == 1
+
+
+def test_one_based_coordinates_are_shifted():
+    sents = segment("The tree at (1, 1) needs a tent at (2, 1).")
+    raw = extract_claims(sents, TENTS, offset=1)
+    assert [(c["kind"], c["payload"]) for c in raw] == [("Tree", {"r": 0, "c": 0}), ("Tent", {"r": 1, "c": 0})]
+
+
+def test_contradiction_closes_branch_and_new_claims_are_main():
+    sents = segment("Suppose r1c1 = 5. Then r1c2 = 3. This is a contradiction. r1c1 = 4.")
+    raw = extract_claims(sents, SOLO, offset=1)
+    scopes = [(c["kind"], c["status"], c["scope"]) for c in raw]
+    assert scopes == [("Assign", "tentative", "BRANCH#1"), ("Assign", "stated", "BRANCH#1"),
+                      ("Contradiction", "stated", "BRANCH#1"), ("Assign", "stated", "MAIN")]
+    claims = finalise(raw, SOLO, Bounds(9, 9, 9), len(sents))
+    apps = link_rules(claims, SOLO)
+    # confirmation of a different digit is not a discharge of "r1c1 = 5"
+    assert apps[3]["rule"] is None
+
+
+def test_hostile_text_never_raises(tents_record):
+    for text in ["", "((((((", "[[" * 5000, "Suppose " * 3000, "\x00\x01 (99, 99) is a tent.", SOLO_TRACE * 20]:
+        rec = dict(tents_record, completion=text)
+        doc = analyse_trace(rec)
+        assert doc["metrics"]["V"] >= 0
