@@ -353,6 +353,10 @@ class PlanningTask(InteractiveTask):
     def legal_moves(self, instance: Instance, state: Any) -> list:
         return [m for m in self.move_catalog(instance) if self.check_move(instance, state, m) is None]
 
+    def golden_moves(self, instance: Instance) -> list:
+        """The optimal solution, one move per interactive step."""
+        return self.solve(instance)
+
     def golden_rollout(self, instance: Instance) -> list[tuple[str, str]]:
         """(observation, action) pairs of the optimal solution in interactive mode (spec §6.2)."""
         state = self.initial_state(instance)

@@ -64,7 +64,7 @@ class BlocksWorldTask(PlanningTask):
     ## Difficulty presets
     ``easy`` N in 2..7, ``medium`` N in 8..20, ``hard`` N in 21..50 (the paper's simple /
     moderate / complex buckets), ``paper`` N drawn from {2..10, 15, 20, 25, 30, 40, 50}, fixed
-    ``n4``, ``n6``, ``n10``. Default: ``easy``.
+    ``n4``, ``n6``, ``n10``. Default: ``n6`` (a fixed size keeps the structured wrapper's spaces fixed).
 
     ## Version history
     * v0: first version.
@@ -79,7 +79,7 @@ class BlocksWorldTask(PlanningTask):
         **bucket_presets({"easy": (2, 7), "medium": (8, 20), "hard": (21, 50)}, {"n4": 4, "n6": 6, "n10": 10}),
         "paper": {"n_choices": [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50]},
     }
-    default_difficulty = "easy"
+    default_difficulty = "n6"
     answer_format = "moves = [[block, from stack, to stack], ...]"
     move_format = '[block, from stack, to stack], e.g. ["C", 1, 2]'
 

@@ -44,7 +44,7 @@ class CheckerJumpingTask(PlanningTask):
 
     ## Difficulty presets
     ``easy`` N in 1..2, ``medium`` N in 3..5, ``hard`` N in 6..12 (the paper's buckets), ``paper``
-    N in 1..20, fixed ``n1``, ``n3``, ``n5``, ``n10``. Default: ``medium``.
+    N in 1..20, fixed ``n1``, ``n3``, ``n5``, ``n10``. Default: ``n3`` (a fixed size keeps the structured wrapper's spaces fixed).
 
     ## Version history
     * v0: first version.
@@ -55,7 +55,7 @@ class CheckerJumpingTask(PlanningTask):
     max_n = 40
     difficulties = bucket_presets({"easy": (1, 2), "medium": (3, 5), "hard": (6, 12), "paper": (1, 20)},
                                   {"n1": 1, "n3": 3, "n5": 5, "n10": 10})
-    default_difficulty = "medium"
+    default_difficulty = "n3"
     answer_format = "moves = [[checker_color, position_from, position_to], ...]"
     move_format = '[checker_color, position_from, position_to], e.g. ["R", 0, 1]'
 

@@ -45,7 +45,7 @@ class HanoiTask(PlanningTask):
     ## Difficulty presets
     ``easy`` N in 1..3, ``medium`` N in 4..7, ``hard`` N in 8..12 (the paper's simple / moderate
     / complex buckets; N is drawn with the episode's generator), ``paper`` N in 1..20, and fixed
-    ``n3``, ``n5``, ``n7``, ``n10``. Default: ``medium``.
+    ``n3``, ``n5``, ``n7``, ``n10``. Default: ``n5`` (a fixed size keeps the structured wrapper's spaces fixed).
 
     ## Version history
     * v0: first version.
@@ -56,7 +56,7 @@ class HanoiTask(PlanningTask):
     max_n = 20
     difficulties = bucket_presets({"easy": (1, 3), "medium": (4, 7), "hard": (8, 12), "paper": (1, 20)},
                                   {"n3": 3, "n5": 5, "n7": 7, "n10": 10})
-    default_difficulty = "medium"
+    default_difficulty = "n5"
     answer_format = "moves = [[disk id, from peg, to peg], ...]"
     move_format = "[disk id, from peg, to peg], e.g. [1, 0, 2]"
 

@@ -81,7 +81,7 @@ class RiverCrossingTask(PlanningTask):
     ## Difficulty presets
     ``easy`` N in 1..3, ``medium`` N in 4..6, ``hard`` N in 7..20 (all with the ``solvable``
     schedule); ``paper`` N in 1..5 with the paper's schedule (N >= 6 with k = 3 is unsolvable);
-    ``solvable`` N in 1..20; fixed ``n2`` (k = 2), ``n3`` (k = 2), ``n5`` (k = 3). Default: ``medium``.
+    ``solvable`` N in 1..20; fixed ``n2`` (k = 2), ``n3`` (k = 2), ``n5`` (k = 3). Default: ``n3`` (a fixed size keeps the structured wrapper's spaces fixed).
 
     ## Version history
     * v0: first version.
@@ -97,7 +97,7 @@ class RiverCrossingTask(PlanningTask):
         "paper": {"n_range": [1, 5], "k_schedule": "paper"},
         "n2": {"n": 2, "k": 2}, "n3": {"n": 3, "k": 2}, "n5": {"n": 5, "k": 3},
     }
-    default_difficulty = "medium"
+    default_difficulty = "n3"
     answer_format = 'moves = [["A_2", "a_2"], ["A_2"], ...]'
     move_format = 'a list of the people in the boat, e.g. ["A_1", "a_1"]'
     flag_names: ClassVar[tuple[str, ...]] = ("algorithm_hint", "stepwise", "allow_unsolvable",
