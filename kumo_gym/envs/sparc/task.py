@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,7 @@ from ...core.verdict import Verdict
 from ...solvers.sparc import enumerate_solutions
 from . import text as tx
 from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, generate
-from .official import FAMILY, instance_from_record, known_official
+from .official import FAMILY, instance_from_record, known_official, read_records
 from .puzzle import COLOURS, SparcPuzzle, is_cell
 from .render import render_rgb
 from .rules import PATH_FLAGS, check_path
@@ -24,6 +25,17 @@ SCORINGS = ("rules", "exact")
 STATE_CHANNELS = ("line", "gap", "dot", "visited", "head", "end", "square", "star", "triangle", "poly", "ylop",
                   "colour")
 MAX_GRID = 13
+
+
+@lru_cache(maxsize=4)
+def _records_of(path: str) -> list:
+    try:
+        records = read_records(path)
+    except (OSError, ValueError) as e:
+        raise ConfigError(f"records file {path!r} cannot be read: {e}") from None
+    if not records:
+        raise ConfigError(f"records file {path!r} holds no records")
+    return records
 
 
 def _presets() -> dict:
@@ -77,7 +89,10 @@ class SparcTask(InteractiveTask):
     loop, 0.5), ``k`` (solution cap, 50), ``sampler`` (``planted``/``uniform``),
     ``start_on_border``, ``grid_format`` (``array``/``table``/``coords``), ``shots`` (0-2 worked
     examples), ``scoring`` (``rules``/``exact``: compare with the stored solution list),
-    ``vision`` (leave the grid out of the text; pair with ``render_mode="rgb_array"``).
+    ``vision`` (leave the grid out of the text; pair with ``render_mode="rgb_array"``),
+    ``records`` (a JSONL/JSON file of official records to draw items from instead of
+    generating; such items are tagged as official test data unless a record says
+    ``"official_split": "train"``).
     ``reset(options={"instance": record})`` plays an official record; official test records are
     evaluation-only (``check_trainable`` raises ContaminationError).
 
@@ -89,7 +104,7 @@ class SparcTask(InteractiveTask):
     difficulties = _presets()
     default_difficulty = "mixed"
     param_names = ("level", "width", "height", "rules", "density", "k", "sampler", "start_on_border", "grid_format",
-                   "shots", "scoring", "vision", "ylop_rate")
+                   "shots", "scoring", "vision", "ylop_rate", "records")
     answer_tags = ()
 
     # ---- parameters -------------------------------------------------------------------------
@@ -137,6 +152,12 @@ class SparcTask(InteractiveTask):
 
     def generate(self, rng: np.random.Generator, **params) -> Instance:
         """A fresh puzzle (spec §9) with all its solutions stored in the record."""
+        if params.get("records"):
+            # draw from a file of records (e.g. the official test split): evaluation items
+            records = _records_of(str(params["records"]))
+            rec = records[int(rng.integers(len(records)))]
+            inst = instance_from_record(rec, rec.get("official_split", "test"))
+            return Instance(family=FAMILY, data=inst.data, params={**params, **inst.params})
         level = params.get("level")
         if level == "mixed":
             level = int(rng.integers(1, 6))
