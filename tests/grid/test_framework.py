@@ -1,0 +1,307 @@
+"""The grid framework (grid_puzzles.md §1-§3, §6, §8), checked on every grid puzzle in the catalogue.
+
+A puzzle joins these tests by having its row in ``kumo_gym/envs/grid/catalog.py``.
+"""
+from __future__ import annotations
+
+import json
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import kumo_gym  # noqa: F401  (registers the environments)
+from kumo_gym.core.errors import ConfigError, ParseError
+from kumo_gym.core.registry import get_task
+from kumo_gym.envs.grid import tatham
+from kumo_gym.envs.grid.base import GridTask, format_grid, parse_grid, read_grid_text
+from kumo_gym.envs.grid.catalog import ENTRIES
+from kumo_gym.solvers import sat
+
+NAMES = [e.name for e in ENTRIES]
+SMALL = ("trivial", "easy")
+FAST = settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+def task_of(name: str) -> GridTask:
+    return get_task(f"kumo_gym/{name}-v0")
+
+
+def make(name: str, difficulty: str, seed: int):
+    return task_of(name).generate(np.random.default_rng(seed), difficulty=difficulty)
+
+
+# ---- SAT helpers ----------------------------------------------------------------------------
+def test_formula_cardinality_and_enumeration():
+    f = sat.Formula()
+    xs = [f.var(("x", i)) for i in range(5)]
+    f.exactly(xs, 2)
+    models = sat.enumerate_models(f.clauses, xs, limit=100)
+    assert len(models) == 10  # C(5, 2)
+    assert sat.count_models(f.clauses, xs, limit=3) == 3
+    f.at_most(xs[:2], 0)
+    assert sat.count_models(f.clauses, xs, limit=100) == 3
+    g = sat.Formula()
+    ys = [g.var(i) for i in range(3)]
+    g.exactly(ys, 4)
+    assert sat.solve(g.clauses) is None
+
+
+def test_uniqueness_oracle_and_grade():
+    f = sat.Formula()
+    xs = [f.var(i) for i in range(4)]
+    f.exactly_one(xs)
+    model = sat.solve(f.clauses, assumptions=[xs[2]])
+    with sat.UniquenessOracle(f.clauses, xs, model) as oracle:
+        assert not oracle.unique([])
+        assert oracle.unique([xs[2]])
+        assert oracle.unique([-xs[0], -xs[1], -xs[3]])
+    assert sat.grade(f.clauses, xs, [xs[2]]) == 0
+    assert sat.grade(f.clauses, xs, []) == 2
+
+
+def test_budget_is_reported():
+    # pigeonhole 8 -> 7 needs many conflicts
+    f = sat.Formula()
+    p = {(i, j): f.var((i, j)) for i in range(8) for j in range(7)}
+    for i in range(8):
+        f.add([p[i, j] for j in range(7)])
+    for j in range(7):
+        f.at_most([p[i, j] for i in range(8)], 1)
+    with pytest.raises(sat.BudgetExceeded):
+        sat.solve(f.clauses, budget=5)
+
+
+# ---- answer parsing (§1) --------------------------------------------------------------------
+SYMS = frozenset({"A", "T", ".", 0, 1, 2, 3})
+
+
+@pytest.mark.parametrize("text,expected", [
+    ('[["A", "."], ["T", "a"]]', [["A", "."], ["T", "A"]]),
+    ("<think>[[1, 1]]</think> final: [[1, 2], [3, 0]]", [[1, 2], [3, 0]]),
+    ("first [[1]] then [[2]]", [[2]]),
+    ("```json\n[[\"1\", \" 2 \"]]\n```", [[1, 2]]),
+    ("\\boxed{[[1,2],[2,1]]}", [[1, 2], [2, 1]]),
+    ("<answer>[[3]]</answer> and later [[2]]", [[3]]),
+    ("[[A, ., T]]", [["A", ".", "T"]]),
+    ("[['A', 'T'],]", [["A", "T"]]),
+    ("[[1.0, 2]]", [[1, 2]]),
+])
+def test_parse_grid_wrappers(text, expected):
+    text = text.split("</think>")[-1]
+    assert parse_grid(text, SYMS) == expected
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("no grid here", "no_answer"),
+    ("[[1, 2], [3]]", "wrong_shape"),
+    ("[[1, 9]]", "bad_symbol"),
+    ("[[1, true]]", "bad_symbol"),
+    ("[[1, [2]]]", "malformed"),
+    ("[[1,, 2]]", "malformed"),
+    ("[[]]", "wrong_shape"),
+    ("[[1 2]]", "malformed"),
+])
+def test_parse_grid_errors(text, reason):
+    with pytest.raises(ParseError) as e:
+        parse_grid(text, SYMS)
+    assert e.value.reason == reason
+
+
+def test_parse_names_first_bad_cell():
+    with pytest.raises(ParseError, match=r"cell \(1, 0\)"):
+        parse_grid('[["A", "."], ["X", "Y"]]', SYMS)
+
+
+def test_parse_hostile_inputs_are_bounded():
+    for text in ["[" * 100_000, "[[" + "1," * 300_000 + "1]]", "[[1]" * 50_000, "x" * 1_000_000,
+                 "[1," * 200_000 + "]" * 200_000]:
+        with pytest.raises(ParseError):
+            parse_grid(text, SYMS)
+    with pytest.raises(ParseError):
+        read_grid_text("[[1], [2]")
+
+
+def test_truncated_grid_is_reported_as_truncated():
+    with pytest.raises(ParseError) as e:
+        parse_grid('Final answer:\n[["A", "."],\n ["T", ', SYMS)
+    assert e.value.truncated
+
+
+# ---- Tatham sub-grammars (§4) ---------------------------------------------------------------
+def test_numgrid_round_trip():
+    vals = [0, 0, 3, 12, 0, 5] + [0] * 30 + [7]
+    s = tatham.encode_numgrid(vals)
+    assert s == "b3_12a5zd7"
+    assert tatham.decode_numgrid(s, len(vals)) == vals
+    with pytest.raises(ConfigError):
+        tatham.decode_numgrid("b3", 10)
+
+
+def test_chargrid_and_b62():
+    cells = list("..B.4....")
+    s = tatham.encode_chargrid(cells)
+    assert s == "bBa4d" and tatham.decode_chargrid(s, 9, "B01234") == cells
+    assert [tatham.b62_decode(tatham.b62_encode(i)) for i in range(62)] == list(range(62))
+
+
+def test_save_file_and_auxinfo():
+    text = ("SAVEFILE:41:Simon Tatham's Portable Puzzle Collection\nVERSION :1:1\nGAME    :4:Solo\n"
+            "PARAMS  :3:2x2\nCPARAMS :3:2x2\nDESC    :9:b4c2b1c4b\n"
+            "AUXINFO :64:028a354af6a4e6265ad9317584efb51a5e6bc72a53d5b655d27e3d64ecdb303e\n")
+    save = tatham.read_save(text)
+    assert save["GAME"] == "Solo" and save["DESC"] == "b4c2b1c4b"
+    assert tatham.decode_auxinfo(save["AUXINFO"]) == "S1,2,4,3,4,3,2,1,2,1,3,4,3,4,1,2"
+
+
+def test_game_id_forms():
+    with pytest.raises(ConfigError, match="random-seed"):
+        tatham.split_game_id("8x8de#12345")
+    with pytest.raises(ConfigError, match="params:desc"):
+        tatham.split_game_id("8x8de")
+
+
+# ---- every grid puzzle ----------------------------------------------------------------------
+@pytest.mark.parametrize("name", NAMES)
+def test_presets_and_canonical_params_round_trip(name):
+    task = task_of(name)
+    assert list(task.difficulties) == ["trivial", "easy", "normal", "hard"]
+    for diff in task.difficulties:
+        cp = task.tatham_preset(diff)
+        back = task.decode_params(cp)
+        assert task.encode_params(task.validate_params(back), full=True) == cp
+    with pytest.raises(ConfigError, match="not one of"):
+        task.resolve_params(difficulty="insane")
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("difficulty", SMALL)
+@FAST
+@given(seed=st.integers(0, 2**32))
+def test_generated_instances_are_unique_and_verify(name, difficulty, seed):
+    task = task_of(name)
+    inst = make(name, difficulty, seed)
+    assert task.count_solutions(inst, limit=2) == 1
+    gold = task.solve(inst)
+    assert task.verify(inst, gold).solved
+    assert task.solutions(inst, limit=2) == [gold]
+    # the answer text and the prompt's state JSON read back exactly
+    assert task.parse(format_grid(gold)) == gold
+    assert task.parse(f"Reasoning... so the grid is:\n```\n{task.format_answer(gold)}\n```\nDone.") == gold
+    state = json.loads(task.prompt(inst).split("Puzzle state (JSON):\n", 1)[1])
+    assert state == inst.data["state"]
+    # our own IDs: Tatham's grammar round-trips and re-imports to the same puzzle
+    gid = inst.data["game_id"]
+    assert tatham.to_game_id(inst, task) == gid
+    again = task.load(gid)
+    assert again.data["state"] == inst.data["state"] and again.data["solution"] == gold
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_single_cell_corruption_scores_below_one(name):
+    task = task_of(name)
+    for seed in range(2):
+        inst = make(name, "trivial" if seed == 0 else "easy", seed)
+        gold = task.solve(inst)
+        for cell, value, bad in task.single_cell_corruptions(inst, gold):
+            v = task.verify(inst, bad)
+            assert not v.solved and v.score < 1.0, (cell, value)
+            assert v.details["violations"] and v.first_error is not None
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_generation_is_deterministic(name):
+    a = make(name, "easy", 7)
+    b = make(name, "easy", 7)
+    c = make(name, "easy", 8)
+    assert a == b and a.instance_id == b.instance_id
+    assert a.instance_id != c.instance_id
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_verify_rejects_wrong_shape_and_symbols(name):
+    task = task_of(name)
+    inst = make(name, "trivial", 0)
+    gold = task.solve(inst)
+    assert task.verify(inst, gold[:-1]).status == "parse_error"
+    assert task.verify(inst, [row[:-1] for row in gold]).status == "parse_error"
+    assert task.verify(inst, "nonsense").status == "parse_error"
+    bad = [list(r) for r in gold]
+    bad[0][0] = 999
+    assert task.verify(inst, bad).status == "parse_error"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_reset_replays_a_game_id(name):
+    task = task_of(name)
+    inst = make(name, "easy", 3)
+    env = gym.make(f"kumo_gym/{name}-v0")
+    _, info = env.reset(options={"instance": inst.data["game_id"]})
+    assert info["difficulty"] is None
+    assert env.unwrapped.instance.data["state"] == inst.data["state"]
+    _, reward, _, _, _ = env.step(task.format_answer(task.solve(inst)))
+    assert reward == 1.0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_interactive_play(name):
+    task = task_of(name)
+    env = gym.make(f"kumo_gym/{name}-v0", mode="interactive", illegal_action="reject")
+    env.reset(seed=1)
+    inst = env.unwrapped.instance
+    fixed = task.givens(inst)
+    if fixed:
+        (r, c), v = min(fixed.items())
+        other = next(x for x in task.move_values(inst) if x != v)
+        _, reward, terminated, _, info = env.step(json.dumps({"r": r, "c": c, "v": other}))
+        assert info["status"] == "illegal_move" and not terminated and reward == 0.0
+    _, _, terminated, _, info = env.step("not a move")
+    assert info["status"] == "parse_error" and not terminated
+    moves = task.golden_moves(inst)
+    assert len(moves) == task.optimal_steps(inst)
+    for i, m in enumerate(moves):
+        _, reward, terminated, _, info = env.step(task.format_move(m))
+        assert terminated == (i == len(moves) - 1)
+    assert reward == 1.0 and info["verdict"]["status"] == "solved"
+    # submit on an unsolved grid ends the episode with a wrong verdict
+    env.reset(seed=2)
+    _, reward, terminated, _, info = env.step('{"op": "submit"}')
+    assert terminated and reward == 0.0 and info["verdict"]["status"] == "wrong"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_structured_view(name):
+    task = task_of(name)
+    inst = make(name, "trivial", 0)
+    H, W = task.dims(inst)
+    catalog = task.move_catalog(inst)
+    assert len(catalog) == H * W * len(task.move_values(inst)) == len(set(catalog))
+    s0 = task.initial_state(inst)
+    vec = task.encode_state(inst, s0)
+    assert vec.dtype == np.float32 and vec.ndim == 1
+    legal = set(task.legal_moves(inst, s0))
+    assert legal == {m for m in catalog if task.check_move(inst, s0, m) is None and m[2] != s0[m[0]][m[1]]}
+    s1 = task.apply(inst, s0, min(legal, key=str))
+    assert task.encode_state(inst, s1).shape == vec.shape and not np.array_equal(task.encode_state(inst, s1), vec)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_render_and_prompt_are_in_the_observation_charset(name):
+    from kumo_gym.envs.base import TEXT_CHARSET
+
+    task = task_of(name)
+    inst = make(name, "normal", 0)
+    for text in (task.prompt(inst), task.render(inst), task.render(inst, task.solve(inst)),
+                 task.interactive_prompt(inst)):
+        assert set(text) <= TEXT_CHARSET
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bad_parameters_name_the_choices(name):
+    task = task_of(name)
+    with pytest.raises(ConfigError, match="not one of"):
+        task.resolve_params(difficulty="easy", colour="red")
+    with pytest.raises(ConfigError, match="backend"):
+        task.resolve_params(difficulty="easy", backend="c")

@@ -1,0 +1,99 @@
+"""Solo (grid_puzzles.md §5 "Solo (Sudoku)", §7; reasoning_graphs.md §6 "Sudoku")."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.solo import SoloTask
+from kumo_gym.envs.grid.tatham import Unsupported
+
+S = SoloTask()
+SPEC_ID = "2x2:3a1j1a2"
+SPEC_SOLUTION = [[3, 2, 1, 4], [1, 4, 2, 3], [2, 3, 4, 1], [4, 1, 3, 2]]
+
+
+def test_spec_example():
+    inst = S.load(SPEC_ID)
+    assert inst.data["solution"] == SPEC_SOLUTION and S.count_solutions(inst) == 1
+    assert S.verify(inst, SPEC_SOLUTION).solved
+    assert f"2x2:{S.encode_desc(inst)}" == SPEC_ID
+
+
+def test_box_shape_of_cxr():
+    # Tatham 2x3: boxes 3 wide and 2 tall (§5 "Boxes")
+    p = S.decode_params("2x3")
+    assert (p["box_w"], p["box_h"]) == (3, 2)
+    assert S.tatham_preset("easy") == "2x3"
+    assert [S.tatham_preset(d) for d in S.difficulties] == ["2x2", "2x3", "3x3", "3x3de"]
+    units = S.units(6, 3, 2)
+    assert units[12 + 1] == ("R3", 1, [(0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)])
+
+
+def test_params_grammar_and_variants():
+    assert S.decode_params("3x3de") == {"box_w": 3, "box_h": 3, "tatham_difficulty": "e"}
+    assert S.decode_params("3x3r4db")["tatham_difficulty"] == "b"  # symmetry is generation-only
+    for variant in ("3x3x", "3x3k", "3x3j"):
+        with pytest.raises(Unsupported):
+            S.decode_params(variant)
+    with pytest.raises(ConfigError):
+        S.decode_params("3x3dq")
+    with pytest.raises(ConfigError):
+        S.load("2x2:3a1j1a5")  # 5 is not a digit of a 4x4 grid
+
+
+def test_rule_codes_and_score():
+    inst = S.load(SPEC_ID)
+    grid = [list(r) for r in SPEC_SOLUTION]
+    grid[0][0], grid[0][1] = grid[0][1], grid[0][0]  # swap two cells: columns and a given break
+    v = S.verify(inst, grid)
+    rules = {x["rule"] for x in v.details["violations"]}
+    assert rules == {"solo.R2", "solo.R4"} and 0 < v.score < 1 and v.first_error == 0
+
+
+def test_alternative_solution_accepted():
+    # an empty 4x4 grid has many solutions; the verifier takes any of them
+    inst = S.make_instance({"box_w": 2, "box_h": 2}, {"n": 4, "box_w": 2, "box_h": 2, "grid": [[0] * 4] * 4}, None,
+                           source="test")
+    sols = S.solutions(inst, limit=5)
+    assert len(sols) == 5 and all(S.verify(inst, s).solved for s in sols)
+    assert S.count_solutions(inst, limit=3) == 3
+
+
+def test_normal_and_hard_presets():
+    for diff in ("normal", "hard"):
+        inst = S.generate(np.random.default_rng(1), difficulty=diff)
+        assert inst.data["state"]["n"] == 9 and S.count_solutions(inst) == 1
+        grid = inst.data["state"]["grid"]
+        # givens are symmetric under a half turn (Tatham's default r2)
+        assert all((grid[r][c] > 0) == (grid[8 - r][8 - c] > 0) for r in range(9) for c in range(9))
+        assert 17 <= sum(v > 0 for row in grid for v in row) <= 40
+
+
+def test_claims():
+    inst = S.load(SPEC_ID)
+    assert label_claim(inst, {"type": "Assign", "r": 0, "c": 1, "d": 2}) == "correct"
+    assert label_claim(inst, {"type": "Assign", "r": 0, "c": 1, "d": 3}) == "incorrect"
+    assert label_claim(inst, {"type": "Given", "r": 0, "c": 0, "d": 3}) == "correct"
+    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "d": 2}) == "incorrect"  # placed, not given
+    assert label_claim(inst, {"type": "UnitHas", "unit": "ROW", "index": 0, "digit": 1}) == "correct"
+    assert label_claim(inst, {"type": "UnitHas", "unit": "box", "index": 1, "digit": 1}) == "correct"
+    assert label_claim(inst, {"type": "UnitHas", "unit": "ROW", "index": 0, "digit": 2}) == "unverifiable"
+    assert label_claim(inst, {"type": "UnitHas", "unit": "COL", "index": 7, "digit": 2}) == "incorrect"
+    cand_out = {"type": "Cand", "r": 0, "c": 1, "d": [2], "polarity": "OUT"}
+    assert label_claim(inst, cand_out) == "unverifiable"
+    assert label_claim(inst, cand_out, profile="consistency") == "incorrect"
+    missing = {"type": "UnitMissing", "unit": "ROW", "index": 0, "d": [2, 3]}
+    assert label_claim(inst, missing, profile="consistency") == "incorrect"  # 3 is given in row 0
+    places = {"type": "UnitPlaces", "unit": "ROW", "index": 0, "digit": 2, "cell_r": [0, 0], "cell_c": [1, 3]}
+    assert label_claim(inst, places, profile="consistency") == "unverifiable"
+    places["cell_c"] = [2, 3]
+    assert label_claim(inst, places, profile="consistency") == "incorrect"
+    assert len(solution_claims(inst)) == 16
+
+
+def test_render_shows_boxes():
+    inst = S.load(SPEC_ID)
+    text = S.render(inst)
+    assert "+-----+-----+" in text and "| 3 . | 1 . |" in text

@@ -1,0 +1,73 @@
+"""Towers (grid_puzzles.md §5 "Towers", §7)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.towers import TowersTask, line_cells, visible_count
+
+T = TowersTask()
+SPEC_ID = "3:2/1/3/2/2/1/2/1/3/2/2/1"
+SPEC_SOLUTION = [[2, 3, 1], [3, 1, 2], [1, 2, 3]]
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    assert inst.data["solution"] == SPEC_SOLUTION and T.count_solutions(inst) == 1
+    assert T.verify(inst, SPEC_SOLUTION).solved
+    assert f"3:{T.encode_desc(inst)}" == SPEC_ID
+
+
+def test_visibility():
+    assert visible_count([1, 2, 3]) == 3 and visible_count([3, 1, 2]) == 1 and visible_count([2, 1, 3]) == 2
+    assert line_cells("bottom", 1, 3) == [(2, 1), (1, 1), (0, 1)]
+    assert line_cells("right", 0, 3) == [(0, 2), (0, 1), (0, 0)]
+
+
+def test_givens_and_empty_clues():
+    inst = T.load("6:4/3/1/2/2/3/2/2/2/4/2/1/3/3/2/3/1/4/3/3/3/2/2/1,a3f4a3e4s")
+    st = inst.data["state"]
+    assert st["grid"][0][1] == 3 and st["grid"][1][2] == 4 and T.count_solutions(inst) == 1
+    inst = T.load("4:///////////1////")
+    assert inst.data["state"]["left"] == [0, 0, 0, 1] and T.count_solutions(inst) == 2
+    assert T.encode_desc(inst) == "///////////1////"
+
+
+def test_params_grammar():
+    assert T.decode_params("5de") == {"n": 5, "tatham_difficulty": "e"}
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["3de", "4de", "5de", "6de"]
+    for bad in ("5x5de", "5dq", "12"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+    with pytest.raises(ConfigError):
+        T.load("3:2/1/3/2/2/1/2/1/3/2/2")  # 11 clues
+    with pytest.raises(ConfigError):
+        T.load("3:2/1/3/2/2/1/2/1/3/2/2/4")  # clue larger than n
+
+
+def test_rule_codes():
+    inst = T.load(SPEC_ID)
+    grid = [[3, 2, 1], [2, 1, 3], [1, 3, 2]]  # a Latin square breaking visibility clues
+    v = T.verify(inst, grid)
+    assert {x["rule"] for x in v.details["violations"]} == {"towers.R2"} and 0 < v.score < 1
+
+
+def test_hard_and_extreme_generation():
+    inst = T.generate(np.random.default_rng(0), difficulty="hard")
+    assert inst.data["state"]["n"] == 6 and T.count_solutions(inst) == 1
+    assert all(v > 0 for side in ("top", "bottom", "left", "right") for v in inst.data["state"][side])
+    inst = T.generate(np.random.default_rng(0), n=5, tatham_difficulty="x")
+    assert T.count_solutions(inst) == 1 and inst.data["tatham_params"] == "5dx"
+
+
+def test_claims():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 0, "v": 2}) == "correct"
+    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 0, "v": 2}) == "incorrect"
+    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 0, "v": 3}) == "correct"
+    assert label_claim(inst, {"type": "EdgeClue", "side": "top", "index": 2, "n": 3}) == "correct"
+    assert label_claim(inst, {"type": "EdgeClue", "side": "LEFT", "index": 0, "n": 3}) == "incorrect"
+    assert label_claim(inst, {"type": "Given", "r": 0, "c": 0, "v": 2}) == "incorrect"
+    assert len(solution_claims(inst)) == 9
