@@ -5,15 +5,16 @@ like any model. Unlike a model they need to see the puzzle: the harness calls
 ``agent.bind(env)`` with the unwrapped environment before each turn, and the agent reads the
 task, the instance and (in interactive mode) the current state from it.
 
-Families can refine them with optional Task hooks:
+They use the Task hooks of the contract suite (tests/test_contract.py):
 
-* ``oracle_move(instance, state) -> move``: the next golden move from ``state`` (games with
-  hidden information, such as KUMO, where the golden play depends on earlier observations);
-* ``random_answer(instance, rng) -> answer``: a random well-formed answer for answer mode.
+* ``golden_moves(instance) -> list``: the golden move sequence of interactive mode (the oracle
+  plays move ``i`` at step ``i``), or ``oracle_move(instance, state) -> move``: the next golden
+  move from any state;
+* ``random_answer(instance, rng) -> answer`` (optional): a random well-formed answer.
 
-Without hooks the oracle plays ``solve(instance)`` (move ``i`` of the golden list at step
-``i`` in interactive mode) and the random agent plays uniformly random legal moves (in answer
-mode it writes a random walk of legal moves as its answer, as long as the optimal solution).
+Without them the oracle plays ``solve(instance)`` (move ``i`` of the golden list at step ``i``
+in interactive mode) and the random agent plays uniformly random legal moves (in answer mode it
+writes a random walk of legal moves, as long as the optimal solution, as its answer).
 """
 from __future__ import annotations
 
@@ -78,13 +79,23 @@ class OracleAgent(_BoundAgent):
         task, inst = self.env.task, self.env.instance
         if not self._interactive():
             return task.format_answer(self._golden_answer())
+        step = len(getattr(self.env, "moves", []) or [])
+        if callable(getattr(task, "golden_moves", None)):
+            moves = self._golden_list(task, inst)
+            if step < len(moves):
+                return task.format_move(moves[step])
         if callable(getattr(task, "oracle_move", None)):
             return task.format_move(task.oracle_move(inst, self.env.state))
         golden = self._golden_answer()
-        step = len(getattr(self.env, "moves", []) or [])
         if isinstance(golden, (list, tuple)) and step < len(golden):
             return task.format_move(golden[step])
         return task.format_answer(golden)
+
+    def _golden_list(self, task, inst) -> list:
+        if getattr(self, "_moves_for", None) != inst.instance_id:
+            self._moves = list(task.golden_moves(inst))
+            self._moves_for = inst.instance_id
+        return self._moves
 
 
 class RandomAgent(_BoundAgent):

@@ -319,8 +319,9 @@ def default_cache_dir() -> Path:
     return Path(base) / "tiny"
 
 
-def tiny_corpus(items_per_env: int = 3) -> list[str]:
-    """Text for the tiny tokenizer: prompts and golden answers of every registered environment.
+def tiny_corpus(items_per_env: int = 3, env_ids: list[str] | None = None) -> list[str]:
+    """Text for the tiny tokenizer: prompts and golden answers of every registered environment
+    (or of ``env_ids``).
 
     Deterministic (fixed seeds). Environments whose generation fails are skipped with a warning;
     a fixed passage of chat and answer-format text keeps the corpus useful when none exist.
@@ -334,6 +335,8 @@ def tiny_corpus(items_per_env: int = 3) -> list[str]:
         "0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ .,;:!?'\"()[]{}<>=+-*/\\|_#@$%^&~`",
     ]
     for e in entries():
+        if env_ids is not None and e.id not in env_ids:
+            continue
         try:
             task = get_task(e.id)
             for inst in generate_instances(e.id, items_per_env, split="train", seed=0):
@@ -347,18 +350,19 @@ def tiny_corpus(items_per_env: int = 3) -> list[str]:
     return texts
 
 
-def _tiny_key(config: dict) -> str:
+def _tiny_key(config: dict, env_ids: list[str] | None) -> str:
     from ..core.registry import entries
 
-    blob = json.dumps({"v": TINY_VERSION, "config": config, "envs": sorted(e.id for e in entries())},
-                      sort_keys=True)
+    envs = sorted(env_ids) if env_ids is not None else sorted(e.id for e in entries())
+    blob = json.dumps({"v": TINY_VERSION, "config": config, "envs": envs}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
 _tiny_lock = threading.Lock()
 
 
-def tiny_model(path: str | os.PathLike | None = None, rebuild: bool = False, seed: int = 0, **overrides) -> str:
+def tiny_model(path: str | os.PathLike | None = None, rebuild: bool = False, seed: int = 0,
+               env_ids: list[str] | None = None, **overrides) -> str:
     """The directory of the tiny local model, building it on first use.
 
     A 2-layer Llama (``TINY_CONFIG``; about 200K parameters) with a byte-level BPE tokenizer
@@ -366,21 +370,22 @@ def tiny_model(path: str | os.PathLike | None = None, rebuild: bool = False, see
     that evaluation, GRPO and SFT run end to end on a CPU in seconds. Saved with
     ``save_pretrained`` under ``path`` (default ``~/.cache/kumo_gym/tiny/<key>``, where the key
     hashes the config and the registered environments), so ``AutoModelForCausalLM`` and
-    ``AutoTokenizer`` reload it like any model. Building is atomic (a temporary directory renamed
+    ``AutoTokenizer`` reload it like any model. ``env_ids`` restricts the tokenizer corpus to
+    those environments (default: all registered). Building is atomic (a temporary directory renamed
     into place), so concurrent processes never see half a model.
     """
     config = {**TINY_CONFIG, **overrides}
     unknown = set(overrides) - set(TINY_CONFIG)
     if unknown:
         raise ConfigError(f"tiny model option(s) {sorted(unknown)} are not among: {', '.join(TINY_CONFIG)}")
-    target = Path(path) if path is not None else default_cache_dir() / _tiny_key(config)
+    target = Path(path) if path is not None else default_cache_dir() / _tiny_key(config, env_ids)
     with _tiny_lock:
         if (target / "config.json").exists() and not rebuild:
             return str(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.parent / f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
         shutil.rmtree(tmp, ignore_errors=True)
-        _build_tiny(tmp, config, seed)
+        _build_tiny(tmp, config, seed, env_ids)
         if target.exists():
             shutil.rmtree(target, ignore_errors=True)
         try:
@@ -391,7 +396,7 @@ def tiny_model(path: str | os.PathLike | None = None, rebuild: bool = False, see
     return str(target)
 
 
-def _build_tiny(out: Path, config: dict, seed: int) -> None:
+def _build_tiny(out: Path, config: dict, seed: int, env_ids: list[str] | None) -> None:
     import torch
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
@@ -401,7 +406,7 @@ def _build_tiny(out: Path, config: dict, seed: int) -> None:
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(vocab_size=config["vocab_size"], special_tokens=SPECIAL_TOKENS,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
-    tok.train_from_iterator(tiny_corpus(config["corpus_items"]), trainer=trainer)
+    tok.train_from_iterator(tiny_corpus(config["corpus_items"], env_ids), trainer=trainer)
     fast = PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<|im_start|>", eos_token="<|im_end|>",
                                    pad_token="<|pad|>", unk_token="<|endoftext|>")
     fast.chat_template = CHAT_TEMPLATE

@@ -7,7 +7,7 @@ or the oracle and random agents.
 
 Every finished episode is appended to ``OUT/traces[-i-of-n].jsonl`` by the trace wrapper
 (:class:`kumo_gym.wrappers.TraceWrapper`) the moment it ends. Each record carries a ``key``
-hashing (model, environment, kwargs, split, instance id, sample index), so a rerun of the same command
+hashing (model, environment, kwargs, split, seed, item index, instance id, sample index), so a rerun of the same command
 skips what is done and redoes only episodes that had not finished: an interrupted run loses
 nothing and repeats nothing. ``shard="i/n"`` evaluates one contiguous slice of the instances
 (disjoint shards, separate trace files); :func:`report` summarises every trace file in the
@@ -34,7 +34,7 @@ from typing import Any
 from ..core.errors import ConfigError
 from ..core.instance import Instance, canonical_json
 from ..core.registry import entry, get_task
-from ..core.seeding import check_split
+from ..core.seeding import check_split, shard_range
 from .data import generate_instances
 
 #: environment kwargs that are not generation parameters
@@ -87,8 +87,8 @@ def make_specs(env_ids: list[str], kwargs: dict | None = None, difficulties: lis
     return specs
 
 
-def episode_key(model: str, spec: EvalSpec, split: str, instance_id: str, sample: int) -> str:
-    blob = canonical_json([model, spec.env_id, spec.kwargs, split, instance_id, int(sample)])
+def episode_key(model: str, spec: EvalSpec, split: str, seed: int, index: int, instance_id: str, sample: int) -> str:
+    blob = canonical_json([model, spec.env_id, spec.kwargs, split, int(seed), int(index), instance_id, int(sample)])
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
 
@@ -107,6 +107,7 @@ class _Job:
     spec: EvalSpec
     instance: Instance
     samples: list[tuple[int, str]]  # (sample index, key) still to do
+    index: int = 0  # the item's index in the (unsharded) instance list
 
 
 class Evaluator:
@@ -135,12 +136,14 @@ class Evaluator:
     def jobs(self, specs: list[EvalSpec], n: int, samples: int, shard: str | None, done: set[str]) -> list[_Job]:
         out = []
         for spec in specs:
-            for inst in generate_instances(spec.env_id, n, split=self.split, seed=self.seed, shard=shard,
-                                           **spec.generation_params()):
-                todo = [(j, episode_key(self.model_name, spec, self.split, inst.instance_id, j)) for j in range(samples)]
+            insts = generate_instances(spec.env_id, n, split=self.split, seed=self.seed, shard=shard,
+                                       **spec.generation_params())
+            for index, inst in zip(shard_range(n, shard), insts):
+                todo = [(j, episode_key(self.model_name, spec, self.split, self.seed, index, inst.instance_id, j))
+                        for j in range(samples)]
                 todo = [(j, k) for j, k in todo if k not in done]
                 if todo:
-                    out.append(_Job(spec, inst, todo))
+                    out.append(_Job(spec, inst, todo, index))
         return out
 
     def run(self, specs: list[EvalSpec], n: int, samples: int = 1, shard: str | None = None) -> Path:
@@ -184,7 +187,7 @@ class Evaluator:
         (self.out_dir / name).write_text(json.dumps(cfg, indent=2) + "\n")
 
     # -- one instance, all its samples ------------------------------------------------------
-    def _make_env(self, spec: EvalSpec, writer, key: str, sample: int):
+    def _make_env(self, spec: EvalSpec, writer, key: str, sample: int, index: int):
         import gymnasium as gym
 
         import kumo_gym  # noqa: F401  (registers the ids)
@@ -192,7 +195,7 @@ class Evaluator:
         from ..wrappers.trace import TraceWrapper
 
         env = gym.make(spec.env_id, split=self.split, **spec.kwargs)
-        traced = TraceWrapper(env, writer.path, key=key, sample=sample, model=self.model_name,
+        traced = TraceWrapper(env, writer.path, key=key, sample=sample, index=index, model=self.model_name,
                               spec=spec.label(), env_kwargs=spec.kwargs, mode=spec.mode)
         traced.writer = writer  # one writer (and lock) for every episode of this run
         return traced, ChatEnv(traced, tokenizer=self.tokenizer)
@@ -215,7 +218,7 @@ class Evaluator:
     def _single_turn(self, job: _Job, writer) -> None:
         replies = None
         for idx, (sample, key) in enumerate(job.samples):
-            traced, chat = self._make_env(job.spec, writer, key, sample)
+            traced, chat = self._make_env(job.spec, writer, key, sample, job.index)
             messages, info = chat.reset(options={"instance": job.instance})
             if replies is None:
                 # one request for every sample of this instance (servers batch them)
@@ -227,7 +230,7 @@ class Evaluator:
             traced.close()
 
     def _multi_turn(self, job: _Job, sample: int, key: str, writer) -> None:
-        traced, chat = self._make_env(job.spec, writer, key, sample)
+        traced, chat = self._make_env(job.spec, writer, key, sample, job.index)
         messages, info = chat.reset(options={"instance": job.instance})
         turns = []
         while True:
@@ -304,9 +307,9 @@ def summarize(records: list[dict]) -> dict:
             groups[keyf(r)].append(r)
         rows = []
         for key, recs in groups.items():
-            by_inst: dict[str, list[bool]] = defaultdict(list)
+            by_inst: dict[tuple, list[bool]] = defaultdict(list)
             for r in recs:
-                by_inst[r.get("instance_id")].append((r.get("verdict") or {}).get("status") == "solved")
+                by_inst[(r.get("instance_id"), r.get("index"))].append((r.get("verdict") or {}).get("status") == "solved")
             k = min(len(v) for v in by_inst.values())
             statuses = [(r.get("verdict") or {}).get("status") for r in recs]
             solved = [r for r, s in zip(recs, statuses) if s == "solved"]

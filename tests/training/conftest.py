@@ -1,0 +1,27 @@
+"""Fixtures of the training tests: the test-only Reach environment and a tiny model built for it."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .toyenv import ENTRY, install
+
+
+@pytest.fixture(scope="session")
+def reach():
+    """``kumo_gym/Reach-v0`` registered for the session (removed from the catalogue afterwards)."""
+    from kumo_gym.envs import catalog
+
+    env_id = install()
+    yield env_id
+    catalog.ENVIRONMENTS[:] = [e for e in catalog.ENVIRONMENTS if e.name != ENTRY.name]
+
+
+@pytest.fixture(scope="session")
+def tiny(reach, tmp_path_factory):
+    """Directory of a tiny model whose tokenizer is trained on Reach prompts only (seconds to build)."""
+    from kumo_gym.training.backends import tiny_model
+
+    os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    return tiny_model(tmp_path_factory.mktemp("tiny") / "model", env_ids=[reach])
