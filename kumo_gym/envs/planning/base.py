@@ -17,11 +17,13 @@ from ...core.extract import looks_truncated, self_truncation_evidence, split_thi
 from ...core.instance import Instance
 from ...core.task import InteractiveTask
 from ...core.verdict import Verdict
+from ..answer import AnswerEnv
+from ..interactive import InteractiveEnv
 from . import moves as mv
 
 #: Statuses of the planning spec §6.1 mapped onto the core Verdict statuses.
 SPEC_OUTCOME = {"solved": "solved", "illegal_move": "illegal_move", "incomplete": "incomplete",
-                "parse_error": "parse_failure", "truncated": "truncated", "wrong": "unsolvable_instance"}
+                "parse_error": "parse_failure", "truncated": "truncated"}
 
 
 #: colours of :meth:`PlanningTask.render_rgb`: background, ground, red, blue, then distinct hues
@@ -214,13 +216,23 @@ class PlanningTask(InteractiveTask):
         return np.repeat(np.repeat(img, CELL_PX, axis=0), CELL_PX, axis=1)
 
     def max_steps(self, instance: Instance) -> int:
-        opt = self.optimal_length(instance) or 1
+        # an unsolvable instance has no optimum; give it the budget of a long solvable one
+        opt = self.optimal_length(instance) or 4 * int(instance.data.get("n", 1)) + 1
         return max(1, math.ceil(self.step_budget * opt))
 
     # ---- parsing ----------------------------------------------------------------------------
-    def parse(self, text: str) -> list:
-        """The move list in ``text`` (spec §5); raises ParseError with a reason code."""
-        return self.extract(text)[0]
+    def parse(self, text: str) -> list | str:
+        """The move list in ``text`` (spec §5); raises ParseError with a reason code.
+
+        ``moves = UNSOLVABLE`` (spec §8.2) parses to the string ``"UNSOLVABLE"``.
+        """
+        text = text if isinstance(text, str) else str(text)
+        try:
+            return self.extract(text)[0]
+        except ParseError:
+            if _claims_unsolvable(text):
+                return "UNSOLVABLE"
+            raise
 
     def extract(self, text: str) -> tuple[list, mv.Extraction]:
         return mv.read_moves(text if isinstance(text, str) else str(text), self.coerce_move, self.is_single_move)
@@ -263,17 +275,25 @@ class PlanningTask(InteractiveTask):
         k = sim["n_legal_prefix"]
         details = {"n_moves": len(moves), "n_legal_prefix": k, "optimal_length": opt,
                    "solvable": solvable, "goal_first_reached_at": sim["goal_first_reached_at"], "moves": moves}
+        if not solvable:
+            # spec §6.1 outcome unsolvable_instance: no move list can be right; such samples are
+            # kept out of accuracy by the analysis
+            details.update(reason="unsolvable_instance", outcome="unsolvable_instance", is_optimal=False,
+                           excess_moves=None, illegal_reason=sim["reason"])
+            return Verdict("wrong", "This instance has no solution, so no move list can solve it.",
+                           details=details)
         partial = 0.0 if not opt else min(k, opt - 1) / opt
         if sim["reason"] is not None:
-            details.update(reason=sim["reason"], is_optimal=False, excess_moves=None)
+            details.update(reason=sim["reason"], outcome="illegal_move", is_optimal=False, excess_moves=None)
             return Verdict("illegal_move", f"Move {k + 1} {self.format_move(moves[k])} is illegal: "
                            f"{sim['reason'].replace('_', ' ')}.", partial, first_error=k + 1, details=details)
         if not self.is_goal(instance, sim["state"]):
-            details.update(reason="goal_not_reached", is_optimal=False, excess_moves=None)
+            details.update(reason="goal_not_reached", outcome="incomplete", is_optimal=False, excess_moves=None)
             left = " (it was reached earlier and left again)" if sim["goal_first_reached_at"] else ""
             return Verdict("incomplete", f"All {k} moves are legal but the goal is not reached{left}.",
                            partial, first_error=k + 1, details=details)
-        details.update(is_optimal=opt is not None and k == opt, excess_moves=None if opt is None else k - opt)
+        details.update(outcome="solved", is_optimal=opt is not None and k == opt,
+                       excess_moves=None if opt is None else k - opt)
         return Verdict("solved", f"Solved in {k} moves (optimal: {opt}).", 1.0, details=details)
 
     def _verify_claim(self, instance: Instance, solvable: bool) -> Verdict:
@@ -281,8 +301,10 @@ class PlanningTask(InteractiveTask):
         details = {"n_moves": 0, "n_legal_prefix": 0, "optimal_length": self.optimal_length(instance),
                    "solvable": solvable, "moves": "UNSOLVABLE"}
         if not solvable and instance.params.get("accept_impossibility_claim"):
-            return Verdict("solved", "Correct: this instance has no solution.", 1.0, details=details)
+            return Verdict("solved", "Correct: this instance has no solution.", 1.0,
+                           details={**details, "outcome": "solved"})
         reason = "false_unsolvable_claim" if solvable else "unsolvable_instance"
+        details["outcome"] = reason
         msg = ("The instance is solvable, but the answer claims it is not." if solvable
                else "The instance is unsolvable; impossibility claims are not accepted for it.")
         return Verdict("wrong", msg, details={**details, "reason": reason})
@@ -316,8 +338,8 @@ class PlanningTask(InteractiveTask):
             status = "truncated" if (cut or err.truncated) else "parse_error"
             msg = ("The output was cut off before a complete move list." if status == "truncated"
                    else f"No valid move list could be read: {err}")
-            return Verdict(status, msg, details={"reason": err.reason, "optimal_length":
-                                                  self.optimal_length(instance), **meta})
+            return Verdict(status, msg, details={"reason": err.reason, "outcome": SPEC_OUTCOME[status],
+                                                  "optimal_length": self.optimal_length(instance), **meta})
         verdict = self.verify(instance, "UNSOLVABLE" if claim else ex.chosen.moves)
         verdict.details.update(meta)
         return verdict
@@ -365,6 +387,31 @@ class PlanningTask(InteractiveTask):
             pairs.append((self.observation(instance, state, "", i), self.format_move(m)))
             state = self.apply(instance, state, m)
         return pairs
+
+
+def puzzle_info(task: PlanningTask, instance: Instance) -> dict:
+    """Extra ``info`` of the planning envs (spec §9): N, k, stacks, solvability, depth."""
+    d = instance.data
+    info = {"n": d.get("n"), "solvable": bool(d.get("solvable", True)),
+            "compositional_depth": task.optimal_length(instance)}
+    for key in ("k", "n_stacks"):
+        if key in d:
+            info[key] = d[key]
+    return info
+
+
+class PlanningAnswerEnv(AnswerEnv):
+    __doc__ = AnswerEnv.__doc__
+
+    def _info(self) -> dict:
+        return {**super()._info(), **puzzle_info(self.task, self.instance)}
+
+
+class PlanningInteractiveEnv(InteractiveEnv):
+    __doc__ = InteractiveEnv.__doc__
+
+    def _info(self) -> dict:
+        return {**super()._info(), **puzzle_info(self.task, self.instance)}
 
 
 def _claims_unsolvable(text: str) -> bool:

@@ -30,7 +30,6 @@ MAX_ANSWER_CHARS = 16_000_000
 SOURCES = ("labelled", "boxed", "fence", "bare")
 
 _LABEL = re.compile(r"moves\s*[=:]\s*$", re.I)
-_LABEL_ANY = re.compile(r"moves\s*[=:]", re.I)
 _FENCE = re.compile(r"```[^\n`]*\n.*?```", re.S)
 _BRACE = re.compile(r"\\(?:boxed|fbox)\s*\{|[{}]")
 _SPECIAL = re.compile(r"[\[\]\"'#]")
@@ -366,13 +365,16 @@ def read_one_move(text: str, coerce: Coerce, is_single: Callable[[Any], bool]):
             last_error = last_error or e
     if not spans:
         body = text.strip()
-        m = _LABEL_ANY.search(body[:40])
-        body = body[m.end():] if m else body
+        if len(body) <= 200:
+            # a short action such as "move = (red, 0, 1)" or "A1 a1": drop a label, add brackets
+            body = re.split(r"[=:]", body)[-1].strip()
         if 0 < len(body) <= 200:
             try:
                 value = parse_list("[" + re.sub(r"(?<=\w)\s+(?=[\w\"'-])", ", ", body.strip()) + "]")
                 if is_single(value):
                     return coerce(value)
+                if len(value) == 1 and isinstance(value[0], list) and is_single(value[0]):
+                    return coerce(value[0])
             except ParseError as e:
                 last_error = e
     raise last_error or ParseError("no move found (expected one move such as [1, 0, 2])", "no_answer")
