@@ -315,3 +315,12 @@ def generate_with_tatham(task, params: dict, seed: int) -> Instance:
     (game_id,) = sgt_generate(task.family, cp, 1, seed)
     version = sgt_version(task.family) or "unknown"
     return parse_game_id(game_id, task, tatham_params=cp, params=params, source=f"tatham-{version}")
+
+
+def sgt_accepts(name: str, game_id: str, timeout: float = 60) -> tuple[bool, str]:
+    """Whether Tatham's own parser accepts ``game_id`` (``--generate 1 ID --save`` validates it)."""
+    exe = _need(name)
+    with tempfile.TemporaryDirectory() as tmp:
+        res = subprocess.run([exe, "--generate", "1", game_id, "--save", os.path.join(tmp, "v")],
+                             capture_output=True, text=True, timeout=timeout, check=False)
+    return res.returncode == 0, res.stderr.strip()[-300:]
