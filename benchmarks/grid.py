@@ -27,9 +27,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kumo_gym.core.registry import get_task  # noqa: E402
-from kumo_gym.envs.grid import tatham  # noqa: E402
-from kumo_gym.envs.grid.catalog import ENTRIES  # noqa: E402
+from kumo_gym.core.registry import get_task
+from kumo_gym.envs.grid import tatham
+from kumo_gym.envs.grid.catalog import ENTRIES
 
 PRESETS = ("trivial", "easy", "normal", "hard")
 

@@ -305,3 +305,15 @@ def test_bad_parameters_name_the_choices(name):
         task.resolve_params(difficulty="easy", colour="red")
     with pytest.raises(ConfigError, match="backend"):
         task.resolve_params(difficulty="easy", backend="c")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sb3_structured_wrapper(name):
+    sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
+    from kumo_gym.wrappers import StructuredWrapper
+
+    env = StructuredWrapper(gym.make(f"kumo_gym/{name}-v0", mode="interactive", difficulty="trivial",
+                                     illegal_action="reject"))
+    sb3_checker.check_env(env)
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs) and info["action_mask"].any()
