@@ -260,10 +260,8 @@ class PlanningTask(InteractiveTask):
         ``score`` is the legal prefix over the optimal length, capped below 1 unless solved, so
         a long legal walk that misses the goal never earns full credit.
         """
-        opt = self.optimal_length(instance)
-        solvable = instance.data.get("solvable", True)
         if answer == "UNSOLVABLE":
-            return self._verify_claim(instance, solvable)
+            return self._verify_claim(instance, instance.data.get("solvable", True))
         if not isinstance(answer, list):
             return Verdict("parse_error", f"The answer is not a move list: {str(answer)[:60]!r}.",
                            details={"reason": "malformed_move"})
@@ -271,6 +269,12 @@ class PlanningTask(InteractiveTask):
             moves = [self.coerce_move(m) for m in answer]
         except ParseError as e:
             return Verdict("parse_error", f"The answer is not a move list: {e}", details={"reason": e.reason})
+        return self.verify_moves(instance, moves)
+
+    def verify_moves(self, instance: Instance, moves: list) -> Verdict:
+        """:meth:`verify` for a list of canonical moves (as :meth:`parse` returns them)."""
+        opt = self.optimal_length(instance)
+        solvable = instance.data.get("solvable", True)
         sim = self.simulate(instance, moves)
         k = sim["n_legal_prefix"]
         details = {"n_moves": len(moves), "n_legal_prefix": k, "optimal_length": opt,
@@ -340,7 +344,8 @@ class PlanningTask(InteractiveTask):
                    else f"No valid move list could be read: {err}")
             return Verdict(status, msg, details={"reason": err.reason, "outcome": SPEC_OUTCOME[status],
                                                   "optimal_length": self.optimal_length(instance), **meta})
-        verdict = self.verify(instance, "UNSOLVABLE" if claim else ex.chosen.moves)
+        verdict = (self.verify(instance, "UNSOLVABLE") if claim
+                   else self.verify_moves(instance, ex.chosen.moves))
         verdict.details.update(meta)
         return verdict
 

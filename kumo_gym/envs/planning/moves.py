@@ -12,6 +12,7 @@ Every function here is linear in its input and never raises on any string, excep
 """
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -188,6 +189,9 @@ def parse_list(text: str) -> list:
     items and ``#`` comments. Raises ParseError ``ellipsis`` for ``...``/``…`` and
     ``malformed_move`` for anything else it cannot read. Uses an explicit stack.
     """
+    fast = _parse_json_list(text)
+    if fast is not None:
+        return fast
     stack: list[list] = []
     closers: list[str] = []
     result = None
@@ -241,6 +245,37 @@ def parse_list(text: str) -> list:
     if result is None:
         raise ParseError("the list is not closed", "malformed_move")
     return result
+
+
+def _parse_json_list(text: str) -> list | None:
+    """The common case, strict JSON (``[[1, 0, 2], ["A_1"]]``), read by the C decoder.
+
+    Returns None whenever the general parser must decide (comments, single quotes, bare
+    names, trailing commas, ellipses, floats ...), so both paths give the same result.
+    """
+    if "#" in text or "'" in text or "\\" in text:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, list):
+        return None
+    todo = [(value, 1)]
+    while todo:
+        items, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            raise ParseError(f"lists nested deeper than {MAX_DEPTH}", "malformed_move")
+        for i, x in enumerate(items):
+            if isinstance(x, list):
+                todo.append((x, depth + 1))
+            elif isinstance(x, str):
+                if not x or "\n" in x:
+                    return None
+                items[i] = Name(x.strip())
+            elif type(x) is not int or len(str(abs(x))) > MAX_INT_DIGITS:
+                return None
+    return value
 
 
 def _strip_comments(text: str) -> str:
