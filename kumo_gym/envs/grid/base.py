@@ -474,6 +474,38 @@ class GridTask(InteractiveTask):
         enc = self.encode(instance)
         return len(enumerate_models(enc.formula.clauses, enc.answer_vars, limit))
 
+    def grade(self, instance: Instance) -> int:
+        """The §8 difficulty proxy: 0 unit propagation, 1 failed-literal probing, 2 search."""
+        from ...solvers.sat import grade
+
+        enc = self.encode(instance)
+        return grade(enc.formula.clauses, enc.answer_vars)
+
+    # ---- claims (§7; the schema is in claims.py) --------------------------------------------
+    @property
+    def claim_kinds(self) -> list[str]:
+        from .claims import claim_types
+
+        return claim_types(self.family)
+
+    def verify_claim(self, instance: Instance, claim: dict, profile: str = "default") -> str:
+        """``correct``, ``incorrect`` or ``unverifiable`` (reasoning_graphs.md §2)."""
+        from .claims import label_claim
+
+        return label_claim(instance, claim, profile=profile)
+
+    def solution_claims(self, instance: Instance) -> list[dict]:
+        """C*, the minimal statement of the solution."""
+        from .claims import solution_claims
+
+        return solution_claims(instance)
+
+    def to_game_id(self, instance: Instance) -> str:
+        """The Tatham game ID ``params:desc`` of ``instance`` (§4)."""
+        from .tatham import to_game_id
+
+        return to_game_id(instance, self)
+
     def solve(self, instance: Instance) -> list[list]:
         sol = instance.data.get("solution")
         if sol:

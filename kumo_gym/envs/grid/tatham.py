@@ -215,6 +215,17 @@ def to_game_id(instance: Instance, task=None) -> str:
     return f"{pstr}:{task.encode_desc(instance)}"
 
 
+def decode_params(family: str, s: str) -> dict:
+    """A Tatham parameter string (full or short form) as our generation parameters."""
+    return grid_task(family).decode_params(s)
+
+
+def encode_params(family: str, params: dict, full: bool = True) -> str:
+    """Our generation parameters as Tatham's canonical parameter string (full or ID form)."""
+    task = grid_task(family)
+    return task.encode_params(task.validate_params(dict(params)), full=full)
+
+
 # ---- save files and AUXINFO ----------------------------------------------------------------
 def read_save(text: str) -> dict[str, str]:
     """A Tatham save file (``KEY:LEN:VALUE`` lines, key padded to 8) as a dict of the first values."""
