@@ -558,6 +558,10 @@ def final_answer_claims(task: Any, instance: Any, answer_text: str, pack: Pack) 
         return []
     if not isinstance(grid, list):
         return []
+    bounds = bounds_of(instance)
+    if bounds is not None and (len(grid) != bounds.H or any(not isinstance(row, list) or len(row) != bounds.W
+                                                            for row in grid)):
+        return []  # a grid of the wrong shape is no statement of this puzzle's solution
     out = []
     for r, row in enumerate(grid):
         if not isinstance(row, list):
@@ -996,7 +1000,8 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
         "puzzle": pack.puzzle,
         "env_id": record.get("env_id"),
         "instance_id": record.get("instance_id") or (instance.instance_id if instance is not None else None),
-        "difficulty": record.get("difficulty"),
+        "difficulty": record.get("difficulty") or (getattr(instance, "params", None) or {}).get("difficulty"),
+        "size": f"{bounds.H}x{bounds.W}" if bounds else None,
         "model": record.get("model"),
         "solved": solved,
         "tokens": _tokens_of(record, text),
@@ -1008,6 +1013,7 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
                    for c, a in zip(art["claims"], art["apps"])],
         "edges": [{"src": u, "dst": v, "type": d.get("type"), "rule": d.get("rule")} for u, v, d in graph.edges(data=True)],
         "missing": [{"id": v, "before": v} for v in graph if graph.nodes[v].get("kind") == "Missing"],
+        "solution_claims": [list(k) for k in cstar],
         "metrics": metrics,
         "counters": art["counters"],
         "provenance": provenance,

@@ -64,3 +64,65 @@ def solo_record(solo_instance):
     return {"env_id": "kumo_gym/Solo-v0", "instance": solo_instance.to_dict(),
             "instance_id": solo_instance.instance_id, "completion": SOLO_TRACE,
             "verdict": {"status": "solved", "solved": True}, "reward": 1.0, "model": "hand", "difficulty": "trivial"}
+
+
+def synthetic_tents_text(inst, rng, noise: int = 0) -> str:
+    """A plausible 0-based Tents trace for a generated instance: clues, placements, final grid."""
+    st, sol = inst.data["state"], inst.data["solution"]
+    lines = []
+    for r, k in enumerate(st["row_counts"]):
+        lines.append(f"Row {r} needs {k} tents.")
+    tents = [(r, c) for r, row in enumerate(sol) for c, v in enumerate(row) if v == "A"]
+    trees = [(r, c) for r, row in enumerate(st["grid"]) for c, v in enumerate(row) if v == "T"]
+    for (tr, tc), (r, c) in zip(trees, tents):
+        lines.append(f"The tree at ({tr}, {tc}) needs a tent, so the tent goes at ({r}, {c}).")
+        for _ in range(int(rng.integers(0, noise + 1))):
+            lines.append(f"Again, the tent at ({r}, {c}) is fixed.")
+    empty = [(r, c) for r, row in enumerate(sol) for c, v in enumerate(row) if v == "."]
+    for r, c in empty[: int(rng.integers(0, 3))]:
+        lines.append(f"Because of the tent at {tents[0]}, ({r}, {c}) cannot be a tent.".replace("(", "(", 1))
+    import json
+
+    return "<think>" + "\n".join(lines) + "</think>\n" + json.dumps(sol)
+
+
+def synthetic_solo_text(inst, rng, noise: int = 0) -> str:
+    """A 1-based Sudoku trace: a few unit facts, every placement, the final grid."""
+    sol = inst.data["solution"]
+    grid = inst.data["state"]["grid"]
+    lines = []
+    for r, row in enumerate(grid):
+        given = [v for v in row if v]
+        if given:
+            lines.append(f"Row {r + 1} already contains {' and '.join(map(str, given))}.")
+    cells = [(r, c) for r in range(len(sol)) for c in range(len(sol)) if not grid[r][c]]
+    for r, c in cells:
+        lines.append(f"So r{r + 1}c{c + 1} = {sol[r][c]}.")
+        for _ in range(int(rng.integers(0, noise + 1))):
+            lines.append(f"Check: r{r + 1}c{c + 1} is {sol[r][c]}.")
+    import json
+
+    return "\n".join(lines) + "\nAnswer: " + json.dumps(sol)
+
+
+def write_trace_file(path, n_each: int = 4, seed: int = 0):
+    """A real trace file: Tents and Solo episodes stepped through TraceWrapper, some solved, some not."""
+    import gymnasium as gym
+    import numpy as np
+
+    import kumo_gym  # noqa: F401  (registers the environments)
+    from kumo_gym.wrappers.trace import TraceWrapper
+
+    rng = np.random.default_rng(seed)
+    for env_id, make_text in (("kumo_gym/Tents-v0", synthetic_tents_text), ("kumo_gym/Solo-v0", synthetic_solo_text)):
+        env = TraceWrapper(gym.make(env_id, difficulty="trivial"), path, model="synthetic-a")
+        for i in range(n_each):
+            env.reset(seed=i)
+            inst = env.unwrapped.instance
+            text = make_text(inst, rng, noise=i % 3)
+            if i == n_each - 1:  # one wrong answer per family
+                text = text.rsplit("[[", 1)[0] + "[[1]]"
+            env.annotate(model="synthetic-a" if i % 2 else "synthetic-b", completion_tokens=len(text) // 4)
+            env.step(text)
+        env.close()
+    return path

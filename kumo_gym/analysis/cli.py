@@ -1,0 +1,56 @@
+"""``kumo-gym analyze TRACES.jsonl --out DIR``: reasoning graphs, metrics, plots and a report.
+
+With no model options it runs the deterministic extractor (no model needed). ``--base-url``
+and ``--model`` add the LLM stages through an OpenAI-compatible server (vLLM, SGLang, OpenAI);
+``--rule-model`` names a separate, usually smaller, model for rule extraction.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("analyze", help="reasoning graphs, eta and statistics from a trace file",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("traces", help="JSONL trace file written by kumo_gym.wrappers.trace")
+    p.add_argument("--out", required=True, help="output directory")
+    p.add_argument("--model", default=None, help="model name for the LLM extraction stages (optional)")
+    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
+    p.add_argument("--rule-model", default=None, help="model for rule extraction (default: --model)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per model request")
+    p.add_argument("--profile", default="default", choices=("default", "consistency"),
+                   help="claim verification profile (reasoning_graphs.md §2)")
+    p.add_argument("--force", action="store_true", help="also report eta of unsolved runs as eta_unconditional")
+    p.add_argument("--max-graph-plots", type=int, default=12, help="draw at most this many claim graphs")
+    p.add_argument("--limit", type=int, default=None, help="analyse only the first N episodes")
+    p.add_argument("--no-plots", action="store_true", help="skip all pictures")
+    p.set_defaults(func=cmd_analyze)
+
+
+def cmd_analyze(args) -> int:
+    from ..core.errors import ConfigError
+    from .report import analyse_file
+
+    backend = rule_backend = None
+    if args.model or args.base_url:
+        if not args.model:
+            raise ConfigError("--base-url needs --model (the model name the server serves)")
+        from ..training.backends import OpenAIChatBackend
+
+        backend = OpenAIChatBackend(base_url=args.base_url, model=args.model, api_key_env=args.api_key_env,
+                                    timeout=args.timeout)
+        if args.rule_model:
+            rule_backend = OpenAIChatBackend(base_url=args.base_url, model=args.rule_model,
+                                             api_key_env=args.api_key_env, timeout=args.timeout)
+    import os
+
+    if not os.path.exists(args.traces):
+        raise ConfigError(f"trace file {args.traces!r} does not exist")
+    summary = analyse_file(args.traces, args.out, backend=backend, profile=args.profile, force=args.force,
+                           max_graph_plots=args.max_graph_plots, limit=args.limit,
+                           llm_options={"rule_backend": rule_backend} if rule_backend else None,
+                           plots=not args.no_plots)
+    print(json.dumps(summary, indent=1))
+    return 0 if summary["analysed"] or not summary["records"] else 1
