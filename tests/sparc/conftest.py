@@ -1,0 +1,23 @@
+"""Fixtures of the SPaRC tests: the official reference sample (evaluation data, never copied here)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def ref_lines(reference):
+    path = reference / "sparc" / "sparc_dev_50.jsonl"
+    if not path.is_file():
+        pytest.skip(f"SPaRC reference sample not found at {path}")
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture(scope="session")
+def ref_records(ref_lines):
+    return [json.loads(line) for line in ref_lines]
+
+
+def stored_paths(record) -> list[list[tuple[int, int]]]:
+    return [[(d["x"], d["y"]) for d in s["path"]] for s in record["solutions"]]

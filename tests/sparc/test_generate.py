@@ -1,0 +1,88 @@
+"""Generator (spec §9): solvable with at most k solutions, valid records, difficulty levels."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.sparc.difficulty import difficulty_score
+from kumo_gym.envs.sparc.generate import RULE_SETS, RuleBalancer, generate
+from kumo_gym.envs.sparc.puzzle import SparcPuzzle
+from kumo_gym.envs.sparc.rules import check_path
+from kumo_gym.solvers.sparc import enumerate_solutions
+
+
+def _check_record(rec, k=50):
+    p = SparcPuzzle.from_record(json.loads(json.dumps(rec)))  # valid tokens, shapes, YAML
+    assert p.yaml_mismatches(rec["text_visualization"]) == []
+    res = enumerate_solutions(p, cap=k)
+    assert 1 <= res.count <= k and not res.capped
+    assert res.solutions == [[(d["x"], d["y"]) for d in s["path"]] for s in rec["solutions"]]
+    assert rec["solution_count"] == res.count
+    assert all(check_path(p, s).solved for s in res.solutions)
+    score, level = difficulty_score(p)
+    assert rec["difficulty_score"] == score and rec["difficulty_level"] == level
+    for sid, arr in json.loads(rec["polyshapes"]).items():  # our ids decode consistently (bits 4x + y)
+        assert int(sid) == sum(1 << (4 * x + y) for y, row in enumerate(arr) for x, v in enumerate(row) if v)
+    return p
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_levels_are_hit_and_puzzles_are_valid(level):
+    rng = np.random.default_rng(level)
+    for _ in range(6):
+        g = generate(rng, level=level)
+        assert g.level == level
+        _check_record(g.record())
+
+
+@pytest.mark.parametrize("rule_set", sorted(RULE_SETS))
+def test_rule_sets_use_only_their_types(rule_set):
+    rng = np.random.default_rng(7)
+    for _ in range(2):
+        g = generate(rng, rules=rule_set, width=3, height=3)
+        p = _check_record(g.record())
+        if RULE_SETS[rule_set] is not None:
+            assert p.rule_types() == set(RULE_SETS[rule_set])
+
+
+def test_uniform_sampler_and_sizes():
+    rng = np.random.default_rng(3)
+    for w, h in [(2, 2), (2, 6), (4, 3)]:
+        g = generate(rng, width=w, height=h, sampler="uniform")
+        p = _check_record(g.record())
+        assert (p.width, p.height) == (w, h)
+
+
+def test_generation_is_deterministic():
+    a = generate(np.random.default_rng(11), level=3).record()
+    b = generate(np.random.default_rng(11), level=3).record()
+    assert a == b
+
+
+def test_balancer_counts_and_forbidden_fingerprints():
+    bal = RuleBalancer()
+    rng = np.random.default_rng(5)
+    g = generate(rng, width=2, height=2, balancer=bal)
+    assert sum(bal.counts.values()) == len(g.puzzle.rule_types())
+    with pytest.raises(ConfigError):
+        generate(np.random.default_rng(5), width=2, height=2, rules="gaps", forbidden=_all_fingerprints(),
+                 max_attempts=3)
+
+
+def _all_fingerprints():
+    class Everything:
+        def __contains__(self, item):
+            return True
+
+    return Everything()
+
+
+@pytest.mark.parametrize("kwargs,msg", [({"width": 7}, "width 7"), ({"rules": "nope"}, "rules 'nope'"),
+                                        ({"level": 9}, "level 9"), ({"rules": ["ylop"]}, "needs 'poly'"),
+                                        ({"sampler": "x"}, "sampler 'x'")])
+def test_bad_parameters_name_the_value(kwargs, msg):
+    with pytest.raises(ConfigError, match=msg):
+        generate(np.random.default_rng(0), **kwargs)
