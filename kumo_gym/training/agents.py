@@ -105,6 +105,10 @@ class RandomAgent(_BoundAgent):
 
     name = "random"
 
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self._walkable: dict = {}
+
     def reply(self) -> str:
         task, inst = self.env.task, self.env.instance
         if self._interactive():
@@ -117,8 +121,25 @@ class RandomAgent(_BoundAgent):
             return task.format_move(moves[int(self.rng.integers(len(moves)))])
         if callable(getattr(task, "random_answer", None)):
             return task.format_answer(task.random_answer(inst, self.rng))
+        if not self._moves_are_answers(task, inst):
+            return ""
         walk = self.random_walk(task, inst)
-        return "" if walk is None else task.format_answer(walk)
+        try:
+            return "" if walk is None else task.format_answer(walk)
+        except (TypeError, ValueError, KeyError, IndexError):
+            return ""
+
+    def _moves_are_answers(self, task, inst) -> bool:
+        """Whether a list of interactive moves is also an answer (planning move lists: yes; SPaRC,
+        whose answer is a path of cells while its moves are steps: no)."""
+        key = type(task)
+        if key not in self._walkable:
+            golden_moves = getattr(task, "golden_moves", None)
+            try:
+                self._walkable[key] = (not callable(golden_moves)) or list(golden_moves(inst)) == list(task.solve(inst))
+            except (NotImplementedError, TypeError):
+                self._walkable[key] = False
+        return self._walkable[key]
 
     def random_walk(self, task, inst) -> list | None:
         try:

@@ -191,6 +191,10 @@ def register(subparsers) -> None:
             q.add_argument("--epochs", type=float, default=1.0, help="used when --max-steps is 0")
         q.set_defaults(func=cmd_train)
 
+    from .demo import register_demo
+
+    register_demo(subparsers)
+
 
 if __name__ == "__main__":  # pragma: no cover
     from ..cli import main

@@ -156,11 +156,12 @@ class Evaluator:
         done = {r.get("key") for r in read_traces(path)}
         jobs = self.jobs(specs, n, samples, shard, done)
         total = sum(len(j.samples) for j in jobs)
+        kept = len(specs) * len(shard_range(n, shard)) * samples - total
         writer = TraceWriter(path)
         self._write_config(specs, n, samples, shard)
         bar = tqdm(total=total, desc=f"eval {self.model_name}", unit="ep", disable=not self.progress)
-        if len(done):
-            bar.write(f"resuming: {len(done)} finished episode(s) in {path} are kept")
+        if kept:
+            bar.write(f"resuming: {kept} finished episode(s) in {path} are kept")
 
         def work(job: _Job):
             self.run_job(job, writer)
