@@ -244,13 +244,15 @@ class PlanningTask(InteractiveTask):
     def simulate(self, instance: Instance, moves: list) -> dict:
         """Play ``moves`` from the start; stop at the first illegal one (spec §6.1)."""
         state = self.initial_state(instance)
+        goal = self.goal_state(instance)  # built once: this loop runs a million times for Hanoi N=20
+        check, apply = self.check_move, self.apply
         goal_at = None
         for i, move in enumerate(moves):
-            reason = self.check_move(instance, state, move)
+            reason = check(instance, state, move)
             if reason is not None:
                 return {"n_legal_prefix": i, "reason": reason, "state": state, "goal_first_reached_at": goal_at}
-            state = self.apply(instance, state, move)
-            if goal_at is None and self.is_goal(instance, state):
+            state = apply(instance, state, move)
+            if goal_at is None and state == goal:
                 goal_at = i + 1
         return {"n_legal_prefix": len(moves), "reason": None, "state": state, "goal_first_reached_at": goal_at}
 

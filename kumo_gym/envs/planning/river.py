@@ -37,6 +37,17 @@ def _optimum(n: int, k: int) -> int | None:
     return river_optimal_length(n, k)
 
 
+@lru_cache(maxsize=128)
+def _people(n: int) -> tuple[str, ...]:
+    """All 2N people in the order A_1, a_1, A_2, a_2, ..."""
+    return tuple(p for i in range(1, n + 1) for p in (f"A_{i}", f"a_{i}"))
+
+
+@lru_cache(maxsize=128)
+def _everyone(n: int) -> frozenset:
+    return frozenset(_people(n))
+
+
 def solvable_choices(n: int) -> str:
     """The capacities that make N pairs solvable, in words (spec §2.3)."""
     if n <= 3:
@@ -140,7 +151,7 @@ class RiverCrossingTask(PlanningTask):
     # ---- state ------------------------------------------------------------------------------
     @staticmethod
     def people(n: int) -> list[str]:
-        return [p for i in range(1, n + 1) for p in (f"A_{i}", f"a_{i}")]
+        return list(_people(n))
 
     def initial_state(self, instance: Instance) -> tuple:
         return (frozenset(instance.data["initial_left"]), 0)
@@ -178,14 +189,15 @@ class RiverCrossingTask(PlanningTask):
             return "duplicate_passenger"
         if len(move) > k:
             return "over_capacity"
-        here = left if boat == 0 else frozenset(self.people(n)) - left
+        everyone = _everyone(n)
+        here = left if boat == 0 else everyone - left
         if not group <= here:
             return "not_on_boat_side"
         if self.unsafe(group):
             return "unsafe_boat"
         if self.unsafe(here - group):
             return "unsafe_departure_bank"
-        if self.unsafe((frozenset(self.people(n)) - here) | group):
+        if self.unsafe((everyone - here) | group):
             return "unsafe_arrival_bank"
         return None
 

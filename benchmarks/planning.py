@@ -1,0 +1,242 @@
+"""Planning puzzle benchmark (planning spec; issue 2, "Benchmarks").
+
+In one run, side by side:
+
+* env steps per second in text mode (answer mode: reset + one golden answer; interactive mode:
+  one golden move per step), in the structured mode of ``kumo_gym.wrappers.structured`` (Box
+  observation, Discrete action), next to Gymnasium's ``CartPole-v1`` with random actions;
+* solver time, numba kernel against the pure-Python implementation of the same search: River
+  Crossing BFS over pair-type counts (N = 5..100, k = 4..6) and Blocks World A* over packed
+  states (interleaved and custom start/goal pairs); numba compile time is reported apart;
+* answers verified per second: Hanoi N = 10 full move lists (1023 moves), from raw text
+  (extraction + simulation) and from parsed lists (simulation only).
+
+Prints a table and writes ``benchmarks/results/planning.json``. ``--quick`` runs shorter.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import gymnasium as gym  # noqa: E402
+
+import kumo_gym  # noqa: E402,F401
+from kumo_gym.core.registry import get_task  # noqa: E402
+from kumo_gym.solvers import planning as sp  # noqa: E402
+
+ENVS = {"Hanoi": {"n": 5}, "CheckerJumping": {"n": 3}, "RiverCrossing": {"n": 3, "k": 2}, "BlocksWorld": {"n": 6}}
+
+
+def rate(fn, min_time: float) -> tuple[float, int]:
+    """Calls per second of ``fn`` (which returns how many steps it made), over >= min_time s."""
+    steps, t0 = 0, time.perf_counter()
+    while True:
+        steps += fn()
+        dt = time.perf_counter() - t0
+        if dt >= min_time:
+            return steps / dt, steps
+
+
+def best_time(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+# ---- env throughput -------------------------------------------------------------------------
+def cartpole_rate(min_time: float) -> float:
+    env = gym.make("CartPole-v1")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+
+    def run():
+        for _ in range(1000):
+            _, _, term, trunc, _ = env.step(int(rng.integers(2)))
+            if term or trunc:
+                env.reset()
+        return 1000
+
+    return rate(run, min_time)[0]
+
+
+def answer_rate(name: str, params: dict, min_time: float) -> float:
+    env = gym.make(f"kumo_gym/{name}-v0", **params)
+    env.reset(seed=0)
+    task = env.unwrapped.task
+    gold = task.format_answer(task.solve(env.unwrapped.instance))
+
+    def run():
+        env.reset()
+        _, r, _, _, _ = env.step(gold)
+        assert r == 1.0
+        return 1
+
+    return rate(run, min_time)[0]
+
+
+def interactive_rate(name: str, params: dict, min_time: float) -> float:
+    env = gym.make(f"kumo_gym/{name}-v0", mode="interactive", **params)
+    env.reset(seed=0)
+    task = env.unwrapped.task
+    moves = [task.format_move(m) for m in task.solve(env.unwrapped.instance)]
+
+    def run():
+        env.reset()
+        for a in moves:
+            env.step(a)
+        return len(moves)
+
+    return rate(run, min_time)[0]
+
+
+def structured_rate(name: str, params: dict, min_time: float) -> float | None:
+    try:
+        from kumo_gym.wrappers.structured import StructuredWrapper
+    except ImportError:
+        return None
+    env = StructuredWrapper(gym.make(f"kumo_gym/{name}-v0", mode="interactive", **params))
+    env.reset(seed=0)
+    base = env.unwrapped
+    task = base.task
+    catalog = [repr(m) for m in task.move_catalog(base.instance)]
+    actions = [catalog.index(repr(m)) for m in task.solve(base.instance)]
+
+    def run():
+        env.reset()
+        for a in actions:
+            env.step(a)
+        return len(actions)
+
+    return rate(run, min_time)[0]
+
+
+# ---- solvers --------------------------------------------------------------------------------
+def river_rows(ns, ks, repeat) -> list[dict]:
+    rows = []
+    for n in ns:
+        for k in ks:
+            t_nb = best_time(lambda: sp.river_count_moves(n, k, "numba"), repeat)
+            t_py = best_time(lambda: sp.river_count_moves(n, k, "python"), max(1, repeat // 2))
+            rows.append({"puzzle": "RiverCrossing", "instance": f"N={n} k={k}",
+                         "optimal": sp.river_optimal_length(n, k), "numba_ms": 1e3 * t_nb, "python_ms": 1e3 * t_py,
+                         "speedup": t_py / t_nb if t_nb > 0 else None})
+    return rows
+
+
+def blocks_instances(quick: bool) -> list[tuple[str, list, list]]:
+    out = []
+    for n in ((5, 6) if quick else (5, 6, 7, 8)):
+        initial, goal = sp.blocks_interleaved(n)
+        out.append((f"interleaved N={n}", initial, goal))
+    rng = np.random.default_rng(7)
+    for n, stacks in ((6, 3), (7, 4)) if quick else ((6, 3), (7, 3), (7, 4), (8, 4)):
+        names = sp.block_names(n)
+        out.append((f"random N={n} S={stacks}", _random_stacks(names, stacks, rng), _random_stacks(names, stacks, rng)))
+    return out
+
+
+def _random_stacks(names, stacks, rng) -> list[list[str]]:
+    piles = [[] for _ in range(stacks)]
+    for b in rng.permutation(names):
+        piles[int(rng.integers(stacks))].append(str(b))
+    return piles
+
+
+def blocks_rows(quick: bool, repeat: int) -> list[dict]:
+    rows = []
+    for label, initial, goal in blocks_instances(quick):
+        sol = sp.blocks_search(initial, goal)
+        t_nb = best_time(lambda: sp.blocks_search(initial, goal, backend="numba"), repeat)
+        t_py = best_time(lambda: sp.blocks_search(initial, goal, backend="python"), 1)
+        rows.append({"puzzle": "BlocksWorld", "instance": label, "optimal": len(sol),
+                     "numba_ms": 1e3 * t_nb, "python_ms": 1e3 * t_py, "speedup": t_py / t_nb if t_nb > 0 else None})
+    return rows
+
+
+def compile_times() -> dict:
+    """Seconds of the first call in this process (numba compile or cache load)."""
+    t0 = time.perf_counter()
+    sp.river_count_moves(3, 2, "numba")
+    t1 = time.perf_counter()
+    sp.blocks_search([["A", "B"], [], []], [["B", "A"], [], []])
+    t2 = time.perf_counter()
+    return {"river_first_call_s": t1 - t0, "blocks_first_call_s": t2 - t1}
+
+
+# ---- verification ---------------------------------------------------------------------------
+def verify_rates(min_time: float) -> dict:
+    task = get_task("kumo_gym/Hanoi-v0")
+    inst = task.load({"n": 10})
+    gold = task.solve(inst)
+    text = "Thinking done.\n" + task.format_answer(gold)
+
+    def from_text():
+        assert task.score(inst, text).solved
+        return 1
+
+    def from_list():
+        assert task.verify(inst, gold).solved
+        return 1
+
+    return {"hanoi10_text_per_s": rate(from_text, min_time)[0], "hanoi10_list_per_s": rate(from_list, min_time)[0],
+            "moves_per_answer": len(gold)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="shorter timings and fewer instances")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "planning.json"))
+    args = ap.parse_args(argv)
+    min_time = 0.3 if args.quick else 1.0
+    repeat = 2 if args.quick else 5
+
+    compiled = compile_times()
+    cart = cartpole_rate(min_time)
+    env_rows = []
+    for name, params in ENVS.items():
+        env_rows.append({"env": f"kumo_gym/{name}-v0", "params": params,
+                         "answer_episodes_per_s": answer_rate(name, params, min_time),
+                         "interactive_steps_per_s": interactive_rate(name, params, min_time),
+                         "structured_steps_per_s": structured_rate(name, params, min_time)})
+    solver_rows = river_rows((5, 10) if args.quick else (5, 10, 20, 50, 100), (4, 5, 6), repeat)
+    solver_rows += blocks_rows(args.quick, repeat)
+    verify = verify_rates(min_time)
+
+    print(f"\nGymnasium CartPole-v1 (random actions): {cart:,.0f} steps/s")
+    print(f"\n{'env':30} {'answer ep/s':>12} {'interactive st/s':>17} {'structured st/s':>16}")
+    for r in env_rows:
+        s = r["structured_steps_per_s"]
+        print(f"{r['env']:30} {r['answer_episodes_per_s']:12,.0f} {r['interactive_steps_per_s']:17,.0f} "
+              f"{'n/a' if s is None else f'{s:,.0f}':>16}")
+    print(f"\n{'solver':14} {'instance':22} {'optimal':>7} {'numba ms':>10} {'python ms':>10} {'speedup':>8}")
+    for r in solver_rows:
+        print(f"{r['puzzle']:14} {r['instance']:22} {r['optimal']:7} {r['numba_ms']:10.3f} {r['python_ms']:10.2f} "
+              f"{r['speedup']:8.1f}")
+    print(f"\nnumba first calls (compile or cache load): river {compiled['river_first_call_s']:.2f} s, "
+          f"blocks {compiled['blocks_first_call_s']:.2f} s")
+    print(f"Hanoi N=10 answers verified per second ({verify['moves_per_answer']} moves each): "
+          f"{verify['hanoi10_text_per_s']:,.1f} from text, {verify['hanoi10_list_per_s']:,.1f} from parsed lists")
+
+    result = {"benchmark": "planning", "quick": args.quick, "python": platform.python_version(),
+              "machine": platform.machine(), "processor": platform.processor(), "numba_first_call_s": compiled,
+              "cartpole_steps_per_s": cart, "envs": env_rows, "solvers": solver_rows, "verification": verify}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
