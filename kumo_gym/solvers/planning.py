@@ -155,19 +155,21 @@ def _unsafe(full, lone_actors, lone_agents):
     return lone_actors > 0 and full + lone_agents > 0
 
 
+# The reachable part of the count space is tiny (about 4N states for k >= 4), so both searches
+# keep parents in hash maps instead of dense arrays over all 2 (N + 1)^3 indices. A trip is packed
+# into one integer, 10 bits per count.
+_PACK = 1024
+
+
 @numba.njit(cache=True)
 def _river_bfs_kernel(n, k):
-    size = 2 * (n + 1) ** 3
-    dist = np.full(size, -1, np.int32)
-    parent = np.full(size, -1, np.int64)
-    pmove = np.zeros((size, 5), np.int32)
-    queue = np.empty(size, np.int64)
     start = ((n * (n + 1) + 0) * (n + 1) + 0) * 2 + 0
     goal = 1
-    dist[start] = 0
-    head, tail = 0, 1
-    queue[0] = start
-    while head < tail:
+    parent = {start: -1}
+    pmove = {start: 0}
+    queue = [start]
+    head = 0
+    while head < len(queue):
         s = queue[head]
         head += 1
         if s == goal:
@@ -188,22 +190,16 @@ def _river_bfs_kernel(n, k):
                 for cg in range(min(f - cb - ca, k - 2 * cb - ca) + 1):
                     for da in range(min(aonly, k - 2 * cb - ca - cg) + 1):
                         for dg in range(min(gonly, k - 2 * cb - ca - cg - da) + 1):
-                            t = 2 * cb + ca + cg + da + dg
-                            if t == 0:
+                            if 2 * cb + ca + cg + da + dg == 0:
                                 continue
                             y = ca + da
-                            z = cg + dg
-                            if y > 0 and cb + z > 0:
+                            if y > 0 and cb + cg + dg > 0:
                                 continue
-                            dep_full = f - cb - ca - cg
                             dep_a = aonly - da + cg
-                            dep_g = gonly - dg + ca
-                            if dep_a > 0 and dep_full + dep_g > 0:
+                            if dep_a > 0 and (f - cb - ca - cg) + (gonly - dg + ca) > 0:
                                 continue
-                            arr_full = ft + cb + da + dg
                             arr_a = gonly - dg + ca
-                            arr_g = aonly - da + cg
-                            if arr_a > 0 and arr_full + arr_g > 0:
+                            if arr_a > 0 and (ft + cb + da + dg) + (aonly - da + cg) > 0:
                                 continue
                             if boat == 0:
                                 a2 = nll - cb - ca - cg
@@ -214,28 +210,23 @@ def _river_bfs_kernel(n, k):
                                 b2 = nlr - da + cg
                                 c2 = nrl - dg + ca
                             s2 = ((a2 * (n + 1) + b2) * (n + 1) + c2) * 2 + (1 - boat)
-                            if dist[s2] < 0:
-                                dist[s2] = dist[s] + 1
+                            if s2 not in parent:
                                 parent[s2] = s
-                                pmove[s2, 0] = cb
-                                pmove[s2, 1] = ca
-                                pmove[s2, 2] = cg
-                                pmove[s2, 3] = da
-                                pmove[s2, 4] = dg
-                                queue[tail] = s2
-                                tail += 1
-    return dist, parent, pmove
+                                pmove[s2] = (((cb * 1024 + ca) * 1024 + cg) * 1024 + da) * 1024 + dg
+                                queue.append(s2)
+    path = []
+    if goal in parent:
+        s = goal
+        while parent[s] >= 0:
+            path.append(pmove[s])
+            s = parent[s]
+    return goal in parent, path[::-1]
 
 
 def _river_bfs_python(n: int, k: int):
     """The same breadth-first search as ``_river_bfs_kernel``, in plain Python."""
-    size = 2 * (n + 1) ** 3
-    dist = [-1] * size
-    parent = [-1] * size
-    pmove = [None] * size
-    start = _river_index(n, n, 0, 0, 0)
-    goal = 1
-    dist[start] = 0
+    start, goal = _river_index(n, n, 0, 0, 0), 1
+    parent, pmove = {start: -1}, {start: 0}
     queue = deque([start])
     while queue:
         s = queue.popleft()
@@ -264,33 +255,39 @@ def _river_bfs_python(n: int, k: int):
                             else:
                                 a2, b2, c2 = nll + cb + da + dg, nlr - da + cg, nrl - dg + ca
                             s2 = _river_index(n, a2, b2, c2, 1 - boat)
-                            if dist[s2] < 0:
-                                dist[s2] = dist[s] + 1
+                            if s2 not in parent:
                                 parent[s2] = s
-                                pmove[s2] = (cb, ca, cg, da, dg)
+                                pmove[s2] = (((cb * _PACK + ca) * _PACK + cg) * _PACK + da) * _PACK + dg
                                 queue.append(s2)
-    return dist, parent, pmove
+    path = []
+    if goal in parent:
+        s = goal
+        while parent[s] >= 0:
+            path.append(pmove[s])
+            s = parent[s]
+    return goal in parent, path[::-1]
 
 
 def river_count_moves(n: int, k: int, backend: str = "numba") -> list[tuple[int, ...]] | None:
     """The optimal trips as count tuples ``(cb, ca, cg, da, dg)``, or None when unsolvable."""
-    if n < 1 or k < 1:
-        raise ConfigError(f"river crossing needs n >= 1 and k >= 1, got n={n}, k={k}")
+    if n < 1 or k < 1 or n >= _PACK:
+        raise ConfigError(f"river crossing needs 1 <= n < {_PACK} and k >= 1, got n={n}, k={k}")
     if backend == "numba":
-        dist, parent, pmove = _river_bfs_kernel(n, k)
+        found, path = _river_bfs_kernel(n, k)
     elif backend == "python":
-        dist, parent, pmove = _river_bfs_python(n, k)
+        found, path = _river_bfs_python(n, k)
     else:
         raise ConfigError(f"backend {backend!r} is not one of: numba, python")
-    goal = 1
-    if dist[goal] < 0:
+    if not found:
         return None
-    path = []
-    s = goal
-    while parent[s] >= 0:
-        path.append(tuple(int(x) for x in pmove[s]))
-        s = int(parent[s])
-    return path[::-1]
+    out = []
+    for p in path:
+        counts = []
+        for _ in range(5):
+            p, c = divmod(int(p), _PACK)
+            counts.append(c)
+        out.append(tuple(counts[::-1]))
+    return out
 
 
 def river_optimal_length(n: int, k: int) -> int | None:

@@ -320,3 +320,17 @@ def test_render_modes():
         env = gym.make(env_id, render_mode="ansi", mode="interactive")
         env.reset(seed=0)
         assert isinstance(env.render(), str)
+
+
+def test_stepwise_p_mode():
+    env = gym.make("kumo_gym/Hanoi-v0", n=3, mode="interactive", moves_per_step=3)
+    obs, _ = env.reset(seed=0)
+    assert "up to 3 moves" in obs
+    gold = HANOI.solve(env.unwrapped.instance)
+    _, r, term, _, info = env.step("moves = " + HANOI.format_moves(gold[:3]))
+    assert not term and info["moves_applied"] == 3 and info["step"] == 3
+    _, r, term, _, info = env.step(HANOI.format_moves(gold[3:5] + [[3, 0, 1]]))
+    assert term and r == 0 and info["verdict"]["status"] == "illegal_move" and info["moves_applied"] == 3
+    env.reset(seed=0)
+    total = sum(env.step(HANOI.format_moves(gold[i:i + 3]))[1] for i in range(0, 7, 3))
+    assert total == 1.0

@@ -415,10 +415,47 @@ class PlanningAnswerEnv(AnswerEnv):
 
 
 class PlanningInteractiveEnv(InteractiveEnv):
-    __doc__ = InteractiveEnv.__doc__
+    """The generic InteractiveEnv, plus stepwise-p play (planning spec §6.2).
+
+    ``moves_per_step=p`` (default 1) lets one action hold up to p moves, as a move list
+    (``[[1, 0, 2], [2, 0, 1]]``) or one move; they are applied in order and stop at the first
+    illegal one or at the goal. ``max_steps`` counts moves, and ``info["step"]`` too. The
+    observation always repeats the whole state, so output length never limits the score.
+    """
+
+    def __init__(self, task, env_id: str, *, moves_per_step: int = 1, **kwargs):
+        super().__init__(task, env_id, **kwargs)
+        self.moves_per_step = check_int("moves_per_step", moves_per_step, 1, 10_000)
 
     def _info(self) -> dict:
         return {**super()._info(), **puzzle_info(self.task, self.instance)}
+
+    def _prompt_text_interactive(self, inst: Instance) -> str:
+        text = self.task.interactive_prompt(inst)
+        if self.moves_per_step > 1:
+            text += (f"\nYou may give up to {self.moves_per_step} moves per turn as a list of moves, "
+                     "e.g. [[...], [...]]; they are applied in order.")
+        return text
+
+    def step(self, action):
+        if self.moves_per_step == 1 or self.done:
+            return super().step(action)
+        text = action if isinstance(action, str) else str(action)
+        try:
+            moves = mv.extract_moves(text, self.task.coerce_move, self.task.is_single_move).chosen
+            moves = moves.moves if moves is not None else [self.task.parse_move(text)]
+        except ParseError:
+            return super().step(text)  # the generic path reports the unreadable move
+        if not moves:
+            return super().step(text)
+        total, applied = 0.0, 0
+        for m in moves[: self.moves_per_step]:
+            obs, r, term, trunc, info = super().step(self.task.format_move(m))
+            total, applied = total + r, applied + 1
+            if term or trunc:
+                break
+        info["moves_applied"] = applied
+        return obs, total, term, trunc, info
 
 
 def _claims_unsolvable(text: str) -> bool:
