@@ -8,8 +8,9 @@ switchable (a test checks that switching any subset off changes no result):
 * ``PRUNE_TRIANGLE`` (1): a triangle's touch count never exceeds its target;
 * ``PRUNE_REACH`` (2): flood fill from the head over unvisited line positions: ``E``, every
   unvisited dot and enough untouched edges of every triangle must stay reachable;
-* ``PRUNE_REGIONS`` (4): a cell region none of whose edge midpoints is still reachable can no
-  longer change, so its squares, stars, triangles and polyominoes are checked at once.
+* ``PRUNE_REGIONS`` (4): a cell region none of whose internal edge midpoints is still reachable
+  can no longer be split, so its squares, stars and polyominoes are checked at once (and each
+  triangle whose four edges are out of reach).
 
 Cells and gaps are never nodes. At ``E`` the full rule check runs (the same region check
 with nothing reachable). :func:`enumerate_python` is a plain-Python enumerator of the same
@@ -156,7 +157,9 @@ def _regions_ok(cols, rows, visited, reach, stamp, kind, colour, count, shape, t
                 shape_cells, shape_size, shape_w, shape_h, comp, comp_mark, depth, use_marks, work):
     """Check every region that can no longer change (all of them when nothing is reachable).
 
-    A region is final when none of its cells' edge midpoints is an unvisited reachable position.
+    A region is final when none of its internal edge midpoints (between two of its cells) is an
+    unvisited reachable position: the future path cannot split it. Its squares, stars and
+    polyominoes are checked then; a triangle in it only once its own four edges are closed.
     ``comp_mark[ci]`` records the search depth at which a cell's final region was verified, so
     descendants skip regions their ancestors checked (marks from abandoned branches are cleared).
     """
@@ -198,12 +201,14 @@ def _regions_ok(cols, rows, visited, reach, stamp, kind, colour, count, shape, t
                 ex = x + (1 if k == 0 else (-1 if k == 2 else 0))
                 ey = y + (-1 if k == 1 else (1 if k == 3 else 0))
                 e = ey * cols + ex
-                if visited[e] == 0 and reach[e] == stamp:
-                    final = False
                 if visited[e] == 0:
                     nx = cx + (1 if k == 0 else (-1 if k == 2 else 0))
                     ny = cy + (-1 if k == 1 else (1 if k == 3 else 0))
                     if 0 <= nx < w and 0 <= ny < h:
+                        # only an internal edge can still split the region; border edges
+                        # change triangle counts alone, which are checked per cell below
+                        if reach[e] == stamp:
+                            final = False
                         nci = ny * w + nx
                         if comp[nci] < 0:
                             comp[nci] = ncomp
@@ -233,7 +238,13 @@ def _regions_ok(cols, rows, visited, reach, stamp, kind, colour, count, shape, t
                 elif sq != colour[q]:
                     return False
             elif kd == _TRIANGLE:
-                if touch[q] != count[q]:
+                # final only when none of the cell's edges can still be reached
+                closed = True
+                for k in range(4):
+                    e = q + (1 if k == 0 else (-1 if k == 2 else 0)) + cols * (-1 if k == 1 else (1 if k == 3 else 0))
+                    if visited[e] == 0 and reach[e] == stamp:
+                        closed = False
+                if closed and touch[q] != count[q]:
                     return False
             elif kd == _POLY:
                 polys[npl] = shape[q]

@@ -39,7 +39,7 @@ MAX_SOLUTIONS = 50
 #: mean area in cells per level in the official test split (§9), the centre of our size prior
 AREA_PRIOR = {1: 6.3, 2: 9.1, 3: 10.0, 4: 13.9, 5: 19.3}
 #: nodes one enumeration may spend during generation; a puzzle that needs more is redrawn
-GEN_NODE_LIMIT = 3_000_000
+GEN_NODE_LIMIT = 500_000
 
 
 @dataclass

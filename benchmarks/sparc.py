@@ -1,0 +1,141 @@
+"""SPaRC benchmark: exhaustive enumeration (numba vs plain Python) and generation throughput.
+
+Usage::
+
+    python benchmarks/sparc.py [RECORDS.jsonl ...] [--python-limit SECONDS] [--per-level N]
+
+Enumerates every solution of each record (the reference sample under ``../shared/reference``
+by default, plus any official record files given), once with the numba kernel (all pruning)
+and once with the plain-Python enumerator of the same search (pruning 1-2, cut after
+``--python-limit`` seconds per puzzle); checks both against the stored solution lists; then
+generates ``--per-level`` puzzles per difficulty level. Prints a table and writes
+``benchmarks/results/sparc.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from kumo_gym.envs.sparc.generate import generate  # noqa: E402
+from kumo_gym.envs.sparc.official import read_records, reference_file  # noqa: E402
+from kumo_gym.envs.sparc.puzzle import SparcPuzzle  # noqa: E402
+from kumo_gym.envs.sparc.rules import is_solution  # noqa: E402
+from kumo_gym.solvers.sparc import enumerate_python, enumerate_solutions, puzzle_data  # noqa: E402
+
+
+def stored_set(rec):
+    return {tuple((d["x"], d["y"]) for d in s["path"]) for s in rec.get("solutions") or []}
+
+
+def bench_enumeration(records, python_limit: float) -> dict:
+    t0 = time.perf_counter()
+    enumerate_solutions(records[0], cap=None)  # compile or load the numba cache
+    warmup = time.perf_counter() - t0
+    rows = []
+    for rec in records:
+        p = SparcPuzzle.from_record(rec)
+        data = puzzle_data(p)
+        t = time.perf_counter()
+        fast = enumerate_solutions(data, cap=None)
+        t_fast = time.perf_counter() - t
+        t = time.perf_counter()
+        slow = enumerate_python(data, lambda path, p=p: is_solution(p, path), time_limit=python_limit)
+        t_slow = time.perf_counter() - t
+        ok = {tuple(s) for s in fast.solutions} == stored_set(rec) if rec.get("solutions") is not None else None
+        rows.append({"id": rec.get("id"), "size": f"{p.width}x{p.height}", "solutions": fast.count,
+                     "nodes": fast.nodes, "numba_s": t_fast, "python_s": t_slow, "python_complete": slow.complete,
+                     "python_nodes": slow.nodes, "matches_stored": ok,
+                     "python_equal": slow.solutions == fast.solutions if slow.complete else None})
+    both = [r for r in rows if r["python_complete"]]
+    nt = [r["numba_s"] for r in rows]
+    summary = {
+        "puzzles": len(rows), "warmup_s": warmup,
+        "numba_total_s": sum(nt), "numba_median_s": statistics.median(nt), "numba_max_s": max(nt),
+        "numba_max_id": max(rows, key=lambda r: r["numba_s"])["id"],
+        "python_finished": len(both), "python_limit_s": python_limit,
+        "python_total_s_finished": sum(r["python_s"] for r in both),
+        "numba_total_s_same_puzzles": sum(r["numba_s"] for r in both),
+        "speedup_same_puzzles": (sum(r["python_s"] for r in both) / max(1e-9, sum(r["numba_s"] for r in both))),
+        "python_median_s": statistics.median(r["python_s"] for r in both) if both else None,
+        "all_match_stored": all(r["matches_stored"] is not False for r in rows),
+        "python_equal_numba": all(r["python_equal"] is not False for r in rows),
+    }
+    return {"summary": summary, "rows": rows}
+
+
+def bench_generation(per_level: int) -> list[dict]:
+    out = []
+    for level in (1, 2, 3, 4, 5):
+        rng = np.random.default_rng(1000 + level)
+        t = time.perf_counter()
+        areas, sols = [], []
+        for _ in range(per_level):
+            g = generate(rng, level=level)
+            areas.append(g.puzzle.width * g.puzzle.height)
+            sols.append(len(g.solutions))
+        dt = time.perf_counter() - t
+        out.append({"level": level, "n": per_level, "seconds": dt, "per_second": per_level / dt,
+                    "mean_area": float(np.mean(areas)), "mean_solutions": float(np.mean(sols))})
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("files", nargs="*", help="official record files (JSONL/JSON) to enumerate as well")
+    ap.add_argument("--python-limit", type=float, default=20.0, help="seconds per puzzle for the Python enumerator")
+    ap.add_argument("--per-level", type=int, default=20, help="puzzles generated per level")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "sparc.json"))
+    args = ap.parse_args(argv)
+
+    sources = [Path(f) for f in args.files]
+    ref = reference_file()
+    if ref is not None:
+        sources.insert(0, ref)
+    result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+              "enumeration": {}, "generation": None}
+    for src in sources:
+        records = read_records(src)
+        res = bench_enumeration(records, args.python_limit)
+        result["enumeration"][src.name] = res
+        s = res["summary"]
+        print(f"\n== enumerate every solution: {src.name} ({s['puzzles']} puzzles) ==")
+        print(f"{'':28}{'numba':>12}{'python':>14}")
+        print(f"{'puzzles finished':28}{s['puzzles']:>12}{s['python_finished']:>14}")
+        print(f"{'total s (same puzzles)':28}{s['numba_total_s_same_puzzles']:>12.3f}{s['python_total_s_finished']:>14.2f}")
+        print(f"{'median s per puzzle':28}{s['numba_median_s']:>12.5f}"
+              f"{s['python_median_s'] if s['python_median_s'] is not None else float('nan'):>14.4f}")
+        print(f"{'max s per puzzle (numba)':28}{s['numba_max_s']:>12.3f}   ({s['numba_max_id']})")
+        print(f"speedup on the puzzles both finished: {s['speedup_same_puzzles']:.0f}x; "
+              f"numba warm-up {s['warmup_s']:.2f} s; all match stored: {s['all_match_stored']}; "
+              f"python == numba: {s['python_equal_numba']}")
+        unfinished = [r for r in res["rows"] if not r["python_complete"]]
+        for r in unfinished:
+            print(f"  python unfinished after {args.python_limit:.0f} s: {r['id']} {r['size']} "
+                  f"(numba {r['numba_s']:.3f} s, {r['nodes']} nodes)")
+    if not sources:
+        print("no record files (reference sample not found); enumeration skipped")
+    gen = bench_generation(args.per_level)
+    result["generation"] = gen
+    print("\n== generation (planted sampler, k = 50, enumeration included) ==")
+    print(f"{'level':>6}{'puzzles/s':>12}{'mean area':>12}{'mean sols':>12}")
+    for g in gen:
+        print(f"{g['level']:>6}{g['per_second']:>12.1f}{g['mean_area']:>12.1f}{g['mean_solutions']:>12.1f}")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(result, indent=1))
+    print(f"\nwrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
