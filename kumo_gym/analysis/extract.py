@@ -291,9 +291,11 @@ class TentsReader(_Reader):
         re.compile(rf"{_SUBJ}({_LIST_OR})\s+{_NEG}\s+(?:be\s+|have\s+|hold\s+|contain\s+|get\s+)?(?:a\s+)?tents?\b"),
         re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are|must\s+be|becomes?|stays?|remains?)\s+(?:empty|grass|blank|unoccupied)\b"),
         re.compile(rf"\b(?:rule\s+out|eliminate|exclude|mark)\s+({_LIST})(?:\s+as\s+(?:grass|empty))?"),
+        re.compile(rf"\btents?\s+(?:at|in|on)\s+({_LIST_OR})\s+(?:is|are|would\s+be)\s+(?:impossible|not\s+possible|"
+                   rf"ruled\s+out|invalid|illegal|not\s+allowed)"),
     ]
     TENT = [
-        re.compile(rf"\b(?:place|put|placing|putting|add|adding|places)\s+(?:a\s+|the\s+|its\s+)?tents?\s+(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
+        re.compile(rf"\b(?:place|put|add|places|puts)\s+(?:a\s+|the\s+|its\s+)?tents?\s+(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
         re.compile(rf"(?<!no\s)\btents?\s+(?:must\s+be\s+|must\s+go\s+|goes\s+|is\s+|are\s+|will\s+be\s+|has\s+to\s+be\s+)?(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
         re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are|must\s+be|has\s+to\s+be|should\s+be|will\s+be|becomes?|gets)\s+(?:a\s+|the\s+)?tents?\b"),
         re.compile(r"\bonly\s+(?:possible\s+)?(?:place|cell|spot|option|candidate|position|choice)\b[^.;]*?\bis\s+(@\d+@)"),
@@ -491,6 +493,8 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
         norm = _normalise(sent.text)
         found = sorted(reader.read(norm), key=lambda f: f.pos)
         hyp = _HYPOTHESIS.search(norm.text)
+        if norm.text.endswith("?") and not hyp:
+            found = []  # a question asserts nothing ("So r4c8 = 1?")
         con = _CONTRADICTION.search(norm.text) if scope != MAIN or hyp else None
         assumption_pos = None
         if hyp and (con is None or hyp.start() < con.start()):
