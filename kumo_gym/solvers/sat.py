@@ -55,14 +55,13 @@ class Formula:
         return self.pool.top
 
     def add(self, clause: Iterable[int]) -> None:
-        self.clauses.append([int(x) for x in clause])
+        self.clauses.append(list(clause))
 
     def extend(self, clauses: Iterable[Iterable[int]]) -> None:
-        for c in clauses:
-            self.add(c)
+        self.clauses.extend(list(c) for c in clauses)
 
     def _card(self, lits: Sequence[int], k: int, kind: str) -> None:
-        lits = [int(x) for x in lits]
+        lits = list(lits)
         n = len(lits)
         if kind in ("at_most", "exactly") and k < 0 or kind in ("at_least", "exactly") and k > n:
             self.add([])  # unsatisfiable on purpose: the bound cannot be met
@@ -88,7 +87,7 @@ class Formula:
             return
         enc = {"at_most": CardEnc.atmost, "at_least": CardEnc.atleast, "exactly": CardEnc.equals}[kind]
         cnf = enc(lits=lits, bound=k, vpool=self.pool, encoding=EncType.seqcounter)
-        self.extend(cnf.clauses)
+        self.clauses.extend(cnf.clauses)
 
     def exactly(self, lits: Sequence[int], k: int) -> None:
         """Exactly ``k`` of ``lits`` are true."""
@@ -102,6 +101,10 @@ class Formula:
 
     def exactly_one(self, lits: Sequence[int]) -> None:
         self._card(lits, 1, "exactly")
+
+
+def _clause_list(clauses):
+    return clauses if isinstance(clauses, list) else [list(c) for c in clauses]
 
 
 def _run(solver: Solver, assumptions: Sequence[int], budget: int | None) -> bool:
@@ -120,7 +123,7 @@ def solve(clauses: Iterable[Iterable[int]], *, assumptions: Sequence[int] = (), 
 
     ``phases`` are preferred literal polarities (random phases give random solutions, §8).
     """
-    with Solver(name=solver, bootstrap_with=[list(c) for c in clauses]) as s:
+    with Solver(name=solver, bootstrap_with=_clause_list(clauses)) as s:
         if phases:
             s.set_phases(list(phases))
         return s.get_model() if _run(s, assumptions, budget) else None
@@ -136,7 +139,7 @@ def enumerate_models(clauses: Iterable[Iterable[int]], project: Sequence[int], l
     """
     project = [abs(int(v)) for v in project]
     out: list[list[int]] = []
-    with Solver(name=solver, bootstrap_with=[list(c) for c in clauses]) as s:
+    with Solver(name=solver, bootstrap_with=_clause_list(clauses)) as s:
         while len(out) < limit and _run(s, assumptions, budget):
             model = s.get_model()
             out.append(model)
@@ -169,7 +172,7 @@ class UniquenessOracle:
 
     def __init__(self, clauses: Iterable[Iterable[int]], project: Sequence[int], solution_model: Sequence[int],
                  solver: str = DEFAULT_SOLVER, budget: int | None = None):
-        self.solver = Solver(name=solver, bootstrap_with=[list(c) for c in clauses])
+        self.solver = Solver(name=solver, bootstrap_with=_clause_list(clauses))
         self.solver.add_clause(block_clause(solution_model, [abs(int(v)) for v in project]))
         self.budget = budget
         self.calls = 0
@@ -200,7 +203,7 @@ class Propagator:
     """Unit propagation and failed-literal probing over fixed clauses (for :func:`grade`)."""
 
     def __init__(self, clauses: Iterable[Iterable[int]]):
-        self.solver = Solver(name=PROPAGATING_SOLVER, bootstrap_with=[list(c) for c in clauses])
+        self.solver = Solver(name=PROPAGATING_SOLVER, bootstrap_with=_clause_list(clauses))
 
     def propagate(self, assumptions: Sequence[int]) -> set[int] | None:
         """Literals implied by ``assumptions`` (None on conflict)."""
@@ -208,10 +211,16 @@ class Propagator:
         return set(lits) | set(assumptions) if ok else None
 
     def probe(self, assumptions: Sequence[int], variables: Sequence[int]) -> set[int] | None:
-        """Failed-literal probing to a fixpoint: a literal whose propagation conflicts is negated."""
-        known = self.propagate(assumptions)
+        """Failed-literal probing to a fixpoint: a literal whose propagation conflicts is negated.
+
+        Each probe passes only the original assumptions, the literals learnt by earlier failed
+        probes and the probe itself; propagation re-derives the rest.
+        """
+        base = [int(x) for x in assumptions]
+        known = self.propagate(base)
         if known is None:
             return None
+        learnt: list[int] = []
         changed = True
         while changed:
             changed = False
@@ -219,8 +228,10 @@ class Propagator:
                 if v in known or -v in known:
                     continue
                 for lit in (v, -v):
-                    if self.propagate(sorted(known, key=abs) + [lit]) is None:
-                        known = self.propagate(sorted(known, key=abs) + [-lit])
+                    ok, _ = self.solver.propagate(assumptions=base + learnt + [lit])
+                    if not ok:
+                        learnt.append(-lit)
+                        known = self.propagate(base + learnt)
                         if known is None:
                             return None
                         changed = True
