@@ -27,11 +27,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kumo_gym.envs.sparc.generate import generate  # noqa: E402
-from kumo_gym.envs.sparc.official import read_records, reference_file  # noqa: E402
-from kumo_gym.envs.sparc.puzzle import SparcPuzzle  # noqa: E402
-from kumo_gym.envs.sparc.rules import is_solution  # noqa: E402
-from kumo_gym.solvers.sparc import enumerate_python, enumerate_solutions, puzzle_data  # noqa: E402
+from kumo_gym.envs.sparc.generate import generate
+from kumo_gym.envs.sparc.official import read_records, reference_file
+from kumo_gym.envs.sparc.puzzle import SparcPuzzle
+from kumo_gym.envs.sparc.rules import is_solution
+from kumo_gym.solvers.sparc import enumerate_python, enumerate_solutions, puzzle_data
 
 
 def stored_set(rec):

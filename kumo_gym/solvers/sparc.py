@@ -270,6 +270,17 @@ def _regions_ok(cols, rows, visited, reach, stamp, kind, colour, count, shape, t
 
 
 @numba.njit(cache=True)
+def _touch_cells(q, cols, rows, touch, delta):
+    """Add ``delta`` to the touch counters of the cells beside an edge midpoint ``q``."""
+    x, y = q % cols, q // cols
+    if (x + y) % 2 == 1:
+        for k in range(4):
+            cx, cy = x + _DX[k], y + _DY[k]
+            if 0 <= cx < cols and 0 <= cy < rows:
+                touch[cy * cols + cx] += delta
+
+
+@numba.njit(cache=True)
 def _enumerate(cols, rows, line, dot, kind, colour, count, shape, shape_cells, shape_size, shape_w, shape_h,
                start, end, cap, prune, node_limit, sols, sol_len):
     """The search. Returns (solutions found, nodes expanded, stopped by node limit).
@@ -307,12 +318,7 @@ def _enumerate(cols, rows, line, dot, kind, colour, count, shape, shape_cells, s
 
     path[0] = start
     visited[start] = 1
-    sx, sy = start % cols, start // cols
-    if (sx + sy) % 2 == 1:
-        for k in range(4):
-            cx, cy = sx + _DX[k], sy + _DY[k]
-            if 0 <= cx < cols and 0 <= cy < rows:
-                touch[cy * cols + cx] += 1
+    _touch_cells(start, cols, rows, touch, 1)
     d = 0
     nextdir[0] = 0
     while d >= 0:
@@ -320,12 +326,7 @@ def _enumerate(cols, rows, line, dot, kind, colour, count, shape, shape_cells, s
         if nextdir[d] >= 4:
             # retreat: undo the head
             visited[q] = 0
-            qx, qy = q % cols, q // cols
-            if (qx + qy) % 2 == 1:
-                for k in range(4):
-                    cx, cy = qx + _DX[k], qy + _DY[k]
-                    if 0 <= cx < cols and 0 <= cy < rows:
-                        touch[cy * cols + cx] -= 1
+            _touch_cells(q, cols, rows, touch, -1)
             d -= 1
             continue
         k = nextdir[d]
@@ -415,11 +416,7 @@ def _enumerate(cols, rows, line, dot, kind, colour, count, shape, shape_cells, s
             nextdir[d] = 0
         else:
             visited[nq] = 0
-            if is_edge:
-                for kk in range(4):
-                    cx, cy = nx + _DX[kk], ny + _DY[kk]
-                    if 0 <= cx < cols and 0 <= cy < rows:
-                        touch[cy * cols + cx] -= 1
+            _touch_cells(nq, cols, rows, touch, -1)
         if cap >= 0 and found > cap:
             return found, nodes, False
         if node_limit > 0 and nodes >= node_limit:

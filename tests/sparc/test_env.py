@@ -113,10 +113,10 @@ def test_interactive_episode():
     assert "Legal moves:" in obs and " L" in obs.replace("'L'", " L")
     moves = TASK.golden_moves(inst)
     for m in moves[:-1]:
-        obs, r, term, trunc, info = env.step(f"thinking... Final: {['right', 'up', 'left', 'down'][m]}")
+        obs, r, term, _, info = env.step(f"thinking... Final: {['right', 'up', 'left', 'down'][m]}")
         assert not term and r == 0
         assert "'V'" in obs
-    obs, r, term, trunc, info = env.step(str(moves[-1]))
+    obs, r, term, _trunc, info = env.step(str(moves[-1]))
     assert term and r == 1.0 and info["verdict"]["status"] == "solved"
     # an illegal move ends the episode
     env.reset(seed=4)

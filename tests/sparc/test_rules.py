@@ -171,7 +171,7 @@ def test_rule_violations_are_reported(cells, shapes, path, rule):
     if "c21" in cells:  # the poly cell key names a cell, fix up: put the poly on cell (1, 1)
         grid[1][2] = "+"
         grid[1][1] = cells["c21"]
-    p, inst = _small(grid, shapes)
+    _p, inst = _small(grid, shapes)
     v = TASK.verify(inst, path)
     assert v.status == "wrong" and v.details["rule_violations"][rule], v.details
     assert 0.5 <= v.score < 1
@@ -179,7 +179,7 @@ def test_rule_violations_are_reported(cells, shapes, path, rule):
 
 
 def test_gap_on_the_path_is_a_rule_violation_and_interactive_illegal():
-    p, inst = _small(_grid(c03="G"))
+    _p, inst = _small(_grid(c03="G"))
     v = TASK.verify(inst, AROUND)
     assert v.status == "wrong" and v.details["rule_violations"]["gap"] == [[0, 3]]
     assert TASK.check_move(inst, TASK.initial_state(inst), 1) == "gap"
@@ -213,7 +213,7 @@ def test_poly_and_ylop_region_rule():
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.tuples(st.integers(-3, 20), st.integers(-3, 20)), max_size=40))
 def test_arbitrary_paths_never_raise(path):
-    p, inst = _small(_grid(c11="o-R", c33="*-R", c13="B-Y"))
+    _p, inst = _small(_grid(c11="o-R", c33="*-R", c13="B-Y"))
     v = TASK.verify(inst, path)
     assert v.status in ("solved", "wrong", "illegal_move", "incomplete", "parse_error")
     assert 0 <= v.score <= 1
@@ -222,5 +222,5 @@ def test_arbitrary_paths_never_raise(path):
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.text(alphabet="()#, 0123456789\n[]-><ES", max_size=400))
 def test_answer_shaped_text_never_raises(text):
-    p, inst = _small(_grid(c11="o-R"))
+    _p, inst = _small(_grid(c11="o-R"))
     assert TASK.score(inst, text).status in ("solved", "wrong", "illegal_move", "incomplete", "parse_error")

@@ -20,8 +20,20 @@ import numpy as np
 from ...core.errors import ConfigError, check_choice
 from ...solvers.sparc import enumerate_solutions
 from .difficulty import difficulty_score, level_of_score, raw_score, rules_for_level, score_of_raw
-from .puzzle import (COLOURS, MAX_SIDE, MIN_SIDE, POLY, SQUARE, STAR, TRIANGLE, TRIANGLE_LETTERS, YLOP,
-                     SparcPuzzle, is_cell, shape_id)
+from .puzzle import (
+    COLOURS,
+    MAX_SIDE,
+    MIN_SIDE,
+    POLY,
+    SQUARE,
+    STAR,
+    TRIANGLE,
+    TRIANGLE_LETTERS,
+    YLOP,
+    SparcPuzzle,
+    is_cell,
+    shape_id,
+)
 from .rules import check_path, regions, touched_edges
 
 CELL_TYPES = ("square", "star", "triangle", "poly", "ylop")
@@ -175,7 +187,7 @@ def plant_symbols(rng: np.random.Generator, w: int, h: int, path: list, types, n
     probe = SparcPuzzle(w, h, grid, {}, start, end)
     regs = regions(probe, on_path)
     region_of = {c: i for i, r in enumerate(regs) for c in r}
-    free = set(c for r in regs for c in r)
+    free = {c for r in regs for c in r}
     shapes: dict = {}
     sym: dict = {}
     cell_types = [t for t in CELL_TYPES if t in types and t != "ylop"]
@@ -436,11 +448,11 @@ def generate(rng: np.random.Generator, width: int | None = None, height: int | N
         dens = density
         for _round in range(max_rounds):
             total_rounds += 1
-            target = max(1 if n_mech else 0, int(round(dens * area)))
+            target = max(1 if n_mech else 0, round(dens * area))
             if allowed:
                 target = min(allowed, key=lambda n: (abs(n - target), n))
             edge_only = n_mech == 0
-            n_edge = max(1, int(round(dens * area * (1.0 if edge_only else 0.4))))
+            n_edge = max(1, round(dens * area * (1.0 if edge_only else 0.4)))
             if sampler == "planted":
                 path = random_path(rng, w, h, start, end, float(rng.random()))
                 puzzle = plant_symbols(rng, w, h, path, types, target, n_edge)
@@ -473,5 +485,14 @@ def generate(rng: np.random.Generator, width: int | None = None, height: int | N
                       f"level={level}, rules={rules}; loosen the constraints")
 
 
-__all__ = ["generate", "Generated", "RuleBalancer", "RULE_SETS", "RULE_TYPES", "plant_symbols",
-           "uniform_symbols", "random_path", "draw_rule_types"]
+__all__ = [
+    "RULE_SETS",
+    "RULE_TYPES",
+    "Generated",
+    "RuleBalancer",
+    "draw_rule_types",
+    "generate",
+    "plant_symbols",
+    "random_path",
+    "uniform_symbols",
+]

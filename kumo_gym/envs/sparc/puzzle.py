@@ -91,7 +91,7 @@ class SparcPuzzle:
 
     # ---- construction -------------------------------------------------------------------------
     @classmethod
-    def from_grid(cls, grid, polyshapes: dict | str | None = None, record: dict | None = None) -> "SparcPuzzle":
+    def from_grid(cls, grid, polyshapes: dict | str | None = None, record: dict | None = None) -> SparcPuzzle:
         """Parse and validate a token grid; raise ValueError naming the bad token and position."""
         if not isinstance(grid, (list, tuple)) or not grid or not all(isinstance(r, (list, tuple)) for r in grid):
             raise ValueError("puzzle_array must be a non-empty list of rows")
@@ -110,7 +110,7 @@ class SparcPuzzle:
                 raise ValueError(f"polyshapes is not valid JSON: {e}") from None
         polyshapes = polyshapes or {}
         if not isinstance(polyshapes, dict):
-            raise ValueError("polyshapes must be a JSON object {id: 4x4 array}")
+            raise ValueError("polyshapes must be a JSON object {id: 4x4 array}")  # noqa: TRY004 (spec: ValueError)
         shapes = {}
         for sid, arr in polyshapes.items():
             if (not isinstance(arr, list) or len(arr) != 4
@@ -163,7 +163,7 @@ class SparcPuzzle:
         return cls(w, h, [list(r) for r in grid], shapes, start, end, record, dots, gaps, symbols)
 
     @classmethod
-    def from_record(cls, record: dict) -> "SparcPuzzle":
+    def from_record(cls, record: dict) -> SparcPuzzle:
         """Parse an official record (§4), keeping it verbatim for :meth:`to_record`."""
         if not isinstance(record, dict) or "puzzle_array" not in record:
             raise ValueError("a SPaRC record needs the field 'puzzle_array'")

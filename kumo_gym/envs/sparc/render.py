@@ -9,6 +9,7 @@ imaging library.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 import zlib
@@ -33,8 +34,8 @@ class _Canvas:
 
     def _box(self, x0, y0, x1, y1):
         h, w = self.img.shape[:2]
-        return max(0, int(math.floor(x0))), max(0, int(math.floor(y0))), min(w, int(math.ceil(x1)) + 1), \
-            min(h, int(math.ceil(y1)) + 1)
+        return max(0, math.floor(x0)), max(0, math.floor(y0)), min(w, math.ceil(x1) + 1), \
+            min(h, math.ceil(y1) + 1)
 
     def rect(self, x0, y0, x1, y1, colour):
         a, b, c, d = self._box(x0, y0, x1, y1)
@@ -84,8 +85,8 @@ def render_rgb(p: SparcPuzzle, path=None, cell_px: int = 80, show_coords: bool =
     half = cell_px / 2
     lw = max(2.0, cell_px / 8)
     margin = cell_px * 0.6
-    W = int(round(2 * margin + p.width * cell_px))
-    H = int(round(2 * margin + p.height * cell_px))
+    W = round(2 * margin + p.width * cell_px)
+    H = round(2 * margin + p.height * cell_px)
     cv = _Canvas(H, W)
 
     def px(x, y):
@@ -121,7 +122,7 @@ def render_rgb(p: SparcPuzzle, path=None, cell_px: int = 80, show_coords: bool =
     # path overlay
     if path:
         pts = [px(x, y) for x, y in path if p.in_bounds(x, y)]
-        for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+        for (ax, ay), (bx, by) in itertools.pairwise(pts):
             if ax == bx or ay == by:
                 cv.segment(ax, ay, bx, by, lw * 0.8, PATH)
         if pts:

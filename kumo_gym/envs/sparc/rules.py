@@ -119,8 +119,8 @@ def poly_region_ok(p: SparcPuzzle, region: list) -> bool:
     Ylops are placed first (every translation), then polys cover the remaining demand; the
     first cell with demand left must be the first cell (in row order) of some poly.
     """
-    polys = sorted((p.shapes[p.symbols[c][2]] for c in region if p.symbols.get(c, (0,))[0] == POLY))
-    ylops = sorted((p.shapes[p.symbols[c][2]] for c in region if p.symbols.get(c, (0,))[0] == YLOP))
+    polys = sorted(p.shapes[p.symbols[c][2]] for c in region if p.symbols.get(c, (0,))[0] == POLY)
+    ylops = sorted(p.shapes[p.symbols[c][2]] for c in region if p.symbols.get(c, (0,))[0] == YLOP)
     if not polys and not ylops:
         return True
     net = sum(map(len, polys)) - sum(map(len, ylops))
@@ -238,9 +238,7 @@ def rule_report(p: SparcPuzzle, path: list) -> tuple[dict, int, int]:
                 satisfied += 1
             else:
                 viol["poly"].extend(c for c, s in syms if s[0] in (POLY, YLOP))
-    for r in viol:
-        viol[r] = sorted(viol[r])
-    return viol, satisfied, total
+    return {r: sorted(v) for r, v in viol.items()}, satisfied, total
 
 
 def check_path(p: SparcPuzzle, path) -> PathCheck:

@@ -1,13 +1,14 @@
 """The SPaRC task: answer and interactive modes over one puzzle model (spec §1-§13)."""
 from __future__ import annotations
 
+import itertools
 import json
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError, ContaminationError, ParseError, UnsolvableInstanceError, check_choice
+from ...core.errors import ConfigError, ContaminationError, UnsolvableInstanceError, check_choice
 from ...core.instance import Instance
 from ...core.task import InteractiveTask, Transition
 from ...core.verdict import Verdict
@@ -354,7 +355,7 @@ class SparcTask(InteractiveTask):
 
     def golden_moves(self, instance: Instance) -> list[int]:
         path = self.solve(instance)
-        return [tx.DIRECTION_STEPS.index((b[0] - a[0], b[1] - a[1])) for a, b in zip(path, path[1:])]
+        return [tx.DIRECTION_STEPS.index((b[0] - a[0], b[1] - a[1])) for a, b in itertools.pairwise(path)]
 
     def interactive_prompt(self, instance: Instance) -> str:
         return tx.interactive_rules(self.puzzle(instance))

@@ -224,8 +224,8 @@ def cut_at_end(path: list, end: tuple) -> list:
 # ---- interactive mode --------------------------------------------------------------------------
 DIRECTIONS = ("right", "up", "left", "down")
 DIRECTION_STEPS = ((1, 0), (0, -1), (-1, 0), (0, 1))
-_FINAL = re.compile(r"final\s*:\s*\**\s*(right|up|left|down|[0-3])\b", re.I)
-_WORD = re.compile(r"\b(right|up|left|down|[0-3])\b", re.I)
+_FINAL = re.compile(r"final\s*:\s*\**\s*(right|up|left|down|[0-3])\b", re.IGNORECASE)
+_WORD = re.compile(r"\b(right|up|left|down|[0-3])\b", re.IGNORECASE)
 
 
 def parse_direction(text: str) -> int:
@@ -248,11 +248,11 @@ def parse_direction(text: str) -> int:
 def interactive_rules(p: SparcPuzzle) -> str:
     return "\n\n".join([
         ROLE, BASICS.format(width=p.width, height=p.height, rows=p.rows, cols=p.cols), LEGEND, RULES,
-        "## Playing\nYou draw the line one step per turn, starting on S. Each turn shows the grid with "
+        ("## Playing\nYou draw the line one step per turn, starting on S. Each turn shows the grid with "
         "the positions already on the line marked V and the current position marked L. Reply with "
         "your reasoning and end with `Final: <move>`, where the move is right (+x), up (-y), left "
         "(-x) or down (+y), or its number 0-3. Leaving the grid, entering a rule cell or a gap, or "
-        "revisiting a position ends the game. Reaching E ends it and the rules are checked.",
+        "revisiting a position ends the game. Reaching E ends it and the rules are checked."),
         "Polyomino shapes:\n" + shapes_text(p) if shapes_text(p) else ""]).rstrip()
 
 
