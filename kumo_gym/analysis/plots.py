@@ -28,6 +28,14 @@ def _pyplot():
     return plt
 
 
+def _save(plt, fig, path: str | Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
 def short_label(kind: str, payload: dict) -> str:
     """Compact node text: ``T(1,0)``, ``~T(1,3)``, ``Q(R1)=2``, ``(2,3)=4`` ... (§9)."""
     p = payload
@@ -134,11 +142,7 @@ def draw_graph(doc_or_graph: Any, path: str | Path, which: str = "G", highlight:
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title(title or f"{which}: {n} nodes, {g.number_of_edges()} edges")
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def scatter(rows: list[dict], x: str, y: str, path: str | Path, group: str = "model") -> Path:
@@ -167,11 +171,7 @@ def scatter(rows: list[dict], x: str, y: str, path: str | Path, group: str = "mo
     ax.set_ylabel(y)
     if by:
         ax.legend(fontsize=7)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
 
 
 def eta_vs_size(table: list[dict], path: str | Path) -> Path:
@@ -192,8 +192,4 @@ def eta_vs_size(table: list[dict], path: str | Path) -> Path:
         ax.legend(fontsize=7)
     if not math.isfinite(ax.get_ylim()[0]):
         ax.set_ylim(0, 1)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path)
