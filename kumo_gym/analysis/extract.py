@@ -756,6 +756,7 @@ def link_rules(claims: list[dict], pack: Pack, counters: dict | None = None,
     derived_once: set = set()
     out: list[dict] = [None] * len(claims)  # type: ignore[list-item]
 
+    ids = {c.get("id"): i for i, c in enumerate(claims) if c.get("id") is not None}
     index_of = {c.get("cid"): i for i, c in enumerate(claims) if c.get("cid") is not None}
     premises = {i: [index_of[p] for p in c.get("premises", []) if p in index_of and index_of[p] != i]
                 for i, c in enumerate(claims)}
@@ -770,6 +771,8 @@ def link_rules(claims: list[dict], pack: Pack, counters: dict | None = None,
                 assumptions.setdefault(k, i)
                 if k not in pending:
                     pending.append(k)
+                    # a discharge follows its branch closely: only the latest few stay open
+                    del pending[:-3]
             out[i] = rec
             continue
         if key in last_seen:
@@ -782,7 +785,7 @@ def link_rules(claims: list[dict], pack: Pack, counters: dict | None = None,
         app = None
         if rule_apps is not None and i in rule_apps and rule_apps[i]:
             try:
-                app = validate_rule_app(pack, rule_apps[i], i, claims)
+                app = validate_rule_app(pack, rule_apps[i], i, claims, ids)
             except ValueError as e:
                 _count(counters, "rules", "invalid", f"{c['id']}: {e}")
                 app = None
@@ -790,7 +793,7 @@ def link_rules(claims: list[dict], pack: Pack, counters: dict | None = None,
             app = _deterministic_app(i, c, claims, pack, premises, assumptions, refuted, pending)
             if app is not None:
                 try:
-                    app = validate_rule_app(pack, app, i, claims)
+                    app = validate_rule_app(pack, app, i, claims, ids)
                 except ValueError as e:
                     _count(counters, "rules", "rejected_deterministic", f"{c['id']}: {e}")
                     app = None

@@ -302,7 +302,7 @@ def branch_number(scope: str) -> int | None:
     return _branch_number(scope) if isinstance(scope, str) else None
 
 
-def validate_rule_app(pack: Pack, app: Any, target: int, claims: list[dict]) -> dict:
+def validate_rule_app(pack: Pack, app: Any, target: int, claims: list[dict], ids: dict | None = None) -> dict:
     """A rule application for claim number ``target`` (index into ``claims``), checked (§5 stage 8).
 
     In order: the rule id is allowed; the output kind is allowed for the rule; every input exists
@@ -310,6 +310,7 @@ def validate_rule_app(pack: Pack, app: Any, target: int, claims: list[dict]) -> 
     with exactly one tentative assumption, plus that branch's Contradiction when the output
     differs from the assumption); ``C_MISSING`` only among the inputs. Returns
     ``{rule, inputs (indices or C_MISSING)}``; raises ``ValueError`` naming the violation.
+    ``ids`` maps claim ids to indices (built from ``claims`` when not given).
     """
     if not isinstance(app, dict):
         raise ValueError(f"a rule application must be an object, got {type(app).__name__}")
@@ -327,7 +328,8 @@ def validate_rule_app(pack: Pack, app: Any, target: int, claims: list[dict]) -> 
     inputs = app.get("inputs", [])
     if not isinstance(inputs, list):
         raise ValueError("inputs must be a list")
-    ids = {c.get("id"): i for i, c in enumerate(claims) if c.get("id") is not None}
+    if ids is None:  # callers validating many applications pass the id -> index map once
+        ids = {c.get("id"): i for i, c in enumerate(claims) if c.get("id") is not None}
     resolved = []
     for x in inputs:
         if x == MISSING:
