@@ -27,11 +27,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import gymnasium as gym  # noqa: E402
+import gymnasium as gym
 
-import kumo_gym  # noqa: E402,F401
-from kumo_gym.core.registry import get_task  # noqa: E402
-from kumo_gym.solvers import planning as sp  # noqa: E402
+import kumo_gym  # noqa: F401
+from kumo_gym.core.registry import get_task
+from kumo_gym.solvers import planning as sp
 
 ENVS = {"Hanoi": {"n": 5}, "CheckerJumping": {"n": 3}, "RiverCrossing": {"n": 3, "k": 2}, "BlocksWorld": {"n": 6}}
 
@@ -127,8 +127,8 @@ def river_rows(ns, ks, repeat) -> list[dict]:
     rows = []
     for n in ns:
         for k in ks:
-            t_nb = best_time(lambda: sp.river_count_moves(n, k, "numba"), repeat)
-            t_py = best_time(lambda: sp.river_count_moves(n, k, "python"), max(1, repeat // 2))
+            t_nb = best_time(lambda n=n, k=k: sp.river_count_moves(n, k, "numba"), repeat)
+            t_py = best_time(lambda n=n, k=k: sp.river_count_moves(n, k, "python"), max(1, repeat // 2))
             rows.append({"puzzle": "RiverCrossing", "instance": f"N={n} k={k}",
                          "optimal": sp.river_optimal_length(n, k), "numba_ms": 1e3 * t_nb, "python_ms": 1e3 * t_py,
                          "speedup": t_py / t_nb if t_nb > 0 else None})
@@ -158,8 +158,8 @@ def blocks_rows(quick: bool, repeat: int) -> list[dict]:
     rows = []
     for label, initial, goal in blocks_instances(quick):
         sol = sp.blocks_search(initial, goal)
-        t_nb = best_time(lambda: sp.blocks_search(initial, goal, backend="numba"), repeat)
-        t_py = best_time(lambda: sp.blocks_search(initial, goal, backend="python"), 1)
+        t_nb = best_time(lambda i=initial, g=goal: sp.blocks_search(i, g, backend="numba"), repeat)
+        t_py = best_time(lambda i=initial, g=goal: sp.blocks_search(i, g, backend="python"), 1)
         rows.append({"puzzle": "BlocksWorld", "instance": label, "optimal": len(sol),
                      "numba_ms": 1e3 * t_nb, "python_ms": 1e3 * t_py, "speedup": t_py / t_nb if t_nb > 0 else None})
     return rows

@@ -51,7 +51,7 @@ def default_token_counter() -> tuple[TokenCounter, bool]:
 
         enc = tiktoken.get_encoding("cl100k_base")
         return (lambda s: len(enc.encode(s, disallowed_special=()))), False
-    except Exception:  # not installed, or its files cannot be fetched offline
+    except Exception:  # noqa: BLE001 - not installed, or its BPE files cannot be fetched offline
         return regex_token_count, True
 
 

@@ -472,7 +472,7 @@ def _blocks_astar_kernel(start, goal, n, n_stacks, use_h, max_expansions):
     expansions = 0
     found = False
     while len(heap) > 0:
-        f, g, key = heapq.heappop(heap)
+        _, g, key = heapq.heappop(heap)
         if g > gbest[key]:
             continue
         if key == gkey:
@@ -549,7 +549,7 @@ def _blocks_astar_python(start, goal, n, n_stacks, use_h, max_expansions):
     heap = [(h(start), 0, skey)]
     expansions, found = 0, False
     while heap:
-        f, g, key = heapq.heappop(heap)
+        _, g, key = heapq.heappop(heap)
         if g > gbest[key]:
             continue
         if key == gkey:

@@ -42,7 +42,7 @@ def test_trace_without_thinking_scans_the_answer():
 
 
 def test_default_token_counter_falls_back_to_an_approximate_count():
-    count, approx = ap.default_token_counter()
+    count, _approx = ap.default_token_counter()
     assert count("moves = [[1, 0, 2]]") > 0
     assert ap.regex_token_count("a, b") == 3
 

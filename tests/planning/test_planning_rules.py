@@ -135,7 +135,7 @@ def test_interactive_and_answer_modes_agree(env_id):
         env.reset(options={"instance": inst})
         status, step = "incomplete", None
         for i, m in enumerate(moves):
-            _, _, term, trunc, info = env.step(task.format_move(m))
+            _, _, term, _trunc, info = env.step(task.format_move(m))
             if term:
                 status, step = info["verdict"]["status"], info["verdict"]["first_error"]
                 assert i == len(moves) - 1 or status == "illegal_move"
@@ -153,7 +153,7 @@ def test_golden_rollout_earns_one_in_optimal_steps(env_id):
     inst = env.unwrapped.instance
     total, steps = 0.0, 0
     for obs, action in task.golden_rollout(inst):
-        _, r, term, trunc, info = env.step(action)
+        _, r, term, _trunc, info = env.step(action)
         total, steps = total + r, steps + 1
     assert term and total == 1.0 and steps == task.optimal_length(inst) == info["optimal_steps"]
     assert env.unwrapped.max_steps == 2 * steps
@@ -162,7 +162,7 @@ def test_golden_rollout_earns_one_in_optimal_steps(env_id):
 @pytest.mark.parametrize("env_id", IDS)
 def test_answer_env_gold_and_info(env_id):
     env = gym.make(env_id)
-    obs, info = env.reset(seed=2)
+    _obs, info = env.reset(seed=2)
     task = env.unwrapped.task
     assert info["solvable"] is True and info["compositional_depth"] == info["optimal_steps"]
     _, r, term, _, info = env.step(task.format_answer(task.solve(env.unwrapped.instance)))
@@ -183,7 +183,7 @@ def test_interactive_reject_mode_keeps_state():
     env = gym.make("kumo_gym/Hanoi-v0", n=3, mode="interactive", illegal_action="reject")
     env.reset(seed=0)
     before = env.unwrapped.state
-    obs, r, term, trunc, info = env.step("[3, 0, 2]")
+    obs, _r, term, _trunc, _info = env.step("[3, 0, 2]")
     assert not term and env.unwrapped.state == before and "not_top_disk" in obs
 
 

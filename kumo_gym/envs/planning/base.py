@@ -159,8 +159,8 @@ class PlanningTask(InteractiveTask):
         desc, sol = self.example()
         parts = [self.rules(instance),
                  f"Worked example. {desc}\nA complete solution:\nmoves = {self.format_moves(sol)}",
-                 "Indices of pegs, stacks and positions start at 0. While you think, write out the "
-                 "complete move list every time you try a candidate solution, not just its first moves.",
+                 ("Indices of pegs, stacks and positions start at 0. While you think, write out the "
+                  "complete move list every time you try a candidate solution, not just its first moves."),
                  f"End your reply with the final answer on one line in exactly this form:\n{self.answer_format}"]
         hint = self.algorithm_hint(instance) if instance.params.get("algorithm_hint") else None
         if hint:
@@ -396,6 +396,26 @@ class PlanningTask(InteractiveTask):
         return pairs
 
 
+def stack_move_reason(state: tuple, src: int, dst: int, codes: tuple[str, str, str]) -> str | None:
+    """The checks Hanoi and Blocks World share, in their order: ``codes`` name a bad index, the
+    same source and target, and an empty source (``bad_peg``/``same_peg``/``empty_peg`` ...)."""
+    if not (0 <= src < len(state) and 0 <= dst < len(state)):
+        return codes[0]
+    if src == dst:
+        return codes[1]
+    if not state[src]:
+        return codes[2]
+    return None
+
+
+def move_top(state: tuple, src: int, dst: int) -> tuple:
+    """``state`` (a tuple of stacks, bottom to top) with the top of ``src`` moved onto ``dst``."""
+    stacks = list(state)
+    stacks[src] = state[src][:-1]
+    stacks[dst] = state[dst] + state[src][-1:]
+    return tuple(stacks)
+
+
 def puzzle_info(task: PlanningTask, instance: Instance) -> dict:
     """Extra ``info`` of the planning envs (spec §9): N, k, stacks, solvability, depth."""
     d = instance.data
@@ -461,7 +481,7 @@ class PlanningInteractiveEnv(InteractiveEnv):
 def _claims_unsolvable(text: str) -> bool:
     import re
 
-    return bool(re.search(r"moves\s*[=:]\s*\**\s*\"?unsolvable\b", text[-2000:], re.I))
+    return bool(re.search(r"moves\s*[=:]\s*\**\s*\"?unsolvable\b", text[-2000:], re.IGNORECASE))
 
 
 def bucket_presets(buckets: dict[str, tuple[int, int]], fixed: dict[str, int] | None = None, **extra) -> dict:

@@ -9,10 +9,14 @@ import numpy as np
 
 from ...core.errors import ConfigError, ParseError, check_int
 from ...core.instance import Instance
-from ...solvers.planning import (blocks_interleaved, blocks_interleaved_moves, blocks_interleaved_optimal_length,
-                                 blocks_search)
+from ...solvers.planning import (
+    blocks_interleaved,
+    blocks_interleaved_moves,
+    blocks_interleaved_optimal_length,
+    blocks_search,
+)
 from . import moves as mv
-from .base import PlanningTask, bucket_presets
+from .base import PlanningTask, bucket_presets, move_top, stack_move_reason
 
 REASONS = ("bad_stack", "same_stack", "empty_stack", "unknown_block", "not_top_block")
 _BLOCK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
@@ -75,7 +79,7 @@ class BlocksWorldTask(PlanningTask):
     max_n = 60
     size_names = ("n", "n_stacks", "n_choices")
     flag_names: ClassVar[tuple[str, ...]] = ("algorithm_hint", "stepwise", "allow_slow_search")
-    difficulties = {
+    difficulties: ClassVar[dict[str, dict]] = {
         **bucket_presets({"easy": (2, 7), "medium": (8, 20), "hard": (21, 50)}, {"n4": 4, "n6": 6, "n10": 10}),
         "paper": {"n_choices": [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50]},
     }
@@ -158,13 +162,9 @@ class BlocksWorldTask(PlanningTask):
     # ---- rules (§2.4, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         block, src, dst = move
-        s = len(state)
-        if not (0 <= src < s and 0 <= dst < s):
-            return "bad_stack"
-        if src == dst:
-            return "same_stack"
-        if not state[src]:
-            return "empty_stack"
+        reason = stack_move_reason(state, src, dst, ("bad_stack", "same_stack", "empty_stack"))
+        if reason is not None:
+            return reason
         if not any(block in st for st in state):
             return "unknown_block"
         if state[src][-1] != block:
@@ -172,11 +172,7 @@ class BlocksWorldTask(PlanningTask):
         return None
 
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
-        block, src, dst = move
-        stacks = list(state)
-        stacks[src] = state[src][:-1]
-        stacks[dst] = state[dst] + (block,)
-        return tuple(stacks)
+        return move_top(state, move[1], move[2])
 
     def coerce_move(self, value: Any) -> list:
         if not isinstance(value, list) or len(value) != 3 or not isinstance(value[0], str):

@@ -9,7 +9,7 @@ from ...core.errors import ParseError
 from ...core.instance import Instance
 from ...solvers.planning import hanoi_moves, hanoi_optimal_length
 from . import moves as mv
-from .base import PlanningTask, bucket_presets
+from .base import PlanningTask, bucket_presets, move_top, stack_move_reason
 
 REASONS = ("bad_peg", "same_peg", "empty_peg", "not_top_disk", "larger_on_smaller")
 
@@ -79,12 +79,9 @@ class HanoiTask(PlanningTask):
     # ---- rules (§2.1, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         disk, src, dst = move
-        if not (0 <= src <= 2 and 0 <= dst <= 2):
-            return "bad_peg"
-        if src == dst:
-            return "same_peg"
-        if not state[src]:
-            return "empty_peg"
+        reason = stack_move_reason(state, src, dst, ("bad_peg", "same_peg", "empty_peg"))
+        if reason is not None:
+            return reason
         if state[src][-1] != disk:
             return "not_top_disk"
         if state[dst] and state[dst][-1] < disk:
@@ -92,11 +89,7 @@ class HanoiTask(PlanningTask):
         return None
 
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
-        disk, src, dst = move
-        pegs = list(state)
-        pegs[src] = state[src][:-1]
-        pegs[dst] = state[dst] + (disk,)
-        return tuple(pegs)
+        return move_top(state, move[1], move[2])
 
     def coerce_move(self, value: Any) -> list:
         if not isinstance(value, list) or len(value) != 3:

@@ -30,8 +30,8 @@ MAX_INT_DIGITS = 18
 MAX_ANSWER_CHARS = 16_000_000
 SOURCES = ("labelled", "boxed", "fence", "bare")
 
-_LABEL = re.compile(r"moves\s*[=:]\s*$", re.I)
-_FENCE = re.compile(r"```[^\n`]*\n.*?```", re.S)
+_LABEL = re.compile(r"moves\s*[=:]\s*$", re.IGNORECASE)
+_FENCE = re.compile(r"```[^\n`]*\n.*?```", re.DOTALL)
 _BRACE = re.compile(r"\\(?:boxed|fbox)\s*\{|[{}]")
 _SPECIAL = re.compile(r"[\[\]\"'#]")
 _DQ_END = re.compile(r'["\n]')
@@ -40,7 +40,7 @@ _TOKEN = re.compile(
     r"""\s+|(?P<open>[\[(])|(?P<close>[\])])|(?P<comma>,)"""
     r"""|(?P<ell>\.\.\.|\u2026)|(?P<int>[-+]?\d+(?![A-Za-z_]))"""
     r"""|(?P<str>"[^"\n]*"|'[^'\n]*')|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)"""
-    r"""|(?P<bad>.)""", re.S)
+    r"""|(?P<bad>.)""", re.DOTALL)
 
 
 class Name(str):

@@ -102,7 +102,7 @@ class RiverCrossingTask(PlanningTask):
     puzzle = "River Crossing"
     max_n = 100
     size_names = ("n", "k", "k_schedule")
-    difficulties = {
+    difficulties: ClassVar[dict[str, dict]] = {
         **bucket_presets({"easy": (1, 3), "medium": (4, 6), "hard": (7, 20), "solvable": (1, 20)},
                          k_schedule="solvable"),
         "paper": {"n_range": [1, 5], "k_schedule": "paper"},
