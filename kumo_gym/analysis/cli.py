@@ -26,6 +26,8 @@ def register(subparsers) -> None:
     p.add_argument("--max-graph-plots", type=int, default=12, help="draw at most this many claim graphs")
     p.add_argument("--limit", type=int, default=None, help="analyse only the first N episodes")
     p.add_argument("--no-plots", action="store_true", help="skip all pictures")
+    p.add_argument("--stability", type=int, default=0, metavar="K",
+                   help="with a model: repeat the extraction K times per trace for the stability table")
     p.set_defaults(func=cmd_analyze)
 
 
@@ -51,6 +53,6 @@ def cmd_analyze(args) -> int:
     summary = analyse_file(args.traces, args.out, backend=backend, profile=args.profile, force=args.force,
                            max_graph_plots=args.max_graph_plots, limit=args.limit,
                            llm_options={"rule_backend": rule_backend} if rule_backend else None,
-                           plots=not args.no_plots)
+                           plots=not args.no_plots, stability_runs=args.stability)
     print(json.dumps(summary, indent=1))
     return 0 if summary["analysed"] or not summary["records"] else 1

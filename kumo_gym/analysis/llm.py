@@ -181,13 +181,17 @@ def extract_with_model(text: str, answer_text: str, pack: Pack, bounds: Bounds |
                        rule_backend: ChatBackend | None = None, task: Any = None, instance: Any = None,
                        chunk_tokens: int = 2000, screen_batch: int = 200, support: int = 3,
                        max_tokens: int = 4096, temperature: float = 0.0, stages: tuple = ("complete", "scratch", "screen", "rules"),
-                       count_tokens=None) -> dict:
+                       count_tokens=None, seed: int | None = None) -> dict:
     """Stages 1-8 with a model; returns the same artefacts as the deterministic path, plus provenance.
 
     ``backend`` serves stages 2-6; ``rule_backend`` (default: ``backend``) serves stage 8, since
-    the paper uses a smaller model there. ``stages`` selects which model stages run.
+    the paper uses a smaller model there. ``stages`` selects which model stages run. ``seed``
+    is sent with every request (repeated extractions for the stability analysis use different
+    seeds).
     """
     rule_backend = rule_backend or backend
+    if seed is not None:
+        backend, rule_backend = _Seeded(backend, seed), _Seeded(rule_backend, seed)
     counters: dict = {}
     sentences = segment(text)
     n = len(sentences)
@@ -269,9 +273,21 @@ def extract_with_model(text: str, answer_text: str, pack: Pack, bounds: Bounds |
         "prompt_hashes": {s: prompt_hash(s) for s in PROMPTS},
         "stages": list(stages),
         "temperature": temperature,
+        "seed": seed,
     }
     return {"sentences": sentences, "indexing": indexing, "index_votes": votes, "claims": claims, "apps": apps,
             "counters": counters, "provenance": provenance}
+
+
+class _Seeded:
+    """A backend that adds ``seed`` to every request."""
+
+    def __init__(self, backend: ChatBackend, seed: int):
+        self.backend, self.seed = backend, seed
+        self.model = _model_name(backend)
+
+    def chat(self, messages: list[dict], **kwargs):
+        return self.backend.chat(messages, seed=self.seed, **kwargs)
 
 
 def _answer_sentence(text: str, sentences: list[Sentence]) -> int:

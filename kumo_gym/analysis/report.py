@@ -64,7 +64,8 @@ def _table(rows_: list[dict], cols: list[str]) -> str:
 
 
 def write_outputs(docs: list[dict], out: str | Path, errors: list[dict] | None = None, max_graph_plots: int = 12,
-                  source: str | None = None, profile: str = "default", plots: bool = True) -> Path:
+                  source: str | None = None, profile: str = "default", plots: bool = True,
+                  stability: list[dict] | None = None) -> Path:
     """Write graphs, metrics, correlations, plots and ``report.md`` under ``out``; returns the report path."""
     out = Path(out)
     (out / "graphs").mkdir(parents=True, exist_ok=True)
@@ -98,12 +99,13 @@ def write_outputs(docs: list[dict], out: str | Path, errors: list[dict] | None =
         except ImportError as e:  # matplotlib is optional (the "plot" extra)
             log.warning("no plots: %s", e)
     report = out / "report.md"
-    report.write_text(render_report(docs, table, corr, figures, errors or [], source, profile), encoding="utf-8")
+    report.write_text(render_report(docs, table, corr, figures, errors or [], source, profile, stability),
+                      encoding="utf-8")
     return report
 
 
 def render_report(docs: list[dict], table: list[dict], corr: list[dict], figures: list[str], errors: list[dict],
-                  source: str | None, profile: str) -> str:
+                  source: str | None, profile: str, stability: list[dict] | None = None) -> str:
     """The markdown report: provenance, outcome tables, structure metrics, correlations, figures."""
     modes = sorted({d.get("provenance", {}).get("mode", "?") for d in docs})
     lines = [f"# Reasoning-structure report\n",
@@ -132,6 +134,10 @@ def render_report(docs: list[dict], table: list[dict], corr: list[dict], figures
     sizes = eta_by_size(table)
     lines.append("\n## Mean eta by puzzle size (Fig. 6)\n")
     lines.append(_table(sizes, ["model", "puzzle", "size", "n", "eta_mean"]))
+    if stability:
+        lines.append("\n## Extraction stability (Table 2)\n")
+        lines.append(_table(stability, ["model", "traces", "C_unique", "jaccard_mean", "jaccard_sd", "H_str_mean",
+                                        "H_str_sd", "eta_mean", "eta_sd"]))
     dropped = {}
     for d in docs:
         for stage, st in d.get("counters", {}).items():
@@ -150,18 +156,51 @@ def render_report(docs: list[dict], table: list[dict], corr: list[dict], figures
     return "\n".join(lines) + "\n"
 
 
+def stability_of_records(records: list[dict], backend: Any, runs: int = 3, profile: str = "default",
+                         llm_options: dict | None = None, temperature: float = 0.7) -> list[dict]:
+    """Table 2 rows: :func:`stats.stability` of every record (``runs`` extractions with seeds
+    0..runs-1 and a sampling temperature), averaged per model."""
+    from .stats import stability, stability_table
+
+    def analyse(rec: dict, seed: int) -> dict:
+        opts = dict(llm_options or {}, seed=seed, temperature=temperature)
+        return analyse_trace(rec, backend, profile=profile, llm_options=opts)
+
+    per_model: dict[str, list[dict]] = {}
+    for rec in records:
+        if not isinstance(rec, dict) or "instance" not in rec:
+            continue
+        try:
+            per_model.setdefault(str(rec.get("model") or "unknown"), []).append(stability(rec, analyse, runs))
+        except Exception as e:  # a trace the pipeline cannot read is left out of the table
+            log.warning("stability of a %s record failed: %s", rec.get("env_id"), e)
+    return stability_table(per_model)
+
+
 def analyse_file(path: str | Path, out: str | Path, backend: Any = None, profile: str = "default", force: bool = False,
                  max_graph_plots: int = 12, limit: int | None = None, llm_options: dict | None = None,
-                 plots: bool = True) -> dict:
-    """Analyse every episode of a trace file and write the outputs; returns a summary dict."""
+                 plots: bool = True, stability_runs: int = 0) -> dict:
+    """Analyse every episode of a trace file and write the outputs; returns a summary dict.
+
+    ``stability_runs`` > 1 (with a model backend) adds the extraction-stability table (§7).
+    """
     from ..wrappers.trace import read_traces
 
     records = read_traces(path)
     if limit is not None:
         records = records[:limit]
     docs, errors = analyse_records(records, backend, profile=profile, force=force, llm_options=llm_options)
+    stab = None
+    if stability_runs > 1:
+        from ..core.errors import ConfigError
+
+        if backend is None:
+            raise ConfigError("the stability analysis repeats the model extraction: give a model backend")
+        stab = stability_of_records(records, backend, stability_runs, profile, llm_options)
+        Path(out).mkdir(parents=True, exist_ok=True)
+        (Path(out) / "stability.json").write_text(json.dumps(stab, indent=1))
     report = write_outputs(docs, out, errors, max_graph_plots=max_graph_plots, source=str(path), profile=profile,
-                           plots=plots)
+                           plots=plots, stability=stab)
     etas = [d["metrics"]["eta"] for d in docs if d["metrics"].get("eta") is not None]
     return {"records": len(records), "analysed": len(docs), "skipped": len(errors), "report": str(report),
             "mean_eta": sum(etas) / len(etas) if etas else None}

@@ -37,6 +37,7 @@ class Canned:
     def __init__(self, script):
         self.script = script
         self.calls = []
+        self.seeds = []
 
 
 def completion_body(content: str) -> bytes:
@@ -59,6 +60,7 @@ def server():
             system, user = req["messages"][0]["content"], req["messages"][1]["content"]
             stage = stage_of(system)
             canned.calls.append(stage)
+            canned.seeds.append(req.get("seed"))
             kind, value = canned.script.get(stage, lambda u: ("json", []))(user)
             if kind == "sleep":
                 time.sleep(value)
@@ -209,3 +211,26 @@ def test_indexing_question_is_asked_when_the_vote_is_undecided(server, solo_reco
     doc = analyse_trace(record, backend_for(server), llm_options={"stages": ()})
     assert server.calls == ["indexing"] and doc["indexing"] == "0-based"
     assert doc["claims"][0]["payload"] == {"r": 2, "c": 2, "d": 4}
+
+
+def test_stability_table_from_repeated_extractions(server, tents_record, tmp_path):
+    from kumo_gym.analysis.report import analyse_file
+
+    def scratch(user):
+        # odd seeds "see" one extra claim: the claim sets differ between runs
+        seed = server.seeds[-1]
+        extra = [{"kind": "NotTent", "payload": {"r": 0, "c": 3}, "status": "stated", "scope": "MAIN",
+                  "source_sents": [1]}] if seed % 2 else []
+        return "json", {"claims": extra}
+
+    server.script = {"scratch": scratch}
+    path = tmp_path / "t.jsonl"
+    path.write_text(json.dumps(tents_record) + "\n")
+    summary = analyse_file(path, tmp_path / "out", backend=backend_for(server), plots=False, stability_runs=3,
+                           llm_options={"stages": ("scratch",)})
+    assert summary["analysed"] == 1
+    table = json.loads((tmp_path / "out" / "stability.json").read_text())
+    assert table[0]["model"] == "hand" and table[0]["traces"] == 1
+    assert 0 < table[0]["jaccard_mean"] < 1 and table[0]["jaccard_sd"] > 0
+    assert {0, 1, 2} <= set(server.seeds)
+    assert "Extraction stability (Table 2)" in (tmp_path / "out" / "report.md").read_text()
