@@ -695,6 +695,39 @@ class GridTask(InteractiveTask):
         return 0.0, float(max(self.dims(instance)) * max(self.dims(instance)) + 1)
 
 
+class LatinGridTask(GridTask):
+    """Shared parts of the n x n puzzles whose answer is a Latin square of 1..n (Solo, Towers,
+    Keen, Unequal): ``state["n"]``, givens as non-zero ``state["grid"]`` cells, one-hot SAT
+    variables from :func:`encode_latin`, and the "each digit once" unit check."""
+
+    empty = 0
+
+    def cell_values(self, instance: Instance) -> tuple:
+        return tuple(range(1, instance.data["state"]["n"] + 1))
+
+    def givens(self, instance: Instance) -> dict[Cell, Any]:
+        grid = instance.data["state"]["grid"]
+        return {(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v}
+
+    @staticmethod
+    def onehot_decoder(x: dict, n: int) -> Callable[[set[int]], list[list]]:
+        """Reads the grid back from the true variables of ``x[r, c, v]``."""
+        def decode(true: set[int]) -> list[list]:
+            return [[next(v for v in range(1, n + 1) if x[r, c, v] in true) for c in range(n)] for r in range(n)]
+
+        return decode
+
+    @staticmethod
+    def unit_check(rule: str, grid: list[list], cells: list[Cell], n: int) -> Check:
+        """``cells`` hold 1..n once each; the cells of repeated values are reported."""
+        vals = [grid[r][c] for r, c in cells]
+        dup = [cells[i] for i, v in enumerate(vals) if vals.count(v) > 1]
+        return Check(rule, dup, sorted(vals) == list(range(1, n + 1)))
+
+    def givens_checks(self, instance: Instance, grid: list[list], rule: str) -> list[Check]:
+        return [Check(rule, [(r, c)], grid[r][c] == v) for (r, c), v in sorted(self.givens(instance).items())]
+
+
 # ---- shared generator pieces (§8) -----------------------------------------------------------
 def encode_latin(f: Formula, n: int, box_w: int | None = None, box_h: int | None = None,
                  prefix: str = "x") -> dict[tuple[int, int, int], int]:

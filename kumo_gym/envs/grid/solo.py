@@ -9,7 +9,7 @@ import numpy as np
 from ...core.errors import ConfigError, check_choice, check_int
 from ...core.instance import Instance
 from ...solvers.sat import Formula, Propagator, UniquenessOracle, grade
-from .base import Check, Encoding, GridTask, encode_latin, random_latin, reduce_clues
+from .base import Check, Encoding, LatinGridTask, encode_latin, random_latin, reduce_clues
 from .tatham import Unsupported, decode_numgrid, encode_numgrid
 
 #: Tatham's Solo difficulty letters (solo.c): trivial, basic, intermediate, advanced, extreme, unreasonable
@@ -17,7 +17,7 @@ LEVELS = {"t": "Trivial", "b": "Basic", "i": "Intermediate", "a": "Advanced", "e
 SYMMETRIES = ("r2", "r4", "m2", "md2", "m4", "md4", "m8", "a")
 
 
-class SoloTask(GridTask):
+class SoloTask(LatinGridTask):
     """Solo: Sudoku with rectangular boxes.
 
     ## Description
@@ -57,7 +57,6 @@ class SoloTask(GridTask):
     param_names = ("box_w", "box_h", "tatham_difficulty", "backend")
     symbols = frozenset(range(1, 26))
     state_keys = ("n", "box_w", "box_h", "grid")
-    empty = 0
 
     # ---- parameters -----------------------------------------------------------------------
     def validate_params(self, params: dict) -> dict:
@@ -125,12 +124,7 @@ class SoloTask(GridTask):
             for c in range(n):
                 if st["grid"][r][c]:
                     f.add([x[r, c, st["grid"][r][c]]])
-        answer = list(x.values())
-
-        def decode(true: set[int]) -> list[list]:
-            return [[next(v for v in range(1, n + 1) if x[r, c, v] in true) for c in range(n)] for r in range(n)]
-
-        return Encoding(f, answer, decode, {"x": x})
+        return Encoding(f, list(x.values()), self.onehot_decoder(x, n), {"x": x})
 
     # ---- generator ------------------------------------------------------------------------
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
@@ -175,13 +169,6 @@ class SoloTask(GridTask):
         return {"n": n, "box_w": bw, "box_h": bh, "grid": grid}, sol, g
 
     # ---- rules ----------------------------------------------------------------------------
-    def cell_values(self, instance: Instance) -> tuple:
-        return tuple(range(1, instance.data["state"]["n"] + 1))
-
-    def givens(self, instance: Instance) -> dict:
-        grid = instance.data["state"]["grid"]
-        return {(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v}
-
     @staticmethod
     def units(n: int, bw: int, bh: int) -> list[tuple[str, int, list[tuple[int, int]]]]:
         """(rule, index, cells) of every row (R1), column (R2) and box (R3); box index as §5."""
@@ -196,14 +183,8 @@ class SoloTask(GridTask):
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         st = instance.data["state"]
         n = st["n"]
-        checks = []
-        for rule, _, cells in self.units(n, st["box_w"], st["box_h"]):
-            vals = [grid[r][c] for r, c in cells]
-            dup = [cells[i] for i, v in enumerate(vals) if vals.count(v) > 1]
-            checks.append(Check(rule, dup, sorted(vals) == list(range(1, n + 1))))
-        for (r, c), v in sorted(self.givens(instance).items()):
-            checks.append(Check("R4", [(r, c)], grid[r][c] == v))
-        return checks
+        checks = [self.unit_check(rule, grid, cells, n) for rule, _, cells in self.units(n, st["box_w"], st["box_h"])]
+        return checks + self.givens_checks(instance, grid, "R4")
 
     # ---- text -----------------------------------------------------------------------------
     def rules_text(self, instance: Instance) -> str:

@@ -64,11 +64,16 @@ def decode_numgrid(desc: str, n_cells: int, max_value: int | None = None) -> lis
             i = j
         else:
             raise ConfigError(f"unexpected character {ch!r} in the game description")
-        if len(out) > n_cells:
-            raise ConfigError(f"the game description covers more than {n_cells} cells")
-    if len(out) != n_cells:
-        raise ConfigError(f"the game description covers {len(out)} cells, expected {n_cells}")
+        _check_cells(len(out), n_cells, final=False)
+    _check_cells(len(out), n_cells)
     return out
+
+
+def _check_cells(count: int, n_cells: int, final: bool = True) -> None:
+    if count > n_cells:
+        raise ConfigError(f"the game description covers more than {n_cells} cells")
+    if final and count != n_cells:
+        raise ConfigError(f"the game description covers {count} cells, expected {n_cells}")
 
 
 def encode_numgrid(values: list[int]) -> str:
@@ -100,10 +105,8 @@ def decode_chargrid(desc: str, n_cells: int, alphabet: str, empty: str = ".") ->
             out.extend([empty] * (ord(ch) - ord("a") + 1))
         else:
             raise ConfigError(f"unexpected character {ch!r} in the game description")
-        if len(out) > n_cells:
-            raise ConfigError(f"the game description covers more than {n_cells} cells")
-    if len(out) != n_cells:
-        raise ConfigError(f"the game description covers {len(out)} cells, expected {n_cells}")
+        _check_cells(len(out), n_cells, final=False)
+    _check_cells(len(out), n_cells)
     return out
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from ...core.errors import ConfigError, check_choice, check_int
 from ...core.instance import Instance
 from ...solvers.sat import Formula, Propagator, UniquenessOracle, grade
-from .base import Check, Encoding, GridTask, encode_latin, random_latin, reduce_clues
+from .base import Check, Encoding, LatinGridTask, encode_latin, random_latin, reduce_clues
 from .tatham import decode_numgrid, encode_numgrid
 
 LEVELS = {"e": "Easy", "h": "Hard", "x": "Extreme", "u": "Unreasonable"}
@@ -36,7 +36,7 @@ def line_cells(side: str, index: int, n: int) -> list[tuple[int, int]]:
     return [(index, c) for c in reversed(range(n))]
 
 
-class TowersTask(GridTask):
+class TowersTask(LatinGridTask):
     """Towers: a Latin square of tower heights seen from the edges.
 
     ## Description
@@ -77,7 +77,6 @@ class TowersTask(GridTask):
     param_names = ("n", "tatham_difficulty", "backend")
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "top", "bottom", "left", "right", "grid")
-    empty = 0
 
     # ---- parameters -----------------------------------------------------------------------
     def validate_params(self, params: dict) -> dict:
@@ -197,11 +196,7 @@ class TowersTask(GridTask):
             for c in range(n):
                 if st["grid"][r][c]:
                     f.add([x[r, c, st["grid"][r][c]]])
-
-        def decode(true: set[int]) -> list[list]:
-            return [[next(v for v in range(1, n + 1) if x[r, c, v] in true) for c in range(n)] for r in range(n)]
-
-        return Encoding(f, [x[k] for k in sorted(x)], decode, {"x": x})
+        return Encoding(f, [x[k] for k in sorted(x)], self.onehot_decoder(x, n), {"x": x})
 
     # ---- generator ------------------------------------------------------------------------
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
@@ -254,33 +249,17 @@ class TowersTask(GridTask):
         return state, sol
 
     # ---- rules ----------------------------------------------------------------------------
-    def cell_values(self, instance: Instance) -> tuple:
-        return tuple(range(1, instance.data["state"]["n"] + 1))
-
-    def givens(self, instance: Instance) -> dict:
-        grid = instance.data["state"]["grid"]
-        return {(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v}
-
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         st = instance.data["state"]
         n = st["n"]
-        checks = []
-        for r in range(n):
-            vals = grid[r]
-            checks.append(Check("R1", [(r, c) for c in range(n) if vals.count(vals[c]) > 1],
-                                sorted(vals) == list(range(1, n + 1))))
-        for c in range(n):
-            vals = [grid[r][c] for r in range(n)]
-            checks.append(Check("R1", [(r, c) for r in range(n) if vals.count(vals[r]) > 1],
-                                sorted(vals) == list(range(1, n + 1))))
+        checks = [self.unit_check("R1", grid, [(r, c) for c in range(n)], n) for r in range(n)]
+        checks += [self.unit_check("R1", grid, [(r, c) for r in range(n)], n) for c in range(n)]
         for side in SIDES:
             for i, k in enumerate(st[side]):
                 if k:
                     cells = line_cells(side, i, n)
                     checks.append(Check("R2", cells, visible_count([grid[r][c] for r, c in cells]) == k))
-        for (r, c), v in sorted(self.givens(instance).items()):
-            checks.append(Check("R3", [(r, c)], grid[r][c] == v))
-        return checks
+        return checks + self.givens_checks(instance, grid, "R3")
 
     # ---- text -----------------------------------------------------------------------------
     def rules_text(self, instance: Instance) -> str:
