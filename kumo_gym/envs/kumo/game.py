@@ -255,14 +255,14 @@ class KumoTask(InteractiveTask):
 
     def oracle(self, instance: Instance):
         """The oracle's realised play (cached per instance): a ``solvers.kumo.Trajectory``."""
-        from ...solvers.kumo import oracle_play
+        from ...solvers.kumo import PLAY_MEMO_LIMIT, oracle_play
 
         key = instance.instance_id
         cache = KumoTask._ORACLE_CACHE
         if key in cache:
             cache.move_to_end(key)
             return cache[key]
-        traj = oracle_play(instance.data)
+        traj = oracle_play(instance.data, PLAY_MEMO_LIMIT)
         cache[key] = traj
         if len(cache) > 4096:
             cache.popitem(last=False)
