@@ -334,3 +334,16 @@ def test_stepwise_p_mode():
     env.reset(seed=0)
     total = sum(env.step(HANOI.format_moves(gold[i:i + 3]))[1] for i in range(0, 7, 3))
     assert total == 1.0
+
+
+def test_prompt_template_fields_and_step_budget():
+    env = gym.make("kumo_gym/RiverCrossing-v0", n=3, prompt_template="N={N}, k={k}\n{initial_state}\n{format_example}")
+    obs, _ = env.reset(seed=0)
+    assert obs.startswith("N=3, k=2\nLeft bank: A_1, a_1") and 'moves = [["A_2", "a_2"]' in obs
+    with pytest.raises(ConfigError, match="prompt_template field 'colour' is not one of"):
+        gym.make("kumo_gym/Hanoi-v0", n=3, prompt_template="{colour}").reset(seed=0)
+    env = gym.make("kumo_gym/Hanoi-v0", n=3, mode="interactive", step_budget=3)
+    env.reset(seed=0)
+    assert env.unwrapped.max_steps == 21
+    with pytest.raises(ConfigError, match="step_budget"):
+        gym.make("kumo_gym/Hanoi-v0", n=3, mode="interactive", step_budget=0.5)

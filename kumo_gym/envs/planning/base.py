@@ -7,6 +7,7 @@ N from a bucket, interactive play and the hooks of the structured wrapper.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any, ClassVar
 
@@ -31,6 +32,8 @@ PALETTE = np.array([[250, 250, 250], [120, 120, 120], [214, 39, 40], [31, 119, 1
                     [255, 127, 14], [148, 103, 189], [140, 86, 75], [227, 119, 194], [188, 189, 34],
                     [23, 190, 207], [255, 187, 120], [152, 223, 138], [197, 176, 213]], dtype=np.uint8)
 CELL_PX = 12
+#: spec §6.2: interactive max_steps = ceil(step_budget * optimal_length)
+STEP_BUDGET = 2.0
 
 
 class PlanningTask(InteractiveTask):
@@ -53,8 +56,6 @@ class PlanningTask(InteractiveTask):
     #: prompt flags accepted by every puzzle
     flag_names: ClassVar[tuple[str, ...]] = ("algorithm_hint", "stepwise")
     size_names: ClassVar[tuple[str, ...]] = ("n",)
-    #: spec §6.2: max_steps = ceil(step_budget * optimal_length)
-    step_budget: ClassVar[float] = 2.0
 
     @property
     def param_names(self) -> tuple[str, ...]:  # type: ignore[override]
@@ -218,7 +219,7 @@ class PlanningTask(InteractiveTask):
     def max_steps(self, instance: Instance) -> int:
         # an unsolvable instance has no optimum; give it the budget of a long solvable one
         opt = self.optimal_length(instance) or 4 * int(instance.data.get("n", 1)) + 1
-        return max(1, math.ceil(self.step_budget * opt))
+        return max(1, math.ceil(STEP_BUDGET * opt))
 
     # ---- parsing ----------------------------------------------------------------------------
     def parse(self, text: str) -> list | str:
@@ -427,11 +428,31 @@ def puzzle_info(task: PlanningTask, instance: Instance) -> dict:
     return info
 
 
+def template_fields(task: PlanningTask, instance: Instance) -> dict:
+    """The ``{placeholders}`` a user ``prompt_template`` may use (spec §4), besides ``prompt``
+    and the instance parameters."""
+    desc, sol = task.example()
+    d = instance.data
+    return {"N": d.get("n"), "k": d.get("k", ""), "n_stacks": d.get("n_stacks", ""),
+            "initial_state": task.render_state(instance, task.initial_state(instance)),
+            "goal_state": task.render_state(instance, task.goal_state(instance)),
+            "rules": task.rules(instance), "format_example": f"{desc}\nmoves = {task.format_moves(sol)}",
+            "answer_format": task.answer_format, "system": task.system_prompt(instance),
+            "user": task.user_prompt(instance)}
+
+
 class PlanningAnswerEnv(AnswerEnv):
     __doc__ = AnswerEnv.__doc__
 
     def _info(self) -> dict:
         return {**super()._info(), **puzzle_info(self.task, self.instance)}
+
+    def _prompt_text(self, inst: Instance) -> str:
+        if self.prompt_template is None:
+            return super()._prompt_text(inst)
+        # the generic env fills a template from the instance parameters: lend it ours as well
+        extra = dataclasses.replace(inst, params={**template_fields(self.task, inst), **inst.params})
+        return super()._prompt_text(extra)
 
 
 class PlanningInteractiveEnv(InteractiveEnv):
@@ -443,9 +464,20 @@ class PlanningInteractiveEnv(InteractiveEnv):
     observation always repeats the whole state, so output length never limits the score.
     """
 
-    def __init__(self, task, env_id: str, *, moves_per_step: int = 1, **kwargs):
+    def __init__(self, task, env_id: str, *, moves_per_step: int = 1, step_budget: float = 2.0, **kwargs):
         super().__init__(task, env_id, **kwargs)
         self.moves_per_step = check_int("moves_per_step", moves_per_step, 1, 10_000)
+        if isinstance(step_budget, bool) or not isinstance(step_budget, (int, float)) or not step_budget >= 1:
+            raise ConfigError(f"step_budget {step_budget!r} is not a number >= 1")
+        self.step_budget = float(step_budget)
+
+    @property
+    def max_steps(self) -> int:
+        """``max_steps`` if given, else ceil(step_budget x optimal length) (spec §6.2)."""
+        if self._max_steps_arg:
+            return self._max_steps_arg
+        opt = self.task.optimal_length(self.instance) or 4 * int(self.instance.data.get("n", 1)) + 1
+        return max(1, math.ceil(self.step_budget * opt))
 
     def _info(self) -> dict:
         return {**super()._info(), **puzzle_info(self.task, self.instance)}
