@@ -7,7 +7,8 @@ Per puzzle and preset, in one run:
   (per-instance time = wall time / 100) when sgt-puzzles is installed;
 * verification throughput: rule checks of the golden answer per second;
 * SAT: one solve plus the uniqueness proof (block the solution, re-solve to UNSAT), the
-  ``count_solutions(limit=2)`` call, in milliseconds.
+  ``count_solutions(limit=2)`` call, in milliseconds;
+* calibration: the mean clue count of our puzzles next to Tatham's for the same parameters.
 
 Prints a table and writes ``benchmarks/results/grid.json``. ``--quick`` uses fewer instances.
 Every puzzle in the grid catalogue is included.
@@ -49,6 +50,15 @@ def time_tatham(family: str, params: str, n: int = 100) -> float | None:
     t0 = time.perf_counter()
     subprocess.run([exe, "--generate", str(n), params], capture_output=True, check=True, timeout=600)
     return (time.perf_counter() - t0) / n
+
+
+def tatham_clue_count(task, params: str, n: int) -> float | None:
+    """Mean clue count of ``n`` Tatham puzzles for ``params`` (the §8 calibration)."""
+    if tatham.sgt_binary(task.family) is None:
+        return None
+    short = task.encode_params(task.decode_params(params), full=False)
+    saves = tatham.sgt_generate_saves(task.family, params, n)
+    return float(np.mean([task.clue_count(task.load(f"{short}:{s['DESC']}")) for s in saves]))
 
 
 def time_verify(task, insts: list, min_seconds: float = 0.2) -> float:
@@ -94,11 +104,14 @@ def main(argv=None) -> int:
                 "tatham_ms_per_instance": None if theirs is None else 1000 * theirs,
                 "verify_per_s": time_verify(task, insts),
                 "solve_and_unique_ms": 1000 * time_unique(task, insts),
+                "clues_ours": float(np.mean([task.clue_count(i) for i in insts])),
+                "clues_tatham": tatham_clue_count(task, params, n),
             })
             r = rows[-1]
             print(f"{name:8s} {diff:8s} {params:10s} {r['size']:>6s}  ours {r['ours_ms_per_instance']:9.1f} ms"
                   f"  tatham {'-' if theirs is None else f'{1000 * theirs:7.2f}'} ms"
-                  f"  verify {r['verify_per_s']:9.0f}/s  sat+unique {r['solve_and_unique_ms']:8.1f} ms", flush=True)
+                  f"  verify {r['verify_per_s']:9.0f}/s  sat+unique {r['solve_and_unique_ms']:8.1f} ms"
+                  f"  clues {r['clues_ours']:.1f}/{r['clues_tatham'] or float('nan'):.1f}", flush=True)
     print()
     print(table(rows))
     meta = {"python": sys.version.split()[0], "machine": platform.machine(), "processor": platform.processor(),
@@ -113,13 +126,14 @@ def main(argv=None) -> int:
 def table(rows: list[dict]) -> str:
     """The markdown table of the results (also pasted into docs/grid.md)."""
     head = ("| puzzle | preset | Tatham params | size | ours ms/inst | Tatham ms/inst | verify /s | "
-            "SAT solve + uniqueness ms |")
-    lines = [head, "|" + "---|" * 8]
+            "SAT solve + uniqueness ms | clues ours / Tatham |")
+    lines = [head, "|" + "---|" * 9]
     for r in rows:
         t = "n/a" if r["tatham_ms_per_instance"] is None else f"{r['tatham_ms_per_instance']:.2f}"
         lines.append(f"| {r['puzzle']} | {r['preset']} | `{r['tatham_params']}` | {r['size']} | "
                      f"{r['ours_ms_per_instance']:.1f} | {t} | {r['verify_per_s']:.0f} | "
-                     f"{r['solve_and_unique_ms']:.1f} |")
+                     f"{r['solve_and_unique_ms']:.1f} | {r['clues_ours']:.1f} / "
+                     f"{'n/a' if r['clues_tatham'] is None else format(r['clues_tatham'], '.1f')} |")
     return "\n".join(lines)
 
 

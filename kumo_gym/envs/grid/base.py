@@ -337,6 +337,10 @@ class GridTask(InteractiveTask):
     def encode_desc(self, instance: Instance) -> str:
         raise NotImplementedError
 
+    def clue_count(self, instance: Instance) -> int:
+        """How many clues the puzzle shows (for the §8 calibration against Tatham's density)."""
+        return len(self.givens(instance))
+
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Numbers describing the clues for the SB3 observation (fixed length for the params)."""
         return np.zeros(0, np.float32)

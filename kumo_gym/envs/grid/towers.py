@@ -291,6 +291,10 @@ class TowersTask(LatinGridTask):
         lines += ["   +" + "-" * (2 * n - 1) + "+", "    " + " ".join(clue(v) for v in st["bottom"])]
         return "\n".join(lines)
 
+    def clue_count(self, instance: Instance) -> int:
+        st = instance.data["state"]
+        return sum(1 for side in SIDES for v in st[side] if v) + len(self.givens(instance))
+
     def clue_features(self, instance: Instance) -> np.ndarray:
         st = instance.data["state"]
         return np.asarray([v for side in SIDES for v in st[side]], np.float32)
