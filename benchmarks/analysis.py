@@ -34,10 +34,18 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kumo_gym.analysis.extract import analyse_trace, extract_deterministic  # noqa: E402
-from kumo_gym.analysis.graph import (dense_flow_mass, entropy_of_array, flow_efficiency, flow_mass,  # noqa: E402
-                                     flow_mass_arrays, graph_to_csr, reasoning_metrics, structural_entropy)
-from kumo_gym.analysis.schema import pack_for  # noqa: E402
+from kumo_gym.analysis.extract import analyse_trace, extract_deterministic
+from kumo_gym.analysis.graph import (
+    dense_flow_mass,
+    entropy_of_array,
+    flow_efficiency,
+    flow_mass,
+    flow_mass_arrays,
+    graph_to_csr,
+    reasoning_metrics,
+    structural_entropy,
+)
+from kumo_gym.analysis.schema import pack_for
 
 
 def random_dag(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -70,55 +78,49 @@ def rate(fn, min_time: float = 0.5, max_reps: int = 1000) -> tuple[float, object
             return reps / elapsed, result
 
 
-def eta_rows(sizes: list[int], dense_max: int) -> list[dict]:
-    out = []
-    for n in sizes:
-        src, dst = random_dag(n)
-        cstar = list(range(max(1, n // 10)))
-        indptr, indices = graph_to_csr(n, src, dst)
-        min_time = 0.5 if n <= 10_000 else 0.0
-        row = {"nodes": n, "edges": int(src.size)}
+def eta_row(n: int, dense_max: int) -> dict:
+    """One table row: every eta implementation on one random DAG of ``n`` nodes."""
+    src, dst = random_dag(n)
+    cstar = list(range(max(1, n // 10)))
+    indptr, indices = graph_to_csr(n, src, dst)
+    min_time = 0.5 if n <= 10_000 else 0.0
+    few = 200 if n <= 10_000 else 1
+    row: dict = {"nodes": n, "edges": int(src.size)}
 
-        def numba_eta():
-            m = flow_mass_arrays(n, indptr, indices)
-            return m, flow_efficiency(n, entropy_of_array(m), len(cstar))["eta"]
+    def numba_eta():
+        m = flow_mass_arrays(n, indptr, indices)
+        return m, flow_efficiency(n, entropy_of_array(m), len(cstar))["eta"]
 
-        row["numba_graphs_per_s"], (m_numba, eta_numba) = rate(numba_eta, min_time)
-        row["eta"] = eta_numba
+    def python_eta():
+        m = flow_mass_arrays(n, indptr, indices, use_numba=False)
+        return flow_efficiency(n, entropy_of_array(m), len(cstar))["eta"]
 
-        def python_eta():
-            m = flow_mass_arrays(n, indptr, indices, use_numba=False)
-            return flow_efficiency(n, entropy_of_array(m), len(cstar))["eta"]
+    row["numba_graphs_per_s"], (m_numba, eta_numba) = rate(numba_eta, min_time)
+    row["eta"] = eta_numba
+    row["python_csr_graphs_per_s"], eta_py = rate(python_eta, min_time, max_reps=few)
+    t0 = time.perf_counter()
+    g = to_networkx(n, src, dst)
+    row["networkx_build_s"] = time.perf_counter() - t0
 
-        row["python_csr_graphs_per_s"], eta_py = rate(python_eta, min_time, max_reps=200 if n <= 10_000 else 1)
-        t0 = time.perf_counter()
-        g = to_networkx(n, src, dst)
-        row["networkx_build_s"] = time.perf_counter() - t0
+    def nx_eta():
+        h, _ = structural_entropy(flow_mass(g).values())
+        return flow_efficiency(n, h, len(cstar))["eta"]
 
-        def nx_eta():
-            m = flow_mass(g)
-            h, _ = structural_entropy(m.values())
-            return flow_efficiency(n, h, len(cstar))["eta"]
-
-        row["networkx_propagation_graphs_per_s"], eta_nx = rate(nx_eta, min_time, max_reps=200 if n <= 10_000 else 1)
-        row["reasoning_metrics_graphs_per_s"], metrics = rate(lambda: reasoning_metrics(g, cstar), min_time,
-                                                              max_reps=200 if n <= 10_000 else 1)
-        assert abs(metrics["eta"] - eta_numba) < 1e-9 and abs(eta_nx - eta_numba) < 1e-9 and abs(eta_py - eta_numba) < 1e-9
-        if n <= dense_max:
-            reps = 50 if n <= 1000 else 1
-            row["dense_graphs_per_s"], dense = rate(lambda: dense_flow_mass(g, list(range(n))),
-                                                    min_time if n <= 1000 else 0.0, max_reps=reps)
-            row["max_abs_mass_diff_vs_dense"] = float(np.max(np.abs(dense - m_numba)))
-            h_dense = entropy_of_array(np.asarray(dense))
-            row["eta_dense"] = flow_efficiency(n, h_dense, len(cstar))["eta"]
-        else:
-            row["dense_graphs_per_s"] = None
-            row["max_abs_mass_diff_vs_dense"] = None
-            row["dense_skipped"] = f"dense needs {8 * n * n / 1e9:.3g} GB and O(n^3) time"
-        del g
-        out.append(row)
-        print(f"  eta on {n:,} nodes done", flush=True)
-    return out
+    row["networkx_propagation_graphs_per_s"], eta_nx = rate(nx_eta, min_time, max_reps=few)
+    row["reasoning_metrics_graphs_per_s"], metrics = rate(lambda: reasoning_metrics(g, cstar), min_time, max_reps=few)
+    assert max(abs(metrics["eta"] - eta_numba), abs(eta_nx - eta_numba), abs(eta_py - eta_numba)) < 1e-9
+    if n <= dense_max:
+        small = n <= 1000
+        row["dense_graphs_per_s"], dense = rate(lambda: dense_flow_mass(g, list(range(n))),
+                                                min_time if small else 0.0, max_reps=50 if small else 1)
+        row["max_abs_mass_diff_vs_dense"] = float(np.max(np.abs(dense - m_numba)))
+        row["eta_dense"] = flow_efficiency(n, entropy_of_array(np.asarray(dense)), len(cstar))["eta"]
+    else:
+        row["dense_graphs_per_s"] = None
+        row["max_abs_mass_diff_vs_dense"] = None
+        row["dense_skipped"] = f"dense needs {8 * n * n / 1e9:.3g} GB and O(n^3) time"
+    print(f"  eta on {n:,} nodes done", flush=True)
+    return row
 
 
 # ---- extraction throughput ------------------------------------------------------------------------
@@ -155,31 +157,34 @@ def solo_trace(n_sentences: int, rng, H: int, W: int) -> str:
     return "\n".join(lines[:n_sentences])
 
 
-def extraction_rows(n_sentences: int) -> list[dict]:
+def extraction_row(name: str, make, env_id: str, n_sentences: int, rng) -> dict:
+    """Deterministic extraction and the whole analyse_trace on one synthetic trace."""
     import gymnasium as gym
 
-    import kumo_gym  # noqa: F401
+    import kumo_gym  # noqa: F401  (registers the environments)
+    from kumo_gym.analysis.extract import bounds_of
 
+    pack = pack_for(name)
+    env = gym.make(env_id, difficulty="normal" if name == "solo" else "hard")
+    env.reset(seed=0)
+    inst = env.unwrapped.instance
+    env.close()
+    bounds = bounds_of(inst)
+    text = make(n_sentences, rng, bounds.H, bounds.W)
+    sps, art = rate(lambda: extract_deterministic(text, "", pack, bounds), 1.0, max_reps=50)
+    n_sent = len(art["sentences"])
+    record = {"env_id": env_id, "instance": inst.to_dict(), "completion": text, "verdict": {"status": "solved"}}
+    tps, _ = rate(lambda: analyse_trace(record), 1.0, max_reps=20)
+    return {"puzzle": name, "sentences": n_sent, "claims": len(art["claims"]),
+            "extraction_sentences_per_s": sps * n_sent, "analyse_trace_per_s": tps,
+            "analyse_trace_sentences_per_s": tps * n_sent}
+
+
+def extraction_rows(n_sentences: int) -> list[dict]:
     rng = np.random.default_rng(0)
-    out = []
-    for name, make, env_id in (("tents", tents_trace, "kumo_gym/Tents-v0"), ("solo", solo_trace, "kumo_gym/Solo-v0")):
-        pack = pack_for(name)
-        env = gym.make(env_id, difficulty="normal" if name == "solo" else "hard")
-        env.reset(seed=0)
-        inst = env.unwrapped.instance
-        from kumo_gym.analysis.extract import bounds_of
-
-        bounds = bounds_of(inst)
-        text = make(n_sentences, rng, bounds.H, bounds.W)
-        sps, art = rate(lambda: extract_deterministic(text, "", pack, bounds), 1.0, max_reps=50)
-        n_sent = len(art["sentences"])
-        record = {"env_id": env_id, "instance": inst.to_dict(), "completion": text, "verdict": {"status": "solved"}}
-        tps, doc = rate(lambda: analyse_trace(record), 1.0, max_reps=20)
-        out.append({"puzzle": name, "sentences": n_sent, "claims": len(art["claims"]),
-                    "extraction_sentences_per_s": sps * n_sent, "analyse_trace_per_s": tps,
-                    "analyse_trace_sentences_per_s": tps * n_sent})
-        env.close()
-    return out
+    return [extraction_row(name, make, env_id, n_sentences, rng)
+            for name, make, env_id in (("tents", tents_trace, "kumo_gym/Tents-v0"),
+                                       ("solo", solo_trace, "kumo_gym/Solo-v0"))]
 
 
 def main() -> int:
@@ -190,7 +195,7 @@ def main() -> int:
     sizes = [100, 10_000] if args.quick else [100, 10_000, 1_000_000]
     dense_max = 1_000 if args.quick else 10_000
     print("eta: propagation vs dense fundamental matrix")
-    eta = eta_rows(sizes, dense_max)
+    eta = [eta_row(n, dense_max) for n in sizes]
     print("deterministic extraction")
     ext = extraction_rows(args.sentences)
 

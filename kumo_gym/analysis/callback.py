@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 #: the per-sample fields returned by default
 DEFAULT_KEYS = ("V", "V_sol", "V_ver", "depth", "H_str", "eta", "eta_status", "sol_fraction", "ver_overhead",
@@ -59,7 +60,7 @@ def graph_metrics(completions: Sequence[str], instances: Sequence[Any], *, env_i
             doc = analyse_trace(record, backend, profile=profile)
             result["solved"] = doc["solved"]
             result.update({k: doc["metrics"].get(k) for k in keys})
-        except Exception as e:  # one unreadable sample must not stop an evaluation loop
+        except Exception as e:  # noqa: BLE001 - one unreadable sample must not stop an evaluation loop
             result["error"] = f"{type(e).__name__}: {e}"
         out.append(result)
     return out

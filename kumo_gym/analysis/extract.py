@@ -28,15 +28,26 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import networkx as nx
 
 from ..core.extract import split_thinking
 from .graph import content_key
-from .schema import (CONTRADICTION_CAUSE, DISCHARGE, MAIN, MISSING, Bounds, Pack, branch_number,
-                     pack_for, validate_occurrence, validate_rule_app)
+from .schema import (
+    CONTRADICTION_CAUSE,
+    DISCHARGE,
+    MAIN,
+    MISSING,
+    Bounds,
+    Pack,
+    branch_number,
+    pack_for,
+    validate_occurrence,
+    validate_rule_app,
+)
 
 PIPELINE_VERSION = "kumo_gym.reasoning_graph/v1"
 
@@ -107,9 +118,9 @@ def _add(out: list, body: str, a: int, b: int, offset: int, paragraph: int) -> N
 _COORD_PATTERNS = (
     re.compile(r"\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)"),
     re.compile(r"\b[rR](\d{1,3})\s*[cC](\d{1,3})\b"),
-    re.compile(r"\brow\s+(\d{1,3})\s*,?\s*(?:and\s+)?(?:column|col)\s+(\d{1,3})\b", re.I),
+    re.compile(r"\brow\s+(\d{1,3})\s*,?\s*(?:and\s+)?(?:column|col)\s+(\d{1,3})\b", re.IGNORECASE),
 )
-_UNIT = re.compile(r"\b(row|column|col|box|block)\s+(\d{1,3})\b", re.I)
+_UNIT = re.compile(r"\b(row|column|col|box|block)\s+(\d{1,3})\b", re.IGNORECASE)
 
 
 def vote_indexing(text: str, H: int, W: int) -> tuple[str | None, dict]:
@@ -286,43 +297,43 @@ class _Reader:
 class TentsReader(_Reader):
     """Tents: Tree, Quota, Tent, NotTent, Remaining, TreeCandidate (pack ``tents``)."""
 
-    NOT_TENT = [
+    NOT_TENT = (
         re.compile(rf"\bno\s+tents?\s+(?:(?:can|could|may|will)\s+(?:go|be)\s+)?(?:at|in|on)\s+({_LIST_OR})"),
         re.compile(rf"{_SUBJ}({_LIST_OR})\s+{_NEG}\s+(?:be\s+|have\s+|hold\s+|contain\s+|get\s+)?(?:a\s+)?tents?\b"),
         re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are|must\s+be|becomes?|stays?|remains?)\s+(?:empty|grass|blank|unoccupied)\b"),
         re.compile(rf"\b(?:rule\s+out|eliminate|exclude|mark)\s+({_LIST})(?:\s+as\s+(?:grass|empty))?"),
         re.compile(rf"\btents?\s+(?:at|in|on)\s+({_LIST_OR})\s+(?:is|are|would\s+be)\s+(?:impossible|not\s+possible|"
                    rf"ruled\s+out|invalid|illegal|not\s+allowed)"),
-    ]
-    TENT = [
+    )
+    TENT = (
         re.compile(rf"\b(?:place|put|add|places|puts)\s+(?:a\s+|the\s+|its\s+)?tents?\s+(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
         re.compile(rf"(?<!no\s)\btents?\s+(?:must\s+be\s+|must\s+go\s+|goes\s+|is\s+|are\s+|will\s+be\s+|has\s+to\s+be\s+)?(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
         re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are|must\s+be|has\s+to\s+be|should\s+be|will\s+be|becomes?|gets)\s+(?:a\s+|the\s+)?tents?\b"),
         re.compile(r"\bonly\s+(?:possible\s+)?(?:place|cell|spot|option|candidate|position|choice)\b[^.;]*?\bis\s+(@\d+@)"),
-    ]
-    TREE = [
+    )
+    TREE = (
         re.compile(rf"(?<!no\s)(?<!adjacent\s)\btrees?\s+(?:is\s+|are\s+)?(?:at|in|on)\s+({_LIST})"),
         re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are)\s+(?:a\s+)?trees?\b"),
-    ]
-    TREE_CAND = [
+    )
+    TREE_CAND = (
         re.compile(rf"\btree\s+(?:at\s+)?(@\d+@)\s+(?:needs|must\s+have|requires|has)\s+(?:its\s+|a\s+)?tent\s+(?:at|in|on)\s+({_LIST_OR})"),
         re.compile(rf"\bcandidates?\s+for\s+(?:the\s+)?tree\s+(?:at\s+)?(@\d+@)\s*(?:is|are|:)\s*({_LIST_OR})"),
-    ]
-    QUOTA = [
+    )
+    QUOTA = (
         re.compile(rf"\b{_LINE}\s*(?:'s)?\s*(?:clue|count|quota|target|number)\s*(?:is|=|of|:)\s*(\d+)"),
         re.compile(rf"\b{_LINE}\s+(?:needs|requires|must\s+have|should\s+have|has\s+to\s+have|wants)\s+(?:exactly\s+)?(\d+)\s+tents?\b"),
         re.compile(rf"\b{_LINE}\s*:\s*(\d+)\s+tents?\b"),
         re.compile(rf"\b{_LINE}\s+has\s+(?:a\s+)?(?:clue|count)\s+(?:of\s+)?(\d+)"),
-    ]
+    )
     QUOTA_REV = re.compile(rf"\b(?:clue|count|quota)\s+(?:for|of)\s+{_LINE}\s*(?:is|=|:)\s*(\d+)")
-    REMAINING = [
+    REMAINING = (
         re.compile(rf"\b{_LINE}\s+(?:now\s+|still\s+|then\s+)?(?:needs|requires|has)\s+(\d+)\s+more\b"),
         re.compile(rf"\b{_LINE}\s+(?:now\s+|still\s+|then\s+)?(?:needs|requires|has)\s+(\d+)\s+(?:tents?\s+)?(?:remaining|left)\b"),
-    ]
-    LINE_FULL = [
+    )
+    LINE_FULL = (
         re.compile(rf"\b{_LINE}\s+(?:is\s+)?(?:now\s+)?(?:full|complete|satisfied|done)\b"),
         re.compile(rf"\b{_LINE}\s+(?:now\s+)?(?:needs|requires)\s+no\s+more\b"),
-    ]
+    )
 
     def read(self, norm: _Norm) -> list[_Found]:
         s = norm.text
@@ -375,23 +386,23 @@ class TentsReader(_Reader):
 class SoloReader(_Reader):
     """Sudoku: Assign, Given, Cand IN/OUT, UnitMissing, UnitHas, UnitPlaces (pack ``solo``)."""
 
-    CAND_OUT = [
+    CAND_OUT = (
         re.compile(rf"(@\d+@)\s+{_NEG}\s+(?:be\s+|contain\s+|hold\s+)?(?:a\s+)?({_DIGITS})\b"),
-        re.compile(rf"\b(\d{{1,2}})\s+(?:cannot|can't|can\s+not|is\s+not\s+possible|must\s+not)\s+(?:go\s+|be\s+)?(?:placed\s+)?(?:in|at|into)\s+(@\d+@)"),
+        re.compile(r"\b(\d{1,2})\s+(?:cannot|can't|can\s+not|is\s+not\s+possible|must\s+not)\s+(?:go\s+|be\s+)?(?:placed\s+)?(?:in|at|into)\s+(@\d+@)"),
         re.compile(r"\b(?:eliminate|remove|rule\s+out|exclude)\s+(?:the\s+)?(?:digit\s+)?(\d{1,2})\s+from\s+(@\d+@)"),
-    ]
+    )
     CAND_IN = re.compile(rf"(@\d+@)\s+(?:can\s+only\s+be|must\s+be\s+either|is\s+either|must\s+be\s+one\s+of|"
                          rf"has\s+(?:only\s+)?(?:the\s+)?candidates|candidates\s*(?:are|:))\s*[{{\[(]?\s*({_DIGITS})")
-    GIVEN = [
+    GIVEN = (
         re.compile(r"(@\d+@)\s+(?:is\s+)?(?:a\s+)?given\s+(?:as\s+|=\s*|digit\s+)?(\d{1,2})\b"),
         re.compile(r"\bgiven\s+(?:digit\s+)?(\d{1,2})\s+(?:at|in)\s+(@\d+@)"),
-    ]
-    ASSIGN = [
+    )
+    ASSIGN = (
         re.compile(r"(@\d+@)\s*(?:=|:|is|must\s+be|has\s+to\s+be|becomes|gets|will\s+be|should\s+be|is\s+therefore|"
                    r"is\s+then|is\s+forced\s+to\s+be)\s+(?:a\s+)?(\d{1,2})\b(?!\s*(?:,\s*\d|or\b|and\s+\d|/))"),
         re.compile(r"\b(?:place|put|write|fill\s+in|enter|placing|putting|writing)\s+(?:a\s+|the\s+)?(?:digit\s+)?(\d{1,2})\s+(?:at|in|into)\s+(@\d+@)"),
         re.compile(r"\b(\d{1,2})\s+(?:goes|must\s+go|has\s+to\s+go|belongs)\s+(?:in|at|into)\s+(@\d+@)"),
-    ]
+    )
     MISSING = re.compile(rf"\b{_UNITX}\s+(?:is\s+)?(?:still\s+)?(?:missing|needs|lacks)\s+(?:only\s+)?(?:the\s+)?"
                          rf"(?:digits?\s+|numbers?\s+)?({_DIGITS})\b")
     HAS = re.compile(rf"\b{_UNITX}\s+(?:already\s+)?(?:has|contains|includes)\s+(?:a\s+|the\s+)?(?:digits?\s+|numbers?\s+)?"
@@ -558,7 +569,7 @@ def final_answer_claims(task: Any, instance: Any, answer_text: str, pack: Pack) 
         return []
     try:
         grid = task.parse(answer_text)
-    except Exception:  # any parse failure just means no final-answer claims
+    except Exception:  # noqa: BLE001 - any parse failure just means no final-answer claims
         return []
     if not isinstance(grid, list):
         return []
@@ -957,7 +968,7 @@ def _task_for(record: dict):
         from ..core.registry import get_task
 
         return get_task(env_id)
-    except Exception:  # unknown env id or a family not installed: no final-answer parsing
+    except Exception:  # noqa: BLE001 - unknown env id or a family not installed: no final-answer parsing
         return None
 
 
@@ -972,7 +983,8 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
     """
     from ..core.instance import Instance
     from .graph import reasoning_metrics
-    from .verify import label_graph, solution_claims as cstar_of
+    from .verify import label_graph
+    from .verify import solution_claims as cstar_of
 
     env_id = record.get("env_id") or record.get("family") or ""
     pack = pack or pack_for(env_id)

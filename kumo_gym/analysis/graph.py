@@ -122,8 +122,7 @@ def node_depths(graph: nx.DiGraph, topo: list | None = None) -> dict:
     for u in topo:
         du = depth[u] + 1
         for w in graph.successors(u):
-            if depth[w] < du:
-                depth[w] = du
+            depth[w] = max(depth[w], du)
     return depth
 
 

@@ -20,8 +20,17 @@ import re
 from typing import Any
 
 from ..core.backend import ChatBackend
-from .extract import (Sentence, _count, chunk, extract_claims, final_answer_claims, finalise, link_rules,
-                      segment, vote_indexing)
+from .extract import (
+    Sentence,
+    _count,
+    chunk,
+    extract_claims,
+    final_answer_claims,
+    finalise,
+    link_rules,
+    segment,
+    vote_indexing,
+)
 from .schema import MAIN, MISSING, Bounds, Pack, claim_json, validate_occurrence
 
 # ---------------------------------------------------------------------------------------------
@@ -117,8 +126,8 @@ def parse_json_reply(text: str) -> Any:
     Raises ``ValueError`` when there is none.
     """
     if not isinstance(text, str):
-        raise ValueError("the reply is not text")
-    fenced = re.findall(r"```(?:json)?\s*(.*?)```", text, flags=re.S)
+        raise ValueError("the reply is not text")  # noqa: TRY004
+    fenced = re.findall(r"```(?:json)?\s*(.*?)```", text, flags=re.DOTALL)
     candidates = fenced + [text]
     decoder = json.JSONDecoder()
     for cand in candidates:
@@ -138,7 +147,7 @@ def _ask(backend: ChatBackend, system: str, user: str, stage: str, counters: dic
         replies = backend.chat([{"role": "system", "content": system}, {"role": "user", "content": user}],
                                max_tokens=max_tokens, temperature=temperature)
         text = replies[0].text if replies else ""
-    except Exception as e:  # timeouts, HTTP errors, refused connections: the stage falls back
+    except Exception as e:  # noqa: BLE001 - timeouts, HTTP errors, refused connections: the stage falls back
         _count(counters, stage, "failed_calls", f"{type(e).__name__}: {str(e)[:200]}")
         return None
     _count(counters, stage, "calls")
@@ -208,7 +217,7 @@ def extract_with_model(text: str, answer_text: str, pack: Pack, bounds: Bounds |
                                    max_tokens=8, temperature=0.0)
             reply_text = (replies[0].text if replies else "").lower()
             _count(counters, "indexing", "calls")
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001
             _count(counters, "indexing", "failed_calls", f"{type(e).__name__}: {str(e)[:200]}")
         if reply_text is not None:
             has0, has1 = "0-based" in reply_text, "1-based" in reply_text

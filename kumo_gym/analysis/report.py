@@ -36,7 +36,7 @@ def analyse_records(records: list[dict], backend: Any = None, profile: str = "de
             continue
         try:
             doc = analyse_trace(rec, backend, profile=profile, force=force, llm_options=llm_options)
-        except Exception as e:  # report and go on: a trace file may mix families we cannot read
+        except Exception as e:  # noqa: BLE001 - report and go on: a trace file may mix families we cannot read
             log.warning("record %d could not be analysed: %s", n, e)
             errors.append({"record": n, "env_id": rec.get("env_id"), "error": f"{type(e).__name__}: {e}"})
             continue
@@ -74,8 +74,7 @@ def write_outputs(docs: list[dict], out: str | Path, errors: list[dict] | None =
             json.dump(d, f, indent=1, default=str)
     table = rows(docs)
     with open(out / "metrics.jsonl", "w", encoding="utf-8") as f:
-        for r in table:
-            f.write(json.dumps(r, default=str) + "\n")
+        f.writelines(json.dumps(r, default=str) + "\n" for r in table)
     try:
         corr = correlations(table)
     except ImportError:  # scipy is optional (the "stats" extra)
@@ -108,11 +107,11 @@ def render_report(docs: list[dict], table: list[dict], corr: list[dict], figures
                   source: str | None, profile: str, stability: list[dict] | None = None) -> str:
     """The markdown report: provenance, outcome tables, structure metrics, correlations, figures."""
     modes = sorted({d.get("provenance", {}).get("mode", "?") for d in docs})
-    lines = [f"# Reasoning-structure report\n",
+    lines = ["# Reasoning-structure report\n",
              f"- source: `{source or '-'}`",
              f"- episodes analysed: {len(docs)} (skipped: {len(errors)})",
-             f"- pipeline: `{PIPELINE_VERSION}`, extraction mode: {', '.join(modes) or '-'}, "
-             f"verification profile: `{profile}`"]
+             (f"- pipeline: `{PIPELINE_VERSION}`, extraction mode: {', '.join(modes) or '-'}, "
+              f"verification profile: `{profile}`")]
     models = sorted({json.dumps(d.get("provenance", {}).get("models")) for d in docs if d.get("provenance", {}).get("models")})
     if models:
         lines.append(f"- extraction models: {', '.join(models)}")
@@ -172,7 +171,7 @@ def stability_of_records(records: list[dict], backend: Any, runs: int = 3, profi
             continue
         try:
             per_model.setdefault(str(rec.get("model") or "unknown"), []).append(stability(rec, analyse, runs))
-        except Exception as e:  # a trace the pipeline cannot read is left out of the table
+        except Exception as e:  # noqa: BLE001 - a trace the pipeline cannot read is left out of the table
             log.warning("stability of a %s record failed: %s", rec.get("env_id"), e)
     return stability_table(per_model)
 

@@ -243,7 +243,7 @@ def validate_claim(pack: Pack, kind: Any, payload: Any, bounds: Bounds | None = 
     if not isinstance(kind, str) or kind not in pack.kinds:
         raise ValueError(f"kind {kind!r} is not one of: {', '.join(pack.kinds)}")
     if not isinstance(payload, dict):
-        raise ValueError(f"payload of {kind} must be an object, got {type(payload).__name__}")
+        raise ValueError(f"payload of {kind} must be an object, got {type(payload).__name__}")  # noqa: TRY004
     fields = pack.kinds[kind]
     extra = set(payload) - set(fields)
     if kind == "Contradiction":
@@ -272,7 +272,7 @@ def validate_occurrence(pack: Pack, obj: Any, bounds: Bounds | None, n_sentences
     BRANCH, source sentences inside the trace or the chunk).
     """
     if not isinstance(obj, dict):
-        raise ValueError(f"a claim must be an object, got {type(obj).__name__}")
+        raise ValueError(f"a claim must be an object, got {type(obj).__name__}")  # noqa: TRY004
     key = validate_claim(pack, obj.get("kind"), obj.get("payload"), bounds)
     status = obj.get("status", "stated")
     if status not in STATUSES:
@@ -313,7 +313,7 @@ def validate_rule_app(pack: Pack, app: Any, target: int, claims: list[dict], ids
     ``ids`` maps claim ids to indices (built from ``claims`` when not given).
     """
     if not isinstance(app, dict):
-        raise ValueError(f"a rule application must be an object, got {type(app).__name__}")
+        raise ValueError(f"a rule application must be an object, got {type(app).__name__}")  # noqa: TRY004
     rule = pack.rule_id(app.get("rule")) if isinstance(app.get("rule"), str) else None
     if rule is None:
         raise ValueError(f"rule {app.get('rule')!r} is not one of: {', '.join(pack.rules)}")
@@ -327,7 +327,7 @@ def validate_rule_app(pack: Pack, app: Any, target: int, claims: list[dict], ids
         raise ValueError(f"output {app.get('output')!r} is not the target claim")
     inputs = app.get("inputs", [])
     if not isinstance(inputs, list):
-        raise ValueError("inputs must be a list")
+        raise ValueError("inputs must be a list")  # noqa: TRY004
     if ids is None:  # callers validating many applications pass the id -> index map once
         ids = {c.get("id"): i for i, c in enumerate(claims) if c.get("id") is not None}
     resolved = []

@@ -10,7 +10,8 @@ import itertools
 import math
 import statistics
 from collections import defaultdict
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 #: metric pairs of §8 (x, y) with the paper's r and p (Fig. 4)
 PAIRS = (

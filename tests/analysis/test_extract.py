@@ -1,10 +1,20 @@
 """The deterministic extraction path (reasoning_graphs.md §5 stages 1-4a, 7, 8, 10) on hand-written traces."""
+import itertools
 import json
 
 import pytest
 
-from kumo_gym.analysis.extract import (analyse_trace, approx_tokens, chunk, extract_claims, finalise,
-                                       graph_from_json, link_rules, segment, vote_indexing)
+from kumo_gym.analysis.extract import (
+    analyse_trace,
+    approx_tokens,
+    chunk,
+    extract_claims,
+    finalise,
+    graph_from_json,
+    link_rules,
+    segment,
+    vote_indexing,
+)
 from kumo_gym.analysis.graph import reasoning_metrics
 from kumo_gym.analysis.schema import SOLO, TENTS, Bounds
 
@@ -61,7 +71,7 @@ def test_chunks_are_whole_sentences_and_balanced():
     sents = segment(text)
     chunks = chunk(sents, max_tokens=300, context=2)
     assert chunks[0].first == 1 and chunks[-1].last == len(sents)
-    assert all(b.first == a.last + 1 for a, b in zip(chunks, chunks[1:]))
+    assert all(b.first == a.last + 1 for a, b in itertools.pairwise(chunks))
     assert all(c.tokens <= 300 for c in chunks)
     sizes = [c.tokens for c in chunks]
     assert max(sizes) - min(sizes) <= 2 * max(approx_tokens(s.text) for s in sents)

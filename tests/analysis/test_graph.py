@@ -8,8 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kumo_gym.analysis import GraphError, content_key, reasoning_metrics
-from kumo_gym.analysis.graph import (dense_flow_mass, flow_mass, flow_mass_arrays, graph_to_csr,
-                                     merge_static_claims, node_depths, solution_subgraphs)
+from kumo_gym.analysis.graph import (
+    dense_flow_mass,
+    flow_mass,
+    flow_mass_arrays,
+    graph_to_csr,
+    merge_static_claims,
+    node_depths,
+    solution_subgraphs,
+)
 
 
 def build(edges, n_nodes=None, names=None):

@@ -16,7 +16,7 @@ from kumo_gym.analysis.extract import analyse_trace
 from kumo_gym.analysis.llm import parse_json_reply, prompt_hash
 
 pytest.importorskip("openai")
-from kumo_gym.training.backends import OpenAIChatBackend  # noqa: E402
+from kumo_gym.training.backends import OpenAIChatBackend
 
 
 def stage_of(system: str) -> str:
@@ -128,7 +128,7 @@ def test_full_pipeline_with_validation_and_counters(server, tents_record):
         if claim["kind"] == "Tent" and claim["payload"] == {"r": 3, "c": 1}:
             return "json", {"rule": "R_ONLY_CAND", "inputs": ["C999"], "output": tid}  # unknown input
         if claim["kind"] == "Tent" and claim["payload"] == {"r": 1, "c": 0}:
-            earlier = re.findall(r"^(C\d+): (.*)$", user.split("Earlier claims:\n", 1)[1], flags=re.M)
+            earlier = re.findall(r"^(C\d+): (.*)$", user.split("Earlier claims:\n", 1)[1], flags=re.MULTILINE)
             ids = [cid for cid, body in earlier if '"Tree"' in body or '"Quota"' in body]
             return "json", {"rule": "R_ONLY_CAND", "inputs": ids, "output": tid}
         return "json", []

@@ -7,8 +7,7 @@ import pytest
 
 from kumo_gym.analysis.callback import graph_metrics, summarize
 from kumo_gym.analysis.extract import analyse_trace
-from kumo_gym.analysis.stats import (accuracy_table, correlate, eta_by_size, jaccard, rows, stability,
-                                     stability_table)
+from kumo_gym.analysis.stats import accuracy_table, correlate, eta_by_size, jaccard, rows, stability, stability_table
 
 from .conftest import TENTS_TRACE, write_trace_file
 
@@ -77,8 +76,8 @@ def test_callback_per_sample_metrics(tents_instance, solo_instance):
 
 def test_draw_graph_writes_png(tmp_path, tents_record):
     pytest.importorskip("matplotlib")
-    from kumo_gym.analysis.plots import draw_graph, layered_positions, short_label
     from kumo_gym.analysis.extract import graph_from_json
+    from kumo_gym.analysis.plots import draw_graph, layered_positions, short_label
 
     doc = analyse_trace(tents_record)
     for which, hl in (("G", "sol"), ("G_raw", "ver"), ("G", None)):

@@ -6,8 +6,16 @@ import pytest
 
 from kumo_gym.analysis.extract import build_graph, link_rules
 from kumo_gym.analysis.graph import content_key
-from kumo_gym.analysis.schema import (CELLS, SOLO, TENTS, Bounds, pack_for, validate_claim, validate_occurrence,
-                                      validate_rule_app)
+from kumo_gym.analysis.schema import (
+    CELLS,
+    SOLO,
+    TENTS,
+    Bounds,
+    pack_for,
+    validate_claim,
+    validate_occurrence,
+    validate_rule_app,
+)
 from kumo_gym.analysis.verify import label_claim, label_graph, solution_claims
 
 
