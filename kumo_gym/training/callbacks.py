@@ -8,8 +8,8 @@ own logger (so they reach TensorBoard, W&B or ``log_history`` like the loss):
 
 * ``kumo_eval/success``, ``kumo_eval/parse_error``, ``kumo_eval/truncated``, ``kumo_eval/tokens``
   and ``kumo_eval/<Env>/success`` per environment;
-* the reasoning-graph metrics of :mod:`kumo_gym.analysis` (``kumo_eval/analysis/...``) when the
-  analysis package provides its callback function (``kumo_gym.analysis.callback``).
+* the reasoning-graph metrics of :mod:`kumo_gym.analysis.callback` on single-turn samples
+  (``kumo_eval/graph/V``, ``.../H_str``, ``.../eta``, ``.../eta_defined`` ...).
 
 It works with any ``transformers.Trainer`` (TRL's GRPOTrainer and SFTTrainer included).
 """
@@ -31,20 +31,27 @@ def _trainer_callback_base():
 
 
 def analysis_metrics(records: list[dict]) -> dict[str, float]:
-    """Reasoning-graph metrics of evaluation traces, from ``kumo_gym.analysis.callback`` when present."""
+    """Reasoning-graph metrics (``kumo_gym.analysis.callback``) of single-turn evaluation traces.
+
+    Multi-turn episodes are left out: the graph metrics are defined on one reasoning trace.
+    Returns ``{}`` when the analysis package is not available; never raises.
+    """
     try:
-        from ..analysis import callback as analysis_callback
+        from ..analysis.callback import graph_metrics, summarize as graph_summary
     except ImportError:
         return {}
-    fn = getattr(analysis_callback, "trace_metrics", None) or getattr(analysis_callback, "evaluation_metrics", None)
-    if fn is None:
+    single = [r for r in records if (r.get("mode") or "answer") == "answer" and r.get("replies")]
+    if not single:
         return {}
     try:
-        out = fn(records)
+        per_sample = graph_metrics([r["replies"][0]["text"] for r in single], [r["instance"] for r in single],
+                                   env_ids=[r["env_id"] for r in single], verdicts=[r.get("verdict") for r in single],
+                                   reasoning=[r["replies"][0].get("reasoning") for r in single])
+        out = graph_summary(per_sample, prefix="")
     except Exception as exc:  # analysis must never stop a training run
         log.warning("reasoning-graph metrics failed: %s", exc)
         return {}
-    return {k: float(v) for k, v in (out or {}).items() if isinstance(v, (int, float)) and v == v}
+    return {k: float(v) for k, v in out.items() if isinstance(v, (int, float)) and v == v}
 
 
 class KumoEvalCallback(_trainer_callback_base()):
@@ -103,7 +110,7 @@ class KumoEvalCallback(_trainer_callback_base()):
         for row in summary["by_env"]:
             key = f"kumo_eval/{row['group']}" + (f"/{row['difficulty']}" if row["difficulty"] else "")
             metrics[f"{key}/success"] = row["success"]
-        metrics.update({f"kumo_eval/analysis/{k}": v for k, v in analysis_metrics(records).items()})
+        metrics.update({f"kumo_eval/graph/{k}": v for k, v in analysis_metrics(records).items()})
         return metrics
 
     def _run(self, args, state, model, tokenizer, defer: bool) -> None:
