@@ -1,0 +1,322 @@
+"""KUMO family tests (specs/kumo.md §16 acceptance checklist)."""
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import kumo_gym
+from kumo_gym.core.errors import ContaminationError
+from kumo_gym.envs.kumo.authoring import build_all
+from kumo_gym.envs.kumo.book import parse_template_book, reduced_mapping, render_book, rewrite_book, template_book
+from kumo_gym.envs.kumo.domain import builtin_domain_names, import_kumo_domain, load_domain, validate_domain
+from kumo_gym.envs.kumo.game import KumoTask
+from kumo_gym.envs.kumo.generate import (generate_instance, generate_many, import_kumo_instance, instance_key,
+                                         survivors)
+from kumo_gym.envs.kumo.golden import golden_conversations
+from kumo_gym.envs.kumo.procedural import new_domain, propose_domain
+from kumo_gym.solvers.kumo import OptimalSearch, oracle_tables
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reference_oracle import reference_search, reference_tables  # noqa: E402
+
+REF = Path(os.environ.get("KUMO_GYM_REFERENCE") or Path(__file__).resolve().parents[2] / ".." / "shared" / "reference")
+REF_KUMO = REF / "kumo"
+needs_ref = pytest.mark.skipif(not REF_KUMO.is_dir(), reason=f"KUMO reference data not found at {REF_KUMO}")
+ENV = "kumo_gym/KUMO-v0"
+TASK = KumoTask()
+
+
+def ref_domain(name):
+    return load_domain(str(REF_KUMO / "domains" / f"{name}.json"))
+
+
+# ---- domains -------------------------------------------------------------------------------------
+def test_builtin_domains_are_clean_and_big_enough():
+    names = builtin_domain_names()
+    assert names
+    for n in names:
+        d, issues = import_kumo_domain(json.loads((Path(kumo_gym.__file__).parent / "envs/kumo/domains" / f"{n}.json").read_text()))
+        assert issues == [], (n, [str(i) for i in issues])
+        assert len(d.truths) >= 40 and len(d.actions) >= 25
+        assert {o.type for o in d.outcomes.values()} == {"str", "float"}
+
+
+def test_builtin_json_matches_sources():
+    for stem, obj in build_all(write=False).items():
+        on_disk = json.loads((Path(kumo_gym.__file__).parent / "envs/kumo/domains" / f"{stem}.json").read_text())
+        assert on_disk == json.loads(json.dumps(obj)), stem
+
+
+@needs_ref
+def test_reference_domains_import_cleanly():
+    sizes = {}
+    for f in sorted((REF_KUMO / "domains").glob("*.json")):
+        d, issues = import_kumo_domain(json.loads(f.read_text()))
+        assert issues == [], f.name
+        sizes[d.name] = (len(d.truths), len(d.actions))
+    assert sizes["MedicalEnv"] == (65, 40) and sizes["CoffeeEnv"] == (28, 6)
+
+
+def _mutated(mutate):
+    obj = json.loads((REF_KUMO / "domains" / "CoffeeEnv.json").read_text())
+    mutate(obj)
+    return import_kumo_domain(obj)[1]
+
+
+@needs_ref
+@pytest.mark.parametrize("code,mutate", [
+    ("duplicate_truth", lambda o: o["truths"].append(o["truths"][0])),
+    ("duplicate_action", lambda o: o["actions"].append(o["actions"][0])),
+    ("reversed_interval", lambda o: o["outcomes"]["Acidity Test"]["states"][0].__setitem__("state", [7.0, 6.0])),
+    ("coerced_type", lambda o: o["outcomes"]["Acidity Test"].__setitem__("type", "int")),
+    ("unusable_action", lambda o: o["outcomes"]["Acidity Test"].__setitem__("type", "blob")),
+    ("action_without_outcomes", lambda o: o["actions"].append("Mystery Test")),
+    ("unknown_truth", lambda o: o["outcomes"]["Acidity Test"]["states"][0]["rules_out"].append("Nope")),
+    ("truth_never_ruled_out", lambda o: o["truths"].append("Untouchable Bean")),
+    ("overlapping_intervals", lambda o: o["outcomes"]["Acidity Test"]["states"][0].__setitem__("state", [5.5, 7.0])),
+])
+def test_importer_reports_documented_defects(code, mutate):
+    issues = _mutated(mutate)
+    assert code in {i.code for i in issues}, [str(i) for i in issues]
+
+
+def test_validator_errors_on_clashing_names():
+    obj = {"name": "x", "truths": ["A", "B"], "actions": ["A"],
+           "outcomes": {"A": {"type": "str", "states": [{"state": "s", "rules_out": ["B"]},
+                                                        {"state": "t", "rules_out": []}]}}}
+    d, issues = import_kumo_domain(obj)
+    assert "truth_action_clash" in {i.code for i in issues}
+
+
+# ---- generation -------------------------------------------------------------------------------------
+def _check_instance(data, domain, nt, na):
+    assert len(data["truths"]) == nt and len(data["actions"]) == na
+    assert survivors(data) == [data["valid_truth"]]
+    for a in data["actions"]:
+        o = domain.outcomes[a]
+        v = data["observations"][a]
+        matched = [k for k, s in enumerate(o.states) if s.matches(v)]
+        assert matched, (a, v)
+        assert all(data["valid_truth"] not in o.states[k].rules_out for k in matched)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(which=st.integers(0, 10_000), seed=st.integers(0, 2**31), size=st.sampled_from([(2, 1), (4, 6), (6, 8), (12, 16)]))
+def test_generated_instances_meet_sat_constraints(which, seed, size):
+    names = builtin_domain_names()
+    domain = load_domain(names[which % len(names)]) if which % 3 else new_domain(which % 7)
+    rngs = [np.random.default_rng([seed, i]) for i in range(8)]
+    batch = generate_many(domain, *size, rngs)
+    assert len({instance_key(d) for d in batch}) == len(batch)
+    for d in batch:
+        _check_instance(d, domain, *size)
+
+
+def test_success_rule_equals_valid_truth():
+    for i in range(40):
+        inst = TASK.generate(np.random.default_rng(i), difficulty="easy")
+        for t in inst.data["truths"]:
+            assert TASK.verify(inst, t).solved == (t == inst.data["valid_truth"])
+
+
+def test_same_seed_same_instance():
+    a = TASK.generate(np.random.default_rng(5), difficulty="hard")
+    b = TASK.generate(np.random.default_rng(5), difficulty="hard")
+    assert a.instance_id == b.instance_id
+
+
+# ---- oracle -------------------------------------------------------------------------------------------
+def _compare_with_reference(data):
+    tab = oracle_tables(data)
+    fast = OptimalSearch(tab)
+    masks, rel = reference_tables(tab)
+    slow = reference_search(masks, rel, tab.n)
+    e1, j1 = fast.best()
+    e2, j2 = slow(tab.all_truths, tab.all_actions)
+    assert math.isclose(e1, e2, abs_tol=1e-9) and j1 == j2
+    return fast
+
+
+def test_numba_oracle_matches_python_reference_easy():
+    for i in range(60):
+        inst = TASK.generate(np.random.default_rng([1, i]), difficulty="easy")
+        _compare_with_reference(inst.data)
+
+
+@pytest.mark.slow
+def test_numba_oracle_matches_python_reference_hard_small():
+    for i in range(6):
+        inst = TASK.generate(np.random.default_rng([2, i]), n_truths=8, n_actions=10)
+        _compare_with_reference(inst.data)
+
+
+@needs_ref
+def test_reference_oracle_trajectories_reproduced():
+    expected_root = {("AlgorithmEnv", 4): 1.96, ("MedicalEnv", 4): 1.302857}
+    identical = 0
+    for line in (REF_KUMO / "instances_dev.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        data = import_kumo_instance(r, ref_domain(r["domain"]))
+        assert survivors(data) == [r["valid_truth"]]
+        tab = oracle_tables(data)
+        search = OptimalSearch(tab)
+        traj = search.play()
+        assert traj.tests == r["oracle_trajectory"]["num_tests"]
+        assert traj.predicted == r["valid_truth"]
+        identical += traj.actions == r["oracle_trajectory"]["actions"]
+        key = (r["domain"], len(r["truths"]))
+        if key in expected_root and r["seed"] == 0:
+            assert round(traj.root_expected, 6) == expected_root[key]
+        # every stored oracle action is an arg-min at its step
+        T, A = tab.all_truths, tab.all_actions
+        for a in r["oracle_trajectory"]["actions"]:
+            e, j = search.best(T, A)
+            jj = tab.actions.index(a)
+            sub = OptimalSearch(tab)
+            rest = A & ~(1 << jj)
+            total = sum(bin(T).count("1") - bin(int(tab.masks[jj, s]) & T).count("1") for s in range(int(tab.nstates[jj])))
+            acc = sum((bin(T).count("1") - bin(int(tab.masks[jj, s]) & T).count("1")) / (total + 1e-9)
+                      * sub.best(T & ~int(tab.masks[jj, s]), rest)[0] for s in range(int(tab.nstates[jj])))
+            assert abs(1 + acc - e) < 1e-9
+            T &= ~int(tab.observed[jj])
+            A = rest
+    assert identical >= 13
+
+
+# ---- book ---------------------------------------------------------------------------------------------
+def _sorted(mapping):
+    return {a: {"type": o["type"], "states": [(json.dumps(s["state"]), sorted(s["rules_out"])) for s in o["states"]]}
+            for a, o in json.loads(json.dumps(mapping)).items()}
+
+
+def test_template_book_round_trips_to_mapping():
+    for i in range(10):
+        inst = TASK.generate(np.random.default_rng([3, i]), difficulty="hard")
+        book = template_book(inst.data, np.random.default_rng(i))
+        assert _sorted(parse_template_book(book, inst.data["truths"])) == _sorted(reduced_mapping(inst.data))
+    a = render_book(inst.data, seed=1)
+    assert a == render_book(inst.data, seed=1)
+
+
+class FixedBackend:
+    """A ChatBackend that always answers the same text."""
+
+    def __init__(self, text, finish_reason="stop"):
+        self.text, self.finish_reason, self.calls = text, finish_reason, 0
+
+    def chat(self, messages, *, max_tokens=None, temperature=None, n=1, **kwargs):
+        from kumo_gym.core.backend import ChatResult
+
+        self.calls += 1
+        return [ChatResult(self.text, finish_reason=self.finish_reason)]
+
+
+def test_rewrite_hook_falls_back_on_missing_name():
+    inst = TASK.generate(np.random.default_rng(0), difficulty="easy")
+    book = render_book(inst.data)
+    out, src = rewrite_book(book, inst.data, FixedBackend("A lovely book that forgets the names."))
+    assert src == "template-fallback" and out == book
+    out, src = rewrite_book(book, inst.data, FixedBackend("Rewritten:\n" + book))
+    assert src == "rewrite"
+
+
+def test_llm_domain_proposal_goes_through_the_validator():
+    good = new_domain(11).to_dict()
+    domain, issues = propose_domain(FixedBackend("Here it is:\n" + json.dumps(good)), "test topic")
+    assert domain is not None and issues == [] and validate_domain(domain) == []
+    bad = copy.deepcopy(good)
+    bad["outcomes"][bad["actions"][0]]["states"][0]["rules_out"] = list(bad["truths"])
+    for s in bad["outcomes"][bad["actions"][0]]["states"]:
+        s["rules_out"] = list(bad["truths"])
+    backend = FixedBackend(json.dumps(bad))
+    domain, issues = propose_domain(backend, "test topic", max_repairs=1)
+    assert domain is None and issues and backend.calls == 2
+
+
+# ---- procedural -----------------------------------------------------------------------------------------
+@pytest.mark.slow
+def test_procedural_domains_validate_and_keyspaces_differ():
+    train = {new_domain(s).fingerprint for s in range(30)}
+    held = {new_domain(s, keyspace="heldout").fingerprint for s in range(30)}
+    assert not train & held and len(train) == 30
+    assert new_domain(4, keyspace="heldout").label == "heldout"
+
+
+# ---- environment ------------------------------------------------------------------------------------------
+def test_env_plays_golden_and_reports_oracle():
+    env = gym.make(ENV, difficulty="easy", domain="minerals")
+    obs, info = env.reset(seed=0)
+    assert "optimal_expected_steps" in info and "optimal_action" in info and info["domain"] == "Minerals"
+    inst = env.unwrapped.instance
+    assert inst.data["valid_truth"] not in json.dumps(info)
+    for m in TASK.golden_moves(inst):
+        obs, r, term, trunc, info = env.step(f"I think so. <ANSWER> {m} </ANSWER>")
+    assert term and r == 1.0 and info["tests_taken"] == TASK.optimal_steps(inst)
+
+
+def test_env_parse_error_and_wrong_prediction():
+    env = gym.make(ENV)
+    env.reset(seed=1)
+    _, r, term, _, info = env.step("<ANSWER> Not a name </ANSWER>")
+    assert term and r == 0 and info["verdict"]["status"] == "parse_error"
+    env.reset(seed=1)
+    inst = env.unwrapped.instance
+    wrong = next(t for t in inst.data["truths"] if t != inst.data["valid_truth"])
+    _, r, term, _, info = env.step(f"<ANSWER> {wrong} </ANSWER>")
+    assert term and r == 0 and info["verdict"]["status"] == "wrong"
+
+
+def test_parse_rules():
+    assert TASK.parse("blah <ANSWER> a </ANSWER> then <ANSWER> ${Streak colour} </ANSWER>") == "Streak colour"
+    assert TASK.parse("  Quartz  ") == "Quartz"
+    assert TASK.parse("<ANSWER> Quartz") == "Quartz"
+    with pytest.raises(kumo_gym.ParseError):
+        TASK.parse("<ANSWER>   </ANSWER>")
+    with pytest.raises(kumo_gym.ParseError):
+        TASK.parse("<ANSWER>" + "x" * 10_000)
+
+
+@needs_ref
+def test_reset_with_kumo_record():
+    rec = json.loads((REF_KUMO / "instances_dev.jsonl").read_text().splitlines()[0])
+    env = gym.make(ENV, domain=str(REF_KUMO / "domains" / f"{rec['domain']}.json"))
+    _, info = env.reset(options={"instance": rec})
+    assert info["optimal_steps"] == rec["oracle_trajectory"]["num_tests"]
+    assert round(info["optimal_expected_steps"], 6) == 1.96
+
+
+def test_heldout_domains_refused_for_training():
+    with pytest.raises(ContaminationError):
+        kumo_gym.make_dataset(ENV, 2, split="train", domain="minerals", heldout_domains=["minerals"])
+    recs = kumo_gym.make_dataset(ENV, 2, split="test", domain="minerals", heldout_domains=["minerals"])
+    assert len(recs) == 2
+    with pytest.raises(ContaminationError):
+        golden_conversations(2, domain="minerals", heldout_domains=["minerals"])
+
+
+def test_golden_conversations_succeed():
+    recs = golden_conversations(30, seed=1, difficulty="easy")
+    assert len({r["instance_id"] for r in recs}) == 30
+    for r in recs:
+        assert r["solved"] and r["messages"][0]["role"] == "system"
+        assert sum(m["role"] == "assistant" for m in r["messages"]) == r["oracle_tests"] + 1
+
+
+def test_structured_wrapper_check_env():
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_checker import check_env
+
+    from kumo_gym.wrappers.structured import StructuredWrapper
+
+    env = StructuredWrapper(gym.make(ENV, difficulty="easy"))
+    check_env(env, warn=False)
