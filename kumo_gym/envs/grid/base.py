@@ -385,8 +385,9 @@ class GridTask(InteractiveTask):
                       H: int | None = None) -> Instance:
         """Assemble ``Instance.data`` as §2 lays it out (``W, H, state, solution, game_id`` ...)."""
         grid = solution or state.get("grid")
-        W = int(W if W is not None else len(grid[0]))
-        H = int(H if H is not None else len(grid))
+        # sizes: explicit, else the solution or state grid, else the W/H generation parameters
+        W = int(W if W is not None else len(grid[0]) if grid else params["W"])
+        H = int(H if H is not None else len(grid) if grid else params["H"])
         data = {"W": W, "H": H, "source": source, "state": state, "solution": solution}
         gen = self.generation_params(params)
         data["tatham_params"] = tatham_params or (self.encode_params(gen, full=True) if gen else None)
