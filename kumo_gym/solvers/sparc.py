@@ -10,7 +10,8 @@ switchable (a test checks that switching any subset off changes no result):
   unvisited dot and enough untouched edges of every triangle must stay reachable;
 * ``PRUNE_REGIONS`` (4): a cell region none of whose internal edge midpoints is still reachable
   can no longer be split, so its squares, stars and polyominoes are checked at once (and each
-  triangle whose four edges are out of reach).
+  triangle whose four edges are out of reach); in a region that can still be split, a star
+  already short of a partner or polyominoes larger than the region (no ylops) prune as well.
 
 Cells and gaps are never nodes. At ``E`` the full rule check runs (the same region check
 with nothing reachable). :func:`enumerate_python` is a plain-Python enumerator of the same
@@ -216,6 +217,28 @@ def _regions_ok(cols, rows, visited, reach, stamp, kind, colour, count, shape, t
                             sp += 1
         ncomp += 1
         if not final:
+            # the future path can only split this region further, so a star already short of
+            # partners, or polyominoes larger than the region (without ylops), stay broken
+            for i in range(8):
+                ccount[i] = 0
+            parea = 0
+            has_ylop = False
+            for m in range(nmem):
+                ci = members[m]
+                q = (2 * (ci // w) + 1) * cols + 2 * (ci % w) + 1
+                if kind[q] != 0:
+                    ccount[colour[q]] += 1
+                    if kind[q] == _POLY:
+                        parea += shape_size[shape[q]]
+                    elif kind[q] == _YLOP:
+                        has_ylop = True
+            if not has_ylop and parea > nmem:
+                return False
+            for m in range(nmem):
+                ci = members[m]
+                q = (2 * (ci // w) + 1) * cols + 2 * (ci % w) + 1
+                if kind[q] == _STAR and ccount[colour[q]] < 2:
+                    return False
             continue
         if use_marks and comp_mark[c0] >= 0:
             continue
