@@ -159,31 +159,37 @@ class TentsTask(GridTask):
 
     # ---- generator (§8: random non-touching tree-tent pairs, all counts kept) ----------------
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        """Random layouts until one is unique and meets the grade target of §8.
+
+        Easy (``e``, Tatham's lowest level): grade <= 1. Tricky (``t``): grade >= 1 preferred,
+        i.e. unit propagation alone must not finish it; after 60 unique layouts miss the
+        target, the first unique one is used.
+        """
         W, H = params["W"], params["H"]
-        want_easy = params["tatham_difficulty"] == "e"
+        easy = params["tatham_difficulty"] == "e"
         n_pairs = W * H // 5  # Tatham's density
-        best = None
-        for attempt in range(400):
+        first = None
+        unique_seen = 0
+        for _ in range(2000):
             sol = self._random_layout(rng, W, H, n_pairs)
             if sol is None:
                 continue
             state = self._clues(sol)
-            probe = Instance(self.family, {"W": W, "H": H, "state": state})
-            enc = self.encode(probe)
-            oracle = UniquenessOracle(enc.formula.clauses, enc.answer_vars,
-                                      [v if self._is_tent(enc, v, sol) else -v for v in enc.answer_vars])
-            try:
+            enc = self.encode(Instance(self.family, {"W": W, "H": H, "state": state}))
+            truth = [v if self._is_tent(enc, v, sol) else -v for v in enc.answer_vars]
+            with UniquenessOracle(enc.formula.clauses, enc.answer_vars, truth) as oracle:
                 if not oracle.unique([]):
                     continue
-            finally:
-                oracle.close()
             g = grade(enc.formula.clauses, enc.answer_vars)
-            if (g <= 1) == want_easy:
+            if (g <= 1) if easy else (g >= 1):
                 return state, sol
-            best = best or (state, sol)
-        if best is None:
+            first = first or (state, sol)
+            unique_seen += 1
+            if unique_seen >= 60:
+                break
+        if first is None:
             raise ConfigError(f"could not generate a unique {W}x{H} Tents puzzle")
-        return best
+        return first
 
     @staticmethod
     def _is_tent(enc: Encoding, var: int, sol: list[list]) -> bool:
