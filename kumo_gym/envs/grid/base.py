@@ -13,7 +13,8 @@ Class attributes to set::
     family = "tents"             # Instance.family; also the sgt binary name (sgt-tents)
     title = "Tents"              # the env name: kumo_gym/Tents-v0
     difficulties = {"trivial": {...}, "easy": ..., "normal": ..., "hard": ...}   # generation params
-    param_names = ("W", "H", "tatham_difficulty")                                # explicit params
+    param_names = ("W", "H", "tatham_difficulty", "backend")                     # explicit params
+                                  # (backend="tatham" generates with sgt-<family>; base handles it)
     symbols = frozenset({"T", "A", "."})   # normalised answer vocabulary (ints and/or upper-case strings)
     state_keys = ("grid", "col_counts", "row_counts")   # order of the state JSON in the prompt
     empty = "."                   # the value of an unfilled cell in interactive play
@@ -296,9 +297,6 @@ class GridTask(InteractiveTask):
     symbols: ClassVar[frozenset] = frozenset()
     state_keys: ClassVar[tuple[str, ...]] = ("grid",)
     empty: ClassVar[Any] = 0
-    #: parameters every grid puzzle accepts besides its sizes: ``backend="tatham"`` generates
-    #: with the installed ``sgt-<family>`` binary instead of our generator
-    common_params: ClassVar[tuple[str, ...]] = ("backend",)
 
     # ---- hooks a puzzle implements --------------------------------------------------------
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
