@@ -170,3 +170,22 @@ def test_exact_scoring_uses_the_stored_list(ref_records):
     path = stored_paths(rec)[0]
     assert TASK.verify(exact, path).solved
     assert not TASK.verify(exact, path[:-1]).solved
+
+
+def test_interactive_accepts_the_next_node():
+    env = gym.make(ENV, mode="interactive", difficulty="1")
+    env.reset(seed=2)
+    inst = env.unwrapped.instance
+    path = TASK.solve(inst)
+    for i, (x, y) in enumerate(path[1:], 1):
+        _, r, term, _, info = env.step(f"Final: ({x}, {y})")
+        assert term == (i == len(path) - 1)
+    assert r == 1.0
+    env.reset(seed=2)
+    _, r, term, _, info = env.step("Final: (12, 12)")
+    assert term and info["verdict"]["status"] == "illegal_move"
+
+
+def test_vision_yaml_prompt():
+    obs, _ = gym.make(ENV, difficulty="2", vision="yaml").reset(seed=0)
+    assert "puzzle:\n  dimensions:" in obs

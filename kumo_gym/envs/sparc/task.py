@@ -64,7 +64,7 @@ class SparcTask(InteractiveTask):
     text when there is none); the path is cut after its first visit to ``E``.
 
     ## Interactive (``mode="interactive"``)
-    One step per turn: ``Final: right|up|left|down`` (or 0-3). The observation shows the step,
+    One step per turn: ``Final: right|up|left|down`` (or 0-3, or the next node as ``(x, y)``). The observation shows the step,
     the position, the legal moves and the grid with visited positions ``V`` and the head ``L``.
     Leaving the grid, entering a rule cell or a gap, or revisiting ends the episode as
     ``illegal_move``; reaching ``E`` ends it with the rule verdict. ``max_steps`` defaults to the
@@ -90,7 +90,8 @@ class SparcTask(InteractiveTask):
     loop, 0.5), ``k`` (solution cap, 50), ``sampler`` (``planted``/``uniform``),
     ``start_on_border``, ``grid_format`` (``array``/``table``/``coords``), ``shots`` (0-2 worked
     examples), ``scoring`` (``rules``/``exact``: compare with the stored solution list),
-    ``vision`` (leave the grid out of the text; pair with ``render_mode="rgb_array"``),
+    ``vision`` (True: leave the grid out of the text, pair with ``render_mode="rgb_array"``;
+    ``"yaml"``: the same plus the record's YAML description),
     ``records`` (a JSONL/JSON file of official records to draw items from instead of
     generating; such items are tagged as official test data unless a record says
     ``"official_split": "train"``).
@@ -138,6 +139,8 @@ class SparcTask(InteractiveTask):
             check_choice("grid_format", p["grid_format"], tx.GRID_FORMATS)
         if "shots" in p:
             check_choice("shots", p["shots"], (0, 1, 2))
+        if "vision" in p:
+            check_choice("vision", p["vision"], (False, True, "yaml"))
         if "scoring" in p:
             check_choice("scoring", p["scoring"], SCORINGS)
         if "density" in p and not (isinstance(p["density"], (int, float)) and 0 < p["density"] <= 1):
@@ -213,8 +216,12 @@ class SparcTask(InteractiveTask):
     # ---- answer mode ------------------------------------------------------------------------
     def prompt(self, instance: Instance) -> str:
         p = instance.params
-        return tx.build_prompt(self.puzzle(instance), p.get("grid_format", "array"), p.get("shots", 1),
+        text = tx.build_prompt(self.puzzle(instance), p.get("grid_format", "array"), p.get("shots", 1),
                                with_grid=not p.get("vision", False))
+        if p.get("vision") == "yaml" and instance.data.get("text_visualization"):
+            # the paper's vision prompt added the record's YAML description to the image
+            text += "\n\nPuzzle description (YAML):\n" + instance.data["text_visualization"]
+        return text
 
     def parse(self, text: str) -> list:
         return tx.extract_path(text)
@@ -305,15 +312,22 @@ class SparcTask(InteractiveTask):
         return tx.parse_direction(text)
 
     def format_move(self, move) -> str:
+        if isinstance(move, (tuple, list)):
+            return f"Final: ({int(move[0])}, {int(move[1])})"
         return f"Final: {tx.DIRECTIONS[int(move)]}"
 
     def _target(self, state, move):
+        if isinstance(move, (tuple, list)):
+            return int(move[0]), int(move[1])
         dx, dy = tx.DIRECTION_STEPS[int(move)]
         x, y = state[-1]
         return x + dx, y + dy
 
     def check_move(self, instance: Instance, state, move) -> str | None:
-        if not isinstance(move, (int, np.integer)) or not 0 <= int(move) <= 3:
+        if isinstance(move, (tuple, list)):
+            if len(move) != 2 or abs(move[0] - state[-1][0]) + abs(move[1] - state[-1][1]) != 1:
+                return "not_adjacent"
+        elif not isinstance(move, (int, np.integer)) or not 0 <= int(move) <= 3:
             return "unknown_move"
         p = self.puzzle(instance)
         x, y = self._target(state, move)
@@ -343,6 +357,7 @@ class SparcTask(InteractiveTask):
             return Transition(state, "illegal_move", f"Illegal move {self.format_move(move)}: {reason}.",
                               details={"reason": reason, "score": 0.0})
         new = self.apply(instance, state, move)
+        step = (new[-1][0] - new[-2][0], new[-1][1] - new[-2][1])
         p = self.puzzle(instance)
         if new[-1] == p.end:
             v = self.verdict_for(instance, p, list(new))
@@ -351,7 +366,7 @@ class SparcTask(InteractiveTask):
         if not self.legal_moves(instance, new):
             return Transition(new, "incomplete", f"The line is stuck at {new[-1]}: no legal move is left.",
                               details={"reason": "stuck", "score": 0.0})
-        return Transition(new, "continue", f"Moved {tx.DIRECTIONS[int(move)]} to {new[-1]}.")
+        return Transition(new, "continue", f"Moved {tx.DIRECTIONS[tx.DIRECTION_STEPS.index(step)]} to {new[-1]}.")
 
     def golden_moves(self, instance: Instance) -> list[int]:
         path = self.solve(instance)

@@ -224,12 +224,14 @@ def cut_at_end(path: list, end: tuple) -> list:
 # ---- interactive mode --------------------------------------------------------------------------
 DIRECTIONS = ("right", "up", "left", "down")
 DIRECTION_STEPS = ((1, 0), (0, -1), (-1, 0), (0, 1))
-_FINAL = re.compile(r"final\s*:\s*\**\s*(right|up|left|down|[0-3])\b", re.IGNORECASE)
+_FINAL = re.compile(r"final\s*:\s*\**\s*(right|up|left|down|[0-3]\b|\(\s*\d{1,3}\s*,\s*\d{1,3}\s*\))",
+                    re.IGNORECASE)
 _WORD = re.compile(r"\b(right|up|left|down|[0-3])\b", re.IGNORECASE)
 
 
-def parse_direction(text: str) -> int:
-    """One move: ``Final: <right|up|left|down|0-3>``, else the last direction word or digit."""
+def parse_direction(text: str):
+    """One move: ``Final: <right|up|left|down|0-3|(x, y)>``, else the last direction word or
+    digit. Returns 0-3, or an ``(x, y)`` pair naming the next node."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     text = tail(text, 100_000)
@@ -240,8 +242,12 @@ def parse_direction(text: str) -> int:
         for m in _WORD.finditer(text):
             pass
     if m is None:
-        raise ParseError("no move: expected 'Final: right|up|left|down' or a digit 0-3", reason="no_move")
+        raise ParseError("no move: expected 'Final: right|up|left|down', a digit 0-3 or the next (x, y)",
+                         reason="no_move")
     tok = m.group(1).lower()
+    if tok.startswith("("):
+        x, y = (int(v) for v in tok.strip("()").split(","))
+        return (x, y)
     return int(tok) if tok.isdigit() else DIRECTIONS.index(tok)
 
 
@@ -251,7 +257,7 @@ def interactive_rules(p: SparcPuzzle) -> str:
         ("## Playing\nYou draw the line one step per turn, starting on S. Each turn shows the grid with "
         "the positions already on the line marked V and the current position marked L. Reply with "
         "your reasoning and end with `Final: <move>`, where the move is right (+x), up (-y), left "
-        "(-x) or down (+y), or its number 0-3. Leaving the grid, entering a rule cell or a gap, or "
+        "(-x) or down (+y), its number 0-3, or the next position as (x, y). Leaving the grid, entering a rule cell or a gap, or "
         "revisiting a position ends the game. Reaching E ends it and the rules are checked."),
         "Polyomino shapes:\n" + shapes_text(p) if shapes_text(p) else ""]).rstrip()
 
