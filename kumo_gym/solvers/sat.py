@@ -89,15 +89,25 @@ class Formula:
         cnf = enc(lits=lits, bound=k, vpool=self.pool, encoding=EncType.seqcounter)
         self.clauses.extend(cnf.clauses)
 
-    def exactly(self, lits: Sequence[int], k: int) -> None:
-        """Exactly ``k`` of ``lits`` are true."""
-        self._card(lits, k, "exactly")
+    def _guarded(self, guard: int | None, lits: Sequence[int], k: int, kind: str) -> None:
+        if guard is None:
+            self._card(lits, k, kind)
+            return
+        # every clause of the encoding gets "not guard": with the guard false the constraint is
+        # off (its auxiliary variables are then free), so clue reduction can switch it by assumption
+        start = len(self.clauses)
+        self._card(lits, k, kind)
+        self.clauses[start:] = [[-guard] + cl for cl in self.clauses[start:]]
 
-    def at_most(self, lits: Sequence[int], k: int) -> None:
-        self._card(lits, k, "at_most")
+    def exactly(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
+        """Exactly ``k`` of ``lits`` are true (only when ``guard`` is true, if one is given)."""
+        self._guarded(guard, lits, k, "exactly")
 
-    def at_least(self, lits: Sequence[int], k: int) -> None:
-        self._card(lits, k, "at_least")
+    def at_most(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
+        self._guarded(guard, lits, k, "at_most")
+
+    def at_least(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
+        self._guarded(guard, lits, k, "at_least")
 
     def exactly_one(self, lits: Sequence[int]) -> None:
         self._card(lits, 1, "exactly")

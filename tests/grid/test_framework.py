@@ -317,3 +317,12 @@ def test_sb3_structured_wrapper(name):
     sb3_checker.check_env(env)
     obs, info = env.reset(seed=0)
     assert env.observation_space.contains(obs) and info["action_mask"].any()
+
+
+def test_guarded_cardinality():
+    f = sat.Formula()
+    xs = [f.var(i) for i in range(4)]
+    g = f.var("guard")
+    f.exactly(xs, 2, guard=g)
+    assert sat.count_models(f.clauses, xs, limit=100, assumptions=[g]) == 6
+    assert sat.count_models(f.clauses, xs, limit=100, assumptions=[-g]) == 16

@@ -176,15 +176,10 @@ class TowersTask(LatinGridTask):
                     f.extend([[vis, -a] for a in options])
                     visible.append(vis)
                 pm_prev = pm
+            sel = None
             if guarded:
-                sel = f.var(("clue", side, i))
-                selectors[side, i] = sel
-                sub = Formula()
-                sub.pool = f.pool
-                sub.exactly(visible, k - 1)  # the first tower is always visible
-                f.extend([[-sel] + cl for cl in sub.clauses])
-            else:
-                f.exactly(visible, k - 1)
+                sel = selectors[side, i] = f.var(("clue", side, i))
+            f.exactly(visible, k - 1, guard=sel)  # the first tower is always visible
         return f, x, selectors
 
     def encode(self, instance: Instance) -> Encoding:
