@@ -189,3 +189,15 @@ def test_interactive_accepts_the_next_node():
 def test_vision_yaml_prompt():
     obs, _ = gym.make(ENV, difficulty="2", vision="yaml").reset(seed=0)
     assert "puzzle:\n  dimensions:" in obs
+
+
+def test_stable_baselines3_view():
+    pytest.importorskip("stable_baselines3")
+    from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
+    from kumo_gym.wrappers.structured import StructuredWrapper
+
+    env = StructuredWrapper(gym.make(ENV, mode="interactive", difficulty="2"))
+    sb3_check_env(env, warn=False)
+    obs, info = env.reset(seed=0)
+    assert obs.shape == env.observation_space.shape and info["action_mask"].dtype == bool

@@ -392,6 +392,9 @@ class SparcTask(InteractiveTask):
         """The four directions: 0 right (+x), 1 up (-y), 2 left (-x), 3 down (+y)."""
         return [0, 1, 2, 3]
 
+    def state_bounds(self, instance: Instance) -> tuple[float, float]:
+        return 0.0, 1.0
+
     def encode_state(self, instance: Instance, state) -> np.ndarray:
         """``len(STATE_CHANNELS) x 13 x 13`` planes (flattened, float32), padded to the largest grid."""
         p = self.puzzle(instance)
