@@ -10,7 +10,7 @@ import re
 
 from ...core.errors import ParseError, check_choice
 from ...core.extract import tail
-from .puzzle import NAME_OF_COLOUR, SparcPuzzle, is_cell
+from .puzzle import NAME_OF_COLOUR, POLY, YLOP, SparcPuzzle, is_cell
 
 GRID_FORMATS = ("array", "table", "coords")
 MAX_COORDS = 4096
@@ -127,7 +127,7 @@ def shapes_text(p: SparcPuzzle) -> str:
         from .puzzle import shape_array
 
         arrays = {sid: shape_array(cells) for sid, cells in p.shapes.items()}
-    used = {s[2] for s in p.symbols.values() if s[0] in (4, 5)}
+    used = {s[2] for s in p.symbols.values() if s[0] in (POLY, YLOP)}
     out = []
     for sid in sorted(arrays, key=lambda s: (len(s), s)):
         if sid in used:
@@ -252,6 +252,7 @@ def parse_direction(text: str):
 
 
 def interactive_rules(p: SparcPuzzle) -> str:
+    shapes = shapes_text(p)
     return "\n\n".join([
         ROLE, BASICS.format(width=p.width, height=p.height, rows=p.rows, cols=p.cols), LEGEND, RULES,
         ("## Playing\nYou draw the line one step per turn, starting on S. Each turn shows the grid with "
@@ -259,7 +260,7 @@ def interactive_rules(p: SparcPuzzle) -> str:
         "your reasoning and end with `Final: <move>`, where the move is right (+x), up (-y), left "
         "(-x) or down (+y), its number 0-3, or the next position as (x, y). Leaving the grid, entering a rule cell or a gap, or "
         "revisiting a position ends the game. Reaching E ends it and the rules are checked."),
-        "Polyomino shapes:\n" + shapes_text(p) if shapes_text(p) else ""]).rstrip()
+        "Polyomino shapes:\n" + shapes if shapes else ""]).rstrip()
 
 
 def state_text(p: SparcPuzzle, path: list, step: int, legal: list[int], fmt: str = "array") -> str:
