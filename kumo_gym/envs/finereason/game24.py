@@ -1,0 +1,342 @@
+"""Game of 24 as a FineReason puzzle tree (spec finereason.md §2, row "Game of 24").
+
+State: a list of expression strings; the root is the four numbers. Tree edge: for pairs i < j in
+order, then ``+``, ``-`` (bigger minus smaller by value; on a tie e_i first), ``*``, ``/`` (bigger
+over smaller, only when the division is exact and the divisor is not 0), the new expression is
+put first and the rest keep their order; identical sibling lists appear once. Label: some leaf
+below equals 24 in this integer tree; the generator also checks that an unrestricted rational
+search agrees (§2) and skips number sets where it does not.
+
+Expressions are read by :func:`parse_expr`, a tokenizer and recursive-descent parser over
+integers, ``+ - * /`` (also ``x``, ``×``, ``÷``, ``−``) and parentheses, with exact
+``Fraction`` values. It never calls ``eval`` and rejects anything outside that grammar.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+
+from ...core.errors import ParseError, check_int
+from .text import format_value
+from .tree import PuzzleRules
+
+TARGET = 24
+OPS = "+-*/"
+MAX_EXPR_LEN = 400
+MAX_NESTING = 40
+_TOKEN = re.compile(r"\s*(?:(\d+)|([-+*/()]))")
+_UNICODE = str.maketrans({"\u00d7": "*", "\u00f7": "/", "\u2212": "-", "\u2013": "-", "\u00b7": "*",
+                          "\u2217": "*", "\u2215": "/"})
+
+
+# ---- expressions ---------------------------------------------------------------------------
+# An expression tree is an int (a leaf) or a tuple (op, left, right).
+
+def tokenize(text: str) -> list[str]:
+    """Tokens of ``text``; ParseError on any character outside the grammar."""
+    if len(text) > MAX_EXPR_LEN:
+        raise ParseError(f"expression longer than {MAX_EXPR_LEN} characters", reason="malformed_expression")
+    text = text.translate(_UNICODE)
+    tokens, i = [], 0
+    while i < len(text):
+        if text[i].isspace():
+            i += 1
+            continue
+        m = _TOKEN.match(text, i)
+        if not m:
+            raise ParseError(f"unexpected character {text[i]!r} in expression {text!r}",
+                             reason="malformed_expression")
+        tok = m.group(1) or m.group(2)
+        if m.group(1) and len(tok) > 12:
+            raise ParseError(f"number {tok[:20]}... is too long", reason="malformed_expression")
+        tokens.append(tok)
+        i = m.end()
+    return tokens
+
+
+class _Parser:
+    """expr := term (('+'|'-') term)* ; term := factor (('*'|'/') factor)* ;
+    factor := INT | '(' expr ')'"""
+
+    def __init__(self, tokens: list[str], text: str):
+        self.t = tokens
+        self.i = 0
+        self.text = text
+        self.depth = 0
+
+    def fail(self, what: str):
+        raise ParseError(f"{what} in expression {self.text!r}", reason="malformed_expression")
+
+    def peek(self):
+        return self.t[self.i] if self.i < len(self.t) else None
+
+    def expr(self):
+        node = self.term()
+        while self.peek() in ("+", "-"):
+            op = self.t[self.i]
+            self.i += 1
+            node = (op, node, self.term())
+        return node
+
+    def term(self):
+        node = self.factor()
+        while self.peek() in ("*", "/"):
+            op = self.t[self.i]
+            self.i += 1
+            node = (op, node, self.factor())
+        return node
+
+    def factor(self):
+        tok = self.peek()
+        if tok is None:
+            self.fail("unexpected end")
+        if tok == "(":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                self.fail("parentheses nested too deeply")
+            self.i += 1
+            node = self.expr()
+            if self.peek() != ")":
+                self.fail("missing ')'")
+            self.i += 1
+            self.depth -= 1
+            return node
+        if tok.isdigit():
+            self.i += 1
+            return int(tok)
+        self.fail(f"unexpected {tok!r}")
+
+
+@lru_cache(maxsize=65536)
+def parse_expr(text: str):
+    """The expression tree of ``text`` (ints and ``(op, left, right)`` tuples)."""
+    if not isinstance(text, str):
+        raise ParseError(f"expression {text!r} is not text", reason="malformed_expression")
+    tokens = tokenize(text)
+    p = _Parser(tokens, text)
+    node = p.expr()
+    if p.i != len(tokens):
+        p.fail(f"unexpected {tokens[p.i]!r}")
+    return node
+
+
+def value(node) -> Fraction:
+    """The exact value; ZeroDivisionError on division by zero."""
+    if isinstance(node, int):
+        return Fraction(node)
+    op, a, b = node
+    x, y = value(a), value(b)
+    if op == "+":
+        return x + y
+    if op == "-":
+        return x - y
+    if op == "*":
+        return x * y
+    if y == 0:
+        raise ZeroDivisionError("division by zero")
+    return x / y
+
+
+def to_text(node) -> str:
+    """Fully parenthesised form ``(L op R)`` with single spaces; a leaf is its number."""
+    if isinstance(node, int):
+        return str(node)
+    op, a, b = node
+    return f"({to_text(a)} {op} {to_text(b)})"
+
+
+def canon(node) -> str:
+    """:func:`to_text` with the operands of ``+`` and ``*`` sorted (recursively), for equality."""
+    if isinstance(node, int):
+        return str(node)
+    op, a, b = node
+    x, y = canon(a), canon(b)
+    if op in "+*" and y < x:
+        x, y = y, x
+    return f"({x} {op} {y})"
+
+
+def leaves(node) -> list[int]:
+    if isinstance(node, int):
+        return [node]
+    return leaves(node[1]) + leaves(node[2])
+
+
+@lru_cache(maxsize=65536)
+def expr_value(text: str) -> Fraction:
+    return value(parse_expr(text))
+
+
+# ---- the tree ------------------------------------------------------------------------------
+def combine(a: str, va: Fraction, b: str, vb: Fraction) -> list[str]:
+    """The canonical child expressions of the pair (a, b), a first (spec §2)."""
+    out = [f"({a} + {b})"]
+    out.append(f"({a} - {b})" if va >= vb else f"({b} - {a})")
+    out.append(f"({a} * {b})")
+    big, vbig, small, vsmall = (a, va, b, vb) if va >= vb else (b, vb, a, va)
+    if vsmall != 0 and (vbig / vsmall).denominator == 1:
+        out.append(f"({big} / {small})")
+    return out
+
+
+@lru_cache(maxsize=200_000)
+def _reaches_target(values: tuple) -> bool:
+    """The integer-tree label over values only (memoised on the sorted multiset)."""
+    if len(values) == 1:
+        return values[0] == TARGET
+    n = len(values)
+    for i in range(n):
+        for j in range(i + 1, n):
+            x, y = values[i], values[j]
+            rest = values[:i] + values[i + 1:j] + values[j + 1:]
+            big, small = (x, y) if x >= y else (y, x)
+            cands = [x + y, big - small, x * y]
+            if small != 0 and (big / small).denominator == 1:
+                cands.append(big / small)
+            for v in cands:
+                if _reaches_target(tuple(sorted(rest + (v,)))):
+                    return True
+    return False
+
+
+@lru_cache(maxsize=200_000)
+def rational_reaches_target(values: tuple) -> bool:
+    """Unrestricted exact search: any order of ``-`` and ``/``, any non-zero divisor."""
+    if len(values) == 1:
+        return values[0] == TARGET
+    n = len(values)
+    for i in range(n):
+        for j in range(i + 1, n):
+            x, y = values[i], values[j]
+            rest = values[:i] + values[i + 1:j] + values[j + 1:]
+            cands = [x + y, x - y, y - x, x * y]
+            if y != 0:
+                cands.append(x / y)
+            if x != 0:
+                cands.append(y / x)
+            if any(rational_reaches_target(tuple(sorted(rest + (v,)))) for v in cands):
+                return True
+    return False
+
+
+class Game24Rules(PuzzleRules):
+    name = "game24"
+    min_depth = 1
+
+    def root(self, data):
+        return list(data["numbers"])
+
+    def children(self, data, state):
+        vals = [expr_value(e) for e in state]
+        seen, out = set(), []
+        for i in range(len(state)):
+            for j in range(i + 1, len(state)):
+                rest = [state[m] for m in range(len(state)) if m not in (i, j)]
+                for new in combine(state[i], vals[i], state[j], vals[j]):
+                    child = [new] + rest
+                    key = tuple(child)
+                    if key not in seen:
+                        seen.add(key)
+                        out.append((None, child))
+        return out
+
+    def is_complete(self, data, state):
+        return len(state) == 1
+
+    def is_solution(self, data, state):
+        return len(state) == 1 and expr_value(state[0]) == TARGET
+
+    def solvable(self, data, state):
+        return _reaches_target(tuple(sorted(expr_value(e) for e in state)))
+
+    def max_depth(self, data):
+        return 2
+
+    def feasible_depths(self, data):
+        return [1, 2]
+
+    def same(self, data, a, b):
+        try:
+            return Counter(canon(parse_expr(e)) for e in a) == Counter(canon(parse_expr(e)) for e in b)
+        except ParseError:
+            return False
+
+    def forward_error(self, data, parent, candidate):
+        pc = Counter(canon(parse_expr(e)) for e in parent)
+        cc = Counter(canon(parse_expr(e)) for e in candidate)
+        if pc == cc:
+            return "no_change", None
+        if len(candidate) != len(parent) - 1:
+            return "wrong_length", None
+        numbers = Counter(int(x) for x in data["numbers"])
+        if Counter(x for e in candidate for x in leaves(parse_expr(e))) != numbers:
+            return "different_numbers", None
+        added, removed = cc - pc, pc - cc
+        if sum(added.values()) != 1 or sum(removed.values()) != 2:
+            return "not_single_combination", None
+        new = parse_expr(next(e for e in candidate if canon(parse_expr(e)) in added))
+        if isinstance(new, int) or Counter([canon(new[1]), canon(new[2])]) != removed:
+            return "not_single_combination", None
+        try:
+            value(new)
+        except ZeroDivisionError:
+            return "division_by_zero", None
+        return None, candidate
+
+    def normalize(self, data, raw):
+        if not isinstance(raw, list) or not 1 <= len(raw) <= 4:
+            raise ValueError("a Game of 24 state is a list of 1 to 4 expressions")
+        out = []
+        for e in raw:
+            if isinstance(e, bool) or not isinstance(e, (int, float, str)):
+                raise ValueError(f"element {e!r} is not an expression")
+            if isinstance(e, float):
+                if not e.is_integer():
+                    raise ValueError(f"element {e!r} is not an integer expression")
+                e = int(e)
+            text = str(e)
+            try:
+                out.append(to_text(parse_expr(text)))
+            except ParseError as err:
+                raise ValueError(str(err)) from None
+        return out
+
+    def format_state(self, state):
+        return format_value(list(state))
+
+    def generate(self, rng, params):
+        hi = check_int("max_number", params.get("max_number", 13), 4, 99)
+        for _ in range(10_000):
+            nums = sorted(int(x) for x in rng.integers(1, hi + 1, size=4))
+            vals = tuple(Fraction(x) for x in nums)
+            if _reaches_target(vals) and rational_reaches_target(vals):
+                return {"numbers": [str(x) for x in nums]}
+        raise RuntimeError("no solvable Game of 24 numbers found")  # unreachable for hi >= 4
+
+    def rules_text(self, data):
+        return ("Game of 24: combine the four numbers with +, -, * and / so that the result is 24. Each "
+                "number is used exactly once. A state is the list of expressions still to be combined; "
+                "it is solved when one expression is left and it equals 24.")
+
+    def data_text(self, data):
+        return "The numbers: " + ", ".join(data["numbers"]) + "."
+
+    def move_text(self):
+        return ("A forward move takes exactly two expressions of the state and replaces them with one new "
+                "expression that joins them with one operator, written with parentheses, e.g. (a + b); "
+                "division by zero is not allowed. The new expression goes first; the others keep their order.")
+
+    def backward_text(self):
+        return "A backward move splits the last combination again, returning to the previous state."
+
+
+RULES = Game24Rules()
+
+
+def load_question(record: dict) -> dict:
+    """Puzzle data from a reference ``game24_*`` row (``initial_state``: four numeric strings)."""
+    inputs = record.get("inputs", record)
+    nums = inputs["initial_state"]
+    return {"numbers": [str(int(str(x))) for x in nums]}
