@@ -57,9 +57,10 @@ class PlanningTask(InteractiveTask):
     flag_names: ClassVar[tuple[str, ...]] = ("algorithm_hint", "stepwise")
     size_names: ClassVar[tuple[str, ...]] = ("n",)
 
-    @property
-    def param_names(self) -> tuple[str, ...]:  # type: ignore[override]
-        return tuple(dict.fromkeys(self.size_names + self.flag_names + ("n_range", "n_choices")))
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # the generation parameters a user may pass: sizes, prompt flags, and the bucket knobs
+        cls.param_names = tuple(dict.fromkeys(cls.size_names + cls.flag_names + ("n_range", "n_choices")))
 
     # ---- parameters and generation ----------------------------------------------------------
     def validate_params(self, params: dict) -> dict:
