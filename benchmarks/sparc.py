@@ -102,7 +102,9 @@ def main(argv=None) -> int:
     ref = reference_file()
     if ref is not None:
         sources.insert(0, ref)
-    result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+    # the load average says how contended the (shared) machine was while this ran
+    result = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform(),
+                          "load_average_at_start": list(os.getloadavg())},
               "enumeration": {}, "generation": None}
     for src in sources:
         records = read_records(src)
@@ -131,6 +133,9 @@ def main(argv=None) -> int:
     print(f"{'level':>6}{'puzzles/s':>12}{'mean area':>12}{'mean sols':>12}")
     for g in gen:
         print(f"{g['level']:>6}{g['per_second']:>12.1f}{g['mean_area']:>12.1f}{g['mean_solutions']:>12.1f}")
+    result["machine"]["load_average_at_end"] = list(os.getloadavg())
+    print(f"load average at start / end: {result['machine']['load_average_at_start'][0]:.1f} / "
+          f"{result['machine']['load_average_at_end'][0]:.1f} on {os.cpu_count()} CPUs")
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=1))
     print(f"\nwrote {args.out}")
