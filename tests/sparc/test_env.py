@@ -201,3 +201,12 @@ def test_stable_baselines3_view():
     sb3_check_env(env, warn=False)
     obs, info = env.reset(seed=0)
     assert obs.shape == env.observation_space.shape and info["action_mask"].dtype == bool
+
+
+def test_prompt_template_fields():
+    env = gym.make(ENV, difficulty="1", template="Solve {width}x{height} from {start} to {end}:\n{grid}\n{rules}")
+    obs, _ = env.reset(seed=0)
+    assert obs.startswith("Solve ") and "## Rules" in obs
+    for bad in ("{grid.__class__}", "{nope}", "{grid[0]}", "{grid:>10}", "{"):
+        with pytest.raises(ConfigError):
+            gym.make(ENV, template=bad)

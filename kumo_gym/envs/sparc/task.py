@@ -92,6 +92,8 @@ class SparcTask(InteractiveTask):
     examples), ``scoring`` (``rules``/``exact``: compare with the stored solution list),
     ``vision`` (True: leave the grid out of the text, pair with ``render_mode="rgb_array"``;
     ``"yaml"``: the same plus the record's YAML description),
+    ``template`` (a ``str.format`` prompt over the fields ``{width} {height} {start} {end}
+    {grid} {polyshapes} {example} {legend} {rules} {basics} {answer_format} {role}``),
     ``records`` (a JSONL/JSON file of official records to draw items from instead of
     generating; such items are tagged as official test data unless a record says
     ``"official_split": "train"``).
@@ -106,7 +108,7 @@ class SparcTask(InteractiveTask):
     difficulties = _presets()
     default_difficulty = "mixed"
     param_names = ("level", "width", "height", "rules", "density", "k", "sampler", "start_on_border", "grid_format",
-                   "shots", "scoring", "vision", "ylop_rate", "records")
+                   "shots", "scoring", "vision", "ylop_rate", "records", "template")
     answer_tags = ()
 
     # ---- parameters -------------------------------------------------------------------------
@@ -139,6 +141,8 @@ class SparcTask(InteractiveTask):
             check_choice("grid_format", p["grid_format"], tx.GRID_FORMATS)
         if "shots" in p:
             check_choice("shots", p["shots"], (0, 1, 2))
+        if p.get("template") is not None:
+            tx.check_template(p["template"])
         if "vision" in p:
             check_choice("vision", p["vision"], (False, True, "yaml"))
         if "scoring" in p:
@@ -217,7 +221,7 @@ class SparcTask(InteractiveTask):
     def prompt(self, instance: Instance) -> str:
         p = instance.params
         text = tx.build_prompt(self.puzzle(instance), p.get("grid_format", "array"), p.get("shots", 1),
-                               with_grid=not p.get("vision", False))
+                               template=p.get("template"), with_grid=not p.get("vision", False))
         if p.get("vision") == "yaml" and instance.data.get("text_visualization"):
             # the paper's vision prompt added the record's YAML description to the image
             text += "\n\nPuzzle description (YAML):\n" + instance.data["text_visualization"]

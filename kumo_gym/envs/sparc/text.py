@@ -173,6 +173,31 @@ def prompt_fields(p: SparcPuzzle, fmt: str = "array", shots: int = 1) -> dict:
             "answer_format": ANSWER_FORMAT, "role": ROLE}
 
 
+TEMPLATE_FIELDS = ("width", "height", "start", "end", "grid", "polyshapes", "example", "legend", "rules", "basics",
+                   "answer_format", "role")
+
+
+def check_template(template: str) -> str:
+    """Raise ConfigError unless ``template`` uses only plain named fields of TEMPLATE_FIELDS
+    (no attribute or index access: the template is user text, formatted, never evaluated)."""
+    import string
+
+    from ...core.errors import ConfigError
+
+    if not isinstance(template, str):
+        raise ConfigError(f"template must be a string, got {type(template).__name__}")
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as e:
+        raise ConfigError(f"template is not a valid format string: {e}") from None
+    for _, name, spec, _ in parsed:
+        if name is None:
+            continue
+        if name not in TEMPLATE_FIELDS or spec:
+            raise ConfigError(f"template field {{{name}}} is not one of: {', '.join(TEMPLATE_FIELDS)}")
+    return template
+
+
 def build_prompt(p: SparcPuzzle, fmt: str = "array", shots: int = 1, template: str | None = None,
                  with_grid: bool = True) -> str:
     """The answer-mode prompt. ``template`` is a ``str.format`` text over :func:`prompt_fields`;
