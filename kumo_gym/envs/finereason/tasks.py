@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core.errors import ConfigError, ParseError, check_choice, check_int
-from ...core.extract import boxed_contents, normalize_quotes, tail
+from ...core.extract import normalize_quotes, tail
 from ...core.instance import Instance
 from ...core.task import InteractiveTask, Task, Transition
 from ...core.verdict import Verdict
@@ -195,7 +195,7 @@ class StateCheckingTask(FineReasonParams):
             last = m
         if last is not None:
             return self._letter(last.group(1) or last.group(2) or last.group(3))
-        for box in reversed(boxed_contents(region)[-5:]):
+        for box in reversed(_last_boxed(region)):
             b = box.strip().strip("()").strip()
             if b in ("A", "B"):
                 return b
@@ -237,6 +237,20 @@ class StateCheckingTask(FineReasonParams):
 
     def corrupt_answer(self, instance: Instance, answer: str, rng) -> str:
         return "B" if answer == "A" else "A"
+
+
+def _last_boxed(text: str, k: int = 3) -> list[str]:
+    """Contents of the last ``k`` ``\\boxed{...}``; scanning only those keeps hostile input linear."""
+    starts = [m.end() for m in re.finditer(r"\\boxed\s*\{", text)][-k:]
+    out = []
+    for i in starts:
+        depth, j = 1, i
+        while j < len(text) and depth and j - i < 2000:
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        if depth == 0:
+            out.append(text[i:j - 1])
+    return out
 
 
 # ---- state transition -----------------------------------------------------------------------------
