@@ -22,6 +22,10 @@ PUZZLES = [
     "solo",
     "tents",
     "towers",
+    "lightup",
+    "mosaic",
+    "pattern",
+    "unruly",
 ]
 PRESETS = ("trivial", "easy", "normal", "hard")
 #: fresh IDs per preset (the quick mode of §9); the Human-hard sizes are slower, so fewer there.

@@ -1,0 +1,123 @@
+"""Light Up (grid_puzzles.md §5 "Lightup", §7, §8)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.lightup import LightupTask, segments
+
+T = LightupTask()
+SPEC_ID = "3x3:d4d"
+SPEC_SOLUTION = [[".", "L", "."], ["L", 4, "L"], [".", "L", "."]]
+#: sgt-lightup --generate 1 7x7b20s4d0 (pinned build); solution checked by hand against the rules:
+#: each numbered black has its count of lights, every white cell is lit, no light sees another
+TATHAM_7 = "7x7:bBe1c1d1b1b2aBbBb1dBc4eBb"
+TATHAM_7_SOLUTION = [["L", ".", "#", ".", "L", ".", "."], [".", 1, "L", ".", ".", 1, "L"],
+                     [".", ".", ".", 1, ".", ".", 1], [".", "L", 2, "L", "#", ".", "."],
+                     ["#", ".", ".", 1, ".", "L", "."], ["L", "#", ".", ".", "L", 4, "L"],
+                     [".", ".", "L", ".", "#", "L", "."]]
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    assert inst.data["state"]["grid"] == [[".", ".", "."], [".", "4", "."], [".", ".", "."]]
+    assert inst.data["solution"] == SPEC_SOLUTION
+    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
+    assert T.to_game_id(inst) == SPEC_ID
+    assert inst.data["tatham_params"] == "3x3b20s4d0"
+
+
+def test_tatham_id_hand_checked():
+    inst = T.load(TATHAM_7)
+    assert inst.data["solution"] == TATHAM_7_SOLUTION and T.count_solutions(inst) == 1
+    assert T.to_game_id(inst) == TATHAM_7
+    # any non-light symbol is accepted on a black cell
+    relabelled = [list(r) for r in TATHAM_7_SOLUTION]
+    relabelled[0][2], relabelled[1][1] = ".", "#"
+    assert T.verify(inst, relabelled).solved
+
+
+def test_params_grammar():
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["3x3b20s4d0", "5x5b20s4d0", "7x7b20s4d0", "14x14b20s2d0"]
+    assert T.decode_params("14x14b20s2d0") == {"W": 14, "H": 14, "black_percent": 20, "symmetry": 2,
+                                              "tatham_difficulty": 0}
+    assert T.decode_params("10x7") == {"W": 10, "H": 7}
+    assert T.encode_params(T.validate_params({"W": 10, "H": 7})) == "10x7b20s2d0"  # no quarter turn off-square
+    for bad in ("7x7b20s5d0", "7x7b2s4d0", "7x7b20s4d3", "7x7d0s2"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+    with pytest.raises(ConfigError):
+        T.validate_params({"W": 8, "H": 6, "symmetry": 4})
+    with pytest.raises(ConfigError):
+        T.load("3x3:d5d")
+
+
+def test_segments():
+    grid = [[".", "#", "."], [".", ".", "."]]
+    segs = segments(grid)
+    assert [(0, 0)] in segs and [(1, 0), (1, 1), (1, 2)] in segs and [(0, 0), (1, 0)] in segs and [(1, 1)] in segs
+
+
+def test_rule_codes():
+    inst = T.load(TATHAM_7)
+
+    def rules(grid):
+        return {v["rule"] for v in T.verify(inst, grid).details["violations"]}
+
+    g = [list(r) for r in TATHAM_7_SOLUTION]
+    g[0][2] = "L"  # a light on a black cell
+    assert "lightup.R1" in rules(g)
+    g = [list(r) for r in TATHAM_7_SOLUTION]
+    g[6][2] = "."  # (6,2) was the only light for its cells
+    assert "lightup.R2" in rules(g)
+    g = [list(r) for r in TATHAM_7_SOLUTION]
+    g[0][1] = "L"  # sees the light at (0,0)
+    assert "lightup.R3" in rules(g)
+    g = [list(r) for r in TATHAM_7_SOLUTION]
+    g[3][1] = "."
+    assert "lightup.R4" in rules(g)
+    g = [list(r) for r in TATHAM_7_SOLUTION]
+    g[0][1] = "#"  # a black symbol on a white cell
+    assert rules(g) == {"lightup.R1"}
+
+
+@pytest.mark.parametrize("difficulty,seeds", [("trivial", range(3)), ("easy", range(4)), ("normal", range(4))])
+def test_generated_gold_and_every_single_cell_corruption(difficulty, seeds):
+    for seed in seeds:
+        inst = T.generate(np.random.default_rng(seed), difficulty=difficulty)
+        assert T.count_solutions(inst, limit=2) == 1
+        assert T.grade(inst) <= 1  # d0: probing suffices
+        gold = T.solve(inst)
+        assert T.score(inst, T.format_answer(gold)).score == 1.0
+        n = 0
+        for cell, value, bad in T.single_cell_corruptions(inst, gold):
+            assert T.verify(inst, bad).score < 1, (cell, value)
+            n += 1
+        assert n >= 2 * sum(v == "." for row in inst.data["state"]["grid"] for v in row)
+        assert T.load(inst.data["game_id"]).data["solution"] == gold
+
+
+def test_generation_density_symmetry_determinism():
+    a = T.generate(np.random.default_rng(11), difficulty="normal")
+    assert a == T.generate(np.random.default_rng(11), difficulty="normal")
+    grid = a.data["state"]["grid"]
+    blacks = {(r, c) for r in range(7) for c in range(7) if grid[r][c] != "."}
+    assert len(blacks) <= 7 * 7 * 20 // 100
+    assert all((c, 6 - r) in blacks for r, c in blacks)  # quarter-turn symmetry (s4)
+    b = T.generate(np.random.default_rng(2), W=8, H=6, symmetry=0, black_percent=30, tatham_difficulty=2)
+    assert b.data["tatham_params"] == "8x6b30s0d2" and T.count_solutions(b) == 1
+
+
+def test_claims_render_moves():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "Light", "r": 0, "c": 1}) == "correct"
+    assert label_claim(inst, {"type": "NoLight", "r": 0, "c": 1}) == "incorrect"
+    assert label_claim(inst, {"type": "Black", "r": 1, "c": 1, "n": 4}) == "correct"
+    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0, "n": None}) == "incorrect"
+    assert solution_claims(inst) == [{"type": "Light", "r": 0, "c": 1}, {"type": "Light", "r": 1, "c": 0},
+                                     {"type": "Light", "r": 1, "c": 2}, {"type": "Light", "r": 2, "c": 1}]
+    assert T.render(inst, SPEC_SOLUTION).splitlines()[-1].strip() == "2 + L +"
+    assert T.check_move(inst, T.initial_state(inst), (1, 1, "L")) is not None
+    assert T.parse('... [[".", "l", "."], ["L", "4", "L"], [".", "L", "."]]') == SPEC_SOLUTION

@@ -1,0 +1,98 @@
+"""Mosaic (grid_puzzles.md §5 "Mosaic", §7, §8)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.mosaic import BLACK, WHITE, MosaicTask, block
+
+T = MosaicTask()
+SPEC_ID = "3x3:4c7c4"
+SPEC_SOLUTION = [[1, 1, 2], [1, 1, 1], [2, 1, 1]]
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    assert inst.data["state"]["grid"] == [[4, -1, -1], [-1, 7, -1], [-1, -1, 4]]
+    assert inst.data["solution"] == SPEC_SOLUTION
+    assert T.count_solutions(inst) == 1
+    assert T.verify(inst, SPEC_SOLUTION).solved
+    assert T.to_game_id(inst) == SPEC_ID
+
+
+def test_block_counts_edges_and_corners():
+    assert len(block(0, 0, 3, 3)) == 4 and len(block(0, 1, 3, 3)) == 6 and len(block(1, 1, 3, 3)) == 9
+    assert (1, 1) in block(0, 0, 3, 3)
+
+
+def test_params_grammar():
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["3x3", "5x5", "10x10", "25x25"]
+    assert T.decode_params("5x5h0") == {"W": 5, "H": 5, "aggressive": False}
+    assert T.encode_params(T.validate_params(T.decode_params("5x5h0"))) == "5x5h0"
+    assert T.decode_params("7") == {"W": 7, "H": 7}
+    for bad in ("5x5h2", "5x5x", "2x2"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+    with pytest.raises(ConfigError):
+        T.load("3x3:4c7c")  # one cell short
+    with pytest.raises(ConfigError):
+        T.load("3x3:5h")  # a corner clue counts only 4 cells
+
+
+def test_rule_code_and_partial_score():
+    inst = T.load(SPEC_ID)
+    bad = [list(r) for r in SPEC_SOLUTION]
+    bad[1][1] = WHITE  # every clue's block holds the centre
+    v = T.verify(inst, bad)
+    assert not v.solved and v.score == 0.0
+    assert {x["rule"] for x in v.details["violations"]} == {"mosaic.R1"}
+    bad = [list(r) for r in SPEC_SOLUTION]
+    bad[0][2] = BLACK  # only the centre clue sees the top-right corner
+    assert T.verify(inst, bad).score == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize("difficulty,seeds", [("trivial", range(4)), ("easy", range(4)), ("normal", range(2))])
+def test_generated_gold_and_every_single_cell_corruption(difficulty, seeds):
+    for seed in seeds:
+        inst = T.generate(np.random.default_rng(seed), difficulty=difficulty)
+        assert T.count_solutions(inst, limit=2) == 1
+        gold = T.solve(inst)
+        assert T.score(inst, T.format_answer(gold)).score == 1.0
+        for cell, value, bad in T.single_cell_corruptions(inst, gold):
+            assert T.verify(inst, bad).score < 1, (cell, value)
+        assert T.load(inst.data["game_id"]).data["solution"] == gold
+
+
+def test_generation_is_deterministic_and_reduced():
+    a = T.generate(np.random.default_rng(7), difficulty="normal")
+    b = T.generate(np.random.default_rng(7), difficulty="normal")
+    assert a == b and a.instance_id == b.instance_id
+    assert (a.data["W"], a.data["H"]) == (10, 10) and a.data["tatham_params"] == "10x10"
+    # aggressive reduction: removing any remaining clue breaks uniqueness
+    grid = a.data["state"]["grid"]
+    assert 0 < T.clue_count(a) < 100
+    r, c = next((r, c) for r in range(10) for c in range(10) if grid[r][c] >= 0)
+    fewer = [list(row) for row in grid]
+    fewer[r][c] = -1
+    probe = T.make_instance({"W": 10, "H": 10}, {"grid": fewer}, None, source="test")
+    assert T.count_solutions(probe, limit=2) == 2
+
+
+def test_claims():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0}) == "correct"
+    assert label_claim(inst, {"type": "White", "r": 0, "c": 2}) == "correct"
+    assert label_claim(inst, {"type": "Black", "r": 2, "c": 0}) == "incorrect"
+    assert label_claim(inst, {"type": "Clue", "r": 1, "c": 1, "n": 7}) == "correct"
+    assert label_claim(inst, {"type": "Clue", "r": 0, "c": 1, "n": 0}) == "incorrect"
+    assert len(solution_claims(inst)) == sum(v == BLACK for row in SPEC_SOLUTION for v in row)
+
+
+def test_render_and_interactive_values():
+    inst = T.load(SPEC_ID)
+    text = T.render(inst, SPEC_SOLUTION)
+    assert "7#" in text and "4." not in text
+    assert set(T.move_values(inst)) == {0, 1, 2}
+    assert T.parse(T.format_answer(SPEC_SOLUTION)) == SPEC_SOLUTION

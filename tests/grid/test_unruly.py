@@ -1,0 +1,92 @@
+"""Unruly (grid_puzzles.md §5 "Unruly", §7, §8)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim
+from kumo_gym.envs.grid.unruly import BLACK, EMPTY, WHITE, UnrulyTask
+
+T = UnrulyTask()
+SPEC_ID = "6x6:AcGBcbAIAec"
+SPEC_SOLUTION = [[1, 0, 1, 0, 0, 1], [0, 1, 0, 1, 1, 0], [1, 0, 1, 0, 1, 0],
+                 [1, 0, 0, 1, 0, 1], [0, 1, 0, 1, 1, 0], [0, 1, 1, 0, 0, 1]]
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    grid = inst.data["state"]["grid"]
+    # A: black at 0; c: skip 2, white at 3; G: skip 6, black at 10
+    assert grid[0][0] == BLACK and grid[0][3] == WHITE and grid[1][4] == BLACK and grid[0][1] == EMPTY
+    assert inst.data["state"]["unique"] is False
+    assert inst.data["solution"] == SPEC_SOLUTION
+    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
+    assert T.to_game_id(inst) == SPEC_ID
+
+
+def test_unique_flag_id_from_tatham():
+    # sgt-unruly --generate 1 8x8udt
+    inst = T.load("8x8u:BiCCBDFcdBCAfBCBBBcc")
+    assert inst.data["state"]["unique"] is True and T.count_solutions(inst) == 1
+    sol = inst.data["solution"]
+    assert len({tuple(r) for r in sol}) == 8 and len({tuple(c) for c in zip(*sol)}) == 8
+    assert T.to_game_id(inst) == "8x8u:BiCCBDFcdBCAfBCBBBcc"
+
+
+def test_params_grammar():
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["6x6dt", "8x6dt", "8x8dt", "14x14dt"]
+    assert T.decode_params("8x8udn") == {"W": 8, "H": 8, "unique": True, "tatham_difficulty": "n"}
+    assert T.encode_params(T.validate_params({"W": 8, "H": 8, "unique": True}), full=False) == "8x8u"
+    for bad in ("4x4dt", "7x8dt", "8x8dq", "8x8du"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+    with pytest.raises(ConfigError):
+        T.load("6x6:AcGBcbAIAe")  # the sentinel is missing
+    with pytest.raises(ConfigError):
+        T.load("6x6:AcGBcbAIAecA")  # runs past the grid
+
+
+def test_rule_codes():
+    inst = T.load(SPEC_ID)
+    bad = [list(r) for r in SPEC_SOLUTION]
+    bad[0][0] = WHITE  # a given changed, which also unbalances row 0 and column 0
+    rules = {v["rule"] for v in T.verify(inst, bad).details["violations"]}
+    assert {"unruly.R1", "unruly.R3"} <= rules
+    bad = [list(r) for r in SPEC_SOLUTION]
+    bad[0][4] = BLACK  # row 0 becomes 1 0 1 0 1 1 and column 4 starts 1 1 1
+    assert "unruly.R2" in {v["rule"] for v in T.verify(inst, bad).details["violations"]}
+    uinst = T.load("8x8u:BiCCBDFcdBCAfBCBBBcc")
+    sol = [list(r) for r in uinst.data["solution"]]
+    twin = [list(sol[0])] + [list(sol[0])] + sol[2:]
+    assert "unruly.R4" in {v["rule"] for v in T.verify(uinst, twin).details["violations"]}
+
+
+@pytest.mark.parametrize("difficulty,seeds", [("trivial", range(4)), ("easy", range(3)), ("normal", range(3))])
+def test_generated_gold_and_every_single_cell_corruption(difficulty, seeds):
+    for seed in seeds:
+        inst = T.generate(np.random.default_rng(seed), difficulty=difficulty)
+        assert T.count_solutions(inst, limit=2) == 1
+        assert T.grade(inst) <= 1  # Tatham's trivial level: probing suffices
+        gold = T.solve(inst)
+        assert T.score(inst, T.format_answer(gold)).score == 1.0
+        for cell, value, bad in T.single_cell_corruptions(inst, gold):
+            assert T.verify(inst, bad).score < 1, (cell, value)
+        assert T.load(inst.data["game_id"]).data["solution"] == gold
+
+
+def test_unique_variant_generation_and_determinism():
+    a = T.generate(np.random.default_rng(3), W=8, H=6, unique=True, tatham_difficulty="n")
+    assert a == T.generate(np.random.default_rng(3), W=8, H=6, unique=True, tatham_difficulty="n")
+    assert a.data["game_id"].startswith("8x6u:") and a.data["tatham_params"] == "8x6udn"
+    assert T.count_solutions(a) == 1 and "no two rows" in T.prompt(a)
+
+
+def test_claims_and_render():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0}) == "correct"
+    assert label_claim(inst, {"type": "White", "r": 0, "c": 0}) == "incorrect"
+    assert label_claim(inst, {"type": "Given", "r": 0, "c": 3, "v": 0}) == "correct"
+    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "v": 0}) == "incorrect"
+    assert T.render(inst).splitlines()[2].startswith("  0[#] .  . [o]")
+    assert T.check_move(inst, T.initial_state(inst), (0, 0, WHITE)) is not None  # givens are fixed
