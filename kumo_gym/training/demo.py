@@ -74,8 +74,8 @@ def plot_grpo(history: list[dict], path: Path) -> Path | None:
 
 
 def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = None, grpo_steps: int = 4,
-             quick: bool = False) -> Path:
-    """Run the demo and return the report path."""
+             quick: bool = False, model: str = "tiny") -> Path:
+    """Run the demo and return the report path (``model``: the GRPO model, the tiny one by default)."""
     import os
 
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
@@ -126,7 +126,7 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     from .grpo import train_grpo
 
     grpo_dir = out / "grpo"
-    trainer = train_grpo([env_id], model="tiny", n=16, output_dir=str(grpo_dir), max_steps=2 if quick else grpo_steps,
+    trainer = train_grpo([env_id], model=model, n=16, output_dir=str(grpo_dir), max_steps=2 if quick else grpo_steps,
                          num_generations=4, prompts_per_step=1, max_completion_length=32 if quick else 64,
                          callback_every=2, callback_n=1 if quick else 2, callback_max_tokens=32, save=False)
     history = trainer.state.log_history
