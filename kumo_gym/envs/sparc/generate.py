@@ -386,7 +386,7 @@ def _size_for_level(rng, level: int, n_mech: int, width, height):
         return None
     # prefer areas near the official split's mean area of the level
     prior = AREA_PRIOR[level]
-    weights = np.array([math.exp(-abs(a * b - prior) / (0.5 * prior)) for a, b in ok])
+    weights = np.array([math.exp(-abs(a * b - prior) / (0.2 * prior)) for a, b in ok])
     return ok[int(rng.choice(len(ok), p=weights / weights.sum()))]
 
 
