@@ -66,16 +66,24 @@ def to_networkx(n: int, src: np.ndarray, dst: np.ndarray) -> nx.DiGraph:
     return g
 
 
-def rate(fn, min_time: float = 0.5, max_reps: int = 1000) -> tuple[float, object]:
-    """Calls per second of ``fn`` (repeats until ``min_time`` seconds or ``max_reps`` calls)."""
+def rate(fn, min_time: float = 0.5, max_reps: int = 1000, trials: int = 5) -> tuple[float, object]:
+    """Calls per second of ``fn``: the best of ``trials`` batches (the machine is shared, so the
+    fastest batch is the least disturbed one). A batch repeats ``fn`` until ``min_time / trials``
+    seconds or ``max_reps / trials`` calls; ``min_time=0`` means one call per batch."""
     result = fn()  # warm-up (numba compilation, caches)
-    reps, t0 = 0, time.perf_counter()
-    while True:
-        result = fn()
-        reps += 1
-        elapsed = time.perf_counter() - t0
-        if elapsed >= min_time or reps >= max_reps:
-            return reps / elapsed, result
+    best = 0.0
+    trials = max(1, min(trials, max_reps))
+    per_batch = max(1, max_reps // trials)
+    for _ in range(trials):
+        reps, t0 = 0, time.perf_counter()
+        while True:
+            result = fn()
+            reps += 1
+            elapsed = time.perf_counter() - t0
+            if elapsed >= min_time / trials or reps >= per_batch:
+                break
+        best = max(best, reps / elapsed)
+    return best, result
 
 
 def eta_row(n: int, dense_max: int) -> dict:
@@ -84,7 +92,7 @@ def eta_row(n: int, dense_max: int) -> dict:
     cstar = list(range(max(1, n // 10)))
     indptr, indices = graph_to_csr(n, src, dst)
     min_time = 0.5 if n <= 10_000 else 0.0
-    few = 200 if n <= 10_000 else 1
+    few = 200 if n <= 10_000 else 2
     row: dict = {"nodes": n, "edges": int(src.size)}
 
     def numba_eta():
@@ -112,7 +120,7 @@ def eta_row(n: int, dense_max: int) -> dict:
     if n <= dense_max:
         small = n <= 1000
         row["dense_graphs_per_s"], dense = rate(lambda: dense_flow_mass(g, list(range(n))),
-                                                min_time if small else 0.0, max_reps=50 if small else 1)
+                                                min_time if small else 0.0, max_reps=50 if small else 1, trials=5 if small else 1)
         row["max_abs_mass_diff_vs_dense"] = float(np.max(np.abs(dense - m_numba)))
         row["eta_dense"] = flow_efficiency(n, entropy_of_array(np.asarray(dense)), len(cstar))["eta"]
     else:
@@ -171,10 +179,10 @@ def extraction_row(name: str, make, env_id: str, n_sentences: int, rng) -> dict:
     env.close()
     bounds = bounds_of(inst)
     text = make(n_sentences, rng, bounds.H, bounds.W)
-    sps, art = rate(lambda: extract_deterministic(text, "", pack, bounds), 1.0, max_reps=50)
+    sps, art = rate(lambda: extract_deterministic(text, "", pack, bounds), 2.0, max_reps=50)
     n_sent = len(art["sentences"])
     record = {"env_id": env_id, "instance": inst.to_dict(), "completion": text, "verdict": {"status": "solved"}}
-    tps, _ = rate(lambda: analyse_trace(record), 1.0, max_reps=20)
+    tps, _ = rate(lambda: analyse_trace(record), 2.0, max_reps=20)
     return {"puzzle": name, "sentences": n_sent, "claims": len(art["claims"]),
             "extraction_sentences_per_s": sps * n_sent, "analyse_trace_per_s": tps,
             "analyse_trace_sentences_per_s": tps * n_sent}

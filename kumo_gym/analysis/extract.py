@@ -764,7 +764,6 @@ def link_rules(claims: list[dict], pack: Pack, counters: dict | None = None,
     assumptions: dict[int, int] = {}  # branch -> claim index
     refuted: dict[int, int] = {}  # branch -> contradiction index
     pending: list[int] = []  # branches whose discharge we still expect
-    derived_once: set = set()
     out: list[dict] = [None] * len(claims)  # type: ignore[list-item]
 
     ids = {c.get("id"): i for i, c in enumerate(claims) if c.get("id") is not None}
@@ -810,8 +809,7 @@ def link_rules(claims: list[dict], pack: Pack, counters: dict | None = None,
                     app = None
         if kind == "Contradiction" and k is not None:
             refuted[k] = i
-        if app is not None and key not in derived_once:
-            derived_once.add(key)
+        if app is not None:  # one derivation per distinct content: later ones are restatements
             rec.update(status="derived", rule=app["rule"], inputs=app["inputs"])
             if app["rule"] == DISCHARGE:
                 b = branch_number(claims[next(j for j in app["inputs"] if j != MISSING and claims[j]["status"] == "tentative")]["scope"])

@@ -234,3 +234,24 @@ def test_stability_table_from_repeated_extractions(server, tents_record, tmp_pat
     assert 0 < table[0]["jaccard_mean"] < 1 and table[0]["jaccard_sd"] > 0
     assert {0, 1, 2} <= set(server.seeds)
     assert "Extraction stability (Table 2)" in (tmp_path / "out" / "report.md").read_text()
+
+
+@pytest.mark.slow
+def test_local_transformers_backend_runs_the_model_stages(tents_record):
+    """A real local model (the project's tiny CPU model, built once into the user cache) behind
+    the same stages: whatever it writes is validated, and the deterministic draft stands where
+    its output is unusable."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from kumo_gym.training.backends import TransformersBackend, tiny_model
+
+    backend = TransformersBackend(tiny_model(), max_tokens=8, temperature=1.0, device="cpu")
+    det = analyse_trace(tents_record)
+    doc = analyse_trace(tents_record, backend, llm_options={"stages": ("complete",), "max_tokens": 8})
+    counters = doc["counters"]
+    assert counters["complete"]["calls"] == 1
+    assert doc["metrics"]["V_raw"] == len(doc["claims"])  # every kept claim is a node of G_raw
+    if counters["complete"].get("malformed_json") or counters["complete"].get("wrong_shape"):
+        # an unusable completion leaves the deterministic draft in place
+        assert {(c["kind"], json.dumps(c["payload"])) for c in det["claims"]} <= \
+            {(c["kind"], json.dumps(c["payload"])) for c in doc["claims"]}
