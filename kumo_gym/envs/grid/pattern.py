@@ -145,21 +145,27 @@ class PatternTask(GridTask):
 
     @staticmethod
     def _decode_filled(text: str, W: int, H: int) -> list[list[int]]:
-        """The ``,`` section: a letter skips (letter - 'a') unknown cells and then sets one
-        (lower case white, upper case black); ``z``/``Z`` skips 25 cells without setting."""
-        out, pos = [], 0
-        for ch in text:
-            if ch in "zZ":
-                pos += 25
-            elif "a" <= ch <= "y" or "A" <= ch <= "Y":
-                pos += ord(ch.lower()) - ord("a")
-                if pos >= W * H:
-                    raise ConfigError("the Pattern pre-filled section runs past the grid")
-                out.append([pos // W, pos % W, WHITE if ch.islower() else BLACK])
-                pos += 1
-            else:
+        """The ``,`` section, walked as Tatham's parser walks it: a letter skips (letter - 'a')
+        unknown cells and then sets the next one (lower case white, upper case black); ``z``/``Z``
+        skips 25 cells without setting, and a skip that reaches the end of the grid sets nothing.
+        The section must end exactly at the end of the grid."""
+        area = W * H
+        out, pos, i = [], 0, 0
+        while pos < area:
+            if i >= len(text):
+                raise ConfigError("the Pattern pre-filled section stops before the end of the grid")
+            ch = text[i]
+            i += 1
+            if not ("a" <= ch <= "z" or "A" <= ch <= "Z"):
                 raise ConfigError(f"unexpected character {ch!r} in the Pattern pre-filled section")
-        if pos > W * H:
+            skip = ord(ch.lower()) - ord("a")
+            pos += skip
+            if skip < 25 and pos < area:
+                out.append([pos // W, pos % W, BLACK if ch.isupper() else WHITE])
+                pos += 1
+            if pos > area:
+                raise ConfigError("the Pattern pre-filled section runs past the grid")
+        if i < len(text):
             raise ConfigError("the Pattern pre-filled section runs past the grid")
         return out
 
@@ -167,7 +173,7 @@ class PatternTask(GridTask):
         st = instance.data["state"]
         text = "/".join(".".join(map(str, run)) for run in st["cols"] + st["rows"])
         if st.get("filled"):
-            W = self.dims(instance)[1]
+            H, W = self.dims(instance)
             out, last = [], 0
             for r, c, v in sorted(st["filled"]):
                 skip = r * W + c - last
@@ -176,6 +182,12 @@ class PatternTask(GridTask):
                     skip -= 25
                 out.append(chr((ord("A") if v == BLACK else ord("a")) + skip))
                 last = r * W + c + 1
+            rest = H * W - last
+            while rest >= 25:
+                out.append("z")
+                rest -= 25
+            if rest:
+                out.append(chr(ord("a") + rest))  # a skip that lands on the end sets nothing
             text += "," + "".join(out)
         return text
 

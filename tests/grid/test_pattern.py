@@ -1,0 +1,115 @@
+"""Pattern (grid_puzzles.md §5 "Pattern", §7, §8)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.pattern import BLACK, WHITE, PatternTask, runs
+from kumo_gym.solvers.sat import Formula, enumerate_models, true_vars
+
+T = PatternTask()
+SPEC_ID = "2x2:2//1/1"
+SPEC_SOLUTION = [[1, 0], [1, 0]]
+#: sgt-pattern --generate 1 10x10 (pinned build); the solution was checked by hand line by line
+TATHAM_10 = "10x10:7/3/3.3/2.3/3.2/3.3/5.1/5/3.1/3/8/8/1.6/1.2/1.3/1/1/4.1/7/6"
+TATHAM_10_SOLUTION = [[0, 0, 1, 1, 1, 1, 1, 1, 1, 1], [0, 0, 1, 1, 1, 1, 1, 1, 1, 1],
+                      [0, 0, 1, 0, 1, 1, 1, 1, 1, 1], [1, 0, 0, 0, 0, 0, 1, 1, 0, 0],
+                      [1, 0, 0, 0, 0, 0, 1, 1, 1, 0], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                      [1, 0, 0, 0, 0, 0, 0, 0, 0, 0], [1, 1, 1, 1, 0, 1, 0, 0, 0, 0],
+                      [1, 1, 1, 1, 1, 1, 1, 0, 0, 0], [1, 1, 1, 1, 1, 1, 0, 0, 0, 0]]
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    assert inst.data["state"] == {"rows": [[1], [1]], "cols": [[2], []]}
+    assert inst.data["solution"] == SPEC_SOLUTION and (inst.data["W"], inst.data["H"]) == (2, 2)
+    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
+    assert T.to_game_id(inst) == SPEC_ID
+
+
+def test_tatham_id_hand_checked():
+    inst = T.load(TATHAM_10)
+    assert inst.data["solution"] == TATHAM_10_SOLUTION and T.count_solutions(inst) == 1
+    assert T.to_game_id(inst) == TATHAM_10
+
+
+def test_prefilled_cells():
+    # Tatham's walk: "A" sets cell 0 black, "c" skips 2 and sets cell 3 white
+    inst = T.load("2x2:2//1/1,Ac")
+    assert inst.data["state"]["filled"] == [[0, 0, BLACK], [1, 1, WHITE]]
+    assert T.to_game_id(inst) == "2x2:2//1/1,Ac" and '"filled"' in T.prompt(inst)
+    assert T.givens(inst) == {(0, 0): BLACK, (1, 1): WHITE}
+    inst = T.load("3x3:1//1/1//1,df")  # "d" sets cell 3 white, "f" skips to the end and sets nothing
+    assert inst.data["state"]["filled"] == [[1, 0, WHITE]] and T.to_game_id(inst) == "3x3:1//1/1//1,df"
+    for bad in ("2x2:2//1/1,Ab", "2x2:2//1/1,Acb", "2x2:2//1/1,A1"):
+        with pytest.raises(ConfigError):
+            T.load(bad)
+
+
+def test_params_and_clue_grammar():
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["2x2", "10x10", "15x15", "25x25"]
+    assert T.decode_params("8x6") == {"W": 8, "H": 6} and T.decode_params("5") == {"W": 5, "H": 5}
+    for bad in ("8x6d", "0x3", "x"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+    for bad in ("2x2:2//1", "2x2:3//1/1", "2x2:2/0/1/1", "2x2:2//1/a"):
+        with pytest.raises(ConfigError):
+            T.load(bad)
+
+
+def test_runs_and_line_encoding_agree():
+    assert runs([1, 1, 0, 1, 0, 0, 1]) == [2, 1, 1] and runs([0, 0]) == []
+    # the models of the encoding of a clue are exactly the 7-cell lines with those runs
+    from kumo_gym.envs.grid.pattern import encode_line
+
+    lines = [[(mask >> i) & 1 for i in range(7)] for mask in range(128)]
+    for clue in ([], [7], [1, 1], [2, 1, 1], [3, 3], [1, 1, 1, 1]):
+        f = Formula()
+        cells = [f.var(("x", i)) for i in range(7)]
+        encode_line(f, cells, clue, "line")
+        models = enumerate_models(f.clauses, cells, limit=200)
+        decoded = sorted([int(v in true_vars(m)) for v in cells] for m in models)
+        assert decoded == sorted(line for line in lines if runs(line) == clue)
+
+
+def test_rule_codes():
+    inst = T.load(TATHAM_10)
+    bad = [list(r) for r in TATHAM_10_SOLUTION]
+    bad[5][5] = BLACK
+    v = T.verify(inst, bad)
+    assert {x["rule"] for x in v.details["violations"]} == {"pattern.R1"} and v.score == pytest.approx(18 / 20)
+    inst = T.load("2x2:2//1/1,Ac")
+    assert "pattern.R2" in {x["rule"] for x in T.verify(inst, [[1, 0], [1, 1]]).details["violations"]}
+    assert T.verify(inst, SPEC_SOLUTION).solved
+
+
+@pytest.mark.parametrize("difficulty,seeds", [("trivial", range(4)), ("easy", range(3)), ("normal", range(2))])
+def test_generated_gold_and_every_single_cell_corruption(difficulty, seeds):
+    for seed in seeds:
+        inst = T.generate(np.random.default_rng(seed), difficulty=difficulty)
+        assert T.count_solutions(inst, limit=2) == 1
+        gold = T.solve(inst)
+        assert T.score(inst, T.format_answer(gold)).score == 1.0
+        for cell, value, bad in T.single_cell_corruptions(inst, gold):
+            assert T.verify(inst, bad).score < 1, (cell, value)
+        assert T.load(inst.data["game_id"]).data["solution"] == gold
+
+
+def test_generation_is_deterministic_and_sized():
+    a = T.generate(np.random.default_rng(4), W=12, H=7)
+    assert a == T.generate(np.random.default_rng(4), W=12, H=7)
+    assert (a.data["W"], a.data["H"]) == (12, 7) and a.data["game_id"].startswith("12x7:")
+    assert len(a.data["state"]["cols"]) == 12 and T.count_solutions(a) == 1
+
+
+def test_claims_and_render():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "Black", "r": 1, "c": 0}) == "correct"
+    assert label_claim(inst, {"type": "Black", "r": 1, "c": 1}) == "incorrect"
+    assert label_claim(inst, {"type": "LineClue", "axis": "COL", "index": 1, "runs": []}) == "correct"
+    assert label_claim(inst, {"type": "LineClue", "axis": "ROW", "index": 0, "runs": [2]}) == "incorrect"
+    assert solution_claims(inst) == [{"type": "Black", "r": 0, "c": 0}, {"type": "Black", "r": 1, "c": 0}]
+    assert T.render(inst, SPEC_SOLUTION).splitlines()[-1] == "1   #  ."
+    assert T.parse("[[1,0],[1,0]]") == SPEC_SOLUTION
