@@ -101,6 +101,14 @@ class FineReasonParams(Task):
             inst = Instance(inst.family, item, params=inst.params, seed=inst.seed, split=inst.split)
         return inst
 
+    def score(self, instance, completion, **meta):
+        """As Task.score; the item's label, depth and puzzle are always in ``details`` (for metrics)."""
+        verdict = super().score(instance, completion, **meta)
+        for key in ("label", "depth", "puzzle"):
+            if key in instance.data:
+                verdict.details.setdefault(key, instance.data[key])
+        return verdict
+
     def difficulty_of(self, instance: Instance):
         d = instance.params.get("difficulty")
         return None if d is None else str(d)
