@@ -305,23 +305,20 @@ def _touch_cells(q, cols, rows, touch, delta):
 
 @numba.njit(cache=True)
 def _enumerate(cols, rows, line, dot, kind, colour, count, shape, shape_cells, shape_size, shape_w, shape_h,
-               start, end, cap, prune, node_limit, sols, sol_len):
-    """The search. Returns (solutions found, nodes expanded, stopped by node limit).
+               start, end, cap, prune, node_budget, sols, sol_len, visited, reach, touch, path, nextdir, comp_mark,
+               ctr):
+    """The search, resumable: its state lives in the arrays passed in and in ``ctr`` = (depth,
+    solutions found, nodes expanded, flood stamp, started). Returns 0 when the search is over,
+    1 when it stopped after ``cap + 1`` solutions (``cap >= 0``), 2 when ``node_budget`` nodes
+    (> 0) were expanded in this call; calling again continues where it stopped.
 
-    Solutions beyond the buffer ``sols`` are counted but not stored; the search stops after
-    ``cap + 1`` solutions when ``cap >= 0``.
+    Solutions beyond the buffer ``sols`` are counted but not stored.
     """
     n = cols * rows
     w = (cols - 1) // 2
     h = (rows - 1) // 2
-    visited = np.zeros(n, np.int8)
-    reach = np.zeros(n, np.int64)
-    touch = np.zeros(n, np.int16)
-    path = np.zeros(n + 1, np.int64)
-    nextdir = np.zeros(n + 1, np.int64)
     fstack = np.zeros(n + 1, np.int64)
     comp = np.zeros(w * h, np.int64)
-    comp_mark = np.full(w * h, -1, np.int64)
     work = np.zeros((13, max(64, 4 * w * h + 8)), np.int64)
     tri = np.zeros(n, np.int64)
     ntri = 0
@@ -334,16 +331,18 @@ def _enumerate(cols, rows, line, dot, kind, colour, count, shape, shape_cells, s
         if dot[q] == 1:
             dots[ndots] = q
             ndots += 1
-    stamp = 0
-    found = 0
-    nodes = 0
     maxsol = sols.shape[0]
-
-    path[0] = start
-    visited[start] = 1
-    _touch_cells(start, cols, rows, touch, 1)
-    d = 0
-    nextdir[0] = 0
+    if ctr[4] == 0:
+        path[0] = start
+        visited[start] = 1
+        _touch_cells(start, cols, rows, touch, 1)
+        nextdir[0] = 0
+        ctr[4] = 1
+    d = ctr[0]
+    found = ctr[1]
+    nodes = ctr[2]
+    stamp = ctr[3]
+    nodes_at_entry = nodes
     while d >= 0:
         q = path[d]
         if nextdir[d] >= 4:
@@ -441,10 +440,13 @@ def _enumerate(cols, rows, line, dot, kind, colour, count, shape, shape_cells, s
             visited[nq] = 0
             _touch_cells(nq, cols, rows, touch, -1)
         if cap >= 0 and found > cap:
-            return found, nodes, False
-        if node_limit > 0 and nodes >= node_limit:
-            return found, nodes, True
-    return found, nodes, False
+            ctr[0], ctr[1], ctr[2], ctr[3] = d, found, nodes, stamp
+            return 1
+        if node_budget > 0 and nodes - nodes_at_entry >= node_budget:
+            ctr[0], ctr[1], ctr[2], ctr[3] = d, found, nodes, stamp
+            return 2
+    ctr[0], ctr[1], ctr[2], ctr[3] = d, found, nodes, stamp
+    return 0
 
 
 # ---- Python side ---------------------------------------------------------------------------------
@@ -480,36 +482,59 @@ def puzzle_data(obj) -> dict:
     return data
 
 
-def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int):
-    n = data["cols"] * data["rows"]
+#: nodes per kernel call when a time limit is checked between calls
+TIME_SLICE_NODES = 100_000
+
+
+def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_limit: float | None):
+    import time
+
+    cols, rows = data["cols"], data["rows"]
+    n = cols * rows
     sols = np.zeros((buffer, n + 1), np.int64)
     lens = np.zeros(buffer, np.int64)
-    found, nodes, stopped = _enumerate(
-        data["cols"], data["rows"], data["line"], data["dot"], data["kind"], data["colour"], data["count"],
-        data["shape"], data["shape_cells"], data["shape_size"], data["shape_w"], data["shape_h"],
-        data["start"], data["end"], cap, prune, node_limit, sols, lens)
-    return int(found), int(nodes), bool(stopped), sols, lens
+    state = (np.zeros(n, np.int8), np.zeros(n, np.int64), np.zeros(n, np.int16), np.zeros(n + 1, np.int64),
+             np.zeros(n + 1, np.int64), np.full(((cols - 1) // 2) * ((rows - 1) // 2), -1, np.int64))
+    ctr = np.zeros(5, np.int64)
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    stopped = False
+    while True:
+        budget = TIME_SLICE_NODES if deadline is not None else 0
+        if node_limit > 0:
+            left = node_limit - int(ctr[2])
+            budget = min(budget, left) if budget else left
+        status = _enumerate(cols, rows, data["line"], data["dot"], data["kind"], data["colour"], data["count"],
+                            data["shape"], data["shape_cells"], data["shape_size"], data["shape_w"], data["shape_h"],
+                            data["start"], data["end"], cap, prune, budget, sols, lens, *state, ctr)
+        if status != 2:
+            break
+        if (node_limit > 0 and ctr[2] >= node_limit) or (deadline is not None and time.perf_counter() > deadline):
+            stopped = True
+            break
+    return int(ctr[1]), int(ctr[2]), stopped, sols, lens
 
 
-def enumerate_solutions(puzzle, cap: int | None = 50, prune: int = PRUNE_ALL, node_limit: int = 0) -> SolveResult:
+def enumerate_solutions(puzzle, cap: int | None = 50, prune: int = PRUNE_ALL, node_limit: int = 0,
+                        time_limit: float | None = None) -> SolveResult:
     """Every solution of ``puzzle`` up to ``cap`` (§8).
 
     Stops after ``cap + 1`` solutions (``capped=True``); ``cap=None`` is exhaustive.
-    ``node_limit > 0`` bounds the search (``complete=False`` when it was hit).
+    ``node_limit > 0`` (search nodes) and ``time_limit`` (seconds, checked every
+    :data:`TIME_SLICE_NODES` nodes) bound the search; ``complete=False`` says one was hit.
     """
     data = puzzle_data(puzzle)
     cols = data["cols"]
     if cap is None:
         buffer = 256
         while True:
-            found, nodes, stopped, sols, lens = _run(data, -1, prune, node_limit, buffer)
+            found, nodes, stopped, sols, lens = _run(data, -1, prune, node_limit, buffer, time_limit)
             if found <= buffer:
                 break
-            buffer = found
+            buffer = found  # more solutions than stored: run again with room for all
     else:
         if cap < 0:
             raise ValueError(f"cap {cap} must be >= 0 or None")
-        found, nodes, stopped, sols, lens = _run(data, cap, prune, node_limit, cap + 1)
+        found, nodes, stopped, sols, lens = _run(data, cap, prune, node_limit, cap + 1, time_limit)
     paths = [[(int(q % cols), int(q // cols)) for q in sols[i, :lens[i]]] for i in range(min(found, len(lens)))]
     shortest = min(paths, key=len) if paths else None
     capped = cap is not None and found > cap

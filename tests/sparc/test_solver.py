@@ -71,3 +71,16 @@ def test_node_limit_marks_incomplete(ref_records):
     r = next(r for r in ref_records if r["id"] == "5569f16359d15a33")
     res = enumerate_solutions(r, cap=None, node_limit=1000)
     assert not res.complete and res.nodes == 1000
+
+
+def test_search_resumes_exactly_across_slices(ref_records, monkeypatch):
+    """With a time limit the kernel runs in slices of nodes; the result must not change."""
+    import kumo_gym.solvers.sparc as solver
+
+    monkeypatch.setattr(solver, "TIME_SLICE_NODES", 37)
+    for r in ref_records[:12]:
+        sliced = enumerate_solutions(r, cap=None, time_limit=600)
+        whole = enumerate_solutions(r, cap=None)
+        assert sliced.complete and sliced.solutions == whole.solutions and sliced.nodes == whole.nodes
+    hard = next(r for r in ref_records if r["id"] == "5569f16359d15a33")
+    assert not enumerate_solutions(hard, cap=None, time_limit=0.0).complete

@@ -71,11 +71,11 @@ def cmd_solve(args) -> int:
     for rec in records:
         p = SparcPuzzle.from_record(rec)
         t = time.perf_counter()
-        res = enumerate_solutions(p, cap=cap)
+        res = enumerate_solutions(p, cap=cap, time_limit=args.time_limit)
         dt = time.perf_counter() - t
         times.append(dt)
-        status = ""
-        if rec.get("solutions") is not None and not res.capped:
+        status = "" if res.complete else "UNFINISHED (time limit)"
+        if rec.get("solutions") is not None and not res.capped and res.complete:
             want = {tuple((d["x"], d["y"]) for d in s["path"]) for s in rec["solutions"]}
             got = {tuple(s) for s in res.solutions}
             status = "matches stored" if got == want else "DIFFERS from stored"
@@ -158,6 +158,7 @@ def register(subparsers) -> None:
     s = sub.add_parser("solve", help="enumerate every solution of each record in a file")
     s.add_argument("file")
     s.add_argument("--cap", type=int, default=None, help="stop after cap+1 solutions (default: all)")
+    s.add_argument("--time-limit", type=float, default=None, help="seconds per puzzle (default: none)")
     s.set_defaults(func=cmd_solve)
 
     g = sub.add_parser("generate", help="write fresh puzzles in the official record format")
