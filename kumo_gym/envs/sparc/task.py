@@ -214,7 +214,10 @@ class SparcTask(InteractiveTask):
         """Every solution: the stored list when the record has one, else enumerated."""
         stored = instance.data.get("solutions")
         if stored is not None:
-            return [[(d["x"], d["y"]) for d in s["path"]] for s in stored]
+            try:
+                return [[(int(d["x"]), int(d["y"])) for d in s["path"]] for s in stored]
+            except (KeyError, TypeError, ValueError):
+                pass  # a malformed list is ignored: the solver is the authority
         return enumerate_solutions(self.puzzle(instance), cap=None).solutions
 
     # ---- answer mode ------------------------------------------------------------------------
