@@ -15,6 +15,7 @@ import networkx as nx
 
 from .graph import merge_static_claims, node_depths, solution_subgraphs, trace_order
 
+_UNIT_WORDS = {"UnitHas": "Has", "UnitMissing": "Lacks", "UnitPlaces": "Places"}
 FILL = {"correct": "#4caf50", "incorrect": "#e53935", "unverifiable": "#9e9e9e", "tentative": "#fb8c00",
         None: "#ffffff"}
 
@@ -62,7 +63,7 @@ def short_label(kind: str, payload: dict) -> str:
     if kind == "Contradiction":
         return f"X#{p.get('branch')}"
     if kind in ("UnitHas", "UnitMissing", "UnitPlaces"):
-        return f"{kind[4:]}({p['unit'][0]}{p['index']})"
+        return f"{_UNIT_WORDS[kind]}({p['unit'][0]}{p['index']})"
     return kind[:8]
 
 
