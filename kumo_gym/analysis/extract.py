@@ -1029,7 +1029,8 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
                     "label": labels.get(c["id"]), "static": graph.nodes[c["id"]]["static"]}
                    for c, a in zip(art["claims"], art["apps"])],
         "edges": [{"src": u, "dst": v, "type": d.get("type"), "rule": d.get("rule")} for u, v, d in graph.edges(data=True)],
-        "missing": [{"id": v, "before": v} for v in graph if graph.nodes[v].get("kind") == "Missing"],
+        "missing": [{"id": v, "feeds": list(graph.successors(v))} for v in graph
+                    if graph.nodes[v].get("kind") == "Missing"],
         "solution_claims": [list(k) for k in cstar],
         "metrics": metrics,
         "counters": art["counters"],

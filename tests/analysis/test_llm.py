@@ -148,6 +148,7 @@ def test_full_pipeline_with_validation_and_counters(server, tents_record):
     assert doc["metrics"]["n_missing"] == 1
     rem = next(c for c in doc["claims"] if c["kind"] == "Remaining")
     assert any(e["dst"] == rem["id"] and e["src"].startswith("M") for e in doc["edges"])
+    assert doc["missing"] == [{"id": "M1", "feeds": [rem["id"]]}]
     tent = next(c for c in doc["claims"] if c["kind"] == "Tent" and c["payload"] == {"r": 1, "c": 0})
     assert tent["status"] == "derived"
     assert {e["rule"] for e in doc["edges"] if e["dst"] == tent["id"]} == {"R_ONLY_CAND"}
