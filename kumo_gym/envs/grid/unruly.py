@@ -13,6 +13,9 @@ from .base import Check, Encoding, GridTask, reduce_clues
 
 BLACK, WHITE, EMPTY = 1, 0, -1
 LEVELS = {"t": "Trivial", "e": "Easy", "n": "Normal"}
+#: the §8 grade a removal must keep per level: unit propagation alone at Trivial (this lands the
+#: given count within about 10 % of Tatham's), failed-literal probing at Easy; Normal is minimal
+GRADE_TARGET = {"t": 0, "e": 1}
 
 
 def _lines(H: int, W: int) -> list[list[tuple[int, int]]]:
@@ -40,8 +43,9 @@ class UnrulyTask(GridTask):
 
     Generation (§8): a random valid grid from SAT with random phases, every cell given, then
     givens removed in a seeded random order while SAT certifies uniqueness. At Tatham's lowest
-    level (``t``) a removal is kept only if failed-literal probing still solves the puzzle
-    (grade <= 1); at the other levels the givens are reduced to a minimal set.
+    level (``t``) a removal is kept only if unit propagation alone still solves the puzzle
+    (grade 0), at ``e`` only if failed-literal probing does (grade <= 1); at ``n`` the givens are
+    reduced to a minimal set.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` black, ``0`` white, ``-1`` clears. Givens are fixed.
@@ -182,16 +186,18 @@ class UnrulyTask(GridTask):
         answer = [x[k] for k in keys]
         lit = {k: x[k] if sol[k[0]][k[1]] == BLACK else -x[k] for k in keys}
         groups = [[lit[k]] for k in keys]
+        target = GRADE_TARGET.get(params["tatham_difficulty"])
         with UniquenessOracle(f.clauses, answer, [lit[k] for k in keys]) as oracle:
-            if params["tatham_difficulty"] == "t":
+            if target is None:
+                kept = reduce_clues(oracle.unique, groups, rng)
+            else:
                 prop = Propagator(f.clauses)
                 try:
                     kept = reduce_clues(oracle.unique, groups, rng,
-                                        acceptable=lambda lits, cl=f.clauses, av=answer, pr=prop: grade(cl, av, lits, pr) <= 1)
+                                        acceptable=lambda lits, cl=f.clauses, av=answer, pr=prop, g=target:
+                                        grade(cl, av, lits, pr) <= g)
                 finally:
                     prop.close()
-            else:
-                kept = reduce_clues(oracle.unique, groups, rng)
         on = {g[0] for g in kept}
         grid = [[sol[r][c] if lit[r, c] in on else EMPTY for c in range(W)] for r in range(H)]
         return {"grid": grid, "unique": unique}, sol
