@@ -230,3 +230,33 @@ def test_hostile_text_never_raises(tents_record):
         rec = dict(tents_record, completion=text)
         doc = analyse_trace(rec)
         assert doc["metrics"]["V"] >= 0
+
+
+def test_generic_cell_pack_on_another_grid_puzzle():
+    """Every other grid puzzle uses the generic Cell/NotCell pack, labelled through the family's
+    generic cell claims (grid_puzzles.md §7)."""
+    import gymnasium as gym
+
+    env = gym.make("kumo_gym/Towers-v0", difficulty="trivial")
+    env.reset(seed=0)
+    inst = env.unwrapped.instance
+    sol = inst.data["solution"]
+    wrong = sol[0][1] % 3 + 1
+    text = (f"Cell (1, 1) is {sol[0][0]}. (1, 2) cannot be {wrong}. So (1, 2) = {sol[0][1]}. "
+            f"(2, 1) must be {sol[1][0] % 3 + 1}.\n{json.dumps(sol)}")
+    import kumo_gym
+
+    verdict = kumo_gym.get_task("kumo_gym/Towers-v0").score(inst, text)
+    assert verdict.solved
+    rec = {"env_id": "kumo_gym/Towers-v0", "instance": inst.to_dict(), "completion": text,
+           "verdict": verdict.to_dict()}
+    doc = analyse_trace(rec)
+    assert doc["puzzle"] == "cells" and doc["indexing"] == "1-based"
+    head = [(c["kind"], c["payload"], c["label"]) for c in doc["claims"][:4]]
+    assert head == [("Cell", {"r": 0, "c": 0, "v": sol[0][0]}, "correct"),
+                    ("NotCell", {"r": 0, "c": 1, "v": wrong}, "correct"),
+                    ("Cell", {"r": 0, "c": 1, "v": sol[0][1]}, "correct"),
+                    ("Cell", {"r": 1, "c": 0, "v": sol[1][0] % 3 + 1}, "incorrect")]
+    assert doc["metrics"]["C_star"] == 9 and doc["metrics"]["coverage"] == 1.0
+    rules = {e["rule"] for e in doc["edges"] if e["type"] == "inference"}
+    assert rules == {"R_FORCED"}
