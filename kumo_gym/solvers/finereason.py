@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["sudoku_count_solutions", "sudoku_count_solutions_py", "coloring_extends",
-           "coloring_extends_py", "sudoku_solve"]
+__all__ = [
+    "coloring_extends",
+    "coloring_extends_py",
+    "sudoku_count_solutions",
+    "sudoku_count_solutions_py",
+    "sudoku_solve",
+]
 
 
 def _sudoku_search(grid, limit, out):

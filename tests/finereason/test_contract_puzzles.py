@@ -69,7 +69,7 @@ def test_determinism_and_round_trip(env_id, puzzle):
 
 @pytest.mark.parametrize("env_id,puzzle", CASES)
 def test_hostile_strings_never_raise(env_id, puzzle):
-    env, inst, _ = first_instance(env_id, seed=0, puzzle=puzzle)
+    _env, inst, _ = first_instance(env_id, seed=0, puzzle=puzzle)
     task = get_task(env_id)
     for s in hostile_strings(60, seed=PUZZLES.index(puzzle)):
         v = task.score(inst, s)

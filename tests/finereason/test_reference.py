@@ -6,6 +6,7 @@ name and their counts are checked, so a new kind of disagreement cannot hide.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 
@@ -121,7 +122,7 @@ def test_game24_dev_transitions_are_canonical_children(reference):
         inp = row["inputs"]
         data = game24.load_question(row)
         seq = [s for s in (inp["grandparent"], inp["parent"], inp["current"], inp["unsolvable_child"]) if s]
-        for a, b in zip(seq, seq[1:]):
+        for a, b in itertools.pairwise(seq):
             assert b in [c for _, c in game24.RULES.children(data, a)]
 
 
@@ -139,7 +140,7 @@ def test_grid_questions_have_unique_solutions(reference):
         data = logicgrid.load_question(q)
         count, sol = logicgrid.solve_table(data, limit=2)
         assert count == 1
-        as_text = lambda t: [[logicgrid.format_value(x) for x in r] for r in t]  # noqa: E731
+        as_text = lambda t: [[logicgrid.format_value(x) for x in r] for r in t]
         assert as_text(sol) == as_text(q["outputs"]["solution"])
         for clue in data["clues"].values():
             assert logicgrid.clue_holds(clue["conditions"], q["outputs"]["solution"])

@@ -117,7 +117,7 @@ class ColoringRules(PuzzleRules):
             if isinstance(v, float) and v.is_integer():
                 v = int(v)
             if not isinstance(v, int) or isinstance(v, bool):
-                raise ValueError(f"colour {v!r} is not an integer")
+                raise TypeError(f"colour {v!r} is not an integer")
             out.append(v)
         return out
 

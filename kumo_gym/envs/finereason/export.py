@@ -73,7 +73,7 @@ def export_training(n: int = 1000, *, sc_fraction: float = 0.5, puzzles=("sudoku
                                                                         difficulty=difficulty)]
     rng = np.random.default_rng(derive_seed("finereason-export", int(seed), split, float(sc_fraction)))
     order = rng.permutation(len(items))
-    n_sc = int(round(float(sc_fraction) * len(items)))
+    n_sc = round(float(sc_fraction) * len(items))
     sc_task, st_task = StateCheckingTask(), StateTransitionTask()
     rows = []
     for rank, idx in enumerate(order):
@@ -114,7 +114,7 @@ def mix_with(general_rows: list[dict], finereason_rows: list[dict], math_ratio: 
     if not 0.0 <= float(math_ratio) <= 1.0:
         raise ConfigError(f"math_ratio {math_ratio} is outside the valid range 0..1")
     total = check_int("total", total, 0)
-    n_math = int(round(total * float(math_ratio)))
+    n_math = round(total * float(math_ratio))
     n_fr = total - n_math
     if n_math > len(general_rows) or n_fr > len(finereason_rows):
         raise ConfigError(f"need {n_math} general and {n_fr} FineReason rows, have {len(general_rows)} and "

@@ -291,7 +291,7 @@ class Game24Rules(PuzzleRules):
         out = []
         for e in raw:
             if isinstance(e, bool) or not isinstance(e, (int, float, str)):
-                raise ValueError(f"element {e!r} is not an expression")
+                raise TypeError(f"element {e!r} is not an expression")
             if isinstance(e, float):
                 if not e.is_integer():
                     raise ValueError(f"element {e!r} is not an integer expression")

@@ -12,6 +12,7 @@ name in ``defects``; nothing is dropped silently.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -94,7 +95,7 @@ def detect_puzzle(inputs: dict) -> str:
 
 def _depth_of(puzzle: str, data: dict, current) -> int:
     if puzzle == "sudoku":
-        filled = lambda g: sum(v != 0 for row in g for v in row)  # noqa: E731
+        filled = lambda g: sum(v != 0 for row in g for v in row)
         return filled(current) - filled(data["initial"])
     if puzzle == "coloring":
         return sum(c != 0 for c in current) - 1
@@ -146,7 +147,7 @@ def load_reference(record: dict | str) -> dict:
                 seq.append(rules.normalize(data, inputs[key]))
         seq[0] = rules.normalize(data, seq[0])
         # drop repeats (at depth 1 the parent is the root)
-        states = [seq[0]] + [s for a, s in zip(seq, seq[1:]) if s != a]
+        states = [seq[0]] + [s for a, s in itertools.pairwise(seq) if s != a]
         tags = [None] * len(states)
     current = states[-1]
     depth = _depth_of(puzzle, data, current)
@@ -158,7 +159,7 @@ def load_reference(record: dict | str) -> dict:
     if ref_uc is not None:
         try:
             uc = rules.normalize(data, ref_uc)
-        except ValueError:
+        except (ValueError, TypeError):
             uc = None
         if puzzle == "logicgrid":
             clue = str(inputs.get("clue_applied_to_unsolvable_child"))

@@ -21,7 +21,9 @@ solution is unique.
 """
 from __future__ import annotations
 
+import json
 import re
+from collections import OrderedDict
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from functools import lru_cache
@@ -40,7 +42,7 @@ _TOKEN = re.compile(r"""\s*(?:
   | (?P<str>'[^'\n]*'|"[^"\n]*")
   | (?P<op>==|!=|<=|>=|<|>|\+|-|\[|\]|\(|\))
   | (?P<word>[A-Za-z_]+)
-)""", re.X)
+)""", re.VERBOSE)
 WORDS = ("T", "r", "c", "and", "or")
 
 
@@ -280,7 +282,7 @@ def clue_holds(condition: str | tuple, table) -> bool:
         return False
 
 
-def _literals(node, out: list, opposite_cell: bool = False):
+def _literals(node, out: list):
     """Mentioned literals (§3): r(...) keys and direct operands of ==/!= opposite a cell."""
     kind = node[0]
     if kind == "cell":
@@ -327,10 +329,6 @@ def clue_columns(node) -> set[tuple[str, object]]:
 
 
 # ---- puzzle data helpers ---------------------------------------------------------------------
-def domains_of(data: dict) -> list[list]:
-    return data["domains"]
-
-
 def _domain_column(data: dict, value, preferred: str | None = None) -> int | None:
     header = data["initial"][0]
     v = as_value(value) if not isinstance(value, (Fraction, str)) else value
@@ -465,7 +463,7 @@ class _Partial:
 class _Ref:
     """An unknown cell: column ``col`` of the row that holds (or will hold) a key of ``key_col``."""
 
-    __slots__ = ("row", "key_col", "col")
+    __slots__ = ("col", "key_col", "row")
 
     def __init__(self, row, key_col, col):
         self.row, self.key_col, self.col = row, key_col, col
@@ -540,12 +538,6 @@ def _peval(node, p: _Partial):
             return _U if unknown else _X
         return _U if unknown else _F
     return _X
-
-
-def partial_verdict(node, data: dict, table) -> str:
-    """The three-valued verdict of a clue on a partly filled table (see the comment above)."""
-    v = _peval(node, _Partial(data, table))
-    return v if v in (_T, _F, _X, _N, _U) else _X
 
 
 def solve_table(data: dict, table=None, limit: int = 2, clue_ids=None) -> tuple[int, list | None]:
@@ -655,7 +647,7 @@ class LogicGridRules(PuzzleRules):
         return len(state["applied"]) == len(data["clues"])
 
     def solvable(self, data, state):
-        return _solvable_cached(_key(data), _table_key(state["table"]))
+        return solvable_table(data, state["table"])
 
     def visible(self, state):
         return state["table"]
@@ -687,7 +679,7 @@ class LogicGridRules(PuzzleRules):
             cells = []
             for j, x in enumerate(row):
                 if isinstance(x, bool) or not isinstance(x, (int, float, str)):
-                    raise ValueError(f"cell {x!r} is not a value")
+                    raise TypeError(f"cell {x!r} is not a value")
                 if x == "":
                     cells.append("")
                     continue
@@ -730,28 +722,21 @@ class LogicGridRules(PuzzleRules):
         return "A backward move takes back the clue applied last, returning to the previous state."
 
 
-def _key(data) -> str:
-    import json
-
-    k = json.dumps([data["clues"], data["domains"], data["initial"]], sort_keys=True)
-    _DATA[k] = data
-    return k
+#: oracle answers by (puzzle, table); bounded so that a long training run does not grow it forever
+_SOLVABLE_CACHE: OrderedDict = OrderedDict()
+_CACHE_SIZE = 50_000
 
 
-def _table_key(table) -> str:
-    import json
-
-    return json.dumps(table)
-
-
-_DATA: dict[str, dict] = {}
-
-
-@lru_cache(maxsize=100_000)
-def _solvable_cached(data_key: str, table_key: str) -> bool:
-    import json
-
-    return solve_table(_DATA[data_key], json.loads(table_key), limit=1)[0] > 0
+def solvable_table(data: dict, table) -> bool:
+    """Whether ``table`` extends to a full table satisfying every clue (memoised)."""
+    key = (json.dumps([data["clues"], data["domains"], data["initial"]], sort_keys=True), json.dumps(table))
+    hit = _SOLVABLE_CACHE.get(key)
+    if hit is None:
+        hit = solve_table(data, table, limit=1)[0] > 0
+        _SOLVABLE_CACHE[key] = hit
+        if len(_SOLVABLE_CACHE) > _CACHE_SIZE:
+            _SOLVABLE_CACHE.popitem(last=False)
+    return hit
 
 
 RULES = LogicGridRules()
@@ -842,27 +827,27 @@ def _clue_candidates(rng, header, sol):
         elif kind in (2, 3) and ja != 0 and jb != 0:
             lo, hi = (ra, rb) if ra[0] < rb[0] else (rb, ra)
             if kind == 2:
-                yield (f"The entry with {header[ja]} {lo[ja]} has a smaller {first} than the entry with "
-                       f"{header[jb]} {hi[jb]}.",
+                yield ((f"The entry with {header[ja]} {lo[ja]} has a smaller {first} than the entry with "
+                       f"{header[jb]} {hi[jb]}."),
                        f"({_cell(lo[ja], first)} < {_cell(hi[jb], first)})")
             else:
-                yield (f"The entry with {header[ja]} {hi[ja]} has a larger {first} than the entry with "
-                       f"{header[jb]} {lo[jb]}.",
+                yield ((f"The entry with {header[ja]} {hi[ja]} has a larger {first} than the entry with "
+                       f"{header[jb]} {lo[jb]}."),
                        f"({_cell(hi[ja], first)} > {_cell(lo[jb], first)})")
         elif kind == 4 and ja != 0 and jb != 0:
             lo, hi = (ra, rb) if ra[0] < rb[0] else (rb, ra)
             d = hi[0] - lo[0]
-            yield (f"The {first} of the entry with {header[ja]} {hi[ja]} is exactly {d} more than the {first} "
-                   f"of the entry with {header[jb]} {lo[jb]}.",
+            yield ((f"The {first} of the entry with {header[ja]} {hi[ja]} is exactly {d} more than the {first} "
+                   f"of the entry with {header[jb]} {lo[jb]}."),
                    f"({_cell(hi[ja], first)} == {_cell(lo[jb], first)} + {d})")
         elif kind == 5 and m >= 3:
             jc = int(rng.choice([j for j in range(m) if j not in (ja, jb)]))
             # exactly one of the two options is true for entry a
             x, y = (ra[jb], rb[jc]) if rng.random() < 0.5 else (rb[jb], ra[jc])
-            yield (f"The entry with {header[ja]} {ra[ja]} has either the {header[jb]} {x} or the {header[jc]} "
-                   f"{y}, and those two values belong to different entries.",
-                   f"({_cell(ra[ja], header[jb])} == {_ref(x)} or {_cell(ra[ja], header[jc])} == {_ref(y)}) "
-                   f"and ({_cell(x, header[jc])} != {_ref(y)})")
+            yield ((f"The entry with {header[ja]} {ra[ja]} has either the {header[jb]} {x} or the {header[jc]} "
+                   f"{y}, and those two values belong to different entries."),
+                   (f"({_cell(ra[ja], header[jb])} == {_ref(x)} or {_cell(ra[ja], header[jc])} == {_ref(y)}) "
+                   f"and ({_cell(x, header[jc])} != {_ref(y)})"))
 
 
 def generate_puzzle(rng, n_rows: int, n_categories: int, max_clues: int = 40) -> dict:

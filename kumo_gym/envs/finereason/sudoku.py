@@ -116,7 +116,7 @@ class SudokuRules(PuzzleRules):
                 if isinstance(v, float) and v.is_integer():
                     v = int(v)
                 if not isinstance(v, int) or isinstance(v, bool):
-                    raise ValueError(f"Sudoku cell {v!r} is not an integer")
+                    raise TypeError(f"Sudoku cell {v!r} is not an integer")
                 vals.append(v)
             out.append(vals)
         return out

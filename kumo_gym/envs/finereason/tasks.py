@@ -168,10 +168,10 @@ class StateCheckingTask(FineReasonParams):
         rules = RULES[item["puzzle"]]
         data = item["puzzle_data"]
         yes, no = self.words(item)
-        parts = [f"You are given a {TITLES[item['puzzle']]} and a partly solved state of it. Decide whether "
+        parts = [(f"You are given a {TITLES[item['puzzle']]} and a partly solved state of it. Decide whether "
                  f"the current state can still be completed to a valid solution by further forward moves, "
                  f"without changing anything already written. Look ahead: a state that breaks no rule yet "
-                 f"may still lead only to dead ends.",
+                 f"may still lead only to dead ends."),
                  "Rules:\n" + rules.rules_text(data)]
         if rules.data_text(data):
             parts.append(rules.data_text(data))
@@ -299,8 +299,8 @@ class StateTransitionTask(FineReasonParams):
         data = item["puzzle_data"]
         yes, no = self.words(item)
         i = item["depth"]
-        parts = [f"You are solving a {TITLES[item['puzzle']]} by searching its tree of states. Make exactly one "
-                 f"move from the current state S({i}) toward a solution.",
+        parts = [(f"You are solving a {TITLES[item['puzzle']]} by searching its tree of states. Make exactly one "
+                 f"move from the current state S({i}) toward a solution."),
                  "Rules:\n" + rules.rules_text(data)]
         if rules.data_text(data):
             parts.append(rules.data_text(data))
@@ -468,8 +468,8 @@ class TreeWalkTask(InteractiveTask, FineReasonParams):
 
     def prompt(self, instance: Instance) -> str:
         rules, data = self._rules(instance)
-        parts = [f"Solve this {TITLES[instance.data['puzzle']]} by walking its tree of states, one move at a "
-                 f"time, until you reach a complete solution.", "Rules:\n" + rules.rules_text(data)]
+        parts = [(f"Solve this {TITLES[instance.data['puzzle']]} by walking its tree of states, one move at a "
+                 f"time, until you reach a complete solution."), "Rules:\n" + rules.rules_text(data)]
         if rules.data_text(data):
             parts.append(rules.data_text(data))
         parts.append("Moves:\n- Forward: " + rules.move_text() + "\n- Backward: " + rules.backward_text() +

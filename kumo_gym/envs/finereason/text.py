@@ -105,9 +105,7 @@ class _Reader:
                 if depth == 0:
                     break
                 depth -= 1
-            elif ch in ",]" and depth == 0:
-                break
-            elif ch in "[{}'\"\n":
+            elif ch in ",]" and depth == 0 or ch in "[{}'\"\n":
                 break
             i += 1
         text = s[start:i].strip()
@@ -167,7 +165,7 @@ def extract_all_states(region: str, marker: str = NEXT_STATE, limit: int = 500) 
     region = tail(normalize_quotes(region))
     starts = dict(balanced_spans(region))
     out = []
-    for m in re.finditer(re.escape(marker), region, re.I):
+    for m in re.finditer(re.escape(marker), region, re.IGNORECASE):
         j = m.end()
         while j < len(region) and region[j] in " \t\r\n":
             j += 1

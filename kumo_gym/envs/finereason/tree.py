@@ -81,7 +81,7 @@ class PuzzleRules(ABC):
 
     @abstractmethod
     def normalize(self, data: dict, raw: Any) -> Any:
-        """A visible state from a parsed literal; raise ValueError when the shape is wrong."""
+        """A visible state from a parsed literal; ValueError/TypeError when its shape is wrong."""
 
     @abstractmethod
     def format_state(self, state: Any) -> str:
