@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 
 import numba
 import numpy as np
-from numba import types
-from numba.typed import Dict
 
 NO_ACTION = -1
 DEFAULT_MEMO_LIMIT = 20_000_000
@@ -43,19 +41,41 @@ def _popcount(x):
 
 
 @numba.njit(cache=True)
-def _is_base(T, A, n, rel):
-    """The base cases of §9: at most one truth, no action, or an alive truth nothing can rule out."""
-    if _popcount(T) <= 1 or A == 0:
-        return True
+def _unrelated(A, n, rel):
+    """Bitmask of the truths that no action in ``A`` can rule out."""
+    u = np.int64(0)
     for t in range(n):
-        if (T >> t) & 1 and (rel[t] & A) == 0:
-            return True
-    return False
+        if (rel[t] & A) == 0:
+            u |= np.int64(1) << t
+    return u
 
 
 @numba.njit(cache=True)
-def _search(T, A, n, m, masks, nstates, rel, memo_e, memo_a, memo_limit, aborted):
-    """``(E(T, A), argmin action)``; sets ``aborted[0]`` when the memo outgrows ``memo_limit``."""
+def _slot(keys, key):
+    """Linear-probing slot of ``key`` in the open-addressing table ``keys`` (-1 = empty)."""
+    mask = keys.shape[0] - 1
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)
+    i = np.int64(h & np.uint64(mask))
+    while keys[i] != -1 and keys[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@numba.njit(cache=True)
+def _rehash(keys, vals, acts, new_keys, new_vals, new_acts):
+    for i in range(keys.shape[0]):
+        if keys[i] != -1:
+            j = _slot(new_keys, keys[i])
+            new_keys[j] = keys[i]
+            new_vals[j] = vals[i]
+            new_acts[j] = acts[i]
+
+
+@numba.njit(cache=True)
+def _search(T, A, n, m, masks, nstates, rel, keys, vals, acts, used, aborted):
+    """``(E(T, A), argmin action)``. The memo is an open-addressing table (``keys``/``vals``/
+    ``acts``, ``used[0]`` entries); when it passes 60 % load ``aborted[0]`` is set and the search
+    unwinds so the caller can grow the table and search again (finished entries are kept)."""
     if aborted[0]:
         return 0.0, -1
     cnt = _popcount(T)
@@ -67,14 +87,16 @@ def _search(T, A, n, m, masks, nstates, rel, memo_e, memo_a, memo_limit, aborted
         if (T >> t) & 1 and (rel[t] & A) == 0:
             return 0.0, -1
     key = T | (A << n)
-    if key in memo_e:
-        return memo_e[key], memo_a[key]
+    slot = _slot(keys, key)
+    if keys[slot] == key:
+        return vals[slot], acts[slot]
     best = np.inf
     best_j = -1
     for j in range(m):
         if not (A >> j) & 1:
             continue
         rest = A & ~(np.int64(1) << j)
+        unrel = _unrelated(rest, n, rel)
         total = 0.0
         for s in range(nstates[j]):
             total += cnt - _popcount(masks[j, s] & T)
@@ -84,7 +106,8 @@ def _search(T, A, n, m, masks, nstates, rel, memo_e, memo_a, memo_limit, aborted
         lower = 0.0
         if best < np.inf:
             for s in range(nstates[j]):
-                if not _is_base(T & ~masks[j, s], rest, n, rel):
+                child = T & ~masks[j, s]
+                if rest != 0 and (child & unrel) == 0 and _popcount(child) > 1:
                     lower += (cnt - _popcount(masks[j, s] & T)) / (total + 1e-9)
             if lower * (1.0 - 1e-12) >= best:
                 continue
@@ -93,11 +116,11 @@ def _search(T, A, n, m, masks, nstates, rel, memo_e, memo_a, memo_limit, aborted
             w = cnt - _popcount(masks[j, s] & T)
             p = w / (total + 1e-9)
             child = T & ~masks[j, s]
-            e, _ = _search(child, rest, n, m, masks, nstates, rel, memo_e, memo_a, memo_limit, aborted)
+            e, _ = _search(child, rest, n, m, masks, nstates, rel, keys, vals, acts, used, aborted)
             acc += p * e
             if acc >= best:
                 break
-            if best < np.inf and not _is_base(child, rest, n, rel):
+            if best < np.inf and rest != 0 and (child & unrel) == 0 and _popcount(child) > 1:
                 lower -= p
             if best < np.inf and (acc + lower) * (1.0 - 1e-12) >= best:
                 acc = best
@@ -105,10 +128,16 @@ def _search(T, A, n, m, masks, nstates, rel, memo_e, memo_a, memo_limit, aborted
         if acc < best:
             best = acc
             best_j = j
-    if len(memo_e) >= memo_limit:
+    if aborted[0]:
+        return 0.0, -1
+    if used[0] * 10 >= keys.shape[0] * 6:
         aborted[0] = 1
-    memo_e[key] = 1.0 + best
-    memo_a[key] = best_j
+        return 0.0, -1
+    slot = _slot(keys, key)  # the table may have been written to below; probe again
+    keys[slot] = key
+    vals[slot] = 1.0 + best
+    acts[slot] = best_j
+    used[0] += 1
     return 1.0 + best, best_j
 
 
@@ -202,30 +231,45 @@ def _base_prediction(tab: OracleTables, T: int, A: int) -> int | None:
 class OptimalSearch:
     """Algorithm 3 for one instance, memo shared across calls (so a whole play costs one search).
 
-    >>> # OptimalSearch(oracle_tables(instance.data)).play()
+    The memo starts small and doubles whenever it passes 60 % load; past ``memo_limit`` entries
+    :meth:`best` raises MemoryError (callers fall back to the greedy baseline).
     """
 
-    def __init__(self, tables: OracleTables, memo_limit: int = DEFAULT_MEMO_LIMIT):
+    def __init__(self, tables: OracleTables, memo_limit: int = DEFAULT_MEMO_LIMIT, initial_capacity: int = 1 << 12):
         self.tab = tables
         self.memo_limit = int(memo_limit)
-        self.memo_e = Dict.empty(key_type=types.int64, value_type=types.float64)
-        self.memo_a = Dict.empty(key_type=types.int64, value_type=types.int64)
-        self.aborted = np.zeros(1, dtype=np.int64)
+        self._alloc(initial_capacity)
+        self.used = np.zeros(1, dtype=np.int64)
+
+    def _alloc(self, cap: int) -> None:
+        self.keys = np.full(cap, -1, dtype=np.int64)
+        self.vals = np.zeros(cap, dtype=np.float64)
+        self.acts = np.zeros(cap, dtype=np.int64)
+
+    def _grow(self) -> None:
+        keys, vals, acts = self.keys, self.vals, self.acts
+        self._alloc(2 * keys.shape[0])
+        _rehash(keys, vals, acts, self.keys, self.vals, self.acts)
 
     def best(self, T: int | None = None, A: int | None = None) -> tuple[float, int]:
         """``(E(T, A), best action index or -1)``; the whole instance by default."""
         tab = self.tab
         T = tab.all_truths if T is None else int(T)
         A = tab.all_actions if A is None else int(A)
-        e, j = _search(np.int64(T), np.int64(A), tab.n, tab.m, tab.masks, tab.nstates, tab.rel,
-                       self.memo_e, self.memo_a, self.memo_limit, self.aborted)
-        if self.aborted[0]:
-            raise MemoryError(f"the memo passed memo_limit={self.memo_limit} states")
-        return float(e), int(j)
+        aborted = np.zeros(1, dtype=np.int64)
+        while True:
+            aborted[0] = 0
+            e, j = _search(np.int64(T), np.int64(A), tab.n, tab.m, tab.masks, tab.nstates, tab.rel,
+                           self.keys, self.vals, self.acts, self.used, aborted)
+            if not aborted[0]:
+                return float(e), int(j)
+            if self.used[0] >= self.memo_limit:
+                raise MemoryError(f"the memo passed memo_limit={self.memo_limit} states")
+            self._grow()
 
     @property
     def states_visited(self) -> int:
-        return len(self.memo_e)
+        return int(self.used[0])
 
     def play(self) -> Trajectory:
         return _play(self.tab, self.best)

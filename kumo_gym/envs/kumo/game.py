@@ -253,23 +253,28 @@ class KumoTask(InteractiveTask):
     # ---- oracle ---------------------------------------------------------------------------------
     _ORACLE_CACHE: "OrderedDict[str, Any]" = OrderedDict()
 
-    def oracle(self, instance: Instance):
-        """The oracle's realised play (cached per instance): a ``solvers.kumo.Trajectory``."""
+    def oracle(self, instance: Instance, memo_limit: int | None = None):
+        """The oracle's realised play (cached per instance): a ``solvers.kumo.Trajectory``.
+
+        Past ``memo_limit`` memo entries (default ``solvers.kumo.PLAY_MEMO_LIMIT``, which keeps a
+        reset under about a second) the greedy baseline plays instead, marked ``optimal=False``.
+        """
         from ...solvers.kumo import PLAY_MEMO_LIMIT, oracle_play
 
-        key = instance.instance_id
+        limit = PLAY_MEMO_LIMIT if memo_limit is None else int(memo_limit)
+        key = (instance.instance_id, limit)
         cache = KumoTask._ORACLE_CACHE
         if key in cache:
             cache.move_to_end(key)
             return cache[key]
-        traj = oracle_play(instance.data, PLAY_MEMO_LIMIT)
+        traj = oracle_play(instance.data, limit)
         cache[key] = traj
         if len(cache) > 4096:
             cache.popitem(last=False)
         return traj
 
-    def golden_moves(self, instance: Instance) -> list[str]:
-        traj = self.oracle(instance)
+    def golden_moves(self, instance: Instance, memo_limit: int | None = None) -> list[str]:
+        traj = self.oracle(instance, memo_limit)
         return list(traj.actions) + [traj.predicted]
 
     def oracle_move(self, instance: Instance, state) -> str:
@@ -416,15 +421,20 @@ class KumoEnv(InteractiveEnv):
     (``template``/``symbolic``), ``match``, ``observation_format`` (``text``/``kumo_dict``),
     ``forbid_giveaway``, ``step_penalty``. ``reset(options={"instance": record})`` replays an
     Instance or a KUMO record (``truths, actions, observations, valid_truth``; the domain comes
-    from the record, the ``domain`` argument or the reference folder).
+    from the record, the ``domain`` argument or the reference folder). ``oracle_memo_limit``
+    bounds the oracle's search at reset (default 400,000 states; beyond it the greedy baseline
+    fills ``optimal_*`` and ``oracle_optimal`` is False).
 
     ## Version history
     v0: initial version.
     """
 
-    def __init__(self, task, env_id: str, *, max_steps: int | None = 50, step_penalty: float = 0.0, **kwargs):
+    def __init__(self, task, env_id: str, *, max_steps: int | None = 50, step_penalty: float = 0.0,
+                 oracle_memo_limit: int | None = None, **kwargs):
         super().__init__(task, env_id, max_steps=max_steps, **kwargs)
         self.step_penalty = float(step_penalty)
+        self.oracle_memo_limit = None if oracle_memo_limit is None else check_int("oracle_memo_limit",
+                                                                                  oracle_memo_limit, 1)
         self.tests_taken = 0
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -439,7 +449,7 @@ class KumoEnv(InteractiveEnv):
 
     def _kumo_info(self, info: dict) -> dict:
         inst = self.instance
-        traj = self.task.oracle(inst)
+        traj = self.task.oracle(inst, self.oracle_memo_limit)
         info.update(domain=inst.data.get("domain"), tests_taken=self.tests_taken,
                     optimal_expected_steps=float(traj.root_expected),
                     optimal_action=traj.actions[0] if traj.actions else None,

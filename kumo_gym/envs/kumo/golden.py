@@ -24,9 +24,11 @@ from .generate import instance_key
 ENV_ID = "kumo_gym/KUMO-v0"
 
 
-def golden_record(task: KumoTask, inst: Instance, rationale: bool = False) -> dict:
-    """The chat record of the oracle's play on ``inst``."""
-    traj = task.oracle(inst)
+def golden_record(task: KumoTask, inst: Instance, rationale: bool = False, memo_limit: int | None = None) -> dict:
+    """The chat record of the oracle's play on ``inst`` (full search up to ``memo_limit``)."""
+    from ...solvers.kumo import DEFAULT_MEMO_LIMIT
+
+    traj = task.oracle(inst, DEFAULT_MEMO_LIMIT if memo_limit is None else memo_limit)
     msgs = task.messages(inst)
     d = inst.data
     truth = d.get("truth_noun") or "truth"
@@ -48,7 +50,7 @@ def golden_record(task: KumoTask, inst: Instance, rationale: bool = False) -> di
 
 
 def export_golden(instances: Iterable[Instance], path: str | Path | None = None, *, book_format: str = "symbolic",
-                  rationale: bool = False, for_training: bool = True) -> list[dict]:
+                  rationale: bool = False, for_training: bool = True, memo_limit: int | None = None) -> list[dict]:
     """Golden records for ``instances`` (deduplicated); with ``path`` also written as JSONL.
 
     ``for_training`` refuses held-out domains (ContaminationError), as every training builder must.
@@ -64,7 +66,7 @@ def export_golden(instances: Iterable[Instance], path: str | Path | None = None,
         if key in seen:
             continue
         seen.add(key)
-        out.append(golden_record(task, inst, rationale))
+        out.append(golden_record(task, inst, rationale, memo_limit))
     if path is not None:
         with open(path, "w", encoding="utf-8") as fh:
             for rec in out:
@@ -95,9 +97,10 @@ def iter_instances(n: int, seed: int = 0, split: str = "train", env_id: str = EN
 
 
 def golden_conversations(n: int, seed: int = 0, split: str = "train", *, book_format: str = "symbolic",
-                         rationale: bool = False, path: str | Path | None = None, **env_kwargs) -> list[dict]:
+                         rationale: bool = False, path: str | Path | None = None, memo_limit: int | None = None,
+                         **env_kwargs) -> list[dict]:
     """``n`` golden SFT records of ``kumo_gym/KUMO-v0`` with ``env_kwargs`` (``domain``,
     ``difficulty`` or ``n_truths``/``n_actions``, ``heldout_domains`` ...). ``split="train"``
     refuses held-out domains."""
     return export_golden(iter_instances(n, seed, split, **env_kwargs), path, book_format=book_format,
-                         rationale=rationale, for_training=split == "train")
+                         rationale=rationale, for_training=split == "train", memo_limit=memo_limit)
