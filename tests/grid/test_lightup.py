@@ -88,7 +88,7 @@ def test_generated_gold_and_every_single_cell_corruption(difficulty, seeds):
     for seed in seeds:
         inst = T.generate(np.random.default_rng(seed), difficulty=difficulty)
         assert T.count_solutions(inst, limit=2) == 1
-        assert T.grade(inst) <= 1  # d0: probing suffices
+        assert T.grade(inst) <= 1  # d0: generated at grade 0 (unit propagation) with the numbers as assumptions
         gold = T.solve(inst)
         assert T.score(inst, T.format_answer(gold)).score == 1.0
         n = 0
@@ -104,7 +104,7 @@ def test_generation_density_symmetry_determinism():
     assert a == T.generate(np.random.default_rng(11), difficulty="normal")
     grid = a.data["state"]["grid"]
     blacks = {(r, c) for r in range(7) for c in range(7) if grid[r][c] != "."}
-    assert len(blacks) <= 7 * 7 * 20 // 100
+    assert 7 * 7 * 20 // 100 - 3 <= len(blacks) <= 7 * 7 * 90 // 100  # 20 %, raised in steps when layouts fail
     assert all((c, 6 - r) in blacks for r, c in blacks)  # quarter-turn symmetry (s4)
     b = T.generate(np.random.default_rng(2), W=8, H=6, symmetry=0, black_percent=30, tatham_difficulty=2)
     assert b.data["tatham_params"] == "8x6b30s0d2" and T.count_solutions(b) == 1
