@@ -121,9 +121,32 @@ def fenced_contents(text: str) -> list[str]:
 
 
 def tagged_contents(text: str, tag: str = "answer") -> list[str]:
-    """Contents of every ``<tag> ... </tag>`` pair (case-insensitive)."""
-    pat = re.compile(r"<\s*" + re.escape(tag) + r"\s*>(.*?)<\s*/\s*" + re.escape(tag) + r"\s*>", re.S | re.I)
-    return [m.group(1) for m in pat.finditer(text)]
+    """Contents of every ``<tag> ... </tag>`` pair (case-insensitive).
+
+    Same pairs as the lazy regex ``<tag>(.*?)</tag>`` (each open tag with the first close tag
+    after it, scanning on from there), found by walking the two tag lists once: the regex
+    rescans to the end of the text for every unclosed open tag, which is quadratic on inputs
+    such as ``"<answer>" * 40000``.
+    """
+    t = re.escape(tag)
+    opens = [(m.start(), m.end()) for m in re.finditer(r"<\s*" + t + r"\s*>", text, re.I)]
+    closes = [(m.start(), m.end()) for m in re.finditer(r"<\s*/\s*" + t + r"\s*>", text, re.I)]
+    out = []
+    i = j = 0
+    pos = 0
+    while i < len(opens):
+        if opens[i][0] < pos:
+            i += 1
+            continue
+        start = opens[i][1]
+        while j < len(closes) and closes[j][0] < start:
+            j += 1
+        if j == len(closes):
+            break
+        out.append(text[start:closes[j][0]])
+        pos = closes[j][1]
+        i += 1
+    return out
 
 
 def after_last(text: str, marker: str) -> str | None:
