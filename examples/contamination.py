@@ -80,7 +80,7 @@ def main(argv=None) -> int:
     from kumo_gym.cli import format_table
     from kumo_gym.core.errors import ContaminationError
     from kumo_gym.training.backends import TransformersBackend
-    from kumo_gym.training.evaluate import Evaluator, EvalSpec, summarize
+    from kumo_gym.training.evaluate import EvalSpec, Evaluator, summarize
     from kumo_gym.training.grpo import load_model_and_tokenizer
     from kumo_gym.training.sft import golden_records, train_sft
     from kumo_gym.wrappers.trace import read_traces

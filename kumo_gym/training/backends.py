@@ -33,8 +33,17 @@ from ..core.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
-__all__ = ["ChatBackend", "ChatResult", "OpenAIChatBackend", "TransformersBackend", "tiny_model",
-           "load_backend", "serve_openai", "BackendError", "TINY"]
+__all__ = [
+    "TINY",
+    "BackendError",
+    "ChatBackend",
+    "ChatResult",
+    "OpenAIChatBackend",
+    "TransformersBackend",
+    "load_backend",
+    "serve_openai",
+    "tiny_model",
+]
 
 TINY = "tiny"
 

@@ -37,7 +37,8 @@ def analysis_metrics(records: list[dict]) -> dict[str, float]:
     Returns ``{}`` when the analysis package is not available; never raises.
     """
     try:
-        from ..analysis.callback import graph_metrics, summarize as graph_summary
+        from ..analysis.callback import graph_metrics
+        from ..analysis.callback import summarize as graph_summary
     except ImportError:
         return {}
     single = [r for r in records if (r.get("mode") or "answer") == "answer" and r.get("replies")]

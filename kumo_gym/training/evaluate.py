@@ -192,6 +192,7 @@ class Evaluator:
         import gymnasium as gym
 
         import kumo_gym  # noqa: F401  (registers the ids)
+
         from ..wrappers.chat import ChatEnv
         from ..wrappers.trace import TraceWrapper
 

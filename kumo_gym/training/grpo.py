@@ -63,6 +63,7 @@ def opening_messages(spec: EvalSpec, instance) -> list[dict]:
     import gymnasium as gym
 
     import kumo_gym  # noqa: F401
+
     from ..wrappers.chat import ChatEnv
 
     env = ChatEnv(gym.make(spec.env_id, split=instance.split or "train", **spec.kwargs))
@@ -71,18 +72,15 @@ def opening_messages(spec: EvalSpec, instance) -> list[dict]:
     return messages
 
 
-def build_records(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
-                  exclude_ids: set[str] | None = None) -> list[dict]:
-    """Prompt rows for every spec, shuffled together deterministically.
+def guarded_instances(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+                      exclude_ids: set[str] | None = None):
+    """``(spec, task, instance)`` for the first ``n`` instances of every spec, refusing leakage.
 
-    Each row: ``prompt`` (chat messages), ``env_id``, ``instance`` (JSON text), ``instance_id``,
-    ``family``, ``difficulty``, ``mode`` and ``spec`` (the kwargs as JSON). ``split="train"``
-    runs each family's ``check_trainable`` (held-out KUMO domains are refused), and any
-    instance whose id is in ``exclude_ids`` (an evaluation set) raises ContaminationError.
+    ``split="train"`` runs each family's ``check_trainable`` (held-out KUMO domains are refused);
+    any instance whose id is in ``exclude_ids`` (an evaluation set) raises ContaminationError.
     """
     from .data import generate_instances
 
-    rows = []
     for spec in specs:
         task = get_task(spec.env_id)
         for inst in generate_instances(spec.env_id, n, split=split, seed=seed, shard=shard,
@@ -92,16 +90,29 @@ def build_records(specs: list[EvalSpec], n: int, split: str = "train", seed: int
             if exclude_ids and inst.instance_id in exclude_ids:
                 raise ContaminationError(f"training instance {inst.instance_id} of {spec.env_id} is in the "
                                          "held-out evaluation set")
-            rows.append({
-                "prompt": opening_messages(spec, inst),
-                "env_id": spec.env_id,
-                "instance": inst.to_json(),
-                "instance_id": inst.instance_id,
-                "family": inst.family,
-                "difficulty": str(task.difficulty_of(inst) or ""),
-                "mode": spec.mode,
-                "spec": canonical_json(spec.kwargs),
-            })
+            yield spec, task, inst
+
+
+def build_records(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+                  exclude_ids: set[str] | None = None) -> list[dict]:
+    """Prompt rows for every spec, shuffled together deterministically.
+
+    Each row: ``prompt`` (chat messages), ``env_id``, ``instance`` (JSON text), ``instance_id``,
+    ``family``, ``difficulty``, ``mode`` and ``spec`` (the kwargs as JSON). Leakage is refused as
+    in :func:`guarded_instances`.
+    """
+    rows = []
+    for spec, task, inst in guarded_instances(specs, n, split, seed, shard, exclude_ids):
+        rows.append({
+            "prompt": opening_messages(spec, inst),
+            "env_id": spec.env_id,
+            "instance": inst.to_json(),
+            "instance_id": inst.instance_id,
+            "family": inst.family,
+            "difficulty": str(task.difficulty_of(inst) or ""),
+            "mode": spec.mode,
+            "spec": canonical_json(spec.kwargs),
+        })
     order = np.random.default_rng(seed).permutation(len(rows))
     return [rows[i] for i in order]
 
@@ -157,6 +168,7 @@ class EpisodeRollout:
         import gymnasium as gym
 
         import kumo_gym  # noqa: F401
+
         from ..core.instance import Instance
         from ..wrappers.chat import ChatEnv
 

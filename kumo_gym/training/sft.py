@@ -23,7 +23,6 @@ import json
 from pathlib import Path
 
 from ..core.errors import ConfigError, ContaminationError
-from ..core.registry import get_task
 from .evaluate import EvalSpec
 
 
@@ -32,6 +31,7 @@ def golden_conversation(spec: EvalSpec, instance, max_turns: int = 10_000) -> tu
     import gymnasium as gym
 
     import kumo_gym  # noqa: F401
+
     from ..wrappers.chat import ChatEnv
     from .agents import OracleAgent
 
@@ -54,26 +54,18 @@ def golden_records(specs: list[EvalSpec], n: int, split: str = "train", seed: in
                    exclude_ids: set[str] | None = None) -> list[dict]:
     """One record per solved golden episode: ``messages`` plus ``env_id``, ``instance_id``,
     ``family``, ``difficulty``, ``mode``. Raises ContaminationError on leakage (module docstring)."""
-    from .data import generate_instances
+    from .grpo import guarded_instances
 
     rows = []
-    for spec in specs:
-        task = get_task(spec.env_id)
-        for inst in generate_instances(spec.env_id, n, split=split, seed=seed, shard=shard,
-                                       **spec.generation_params()):
-            if split == "train":
-                task.check_trainable(inst)
-            if exclude_ids and inst.instance_id in exclude_ids:
-                raise ContaminationError(f"training instance {inst.instance_id} of {spec.env_id} is in the "
-                                         "held-out evaluation set")
-            messages, verdict = golden_conversation(spec, inst)
-            if verdict.get("status") != "solved":
-                raise ConfigError(f"the oracle did not solve {spec.env_id} instance {inst.instance_id} "
-                                  f"({verdict.get('status')}: {verdict.get('message')}); its solver or verifier "
-                                  "is wrong, refusing to train on it")
-            rows.append({"messages": messages, "env_id": spec.env_id, "instance_id": inst.instance_id,
-                         "family": inst.family, "difficulty": str(task.difficulty_of(inst) or ""),
-                         "mode": spec.mode})
+    for spec, task, inst in guarded_instances(specs, n, split, seed, shard, exclude_ids):
+        messages, verdict = golden_conversation(spec, inst)
+        if verdict.get("status") != "solved":
+            raise ConfigError(f"the oracle did not solve {spec.env_id} instance {inst.instance_id} "
+                              f"({verdict.get('status')}: {verdict.get('message')}); its solver or verifier "
+                              "is wrong, refusing to train on it")
+        rows.append({"messages": messages, "env_id": spec.env_id, "instance_id": inst.instance_id,
+                     "family": inst.family, "difficulty": str(task.difficulty_of(inst) or ""),
+                     "mode": spec.mode})
     return rows
 
 

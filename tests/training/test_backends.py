@@ -9,8 +9,7 @@ import time
 import pytest
 
 from kumo_gym.core.backend import ChatBackend, ChatResult
-from kumo_gym.training.backends import (BackendError, OpenAIChatBackend, TransformersBackend, serve_openai,
-                                        tiny_model)
+from kumo_gym.training.backends import BackendError, OpenAIChatBackend, TransformersBackend, serve_openai, tiny_model
 
 MESSAGES = [{"role": "user", "content": "Start at 0 and reach 7 with steps of 1, 2 or 3."}]
 

@@ -21,6 +21,6 @@ def test_ppo_baseline_rows(reach):
     from kumo_gym.training.baselines import ppo_baseline
 
     rows = ppo_baseline(reach, {"difficulty": "easy"}, timesteps=256, n_eval=3, n_envs=1)
-    assert [r["agent"] for r in rows] == ["PPO 0k", "random (masked)"]
+    assert [r["agent"] for r in rows] == ["PPO 0.256k", "random (masked)"]
     for r in rows:
         assert r["episodes"] == 3 and 0.0 <= r["success"] <= 1.0 and r["optimal_moves"] > 0
