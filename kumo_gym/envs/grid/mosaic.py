@@ -139,15 +139,24 @@ class MosaicTask(GridTask):
             with UniquenessOracle(f.clauses, answer, model) as oracle:
                 if not oracle.unique([g[0] for g in groups]):
                     continue  # a few images are ambiguous even with every clue shown
-                if params["aggressive"]:
-                    kept = reduce_clues(oracle.unique, groups, rng)
-                else:
-                    prop = Propagator(f.clauses)
-                    try:
-                        kept = reduce_clues(oracle.unique, groups, rng,
-                                            acceptable=lambda lits, cl=f.clauses, av=answer, pr=prop: grade(cl, av, lits, pr) <= 1)
-                    finally:
-                        prop.close()
+                prop = Propagator(f.clauses)
+                try:
+                    def unique(lits, pr=prop, av=answer, orc=oracle):
+                        # when unit propagation alone fixes every cell, the clues force the known
+                        # image and no SAT call is needed (most removals early in the reduction)
+                        known = pr.propagate(lits)
+                        if known is not None and all(v in known or -v in known for v in av):
+                            return True
+                        return orc.unique(lits)
+
+                    if params["aggressive"]:
+                        kept = reduce_clues(unique, groups, rng)
+                    else:
+                        kept = reduce_clues(unique, groups, rng,
+                                            acceptable=lambda lits, cl=f.clauses, av=answer, pr=prop:
+                                            grade(cl, av, lits, pr) <= 1)
+                finally:
+                    prop.close()
             on = {g[0] for g in kept}
             grid = [[full[r, c] if sel[r, c] in on else NO_CLUE for c in range(W)] for r in range(H)]
             return {"grid": grid}, sol
