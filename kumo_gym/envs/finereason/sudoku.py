@@ -13,7 +13,7 @@ import numpy as np
 from ...core.errors import ConfigError, check_int
 from ...solvers.finereason import sudoku_count_solutions
 from .text import format_value
-from .tree import PuzzleRules
+from .tree import SOLVABLE, PuzzleRules
 
 DIGITS = range(1, 10)
 
@@ -88,6 +88,31 @@ class SudokuRules(PuzzleRules):
     def max_depth(self, data):
         empties = sum(v == 0 for row in data["initial"] for v in row)
         return empties - 1
+
+    def label_depths(self, data, label, unsolvable_mode, require_explored_child=True):
+        """Exact feasible depths (§4): the solvable path of a unique puzzle is a single line.
+
+        Solvable: path nodes with an unsolvable child. Unsolvable (``first_wrong_step``): depths
+        whose path parent has an unsolvable child (with a child of its own when required).
+        """
+        if unsolvable_mode != "first_wrong_step" and label != SOLVABLE:
+            return None
+        try:
+            path = self.solution_path(data)
+        except ConfigError:
+            return []
+        if sudoku_count_solutions(data["initial"], 2) != 1:
+            return None
+        out = []
+        for d in range(self.min_depth, len(path) - 1):
+            if label == SOLVABLE:
+                ok = len(self.children(data, path[d])) > 1
+            else:
+                ok = any(not self.solvable(data, c) and (not require_explored_child or self.children(data, c))
+                         for _, c in self.children(data, path[d - 1]))
+            if ok:
+                out.append(d)
+        return out
 
     def forward_error(self, data, parent, candidate):
         diffs = [(r, c) for r in range(9) for c in range(9) if parent[r][c] != candidate[r][c]]

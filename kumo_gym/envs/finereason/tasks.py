@@ -70,7 +70,10 @@ class FineReasonParams(Task):
         if p.get("unsolvable_mode") is not None:
             check_choice("unsolvable_mode", p["unsolvable_mode"], UNSOLVABLE_MODES)
         if p.get("depth") is not None:
-            p["depth"] = check_int("depth", p["depth"], 1)
+            # the deepest non-complete state each puzzle size allows (grids: known once clues are drawn)
+            hi = {"sudoku": p.get("empty_cells", 0) - 1, "coloring": p.get("n_vertices", 0) - 2, "game24": 2,
+                  "logicgrid": None}[puzzle]
+            p["depth"] = check_int("depth", p["depth"], 2 if puzzle in ("sudoku", "coloring") else 1, hi)
         p["no_programming"] = bool(p.get("no_programming", True))
         return p
 
@@ -180,8 +183,9 @@ class StateCheckingTask(FineReasonParams):
             for h in item["history"]:
                 head = "S(0)" if h["depth"] == 0 else f"S({h['depth']}) (clue applied: {h['clue']})"
                 lines.append(f"{head} =\n{rules.format_state(h['state'])}")
-            lines.append(f"Current state S({item['depth']}) (clue applied: {item['current']['applied'][-1]}) =\n"
-                         f"{rules.format_state(item['current'])}")
+            applied = item["current"]["applied"]
+            head = f"Current state S({item['depth']})" + (f" (clue applied: {applied[-1]})" if applied else "")
+            lines.append(f"{head} =\n{rules.format_state(item['current'])}")
             parts.append("States so far:\n" + "\n".join(lines))
         else:
             parts.append(f"Current state =\n{rules.format_state(item['current'])}")

@@ -99,6 +99,11 @@ class PuzzleRules(ABC):
     def feasible_depths(self, data: dict) -> list[int]:
         return list(range(self.min_depth, self.max_depth(data) + 1))
 
+    def label_depths(self, data: dict, label: str, unsolvable_mode: str,
+                     require_explored_child: bool = True) -> list[int] | None:
+        """The depths where a node of ``label`` exists, when cheap to know exactly; else None."""
+        return None
+
     def solution_path(self, data: dict) -> list[Any]:
         """States from the root to a solution, always taking the first solvable child."""
         path = [self.root(data)]
@@ -278,8 +283,10 @@ def sample_item(rules: PuzzleRules, data: dict, rng: np.random.Generator, label:
     None when no node of that kind was found in ``max_tries`` random descents.
     """
     mode = unsolvable_mode or rules.unsolvable_mode
-    depths = rules.feasible_depths(data)
-    if not depths:
+    depths = rules.label_depths(data, label, mode, require_explored_child)
+    if depths is None:
+        depths = rules.feasible_depths(data)
+    if not depths or (depth is not None and int(depth) not in depths):
         return None
     for _ in range(max_tries):
         d = int(depth) if depth is not None else int(_choice(rng, depths))
