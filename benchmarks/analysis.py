@@ -8,7 +8,8 @@ In one run:
   - topological propagation on the networkx graph (``flow_mass`` + H_str + eta),
   - the same propagation as a numba kernel over CSR arrays,
   - the pure-Python reference of that kernel (same algorithm),
-  - the dense fundamental-matrix computation ``pi (I - Q)^-1`` (numpy LU solve), only where it
+  - the dense fundamental-matrix computation ``pi (I - Q)^-1`` (numpy LU solve, single-threaded
+    BLAS like everything else here), only where it
     fits (O(n^2) memory, O(n^3) time: skipped at 1,000,000 nodes, which would need 8 TB);
   and the largest absolute difference between propagated and dense masses;
 * deterministic extraction throughput (segmentation, regex extraction, validation, rule
@@ -19,6 +20,13 @@ Prints a table and writes ``benchmarks/results/analysis.json``. ``--quick`` skip
 1,000,000-node graphs and the 10,000-node dense solve.
 """
 from __future__ import annotations
+
+import os
+
+# single-threaded BLAS, like the propagation it is compared with: on a shared machine threaded
+# BLAS oversubscribes the cores and a 100x100 solve gets 100 times slower
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 import argparse
 import json
