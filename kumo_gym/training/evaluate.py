@@ -226,7 +226,7 @@ class Evaluator:
                 # one request for every sample of this instance (servers batch them)
                 replies = self._ask(chat, messages, len(job.samples))
             r = replies[idx]
-            traced.annotate(**_turn_meta([r]))
+            traced.annotate(**_turn_meta([r], with_reasoning=False))
             chat.step(r.text, reasoning=r.reasoning, finish_reason=r.finish_reason,
                       n_output_tokens=r.completion_tokens, max_new_tokens=self.max_tokens)
             traced.close()
@@ -252,14 +252,17 @@ def _needs_binding(backend) -> bool:
     return callable(getattr(backend, "bind", None))
 
 
-def _turn_meta(turns) -> dict:
-    return {
+def _turn_meta(turns, with_reasoning: bool = True) -> dict:
+    """Reply fields for the trace record (single-turn reasoning is recorded by the trace wrapper itself)."""
+    meta = {
         "replies": [{"text": t.text, "reasoning": t.reasoning, "finish_reason": t.finish_reason,
                      "completion_tokens": t.completion_tokens} for t in turns],
         "prompt_tokens": sum(t.prompt_tokens or 0 for t in turns),
         "completion_tokens": sum(t.completion_tokens or 0 for t in turns),
-        "reasoning": "\n".join(t.reasoning for t in turns if t.reasoning) or None,
     }
+    if with_reasoning:
+        meta["reasoning"] = "\n".join(t.reasoning for t in turns if t.reasoning) or None
+    return meta
 
 
 # ---------------------------------------------------------------------------------------------

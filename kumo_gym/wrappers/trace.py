@@ -114,7 +114,14 @@ class TraceWrapper(gym.Wrapper):
         obs, reward, terminated, truncated, info = self.env.step(action)
         rec = self._record
         if rec is not None:
-            text = action if isinstance(action, str) else json.dumps(action, default=str)
+            if isinstance(action, dict) and isinstance(action.get("completion"), str):
+                # ChatEnv's form {"completion", "reasoning", "finish_reason", ...}: keep the text as the
+                # action and the separate reasoning channel, where the analysis package reads them
+                text = action["completion"]
+                if action.get("reasoning") is not None:
+                    rec["reasoning"] = "\n".join(filter(None, (rec.get("reasoning"), str(action["reasoning"]))))
+            else:
+                text = action if isinstance(action, str) else json.dumps(action, default=str)
             rec["steps"].append({"action": text, "observation": obs, "reward": float(reward),
                                  "status": info.get("status", info.get("verdict", {}).get("status"))})
             if terminated or truncated:

@@ -66,11 +66,16 @@ def test_tables_files_and_random_baseline(reach, tmp_path):
 
 
 def test_samples_give_pass_at_k(reach, tmp_path):
-    summary = evaluate([reach], Scripted(), tmp_path, n=3, samples=3, quiet=True, plots=False, model_name="scripted")
+    summary = evaluate([reach], Scripted(reasoning="let me think"), tmp_path, n=3, samples=3, quiet=True,
+                       plots=False, model_name="scripted")
     (row,) = summary["by_env"]
     assert row["instances"] == 3 and row["episodes"] == 9
     assert row["pass@3"] == 0.0 and row["success"] == 0.0  # "answer 0 to ..." is never a solution
     assert row["parse_error"] + row["truncated"] + (1 - row["success"]) > 0
+    # the trace keeps the reply text as the completion and the reasoning channel beside it
+    rec = read_traces(tmp_path / "traces.jsonl")[0]
+    assert rec["completion"].startswith("answer ") and rec["reasoning"] == "let me think"
+    assert rec["replies"][0]["text"] == rec["completion"]
 
 
 def test_shards_are_disjoint_and_cover(reach, tmp_path):
