@@ -90,3 +90,17 @@ def test_tatham_backend_is_deterministic(family):
     assert a == b and a.data["source"].startswith("tatham-")
     assert a.data["tatham_params"] == task.tatham_preset("easy")
     assert task.count_solutions(a) == 1
+
+
+PINNED = "20230122.806ae71"  # the build the spec's grammars were checked against (grid_puzzles.md §9 step 1)
+
+
+@pytest.mark.parametrize("family", PUZZLES)
+def test_sgt_version_is_recorded(family):
+    _need(family)
+    version = tatham.sgt_version(family)
+    assert version, f"sgt-{family} --version printed no version"
+    if version != PINNED:
+        import warnings
+
+        warnings.warn(f"sgt-{family} is build {version}, not the pinned {PINNED}; grammars may differ", stacklevel=1)
