@@ -24,6 +24,16 @@ from kumo_gym.solvers.finereason import (
 SETTINGS = settings(max_examples=25, deadline=None)
 
 
+def random_graph(rng, n, p=0.5):
+    graph = [[] for _ in range(n)]
+    for v in range(n):
+        for u in range(v + 1, n):
+            if rng.random() < p:
+                graph[v].append(u)
+                graph[u].append(v)
+    return graph
+
+
 def check_tree(rules, data, max_nodes=20_000):
     stats, nodes = label_tree(rules, data, max_nodes=max_nodes)
     for depth, state, label in nodes:
@@ -49,12 +59,7 @@ def test_game24_tree_properties(nums):
 @given(seed=st.integers(0, 10_000), n=st.integers(4, 7), k=st.integers(2, 4))
 def test_coloring_tree_properties(seed, n, k):
     rng = np.random.default_rng(seed)
-    graph = [[] for _ in range(n)]
-    for v in range(n):
-        for u in range(v + 1, n):
-            if rng.random() < 0.5:
-                graph[v].append(u)
-                graph[u].append(v)
+    graph = random_graph(rng, n)
     check_tree(coloring.RULES, {"graph": graph, "k": k})
 
 
@@ -101,12 +106,7 @@ def test_sudoku_kernel_matches_python_reference(seed, holes):
 @given(seed=st.integers(0, 10_000), n=st.integers(3, 12), k=st.integers(1, 5))
 def test_coloring_kernel_matches_python_reference_and_brute_force(seed, n, k):
     rng = np.random.default_rng(seed)
-    graph = [[] for _ in range(n)]
-    for v in range(n):
-        for u in range(v + 1, n):
-            if rng.random() < 0.5:
-                graph[v].append(u)
-                graph[u].append(v)
+    graph = random_graph(rng, n)
     colours = [int(rng.integers(0, k + 1)) if rng.random() < 0.3 else 0 for _ in range(n)]
     fast = coloring_extends(graph, colours, k)
     assert fast == coloring_extends_py(graph, colours, k)

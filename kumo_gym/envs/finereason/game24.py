@@ -181,44 +181,48 @@ def combine(a: str, va: Fraction, b: str, vb: Fraction) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=200_000)
-def _reaches_target(values: tuple) -> bool:
-    """The integer-tree label over values only (memoised on the sorted multiset)."""
-    if len(values) == 1:
-        return values[0] == TARGET
-    n = len(values)
-    for i in range(n):
-        for j in range(i + 1, n):
-            x, y = values[i], values[j]
-            rest = values[:i] + values[i + 1:j] + values[j + 1:]
-            big, small = (x, y) if x >= y else (y, x)
-            cands = [x + y, big - small, x * y]
-            if small != 0 and (big / small).denominator == 1:
-                cands.append(big / small)
-            for v in cands:
-                if _reaches_target(tuple(sorted(rest + (v,)))):
-                    return True
-    return False
+def _integer_results(x: Fraction, y: Fraction) -> list[Fraction]:
+    """The values of the tree's children of a pair: + , bigger - smaller, *, exact division."""
+    big, small = (x, y) if x >= y else (y, x)
+    out = [x + y, big - small, x * y]
+    if small != 0 and (big / small).denominator == 1:
+        out.append(big / small)
+    return out
+
+
+def _rational_results(x: Fraction, y: Fraction) -> list[Fraction]:
+    """Every value of one operation on the pair, in either order, any non-zero divisor."""
+    out = [x + y, x - y, y - x, x * y]
+    if y != 0:
+        out.append(x / y)
+    if x != 0:
+        out.append(y / x)
+    return out
 
 
 @lru_cache(maxsize=200_000)
-def rational_reaches_target(values: tuple) -> bool:
-    """Unrestricted exact search: any order of ``-`` and ``/``, any non-zero divisor."""
+def _search(values: tuple, rational: bool) -> bool:
+    """Some sequence of combinations of ``values`` (a sorted multiset) ends at 24."""
     if len(values) == 1:
         return values[0] == TARGET
+    results = _rational_results if rational else _integer_results
     n = len(values)
     for i in range(n):
         for j in range(i + 1, n):
-            x, y = values[i], values[j]
             rest = values[:i] + values[i + 1:j] + values[j + 1:]
-            cands = [x + y, x - y, y - x, x * y]
-            if y != 0:
-                cands.append(x / y)
-            if x != 0:
-                cands.append(y / x)
-            if any(rational_reaches_target(tuple(sorted(rest + (v,)))) for v in cands):
+            if any(_search(tuple(sorted((*rest, v))), rational) for v in results(values[i], values[j])):
                 return True
     return False
+
+
+def _reaches_target(values: tuple) -> bool:
+    """The integer-tree label over values only (memoised on the sorted multiset)."""
+    return _search(tuple(sorted(values)), False)
+
+
+def rational_reaches_target(values: tuple) -> bool:
+    """Unrestricted exact search: any order of ``-`` and ``/``, any non-zero divisor."""
+    return _search(tuple(sorted(values)), True)
 
 
 class Game24Rules(PuzzleRules):
