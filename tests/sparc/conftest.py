@@ -21,3 +21,15 @@ def ref_records(ref_lines):
 
 def stored_paths(record) -> list[list[tuple[int, int]]]:
     return [[(d["x"], d["y"]) for d in s["path"]] for s in record["solutions"]]
+
+
+@pytest.fixture(scope="session")
+def maybe_ref_records():
+    """The reference records, or [] when absent (for tests that also run on generated puzzles)."""
+    from ..conftest import reference_dir
+
+    root = reference_dir()
+    path = None if root is None else root / "sparc" / "sparc_dev_50.jsonl"
+    if path is None or not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
