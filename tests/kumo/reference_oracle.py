@@ -14,9 +14,19 @@ class SearchTimeout(Exception):
     pass
 
 
-def reference_search(masks, rel, n, deadline=None):
-    """Return ``E(T, A) -> (expected, action)`` for the lists ``masks[j][s]`` and ``rel[t]``."""
+def reference_search(masks, rel, n, deadline=None, bound=True):
+    """Return ``E(T, A) -> (expected, action)`` for the lists ``masks[j][s]`` and ``rel[t]``.
+
+    ``bound=True`` adds the admissible bound of the numba kernel (a non-base child costs at
+    least 1), so both run the same algorithm; ``bound=False`` is the paper's code as written.
+    Values and choices are the same either way.
+    """
     memo = {}
+
+    def is_base(T, A):
+        if popcount(T) <= 1 or A == 0:
+            return True
+        return any(T >> t & 1 and rel[t] & A == 0 for t in range(n))
 
     def popcount(x):
         return bin(x).count("1")
@@ -41,12 +51,25 @@ def reference_search(masks, rel, n, deadline=None):
             total = 0.0
             for m in states:
                 total += cnt - popcount(m & T)
+            lower = 0.0
+            if bound and best < math.inf:
+                for m in states:
+                    if not is_base(T & ~m, rest):
+                        lower += (cnt - popcount(m & T)) / (total + 1e-9)
+                if lower * (1.0 - 1e-12) >= best:
+                    continue
             acc = 0.0
             for m in states:
                 p = (cnt - popcount(m & T)) / (total + 1e-9)
                 acc += p * search(T & ~m, rest)[0]
                 if acc >= best:
                     break
+                if bound and best < math.inf:
+                    if not is_base(T & ~m, rest):
+                        lower -= p
+                    if (acc + lower) * (1.0 - 1e-12) >= best:
+                        acc = best
+                        break
             if acc < best:
                 best, best_j = acc, j
         memo[key] = (1.0 + best, best_j)

@@ -140,10 +140,10 @@ def _compare_with_reference(data):
     tab = oracle_tables(data)
     fast = OptimalSearch(tab)
     masks, rel = reference_tables(tab)
-    slow = reference_search(masks, rel, tab.n)
     e1, j1 = fast.best()
-    e2, j2 = slow(tab.all_truths, tab.all_actions)
-    assert math.isclose(e1, e2, abs_tol=1e-9) and j1 == j2
+    for bound in (True, False):
+        e2, j2 = reference_search(masks, rel, tab.n, bound=bound)(tab.all_truths, tab.all_actions)
+        assert math.isclose(e1, e2, abs_tol=1e-9) and j1 == j2
     return fast
 
 

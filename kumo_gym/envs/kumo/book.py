@@ -19,25 +19,39 @@ BOOK_FORMATS = ("template", "symbolic")
 
 _PURPOSE = (
     "This guide helps you find the single {truth} that is really behind the case. Every {action} has a few "
-    "possible outcomes, and each outcome can only rule {truth}s out; it never proves one.",
-    "Use this book to narrow the candidate {truth}s down to the one that is true. Outcomes of {action}s "
-    "eliminate the {truth}s listed for them and say nothing in favour of any other.",
-    "Exactly one {truth} below is the true one. The {action}s described here produce outcomes that exclude "
-    "certain {truth}s; no outcome confirms a {truth} directly.",
+    "possible outcomes, and each outcome can only rule {truths} out; it never proves one.",
+    "Use this book to narrow the candidate {truths} down to the one that is true. Outcomes of {actions} "
+    "eliminate the {truths} listed for them and say nothing in favour of any other.",
+    "Exactly one {truth} below is the true one. The {actions} described here produce outcomes that exclude "
+    "certain {truths}; no outcome confirms a {truth} directly.",
 )
-_TRUTHS_HEAD = ("Candidate {truth}s", "The {truth}s in question", "Possible {truth}s")
-_ACTIONS_HEAD = ("Available {action}s", "The {action}s you can run", "{Action}s at your disposal")
+_TRUTHS_HEAD = ("Candidate {truths}", "The {truths} in question", "Possible {truths}")
+_ACTIONS_HEAD = ("Available {actions}", "The {actions} you can run", "{Actions} at your disposal")
 _RULES_HEAD = ("What each outcome rules out", "Outcomes and their consequences", "Reading the outcomes")
 _STR_OUTCOME = ('the outcome "{state}"', 'an outcome of "{state}"', 'the result "{state}"')
 _FLOAT_OUTCOME = ("a value between {lo} and {hi} (inclusive)", "a reading from {lo} to {hi} (inclusive)",
                   "a measurement in the range {lo} to {hi} (inclusive)")
 _RULES = ("rules out {names}", "excludes {names}", "eliminates {names}")
-_NONE = ("rules out none of the {truth}s", "excludes no {truth}", "eliminates nothing")
+_NONE = ("rules out none of the {truths}", "excludes no {truth}", "eliminates nothing")
 _CLOSING = (
     "Remember: a {truth} that no observed outcome has ruled out is still possible.",
     "Anything not yet excluded by an observed outcome remains a candidate.",
     "Until an outcome rules a {truth} out, keep it on your list.",
 )
+
+
+def plural(noun: str) -> str:
+    """English plural of a domain noun (species -> species, analysis -> analyses, family -> families)."""
+    low = noun.lower()
+    if low.endswith("is"):
+        return noun[:-2] + "es"
+    if low.endswith("s"):
+        return noun
+    if low.endswith("y") and len(low) > 1 and low[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    if low.endswith(("ch", "sh", "x", "z")):
+        return noun + "es"
+    return noun + "s"
 
 
 def reduced_mapping(data: dict) -> dict:
@@ -64,7 +78,8 @@ def _quoted(names: list[str]) -> str:
 def template_book(data: dict, rng: np.random.Generator) -> str:
     """Our prose book for an instance; ``rng`` picks the phrasing, never the content."""
     truth, action = data.get("truth_noun") or "truth", data.get("action_noun") or "action"
-    nouns = {"truth": truth, "action": action, "Action": action[:1].upper() + action[1:]}
+    nouns = {"truth": truth, "action": action, "truths": plural(truth), "actions": plural(action),
+             "Actions": plural(action)[:1].upper() + plural(action)[1:]}
 
     def pick(options):
         return options[int(rng.integers(len(options)))].format(**nouns)

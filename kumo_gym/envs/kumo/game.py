@@ -14,7 +14,7 @@ from ...core.task import InteractiveTask, Transition
 from ...core.verdict import Verdict
 from ..base import to_charset
 from ..interactive import InteractiveEnv
-from .book import BOOK_FORMATS, render_book
+from .book import BOOK_FORMATS, plural, render_book
 from .domain import Domain, builtin_domain_names, load_domain
 from .generate import generate_instance, import_kumo_instance, matching_states, ruled_out_by, survivors
 
@@ -139,16 +139,17 @@ class KumoTask(InteractiveTask):
     def system_message(self, instance: Instance) -> str:
         d = instance.data
         truth, action = d.get("truth_noun") or "truth", d.get("action_noun") or "action"
+        truths, actions = plural(truth), plural(action)
         goal = d.get("goal") or f"identify the {truth} behind the case"
         return "\n".join([
             f"You are playing a deduction game in the domain {d.get('domain', '?')}: {goal}.",
-            f"Exactly one of the {truth}s below is the valid one. Each turn you either run one {action} and "
+            f"Exactly one of the {truths} below is the valid one. Each turn you either run one {action} and "
             f"read its outcome, or name the {truth} you believe is valid, which ends the game. Outcomes only "
-            f"rule {truth}s out, as the knowledge book explains; a {truth} that nothing has ruled out is still "
-            f"possible. Find the valid {truth} with as few {action}s as you can.",
+            f"rule {truths} out, as the knowledge book explains; a {truth} that nothing has ruled out is still "
+            f"possible. Find the valid {truth} with as few {actions} as you can.",
             "",
-            f"{truth.capitalize()}s: " + ", ".join(d["truths"]),
-            f"{action.capitalize()}s: " + ", ".join(d["actions"]),
+            f"{truths.capitalize()}: " + ", ".join(d["truths"]),
+            f"{actions.capitalize()}: " + ", ".join(d["actions"]),
             "",
             self.book(instance),
         ])
@@ -156,7 +157,8 @@ class KumoTask(InteractiveTask):
     def turn_instruction(self, instance: Instance) -> str:
         d = instance.data
         truth, action = d.get("truth_noun") or "truth", d.get("action_noun") or "action"
-        return (f"Either run one of these {action}s: {', '.join(d['actions'])}; or name one of these {truth}s: "
+        return (f"Either run one of these {plural(action)}: {', '.join(d['actions'])}; or name one of these "
+                f"{plural(truth)}: "
                 f"{', '.join(d['truths'])}. Finish your reply with <ANSWER> ${{action_name}} </ANSWER> or "
                 f"<ANSWER> ${{truth_name}} </ANSWER>, putting the exact name in place of the placeholder.")
 
