@@ -35,6 +35,13 @@ def test_tatham_id_hand_checked():
     assert T.to_game_id(inst) == TATHAM_10
 
 
+def test_aux_solution():
+    inst = T.load(SPEC_ID)
+    assert T.aux_solution(inst, "S1010") == SPEC_SOLUTION
+    with pytest.raises(ConfigError):
+        T.aux_solution(inst, "S102")
+
+
 def test_prefilled_cells():
     # Tatham's walk: "A" sets cell 0 black, "c" skips 2 and sets cell 3 white
     inst = T.load("2x2:2//1/1,Ac")

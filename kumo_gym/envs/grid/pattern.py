@@ -191,6 +191,13 @@ class PatternTask(GridTask):
             text += "," + "".join(out)
         return text
 
+    def aux_solution(self, instance: Instance, aux: str) -> list[list]:
+        """Tatham's reference solution from a save file's AUXINFO (§4): ``S`` then 0/1 per cell."""
+        H, W = self.dims(instance)
+        if len(aux) != 1 + W * H or aux[0] != "S" or set(aux[1:]) - {"0", "1"}:
+            raise ConfigError(f"Pattern AUXINFO {aux[:20]!r} is not S followed by {W * H} binary digits")
+        return [[int(aux[1 + r * W + c]) for c in range(W)] for r in range(H)]
+
     # ---- SAT ------------------------------------------------------------------------------
     def _formula(self, H: int, W: int, rows: list, cols: list) -> tuple[Formula, dict]:
         f = Formula()
