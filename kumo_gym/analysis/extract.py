@@ -219,8 +219,12 @@ _BACK_PREMISE = re.compile(r"\b(?:because|since|given that|due to|as)\b")
 _FORWARD = re.compile(r"\b(?:therefore|thus|hence|so|which means|this means|that means|it follows that|"
                       r"then|forcing|so that|consequently)\b")
 
-_LIST = r"@\d+@(?:\s*(?:,\s*and|,|and)\s*@\d+@)*"
-_LIST_OR = r"@\d+@(?:\s*(?:,\s*or|,|or|and)\s*@\d+@)*"
+_LIST = r"@\d+@(?:\s*(?:,\s*and|,|and)\s*@\d+@){0,40}"
+_LIST_OR = r"@\d+@(?:\s*(?:,\s*or|,|or|and)\s*@\d+@){0,40}"
+#: longest sentence prefix the regex reader looks at (real sentences are far shorter)
+MAX_SENTENCE_CHARS = 2000
+#: most premises the marker linker attaches to one conclusion
+MAX_PREMISES = 12
 _DIGITS = r"\d{1,2}(?:\s*(?:,\s*(?:or|and)|,|or|and|nor|/)\s*\d{1,2})*"
 _LINE = r"(row|column|col)\s+(\d{1,3})"
 _UNITX = r"(row|column|col|box|block)\s+(\d{1,3})"
@@ -309,7 +313,7 @@ class TentsReader(_Reader):
         re.compile(rf"\b(?:place|put|add|places|puts)\s+(?:a\s+|the\s+|its\s+)?tents?\s+(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
         re.compile(rf"(?<!no\s)\btents?\s+(?:must\s+be\s+|must\s+go\s+|goes\s+|is\s+|are\s+|will\s+be\s+|has\s+to\s+be\s+)?(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
         re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are|must\s+be|has\s+to\s+be|should\s+be|will\s+be|becomes?|gets)\s+(?:a\s+|the\s+)?tents?\b"),
-        re.compile(r"\bonly\s+(?:possible\s+)?(?:place|cell|spot|option|candidate|position|choice)\b[^.;]*?\bis\s+(@\d+@)"),
+        re.compile(r"\bonly\s+(?:possible\s+)?(?:place|cell|spot|option|candidate|position|choice)\b[^.;]{0,120}?\bis\s+(@\d+@)"),
     )
     TREE = (
         re.compile(rf"(?<!no\s)(?<!adjacent\s)\btrees?\s+(?:is\s+|are\s+)?(?:at|in|on)\s+({_LIST})"),
@@ -501,7 +505,9 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
         if scope != MAIN and sent.paragraph != paragraph:
             scope = MAIN
         paragraph = sent.paragraph
-        norm = _normalise(sent.text)
+        # regex reading is quadratic in the worst case within one sentence: a hostile
+        # megabyte-long "sentence" is read only up to MAX_SENTENCE_CHARS
+        norm = _normalise(sent.text[:MAX_SENTENCE_CHARS])
         found = sorted(reader.read(norm), key=lambda f: f.pos)
         hyp = _HYPOTHESIS.search(norm.text)
         if norm.text.endswith("?") and not hyp:
@@ -551,14 +557,16 @@ def _attach_premises(text: str, here: list[dict], prev_cids: list[int], pack: Pa
     for prem, concl in _premise_groups(text, positions):
         for n, j in enumerate(concl):
             clues = [here[q]["cid"] for q in concl[:n] if here[q]["kind"] in pack.clue_kinds]
-            here[j]["premises"] = [here[p]["cid"] for p in prem] + clues
+            # a rule cites a handful of premises: keep the nearest MAX_PREMISES, which also keeps
+            # a hostile sentence listing hundreds of cells from producing a quadratic edge set
+            here[j]["premises"] = ([here[p]["cid"] for p in prem] + clues)[-MAX_PREMISES:]
         if prem and concl and min(prem) > max(concl):
             for p in prem:
                 here[p]["pos"] -= 10**6
     if re.match(r"^\s*(?:therefore|thus|hence|so|consequently)\b", text):
         for o in here:
             if not o["premises"]:
-                o["premises"] = list(prev_cids)
+                o["premises"] = list(prev_cids[-MAX_PREMISES:])
     here.sort(key=lambda o: o["pos"])
 
 

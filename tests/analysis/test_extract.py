@@ -260,3 +260,16 @@ def test_generic_cell_pack_on_another_grid_puzzle():
     assert doc["metrics"]["C_star"] == 9 and doc["metrics"]["coverage"] == 1.0
     rules = {e["rule"] for e in doc["edges"] if e["type"] == "inference"}
     assert rules == {"R_FORCED"}
+
+
+def test_hostile_sentences_stay_linear():
+    """Long hostile lines are read only up to MAX_SENTENCE_CHARS and premise lists are capped,
+    so extraction work grows linearly with the text (no timing asserted: counts only)."""
+    from kumo_gym.analysis.extract import MAX_PREMISES, extract_deterministic
+
+    cells = ", ".join(f"({r}, {c})" for r in range(9) for c in range(9))
+    line = f"Since {cells} are tents, so {cells} cannot be tents."
+    art = extract_deterministic((line + "\n") * 20, "", TENTS, Bounds(9, 9))
+    n_inputs = [len(a["inputs"]) for a in art["apps"]]
+    assert max(n_inputs) <= MAX_PREMISES
+    assert len(art["sentences"]) == 20
