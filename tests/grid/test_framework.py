@@ -326,3 +326,12 @@ def test_guarded_cardinality():
     f.exactly(xs, 2, guard=g)
     assert sat.count_models(f.clauses, xs, limit=100, assumptions=[g]) == 6
     assert sat.count_models(f.clauses, xs, limit=100, assumptions=[-g]) == 16
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_load_with_full_params_names_the_preset(name):
+    task = task_of(name)
+    inst = make(name, "easy", 4)
+    again = task.load({"game_id": inst.data["game_id"], "tatham_params": task.tatham_preset("easy")})
+    assert again.params["difficulty"] == "easy" and again.data["state"] == inst.data["state"]
+    assert again.data["tatham_params"] == task.tatham_preset("easy")

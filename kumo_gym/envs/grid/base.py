@@ -396,11 +396,14 @@ class GridTask(InteractiveTask):
         return Instance(self.family, data, params)
 
     def load(self, obj: Any) -> Instance:
-        """An Instance, its dict/JSON form, or a Tatham game ID ``params:desc`` (§4)."""
-        if isinstance(obj, str) and not obj.lstrip().startswith("{"):
-            from .tatham import parse_game_id
+        """An Instance, its dict/JSON form, a Tatham game ID ``params:desc`` (§4), or a dict
+        ``{"game_id": ..., "tatham_params": ...}`` (a save file's DESC with its CPARAMS)."""
+        from .tatham import parse_game_id
 
+        if isinstance(obj, str) and not obj.lstrip().startswith("{"):
             return parse_game_id(obj, self)
+        if isinstance(obj, dict) and "game_id" in obj and "data" not in obj:
+            return parse_game_id(str(obj["game_id"]), self, tatham_params=obj.get("tatham_params"))
         return super().load(obj)
 
     # ---- answer mode ----------------------------------------------------------------------

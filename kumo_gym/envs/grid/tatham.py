@@ -196,6 +196,9 @@ def parse_game_id(game_id: str, task, tatham_params: str | None = None, params: 
     if tatham_params:
         full = task.decode_params(tatham_params)
     p = dict(params or {})
+    if tatham_params and "difficulty" not in p:
+        # a full parameter string that is one of our presets names its difficulty (§4)
+        p["difficulty"] = next((d for d in task.difficulties if task.tatham_preset(d) == tatham_params), None)
     p.setdefault("difficulty", None)
     for k, v in full.items():
         p.setdefault(k, v)
