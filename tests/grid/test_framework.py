@@ -116,8 +116,10 @@ def test_parse_names_first_bad_cell():
 
 
 def test_parse_hostile_inputs_are_bounded():
+    # each of these was once quadratic somewhere in the extraction (unclosed tags, boxes, quotes)
     for text in ["[" * 100_000, "[[" + "1," * 300_000 + "1]]", "[[1]" * 50_000, "x" * 1_000_000,
-                 "[1," * 200_000 + "]" * 200_000]:
+                 "[1," * 200_000 + "]" * 200_000, "<answer>[[" * 40_000, "\\boxed{[[" * 50_000,
+                 '"' * 500_000 + "[[", "```\n[[" * 30_000]:
         with pytest.raises(ParseError):
             parse_grid(text, SYMS)
     with pytest.raises(ParseError):
