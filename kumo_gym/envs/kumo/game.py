@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -35,13 +36,19 @@ def declare_heldout(domain: str | Domain) -> str:
     return fp
 
 
-def heldout_fingerprints(extra=()) -> set[str]:
-    """Fingerprints refused by training builders: declared, labelled ``heldout``, and ``extra``."""
-    fps = set(_HELDOUT)
+@lru_cache(maxsize=1)
+def _builtin_index() -> tuple[tuple[str, str, str, int], ...]:
+    """(name, fingerprint, label, usable actions) of every built-in domain (package data, fixed)."""
+    out = []
     for name in builtin_domain_names():
         d = load_domain(name)
-        if d.label == "heldout":
-            fps.add(d.fingerprint)
+        out.append((name, d.fingerprint, d.label, len(d.usable_actions())))
+    return tuple(out)
+
+
+def heldout_fingerprints(extra=()) -> set[str]:
+    """Fingerprints refused by training builders: declared, labelled ``heldout``, and ``extra``."""
+    fps = set(_HELDOUT) | {fp for _, fp, label, _ in _builtin_index() if label == "heldout"}
     for x in extra or ():
         try:
             fps.add(declare_heldout(x) if not isinstance(x, str) or len(x) != 64 else x)
@@ -50,9 +57,9 @@ def heldout_fingerprints(extra=()) -> set[str]:
     return fps
 
 
-def trainable_builtin_domains(heldout=()) -> list[str]:
+def trainable_builtin_domains(heldout=(), min_actions: int = 0) -> list[str]:
     bad = heldout_fingerprints(heldout)
-    return [n for n in builtin_domain_names() if load_domain(n).fingerprint not in bad]
+    return [n for n, fp, _, k in _builtin_index() if fp not in bad and k >= min_actions]
 
 
 class KumoTask(InteractiveTask):
@@ -99,8 +106,7 @@ class KumoTask(InteractiveTask):
     def _domain_for(self, rng: np.random.Generator, params: dict) -> Domain:
         if params.get("domain", ANY_DOMAIN) != ANY_DOMAIN:
             return load_domain(params["domain"])
-        pool = [n for n in trainable_builtin_domains(params.get("heldout_domains") or [])
-                if len(load_domain(n).usable_actions()) >= params["n_actions"]]
+        pool = trainable_builtin_domains(params.get("heldout_domains") or [], params["n_actions"])
         if not pool:
             raise ConfigError(f"no trainable built-in domain supports n_actions={params['n_actions']}")
         return load_domain(pool[int(rng.integers(len(pool)))])
