@@ -18,15 +18,15 @@ from pathlib import Path
 
 import numpy as np
 
-#: (env id, env kwargs, share of --timesteps): small sizes PPO can learn in minutes on a CPU.
-#: KUMO draws a fresh SAT-generated instance every episode (tens of steps per second), so it gets
-#: a fifth of the budget.
+#: (env id, env kwargs, share of --timesteps): small sizes PPO can learn in minutes on a CPU, with
+#: a move budget of 30 (rejected illegal moves count). KUMO draws a fresh SAT-generated instance
+#: every episode (tens of steps per second), so it gets a tenth of the budget.
 DEFAULT_CONFIGS = [
-    ("kumo_gym/Hanoi-v0", {"n": 3}, 1.0),
-    ("kumo_gym/CheckerJumping-v0", {"n": 1}, 1.0),
-    ("kumo_gym/RiverCrossing-v0", {"n": 2, "k": 2}, 1.0),
-    ("kumo_gym/BlocksWorld-v0", {"n": 4}, 1.0),
-    ("kumo_gym/KUMO-v0", {"difficulty": "easy"}, 0.2),
+    ("kumo_gym/Hanoi-v0", {"n": 3, "max_steps": 30}, 2.0),
+    ("kumo_gym/CheckerJumping-v0", {"n": 1, "max_steps": 30}, 0.5),
+    ("kumo_gym/RiverCrossing-v0", {"n": 2, "k": 2, "max_steps": 30}, 0.5),
+    ("kumo_gym/BlocksWorld-v0", {"n": 4, "max_steps": 30}, 0.5),
+    ("kumo_gym/KUMO-v0", {"difficulty": "easy"}, 0.1),
 ]
 
 
@@ -103,7 +103,8 @@ def main(argv=None) -> int:
     if args.env:
         from .grpo import parse_env_spec
 
-        configs = [(s.env_id, s.generation_params(), 1.0) for s in map(parse_env_spec, args.env)]
+        configs = [(s.env_id, {k: v for k, v in s.kwargs.items() if k != "mode"}, 1.0)
+                   for s in map(parse_env_spec, args.env)]
     else:
         known = {e.id for e in entries()}
         configs = [c for c in DEFAULT_CONFIGS if c[0] in known]
