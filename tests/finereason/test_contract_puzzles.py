@@ -128,3 +128,24 @@ def test_label_parameter_and_depth_bounds(puzzle):
         assert item["depth"] >= (2 if puzzle in ("sudoku", "coloring") else 1)
         assert item["explored"] is not None  # require_explored_child is the default
         assert item["history"][-1]["depth"] == item["depth"] - 1
+
+
+def test_unsolvable_sudoku_items_leave_the_solvable_path_at_the_last_step():
+    task = get_task("kumo_gym/FineReasonStateTransition-v0")
+    params = task.resolve_params(puzzle="sudoku", label="unsolvable", difficulty="easy")
+    for seed in range(3):
+        item = task.generate(np.random.default_rng(seed), **params).data
+        assert item["history"][-1]["label"] == "Solvable"  # first_wrong_step: the parent is solvable
+
+
+def test_faithful_labels_prompt_marks_every_ancestor_solvable():
+    task = get_task("kumo_gym/FineReasonStateTransition-v0")
+    params = task.resolve_params(puzzle="coloring", label="unsolvable", unsolvable_mode="any", difficulty="easy")
+    for seed in range(20):
+        inst = task.generate(np.random.default_rng(seed), **params)
+        if any(h["label"] == "Unsolvable" for h in inst.data["history"]):
+            break
+    true_prompt = task.prompt(inst)
+    faithful = Instance(inst.family, inst.data, params={**inst.params, "faithful_labels": True})
+    head = task.prompt(faithful).split("History:")[1].split(f"S({inst.data['depth']}) =")[0]
+    assert "Uncolorable" not in head and "Uncolorable" in true_prompt.split("History:")[1]

@@ -51,7 +51,7 @@ class FineReasonParams(Task):
     family: ClassVar[str] = "finereason"
     difficulties: ClassVar[dict] = {name: {} for name in ("easy", "normal", "hard")}
     default_difficulty: ClassVar[str] = "normal"
-    param_names: ClassVar[tuple] = ("puzzle", "label", "depth", "unsolvable_mode", "no_programming",
+    param_names: ClassVar[tuple] = ("puzzle", "label", "depth", "unsolvable_mode", "no_programming", "faithful_labels",
                                     "empty_cells", "n_vertices", "slack", "max_number", "n_rows", "n_categories")
 
     def validate_params(self, params: dict) -> dict:
@@ -75,6 +75,8 @@ class FineReasonParams(Task):
                   "logicgrid": None}[puzzle]
             p["depth"] = check_int("depth", p["depth"], 2 if puzzle in ("sudoku", "coloring") else 1, hi)
         p["no_programming"] = bool(p.get("no_programming", True))
+        if p.get("faithful_labels"):
+            p["faithful_labels"] = True  # absent when off, so default instances keep their ids
         return p
 
     # ---- instances ------------------------------------------------------------------------
@@ -157,7 +159,8 @@ class StateCheckingTask(FineReasonParams):
     ## Arguments
     ``puzzle`` (sudoku, coloring, game24, logicgrid; default sudoku), ``difficulty``
     (easy/normal/hard, sizes per puzzle), ``label`` (any/solvable/unsolvable), ``depth``,
-    ``unsolvable_mode`` (first_wrong_step/any), ``no_programming``, and the size parameters
+    ``unsolvable_mode`` (first_wrong_step/any), ``no_programming``, ``faithful_labels`` (transition
+    prompts label every ancestor Solvable, as the reference prompts do), and the size parameters
     ``empty_cells`` | ``n_vertices``, ``slack`` | ``max_number`` | ``n_rows``, ``n_categories``.
     """
 
@@ -311,11 +314,13 @@ class StateTransitionTask(FineReasonParams):
         parts.append("Moves:\n- Forward: " + rules.move_text() + "\n- Backward: " + rules.backward_text() +
                      f"\nIf S({i}) is {yes}, make a forward move that keeps the puzzle solvable; the explored state "
                      f"S({i + 1}) is {no}, so do not choose it. If S({i}) is {no}, make the backward move.")
+        # faithful_labels: the reference prompts label every ancestor Solvable, even a dead one (§5)
+        faithful = bool(instance.params.get("faithful_labels"))
         lines = []
         for h in item["history"]:
             clue = f"  (clue applied: {h['clue']})" if h.get("clue") else ""
             lines.append(f"S({h['depth']}) ={clue}\n{rules.format_state(h['state'])}\nL({h['depth']}) = "
-                         f"{yes if h['label'] == SOLVABLE else no}")
+                         f"{yes if faithful or h['label'] == SOLVABLE else no}")
         cur_clue = (f"  (clue applied: {item['current']['applied'][-1]})"
                     if item["puzzle"] == "logicgrid" and item["current"]["applied"] else "")
         lines.append(f"S({i}) ={cur_clue}\n{rules.format_state(item['current'])}\nL({i}) = "
