@@ -464,6 +464,11 @@ class KumoEnv(InteractiveEnv):
                     oracle_optimal=bool(traj.optimal))
         return info
 
+    def _end(self, verdict, info):
+        obs, reward, terminated, truncated, info = super()._end(verdict, info)
+        # the game is over: the verdict alone, no instruction to play on
+        return to_charset(verdict.message), reward, terminated, truncated, info
+
     def step(self, action):
         obs, reward, terminated, truncated, info = super().step(action)
         v = info.get("verdict")
