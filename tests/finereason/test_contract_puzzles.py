@@ -149,3 +149,19 @@ def test_faithful_labels_prompt_marks_every_ancestor_solvable():
     faithful = Instance(inst.family, inst.data, params={**inst.params, "faithful_labels": True})
     head = task.prompt(faithful).split("History:")[1].split(f"S({inst.data['depth']}) =")[0]
     assert "Uncolorable" not in head and "Uncolorable" in true_prompt.split("History:")[1]
+
+
+def test_determinism_across_processes_for_every_puzzle():
+    import os
+    import subprocess
+    import sys
+
+    code = ("import json, gymnasium as gym, kumo_gym\n"
+            f"cases = {CASES!r}\n"
+            "print(json.dumps([gym.make(i, puzzle=p).reset(seed=123)[1]['instance_id'] for i, p in cases]))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONHASHSEED": "999"})
+    assert res.returncode == 0, res.stderr[-2000:]
+    theirs = json.loads(res.stdout.strip().splitlines()[-1])
+    ours = [first_instance(i, seed=123, puzzle=p)[2]["instance_id"] for i, p in CASES]
+    assert theirs == ours
