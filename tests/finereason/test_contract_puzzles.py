@@ -159,7 +159,7 @@ def test_determinism_across_processes_for_every_puzzle():
     code = ("import json, gymnasium as gym, kumo_gym\n"
             f"cases = {CASES!r}\n"
             "print(json.dumps([gym.make(i, puzzle=p).reset(seed=123)[1]['instance_id'] for i, p in cases]))\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600,
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=False,
                          env={**os.environ, "PYTHONHASHSEED": "999"})
     assert res.returncode == 0, res.stderr[-2000:]
     theirs = json.loads(res.stdout.strip().splitlines()[-1])
