@@ -16,7 +16,7 @@ import kumo_gym  # noqa: F401  (registers the environments)
 from kumo_gym.core.errors import ConfigError, ParseError
 from kumo_gym.core.registry import get_task
 from kumo_gym.envs.grid import tatham
-from kumo_gym.envs.grid.base import GridTask, format_grid, parse_grid, read_grid_text
+from kumo_gym.envs.grid.base import DIFFICULTIES, GridTask, format_grid, parse_grid, read_grid_text
 from kumo_gym.envs.grid.catalog import ENTRIES
 from kumo_gym.solvers import sat
 
@@ -169,7 +169,7 @@ def test_game_id_forms():
 @pytest.mark.parametrize("name", NAMES)
 def test_presets_and_canonical_params_round_trip(name):
     task = task_of(name)
-    assert list(task.difficulties) == ["trivial", "easy", "normal", "hard"]
+    assert tuple(task.difficulties) == DIFFICULTIES
     for diff in task.difficulties:
         cp = task.tatham_preset(diff)
         back = task.decode_params(cp)

@@ -57,11 +57,14 @@ from ...core.extract import answer_regions, balanced_spans, normalize_quotes, ta
 from ...core.instance import Instance
 from ...core.task import InteractiveTask, Transition
 from ...core.verdict import Verdict
-from ...solvers.sat import Formula, enumerate_models, true_vars
+from ...solvers.sat import Formula, enumerate_models, grade, true_vars
+from ...solvers.sat import solve as sat_solve
+from .tatham import generate_with_tatham, parse_game_id, to_game_id
 
 Cell = tuple[int, int]
 #: the version tag written into Instance.data["source"] for our generator
 GENERATOR_VERSION = "kumo-gen-1"
+#: the spec's four presets (§3), in this order, for every grid puzzle
 DIFFICULTIES = ("trivial", "easy", "normal", "hard")
 
 
@@ -367,8 +370,6 @@ class GridTask(InteractiveTask):
         """A new instance from our generator (or Tatham's with ``backend="tatham"``), §8."""
         params = self.resolve_params(**params)
         if params.get("backend") == "tatham":
-            from .tatham import generate_with_tatham
-
             return generate_with_tatham(self, params, int(rng.integers(0, 2**62)))
         state, solution = self.sample(rng, params)
         return self.make_instance(params, state, solution, source=GENERATOR_VERSION)
@@ -398,8 +399,6 @@ class GridTask(InteractiveTask):
     def load(self, obj: Any) -> Instance:
         """An Instance, its dict/JSON form, a Tatham game ID ``params:desc`` (§4), or a dict
         ``{"game_id": ..., "tatham_params": ...}`` (a save file's DESC with its CPARAMS)."""
-        from .tatham import parse_game_id
-
         if isinstance(obj, str) and not obj.lstrip().startswith("{"):
             return parse_game_id(obj, self)
         if isinstance(obj, dict) and "game_id" in obj and "data" not in obj:
@@ -482,8 +481,6 @@ class GridTask(InteractiveTask):
 
     def grade(self, instance: Instance) -> int:
         """The §8 difficulty proxy: 0 unit propagation, 1 failed-literal probing, 2 search."""
-        from ...solvers.sat import grade
-
         enc = self.encode(instance)
         return grade(enc.formula.clauses, enc.answer_vars)
 
@@ -508,8 +505,6 @@ class GridTask(InteractiveTask):
 
     def to_game_id(self, instance: Instance) -> str:
         """The Tatham game ID ``params:desc`` of ``instance`` (§4)."""
-        from .tatham import to_game_id
-
         return to_game_id(instance, self)
 
     def solve(self, instance: Instance) -> list[list]:
@@ -759,8 +754,6 @@ def encode_latin(f: Formula, n: int, box_w: int | None = None, box_h: int | None
 
 def random_latin(rng: np.random.Generator, n: int, box_w: int | None = None, box_h: int | None = None) -> list[list[int]]:
     """A random (Sudoku-boxed) Latin square: SAT with random phases and a random first row (§8)."""
-    from ...solvers.sat import solve as sat_solve
-
     f = Formula()
     x = encode_latin(f, n, box_w, box_h)
     first = [int(v) + 1 for v in rng.permutation(n)]
