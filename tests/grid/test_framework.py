@@ -337,3 +337,24 @@ def test_load_with_full_params_names_the_preset(name):
     again = task.load({"game_id": inst.data["game_id"], "tatham_params": task.tatham_preset("easy")})
     assert again.params["difficulty"] == "easy" and again.data["state"] == inst.data["state"]
     assert again.data["tatham_params"] == task.tatham_preset("easy")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_claims_on_every_puzzle(name):
+    from kumo_gym.envs.grid import claims
+
+    task = task_of(name)
+    inst = make(name, "easy", 5)
+    gold = task.solve(inst)
+    assert all(claims.label_claim(inst, c) == "correct" for c in task.solution_claims(inst))
+    assert "cell" in task.claim_kinds
+    H, W = task.dims(inst)
+    for r, c in ((0, 0), (H - 1, W - 1)):
+        v = gold[r][c]
+        other = next(x for x in task.cell_values(inst) if x != v)
+        cell = {"type": "cell", "row": r, "col": c}
+        assert claims.label_claim(inst, {**cell, "value": v, "negated": False}) == "correct"
+        assert claims.label_claim(inst, {**cell, "value": other, "negated": False}) == "incorrect"
+        assert claims.label_claim(inst, {**cell, "value": other, "negated": True}) == "correct"
+    assert claims.label_claim(inst, {"type": "cell", "row": H, "col": 0, "value": gold[0][0]}) == "incorrect"
+    assert claims.label_claim(inst, {"type": "Contradiction", "branch": 1, "note": ""}) == "unverifiable"
