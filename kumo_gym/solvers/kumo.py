@@ -235,7 +235,7 @@ class OptimalSearch:
     :meth:`best` raises MemoryError (callers fall back to the greedy baseline).
     """
 
-    def __init__(self, tables: OracleTables, memo_limit: int = DEFAULT_MEMO_LIMIT, initial_capacity: int = 1 << 12):
+    def __init__(self, tables: OracleTables, memo_limit: int = DEFAULT_MEMO_LIMIT, initial_capacity: int = 1 << 16):
         self.tab = tables
         self.memo_limit = int(memo_limit)
         self._alloc(initial_capacity)
