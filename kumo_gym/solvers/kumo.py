@@ -281,7 +281,7 @@ def greedy_choice(tab: OracleTables, T: int, A: int) -> tuple[float, int]:
     for j in range(tab.m):
         if A >> j & 1:
             k = int(tab.nstates[j])
-            score = sum(bin(int(tab.masks[j, s]) & T).count("1") for s in range(k)) / max(k, 1)
+            score = sum((int(tab.masks[j, s]) & T).bit_count() for s in range(k)) / max(k, 1)
             if score > best:
                 best, best_j = score, j
     return math.nan, best_j
@@ -295,7 +295,7 @@ def _play(tab: OracleTables, choose, optimal: bool = True) -> Trajectory:
         pred = _base_prediction(tab, T, A)
         alive_log.append([tab.truths[t] for t in range(tab.n) if T >> t & 1])
         if pred is not None:
-            n_alive = bin(T).count("1")
+            n_alive = (T).bit_count()
             expected.append(0.0)
             return Trajectory(taken, tab.truths[pred] if pred >= 0 else None, expected,
                               root if root is not None else 0.0, optimal=optimal,

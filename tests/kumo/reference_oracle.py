@@ -29,7 +29,7 @@ def reference_search(masks, rel, n, deadline=None, bound=True):
         return any(T >> t & 1 and rel[t] & A == 0 for t in range(n))
 
     def popcount(x):
-        return bin(x).count("1")
+        return (x).bit_count()
 
     def search(T, A):
         cnt = popcount(T)

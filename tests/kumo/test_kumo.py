@@ -20,14 +20,13 @@ from kumo_gym.envs.kumo.authoring import build_all
 from kumo_gym.envs.kumo.book import parse_template_book, reduced_mapping, render_book, rewrite_book, template_book
 from kumo_gym.envs.kumo.domain import builtin_domain_names, import_kumo_domain, load_domain, validate_domain
 from kumo_gym.envs.kumo.game import KumoTask
-from kumo_gym.envs.kumo.generate import (generate_instance, generate_many, import_kumo_instance, instance_key,
-                                         survivors)
+from kumo_gym.envs.kumo.generate import generate_many, import_kumo_instance, instance_key, survivors
 from kumo_gym.envs.kumo.golden import golden_conversations
 from kumo_gym.envs.kumo.procedural import new_domain, propose_domain
 from kumo_gym.solvers.kumo import OptimalSearch, oracle_tables
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reference_oracle import reference_search, reference_tables  # noqa: E402
+from reference_oracle import reference_search, reference_tables
 
 REF = Path(os.environ.get("KUMO_GYM_REFERENCE") or Path(__file__).resolve().parents[2] / ".." / "shared" / "reference")
 REF_KUMO = REF / "kumo"
@@ -94,7 +93,7 @@ def test_validator_errors_on_clashing_names():
     obj = {"name": "x", "truths": ["A", "B"], "actions": ["A"],
            "outcomes": {"A": {"type": "str", "states": [{"state": "s", "rules_out": ["B"]},
                                                         {"state": "t", "rules_out": []}]}}}
-    d, issues = import_kumo_domain(obj)
+    _, issues = import_kumo_domain(obj)
     assert "truth_action_clash" in {i.code for i in issues}
 
 
@@ -191,12 +190,12 @@ def test_reference_oracle_trajectories_reproduced():
         # every stored oracle action is an arg-min at its step
         T, A = tab.all_truths, tab.all_actions
         for a in r["oracle_trajectory"]["actions"]:
-            e, j = search.best(T, A)
+            e, _ = search.best(T, A)
             jj = tab.actions.index(a)
             sub = OptimalSearch(tab)
             rest = A & ~(1 << jj)
-            total = sum(bin(T).count("1") - bin(int(tab.masks[jj, s]) & T).count("1") for s in range(int(tab.nstates[jj])))
-            acc = sum((bin(T).count("1") - bin(int(tab.masks[jj, s]) & T).count("1")) / (total + 1e-9)
+            total = sum((T).bit_count() - (int(tab.masks[jj, s]) & T).bit_count() for s in range(int(tab.nstates[jj])))
+            acc = sum(((T).bit_count() - (int(tab.masks[jj, s]) & T).bit_count()) / (total + 1e-9)
                       * sub.best(T & ~int(tab.masks[jj, s]), rest)[0] for s in range(int(tab.nstates[jj])))
             assert abs(1 + acc - e) < 1e-9
             T &= ~int(tab.observed[jj])
@@ -266,12 +265,12 @@ def test_procedural_domains_validate_and_keyspaces_differ():
 # ---- environment ------------------------------------------------------------------------------------------
 def test_env_plays_golden_and_reports_oracle():
     env = gym.make(ENV, difficulty="easy", domain="minerals")
-    obs, info = env.reset(seed=0)
+    _, info = env.reset(seed=0)
     assert "optimal_expected_steps" in info and "optimal_action" in info and info["domain"] == "Minerals"
     inst = env.unwrapped.instance
     assert inst.data["valid_truth"] not in json.dumps(info)
     for m in TASK.golden_moves(inst):
-        obs, r, term, trunc, info = env.step(f"I think so. <ANSWER> {m} </ANSWER>")
+        _, r, term, _, info = env.step(f"I think so. <ANSWER> {m} </ANSWER>")
     assert term and r == 1.0 and info["tests_taken"] == TASK.optimal_steps(inst)
 
 

@@ -3,10 +3,16 @@ from __future__ import annotations
 
 import math
 
-import pytest
-
-from kumo_gym.analysis.kumo import (graph_signature, relative_action_count, signature_association, split_domain,
-                                    summarize_episodes, truth_communities, truth_components, truth_graph)
+from kumo_gym.analysis.kumo import (
+    graph_signature,
+    relative_action_count,
+    signature_association,
+    split_domain,
+    summarize_episodes,
+    truth_communities,
+    truth_components,
+    truth_graph,
+)
 from kumo_gym.envs.kumo.domain import load_domain
 
 from .test_kumo import REF_KUMO, needs_ref

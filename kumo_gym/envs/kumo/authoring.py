@@ -29,7 +29,6 @@ Format::
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from ...core.errors import ConfigError
 from .domain import BUILTIN_DIR, SCHEMA

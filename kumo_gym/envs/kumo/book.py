@@ -18,12 +18,12 @@ from ...core.errors import ConfigError
 BOOK_FORMATS = ("template", "symbolic")
 
 _PURPOSE = (
-    "This guide helps you find the single {truth} that is really behind the case. Every {action} has a few "
-    "possible outcomes, and each outcome can only rule {truths} out; it never proves one.",
-    "Use this book to narrow the candidate {truths} down to the one that is true. Outcomes of {actions} "
-    "eliminate the {truths} listed for them and say nothing in favour of any other.",
-    "Exactly one {truth} below is the true one. The {actions} described here produce outcomes that exclude "
-    "certain {truths}; no outcome confirms a {truth} directly.",
+    ("This guide helps you find the single {truth} that is really behind the case. Every {action} has a few "
+     "possible outcomes, and each outcome can only rule {truths} out; it never proves one."),
+    ("Use this book to narrow the candidate {truths} down to the one that is true. Outcomes of {actions} "
+     "eliminate the {truths} listed for them and say nothing in favour of any other."),
+    ("Exactly one {truth} below is the true one. The {actions} described here produce outcomes that exclude "
+     "certain {truths}; no outcome confirms a {truth} directly."),
 )
 _TRUTHS_HEAD = ("Candidate {truths}", "The {truths} in question", "Possible {truths}")
 _ACTIONS_HEAD = ("Available {actions}", "The {actions} you can run", "{Actions} at your disposal")
@@ -183,7 +183,7 @@ def rewrite_book(book: str, data: dict, backend, verifier=None, max_tokens: int 
     try:
         reply = backend.chat([{"role": "user", "content": prompt}], max_tokens=max_tokens, temperature=0.7)
         text = reply[0].text if reply else ""
-    except Exception:  # a failing backend must never break instance generation
+    except Exception:  # noqa: BLE001 - a failing backend (any transport error) must never break a book
         return book, "template-fallback"
     needed = list(data["truths"]) + list(data["actions"]) + [
         s["state"] for o in mapping.values() if o["type"] == "str" for s in o["states"]]
@@ -197,7 +197,7 @@ def rewrite_book(book: str, data: dict, backend, verifier=None, max_tokens: int 
                          "Answer YES or NO.\n\n" + text)
                     try:
                         ans = verifier.chat([{"role": "user", "content": q}], max_tokens=8, temperature=0.0)
-                    except Exception:
+                    except Exception:  # noqa: BLE001 - same reason as above
                         return book, "template-fallback"
                     if not ans or "YES" not in ans[0].text.upper():
                         return book, "template-fallback"

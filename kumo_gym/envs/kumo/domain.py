@@ -16,6 +16,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -379,8 +380,8 @@ def validate_domain(domain: Domain, n_truths: int | None = None, n_actions: int 
             for t in sorted(always, key=domain.truths.index):
                 issue("warning", "truth_always_ruled_out", f"every state of {a!r} rules out {t!r}", action=a, truth=t)
         if out.type == "float":
-            ivs = sorted((s.value for s in out.states))
-            for (lo1, hi1), (lo2, hi2) in zip(ivs, ivs[1:]):
+            ivs = sorted(s.value for s in out.states)
+            for (lo1, hi1), (lo2, hi2) in pairwise(ivs):
                 if lo2 < hi1:
                     issue("warning", "overlapping_intervals", f"intervals [{lo1}, {hi1}] and [{lo2}, {hi2}] of {a!r}"
                           " overlap", action=a, state=[lo2, hi2])

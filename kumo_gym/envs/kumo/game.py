@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -71,7 +71,7 @@ class KumoTask(InteractiveTask):
     """
 
     family = FAMILY
-    difficulties = {"easy": {"n_truths": 4, "n_actions": 6}, "hard": {"n_truths": 12, "n_actions": 16}}
+    difficulties: ClassVar[dict] = {"easy": {"n_truths": 4, "n_actions": 6}, "hard": {"n_truths": 12, "n_actions": 16}}
     default_difficulty = "easy"
     param_names = ("domain", "n_truths", "n_actions", "heldout_domains", "book_format", "match",
                    "observation_format", "forbid_giveaway", "sat_order", "strict_float_observations",
@@ -149,10 +149,10 @@ class KumoTask(InteractiveTask):
         goal = d.get("goal") or f"identify the {truth} behind the case"
         return "\n".join([
             f"You are playing a deduction game in the domain {d.get('domain', '?')}: {goal}.",
-            f"Exactly one of the {truths} below is the valid one. Each turn you either run one {action} and "
-            f"read its outcome, or name the {truth} you believe is valid, which ends the game. Outcomes only "
-            f"rule {truths} out, as the knowledge book explains; a {truth} that nothing has ruled out is still "
-            f"possible. Find the valid {truth} with as few {actions} as you can.",
+            (f"Exactly one of the {truths} below is the valid one. Each turn you either run one {action} and "
+             f"read its outcome, or name the {truth} you believe is valid, which ends the game. Outcomes only "
+             f"rule {truths} out, as the knowledge book explains; a {truth} that nothing has ruled out is still "
+             f"possible. Find the valid {truth} with as few {actions} as you can."),
             "",
             f"{truths.capitalize()}: " + ", ".join(d["truths"]),
             f"{actions.capitalize()}: " + ", ".join(d["actions"]),
@@ -215,7 +215,7 @@ class KumoTask(InteractiveTask):
     @staticmethod
     def _fold(name: str) -> str:
         name = name.strip().strip("`'\"*").strip()
-        name = name[:-1] if name.endswith(".") else name
+        name = name.removesuffix(".")
         return re.sub(r"\s+", " ", name.strip("`'\"* ")).casefold()
 
     def match_name(self, instance: Instance, name: str) -> tuple[str, str] | None:
@@ -259,7 +259,7 @@ class KumoTask(InteractiveTask):
         return others[int(rng.integers(len(others)))]
 
     # ---- oracle ---------------------------------------------------------------------------------
-    _ORACLE_CACHE: "OrderedDict[str, Any]" = OrderedDict()
+    _ORACLE_CACHE: ClassVar[OrderedDict] = OrderedDict()
 
     def oracle(self, instance: Instance, memo_limit: int | None = None):
         """The oracle's realised play (cached per instance): a ``solvers.kumo.Trajectory``.
@@ -287,7 +287,7 @@ class KumoTask(InteractiveTask):
 
     def oracle_move(self, instance: Instance, state) -> str:
         """The oracle's next move from any state (used for rollouts from off-policy states)."""
-        from ...solvers.kumo import OptimalSearch, oracle_tables, _base_prediction
+        from ...solvers.kumo import OptimalSearch, _base_prediction, oracle_tables
 
         tab = oracle_tables(instance.data)
         T, A = tab.all_truths, tab.all_actions
@@ -465,7 +465,7 @@ class KumoEnv(InteractiveEnv):
         return info
 
     def _end(self, verdict, info):
-        obs, reward, terminated, truncated, info = super()._end(verdict, info)
+        _, reward, terminated, truncated, info = super()._end(verdict, info)
         # the game is over: the verdict alone, no instruction to play on
         return to_charset(verdict.message), reward, terminated, truncated, info
 
@@ -483,4 +483,4 @@ class KumoEnv(InteractiveEnv):
         return obs, float(reward), terminated, truncated, info
 
 
-__all__ = ["KumoTask", "KumoEnv", "declare_heldout", "heldout_fingerprints", "to_charset", "check_int"]
+__all__ = ["KumoEnv", "KumoTask", "check_int", "declare_heldout", "heldout_fingerprints", "to_charset"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -93,7 +94,7 @@ def admissible_pieces(states: list[State], k: int, forbidden: list[int]):
         return lo <= x <= hi and not any(a <= x <= b for a, b in bad)
 
     cuts = sorted({lo, hi, *(v for iv in bad for v in iv if lo < v < hi)})
-    pieces = [(p, q) for p, q in zip(cuts, cuts[1:]) if q > p and allowed((p + q) / 2)]
+    pieces = [(p, q) for p, q in pairwise(cuts) if q > p and allowed((p + q) / 2)]
     points = [c for c in cuts if allowed(c)]
     return pieces, points, allowed
 

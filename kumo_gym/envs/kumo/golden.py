@@ -69,8 +69,7 @@ def export_golden(instances: Iterable[Instance], path: str | Path | None = None,
         out.append(golden_record(task, inst, rationale, memo_limit))
     if path is not None:
         with open(path, "w", encoding="utf-8") as fh:
-            for rec in out:
-                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+            fh.writelines(json.dumps(rec, ensure_ascii=False) + "\n" for rec in out)
     return out
 
 
