@@ -69,3 +69,14 @@ def test_reference_medical_split_uses_components():
     for a in sp.ind.actions:
         assert {t for s in d.outcomes[a].states for t in s.rules_out} <= t1
     assert len(sp.ind.truths) + len(sp.ood.truths) == 65
+
+
+@needs_ref
+def test_reference_truth_graphs_match_spec_numbers():
+    edges = {"AlgorithmEnv": 193, "AstronomyEnv": 702, "CoffeeEnv": 178, "CryptographyEnv": 1230,
+             "CuisineEnv": 420, "DetectiveEnv": 425, "EcologicalEnv": 1016, "MedicalEnv": 125}
+    comps = {"AlgorithmEnv": 3, "MedicalEnv": 19}
+    for name, n_edges in edges.items():
+        d = load_domain(str(REF_KUMO / "domains" / f"{name}.json"))
+        assert truth_graph(d).number_of_edges() == n_edges, name
+        assert len(truth_components(d)) == comps.get(name, 1), name
