@@ -33,11 +33,11 @@ PLAY_MEMO_LIMIT = 400_000
 
 @numba.njit(cache=True)
 def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+    """Bits set in a non-negative int64 (branch-free SWAR count; masks stay below 2**62)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
 
 
 @numba.njit(cache=True)
