@@ -117,3 +117,10 @@ def test_claim_schema_errors():
         label_claim(inst, {"type": "Assign", "r": 0, "c": 0, "d": 1})
     with pytest.raises(ClaimError):
         label_claim(inst, {"type": "Tent", "r": "0", "c": 0})
+
+
+def test_run_of_25_before_a_tree_is_y():
+    # found by the conformance suite: Tatham writes 25 empty cells then a tree as "y", not "z_"
+    gid = "14x14:aijadb_bbb_ycdfcaabk_aiggac_ceeagebbbeab,4,2,3,2,4,1,1,4,2,5,1,4,2,4,2,3,2,4,2,2,3,3,2,3,3,3,2,5"
+    inst = T.load(gid)
+    assert T.to_game_id(inst) == gid and T.count_solutions(inst) == 1

@@ -151,9 +151,10 @@ class TentsTask(GridTask):
                 run = 0
             else:
                 run += 1
-                if run == 25:
+                if run == 26:
+                    # "z" stands for 25 empty cells with no tree; a run of exactly 25 before a tree is "y"
                     out.append("z")
-                    run = 0
+                    run = 1
         counts = st["col_counts"] + st["row_counts"]
         return "".join(out) + "," + ",".join(map(str, counts))
 
