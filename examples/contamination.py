@@ -21,7 +21,6 @@ model is a few hundred thousand parameters); with ``--model Qwen/Qwen2.5-7B-Inst
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import time
 from pathlib import Path
@@ -29,37 +28,21 @@ from pathlib import Path
 ENV = "kumo_gym/KUMO-v0"
 
 
-def find_split_domain():
-    """The KUMO family's IND/OOD splitter, if this checkout has it."""
-    for module in ("kumo_gym.envs.kumo.split", "kumo_gym.envs.kumo.domain", "kumo_gym.envs.kumo.generate",
-                   "kumo_gym.envs.kumo"):
-        try:
-            fn = getattr(importlib.import_module(module), "split_domain", None)
-        except ImportError:
-            continue
-        if callable(fn):
-            return fn
-    return None
-
-
 def domain_sets(domain: str, out: Path) -> tuple[dict, dict, str]:
-    """Env kwargs for IND and OOD, and a note on how they were made."""
-    from kumo_gym.envs.kumo.domain import builtin_domain_names, load_domain
+    """Env kwargs for IND and OOD: the two halves of the KUMO IND/OOD split of ``domain``."""
+    from kumo_gym.analysis.kumo import split_domain
+    from kumo_gym.envs.kumo.domain import load_domain
 
-    split = find_split_domain()
-    if split is not None:
-        halves = split(load_domain(domain))
-        ind, ood = halves[0], halves[1]
-        paths = []
-        for name, half in (("ind", ind), ("ood", ood)):
-            p = out / f"{domain}-{name}.json"
-            p.write_text(json.dumps(half.to_dict() if hasattr(half, "to_dict") else half, indent=1))
-            paths.append(str(p))
-        return {"domain": paths[0]}, {"domain": paths[1]}, "IND/OOD: the two halves of split_domain"
-    others = [d for d in builtin_domain_names() if d != domain]
-    return ({"domain": domain}, {"domain": others[0]},
-            f"IND/OOD: no split_domain in this checkout, so IND is the domain {domain!r} and OOD the domain "
-            f"{others[0]!r}")
+    split = split_domain(load_domain(domain))
+    paths = []
+    for name, half in (("ind", split.ind), ("ood", split.ood)):
+        p = out / f"{domain}-{name}.json"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps(half.to_dict(), indent=1))
+        paths.append(str(p))
+    return ({"domain": paths[0]}, {"domain": paths[1]},
+            f"IND/OOD: split_domain halves of {domain!r} by truth {split.units} "
+            f"({len(split.ind.truths)} / {len(split.ood.truths)} truths, {len(split.cut_actions)} cut actions)")
 
 
 def main(argv=None) -> int:
