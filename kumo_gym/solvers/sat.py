@@ -213,11 +213,17 @@ class Propagator:
     """Unit propagation and failed-literal probing over fixed clauses (for :func:`grade`)."""
 
     def __init__(self, clauses: Iterable[Iterable[int]]):
-        self.solver = Solver(name=PROPAGATING_SOLVER, bootstrap_with=_clause_list(clauses))
+        clauses = _clause_list(clauses)
+        # a solver's propagate() reports only what follows from the assumptions, not the literals
+        # its one-literal clauses fix at level 0 (givens encoded as units), so those are kept out of
+        # the solver and always passed as assumptions
+        self.units = sorted({c[0] for c in clauses if len(c) == 1})
+        self.solver = Solver(name=PROPAGATING_SOLVER, bootstrap_with=[c for c in clauses if len(c) != 1])
 
     def propagate(self, assumptions: Sequence[int]) -> set[int] | None:
-        """Literals implied by ``assumptions`` (None on conflict)."""
-        ok, lits = self.solver.propagate(assumptions=list(assumptions))
+        """Literals implied by the clauses and ``assumptions`` (None on conflict)."""
+        assumptions = list(self.units) + [a for a in assumptions if a not in self.units]
+        ok, lits = self.solver.propagate(assumptions=assumptions)
         return set(lits) | set(assumptions) if ok else None
 
     def probe(self, assumptions: Sequence[int], variables: Sequence[int]) -> set[int] | None:
@@ -238,7 +244,7 @@ class Propagator:
                 if v in known or -v in known:
                     continue
                 for lit in (v, -v):
-                    ok, _ = self.solver.propagate(assumptions=base + learnt + [lit])
+                    ok, _ = self.solver.propagate(assumptions=self.units + base + learnt + [lit])
                     if not ok:
                         learnt.append(-lit)
                         known = self.propagate(base + learnt)
