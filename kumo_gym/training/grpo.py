@@ -33,6 +33,7 @@ from ..core.instance import canonical_json
 from ..core.registry import get_task
 from .evaluate import EvalSpec, make_specs
 from .rewards import KINDS, make_reward_function
+from .sft import train_and_save
 
 log = logging.getLogger(__name__)
 
@@ -354,13 +355,4 @@ def train_grpo(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, 
     rollout = EpisodeRollout(rows, max_turn_tokens=max_turn_tokens, temperature=temperature) if multi_turn else None
     trainer = GRPOTrainer(model=lm, reward_funcs=funcs, args=args, train_dataset=dataset, processing_class=tok,
                           callbacks=callbacks, rollout_func=rollout)
-    for cb in callbacks:
-        cb.trainer = trainer
-    trainer.train()
-    out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "log_history.json").write_text(json.dumps(trainer.state.log_history, indent=2, default=str) + "\n")
-    if save:
-        trainer.save_model(str(out / "model"))
-        tok.save_pretrained(str(out / "model"))
-    return trainer
+    return train_and_save(trainer, callbacks, output_dir, tok, save)

@@ -138,6 +138,11 @@ def train_sft(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, o
                                           max_tokens=callback_max_tokens, out_dir=Path(output_dir) / "callback",
                                           seed=seed))
     trainer = SFTTrainer(model=lm, args=args, train_dataset=dataset, processing_class=tok, callbacks=callbacks)
+    return train_and_save(trainer, callbacks, output_dir, tok, save)
+
+
+def train_and_save(trainer, callbacks: list, output_dir, tok, save: bool):
+    """Run a TRL trainer, write its log history (and the model when ``save``); shared by GRPO and SFT."""
     for cb in callbacks:
         cb.trainer = trainer
     trainer.train()
