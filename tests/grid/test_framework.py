@@ -203,14 +203,19 @@ def test_generated_instances_are_unique_and_verify(name, difficulty, seed):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_single_cell_corruption_scores_below_one(name):
+    """Generated instances up to ``normal`` are unique; the gold answer scores 1, every single-cell
+    corruption of it scores below 1, and the instance's Tatham game ID imports to the same solution."""
     task = task_of(name)
-    for seed in range(2):
-        inst = make(name, "trivial" if seed == 0 else "easy", seed)
+    for difficulty, seed in (("trivial", 0), ("trivial", 1), ("easy", 0), ("easy", 1), ("normal", 0)):
+        inst = make(name, difficulty, seed)
+        assert task.count_solutions(inst, limit=2) == 1
         gold = task.solve(inst)
+        assert task.score(inst, task.format_answer(gold)).score == 1.0
         for cell, value, bad in task.single_cell_corruptions(inst, gold):
             v = task.verify(inst, bad)
-            assert not v.solved and v.score < 1.0, (cell, value)
+            assert not v.solved and v.score < 1.0, (difficulty, seed, cell, value)
             assert v.details["violations"] and v.first_error is not None
+        assert task.load(inst.data["game_id"]).data["solution"] == gold
 
 
 @pytest.mark.parametrize("name", NAMES)
