@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif("kumo_gym/Hanoi-v0" not in [e.id for e in entrie
 def hanoi3(**kw):
     from kumo_gym.wrappers import StructuredWrapper
 
-    env = gym.make("kumo_gym/Hanoi-v0", mode="interactive", n=3, illegal_action="reject", max_illegal=50,
+    env = gym.make("kumo_gym/Hanoi-v0", mode="interactive", n=3, max_invalid=50,
                    max_steps=30, **kw)
     return StructuredWrapper(env, step_penalty=-0.01, illegal_penalty=-0.05)
 

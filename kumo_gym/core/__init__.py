@@ -3,12 +3,12 @@ from .errors import (ConfigError, ContaminationError, KumoGymError, ParseError, 
                      check_choice, check_int)
 from .instance import Instance, canonical_json
 from .seeding import SPLITS, SplitGuard, check_split, derive_seed, item_rng, item_seed, shard_range
-from .task import InteractiveTask, Task, Transition
+from .task import InteractiveTask, StepwiseTask, Task, Transition, scoring_error
 from .verdict import STATUSES, Verdict
 
 __all__ = [
     "ConfigError", "ContaminationError", "KumoGymError", "ParseError", "UnsolvableInstanceError",
     "check_choice", "check_int", "Instance", "canonical_json", "SPLITS", "SplitGuard", "check_split",
-    "derive_seed", "item_rng", "item_seed", "shard_range", "InteractiveTask", "Task", "Transition",
+    "derive_seed", "item_rng", "item_seed", "shard_range", "InteractiveTask", "StepwiseTask", "Task", "Transition", "scoring_error",
     "STATUSES", "Verdict",
 ]

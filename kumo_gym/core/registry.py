@@ -1,8 +1,10 @@
 """The environment table and its registration with Gymnasium.
 
-Registration is data (STYLE.md): ``kumo_gym/envs/catalog.py`` holds one :class:`EnvEntry` per
-environment; :func:`register_all` turns the table into ``gymnasium.register`` calls. Nothing here
-imports a family module until a task is actually needed, so ``import kumo_gym`` stays fast.
+Registration is data (STYLE.md): ``kumo_gym/core/catalog.py`` holds one :class:`EnvEntry` per
+environment; :func:`register_all` turns the table into ``gymnasium.register`` calls, each id's
+entry point being its own documented class (:mod:`kumo_gym.envs.classes`). Nothing here imports a
+family module until a task is actually needed, so ``import kumo_gym`` stays fast. Plug-ins and
+tests add rows with :func:`add_entry`.
 """
 from __future__ import annotations
 
@@ -43,10 +45,32 @@ def import_object(path: str):
     return getattr(importlib.import_module(module), name)
 
 
-def entries() -> list[EnvEntry]:
-    from ..envs.catalog import ENVIRONMENTS
+_EXTRA: list[EnvEntry] = []
 
-    return list(ENVIRONMENTS)
+
+def entries() -> list[EnvEntry]:
+    """Every catalogue row: the built-in table, then rows added with :func:`add_entry`."""
+    from .catalog import ENTRIES
+
+    return list(ENTRIES) + list(_EXTRA)
+
+
+def add_entry(e: EnvEntry) -> str:
+    """Add a row (a plug-in's or a test's environment) and register it with Gymnasium."""
+    if all(x.name != e.name for x in entries()):
+        _EXTRA.append(e)
+    register_all()
+    return e.id
+
+
+def remove_entry(name: str) -> None:
+    """Drop a row added with :func:`add_entry` (and its Gymnasium registration)."""
+    import gymnasium as gym
+
+    for x in [x for x in _EXTRA if x.name == name]:
+        _EXTRA.remove(x)
+        gym.registry.pop(x.id, None)
+        get_task.cache_clear()
 
 
 def entry(env_id: str) -> EnvEntry:
@@ -69,7 +93,7 @@ def register_all() -> list[str]:
     ids = []
     for e in entries():
         if e.id not in gym.registry:
-            gym.register(id=e.id, entry_point="kumo_gym.envs.factory:make_env",
+            gym.register(id=e.id, entry_point="kumo_gym.envs.classes:make_env",
                          kwargs={"env_id": e.id}, disable_env_checker=False)
         ids.append(e.id)
     return ids

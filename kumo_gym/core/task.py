@@ -6,6 +6,8 @@ build datasets or analyse traces with no environment around it.
 """
 from __future__ import annotations
 
+import contextlib
+import logging
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -15,49 +17,123 @@ import numpy as np
 from .errors import ConfigError, ParseError, check_choice
 from .extract import looks_truncated, split_thinking
 from .instance import Instance
+from .params import Params
 from .verdict import Verdict
+
+log = logging.getLogger(__name__)
 
 
 class Task(ABC):
     """Base class of every puzzle.
 
-    Subclasses set :attr:`family`, :attr:`difficulties` (preset name -> generation params),
-    :attr:`default_difficulty` and :attr:`param_names` (the generation parameters a user may
-    pass), and implement ``generate``, ``prompt``, ``parse``, ``verify``, ``solve`` and
-    ``format_answer``. ``parse(format_answer(a)) == a`` must hold.
+    Subclasses set :attr:`family`, :attr:`Params` (the frozen parameter dataclass,
+    :mod:`kumo_gym.core.params`), :attr:`difficulties` (preset name -> parameter values),
+    :attr:`default_difficulty` and :attr:`rule_codes`, and implement ``generate``, ``prompt``,
+    ``parse``, ``verify``, ``solve`` and ``format_answer``. ``parse(format_answer(a)) == a`` must
+    hold. Optional capabilities (corruption, golden moves, near misses, cheap strategies, images
+    ...) are the protocols of :mod:`kumo_gym.core.capabilities`.
+
+    Older tasks without a ``Params`` class list :attr:`param_names` and check values in
+    :meth:`validate_params`; :attr:`prompt_options` then names their prompt-only parameters.
     """
 
     family: ClassVar[str] = ""
+    #: the parameter dataclass; when set, names, defaults, ranges and prompt options come from it
+    Params: ClassVar[type[Params] | None] = None
     difficulties: ClassVar[dict[str, dict]] = {}
     default_difficulty: ClassVar[str | None] = None
-    #: generation parameters accepted besides ``difficulty`` (checked by ``resolve_params``)
+    #: generation parameters accepted besides ``difficulty`` (tasks without a ``Params`` class)
     param_names: ClassVar[tuple[str, ...]] = ()
+    #: parameters that change only the prompt (tasks without a ``Params`` class)
+    prompt_options: ClassVar[tuple[str, ...]] = ()
+    #: every rule the verifier checks: code -> one-line statement. Verdicts report broken rules
+    #: under these codes (``Verdict.rules``); the manual and the adversarial suite read them.
+    rule_codes: ClassVar[dict[str, str]] = {}
+    #: how ``reward="partial"`` is computed, one sentence for the manual and the family guide
+    partial_credit: ClassVar[str] = "the verdict's score (the fraction of the puzzle's checks that pass)"
     #: tags tried by the shared answer extraction, most specific first
     answer_tags: ClassVar[tuple[str, ...]] = ("answer",)
 
+    def __init__(self):
+        self._disabled_rules: frozenset[str] = frozenset()
+
     # ---- parameters -------------------------------------------------------------------------
+    @classmethod
+    def accepted_params(cls) -> tuple[str, ...]:
+        """Every parameter name a user may pass (besides ``difficulty``)."""
+        return cls.Params.names() if cls.Params is not None else tuple(cls.param_names)
+
+    @classmethod
+    def prompt_option_names(cls) -> tuple[str, ...]:
+        return cls.Params.prompt_names() if cls.Params is not None else tuple(cls.prompt_options)
+
+    def resolve_difficulty(self, difficulty):
+        """``difficulty`` as a preset name; numbers naming a preset (SPaRC level 3) are accepted."""
+        if difficulty is None or difficulty in self.difficulties:
+            return difficulty
+        if isinstance(difficulty, (int, float)) and not isinstance(difficulty, bool) and str(difficulty) in self.difficulties:
+            return str(difficulty)
+        check_choice("difficulty", difficulty, list(self.difficulties))
+        return difficulty
+
     def resolve_params(self, difficulty: str | None = None, **params) -> dict:
         """Merge a difficulty preset with explicit parameters and validate the result.
 
         Unknown parameter names and unknown presets raise :class:`ConfigError` listing the valid
         choices. Explicit parameters override the preset's values.
         """
+        accepted = self.accepted_params()
         for key in params:
-            check_choice("parameter", key, sorted(set(self.param_names) | {"difficulty"}))
+            check_choice("parameter", key, sorted(set(accepted) | {"difficulty"}))
         merged: dict[str, Any] = {}
         if difficulty is None and not params:
             difficulty = self.default_difficulty
         if difficulty is not None:
             if self.difficulties:
-                check_choice("difficulty", difficulty, list(self.difficulties))
+                difficulty = self.resolve_difficulty(difficulty)
                 merged.update(self.difficulties[difficulty])
-            merged["difficulty"] = difficulty
         merged.update(params)
+        if self.Params is not None:
+            out = self.Params.from_kwargs(merged).to_dict()
+            if difficulty is not None:
+                out["difficulty"] = difficulty
+            return self.validate_params(out)
+        if difficulty is not None:
+            merged["difficulty"] = difficulty
         return self.validate_params(merged)
 
     def validate_params(self, params: dict) -> dict:
         """Check parameter values; return the (possibly completed) dict. Raise ConfigError."""
         return params
+
+    def seed_params(self, params: dict) -> dict:
+        """The part of ``params`` that decides which instance is drawn (hashed into item seeds).
+
+        Prompt options are left out, so the same seed gives the same instance whatever they are.
+        """
+        skip = set(self.prompt_option_names())
+        return {k: v for k, v in params.items() if k not in skip}
+
+    # ---- rule switches (the adversarial suite's mutation test) --------------------------------
+    def rule_enabled(self, code: str) -> bool:
+        """False while ``code`` is switched off by :meth:`rules_disabled` (tests only)."""
+        return code not in getattr(self, "_disabled_rules", ())
+
+    @contextlib.contextmanager
+    def rules_disabled(self, *codes: str):
+        """Switch rule checks off for the duration (the mutation test in miniature).
+
+        Verifiers consult :meth:`rule_enabled` where each rule is checked, so a switched-off rule
+        behaves exactly as if its check had been deleted from the source.
+        """
+        for code in codes:
+            check_choice("rule code", code, list(self.rule_codes))
+        before = getattr(self, "_disabled_rules", frozenset())
+        self._disabled_rules = frozenset(before) | set(codes)
+        try:
+            yield self
+        finally:
+            self._disabled_rules = before
 
     # ---- the protocol -----------------------------------------------------------------------
     @abstractmethod
@@ -108,10 +184,12 @@ class Task(ABC):
             msg = ("The output was cut off before a complete answer." if status == "truncated"
                    else f"No valid answer could be read: {e}")
             return Verdict(status, msg, details={"reason": e.reason, "truncated": status == "truncated"})
-        except (ValueError, TypeError, KeyError, IndexError, RecursionError, OverflowError) as e:
-            return Verdict("parse_error", f"No valid answer could be read: {e}",
-                           details={"reason": "malformed", "truncated": cut})
-        verdict = self.verify(instance, answer)
+        except Exception as e:  # noqa: BLE001 - a parser bug, not the model's mistake
+            return scoring_error(self, "parse", e)
+        try:
+            verdict = self.verify(instance, answer)
+        except Exception as e:  # noqa: BLE001 - a verifier bug or a bad instance
+            return scoring_error(self, "verify", e)
         verdict.details.setdefault("truncated", cut)
         return verdict
 
@@ -133,6 +211,25 @@ class Task(ABC):
             raise ConfigError(f"instance family {inst.family!r} is not {self.family!r}")
         return inst
 
+    def load_instance(self, obj: Any) -> Instance:
+        """:meth:`load` followed by the family's schema check (``validate_instance``).
+
+        A malformed instance fails here with a ConfigError naming what is wrong, never later in
+        ``step()``. Families check their fields in ``validate_instance``; anything their loader
+        raises beyond ConfigError is reported as a malformed instance too.
+        """
+        from .capabilities import InstanceSchema
+
+        try:
+            inst = self.load(obj)
+            if isinstance(self, InstanceSchema):
+                self.validate_instance(inst)
+        except ConfigError:
+            raise
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError, RecursionError, OverflowError) as e:
+            raise ConfigError(f"malformed {self.family} instance: {type(e).__name__}: {str(e)[:200]}") from None
+        return inst
+
     def optimal_steps(self, instance: Instance) -> int | None:
         """The optimal number of moves/steps, where the family defines it."""
         return None
@@ -141,16 +238,30 @@ class Task(ABC):
         """A text picture of the instance (or of ``state``) for people."""
         return self.prompt(instance)
 
-    def render_rgb(self, instance: Instance, state: Any = None) -> np.ndarray | None:
-        """An RGB image of the instance, where the family has one."""
-        return None
-
     def difficulty_of(self, instance: Instance) -> str | None:
         d = instance.params.get("difficulty")
         return None if d is None else str(d)
 
     def check_trainable(self, instance: Instance) -> None:
         """Raise ContaminationError when ``instance`` must not be used for training."""
+
+
+_LOGGED: set[tuple[str, str, str]] = set()
+
+
+def scoring_error(task: Task, stage: str, exc: BaseException) -> Verdict:
+    """The ``error`` verdict for an exception raised while parsing or verifying.
+
+    It pays 0 like a wrong answer but is never confused with one: its status is ``error`` and
+    each (family, stage, exception type) is logged once with its traceback.
+    """
+    key = (task.family, stage, type(exc).__name__)
+    if key not in _LOGGED:
+        _LOGGED.add(key)
+        log.error("%s %s raised %s: %s", task.family, stage, type(exc).__name__, exc, exc_info=exc)
+    return Verdict("error", f"The scorer failed ({stage}: {type(exc).__name__}); this is not the answer's fault.",
+                   details={"reason": "scoring_error", "stage": stage, "exception": type(exc).__name__,
+                            "error": str(exc)[:500]})
 
 
 @dataclass
@@ -171,31 +282,24 @@ class Transition:
 class InteractiveTask(Task):
     """A Task that can also be played one move at a time.
 
-    Puzzle-style families implement ``initial_state``, ``parse_move``, ``check_move``,
-    ``apply`` and ``is_goal``; :meth:`transition` combines them. Games with hidden information
-    (KUMO) override :meth:`transition` directly.
+    Every interactive task supplies ``initial_state``, ``parse_move`` and ``transition``. Games
+    with hidden information (KUMO) and tree walks implement ``transition`` directly; puzzles whose
+    moves simply change a visible state derive from :class:`StepwiseTask`, which builds
+    ``transition`` from ``check_move``, ``apply`` and ``is_goal``.
     """
 
+    @abstractmethod
     def initial_state(self, instance: Instance) -> Any:
-        raise NotImplementedError(f"{type(self).__name__} has no interactive mode")
+        """The state an interactive episode starts from."""
 
+    @abstractmethod
     def parse_move(self, text: str) -> Any:
         """One move from ``text`` (the last move-shaped item). Raises ParseError."""
-        raise NotImplementedError(f"{type(self).__name__} has no interactive mode")
 
-    def check_move(self, instance: Instance, state: Any, move: Any) -> str | None:
-        """None when ``move`` is legal in ``state``; otherwise its reason code."""
-        return None
-
-    def apply(self, instance: Instance, state: Any, move: Any) -> Any:
-        raise NotImplementedError
-
-    def is_goal(self, instance: Instance, state: Any) -> bool:
-        raise NotImplementedError
-
-    def legal_moves(self, instance: Instance, state: Any) -> list:
-        """Every legal move in ``state`` (used by the structured wrapper and random agents)."""
-        raise NotImplementedError
+    @abstractmethod
+    def transition(self, instance: Instance, state: Any, move: Any) -> Transition:
+        """The outcome of ``move`` in ``state``. An illegal move returns status ``illegal_move``
+        with the state unchanged and its rule code in ``details["rule"]``."""
 
     def format_move(self, move: Any) -> str:
         return str(move)
@@ -215,11 +319,35 @@ class InteractiveTask(Task):
         opt = self.optimal_steps(instance)
         return max(10, 2 * opt) if opt else 100
 
+
+class StepwiseTask(InteractiveTask):
+    """An interactive puzzle whose moves change a visible state (planning, SPaRC, grids).
+
+    Implement ``check_move`` (None when legal, else the rule code), ``apply``, ``is_goal`` and
+    ``legal_moves``; :meth:`transition` combines them.
+    """
+
+    def check_move(self, instance: Instance, state: Any, move: Any) -> str | None:
+        """None when ``move`` is legal in ``state``; otherwise its reason (rule) code."""
+        return None
+
+    @abstractmethod
+    def apply(self, instance: Instance, state: Any, move: Any) -> Any:
+        """The state after the legal ``move``."""
+
+    @abstractmethod
+    def is_goal(self, instance: Instance, state: Any) -> bool:
+        """Whether ``state`` solves the puzzle."""
+
+    @abstractmethod
+    def legal_moves(self, instance: Instance, state: Any) -> list:
+        """Every legal move in ``state`` (used by the structured wrapper and random agents)."""
+
     def transition(self, instance: Instance, state: Any, move: Any) -> Transition:
         reason = self.check_move(instance, state, move)
         if reason is not None:
             return Transition(state, "illegal_move", f"Illegal move {self.format_move(move)}: {reason}.",
-                              details={"reason": reason})
+                              details={"reason": reason, "rule": reason})
         new_state = self.apply(instance, state, move)
         if self.is_goal(instance, new_state):
             return Transition(new_state, "solved", "Solved: the goal is reached.", reward=1.0)

@@ -3,14 +3,19 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-STATUSES = ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated")
+STATUSES = ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated", "ended", "error")
+#: statuses that mean the model's text could not be read as an answer (format failures)
+UNREADABLE = ("parse_error", "truncated")
 
 
 @dataclass
 class Verdict:
     """What a verifier says about an answer.
 
-    ``status`` is one of :data:`STATUSES`; ``score`` is the fraction of constraints met (partial
+    ``status`` is one of :data:`STATUSES`: ``solved``, ``wrong`` (readable but breaks a rule),
+    ``illegal_move``, ``incomplete``, ``parse_error``, ``truncated`` (cut off by a token limit),
+    ``ended`` (a step after the episode ended; pays 0) and ``error`` (the scorer itself failed: a
+    bug or a bad instance, never the model's fault, never a silent zero); ``score`` is the fraction of constraints met (partial
     credit, in [0, 1], 1 when solved); ``reward`` is the binary reward (1.0 iff solved) unless a
     caller sets another; ``first_error`` the index of the first failing move or cell where the
     family defines one (1-based for moves, as the planning spec reports); ``message`` one human
@@ -36,6 +41,24 @@ class Verdict:
     @property
     def solved(self) -> bool:
         return self.status == "solved"
+
+    @property
+    def rules(self) -> list[str]:
+        """The rule codes this verdict reports as broken, in order, without repeats.
+
+        Verifiers list each broken rule as ``details["violations"] = [{"rule": code, ...}, ...]``
+        (codes from the Task's ``rule_codes``); a verdict about one move may instead carry a
+        single ``details["rule"]``.
+        """
+        out: list[str] = []
+        for v in self.details.get("violations") or ():
+            code = v.get("rule") if isinstance(v, dict) else None
+            if isinstance(code, str) and code not in out:
+                out.append(code)
+        code = self.details.get("rule")
+        if isinstance(code, str) and code not in out:
+            out.append(code)
+        return out
 
     @classmethod
     def success(cls, message: str = "The answer is correct.", **details) -> "Verdict":

@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium as gym
+
+from ..core.errors import ConfigError
 from ..core.verdict import Verdict
 from .base import PuzzleEnv, to_charset
 
@@ -27,7 +30,8 @@ class AnswerEnv(PuzzleEnv):
     ``score``, the fraction of the puzzle's constraints met.
 
     ## Episode end
-    Always after one step (``terminated=True``).
+    Always after one step (``terminated=True``). A further ``step`` before ``reset`` pays 0 and
+    returns the verdict status ``ended``.
 
     ## Info
     ``instance_id``, ``family``, ``difficulty``, ``split``, ``optimal_steps``; after ``step`` also
@@ -40,6 +44,9 @@ class AnswerEnv(PuzzleEnv):
     """
 
     def __init__(self, task, env_id: str, max_steps: int | None = None, **kwargs: Any):
+        if max_steps not in (None, 1):
+            raise ConfigError(f"max_steps {max_steps!r} is not valid in answer mode, which has exactly one step; "
+                              "use mode='interactive' for multi-step play")
         super().__init__(task, env_id, **kwargs)
         self.last_verdict: Verdict | None = None
 
@@ -49,11 +56,22 @@ class AnswerEnv(PuzzleEnv):
         self.last_verdict = None
         return to_charset(self._prompt_text(inst)), self._info()
 
+    @property
+    def ended(self) -> bool:
+        return self.last_verdict is not None
+
     def score_completion(self, completion: str, **meta) -> Verdict:
         """Verify a completion with optional ``reasoning``, ``finish_reason``, token counts."""
         return self.task.score(self.instance, completion, **meta)
 
     def step(self, action):
+        if self.instance is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        if self.ended:
+            verdict = Verdict("ended", "The episode has already ended; call reset() for a new puzzle.")
+            info = self._info()
+            info["verdict"] = verdict.to_dict()
+            return to_charset(verdict.message), 0.0, True, False, info
         if isinstance(action, dict):
             meta = {k: action.get(k) for k in ("reasoning", "finish_reason", "n_output_tokens", "max_new_tokens")}
             verdict = self.score_completion(action.get("completion", ""), **meta)

@@ -11,6 +11,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import read_from_shared_memory
 
+from ..core.capabilities import ImageRendering
 from ..core.errors import ConfigError, check_choice
 from ..core.instance import Instance
 from ..core.seeding import check_split, item_seed
@@ -78,6 +79,44 @@ def to_charset(text: str) -> str:
     return "".join(c if c in TEXT_CHARSET else "?" for c in text)
 
 
+def render_modes(task: Task) -> list[str]:
+    """The render modes an environment over ``task`` supports: ``ansi``, plus ``rgb_array``
+    where the task draws images."""
+    return ["ansi", "rgb_array"] if isinstance(task, ImageRendering) else ["ansi"]
+
+
+#: the keys ``reset(options=...)`` understands
+RESET_OPTIONS = ("instance",)
+
+
+def check_prompt_template(template: Any, fields: list[str]) -> str | None:
+    """``template`` if it is a ``str.format`` template over plain ``fields``; else ConfigError.
+
+    Attribute access and indexing (``{prompt.__class__}``, ``{x[0]}``), nested fields in format
+    specs and unknown names are refused when the environment is made, not at the first reset.
+    """
+    if template is None:
+        return None
+    if not isinstance(template, str):
+        raise ConfigError(f"prompt_template must be a string with {{fields}}, not {type(template).__name__} "
+                          f"{str(template)[:40]!r}")
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError as e:
+        raise ConfigError(f"prompt_template is not a valid format string: {e}") from None
+    for _, name, spec, _ in parsed:
+        if name is None:
+            continue
+        if not name.isidentifier():
+            raise ConfigError(f"prompt_template field {{{name}}} is not allowed: use plain names only "
+                              f"(one of: {', '.join(sorted(fields))})")
+        if name not in fields:
+            raise ConfigError(f"prompt_template field {name!r} is not one of: {', '.join(sorted(fields))}")
+        if spec and ("{" in spec or "}" in spec):
+            raise ConfigError(f"prompt_template field {{{name}:{spec}}} has a nested field in its format spec")
+    return template
+
+
 class PuzzleEnv(gym.Env):
     """Base of the generic environments. See AnswerEnv and InteractiveEnv for the manuals."""
 
@@ -91,11 +130,13 @@ class PuzzleEnv(gym.Env):
         self.split = check_split(split)
         check_choice("reward", reward, REWARD_MODES)
         self.reward_mode = reward
+        # the class attribute lists every mode the generic envs know; an instance lists its task's
+        self.metadata = {**type(self).metadata, "render_modes": render_modes(task)}
         if render_mode is not None:
-            check_choice("render_mode", render_mode, RENDER_MODES)
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
-        self.prompt_template = prompt_template
         self.params = task.resolve_params(difficulty=difficulty, **params)
+        self.prompt_template = check_prompt_template(prompt_template, ["prompt", *sorted(self.params)])
         self.observation_space = text_space()
         self.action_space = text_space()
         self.instance: Instance | None = None
@@ -109,10 +150,14 @@ class PuzzleEnv(gym.Env):
         elif self._base_seed is None:
             self._base_seed, self._episode = int(self.np_random.integers(0, 2**62)), 0
         options = options or {}
+        if not isinstance(options, dict):
+            raise ConfigError(f"reset options must be a dict such as {{'instance': ...}}, not {type(options).__name__}")
+        for key in options:
+            check_choice("reset option", key, RESET_OPTIONS)
         if options.get("instance") is not None:
-            inst = self.task.load(options["instance"])
+            inst = self.task.load_instance(options["instance"])
         else:
-            s = item_seed(self.env_id, self.params, self.split, self._base_seed, self._episode)
+            s = item_seed(self.env_id, self.task.seed_params(self.params), self.split, self._base_seed, self._episode)
             inst = self.task.generate(np.random.default_rng(s), **self.params)
             inst = dataclasses.replace(inst, seed=s, split=self.split)
         self._episode += 1
@@ -130,14 +175,17 @@ class PuzzleEnv(gym.Env):
             "optimal_steps": self.task.optimal_steps(inst),
         }
 
-    def _prompt_text(self, inst: Instance) -> str:
+    def _prompt_text(self, inst: Instance, prompt: str | None = None) -> str:
+        """The first observation: the task's prompt (or ``prompt``), through ``prompt_template``."""
+        text = self.task.prompt(inst) if prompt is None else prompt
         if self.prompt_template is None:
-            return self.task.prompt(inst)
-        fields = {"prompt": self.task.prompt(inst), **inst.params}
+            return text
+        fields = {**self.params, **inst.params, "prompt": text}
         try:
             return self.prompt_template.format_map(_Strict(fields))
-        except (KeyError, ValueError, IndexError) as e:
-            raise ConfigError(f"prompt_template field {e} is not one of: {', '.join(sorted(fields))}") from None
+        except (KeyError, ValueError, IndexError, TypeError) as e:
+            raise ConfigError(f"prompt_template could not be filled ({type(e).__name__}: {e}); fields: "
+                              f"{', '.join(sorted(fields))}") from None
 
     def _reward(self, verdict) -> float:
         return float(verdict.reward if self.reward_mode == "binary" else verdict.score)
@@ -151,10 +199,7 @@ class PuzzleEnv(gym.Env):
             return None
         if self.render_mode == "ansi":
             return self.task.render(self.instance, self._render_state())
-        img = self.task.render_rgb(self.instance, self._render_state())
-        if img is None:
-            raise ConfigError(f"{self.env_id} has no image rendering; use render_mode='ansi'")
-        return img
+        return self.task.render_rgb(self.instance, self._render_state())
 
 
 class _Strict(dict):

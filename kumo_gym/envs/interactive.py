@@ -1,13 +1,18 @@
 """InteractiveEnv: a move per step, until solved, failed or out of steps."""
 from __future__ import annotations
 
+import warnings
 from typing import Any
+
+import gymnasium as gym
 
 from ..core.errors import ParseError, check_choice, check_int
 from ..core.verdict import Verdict
 from .base import PuzzleEnv, to_charset
 
+#: the old switch, kept for a deprecation period: "reject" is now the only policy
 ILLEGAL_ACTIONS = ("terminate", "reject")
+DEFAULT_MAX_INVALID = 3
 
 
 class InteractiveEnv(PuzzleEnv):
@@ -29,26 +34,37 @@ class InteractiveEnv(PuzzleEnv):
     ``reward="partial"`` the final step pays the verdict's score.
 
     ## Episode end
-    Terminated when solved, on an illegal or unreadable move (``illegal_action="terminate"``,
-    the default), or on a wrong final answer. Truncated after ``max_steps`` moves (default: the
-    family's budget, usually twice the optimum). With ``illegal_action="reject"`` an illegal or
-    unreadable move leaves the state unchanged and returns feedback, at most ``max_illegal``
-    times.
+    Terminated when solved or on a wrong final answer. An unreadable or illegal move has no
+    effect: the state is unchanged, the next observation says what was wrong, and ``max_invalid``
+    consecutive invalid moves (default 3) truncate the episode. Truncated too after ``max_steps``
+    moves (default: the family's budget, usually twice the optimum). A step after the end pays 0
+    with the verdict status ``ended``.
 
     ## Info
-    As AnswerEnv, plus ``step`` and ``status``; ``verdict`` when the episode ends.
+    As AnswerEnv, plus ``step``, ``status`` (``continue``, ``invalid`` or the final verdict's
+    status) and ``verdict`` on every step: ``incomplete`` while play goes on, ``illegal_move`` or
+    ``parse_error`` for an invalid move (``details.rule`` names the broken rule), the final
+    verdict at the end.
     """
 
-    def __init__(self, task, env_id: str, *, max_steps: int | None = None, illegal_action: str = "terminate",
-                 max_illegal: int = 5, **kwargs: Any):
+    def __init__(self, task, env_id: str, *, max_steps: int | None = None, max_invalid: int = DEFAULT_MAX_INVALID,
+                 illegal_action: str | None = None, max_illegal: int | None = None, **kwargs: Any):
         super().__init__(task, env_id, **kwargs)
-        check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        self.illegal_action = illegal_action
-        self.max_illegal = check_int("max_illegal", max_illegal, 0)
-        self._max_steps_arg = None if max_steps is None else check_int("max_steps", max_steps, 1)
+        if illegal_action is not None or max_illegal is not None:
+            warnings.warn("illegal_action= and max_illegal= are deprecated: an invalid move never ends the "
+                          "episode by itself; use max_invalid= (consecutive invalid moves that truncate)",
+                          DeprecationWarning, stacklevel=3)
+            if illegal_action is not None:
+                check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+            if max_illegal is not None:
+                max_invalid = max_illegal
+            if illegal_action == "terminate":
+                max_invalid = 1
+        self.max_invalid = check_int("max_invalid", max_invalid, 1, 10_000)
+        self._max_steps_arg = None if max_steps is None else check_int("max_steps", max_steps, 1, 10_000_000)
         self.state = None
         self.steps = 0
-        self.illegal = 0
+        self.invalid = 0
         self.done = False
         self.moves: list = []
 
@@ -63,67 +79,80 @@ class InteractiveEnv(PuzzleEnv):
         super().reset(seed=seed)
         inst = self._next_instance(seed, options)
         self.state = self.task.initial_state(inst)
-        self.steps = self.illegal = 0
+        self.steps = self.invalid = 0
         self.done = False
         self.moves = []
-        obs = self._prompt_text_interactive(inst) + "\n\n" + self.task.observation(inst, self.state, "", 0)
+        obs = (self._prompt_text(inst, self._interactive_prompt(inst)) + "\n\n"
+               + self.task.observation(inst, self.state, "", 0))
         info = self._info()
         info.update(step=0, status="continue")
         return to_charset(obs), info
 
-    def _prompt_text_interactive(self, inst) -> str:
+    def _interactive_prompt(self, inst) -> str:
         return self.task.interactive_prompt(inst)
 
-    def _finish(self, status: str, message: str, details: dict | None = None, score: float = 0.0):
+    def _finish(self, status: str, message: str, details: dict | None = None, score: float = 0.0) -> Verdict:
         verdict = Verdict(status, message, score=score, first_error=self.steps if status == "illegal_move" else None,
                           details={"moves": len(self.moves), **(details or {})})
         self.done = True
         return verdict
 
     def step(self, action):
+        if self.instance is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
         text = action if isinstance(action, str) else str(action)
         info = self._info()
         if self.done:
-            verdict = Verdict("wrong", "The episode has already ended; call reset().")
+            verdict = Verdict("ended", "The episode has already ended; call reset() for a new puzzle.")
             info.update(step=self.steps, status="ended", verdict=verdict.to_dict())
-            return "The episode has already ended.", 0.0, True, False, info
+            return to_charset(verdict.message), 0.0, True, False, info
         self.steps += 1
-        verdict = None
         try:
             move = self.task.parse_move(text)
-        except (ParseError, ValueError, TypeError, IndexError, KeyError, RecursionError) as e:
-            feedback = f"Could not read a move: {e}"
-            if self.illegal_action == "reject" and self.illegal < self.max_illegal:
-                self.illegal += 1
-                return self._continue(feedback, info, "parse_error")
-            verdict = self._finish("parse_error", feedback, {"reason": getattr(e, "reason", "malformed")})
-            return self._end(verdict, info)
+        except ParseError as e:
+            return self._invalid(Verdict("parse_error", f"Could not read a move: {e}",
+                                         details={"reason": e.reason}), info)
         t = self.task.transition(self.instance, self.state, move)
-        if t.status == "illegal_move" and self.illegal_action == "reject" and self.illegal < self.max_illegal:
-            self.illegal += 1
-            return self._continue(t.feedback + " The state is unchanged.", info, "illegal_move")
+        if t.status == "illegal_move":
+            details = {"reason": t.details.get("reason", "illegal"), **t.details}
+            return self._invalid(Verdict("illegal_move", t.feedback + " The state is unchanged.",
+                                         first_error=self.steps, details=details), info)
+        self.invalid = 0
         self.state = t.state
         self.moves.append(move)
         if t.status == "continue":
             if self.steps >= self.max_steps:
-                verdict = self._finish("incomplete", f"Out of steps after {self.steps} moves.", t.details)
-                obs, _, _, _, info = self._end(verdict, info)
-                return obs, 0.0, False, True, info
-            return self._continue(t.feedback, info, "continue")
-        status = t.status if t.status in ("solved", "illegal_move", "wrong", "incomplete") else "wrong"
+                return self._truncate(f"Out of steps after {self.steps} moves.", info, t.details)
+            verdict = Verdict("incomplete", t.feedback, details={"moves": len(self.moves), **t.details})
+            info.update(step=self.steps, status="continue", verdict=verdict.to_dict())
+            obs = self.task.observation(self.instance, self.state, t.feedback, self.steps)
+            return to_charset(obs), 0.0, False, False, info
+        status = t.status if t.status in ("solved", "wrong", "incomplete") else "wrong"
         verdict = self._finish(status, t.feedback, t.details, score=t.details.get("score", 1.0 if status == "solved" else 0.0))
         return self._end(verdict, info)
 
-    def _continue(self, feedback: str, info: dict, status: str):
-        info.update(step=self.steps, status=status)
+    def _invalid(self, verdict: Verdict, info: dict):
+        """An unreadable or illegal move: no effect, feedback, truncation after max_invalid in a row."""
+        self.invalid += 1
+        if self.invalid >= self.max_invalid:
+            return self._truncate(f"{verdict.message} That is {self.invalid} invalid moves in a row; the episode "
+                                  "stops here.", info, {**verdict.details, "reason": "too_many_invalid"},
+                                  status=verdict.status)
         if self.steps >= self.max_steps:
-            verdict = self._finish("incomplete", f"Out of steps after {self.steps} moves.")
-            obs, _, _, _, info = self._end(verdict, info)
-            return obs, 0.0, False, True, info
+            return self._truncate(f"Out of steps after {self.steps} moves.", info, verdict.details)
+        info.update(step=self.steps, status="invalid", verdict=verdict.to_dict())
+        left = self.max_invalid - self.invalid
+        feedback = f"{verdict.message} ({left} more invalid move{'s' if left != 1 else ''} in a row ends the episode.)"
         obs = self.task.observation(self.instance, self.state, feedback, self.steps)
         return to_charset(obs), 0.0, False, False, info
+
+    def _truncate(self, message: str, info: dict, details: dict | None = None, status: str = "incomplete"):
+        verdict = self._finish(status, message, details)
+        obs, _, _, _, info = self._end(verdict, info)
+        return obs, 0.0, False, True, info
 
     def _end(self, verdict: Verdict, info: dict):
         info.update(step=self.steps, status=verdict.status, verdict=verdict.to_dict())
         obs = self.task.observation(self.instance, self.state, verdict.message, self.steps)
         return to_charset(obs), self._reward(verdict), True, False, info
+

@@ -38,8 +38,7 @@ def structured_env(env_id: str, kwargs: dict, split: str = "train", max_steps: i
     from ..wrappers.structured import StructuredWrapper
 
     kw = dict(kwargs)
-    kw.setdefault("illegal_action", "reject")
-    kw.setdefault("max_illegal", 50)
+    kw.setdefault("max_invalid", 50)
     if max_steps is not None:
         kw["max_steps"] = max_steps
     env = gym.make(env_id, mode="interactive", split=split, **kw)

@@ -38,7 +38,7 @@ from ..core.seeding import check_split, shard_range
 from .data import generate_instances
 
 #: environment kwargs that are not generation parameters
-ENV_ONLY = ("mode", "reward", "render_mode", "prompt_template", "max_steps", "illegal_action", "max_illegal")
+ENV_ONLY = ("mode", "reward", "render_mode", "prompt_template", "max_steps", "max_invalid")
 
 
 @dataclass(frozen=True)

@@ -75,19 +75,40 @@ def test_interactive_env_rules():
     for m in env.task.golden_moves(env.instance):
         _, r, term, trunc, info = env.step(f"I add {m}")
     assert r == 1.0 and term and info["verdict"]["status"] == "solved"
+    # after the end: reward 0, status ended, still terminated
+    _, r, term, _, info = env.step("1")
+    assert r == 0.0 and term and info["verdict"]["status"] == "ended"
+
+
+def test_invalid_moves_have_no_effect_and_three_in_a_row_truncate():
+    env = interactive_env()
     env.reset(seed=0)
-    _, r, term, _, info = env.step("add 7")
-    assert term and info["verdict"]["status"] == "illegal_move" and info["verdict"]["first_error"] == 1
-    env = interactive_env(illegal_action="reject", max_illegal=1)
+    _, r, term, trunc, info = env.step("add 7")
+    assert (r, term, trunc) == (0.0, False, False) and env.state == 0
+    assert info["status"] == "invalid" and info["verdict"]["status"] == "illegal_move"
+    assert info["verdict"]["details"]["rule"] == "bad_step" and info["verdict"]["first_error"] == 1
+    obs, _, _, _, info = env.step("1")  # a legal move resets the count and carries a verdict too
+    assert env.state == 1 and info["verdict"]["status"] == "incomplete" and info["status"] == "continue"
+    obs, _, term, trunc, info = env.step("nothing")
+    assert info["verdict"]["status"] == "parse_error" and "Could not read a move" in obs and not (term or trunc)
+    env.step("add 9")
+    _, r, term, trunc, info = env.step("add 8")
+    assert trunc and not term and r == 0.0 and info["verdict"]["details"]["reason"] == "too_many_invalid"
+    assert env.state == 1
+    env = interactive_env(max_invalid=1)
     env.reset(seed=0)
-    _, _, term, _, info = env.step("add 7")
-    assert not term and info["status"] == "illegal_move" and env.state == 0
-    _, _, term, _, info = env.step("nothing")
-    assert term and info["verdict"]["status"] == "parse_error"
+    _, _, term, trunc, info = env.step("add 7")
+    assert trunc and info["verdict"]["status"] == "illegal_move"
     env = interactive_env(max_steps=1)
     env.reset(seed=0)
     _, r, term, trunc, info = env.step("1")
     assert trunc and not term and info["verdict"]["status"] == "incomplete"
+
+
+def test_old_illegal_action_spelling_still_works_with_a_warning():
+    with pytest.warns(DeprecationWarning, match="max_invalid"):
+        env = interactive_env(illegal_action="reject", max_illegal=2)
+    assert env.max_invalid == 2
 
 
 def test_reset_seed_sequence_is_reproducible_and_varied():

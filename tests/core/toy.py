@@ -9,11 +9,11 @@ import re
 
 import numpy as np
 
-from kumo_gym.core import ConfigError, Instance, InteractiveTask, ParseError, Verdict, check_int
+from kumo_gym.core import ConfigError, Instance, ParseError, StepwiseTask, Verdict, check_int
 from kumo_gym.core.extract import answer_regions, balanced_spans
 
 
-class ReachTask(InteractiveTask):
+class ReachTask(StepwiseTask):
     family = "reach"
     difficulties = {"easy": {"lo": 3, "hi": 9}, "hard": {"lo": 20, "hi": 40}}
     default_difficulty = "easy"

@@ -95,7 +95,7 @@ def test_interactive_golden_rollout(puzzle):
 def test_interactive_backward_move_and_illegal_move():
     env_id = "kumo_gym/FineReasonTreeWalk-v0"
     task = get_task(env_id)
-    env = gym.make(env_id, mode="interactive", puzzle="game24", illegal_action="reject")
+    env = gym.make(env_id, mode="interactive", puzzle="game24")
     env.reset(seed=2)
     base = env.unwrapped
     root = base.state["path"][0]

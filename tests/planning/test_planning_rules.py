@@ -180,7 +180,7 @@ def test_interactive_parse_move_variants():
 
 
 def test_interactive_reject_mode_keeps_state():
-    env = gym.make("kumo_gym/Hanoi-v0", n=3, mode="interactive", illegal_action="reject")
+    env = gym.make("kumo_gym/Hanoi-v0", n=3, mode="interactive")
     env.reset(seed=0)
     before = env.unwrapped.state
     obs, _r, term, _trunc, _info = env.step("[3, 0, 2]")

@@ -11,11 +11,11 @@ from .toyenv import ENTRY, install
 @pytest.fixture(scope="session")
 def reach():
     """``kumo_gym/Reach-v0`` registered for the session (removed from the catalogue afterwards)."""
-    from kumo_gym.envs import catalog
+    from kumo_gym.core.registry import remove_entry
 
     env_id = install()
     yield env_id
-    catalog.ENVIRONMENTS[:] = [e for e in catalog.ENVIRONMENTS if e.name != ENTRY.name]
+    remove_entry(ENTRY.name)
 
 
 @pytest.fixture(scope="session")

@@ -2,7 +2,7 @@
 so the harness and the trainers are tested without depending on which families have landed."""
 from __future__ import annotations
 
-from kumo_gym.core.registry import EnvEntry, register_all
+from kumo_gym.core.registry import EnvEntry, add_entry
 
 ENV_ID = "kumo_gym/Reach-v0"
 ENTRY = EnvEntry(name="Reach", task="tests.core.toy:ReachTask", family="reach",
@@ -11,9 +11,4 @@ ENTRY = EnvEntry(name="Reach", task="tests.core.toy:ReachTask", family="reach",
 
 def install() -> str:
     """Add the entry to the catalogue and register it with Gymnasium (idempotent)."""
-    from kumo_gym.envs import catalog
-
-    if all(e.name != ENTRY.name for e in catalog.ENVIRONMENTS):
-        catalog.ENVIRONMENTS.append(ENTRY)
-    register_all()
-    return ENV_ID
+    return add_entry(ENTRY)

@@ -55,7 +55,7 @@ import numpy as np
 from ...core.errors import ConfigError, ParseError
 from ...core.extract import answer_regions, balanced_spans, normalize_quotes, tail, unclosed_open
 from ...core.instance import Instance
-from ...core.task import InteractiveTask, Transition
+from ...core.task import StepwiseTask, Transition
 from ...core.verdict import Verdict
 from ...solvers.sat import Formula, enumerate_models, grade, true_vars
 from ...solvers.sat import solve as sat_solve
@@ -291,7 +291,7 @@ def neighbours8(r: int, c: int, H: int, W: int) -> Iterator[Cell]:
 _MOVE_OBJ = re.compile(r"\{[^{}]{0,200}\}")
 
 
-class GridTask(InteractiveTask):
+class GridTask(StepwiseTask):
     """Base of the Tatham grid puzzles. See the module docstring for how to add one."""
 
     family: ClassVar[str] = ""

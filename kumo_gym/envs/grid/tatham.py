@@ -170,9 +170,9 @@ def split_game_id(game_id: str) -> tuple[str, str]:
 
 def grid_task(family: str):
     """The Task of a grid puzzle by family name (``tents``), through the catalogue."""
-    from ...core.registry import get_task
-    from .catalog import ENTRIES
+    from ...core.registry import entries, get_task
 
+    ENTRIES = [e for e in entries() if e.family == "grid"]
     for e in ENTRIES:
         if e.name.lower() == family.lower():
             return get_task(e.id)

@@ -16,7 +16,7 @@ import numpy as np
 from ...core.errors import ConfigError, ParseError, check_int
 from ...core.extract import looks_truncated, self_truncation_evidence, split_thinking
 from ...core.instance import Instance
-from ...core.task import InteractiveTask
+from ...core.task import StepwiseTask
 from ...core.verdict import Verdict
 from ..answer import AnswerEnv
 from ..interactive import InteractiveEnv
@@ -36,7 +36,7 @@ CELL_PX = 12
 STEP_BUDGET = 2.0
 
 
-class PlanningTask(InteractiveTask):
+class PlanningTask(StepwiseTask):
     """Base class of Hanoi, Checker Jumping, River Crossing and Blocks World.
 
     Subclasses define the puzzle (``build``, ``initial_state``, ``goal_state``,
@@ -483,7 +483,7 @@ class PlanningInteractiveEnv(InteractiveEnv):
     def _info(self) -> dict:
         return {**super()._info(), **puzzle_info(self.task, self.instance)}
 
-    def _prompt_text_interactive(self, inst: Instance) -> str:
+    def _interactive_prompt(self, inst: Instance) -> str:
         text = self.task.interactive_prompt(inst)
         if self.moves_per_step > 1:
             text += (f"\nYou may give up to {self.moves_per_step} moves per turn as a list of moves, "

@@ -10,7 +10,7 @@ import numpy as np
 
 from ...core.errors import ConfigError, ContaminationError, UnsolvableInstanceError, check_choice
 from ...core.instance import Instance
-from ...core.task import InteractiveTask, Transition
+from ...core.task import StepwiseTask, Transition
 from ...core.verdict import Verdict
 from ...solvers.sparc import enumerate_solutions
 from . import text as tx
@@ -47,7 +47,7 @@ def _presets() -> dict:
     return out
 
 
-class SparcTask(InteractiveTask):
+class SparcTask(StepwiseTask):
     """SPaRC: draw a line from S to E through a grid so that every rule holds.
 
     ## Description

@@ -1,0 +1,68 @@
+"""The environment table: one row per registered environment (registration is data, STYLE.md).
+
+Adding a puzzle is adding its row here (and writing its Task). Rows name their Task and any
+environment class as ``"module:Class"`` strings, so this module imports nothing but the
+:class:`EnvEntry` record, and core never imports a family (ARCHITECTURE.md, layering).
+"""
+from __future__ import annotations
+
+from .registry import EnvEntry
+
+# ---- planning ("The Illusion of Thinking", specs/planning.md) -------------------------------
+_PLANNING = "The Illusion of Thinking (Shojaee et al., 2025)"
+_PLANNING_MODES = ("answer", "interactive")
+# the generic envs plus N, k, solvability and compositional depth in ``info`` (planning spec §9)
+_PLANNING_ENVS = {"answer": "kumo_gym.envs.planning.base:PlanningAnswerEnv",
+                  "interactive": "kumo_gym.envs.planning.base:PlanningInteractiveEnv"}
+
+
+def _planning(name: str, task: str, summary: str) -> EnvEntry:
+    return EnvEntry(name=name, task=task, family="planning", summary=summary, modes=_PLANNING_MODES,
+                    env_classes=_PLANNING_ENVS, paper=_PLANNING)
+
+
+# ---- grid puzzles (Simon Tatham's collection; specs/grid_puzzles.md) ------------------------
+_GRID = "Reasoning Structure of Large Language Models (anonymous, under review)"
+
+
+def _grid(name: str, module: str, summary: str) -> EnvEntry:
+    return EnvEntry(name=name, task=f"kumo_gym.envs.grid.{module}:{name}Task", family="grid", summary=summary,
+                    modes=("answer", "interactive"), paper=_GRID)
+
+
+_FINEREASON = "FineReason (DAMO-NLP-SG, 2025)"
+
+ENTRIES: list[EnvEntry] = [
+    _planning("Hanoi", "kumo_gym.envs.planning.hanoi:HanoiTask",
+              "Tower of Hanoi: move N disks from peg 0 to peg 2 (optimum 2^N - 1 moves)"),
+    _planning("CheckerJumping", "kumo_gym.envs.planning.checkers:CheckerJumpingTask",
+              "Checker Jumping: swap N red and N blue checkers by slides and jumps ((N+1)^2 - 1 moves)"),
+    _planning("RiverCrossing", "kumo_gym.envs.planning.river:RiverCrossingTask",
+              "River Crossing: N actor/agent pairs cross in a boat of capacity k without unsafe groups"),
+    _planning("BlocksWorld", "kumo_gym.envs.planning.blocks:BlocksWorldTask",
+              "Blocks World: restack N blocks into an interleaved goal tower (2N - 1 moves for even N)"),
+    EnvEntry(name="KUMO", task="kumo_gym.envs.kumo.game:KumoTask", family="kumo",
+             summary="Multi-turn diagnosis game: run tests whose outcomes rule truths out, then name the valid truth",
+             modes=("interactive",), env_classes={"interactive": "kumo_gym.envs.kumo.game:KumoEnv"},
+             paper="KUMO (Lin et al. 2025)"),
+    EnvEntry(name="SPaRC", task="kumo_gym.envs.sparc.task:SparcTask", family="sparc",
+             summary="SPaRC path puzzles: draw a line from S to E satisfying dot, gap, square, star, "
+                     "triangle and polyomino rules (generated or official records)",
+             modes=("answer", "interactive"), paper="Kaesberg et al., SPaRC, EMNLP 2025"),
+    EnvEntry(name="FineReasonStateChecking", task="kumo_gym.envs.finereason.tasks:StateCheckingTask",
+             family="finereason", paper=_FINEREASON,
+             summary="Is this intermediate puzzle state still solvable? (A)/(B); puzzle=sudoku|coloring|game24|logicgrid"),
+    EnvEntry(name="FineReasonStateTransition", task="kumo_gym.envs.finereason.tasks:StateTransitionTask",
+             family="finereason", paper=_FINEREASON,
+             summary="Make one move in a puzzle tree: a solvable child, or back to the parent when stuck"),
+    EnvEntry(name="FineReasonTreeWalk", task="kumo_gym.envs.finereason.tasks:TreeWalkTask",
+             family="finereason", paper=_FINEREASON, modes=("answer", "interactive"),
+             summary="Walk a puzzle tree one minimal move at a time, forward or back, to a solution"),
+    _grid("Solo", "solo", "Sudoku (Tatham's Solo): fill 1..n so rows, columns and boxes hold each once"),
+    _grid("Tents", "tents", "Tents: pair a tent with every tree; tents never touch; row and column counts"),
+    _grid("Towers", "towers", "Towers (skyscrapers): a Latin square of heights matching the visibility clues"),
+    _grid("Lightup", "lightup", "Light Up: light every white cell; lights never see each other; numbered blacks count lights"),
+    _grid("Mosaic", "mosaic", "Mosaic: colour cells so each clue counts the black cells in its 3x3 block"),
+    _grid("Pattern", "pattern", "Pattern (nonogram): paint the picture whose row and column runs are given"),
+    _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),
+]
