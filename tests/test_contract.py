@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import kumo_gym
 from kumo_gym.core import Instance, Verdict
+from kumo_gym.core.capabilities import Corruptible, GoldenMoves, OracleMoves, StructuredView
 from kumo_gym.core.registry import entries, get_task
 
 from .conftest import hostile_strings
@@ -117,7 +118,7 @@ def test_gold_answer_scores_one(env_id):
 def test_corrupted_gold_scores_below_one(env_id):
     _, inst, _ = first_instance(env_id, seed=2)
     task = get_task(env_id)
-    assert hasattr(task, "corrupt_answer"), f"{type(task).__name__} needs corrupt_answer(instance, answer, rng)"
+    assert isinstance(task, Corruptible), f"{type(task).__name__} needs corrupt_answer(instance, answer, rng)"
     rng = np.random.default_rng(0)
     for _ in range(5):
         bad = task.corrupt_answer(inst, task.solve(inst), rng)
@@ -181,12 +182,12 @@ def test_interactive_golden_rollout(env_id):
     env.reset(seed=6)
     base = env.unwrapped
     inst = base.instance
-    if hasattr(task, "golden_moves"):
+    if isinstance(task, GoldenMoves):
         moves = list(task.golden_moves(inst))
         next_move = lambda state, i: moves[i]  # noqa: E731
         limit = len(moves)
     else:
-        assert hasattr(task, "oracle_move"), f"{type(task).__name__} needs golden_moves() or oracle_move()"
+        assert isinstance(task, OracleMoves), f"{type(task).__name__} needs golden_moves() or oracle_move()"
         next_move = lambda state, i: task.oracle_move(inst, state)  # noqa: E731
         limit = base.max_steps
     total, terminated, truncated = 0.0, False, False
@@ -224,7 +225,7 @@ def test_make_dataset_records(env_id):
     assert env.unwrapped.instance.instance_id == recs[0]["instance_id"]
 
 
-STRUCTURED = [e.id for e in ENTRIES if "interactive" in e.modes and hasattr(get_task(e.id), "move_catalog")]
+STRUCTURED = [e.id for e in ENTRIES if "interactive" in e.modes and isinstance(get_task(e.id), StructuredView)]
 
 
 @pytest.mark.parametrize("env_id", STRUCTURED)

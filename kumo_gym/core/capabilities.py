@@ -108,8 +108,11 @@ class StructuredView(Protocol):
     def encode_state(self, instance: Instance, state: Any) -> np.ndarray:
         """The state as a float32 vector of fixed length for the instance's sizes."""
 
+
+@runtime_checkable
+class StateBounds(Protocol):
     def state_bounds(self, instance: Instance) -> tuple[float, float]:
-        """Lower and upper bounds of :meth:`encode_state`'s entries."""
+        """Lower and upper bounds of ``encode_state``'s entries (unbounded without this)."""
 
 
 @runtime_checkable

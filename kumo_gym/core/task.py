@@ -53,6 +53,12 @@ class Task(ABC):
     partial_credit: ClassVar[str] = "the verdict's score (the fraction of the puzzle's checks that pass)"
     #: tags tried by the shared answer extraction, most specific first
     answer_tags: ClassVar[tuple[str, ...]] = ("answer",)
+    #: extra ``{fields}`` a ``prompt_template`` may use besides ``prompt`` and the parameters
+    template_field_names: ClassVar[tuple[str, ...]] = ()
+
+    def template_fields(self, instance: Instance) -> dict:
+        """Values of :attr:`template_field_names` for ``instance``."""
+        return {}
 
     def __init__(self):
         self._disabled_rules: frozenset[str] = frozenset()
@@ -233,6 +239,10 @@ class Task(ABC):
     def optimal_steps(self, instance: Instance) -> int | None:
         """The optimal number of moves/steps, where the family defines it."""
         return None
+
+    def record_fields(self, instance: Instance) -> dict:
+        """Extra JSON-safe fields of this family for dataset records (``make_dataset``)."""
+        return {}
 
     def render(self, instance: Instance, state: Any = None) -> str:
         """A text picture of the instance (or of ``state``) for people."""

@@ -136,7 +136,8 @@ class PuzzleEnv(gym.Env):
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
         self.render_mode = render_mode
         self.params = task.resolve_params(difficulty=difficulty, **params)
-        self.prompt_template = check_prompt_template(prompt_template, ["prompt", *sorted(self.params)])
+        self.prompt_template = check_prompt_template(
+            prompt_template, ["prompt", *sorted(set(self.params) | set(task.template_field_names))])
         self.observation_space = text_space()
         self.action_space = text_space()
         self.instance: Instance | None = None
@@ -180,7 +181,7 @@ class PuzzleEnv(gym.Env):
         text = self.task.prompt(inst) if prompt is None else prompt
         if self.prompt_template is None:
             return text
-        fields = {**self.params, **inst.params, "prompt": text}
+        fields = {**self.params, **inst.params, **self.task.template_fields(inst), "prompt": text}
         try:
             return self.prompt_template.format_map(_Strict(fields))
         except (KeyError, ValueError, IndexError, TypeError) as e:

@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 
 from ..core.backend import ChatResult
+from ..core.capabilities import GoldenMoves, LegalMoves, OracleMoves, RandomAnswer
 from ..core.errors import check_choice
+from ..core.task import StepwiseTask
 
 AGENTS = ("oracle", "random")
 
@@ -80,11 +82,11 @@ class OracleAgent(_BoundAgent):
         if not self._interactive():
             return task.format_answer(self._golden_answer())
         step = len(getattr(self.env, "moves", []) or [])
-        if callable(getattr(task, "golden_moves", None)):
+        if isinstance(task, GoldenMoves):
             moves = self._golden_list(task, inst)
             if step < len(moves):
                 return task.format_move(moves[step])
-        if callable(getattr(task, "oracle_move", None)):
+        if isinstance(task, OracleMoves):
             return task.format_move(task.oracle_move(inst, self.env.state))
         golden = self._golden_answer()
         if isinstance(golden, (list, tuple)) and step < len(golden):
@@ -112,14 +114,11 @@ class RandomAgent(_BoundAgent):
     def reply(self) -> str:
         task, inst = self.env.task, self.env.instance
         if self._interactive():
-            try:
-                moves = task.legal_moves(inst, self.env.state)
-            except NotImplementedError:
-                moves = []
+            moves = task.legal_moves(inst, self.env.state) if isinstance(task, LegalMoves) else []
             if not moves:
                 return ""
             return task.format_move(moves[int(self.rng.integers(len(moves)))])
-        if callable(getattr(task, "random_answer", None)):
+        if isinstance(task, RandomAnswer):
             return task.format_answer(task.random_answer(inst, self.rng))
         if not self._moves_are_answers(task, inst):
             return ""
@@ -134,32 +133,25 @@ class RandomAgent(_BoundAgent):
         whose answer is a path of cells while its moves are steps: no)."""
         key = type(task)
         if key not in self._walkable:
-            golden_moves = getattr(task, "golden_moves", None)
-            try:
-                self._walkable[key] = (not callable(golden_moves)) or list(golden_moves(inst)) == list(task.solve(inst))
-            except (NotImplementedError, TypeError):
-                self._walkable[key] = False
+            self._walkable[key] = (isinstance(task, StepwiseTask) and isinstance(task, GoldenMoves)
+                                   and list(task.golden_moves(inst)) == list(task.solve(inst)))
         return self._walkable[key]
 
     def random_walk(self, task, inst) -> list | None:
-        try:
-            state = task.initial_state(inst)
-        except (NotImplementedError, AttributeError):
+        if not isinstance(task, StepwiseTask):
             return None
+        state = task.initial_state(inst)
         length = task.optimal_steps(inst) or 10
         walk = []
-        try:
-            for _ in range(int(length)):
-                moves = task.legal_moves(inst, state)
-                if not moves:
-                    break
-                move = moves[int(self.rng.integers(len(moves)))]
-                walk.append(move)
-                state = task.apply(inst, state, move)
-                if task.is_goal(inst, state):
-                    break
-        except NotImplementedError:
-            return None
+        for _ in range(int(length)):
+            moves = task.legal_moves(inst, state)
+            if not moves:
+                break
+            move = moves[int(self.rng.integers(len(moves)))]
+            walk.append(move)
+            state = task.apply(inst, state, move)
+            if task.is_goal(inst, state):
+                break
         return walk
 
 

@@ -31,7 +31,7 @@ def generate_instances(env_id: str, n: int, split: str = "train", seed: int = 0,
     task = get_task(env_id)
     params = task.resolve_params(**kwargs)
     for i in shard_range(n, shard):
-        s = item_seed(env_id, params, split, seed, i)
+        s = item_seed(env_id, task.seed_params(params), split, seed, i)
         inst = task.generate(np.random.default_rng(s), **params)
         yield dataclasses.replace(inst, seed=s, split=split)
 
@@ -48,6 +48,7 @@ def make_record(env_id: str, inst: Instance, with_golden: bool = False) -> dict:
         "messages": task.messages(inst),
         "instance": inst.to_dict(),
         "optimal_steps": task.optimal_steps(inst),
+        **task.record_fields(inst),
     }
     if with_golden:
         rec["golden"] = task.format_answer(task.solve(inst))

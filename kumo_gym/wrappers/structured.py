@@ -12,28 +12,30 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from ..core.capabilities import StateBounds, StructuredView
 from ..core.errors import ConfigError
+from ..core.task import InteractiveTask
 
 
 class StructuredWrapper(gym.Wrapper):
     """``Box`` observations and ``Discrete`` actions with an action mask.
 
     Arguments: ``step_penalty`` (reward added on every step that does not end the episode,
-    default 0), ``illegal_penalty`` (reward of a masked action; with the inner env's
-    ``illegal_action="reject"`` the episode goes on, otherwise it ends).
+    default 0), ``illegal_penalty`` (reward of a masked action: it has no effect, and the inner
+    env's ``max_invalid`` consecutive ones truncate the episode).
     """
 
     def __init__(self, env: gym.Env, step_penalty: float = 0.0, illegal_penalty: float = 0.0):
         super().__init__(env)
         base = env.unwrapped
         task = base.task
-        for name in ("move_catalog", "encode_state", "initial_state"):
-            if not callable(getattr(task, name, None)):
-                raise ConfigError(f"{base.env_id} has no structured interface (its task lacks {name}())")
+        if not (isinstance(task, StructuredView) and isinstance(task, InteractiveTask)):
+            raise ConfigError(f"{base.env_id} has no structured interface (its task needs move_catalog() and "
+                              "encode_state() in interactive mode)")
         probe = task.generate(np.random.default_rng(0), **base.params)
         self._catalog = list(task.move_catalog(probe))
         vec = np.asarray(task.encode_state(probe, task.initial_state(probe)), dtype=np.float32)
-        low, high = getattr(task, "state_bounds", lambda inst: (-np.inf, np.inf))(probe)
+        low, high = task.state_bounds(probe) if isinstance(task, StateBounds) else (-np.inf, np.inf)
         self.observation_space = spaces.Box(low=np.full(vec.shape, low, np.float32),
                                             high=np.full(vec.shape, high, np.float32), dtype=np.float32)
         self.action_space = spaces.Discrete(len(self._catalog))

@@ -105,7 +105,7 @@ def test_interactive_backward_move_and_illegal_move():
     env.step(task.format_move(root))  # back to the parent
     assert base.state["path"] == [root]
     _, _, terminated, _, info = env.step("Next state: ['(1 + 1)']")
-    assert not terminated and info["status"] == "illegal_move"
+    assert not terminated and info["status"] == "invalid" and info["verdict"]["status"] == "illegal_move"
 
 
 def test_bad_kwargs_name_the_choices():

@@ -264,9 +264,10 @@ def test_interactive_play(name):
         (r, c), v = min(fixed.items())
         other = next(x for x in task.move_values(inst) if x != v)
         _, reward, terminated, _, info = env.step(json.dumps({"r": r, "c": c, "v": other}))
-        assert info["status"] == "illegal_move" and not terminated and reward == 0.0
+        assert info["verdict"]["status"] == "illegal_move" and not terminated and reward == 0.0
+        assert info["status"] == "invalid" and env.unwrapped.state == task.initial_state(inst)
     _, _, terminated, _, info = env.step("not a move")
-    assert info["status"] == "parse_error" and not terminated
+    assert info["verdict"]["status"] == "parse_error" and not terminated
     moves = task.golden_moves(inst)
     assert len(moves) == task.optimal_steps(inst)
     for i, m in enumerate(moves):

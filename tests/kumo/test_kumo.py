@@ -283,8 +283,9 @@ def test_env_plays_golden_and_reports_oracle():
 def test_env_parse_error_and_wrong_prediction():
     env = gym.make(ENV)
     env.reset(seed=1)
-    _, r, term, _, info = env.step("<ANSWER> Not a name </ANSWER>")
-    assert term and r == 0 and info["verdict"]["status"] == "parse_error"
+    obs, r, term, trunc, info = env.step("<ANSWER> Not a name </ANSWER>")
+    # an unknown name is an unreadable reply: no effect, feedback, the game goes on
+    assert not (term or trunc) and r == 0 and info["verdict"]["status"] == "parse_error" and "Not a name" in obs
     env.reset(seed=1)
     inst = env.unwrapped.instance
     wrong = next(t for t in inst.data["truths"] if t != inst.data["valid_truth"])

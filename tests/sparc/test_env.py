@@ -118,12 +118,13 @@ def test_interactive_episode():
         assert "'V'" in obs
     obs, r, term, _trunc, info = env.step(str(moves[-1]))
     assert term and r == 1.0 and info["verdict"]["status"] == "solved"
-    # an illegal move ends the episode
+    # an illegal move has no effect: the state stays, feedback comes back, the episode goes on
     env.reset(seed=4)
     state = env.unwrapped.state
     bad = next(m for m in range(4) if TASK.check_move(inst, state, m) is not None)
-    _, r, term, _, info = env.step(f"Final: {bad}")
-    assert term and r == 0 and info["verdict"]["status"] == "illegal_move"
+    _, r, term, trunc, info = env.step(f"Final: {bad}")
+    assert not (term or trunc) and r == 0 and info["verdict"]["status"] == "illegal_move"
+    assert env.unwrapped.state == state
     assert env.unwrapped.max_steps == TASK.max_steps(inst)
 
 
@@ -183,7 +184,7 @@ def test_interactive_accepts_the_next_node():
     assert r == 1.0
     env.reset(seed=2)
     _, r, term, _, info = env.step("Final: (12, 12)")
-    assert term and info["verdict"]["status"] == "illegal_move"
+    assert not term and info["verdict"]["status"] == "illegal_move"
 
 
 def test_vision_yaml_prompt():

@@ -7,7 +7,6 @@ N from a bucket, interactive play and the hooks of the structured wrapper.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any, ClassVar
 
@@ -49,6 +48,13 @@ class PlanningTask(StepwiseTask):
     family: ClassVar[str] = ""
     #: the puzzle's name in messages
     puzzle: ClassVar[str] = ""
+    template_field_names: ClassVar[tuple[str, ...]] = (
+        "N", "k", "n_stacks", "initial_state", "goal_state", "rules", "format_example", "answer_format", "system",
+        "user")
+
+    def template_fields(self, instance: Instance) -> dict:
+        """The ``{placeholders}`` a user ``prompt_template`` may use (spec §4)."""
+        return template_fields(self, instance)
     #: the shape of the final answer line, shown in prompts (spec §4)
     answer_format: ClassVar[str] = ""
     #: one-line description of a single move for interactive play
@@ -448,12 +454,6 @@ class PlanningAnswerEnv(AnswerEnv):
     def _info(self) -> dict:
         return {**super()._info(), **puzzle_info(self.task, self.instance)}
 
-    def _prompt_text(self, inst: Instance) -> str:
-        if self.prompt_template is None:
-            return super()._prompt_text(inst)
-        # the generic env fills a template from the instance parameters: lend it ours as well
-        extra = dataclasses.replace(inst, params={**template_fields(self.task, inst), **inst.params})
-        return super()._prompt_text(extra)
 
 
 class PlanningInteractiveEnv(InteractiveEnv):
@@ -505,8 +505,8 @@ class PlanningInteractiveEnv(InteractiveEnv):
         for m in moves[: self.moves_per_step]:
             obs, r, term, trunc, info = super().step(self.task.format_move(m))
             total, applied = total + r, applied + 1
-            if term or trunc:
-                break
+            if term or trunc or info.get("status") == "invalid":
+                break  # an invalid move has no effect and ends the turn
         info["moves_applied"] = applied
         return obs, total, term, trunc, info
 
