@@ -5,7 +5,9 @@ Plugged into the main command through :data:`kumo_gym.cli.PLUGINS`.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 
 
 def _env_ids(args) -> list[str]:
@@ -53,11 +55,62 @@ def backend_from_args(args):
     return load_backend(args.model, base_url=args.base_url, **kwargs), args.model
 
 
+def default_eval_dir(args) -> str:
+    """``runs/eval/<agent or model>-<UTC time>``: a fresh directory for every run."""
+    import time
+
+    name = (args.agent or args.model or "model").replace("/", "_")
+    base = Path("runs/eval") / f"{name}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime())}"
+    path, i = base, 1
+    while path.exists():
+        i += 1
+        path = base.with_name(f"{base.name}-{i}")
+    return str(path)
+
+
+def eval_out_dir(args) -> str:
+    """The run directory: a fresh one by default; an existing one only when asked to resume.
+
+    ``--resume DIR`` continues the run in DIR (same configuration); ``--out DIR`` must be new or
+    empty of traces, so a second run's report never mixes in a first run's episodes.
+    """
+    if args.resume and args.out and args.resume != args.out:
+        raise SystemExit(f"error: --resume {args.resume} and --out {args.out} name different directories")
+    out = args.resume or args.out
+    if args.report_only:
+        if not out:
+            raise SystemExit("error: --report-only needs the run directory (--out DIR)")
+        return out
+    if out is None:
+        return default_eval_dir(args)
+    has_traces = any(Path(out).glob("traces*.jsonl"))
+    if has_traces and not args.resume:
+        raise SystemExit(f"error: {out} already holds an evaluation run; continue it with --resume {out}, or "
+                         "give a new --out (by default every run gets its own runs/eval/<name>-<time>)")
+    if args.resume and not has_traces:
+        raise SystemExit(f"error: --resume {out}: no traces*.jsonl there to resume")
+    return out
+
+
+def check_resumable(out: str, config: dict, shard: str | None) -> None:
+    """Refuse to resume a run whose stored configuration differs (other model, envs, split, seed...)."""
+    name = "config.json" if shard is None else f"config-{shard.replace('/', '-of-')}.json"
+    path = Path(out) / name
+    if not path.exists():
+        return
+    old = json.loads(path.read_text())
+    keys = ("model", "split", "seed", "specs", "max_tokens", "temperature")
+    diff = [k for k in keys if old.get(k) != config.get(k)]
+    if diff:
+        raise SystemExit(f"error: cannot resume {out}: its run used other {', '.join(diff)} "
+                         f"({', '.join(f'{k}={old.get(k)!r}' for k in diff)}); start a new run instead")
+
+
 def cmd_eval(args) -> int:
     from ..cli import parse_kwargs
     from .evaluate import Evaluator, make_specs, report
 
-    out = args.out or f"runs/eval/{(args.agent or args.model or 'model').replace('/', '_')}"
+    out = eval_out_dir(args)
     if args.report_only:
         report(out, plots=not args.no_plots)
         print(f"\nwrote {out}/results.json and {out}/results.md")
@@ -72,7 +125,10 @@ def cmd_eval(args) -> int:
     ev = Evaluator(backend, out, model_name=name, split=args.split, seed=args.seed, max_tokens=max_tokens,
                    temperature=args.temperature, workers=args.concurrency if args.base_url else 1,
                    progress=not args.quiet)
-    path = ev.run(specs, args.n, samples=args.samples, shard=args.shard)
+    if args.resume:
+        check_resumable(out, ev.config(specs, args.size, args.samples), args.shard)
+    print(f"run directory: {out}", file=sys.stderr)
+    path = ev.run(specs, args.size, samples=args.samples, shard=args.shard)
     print(f"traces: {path}")
     report(out, plots=not args.no_plots)
     print(f"\nwrote {out}/results.json and {out}/results.md")
@@ -107,7 +163,7 @@ def _heldout_ids(paths: list[str] | None) -> set[str] | None:
 
 
 def cmd_train(args) -> int:
-    common = dict(model=args.model, n=args.n, output_dir=args.out, seed=args.seed, shard=args.shard,
+    common = dict(model=args.model, n=args.size, output_dir=args.out, seed=args.seed, shard=args.shard,
                   max_steps=args.max_steps, learning_rate=args.learning_rate, callback_every=args.callback_every,
                   callback_n=args.callback_n, callback_max_tokens=args.callback_max_tokens,
                   exclude_ids=_heldout_ids(args.heldout), report_to=args.report_to, save=not args.no_save)
@@ -128,6 +184,8 @@ def cmd_train(args) -> int:
 
 
 def register(subparsers) -> None:
+    from ..cli import add_size_arg
+
     p = subparsers.add_parser(
         "eval", help="evaluate an agent or a model on environments (results tables, traces, plots)",
         description="Evaluate the oracle/random agents, a local model or an OpenAI-compatible endpoint. "
@@ -139,12 +197,14 @@ def register(subparsers) -> None:
     p.add_argument("--difficulty", nargs="*", default=None, help="one or more difficulty presets")
     p.add_argument("--mode", default=None, help="answer (single-turn) or interactive (multi-turn)")
     p.add_argument("--agent", choices=("oracle", "random"), default=None)
-    p.add_argument("--n", type=int, default=10, help="instances per environment and difficulty")
+    add_size_arg(p, 10, "instances per environment and difficulty (default 10)")
     p.add_argument("--samples", type=int, default=1, help="replies per instance (pass@k uses them)")
     p.add_argument("--split", default="test")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--shard", default=None, help="i/n: only shard i of n of the instances")
-    p.add_argument("--out", default=None, help="output directory (default runs/eval/<agent or model>)")
+    p.add_argument("--out", default=None, help="a new output directory (default: runs/eval/<agent or model>-<time>)")
+    p.add_argument("--resume", default=None, metavar="DIR",
+                   help="continue the run in DIR (same configuration): finished episodes are kept, the rest run")
     p.add_argument("--report-only", action="store_true", help="only summarise the traces already in --out")
     p.add_argument("--no-plots", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -160,7 +220,7 @@ def register(subparsers) -> None:
         q.add_argument("--env", action="append", required=True,
                        help="ID or ID:key=value,... (e.g. Hanoi:difficulty=easy, KUMO:mode=interactive); repeatable")
         q.add_argument("--model", default="tiny", help="'tiny' or a Hugging Face model path/name")
-        q.add_argument("--n", type=int, default=64, help="training instances per --env")
+        add_size_arg(q, 64, "training instances per --env (default 64)")
         q.add_argument("--out", default=f"runs/{algo}", help="output directory (model, log_history.json)")
         q.add_argument("--seed", type=int, default=0)
         q.add_argument("--shard", default=None, help="i/n: build the data from shard i of n only")

@@ -85,7 +85,7 @@ def guarded_instances(specs: list[EvalSpec], n: int, split: str = "train", seed:
     for spec in specs:
         task = get_task(spec.env_id)
         for inst in generate_instances(spec.env_id, n, split=split, seed=seed, shard=shard,
-                                       **spec.generation_params()):
+                                       env_kwargs=spec.generation_params()):
             if split == "train":
                 task.check_trainable(inst)
             if exclude_ids and inst.instance_id in exclude_ids:
