@@ -363,14 +363,14 @@ class TransformersBackend:
     def __init__(self, model: Any = TINY, tokenizer: Any = None, device: str | None = None,
                  max_tokens: int = 256, temperature: float = 1.0, seed: int | None = 0,
                  enable_thinking: bool | None = None):
+        if isinstance(model, (str, os.PathLike)):
+            self.name = str(model)
+            model = model_path(model)  # a bad path fails here, before torch is imported
         import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
 
         if isinstance(model, (str, os.PathLike)):
-            path = tiny_model() if str(model) == TINY else str(model)
-            self.name = str(model)
-            tokenizer = tokenizer or AutoTokenizer.from_pretrained(path)
-            model = AutoModelForCausalLM.from_pretrained(path)
+            model, loaded_tokenizer, _ = load_pretrained(model, with_tokenizer=tokenizer is None)
+            tokenizer = tokenizer or loaded_tokenizer
         else:
             self.name = getattr(getattr(model, "config", None), "_name_or_path", type(model).__name__)
             if tokenizer is None:
@@ -435,6 +435,36 @@ class TransformersBackend:
                                       prompt_tokens=len(ids), completion_tokens=len(gen) + (stop is not None),
                                       extra={"model": self.name}))
         return results
+
+
+def model_path(model: str | os.PathLike) -> str:
+    """The directory (or hub name) to load for ``model``: ``"tiny"`` is the cached tiny model; a
+    name that is spelled as a local path must exist (ConfigError naming it otherwise)."""
+    name = str(model)
+    if name == TINY:
+        return tiny_model()
+    looks_local = os.path.isabs(name) or name.startswith(("./", "../", "~", ".\\")) or os.path.exists(name)
+    path = os.path.expanduser(name)
+    if looks_local and not os.path.isdir(path):
+        what = "is not a directory" if os.path.exists(path) else "does not exist"
+        raise ConfigError(f"model {name!r} {what}; give a model directory (save_pretrained), a Hugging Face "
+                          f"model name, or {TINY!r}")
+    return path
+
+
+def load_pretrained(model: str | os.PathLike, with_tokenizer: bool = True):
+    """``(model, tokenizer or None, path)`` of a causal LM, or a ConfigError that names ``model`` and
+    why it could not be loaded (instead of a loader traceback)."""
+    path = model_path(model)
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path) if with_tokenizer else None
+        lm = AutoModelForCausalLM.from_pretrained(path)
+    except (OSError, ValueError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ConfigError(f"cannot load model {str(model)!r}: {reason[:300]}") from None
+    return lm, tokenizer, path
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from ..cli import nonnegative_int, positive_float, positive_int, seed_int
+
 
 def _env_ids(args) -> list[str]:
     from ..cli import resolve_env_id
@@ -30,10 +32,11 @@ def add_model_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--base-url", default=None,
                    help="an OpenAI-compatible endpoint (vLLM, SGLang, OpenAI ...), e.g. http://localhost:8000/v1")
     g.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
-    g.add_argument("--concurrency", type=int, default=8, help="requests in flight (remote backends)")
-    g.add_argument("--timeout", type=float, default=300.0, help="seconds per request (remote backends)")
-    g.add_argument("--max-retries", type=int, default=4)
-    g.add_argument("--max-tokens", type=int, default=None, help="completion token limit per reply")
+    g.add_argument("--concurrency", type=positive_int, default=8, help="requests in flight (remote backends)")
+    g.add_argument("--timeout", type=positive_float, default=300.0,
+                   help="seconds per request, reply included (remote backends)")
+    g.add_argument("--max-retries", type=nonnegative_int, default=4)
+    g.add_argument("--max-tokens", type=positive_int, default=None, help="completion token limit per reply")
     g.add_argument("--temperature", type=float, default=None)
     g.add_argument("--device", default=None, help="torch device for local models (default: cuda when available)")
 
@@ -112,6 +115,8 @@ def cmd_eval(args) -> int:
 
     out = eval_out_dir(args)
     if args.report_only:
+        if not any(Path(out).glob("traces*.jsonl")):
+            raise SystemExit(f"error: --report-only: no traces*.jsonl in {out} to report on")
         report(out, plots=not args.no_plots)
         print(f"\nwrote {out}/results.json and {out}/results.md")
         return 0
@@ -158,7 +163,14 @@ def _heldout_ids(paths: list[str] | None) -> set[str] | None:
 
     ids = set()
     for p in paths:
-        ids.update(r["instance_id"] for r in read_traces(p) if r.get("instance_id"))
+        # a typo must not turn the contamination guard off: every file must exist and hold ids
+        if not Path(p).is_file():
+            raise SystemExit(f"error: --heldout {p}: no such file")
+        found = {r["instance_id"] for r in read_traces(p) if isinstance(r, dict) and r.get("instance_id")}
+        if not found:
+            raise SystemExit(f"error: --heldout {p} holds no records with an instance_id (give evaluation "
+                             "traces or dataset records)")
+        ids |= found
     return ids
 
 
@@ -198,9 +210,9 @@ def register(subparsers) -> None:
     p.add_argument("--mode", default=None, help="answer (single-turn) or interactive (multi-turn)")
     p.add_argument("--agent", choices=("oracle", "random"), default=None)
     add_size_arg(p, 10, "instances per environment and difficulty (default 10)")
-    p.add_argument("--samples", type=int, default=1, help="replies per instance (pass@k uses them)")
+    p.add_argument("--samples", type=positive_int, default=1, help="replies per instance (pass@k uses them)")
     p.add_argument("--split", default="test")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_int, default=0)
     p.add_argument("--shard", default=None, help="i/n: only shard i of n of the instances")
     p.add_argument("--out", default=None, help="a new output directory (default: runs/eval/<agent or model>-<time>)")
     p.add_argument("--resume", default=None, metavar="DIR",
@@ -222,33 +234,33 @@ def register(subparsers) -> None:
         q.add_argument("--model", default="tiny", help="'tiny' or a Hugging Face model path/name")
         add_size_arg(q, 64, "training instances per --env (default 64)")
         q.add_argument("--out", default=f"runs/{algo}", help="output directory (model, log_history.json)")
-        q.add_argument("--seed", type=int, default=0)
+        q.add_argument("--seed", type=seed_int, default=0)
         q.add_argument("--shard", default=None, help="i/n: build the data from shard i of n only")
-        q.add_argument("--max-steps", type=int, default=50 if algo == "grpo" else 100)
-        q.add_argument("--learning-rate", type=float, default=1e-5 if algo == "grpo" else 2e-4)
-        q.add_argument("--callback-every", type=int, default=0,
+        q.add_argument("--max-steps", type=nonnegative_int, default=50 if algo == "grpo" else 100)
+        q.add_argument("--learning-rate", type=positive_float, default=1e-5 if algo == "grpo" else 2e-4)
+        q.add_argument("--callback-every", type=nonnegative_int, default=0,
                        help="evaluate on held-out validation instances every K steps (0: off)")
-        q.add_argument("--callback-n", type=int, default=4, help="validation instances per --env for the callback")
-        q.add_argument("--callback-max-tokens", type=int, default=128)
-        q.add_argument("--heldout", nargs="*", default=None, metavar="JSONL",
+        q.add_argument("--callback-n", type=positive_int, default=4, help="validation instances per --env for the callback")
+        q.add_argument("--callback-max-tokens", type=positive_int, default=128)
+        q.add_argument("--heldout", nargs="+", default=None, metavar="JSONL",
                        help="evaluation traces/records whose instance ids must not be trained on")
         q.add_argument("--report-to", default="none", help="trainer loggers: none, tensorboard, wandb ...")
         q.add_argument("--no-save", action="store_true", help="do not save the trained model")
         if algo == "grpo":
-            q.add_argument("--num-generations", type=int, default=4, help="completions per prompt (group size)")
-            q.add_argument("--prompts-per-step", type=int, default=2)
-            q.add_argument("--max-completion-length", type=int, default=256,
+            q.add_argument("--num-generations", type=positive_int, default=4, help="completions per prompt (group size)")
+            q.add_argument("--prompts-per-step", type=positive_int, default=2)
+            q.add_argument("--max-completion-length", type=positive_int, default=256,
                            help="tokens per completion (whole conversation after the prompt in multi-turn)")
-            q.add_argument("--max-turn-tokens", type=int, default=128, help="tokens per model turn (multi-turn)")
+            q.add_argument("--max-turn-tokens", type=positive_int, default=128, help="tokens per model turn (multi-turn)")
             q.add_argument("--temperature", type=float, default=1.0)
             q.add_argument("--beta", type=float, default=0.0, help="KL coefficient")
             q.add_argument("--reward-weights", nargs="*", default=None, metavar="KIND=W",
                            help="weights of the reward components binary, partial, format (default 1, 0.5, 0.1)")
             q.add_argument("--use-vllm", action="store_true", help="generate with TRL's vLLM integration (single-turn)")
         else:
-            q.add_argument("--batch-size", type=int, default=4)
-            q.add_argument("--max-length", type=int, default=4096)
-            q.add_argument("--epochs", type=float, default=1.0, help="used when --max-steps is 0")
+            q.add_argument("--batch-size", type=positive_int, default=4)
+            q.add_argument("--max-length", type=positive_int, default=4096)
+            q.add_argument("--epochs", type=positive_float, default=1.0, help="used when --max-steps is 0")
         q.set_defaults(func=cmd_train)
 
     from .demo import register_demo

@@ -299,15 +299,12 @@ def reward_functions(weights: dict[str, float] | None = None) -> tuple[list, lis
 
 
 def load_model_and_tokenizer(model: str):
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from .backends import load_pretrained
 
-    from .backends import TINY, tiny_model
-
-    path = tiny_model() if model == TINY else model
-    tok = AutoTokenizer.from_pretrained(path)
+    lm, tok, path = load_pretrained(model)
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    return AutoModelForCausalLM.from_pretrained(path), tok, path
+    return lm, tok, path
 
 
 def train_grpo(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/grpo",
