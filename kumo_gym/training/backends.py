@@ -462,9 +462,14 @@ def load_pretrained(model: str | os.PathLike, with_tokenizer: bool = True):
         tokenizer = AutoTokenizer.from_pretrained(path) if with_tokenizer else None
         lm = AutoModelForCausalLM.from_pretrained(path)
     except (OSError, ValueError) as exc:
-        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ConfigError(f"cannot load model {str(model)!r}: {reason[:300]}") from None
+        raise pretrained_error(model, exc) from None
     return lm, tokenizer, path
+
+
+def pretrained_error(model, exc: BaseException) -> ConfigError:
+    """The ConfigError for a model that ``from_pretrained`` could not load (first line of its reason)."""
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return ConfigError(f"cannot load model {str(model)!r}: {reason[:300]}")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -92,7 +92,9 @@ def generation_params(env_kwargs: dict) -> dict:
 def check_seed(seed) -> int:
     """``seed`` as a non-negative int (Gymnasium's ``reset(seed=...)`` accepts nothing else), or a
     ConfigError naming it; every many-item function and command checks its seed the same way."""
-    return check_int("seed", seed, 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"seed {seed!r} is not a valid seed (an integer >= 0)")
+    return seed
 
 
 def generate_instances(env_id: str, size: int | None = None, split: str = "train", seed: int = 0, *,

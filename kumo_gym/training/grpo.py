@@ -298,58 +298,115 @@ def reward_functions(weights: dict[str, float] | None = None) -> tuple[list, lis
     return [make_reward_function(None, k) for k in kinds], [float(weights[k]) for k in kinds]
 
 
-def load_model_and_tokenizer(model: str):
-    from .backends import load_pretrained
+def load_model_and_tokenizer(model: str, model_args: dict | None = None):
+    """``(model, tokenizer, path)`` (see :func:`kumo_gym.training.models.load_model`)."""
+    from .models import load_model
 
-    lm, tok, path = load_pretrained(model)
-    if tok.pad_token is None:
-        tok.pad_token = tok.eos_token
-    return lm, tok, path
+    m = load_model(model, model_args)
+    return m.model, m.tokenizer, m.path
 
 
-def train_grpo(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/grpo",
+def to_spec(env) -> EvalSpec:
+    """An EvalSpec from an EvalSpec, ``"ID:key=value,..."`` or a mapping ``{"id": ID, key: value}``
+    (the form of a YAML config's ``envs`` list)."""
+    if isinstance(env, EvalSpec):
+        return env
+    if isinstance(env, str):
+        return parse_env_spec(env)
+    if isinstance(env, dict):
+        kw = dict(env)
+        name = kw.pop("id", None) or kw.pop("env", None)
+        if not isinstance(name, str):
+            raise ConfigError(f"environment entry {env!r} needs an 'id' (e.g. {{id: Hanoi, difficulty: easy}})")
+        kw = {**kw.pop("env_kwargs", {}), **kw}
+        from ..cli import resolve_env_id
+
+        return make_specs([resolve_env_id(name)], kw, None, kw.pop("mode", None))[0]
+    raise ConfigError(f"environment entry {env!r} is not an id, an 'ID:key=value' string or a mapping")
+
+
+def grpo_trainer_args(trainer_args: dict, *, num_generations: int, prompts_per_step: int, **defaults) -> dict:
+    """GRPOConfig fields: our defaults, then ``trainer_args`` (any GRPOConfig field) on top."""
+    from .models import base_trainer_args
+
+    args = base_trainer_args(defaults.pop("seed", 0), defaults.pop("logging_steps", 1),
+                             defaults.pop("report_to", "none"))
+    args.update(defaults)
+    args["num_generations"] = num_generations
+    args.update(trainer_args)
+    # one optimizer step sees prompts_per_step prompts x num_generations completions
+    args.setdefault("per_device_train_batch_size", prompts_per_step * int(args["num_generations"]))
+    return args
+
+
+def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/grpo",
                seed: int = 0, shard: str | None = None, max_steps: int = 50, num_generations: int = 4,
                prompts_per_step: int = 2, max_completion_length: int = 256, max_turn_tokens: int = 128,
                learning_rate: float = 1e-5, temperature: float = 1.0, beta: float = 0.0,
                reward_weights: dict[str, float] | None = None, use_vllm: bool = False,
                callback_every: int = 0, callback_n: int = 4, callback_max_tokens: int = 128,
                exclude_ids: set[str] | None = None, logging_steps: int = 1, report_to: str = "none",
-               save: bool = True, extra_args: dict | None = None):
+               save: bool = True, trainer_args: dict | None = None, model_args: dict | None = None,
+               extra_args: dict | None = None, callbacks: list | None = None):
     """Train ``model`` with GRPO on a mix of environments; returns the finished trainer.
 
-    ``envs``: ids or ``"ID:key=value,..."`` specs (``mode=interactive`` makes that part
-    multi-turn). ``n`` training instances per spec. One optimizer step uses
-    ``prompts_per_step`` prompts x ``num_generations`` completions. ``callback_every > 0`` adds
+    ``envs``: ids, ``"ID:key=value,..."`` specs or ``{"id": ID, key: value}`` mappings
+    (``mode=interactive`` makes that part multi-turn). ``n`` training instances per spec. One
+    optimizer step uses ``prompts_per_step`` prompts x ``num_generations`` completions (times
+    ``gradient_accumulation_steps``). ``trainer_args``: any ``GRPOConfig`` field, over our
+    defaults (``extra_args`` is its older name); ``model_args``: TRL ``ModelConfig`` fields (LoRA:
+    ``use_peft``, ``lora_r`` ...; ``dtype``; QLoRA ``load_in_4bit``). ``callback_every > 0`` adds
     :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_n`` validation instances
-    per spec. Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
+    per spec; ``callbacks`` adds any others (a curriculum ...). Metrics are in
+    ``trainer.state.log_history`` and ``output_dir/log_history.json``.
     """
-    import torch
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
 
-    specs = [s if isinstance(s, EvalSpec) else parse_env_spec(s) for s in envs]
+    from .models import load_model
+
+    trainer_kw = {**(extra_args or {}), **(trainer_args or {})}
+    specs = [to_spec(s) for s in envs]
+    if not specs:
+        raise ConfigError("give at least one environment to train on")
+    funcs, weights = reward_functions(reward_weights)
+    args = grpo_trainer_args(trainer_kw, num_generations=num_generations, prompts_per_step=prompts_per_step,
+                             seed=seed, logging_steps=logging_steps, report_to=report_to, output_dir=output_dir,
+                             max_steps=max_steps, learning_rate=learning_rate,
+                             max_completion_length=max_completion_length, temperature=temperature, beta=beta,
+                             reward_weights=weights, use_vllm=use_vllm)
+    seed = int(args["seed"])
     rows = build_records(specs, n, split="train", seed=seed, shard=shard, exclude_ids=exclude_ids)
     import datasets
 
     dataset = datasets.Dataset.from_list(rows)
-    funcs, weights = reward_functions(reward_weights)
-    lm, tok, path = load_model_and_tokenizer(model)
+    loaded = load_model(model, model_args)
+    tok = loaded.tokenizer
     tok.padding_side = "left"
     multi_turn = any(s.mode != "answer" for s in specs)
-    cuda = torch.cuda.is_available()
-    args = GRPOConfig(
-        output_dir=output_dir, max_steps=max_steps, seed=seed, learning_rate=learning_rate,
-        per_device_train_batch_size=prompts_per_step * num_generations, num_generations=num_generations,
-        max_completion_length=max_completion_length, temperature=temperature, beta=beta,
-        reward_weights=weights, logging_steps=logging_steps, report_to=report_to, save_strategy="no",
-        use_cpu=not cuda, bf16=cuda and torch.cuda.is_bf16_supported(), use_vllm=use_vllm and not multi_turn,
-        disable_tqdm=False, dataloader_num_workers=0, **(extra_args or {}))
-    callbacks = []
+    config = make_config("grpo", args)
+    callbacks = list(callbacks or [])
     if callback_every > 0:
         from .callbacks import KumoEvalCallback
 
         callbacks.append(KumoEvalCallback(specs, n=callback_n, every=callback_every, max_tokens=callback_max_tokens,
-                                          out_dir=Path(output_dir) / "callback", seed=seed))
-    rollout = EpisodeRollout(rows, max_turn_tokens=max_turn_tokens, temperature=temperature) if multi_turn else None
-    trainer = GRPOTrainer(model=lm, reward_funcs=funcs, args=args, train_dataset=dataset, processing_class=tok,
-                          callbacks=callbacks, rollout_func=rollout)
-    return train_and_save(trainer, callbacks, output_dir, tok, save)
+                                          out_dir=Path(config.output_dir) / "callback", seed=seed))
+    rollout = EpisodeRollout(rows, max_turn_tokens=max_turn_tokens, temperature=config.temperature) if multi_turn else None
+    trainer = GRPOTrainer(model=loaded.model, reward_funcs=funcs, args=config, train_dataset=dataset,
+                          processing_class=tok, callbacks=callbacks, rollout_func=rollout,
+                          peft_config=loaded.peft_config)
+    return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
+
+
+def make_config(algo: str, args: dict):
+    """A ``GRPOConfig``/``SFTConfig`` from ``args``; a bad field or value is a ConfigError naming it."""
+    from .config import config_classes, field_names
+
+    cls = config_classes(algo)[0]
+    unknown = sorted(set(args) - field_names(cls))
+    if unknown:
+        raise ConfigError(f"{', '.join(unknown)} {'is not a' if len(unknown) == 1 else 'are not'} {cls.__name__} "
+                          "field(s)")
+    try:
+        return cls(**args)
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"{cls.__name__}: {e}") from None

@@ -66,7 +66,7 @@ def _error(capsys, argv: list[str]) -> tuple[int, str]:
     (["eval", "Hanoi", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "--timeout", "0"],
      "argument --timeout: 0.0 is not a positive number"),
     (["train", "grpo", "--env", "Hanoi", "--size", "0"], "argument --size: 0 is not a positive integer"),
-    (["train", "grpo", "--env", "Hanoi", "--seed", "-1"], "argument --seed: -1 is not a valid seed"),
+    (["train", "grpo", "--env", "Hanoi", "--seed", "-1"], "seed -1 is not a valid seed (an integer >= 0)"),
     (["train", "sft", "--env", "Hanoi", "--batch-size", "0"], "argument --batch-size: 0 is not a positive integer"),
     (["train", "sft", "--env", "Hanoi", "--heldout", "/no/such.jsonl"], "--heldout /no/such.jsonl: no such file"),
     (["eval", "Hanoi", "--model", "/no/such/model", "--size", "1"], "model '/no/such/model' does not exist"),
@@ -119,7 +119,7 @@ def test_many_item_functions_refuse_bad_counts_and_seeds(reach):
         for bad in ({"size": 0}, {"size": -1}, {"n": -1}):
             with pytest.raises(ConfigError, match="size -?[01] is outside"):
                 kumo_gym.make_dataset(reach, **bad)
-    with pytest.raises(ConfigError, match="seed -1 is outside"):
+    with pytest.raises(ConfigError, match="seed -1 is not a valid seed"):
         kumo_gym.make_dataset(reach, 2, seed=-1)
     with pytest.raises(ConfigError, match="samples 0 is outside"):
         Evaluator(OracleAgent(), "unused").run(make_specs([reach]), 2, samples=0)
