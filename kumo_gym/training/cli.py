@@ -222,6 +222,9 @@ def run_training(setup):
         heldout = [heldout]
     kumo.pop("curriculum", None)
     kumo.pop("mixture", None)
+    from .data import check_seed
+
+    check_seed(setup.trainer.get("seed", 0))  # before anything is written
     kwargs = dict(model=kumo.pop("model"), n=kumo.pop("size"), output_dir=kumo.pop("output_dir"),
                   exclude_ids=_heldout_ids(heldout), trainer_args=setup.trainer, model_args=setup.model, **kumo)
     write_config(setup, f"{kwargs['output_dir']}/train_config.yaml")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import operator
 import warnings
 from collections.abc import Iterator
 
@@ -92,9 +93,13 @@ def generation_params(env_kwargs: dict) -> dict:
 def check_seed(seed) -> int:
     """``seed`` as a non-negative int (Gymnasium's ``reset(seed=...)`` accepts nothing else), or a
     ConfigError naming it; every many-item function and command checks its seed the same way."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    try:
+        value = operator.index(seed)  # int and numpy integers, not floats or strings
+    except TypeError:
+        value = -1
+    if isinstance(seed, bool) or value < 0:
         raise ConfigError(f"seed {seed!r} is not a valid seed (an integer >= 0)")
-    return seed
+    return value
 
 
 def generate_instances(env_id: str, size: int | None = None, split: str = "train", seed: int = 0, *,
