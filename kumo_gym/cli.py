@@ -110,8 +110,9 @@ def add_size_arg(p: argparse.ArgumentParser, default: int | None, help: str) -> 
     p.add_argument("--n", type=positive_int, dest="size", action=_DeprecatedCount, help=argparse.SUPPRESS)
 
 
-def add_env_args(p: argparse.ArgumentParser, mode: bool = True) -> None:
-    p.add_argument("env", help="environment id, e.g. kumo_gym/Hanoi-v0 (the kumo_gym/ prefix and -v0 may be left out)")
+def add_env_args(p: argparse.ArgumentParser, mode: bool = True, optional: bool = False) -> None:
+    p.add_argument("env", nargs="?" if optional else None, default=None,
+                   help="environment id, e.g. kumo_gym/Hanoi-v0 (the kumo_gym/ prefix and -v0 may be left out)")
     p.add_argument("--seed", type=seed_int, default=0)
     p.add_argument("--difficulty", default=None)
     p.add_argument("--split", default="train")
@@ -188,13 +189,14 @@ class JsonlOutput:
         return count, last
 
     # -- writing -------------------------------------------------------------------------------
-    def open(self):
+    def open(self, fresh: bool = False):
+        """Open for writing: appending to what :meth:`kept` kept, or from scratch when ``fresh``."""
         try:
             if self.stream:
                 self._file = open(self.given, "ab", buffering=0)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._file = open(self.partial, "ab")
+                self._file = open(self.partial, "wb" if fresh else "ab")
         except OSError as e:
             raise ConfigError(f"cannot write {self.given}: {e.strerror or e}") from None
         return self
@@ -223,6 +225,21 @@ class JsonlOutput:
             f.close()
         if not keep and not self.stream and self.partial.exists():
             self.partial.unlink()
+
+
+def write_jsonl_atomic(path: str | os.PathLike, rows) -> int:
+    """Write ``rows`` to ``path`` all at once (through :class:`JsonlOutput`, without resuming)."""
+    out = JsonlOutput(path).open(fresh=True)
+    n = 0
+    try:
+        for row in rows:
+            out.write(row)
+            n += 1
+        out.finish()
+    except BaseException:
+        out.abandon(keep=False)
+        raise
+    return n
 
 
 def json_line(row: dict) -> bytes:
@@ -405,6 +422,10 @@ def cmd_generate(args, extra) -> int:
 
     if args.size is None:
         raise SystemExit("error: give the number of items with --size N")
+    if args.mixture:
+        return _generate_mixture(args)
+    if not args.env:
+        raise SystemExit("error: give an environment id (or --mixture FILE.yaml)")
     env_id = resolve_env_id(args.env)
     kw = env_kwargs(args, extra)
     kw.pop("split", None)
@@ -460,6 +481,24 @@ def cmd_generate(args, extra) -> int:
     return 0
 
 
+def _generate_mixture(args) -> int:
+    from .training.mixture import make_mixture
+
+    if args.env:
+        raise SystemExit("error: give an environment or --mixture, not both")
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        records = make_mixture(args.mixture, args.size, split=args.split, seed=args.seed, with_golden=args.golden,
+                               prompt_format=args.prompt_format)
+    n = write_jsonl_atomic(args.out, records)
+    print(f"wrote {n} records to {args.out}")
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
+    return 0
+
+
 # ---- main ----------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kumo-gym", description="Reasoning-puzzle environments for LLM RL.")
@@ -482,7 +521,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("generate", help="write prompt records to JSONL",
                        description="Write SIZE dataset records (make_dataset's fields) to a JSONL file.")
-    add_env_args(p)
+    add_env_args(p, optional=True)
+    p.add_argument("--mixture", default=None, metavar="FILE.yaml",
+                   help="draw the records from a weighted mixture of environments instead of one ENV")
     add_size_arg(p, None, "number of records (required)")
     p.add_argument("--out", required=True)
     p.add_argument("--prompt-format", choices=("conversational", "text"), default="conversational",

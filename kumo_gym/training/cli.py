@@ -205,8 +205,9 @@ def train_setup(args, extra: list[str]):
     # the output directory is ours (--out) or the trainer's own field, whichever was given
     out = setup.trainer.pop("output_dir", None)
     setup.kumo["output_dir"] = setup.kumo.get("output_dir") or out or f"runs/{algo}"
-    if not setup.kumo.get("envs") and not setup.kumo.get("mixture"):
-        raise SystemExit(f"error: give the environments to train on: --env ID (repeatable), or envs:/mixture: in "
+    if not setup.kumo.get("envs") and not setup.kumo.get("mixture") and not setup.kumo.get("curriculum"):
+        raise SystemExit(f"error: give the environments to train on: --env ID (repeatable), --mixture, --curriculum, "
+                         f"or envs:/mixture:/curriculum: in "
                          f"--config (see kumo-gym train {algo} --help)")
     return setup
 
@@ -220,8 +221,6 @@ def run_training(setup):
     heldout = kumo.pop("heldout", None)
     if isinstance(heldout, str):
         heldout = [heldout]
-    kumo.pop("curriculum", None)
-    kumo.pop("mixture", None)
     from .data import check_seed
 
     check_seed(setup.trainer.get("seed", 0))  # before anything is written
@@ -314,7 +313,11 @@ def register(subparsers) -> None:
         q.add_argument("--heldout", nargs="+", default=None, metavar="JSONL",
                        help="evaluation traces/records whose instance ids must not be trained on")
         q.add_argument("--no-save", action="store_true", help="do not save the trained model")
+        q.add_argument("--mixture", default=None, metavar="FILE.yaml",
+                       help="train on weighted environments (see docs/training.md); --size is then the total")
         if algo == "grpo":
+            q.add_argument("--curriculum", default=None, metavar="FILE.yaml",
+                           help="move environments through difficulty levels by recent success (docs/training.md)")
             q.add_argument("--prompts-per-step", type=positive_int, default=None,
                            help="prompts per optimizer step and device (default 2)")
             q.add_argument("--max-turn-tokens", type=positive_int, default=None,

@@ -126,11 +126,21 @@ def _instances(env_id: str, size: int, split: str, seed: int, env_kwargs: dict, 
 
     def gen():
         for i in rows:
-            s = item_seed(env_id, task.seed_params(params), split, seed, i)
-            inst = task.generate(np.random.default_rng(s), **params)
-            yield dataclasses.replace(inst, seed=s, split=split)
+            yield nth_instance(env_id, i, split, seed, params=params)
 
     return gen()
+
+
+def nth_instance(env_id: str, index: int, split: str = "train", seed: int = 0, env_kwargs: dict | None = None,
+                 params: dict | None = None) -> Instance:
+    """Item ``index`` of ``(env_id, env_kwargs, split, seed)`` alone (what
+    ``generate_instances(...)`` yields at that position); ``params`` skips resolving them again."""
+    task = get_task(env_id)
+    if params is None:
+        params = task.resolve_params(**generation_params(env_kwargs or {}))
+    s = item_seed(env_id, task.seed_params(params), split, seed, index)
+    inst = task.generate(np.random.default_rng(s), **params)
+    return dataclasses.replace(inst, seed=s, split=split)
 
 
 class DistinctCounter:

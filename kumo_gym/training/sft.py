@@ -50,7 +50,7 @@ def golden_conversation(spec: EvalSpec, instance, max_turns: int = 10_000) -> tu
     return [{"role": m["role"], "content": m["content"]} for m in messages], verdict or {"status": "incomplete"}
 
 
-def golden_records(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+def golden_records(specs: list[EvalSpec], n, split: str = "train", seed: int = 0, shard: str | None = None,
                    exclude_ids: set[str] | None = None) -> list[dict]:
     """One record per solved golden episode: ``messages`` plus ``env_id``, ``instance_id``,
     ``family``, ``difficulty``, ``mode``. Raises ContaminationError on leakage (module docstring)."""
@@ -95,21 +95,26 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int 
               callback_specs: list[str | EvalSpec] | None = None, exclude_ids: set[str] | None = None,
               logging_steps: int = 1, report_to: str = "none", save: bool = True, trainer_args: dict | None = None,
               model_args: dict | None = None, extra_args: dict | None = None, rows: list[dict] | None = None,
-              callbacks: list | None = None):
+              callbacks: list | None = None, mixture=None, curriculum=None):
     """Fine-tune ``model`` on golden trajectories of ``envs``; returns the finished trainer.
 
     ``max_steps <= 0`` trains ``epochs`` epochs instead. ``rows`` replaces the generated golden
     records (e.g. a KUMO ``export_golden`` file read back). ``trainer_args``: any ``SFTConfig``
     field over our defaults (``extra_args`` is its older name); ``model_args``: TRL
-    ``ModelConfig`` fields (LoRA/QLoRA, dtype). ``callback_every > 0`` adds
+    ``ModelConfig`` fields (LoRA/QLoRA, dtype). ``mixture`` draws ``n`` golden records in all from
+    weighted environments (:mod:`kumo_gym.training.mixture`). ``callback_every > 0`` adds
     :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_specs`` (default
     ``envs``). Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
     """
     import datasets
     from trl import SFTTrainer
 
-    from .grpo import make_config, to_spec
+    from .grpo import make_config, to_spec, training_data
     from .models import base_trainer_args, load_model
+
+    if curriculum is not None:
+        raise ConfigError("a curriculum follows the success of sampled answers: it drives GRPO, not SFT on golden "
+                          "answers (use a mixture for SFT)")
 
     trainer_kw = {**(extra_args or {}), **(trainer_args or {})}
     args = base_trainer_args(seed, logging_steps, report_to)
@@ -119,7 +124,9 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int 
     seed = int(args["seed"])
     specs = [to_spec(s) for s in envs]
     if rows is None:
-        rows = golden_records(specs, n, split="train", seed=seed, shard=shard, exclude_ids=exclude_ids)
+        data = training_data(specs, n, seed, shard, exclude_ids, mixture, builder=lambda sp, counts: golden_records(
+            sp, counts, split="train", seed=seed, shard=shard, exclude_ids=exclude_ids))
+        rows, specs = data.rows, data.eval_specs
     elif exclude_ids:
         leaked = [r.get("instance_id") for r in rows if r.get("instance_id") in exclude_ids]
         if leaked:

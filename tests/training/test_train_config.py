@@ -104,3 +104,41 @@ lora_alpha: 8
     assert main(["eval", "--env", reach, "--model", str(out / "model"), "--size", "1", "--max-tokens", "4",
                  "--out", str(run), "--quiet", "--no-plots"]) == 0
     assert (run / "results.json").exists()
+
+
+def test_mixture_and_curriculum_reach_the_trainer(tmp_path, monkeypatch):
+    import kumo_gym.training.grpo as grpo
+    import kumo_gym.training.sft as sft
+    from kumo_gym.training.cli import run_training
+
+    seen = {}
+
+    def fake(envs, **kw):
+        seen.update(kw, envs=envs)
+
+        class T:
+            class state:
+                global_step = 0
+        return T()
+
+    monkeypatch.setattr(grpo, "train_grpo", fake)
+    monkeypatch.setattr(sft, "train_sft", fake)
+    cfg = tmp_path / "run.yaml"
+    cfg.write_text("mixture:\n  envs:\n    - {id: Hanoi, weight: 2, difficulty: easy}\n    - {id: Towers}\n"
+                   "curriculum:\n  envs:\n    Hanoi: [easy, medium]\nsize: 10\n")
+    run_training(_setup(["train", "grpo", "--config", str(cfg), "--out", str(tmp_path / "o")]))
+    assert seen["mixture"]["envs"][0]["weight"] == 2 and seen["curriculum"]["envs"] == {"Hanoi": ["easy", "medium"]}
+    assert seen["envs"] == [] and seen["n"] == 10
+    run_training(_setup(["train", "sft", "--mixture", "m.yaml", "--out", str(tmp_path / "o")]))
+    assert seen["mixture"] == "m.yaml"
+
+
+def test_training_data_from_a_mixture_counts_rows_per_entry():
+    from kumo_gym.training.grpo import training_data
+
+    data = training_data([], 12, 0, None, None, mixture={"envs": [{"id": "Hanoi", "weight": 1, "difficulty": "easy"},
+                                                                 {"id": "Towers", "difficulty": "trivial"}]})
+    assert len(data.rows) == 12 and {r["env_id"] for r in data.rows} == {"kumo_gym/Hanoi-v0", "kumo_gym/Towers-v0"}
+    assert [s.env_id for s in data.eval_specs] == ["kumo_gym/Hanoi-v0", "kumo_gym/Towers-v0"]
+    cur = training_data([], 12, 0, None, None, curriculum={"envs": {"Hanoi": ["easy", "hard"]}})
+    assert cur.rows is None and cur.eval_specs[0].kwargs == {"difficulty": "hard"}  # judged at the top level
