@@ -561,28 +561,51 @@ def tiny_model(path: str | os.PathLike | None = None, rebuild: bool = False, see
     hashes the config and the registered environments), so ``AutoModelForCausalLM`` and
     ``AutoTokenizer`` reload it like any model. ``env_ids`` restricts the tokenizer corpus to
     those environments (default: all registered). Building is atomic (a temporary directory renamed
-    into place), so concurrent processes never see half a model.
+    into place) and done by one process at a time (a file lock), so concurrent processes never see
+    half a model and build it once.
     """
     config = {**TINY_CONFIG, **overrides}
     unknown = set(overrides) - set(TINY_CONFIG)
     if unknown:
         raise ConfigError(f"tiny model option(s) {sorted(unknown)} are not among: {', '.join(TINY_CONFIG)}")
     target = Path(path) if path is not None else default_cache_dir() / _tiny_key(config, env_ids)
-    with _tiny_lock:
+    if (target / "config.json").exists() and not rebuild:
+        return str(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # one builder at a time, across threads and processes (test workers, data-parallel ranks): the
+    # others wait and then find the finished model
+    with _tiny_lock, _exclusive(target.parent / f".{target.name}.lock"):
         if (target / "config.json").exists() and not rebuild:
             return str(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.parent / f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
         shutil.rmtree(tmp, ignore_errors=True)
         _build_tiny(tmp, config, seed, env_ids)
         if target.exists():
             shutil.rmtree(target, ignore_errors=True)
-        try:
-            os.replace(tmp, target)
-        except OSError:
-            # another process won the race; its model is the same build
-            shutil.rmtree(tmp, ignore_errors=True)
+        os.replace(tmp, target)
     return str(target)
+
+
+class _exclusive:
+    """An exclusive ``flock`` on ``path`` (POSIX; elsewhere only the in-process lock applies)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.fd = None
+
+    def __enter__(self):
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            return self
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)  # releases the lock
+        return False
 
 
 def _build_tiny(out: Path, config: dict, seed: int, env_ids: list[str] | None) -> None:
