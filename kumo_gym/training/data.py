@@ -199,14 +199,14 @@ class RecordMaker:
         self.mode = self.env_kwargs.get("mode") or entry(env_id).modes[0]
         self.chat = ChatEnv(gym.make(env_id, split=split, **self.env_kwargs))
 
-    def opening(self, inst: Instance) -> tuple[list[dict], str]:
-        """The opening messages and the first observation for ``inst``."""
-        messages, info = self.chat.reset(options={"instance": inst})
-        return [{"role": m["role"], "content": m["content"]} for m in messages], messages[-1]["content"]
+    def opening(self, inst: Instance) -> list[dict]:
+        """The messages the environment opens with for ``inst``."""
+        messages, _ = self.chat.reset(options={"instance": inst})
+        return [{"role": m["role"], "content": m["content"]} for m in messages]
 
     def record(self, inst: Instance) -> dict:
         task = self.task
-        messages, text = self.opening(inst)
+        messages = self.opening(inst)
         rec = {
             "prompt": messages if self.prompt_format == "conversational" else _as_text(messages),
             "env_id": self.env_id,
