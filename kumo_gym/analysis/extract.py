@@ -49,7 +49,7 @@ from .schema import (
     validate_occurrence,
     validate_rule_app,
 )
-from .text import QUANTIFIED, normalise, vote_indexing  # noqa: F401  (vote_indexing: stage 2, re-exported)
+from .text import QUANTIFIED, normalise, vote_indexing
 
 PIPELINE_VERSION = "kumo_gym.reasoning_graph/v1"
 
@@ -452,7 +452,7 @@ def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[i
     following "So ..." sentence builds on (a sentence without claims passes the previous ones on)."""
     if not here:
         return prev_out
-    links, outputs, from_previous = premise_links(text, here)
+    links, _outputs, from_previous = premise_links(text, here)
     for j in list(links):
         if here[j].get("clue"):  # a clue is read off the puzzle, never concluded
             links[j] = []

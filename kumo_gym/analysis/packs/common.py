@@ -68,8 +68,8 @@ def colour_phrases(black: Any, white: Any, black_words: str = "black|shaded|fill
                         rf"(?! (?:cells?|squares?) (?:at|in))"),
         Phrase("Black", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )){{cells}} (?:{black_words})\b"
                         rf"(?! (?:cells?|squares?) (?:at|in))"),
-        Phrase("White", rf"\b(?:whites|white cells)\s*:\s*{{cells}}"),
-        Phrase("Black", rf"\b(?:blacks|black cells)\s*:\s*{{cells}}"),
+        Phrase("White", r"\b(?:whites|white cells)\s*:\s*{cells}"),
+        Phrase("Black", r"\b(?:blacks|black cells)\s*:\s*{cells}"),
         Phrase("Black", rf"\b(?:{black_words}) (?:cells|squares) (?:are|:|include)\b[^@.;]{{0,30}}{{cells}}"),
         Phrase("Black", rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{black_words})\b"),
         Phrase("Black", rf"\b(?:{black_words}) (?:cells? )?(?:at|in|on) {{cells}}"),

@@ -19,7 +19,6 @@ from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import DIGITS, LIST_OR, NEG, NOT_A_LIST, UNITX, Norm, axis_of, ints, tokens
 from .common import ALIASES, CONTRADICTION
 
-
 _UNIT_LATER = r"(?:already\s+|now\s+|also\s+|still\s+|then\s+)?"
 
 

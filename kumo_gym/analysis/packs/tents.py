@@ -19,7 +19,6 @@ from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import LINE, LIST, LIST_OR, NEG, SUBJ, Norm, axis_of, tokens
 from .common import ALIASES, CONTRADICTION, lines, neighbours4, neighbours8
 
-
 _EMPTY = r"(?:empty|grass|blank|unoccupied|blocked|ruled\s+out|excluded|eliminated|impossible|free\s+of\s+tents)"
 _TREE_REF = r"(?:the\s+)?(?:tree\s+(?:at\s+)?)?@\d+@"
 
