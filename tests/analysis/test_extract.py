@@ -158,6 +158,8 @@ def test_solo_trace_claims_and_edges(solo_record):
         # "Then ..." builds on the sentence before it
         ("Assign", {"r": 0, "c": 1, "d": 2}, "derived", "MAIN", 5),
         ("Assign", {"r": 1, "c": 0, "d": 2}, "tentative", "BRANCH#1", 6),
+        # "the 2 in r1c2": a premise use, restated inside the branch
+        ("Assign", {"r": 0, "c": 1, "d": 2}, "restated", "BRANCH#1", 7),
         ("Contradiction", {"branch": 1}, "derived", "BRANCH#1", 7),
         ("Cand", {"r": 1, "c": 0, "d": [2], "polarity": "OUT"}, "derived", "MAIN", 8),
         ("Cand", {"r": 1, "c": 0, "d": [1, 2], "polarity": "IN"}, "stated", "MAIN", 9),
@@ -173,6 +175,7 @@ def test_solo_trace_claims_and_edges(solo_record):
             "R_ELIM_BY_UNIT_PRESENCE") in edges
     assert (P("Cand", r=0, c=3, d=(2,), polarity="OUT"), P("Assign", r=0, c=3, d=4), "R_ONLY_REMAINING_IN_CELL") in edges
     assert (P("Contradiction", branch=1), P("Cand", r=1, c=0, d=(2,), polarity="OUT"), "R_TENTATIVE_DISCHARGE") in edges
+    assert (P("Assign", r=0, c=1, d=2), P("Contradiction", branch=1), "R_CONTRADICTION_CAUSE") in edges
     assert (P("Cand", r=1, c=0, d=(1, 2), polarity="IN"), P("Assign", r=1, c=0, d=1), "R_ONLY_REMAINING_IN_CELL") in edges
     assert (P("Assign", r=0, c=3, d=4), P("Assign", r=0, c=1, d=2), "R_ONLY_REMAINING_IN_CELL") in edges
     m = doc["metrics"]

@@ -143,8 +143,7 @@ def test_analyze_never_writes_outside_out(tmp_path, tents_record):
                "C:\\windows\\evil", "sp ace/\x00nul"]
     traces = work / "t.jsonl"
     with open(traces, "w") as f:
-        for tid in hostile:
-            f.write(json.dumps(dict(tents_record, trace_id=tid)) + "\n")
+        f.writelines(json.dumps(dict(tents_record, trace_id=tid)) + "\n" for tid in hostile)
     before = {p for p in tmp_path.rglob("*")}
     out = work / "out"
     summary = analyse_file(traces, out, plots=True, max_graph_plots=3)
