@@ -28,6 +28,12 @@ def register(subparsers) -> None:
     p.add_argument("--no-plots", action="store_true", help="skip all pictures")
     p.add_argument("--stability", type=int, default=0, metavar="K",
                    help="with a model: repeat the extraction K times per trace for the stability table")
+    p.add_argument("--cache", default=None, metavar="DIR",
+                   help="keep model replies in DIR and answer repeated requests from it (re-runs cost nothing)")
+    p.add_argument("--record", default=None, metavar="CASSETTE",
+                   help="record every model request and reply to this JSON cassette")
+    p.add_argument("--replay", default=None, metavar="CASSETTE",
+                   help="answer every model request from a recorded cassette: no model, no network")
     p.set_defaults(func=cmd_analyze)
 
 
@@ -36,6 +42,15 @@ def cmd_analyze(args) -> int:
     from .report import analyse_file
 
     backend = rule_backend = None
+    if args.replay:
+        from .backends import ReplayBackend
+
+        if args.model or args.base_url or args.record:
+            raise ConfigError("--replay answers from a cassette: it takes no --model, --base-url or --record")
+        try:
+            backend = ReplayBackend(args.replay)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
     if args.model or args.base_url:
         if not args.model:
             raise ConfigError("--base-url needs --model (the model name the server serves)")
@@ -46,6 +61,18 @@ def cmd_analyze(args) -> int:
         if args.rule_model:
             rule_backend = OpenAIChatBackend(base_url=args.base_url, model=args.rule_model,
                                              api_key_env=args.api_key_env, timeout=args.timeout)
+    if backend is not None and not args.replay:
+        from .backends import CachedBackend, RecordingBackend
+
+        if args.cache:
+            backend = CachedBackend(backend, args.cache)
+            rule_backend = CachedBackend(rule_backend, args.cache) if rule_backend is not None else None
+        if args.record:
+            backend = RecordingBackend(backend, args.record)
+            if rule_backend is not None:
+                rule_backend = RecordingBackend(rule_backend, args.record, share=backend)
+    elif (args.cache or args.record) and not args.replay:
+        raise ConfigError("--cache and --record need a model (--base-url and --model)")
     import os
 
     if not os.path.exists(args.traces):

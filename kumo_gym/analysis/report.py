@@ -194,11 +194,12 @@ def stability_of_records(records: list[dict], backend: Any, runs: int = 3, profi
                          llm_options: dict | None = None, temperature: float = 0.7) -> list[dict]:
     """Table 2 rows: :func:`stats.stability` of every record (``runs`` extractions with seeds
     0..runs-1 and a sampling temperature), averaged per model."""
+    from .backends import uncached
     from .stats import stability, stability_table
 
     def analyse(rec: dict, seed: int) -> dict:
         opts = dict(llm_options or {}, seed=seed, temperature=temperature)
-        return analyse_trace(rec, backend, profile=profile, llm_options=opts)
+        return analyse_trace(rec, uncached(backend), profile=profile, llm_options=opts)
 
     per_model: dict[str, list[dict]] = {}
     for rec in records:
