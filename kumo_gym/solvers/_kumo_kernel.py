@@ -15,11 +15,12 @@ the same order, so the same floating-point numbers), but visits far fewer states
   otherwise a proven lower bound. The limit of a child is the value above which its parent's
   action can no longer beat the best action found so far, given the exact values of the earlier
   children and lower bounds of the later ones (0 for a base case, the memo's value or bound, else
-  1). Exact values and lower bounds share one open-addressing table.
-* **Move ordering**: actions are tried in increasing order of ``sum_s p_s [child s is not a base
-  case]``, so that a good action sets a tight bound early.
-* **Aspiration at the root**: the root is first searched with small limits (each failure leaves
-  bounds in the table), then without one.
+  1). Exact values and lower bounds share one open-addressing table. An action is skipped
+  before any child is searched when the bound of all its children already reaches the best.
+* **Move ordering**: actions are tried in increasing order of ``sum_s p_s (|child_s| - 1)`` over
+  the children that are not base cases, so that a good action sets a tight bound early.
+* **Aspiration at the root** (in :class:`kumo_gym.solvers.kumo.OptimalSearch`): the root is first
+  searched with small limits (each failure leaves bounds in the table), then without one.
 
 Pruning only skips work whose outcome is proven; every comparison that prunes has a relative
 slack of 1e-12 (far above the rounding error of these short sums and far below any real gap), and
@@ -32,8 +33,8 @@ import numba
 import numpy as np
 
 INF = np.inf
-#: rows of the float scratch array per depth: ordering key, weight total, lower bound, then
-#: one row per state holding that child's lower bound
+#: rows of the float scratch array per depth: ordering key, weight total, lower bound of the
+#: action, then one row per state holding that child's lower bound
 _F_ORDER, _F_TOTAL, _F_BOUND, _F_CHILD = 0, 1, 2, 3
 #: rows of the int scratch array per depth: truths only that action can rule out; visit order
 _I_SOLE, _I_ORDER = 0, 1
@@ -152,7 +153,8 @@ def search(T, A, lam, root, d, n, masks, nstates, rel, umask, keys, vals, flags,
                 return 0.0, none
             if r & (r - 1) == 0:
                 iscr[d, _I_SOLE, _popcount(r - 1)] |= np.int64(1) << t
-    # per action: weight total, ordering key, lower bound from the children
+    # per action: weight total, a lower bound (a child that is not a base case needs another
+    # test), and the ordering key, the same sum weighted by the child's survivors (fewer is better)
     k = 0
     a = A
     while a != 0:
@@ -168,13 +170,11 @@ def search(T, A, lam, root, d, n, masks, nstates, rel, umask, keys, vals, flags,
         bound = 0.0
         for s in range(nstates[j]):
             child = T & ~masks[j, s]
-            lower = 0.0
-            if rest != 0 and (child & sole) == 0 and _popcount(child) > 1:
+            c = _popcount(child)
+            if rest != 0 and (child & sole) == 0 and c > 1:
                 q = (cnt - _popcount(masks[j, s] & T)) / (total + 1e-9)
-                lower = _child_bound(child, rest, n, umask, keys, vals)
-                key_order += q
-                bound += q * lower
-            fscr[d, _F_CHILD + s, j] = lower
+                bound += q
+                key_order += q * (c - 1)
         fscr[d, _F_TOTAL, j] = total
         fscr[d, _F_BOUND, j] = bound
         i = k
@@ -190,16 +190,27 @@ def search(T, A, lam, root, d, n, masks, nstates, rel, umask, keys, vals, flags,
     best_j = -1
     for idx in range(k):
         j = iscr[d, _I_ORDER, idx]
-        if best < INF and fscr[d, _F_ORDER, idx] * (1.0 - 1e-12) >= best:
-            if root:
-                continue
-            break  # sorted: every later action has a key at least as large
         bound = fscr[d, _F_BOUND, j]
         if best < INF and bound * (1.0 - 1e-12) >= best:
             continue
         rest = A & ~(np.int64(1) << j)
         total = fscr[d, _F_TOTAL, j]
         sole = iscr[d, _I_SOLE, j]
+        if best < INF:
+            # tighten with what the memo already knows of the children (exact values or bounds)
+            bound = 0.0
+            for s in range(nstates[j]):
+                child = T & ~masks[j, s]
+                lower = 0.0
+                if rest != 0 and (child & sole) == 0 and _popcount(child) > 1:
+                    lower = _child_bound(child, rest, n, umask, keys, vals)
+                    bound += (cnt - _popcount(masks[j, s] & T)) / (total + 1e-9) * lower
+                fscr[d, _F_CHILD + s, j] = lower
+            if bound * (1.0 - 1e-12) >= best:
+                continue
+        else:
+            for s in range(nstates[j]):
+                fscr[d, _F_CHILD + s, j] = 1.0
         acc = 0.0
         pruned = False
         for s in range(nstates[j]):

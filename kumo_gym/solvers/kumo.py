@@ -238,7 +238,7 @@ def _base_prediction(tab: OracleTables, T: int, A: int) -> int | None:
 
 
 #: limits tried at the root before the unlimited search (each failure leaves bounds in the memo)
-_ASPIRATION = (0.5, 1.0, 1.5, 2.0, 3.0, 4.5)
+_ASPIRATION = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.5)
 
 
 class OptimalSearch:

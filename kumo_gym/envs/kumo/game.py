@@ -45,12 +45,15 @@ _FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
 _HELDOUT: set[str] = set()
 
 
-def declare_heldout(domain: str | Domain) -> str:
-    """Mark a domain held out for this process (§12); returns its fingerprint."""
+def _fingerprint_of(domain: str | Domain) -> str:
     if isinstance(domain, str) and _FINGERPRINT.match(domain):
-        fp = domain
-    else:
-        fp = load_domain(domain).fingerprint
+        return domain
+    return load_domain(domain).fingerprint
+
+
+def declare_heldout(domain: str | Domain) -> str:
+    """Mark a domain held out for this whole process (§12); returns its fingerprint."""
+    fp = _fingerprint_of(domain)
     _HELDOUT.add(fp)
     return fp
 
@@ -66,11 +69,12 @@ def _builtin_index() -> tuple[tuple[str, str, str, int], ...]:
 
 
 def heldout_fingerprints(extra=()) -> set[str]:
-    """Fingerprints refused by training builders: declared, labelled ``heldout``, and ``extra``."""
+    """Fingerprints refused by training builders: declared, labelled ``heldout``, and ``extra``
+    (names, paths or fingerprints; unlike :func:`declare_heldout`, these count for this call only)."""
     fps = set(_HELDOUT) | {fp for _, fp, label, _ in _builtin_index() if label == "heldout"}
     for x in extra or ():
         try:
-            fps.add(x if isinstance(x, str) and _FINGERPRINT.match(x) else declare_heldout(x))
+            fps.add(_fingerprint_of(x))
         except ConfigError:
             raise ConfigError(f"heldout domain {x!r} is not a built-in name, a path or a fingerprint") from None
     return fps
@@ -164,8 +168,9 @@ class KumoTask(InteractiveTask):
         "undetermined": "single-turn answers: the tests named before the prediction leave it the only possible truth, "
                         "or no untested test could rule it out",
     }
-    partial_credit = ("the binary reward (KUMO has no partial progress: a prediction is right or wrong); "
-                      "``step_penalty`` may subtract a cost per test")
+    partial_credit = ("1 for a right prediction that the tests run determine (no other truth still possible, or "
+                      "none of the tests left could rule it out), else 0: unlike the binary reward, a lucky guess "
+                      "earns nothing")
 
     # ---- parameters -----------------------------------------------------------------------------
     def resolve_params(self, difficulty: str | None = None, **params) -> dict:
@@ -527,7 +532,13 @@ class KumoTask(InteractiveTask):
         return out
 
     def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
-        """The reward hacks a KUMO player could try (issue 12); none beats a blind guess's 1/n."""
+        """The reward hacks a KUMO player could try (issue 12).
+
+        In play (binary, the paper's reward) a guess is right with chance 1/|truths|; single-turn
+        scoring and ``reward="partial"`` pay only a prediction the tests determine, so they pay
+        none of these. (Running every test and then guessing is not listed: when right it is a
+        complete, justified play, right with chance 1/|truths| in every mode.)
+        """
         d = instance.data
         truths, actions = list(d["truths"]), list(d["actions"])
         chance = 1.0 / len(truths)
@@ -543,9 +554,8 @@ class KumoTask(InteractiveTask):
             CheapAnswer("blind_guess", chance=chance, **play([guess])),
             CheapAnswer("answer_at_once_first_truth", chance=chance, **play([truths[0]])),
             CheapAnswer("every_truth", chance=chance, **play(truths)),
-            CheapAnswer("every_test_then_guess", chance=chance, **play(actions + [guess])),
-            CheapAnswer("every_name_in_one_reply", completion=self.format_answer(actions + truths),
-                        moves=(self.format_answer(actions + truths),), chance=chance),
+            CheapAnswer("every_name_in_one_reply", completion=self.format_answer(truths + actions),
+                        moves=(self.format_answer(truths + actions),) * budget, chance=chance),
             CheapAnswer("repeat_one_test", chance=0.0, **play([actions[0]] * budget)),
             CheapAnswer("step_after_the_end", chance=chance, **play([guess], [guess] * 4)),
         ]
@@ -623,10 +633,13 @@ class KumoTask(InteractiveTask):
             return Transition(new, "continue", self.observation_text(instance, name),
                               details={"tests_taken": len(new), "action": name})
         v = self.judge(instance, name)
-        # ``moves`` counts the tests only: the prediction ends the game and is not a test (§11), so
-        # evaluation ratios against ``optimal_steps`` (the oracle's tests) compare like with like
+        # ``justified``: the tests run determine the prediction (what ``reward="partial"`` pays);
+        # ``moves`` counts the tests only: the prediction ends the game and is not a test (§11),
+        # so evaluation ratios against ``optimal_steps`` (the oracle's tests) compare like with like
+        justified = v.solved and self.judge(instance, name, list(state)).solved
         return Transition(list(state), "solved" if v.solved else "wrong", v.message, reward=v.reward,
-                          details={**v.details, "tests_taken": len(state), "moves": len(state)})
+                          details={**v.details, "tests_taken": len(state), "moves": len(state),
+                                   "justified": justified})
 
     def render_state(self, instance: Instance, state) -> str:
         d = instance.data
@@ -704,8 +717,10 @@ class KumoEnv(InteractiveEnv):
     A ``<think>...</think>`` block is ignored. Repeating a test is allowed and counted.
 
     ## Rewards
-    1 for naming a truth that no outcome of the instance rules out (= the valid truth), else 0;
-    ``step_penalty`` (a finite number in [0, 1], default 0) is subtracted per test.
+    ``reward="binary"`` (default, the paper's): 1 for naming a truth that no outcome of the
+    instance rules out (= the valid truth), else 0. ``reward="partial"``: 1 only when the tests
+    run also determine that truth (a lucky guess earns 0). ``step_penalty`` (a finite number in
+    [0, 1], default 0) is subtracted per test.
 
     ## Episode end
     Terminated on a prediction. An unreadable reply or a name outside the lists has no effect
@@ -772,6 +787,11 @@ class KumoEnv(InteractiveEnv):
                     optimal_action=traj.actions[0] if traj.actions else None,
                     oracle_optimal=bool(traj.optimal))
         return info
+
+    def _reward(self, verdict) -> float:
+        if self.reward_mode == "partial":
+            return 1.0 if verdict.solved and verdict.details.get("justified") else 0.0
+        return float(verdict.reward)
 
     def _end(self, verdict, info):
         _, reward, terminated, truncated, info = super()._end(verdict, info)

@@ -15,7 +15,7 @@ from itertools import pairwise
 import numpy as np
 
 from ...core.errors import ConfigError
-from ...solvers.kumo import matching_states, ruled_out_by, survivors
+from ...solvers.kumo import matching_states, outcome_matches, ruled_out_by, survivors
 from .domain import Domain, State
 
 GENERATOR_VERSION = 1
@@ -94,7 +94,8 @@ def admissible_pieces(states: list[State], k: int, forbidden: list[int]):
     bad = [states[j].value for j in forbidden if j != k]
 
     def allowed(x):
-        return lo <= x <= hi and not any(a <= x <= b for a, b in bad)
+        # the matching rule itself (closed intervals), never a copy of it
+        return outcome_matches("float", (lo, hi), x) and not any(outcome_matches("float", iv, x) for iv in bad)
 
     cuts = sorted({lo, hi, *(v for iv in bad for v in iv if lo < v < hi)})
     pieces = [(p, q) for p, q in pairwise(cuts) if q > p and allowed((p + q) / 2)]
