@@ -232,6 +232,15 @@ def majority_correct(runs: list[bool]) -> bool:
     return sum(runs) * 2 > len(runs)
 
 
+def association_from_runs(instances: list[dict], runs: list[list[bool]], min_expected: float | None = None) -> dict:
+    """§13 end to end: each instance's graph signature against its majority label over its runs
+    (the paper: correct when at least 3 of 5 runs succeed), then :func:`signature_association`."""
+    if len(instances) != len(runs):
+        raise ValueError("instances and runs must have the same length")
+    return signature_association([graph_signature(d) for d in instances], [majority_correct(r) for r in runs],
+                                 min_expected)
+
+
 def signature_association(signatures: list[str], correct: list[bool], min_expected: float | None = None) -> dict:
     """Chi-square test of independence and Cramér's V between signatures and correctness.
 
