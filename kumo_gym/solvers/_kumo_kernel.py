@@ -255,8 +255,7 @@ def search(T, A, lam, root, d, n, masks, nstates, rel, umask, keys, vals, flags,
         return 0.0, 1
     if best_j < 0:
         v = 1.0 + lam - 1e-10 * (1.0 + abs(lam))
-        if v < 1.0:
-            v = 1.0
+        v = max(v, 1.0)
         _store(keys, vals, flags, used, key, v, none - 1)
         return v, 0
     e = 1.0 + best

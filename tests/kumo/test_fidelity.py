@@ -70,7 +70,7 @@ def _mixed_shape_domain() -> tuple[dict, str]:
 
 def test_an_unusable_action_is_dropped_and_the_domain_still_plays():
     obj, bad = _mixed_shape_domain()
-    domain, issues = import_kumo_domain(obj)
+    _, issues = import_kumo_domain(obj)
     codes = {i.code: i for i in issues}
     assert codes["unusable_action"].severity == "error" and codes["unusable_action"].action == bad
     assert not any(i.code in FATAL_CODES for i in issues)
@@ -102,7 +102,7 @@ def test_a_truth_action_clash_refuses_only_instances_with_both_sides():
                                                      {"state": [6, 9], "rules_out": ["Fog"]}]},
                "Lidar": {"type": "str", "states": [{"state": "near", "rules_out": ["Hail", "Echo"]},
                                                    {"state": "far", "rules_out": ["Gale"]}]}}}
-    domain, issues = import_kumo_domain(obj)
+    _, issues = import_kumo_domain(obj)
     clash = [i for i in issues if i.code == "truth_action_clash"]
     assert clash and clash[0].severity == "warning"
     loaded = load_domain(obj)
@@ -134,7 +134,7 @@ def test_bad_names_stay_out_of_instances():
     first = obj["truths"][0]
     name = first["name"] if isinstance(first, dict) else first
     obj = json.loads(json.dumps(obj).replace(json.dumps(name), json.dumps(name + " <ANSWER>")))
-    domain, issues = import_kumo_domain(obj)
+    _, issues = import_kumo_domain(obj)
     assert any(i.code == "bad_name" and i.severity == "error" for i in issues)
     loaded = load_domain(obj)
     assert name + " <ANSWER>" not in loaded.sampleable_truths()

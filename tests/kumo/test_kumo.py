@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 from pathlib import Path
 
 import gymnasium as gym
@@ -319,8 +318,8 @@ def test_reset_with_kumo_record():
 
 def test_heldout_domains_refused_for_training():
     with pytest.raises(ContaminationError):
-        kumo_gym.make_dataset(ENV, 2, split="train", domain="minerals", heldout_domains=["minerals"])
-    recs = kumo_gym.make_dataset(ENV, 2, split="test", domain="minerals", heldout_domains=["minerals"])
+        kumo_gym.make_dataset(ENV, 2, split="train", env_kwargs={"domain": "minerals", "heldout_domains": ["minerals"]})
+    recs = kumo_gym.make_dataset(ENV, 2, split="test", env_kwargs={"domain": "minerals", "heldout_domains": ["minerals"]})
     assert len(recs) == 2
     with pytest.raises(ContaminationError):
         golden_conversations(2, domain="minerals", heldout_domains=["minerals"])

@@ -1,7 +1,6 @@
 """The KUMO diagnosis game as a Task and a multi-turn environment (``specs/kumo.md`` §7-§8)."""
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections import OrderedDict
@@ -102,8 +101,9 @@ class KumoParams(Params):
                         "episode, drawn from procedural_keyspace)")
     n_truths: int = param(4, lo=2, hi=MAX_TOTAL - 1, doc="candidate truths per instance")
     n_actions: int = param(6, lo=1, hi=MAX_TOTAL - 2, doc="tests per instance (n_truths + n_actions <= 62)")
-    heldout_domains: list = param(None, kind=list, doc="domains (names, paths or fingerprints) that training "
-                                  "builders must refuse; stored as fingerprints")
+    heldout_domains: list | None = param(  # noqa: RUF009 - param() is a dataclasses.field; None is the default
+        None, kind=list, doc="domains (names, paths or fingerprints) that training builders must refuse; stored as "
+        "fingerprints")
     procedural_keyspace: str = param("train", choices=KEYSPACES, doc="seed key-space of domain='procedural': "
                                      "'heldout' domains are held out by construction (§12)")
     forbid_giveaway: bool = param(False, doc="reject instances with a truth no test relates to (§5 step 10)")

@@ -15,7 +15,7 @@ from itertools import pairwise
 import numpy as np
 
 from ...core.errors import ConfigError
-from ...solvers.kumo import matching_states, outcome_matches, ruled_out_by, survivors
+from ...solvers.kumo import matching_states, outcome_matches, survivors
 from .domain import Domain, State
 
 GENERATOR_VERSION = 1
