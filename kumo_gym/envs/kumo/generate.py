@@ -15,7 +15,7 @@ from itertools import pairwise
 import numpy as np
 
 from ...core.errors import ConfigError
-from ...solvers.kumo import matching_states, outcome_matches, survivors
+from ...solvers.kumo import matching_states, outcome_matches, ruled_out_by, survivors
 from .domain import Domain, State
 
 GENERATOR_VERSION = 1
@@ -318,6 +318,8 @@ def _instance_data(domain: Domain, tab: _Tables, truths: list[int], actions: lis
 # ---- instance-level rules (§5 steps 8-10, §8) ------------------------------------------------------
 # ``matching_states``, ``ruled_out_by`` and ``survivors`` live in ``solvers/kumo.py`` (one
 # implementation of the matching rule, shared with the oracle) and are re-exported here.
+__all__ = ["GenerationError", "GenerationStats", "generate_instance", "generate_many", "has_giveaway",
+           "import_kumo_instance", "instance_key", "matching_states", "ruled_out_by", "survivors"]
 def has_giveaway(data: dict) -> bool:
     """Some truth related to none of the instance's actions (§5 step 10)."""
     related = {t for a in data["actions"] for s in data["outcomes"][a]["states"] for t in s["rules_out"]}
