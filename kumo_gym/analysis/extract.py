@@ -318,6 +318,7 @@ _BACKREF = re.compile(r"^\s*(?:so|therefore|thus|hence|consequently|then|this|th
                       r"as a result|because of (?:this|that)|given (?:this|that)(?=\s*,)|in turn|in that case|"
                       r"from (?:this|that|there)(?=\s*,)|with (?:this|that)(?=\s*,))\b")
 _CUT = re.compile(r",|;|\bthen\b")
+_INLINE = frozenset({"therefore", "thus", "hence", "then", "consequently"})
 _CLAUSE = re.compile(r"(?:,\s*and|,\s*but|;)\s+(?=(?:it|this|that|but)\b)")
 
 
@@ -441,6 +442,14 @@ def premise_links(text: str, items: list[dict]) -> tuple[dict, list[int], bool]:
     # "Column 5 is then full": a marker inside a claim's own words means it was concluded from
     # what came before
     inner = [j for j, o in enumerate(items) for m in cuts if pos0[j] < m.start() < o["end"] and not links[j]]
+    # "The tree at X therefore gets its tent at Y": an adverb inside the clause (no comma before
+    # it) points back at the previous sentence as well as at the clause's own subject
+    for i, m in enumerate(cuts):
+        if m.group(0) in _INLINE and m.start() > 0 and not re.search(r"(?:[,;:]|\band|\bso)\s*$",
+                                                                       text[max(0, m.start() - 8):m.start()]):
+            end = cuts[i + 1].start() if i + 1 < len(cuts) else n + 1
+            inner += [j for j, o in enumerate(items) if m.end() <= pos0[j] < end and not o.get("clue")
+                      and all(items[p].get("clue") for p in links[j])]  # (unless it names its premises)
     if trailing:
         inner += [j for j in range(len(items)) if not links[j]]
     previous = list(dict.fromkeys((first_clause_members if wants_previous else []) + inner))
@@ -769,6 +778,21 @@ def extract_deterministic(text: str, answer_text: str, pack: Pack, bounds: Bound
             "apps": apps, "counters": counters}
 
 
+def family_mismatch(env_id: Any, instance_family: Any) -> str | None:
+    """Why an instance cannot belong to ``env_id`` (its task's family differs), or None."""
+    if not isinstance(env_id, str) or not env_id or not instance_family:
+        return None
+    try:
+        from ..core.registry import get_task
+
+        expected = getattr(get_task(env_id), "family", None)
+    except Exception:  # noqa: BLE001 - an env id this install does not know: nothing to compare
+        return None
+    if expected and expected != instance_family:
+        return f"the instance is a {instance_family!r} puzzle but {env_id} expects {expected!r}"
+    return None
+
+
 def _task_for(record: dict):
     env_id = record.get("env_id")
     if not env_id:
@@ -798,6 +822,9 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
     inst = record.get("instance")
     instance = Instance.from_dict(inst) if isinstance(inst, dict) else inst
     env_id = record.get("env_id") or ""
+    mismatch = family_mismatch(env_id, getattr(instance, "family", None))
+    if mismatch:
+        raise ValueError(mismatch)
     pack = pack or pack_for(env_id) or pack_for(getattr(instance, "family", None) or record.get("family"))
     if pack is None:
         raise NoPackError(f"no reasoning-graph pack for {env_id or record.get('family') or 'this record'} "
@@ -828,6 +855,8 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
     return {
         "schema": PIPELINE_VERSION,
         "trace_id": record.get("trace_id") or record.get("id"),
+        "key": record.get("key"),
+        "mode": record.get("mode"),
         "puzzle": pack.puzzle,
         "env_id": record.get("env_id"),
         "instance_id": record.get("instance_id") or (instance.instance_id if instance is not None else None),

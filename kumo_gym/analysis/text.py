@@ -97,6 +97,30 @@ def normalise(text: str) -> Norm:
     return Norm(s, [coords[k] for k in order])
 
 
+def cell_mentions(text: str) -> list[tuple[int, int, int, int]]:
+    """Every cell named in the original ``text``: ``(start, end, r, c)`` as written (no offset).
+
+    The same forms as :func:`normalise`, on the text as it stands (for highlighting claim spans).
+    """
+    out: list = []
+    taken: list = []
+    for pat, swapped in _CELL_PATTERNS:
+        for m in pat.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            a, b = int(m.group(1)), int(m.group(2))
+            out.append((m.start(), m.end(), *((b, a) if swapped else (a, b))))
+            taken.append((m.start(), m.end()))
+    return sorted(out)
+
+
+def line_mentions(text: str) -> list[tuple[int, int, str, int]]:
+    """Every "row k" / "column k" / "box k" in ``text`` that is not part of a cell: ``(start, end, axis, k)``."""
+    cells = [(a, b) for a, b, _, _ in cell_mentions(text)]
+    return [(m.start(), m.end(), axis_of(m.group(1).lower()), int(m.group(2))) for m in _UNIT.finditer(text)
+            if not any(a <= m.start() < b for a, b in cells)]
+
+
 def tokens(group: str) -> list[int]:
     """Cell token numbers in a matched group, in order."""
     return [int(k) for k in re.findall(r"@(\d+)@", group)]

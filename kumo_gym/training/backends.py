@@ -61,7 +61,7 @@ class BackendError(RuntimeError):
 class _Attempt:
     """One HTTP attempt under a deadline: its connection is shut down if it is still running then."""
 
-    __slots__ = ("deadline", "stream", "response", "done", "expired", "lock")
+    __slots__ = ("deadline", "done", "expired", "lock", "response", "stream")
 
     def __init__(self, deadline: float):
         self.deadline = deadline

@@ -125,6 +125,8 @@ def test_tents_trace_claims_and_edges(tents_record):
         (P("Tent", r=2, c=2), P("NotTent", r=2, c=2), "R_TENTATIVE_DISCHARGE"),
         (P("Contradiction", branch=1), P("NotTent", r=2, c=2), "R_TENTATIVE_DISCHARGE"),
         (P("Tree", r=3, c=2), P("Tent", r=3, c=1), "R_ONLY_CAND"),
+        # "The tree at (3, 2) therefore gets its tent at (3, 1)": "therefore" points back at S6
+        (P("NotTent", r=2, c=2), P("Tent", r=3, c=1), "R_ONLY_CAND"),
         (P("Tent", r=3, c=1), P("Remaining", axis="COL", index=1, remaining=0), "R_COUNT_REMAINING"),
         (P("Quota", axis="COL", index=1, tents=1), P("Remaining", axis="COL", index=1, remaining=0), "R_COUNT_REMAINING"),
     }
@@ -137,6 +139,10 @@ def test_tents_trace_claims_and_edges(tents_record):
     assert (m["V_raw"], m["V"], m["C_star"], m["coverage"]) == (22, 15, 3, 1.0)
     assert m["n_incorrect"] == 1 and m["first_error_depth"] == 2
     assert m["eta_status"] == "ok" and 0 <= m["eta"] <= 1
+    # the deterministic pipeline wires the spec's E8 graph exactly (reasoning_graphs.md §4, issue 19:
+    # it used to find 7 edges and eta 0.032 on this reasoning)
+    assert (m["E"], m["V_src"], m["V_sol"], m["V_ver"], m["depth"]) == (14, 7, 11, 7, 5)
+    assert m["H_str"] == pytest.approx(2.515949, abs=1e-6) and m["eta"] == pytest.approx(0.119359, abs=1e-6)
     # the stored graph JSON round-trips to the same metrics
     again = reasoning_metrics(graph_from_json(json.loads(json.dumps(doc))), [
         ("Tent", '{"c":0,"r":1}'), ("Tent", '{"c":3,"r":1}'), ("Tent", '{"c":1,"r":3}')], merge_static=True, solved=True)
