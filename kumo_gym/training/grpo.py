@@ -6,23 +6,20 @@ verifiers score them through the reward functions of :mod:`kumo_gym.training.rew
 (solved), ``partial`` (fraction of constraints met) and ``format`` (an answer could be read),
 each logged by TRL under ``rewards/kumo_<kind>/mean`` and combined with ``reward_weights``.
 
-Multi-turn (interactive mode, KUMO and the planning puzzles move by move): TRL 1.16's
-``environment_factory`` drives environments through *tool calls*, which our text environments
-do not speak, so we use its other hook, ``rollout_func``. :class:`EpisodeRollout` plays one
-environment instance per rollout (the group's rollouts share the row's instance), batching the
-model's turns across the rollouts that are still running. The conversation after the prompt is
-returned as the completion with ``env_mask`` zero on environment tokens (so only the model's
-own tokens carry the policy loss) and the episode's final verdict as the ``kumo_verdict``
-column, which the reward functions use instead of re-scoring text.
+Multi-turn (interactive mode, KUMO and the planning puzzles move by move):
+:class:`kumo_gym.training.rollout.EpisodeRollout`, a TRL ``rollout_func`` that plays whole
+episodes; the conversation after the prompt is the completion with ``env_mask`` zero on
+environment tokens (only the model's own tokens carry the policy loss) and the episode's final
+verdict is the ``kumo_verdict`` column, which the reward functions use instead of re-scoring text.
 
-Scale: ``accelerate launch -m kumo_gym.cli train grpo ...`` runs data-parallel; ``--use-vllm``
-hands generation to TRL's vLLM integration (single-turn). See docs/training.md.
+Scale: ``accelerate launch -m kumo_gym.cli train grpo ...`` runs data-parallel; ``use_vllm``
+hands generation to TRL's vLLM integration (server or colocate mode), single- and multi-turn
+alike. See docs/training.md.
 """
 from __future__ import annotations
 
-import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +28,10 @@ import numpy as np
 from ..core.errors import ConfigError, ContaminationError
 from ..core.instance import canonical_json
 from ..core.registry import get_task
+from .data import ENV_ONLY
 from .evaluate import EvalSpec, make_specs
 from .rewards import KINDS, make_reward_function
+from .rollout import EpisodeRollout, prompt_key  # noqa: F401  (prompt_key: re-exported)
 from .sft import train_and_save
 
 log = logging.getLogger(__name__)
@@ -73,30 +72,41 @@ def opening_messages(spec: EvalSpec, instance) -> list[dict]:
     return messages
 
 
-def guarded_instances(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+def guarded_instances(specs: list[EvalSpec], n, split: str = "train", seed: int = 0, shard: str | None = None,
                       exclude_ids: set[str] | None = None):
-    """``(spec, task, instance)`` for the first ``n`` instances of every spec, refusing leakage.
+    """``(spec, task, instance)`` for the first ``n`` instances of every spec (``n``: one count for
+    all, or one per spec), refusing leakage.
 
     ``split="train"`` runs each family's ``check_trainable`` (held-out KUMO domains are refused);
     any instance whose id is in ``exclude_ids`` (an evaluation set) raises ContaminationError.
     """
     from .data import generate_instances
 
-    for spec in specs:
+    counts = [n] * len(specs) if isinstance(n, int) else list(n)
+    if len(counts) != len(specs):
+        raise ConfigError(f"{len(counts)} counts for {len(specs)} environment specs")
+    for spec, count in zip(specs, counts):
+        if not count:
+            continue
         task = get_task(spec.env_id)
-        for inst in generate_instances(spec.env_id, n, split=split, seed=seed, shard=shard,
-                                       **spec.generation_params()):
+        for inst in generate_instances(spec.env_id, count, split=split, seed=seed, shard=shard,
+                                       env_kwargs=spec.generation_params()):
             if split == "train":
                 task.check_trainable(inst)
-            if exclude_ids and inst.instance_id in exclude_ids:
-                raise ContaminationError(f"training instance {inst.instance_id} of {spec.env_id} is in the "
-                                         "held-out evaluation set")
+            check_not_heldout(inst, spec.env_id, exclude_ids)
             yield spec, task, inst
 
 
-def build_records(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+def check_not_heldout(inst, env_id: str, exclude_ids: set[str] | None) -> None:
+    if exclude_ids and inst.instance_id in exclude_ids:
+        raise ContaminationError(f"training instance {inst.instance_id} of {env_id} is in the held-out "
+                                 "evaluation set")
+
+
+def build_records(specs: list[EvalSpec], n, split: str = "train", seed: int = 0, shard: str | None = None,
                   exclude_ids: set[str] | None = None) -> list[dict]:
-    """Prompt rows for every spec, shuffled together deterministically.
+    """Prompt rows for every spec (``n`` each, or ``n[i]`` for spec ``i``), shuffled together
+    deterministically.
 
     Each row: ``prompt`` (chat messages), ``env_id``, ``instance`` (JSON text), ``instance_id``,
     ``family``, ``difficulty``, ``mode`` and ``spec`` (the kwargs as JSON). Leakage is refused as
@@ -126,166 +136,6 @@ def build_dataset(specs: list[EvalSpec], n: int, split: str = "train", seed: int
     return datasets.Dataset.from_list(build_records(specs, n, split, seed, shard, exclude_ids))
 
 
-def prompt_key(prompt) -> str:
-    """A lookup key for a prompt as TRL hands it back (messages or text)."""
-    if isinstance(prompt, list):
-        prompt = [{"role": m.get("role"), "content": m.get("content")} for m in prompt]
-    return canonical_json(prompt)
-
-
-# ---------------------------------------------------------------------------------------------
-# multi-turn rollouts
-# ---------------------------------------------------------------------------------------------
-@dataclass
-class _Episode:
-    spec: EvalSpec
-    chat: Any
-    prompt: list[dict]
-    messages: list[dict]
-    generated: int = 0
-    done: bool = False
-    verdict: dict | None = None
-
-
-@dataclass
-class EpisodeRollout:
-    """A TRL ``rollout_func`` that plays whole episodes in kumo_gym environments.
-
-    ``rows`` are the training rows (to find each prompt's instance and mode);
-    ``max_turn_tokens`` bounds one model turn; the trainer's ``max_completion_length`` bounds the
-    whole conversation after the prompt (an episode that runs out is ended as ``truncated``).
-    """
-
-    rows: list[dict]
-    max_turn_tokens: int = 128
-    temperature: float = 1.0
-    lookup: dict = field(default_factory=dict, init=False)
-
-    def __post_init__(self):
-        for r in self.rows:
-            self.lookup[prompt_key(r["prompt"])] = r
-
-    def _start(self, prompt) -> _Episode:
-        import gymnasium as gym
-
-        import kumo_gym  # noqa: F401
-
-        from ..core.instance import Instance
-        from ..wrappers.chat import ChatEnv
-
-        row = self.lookup.get(prompt_key(prompt))
-        if row is None:
-            raise ConfigError("a GRPO prompt has no matching training row (EpisodeRollout needs the training rows)")
-        spec = EvalSpec(row["env_id"], json.loads(row["spec"]))
-        inst = Instance.from_json(row["instance"])
-        chat = ChatEnv(gym.make(spec.env_id, split=inst.split or "train", **spec.kwargs))
-        messages, _ = chat.reset(options={"instance": inst})
-        return _Episode(spec, chat, list(messages), list(messages))
-
-    def __call__(self, prompts: list, trainer) -> dict:
-        import torch
-
-        tok = trainer.processing_class
-        model = trainer.accelerator.unwrap_model(trainer.model)
-        budget = int(trainer.args.max_completion_length or 512)
-        episodes = [self._start(p) for p in prompts]
-        was_training = model.training
-        model.eval()
-        try:
-            while True:
-                active = [e for e in episodes if not e.done]
-                if not active:
-                    break
-                texts = self._generate(model, tok, active, budget, torch)
-                for ep, (text, n_tokens, hit_eos) in zip(active, texts):
-                    ep.generated += n_tokens
-                    messages, reward, terminated, truncated, info = ep.chat.step(
-                        text, finish_reason="stop" if hit_eos else "length", n_output_tokens=n_tokens,
-                        max_new_tokens=self.max_turn_tokens)
-                    ep.messages = list(messages)
-                    if terminated or truncated:
-                        ep.done, ep.verdict = True, info.get("verdict")
-                    elif ep.generated >= budget:
-                        ep.done = True
-                        ep.verdict = {"status": "truncated", "message": "The token budget ran out mid-episode.",
-                                      "score": 0.0, "reward": 0.0, "first_error": None, "details": {}}
-        finally:
-            if was_training:
-                model.train()
-        out = {"prompt_ids": [], "completion_ids": [], "logprobs": None, "env_mask": [], "kumo_verdict": []}
-        for ep in episodes:
-            prompt_ids, completion_ids, mask = conversation_tokens(tok, ep.prompt, ep.messages, budget)
-            out["prompt_ids"].append(prompt_ids)
-            out["completion_ids"].append(completion_ids)
-            out["env_mask"].append(mask)
-            out["kumo_verdict"].append(ep.verdict)
-            ep.chat.close()
-        return out
-
-    def _generate(self, model, tok, active: list[_Episode], budget: int, torch) -> list[tuple[str, int, bool]]:
-        inputs = [tok.apply_chat_template(e.messages, add_generation_prompt=True, tokenize=False) for e in active]
-        enc = [tok(t, add_special_tokens=False)["input_ids"] for t in inputs]
-        width = max(len(x) for x in enc)
-        pad = tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id
-        ids = torch.tensor([[pad] * (width - len(x)) + x for x in enc], device=model.device)
-        attn = torch.tensor([[0] * (width - len(x)) + [1] * len(x) for x in enc], device=model.device)
-        max_new = max(1, min(self.max_turn_tokens, budget - min(e.generated for e in active)))
-        with torch.no_grad():
-            gen = model.generate(input_ids=ids, attention_mask=attn, max_new_tokens=max_new, do_sample=True,
-                                 temperature=self.temperature, top_k=0, top_p=1.0, pad_token_id=pad,
-                                 eos_token_id=tok.eos_token_id)
-        out = []
-        for e, row in zip(active, gen[:, width:].tolist()):
-            limit = max(1, min(max_new, budget - e.generated))
-            row = row[:limit]
-            hit_eos = tok.eos_token_id in row
-            if hit_eos:
-                row = row[: row.index(tok.eos_token_id) + 1]
-            out.append((tok.decode(row, skip_special_tokens=True), len(row), hit_eos))
-        return out
-
-
-def conversation_tokens(tok, prompt: list[dict], messages: list[dict], budget: int) -> tuple[list, list, list]:
-    """Token ids of the prompt and of everything after it, with a mask that is 1 on the model's
-    own tokens (assistant contents and their end-of-turn token) and 0 on environment text.
-
-    The conversation is rendered with the tokenizer's chat template and tokenized once with
-    character offsets, so the mask follows the template's exact layout for any chat model.
-    """
-    prompt_text = tok.apply_chat_template(prompt, add_generation_prompt=True, tokenize=False)
-    clean = [{"role": m["role"], "content": m.get("content", "")} for m in messages]
-    full_text = tok.apply_chat_template(clean, tokenize=False)
-    if not full_text.startswith(prompt_text):
-        # templates that rewrite earlier turns: fall back to rendering the turns after the prompt alone
-        full_text = prompt_text + tok.apply_chat_template(clean[len(prompt):], tokenize=False)
-    spans = []
-    pos = len(prompt_text)
-    eos_text = tok.eos_token or ""
-    for m in clean[len(prompt):]:
-        if m["role"] != "assistant":
-            continue
-        start = full_text.find(m["content"], pos)
-        if start < 0:
-            continue
-        end = start + len(m["content"])
-        if eos_text and full_text.startswith(eos_text, end):
-            end += len(eos_text)
-        spans.append((start, end))
-        pos = end
-    enc = tok(full_text, add_special_tokens=False, return_offsets_mapping=True)
-    ids, offsets = enc["input_ids"], enc["offset_mapping"]
-    n_prompt = len(tok(prompt_text, add_special_tokens=False)["input_ids"])
-    prompt_ids = ids[:n_prompt]
-    completion_ids, mask = [], []
-    for tid, (a, b) in zip(ids[n_prompt:], offsets[n_prompt:]):
-        completion_ids.append(tid)
-        mask.append(int(any(s <= a and b <= e and b > a for s, e in spans)))
-    completion_ids, mask = completion_ids[:budget], mask[:budget]
-    if not completion_ids:  # TRL needs at least one completion token per rollout
-        completion_ids, mask = [tok.eos_token_id], [0]
-    return prompt_ids, completion_ids, mask
-
-
 # ---------------------------------------------------------------------------------------------
 # the trainer
 # ---------------------------------------------------------------------------------------------
@@ -298,61 +148,196 @@ def reward_functions(weights: dict[str, float] | None = None) -> tuple[list, lis
     return [make_reward_function(None, k) for k in kinds], [float(weights[k]) for k in kinds]
 
 
-def load_model_and_tokenizer(model: str):
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+def load_model_and_tokenizer(model: str, model_args: dict | None = None):
+    """``(model, tokenizer, path)`` (see :func:`kumo_gym.training.models.load_model`)."""
+    from .models import load_model
 
-    from .backends import TINY, tiny_model
-
-    path = tiny_model() if model == TINY else model
-    tok = AutoTokenizer.from_pretrained(path)
-    if tok.pad_token is None:
-        tok.pad_token = tok.eos_token
-    return AutoModelForCausalLM.from_pretrained(path), tok, path
+    m = load_model(model, model_args)
+    return m.model, m.tokenizer, m.path
 
 
-def train_grpo(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/grpo",
+def to_spec(env) -> EvalSpec:
+    """An EvalSpec from an EvalSpec, ``"ID:key=value,..."`` or a mapping ``{"id": ID, key: value}``
+    (the form of a YAML config's ``envs`` list)."""
+    if isinstance(env, EvalSpec):
+        return env
+    if isinstance(env, str):
+        return parse_env_spec(env)
+    if isinstance(env, dict):
+        kw = dict(env)
+        name = kw.pop("id", None) or kw.pop("env", None)
+        if not isinstance(name, str):
+            raise ConfigError(f"environment entry {env!r} needs an 'id' (e.g. {{id: Hanoi, difficulty: easy}})")
+        kw = {**kw.pop("env_kwargs", {}), **kw}
+        from ..cli import resolve_env_id
+
+        return make_specs([resolve_env_id(name)], kw, None, kw.pop("mode", None))[0]
+    raise ConfigError(f"environment entry {env!r} is not an id, an 'ID:key=value' string or a mapping")
+
+
+def grpo_trainer_args(trainer_args: dict, *, num_generations: int, prompts_per_step: int, **defaults) -> dict:
+    """GRPOConfig fields: our defaults, then ``trainer_args`` (any GRPOConfig field) on top."""
+    from .models import base_trainer_args
+
+    args = base_trainer_args(defaults.pop("seed", 0), defaults.pop("logging_steps", 1),
+                             defaults.pop("report_to", "none"))
+    args.update(defaults)
+    args["num_generations"] = num_generations
+    args.update(trainer_args)
+    # one optimizer step sees prompts_per_step prompts x num_generations completions
+    args.setdefault("per_device_train_batch_size", prompts_per_step * int(args["num_generations"]))
+    return args
+
+
+def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/grpo",
                seed: int = 0, shard: str | None = None, max_steps: int = 50, num_generations: int = 4,
                prompts_per_step: int = 2, max_completion_length: int = 256, max_turn_tokens: int = 128,
                learning_rate: float = 1e-5, temperature: float = 1.0, beta: float = 0.0,
                reward_weights: dict[str, float] | None = None, use_vllm: bool = False,
                callback_every: int = 0, callback_n: int = 4, callback_max_tokens: int = 128,
                exclude_ids: set[str] | None = None, logging_steps: int = 1, report_to: str = "none",
-               save: bool = True, extra_args: dict | None = None):
+               save: bool = True, trainer_args: dict | None = None, model_args: dict | None = None,
+               extra_args: dict | None = None, callbacks: list | None = None, mixture=None, curriculum=None):
     """Train ``model`` with GRPO on a mix of environments; returns the finished trainer.
 
-    ``envs``: ids or ``"ID:key=value,..."`` specs (``mode=interactive`` makes that part
-    multi-turn). ``n`` training instances per spec. One optimizer step uses
-    ``prompts_per_step`` prompts x ``num_generations`` completions. ``callback_every > 0`` adds
+    ``envs``: ids, ``"ID:key=value,..."`` specs or ``{"id": ID, key: value}`` mappings
+    (``mode=interactive`` makes that part multi-turn). ``n`` training instances per spec. One
+    optimizer step uses ``prompts_per_step`` prompts x ``num_generations`` completions (times
+    ``gradient_accumulation_steps``). ``trainer_args``: any ``GRPOConfig`` field, over our
+    defaults (``extra_args`` is its older name); ``model_args``: TRL ``ModelConfig`` fields (LoRA:
+    ``use_peft``, ``lora_r`` ...; ``dtype``; QLoRA ``load_in_4bit``). ``callback_every > 0`` adds
     :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_n`` validation instances
-    per spec. Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
+    per spec; ``callbacks`` adds any others.
+
+    ``mixture`` (a :class:`~kumo_gym.training.mixture.Mixture`, its YAML path or mapping) draws the
+    training rows from weighted environments, ``n`` rows in all; ``curriculum`` (a
+    :class:`~kumo_gym.training.curriculum.Curriculum`, its YAML path or mapping) moves each of its
+    environments through its levels by recent success, ``n`` rows per epoch made at the current
+    levels (``envs`` and ``mixture`` entries not in the curriculum keep their parameters). Metrics
+    are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
     """
-    import torch
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
 
-    specs = [s if isinstance(s, EvalSpec) else parse_env_spec(s) for s in envs]
-    rows = build_records(specs, n, split="train", seed=seed, shard=shard, exclude_ids=exclude_ids)
-    import datasets
+    from .models import load_model
 
-    dataset = datasets.Dataset.from_list(rows)
+    trainer_kw = {**(extra_args or {}), **(trainer_args or {})}
+    specs = [to_spec(s) for s in envs]
+    if not specs and mixture is None and curriculum is None:
+        raise ConfigError("give at least one environment to train on (envs, a mixture or a curriculum)")
     funcs, weights = reward_functions(reward_weights)
-    lm, tok, path = load_model_and_tokenizer(model)
+    args = grpo_trainer_args(trainer_kw, num_generations=num_generations, prompts_per_step=prompts_per_step,
+                             seed=seed, logging_steps=logging_steps, report_to=report_to, output_dir=output_dir,
+                             max_steps=max_steps, learning_rate=learning_rate,
+                             max_completion_length=max_completion_length, temperature=temperature, beta=beta,
+                             reward_weights=weights, use_vllm=use_vllm)
+    seed = int(args["seed"])
+    config = make_config("grpo", args)
+    callbacks = list(callbacks or [])
+    data = training_data(specs, n, seed, shard, exclude_ids, mixture, curriculum)
+    rollout = EpisodeRollout(data.rows or [], max_turn_tokens=max_turn_tokens,
+                             temperature=config.temperature) if data.multi_turn else None
+    if data.curriculum is not None:
+        dataset = data.curriculum.dataset(n, "train", seed, data.mixture,
+                                          on_rows=_row_listener(rollout, exclude_ids))
+        funcs = data.curriculum.wrap(funcs)
+        callbacks.append(data.curriculum)
+    else:
+        import datasets
+
+        dataset = datasets.Dataset.from_list(data.rows)
+    loaded = load_model(model, model_args)
+    tok = loaded.tokenizer
     tok.padding_side = "left"
-    multi_turn = any(s.mode != "answer" for s in specs)
-    cuda = torch.cuda.is_available()
-    args = GRPOConfig(
-        output_dir=output_dir, max_steps=max_steps, seed=seed, learning_rate=learning_rate,
-        per_device_train_batch_size=prompts_per_step * num_generations, num_generations=num_generations,
-        max_completion_length=max_completion_length, temperature=temperature, beta=beta,
-        reward_weights=weights, logging_steps=logging_steps, report_to=report_to, save_strategy="no",
-        use_cpu=not cuda, bf16=cuda and torch.cuda.is_bf16_supported(), use_vllm=use_vllm and not multi_turn,
-        disable_tqdm=False, dataloader_num_workers=0, **(extra_args or {}))
-    callbacks = []
     if callback_every > 0:
         from .callbacks import KumoEvalCallback
 
-        callbacks.append(KumoEvalCallback(specs, n=callback_n, every=callback_every, max_tokens=callback_max_tokens,
-                                          out_dir=Path(output_dir) / "callback", seed=seed))
-    rollout = EpisodeRollout(rows, max_turn_tokens=max_turn_tokens, temperature=temperature) if multi_turn else None
-    trainer = GRPOTrainer(model=lm, reward_funcs=funcs, args=args, train_dataset=dataset, processing_class=tok,
-                          callbacks=callbacks, rollout_func=rollout)
-    return train_and_save(trainer, callbacks, output_dir, tok, save)
+        callbacks.append(KumoEvalCallback(data.eval_specs, n=callback_n, every=callback_every,
+                                          max_tokens=callback_max_tokens, out_dir=Path(config.output_dir) / "callback",
+                                          seed=seed))
+    trainer = GRPOTrainer(model=loaded.model, reward_funcs=funcs, args=config, train_dataset=dataset,
+                          processing_class=tok, callbacks=callbacks, rollout_func=rollout,
+                          peft_config=loaded.peft_config)
+    return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
+
+
+@dataclass
+class TrainingData:
+    """What a run trains on: fixed ``rows``, or a ``curriculum`` (with its ``mixture``) that makes
+    them while training; ``eval_specs`` for the held-out callback."""
+
+    rows: list[dict] | None
+    eval_specs: list[EvalSpec]
+    multi_turn: bool
+    mixture: Any = None
+    curriculum: Any = None
+
+
+def training_data(specs: list[EvalSpec], n: int, seed: int, shard: str | None, exclude_ids, mixture=None,
+                  curriculum=None, builder=None) -> TrainingData:
+    """The rows (or the curriculum) of a run from ``envs`` specs, a mixture and a curriculum.
+
+    ``builder(specs, counts)`` makes fixed rows (default :func:`build_records`; SFT passes its
+    golden records).
+    """
+    from .mixture import Mixture, MixtureEntry
+
+    builder = builder or (lambda sp, counts: build_records(sp, counts, "train", seed, shard, exclude_ids))
+    mix = None
+    if mixture is not None:
+        mix = Mixture.from_config(mixture)
+        if specs:
+            mix = Mixture([*mix.entries, *(MixtureEntry(s.env_id, 1.0, dict(s.kwargs)) for s in specs)])
+    elif specs and curriculum is not None:
+        mix = Mixture([MixtureEntry(s.env_id, 1.0, dict(s.kwargs)) for s in specs])
+    if curriculum is not None:
+        from .curriculum import Curriculum
+
+        cur = Curriculum.from_config(curriculum)
+        if mix is not None:
+            missing = set(cur.schedules) - {e.env_id for e in mix.entries}
+            if missing:
+                mix = Mixture([*mix.entries, *(MixtureEntry(e, 1.0, dict(cur.env_kwargs[e])) for e in sorted(missing))])
+        entries = mix.entries if mix is not None else [MixtureEntry(e, 1.0, dict(cur.env_kwargs[e]))
+                                                      for e in cur.schedules]
+        eval_specs = []
+        for e in entries:
+            kw = e.env_kwargs
+            if e.env_id in cur.schedules:  # held-out evaluation at the ladder's top: the target
+                kw = {**{k: v for k, v in kw.items() if k in ENV_ONLY}, **cur.final_kwargs(e.env_id)}
+            eval_specs.append(EvalSpec(e.env_id, kw))
+        multi = any(s.mode != "answer" for s in eval_specs)
+        return TrainingData(None, eval_specs, multi, mix, cur)
+    if mix is not None:
+        specs = [EvalSpec(e.env_id, dict(e.env_kwargs)) for e in mix.entries]
+        counts = mix.counts(n, "train", seed)
+    else:
+        counts = n
+    return TrainingData(builder(specs, counts), specs, any(s.mode != "answer" for s in specs), mix)
+
+
+def _row_listener(rollout, exclude_ids):
+    """Rows a curriculum makes: refused when held out, registered with the multi-turn rollout."""
+    def on_rows(rows):
+        if exclude_ids:
+            for r in rows:
+                if r["instance_id"] in exclude_ids:
+                    raise ContaminationError(f"training instance {r['instance_id']} of {r['env_id']} is in the "
+                                             "held-out evaluation set")
+        if rollout is not None:
+            rollout.add_rows(rows)
+    return on_rows
+
+
+def make_config(algo: str, args: dict):
+    """A ``GRPOConfig``/``SFTConfig`` from ``args``; a bad field or value is a ConfigError naming it."""
+    from .config import config_classes, field_names
+
+    cls = config_classes(algo)[0]
+    unknown = sorted(set(args) - field_names(cls))
+    if unknown:
+        raise ConfigError(f"{', '.join(unknown)} {'is not a' if len(unknown) == 1 else 'are not'} {cls.__name__} "
+                          "field(s)")
+    try:
+        return cls(**args)
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"{cls.__name__}: {e}") from None
