@@ -145,6 +145,9 @@ class PlanningTask(StepwiseTask):
     move_example: ClassVar[str] = ""
     #: moves are integer triples (Tower of Hanoi): long answers are read by numpy
     int_moves: ClassVar[bool] = False
+    #: rule code -> why no move can break that rule alone and still leave the goal reachable
+    #: (with the rule's check switched off such a move is still refused, or strands the puzzle)
+    rules_never_alone: ClassVar[dict[str, str]] = {}
 
     def __init__(self):
         super().__init__()
@@ -546,6 +549,16 @@ class PlanningTask(StepwiseTask):
             out.append(state)
         return out
 
+    def _states_at(self, instance: Instance, moves: list, positions: set[int]) -> dict[int, Any]:
+        """The states after the first p moves, for each p in ``positions`` (one walk, few kept)."""
+        state, out = self.initial_state(instance), {}
+        for i in range(len(moves) + 1):
+            if i in positions:
+                out[i] = state
+            if i < len(moves):
+                state = self.apply(instance, state, moves[i])
+        return out
+
     def near_misses(self, instance: Instance, rng: np.random.Generator) -> list[NearMiss]:
         """For every rule, answers that break it and nothing else (capabilities.NearMisses).
 
@@ -560,20 +573,24 @@ class PlanningTask(StepwiseTask):
         if gold == "UNSOLVABLE" or not gold:
             return []
         gold = [list(m) for m in gold]
-        states = self._states_along(instance, gold)
         picks = sorted({0, len(gold) // 2, len(gold) - 1, int(rng.integers(0, len(gold)))})
         out: list[NearMiss] = []
+        others = [p for p in np.linspace(0, len(gold) - 1, min(len(gold), 200)).astype(int).tolist() if p not in picks]
+        states = self._states_at(instance, gold, {q for p in picks + others for q in (p, p + 1)})
         for rule in self.move_rules:
-            found = [m for m in (self._break_rule_at(instance, gold, states, pos, rule) for pos in picks) if m]
-            # a rule that cannot be broken at those moves (no empty stack there ...) may be elsewhere
-            for pos in range(len(gold)) if not found else ():
-                miss = self._break_rule_at(instance, gold, states, pos, rule)
-                if miss is not None:
-                    found.append(miss)
+            found: list[NearMiss] = []
+            # at each chosen move the first breaking move found and one drawn at random; a rule that
+            # cannot be broken there (no empty stack ...) is looked for at other moves
+            for i, pos in enumerate(picks + others):
+                if i >= len(picks) and len(found) >= 4:
                     break
+                for order in (None, rng):
+                    miss = self._break_rule_at(instance, gold, states, pos, rule, order)
+                    if miss is not None and all(miss.answer != m.answer for m in found):
+                        found.append(miss)
             out += found
         goal_misses = [gold[:-1], gold[: len(gold) // 2], []]
-        away = [m for m in self.legal_moves(instance, states[-1])]
+        away = self.legal_moves(instance, self.goal(instance))
         if away:
             goal_misses.append(gold + [away[0]])
         seen = []
@@ -583,10 +600,13 @@ class PlanningTask(StepwiseTask):
                 out.append(NearMiss(GOAL_RULE, answer))
         return out
 
-    def _break_rule_at(self, instance, gold, states, pos, rule) -> NearMiss | None:
+    def _break_rule_at(self, instance, gold, states, pos, rule, rng=None) -> NearMiss | None:
         state = states[pos]
         fallback = None
-        for m in self.candidate_moves(instance, state):
+        candidates = self.candidate_moves(instance, state)
+        if rng is not None:  # another breaking move each time: weakened checks miss some kinds only
+            candidates = [candidates[i] for i in rng.permutation(len(candidates))]
+        for m in candidates:
             if self.check_move(instance, state, m) != rule:
                 continue
             with self.rules_disabled(rule):

@@ -112,6 +112,10 @@ class BlocksWorldTask(PlanningTask):
     family = "blocks_world"
     puzzle = "Blocks World"
     Params = BlocksParams
+    #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
+    rules_never_alone: ClassVar[dict[str, str]] = {
+        "empty_stack": "an empty stack has no top block, so with its check gone the move fails not_top_block",
+        "unknown_block": "an unknown block is on no stack, so the move also fails not_top_block"}
     rule_codes: ClassVar[dict[str, str]] = {
         "bad_stack": "every stack index is 0 .. n_stacks - 1",
         "same_stack": "a move puts the block on another stack (from != to)",

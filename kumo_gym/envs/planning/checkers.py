@@ -16,6 +16,7 @@ from ...solvers.planning import (
     checker_moves,
     checker_optimal_length,
     checker_path,
+    checker_scrambled,
 )
 from . import moves as mv
 from .base import GOAL_RULE, GOAL_RULE_TEXT, PlanningParams, PlanningTask, bucket_presets, document_rules
@@ -39,9 +40,9 @@ class CheckerJumpingTask(PlanningTask):
     the adjacent empty cell or jumps over exactly one checker of the other colour into the
     empty cell behind it. Red moves only right, blue only left. The optimum is (N+1)^2 - 1
     moves (N^2 jumps and 2N slides); there are exactly two optimal solutions. With
-    ``start="random"`` the 2N checkers are split unevenly, r red and 2N - r blue (r drawn from
-    1..2N-1): the board length stays 2N + 1 and the optimum is (r+1)(2N-r+1) - 1, exact because
-    every move is forward, so every completion has the same length.
+    ``start="random"`` the start is a board that can still reach the goal, made by undoing a
+    random number (from half the optimum to all of it) of random moves from the goal: its optimum
+    is exact because every move is forward, so every completion has the same length.
 
     ## Answer (``mode="answer"``, default)
     ``moves = [[checker_color, position_from, position_to], ...]`` with colours ``R``/``B``
@@ -63,6 +64,11 @@ class CheckerJumpingTask(PlanningTask):
     family = "checker_jumping"
     puzzle = "Checker Jumping"
     Params = CheckerParams
+    #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
+    rules_never_alone: ClassVar[dict[str, str]] = {
+        "target_occupied": "landing on a checker removes it, so the goal board is out of reach",
+        "bad_jump": "the only empty cell is the target, so a bad jump goes over its own colour and leaves the "
+                    "board two slides of that colour would, which lies on no solution"}
     rule_codes: ClassVar[dict[str, str]] = {
         "bad_position": "both positions are cells of the board (0 .. 2N)",
         "wrong_color": "the source cell holds a checker of the named colour",
@@ -80,10 +86,12 @@ class CheckerJumpingTask(PlanningTask):
     move_example = '["R", 0, 1]'
 
     def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
-        red = n
-        if params.get("start") == "random" and n > 1:
-            red = int(rng.integers(1, 2 * n))
-        board = checker_board(red, 2 * n - red)
+        board = checker_board(n, n)
+        if params.get("start") == "random":
+            # a random start that can still reach the goal: undo a random number of moves from it,
+            # at least half the optimum so that the puzzle stays a planning problem
+            top = checker_optimal_length(n)
+            board = checker_scrambled(n, int(rng.integers((top + 1) // 2, top + 1)), rng)
         return {"n": n, "initial": board, "goal": checker_goal(board)}
 
     def load(self, obj: Any) -> Instance:

@@ -77,6 +77,9 @@ class HanoiTask(PlanningTask):
     family = "hanoi"
     puzzle = "Tower of Hanoi"
     Params = HanoiParams
+    #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
+    rules_never_alone: ClassVar[dict[str, str]] = {
+        "empty_peg": "an empty peg has no top disk, so with its check gone the move fails not_top_disk"}
     rule_codes: ClassVar[dict[str, str]] = {
         "bad_peg": "every peg index is 0, 1 or 2",
         "same_peg": "a move puts the disk on another peg (from != to)",

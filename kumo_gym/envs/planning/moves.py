@@ -738,4 +738,6 @@ def read_one_move(text: str, coerce: Coerce, is_single: Callable[[Any], bool], e
                     return coerce(value[0])
             except ParseError as e:
                 last_error = e
-    raise last_error or ParseError(f"no move found (expected one move such as {example})", "no_answer")
+    if last_error is not None:
+        raise ParseError(f"{last_error} (a move looks like {example})", last_error.reason)
+    raise ParseError(f"no move found (expected one move such as {example})", "no_answer")

@@ -113,6 +113,11 @@ class RiverCrossingTask(PlanningTask):
     family = "river_crossing"
     puzzle = "River Crossing"
     Params = RiverParams
+    #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
+    rules_never_alone: ClassVar[dict[str, str]] = {
+        "unknown_person": "nobody unknown waits on the boat's bank, so the move also fails not_on_boat_side",
+        "unsafe_boat": "an actor boarding with another agent left their own agent behind on a safe bank, so "
+                       "the bank the boat reaches is unsafe too"}
     rule_codes: ClassVar[dict[str, str]] = {
         "unknown_person": "every name is an actor a_i or an agent A_i with i in 1..N",
         "empty_boat": "the boat carries at least one person",

@@ -21,6 +21,7 @@ from .blocks import (
     blocks_search,
 )
 from .checkers import (
+    checker_backward_moves,
     checker_board,
     checker_distance,
     checker_forward_moves,
@@ -29,6 +30,7 @@ from .checkers import (
     checker_optimal_length,
     checker_path,
     checker_remaining,
+    checker_scrambled,
 )
 from .hanoi import (
     gather_distance,
@@ -57,8 +59,8 @@ from .river import (
 __all__ = [
     "SEARCH_LIMIT", "SearchBudgetExceeded", "bank_unsafe_counts", "block_names", "blocks_interleaved",
     "blocks_interleaved_moves", "blocks_interleaved_optimal_length", "blocks_pack", "blocks_random_state",
-    "blocks_search", "checker_board", "checker_distance", "checker_forward_moves", "checker_goal", "checker_moves",
-    "checker_optimal_length", "checker_path", "checker_remaining", "gather_distance", "gather_moves",
+    "blocks_search", "checker_backward_moves", "checker_board", "checker_distance", "checker_forward_moves", "checker_goal", "checker_moves",
+    "checker_optimal_length", "checker_path", "checker_remaining", "checker_scrambled", "gather_distance", "gather_moves",
     "hanoi_distance", "hanoi_moves", "hanoi_optimal_length", "hanoi_path", "hanoi_pegs", "hanoi_positions", "hanoi_run",
     "river_count_moves", "river_counts", "river_distance", "river_distances", "river_explicit_bfs", "river_moves",
     "river_optimal_length", "river_solvable", "river_successors",

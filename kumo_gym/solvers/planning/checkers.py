@@ -90,6 +90,39 @@ def checker_forward_moves(board: str) -> list[tuple[int, int]]:
     return out
 
 
+def checker_backward_moves(board: str) -> list[tuple[int, int]]:
+    """The moves ``(from, to)`` that undo a legal move of some board into ``board``: red back left
+    (by one, or by two over a blue), blue back right (by one, or by two over a red)."""
+    e = board.find("_")
+    size = len(board)
+    out = []
+    if e + 1 < size and board[e + 1] == "R":
+        out.append((e + 1, e))
+    if e + 2 < size and board[e + 2] == "R" and board[e + 1] == "B":
+        out.append((e + 2, e))
+    if e >= 1 and board[e - 1] == "B":
+        out.append((e - 1, e))
+    if e >= 2 and board[e - 2] == "B" and board[e - 1] == "R":
+        out.append((e - 2, e))
+    return out
+
+
+def checker_scrambled(n: int, length: int, rng) -> str:
+    """A board ``length`` moves from the goal of N a side, by a random walk of undone moves.
+
+    Every forward move brings the goal exactly one move closer (module docstring), so the board
+    is exactly as many moves from the goal as undone moves were made (fewer if the walk is stuck).
+    """
+    board = list(checker_goal(checker_board(n, n)))
+    for _ in range(length):
+        options = checker_backward_moves("".join(board))
+        if not options:
+            break
+        s, t = options[int(rng.integers(len(options)))]
+        board[t], board[s] = board[s], "_"
+    return "".join(board)
+
+
 def _frozen(board: str) -> bool:
     # RRBB never moves again (the edges count as an outer R and B), so its R and B never cross
     return "RRBB" in "R" + board + "B"
