@@ -98,7 +98,7 @@ def main(argv=None) -> int:
 
     for spec, split in sets.values():
         eval_ids.update(i.instance_id for i in generate_instances(ENV, args.n_eval, split=split,
-                                                                  **spec.generation_params()))
+                                                                  env_kwargs=spec.generation_params()))
 
     # -- SFT on IND golden trajectories, refusing anything in the evaluation sets --------------
     trainer = train_sft([train_spec], model=args.model, rows=seen_rows, output_dir=str(out / "sft"),

@@ -64,8 +64,24 @@ def parse_kwargs(pairs: list[str] | None, extra: list[str] | None = None) -> dic
     return out
 
 
-def add_env_args(p: argparse.ArgumentParser, mode: bool = True) -> None:
-    p.add_argument("env", help="environment id, e.g. kumo_gym/Hanoi-v0 (the kumo_gym/ prefix and -v0 may be left out)")
+class _DeprecatedCount(argparse.Action):
+    """``--n`` as the old spelling of ``--size`` (the number of items): works, with a warning."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"warning: {option_string} is deprecated for the number of items; use --size (environment "
+              "parameters such as Hanoi's n go in --env-kwargs n=...)", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_size_arg(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
+    """``--size N`` (the number of items) and its deprecated alias ``--n``."""
+    p.add_argument("--size", type=int, default=default, help=help)
+    p.add_argument("--n", type=int, dest="size", action=_DeprecatedCount, help=argparse.SUPPRESS)
+
+
+def add_env_args(p: argparse.ArgumentParser, mode: bool = True, optional: bool = False) -> None:
+    p.add_argument("env", nargs="?" if optional else None, default=None,
+                   help="environment id, e.g. kumo_gym/Hanoi-v0 (the kumo_gym/ prefix and -v0 may be left out)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--difficulty", default=None)
     p.add_argument("--split", default="train")
@@ -183,47 +199,95 @@ def cmd_show(args, extra) -> int:
 
 
 # ---- play ----------------------------------------------------------------------------------
+PLAY_HELP = ("Commands: 'hint' shows {what}; 'quit' (or 'exit', Ctrl-D) leaves. A move that cannot be read "
+             "or is illegal has no effect: you are told why and play on.")
+
+
+def play_hint(base) -> str:
+    """A hint for a person playing ``base`` (the unwrapped environment)."""
+    from .core.capabilities import LegalMoves, OracleMoves
+
+    task, inst = base.task, base.instance
+    state = getattr(base, "state", None)
+    if state is None:  # answer mode
+        steps = task.optimal_steps(inst)
+        return f"an optimal answer has {steps} moves" if steps else "no hint for this puzzle in answer mode"
+    if isinstance(task, LegalMoves):
+        moves = [task.format_move(m) for m in task.legal_moves(inst, state)]
+        more = f" (and {len(moves) - 20} more)" if len(moves) > 20 else ""
+        return "legal moves: " + ", ".join(moves[:20]) + more if moves else "no legal move from here"
+    if isinstance(task, OracleMoves):
+        return f"a good next move: {task.format_move(task.oracle_move(inst, state))}"
+    return "no hint for this puzzle"
+
+
+def _read_answer(prompt: str) -> str | None:
+    """Lines up to an empty line (None at end of input before anything was typed)."""
+    print(prompt)
+    lines = []
+    while True:
+        try:
+            line = input()
+        except EOFError:
+            return "\n".join(lines) if lines else None
+        if not line.strip():
+            return "\n".join(lines)
+        lines.append(line)
+
+
 def cmd_play(args, extra) -> int:
     """A person plays in the terminal: one move per line in interactive mode, or a whole answer
-    (ended by an empty line) in answer mode."""
+    (ended by an empty line) in answer mode. ``hint`` and ``quit`` are announced; a typo or an
+    illegal move never ends the game (interactive play allows 1000 invalid moves in a row and
+    100,000 moves unless ``--env-kwargs max_invalid=K max_steps=M`` say otherwise; an unreadable
+    answer is asked again)."""
     from .core.registry import entry
 
-    if args.mode is None and "interactive" in entry(resolve_env_id(args.env)).modes:
+    env_id = resolve_env_id(args.env)
+    if args.mode is None and "interactive" in entry(env_id).modes:
         args.mode = "interactive"
-    env = make_env(args, extra)
+    kw = env_kwargs(args, extra)
+    if kw.get("mode", entry(env_id).modes[0]) == "interactive":
+        # a person's typos are not a model's format errors: they never end the game, nor use up its moves
+        kw.setdefault("max_invalid", 1000)
+        kw.setdefault("max_steps", 100_000)
+    import gymnasium as gym
+
+    import kumo_gym  # noqa: F401
+
+    env = gym.make(env_id, **kw)
     obs, info = env.reset(seed=args.seed)
+    base = env.unwrapped
+    interactive = getattr(base, "state", None) is not None
     print(obs)
-    interactive = getattr(env.unwrapped, "state", None) is not None
+    print("\n" + PLAY_HELP.format(what="the legal moves" if interactive else "a hint"))
     while True:
         if interactive:
             try:
-                line = input("\nyour move> ")
+                action = input("\nyour move> ")
             except EOFError:
                 print("\n(end of input)")
                 return 1
-            if line.strip() in ("quit", "exit"):
-                return 1
-            if line.strip() == "hint":
-                base = env.unwrapped
-                print(f"legal moves: {[base.task.format_move(m) for m in base.task.legal_moves(base.instance, base.state)][:20]}")
-                continue
-            action = line
         else:
-            print("\nType your answer; finish with an empty line:")
-            lines = []
-            while True:
-                try:
-                    line = input()
-                except EOFError:
-                    break
-                if not line.strip():
-                    break
-                lines.append(line)
-            action = "\n".join(lines)
+            action = _read_answer("\nType your answer ('hint', 'quit'); finish with an empty line:")
+            if action is None:
+                print("(end of input)")
+                return 1
+        command = action.strip().lower()
+        if command in ("quit", "exit", "q"):
+            print("bye")
+            return 1
+        if command in ("hint", "help", "?"):
+            print(play_hint(base) if command == "hint" else PLAY_HELP.format(what="a hint"))
+            continue
         obs, reward, terminated, truncated, info = env.step(action)
+        v = info.get("verdict") or {}
+        if not interactive and v.get("status") in ("parse_error", "truncated"):
+            print(f"{v.get('message')} Try again.")
+            env.reset(options={"instance": base.instance})
+            continue
         print(obs)
         if terminated or truncated:
-            v = info.get("verdict", {})
             print(f"\n== {v.get('status', 'ended')}: reward {reward} ==")
             return 0 if reward > 0 else 1
 
@@ -232,28 +296,60 @@ def cmd_play(args, extra) -> int:
 def cmd_generate(args, extra) -> int:
     from tqdm import tqdm
 
-    from .training.data import generate_instances, make_record
+    from .training.data import DistinctCounter, RecordMaker, generate_instances
 
+    if args.size is None:
+        raise SystemExit("error: give the number of items with --size N")
+    if args.mixture:
+        return _generate_mixture(args)
+    if not args.env:
+        raise SystemExit("error: give an environment id (or --mixture FILE.yaml)")
     env_id = resolve_env_id(args.env)
     kw = env_kwargs(args, extra)
     kw.pop("split", None)
-    kw.pop("mode", None)
     from .core.registry import get_task
 
     task = get_task(env_id)
+    insts = generate_instances(env_id, args.size, split=args.split, seed=args.seed, shard=args.shard, env_kwargs=kw)
+    maker = RecordMaker(env_id, kw, args.split, args.prompt_format, args.golden)
+    counter = DistinctCounter(env_id, kw)
 
     def rows():
-        bar = tqdm(total=len(range(args.n)) if args.shard is None else None, desc=f"generate {env_id}",
+        bar = tqdm(total=args.size if args.shard is None else None, desc=f"generate {env_id}",
                    disable=args.quiet, unit="item")
-        for inst in generate_instances(env_id, args.n, split=args.split, seed=args.seed, shard=args.shard, **kw):
+        for inst in insts:
             if args.split == "train":
                 task.check_trainable(inst)
-            yield make_record(env_id, inst, with_golden=args.golden)
+            counter.add(inst.instance_id)
+            yield maker.record(inst)
             bar.update(1)
         bar.close()
 
-    n = write_jsonl_atomic(args.out, rows())
+    try:
+        n = write_jsonl_atomic(args.out, rows())
+    finally:
+        maker.close()
     print(f"wrote {n} records to {args.out}")
+    if counter.message():
+        print(f"warning: {counter.message()}", file=sys.stderr)
+    return 0
+
+
+def _generate_mixture(args) -> int:
+    from .training.mixture import make_mixture
+
+    if args.env:
+        raise SystemExit("error: give an environment or --mixture, not both")
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        records = make_mixture(args.mixture, args.size, split=args.split, seed=args.seed, with_golden=args.golden,
+                               prompt_format=args.prompt_format)
+    n = write_jsonl_atomic(args.out, records)
+    print(f"wrote {n} records to {args.out}")
+    for w in caught:
+        print(f"warning: {w.message}", file=sys.stderr)
     return 0
 
 
@@ -277,10 +373,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_env_args(p)
     p.set_defaults(func=cmd_play, takes_extra=True)
 
-    p = sub.add_parser("generate", help="write prompt records to JSONL")
-    add_env_args(p, mode=False)
-    p.add_argument("--n", type=int, required=True)
+    p = sub.add_parser("generate", help="write prompt records to JSONL",
+                       description="Write SIZE dataset records (make_dataset's fields) to a JSONL file.")
+    add_env_args(p, optional=True)
+    p.add_argument("--mixture", default=None, metavar="FILE.yaml",
+                   help="draw the records from a weighted mixture of environments instead of one ENV")
+    add_size_arg(p, None, "number of records (required)")
     p.add_argument("--out", required=True)
+    p.add_argument("--prompt-format", choices=("conversational", "text"), default="conversational",
+                   help="prompt as chat messages (TRL's conversational format, default) or as plain text")
     p.add_argument("--shard", default=None, help="i/n: only shard i of n (for cluster jobs)")
     p.add_argument("--golden", action="store_true", help="include the golden answer text")
     p.add_argument("--quiet", action="store_true")

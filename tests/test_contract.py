@@ -216,7 +216,7 @@ def test_make_dataset_records(env_id):
     recs = kumo_gym.make_dataset(env_id, 2, split="validation", seed=7)
     assert len(recs) == 2 and recs[0]["instance_id"] != "" and recs[0]["env_id"] == env_id
     for r in recs:
-        assert r["prompt"] and r["messages"][-1]["role"] == "user"
+        assert r["prompt"] and r["prompt"][-1]["role"] == "user"
         inst = Instance.from_dict(r["instance"])
         assert inst.instance_id == r["instance_id"]
     # item 0 of a dataset is the first instance of an env reset with the same item seed

@@ -6,9 +6,10 @@ The deterministic stages live here and need no model:
 2. :func:`vote_indexing` decides whether the trace counts rows and columns from 0 or 1 (the
    deterministic half of stage 2);
 3. :func:`chunk` packs whole sentences into token-balanced chunks (stage 3);
-4. :func:`extract_claims` is the high-precision regex extractor per puzzle (stage 4a): Tents and
-   Solo schemas, generic ``Cell`` claims for the other grid puzzles, hypothesis markers that open
-   ``BRANCH#k`` scopes with tentative assumptions, contradiction markers that close them;
+4. :func:`extract_claims` runs the puzzle pack's high-precision reader (stage 4a;
+   :mod:`kumo_gym.analysis.packs`), with hypothesis markers that open ``BRANCH#k`` scopes with
+   tentative assumptions and contradiction markers that close them, and links premises from
+   the marker words (:func:`premise_links`);
 5. :func:`finalise` validates, deduplicates and orders the occurrences (stage 7);
 6. :func:`link_rules` finds restatements, premise-marker derivations and branch discharges
    (the deterministic form of stage 8);
@@ -18,10 +19,10 @@ The LLM stages (4b, 4c, 6 and the model half of 2 and 8) are in :mod:`kumo_gym.a
 and feed the same :func:`finalise` / :func:`build_graph`. :func:`analyse_trace` runs the whole
 pipeline, with ``backend=None`` for the deterministic mode.
 
-Recall of the deterministic mode is lower by design: it reads the phrasings listed in the
-patterns below ("tent at (r, c)", "(r, c) cannot be a tent", "r3c5 = 7", "row 2 needs 1 more",
-"Suppose ...", "contradiction") and ignores everything it cannot read with confidence.
-Coordinates are read as (row, column).
+Recall of the deterministic mode is lower by design: it reads the phrasings of each pack
+("tent at (r, c)", "(r, c) cannot be a tent", "r3c5 = 7", "row 2 needs 1 more", "Suppose ...",
+"contradiction") and ignores everything it cannot read with confidence. Coordinates are read as
+(row, column); see :mod:`kumo_gym.analysis.text` for the cell forms.
 """
 from __future__ import annotations
 
@@ -48,8 +49,13 @@ from .schema import (
     validate_occurrence,
     validate_rule_app,
 )
+from .text import normalise, vote_indexing
 
 PIPELINE_VERSION = "kumo_gym.reasoning_graph/v1"
+
+
+class NoPackError(ValueError):
+    """The record's puzzle has no reasoning-graph pack (it is not a grid puzzle, or its pack is missing)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -110,41 +116,6 @@ def _add(out: list, body: str, a: int, b: int, offset: int, paragraph: int) -> N
     lead = len(piece) - len(piece.lstrip())
     start = offset + a + lead
     out.append(Sentence(len(out) + 1, start, start + len(stripped), stripped, paragraph))
-
-
-# ---------------------------------------------------------------------------------------------
-# stage 2: 0- or 1-based indexing
-# ---------------------------------------------------------------------------------------------
-_COORD_PATTERNS = (
-    re.compile(r"\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)"),
-    re.compile(r"\b[rR](\d{1,3})\s*[cC](\d{1,3})\b"),
-    re.compile(r"\brow\s+(\d{1,3})\s*,?\s*(?:and\s+)?(?:column|col)\s+(\d{1,3})\b", re.IGNORECASE),
-)
-_UNIT = re.compile(r"\b(row|column|col|box|block)\s+(\d{1,3})\b", re.IGNORECASE)
-
-
-def vote_indexing(text: str, H: int, W: int) -> tuple[str | None, dict]:
-    """The deterministic indexing vote (§5 stage 2): ``"0-based"``, ``"1-based"`` or None.
-
-    Evidence for 0-based: "row 0", "column 0", a coordinate with a 0. Evidence for 1-based: an
-    index equal to H (rows) or W (columns). A vote is decisive when only one side has evidence.
-    """
-    zero = one = 0
-    for pat in _COORD_PATTERNS:
-        for m in pat.finditer(text):
-            r, c = int(m.group(1)), int(m.group(2))
-            zero += (r == 0) + (c == 0)
-            one += (r == H) + (c == W)
-    for m in _UNIT.finditer(text):
-        unit, k = m.group(1).lower(), int(m.group(2))
-        zero += k == 0
-        one += (unit == "row" and k == H) or (unit in ("column", "col") and k == W)
-    votes = {"zero": zero, "one": one}
-    if zero and not one:
-        return "0-based", votes
-    if one and not zero:
-        return "1-based", votes
-    return None, votes
 
 
 # ---------------------------------------------------------------------------------------------
@@ -213,277 +184,14 @@ _HYPOTHESIS = re.compile(r"\b(suppose|assume|assuming|what if|if we|if i|let's t
 _CONTRADICTION = re.compile(r"\b(contradiction|contradicts|contradictory|impossible|inconsistent|"
                             r"not possible|violates?|violation|can't work|cannot work|doesn't work|"
                             r"does not work|fails)\b")
-# leading "since P, C" / inline "C because P" / "P, so C"
-_LEAD_PREMISE = re.compile(r"^\s*(?:since|because|as|given that|given)\b")
-_BACK_PREMISE = re.compile(r"\b(?:because|since|given that|due to|as)\b")
-_FORWARD = re.compile(r"\b(?:therefore|thus|hence|so|which means|this means|that means|it follows that|"
-                      r"then|forcing|so that|consequently)\b")
-
-_LIST = r"@\d+@(?:\s*(?:,\s*and|,|and)\s*@\d+@){0,40}"
-_LIST_OR = r"@\d+@(?:\s*(?:,\s*or|,|or|and)\s*@\d+@){0,40}"
 #: longest sentence prefix the regex reader looks at (real sentences are far shorter)
 MAX_SENTENCE_CHARS = 2000
 #: most premises the marker linker attaches to one conclusion
 MAX_PREMISES = 12
-_DIGITS = r"\d{1,2}(?:\s*(?:,\s*(?:or|and)|,|or|and|nor|/)\s*\d{1,2})*"
-_LINE = r"(row|column|col)\s+(\d{1,3})"
-_UNITX = r"(row|column|col|box|block)\s+(\d{1,3})"
-# a subject list ("(1, 1) and (1, 3) cannot ...") never starts right after a preposition: in
-# "the tent at (1, 0), (1, 1) cannot be a tent" the first cell belongs to "tent at"
-_SUBJ = r"(?<!\bat )(?<!\bin )(?<!\bon )(?<!\bof )(?<!\bto )"
-_NEG = r"(?:cannot|can't|can\s+not|must\s+not|mustn't|is\s+not|isn't|are\s+not|aren't|can\s+never|could\s+not|couldn't)"
-
-
-@dataclass
-class _Found:
-    kind: str
-    payload: dict
-    pos: int
-    tentative_ok: bool = True
-
-
-@dataclass
-class _Norm:
-    """A sentence with coordinates replaced by ``@k@`` tokens, lower-cased."""
-
-    text: str
-    coords: list  # k -> (r, c) as written
-
-
-def _normalise(text: str) -> _Norm:
-    coords: list = []
-
-    def sub(m):
-        coords.append((int(m.group(1)), int(m.group(2))))
-        return f" @{len(coords) - 1}@ "
-
-    s = text.lower()
-    for pat in _COORD_PATTERNS:
-        s = pat.sub(sub, s)
-    # keep coordinate numbering in reading order (patterns ran one after another)
-    order = sorted(range(len(coords)), key=lambda k: s.find(f"@{k}@"))
-    remap = {old: new for new, old in enumerate(order)}
-    s = re.sub(r"@(\d+)@", lambda m: f"@{remap[int(m.group(1))]}@", s)
-    s = re.sub(r"\s+", " ", s).strip()
-    return _Norm(s, [coords[k] for k in order])
-
-
-def _tokens(group: str) -> list[int]:
-    return [int(k) for k in re.findall(r"@(\d+)@", group)]
-
-
-def _digits(group: str) -> list[int]:
-    return [int(d) for d in re.findall(r"\d{1,2}", group)]
-
-
-def _axis(word: str) -> str:
-    return {"row": "ROW", "column": "COL", "col": "COL", "box": "BOX", "block": "BOX"}[word]
-
-
-class _Reader:
-    """Regex reader for one puzzle; ``read(norm)`` lists the claims of one sentence."""
-
-    def __init__(self, pack: Pack, offset: int):
-        self.pack = pack
-        self.offset = offset
-
-    def rc(self, norm: _Norm, k: int) -> dict:
-        r, c = norm.coords[k]
-        return {"r": r - self.offset, "c": c - self.offset}
-
-    def idx(self, k: str) -> int:
-        return int(k) - self.offset
-
-    def read(self, norm: _Norm) -> list[_Found]:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-
-class TentsReader(_Reader):
-    """Tents: Tree, Quota, Tent, NotTent, Remaining, TreeCandidate (pack ``tents``)."""
-
-    NOT_TENT = (
-        re.compile(rf"\bno\s+tents?\s+(?:(?:can|could|may|will)\s+(?:go|be)\s+)?(?:at|in|on)\s+({_LIST_OR})"),
-        re.compile(rf"{_SUBJ}({_LIST_OR})\s+{_NEG}\s+(?:be\s+|have\s+|hold\s+|contain\s+|get\s+)?(?:a\s+)?tents?\b"),
-        re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are|must\s+be|becomes?|stays?|remains?)\s+(?:empty|grass|blank|unoccupied)\b"),
-        re.compile(rf"\b(?:rule\s+out|eliminate|exclude|mark)\s+({_LIST})(?:\s+as\s+(?:grass|empty))?"),
-        re.compile(rf"\btents?\s+(?:at|in|on)\s+({_LIST_OR})\s+(?:is|are|would\s+be)\s+(?:impossible|not\s+possible|"
-                   rf"ruled\s+out|invalid|illegal|not\s+allowed)"),
-    )
-    TENT = (
-        re.compile(rf"\b(?:place|put|add|places|puts)\s+(?:a\s+|the\s+|its\s+)?tents?\s+(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
-        re.compile(rf"(?<!no\s)\btents?\s+(?:must\s+be\s+|must\s+go\s+|goes\s+|is\s+|are\s+|will\s+be\s+|has\s+to\s+be\s+)?(?:at|in|on)\s+({_LIST})(?!\s*(?:,\s*)?or\b)"),
-        re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are|must\s+be|has\s+to\s+be|should\s+be|will\s+be|becomes?|gets)\s+(?:a\s+|the\s+)?tents?\b"),
-        re.compile(r"\bonly\s+(?:possible\s+)?(?:place|cell|spot|option|candidate|position|choice)\b[^.;]{0,120}?\bis\s+(@\d+@)"),
-    )
-    TREE = (
-        re.compile(rf"(?<!no\s)(?<!adjacent\s)\btrees?\s+(?:is\s+|are\s+)?(?:at|in|on)\s+({_LIST})"),
-        re.compile(rf"{_SUBJ}({_LIST})\s+(?:is|are)\s+(?:a\s+)?trees?\b"),
-    )
-    TREE_CAND = (
-        re.compile(rf"\btree\s+(?:at\s+)?(@\d+@)\s+(?:needs|must\s+have|requires|has)\s+(?:its\s+|a\s+)?tent\s+(?:at|in|on)\s+({_LIST_OR})"),
-        re.compile(rf"\bcandidates?\s+for\s+(?:the\s+)?tree\s+(?:at\s+)?(@\d+@)\s*(?:is|are|:)\s*({_LIST_OR})"),
-    )
-    QUOTA = (
-        re.compile(rf"\b{_LINE}\s*(?:'s)?\s*(?:clue|count|quota|target|number)\s*(?:is|=|of|:)\s*(\d+)"),
-        re.compile(rf"\b{_LINE}\s+(?:needs|requires|must\s+have|should\s+have|has\s+to\s+have|wants)\s+(?:exactly\s+)?(\d+)\s+tents?\b"),
-        re.compile(rf"\b{_LINE}\s*:\s*(\d+)\s+tents?\b"),
-        re.compile(rf"\b{_LINE}\s+has\s+(?:a\s+)?(?:clue|count)\s+(?:of\s+)?(\d+)"),
-    )
-    QUOTA_REV = re.compile(rf"\b(?:clue|count|quota)\s+(?:for|of)\s+{_LINE}\s*(?:is|=|:)\s*(\d+)")
-    REMAINING = (
-        re.compile(rf"\b{_LINE}\s+(?:now\s+|still\s+|then\s+)?(?:needs|requires|has)\s+(\d+)\s+more\b"),
-        re.compile(rf"\b{_LINE}\s+(?:now\s+|still\s+|then\s+)?(?:needs|requires|has)\s+(\d+)\s+(?:tents?\s+)?(?:remaining|left)\b"),
-    )
-    LINE_FULL = (
-        re.compile(rf"\b{_LINE}\s+(?:is\s+)?(?:now\s+)?(?:full|complete|satisfied|done)\b"),
-        re.compile(rf"\b{_LINE}\s+(?:now\s+)?(?:needs|requires)\s+no\s+more\b"),
-    )
-
-    def read(self, norm: _Norm) -> list[_Found]:
-        s = norm.text
-        out: list[_Found] = []
-        used: set = set()
-
-        def cells(kind, pat):
-            for m in pat.finditer(s):
-                for k in _tokens(m.group(1)):
-                    if k not in used:
-                        used.add(k)
-                        out.append(_Found(kind, self.rc(norm, k), m.start(1) + m.group(1).find(f"@{k}@")))
-
-        for m in (mm for pat in self.TREE_CAND for mm in pat.finditer(s)):
-            tree = _tokens(m.group(1))[0]
-            cand = _tokens(m.group(2))
-            if len(cand) > 1:
-                t = self.rc(norm, tree)
-                rs = [self.rc(norm, k)["r"] for k in cand]
-                cs = [self.rc(norm, k)["c"] for k in cand]
-                out.append(_Found("TreeCandidate", {"tree_r": t["r"], "tree_c": t["c"], "cell_r": rs, "cell_c": cs},
-                                  m.start(), tentative_ok=False))
-                used.update(cand)
-        for pat in self.NOT_TENT:
-            cells("NotTent", pat)
-        for pat in self.TENT:
-            cells("Tent", pat)
-        for pat in self.TREE:
-            cells("Tree", pat)
-        taken: set = set()
-        for pats, kind in ((self.REMAINING, "Remaining"), (self.QUOTA, "Quota")):
-            for pat in pats:
-                for m in pat.finditer(s):
-                    if m.start() in taken:
-                        continue
-                    taken.add(m.start())
-                    field_name = "remaining" if kind == "Remaining" else "tents"
-                    out.append(_Found(kind, {"axis": _axis(m.group(1)), "index": self.idx(m.group(2)),
-                                             field_name: int(m.group(3))}, m.start(), tentative_ok=False))
-        for m in self.QUOTA_REV.finditer(s):
-            out.append(_Found("Quota", {"axis": _axis(m.group(1)), "index": self.idx(m.group(2)),
-                                        "tents": int(m.group(3))}, m.start(), tentative_ok=False))
-        for pat in self.LINE_FULL:
-            for m in pat.finditer(s):
-                out.append(_Found("Remaining", {"axis": _axis(m.group(1)), "index": self.idx(m.group(2)),
-                                                "remaining": 0}, m.start(), tentative_ok=False))
-        return out
-
-
-class SoloReader(_Reader):
-    """Sudoku: Assign, Given, Cand IN/OUT, UnitMissing, UnitHas, UnitPlaces (pack ``solo``)."""
-
-    CAND_OUT = (
-        re.compile(rf"(@\d+@)\s+{_NEG}\s+(?:be\s+|contain\s+|hold\s+)?(?:a\s+)?({_DIGITS})\b"),
-        re.compile(r"\b(\d{1,2})\s+(?:cannot|can't|can\s+not|is\s+not\s+possible|must\s+not)\s+(?:go\s+|be\s+)?(?:placed\s+)?(?:in|at|into)\s+(@\d+@)"),
-        re.compile(r"\b(?:eliminate|remove|rule\s+out|exclude)\s+(?:the\s+)?(?:digit\s+)?(\d{1,2})\s+from\s+(@\d+@)"),
-    )
-    CAND_IN = re.compile(rf"(@\d+@)\s+(?:can\s+only\s+be|must\s+be\s+either|is\s+either|must\s+be\s+one\s+of|"
-                         rf"has\s+(?:only\s+)?(?:the\s+)?candidates|candidates\s*(?:are|:))\s*[{{\[(]?\s*({_DIGITS})")
-    GIVEN = (
-        re.compile(r"(@\d+@)\s+(?:is\s+)?(?:a\s+)?given\s+(?:as\s+|=\s*|digit\s+)?(\d{1,2})\b"),
-        re.compile(r"\bgiven\s+(?:digit\s+)?(\d{1,2})\s+(?:at|in)\s+(@\d+@)"),
-    )
-    ASSIGN = (
-        re.compile(r"(@\d+@)\s*(?:=|:|is|must\s+be|has\s+to\s+be|becomes|gets|will\s+be|should\s+be|is\s+therefore|"
-                   r"is\s+then|is\s+forced\s+to\s+be)\s+(?:a\s+)?(\d{1,2})\b(?!\s*(?:,\s*\d|or\b|and\s+\d|/))"),
-        re.compile(r"\b(?:place|put|write|fill\s+in|enter|placing|putting|writing)\s+(?:a\s+|the\s+)?(?:digit\s+)?(\d{1,2})\s+(?:at|in|into)\s+(@\d+@)"),
-        re.compile(r"\b(\d{1,2})\s+(?:goes|must\s+go|has\s+to\s+go|belongs)\s+(?:in|at|into)\s+(@\d+@)"),
-    )
-    MISSING = re.compile(rf"\b{_UNITX}\s+(?:is\s+)?(?:still\s+)?(?:missing|needs|lacks)\s+(?:only\s+)?(?:the\s+)?"
-                         rf"(?:digits?\s+|numbers?\s+)?({_DIGITS})\b")
-    HAS = re.compile(rf"\b{_UNITX}\s+(?:already\s+)?(?:has|contains|includes)\s+(?:a\s+|the\s+)?(?:digits?\s+|numbers?\s+)?"
-                     rf"({_DIGITS})\b(?!\s*(?:more|empty|cells|blank))")
-    PLACES = re.compile(rf"\bin\s+{_UNITX},?\s+(?:the\s+)?(?:digit\s+)?(\d{{1,2}})\s+(?:can\s+only\s+go|must\s+go|"
-                        rf"can\s+only\s+be\s+placed|fits\s+only|is\s+only\s+possible)\s+(?:in|at)\s+({_LIST_OR})")
-
-    def read(self, norm: _Norm) -> list[_Found]:
-        s = norm.text
-        out: list[_Found] = []
-        used: set = set()
-        for pat in self.CAND_OUT:
-            for m in pat.finditer(s):
-                k_group, d_group = (1, 2) if m.group(1).startswith("@") else (2, 1)
-                k = _tokens(m.group(k_group))[0]
-                used.add(k)
-                for d in _digits(m.group(d_group)):
-                    out.append(_Found("Cand", {**self.rc(norm, k), "d": [d], "polarity": "OUT"}, m.start()))
-        for m in self.CAND_IN.finditer(s):
-            k = _tokens(m.group(1))[0]
-            ds = _digits(m.group(2))
-            if k not in used and len(ds) > 1:
-                used.add(k)
-                out.append(_Found("Cand", {**self.rc(norm, k), "d": ds, "polarity": "IN"}, m.start()))
-        for kind, pats in (("Given", self.GIVEN), ("Assign", self.ASSIGN)):
-            for pat in pats:
-                for m in pat.finditer(s):
-                    k_group, d_group = (1, 2) if m.group(1).startswith("@") else (2, 1)
-                    k = _tokens(m.group(k_group))[0]
-                    if k in used:
-                        continue
-                    used.add(k)
-                    out.append(_Found(kind, {**self.rc(norm, k), "d": int(m.group(d_group))}, m.start()))
-        for m in self.MISSING.finditer(s):
-            out.append(_Found("UnitMissing", {"unit": _axis(m.group(1)), "index": self.idx(m.group(2)),
-                                              "d": _digits(m.group(3))}, m.start(), tentative_ok=False))
-        for m in self.HAS.finditer(s):
-            for d in _digits(m.group(3)):
-                out.append(_Found("UnitHas", {"unit": _axis(m.group(1)), "index": self.idx(m.group(2)), "digit": d},
-                                  m.start(), tentative_ok=False))
-        for m in self.PLACES.finditer(s):
-            ks = _tokens(m.group(4))
-            out.append(_Found("UnitPlaces", {"unit": _axis(m.group(1)), "index": self.idx(m.group(2)),
-                                             "digit": int(m.group(3)),
-                                             "cell_r": [self.rc(norm, k)["r"] for k in ks],
-                                             "cell_c": [self.rc(norm, k)["c"] for k in ks]}, m.start(),
-                              tentative_ok=False))
-        return out
-
-
-class CellsReader(_Reader):
-    """Generic cell-value puzzles: ``Cell`` and ``NotCell`` with integer values (pack ``cells``)."""
-
-    NOT = re.compile(rf"(@\d+@)\s+{_NEG}\s+(?:be\s+)?(?:a\s+)?({_DIGITS})\b")
-    IS = re.compile(r"(@\d+@)\s*(?:=|is|must\s+be|has\s+to\s+be|becomes|will\s+be)\s+(?:a\s+)?(\d{1,2})\b"
-                    r"(?!\s*(?:,\s*\d|or\b|/))")
-
-    def read(self, norm: _Norm) -> list[_Found]:
-        out: list[_Found] = []
-        used: set = set()
-        for m in self.NOT.finditer(norm.text):
-            k = _tokens(m.group(1))[0]
-            used.add(k)
-            for v in _digits(m.group(2)):
-                out.append(_Found("NotCell", {**self.rc(norm, k), "v": v}, m.start()))
-        for m in self.IS.finditer(norm.text):
-            k = _tokens(m.group(1))[0]
-            if k not in used:
-                out.append(_Found("Cell", {**self.rc(norm, k), "v": int(m.group(2))}, m.start()))
-        return out
-
-
-READERS = {"tents": TentsReader, "solo": SoloReader, "cells": CellsReader}
 
 
 def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> list[dict]:
-    """Stage 4a: candidate occurrences ``{kind, payload, status, scope, source_sents, pos, cid, premises}``.
+    """Stage 4a: candidate occurrences ``{kind, payload, status, scope, source_sents, pos, end, cid, premises}``.
 
     ``offset`` is 1 for a 1-based trace (subtracted from every coordinate and line index).
     Scopes: a hypothesis marker opens ``BRANCH#k`` and its first solution-kind claim is the
@@ -492,22 +200,23 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
     hypothesis also ends the branch.
 
     ``premises`` lists the candidate ids (``cid``) that the sentence's marker words present as
-    support (:func:`_premise_groups`); ``pos`` orders claims within a sentence, premises first, so
+    support (:func:`premise_links`); ``pos`` orders claims within a sentence, premises first, so
     that inference edges always point forward in trace order.
     """
-    reader = READERS[pack.puzzle](pack, offset)
+    reader = pack.reader(offset)
     out: list[dict] = []
     branch = 0
     scope = MAIN
     paragraph = None
-    prev_cids: list[int] = []
+    prev_out: list[int] = []
+    assumed: dict = {}  # branch scope -> its assumption (kind, payload json)
     for sent in sentences:
         if scope != MAIN and sent.paragraph != paragraph:
             scope = MAIN
         paragraph = sent.paragraph
         # regex reading is quadratic in the worst case within one sentence: a hostile
         # megabyte-long "sentence" is read only up to MAX_SENTENCE_CHARS
-        norm = _normalise(sent.text[:MAX_SENTENCE_CHARS])
+        norm = normalise(sent.text[:MAX_SENTENCE_CHARS])
         found = sorted(reader.read(norm), key=lambda f: f.pos)
         hyp = _HYPOTHESIS.search(norm.text)
         if norm.text.endswith("?") and not hyp:
@@ -521,83 +230,200 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
             assumption_pos = first.pos if first else None
         back_to_main = None
         if con is not None and scope != MAIN:
-            fwd = _FORWARD.search(norm.text, con.end())
+            fwd = FORWARD.search(norm.text, con.end())
             back_to_main = fwd.start() if fwd else len(norm.text) + 1
         here = []
         for f in found:
             f_scope = scope
             if back_to_main is not None and f.pos > back_to_main:
                 f_scope = MAIN
-            status = "tentative" if f.pos == assumption_pos else "stated"
+            same = (f.kind, json.dumps(f.payload, sort_keys=True))
+            if f.pos == assumption_pos:
+                assumed[f_scope] = same
+            # the assumption named again inside its branch is still assumed, not asserted
+            status = "tentative" if f.pos == assumption_pos or (f_scope != MAIN and assumed.get(f_scope) == same) \
+                else "stated"
             here.append({"kind": f.kind, "payload": f.payload, "status": status, "scope": f_scope,
-                         "source_sents": [sent.index], "pos": f.pos, "cid": len(out) + len(here), "premises": []})
+                         "source_sents": [sent.index], "pos": f.pos, "end": f.end if f.end is not None else f.pos,
+                         "cid": len(out) + len(here), "premises": [], "clue": f.kind in pack.clue_kinds})
         if con is not None and scope != MAIN:
             k = branch_number(scope)
             here.append({"kind": "Contradiction", "payload": {"branch": k, "note": sent.text[:120]},
                          "status": "stated", "scope": scope, "source_sents": [sent.index], "pos": con.start(),
-                         "cid": len(out) + len(here), "premises": []})
+                         "end": con.end(), "cid": len(out) + len(here), "premises": [], "clue": False})
             scope = MAIN
         here.sort(key=lambda o: o["pos"])
-        _attach_premises(norm.text, here, prev_cids, pack)
+        prev_out = _attach_premises(norm.text, here, prev_out)
+        for o in here:
+            o.pop("clue", None)
         out.extend(here)
-        prev_cids = [o["cid"] for o in here]
     out.sort(key=lambda o: (o["source_sents"][0], o["pos"]))
     return out
 
 
-def _attach_premises(text: str, here: list[dict], prev_cids: list[int], pack: Pack) -> None:
-    """Fill ``premises`` of one sentence's candidates from its marker words (see _premise_groups).
+# ---- premise linking ------------------------------------------------------------------------
+# Markers that introduce premises ("since P, C" / "C because P") and conclusions ("P, so C").
+_LEAD = re.compile(r"\s*(?:and |but |now |well |ok |okay |also |then |,\s*)*(?:since|because of|because|as|given that|given|"
+                   r"with|now that|due to|owing to|from|using|considering|thanks to|seeing that|knowing that|"
+                   r"based on)\b")
+_BACK = re.compile(r"\b(?:because|since|given that|due to|owing to|as(?= (?:it|they|this|that|there|both|its|their|"
+                   r"the|row|column|col|@\d+@|each|every|no|only|all)\b))\b")
+FORWARD = re.compile(r"\b(?:therefore|thus|hence|so(?! far\b| on\b| much\b)|which means|this means|that means|"
+                     r"meaning|it follows that|consequently|forcing|which forces|this forces|that forces|"
+                     r"which leaves|which rules out|this rules out|that rules out|leaving|that leaves|this leaves|"
+                     r"which gives|this gives|that gives|giving|which implies|this implies|that implies|"
+                     r"and then|then|as a result|which makes|this makes|that makes|so that)\b")
+# a sentence that opens by pointing back at the previous one
+_BACKREF = re.compile(r"^\s*(?:so|therefore|thus|hence|consequently|then|this|that|these|those|it|which|"
+                      r"as a result|because of (?:this|that)|given (?:this|that)|in turn|in that case|"
+                      r"from (?:this|that|there)|with (?:this|that))\b")
+_CUT = re.compile(r",|;|\bthen\b")
 
-    A clue named inside the conclusion clause ("so the tree at X has its tent at Y") also
-    supports what follows it there; "Therefore C" with no premise in its own sentence uses the
-    previous sentence. Premises that the text names after their conclusion ("C because P") are
-    moved before it in the within-sentence order.
+
+def _first_after(items: list[dict], pos: int, end: int) -> dict | None:
+    cands = [o for o in items if pos <= o["pos"] < end]
+    return min(cands, key=lambda o: o["pos"]) if cands else None
+
+
+def _lead_cut(text: str, items: list[dict], start: int, end: int) -> int | None:
+    """Where the premise clause opened at ``start`` ends: the comma that closes it.
+
+    "Since P1, P2 and P3, C": a list's last item follows its "and", so the closing comma is the
+    first one after the item that follows the first "and"; without such a comma (as in "Since P,
+    C1 and C2") it is the first comma after the first premise.
     """
-    positions = [o["pos"] for o in here]
-    for prem, concl in _premise_groups(text, positions):
-        for n, j in enumerate(concl):
-            clues = [here[q]["cid"] for q in concl[:n] if here[q]["kind"] in pack.clue_kinds]
-            # a rule cites a handful of premises: keep the nearest MAX_PREMISES, which also keeps
-            # a hostile sentence listing hundreds of cells from producing a quadratic edge set
-            here[j]["premises"] = ([here[p]["cid"] for p in prem] + clues)[-MAX_PREMISES:]
-        if prem and concl and min(prem) > max(concl):
-            for p in prem:
-                here[p]["pos"] -= 10**6
-    if re.match(r"^\s*(?:therefore|thus|hence|so|consequently)\b", text):
-        for o in here:
-            if not o["premises"]:
-                o["premises"] = list(prev_cids[-MAX_PREMISES:])
+    first = _first_after(items, start, end)
+    if first is None:
+        return None
+    for m in re.finditer(r"\band\b", text[start:end]):
+        nxt = _first_after(items, start + m.end(), end)
+        if nxt is None:
+            break
+        cut = _CUT.search(text, max(nxt["end"], nxt["pos"]), end)
+        if cut is not None:
+            return cut.start()
+        break
+    cut = _CUT.search(text, max(first["end"], first["pos"]), end)
+    return cut.start() if cut is not None else None
+
+
+def premise_links(text: str, items: list[dict]) -> tuple[dict, list[int], bool]:
+    """Premise links of one sentence from its marker words.
+
+    ``items`` are the sentence's claims (``pos``, ``end``, ``clue``), sorted by position. Returns
+    ``(links, outputs, wants_previous)``: ``links[j]`` lists the item indices that support item
+    ``j``; ``outputs`` are the items a following "So ..." sentence builds on (the conclusions of
+    the last clause); ``wants_previous`` lists whether unsupported conclusions of the first
+    clause take the previous sentence's outputs as premises ("Therefore C", "This forces C").
+
+    - forward markers (so, therefore, which means, ...) split the sentence into clauses; each
+      clause's claims follow from the outputs of the clause before it;
+    - "Since P, C" (a premise marker opening a clause): P supports C, the premise clause ending
+      at the comma found by :func:`_lead_cut`;
+    - "C because P" (a premise marker inside a clause): P supports C, and P is moved before C;
+    - a clue named just before a conclusion, with no comma or "and" between, supports it ("the
+      tree at X needs its tent at Y"); clues themselves are never concluded.
+    """
+    n = len(text)
+    links: dict = {j: [] for j in range(len(items))}
+    pos0 = [o["pos"] for o in items]
+    cuts = [m for m in FORWARD.finditer(text)]
+    bounds = [0] + [m.start() for m in cuts] + [n + 1]
+    starts = [0] + [m.end() for m in cuts]
+    prev_outputs: list[int] = []
+    wants_previous = bool(_BACKREF.match(text))
+    first_clause_members: list[int] = []
+    seen_members = False
+    for k in range(len(bounds) - 1):
+        a, b, body = bounds[k], bounds[k + 1], starts[k]
+        members = [j for j, o in enumerate(items) if a <= o["pos"] < b]
+        premises: list[int] = []
+        conclusions = members
+        lead = _LEAD.match(text, body)
+        cut = None
+        if lead is not None:  # "Since P, C"
+            cut = _lead_cut(text, items, lead.end(), b)
+            if cut is None:
+                premises, conclusions = members, []
+        else:
+            back = next((m for m in _BACK.finditer(text, body, b)
+                         if any(items[j]["pos"] < m.start() for j in members)), None)
+            if back is not None:
+                # "X, and since P, C" opens a new clause; "C, since P" and "C because P" do not
+                opens = re.search(r"(?:\band|\bbut|;)\s*$", text[body:back.start()]) is not None
+                cut = _lead_cut(text, items, back.end(), b) if opens else None
+                if cut is None or not any(items[j]["pos"] >= cut for j in members):
+                    cut = None  # "C because P": P supports C and comes first in the graph's order
+                    conclusions = [j for j in members if items[j]["pos"] < back.start()]
+                    premises = [j for j in members if items[j]["pos"] >= back.start()]
+                    for j in premises:
+                        items[j]["pos"] -= 10**6
+        if cut is not None:  # "X, and since P, C": everything before the closing comma supports C
+            premises = [j for j in members if items[j]["pos"] < cut]
+            conclusions = [j for j in members if items[j]["pos"] >= cut]
+        for j in conclusions:
+            links[j].extend(premises)
+        if k > 0:
+            for j in conclusions:
+                links[j].extend(x for x in prev_outputs if x not in links[j])
+        # a clue in the same comma-free stretch just before a conclusion supports it
+        for j in conclusions:
+            if items[j].get("clue"):
+                continue
+            for q in conclusions:
+                if q == j or not items[q].get("clue") or pos0[q] >= pos0[j]:
+                    continue
+                if not re.search(r"[,;]|\band\b", text[pos0[q]:pos0[j]]) and q not in links[j]:
+                    links[j].append(q)
+        if members and not seen_members:  # the first clause with claims
+            first_clause_members = conclusions
+            seen_members = True
+        if members:
+            prev_outputs = conclusions if conclusions else members
+    return links, prev_outputs, first_clause_members if wants_previous else []
+
+
+def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[int]:
+    """Fill ``premises`` (candidate ids) of one sentence's candidates; returns the candidate ids a
+    following "So ..." sentence builds on (a sentence without claims passes the previous ones on)."""
+    if not here:
+        return prev_out
+    links, outputs, from_previous = premise_links(text, here)
+    for j in list(links):
+        if here[j].get("clue"):  # a clue is read off the puzzle, never concluded
+            links[j] = []
+    from_previous = [j for j in from_previous if not here[j].get("clue")]
+    for j, prem in links.items():
+        # a rule cites a handful of premises: keep the nearest MAX_PREMISES, which also keeps
+        # a hostile sentence listing hundreds of cells from producing a quadratic edge set
+        here[j]["premises"] = [here[p]["cid"] for p in prem][-MAX_PREMISES:]
+    for j in from_previous:
+        if not here[j]["premises"]:
+            here[j]["premises"] = list(prev_out[-MAX_PREMISES:])
+    out = [here[j]["cid"] for j in outputs]
     here.sort(key=lambda o: o["pos"])
+    return out
 
 
-def final_answer_claims(task: Any, instance: Any, answer_text: str, pack: Pack) -> list[dict]:
+def final_answer_claims(task: Any, instance: Any, answer_text: str, pack: Pack) -> list[tuple]:
     """Solution claims of the final answer grid, when it parses (§1: a raw grid counts only as the
-    final solution). Tents: a Tent per ``A``; Solo: an Assign per cell; cells: a Cell per cell."""
+    final solution): its C*-form claims (:meth:`Pack.grid_claims`; Tents a Tent per ``A``, Solo
+    an Assign per cell, Light Up a Light per ``L`` ...)."""
     if task is None or not answer_text:
         return []
     try:
         grid = task.parse(answer_text)
     except Exception:  # noqa: BLE001 - any parse failure just means no final-answer claims
         return []
-    if not isinstance(grid, list):
+    if not isinstance(grid, list) or not all(isinstance(row, list) for row in grid):
         return []
     bounds = bounds_of(instance)
-    if bounds is not None and (len(grid) != bounds.H or any(not isinstance(row, list) or len(row) != bounds.W
-                                                            for row in grid)):
+    if bounds is not None and (len(grid) != bounds.H or any(len(row) != bounds.W for row in grid)):
         return []  # a grid of the wrong shape is no statement of this puzzle's solution
-    out = []
-    for r, row in enumerate(grid):
-        if not isinstance(row, list):
-            return []
-        for c, v in enumerate(row):
-            if pack.puzzle == "tents":
-                if str(v).upper() == "A":
-                    out.append(("Tent", {"r": r, "c": c}))
-            elif pack.puzzle == "solo":
-                out.append(("Assign", {"r": r, "c": c, "d": v}))
-            else:
-                out.append(("Cell", {"r": r, "c": c, "v": v}))
-    return out
+    try:
+        return pack.grid_claims(instance, grid)
+    except (TypeError, ValueError, KeyError, IndexError):
+        return []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -651,102 +477,10 @@ def _count(counters: dict, stage: str, what: str, example: str | None = None) ->
 # ---------------------------------------------------------------------------------------------
 # stage 8 (deterministic): restatements, premise markers, discharges
 # ---------------------------------------------------------------------------------------------
-def _negates(a: tuple, b: tuple) -> bool:
-    """Whether claim ``b`` is the negation of the branch assumption ``a`` (same cell)."""
-    ka, pa = a[0], json.loads(a[1])
-    kb, pb = b[0], json.loads(b[1])
-    same_cell = pa.get("r") == pb.get("r") and pa.get("c") == pb.get("c")
-    if not same_cell:
-        return False
-    pairs = {("Tent", "NotTent"), ("NotTent", "Tent"), ("Cell", "NotCell"), ("NotCell", "Cell")}
-    if (ka, kb) in pairs:
-        return pa.get("v") == pb.get("v")
-    if ka == "Assign" and kb == "Cand":
-        return pb.get("polarity") == "OUT" and pa.get("d") in pb.get("d", [])
-    return False
-
-
 def choose_rule(pack: Pack, output: tuple, inputs: list[tuple]) -> str | None:
-    """The rule id explaining ``output`` from premises of the given kinds (§6 tie-breakers).
-
-    Deterministic stand-in for the rule model: it picks the pack's rule for the output kind,
-    using the NotTent tie-breaks for Tents and the premise kinds for Sudoku.
-    """
-    kind = output[0]
-    kinds = {c[0] for c in inputs}
-    if kind == "Contradiction":
-        return CONTRADICTION_CAUSE
-    if pack.puzzle == "tents":
-        if kind == "NotTent":
-            zero_line = any(c[0] in ("Quota", "Remaining") and json.loads(c[1]).get(
-                "tents" if c[0] == "Quota" else "remaining") == 0 for c in inputs)
-            if zero_line:
-                return "R_LINE_BLOCK"
-            if "Tent" in kinds:
-                return "R_NO_TOUCH"
-            if "Tree" in kinds or not inputs:
-                return "R_CELL_NEEDS_TREE"
-            return "R_CELL_NEEDS_TREE"
-        if kind in ("Tent", "TreeCandidate"):
-            return "R_LINE_CAND" if kinds <= {"Quota", "Remaining", "LineCandidates"} and kind == "Tent" else "R_ONLY_CAND"
-        if kind == "LineCandidates":
-            return "R_LINE_CAND"
-        if kind == "Remaining":
-            return "R_COUNT_REMAINING"
-        return None
-    if pack.puzzle == "solo":
-        if kind == "Assign":
-            if "Cand" in kinds or not kinds & {"UnitMissing", "UnitHas"}:
-                return "R_ONLY_REMAINING_IN_CELL"
-            return "R_ONLY_MISSING_DIGIT_IN_UNIT"
-        if kind == "Cand" and json.loads(output[1]).get("polarity") == "OUT":
-            return "R_ELIM_BY_UNIT_PRESENCE" if kinds & {"UnitHas", "Assign", "Given"} else "R_ELIM_BY_CONSTRAINT"
-        return None
-    if kind == "Cell":
-        return "R_FORCED"
-    if kind == "NotCell" or (kind == "Cand" and json.loads(output[1]).get("polarity") == "OUT"):
-        return "R_ELIM_BY_RULE"
-    if kind == "Remaining":
-        return "R_COUNT"
-    return None
-
-
-def _premise_groups(text: str, positions: list[int]) -> list[tuple[list[int], list[int]]]:
-    """(premise indices, conclusion indices) pairs of one sentence from its marker words.
-
-    ``positions`` are the claim positions in the normalised sentence.
-
-    - "Since P, C" and "X, and since P, C": everything before the comma closing the premise
-      clause supports C;
-    - "P, so C1, hence C2": each conclusion segment uses everything before it;
-    - "C because P": P supports C.
-
-    Returns [] when the sentence has no marker.
-    """
-    lead = _LEAD_PREMISE.match(text)
-    back = None if lead else _BACK_PREMISE.search(text)
-    marker = lead or back
-    if marker is not None:
-        comma = re.search(r",|\bthen\b", text[marker.end():])
-        if comma is not None and any(p >= marker.end() + comma.end() for p in positions):
-            cut = marker.end() + comma.start()
-            prem = [i for i, p in enumerate(positions) if p < cut]
-            concl = [i for i, p in enumerate(positions) if p >= cut]
-            return [(prem, concl)] if prem and concl else []
-        if back is not None:
-            concl = [i for i, p in enumerate(positions) if p < back.start()]
-            prem = [i for i, p in enumerate(positions) if p >= back.start()]
-            return [(prem, concl)] if prem and concl else []
-        return []
-    groups = []
-    cuts = [m.start() for m in _FORWARD.finditer(text)]
-    for j, cut in enumerate(cuts):
-        nxt = cuts[j + 1] if j + 1 < len(cuts) else len(text) + 1
-        prem = [i for i, p in enumerate(positions) if p < cut]
-        concl = [i for i, p in enumerate(positions) if cut <= p < nxt]
-        if concl:
-            groups.append((prem, concl))
-    return groups
+    """The rule id explaining ``output`` from premises of the given kinds: the pack's tie-breakers
+    (:meth:`Pack.choose_rule`), the deterministic stand-in for the rule model."""
+    return pack.choose_rule(output, inputs)
 
 
 def link_rules(claims: list[dict], pack: Pack, counters: dict | None = None,
@@ -847,7 +581,7 @@ def _deterministic_app(i, c, claims, pack, premises, assumptions, refuted, pendi
             a = assumptions.get(b)
             if a is None:
                 continue
-            if b in refuted and _negates(claims[a]["claim"], key):
+            if b in refuted and pack.negates(claims[a]["claim"], key):
                 return {"rule": DISCHARGE, "inputs": [a, refuted[b]]}
             if b not in refuted and claims[a]["claim"] == key:
                 return {"rule": DISCHARGE, "inputs": [a]}
@@ -992,11 +726,14 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
     from .verify import label_graph
     from .verify import solution_claims as cstar_of
 
-    env_id = record.get("env_id") or record.get("family") or ""
-    pack = pack or pack_for(env_id)
-    task = task if task is not None else _task_for(record)
     inst = record.get("instance")
     instance = Instance.from_dict(inst) if isinstance(inst, dict) else inst
+    env_id = record.get("env_id") or ""
+    pack = pack or pack_for(env_id) or pack_for(getattr(instance, "family", None) or record.get("family"))
+    if pack is None:
+        raise NoPackError(f"no reasoning-graph pack for {env_id or record.get('family') or 'this record'} "
+                          "(packs exist for the grid puzzles: docs/analysis.md)")
+    task = task if task is not None else _task_for(record)
     bounds = bounds_of(instance)
     text, answer = trace_text(record)
     provenance: dict[str, Any] = {"pipeline": PIPELINE_VERSION, "mode": "llm" if backend is not None else "deterministic",

@@ -13,9 +13,11 @@
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,37 @@ def analyse_records(records: list[dict], backend: Any = None, profile: str = "de
     return docs, errors
 
 
+_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_name(name: Any, used: set | None = None) -> str:
+    """A file name for an untrusted id (a record's ``trace_id``): never a path, never hidden.
+
+    Characters other than letters, digits, ``.``, ``_`` and ``-`` become ``_``, leading dots are
+    dropped, the length is capped; a changed or repeated name gets a short hash of the original so
+    that two ids never share a file (issue 13 item 6).
+    """
+    raw = str(name)
+    base = _SAFE.sub("_", raw).lstrip(".")[:80] or "trace"
+    if base != raw or (used is not None and base in used):
+        base = f"{base}-{hashlib.sha256(raw.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
+    if used is not None:
+        stem, k = base, 1
+        while base in used:
+            k += 1
+            base = f"{stem}-{k}"
+        used.add(base)
+    return base
+
+
+def inside(root: Path, name: str) -> Path:
+    """``root / name``, refusing anything that would resolve outside ``root``."""
+    path = (root / name).resolve()
+    if root.resolve() not in path.parents:
+        raise ValueError(f"refusing to write {name!r} outside {root}")
+    return path
+
+
 def _fmt(x: Any, digits: int = 3) -> str:
     if x is None:
         return "-"
@@ -69,8 +102,10 @@ def write_outputs(docs: list[dict], out: str | Path, errors: list[dict] | None =
     """Write graphs, metrics, correlations, plots and ``report.md`` under ``out``; returns the report path."""
     out = Path(out)
     (out / "graphs").mkdir(parents=True, exist_ok=True)
+    used: set = set()
     for d in docs:
-        with open(out / "graphs" / f"{d['trace_id']}.json", "w", encoding="utf-8") as f:
+        d["file"] = safe_name(d["trace_id"], used)
+        with open(inside(out / "graphs", f"{d['file']}.json"), "w", encoding="utf-8") as f:
             json.dump(d, f, indent=1, default=str)
     table = rows(docs)
     with open(out / "metrics.jsonl", "w", encoding="utf-8") as f:
@@ -87,7 +122,7 @@ def write_outputs(docs: list[dict], out: str | Path, errors: list[dict] | None =
             from .plots import draw_graph, eta_vs_size, scatter
 
             for d in docs[:max_graph_plots]:
-                p = draw_graph(d, out / "plots" / f"graph_{d['trace_id']}.png", highlight="sol",
+                p = draw_graph(d, inside(out / "plots", f"graph_{d['file']}.png"), highlight="sol",
                                title=f"{d.get('env_id')} {d.get('instance_id')}: eta={_fmt(d['metrics'].get('eta'))}")
                 figures.append(str(p.relative_to(out)))
             for x, y, _ in PAIRS:

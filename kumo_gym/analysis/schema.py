@@ -6,8 +6,8 @@ notes the LLM prompts show. :func:`validate_claim` turns any untrusted claim obj
 deterministic extractor or a model) into a canonical content key or a reason for rejecting it;
 :func:`validate_rule_app` checks a rule application (§5 "Stage 8 validation").
 
-The Tents and Solo packs are exact; ``cells`` is the generic pack for every other grid puzzle
-whose solution is a value per cell (``Cell``/``NotCell`` plus candidates and counts).
+The packs themselves live in :mod:`kumo_gym.analysis.packs`, one module per grid puzzle (the
+Tents and Solo packs are exact; the others follow §6's generic rules).
 """
 from __future__ import annotations
 
@@ -23,14 +23,40 @@ MISSING = "C_MISSING"
 DISCHARGE = "R_TENTATIVE_DISCHARGE"
 CONTRADICTION_CAUSE = "R_CONTRADICTION_CAUSE"
 
-# field types: r/c are grid coordinates, index depends on the axis/unit field of the same claim
-_FIELD_TYPES = ("r", "c", "index", "count", "digit", "value", "axis", "unit", "polarity", "rs", "cs",
-                "digits", "values", "branch", "note")
+# Field types of claim payloads (docs/analysis.md "Field types"):
+#   r, c          grid row / column (0-based, range-checked against the instance)
+#   index         a line or unit index; its range follows the claim's axis/unit/side field
+#   count         a non-negative integer; optcount: the same or null (Light Up's unnumbered blacks)
+#   digit/digits  1..n (Sudoku); value/values: an int or a symbol; sym: a symbol, upper-cased
+#   axis ROW|COL; unit ROW|COL|BOX; side TOP|BOTTOM|LEFT|RIGHT; polarity IN|OUT; color BLACK|WHITE
+#   rs, cs        zipped cell lists (cell_r[i], cell_c[i] is one cell; sorted, unique)
+#   cell          one [r, c] pair; cells: a sorted list of unique [r, c] pairs
+#   xcell         an [r, c] pair that may lie one step outside the grid (Tracks' border edges)
+#   runs          an ordered list of non-negative ints (nonogram clues; order matters)
+#   dirs          a subset of U, R, D, L written in URDL order ("" allowed)
+#   bool          true/false; branch: a branch number; note: free text (not part of the content key)
+_FIELD_TYPES = ("r", "c", "index", "count", "optcount", "digit", "value", "sym", "axis", "unit", "side", "polarity",
+                "color", "rs", "cs", "cell", "xcell", "cells", "runs", "dirs", "bool", "digits", "values", "branch", "note")
 
 
 @dataclass(frozen=True)
 class Pack:
-    """The claim/rule schema of one puzzle (§6)."""
+    """The claim/rule schema of one puzzle and everything the pipeline needs to know about it (§6).
+
+    A pack is data plus a few hooks, so that a new grid puzzle adds one module under
+    ``kumo_gym/analysis/packs/`` (docs/analysis.md, "Adding a pack for a new grid puzzle"):
+
+    - schema: ``kinds`` (kind -> {field: field type}), which kinds are solution / clue claims
+      (grid_puzzles.md §7; everything else is state-dependent), ``rules`` (rule id -> the kinds
+      it may output), notes for the LLM prompts;
+    - reading: ``phrases`` for the generic :class:`~kumo_gym.analysis.reading.PhraseReader`
+      (or override :meth:`reader`), ``opposites`` (kind -> the kind that negates it on the same
+      cell, for branch discharges), ``negative_kinds`` (solution kinds that rule something out);
+    - the instance side: ``family`` (``Instance.family``), ``cstar_symbols`` or ``value_claim``
+      (which answer cells are C* claims, :meth:`grid_claims`), :meth:`clue_claims`;
+    - templates and a deduction model (:meth:`variables`, :meth:`constraints` ...) for the
+      synthetic traces of :mod:`kumo_gym.analysis.synth` (optional).
+    """
 
     puzzle: str
     kinds: dict  # kind -> {field: type}
@@ -40,11 +66,25 @@ class Pack:
     aliases: dict = field(default_factory=dict)
     claim_notes: str = ""
     rule_notes: str = ""
+    family: str = ""
+    opposites: dict = field(default_factory=dict)
+    negative_kinds: frozenset = frozenset()
+    count_kinds: frozenset = frozenset()
+    phrases: tuple = ()
+    templates: dict = field(default_factory=dict)
+    cstar_symbols: dict = field(default_factory=dict)  # answer symbol -> C* kind with payload {r, c}
+    value_claim: tuple = ()  # (kind, value field): every answer cell is a C* claim {r, c, field: value}
+    answer_kinds: dict = field(default_factory=dict)  # answer symbol -> solution kind of that cell (templates)
 
+    # ---- schema -----------------------------------------------------------------------------
     @property
     def static_kinds(self) -> frozenset:
         """Kinds checkable against the instance or its solution (merged in the metric graph G)."""
         return self.solution_kinds | self.clue_kinds
+
+    @property
+    def env_family(self) -> str:
+        return self.family or self.puzzle
 
     def rule_id(self, rule: str) -> str | None:
         rule = self.aliases.get(rule, rule)
@@ -58,103 +98,118 @@ class Pack:
         lines = [f"- {r}: outputs {' or '.join(sorted(k))}" for r, k in self.rules.items()]
         return "\n".join(lines) + ("\n" + self.rule_notes if self.rule_notes else "")
 
+    # ---- reading and linking ----------------------------------------------------------------
+    def reader(self, offset: int):
+        """The stage-4a reader (default: the generic phrase reader over ``phrases``)."""
+        from .reading import PhraseReader
 
-TENTS = Pack(
-    puzzle="tents",
-    kinds={
-        "Tree": {"r": "r", "c": "c"},
-        "Quota": {"axis": "axis", "index": "index", "tents": "count"},
-        "Tent": {"r": "r", "c": "c"},
-        "NotTent": {"r": "r", "c": "c"},
-        "Remaining": {"axis": "axis", "index": "index", "remaining": "count"},
-        "TreeCandidate": {"tree_r": "r", "tree_c": "c", "cell_r": "rs", "cell_c": "cs"},
-        "LineCandidates": {"axis": "axis", "index": "index", "cell_r": "rs", "cell_c": "cs"},
-        "Contradiction": {"branch": "branch", "note": "note"},
-    },
-    solution_kinds=frozenset({"Tent", "NotTent"}),
-    clue_kinds=frozenset({"Tree", "Quota"}),
-    rules={
-        "R_COUNT_REMAINING": frozenset({"Remaining"}),
-        "R_LINE_BLOCK": frozenset({"NotTent"}),
-        "R_NO_TOUCH": frozenset({"NotTent"}),
-        "R_CELL_NEEDS_TREE": frozenset({"NotTent"}),
-        "R_ONLY_CAND": frozenset({"TreeCandidate", "Tent"}),
-        "R_LINE_CAND": frozenset({"LineCandidates", "Tent"}),
-        CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
-        DISCHARGE: frozenset({"Tent", "NotTent"}),
-    },
-    aliases={"R_CONTRADICTION_DISCHARGE": DISCHARGE},
-    claim_notes=("Quota is the row/column clue; Remaining is how many tents a line still needs at "
-                 "that point. TreeCandidate/LineCandidates list exactly the cells the text names "
-                 "(cell_r[i], cell_c[i] is one cell). axis is ROW or COL."),
-    rule_notes=("For NotTent prefer, in order: R_LINE_BLOCK (line full), R_NO_TOUCH (touches a "
-                "tent), R_CELL_NEEDS_TREE (no adjacent tree), R_TENTATIVE_DISCHARGE (negates a "
-                "branch assumption)."),
-)
+        return PhraseReader(self, offset)
 
-SOLO = Pack(
-    puzzle="solo",
-    kinds={
-        "Assign": {"r": "r", "c": "c", "d": "digit"},
-        "Given": {"r": "r", "c": "c", "d": "digit"},
-        "Cand": {"r": "r", "c": "c", "d": "digits", "polarity": "polarity"},
-        "UnitMissing": {"unit": "unit", "index": "index", "d": "digits"},
-        "UnitPlaces": {"unit": "unit", "index": "index", "digit": "digit", "cell_r": "rs", "cell_c": "cs"},
-        "UnitHas": {"unit": "unit", "index": "index", "digit": "digit"},
-        "Contradiction": {"branch": "branch", "note": "note"},
-    },
-    solution_kinds=frozenset({"Assign"}),
-    clue_kinds=frozenset({"Given", "UnitHas"}),
-    rules={
-        "R_UNIT_HAS_STATED": frozenset({"UnitHas"}),
-        "R_UNIT_MISSING_STATED": frozenset({"UnitMissing"}),
-        "R_ELIM_BY_UNIT_PRESENCE": frozenset({"Cand"}),
-        "R_ELIM_BY_CONSTRAINT": frozenset({"Cand"}),
-        "R_ONLY_REMAINING_IN_CELL": frozenset({"Assign"}),
-        "R_ONLY_MISSING_DIGIT_IN_UNIT": frozenset({"Assign"}),
-        "R_PATTERN_EXPERT": frozenset({"Cand", "Assign", "UnitPlaces"}),
-        CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
-        DISCHARGE: frozenset({"Cand", "Assign"}),
-    },
-    aliases={"R_CONTRADICTION_DISCHARGE": DISCHARGE},
-    claim_notes=("Assign states a digit in a cell; Cand OUT removes the listed digits from a cell "
-                 "(one claim per eliminated digit), Cand IN lists a cell's only possible digits. "
-                 "unit is ROW, COL or BOX; boxes are numbered row-major."),
-    rule_notes="R_PATTERN_EXPERT only when the text names a technique (pair, wing, fish ...).",
-)
+    def negates(self, a: tuple, b: tuple) -> bool:
+        """Whether claim ``b`` negates the branch assumption ``a`` (a discharge of a refuted branch)."""
+        ka, pa = a[0], json.loads(a[1])
+        kb, pb = b[0], json.loads(b[1])
+        if (pa.get("r"), pa.get("c")) != (pb.get("r"), pb.get("c")) or pa.get("r") is None:
+            return False
+        if self.opposites.get(ka) == kb:
+            rest_a = {k: v for k, v in pa.items() if k not in ("r", "c")}
+            rest_b = {k: v for k, v in pb.items() if k not in ("r", "c")}
+            return rest_a == rest_b or not rest_a or not rest_b
+        if kb == "Cand" and pb.get("polarity") == "OUT":  # "Suppose r1c1 = 5 ... so r1c1 is not 5"
+            value = next((v for k, v in pa.items() if k not in ("r", "c")), None)
+            return value is not None and value in (pb.get("d") or pb.get("vals") or [])
+        return False
 
-CELLS = Pack(
-    puzzle="cells",
-    kinds={
-        "Cell": {"r": "r", "c": "c", "v": "value"},
-        "NotCell": {"r": "r", "c": "c", "v": "value"},
-        "Given": {"r": "r", "c": "c", "v": "value"},
-        "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"},
-        "Remaining": {"axis": "axis", "index": "index", "remaining": "count"},
-        "Contradiction": {"branch": "branch", "note": "note"},
-    },
-    solution_kinds=frozenset({"Cell", "NotCell"}),
-    clue_kinds=frozenset({"Given"}),
-    rules={
-        "R_CLUE_STATED": frozenset({"Given"}),
-        "R_ELIM_BY_RULE": frozenset({"NotCell", "Cand"}),
-        "R_FORCED": frozenset({"Cell"}),
-        "R_COUNT": frozenset({"Remaining"}),
-        "R_CANDIDATES": frozenset({"Cand"}),
-        CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
-        DISCHARGE: frozenset({"Cell", "NotCell", "Cand"}),
-    },
-    aliases={"R_CONTRADICTION_DISCHARGE": DISCHARGE},
-    claim_notes="Cell states the value of a cell in the final grid; NotCell rules a value out.",
-)
+    def choose_rule(self, output: tuple, inputs: list[tuple]) -> str | None:
+        """The rule id explaining ``output`` from premises of the given kinds (§6 generic rules).
 
-PACKS = {"tents": TENTS, "solo": SOLO, "cells": CELLS}
+        Packs with their own rule table (Tents, Sudoku) override this with their tie-breakers.
+        """
+        kind = output[0]
+        if kind == "Contradiction":
+            return CONTRADICTION_CAUSE
+        payload = json.loads(output[1])
+        for rule in ("R_ELIM_BY_RULE", "R_FORCED", "R_COUNT", "R_CANDIDATES", "R_CLUE_STATED"):
+            if rule not in self.rules or kind not in self.rules[rule]:
+                continue
+            if kind == "Cand" and (payload.get("polarity") == "OUT") != (rule == "R_ELIM_BY_RULE"):
+                continue
+            if rule == "R_FORCED" and kind in self.negative_kinds:
+                continue
+            return rule
+        return None
+
+    # ---- the instance side --------------------------------------------------------------------
+    def answer_claim(self, r: int, c: int, value: Any) -> tuple[str, dict] | None:
+        """The C* claim an answer cell states (None for a cell that states none, e.g. a Tents '.')."""
+        if self.value_claim:
+            kind, fname = self.value_claim
+            return kind, {"r": r, "c": c, fname: value}
+        kind = self.cstar_symbols.get(_symbol(value))
+        return (kind, {"r": r, "c": c}) if kind else None
+
+    def grid_claims(self, instance: Any, grid: list) -> list[tuple[str, dict]]:
+        """The C*-form claims of an answer grid: the statement a final solution grid makes (§1)."""
+        out = []
+        for r, row in enumerate(grid):
+            for c, v in enumerate(row):
+                claim = self.answer_claim(r, c, v)
+                if claim is not None:
+                    out.append(claim)
+        return out
+
+    def solution_claims(self, instance: Any) -> list[tuple[str, str]]:
+        """C* as content keys: the claims of the stored solution grid (grid_puzzles.md §7)."""
+        sol = getattr(instance, "data", {}).get("solution") if instance is not None else None
+        if not isinstance(sol, list):
+            return []
+        return [validate_claim(self, k, p) for k, p in self.grid_claims(instance, sol)]
+
+    def clue_claims(self, instance: Any) -> list[tuple[str, str]]:
+        """Every clue claim of the instance (used by tests and the synthetic traces)."""
+        return []
+
+    def template_variant(self, kind: str, payload: dict) -> str:
+        """A template key suffix for claims of one kind that read differently (``Black:none``)."""
+        return ""
+
+    def env_claim(self, kind: str, payload: dict) -> dict:
+        """The claim in the grid family's own schema (``verify_claim``): the same kinds here."""
+        return {"type": kind, **payload}
+
+    # ---- the deduction model (synthetic traces; optional) -------------------------------------
+    def deduction_model(self, instance: Any):
+        """A :class:`~kumo_gym.analysis.deduce.Model` of the instance (variables, domains, givens,
+        constraints, facts), or None when the pack has none."""
+        return
 
 
-def pack_for(family_or_env: str) -> Pack:
-    """The pack for a grid family name or env id (``Tents``, ``kumo_gym/Solo-v0`` ...)."""
-    name = family_or_env.split("/")[-1].split("-v")[0].lower()
-    return PACKS.get(name, CELLS)
+def _symbol(value: Any) -> Any:
+    if isinstance(value, str):
+        v = value.strip().upper()
+        return int(v) if v.lstrip("-").isdigit() else v
+    return value
+
+
+def pack_for(family_or_env: str) -> Pack | None:
+    """The pack for a grid puzzle name, family or env id (``Tents``, ``kumo_gym/Solo-v0`` ...).
+
+    None for a puzzle without a pack (see :func:`kumo_gym.analysis.packs.pack_for`).
+    """
+    from .packs import pack_for as _pack_for
+
+    return _pack_for(family_or_env)
+
+
+def __getattr__(name: str):  # TENTS, SOLO, ... : the packs, loaded on first use
+    if name.isupper() and not name.startswith("_"):
+        from . import packs
+
+        try:
+            return packs.get(name.lower())
+        except KeyError:
+            pass
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -166,6 +221,10 @@ class Bounds:
     n: int | None = None  # digits 1..n and boxes 0..n-1 (Solo)
     box_w: int | None = None
     box_h: int | None = None
+
+
+_CHOICES = {"axis": ("ROW", "COL"), "unit": ("ROW", "COL", "BOX"), "polarity": ("IN", "OUT"),
+            "side": ("TOP", "BOTTOM", "LEFT", "RIGHT"), "color": ("BLACK", "WHITE")}
 
 
 def _is_int(x) -> bool:
@@ -189,20 +248,61 @@ def _check_field(name: str, typ: str, value: Any, bounds: Bounds | None, claim: 
             if typ == "digit" and bounds.n is not None and not 1 <= value <= bounds.n:
                 raise ValueError(f"digit {value} outside 1..{bounds.n}")
             if typ == "index":
-                axis = claim.get("axis", claim.get("unit"))
+                axis = claim.get("axis", claim.get("unit", claim.get("side")))
+                axis = str(axis).upper() if isinstance(axis, str) else axis
+                axis = {"COLUMN": "COL", "LEFT": "ROW", "RIGHT": "ROW", "TOP": "COL", "BOTTOM": "COL"}.get(axis, axis)
                 limit = {"ROW": bounds.H, "COL": bounds.W, "BOX": bounds.n}.get(axis)
                 if limit is not None and value >= limit:
                     raise ValueError(f"{axis} index {value} outside 0..{limit - 1}")
             if typ == "count" and value > max(bounds.H, bounds.W) * max(bounds.H, bounds.W):
                 raise ValueError(f"count {value} is larger than the grid")
         return value
-    if typ == "axis" or typ == "unit" or typ == "polarity":
-        allowed = {"axis": ("ROW", "COL"), "unit": ("ROW", "COL", "BOX"), "polarity": ("IN", "OUT")}[typ]
+    if typ == "optcount":
+        return None if value is None else _check_field(name, "count", value, bounds, claim)
+    if typ in _CHOICES:
+        allowed = _CHOICES[typ]
         v = str(value).strip().upper() if isinstance(value, str) else value
-        v = {"COLUMN": "COL", "ROWS": "ROW", "COLS": "COL"}.get(v, v)
+        v = {"COLUMN": "COL", "ROWS": "ROW", "COLS": "COL", "COLUMNS": "COL"}.get(v, v)
         if v not in allowed:
             raise ValueError(f"field {name!r} is {value!r}, not one of {', '.join(allowed)}")
         return v
+    if typ == "sym":
+        if isinstance(value, bool) or not isinstance(value, (int, str)) or str(value).strip() == "":
+            raise ValueError(f"field {name!r} must be a symbol, got {value!r}")
+        v = str(value).strip().upper()
+        return int(v) if v.lstrip("-").isdigit() else v
+    if typ == "bool":
+        if not isinstance(value, bool):
+            raise ValueError(f"field {name!r} must be true or false, got {value!r}")
+        return value
+    if typ == "cell":
+        if not isinstance(value, (list, tuple)) or len(value) != 2:
+            raise ValueError(f"field {name!r} must be an [r, c] pair, got {value!r}")
+        return [_check_field(name, "r", value[0], bounds, claim), _check_field(name, "c", value[1], bounds, claim)]
+    if typ == "xcell":
+        if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(_is_int(x) for x in value):
+            raise ValueError(f"field {name!r} must be an [r, c] pair, got {value!r}")
+        r, c = value
+        if r < -1 or c < -1 or (bounds is not None and (r > bounds.H or c > bounds.W)):
+            raise ValueError(f"field {name!r} {value!r} is more than one step outside the grid")
+        return [r, c]
+    if typ == "cells":
+        if not isinstance(value, (list, tuple)) or not value:
+            raise ValueError(f"field {name!r} must be a non-empty list of [r, c] pairs")
+        return [list(p) for p in sorted({tuple(_check_field(name, "cell", x, bounds, claim)) for x in value})]
+    if typ == "runs":
+        if not isinstance(value, (list, tuple)):
+            raise ValueError(f"field {name!r} must be a list of run lengths, got {value!r}")
+        out = [_check_field(name, "count", x, bounds, claim) for x in value]
+        if any(x == 0 for x in out):  # "0" is how some traces write an empty clue
+            if out != [0]:
+                raise ValueError(f"field {name!r} has a zero run: {value!r}")
+            out = []
+        return out
+    if typ == "dirs":
+        if not isinstance(value, str) or set(value.upper()) - set("URDL"):
+            raise ValueError(f"field {name!r} must be letters from URDL, got {value!r}")
+        return "".join(d for d in "URDL" if d in value.upper())
     if typ in ("digits", "values"):
         if not isinstance(value, list):
             value = [value]

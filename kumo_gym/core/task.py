@@ -197,6 +197,13 @@ class Task(ABC):
         except Exception as e:  # noqa: BLE001 - a verifier bug or a bad instance
             return scoring_error(self, "verify", e)
         verdict.details.setdefault("truncated", cut)
+        if cut and not verdict.solved and verdict.status not in ("error", "ended"):
+            # whatever was read from a cut-off output is not the model's final answer
+            # (ARCHITECTURE.md, "Text interface"): truncated in every family, not wrong or illegal
+            return Verdict("truncated", "The output was cut off before a complete answer "
+                           f"(what could be read was {verdict.status}: {verdict.message})",
+                           score=verdict.score, first_error=verdict.first_error,
+                           details={**verdict.details, "read_as": verdict.status})
         return verdict
 
     def load(self, obj: Any) -> Instance:

@@ -10,11 +10,11 @@ They use the Task hooks of the contract suite (tests/test_contract.py):
 * ``golden_moves(instance) -> list``: the golden move sequence of interactive mode (the oracle
   plays move ``i`` at step ``i``), or ``oracle_move(instance, state) -> move``: the next golden
   move from any state;
-* ``random_answer(instance, rng) -> answer`` (optional): a random well-formed answer.
+* ``random_answer(instance, rng) -> answer`` (:class:`RandomAnswer`): a random well-formed
+  answer (see :class:`RandomAgent` for the fallbacks of families without it).
 
 Without them the oracle plays ``solve(instance)`` (move ``i`` of the golden list at step ``i``
-in interactive mode) and the random agent plays uniformly random legal moves (in answer mode it
-writes a random walk of legal moves, as long as the optimal solution, as its answer).
+in interactive mode) and the random agent plays uniformly random legal moves.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..core.backend import ChatResult
-from ..core.capabilities import GoldenMoves, LegalMoves, OracleMoves, RandomAnswer
+from ..core.capabilities import Corruptible, GoldenMoves, LegalMoves, OracleMoves, RandomAnswer
 from ..core.errors import check_choice
 from ..core.task import StepwiseTask
 
@@ -101,9 +101,16 @@ class OracleAgent(_BoundAgent):
 
 
 class RandomAgent(_BoundAgent):
-    """Plays uniformly random legal moves (interactive mode) or a random walk of legal moves as a
-    whole answer (answer mode). Families without legal-move enumeration and without a
-    ``random_answer`` hook get an empty answer, which scores as a parse error."""
+    """A random player: the baseline a model must beat.
+
+    Interactive mode: a uniformly random legal move (:class:`LegalMoves`). Answer mode, in order
+    of preference: the family's own :class:`RandomAnswer` (a legal-looking random answer); a
+    random walk of legal moves as long as the optimum (planning puzzles, whose answers are move
+    lists); otherwise the golden answer's shape filled at random: its leaves (cells, path steps,
+    values) shuffled among its positions, so the answer parses and looks plausible but is almost
+    never right; a scalar answer (a letter, a name) is the golden one or a corrupted one
+    (:class:`Corruptible`) with equal chance, a coin flip. It never answers with an empty string.
+    """
 
     name = "random"
 
@@ -115,18 +122,38 @@ class RandomAgent(_BoundAgent):
         task, inst = self.env.task, self.env.instance
         if self._interactive():
             moves = task.legal_moves(inst, self.env.state) if isinstance(task, LegalMoves) else []
-            if not moves:
-                return ""
-            return task.format_move(moves[int(self.rng.integers(len(moves)))])
+            if moves:
+                return task.format_move(moves[int(self.rng.integers(len(moves)))])
+            return self.random_answer_text(task, inst)
+        return self.random_answer_text(task, inst)
+
+    def random_answer_text(self, task, inst) -> str:
+        """A legal-looking random answer to ``inst`` as text (see the class docstring)."""
         if isinstance(task, RandomAnswer):
             return task.format_answer(task.random_answer(inst, self.rng))
-        if not self._moves_are_answers(task, inst):
-            return ""
-        walk = self.random_walk(task, inst)
-        try:
-            return "" if walk is None else task.format_answer(walk)
-        except (TypeError, ValueError, KeyError, IndexError):
-            return ""
+        if self._moves_are_answers(task, inst):
+            walk = self.random_walk(task, inst)
+            if walk:
+                try:
+                    return task.format_answer(walk)
+                except (TypeError, ValueError, KeyError, IndexError):
+                    pass
+        golden = task.solve(inst)
+        for answer in (shuffled_leaves(golden, self.rng), self._coin_flip(task, inst, golden)):
+            if answer is None:
+                continue
+            try:
+                text = task.format_answer(answer)
+            except (TypeError, ValueError, KeyError, IndexError):
+                continue
+            if text.strip():
+                return text
+        return "no answer"  # a reply the verifier reads as a format error, never an empty string
+
+    def _coin_flip(self, task, inst, golden):
+        if self.rng.random() < 0.5 or not isinstance(task, Corruptible):
+            return golden
+        return task.corrupt_answer(inst, golden, self.rng)
 
     def _moves_are_answers(self, task, inst) -> bool:
         """Whether a list of interactive moves is also an answer (planning move lists: yes; SPaRC,
@@ -153,6 +180,34 @@ class RandomAgent(_BoundAgent):
             if task.is_goal(inst, state):
                 break
         return walk
+
+
+def shuffled_leaves(answer, rng: np.random.Generator):
+    """``answer`` with its leaves (the non-list items of nested lists/tuples) randomly permuted
+    among their positions, containers kept; None for a scalar answer (nothing to shuffle)."""
+    if not isinstance(answer, (list, tuple)):
+        return None
+    leaves: list = []
+
+    def collect(x):
+        if isinstance(x, (list, tuple)):
+            for y in x:
+                collect(y)
+        else:
+            leaves.append(x)
+
+    collect(answer)
+    if len(leaves) < 2:
+        return None
+    order = rng.permutation(len(leaves))
+    it = iter([leaves[i] for i in order])
+
+    def rebuild(x):
+        if isinstance(x, (list, tuple)):
+            return type(x)(rebuild(y) for y in x)
+        return next(it)
+
+    return rebuild(answer)
 
 
 def make_agent(name: str, seed: int = 0):

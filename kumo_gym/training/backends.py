@@ -1,9 +1,10 @@
 """Model backends: everything that answers chat messages (``kumo_gym.core.backend.ChatBackend``).
 
 * :class:`OpenAIChatBackend` talks to any OpenAI-compatible ``/v1/chat/completions`` server
-  (OpenAI, vLLM, SGLang, llama.cpp, our own loopback server): key from the environment and never
-  logged, per-request timeout, retries with exponential backoff, a concurrency limit, and the
-  separate reasoning channel (``reasoning_content`` / ``reasoning``) when the server returns one.
+  (OpenAI, vLLM, SGLang, llama.cpp, our own loopback server) through the ``openai`` client: key
+  from the environment and never logged, a deadline on each whole request, the client's own
+  retries with exponential backoff, a concurrency limit, and the separate reasoning channel
+  (``reasoning_content`` / ``reasoning``) when the server returns one.
 * :class:`TransformersBackend` runs a local Hugging Face causal LM (any model path).
 * :func:`tiny_model` builds (once, cached on disk) a few-hundred-K-parameter Llama with a
   byte-level BPE tokenizer trained on our own prompts, so everything runs on a CPU with nothing
@@ -17,11 +18,13 @@ transformers, tokenizers, openai) are imported inside the functions that use the
 from __future__ import annotations
 
 import hashlib
+import heapq
+import itertools
 import json
 import logging
 import os
-import random
 import shutil
+import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -49,12 +52,96 @@ TINY = "tiny"
 
 
 class BackendError(RuntimeError):
-    """A request failed after every retry."""
+    """A request failed after every retry (or the server's reply was not a chat completion)."""
 
 
 # ---------------------------------------------------------------------------------------------
 # OpenAI-compatible HTTP client
 # ---------------------------------------------------------------------------------------------
+class _Attempt:
+    """One HTTP attempt under a deadline: its connection is shut down if it is still running then."""
+
+    __slots__ = ("deadline", "stream", "response", "done", "expired", "lock")
+
+    def __init__(self, deadline: float):
+        self.deadline = deadline
+        self.stream = None
+        self.response = None
+        self.done = False
+        self.expired = False
+        self.lock = threading.Lock()
+
+    def attach(self, stream=None, response=None) -> None:
+        with self.lock:
+            if response is not None:
+                self.response = response
+            if stream is not None:
+                self.stream = stream
+            late = self.expired and not self.done
+        if late:
+            self.expire()
+
+    def expire(self) -> None:
+        with self.lock:
+            if self.done or (self.response is not None and self.response.is_closed):
+                return  # finished in time; its connection may already serve another request
+            self.expired = True
+            stream = self.stream
+        sock = None
+        try:
+            sock = stream.get_extra_info("socket") if stream is not None else None
+        except Exception:  # noqa: BLE001 - a stream without socket access: the read timeout still bounds it
+            sock = None
+        if sock is not None:
+            try:
+                # wakes a read blocked in another thread, which then fails like a dropped connection
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def finish(self) -> None:
+        with self.lock:
+            self.done = True
+            self.stream = self.response = None
+
+
+class _Watchdog:
+    """One daemon thread that expires :class:`_Attempt` objects at their deadlines."""
+
+    def __init__(self):
+        self._heap: list = []
+        self._seq = itertools.count()
+        self._cv = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def arm(self, seconds: float) -> _Attempt:
+        attempt = _Attempt(time.monotonic() + seconds)
+        with self._cv:
+            heapq.heappush(self._heap, (attempt.deadline, next(self._seq), attempt))
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="kumo-gym-http-deadlines", daemon=True)
+                self._thread.start()
+            self._cv.notify()
+        return attempt
+
+    def _run(self) -> None:
+        while True:
+            with self._cv:
+                while not self._heap:
+                    self._cv.wait()
+                deadline, _, attempt = self._heap[0]
+                wait = deadline - time.monotonic()
+                if wait > 0:
+                    self._cv.wait(wait)
+                    continue
+                heapq.heappop(self._heap)
+            if not attempt.done:
+                attempt.expire()
+
+
+_WATCHDOG = _Watchdog()
+
+
 class OpenAIChatBackend:
     """Chat completions from an OpenAI-compatible server.
 
@@ -62,38 +149,41 @@ class OpenAIChatBackend:
     ``python -m sglang.launch_server``); ``None`` means the ``openai`` package default. The API
     key is read from the environment variable ``api_key_env`` (servers without auth accept any
     key; ``"EMPTY"`` is sent when the variable is unset). The key is kept only inside the client
-    object and never appears in ``repr``, logs or error messages.
+    object: it never appears in ``repr``, logs, error messages or an exception's chain.
 
-    Retries: connection errors, timeouts, HTTP 408/409/429 and 5xx are retried up to
-    ``max_retries`` times with exponential backoff (``backoff * 2**attempt`` seconds, jittered,
-    capped at ``max_backoff``). ``concurrency`` bounds the number of requests in flight across
-    threads (:meth:`chat_many` runs a batch of conversations in parallel under that bound).
+    ``timeout`` bounds each HTTP attempt as a whole, from sending the request to the last byte
+    of the reply: a server that trickles an endless body is cut off then, not only one that goes
+    silent. Retries are the ``openai`` client's own: connection errors, timeouts, HTTP
+    408/409/429 and 5xx are retried up to ``max_retries`` times with its exponential backoff
+    (0.5 s doubling up to 8 s, jittered; a ``Retry-After`` header wins). ``concurrency`` bounds the
+    number of requests in flight across threads (:meth:`chat_many` runs a batch of
+    conversations in parallel under that bound). A reply that is not a chat completion (a
+    non-JSON body, JSON without ``choices``) raises :class:`BackendError`.
 
     Servers that ignore ``n`` (some return one choice only) are asked again until ``n`` replies
     are collected.
     """
 
-    RETRY_STATUS = (408, 409, 429)
-
     def __init__(self, base_url: str | None = None, model: str = "", api_key_env: str = "OPENAI_API_KEY",
-                 timeout: float = 120.0, max_retries: int = 4, backoff: float = 0.5, max_backoff: float = 30.0,
-                 concurrency: int = 8, extra_body: dict | None = None):
-        if concurrency < 1:
-            raise ConfigError(f"concurrency {concurrency} must be at least 1")
-        if max_retries < 0:
-            raise ConfigError(f"max_retries {max_retries} must be >= 0")
+                 timeout: float = 120.0, max_retries: int = 4, concurrency: int = 8, extra_body: dict | None = None):
+        if not isinstance(concurrency, int) or concurrency < 1:
+            raise ConfigError(f"concurrency {concurrency!r} must be an integer >= 1")
+        if not isinstance(max_retries, int) or max_retries < 0:
+            raise ConfigError(f"max_retries {max_retries!r} must be an integer >= 0")
+        if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+            raise ConfigError(f"timeout {timeout!r} must be a positive number of seconds")
         self.base_url = base_url
         self.model = model
         self.api_key_env = api_key_env
         self.timeout = float(timeout)
         self.max_retries = int(max_retries)
-        self.backoff = float(backoff)
-        self.max_backoff = float(max_backoff)
         self.concurrency = int(concurrency)
         self.extra_body = dict(extra_body or {})
         self._slots = threading.BoundedSemaphore(self.concurrency)
         self._client = None
         self._client_lock = threading.Lock()
+        self._local = threading.local()
+        self._stats_lock = threading.Lock()
         self.stats = {"requests": 0, "retries": 0, "failures": 0}
 
     def __repr__(self) -> str:  # never shows the key
@@ -107,20 +197,39 @@ class OpenAIChatBackend:
             if self._client is None:
                 import openai
 
+                # the HTTP client the installed openai package is built on (httpx2 or httpx), with our hooks
+                factory = getattr(openai, "DefaultHttpx2Client", None) or openai.DefaultHttpxClient
+                http = factory(event_hooks={"request": [self._on_request], "response": [self._on_response]})
                 self._client = openai.OpenAI(base_url=self.base_url,
                                              api_key=os.environ.get(self.api_key_env) or "EMPTY",
-                                             timeout=self.timeout, max_retries=0)
+                                             timeout=self.timeout, max_retries=self.max_retries, http_client=http)
             return self._client
 
-    def _retryable(self, exc: Exception) -> bool:
-        import openai
+    # -- the per-attempt deadline: event hooks of the HTTP client -----------------------------
+    def _on_request(self, request) -> None:
+        attempt = _WATCHDOG.arm(self.timeout)
+        attempts = getattr(self._local, "attempts", None)
+        if attempts is not None:
+            attempts.append(attempt)
+        with self._stats_lock:
+            self.stats["requests"] += 1
+        outer = request.extensions.get("trace")
 
-        if isinstance(exc, (openai.APIConnectionError, openai.APITimeoutError)):
-            return True
-        if isinstance(exc, openai.APIStatusError):
-            return exc.status_code in self.RETRY_STATUS or exc.status_code >= 500
-        return False
+        def trace(event: str, info: dict) -> None:
+            if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
+                attempt.attach(stream=info.get("return_value"))
+            if outer is not None:
+                outer(event, info)
 
+        request.extensions["trace"] = trace
+        request.extensions["kumo_attempt"] = attempt
+
+    def _on_response(self, response) -> None:
+        attempt = response.request.extensions.get("kumo_attempt")
+        if attempt is not None:
+            attempt.attach(stream=response.extensions.get("network_stream"), response=response)
+
+    # -- requests --------------------------------------------------------------------------------
     def _request(self, messages: list[dict], n: int, max_tokens: int | None, temperature: float | None,
                  kwargs: dict):
         body: dict[str, Any] = {"model": self.model, "messages": _wire_messages(messages), "n": n}
@@ -133,25 +242,38 @@ class OpenAIChatBackend:
         body.update(kwargs)
         if extra:
             body["extra_body"] = extra
-        attempt = 0
-        while True:
-            with self._slots:
-                self.stats["requests"] += 1
-                try:
-                    return self.client.chat.completions.create(**body)
-                except Exception as exc:  # classified below; non-retryable errors propagate
-                    if not self._retryable(exc) or attempt >= self.max_retries:
-                        self.stats["failures"] += 1
-                        raise BackendError(f"chat request to {self.base_url or 'the OpenAI API'} failed after "
-                                           f"{attempt + 1} attempt(s): {type(exc).__name__}: "
-                                           f"{_scrub(str(exc), self.api_key_env)}") from None
-                    err = exc
-            delay = min(self.max_backoff, self.backoff * (2 ** attempt)) * (0.5 + random.random() / 2)
-            log.warning("chat request failed (%s); retry %d/%d in %.2fs", type(err).__name__, attempt + 1,
-                        self.max_retries, delay)
-            self.stats["retries"] += 1
-            attempt += 1
-            time.sleep(delay)
+        client = self.client
+        self._local.attempts = attempts = []
+        failure = None
+        with self._slots:
+            try:
+                resp = client.chat.completions.create(**body)
+            except Exception as exc:  # noqa: BLE001 - every failure becomes one BackendError below
+                failure = self._describe(exc, attempts)
+            finally:
+                self._local.attempts = None
+                for a in attempts:
+                    a.finish()
+        with self._stats_lock:
+            self.stats["retries"] += max(0, len(attempts) - 1)
+            if failure is not None:
+                self.stats["failures"] += 1
+        if failure is not None:
+            # raised outside the except block: no __context__, so nothing of the request (its
+            # headers hold the key) stays reachable from the error
+            raise BackendError(failure)
+        return resp
+
+    def _describe(self, exc: Exception, attempts: list[_Attempt]) -> str:
+        where = f"chat request to {self.base_url or 'the OpenAI API'}"
+        tries = f"after {max(1, len(attempts))} attempt(s)"
+        if attempts and attempts[-1].expired:
+            what = f"Timeout: no complete reply within {self.timeout:g} s"
+        elif isinstance(exc, ValueError):  # a 200 whose body is not JSON
+            what = f"the reply is not valid JSON ({type(exc).__name__}: {exc})"
+        else:
+            what = f"{type(exc).__name__}: {exc}"
+        return _scrub(f"{where} failed {tries}: {what}", self.api_key_env)
 
     def chat(self, messages: list[dict], *, max_tokens: int | None = None, temperature: float | None = None,
              n: int = 1, **kwargs) -> list[ChatResult]:
@@ -159,28 +281,51 @@ class OpenAIChatBackend:
         results: list[ChatResult] = []
         while len(results) < n:
             resp = self._request(messages, n - len(results), max_tokens, temperature, dict(kwargs))
-            usage = getattr(resp, "usage", None)
-            choices = list(resp.choices or [])
-            if not choices:
+            batch = _chat_results(resp, n - len(results))
+            if batch is None:
+                raise BackendError(_scrub(f"the server at {self.base_url} did not return a chat completion: "
+                                          f"{_preview(resp)}", self.api_key_env))
+            if not batch:
                 raise BackendError(f"the server at {self.base_url} returned no choices")
-            for ch in choices[: n - len(results)]:
-                msg = ch.message
-                results.append(ChatResult(
-                    text=msg.content or "",
-                    reasoning=_reasoning_of(msg),
-                    finish_reason=ch.finish_reason,
-                    prompt_tokens=getattr(usage, "prompt_tokens", None),
-                    # usage counts all choices of one request; split it evenly between them
-                    completion_tokens=(None if usage is None or usage.completion_tokens is None
-                                       else int(round(usage.completion_tokens / len(choices)))),
-                    extra={"model": getattr(resp, "model", None)},
-                ))
+            results.extend(batch)
         return results
 
     def chat_many(self, conversations: list[list[dict]], **kwargs) -> list[list[ChatResult]]:
         """:meth:`chat` for each conversation, ``concurrency`` at a time, results in order."""
         with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
             return list(pool.map(lambda m: self.chat(m, **kwargs), conversations))
+
+
+def _chat_results(resp, limit: int) -> list[ChatResult] | None:
+    """The replies in a chat-completion response, or None when ``resp`` is not one (a text body,
+    JSON of another shape)."""
+    choices = getattr(resp, "choices", None)
+    if not isinstance(choices, list):
+        return None
+    usage = getattr(resp, "usage", None)
+    completion_tokens = getattr(usage, "completion_tokens", None)
+    out = []
+    for ch in choices[:limit]:
+        msg = getattr(ch, "message", None)
+        if msg is None or not hasattr(msg, "content") or not isinstance(msg.content, (str, type(None))):
+            return None
+        text = msg.content
+        out.append(ChatResult(
+            text=text or "",
+            reasoning=_reasoning_of(msg),
+            finish_reason=getattr(ch, "finish_reason", None),
+            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            # usage counts all choices of one request; split it evenly between them
+            completion_tokens=(None if not isinstance(completion_tokens, int)
+                               else int(round(completion_tokens / len(choices)))),
+            extra={"model": getattr(resp, "model", None)},
+        ))
+    return out
+
+
+def _preview(resp) -> str:
+    text = resp if isinstance(resp, str) else f"{type(resp).__name__} {resp!r}"
+    return repr(text[:200])
 
 
 def _wire_messages(messages: list[dict]) -> list[dict]:
@@ -448,7 +593,7 @@ def load_backend(model: str, base_url: str | None = None, **kwargs) -> ChatBacke
     are chosen in :func:`kumo_gym.training.agents.make_agent`.
     """
     if base_url:
-        keys = ("api_key_env", "timeout", "max_retries", "backoff", "concurrency", "extra_body")
+        keys = ("api_key_env", "timeout", "max_retries", "concurrency", "extra_body")
         return OpenAIChatBackend(base_url=base_url, model=model, **{k: v for k, v in kwargs.items() if k in keys})
     keys = ("device", "max_tokens", "temperature", "seed", "enable_thinking")
     return TransformersBackend(model, **{k: v for k, v in kwargs.items() if k in keys})

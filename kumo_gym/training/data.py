@@ -1,86 +1,284 @@
 """Datasets from environments: the records behind ``kumo_gym.make_dataset``.
 
-Imports nothing heavy; ``datasets`` is imported only when a Hugging Face Dataset is asked for.
+One calling convention everywhere (ARCHITECTURE.md, "Environments"): the number of items is
+``size`` and the environment's parameters travel whole as ``env_kwargs``, so a count never
+shares a namespace with a size parameter (Hanoi's ``n``)::
+
+    kumo_gym.make_dataset("kumo_gym/Hanoi-v0", 100, env_kwargs={"n": 4})
+    kumo_gym.make_dataset("kumo_gym/Hanoi-v0", size=100, difficulty="easy")
+
+The old spelling (``n=`` for the count, environment parameters as loose keywords) still works
+with a ``DeprecationWarning``; when both a count and ``n=`` are given, ``n`` is the
+environment's parameter.
+
+Records are TRL-native: ``prompt`` is the conversation the environment opens with (TRL's
+conversational format, so trainers apply the chat template), or the plain prompt text with
+``prompt_format="text"``; ``with_golden=True`` adds ``completion`` (the golden answer in the same
+format), so ``SFTTrainer`` reads the records as prompt/completion pairs. Imports nothing heavy;
+``datasets`` is imported only when a Hugging Face Dataset is asked for.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import warnings
 from collections.abc import Iterator
 
 import numpy as np
 
-from ..core.errors import check_choice
+from ..core.errors import ConfigError, check_choice, check_int
 from ..core.instance import Instance
 from ..core.registry import entry, get_task
 from ..core.seeding import check_split, item_seed, shard_range
 from ..core.verdict import Verdict
 
+log = logging.getLogger(__name__)
+
 FORMATS = ("records", "datasets")
+PROMPT_FORMATS = ("conversational", "text")
+
+#: environment kwargs that shape the episode (mode, reward, prompt text ...) but not which instance
+#: is drawn; everything else in ``env_kwargs`` is a generation parameter of the Task
+ENV_ONLY = ("mode", "reward", "render_mode", "prompt_template", "max_steps", "max_invalid", "illegal_action",
+            "max_illegal", "observation")
+
+#: the most items one request may ask for (a typo such as 10**12 fails at once, not after hours)
+MAX_SIZE = 10**9
 
 
-def generate_instances(env_id: str, n: int, split: str = "train", seed: int = 0, shard: str | None = None,
-                       **kwargs) -> Iterator[Instance]:
-    """The instances ``0..n-1`` of ``(env_id, kwargs, split, seed)``, or those of one shard.
+def resolve_call(func: str, size, env_kwargs: dict | None, difficulty=None, legacy: dict | None = None,
+                 stacklevel: int = 3) -> tuple[int, dict]:
+    """``(size, env_kwargs)`` of a call to one of the many-item functions, old spellings included.
+
+    ``legacy`` holds the loose keyword arguments of the old API: ``n`` is the deprecated count
+    when ``size`` is not given, and anything else (``n`` too when ``size`` is given) is an
+    environment parameter. Both warn (DeprecationWarning) and name the new spelling.
+    """
+    if env_kwargs is not None and not isinstance(env_kwargs, dict):
+        raise ConfigError(f"env_kwargs must be a dict of environment parameters, not {type(env_kwargs).__name__}")
+    kw = dict(env_kwargs or {})
+    legacy = dict(legacy or {})
+    if size is None and "n" in legacy:
+        size = legacy.pop("n")
+        warnings.warn(f"{func}(n=...) for the number of items is deprecated: use size= (n is Hanoi's and the "
+                      "other planning puzzles' size parameter; pass it in env_kwargs)", DeprecationWarning,
+                      stacklevel=stacklevel)
+    if legacy:
+        warnings.warn(f"{func}(..., {', '.join(f'{k}=' for k in sorted(legacy))}) passes environment parameters "
+                      f"as loose keywords, which is deprecated: use env_kwargs={{{', '.join(repr(k) for k in sorted(legacy))}: ...}}",
+                      DeprecationWarning, stacklevel=stacklevel)
+        for k, v in legacy.items():
+            if k in kw and kw[k] != v:
+                raise ConfigError(f"environment parameter {k!r} is given twice ({kw[k]!r} in env_kwargs, {v!r} "
+                                  "as a keyword)")
+            kw[k] = v
+    if difficulty is not None:
+        if "difficulty" in kw and kw["difficulty"] != difficulty:
+            raise ConfigError(f"difficulty is given twice ({kw['difficulty']!r} in env_kwargs, {difficulty!r})")
+        kw["difficulty"] = difficulty
+    if "split" in kw:
+        raise ConfigError(f"give the split as {func}(split=...), not inside env_kwargs")
+    if size is None:
+        raise ConfigError(f"{func} needs size= (the number of items)")
+    return check_int("size", size, 1, MAX_SIZE), kw
+
+
+def generation_params(env_kwargs: dict) -> dict:
+    """The part of ``env_kwargs`` that the Task generates from (``ENV_ONLY`` keys removed)."""
+    return {k: v for k, v in env_kwargs.items() if k not in ENV_ONLY}
+
+
+def generate_instances(env_id: str, size: int | None = None, split: str = "train", seed: int = 0, *,
+                       env_kwargs: dict | None = None, difficulty=None, shard: str | None = None,
+                       **legacy) -> Iterator[Instance]:
+    """The instances ``0..size-1`` of ``(env_id, env_kwargs, split, seed)``, or those of one shard.
 
     Item i is exactly the first instance an environment made with the same id and kwargs
     gives after ``reset(seed=...)`` with the matching item seed, so datasets and environments
-    agree.
+    agree. ``difficulty`` is short for ``env_kwargs={"difficulty": ...}``.
     """
+    size, kw = resolve_call("generate_instances", size, env_kwargs, difficulty, legacy)
+    return _instances(env_id, size, split, seed, kw, shard)
+
+
+def _instances(env_id: str, size: int, split: str, seed: int, env_kwargs: dict, shard: str | None):
     check_split(split)
     task = get_task(env_id)
-    params = task.resolve_params(**kwargs)
-    for i in shard_range(n, shard):
-        s = item_seed(env_id, task.seed_params(params), split, seed, i)
-        inst = task.generate(np.random.default_rng(s), **params)
-        yield dataclasses.replace(inst, seed=s, split=split)
+    params = task.resolve_params(**generation_params(env_kwargs))
+    rows = shard_range(size, shard)
+
+    def gen():
+        for i in rows:
+            yield nth_instance(env_id, i, split, seed, params=params)
+
+    return gen()
 
 
-def make_record(env_id: str, inst: Instance, with_golden: bool = False) -> dict:
+def nth_instance(env_id: str, index: int, split: str = "train", seed: int = 0, env_kwargs: dict | None = None,
+                 params: dict | None = None) -> Instance:
+    """Item ``index`` of ``(env_id, env_kwargs, split, seed)`` alone (what
+    ``generate_instances(...)`` yields at that position); ``params`` skips resolving them again."""
     task = get_task(env_id)
-    rec = {
-        "env_id": env_id,
-        "family": entry(env_id).family,
-        "instance_id": inst.instance_id,
-        "difficulty": task.difficulty_of(inst),
-        "split": inst.split,
-        "prompt": task.prompt(inst),
-        "messages": task.messages(inst),
-        "instance": inst.to_dict(),
-        "optimal_steps": task.optimal_steps(inst),
-        **task.record_fields(inst),
-    }
-    if with_golden:
-        rec["golden"] = task.format_answer(task.solve(inst))
-    return rec
+    if params is None:
+        params = task.resolve_params(**generation_params(env_kwargs or {}))
+    s = item_seed(env_id, task.seed_params(params), split, seed, index)
+    inst = task.generate(np.random.default_rng(s), **params)
+    return dataclasses.replace(inst, seed=s, split=split)
 
 
-def make_dataset(env_id: str, n: int, split: str = "train", seed: int = 0, *, shard: str | None = None,
-                 with_golden: bool = False, format: str = "records", **kwargs):
-    """``n`` prompt records of ``env_id`` (see :func:`make_record` for the fields).
+class DistinctCounter:
+    """Counts distinct instance ids while items are produced, and says so when a request asked for
+    more items than the parameters produce (``kumo-gym generate kumo_gym/Hanoi-v0 --size 1000``:
+    every Hanoi instance of one ``n`` is the same puzzle)."""
 
-    ``split="train"`` refuses evaluation-only or held-out data (ContaminationError).
-    ``format="datasets"`` returns a ``datasets.Dataset`` whose ``instance`` column holds the
-    instance as JSON text (Arrow needs one schema across puzzles).
+    def __init__(self, env_id: str, env_kwargs: dict):
+        self.env_id, self.env_kwargs = env_id, env_kwargs
+        self.ids: set[str] = set()
+        self.total = 0
+
+    def add(self, instance_id: str) -> None:
+        self.ids.add(instance_id)
+        self.total += 1
+
+    def message(self) -> str | None:
+        if self.total <= 1 or len(self.ids) == self.total:
+            return None
+        params = ", ".join(f"{k}={v!r}" for k, v in sorted(self.env_kwargs.items())) or "the defaults"
+        return (f"{self.env_id} with {params} produced only {len(self.ids)} distinct instance(s) among the "
+                f"{self.total} requested; the rest are repeats (the parameters define few puzzles: widen them, "
+                f"e.g. a difficulty preset with a size range, or ask for fewer items)")
+
+    def warn(self, stacklevel: int = 3) -> str | None:
+        msg = self.message()
+        if msg:
+            warnings.warn(msg, UserWarning, stacklevel=stacklevel)
+        return msg
+
+
+# ---------------------------------------------------------------------------------------------
+# records
+# ---------------------------------------------------------------------------------------------
+class RecordMaker:
+    """Turns instances of one environment configuration into dataset records.
+
+    The opening messages come from the environment itself (``ChatEnv.reset`` on the instance),
+    so the ``mode``, ``prompt_template`` and prompt options in ``env_kwargs`` shape the records
+    exactly as they shape an episode.
+    """
+
+    def __init__(self, env_id: str, env_kwargs: dict | None = None, split: str = "train",
+                 prompt_format: str = "conversational", with_golden: bool = False):
+        import gymnasium as gym
+
+        from ..wrappers.chat import ChatEnv
+
+        check_choice("prompt_format", prompt_format, PROMPT_FORMATS)
+        self.env_id = env_id
+        self.env_kwargs = dict(env_kwargs or {})
+        self.task = get_task(env_id)
+        self.family = entry(env_id).family
+        self.prompt_format = prompt_format
+        self.with_golden = with_golden
+        self.mode = self.env_kwargs.get("mode") or entry(env_id).modes[0]
+        self.chat = ChatEnv(gym.make(env_id, split=split, **self.env_kwargs))
+
+    def opening(self, inst: Instance) -> tuple[list[dict], str]:
+        """The opening messages and the first observation for ``inst``."""
+        messages, info = self.chat.reset(options={"instance": inst})
+        return [{"role": m["role"], "content": m["content"]} for m in messages], messages[-1]["content"]
+
+    def record(self, inst: Instance) -> dict:
+        task = self.task
+        messages, text = self.opening(inst)
+        rec = {
+            "prompt": messages if self.prompt_format == "conversational" else _as_text(messages),
+            "env_id": self.env_id,
+            "family": self.family,
+            "instance_id": inst.instance_id,
+            "difficulty": task.difficulty_of(inst),
+            "split": inst.split,
+            "mode": self.mode,
+            "env_kwargs": dict(self.env_kwargs),
+            "instance": inst.to_dict(),
+            "optimal_steps": task.optimal_steps(inst),
+            **task.record_fields(inst),
+        }
+        if self.with_golden:
+            golden = task.format_answer(task.solve(inst))
+            rec["golden"] = golden
+            rec["completion"] = ([{"role": "assistant", "content": golden}] if self.prompt_format == "conversational"
+                                 else golden)
+        return rec
+
+    def close(self) -> None:
+        self.chat.close()
+
+
+def _as_text(messages: list[dict]) -> str:
+    """The plain-text prompt: the user's message, after the system part when there is one."""
+    return "\n\n".join(m["content"] for m in messages if m["role"] in ("system", "user"))
+
+
+def make_record(env_id: str, inst: Instance, with_golden: bool = False, *, env_kwargs: dict | None = None,
+                prompt_format: str = "conversational") -> dict:
+    """One dataset record for ``inst`` (see :func:`make_dataset` for the fields)."""
+    maker = RecordMaker(env_id, env_kwargs, inst.split or "train", prompt_format, with_golden)
+    try:
+        return maker.record(inst)
+    finally:
+        maker.close()
+
+
+def make_dataset(env_id: str, size: int | None = None, split: str = "train", seed: int = 0, *,
+                 env_kwargs: dict | None = None, difficulty=None, shard: str | None = None,
+                 with_golden: bool = False, format: str = "records", prompt_format: str = "conversational",
+                 **legacy):
+    """``size`` prompt records of ``env_id`` with ``env_kwargs`` (a list, or a ``datasets.Dataset``).
+
+    Fields: ``prompt`` (TRL's conversational format: the messages the environment opens with;
+    ``prompt_format="text"``: the plain prompt text), ``env_id``, ``family``, ``instance_id``,
+    ``difficulty``, ``split``, ``mode``, ``env_kwargs``, ``instance``, ``optimal_steps`` and the
+    family's own fields; ``with_golden=True`` adds ``golden`` (the solver's answer text) and
+    ``completion`` (the same as an assistant message, or text), which makes the records an SFT
+    prompt/completion dataset. ``prompt``, ``env_id`` and ``instance`` are what
+    :func:`kumo_gym.reward_function` reads, so ``GRPOTrainer`` and ``SFTTrainer`` take the output
+    as it is.
+
+    ``split="train"`` refuses evaluation-only or held-out data (ContaminationError). A request
+    for more items than the parameters can produce distinct ones warns (UserWarning).
+    ``format="datasets"`` returns a ``datasets.Dataset`` whose ``instance`` and ``env_kwargs``
+    columns hold JSON text (Arrow needs one schema across puzzles).
     """
     check_choice("format", format, FORMATS)
+    check_choice("prompt_format", prompt_format, PROMPT_FORMATS)
+    size, kw = resolve_call("make_dataset", size, env_kwargs, difficulty, legacy)
     task = get_task(env_id)
+    maker = RecordMaker(env_id, kw, split, prompt_format, with_golden)
+    counter = DistinctCounter(env_id, kw)
     records = []
-    for inst in generate_instances(env_id, n, split=split, seed=seed, shard=shard, **kwargs):
-        if split == "train":
-            task.check_trainable(inst)
-        records.append(make_record(env_id, inst, with_golden))
+    try:
+        for inst in _instances(env_id, size, split, seed, kw, shard):
+            if split == "train":
+                task.check_trainable(inst)
+            counter.add(inst.instance_id)
+            records.append(maker.record(inst))
+    finally:
+        maker.close()
+    counter.warn()
     return to_hf_dataset(records) if format == "datasets" else records
 
 
 def to_hf_dataset(records: list[dict]):
-    """A ``datasets.Dataset`` from records (instances and messages kept as JSON text)."""
+    """A ``datasets.Dataset`` from records (instances and env kwargs kept as JSON text)."""
     import datasets
 
     rows = []
     for r in records:
         row = dict(r)
         row["instance"] = json.dumps(r["instance"], sort_keys=True)
+        if "env_kwargs" in r:
+            row["env_kwargs"] = json.dumps(r["env_kwargs"], sort_keys=True)
         row["optimal_steps"] = -1 if r.get("optimal_steps") is None else int(r["optimal_steps"])
         row["difficulty"] = "" if r.get("difficulty") is None else str(r["difficulty"])
         rows.append(row)
@@ -94,6 +292,14 @@ def load_instance(env_id: str, instance) -> Instance:
     return get_task(env_id).load(instance)
 
 
-def score(env_id: str, instance, completion: str, **meta) -> Verdict:
-    """Verify ``completion`` for ``instance`` of ``env_id``. Never raises on the completion."""
-    return get_task(env_id).score(load_instance(env_id, instance), completion, **meta)
+def score(env_id: str, instance, completion: str, *, reasoning: str | None = None,
+          finish_reason: str | None = None, n_output_tokens: int | None = None,
+          max_new_tokens: int | None = None) -> Verdict:
+    """Verify ``completion`` for ``instance`` of ``env_id``. Never raises on the completion.
+
+    The instance carries its own parameters; the keywords describe the generation (a separate
+    ``reasoning`` channel, the ``finish_reason`` and token counts that tell a cut-off output).
+    """
+    return get_task(env_id).score(load_instance(env_id, instance), completion, reasoning=reasoning,
+                                  finish_reason=finish_reason, n_output_tokens=n_output_tokens,
+                                  max_new_tokens=max_new_tokens)

@@ -35,10 +35,7 @@ from ..core.errors import ConfigError
 from ..core.instance import Instance, canonical_json
 from ..core.registry import entry, get_task
 from ..core.seeding import check_split, shard_range
-from .data import generate_instances
-
-#: environment kwargs that are not generation parameters
-ENV_ONLY = ("mode", "reward", "render_mode", "prompt_template", "max_steps", "max_invalid")
+from .data import ENV_ONLY, generate_instances
 
 
 @dataclass(frozen=True)
@@ -137,7 +134,7 @@ class Evaluator:
         out = []
         for spec in specs:
             insts = generate_instances(spec.env_id, n, split=self.split, seed=self.seed, shard=shard,
-                                       **spec.generation_params())
+                                       env_kwargs=spec.generation_params())
             for index, inst in zip(shard_range(n, shard), insts):
                 todo = [(j, episode_key(self.model_name, spec, self.split, self.seed, index, inst.instance_id, j))
                         for j in range(samples)]
@@ -179,11 +176,16 @@ class Evaluator:
             bar.close()
         return path
 
+    def config(self, specs, size, samples) -> dict:
+        """The run's configuration as written to ``config.json`` (JSON-normalised)."""
+        return json.loads(json.dumps({
+            "model": self.model_name, "split": self.split, "seed": self.seed, "size": size, "samples": samples,
+            "max_tokens": self.max_tokens, "temperature": self.temperature,
+            "specs": [{"env_id": s.env_id, "kwargs": s.kwargs} for s in specs]}))
+
     def _write_config(self, specs, n, samples, shard):
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        cfg = {"model": self.model_name, "split": self.split, "seed": self.seed, "n": n, "samples": samples,
-               "max_tokens": self.max_tokens, "temperature": self.temperature,
-               "specs": [{"env_id": s.env_id, "kwargs": s.kwargs} for s in specs]}
+        cfg = self.config(specs, n, samples)
         name = "config.json" if shard is None else f"config-{shard.replace('/', '-of-')}.json"
         (self.out_dir / name).write_text(json.dumps(cfg, indent=2) + "\n")
 
@@ -275,21 +277,36 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - math.prod((n - c - i) / (n - i) for i in range(k))
 
 
+#: verdict ``details`` keys that count an episode's steps, most specific first. ``tests_taken``
+#: (KUMO) counts tests only: the final diagnosis is an answer, not a step, and the optimum
+#: (``optimal_steps``, the oracle's number of tests) does not count it either.
+STEP_KEYS_INTERACTIVE = ("steps", "tests_taken", "moves")
+STEP_KEYS_ANSWER = ("n_moves", "steps", "tests_taken", "length", "moves")
+
+
 def episode_steps(rec: dict) -> int | None:
-    """Moves made in an episode: interactive steps, or the length of the answer's move list."""
+    """Steps of an episode on the scale of its ``optimal_steps``: interactive moves (tests only
+    in KUMO), or the length of the answer's move list."""
     details = (rec.get("verdict") or {}).get("details") or {}
-    if rec.get("mode") not in (None, "answer"):
-        moves = details.get("moves")
-        return int(moves) if isinstance(moves, int) else rec.get("n_steps")
-    for name in ("n_moves", "steps", "length", "moves"):
+    interactive = rec.get("mode") not in (None, "answer")
+    for name in STEP_KEYS_INTERACTIVE if interactive else STEP_KEYS_ANSWER:
         v = details.get(name)
         if isinstance(v, bool):
             continue
         if isinstance(v, int):
             return v
-        if isinstance(v, list):
+        if isinstance(v, list) and not interactive:
             return len(v)
-    return None
+    return rec.get("n_steps") if interactive else None
+
+
+def family_of(rec: dict) -> str | None:
+    """The catalogue family of a trace record's environment (``planning``, ``grid`` ...), not the
+    puzzle's own name."""
+    try:
+        return entry(rec["env_id"]).family
+    except Exception:  # an environment no longer registered: keep what the record says
+        return rec.get("family")
 
 
 def _difficulty_order(env_id: str) -> list[str]:
@@ -340,12 +357,9 @@ def summarize(records: list[dict]) -> dict:
         return rows
 
     def order(row):
-        env_order = {}
-        for r in records:
-            env_order.setdefault(r.get("env_id"), len(env_order))
         diffs = []
         for r in records:
-            if r.get("spec") == row["group"] or r.get("family") == row["group"]:
+            if r.get("spec") == row["group"] or family_of(r) == row["group"]:
                 diffs = _difficulty_order(r.get("env_id"))
                 break
         d = row["difficulty"]
@@ -353,7 +367,7 @@ def summarize(records: list[dict]) -> dict:
 
     by_env = sorted(rows_for(lambda r: (r.get("model"), r.get("spec") or r.get("env_id"), r.get("mode") or "answer",
                                         r.get("difficulty"))), key=order)
-    by_family = sorted(rows_for(lambda r: (r.get("model"), r.get("family"), r.get("mode") or "answer",
+    by_family = sorted(rows_for(lambda r: (r.get("model"), family_of(r), r.get("mode") or "answer",
                                            r.get("difficulty"))), key=order)
     return {"episodes": len(records), "by_env": by_env, "by_family": by_family}
 

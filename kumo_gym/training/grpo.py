@@ -31,6 +31,7 @@ import numpy as np
 from ..core.errors import ConfigError, ContaminationError
 from ..core.instance import canonical_json
 from ..core.registry import get_task
+from .data import ENV_ONLY
 from .evaluate import EvalSpec, make_specs
 from .rewards import KINDS, make_reward_function
 from .sft import train_and_save
@@ -73,30 +74,41 @@ def opening_messages(spec: EvalSpec, instance) -> list[dict]:
     return messages
 
 
-def guarded_instances(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+def guarded_instances(specs: list[EvalSpec], n, split: str = "train", seed: int = 0, shard: str | None = None,
                       exclude_ids: set[str] | None = None):
-    """``(spec, task, instance)`` for the first ``n`` instances of every spec, refusing leakage.
+    """``(spec, task, instance)`` for the first ``n`` instances of every spec (``n``: one count for
+    all, or one per spec), refusing leakage.
 
     ``split="train"`` runs each family's ``check_trainable`` (held-out KUMO domains are refused);
     any instance whose id is in ``exclude_ids`` (an evaluation set) raises ContaminationError.
     """
     from .data import generate_instances
 
-    for spec in specs:
+    counts = [n] * len(specs) if isinstance(n, int) else list(n)
+    if len(counts) != len(specs):
+        raise ConfigError(f"{len(counts)} counts for {len(specs)} environment specs")
+    for spec, count in zip(specs, counts):
+        if not count:
+            continue
         task = get_task(spec.env_id)
-        for inst in generate_instances(spec.env_id, n, split=split, seed=seed, shard=shard,
-                                       **spec.generation_params()):
+        for inst in generate_instances(spec.env_id, count, split=split, seed=seed, shard=shard,
+                                       env_kwargs=spec.generation_params()):
             if split == "train":
                 task.check_trainable(inst)
-            if exclude_ids and inst.instance_id in exclude_ids:
-                raise ContaminationError(f"training instance {inst.instance_id} of {spec.env_id} is in the "
-                                         "held-out evaluation set")
+            check_not_heldout(inst, spec.env_id, exclude_ids)
             yield spec, task, inst
 
 
-def build_records(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+def check_not_heldout(inst, env_id: str, exclude_ids: set[str] | None) -> None:
+    if exclude_ids and inst.instance_id in exclude_ids:
+        raise ContaminationError(f"training instance {inst.instance_id} of {env_id} is in the held-out "
+                                 "evaluation set")
+
+
+def build_records(specs: list[EvalSpec], n, split: str = "train", seed: int = 0, shard: str | None = None,
                   exclude_ids: set[str] | None = None) -> list[dict]:
-    """Prompt rows for every spec, shuffled together deterministically.
+    """Prompt rows for every spec (``n`` each, or ``n[i]`` for spec ``i``), shuffled together
+    deterministically.
 
     Each row: ``prompt`` (chat messages), ``env_id``, ``instance`` (JSON text), ``instance_id``,
     ``family``, ``difficulty``, ``mode`` and ``spec`` (the kwargs as JSON). Leakage is refused as
@@ -162,7 +174,11 @@ class EpisodeRollout:
     lookup: dict = field(default_factory=dict, init=False)
 
     def __post_init__(self):
-        for r in self.rows:
+        self.add_rows(self.rows)
+
+    def add_rows(self, rows: list[dict]) -> None:
+        """Make more training rows known (a curriculum makes its rows while training runs)."""
+        for r in rows:
             self.lookup[prompt_key(r["prompt"])] = r
 
     def _start(self, prompt) -> _Episode:
@@ -298,61 +314,196 @@ def reward_functions(weights: dict[str, float] | None = None) -> tuple[list, lis
     return [make_reward_function(None, k) for k in kinds], [float(weights[k]) for k in kinds]
 
 
-def load_model_and_tokenizer(model: str):
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+def load_model_and_tokenizer(model: str, model_args: dict | None = None):
+    """``(model, tokenizer, path)`` (see :func:`kumo_gym.training.models.load_model`)."""
+    from .models import load_model
 
-    from .backends import TINY, tiny_model
-
-    path = tiny_model() if model == TINY else model
-    tok = AutoTokenizer.from_pretrained(path)
-    if tok.pad_token is None:
-        tok.pad_token = tok.eos_token
-    return AutoModelForCausalLM.from_pretrained(path), tok, path
+    m = load_model(model, model_args)
+    return m.model, m.tokenizer, m.path
 
 
-def train_grpo(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/grpo",
+def to_spec(env) -> EvalSpec:
+    """An EvalSpec from an EvalSpec, ``"ID:key=value,..."`` or a mapping ``{"id": ID, key: value}``
+    (the form of a YAML config's ``envs`` list)."""
+    if isinstance(env, EvalSpec):
+        return env
+    if isinstance(env, str):
+        return parse_env_spec(env)
+    if isinstance(env, dict):
+        kw = dict(env)
+        name = kw.pop("id", None) or kw.pop("env", None)
+        if not isinstance(name, str):
+            raise ConfigError(f"environment entry {env!r} needs an 'id' (e.g. {{id: Hanoi, difficulty: easy}})")
+        kw = {**kw.pop("env_kwargs", {}), **kw}
+        from ..cli import resolve_env_id
+
+        return make_specs([resolve_env_id(name)], kw, None, kw.pop("mode", None))[0]
+    raise ConfigError(f"environment entry {env!r} is not an id, an 'ID:key=value' string or a mapping")
+
+
+def grpo_trainer_args(trainer_args: dict, *, num_generations: int, prompts_per_step: int, **defaults) -> dict:
+    """GRPOConfig fields: our defaults, then ``trainer_args`` (any GRPOConfig field) on top."""
+    from .models import base_trainer_args
+
+    args = base_trainer_args(defaults.pop("seed", 0), defaults.pop("logging_steps", 1),
+                             defaults.pop("report_to", "none"))
+    args.update(defaults)
+    args["num_generations"] = num_generations
+    args.update(trainer_args)
+    # one optimizer step sees prompts_per_step prompts x num_generations completions
+    args.setdefault("per_device_train_batch_size", prompts_per_step * int(args["num_generations"]))
+    return args
+
+
+def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/grpo",
                seed: int = 0, shard: str | None = None, max_steps: int = 50, num_generations: int = 4,
                prompts_per_step: int = 2, max_completion_length: int = 256, max_turn_tokens: int = 128,
                learning_rate: float = 1e-5, temperature: float = 1.0, beta: float = 0.0,
                reward_weights: dict[str, float] | None = None, use_vllm: bool = False,
                callback_every: int = 0, callback_n: int = 4, callback_max_tokens: int = 128,
                exclude_ids: set[str] | None = None, logging_steps: int = 1, report_to: str = "none",
-               save: bool = True, extra_args: dict | None = None):
+               save: bool = True, trainer_args: dict | None = None, model_args: dict | None = None,
+               extra_args: dict | None = None, callbacks: list | None = None, mixture=None, curriculum=None):
     """Train ``model`` with GRPO on a mix of environments; returns the finished trainer.
 
-    ``envs``: ids or ``"ID:key=value,..."`` specs (``mode=interactive`` makes that part
-    multi-turn). ``n`` training instances per spec. One optimizer step uses
-    ``prompts_per_step`` prompts x ``num_generations`` completions. ``callback_every > 0`` adds
+    ``envs``: ids, ``"ID:key=value,..."`` specs or ``{"id": ID, key: value}`` mappings
+    (``mode=interactive`` makes that part multi-turn). ``n`` training instances per spec. One
+    optimizer step uses ``prompts_per_step`` prompts x ``num_generations`` completions (times
+    ``gradient_accumulation_steps``). ``trainer_args``: any ``GRPOConfig`` field, over our
+    defaults (``extra_args`` is its older name); ``model_args``: TRL ``ModelConfig`` fields (LoRA:
+    ``use_peft``, ``lora_r`` ...; ``dtype``; QLoRA ``load_in_4bit``). ``callback_every > 0`` adds
     :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_n`` validation instances
-    per spec. Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
+    per spec; ``callbacks`` adds any others.
+
+    ``mixture`` (a :class:`~kumo_gym.training.mixture.Mixture`, its YAML path or mapping) draws the
+    training rows from weighted environments, ``n`` rows in all; ``curriculum`` (a
+    :class:`~kumo_gym.training.curriculum.Curriculum`, its YAML path or mapping) moves each of its
+    environments through its levels by recent success, ``n`` rows per epoch made at the current
+    levels (``envs`` and ``mixture`` entries not in the curriculum keep their parameters). Metrics
+    are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
     """
-    import torch
-    from trl import GRPOConfig, GRPOTrainer
+    from trl import GRPOTrainer
 
-    specs = [s if isinstance(s, EvalSpec) else parse_env_spec(s) for s in envs]
-    rows = build_records(specs, n, split="train", seed=seed, shard=shard, exclude_ids=exclude_ids)
-    import datasets
+    from .models import load_model
 
-    dataset = datasets.Dataset.from_list(rows)
+    trainer_kw = {**(extra_args or {}), **(trainer_args or {})}
+    specs = [to_spec(s) for s in envs]
+    if not specs and mixture is None and curriculum is None:
+        raise ConfigError("give at least one environment to train on (envs, a mixture or a curriculum)")
     funcs, weights = reward_functions(reward_weights)
-    lm, tok, path = load_model_and_tokenizer(model)
+    args = grpo_trainer_args(trainer_kw, num_generations=num_generations, prompts_per_step=prompts_per_step,
+                             seed=seed, logging_steps=logging_steps, report_to=report_to, output_dir=output_dir,
+                             max_steps=max_steps, learning_rate=learning_rate,
+                             max_completion_length=max_completion_length, temperature=temperature, beta=beta,
+                             reward_weights=weights, use_vllm=use_vllm)
+    seed = int(args["seed"])
+    config = make_config("grpo", args)
+    callbacks = list(callbacks or [])
+    data = training_data(specs, n, seed, shard, exclude_ids, mixture, curriculum)
+    rollout = EpisodeRollout(data.rows or [], max_turn_tokens=max_turn_tokens,
+                             temperature=config.temperature) if data.multi_turn else None
+    if data.curriculum is not None:
+        dataset = data.curriculum.dataset(n, "train", seed, data.mixture,
+                                          on_rows=_row_listener(rollout, exclude_ids))
+        funcs = data.curriculum.wrap(funcs)
+        callbacks.append(data.curriculum)
+    else:
+        import datasets
+
+        dataset = datasets.Dataset.from_list(data.rows)
+    loaded = load_model(model, model_args)
+    tok = loaded.tokenizer
     tok.padding_side = "left"
-    multi_turn = any(s.mode != "answer" for s in specs)
-    cuda = torch.cuda.is_available()
-    args = GRPOConfig(
-        output_dir=output_dir, max_steps=max_steps, seed=seed, learning_rate=learning_rate,
-        per_device_train_batch_size=prompts_per_step * num_generations, num_generations=num_generations,
-        max_completion_length=max_completion_length, temperature=temperature, beta=beta,
-        reward_weights=weights, logging_steps=logging_steps, report_to=report_to, save_strategy="no",
-        use_cpu=not cuda, bf16=cuda and torch.cuda.is_bf16_supported(), use_vllm=use_vllm and not multi_turn,
-        disable_tqdm=False, dataloader_num_workers=0, **(extra_args or {}))
-    callbacks = []
     if callback_every > 0:
         from .callbacks import KumoEvalCallback
 
-        callbacks.append(KumoEvalCallback(specs, n=callback_n, every=callback_every, max_tokens=callback_max_tokens,
-                                          out_dir=Path(output_dir) / "callback", seed=seed))
-    rollout = EpisodeRollout(rows, max_turn_tokens=max_turn_tokens, temperature=temperature) if multi_turn else None
-    trainer = GRPOTrainer(model=lm, reward_funcs=funcs, args=args, train_dataset=dataset, processing_class=tok,
-                          callbacks=callbacks, rollout_func=rollout)
-    return train_and_save(trainer, callbacks, output_dir, tok, save)
+        callbacks.append(KumoEvalCallback(data.eval_specs, n=callback_n, every=callback_every,
+                                          max_tokens=callback_max_tokens, out_dir=Path(config.output_dir) / "callback",
+                                          seed=seed))
+    trainer = GRPOTrainer(model=loaded.model, reward_funcs=funcs, args=config, train_dataset=dataset,
+                          processing_class=tok, callbacks=callbacks, rollout_func=rollout,
+                          peft_config=loaded.peft_config)
+    return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
+
+
+@dataclass
+class TrainingData:
+    """What a run trains on: fixed ``rows``, or a ``curriculum`` (with its ``mixture``) that makes
+    them while training; ``eval_specs`` for the held-out callback."""
+
+    rows: list[dict] | None
+    eval_specs: list[EvalSpec]
+    multi_turn: bool
+    mixture: Any = None
+    curriculum: Any = None
+
+
+def training_data(specs: list[EvalSpec], n: int, seed: int, shard: str | None, exclude_ids, mixture=None,
+                  curriculum=None, builder=None) -> TrainingData:
+    """The rows (or the curriculum) of a run from ``envs`` specs, a mixture and a curriculum.
+
+    ``builder(specs, counts)`` makes fixed rows (default :func:`build_records`; SFT passes its
+    golden records).
+    """
+    from .mixture import Mixture, MixtureEntry
+
+    builder = builder or (lambda sp, counts: build_records(sp, counts, "train", seed, shard, exclude_ids))
+    mix = None
+    if mixture is not None:
+        mix = Mixture.from_config(mixture)
+        if specs:
+            mix = Mixture([*mix.entries, *(MixtureEntry(s.env_id, 1.0, dict(s.kwargs)) for s in specs)])
+    elif specs and curriculum is not None:
+        mix = Mixture([MixtureEntry(s.env_id, 1.0, dict(s.kwargs)) for s in specs])
+    if curriculum is not None:
+        from .curriculum import Curriculum
+
+        cur = Curriculum.from_config(curriculum)
+        if mix is not None:
+            missing = set(cur.schedules) - {e.env_id for e in mix.entries}
+            if missing:
+                mix = Mixture([*mix.entries, *(MixtureEntry(e, 1.0, dict(cur.env_kwargs[e])) for e in sorted(missing))])
+        entries = mix.entries if mix is not None else [MixtureEntry(e, 1.0, dict(cur.env_kwargs[e]))
+                                                      for e in cur.schedules]
+        eval_specs = []
+        for e in entries:
+            kw = e.env_kwargs
+            if e.env_id in cur.schedules:  # held-out evaluation at the ladder's top: the target
+                kw = {**{k: v for k, v in kw.items() if k in ENV_ONLY}, **cur.final_kwargs(e.env_id)}
+            eval_specs.append(EvalSpec(e.env_id, kw))
+        multi = any(s.mode != "answer" for s in eval_specs)
+        return TrainingData(None, eval_specs, multi, mix, cur)
+    if mix is not None:
+        specs = [EvalSpec(e.env_id, dict(e.env_kwargs)) for e in mix.entries]
+        counts = mix.counts(n, "train", seed)
+    else:
+        counts = n
+    return TrainingData(builder(specs, counts), specs, any(s.mode != "answer" for s in specs), mix)
+
+
+def _row_listener(rollout, exclude_ids):
+    """Rows a curriculum makes: refused when held out, registered with the multi-turn rollout."""
+    def on_rows(rows):
+        if exclude_ids:
+            for r in rows:
+                if r["instance_id"] in exclude_ids:
+                    raise ContaminationError(f"training instance {r['instance_id']} of {r['env_id']} is in the "
+                                             "held-out evaluation set")
+        if rollout is not None:
+            rollout.add_rows(rows)
+    return on_rows
+
+
+def make_config(algo: str, args: dict):
+    """A ``GRPOConfig``/``SFTConfig`` from ``args``; a bad field or value is a ConfigError naming it."""
+    from .config import config_classes, field_names
+
+    cls = config_classes(algo)[0]
+    unknown = sorted(set(args) - field_names(cls))
+    if unknown:
+        raise ConfigError(f"{', '.join(unknown)} {'is not a' if len(unknown) == 1 else 'are not'} {cls.__name__} "
+                          "field(s)")
+    try:
+        return cls(**args)
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"{cls.__name__}: {e}") from None

@@ -50,7 +50,7 @@ def golden_conversation(spec: EvalSpec, instance, max_turns: int = 10_000) -> tu
     return [{"role": m["role"], "content": m["content"]} for m in messages], verdict or {"status": "incomplete"}
 
 
-def golden_records(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
+def golden_records(specs: list[EvalSpec], n, split: str = "train", seed: int = 0, shard: str | None = None,
                    exclude_ids: set[str] | None = None) -> list[dict]:
     """One record per solved golden episode: ``messages`` plus ``env_id``, ``instance_id``,
     ``family``, ``difficulty``, ``mode``. Raises ContaminationError on leakage (module docstring)."""
@@ -88,29 +88,45 @@ def to_prompt_completion(rows: list[dict]) -> list[dict]:
     return out
 
 
-def train_sft(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/sft",
+def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/sft",
               seed: int = 0, shard: str | None = None, max_steps: int = 100, epochs: float = 1.0,
               batch_size: int = 4, learning_rate: float = 2e-4, max_length: int = 4096,
               callback_every: int = 0, callback_n: int = 4, callback_max_tokens: int = 128,
               callback_specs: list[str | EvalSpec] | None = None, exclude_ids: set[str] | None = None,
-              logging_steps: int = 1, report_to: str = "none", save: bool = True, extra_args: dict | None = None,
-              rows: list[dict] | None = None):
+              logging_steps: int = 1, report_to: str = "none", save: bool = True, trainer_args: dict | None = None,
+              model_args: dict | None = None, extra_args: dict | None = None, rows: list[dict] | None = None,
+              callbacks: list | None = None, mixture=None, curriculum=None):
     """Fine-tune ``model`` on golden trajectories of ``envs``; returns the finished trainer.
 
     ``max_steps <= 0`` trains ``epochs`` epochs instead. ``rows`` replaces the generated golden
-    records (e.g. a KUMO ``export_golden`` file read back). ``callback_every > 0`` adds
+    records (e.g. a KUMO ``export_golden`` file read back). ``trainer_args``: any ``SFTConfig``
+    field over our defaults (``extra_args`` is its older name); ``model_args``: TRL
+    ``ModelConfig`` fields (LoRA/QLoRA, dtype). ``mixture`` draws ``n`` golden records in all from
+    weighted environments (:mod:`kumo_gym.training.mixture`). ``callback_every > 0`` adds
     :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_specs`` (default
     ``envs``). Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
     """
     import datasets
-    import torch
-    from trl import SFTConfig, SFTTrainer
+    from trl import SFTTrainer
 
-    from .grpo import load_model_and_tokenizer, parse_env_spec
+    from .grpo import make_config, to_spec, training_data
+    from .models import base_trainer_args, load_model
 
-    specs = [s if isinstance(s, EvalSpec) else parse_env_spec(s) for s in envs]
+    if curriculum is not None:
+        raise ConfigError("a curriculum follows the success of sampled answers: it drives GRPO, not SFT on golden "
+                          "answers (use a mixture for SFT)")
+
+    trainer_kw = {**(extra_args or {}), **(trainer_args or {})}
+    args = base_trainer_args(seed, logging_steps, report_to)
+    args.update(output_dir=output_dir, learning_rate=learning_rate, per_device_train_batch_size=batch_size,
+                max_steps=max_steps if max_steps > 0 else -1, num_train_epochs=epochs, max_length=max_length)
+    args.update(trainer_kw)
+    seed = int(args["seed"])
+    specs = [to_spec(s) for s in envs]
     if rows is None:
-        rows = golden_records(specs, n, split="train", seed=seed, shard=shard, exclude_ids=exclude_ids)
+        data = training_data(specs, n, seed, shard, exclude_ids, mixture, builder=lambda sp, counts: golden_records(
+            sp, counts, split="train", seed=seed, shard=shard, exclude_ids=exclude_ids))
+        rows, specs = data.rows, data.eval_specs
     elif exclude_ids:
         leaked = [r.get("instance_id") for r in rows if r.get("instance_id") in exclude_ids]
         if leaked:
@@ -118,38 +134,37 @@ def train_sft(envs: list[str | EvalSpec], *, model: str = "tiny", n: int = 64, o
                                      f"e.g. {leaked[0]}")
     if not rows:
         raise ConfigError("no golden trajectories to train on")
-    lm, tok, path = load_model_and_tokenizer(model)
+    loaded = load_model(model, model_args)
+    tok = loaded.tokenizer
     conversational = has_generation_marks(tok)
     data = rows if conversational else to_prompt_completion(rows)
     dataset = datasets.Dataset.from_list([{k: v for k, v in r.items() if k in ("messages", "prompt", "completion")}
                                           for r in data])
-    cuda = torch.cuda.is_available()
-    args = SFTConfig(
-        output_dir=output_dir, seed=seed, learning_rate=learning_rate, per_device_train_batch_size=batch_size,
-        max_steps=max_steps if max_steps > 0 else -1, num_train_epochs=epochs, max_length=max_length,
-        assistant_only_loss=conversational, logging_steps=logging_steps, report_to=report_to, save_strategy="no",
-        use_cpu=not cuda, bf16=cuda and torch.cuda.is_bf16_supported(), dataloader_num_workers=0,
-        **(extra_args or {}))
-    callbacks = []
+    args.setdefault("assistant_only_loss", conversational)
+    config = make_config("sft", args)
+    callbacks = list(callbacks or [])
     if callback_every > 0:
         from .callbacks import KumoEvalCallback
 
         callbacks.append(KumoEvalCallback(callback_specs or specs, n=callback_n, every=callback_every,
-                                          max_tokens=callback_max_tokens, out_dir=Path(output_dir) / "callback",
+                                          max_tokens=callback_max_tokens, out_dir=Path(config.output_dir) / "callback",
                                           seed=seed))
-    trainer = SFTTrainer(model=lm, args=args, train_dataset=dataset, processing_class=tok, callbacks=callbacks)
-    return train_and_save(trainer, callbacks, output_dir, tok, save)
+    trainer = SFTTrainer(model=loaded.model, args=config, train_dataset=dataset, processing_class=tok,
+                         callbacks=callbacks, peft_config=loaded.peft_config)
+    return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
 
 
-def train_and_save(trainer, callbacks: list, output_dir, tok, save: bool):
+def train_and_save(trainer, callbacks: list, output_dir, tok, save: bool, peft_config=None):
     """Run a TRL trainer, write its log history (and the model when ``save``); shared by GRPO and SFT."""
+    from .models import save_trained
+
     for cb in callbacks:
         cb.trainer = trainer
     trainer.train()
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "log_history.json").write_text(json.dumps(trainer.state.log_history, indent=2, default=str) + "\n")
+    (out / "trainer_args.json").write_text(trainer.args.to_json_string())  # every field the trainer ran with
     if save:
-        trainer.save_model(str(out / "model"))
-        tok.save_pretrained(str(out / "model"))
+        save_trained(trainer, tok, out, peft_config)
     return trainer

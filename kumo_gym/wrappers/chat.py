@@ -9,14 +9,20 @@ model completion, with an optional separate reasoning trace and the generation's
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import gymnasium as gym
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
 def _count(tokenizer, text: str) -> int | None:
     if tokenizer is None:
         return None
+    # lone surrogates (invalid UTF-8) make Rust tokenizers raise: count them as U+FFFD
+    text = _SURROGATES.sub("\ufffd", text)
     if hasattr(tokenizer, "encode"):
         try:
             return len(tokenizer.encode(text, add_special_tokens=False))

@@ -155,7 +155,8 @@ def test_solo_trace_claims_and_edges(solo_record):
         ("UnitHas", {"unit": "COL", "index": 3, "digit": 2}, "stated", "MAIN", 3),
         ("Cand", {"r": 0, "c": 3, "d": [2], "polarity": "OUT"}, "derived", "MAIN", 3),
         ("Assign", {"r": 0, "c": 3, "d": 4}, "derived", "MAIN", 4),
-        ("Assign", {"r": 0, "c": 1, "d": 2}, "stated", "MAIN", 5),
+        # "Then ..." builds on the sentence before it
+        ("Assign", {"r": 0, "c": 1, "d": 2}, "derived", "MAIN", 5),
         ("Assign", {"r": 1, "c": 0, "d": 2}, "tentative", "BRANCH#1", 6),
         ("Contradiction", {"branch": 1}, "derived", "BRANCH#1", 7),
         ("Cand", {"r": 1, "c": 0, "d": [2], "polarity": "OUT"}, "derived", "MAIN", 8),
@@ -173,6 +174,7 @@ def test_solo_trace_claims_and_edges(solo_record):
     assert (P("Cand", r=0, c=3, d=(2,), polarity="OUT"), P("Assign", r=0, c=3, d=4), "R_ONLY_REMAINING_IN_CELL") in edges
     assert (P("Contradiction", branch=1), P("Cand", r=1, c=0, d=(2,), polarity="OUT"), "R_TENTATIVE_DISCHARGE") in edges
     assert (P("Cand", r=1, c=0, d=(1, 2), polarity="IN"), P("Assign", r=1, c=0, d=1), "R_ONLY_REMAINING_IN_CELL") in edges
+    assert (P("Assign", r=0, c=3, d=4), P("Assign", r=0, c=1, d=2), "R_ONLY_REMAINING_IN_CELL") in edges
     m = doc["metrics"]
     assert m["C_star"] == 16 and m["coverage"] == 1.0 and m["claim_accuracy"] == 1.0
     assert m["eta_status"] == "ok"
@@ -232,31 +234,33 @@ def test_hostile_text_never_raises(tents_record):
         assert doc["metrics"]["V"] >= 0
 
 
-def test_generic_cell_pack_on_another_grid_puzzle():
-    """Every other grid puzzle uses the generic Cell/NotCell pack, labelled through the family's
-    generic cell claims (grid_puzzles.md §7)."""
+def test_towers_pack_reads_values_and_clues():
+    """Towers has its own pack (grid_puzzles.md §7): Cell/NotCell labelled by the family, EdgeClue
+    clues, C* = every cell, R_FORCED from the sentence before."""
     import gymnasium as gym
+
+    import kumo_gym
 
     env = gym.make("kumo_gym/Towers-v0", difficulty="trivial")
     env.reset(seed=0)
     inst = env.unwrapped.instance
-    sol = inst.data["solution"]
+    sol, st = inst.data["solution"], inst.data["state"]
     wrong = sol[0][1] % 3 + 1
+    col = next(c for c, k in enumerate(st["top"]) if k)
     text = (f"Cell (1, 1) is {sol[0][0]}. (1, 2) cannot be {wrong}. So (1, 2) = {sol[0][1]}. "
-            f"(2, 1) must be {sol[1][0] % 3 + 1}.\n{json.dumps(sol)}")
-    import kumo_gym
-
+            f"(2, 1) must be {sol[1][0] % 3 + 1}. The top clue of column {col + 1} is {st['top'][col]}.\n{json.dumps(sol)}")
     verdict = kumo_gym.get_task("kumo_gym/Towers-v0").score(inst, text)
     assert verdict.solved
     rec = {"env_id": "kumo_gym/Towers-v0", "instance": inst.to_dict(), "completion": text,
            "verdict": verdict.to_dict()}
     doc = analyse_trace(rec)
-    assert doc["puzzle"] == "cells" and doc["indexing"] == "1-based"
-    head = [(c["kind"], c["payload"], c["label"]) for c in doc["claims"][:4]]
+    assert doc["puzzle"] == "towers" and doc["indexing"] == "1-based"
+    head = [(c["kind"], c["payload"], c["label"]) for c in doc["claims"][:5]]
     assert head == [("Cell", {"r": 0, "c": 0, "v": sol[0][0]}, "correct"),
                     ("NotCell", {"r": 0, "c": 1, "v": wrong}, "correct"),
                     ("Cell", {"r": 0, "c": 1, "v": sol[0][1]}, "correct"),
-                    ("Cell", {"r": 1, "c": 0, "v": sol[1][0] % 3 + 1}, "incorrect")]
+                    ("Cell", {"r": 1, "c": 0, "v": sol[1][0] % 3 + 1}, "incorrect"),
+                    ("EdgeClue", {"side": "TOP", "index": col, "n": st["top"][col]}, "correct")]
     assert doc["metrics"]["C_star"] == 9 and doc["metrics"]["coverage"] == 1.0
     rules = {e["rule"] for e in doc["edges"] if e["type"] == "inference"}
     assert rules == {"R_FORCED"}

@@ -130,3 +130,34 @@ def test_analyze_rejects_bad_arguments(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     (tmp_path / "t.jsonl").write_text("")
     assert main(["analyze", str(tmp_path / "t.jsonl"), "--out", str(tmp_path / "o"), "--base-url", "http://x"]) == 2
+
+
+def test_analyze_never_writes_outside_out(tmp_path, tents_record):
+    """Issue 13 item 6: a trace_id that is a path ("../../x", absolute, hidden, repeated) names a
+    file inside --out/graphs, never outside it."""
+    from kumo_gym.analysis.report import analyse_file, safe_name
+
+    work = tmp_path / "deep" / "er"
+    work.mkdir(parents=True)
+    hostile = ["../../x", "/tmp/kumo_abs_escape", "..", "a/../../b", ".hidden", "", "x" * 500, "../../x",
+               "C:\\windows\\evil", "sp ace/\x00nul"]
+    traces = work / "t.jsonl"
+    with open(traces, "w") as f:
+        for tid in hostile:
+            f.write(json.dumps(dict(tents_record, trace_id=tid)) + "\n")
+    before = {p for p in tmp_path.rglob("*")}
+    out = work / "out"
+    summary = analyse_file(traces, out, plots=True, max_graph_plots=3)
+    assert summary["analysed"] == len(hostile)
+    after = {p for p in tmp_path.rglob("*")} - before
+    assert after and all(out in p.parents or p == out for p in after), sorted(map(str, after - {out}))
+    assert not (tmp_path / "x").exists() and not (tmp_path / "deep" / "x").exists()
+    import os
+
+    assert not os.path.exists("/tmp/kumo_abs_escape.json")
+    graphs = sorted(p.name for p in (out / "graphs").iterdir())
+    assert len(graphs) == len(hostile) and not any(g.startswith(".") for g in graphs)
+    # two different ids never share a file; the same id twice gets two files
+    used = set()
+    names = [safe_name(t, used) for t in hostile]
+    assert len(set(names)) == len(names) and all("/" not in n and "\\" not in n for n in names)

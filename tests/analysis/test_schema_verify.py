@@ -7,7 +7,6 @@ import pytest
 from kumo_gym.analysis.extract import build_graph, link_rules
 from kumo_gym.analysis.graph import content_key
 from kumo_gym.analysis.schema import (
-    CELLS,
     SOLO,
     TENTS,
     Bounds,
@@ -56,7 +55,11 @@ def test_validate_claim_canonicalises():
     with pytest.raises(ValueError, match="scope"):
         validate_occurrence(TENTS, {"kind": "Tent", "payload": {"r": 0, "c": 0}, "scope": "SIDE",
                                     "source_sents": [1]}, None, 3)
-    assert pack_for("kumo_gym/Solo-v0") is SOLO and pack_for("Tents") is TENTS and pack_for("Towers") is CELLS
+    assert pack_for("kumo_gym/Solo-v0") is SOLO and pack_for("Tents") is TENTS
+    assert pack_for("Towers").puzzle == "towers" and pack_for("kumo_gym/Lightup-v0").puzzle == "lightup"
+    # no pack outside the grid puzzles, and no module outside the packs can be named
+    for name in ("kumo_gym/KUMO-v0", "sparc", "base", "common", "../schema", "os.path", "", None):
+        assert pack_for(name) is None
 
 
 @pytest.fixture

@@ -93,11 +93,12 @@ def test_shards_are_disjoint_and_cover(reach, tmp_path):
     assert merged["episodes"] == whole["episodes"]
 
 
-def _eval_command(url: str, out: Path) -> list[str]:
+def _eval_command(url: str, out: Path, resume: bool = False) -> list[str]:
     boot = ("import sys; from tests.training.toyenv import install; install(); "
             "from kumo_gym.cli import main; sys.exit(main(sys.argv[1:]))")
-    return [sys.executable, "-c", boot, "eval", "Reach", "--base-url", url, "--model", "scripted", "--n", "60",
-            "--concurrency", "1", "--max-retries", "0", "--out", str(out), "--quiet", "--no-plots"]
+    return [sys.executable, "-c", boot, "eval", "Reach", "--base-url", url, "--model", "scripted", "--size", "60",
+            "--concurrency", "1", "--max-retries", "0", "--resume" if resume else "--out", str(out), "--quiet",
+            "--no-plots"]
 
 
 def test_resume_after_a_killed_run_loses_nothing(reach, tmp_path):
@@ -122,8 +123,11 @@ def test_resume_after_a_killed_run_loses_nothing(reach, tmp_path):
         before = read_traces(traces)
         assert 5 <= len(before) < 60
 
-        done = subprocess.run(_eval_command(server.url, out), cwd=REPO, env=env, capture_output=True, text=True,
-                              timeout=300)
+        again = subprocess.run(_eval_command(server.url, out), cwd=REPO, env=env, capture_output=True, text=True,
+                               timeout=300)
+        assert again.returncode != 0 and f"--resume {out}" in again.stderr  # never mixed in silently
+        done = subprocess.run(_eval_command(server.url, out, resume=True), cwd=REPO, env=env, capture_output=True,
+                              text=True, timeout=300)
         assert done.returncode == 0, done.stderr[-2000:]
         assert f"resuming: {len(before)} finished" in done.stderr + done.stdout
         after = read_traces(traces)

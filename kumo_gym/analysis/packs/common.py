@@ -1,0 +1,206 @@
+"""Building blocks shared by the packs: phrase sets, clause templates, grid geometry.
+
+A new grid puzzle's pack is mostly a choice among these (docs/analysis.md):
+
+- :func:`colour_phrases` / :data:`COLOUR_TEMPLATES` for puzzles whose answer paints cells
+  black or white (Mosaic, Pattern, Unruly, Range, Singles);
+- :func:`value_phrases` / :data:`VALUE_TEMPLATES` for puzzles whose answer is a number per cell
+  (Towers, Keen, Unequal, Filling, Signpost): ``Cell``, ``NotCell``, ``Given``, ``Cand``;
+- :class:`Style` and :func:`say` render claims as clauses for synthetic traces, in the
+  coordinate styles models use (``(2, 3)``, ``r3c4``, ``R3C4``, ``row 3, column 4``; 0- or 1-based).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..reading import Phrase
+from ..schema import CONTRADICTION_CAUSE, DISCHARGE
+from ..text import NOT_A_LIST
+
+# ---- schema pieces -------------------------------------------------------------------------
+CONTRADICTION = {"Contradiction": {"branch": "branch", "note": "note"}}
+CELL_RC = {"r": "r", "c": "c"}
+
+
+def generic_rules(solution: set, negative: set = frozenset(), clues: set = frozenset(), counts: set = frozenset(),
+                  cand: bool = False) -> dict:
+    """The generic rule table of reasoning_graphs.md §6 ("Other puzzles") for the given kinds."""
+    rules = {
+        "R_CLUE_STATED": frozenset(clues),
+        "R_ELIM_BY_RULE": frozenset(negative) | (frozenset({"Cand"}) if cand else frozenset()),
+        "R_FORCED": frozenset(solution),
+        "R_COUNT": frozenset(counts),
+        "R_CANDIDATES": frozenset({"Cand"}) if cand else frozenset(),
+        CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
+        DISCHARGE: frozenset(solution) | (frozenset({"Cand"}) if cand else frozenset()),
+    }
+    return {k: v for k, v in rules.items() if v}
+
+
+ALIASES = {"R_CONTRADICTION_DISCHARGE": DISCHARGE}
+
+
+# ---- phrase sets ---------------------------------------------------------------------------
+def colour_phrases(black: Any, white: Any, black_words: str = "black|shaded|filled|dark|painted",
+                   white_words: str = "white|unshaded|empty|blank|unfilled|clear|unpainted") -> tuple:
+    """Black/White phrases of a two-colour puzzle whose answer writes ``black``/``white``."""
+    b, w = str(black).lower(), str(white).lower()
+    return (
+        # negatives first: "(1, 2) cannot be black" is a White claim
+        Phrase("White", rf"{{subj}}{{cells_or}} {{neg}} (?:be |get |stay )?(?:coloured |colored |painted )?(?:{black_words})\b"),
+        Phrase("Black", rf"{{subj}}{{cells_or}} {{neg}} (?:be |get |stay )?(?:coloured |colored |painted )?(?:{white_words})\b"),
+        Phrase("White", rf"\bmark (?:cells? )?{{cells}} (?:as )?(?:{white_words})\b"),
+        Phrase("White", rf"{{subj}}{{cells}} {{be}} (?:a |an )?(?:{white_words})\b"),
+        Phrase("White", rf"{{subj}}{{cell}} (?:=|is|:) {w}\b(?! or)"),
+        Phrase("White", rf"\b(?:{white_words}) (?:cells? )?(?:at|in|on) {{cells}}"),
+        Phrase("Black", rf"{{subj}}{{cells}} {{be}} (?:a |an )?(?:{black_words})\b"),
+        Phrase("Black", rf"{{subj}}{{cell}} (?:=|is|:) {b}\b(?! or)"),
+        Phrase("Black", r"\b(?:shade|fill|colour|color|paint|blacken|mark) (?:in )?(?:cells? )?{cells}"),
+        Phrase("Black", rf"\b(?:{black_words}) (?:cells? )?(?:at|in|on) {{cells}}"),
+    )
+
+
+COLOUR_TEMPLATES = {
+    "Black": ("{cell} is black", "{cell} must be black", "{cell} is shaded", "{cell} has to be black"),
+    "White": ("{cell} is white", "{cell} cannot be black", "{cell} must be white", "{cell} stays white",
+              "{cell} is unshaded"),
+}
+
+
+def value_phrases(field: str = "v", given: str = "Given") -> tuple:
+    """Cell/NotCell/Cand/Given phrases of a puzzle whose answer is a number per cell."""
+    f = field
+    return (
+        Phrase("Cand", r"{cell} (?:can only be|must be either|is either|must be one of|has (?:only )?(?:the )?"
+                       r"candidates|candidates (?:are|:)) [{{\[(]?\s*{list:vals}"),
+        Phrase("NotCell", rf"{{cell}} {{neg}} (?:be |hold |contain |take )?(?:a |the )?(?:value )?{{each:{f}}}\b"),
+        # (a number right after "=" or "is" belongs to that statement: "(2, 3) = 1 and 2 cannot go in ...")
+        Phrase("NotCell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )\b{{each:{f}}} (?:cannot|can't|can not|must not|is not possible) (?:go |be )?"
+                          rf"(?:placed )?(?:in|at|into) {{cell}}"),
+        Phrase("NotCell", rf"\b(?:eliminate|remove|rule out|exclude) (?:the )?(?:value |digit )?{{each:{f}}} from {{cell}}"),
+        Phrase(given, rf"{{cell}} (?:is )?(?:a )?given (?:as |= ?|value )?{{n:{f}}}\b"),
+        Phrase(given, rf"\bgiven (?:value |digit |number )?{{n:{f}}} (?:at|in) {{cell}}"),
+        Phrase("Cell", rf"{{cell}} (?:=|:|is|must be|has to be|becomes|gets|will be|should be|is therefore|is then|"
+                       rf"is forced to be|has height|has value|holds) (?:a |the )?{{n:{f}}}\b" + NOT_A_LIST),
+        Phrase("Cell", rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
+                       rf"{{n:{f}}} (?:at|in|into) {{cell}}"),
+        Phrase("Cell", rf"\b{{n:{f}}} (?:goes|must go|has to go|belongs) (?:in|at|into) {{cell}}"),
+    )
+
+
+VALUE_TEMPLATES = {
+    "Cell": ("{cell} = {v}", "{cell} is {v}", "{cell} must be {v}", "{cell} has to be {v}"),
+    "NotCell": ("{cell} cannot be {v}", "{cell} is not {v}", "{v} cannot go in {cell}", "{cell} can't be {v}"),
+    "Given": ("{cell} is a given {v}", "the given {v} at {cell}"),
+}
+
+
+# ---- rendering claims as clauses (synthetic traces) -----------------------------------------
+@dataclass(frozen=True)
+class Style:
+    """How a trace writes coordinates: ``coords`` one of paren, rc, RC, rowcol; ``base`` 0 or 1."""
+
+    coords: str = "paren"
+    base: int = 0
+
+    def cell(self, r: int, c: int) -> str:
+        R, C = r + self.base, c + self.base
+        return {"paren": f"({R}, {C})", "rc": f"r{R}c{C}", "RC": f"R{R}C{C}",
+                "rowcol": f"row {R}, column {C}"}[self.coords]
+
+    def index(self, i: int) -> int:
+        return i + self.base
+
+    def line(self, axis: str, i: int) -> str:
+        return f"{'row' if axis == 'ROW' else 'column' if axis == 'COL' else 'box'} {i + self.base}"
+
+
+#: the styles the synthetic traces draw from (0-based only with words models use for it)
+STYLES = (Style("paren", 0), Style("paren", 1), Style("rc", 1), Style("RC", 1), Style("rowcol", 1),
+          Style("rowcol", 0))
+
+
+def fields(payload: dict, style: Style) -> dict:
+    """Format fields of a payload: raw values, plural suffixes ``<f>_s``, and ``cell``, ``line``,
+    ``idx``, ``side``, ``dir``, ``tree``, ``runs``, ``vals``/``ds`` rendered in ``style``."""
+    f: dict = {}
+    for k, v in payload.items():
+        f[k] = v
+        if isinstance(v, int) and not isinstance(v, bool):
+            f[k + "_s"] = "" if v == 1 else "s"
+    if "r" in payload and "c" in payload:
+        f["cell"] = style.cell(payload["r"], payload["c"])
+    if "tree_r" in payload:
+        f["tree"] = style.cell(payload["tree_r"], payload["tree_c"])
+    if "index" in payload:
+        f["idx"] = style.index(payload["index"])
+        axis = payload.get("axis", payload.get("unit"))
+        if axis:
+            f["line"] = style.line(axis, payload["index"])
+    if "side" in payload:
+        f["side"] = str(payload["side"]).lower()
+        f["dir"] = "column" if payload["side"] in ("TOP", "BOTTOM") else "row"
+    if "runs" in payload:
+        f["runs"] = " ".join(map(str, payload["runs"])) or "0"
+    for k in ("vals", "d"):
+        if isinstance(payload.get(k), list):
+            f[k] = " or ".join(map(str, payload[k]))
+    if "cell_r" in payload:
+        cells = [style.cell(r, c) for r, c in zip(payload["cell_r"], payload["cell_c"])]
+        f["cells"] = join_or(cells)
+    return f
+
+
+def join_and(parts: list[str]) -> str:
+    parts = list(parts)
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def join_or(parts: list[str]) -> str:
+    parts = list(parts)
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
+def say(pack: Any, kind: str, payload: dict, style: Style, rng: random.Random) -> str:
+    """One clause stating the claim, in a template the pack's reader reads back."""
+    variant = pack.template_variant(kind, payload)
+    options = (pack.templates.get(f"{kind}:{variant}") if variant else None) or pack.templates.get(kind)
+    if not options:
+        raise KeyError(f"pack {pack.puzzle!r} has no template for {kind}")
+    return rng.choice(options).format(**fields(payload, style))
+
+
+# ---- grid geometry ----------------------------------------------------------------------------
+def neighbours4(r: int, c: int, H: int, W: int) -> list[tuple[int, int]]:
+    return [(r + dr, c + dc) for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)) if 0 <= r + dr < H and 0 <= c + dc < W]
+
+
+def neighbours8(r: int, c: int, H: int, W: int) -> list[tuple[int, int]]:
+    return [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if (dr or dc) and 0 <= r + dr < H and 0 <= c + dc < W]
+
+
+def lines(H: int, W: int) -> list[tuple[str, int, list[tuple[int, int]]]]:
+    """Every row and column as (axis, index, cells)."""
+    return [("ROW", r, [(r, c) for c in range(W)]) for r in range(H)] + \
+           [("COL", c, [(r, c) for r in range(H)]) for c in range(W)]
+
+
+def runs_of(values: tuple, black: Any) -> list[int]:
+    """Lengths of the maximal runs of ``black`` in order (nonogram clues)."""
+    out, n = [], 0
+    for v in values:
+        if v == black:
+            n += 1
+        elif n:
+            out.append(n)
+            n = 0
+    if n:
+        out.append(n)
+    return out

@@ -1,0 +1,84 @@
+"""Unruly: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+
+Claims: ``Black{r,c}`` / ``White{r,c}`` (solution; C* = the black cells; the answer writes 1 for
+black and 0 for white), ``Given{r,c,v}`` (clue: a given cell, v 1 black or 0 white),
+``Remaining{axis,index,color,n}`` (state: a line still needs n cells of that colour),
+``Contradiction``.
+
+Deduction model: one variable per cell, the givens fixed; no three equal cells in a row or
+column; every line half black and half white.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..deduce import Constraint, Model
+from ..reading import Phrase
+from ..schema import Pack
+from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules, lines
+
+BLACK, WHITE = 1, 0
+
+
+class UnrulyPack(Pack):
+    def template_variant(self, kind: str, payload: dict) -> str:
+        return ("black" if payload.get("v") == BLACK else "white") if kind == "Given" else ""
+
+    def clue_claims(self, instance: Any) -> list:
+        grid = instance.data["state"]["grid"]
+        return [("Given", {"r": r, "c": c, "v": v}) for r, row in enumerate(grid) for c, v in enumerate(row) if v >= 0]
+
+    def deduction_model(self, instance: Any) -> Model:
+        grid = instance.data["state"]["grid"]
+        H, W = len(grid), len(grid[0])
+        sol = instance.data["solution"]
+        cons = []
+        for axis, i, line in lines(H, W):
+            half = len(line) // 2
+            cons.append(Constraint(tuple(line), lambda vals, half=half: sum(v == BLACK for v in vals) == half,
+                                   reason="every line is half black", name="balance"))
+            for j in range(len(line) - 2):
+                cons.append(Constraint(tuple(line[j:j + 3]), lambda vals: len(set(vals)) > 1, name="no three"))
+        return Model(domains={(r, c): (BLACK, WHITE) for r in range(H) for c in range(W)}, constraints=cons,
+                     fact=lambda v, x: ("Black" if x == BLACK else "White", {"r": v[0], "c": v[1]}),
+                     givens={(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v >= 0},
+                     given_fact=lambda v, x: ("Given", {"r": v[0], "c": v[1], "v": x}),
+                     solution={(r, c): sol[r][c] for r in range(H) for c in range(W)})
+
+
+PACK = UNRULY = UnrulyPack(
+    puzzle="unruly",
+    family="unruly",
+    kinds={
+        "Black": {"r": "r", "c": "c"},
+        "White": {"r": "r", "c": "c"},
+        "Given": {"r": "r", "c": "c", "v": "value"},
+        "Remaining": {"axis": "axis", "index": "index", "color": "color", "n": "count"},
+        **CONTRADICTION,
+    },
+    solution_kinds=frozenset({"Black", "White"}),
+    clue_kinds=frozenset({"Given"}),
+    rules=generic_rules({"Black", "White"}, negative={"White"}, clues={"Given"}, counts={"Remaining"}),
+    aliases=ALIASES,
+    claim_notes=("Black / White: the colour of cell (r, c). Given: a cell fixed by the puzzle (v 1 black, 0 "
+                 "white). Remaining: row/column (axis ROW/COL) still needs n cells of color BLACK or WHITE."),
+    opposites={"Black": "White", "White": "Black"},
+    negative_kinds=frozenset({"White"}),
+    count_kinds=frozenset({"Remaining"}),
+    cstar_symbols={BLACK: "Black"},
+    answer_kinds={BLACK: "Black", WHITE: "White"},
+    phrases=(
+        Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:black|1)\b", {"v": BLACK}),
+        Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:white|0)\b", {"v": WHITE}),
+        Phrase("Given", r"\b(?:the )?given (?:black|1) (?:cell |square )?(?:at|in|on) {cell}", {"v": BLACK}),
+        Phrase("Given", r"\b(?:the )?given (?:white|0) (?:cell |square )?(?:at|in|on) {cell}", {"v": WHITE}),
+        Phrase("Remaining", r"\b{line} (?:still |now )?(?:needs|requires|has) {n} more black\b", {"color": "BLACK"}),
+        Phrase("Remaining", r"\b{line} (?:still |now )?(?:needs|requires|has) {n} more white\b", {"color": "WHITE"}),
+    ) + colour_phrases(BLACK, WHITE),
+    templates={
+        **COLOUR_TEMPLATES,
+        "Given:black": ("{cell} is given as black", "the given black at {cell}"),
+        "Given:white": ("{cell} is given as white", "the given white at {cell}"),
+        "Remaining": ("{line} needs {n} more {color}",),
+    },
+)

@@ -1,0 +1,127 @@
+"""Reading coordinates, lines and numbers out of trace sentences (reasoning_graphs.md §5 stages 2, 4a).
+
+Every pack's reader works on a *normalised* sentence: lower case, single spaces, and every cell
+reference replaced by a token ``@k@`` (k = the k-th cell named in the sentence, in reading
+order). The cell forms understood are the ones models write:
+
+- ``(2, 3)`` and ``(2,3)``: (row, column);
+- ``r3c2``, ``R3C2``, ``r3 c2``: row 3, column 2;
+- ``row 3, column 2``, ``row 3 col 2``, ``in row 3 and column 2``;
+- ``column 2, row 3`` (column first, with the words);
+- ``cell 3,2`` is *not* read (too easily a list of two numbers).
+
+Whether the numbers count from 0 or 1 is decided for the whole trace (:func:`vote_indexing`);
+a reader subtracts the offset. Line references (``row 3``, ``column 2``) left after the cell
+tokens are read by the packs' own patterns.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# (pattern, swapped): swapped patterns name the column first
+_CELL_PATTERNS = (
+    (re.compile(r"\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)"), False),
+    (re.compile(r"\b[rR](\d{1,3})\s?[cC](\d{1,3})\b"), False),
+    (re.compile(r"\brow\s+(\d{1,3})\s*(?:,\s*|\s+)(?:in\s+)?(?:column|col)\s+(\d{1,3})\b", re.IGNORECASE), False),
+    (re.compile(r"(?<=\bin )row\s+(\d{1,3})\s+and\s+(?:column|col)\s+(\d{1,3})\b", re.IGNORECASE), False),
+    (re.compile(r"\b(?:column|col)\s+(\d{1,3})\s*(?:,\s*|\s+)(?:in\s+)?row\s+(\d{1,3})\b", re.IGNORECASE), True),
+)
+
+#: the patterns stage 2 votes with (cells and bare unit numbers)
+COORD_PATTERNS = tuple(p for p, _ in _CELL_PATTERNS)
+_UNIT = re.compile(r"\b(row|column|col|box|block)\s+(\d{1,3})\b", re.IGNORECASE)
+
+# list of cell tokens joined by commas, "and", "or". A bare comma followed by a cell and a verb
+# starts a new clause ("no tent at (2, 4), (4, 4) must be a tent"), not a list item.
+_PRED = (r"(?:is|are|must|can|cannot|can't|has|have|should|will|would|gets?|becomes?|stays?|remains?|holds?|"
+         r"needs?|=|:)")
+_COMMA = rf",(?!\s*@\d+@\s+{_PRED}\b)"
+LIST = rf"@\d+@(?:\s*(?:,\s*and|{_COMMA}|and|&)\s*@\d+@){{0,40}}"
+LIST_OR = rf"@\d+@(?:\s*(?:,\s*or|,\s*and|{_COMMA}|or|and)\s*@\d+@){{0,40}}"
+NUM = r"\d{1,3}"
+# after "X = 3": not the start of a list of options ("X is 1, 3 or 4", "X is 1 or 2", "1/2")
+NOT_A_LIST = r"(?!\s*(?:,\s*\d{1,2}\s*(?:,|or\b|and\b)|or\b|and\s+\d{1,2}\s*(?:,|or\b|and\b|$|\.|;)|/))"
+DIGITS = r"\d{1,2}(?:\s*(?:,\s*(?:or|and)|,|or|and|nor|/)\s*\d{1,2})*"
+LINE = r"(row|column|col)\s+(\d{1,3})"
+UNITX = r"(row|column|col|box|block)\s+(\d{1,3})"
+# a subject list ("(1, 1) and (1, 3) cannot ...") never starts right after a preposition: in
+# "the tent at (1, 0), (1, 1) cannot be a tent" the first cell belongs to "tent at"
+SUBJ = r"(?<!\bat )(?<!\bin )(?<!\bon )(?<!\bof )(?<!\bto )(?<!\bby )(?<!\bfrom )(?<!\bnext to )"
+NEG = (r"(?:cannot|can't|can\s+not|must\s+not|mustn't|is\s+not|isn't|are\s+not|aren't|can\s+never|could\s+not|"
+       r"couldn't|won't|will\s+not|does\s+not|doesn't|do\s+not|don't|should\s+not|shouldn't|may\s+not)")
+BE = (r"(?:is|are|must\s+be|has\s+to\s+be|have\s+to\s+be|should\s+be|will\s+be|would\s+be|becomes?|gets?|"
+      r"stays?|remains?|is\s+therefore|is\s+then|is\s+forced\s+to\s+be|is\s+definitely|is\s+now|are\s+now|"
+      r"are\s+both|are\s+all|is\s+also|are\s+also|=|:)")
+
+
+@dataclass
+class Norm:
+    """A sentence with cell references replaced by ``@k@`` tokens, lower-cased, single-spaced."""
+
+    text: str
+    coords: list  # k -> (r, c) as written (not yet shifted by the indexing offset)
+
+
+def normalise(text: str) -> Norm:
+    """The normalised form of one sentence (see the module docstring)."""
+    coords: list = []
+
+    def sub(m, swapped):
+        a, b = int(m.group(1)), int(m.group(2))
+        coords.append((b, a) if swapped else (a, b))
+        return f" @{len(coords) - 1}@ "
+
+    s = text.lower()
+    for pat, swapped in _CELL_PATTERNS:
+        s = pat.sub(lambda m, sw=swapped: sub(m, sw), s)
+    # keep coordinate numbering in reading order (patterns ran one after another)
+    order = sorted(range(len(coords)), key=lambda k: s.find(f"@{k}@"))
+    remap = {old: new for new, old in enumerate(order)}
+    s = re.sub(r"@(\d+)@", lambda m: f"@{remap[int(m.group(1))]}@", s)
+    s = re.sub(r"\s+", " ", s).strip()
+    # "@0@ 's" -> "@0@'s" and "( @0@ )" stays readable for the patterns
+    s = s.replace(" 's", "'s")
+    return Norm(s, [coords[k] for k in order])
+
+
+def tokens(group: str) -> list[int]:
+    """Cell token numbers in a matched group, in order."""
+    return [int(k) for k in re.findall(r"@(\d+)@", group)]
+
+
+def ints(group: str) -> list[int]:
+    """Every integer in a matched group (cell tokens excluded)."""
+    return [int(d) for d in re.findall(r"(?<![@\d])\d{1,3}(?![@\d])", group)]
+
+
+def axis_of(word: str) -> str:
+    """ROW, COL or BOX for a unit word."""
+    return {"row": "ROW", "rows": "ROW", "column": "COL", "columns": "COL", "col": "COL", "cols": "COL",
+            "box": "BOX", "block": "BOX"}[word]
+
+
+def vote_indexing(text: str, H: int, W: int) -> tuple[str | None, dict]:
+    """The deterministic indexing vote (§5 stage 2): ``"0-based"``, ``"1-based"`` or None.
+
+    Evidence for 0-based: "row 0", "column 0", a coordinate with a 0. Evidence for 1-based: an
+    index equal to H (rows) or W (columns). A vote is decisive when only one side has evidence.
+    """
+    zero = one = 0
+    for pat, swapped in _CELL_PATTERNS:
+        for m in pat.finditer(text):
+            r, c = int(m.group(1)), int(m.group(2))
+            if swapped:
+                r, c = c, r
+            zero += (r == 0) + (c == 0)
+            one += (r == H) + (c == W)
+    for m in _UNIT.finditer(text):
+        unit, k = m.group(1).lower(), int(m.group(2))
+        zero += k == 0
+        one += (unit == "row" and k == H) or (unit in ("column", "col") and k == W)
+    votes = {"zero": zero, "one": one}
+    if zero and not one:
+        return "0-based", votes
+    if one and not zero:
+        return "1-based", votes
+    return None, votes
