@@ -246,19 +246,18 @@ class PlanningTask(StepwiseTask):
         on every machine, unlike a model's tokenizer), against the paper's 64k output limit less
         a reserve of 512 tokens for prose.
         """
-        gold = self.solve(instance)
-        if gold == "UNSOLVABLE":
-            need = answer_tokens("moves = UNSOLVABLE")
-        else:
-            need = self.answer_token_count(gold)
+        need = self.min_answer_tokens(instance)
         return {"min_answer_tokens": need, "budget_feasible": need <= MAX_NEW_TOKENS - TOKEN_RESERVE,
                 "token_budget": MAX_NEW_TOKENS, "compositional_depth": self.optimal_length(instance),
                 "solvable": bool(instance.data.get("solvable", True))}
 
-    def answer_token_count(self, moves: list) -> int:
-        """Tokens (:func:`answer_tokens`) of ``format_answer(moves)``, without building the whole text."""
+    def min_answer_tokens(self, instance: Instance) -> int:
+        """Tokens (:func:`answer_tokens`) of the optimal answer line, without building the whole text."""
+        gold = self.solve(instance)
+        if gold == "UNSOLVABLE":
+            return answer_tokens("moves = UNSOLVABLE")
         # "moves = [" + moves joined by ", " + "]": separators are one comma each
-        return 3 + sum(answer_tokens(self.format_move(m)) for m in moves) + max(0, len(moves) - 1) + 1
+        return 3 + sum(answer_tokens(self.format_move(m)) for m in gold) + max(0, len(gold) - 1) + 1
 
     def difficulty_of(self, instance: Instance) -> str | None:
         d = instance.params.get("difficulty")

@@ -85,8 +85,8 @@ class BlocksWorldTask(PlanningTask):
     builds one tower on stack 0 that alternates between the two original stacks read top down,
     e.g. N = 4: ``[A, B], [C, D], []`` -> ``[D, B, C, A]``. With 3 stacks the optimum is 1 for
     N = 1 and N + 2 (N // 2) - 1 otherwise. ``start="random"`` deals the blocks onto the stacks
-    at random for both the start and the goal (N <= 10), with the optimum found by A* with an
-    admissible heuristic. A custom start and goal can be replayed with
+    at random for both the start and the goal (N <= 10), again until they are at least half the
+    canonical optimum apart, with the optimum found by A* with an admissible heuristic. A custom start and goal can be replayed with
     ``reset(options={"instance": {"initial": [...], "goal": [...]}})`` (at most 12 blocks
     unless ``allow_slow_search=True``).
 
@@ -137,10 +137,11 @@ class BlocksWorldTask(PlanningTask):
     def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
         stacks = params.get("n_stacks", 3)
         if params.get("start") == "random":
-            names = block_names(n)
-            initial = blocks_random_state(names, stacks, rng)
-            goal = blocks_random_state(names, stacks, rng)
-            while goal == initial:
+            # at least half the canonical optimum apart, so N still sets the depth
+            names, floor = block_names(n), (blocks_interleaved_optimal_length(n) + 1) // 2
+            initial = goal = blocks_random_state(names, stacks, rng)
+            while len(_searched(_freeze(initial), _freeze(goal), params.get("allow_slow_search", False))) < floor:
+                initial = blocks_random_state(names, stacks, rng)
                 goal = blocks_random_state(names, stacks, rng)
         else:
             initial, goal = blocks_interleaved(n, stacks)

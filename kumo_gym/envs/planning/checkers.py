@@ -40,9 +40,9 @@ class CheckerJumpingTask(PlanningTask):
     the adjacent empty cell or jumps over exactly one checker of the other colour into the
     empty cell behind it. Red moves only right, blue only left. The optimum is (N+1)^2 - 1
     moves (N^2 jumps and 2N slides); there are exactly two optimal solutions. With
-    ``start="random"`` the start is a board that can still reach the goal, made by undoing a
-    random number (from half the optimum to all of it) of random moves from the goal: its optimum
-    is exact because every move is forward, so every completion has the same length.
+    ``start="random"`` the start is a random board from which the goal is exactly L moves away,
+    L drawn from half the canonical optimum to all of it (found by undoing moves from the goal
+    in random order): exact because every move is forward, so every completion has one length.
 
     ## Answer (``mode="answer"``, default)
     ``moves = [[checker_color, position_from, position_to], ...]`` with colours ``R``/``B``
@@ -89,7 +89,7 @@ class CheckerJumpingTask(PlanningTask):
         board = checker_board(n, n)
         if params.get("start") == "random":
             # a random start that can still reach the goal: undo a random number of moves from it,
-            # at least half the optimum so that the puzzle stays a planning problem
+            # at least half the optimum (a walk stuck earlier is drawn again), so N still sets the depth
             top = checker_optimal_length(n)
             board = checker_scrambled(n, int(rng.integers((top + 1) // 2, top + 1)), rng)
         return {"n": n, "initial": board, "goal": checker_goal(board)}

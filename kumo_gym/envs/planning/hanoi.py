@@ -50,9 +50,10 @@ class HanoiTask(PlanningTask):
     one top disk at a time, never onto a smaller disk, until the tower stands on peg 2
     (planning spec §2.1). The optimum is 2^N - 1 moves and the optimal solution is unique.
     With ``start="random"`` every disk of the start and of the goal sits on a random peg (each
-    peg sorted, so every such configuration is legal): each N is then 3^N x 3^N puzzles, whose
-    exact optimum comes from the closed form for any two states (the largest disk that has to
-    move moves once or twice, Hinz 1992).
+    peg sorted, so every such configuration is legal), drawn again until they are at least
+    2^(N-1) moves apart: each N is then thousands of puzzles of comparable depth, whose exact
+    optimum comes from the closed form for any two states (the largest disk that has to move
+    moves once or twice, Hinz 1992).
 
     ## Answer (``mode="answer"``, default)
     The whole solution on one line: ``moves = [[disk, from_peg, to_peg], ...]``, e.g.
@@ -99,10 +100,10 @@ class HanoiTask(PlanningTask):
     # ---- instance ---------------------------------------------------------------------------
     def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
         if params.get("start") == "random":
-            start = rng.integers(0, 3, n).tolist()
-            goal = rng.integers(0, 3, n).tolist()
-            while goal == start:
-                goal = rng.integers(0, 3, n).tolist()
+            # at least half the canonical optimum apart, so N still sets the depth
+            start, goal = [0] * n, [0] * n
+            while hanoi_distance(start, goal) < 2 ** (n - 1):
+                start, goal = rng.integers(0, 3, n).tolist(), rng.integers(0, 3, n).tolist()
             return {"n": n, "initial": hanoi_pegs(start), "goal": hanoi_pegs(goal)}
         return {"n": n, "initial": [list(range(n, 0, -1)), [], []], "goal": [[], [], list(range(n, 0, -1))]}
 
@@ -224,9 +225,10 @@ class HanoiTask(PlanningTask):
             return list(value)  # the common case, kept cheap for long answers
         return [mv.as_int(v) for v in value]
 
-    def answer_token_count(self, moves: list) -> int:
+    def min_answer_tokens(self, instance: Instance) -> int:
         # "moves = [" + k moves of 7 marks ("[", d, ",", s, ",", t, "]") + k - 1 commas + "]"
-        return 8 * len(moves) + 3 if moves else 4
+        k = self.optimal_steps(instance)
+        return 8 * k + 3 if k else 4
 
     # ---- near misses, structured wrapper ----------------------------------------------------
     def candidate_moves(self, instance: Instance, state: tuple) -> list:

@@ -397,8 +397,30 @@ def parse_list(text: str) -> list:
     ``malformed_move`` for anything else it cannot read. Uses an explicit stack.
     """
     fast = _parse_json_list(text)
+    if fast is None:
+        relaxed = _as_json(text)
+        fast = None if relaxed is None else _parse_json_list(relaxed)
     if fast is not None:
         return fast
+    return _parse_tokens(text)
+
+
+#: a comma right after a value and before a closing bracket (allowed in answers, not in JSON)
+_TRAILING_COMMA = re.compile(r"(?<=[\w\]])\s*,(?=\s*\])")
+_BARE_NAME = re.compile(r"(?<![\w\"])[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _as_json(text: str) -> str | None:
+    """``text`` rewritten as JSON when the answer syntax differs only by bare names and trailing
+    commas (``[[R, 0, 1], [B, 2, 0],]``); None when anything else might matter (quotes, comments,
+    parentheses, ellipses), so that the token parser decides and both paths agree."""
+    if any(c in text for c in "\"'#\\().\u2026"):
+        return None
+    return _BARE_NAME.sub(lambda m: f'"{m.group()}"', _TRAILING_COMMA.sub("", text))
+
+
+def _parse_tokens(text: str) -> list:
+    """The general list parser behind :func:`parse_list` (one token at a time, explicit stack)."""
     stack: list[list] = []
     closers: list[str] = []
     result = None

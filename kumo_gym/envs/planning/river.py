@@ -87,8 +87,9 @@ class RiverCrossingTask(PlanningTask):
     never be with another agent while their own agent is absent: this holds on both banks and
     on the boat. Solvable iff (k = 2, N <= 3) or (k = 3, N <= 5) or k >= 4. With
     ``start="random"`` each pair starts in a random place (both left, both right, or split, with
-    both banks safe) and the boat on a random bank; the goal stays everyone on the right, and the
-    optimum comes from the exact search over pair-type counts.
+    both banks safe) and the boat on a random bank, at least half the canonical optimum from the
+    goal; the goal stays everyone on the right, and the optimum comes from the exact search over
+    pair-type counts.
 
     ## Answer (``mode="answer"``, default)
     ``moves = [["A_2", "a_2"], ["A_2"], ...]``: one list of passengers per trip, no direction
@@ -168,16 +169,19 @@ class RiverCrossingTask(PlanningTask):
         return {"n": n, "k": k, "solvable": solvable, "initial_left": left, "boat": boat}
 
     def _random_start(self, n: int, k: int, rng: np.random.Generator) -> tuple[list[str], str]:
-        """Each pair both left, both right, agent left or actor left; both banks safe; not the goal."""
+        """A count state drawn uniformly among those at least half the canonical optimum from the
+        goal (every state of the search has both banks safe), its pair types dealt to random pairs.
+        """
         dist = river_distances(n, k)
-        while True:
-            kinds = rng.integers(0, 4, n)  # 0 both left, 1 both right, 2 agent left, 3 actor left
-            boat = int(rng.integers(0, 2))
-            left = [p for i, kind in enumerate(kinds.tolist(), 1)
-                    for p in ((f"A_{i}", f"a_{i}") if kind == 0 else (f"A_{i}",) if kind == 2
-                              else (f"a_{i}",) if kind == 3 else ())]
-            if dist.get((*river_counts(n, set(left)), boat), 0) > 0:
-                return left, BOAT_SIDES[boat]
+        floor = max(1, (dist[(n, 0, 0, 0)] + 1) // 2)
+        states = sorted(s for s, d in dist.items() if d >= floor)
+        nll, nlr, nrl, boat = states[int(rng.integers(len(states)))]
+        kinds = [0] * nll + [2] * nlr + [3] * nrl + [1] * (n - nll - nlr - nrl)
+        kinds = [kinds[i] for i in rng.permutation(n)]  # 0 both left, 1 both right, 2 agent left, 3 actor left
+        left = [p for i, kind in enumerate(kinds, 1)
+                for p in ((f"A_{i}", f"a_{i}") if kind == 0 else (f"A_{i}",) if kind == 2
+                          else (f"a_{i}",) if kind == 3 else ())]
+        return left, BOAT_SIDES[boat]
 
     def load(self, obj: Any) -> Instance:
         """Also reads ``{"n": 3, "k": 2}`` and ``{"n": 3, "k": 2, "initial_left": [...], "boat": "right"}``."""

@@ -108,19 +108,42 @@ def checker_backward_moves(board: str) -> list[tuple[int, int]]:
 
 
 def checker_scrambled(n: int, length: int, rng) -> str:
-    """A board ``length`` moves from the goal of N a side, by a random walk of undone moves.
+    """A board exactly ``length`` moves from the goal of N a side (``length`` <= (N+1)^2 - 1).
 
-    Every forward move brings the goal exactly one move closer (module docstring), so the board
-    is exactly as many moves from the goal as undone moves were made (fewer if the walk is stuck).
+    A depth-first search of undone moves from the goal, in random order: undoing moves is moving
+    forward on the board with the colours swapped, so the same pruning applies (``BBRR``, the
+    edges acting as an outer B and R, never moves again) and dead ends are left quickly. Every
+    forward move brings the goal exactly one move closer (module docstring), so the board found
+    is exactly ``length`` moves away.
     """
-    board = list(checker_goal(checker_board(n, n)))
-    for _ in range(length):
-        options = checker_backward_moves("".join(board))
-        if not options:
-            break
-        s, t = options[int(rng.integers(len(options)))]
-        board[t], board[s] = board[s], "_"
-    return "".join(board)
+    goal = checker_goal(checker_board(n, n))
+    path = [goal]
+    todo = [_shuffled(checker_backward_moves(goal), rng)]
+    dead: set[str] = set()
+    while len(path) <= length:
+        if not todo[-1]:
+            dead.add(path.pop())
+            todo.pop()
+            if not todo:
+                raise ValueError(f"no board of N={n} lies {length} moves from the goal")
+            continue
+        s, t = todo[-1].pop()
+        cells = list(path[-1])
+        cells[t], cells[s] = cells[s], "_"
+        board = "".join(cells)
+        if board in dead or "BBRR" in "B" + board + "R":
+            continue
+        path.append(board)
+        todo.append(_shuffled(checker_backward_moves(board), rng))
+    return path[length]
+
+
+def _shuffled(moves: list[tuple[int, int]], rng) -> list[tuple[int, int]]:
+    """The moves in random order, jumps tried first (popped last) as in the forward search:
+    a slide where a jump was possible is what usually leads into a dead end."""
+    jumps = [m for m in moves if abs(m[0] - m[1]) == 2]
+    slides = [m for m in moves if abs(m[0] - m[1]) == 1]
+    return [slides[i] for i in rng.permutation(len(slides))] + [jumps[i] for i in rng.permutation(len(jumps))]
 
 
 def _frozen(board: str) -> bool:
