@@ -31,6 +31,9 @@ def _grid(name: str, module: str, summary: str) -> EnvEntry:
 
 
 _FINEREASON = "FineReason (DAMO-NLP-SG, 2025)"
+# the generic envs plus the item's source and defects in ``info``, and env options on replays
+_FINEREASON_ENVS = {"answer": "kumo_gym.envs.finereason.envs:FineReasonAnswerEnv",
+                    "interactive": "kumo_gym.envs.finereason.envs:FineReasonInteractiveEnv"}
 
 ENTRIES: list[EnvEntry] = [
     _planning("Hanoi", "kumo_gym.envs.planning.hanoi:HanoiTask",
@@ -50,13 +53,14 @@ ENTRIES: list[EnvEntry] = [
                      "triangle and polyomino rules (generated or official records)",
              modes=("answer", "interactive"), paper="Kaesberg et al., SPaRC, EMNLP 2025"),
     EnvEntry(name="FineReasonStateChecking", task="kumo_gym.envs.finereason.tasks:StateCheckingTask",
-             family="finereason", paper=_FINEREASON,
+             family="finereason", paper=_FINEREASON, env_classes=_FINEREASON_ENVS,
              summary="Is this intermediate puzzle state still solvable? (A)/(B); puzzle=sudoku|coloring|game24|logicgrid"),
     EnvEntry(name="FineReasonStateTransition", task="kumo_gym.envs.finereason.tasks:StateTransitionTask",
-             family="finereason", paper=_FINEREASON,
+             family="finereason", paper=_FINEREASON, env_classes=_FINEREASON_ENVS,
              summary="Make one move in a puzzle tree: a solvable child, or back to the parent when stuck"),
     EnvEntry(name="FineReasonTreeWalk", task="kumo_gym.envs.finereason.tasks:TreeWalkTask",
              family="finereason", paper=_FINEREASON, modes=("answer", "interactive"),
+             env_classes=_FINEREASON_ENVS,
              summary="Walk a puzzle tree one minimal move at a time, forward or back, to a solution"),
     _grid("Solo", "solo", "Sudoku (Tatham's Solo): fill 1..n so rows, columns and boxes hold each once"),
     _grid("Tents", "tents", "Tents: pair a tent with every tree; tents never touch; row and column counts"),

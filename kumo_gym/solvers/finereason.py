@@ -17,8 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "GridSearchBudget",
     "coloring_extends",
     "coloring_extends_py",
+    "grid_clue_holds",
+    "grid_count_solutions",
     "sudoku_count_solutions",
     "sudoku_count_solutions_py",
     "sudoku_solve",
@@ -268,3 +271,265 @@ def coloring_extends_py(graph_or_adj, colours, k: int) -> bool:
     """Pure-Python reference of :func:`coloring_extends` (same algorithm)."""
     adj = graph_or_adj if isinstance(graph_or_adj, np.ndarray) else _adjacency(graph_or_adj)
     return bool(_coloring_search(adj, np.asarray(colours, np.int64), int(k)))
+
+
+# ---- logic grid puzzles: column permutations, clues checked vectorised --------------------------
+# A full table fixes the first column and gives every other column a permutation of its domain
+# over the rows. The search assigns one column at a time (the order that lets the most clues be
+# checked earliest), keeps *all* partial assignments of a bounded chunk in numpy arrays, and
+# filters them with every clue whose columns have just become known (each clue is checked exactly
+# once, the moment its last column is assigned). Chunks are explored depth-first, so counting
+# stops as soon as ``limit`` tables are found. The evaluator implements the clue semantics of
+# spec finereason.md §3 on whole arrays; ``kumo_gym.envs.finereason.cluelang.clue_holds`` is the
+# scalar reference it is tested against.
+
+class GridSearchBudget(RuntimeError):
+    """The search would look at more candidate tables than its budget allows."""
+
+
+_STR_BASE = 1 << 40  # string ids live far above every scaled number used as a key
+
+
+def _node_values(node, out: list):
+    kind = node[0]
+    if kind == "lit" or kind == "cell":
+        out.append(node[1])
+    elif kind in ("and", "or"):
+        for p in node[1]:
+            _node_values(p, out)
+    elif kind in ("cmp", "bin"):
+        _node_values(node[2], out)
+        _node_values(node[3], out)
+    elif kind == "neg":
+        _node_values(node[1], out)
+
+
+class _Codec:
+    """Typed values as int64 keys: numbers scaled to integers, strings as ids above ``_STR_BASE``."""
+
+    def __init__(self, values):
+        from fractions import Fraction
+        from math import lcm
+
+        dens = [v.denominator for v in values if isinstance(v, Fraction)]
+        self.scale = lcm(*dens) if dens else 1
+        self.sid: dict[str, int] = {}
+        self.Fraction = Fraction
+
+    def key(self, v) -> tuple[bool, int]:
+        if isinstance(v, self.Fraction):
+            return True, int(v * self.scale)
+        if v not in self.sid:
+            self.sid[v] = _STR_BASE + len(self.sid)
+        return False, self.sid[v]
+
+
+class _Grid:
+    """The compiled puzzle: codec, column value keys, where each literal key lives."""
+
+    def __init__(self, header, domains, asts):
+        lits: list = []
+        for a in asts:
+            _node_values(a, lits)
+        self.codec = _Codec([v for d in domains for v in d] + lits + [""])
+        self.header = list(header)
+        self.col_num = [np.array([self.codec.key(v)[0] for v in d], bool) for d in domains]
+        self.col_key = [np.array([self.codec.key(v)[1] for v in d], np.int64) for d in domains]
+        self.empty = self.codec.key("")
+        self._places: dict = {}
+
+    def places(self, value) -> list[tuple[int, int]]:
+        """``(column, index)`` of every domain value equal to ``value`` (typed equality)."""
+        num, key = self.codec.key(value)
+        got = self._places.get((num, key))
+        if got is None:
+            got = [(j, int(k)) for j in range(len(self.col_key))
+                   for k in np.flatnonzero((self.col_num[j] == num) & (self.col_key[j] == key))]
+            self._places[(num, key)] = got
+        return got
+
+    def deps(self, node) -> set[int]:
+        kind = node[0]
+        if kind == "cell":
+            if node[2] not in self.header:
+                return set()
+            where = self.places(node[1])
+            return {j for j, _ in where} | {self.header.index(node[2])} if where else set()
+        if kind in ("and", "or"):
+            return set().union(*(self.deps(p) for p in node[1]))
+        if kind in ("cmp", "bin"):
+            return self.deps(node[2]) | self.deps(node[3])
+        if kind == "neg":
+            return self.deps(node[1])
+        return set()
+
+
+def _evaluate(g: _Grid, node, assign: dict, pos: dict, n: int, mask, fail):
+    """Vectorised evaluation over ``n`` candidate tables.
+
+    Values come back as ``("v", is_number, key)`` arrays, conditions as ``("b", truth)``. Any
+    evaluation error where ``mask`` holds is recorded in ``fail`` (the whole clue is then False,
+    spec §3); ``mask`` shrinks inside ``and``/``or`` to implement short-circuiting.
+    """
+    kind = node[0]
+    if kind == "lit":
+        num, key = g.codec.key(node[1])
+        return "v", np.full(n, num), np.full(n, key, np.int64)
+    if kind == "cell":
+        where = g.places(node[1])
+        if not where or node[2] not in g.header:
+            return "v", np.zeros(n, bool), np.full(n, g.empty[1], np.int64)
+        rows = pos[where[0][0]][:, where[0][1]]
+        for j, k in where[1:]:  # the first row (top-down) holding the key in any cell
+            rows = np.minimum(rows, pos[j][:, k])
+        jc = g.header.index(node[2])
+        idx = assign[jc][np.arange(n), rows]
+        return "v", g.col_num[jc][idx], g.col_key[jc][idx]
+    if kind == "neg":
+        _, num, key = _value(g, node[1], assign, pos, n, mask, fail)
+        fail |= mask & ~num
+        return "v", num, -key
+    if kind == "bin":
+        _, an, ak = _value(g, node[2], assign, pos, n, mask, fail)
+        _, bn, bk = _value(g, node[3], assign, pos, n, mask, fail)
+        ok = an & bn
+        fail |= mask & ~ok
+        return "v", ok, (ak + bk) if node[1] == "+" else (ak - bk)
+    if kind == "cmp":
+        _, an, ak = _value(g, node[2], assign, pos, n, mask, fail)
+        _, bn, bk = _value(g, node[3], assign, pos, n, mask, fail)
+        op = node[1]
+        if op in ("==", "!="):
+            eq = (an == bn) & (ak == bk)
+            return "b", eq if op == "==" else ~eq
+        fail |= mask & ~(an & bn)
+        return "b", {"<": ak < bk, ">": ak > bk, "<=": ak <= bk, ">=": ak >= bk}[op]
+    if kind in ("and", "or"):
+        live = mask.copy()
+        out = np.full(n, kind == "and")
+        for part in node[1]:
+            truth = _truth(g, part, assign, pos, n, live, fail)
+            if kind == "and":
+                out &= ~live | truth
+                live &= truth
+            else:
+                out |= live & truth
+                live &= ~truth
+        return "b", out
+    raise ValueError(f"unknown clue node {kind!r}")
+
+
+def _value(g, node, assign, pos, n, mask, fail):
+    r = _evaluate(g, node, assign, pos, n, mask, fail)
+    if r[0] != "v":  # a condition used as a value (e.g. in arithmetic): an evaluation error
+        fail |= mask
+        return "v", np.zeros(n, bool), np.zeros(n, np.int64)
+    return r
+
+
+def _truth(g, node, assign, pos, n, mask, fail):
+    r = _evaluate(g, node, assign, pos, n, mask, fail)
+    if r[0] != "b":  # a bare value used as a condition
+        fail |= mask
+        return np.zeros(n, bool)
+    return r[1]
+
+
+def _holds(g, node, assign, pos, n):
+    fail = np.zeros(n, bool)
+    truth = _truth(g, node, assign, pos, n, np.ones(n, bool), fail)
+    return truth & ~fail
+
+
+def grid_clue_holds(header, domains, ast, rows: list[list[int]]) -> list[bool]:
+    """Evaluate one clue on full tables given as domain indices (``rows[t][j][i]``), vectorised.
+
+    For tests against the scalar interpreter; the search uses the same evaluator.
+    """
+    g = _Grid(header, domains, [ast])
+    arr = np.asarray(rows, np.int64)  # (tables, columns, rows)
+    n = arr.shape[0]
+    assign = {j: arr[:, j, :] for j in range(arr.shape[1])}
+    pos = {j: np.argsort(assign[j], axis=1) for j in assign}
+    return _holds(g, ast, assign, pos, n).tolist()
+
+
+def grid_count_solutions(header, domains, asts, fixed, limit: int = 2, budget: int = 20_000_000,
+                         chunk: int = 200_000) -> tuple[int, list[list[int]] | None]:
+    """Count full tables (up to ``limit``) that satisfy every clue and agree with ``fixed``.
+
+    ``domains[j]`` lists column j's values (interpreter values: Fraction or str), one per row;
+    ``fixed[j][i]`` is the index into ``domains[j]`` of the value at row i, or -1 where the cell
+    is empty (column 0 must be full). ``asts`` are clue syntax trees. Returns the count and the
+    first table found as ``[column][row]`` domain indices. Raises :class:`GridSearchBudget` past
+    ``budget`` candidate tables (so hostile puzzles cannot stall a caller).
+    """
+    import itertools
+
+    m, n = len(domains), len(fixed[0])
+    g = _Grid(header, domains, asts)
+    deps = [g.deps(a) for a in asts]
+    perms_all = np.array(list(itertools.permutations(range(n))), np.int8).reshape(-1, n)
+    perms = {}
+    for j in range(1, m):
+        p = perms_all
+        for i, k in enumerate(fixed[j]):
+            if k >= 0:
+                p = p[p[:, i] == k]
+        perms[j] = p
+    # column order: each next column completes the most clues, ties broken by fewer permutations
+    order, known = [], {0}
+    while len(order) < m - 1:
+        best = max((j for j in range(1, m) if j not in known),
+                   key=lambda j: (sum(d <= known | {j} and not d <= known for d in deps), -len(perms[j]), -j))
+        order.append(best)
+        known.add(best)
+    checks, known = [], {0}
+    start = [a for a, d in zip(asts, deps) if d <= known]
+    for j in order:
+        checks.append([a for a, d in zip(asts, deps) if d <= known | {j} and not d <= known])
+        known.add(j)
+    first = np.array(fixed[0], np.int64)[None, :]
+    assign0 = {0: first}
+    pos0 = {0: np.argsort(first, axis=1)}
+    if not all(_holds(g, a, assign0, pos0, 1)[0] for a in start):
+        return 0, None
+    found = [0, None]
+    work = [0]
+
+    def rec(level: int, assign: dict, pos: dict, size: int) -> bool:
+        if level == len(order):
+            if found[1] is None:
+                found[1] = [assign[j][0].tolist() for j in range(m)]
+            found[0] += size
+            return found[0] >= limit
+        j = order[level]
+        p = perms[j]
+        if len(p) == 0:
+            return False
+        step = max(1, chunk // len(p))
+        for s in range(0, size, step):
+            e = min(size, s + step)
+            k = (e - s) * len(p)
+            work[0] += k
+            if work[0] > budget:
+                raise GridSearchBudget(f"more than {budget} candidate tables")
+            sub = {c: np.repeat(a[s:e], len(p), axis=0) for c, a in assign.items()}
+            sub[j] = np.tile(p, (e - s, 1)).astype(np.int64)
+            sub_pos = {c: np.repeat(a[s:e], len(p), axis=0) for c, a in pos.items()}
+            sub_pos[j] = np.argsort(sub[j], axis=1)
+            keep = np.ones(k, bool)
+            for a in checks[level]:
+                keep &= _holds(g, a, sub, sub_pos, k)
+                if not keep.any():
+                    break
+            if keep.any():
+                idx = np.flatnonzero(keep)
+                nxt = {c: a[idx] for c, a in sub.items()}
+                nxt_pos = {c: a[idx] for c, a in sub_pos.items()}
+                if rec(level + 1, nxt, nxt_pos, len(idx)):
+                    return True
+        return False
+
+    rec(0, {0: first}, {0: pos0[0]}, 1)
+    return found[0], found[1]

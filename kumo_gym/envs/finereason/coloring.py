@@ -11,13 +11,16 @@ chi + slack.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError, check_int
 from ...solvers.finereason import coloring_extends
 from .text import format_value
-from .tree import PuzzleRules
+from .tree import MoveCheck, PuzzleRules, every_rule
+
+MAX_VERTICES = 40
 
 
 @lru_cache(maxsize=256)
@@ -50,6 +53,8 @@ class ColoringRules(PuzzleRules):
     name = "coloring"
     min_depth = 2
     label_words = ("Colorable", "Uncolorable")
+    presets: ClassVar[dict] = {"easy": {"n_vertices": 10, "slack": 1}, "normal": {"n_vertices": 15, "slack": 1},
+               "hard": {"n_vertices": 20, "slack": 0}}
 
     def root(self, data):
         return [1] + [0] * (len(data["graph"]) - 1)
@@ -92,21 +97,53 @@ class ColoringRules(PuzzleRules):
     def max_depth(self, data):
         return len(data["graph"]) - 2
 
-    def forward_error(self, data, parent, candidate):
+    def check_forward(self, data, parent, candidate, enabled=every_rule, allow_noop=True):
         diffs = [v for v in range(len(parent)) if parent[v] != candidate[v]]
         if not diffs:
-            return "no_change", None
-        if len(diffs) > 1:
-            return "multiple_changes", None
-        v = diffs[0]
-        c = candidate[v]
-        if parent[v] != 0:
-            return "changed_filled_cell", None
-        if not (1 <= c <= data["k"]):
-            return "value_out_of_range", None
-        if any(parent[u] == c for u in data["graph"][v]):
-            return "rule_clash", None
-        return None, candidate
+            return MoveCheck("changes_state", "no_change") if enabled("changes_state") else MoveCheck(child=candidate)
+        if len(diffs) > 1 and enabled("single_move"):
+            return MoveCheck("single_move", "multiple_changes")
+        for v in diffs:
+            c = candidate[v]
+            if parent[v] != 0 and enabled("keeps_filled"):
+                return MoveCheck("keeps_filled", "changed_filled_cell")
+            if not 1 <= c <= data["k"]:
+                if enabled("allowed_values"):
+                    return MoveCheck("allowed_values", "value_out_of_range")
+                continue
+            if any(candidate[u] == c for u in data["graph"][v]) and enabled("no_conflict"):
+                return MoveCheck("no_conflict", "rule_clash")
+        return MoveCheck(child=candidate)
+
+    def illegal_moves(self, data, state, rng, allow_noop=True):
+        k, graph = data["k"], data["graph"]
+        free = [v for v, c in enumerate(state) if c == 0]
+        done = [v for v, c in enumerate(state) if c != 0]
+        ok = lambda s, v: [c for c in range(1, k + 1) if all(s[u] != c for u in graph[v])]
+
+        def put(pairs):
+            s = list(state)
+            for v, c in pairs:
+                s[v] = c
+            return s
+
+        out = [("changes_state", list(state))]
+        for v in dict.fromkeys([free[0], free[-1]] if free else []):
+            out.append(("allowed_values", put([(v, k + 1 if v % 2 else -1)])))
+            taken = sorted({state[u] for u in graph[v]} - {0})
+            if taken:
+                out.append(("no_conflict", put([(v, taken[0])])))
+        for a, b in ((0, -1), (0, 1)):
+            if len(free) >= 2 and ok(state, free[a]):
+                s1 = put([(free[a], ok(state, free[a])[0])])
+                if ok(s1, free[b]):
+                    out.append(("single_move", put([(free[a], s1[free[a]]), (free[b], ok(s1, free[b])[0])])))
+        for v in [done[-1], done[0]] + [done[int(i)] for i in rng.permutation(len(done))[:10]]:
+            alt = [c for c in ok(state, v) if c != state[v]]
+            if alt:
+                out.append(("keeps_filled", put([(v, alt[0])])))
+                break
+        return out
 
     def normalize(self, data, raw):
         n = len(data["graph"])
@@ -124,8 +161,20 @@ class ColoringRules(PuzzleRules):
     def format_state(self, state):
         return format_value(state)
 
+    def validate_data(self, data):
+        graph, k = data.get("graph"), data.get("k")
+        if not (isinstance(graph, list) and 2 <= len(graph) <= MAX_VERTICES):
+            raise ConfigError(f"puzzle_data.graph must be a list of 2 to {MAX_VERTICES} adjacency lists")
+        n = len(graph)
+        for v, nbrs in enumerate(graph):
+            if not (isinstance(nbrs, list) and all(isinstance(u, int) and not isinstance(u, bool) and 0 <= u < n
+                                                   and u != v for u in nbrs)):
+                raise ConfigError(f"puzzle_data.graph[{v}] must list neighbours 0..{n - 1} other than {v}")
+        if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= n):
+            raise ConfigError(f"puzzle_data.k (the colour budget) must be an integer in 1..{n}, not {k!r}")
+
     def generate(self, rng, params):
-        n = check_int("n_vertices", params.get("n_vertices", 15), 3, 40)
+        n = check_int("n_vertices", params.get("n_vertices", 15), 3, 30)
         slack = check_int("slack", params.get("slack", 1), 0, 5)
         p = float(params.get("edge_probability", 0.5))
         if not 0.05 <= p <= 0.95:

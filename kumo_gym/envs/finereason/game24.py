@@ -17,10 +17,11 @@ import re
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from typing import ClassVar
 
-from ...core.errors import ParseError, check_int
+from ...core.errors import ConfigError, ParseError, check_int
 from .text import format_value
-from .tree import PuzzleRules
+from .tree import MoveCheck, PuzzleRules, every_rule
 
 TARGET = 24
 OPS = "+-*/"
@@ -158,6 +159,12 @@ def canon(node) -> str:
     return f"({x} {op} {y})"
 
 
+def _replace_first_leaf(node, new: int):
+    if isinstance(node, int):
+        return new
+    return (node[0], _replace_first_leaf(node[1], new), node[2])
+
+
 def leaves(node) -> list[int]:
     if isinstance(node, int):
         return [node]
@@ -228,6 +235,7 @@ def rational_reaches_target(values: tuple) -> bool:
 class Game24Rules(PuzzleRules):
     name = "game24"
     min_depth = 1
+    presets: ClassVar[dict] = {"easy": {"max_number": 9}, "normal": {"max_number": 13}, "hard": {"max_number": 20}}
 
     def root(self, data):
         return list(data["numbers"])
@@ -267,31 +275,71 @@ class Game24Rules(PuzzleRules):
         except ParseError:
             return False
 
-    def forward_error(self, data, parent, candidate):
-        pc = Counter(canon(parse_expr(e)) for e in parent)
-        cc = Counter(canon(parse_expr(e)) for e in candidate)
-        if pc == cc:
-            return "no_change", None
-        if len(candidate) != len(parent) - 1:
-            return "wrong_length", None
-        numbers = Counter(int(x) for x in data["numbers"])
-        if Counter(x for e in candidate for x in leaves(parse_expr(e))) != numbers:
-            return "different_numbers", None
-        added, removed = cc - pc, pc - cc
-        if sum(added.values()) != 1 or sum(removed.values()) != 2:
-            return "not_single_combination", None
-        new = parse_expr(next(e for e in candidate if canon(parse_expr(e)) in added))
-        if isinstance(new, int) or Counter([canon(new[1]), canon(new[2])]) != removed:
-            return "not_single_combination", None
+    def check_forward(self, data, parent, candidate, enabled=every_rule, allow_noop=True):
         try:
-            value(new)
-        except ZeroDivisionError:
-            return "division_by_zero", None
-        return None, candidate
+            pc = Counter(canon(parse_expr(e)) for e in parent)
+            trees = [parse_expr(e) for e in candidate]
+        except ParseError:  # states come from normalize(), so only a hand-made parent can get here
+            return MoveCheck("allowed_values", "malformed_expression")
+        cc = Counter(canon(t) for t in trees)
+        if pc == cc:
+            return MoveCheck("changes_state", "no_change") if enabled("changes_state") else MoveCheck(child=candidate)
+        right_length = len(candidate) == len(parent) - 1
+        if not right_length and enabled("single_move"):
+            return MoveCheck("single_move", "wrong_length")
+        numbers = Counter(int(x) for x in data["numbers"])
+        if Counter(x for t in trees for x in leaves(t)) != numbers and enabled("allowed_values"):
+            return MoveCheck("allowed_values", "different_numbers")
+        added, removed = cc - pc, pc - cc
+        if right_length:
+            intact = sum(added.values()) == 1 and sum(removed.values()) == 2
+            if not intact and enabled("keeps_filled"):  # an expression that was not joined changed
+                return MoveCheck("keeps_filled", "not_single_combination")
+            # the new expression joins exactly two expressions of the parent with one operator
+            pool = removed if intact else pc
+            joins = any(not isinstance(t, int) and canon(t) in added
+                        and not Counter([canon(t[1]), canon(t[2])]) - pool for t in trees)
+            if not joins and enabled("single_move"):
+                return MoveCheck("single_move", "not_single_combination")
+        if enabled("no_conflict"):
+            for t in trees:
+                try:
+                    value(t)
+                except ZeroDivisionError:
+                    return MoveCheck("no_conflict", "division_by_zero")
+        return MoveCheck(child=candidate)
+
+    def illegal_moves(self, data, state, rng, allow_noop=True):
+        out = [("changes_state", list(state))]
+        n = len(state)
+        if n < 2:
+            return out
+        pairs = [(0, 1), (n - 2, n - 1)] + [tuple(sorted(int(x) for x in rng.choice(n, 2, replace=False)))]
+        for i, j in dict.fromkeys(pairs):
+            rest = [state[m] for m in range(n) if m not in (i, j)]
+            a, b = state[i], state[j]
+            # one number of the pair swapped for one that is not given
+            leaf = leaves(parse_expr(a))[0]
+            other = 97 if leaf != 97 else 98
+            changed = to_text(_replace_first_leaf(parse_expr(a), other))
+            out.append(("allowed_values", [f"({changed} + {b})"] + rest))
+            if rest:  # three expressions joined at once
+                out.append(("single_move", [f"(({a} + {b}) * {rest[0]})"] + rest[1:]))
+            zero = next((e for e in (a, b) if expr_value(e) == 0), None)
+            if zero is not None:
+                out.append(("no_conflict", [f"({b if zero == a else a} / {zero})"] + rest))
+            compound = next((e for e in rest if not isinstance(parse_expr(e), int)), None)
+            if compound is not None:  # an expression that is not joined is rewritten
+                t = parse_expr(compound)
+                other_op = to_text(("*" if t[0] == "+" else "+", t[1], t[2]))
+                out.append(("keeps_filled", [f"({a} + {b})"] + [other_op if e == compound else e for e in rest]))
+        return out
 
     def normalize(self, data, raw):
         if not isinstance(raw, list) or not 1 <= len(raw) <= 4:
             raise ValueError("a Game of 24 state is a list of 1 to 4 expressions")
+        if sum(len(str(e)) for e in raw) > MAX_EXPR_LEN:
+            raise ValueError(f"a Game of 24 state is at most {MAX_EXPR_LEN} characters")
         out = []
         for e in raw:
             if isinstance(e, bool) or not isinstance(e, (int, float, str)):
@@ -300,15 +348,24 @@ class Game24Rules(PuzzleRules):
                 if not e.is_integer():
                     raise ValueError(f"element {e!r} is not an integer expression")
                 e = int(e)
-            text = str(e)
             try:
-                out.append(to_text(parse_expr(text)))
+                tree = parse_expr(str(e))
             except ParseError as err:
                 raise ValueError(str(err)) from None
+            if len(leaves(tree)) > 4:  # written back as text, it must parse again (issue 13)
+                raise ValueError(f"expression {str(e)[:40]!r} uses more than the four numbers")
+            out.append(to_text(tree))
         return out
 
     def format_state(self, state):
         return format_value(list(state))
+
+    def validate_data(self, data):
+        nums = data.get("numbers")
+        if not (isinstance(nums, list) and len(nums) == 4 and all(
+                isinstance(x, str) and x.isdigit() and len(x) <= 4 for x in nums)):
+            raise ConfigError("puzzle_data.numbers must be four numbers written as strings of digits, e.g. "
+                              "['1', '9', '10', '13']")
 
     def generate(self, rng, params):
         hi = check_int("max_number", params.get("max_number", 13), 4, 99)

@@ -8,12 +8,14 @@ from which cells are removed in random order while the solution stays unique.
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from ...core.errors import ConfigError, check_int
 from ...solvers.finereason import sudoku_count_solutions
 from .text import format_value
-from .tree import SOLVABLE, PuzzleRules
+from .tree import SOLVABLE, MoveCheck, PuzzleRules, every_rule
 
 DIGITS = range(1, 10)
 
@@ -58,6 +60,7 @@ class SudokuRules(PuzzleRules):
     name = "sudoku"
     min_depth = 2
     unsolvable_mode = "first_wrong_step"
+    presets: ClassVar[dict] = {"easy": {"empty_cells": 40}, "normal": {"empty_cells": 47}, "hard": {"empty_cells": 54}}
 
     def root(self, data):
         return [list(row) for row in data["initial"]]
@@ -114,21 +117,60 @@ class SudokuRules(PuzzleRules):
                 out.append(d)
         return out
 
-    def forward_error(self, data, parent, candidate):
+    def check_forward(self, data, parent, candidate, enabled=every_rule, allow_noop=True):
         diffs = [(r, c) for r in range(9) for c in range(9) if parent[r][c] != candidate[r][c]]
         if not diffs:
-            return "no_change", None
-        if len(diffs) > 1:
-            return "multiple_changes", None
-        r, c = diffs[0]
-        v = candidate[r][c]
-        if parent[r][c] != 0:
-            return "changed_filled_cell", None
-        if v not in DIGITS:
-            return "value_out_of_range", None
-        if clashes(parent, r, c, v):
-            return "rule_clash", None
-        return None, candidate
+            return MoveCheck("changes_state", "no_change") if enabled("changes_state") else MoveCheck(child=candidate)
+        if len(diffs) > 1 and enabled("single_move"):
+            return MoveCheck("single_move", "multiple_changes")
+        for r, c in diffs:
+            v = candidate[r][c]
+            if parent[r][c] != 0 and enabled("keeps_filled"):
+                return MoveCheck("keeps_filled", "changed_filled_cell")
+            if v not in DIGITS:
+                if enabled("allowed_values"):
+                    return MoveCheck("allowed_values", "value_out_of_range")
+                continue
+            if clashes(candidate, r, c, v) and enabled("no_conflict"):
+                return MoveCheck("no_conflict", "rule_clash")
+        return MoveCheck(child=candidate)
+
+    def illegal_moves(self, data, state, rng, allow_noop=True):
+        empty = [(r, c) for r in range(9) for c in range(9) if state[r][c] == 0]
+        filled = [(r, c) for r in range(9) for c in range(9) if state[r][c] != 0]
+        out = [("changes_state", [list(row) for row in state])]
+
+        def put(cells_values):
+            g = [list(row) for row in state]
+            for (r, c), v in cells_values:
+                g[r][c] = v
+            return g
+
+        ends = [empty[0], empty[-1], empty[int(rng.integers(len(empty)))]] if empty else []
+        for r, c in dict.fromkeys(ends):
+            out.append(("allowed_values", put([((r, c), 10 if (r + c) % 2 else -1)])))
+            bad = next((v for v in DIGITS if clashes(state, r, c, v)), None)
+            if bad is not None:
+                out.append(("no_conflict", put([((r, c), bad)])))
+        # two empty cells, each with a digit that clashes with nothing (the other cell included)
+        for a, b in ((0, -1), (0, 1), (-2, -1)):
+            if len(empty) < 2:
+                break
+            (r1, c1), (r2, c2) = empty[a], empty[b]
+            v1 = next((v for v in DIGITS if not clashes(state, r1, c1, v)), None)
+            if v1 is None:
+                continue
+            g = put([((r1, c1), v1)])
+            v2 = next((v for v in DIGITS if not clashes(g, r2, c2, v)), None)
+            if v2 is not None:
+                out.append(("single_move", put([((r1, c1), v1), ((r2, c2), v2)])))
+        # a filled cell changed to another digit that clashes with nothing
+        for r, c in [filled[0], filled[-1]] + [filled[int(i)] for i in rng.permutation(len(filled))[:20]]:
+            v = next((v for v in DIGITS if v != state[r][c] and not clashes(state, r, c, v)), None)
+            if v is not None:
+                out.append(("keeps_filled", put([((r, c), v)])))
+                break
+        return out
 
     def normalize(self, data, raw):
         if not (isinstance(raw, list) and len(raw) == 9
@@ -149,8 +191,15 @@ class SudokuRules(PuzzleRules):
     def format_state(self, state):
         return "[" + ",\n ".join(format_value(row) for row in state) + "]"
 
+    def validate_data(self, data):
+        grid = data.get("initial") if isinstance(data, dict) else None
+        if not (isinstance(grid, list) and len(grid) == 9 and all(
+                isinstance(row, list) and len(row) == 9 and all(
+                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in row) for row in grid)):
+            raise ConfigError("puzzle_data.initial must be 9 rows of 9 integers 0-9 (0 = empty)")
+
     def generate(self, rng, params):
-        target = check_int("empty_cells", params.get("empty_cells", 47), 4, 60)
+        target = check_int("empty_cells", params.get("empty_cells", 47), 4, 58)
         best = None
         for _ in range(8):
             solution = random_full_grid(rng)

@@ -1,110 +1,213 @@
 """The FineReason tasks: state checking, state transition and the tree walk (spec finereason.md §4-§7).
 
-Three Tasks share one parameter set (:class:`FineReasonParams`):
-
 * :class:`StateCheckingTask` (``kumo_gym/FineReasonStateChecking-v0``),
 * :class:`StateTransitionTask` (``kumo_gym/FineReasonStateTransition-v0``),
 * :class:`TreeWalkTask` (``kumo_gym/FineReasonTreeWalk-v0``).
 
 State checking and state transition items are the same instances (an item yields both
-prompts), so an instance drawn for one can be replayed in the other.
+prompts), so an instance drawn for one can be replayed in the other. The puzzles themselves are
+rules objects (:mod:`.tree`, one module per puzzle) that the tasks hold by composition.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import ConfigError, ParseError, check_choice, check_int
-from ...core.extract import normalize_quotes, tail
+from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.errors import ConfigError, ContaminationError, ParseError
+from ...core.extract import boxed_contents, normalize_quotes, tail
 from ...core.instance import Instance
 from ...core.task import InteractiveTask, Task, Transition
 from ...core.verdict import Verdict
-from .items import PUZZLES, RULES, label_of, load_reference, parent_state, sample_puzzle_item
+from .items import DEFECTS, PUZZLES, depth_of, label_of, load_reference, parent_state, rules_for, sample_puzzle_item
+from .params import SCORING_OPTIONS, CheckingParams, TransitionParams, WalkParams, fill_presets
 from .text import extract_all_states, extract_state_literal, format_value
-from .tree import SOLVABLE, UNSOLVABLE, UNSOLVABLE_MODES
+from .tree import LABELS, MOVE_RULES, SOLVABLE, UNSOLVABLE
 
 TITLES = {"sudoku": "Sudoku puzzle", "coloring": "graph colouring problem", "game24": "Game of 24 puzzle",
           "logicgrid": "logic grid puzzle"}
-
-#: size parameters of each puzzle; the other puzzles' size parameters are refused
-SIZE_PARAMS = {"sudoku": ("empty_cells",), "coloring": ("n_vertices", "slack"), "game24": ("max_number",),
-               "logicgrid": ("n_rows", "n_categories")}
-
-#: difficulty presets per puzzle (docs/finereason.md): sizes, not depths; depths are sampled
-PRESETS = {
-    "sudoku": {"easy": {"empty_cells": 40}, "normal": {"empty_cells": 47}, "hard": {"empty_cells": 54}},
-    "coloring": {"easy": {"n_vertices": 10, "slack": 1}, "normal": {"n_vertices": 15, "slack": 1},
-                 "hard": {"n_vertices": 20, "slack": 0}},
-    "game24": {"easy": {"max_number": 9}, "normal": {"max_number": 13}, "hard": {"max_number": 20}},
-    "logicgrid": {"easy": {"n_rows": 3, "n_categories": 3}, "normal": {"n_rows": 4, "n_categories": 3},
-                  "hard": {"n_rows": 5, "n_categories": 3}},
-}
-LABEL_CHOICES = ("any", "solvable", "unsolvable")
 SC_LETTERS = {SOLVABLE: "A", UNSOLVABLE: "B"}
+PRESET_NAMES = ("easy", "normal", "hard")
+BINARY = ("binary: 1 for a right answer, else 0 (a label, a move or a walk is right or wrong; depth "
+          "reached and near-right moves are reported in details, never paid)")
+#: the options a replayed instance takes from the environment that replays it
+REPLAY_OPTIONS = ("no_programming", "faithful_labels", "transition_reward", "allow_confirming_noop",
+                  "grid_semantics")
 
 
-class FineReasonParams(Task):
-    """Parameters and instances shared by the three FineReason tasks."""
+def _read_json(obj: Any) -> Any:
+    """A JSON text as data (other objects unchanged); ConfigError when the text is not JSON."""
+    if isinstance(obj, str) and obj.lstrip().startswith("{"):
+        try:
+            return json.loads(obj)
+        except (ValueError, RecursionError) as e:
+            raise ConfigError(f"the instance text is not valid JSON: {str(e)[:100]}") from None
+    return obj
+
+
+def _options(instance: Instance) -> dict:
+    return instance.params or {}
+
+
+def _words(item) -> tuple[str, str]:
+    return rules_for(item["puzzle"]).label_words
+
+
+def _no_programming(instance) -> str:
+    if _options(instance).get("no_programming", True):
+        return "Work it out by reasoning; do not write or run a program to solve it."
+    return ""
+
+
+def _explored_shown(instance) -> tuple[Any, Any]:
+    """The explored child a prompt shows and its clue: the row's own defective one in faithful mode."""
+    item = instance.data
+    ref = item.get("reference_explored")
+    if ref is not None and _options(instance).get("faithful_labels"):
+        return ref["state"], ref.get("clue")
+    return item.get("explored"), item.get("explored_clue")
+
+
+def _format_any(rules, data, state) -> str:
+    try:
+        return rules.format_state(state)
+    except (TypeError, KeyError, IndexError, AttributeError):  # a stale reference child of another shape
+        return format_value(state) if isinstance(state, list) else json.dumps(state)
+
+
+def with_options(task: Task, instance: Instance, options: dict) -> Instance:
+    """``instance`` shown and judged with ``options`` (the prompt and scoring options ``task`` accepts)."""
+    keep = {k: v for k, v in options.items() if k in REPLAY_OPTIONS and k in task.accepted_params()}
+    if not keep:
+        return instance
+    return Instance(instance.family, instance.data, params={**instance.params, **keep}, seed=instance.seed,
+                    split=instance.split)
+
+
+def item_info(instance: Instance) -> dict:
+    """What ``info`` says about an item: its puzzle, depth, source and, for a reference row, what of it
+    is defective and which explored child is shown."""
+    item = instance.data
+    out = {"puzzle": item.get("puzzle")}
+    if "current" not in item:  # a tree-walk instance
+        return out
+    out.update(depth=item.get("depth"), source=item.get("source", "generated"),
+               defects=list(item.get("defects", [])))
+    if out["source"] == "reference":
+        shown, _ = _explored_shown(instance)
+        out["explored_child"] = ("none" if shown is None else "reference" if "reference_explored" not in item
+                                 or _options(instance).get("faithful_labels") else "oracle")
+        out["defect_notes"] = {d: DEFECTS[d] for d in out["defects"] if d in DEFECTS}
+    return out
+
+
+# ---- instance checks ---------------------------------------------------------------------------
+def _field(cond: bool, name: str, what: str) -> None:
+    if not cond:
+        raise ConfigError(f"instance field {name!r} {what}")
+
+
+def _check_state(rules, data, state, name: str, puzzle: str) -> None:
+    if puzzle == "logicgrid" and not name.startswith(("history", "explored")):
+        _field(isinstance(state, dict) and isinstance(state.get("applied"), list)
+               and all(isinstance(c, str) and c in data["clues"] for c in state["applied"]),
+               name, "must be {'table': [...], 'applied': [clue ids of puzzle_data.clues]}")
+        state = state["table"]
+    try:
+        ok = rules.normalize(data, state) == state
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"instance field {name!r} is not a {puzzle} state: {e}") from None
+    _field(ok, name, f"is not written as a {puzzle} state (use the values of the puzzle)")
+
+
+def validate_puzzle_fields(item: dict) -> None:
+    """``puzzle`` and ``puzzle_data`` (every FineReason instance)."""
+    _field(isinstance(item, dict), "data", "must be an object")
+    _field(item.get("puzzle") in PUZZLES, "puzzle", f"must be one of: {', '.join(PUZZLES)}")
+    _field(isinstance(item.get("puzzle_data"), dict), "puzzle_data", "must be an object")
+    rules_for(item["puzzle"]).validate_data(item["puzzle_data"])
+
+
+def validate_item(item: dict) -> None:
+    """Every field of a state-checking / state-transition item (spec §4), naming the first bad one."""
+    validate_puzzle_fields(item)
+    puzzle, data = item["puzzle"], item["puzzle_data"]
+    rules = rules_for(puzzle)
+    depth = item.get("depth")
+    _field(isinstance(depth, int) and not isinstance(depth, bool) and depth >= 0, "depth",
+           "must be an integer >= 0 (the moves from the root to the current state)")
+    _field("current" in item, "current", "is missing")
+    _check_state(rules, data, item["current"], "current", puzzle)
+    _field(depth_of(puzzle, data, item["current"]) == depth, "depth",
+           f"is {depth}, but the current state is {depth_of(puzzle, data, item['current'])} moves from the root")
+    _field(item.get("label") in LABELS, "label", f"must be one of: {', '.join(LABELS)} (it is recomputed)")
+    hist = item.get("history")
+    _field(isinstance(hist, list) and (hist or depth == 0), "history",
+           "must list the states before the current one, the parent last (it is empty)")
+    for k, h in enumerate(hist):
+        _field(isinstance(h, dict) and {"depth", "state", "label"} <= set(h), f"history[{k}]",
+               "must be {'depth': int, 'state': ..., 'label': ..., 'clue': ...}")
+        _field(isinstance(h["depth"], int) and 0 <= h["depth"] < depth, f"history[{k}].depth",
+               f"must be an integer in 0..{depth - 1}")
+        _field(h["label"] in LABELS, f"history[{k}].label", f"must be one of: {', '.join(LABELS)}")
+        _check_state(rules, data, h["state"], f"history[{k}].state", puzzle)
+    if hist:
+        _field(hist[-1]["depth"] == depth - 1, "history", f"must end with the parent (depth {depth - 1})")
+    if item.get("explored") is not None:
+        _check_state(rules, data, item["explored"], "explored", puzzle)
+    _field(isinstance(item.get("defects", []), list), "defects", "must be a list of names")
+
+
+# ---- what the item tasks share ----------------------------------------------------------------
+class FineReasonTask(Task):
+    """What state checking and state transition share: items, loading, options.
+
+    Not registered itself; see :class:`StateCheckingTask` and :class:`StateTransitionTask`.
+    """
 
     family: ClassVar[str] = "finereason"
-    difficulties: ClassVar[dict] = {name: {} for name in ("easy", "normal", "hard")}
+    difficulties: ClassVar[dict] = {name: {} for name in PRESET_NAMES}
     default_difficulty: ClassVar[str] = "normal"
-    param_names: ClassVar[tuple] = ("puzzle", "label", "depth", "unsolvable_mode", "no_programming", "faithful_labels",
-                                    "empty_cells", "n_vertices", "slack", "max_number", "n_rows", "n_categories")
+    partial_credit: ClassVar[str] = BINARY
 
     def validate_params(self, params: dict) -> dict:
-        p = dict(params)
-        puzzle = p.setdefault("puzzle", "sudoku")
-        check_choice("puzzle", puzzle, PUZZLES)
-        diff = p.setdefault("difficulty", self.default_difficulty)
-        check_choice("difficulty", diff, list(PRESETS[puzzle]))
-        for name in (n for names in SIZE_PARAMS.values() for n in names):
-            if name in p and name not in SIZE_PARAMS[puzzle]:
-                raise ConfigError(f"parameter {name!r} does not apply to puzzle {puzzle!r}; its size "
-                                  f"parameters are: {', '.join(SIZE_PARAMS[puzzle])}")
-        for key, val in PRESETS[puzzle][diff].items():
-            p.setdefault(key, val)
-        check_choice("label", p.setdefault("label", "any"), LABEL_CHOICES)
-        if p.get("unsolvable_mode") is not None:
-            check_choice("unsolvable_mode", p["unsolvable_mode"], UNSOLVABLE_MODES)
-        if p.get("depth") is not None:
-            # the deepest non-complete state each puzzle size allows (grids: known once clues are drawn)
-            hi = {"sudoku": p.get("empty_cells", 0) - 1, "coloring": p.get("n_vertices", 0) - 2, "game24": 2,
-                  "logicgrid": None}[puzzle]
-            p["depth"] = check_int("depth", p["depth"], 2 if puzzle in ("sudoku", "coloring") else 1, hi)
-        p["no_programming"] = bool(p.get("no_programming", True))
-        if p.get("faithful_labels"):
-            p["faithful_labels"] = True  # absent when off, so default instances keep their ids
-        return p
+        return fill_presets(params, self.default_difficulty)
+
+    def seed_params(self, params: dict) -> dict:
+        """Prompt options and scoring options never change which item is drawn."""
+        return {k: v for k, v in super().seed_params(params).items() if k not in SCORING_OPTIONS}
 
     # ---- instances ------------------------------------------------------------------------
     def generate(self, rng: np.random.Generator, **params) -> Instance:
-        params = self.validate_params(params)
+        params = self.resolve_params(**params) if "difficulty" not in params or "puzzle" not in params else params
         label = {"any": None, "solvable": SOLVABLE, "unsolvable": UNSOLVABLE}[params["label"]]
         item = sample_puzzle_item(params["puzzle"], rng, params, label)
         return Instance(self.family, item, params=params)
 
     def load(self, obj: Any) -> Instance:
         """An Instance, its dict/JSON, or a reference FineReason row (its stored label is ignored)."""
-        if isinstance(obj, str) and obj.lstrip().startswith("{") and '"inputs"' in obj[:200]:
-            import json
-
-            obj = json.loads(obj)
+        obj = _read_json(obj)
         if isinstance(obj, dict) and "inputs" in obj:
             item = load_reference(obj)
-            return Instance(self.family, item, params={"puzzle": item["puzzle"], "no_programming": True})
+            return Instance(self.family, item, params={"puzzle": item["puzzle"]})
         inst = super().load(obj)
+        self.validate_instance(inst)
         item = dict(inst.data)
-        rules = RULES.get(item.get("puzzle"))
-        if rules is None:
-            raise ConfigError(f"instance puzzle {item.get('puzzle')!r} is not one of: {', '.join(PUZZLES)}")
-        computed = label_of(rules, item["puzzle_data"], item["current"])
+        computed = label_of(item["puzzle"], item["puzzle_data"], item["current"])
         if computed != item.get("label"):  # labels are computed, never read
             item["label"] = computed
             inst = Instance(inst.family, item, params=inst.params, seed=inst.seed, split=inst.split)
         return inst
+
+    def validate_instance(self, instance: Instance) -> None:
+        validate_item(instance.data)
+
+    def record_fields(self, instance: Instance) -> dict:
+        item = instance.data
+        return {"puzzle": item.get("puzzle"), "label": item.get("label"), "depth": item.get("depth")}
 
     def score(self, instance, completion, **meta):
         """As Task.score; the item's label, depth and puzzle are always in ``details`` (for metrics)."""
@@ -118,69 +221,55 @@ class FineReasonParams(Task):
         d = instance.params.get("difficulty")
         return None if d is None else str(d)
 
-    # ---- shared prompt pieces -------------------------------------------------------------
-    @staticmethod
-    def words(item) -> tuple[str, str]:
-        return RULES[item["puzzle"]].label_words
-
-    def state_block(self, item, name: str, state) -> str:
-        return f"{name} =\n{RULES[item['puzzle']].format_state(state)}"
-
-    def no_programming(self, instance) -> str:
-        if instance.params.get("no_programming", True):
-            return "Work it out by reasoning; do not write or run a program to solve it.\n\n"
-        return ""
-
     def check_trainable(self, instance: Instance) -> None:
-        from ...core.errors import ContaminationError
-
         if instance.data.get("source", "generated") != "generated":
             raise ContaminationError("FineReason items read from the reference files are evaluation data; "
                                      "pass allow_reference=True to the export to use them")
 
+    # ---- prompt pieces ------------------------------------------------------------------------
+    def _puzzle_parts(self, item) -> list[str]:
+        rules, data = rules_for(item["puzzle"]), item["puzzle_data"]
+        parts = ["Rules:\n" + rules.rules_text(data)]
+        if rules.data_text(data):
+            parts.append(rules.data_text(data))
+        return parts
 
-class StateCheckingTask(FineReasonParams):
+
+class StateCheckingTask(FineReasonTask):
     """FineReason state checking: is the current state of a puzzle still solvable?
 
     ## Description
     One node of a puzzle tree (Sudoku, graph colouring, Game of 24 or a logic grid puzzle) is
     shown with the first of its children that is known to be unsolvable. The model decides
-    whether the current state can still be completed (spec finereason.md §5).
+    whether the current state can still be completed to a valid solution (spec finereason.md §5).
+    Labels come from exact oracles, also for rows replayed from the reference files (their
+    stored label is never read), and a replayed row shows its own states.
 
     ## Answer
     A final line ``Answer: (A)`` (Solvable / Colorable) or ``Answer: (B)`` (Unsolvable /
     Uncolorable). The last answer in the reply wins; ``Answer: B``, ``\\boxed{B}`` and the label
-    words are also read.
-
-    ## Rewards
-    1 for the right label, else 0. The label is computed by an exact oracle, also for items
-    replayed from the reference files.
-
-    ## Arguments
-    ``puzzle`` (sudoku, coloring, game24, logicgrid; default sudoku), ``difficulty``
-    (easy/normal/hard, sizes per puzzle), ``label`` (any/solvable/unsolvable), ``depth``,
-    ``unsolvable_mode`` (first_wrong_step/any), ``no_programming``, ``faithful_labels`` (transition
-    prompts label every ancestor Solvable, as the reference prompts do), and the size parameters
-    ``empty_cells`` | ``n_vertices``, ``slack`` | ``max_number`` | ``n_rows``, ``n_categories``.
+    words are also read. An answer that names both options (``Answer: (A) or (B)``) is
+    unreadable.
     """
 
-    _ANSWER = re.compile(r"(?i:answer)\s*[:=]?\s*(?:is\s*)?\**\s*(?:\(\s*([AB])\s*\)|([AB])(?![A-Za-z0-9])|"
-                         r"(?i:(unsolvable|uncolorable|solvable|colorable))\b)")
-    _BARE = re.compile(r"\(\s*([AB])\s*\)")
-    _WORD = re.compile(r"\b(?i:(unsolvable|uncolorable|solvable|colorable))\b")
+    Params: ClassVar[type] = CheckingParams
+    rule_codes: ClassVar[dict] = {"label": "the answer names the current state's true label: (A) Solvable "
+                                           "(Colorable) or (B) Unsolvable (Uncolorable)"}
+
+    _AFTER = re.compile(r"[\s:=*_]{0,12}(?:is\b[\s:*_]{0,6})?(?:\(\s{0,3}([AB])\s{0,3}\)|([AB])(?![A-Za-z0-9])|"
+                        r"((?i:unsolvable|uncolorable|solvable|colorable))\b)")
+    _MARKER = re.compile(r"answer", re.IGNORECASE)
+    _BARE = re.compile(r"\(\s{0,3}([AB])\s{0,3}\)")
+    _WORD = re.compile(r"(?i:(unsolvable|uncolorable|solvable|colorable))")
 
     def prompt(self, instance: Instance) -> str:
         item = instance.data
-        rules = RULES[item["puzzle"]]
-        data = item["puzzle_data"]
-        yes, no = self.words(item)
+        rules, data = rules_for(item["puzzle"]), item["puzzle_data"]
+        yes, no = _words(item)
         parts = [(f"You are given a {TITLES[item['puzzle']]} and a partly solved state of it. Decide whether "
-                 f"the current state can still be completed to a valid solution by further forward moves, "
-                 f"without changing anything already written. Look ahead: a state that breaks no rule yet "
-                 f"may still lead only to dead ends."),
-                 "Rules:\n" + rules.rules_text(data)]
-        if rules.data_text(data):
-            parts.append(rules.data_text(data))
+                  "the current state can still be completed to a valid solution by further forward moves, "
+                  "without changing anything already written. Look ahead: a state that breaks no rule yet "
+                  "may still lead only to dead ends."), *self._puzzle_parts(item)]
         if item["puzzle"] == "logicgrid":
             lines = []
             for h in item["history"]:
@@ -192,37 +281,51 @@ class StateCheckingTask(FineReasonParams):
             parts.append("States so far:\n" + "\n".join(lines))
         else:
             parts.append(f"Current state =\n{rules.format_state(item['current'])}")
-        if item.get("explored") is not None:
-            clue = f" (clue applied: {item['explored_clue']})" if item["puzzle"] == "logicgrid" else ""
-            parts.append(f"An explored next state{clue}, reached from the current state by one move, is known "
-                         f"to be {no}:\n{rules.format_state(item['explored'])}")
-        parts.append(self.no_programming(instance).strip() if self.no_programming(instance) else "")
+        shown, clue = _explored_shown(instance)
+        if shown is not None:
+            clue_text = f" (clue applied: {clue})" if item["puzzle"] == "logicgrid" and clue else ""
+            parts.append(f"An explored next state{clue_text}, reached from the current state by one move, is known "
+                         f"to be {no}:\n{_format_any(rules, data, shown)}")
+        parts.append(_no_programming(instance))
         parts.append(f"Is the current state {yes} or {no}?\n(A) {yes}\n(B) {no}\n"
                      f"End your reply with one final line: Answer: (A) or Answer: (B).")
         return "\n\n".join(p for p in parts if p)
 
     def parse(self, text: str) -> str:
         """``A`` (Solvable) or ``B`` (Unsolvable), spec §6: the last ``Answer:``, then ``\\boxed{}``,
-        then a bare ``(A)``/``(B)``."""
+        then the last bare ``(A)``/``(B)`` (not a mere listing of both options). An answer that names
+        both options is unreadable. Linear in the text: each marker is followed a few dozen characters."""
         region = tail(normalize_quotes(text))
-        last = None
-        for m in self._ANSWER.finditer(region):
-            last = m
-        if last is not None:
-            return self._letter(last.group(1) or last.group(2) or last.group(3))
-        for box in reversed(_last_boxed(region)):
+        for m in reversed(list(self._MARKER.finditer(region))):
+            got = self._AFTER.match(region, m.end(), m.end() + 60)
+            if got is not None:
+                letter = self._letter(got.group(1) or got.group(2) or got.group(3))
+                return self._unambiguous(letter, region, got.end())
+        for box in reversed(boxed_contents(region, last=3)):
             b = box.strip().strip("()").strip()
             if b in ("A", "B"):
                 return b
-            w = self._WORD.fullmatch(b)
-            if w:
-                return self._letter(w.group(1))
-        bare = None
-        for m in self._BARE.finditer(region):
-            bare = m
-        if bare is not None:
-            return bare.group(1)
+            if self._WORD.fullmatch(b):
+                return self._letter(b)
+        # without a marker the last bare option counts, unless the other one is written too and the
+        # last appears only once: "(A) Solvable (B) Unsolvable" lists the options, it chooses none
+        letters = self._BARE.findall(region)
+        if letters:
+            last = letters[-1]
+            if len(set(letters)) > 1 and letters.count(last) < 2:
+                raise ParseError("both options are written and no 'Answer:' line chooses one", reason="ambiguous")
+            return last
         raise ParseError("no 'Answer: (A)' or 'Answer: (B)' found", reason="no_answer")
+
+    def _unambiguous(self, letter: str, region: str, end: int) -> str:
+        """``letter`` unless the rest of its line also names the other option (``(A) or (B)``)."""
+        stop = region.find("\n", end, end + 200)
+        rest = region[end:stop if stop >= 0 else end + 200]
+        other = "B" if letter == "A" else "A"
+        if any(g == other for g in self._BARE.findall(rest)) or any(
+                self._letter(w) == other for w in self._WORD.findall(rest)):
+            raise ParseError("the answer names both options", reason="ambiguous")
+        return letter
 
     @staticmethod
     def _letter(tok: str) -> str:
@@ -236,13 +339,13 @@ class StateCheckingTask(FineReasonParams):
     def verify(self, instance: Instance, answer: str) -> Verdict:
         item = instance.data
         truth = SC_LETTERS[item["label"]]
-        yes, no = self.words(item)
+        yes, no = _words(item)
         word = {"A": yes, "B": no}
         details = {"predicted": answer, "label": item["label"], "depth": item["depth"], "puzzle": item["puzzle"]}
-        if answer == truth:
-            return Verdict("solved", f"Correct: the current state is {word[truth]}.", details=details)
-        return Verdict("wrong", f"Wrong: the current state is {word[truth]}, not {word.get(answer, answer)}.",
-                       details=details)
+        if answer != truth and self.rule_enabled("label"):
+            return Verdict("wrong", f"Wrong: the current state is {word[truth]}, not {word.get(answer, answer)}.",
+                           details={**details, "rule": "label"})
+        return Verdict("solved", f"Correct: the current state is {word[truth]}.", details=details)
 
     def solve(self, instance: Instance) -> str:
         return SC_LETTERS[instance.data["label"]]
@@ -253,29 +356,44 @@ class StateCheckingTask(FineReasonParams):
     def corrupt_answer(self, instance: Instance, answer: str, rng) -> str:
         return "B" if answer == "A" else "A"
 
+    def near_misses(self, instance: Instance, rng):
+        yield NearMiss("label", "B" if self.solve(instance) == "A" else "A")
 
-def _last_boxed(text: str, k: int = 3) -> list[str]:
-    """Contents of the last ``k`` ``\\boxed{...}``; scanning only those keeps hostile input linear."""
-    starts = [m.end() for m in re.finditer(r"\\boxed\s*\{", text)][-k:]
-    out = []
-    for i in starts:
-        depth, j = 1, i
-        while j < len(text) and depth and j - i < 2000:
-            depth += {"{": 1, "}": -1}.get(text[j], 0)
-            j += 1
-        if depth == 0:
-            out.append(text[i:j - 1])
-    return out
+    def cheap_answers(self, instance: Instance, rng) -> list[CheapAnswer]:
+        truth = self.solve(instance)
+        yes, no = _words(instance.data)
+        base = {"A": float(truth == "A"), "B": float(truth == "B")}
+        return [CheapAnswer("constant (A)", completion="Answer: (A)", chance=base["A"]),
+                CheapAnswer("constant (B)", completion="Answer: (B)", chance=base["B"]),
+                CheapAnswer("both (A) and (B)", completion="Answer: (A) and (B)"),
+                CheapAnswer("either option", completion=f"Answer: {yes} or {no}"),
+                CheapAnswer("every option listed", completion=f"(A) {yes}\n(B) {no}"),
+                CheapAnswer("two answers, the last counts", completion="Answer: (A)\nAnswer: (B)", chance=base["B"]),
+                CheapAnswer("empty", completion="")]
+
+    def random_answer(self, instance: Instance, rng) -> str:
+        return "A" if rng.random() < 0.5 else "B"
 
 
 # ---- state transition -----------------------------------------------------------------------------
 #: FineReason's names of the judge's categories (spec §7)
-ERROR_NAMES = {"correct": "correct", "unsolvable_child": "unsolvable_child", "invalid_move": "invalid_move",
-               "no_change": "sibling", "sibling": "sibling", "forward": "backtracking_failure",
-               "backtracking_failure": "backtracking_failure", "parsing_error": "parse_error"}
+ERROR_NAMES = {"correct": "correct", "unsolvable_child": "unsolvable_child", "dead_child": "unsolvable_child",
+               "invalid_move": "invalid_move", "no_change": "sibling", "sibling": "sibling",
+               "forward": "backtracking_failure", "backtracking_failure": "backtracking_failure",
+               "parsing_error": "parse_error"}
+MESSAGES = {
+    "correct": "Correct move.",
+    "unsolvable_child": "Wrong: that is the explored child, which is known to be unsolvable.",
+    "dead_child": "Wrong: that move leads into a subtree with no solution (strict transition reward).",
+    "invalid_move": "Invalid move",
+    "no_change": "Wrong: the state is unsolvable, but it was left unchanged instead of going back.",
+    "sibling": "Wrong: that is another child of the parent; the move should return to the parent.",
+    "forward": "Wrong: the state is unsolvable, so a forward move cannot help; go back to the parent.",
+    "backtracking_failure": "Wrong: the state is unsolvable and the answer is not its parent.",
+}
 
 
-class StateTransitionTask(FineReasonParams):
+class StateTransitionTask(FineReasonTask):
     """FineReason state transition: make one move from the current state of a puzzle tree.
 
     ## Description
@@ -289,33 +407,37 @@ class StateTransitionTask(FineReasonParams):
     The last list after the last ``Next state:`` is read (without the marker, the last list).
 
     ## Judging (§7)
-    Solvable: any legal one-move child other than the explored child is correct (it need not be
-    solvable; ``details["child_solvable"]`` and ``st_strict_correct`` say whether it was).
-    Unsolvable: exactly the parent. ``details["error"]`` is one of ``correct``,
-    ``unsolvable_child``, ``invalid_move``, ``multiple_moves``, ``sibling``,
+    Solvable: with ``transition_reward='lenient'`` (the paper's rule, default) any legal one-move
+    child other than the explored child is right, solvable or not; with ``'strict'`` only a move
+    to a solvable child is. Unsolvable: exactly the parent. ``details["error"]`` is one of
+    ``correct``, ``unsolvable_child``, ``invalid_move``, ``multiple_moves``, ``sibling``,
     ``backtracking_failure``, ``parse_error``; ``details["category"]`` gives the finer category
-    of §7 and ``details["reason"]`` the sub-reason of an invalid move.
-
-    ## Arguments
-    As :class:`StateCheckingTask`.
+    of §7, ``details["reason"]`` the sub-reason of an invalid move, ``details["rule"]`` the rule
+    broken; ``child_solvable`` and ``st_strict_correct`` say whether a right move was also a
+    strictly right one.
     """
+
+    Params: ClassVar[type] = TransitionParams
+    rule_codes: ClassVar[dict] = {
+        **MOVE_RULES,
+        "forward_when_solvable": "at a solvable state the move goes forward: going back to the parent is wrong",
+        "avoid_dead_child": "at a solvable state the move does not enter a subtree known to be dead: never the "
+                            "explored child, and with transition_reward='strict' no unsolvable child at all",
+        "back_when_unsolvable": "at an unsolvable state the move is exactly the backward move to the parent",
+    }
 
     def prompt(self, instance: Instance) -> str:
         item = instance.data
-        rules = RULES[item["puzzle"]]
-        data = item["puzzle_data"]
-        yes, no = self.words(item)
+        rules, data = rules_for(item["puzzle"]), item["puzzle_data"]
+        yes, no = _words(item)
         i = item["depth"]
         parts = [(f"You are solving a {TITLES[item['puzzle']]} by searching its tree of states. Make exactly one "
-                 f"move from the current state S({i}) toward a solution."),
-                 "Rules:\n" + rules.rules_text(data)]
-        if rules.data_text(data):
-            parts.append(rules.data_text(data))
+                  f"move from the current state S({i}) toward a solution."), *self._puzzle_parts(item)]
         parts.append("Moves:\n- Forward: " + rules.move_text() + "\n- Backward: " + rules.backward_text() +
                      f"\nIf S({i}) is {yes}, make a forward move that keeps the puzzle solvable; the explored state "
                      f"S({i + 1}) is {no}, so do not choose it. If S({i}) is {no}, make the backward move.")
         # faithful_labels: the reference prompts label every ancestor Solvable, even a dead one (§5)
-        faithful = bool(instance.params.get("faithful_labels"))
+        faithful = bool(_options(instance).get("faithful_labels"))
         lines = []
         for h in item["history"]:
             clue = f"  (clue applied: {h['clue']})" if h.get("clue") else ""
@@ -325,11 +447,12 @@ class StateTransitionTask(FineReasonParams):
                     if item["puzzle"] == "logicgrid" and item["current"]["applied"] else "")
         lines.append(f"S({i}) ={cur_clue}\n{rules.format_state(item['current'])}\nL({i}) = "
                      f"{yes if item['label'] == SOLVABLE else no}")
-        if item.get("explored") is not None:
-            clue = f"  (clue applied: {item['explored_clue']})" if item.get("explored_clue") else ""
-            lines.append(f"S({i + 1}) ={clue}\n{rules.format_state(item['explored'])}\nL({i + 1}) = {no}")
+        shown, clue = _explored_shown(instance)
+        if shown is not None:
+            clue_text = f"  (clue applied: {clue})" if item["puzzle"] == "logicgrid" and clue else ""
+            lines.append(f"S({i + 1}) ={clue_text}\n{_format_any(rules, data, shown)}\nL({i + 1}) = {no}")
         parts.append("History:\n" + "\n\n".join(lines))
-        parts.append(self.no_programming(instance).strip() if self.no_programming(instance) else "")
+        parts.append(_no_programming(instance))
         parts.append("End your reply with one final line: Next state: <the new state as a Python list, in the "
                      "same format as the states above>.")
         return "\n\n".join(p for p in parts if p)
@@ -347,118 +470,191 @@ class StateTransitionTask(FineReasonParams):
             verdict.details.setdefault("category", "parsing_error")
         return verdict
 
-    def judge(self, item: dict, candidate) -> tuple[str, str | None, dict]:
-        """The §7 category, the invalid-move sub-reason and extra details for a visible state."""
-        rules = RULES[item["puzzle"]]
-        data = item["puzzle_data"]
+    # ---- judging ----------------------------------------------------------------------------
+    @staticmethod
+    def _allow_noop(instance) -> bool:
+        opts = _options(instance)
+        if opts.get("allow_confirming_noop") is not None:
+            return bool(opts["allow_confirming_noop"])
+        return opts.get("grid_semantics") == "finereason"
+
+    def judge(self, instance: Instance, candidate) -> tuple[str, str | None, str | None, dict]:
+        """``(category, rule, sub_reason, extra details)`` of a visible candidate state (§7)."""
+        item = instance.data
+        rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
         cur = item["current"]
         parent_vis = item["history"][-1]["state"] if item["history"] else None
+        on = self.rule_enabled
         if item["label"] == SOLVABLE:
-            if item.get("explored") is not None and rules.same(data, candidate, item["explored"]):
-                return "unsolvable_child", None, {"is_tree_child": True, "child_solvable": False}
-            err, child = rules.forward_error(data, cur, candidate)
-            if err is None:
-                tree = any(rules.same(data, rules.visible(c), candidate) for _, c in rules.children(data, cur))
-                return "correct", None, {"is_tree_child": tree, "child_solvable": rules.solvable(data, child)}
+            if parent_vis is not None and rules.same(data, candidate, parent_vis) and on("forward_when_solvable"):
+                return "invalid_move", "forward_when_solvable", "unneeded_backtrack", {}
+            explored = item.get("explored")
+            if explored is not None and rules.same(data, candidate, explored) and on("avoid_dead_child"):
+                return "unsolvable_child", "avoid_dead_child", None, {"is_tree_child": True, "child_solvable": False}
             if parent_vis is not None and rules.same(data, candidate, parent_vis):
-                err = "unneeded_backtrack"
-            return "invalid_move", err, {}
+                return "correct", None, None, {}  # the backtrack check is switched off
+            move = rules.check_forward(data, cur, candidate, on, allow_noop=self._allow_noop(instance))
+            if not move.legal:
+                return "invalid_move", move.rule, move.reason, {}
+            solvable = rules.solvable(data, move.child)
+            tree = any(rules.same(data, rules.visible(c), candidate) for _, c in rules.children(data, cur))
+            extra = {"is_tree_child": tree, "child_solvable": solvable}
+            if not solvable and _options(instance).get("transition_reward") == "strict" and on("avoid_dead_child"):
+                return "dead_child", "avoid_dead_child", None, extra
+            return "correct", None, None, extra
         if parent_vis is not None and rules.same(data, candidate, parent_vis):
-            return "correct", None, {}
+            return "correct", None, None, {}
+        if not on("back_when_unsolvable"):
+            return "correct", None, None, {}
         if rules.same(data, candidate, rules.visible(cur)):
-            return "no_change", None, {}
-        if rules.forward_error(data, parent_state(item), candidate)[0] is None:
-            return "sibling", None, {}
-        if rules.forward_error(data, cur, candidate)[0] is None:
-            return "forward", None, {}
-        return "backtracking_failure", None, {}
+            category = "no_change"
+        elif parent_vis is not None and rules.check_forward(data, parent_state(item), candidate).legal:
+            category = "sibling"
+        elif rules.check_forward(data, cur, candidate).legal:
+            category = "forward"
+        else:
+            category = "backtracking_failure"
+        return category, "back_when_unsolvable", None, {}
 
     def verify(self, instance: Instance, answer) -> Verdict:
         item = instance.data
-        rules = RULES[item["puzzle"]]
+        rules = rules_for(item["puzzle"], _options(instance))
         try:
             candidate = rules.normalize(item["puzzle_data"], answer)
         except (ValueError, TypeError) as e:
             return Verdict("parse_error", f"The next state does not have the right shape: {e}",
                            details={"error": "parse_error", "category": "parsing_error", "reason": "wrong_shape"})
-        category, reason, extra = self.judge(item, candidate)
-        error = ERROR_NAMES[category]
-        if reason == "multiple_changes":
-            error = "multiple_moves"
+        category, rule, reason, extra = self.judge(instance, candidate)
+        error = "multiple_moves" if reason == "multiple_changes" else ERROR_NAMES[category]
         details = {"category": category, "error": error, "reason": reason, "label": item["label"],
                    "depth": item["depth"], "puzzle": item["puzzle"], **extra}
+        if rule is not None:
+            details["rule"] = rule
         details["st_strict_correct"] = category == "correct" and extra.get("child_solvable", True)
-        messages = {
-            "correct": "Correct move.",
-            "unsolvable_child": "Wrong: that is the explored child, which is known to be unsolvable.",
-            "invalid_move": f"Invalid move ({reason}).",
-            "no_change": "Wrong: the state is unsolvable, but it was left unchanged instead of going back.",
-            "sibling": "Wrong: that is another child of the parent; the move should return to the parent.",
-            "forward": "Wrong: the state is unsolvable, so a forward move cannot help; go back to the parent.",
-            "backtracking_failure": "Wrong: the state is unsolvable and the answer is not its parent.",
-        }
+        message = MESSAGES[category] + (f" ({reason}: {MOVE_RULES.get(rule, rule)})." if category == "invalid_move"
+                                        else "")
         status = "solved" if category == "correct" else ("illegal_move" if category == "invalid_move" else "wrong")
-        return Verdict(status, messages[category], details=details)
+        return Verdict(status, message, details=details)
 
     def solve(self, instance: Instance):
-        """Golden move (§8): the first solvable child other than the explored one, or the parent."""
+        """Golden move (§8): the first solvable child that changes the state and is not the explored
+        one, or the parent at an unsolvable state."""
         item = instance.data
-        rules = RULES[item["puzzle"]]
-        data = item["puzzle_data"]
+        rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
         if item["label"] == UNSOLVABLE:
             return item["history"][-1]["state"]
+        current = rules.visible(item["current"])
         for _, child in rules.children(data, item["current"]):
             vis = rules.visible(child)
-            if rules.solvable(data, child) and not (item.get("explored") is not None
-                                                    and rules.same(data, vis, item["explored"])):
+            if vis != current and rules.solvable(data, child) and not (
+                    item.get("explored") is not None and rules.same(data, vis, item["explored"])):
                 return vis
-        raise ConfigError("a solvable state without a solvable child")  # impossible for sampled items
+        raise ConfigError("this solvable state has no solvable move that changes it")  # sampled items always do
 
     def format_answer(self, answer) -> str:
         return "Next state: " + format_value(answer)
 
     def corrupt_answer(self, instance: Instance, answer, rng):
         item = instance.data
-        rules = RULES[item["puzzle"]]
         if item["label"] == SOLVABLE and item.get("explored") is not None:
             return item["explored"]
-        return rules.visible(item["current"])
+        return rules_for(item["puzzle"]).visible(item["current"])
+
+    # ---- the adversarial catalogues -------------------------------------------------------------
+    def near_misses(self, instance: Instance, rng):
+        item = instance.data
+        rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
+        cur = item["current"]
+        parent_vis = item["history"][-1]["state"] if item["history"] else None
+        explored = item.get("explored")
+        seen = [parent_vis, explored]
+        if item["label"] == SOLVABLE:
+            if explored is not None:
+                yield NearMiss("avoid_dead_child", explored)
+            if _options(instance).get("transition_reward") == "strict":
+                dead = [rules.visible(c) for _, c in rules.children(data, cur) if not rules.solvable(data, c)]
+                for vis in dead[1:2] + dead[-1:]:
+                    yield NearMiss("avoid_dead_child", vis)
+            if parent_vis is not None:
+                yield NearMiss("forward_when_solvable", parent_vis)
+            for rule, cand in rules.illegal_moves(data, cur, rng, allow_noop=self._allow_noop(instance)):
+                if not any(s is not None and rules.same(data, cand, s) for s in seen):
+                    yield NearMiss(rule, cand)
+            return
+        yield NearMiss("back_when_unsolvable", rules.visible(cur))
+        kids = rules.children(data, cur)
+        if kids:
+            yield NearMiss("back_when_unsolvable", rules.visible(kids[-1][1]))
+        if parent_vis is not None:
+            siblings = [rules.visible(c) for _, c in rules.children(data, parent_state(item))
+                        if not rules.same(data, rules.visible(c), rules.visible(cur))]
+            if siblings:
+                yield NearMiss("back_when_unsolvable", siblings[0])
+        if len(item["history"]) >= 2:
+            yield NearMiss("back_when_unsolvable", item["history"][-2]["state"])
+
+    def cheap_answers(self, instance: Instance, rng) -> list[CheapAnswer]:
+        item = instance.data
+        rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
+        cur = rules.visible(item["current"])
+        solvable_item = item["label"] == SOLVABLE
+        # copying the state is a real move only where a grid clue already holds and no-ops count
+        noop_move = solvable_item and self._allow_noop(instance) and item["puzzle"] == "logicgrid" and any(
+            rules.visible(c) == cur and (rules.solvable(data, c) or _options(instance).get("transition_reward")
+                                         != "strict") for _, c in rules.children(data, item["current"]))
+        out = [CheapAnswer("copy the current state", completion=self.format_answer(cur), chance=float(noop_move)),
+               CheapAnswer("empty", completion="")]
+        if item["history"]:
+            out.append(CheapAnswer("always go back", completion=self.format_answer(item["history"][-1]["state"]),
+                                   chance=float(not solvable_item)))
+        if item.get("explored") is not None:
+            out.append(CheapAnswer("the explored child", completion=self.format_answer(item["explored"])))
+        return out
+
+    def random_answer(self, instance: Instance, rng):
+        """A legal-looking move: a random child of the current state, or the parent."""
+        item = instance.data
+        rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
+        kids = [rules.visible(c) for _, c in rules.children(data, item["current"])]
+        if kids and (rng.random() < 0.5 or not item["history"]):
+            return kids[int(rng.integers(len(kids)))]
+        return item["history"][-1]["state"] if item["history"] else rules.visible(item["current"])
 
 
 # ---- the interactive tree walk ---------------------------------------------------------------------
-class TreeWalkTask(InteractiveTask, FineReasonParams):
+class TreeWalkTask(InteractiveTask):
     """FineReason tree walk: solve a puzzle one minimal move at a time, forward or back.
 
     ## Description
-    The episode starts at the root of a puzzle tree (an unsolved Sudoku, an uncoloured graph with
-    vertex 0 coloured 1, four numbers, an empty logic grid). Each step is one state: a legal forward
+    The episode starts at the root of a puzzle tree (an unsolved Sudoku, a graph with vertex 0
+    coloured 1, four numbers, an empty logic grid). Each move writes one state: a legal forward
     move from the current state (spec finereason.md §7, "valid child") or the previous state (a
-    backward move). The episode is solved when a complete valid solution is reached (grid: every
-    clue applied and the table agrees with the solution).
+    backward move). The walk is solved when a complete valid solution is reached (grid: every
+    clue applied and the table consistent with the solution; applying a clue that already holds
+    leaves the table unchanged and is a move).
 
-    ## Observation / action
-    Text. The action's last ``Next state: [...]`` is read. An illegal or unreadable move ends the
-    episode by default (``illegal_action="reject"`` keeps it going).
-
-    ## Answer mode
-    The whole walk as ``Next state:`` lines; it is replayed move by move.
-
-    ## Rewards
-    1 on reaching a solution, else 0 (``reward="partial"``: the depth reached over the solution depth).
-
-    ## Arguments
-    ``puzzle`` and the size parameters as :class:`StateCheckingTask` (``label``, ``depth`` and
-    ``unsolvable_mode`` have no effect); ``max_steps`` (default: 3 x solution depth + 10).
+    ## Answer
+    Answer mode: the whole walk as ``Next state: [...]`` lines, replayed move by move.
+    Interactive mode: one ``Next state: [...]`` per step (the last one in the text is read).
     """
 
     family: ClassVar[str] = "finereason_walk"
+    Params: ClassVar[type] = WalkParams
+    difficulties: ClassVar[dict] = {name: {} for name in PRESET_NAMES}
+    default_difficulty: ClassVar[str] = "normal"
+    partial_credit: ClassVar[str] = BINARY
+    rule_codes: ClassVar[dict] = {**MOVE_RULES, "reaches_solution": "the walk ends at a complete valid solution"}
+
+    def validate_params(self, params: dict) -> dict:
+        return fill_presets(params, self.default_difficulty)
 
     def generate(self, rng: np.random.Generator, **params) -> Instance:
-        params = self.validate_params(params)
-        data = RULES[params["puzzle"]].generate(rng, params)
+        params = self.resolve_params(**params) if "difficulty" not in params or "puzzle" not in params else params
+        data = rules_for(params["puzzle"], params).generate(rng, params)
         return Instance(self.family, {"puzzle": params["puzzle"], "puzzle_data": data}, params=params)
 
     def load(self, obj: Any) -> Instance:
+        obj = _read_json(obj)
         if isinstance(obj, dict) and "inputs" in obj:
             from .items import LOADERS, detect_puzzle
 
@@ -466,19 +662,19 @@ class TreeWalkTask(InteractiveTask, FineReasonParams):
             return Instance(self.family, {"puzzle": puzzle, "puzzle_data": LOADERS[puzzle](obj)},
                             params={"puzzle": puzzle})
         inst = Task.load(self, obj)
-        check_choice("puzzle", inst.data.get("puzzle"), PUZZLES)
+        self.validate_instance(inst)
         return inst
 
-    def check_trainable(self, instance):
-        return None
+    def validate_instance(self, instance: Instance) -> None:
+        validate_puzzle_fields(instance.data)
 
     def _rules(self, instance):
-        return RULES[instance.data["puzzle"]], instance.data["puzzle_data"]
+        return rules_for(instance.data["puzzle"], _options(instance)), instance.data["puzzle_data"]
 
     def prompt(self, instance: Instance) -> str:
         rules, data = self._rules(instance)
         parts = [(f"Solve this {TITLES[instance.data['puzzle']]} by walking its tree of states, one move at a "
-                 f"time, until you reach a complete solution."), "Rules:\n" + rules.rules_text(data)]
+                  f"time, until you reach a complete solution."), "Rules:\n" + rules.rules_text(data)]
         if rules.data_text(data):
             parts.append(rules.data_text(data))
         parts.append("Moves:\n- Forward: " + rules.move_text() + "\n- Backward: " + rules.backward_text() +
@@ -501,19 +697,20 @@ class TreeWalkTask(InteractiveTask, FineReasonParams):
 
     def verify(self, instance: Instance, answer: list) -> Verdict:
         state = self.initial_state(instance)
-        best = 0
-        goal = self.optimal_steps(instance) or 1
+        deepest = 0
         for k, move in enumerate(answer, start=1):
             t = self.transition(instance, state, move)
             if t.status == "illegal_move":
-                return Verdict("illegal_move", f"Move {k}: {t.feedback}", score=best / goal, first_error=k,
-                               details=t.details)
+                return Verdict("illegal_move", f"Move {k}: {t.feedback}", first_error=k, details=t.details)
             state = t.state
-            best = max(best, len(state["path"]) - 1)
+            deepest = max(deepest, len(state["path"]) - 1)
             if t.status == "solved":
                 return Verdict("solved", f"Solved in {k} moves.", details={"moves": k})
-        return Verdict("incomplete", "The walk ends before a solution is reached.", score=min(best / goal, 0.99),
-                       details={"moves": len(answer)})
+        details = {"moves": len(answer), "deepest": deepest}
+        if not self.rule_enabled("reaches_solution"):
+            return Verdict("solved", "The walk is legal (the goal check is switched off).", details=details)
+        return Verdict("incomplete", "The walk ends before a solution is reached.",
+                       details={**details, "rule": "reaches_solution"})
 
     def solve(self, instance: Instance) -> list:
         return self.golden_moves(instance)
@@ -535,6 +732,61 @@ class TreeWalkTask(InteractiveTask, FineReasonParams):
     def max_steps(self, instance: Instance) -> int:
         return 3 * self.optimal_steps(instance) + 10
 
+    # ---- the adversarial catalogues -------------------------------------------------------------
+    def near_misses(self, instance: Instance, rng):
+        """Each illegal move as a detour (move, then back) inside the golden walk, at the first and
+        the last move; and the golden walk without its last move."""
+        rules, data = self._rules(instance)
+        path = rules.solution_path(data)
+        golden = [rules.visible(s) for s in path[1:]]
+        for k in dict.fromkeys([0, len(path) - 2]):
+            done = set()
+            for rule, cand in rules.illegal_moves(data, path[k], rng):
+                if rule in done:
+                    continue
+                done.add(rule)
+                yield NearMiss(rule, golden[:k] + [cand, rules.visible(path[k])] + golden[k:])
+        if len(golden) > 1:
+            yield NearMiss("reaches_solution", golden[:-1])
+
+    def _greedy_walk(self, instance) -> tuple[list, bool]:
+        """Always the first child, whatever its label, until a leaf."""
+        rules, data = self._rules(instance)
+        state, walk = rules.root(data), []
+        while True:
+            kids = rules.children(data, state)
+            if not kids:
+                return walk, rules.is_solution(data, state)
+            state = kids[0][1]
+            walk.append(rules.visible(state))
+
+    def cheap_answers(self, instance: Instance, rng) -> list[CheapAnswer]:
+        rules, data = self._rules(instance)
+        root = rules.visible(rules.root(data))
+        first = rules.children(data, rules.root(data))
+        out = [CheapAnswer("empty", completion="", moves=("",)),
+               CheapAnswer("the start state", completion=self.format_move(root), moves=(self.format_move(root),))]
+        if first:
+            there, back = self.format_move(rules.visible(first[0][1])), self.format_move(root)
+            out.append(CheapAnswer("back and forth", completion="\n".join([there, back] * 5), moves=(there, back)))
+        greedy, solves = self._greedy_walk(instance)
+        if greedy:
+            out.append(CheapAnswer("first move every time", completion=self.format_answer(greedy),
+                                   moves=tuple(self.format_move(m) for m in greedy), chance=float(solves)))
+        return out
+
+    def random_answer(self, instance: Instance, rng) -> list:
+        """A random legal forward walk of random length (no look-ahead)."""
+        rules, data = self._rules(instance)
+        state, walk = rules.root(data), []
+        for _ in range(int(rng.integers(1, self.optimal_steps(instance) + 1))):
+            kids = rules.children(data, state)
+            if not kids:
+                break
+            state = kids[int(rng.integers(len(kids)))][1]
+            walk.append(rules.visible(state))
+        return walk or [rules.visible(state)]
+
     # ---- interactive mode -----------------------------------------------------------------------
     def initial_state(self, instance: Instance) -> dict:
         rules, data = self._rules(instance)
@@ -554,15 +806,16 @@ class TreeWalkTask(InteractiveTask, FineReasonParams):
             cand = rules.normalize(data, move)
         except (ValueError, TypeError) as e:
             return Transition(state, "illegal_move", f"Illegal move: {e}", details={"reason": "wrong_shape"})
-        err, child = rules.forward_error(data, path[-1], cand)
-        if err is None:
-            new = {"path": path + [child]}
-            if rules.is_solution(data, child):
+        check = rules.check_forward(data, path[-1], cand, self.rule_enabled)
+        if check.legal:
+            new = {"path": path + [check.child]}
+            if rules.is_solution(data, check.child):
                 return Transition(new, "solved", "Solved: a complete valid solution is reached.", reward=1.0)
             return Transition(new, "continue", f"Forward move to depth {len(path)}.")
         if len(path) > 1 and rules.same(data, cand, rules.visible(path[-2])):
             return Transition({"path": path[:-1]}, "continue", f"Backward move to depth {len(path) - 2}.")
-        return Transition(state, "illegal_move", f"Illegal move: {err}.", details={"reason": err})
+        return Transition(state, "illegal_move", f"Illegal move ({check.reason}): {MOVE_RULES[check.rule]}.",
+                          details={"reason": check.reason, "rule": check.rule})
 
     def is_goal(self, instance: Instance, state: dict) -> bool:
         rules, data = self._rules(instance)

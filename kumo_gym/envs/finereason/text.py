@@ -2,136 +2,29 @@
 
 Models write states the way the prompts show them: ``[[5, 3, 0, ...], ...]``, ``[1, 2, 0]``,
 ``['(9 - 1)', '10', '13']`` or the same with bare expressions, and tables of quoted strings.
-:func:`parse_literal` is a small recursive-descent reader for exactly that: lists, quoted
-strings, integers, decimals, and *bare text* (an unquoted element such as ``(9 - 1)``, kept as
-a string). Nesting is capped, so hostile input is rejected in linear time.
+They are read by the project's one bounded literal reader
+(:func:`kumo_gym.core.extract.read_literal`): lists, quoted strings, numbers and *bare text*
+(an unquoted element such as ``(9 - 1)``, kept as a string), in linear time on any input.
 """
 from __future__ import annotations
 
 import re
 
 from ...core.errors import ParseError
-from ...core.extract import balanced_spans, normalize_quotes, tail
+from ...core.extract import LiteralReader, balanced_spans, normalize_quotes, tail
 
 MAX_DEPTH = 4
 MAX_ITEMS = 2_000
-_INT = re.compile(r"[+-]?\d+")
-_DEC = re.compile(r"[+-]?(\d+\.\d*|\.\d+)")
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "'": "'", '"': '"'}
-
-
-class _Reader:
-    def __init__(self, text: str):
-        self.s = text
-        self.i = 0
-        self.items = 0
-
-    def fail(self, what: str):
-        raise ParseError(f"not a list literal: {what} at position {self.i}", reason="malformed_state")
-
-    def ws(self):
-        s, i = self.s, self.i
-        while i < len(s) and s[i] in " \t\r\n":
-            i += 1
-        self.i = i
-
-    def value(self, depth: int):
-        self.ws()
-        if self.i >= len(self.s):
-            self.fail("unexpected end")
-        ch = self.s[self.i]
-        if ch == "[":
-            if depth >= MAX_DEPTH:
-                self.fail(f"nesting deeper than {MAX_DEPTH}")
-            return self.list(depth + 1)
-        if ch in "'\"":
-            return self.string(ch)
-        return self.bare()
-
-    def list(self, depth: int):
-        self.i += 1
-        out = []
-        self.ws()
-        if self.i < len(self.s) and self.s[self.i] == "]":
-            self.i += 1
-            return out
-        while True:
-            self.items += 1
-            if self.items > MAX_ITEMS:
-                self.fail(f"more than {MAX_ITEMS} elements")
-            out.append(self.value(depth))
-            self.ws()
-            if self.i >= len(self.s):
-                self.fail("unclosed list")
-            ch = self.s[self.i]
-            self.i += 1
-            if ch == "]":
-                return out
-            if ch != ",":
-                self.fail(f"unexpected {ch!r}")
-            self.ws()
-            if self.i < len(self.s) and self.s[self.i] == "]":  # trailing comma
-                self.i += 1
-                return out
-
-    def string(self, quote: str) -> str:
-        s = self.s
-        i = self.i + 1
-        buf = []
-        while i < len(s):
-            ch = s[i]
-            if ch == "\\" and i + 1 < len(s):
-                buf.append(_ESCAPES.get(s[i + 1], s[i + 1]))
-                i += 2
-                continue
-            if ch == quote:
-                self.i = i + 1
-                return "".join(buf)
-            if ch == "\n":
-                break
-            buf.append(ch)
-            i += 1
-        self.fail("unclosed string")
-
-    def bare(self):
-        s = self.s
-        start = i = self.i
-        depth = 0
-        while i < len(s):
-            ch = s[i]
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif ch in ",]" and depth == 0 or ch in "[{}'\"\n":
-                break
-            i += 1
-        text = s[start:i].strip()
-        if not text or depth:
-            self.fail("empty or unbalanced element")
-        self.i = i
-        if _INT.fullmatch(text):
-            if len(text) > 30:
-                self.fail("number too long")
-            return int(text)
-        if _DEC.fullmatch(text):
-            return float(text)
-        return text
+#: states are at most 3 levels deep (a grid table); bare elements keep ``(9 - 1)`` as text
+READER = LiteralReader(max_depth=MAX_DEPTH, max_items=MAX_ITEMS, parens="text", bare_text=True, keywords=False,
+                       reason="malformed_state")
 
 
 def parse_literal(text: str):
     """The value of ``text``, which must be exactly one list literal (surrounding blanks allowed)."""
-    r = _Reader(text)
-    r.ws()
-    if r.i >= len(text) or text[r.i] != "[":
-        r.fail("expected '['")
-    v = r.value(0)
-    r.ws()
-    if r.i != len(text):
-        r.fail("text after the list")
-    return v
+    if not text.lstrip().startswith("["):
+        raise ParseError("not a list literal: expected '['", reason="malformed_state")
+    return READER.read(text)
 
 
 NEXT_STATE = "Next state:"

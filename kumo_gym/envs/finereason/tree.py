@@ -15,7 +15,7 @@ module holds what is the same for all four puzzles:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -26,12 +26,45 @@ from ...core.errors import ConfigError
 SOLVABLE, UNSOLVABLE = "Solvable", "Unsolvable"
 LABELS = (SOLVABLE, UNSOLVABLE)
 
+#: the rules a forward move must keep (spec §7, "valid child"); verdicts name them by code
+MOVE_RULES = {
+    "changes_state": "a forward move changes the state (an unchanged logic grid counts only as the application of "
+                     "a clue that already holds, and only with allow_confirming_noop)",
+    "single_move": "a forward move is exactly one minimal move: one cell or vertex written, two expressions "
+                   "joined into one, or the values of one clue placed",
+    "keeps_filled": "what is already written stays: no filled cell, coloured vertex, untouched expression or "
+                    "placed table value changes",
+    "allowed_values": "every value written is allowed: a digit 1-9, a colour 1..k, only the four given numbers, "
+                      "a value of that table column",
+    "no_conflict": "no rule is broken: no digit twice in a row, column or box, no neighbours with one colour, "
+                   "no division by zero, no clue made false, no value twice in a table column",
+}
+
+
+def every_rule(code: str) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class MoveCheck:
+    """The judgement of one candidate forward move: legal (``rule is None``, ``child`` set) or the
+    broken rule's code with the finer sub-reason of spec §7 (``multiple_changes``, ...)."""
+
+    rule: str | None = None
+    reason: str | None = None
+    child: Any = None
+
+    @property
+    def legal(self) -> bool:
+        return self.rule is None
+
 
 class PuzzleRules(ABC):
     """The rules of one puzzle as a tree (spec §2). Stateless; ``data`` is the puzzle.
 
     A *state* is JSON data. ``visible(state)`` is the part a model sees and writes (the grid
     puzzle keeps the set of applied clues beside its table; the other puzzles show everything).
+    Each puzzle module defines one subclass; the Tasks hold them by composition (``RULES``).
     """
 
     name: ClassVar[str] = ""
@@ -41,6 +74,12 @@ class PuzzleRules(ABC):
     label_words: ClassVar[tuple[str, str]] = ("Solvable", "Unsolvable")
     #: how Unsolvable items are drawn by default (§4): "first_wrong_step" or "any"
     unsolvable_mode: ClassVar[str] = "any"
+    #: the size parameters of this puzzle, and their values per difficulty preset
+    presets: ClassVar[dict[str, dict[str, int]]] = {}
+
+    @classmethod
+    def size_params(cls) -> tuple[str, ...]:
+        return tuple(next(iter(cls.presets.values()), {}))
 
     # ---- the tree ---------------------------------------------------------------------------
     @abstractmethod
@@ -68,12 +107,24 @@ class PuzzleRules(ABC):
         return state
 
     @abstractmethod
-    def forward_error(self, data: dict, parent: Any, candidate: Any) -> tuple[str | None, Any]:
+    def check_forward(self, data: dict, parent: Any, candidate: Any,
+                      enabled: Callable[[str], bool] = every_rule, allow_noop: bool = True) -> MoveCheck:
         """Judge ``candidate`` (a visible state) as one forward move from ``parent``.
 
-        Returns ``(None, child_state)`` when it is a legal minimal move (any legal move, not only
-        a tree edge, spec §7) and ``(sub_reason, None)`` otherwise.
+        Any legal move counts, not only a tree edge (spec §7). Each rule of :data:`MOVE_RULES` is
+        checked only while ``enabled(code)`` (the rule switches of the adversarial suite), so a
+        switched-off rule behaves as if its check were deleted. ``allow_noop``: whether an
+        unchanged state may count as a move (grids: a clue that already holds).
         """
+
+    def illegal_moves(self, data: dict, state: Any, rng: np.random.Generator,
+                      allow_noop: bool = True) -> list[tuple[str, Any]]:
+        """Candidates from ``state`` that each break exactly one move rule: ``(rule, visible state)``.
+
+        The near misses of the tasks; positions vary (first and last cells ...). A rule that
+        cannot be broken alone in ``state`` is simply absent.
+        """
+        return []
 
     def same(self, data: dict, a: Any, b: Any) -> bool:
         """Canonical equality of two visible states (§7)."""
@@ -92,9 +143,13 @@ class PuzzleRules(ABC):
     def generate(self, rng: np.random.Generator, params: dict) -> dict:
         """New puzzle data (every generated puzzle has a solution)."""
 
+    @abstractmethod
+    def validate_data(self, data: dict) -> None:
+        """Raise ConfigError naming the first bad field of the puzzle data (a loaded instance)."""
+
+    @abstractmethod
     def max_depth(self, data: dict) -> int:
         """The largest depth a non-complete state can have."""
-        raise NotImplementedError
 
     def feasible_depths(self, data: dict) -> list[int]:
         return list(range(self.min_depth, self.max_depth(data) + 1))
@@ -260,6 +315,10 @@ def sample_path(rules: PuzzleRules, data: dict, rng: np.random.Generator, label:
     kids = rules.children(data, end)
     if label == SOLVABLE:
         if not rules.solvable(data, end) or all(rules.solvable(data, c) for _, c in kids):
+            return None
+        # a solvable state must offer a solvable move that changes what the model writes (a grid
+        # whose only solvable children confirm an already-true clue has no such move)
+        if not any(rules.solvable(data, c) and rules.visible(c) != rules.visible(end) for _, c in kids):
             return None
     elif require_explored_child and not kids:
         return None
