@@ -18,7 +18,9 @@ def test_readme_catalogue_is_generated_from_the_registry():
     text = (REPO / "README.md").read_text()
     m = re.search(r"<!-- catalogue:start -->\n(.*?)<!-- catalogue:end -->", text, re.S)
     assert m, "README.md lacks the catalogue markers"
-    expected = format_table(catalogue_rows(), ["id", "family", "modes", "difficulties", "summary"], markdown=True)
+    # the training tests' test-only Reach env may be registered in this process (pytest-xdist order)
+    rows = [r for r in catalogue_rows() if not r["summary"].startswith("test-only")]
+    expected = format_table(rows, ["id", "family", "modes", "difficulties", "summary"], markdown=True)
     assert m.group(1).strip() == expected.strip(), "run: make readme"
 
 
