@@ -13,6 +13,10 @@ In one run:
 * **Sampling 500 balanced items per puzzle** (:func:`kumo_gym.envs.finereason.export.sample_items`),
   each item on a freshly generated puzzle; for Sudoku and graph colouring also with the
   pure-Python kernels swapped in (on fewer items, scaled to items per second).
+* **Logic grids: the vectorised column search against the cell search.** Generating puzzles of
+  several sizes and sampling items, with the grid oracle as shipped (numpy column-permutation
+  search below 2M candidate tables, else the cell search) and with the cell search alone (the
+  previous implementation's algorithm), in interleaved rounds; CPU time beside wall time.
 
 Prints a table and writes ``benchmarks/results/finereason.json``. ``--quick`` uses fewer items.
 """
@@ -32,7 +36,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kumo_gym.envs.finereason import sudoku
+from kumo_gym.envs.finereason import cluelang, logicgrid, sudoku
 from kumo_gym.envs.finereason.export import sample_items
 from kumo_gym.envs.finereason.tree import label_tree, walk
 from kumo_gym.solvers import finereason as kernels
@@ -81,15 +85,123 @@ def label_all(puzzles: list[dict]) -> dict:
     return out
 
 
+@contextmanager
+def cell_search_only():
+    """The grid oracle with the cell-by-cell search for every table (the previous algorithm)."""
+    saved = cluelang.COLUMN_SEARCH_MAX
+    cluelang.COLUMN_SEARCH_MAX = -1
+    cluelang._SOLVABLE_CACHE.clear()
+    try:
+        yield
+    finally:
+        cluelang.COLUMN_SEARCH_MAX = saved
+        cluelang._SOLVABLE_CACHE.clear()
+
+
+def timed(fn) -> tuple[float, float]:
+    w, c = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w, time.process_time() - c
+
+
+def grid_search(n: int, rounds: int) -> dict:
+    """Puzzles and items per second, column search vs cell search, interleaved rounds."""
+    out = {}
+    cases = [("generate 3x3 (easy)", lambda k: [logicgrid.generate_puzzle(np.random.default_rng(i), 3, 3)
+                                                for i in range(k)]),
+             ("generate 4x3 (normal)", lambda k: [logicgrid.generate_puzzle(np.random.default_rng(i), 4, 3)
+                                                  for i in range(k)]),
+             ("generate 5x3 (hard)", lambda k: [logicgrid.generate_puzzle(np.random.default_rng(i), 5, 3)
+                                                for i in range(k)]),
+             ("generate 4x4", lambda k: [logicgrid.generate_puzzle(np.random.default_rng(i), 4, 4) for i in range(k)]),
+             ("items 4x3 (normal)", lambda k: sample_items("logicgrid", k, seed=0))]
+    for name, fn in cases:
+        k = max(2, n // 4) if "generate" in name else n
+        acc = {"ours": [0.0, 0.0], "cell": [0.0, 0.0]}
+        for _ in range(rounds):
+            cluelang._SOLVABLE_CACHE.clear()
+            w, c = timed(lambda fn=fn, k=k: fn(k))
+            acc["ours"][0] += w
+            acc["ours"][1] += c
+            with cell_search_only():
+                w, c = timed(lambda fn=fn, k=k: fn(k))
+            acc["cell"][0] += w
+            acc["cell"][1] += c
+        total = k * rounds
+        out[name] = {"n": total, **{f"{who}_per_s_wall": total / t[0] for who, t in acc.items()},
+                     **{f"{who}_per_s_cpu": total / t[1] for who, t in acc.items()}}
+    return out
+
+
+HOSTILE = {"Answer + 20k blanks": "Answer" + " " * 20_000 + "x", "1 MB of x": "x" * 1_000_000,
+           "10k open brackets": "[" * 10_000, "Answer: x 50k": "Answer: " * 50_000,
+           "long 24 sum": "Next state: ['" + "+".join(["1"] * 120) + "', '2']",
+           "50k-element list": "Next state: [" + "1, " * 50_000 + "1]", "(A) 100k": "(A)" * 100_000 + "(B)"}
+
+
+def hostile_steps() -> dict:
+    """Seconds of one ``step`` on hostile text beside the gold answer, per id (worst of the set)."""
+    import gymnasium as gym
+
+    import kumo_gym  # noqa: F401
+
+    out = {}
+    for env_id, kw in (("kumo_gym/FineReasonStateChecking-v0", {}), ("kumo_gym/FineReasonStateTransition-v0", {}),
+                       ("kumo_gym/FineReasonStateTransition-v0", {"puzzle": "game24"}),
+                       ("kumo_gym/FineReasonTreeWalk-v0", {"mode": "interactive", "puzzle": "logicgrid"})):
+        env = gym.make(env_id, **kw)
+        env.reset(seed=0)
+        inst, task = env.unwrapped.instance, env.unwrapped.task
+        gold = task.format_move(task.golden_moves(inst)[0]) if kw.get("mode") else task.format_answer(task.solve(inst))
+        times = {}
+        for name, text in [("gold", gold), *HOSTILE.items()]:
+            env.reset(options={"instance": inst})
+            times[name] = timed(lambda env=env, text=text: env.step(text))
+        worst = max((k for k in times if k != "gold"), key=lambda k: times[k][1])
+        label = env_id.split("/")[1].replace("-v0", "") + (f" {kw.get('puzzle', 'sudoku')}")
+        out[label] = {"gold_wall": times["gold"][0], "gold_cpu": times["gold"][1], "worst": worst,
+                      "worst_wall": times[worst][0], "worst_cpu": times[worst][1]}
+    return out
+
+
+#: the last main commit before the column search; its logic-grid sampling is the reference
+PREVIOUS = "35b449e"
+
+
+def previous_logicgrid(n_small: int, n_big: int) -> dict | None:
+    """Logic-grid items per CPU second of the previous implementation (``PREVIOUS``), run from a
+    ``git archive`` in a subprocess and timed by marginal cost (n_big minus n_small items)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", PREVIOUS, "kumo_gym"], capture_output=True,
+                                     check=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        code = ("import time, sys\nfrom kumo_gym.envs.finereason.export import sample_items\n"
+                "sample_items('logicgrid', 2, seed=99)\nout = []\n"
+                f"for k in ({n_small}, {n_big}):\n"
+                "    c = time.process_time(); sample_items('logicgrid', k, seed=0); out.append(time.process_time() - c)\n"
+                "print(out[0], out[1])")
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONPATH": tmp})
+        small, big = (float(x) for x in res.stdout.split())
+    return {"rev": PREVIOUS, "items_per_cpu_s": (n_big - n_small) / (big - small)}
+
+
 def sample_all(n: int, n_python: int) -> dict:
     out = {}
     for puzzle in ("sudoku", "coloring", "game24", "logicgrid"):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         items = sample_items(puzzle, n, seed=0)
-        dt = time.perf_counter() - t
+        dt, dc = time.perf_counter() - t, time.process_time() - c
         labels = [it["label"] for it in items]
         depths = sorted({it["depth"] for it in items})
-        row = {"items": n, "seconds": dt, "items_per_s": n / dt, "solvable": labels.count("Solvable"),
+        row = {"items": n, "seconds": dt, "cpu_seconds": dc, "items_per_s": n / dt, "items_per_cpu_s": n / dc,
+               "solvable": labels.count("Solvable"),
                "unsolvable": labels.count("Unsolvable"), "depths": f"{depths[0]}..{depths[-1]}"}
         if puzzle in ("sudoku", "coloring"):
             with python_kernels():
@@ -120,12 +232,32 @@ def main() -> int:
         print(f"{name:<22}{r['puzzles']:>6}{r['nodes']:>8}{r['solvable']:>7}{r['oracle_numba_s']:>13.3f}s"
               f"{r['oracle_python_s']:>14.3f}s{r['plain_bottom_up_s']:>16.3f}s{r['labels_agree']!s:>7}")
     print(f"\nSampling {n_items} balanced items per puzzle (a new puzzle per item)")
-    print(f"{'puzzle':<11}{'items':>6}{'seconds':>9}{'items/s':>9}{'S/U':>9}{'depths':>9}{'items/s (py kernels)':>22}")
+    print(f"{'puzzle':<11}{'items':>6}{'wall s':>8}{'cpu s':>8}{'items/s':>9}{'per cpu s':>10}{'S/U':>9}{'depths':>9}"
+          f"{'items/s (py kernels)':>22}")
     results["sampling"] = sample_all(n_items, n_python)
     for puzzle, r in results["sampling"].items():
         py = f"{r['python_items_per_s']:.1f}" if "python_items_per_s" in r else "-"
-        print(f"{puzzle:<11}{r['items']:>6}{r['seconds']:>9.2f}{r['items_per_s']:>9.1f}"
-              f"{r['solvable']:>4}/{r['unsolvable']:<4}{r['depths']:>9}{py:>22}")
+        print(f"{puzzle:<11}{r['items']:>6}{r['seconds']:>8.2f}{r['cpu_seconds']:>8.2f}{r['items_per_s']:>9.1f}"
+              f"{r['items_per_cpu_s']:>10.1f}{r['solvable']:>4}/{r['unsolvable']:<4}{r['depths']:>9}{py:>22}")
+    rounds = 2 if args.quick else 3
+    print(f"\nLogic grids: column search (ours) vs cell search alone, {rounds} interleaved rounds")
+    print(f"{'case':<24}{'n':>5}{'ours/s wall':>13}{'ours/s cpu':>12}{'cell/s wall':>13}{'cell/s cpu':>12}{'speed-up':>10}")
+    results["logic_grid_search"] = grid_search(20 if args.quick else 60, rounds)
+    for name, r in results["logic_grid_search"].items():
+        print(f"{name:<24}{r['n']:>5}{r['ours_per_s_wall']:>13.1f}{r['ours_per_s_cpu']:>12.1f}{r['cell_per_s_wall']:>13.1f}"
+              f"{r['cell_per_s_cpu']:>12.1f}{r['ours_per_s_cpu'] / r['cell_per_s_cpu']:>9.1f}x")
+    prev = previous_logicgrid(5, 20) if args.quick else previous_logicgrid(10, 40)
+    ours = results["sampling"]["logicgrid"]["items_per_cpu_s"]
+    results["logicgrid_previous"] = prev
+    if prev is not None:
+        print(f"\nLogic-grid items per CPU second: {ours:.1f} now, {prev['items_per_cpu_s']:.1f} with the previous "
+              f"implementation ({PREVIOUS}, subprocess, marginal cost): {ours / prev['items_per_cpu_s']:.1f}x")
+    print("\nOne step on hostile text (worst of: " + ", ".join(HOSTILE) + ") beside the gold answer")
+    print(f"{'env':<40}{'gold wall':>11}{'gold cpu':>10}{'worst wall':>12}{'worst cpu':>11}  worst input")
+    results["hostile_step"] = hostile_steps()
+    for name, r in results["hostile_step"].items():
+        print(f"{name:<40}{r['gold_wall']:>10.4f}s{r['gold_cpu']:>9.4f}s{r['worst_wall']:>11.4f}s"
+              f"{r['worst_cpu']:>10.4f}s  {r['worst']}")
     out = ROOT / "benchmarks" / "results" / "finereason.json"
     out.write_text(json.dumps(results, indent=2) + "\n")
     print(f"\nwrote {out.relative_to(ROOT)}")

@@ -14,9 +14,13 @@ benchmarks compare them); the public functions use the compiled kernels.
 """
 from __future__ import annotations
 
+import functools
+import itertools
+
 import numpy as np
 
 __all__ = [
+    "GridPuzzle",
     "GridSearchBudget",
     "coloring_extends",
     "coloring_extends_py",
@@ -454,6 +458,26 @@ def grid_clue_holds(header, domains, ast, rows: list[list[int]]) -> list[bool]:
     return _holds(g, ast, assign, pos, n).tolist()
 
 
+class GridPuzzle:
+    """A logic grid compiled once for many searches: header, typed domains, clue trees and the
+    columns each clue depends on (``grid_count_solutions`` builds one per call)."""
+
+    def __init__(self, header, domains, asts):
+        self.header, self.domains, self.asts = list(header), domains, list(asts)
+        self.grid = _Grid(header, domains, self.asts)
+        self.deps = [self.grid.deps(a) for a in self.asts]
+
+    def count(self, fixed, limit: int = 2, budget: int = 20_000_000,
+              chunk: int = 200_000) -> tuple[int, list[list[int]] | None]:
+        """See :func:`grid_count_solutions`."""
+        return _column_search(self, fixed, limit, budget, chunk)
+
+
+@functools.lru_cache(maxsize=8)
+def _permutations(n: int) -> np.ndarray:
+    return np.array(list(itertools.permutations(range(n))), np.int8).reshape(-1, n)
+
+
 def grid_count_solutions(header, domains, asts, fixed, limit: int = 2, budget: int = 20_000_000,
                          chunk: int = 200_000) -> tuple[int, list[list[int]] | None]:
     """Count full tables (up to ``limit``) that satisfy every clue and agree with ``fixed``.
@@ -464,12 +488,13 @@ def grid_count_solutions(header, domains, asts, fixed, limit: int = 2, budget: i
     first table found as ``[column][row]`` domain indices. Raises :class:`GridSearchBudget` past
     ``budget`` candidate tables (so hostile puzzles cannot stall a caller).
     """
-    import itertools
+    return GridPuzzle(header, domains, asts).count(fixed, limit, budget, chunk)
 
+
+def _column_search(puzzle: GridPuzzle, fixed, limit: int, budget: int, chunk: int):
+    domains, asts, g, deps = puzzle.domains, puzzle.asts, puzzle.grid, puzzle.deps
     m, n = len(domains), len(fixed[0])
-    g = _Grid(header, domains, asts)
-    deps = [g.deps(a) for a in asts]
-    perms_all = np.array(list(itertools.permutations(range(n))), np.int8).reshape(-1, n)
+    perms_all = _permutations(n)
     perms = {}
     for j in range(1, m):
         p = perms_all

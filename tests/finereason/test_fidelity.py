@@ -221,7 +221,7 @@ def test_column_search_cell_search_and_brute_force_agree(seed, n_rows, n_cols, n
             if rng.random() < holes:
                 table[i][j] = ""
     want = brute_count(data, table)
-    header, domains, asts = cluelang._compiled(cluelang.puzzle_key(data))
+    header, domains, asts, _ = cluelang._compiled(cluelang.puzzle_key(data))
     fixed = cluelang._fixed(data, domains, table)
     assert grid_count_solutions(header, domains, asts, fixed, limit=10**6)[0] == want
     assert cluelang._cell_search(data, table, 10**6)[0] == want
@@ -233,7 +233,7 @@ def test_vectorised_clues_match_the_scalar_interpreter(reference):
     rng = np.random.default_rng(1)
     for q in rows(reference, "logicgrid", "questions"):
         data = logicgrid.load_question(q)
-        header, domains, asts = cluelang._compiled(cluelang.puzzle_key(data))
+        header, domains, asts, _ = cluelang._compiled(cluelang.puzzle_key(data))
         n = len(domains[0])
         first = [cluelang.domain_index(data, 0, r[0]) for r in data["initial"][1:]]
         tables = [[first] + [list(rng.permutation(n)) for _ in domains[1:]] for _ in range(40)]

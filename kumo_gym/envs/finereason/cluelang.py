@@ -33,7 +33,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ...core.errors import ConfigError, ParseError
-from ...solvers.finereason import GridSearchBudget, grid_count_solutions
+from ...solvers.finereason import GridPuzzle, GridSearchBudget
 from .text import format_value
 
 MAX_CLUE_LEN = 4000
@@ -669,7 +669,7 @@ def _compiled(key: str):
     header = data["initial"][0]
     domains = [[as_value(x) for x in d] for d in data["domains"]]
     asts = [parse_clue(c["conditions"]) for c in data["clues"].values()]
-    return header, domains, asts
+    return header, domains, asts, GridPuzzle(header, domains, asts)
 
 
 def puzzle_key(data: dict) -> str:
@@ -712,7 +712,7 @@ def solve_table(data: dict, table=None, limit: int = 2) -> tuple[int, list | Non
     import math
 
     table = table if table is not None else data["initial"]
-    header, domains, asts = _compiled(puzzle_key(data))
+    header, domains, _, puzzle = _compiled(puzzle_key(data))
     if len(table) - 1 != len(domains[0]) or any(len(row) != len(header) for row in table):
         return 0, None
     fixed = _fixed(data, domains, table)
@@ -724,7 +724,7 @@ def solve_table(data: dict, table=None, limit: int = 2) -> tuple[int, list | Non
                                    for j in range(len(header))] for i in range(len(fixed[0]))]
         return _cell_search(data, canon, limit)
     try:
-        count, first = grid_count_solutions(header, domains, asts, fixed, limit=limit)
+        count, first = puzzle.count(fixed, limit=limit)
     except GridSearchBudget as e:  # cannot happen below COLUMN_SEARCH_MAX; kept as a guard
         raise ConfigError(f"this logic grid puzzle is too hard to label exactly ({e})") from None
     if first is None:
