@@ -13,10 +13,12 @@ In one run:
 * **Sampling 500 balanced items per puzzle** (:func:`kumo_gym.envs.finereason.export.sample_items`),
   each item on a freshly generated puzzle; for Sudoku and graph colouring also with the
   pure-Python kernels swapped in (on fewer items, scaled to items per second).
-* **Logic grids: the vectorised column search against the cell search.** Generating puzzles of
-  several sizes and sampling items, with the grid oracle as shipped (numpy column-permutation
-  search below 2M candidate tables, else the cell search) and with the cell search alone (the
-  previous implementation's algorithm), in interleaved rounds; CPU time beside wall time.
+* **Logic grids against the previous implementation** (the last main commit before the vectorised
+  searches, extracted with ``git archive``): generating puzzles of several sizes and sampling
+  items, the same harness in fresh subprocesses, rounds interleaved; CPU time beside wall time.
+  And labelling every table of the reference grid paths with the shipped oracle against the cell
+  search alone.
+* **One step on hostile text** beside the gold answer, per task.
 
 Prints a table and writes ``benchmarks/results/finereason.json``. ``--quick`` uses fewer items.
 """
@@ -42,9 +44,16 @@ from kumo_gym.envs.finereason.tree import label_tree, walk
 from kumo_gym.solvers import finereason as kernels
 
 
-def reference_questions() -> list[dict] | None:
+def reference_dir() -> Path | None:
     env = os.environ.get("KUMO_GYM_REFERENCE")
     base = Path(env) if env else ROOT.parent / "shared" / "reference"
+    return base if base.is_dir() else None
+
+
+def reference_questions() -> list[dict] | None:
+    base = reference_dir()
+    if base is None:
+        return None
     path = base / "finereason" / "sudoku_questions.jsonl"
     if not path.is_file():
         return None
@@ -104,33 +113,98 @@ def timed(fn) -> tuple[float, float]:
     return time.perf_counter() - w, time.process_time() - c
 
 
-def grid_search(n: int, rounds: int) -> dict:
-    """Puzzles and items per second, column search vs cell search, interleaved rounds."""
+_HARNESS = """
+import json, sys, time
+import numpy as np
+from kumo_gym.envs.finereason import logicgrid
+from kumo_gym.envs.finereason.export import sample_items
+case, k, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rows, cols = {"generate 4x3 (normal)": (4, 3), "generate 5x3 (hard)": (5, 3), "generate 4x4": (4, 4),
+              "generate 6x3": (6, 3)}.get(case, (4, 3))
+logicgrid.generate_puzzle(np.random.default_rng(10**6), rows, cols)  # warm up: imports, caches of code
+w, c = time.perf_counter(), time.process_time()
+if case.startswith("generate"):
+    for i in range(k):
+        logicgrid.generate_puzzle(np.random.default_rng(seed * 10**4 + i), rows, cols)
+else:
+    sample_items("logicgrid", k, seed=seed)
+print(json.dumps([time.perf_counter() - w, time.process_time() - c]))
+"""
+
+
+def _run_harness(path: str, case: str, k: int, seed: int) -> tuple[float, float]:
+    import subprocess
+
+    res = subprocess.run([sys.executable, "-c", _HARNESS, case, str(k), str(seed)], capture_output=True, text=True,
+                         check=True, env={**os.environ, "PYTHONPATH": path})
+    return tuple(json.loads(res.stdout.strip().splitlines()[-1]))
+
+
+@contextmanager
+def previous_source():
+    """The previous implementation (``PREVIOUS``) extracted with ``git archive``; None without git."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", PREVIOUS, "kumo_gym"], capture_output=True,
+                                     check=True).stdout
+            subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
+        except (OSError, subprocess.CalledProcessError):
+            yield None
+            return
+        yield tmp
+
+
+def grid_vs_previous(n: int, rounds: int) -> dict | None:
+    """Logic-grid generation and sampling, ours against the previous implementation: the same harness
+    in fresh subprocesses (work timed inside, after a warm-up), rounds interleaved, new seeds per round."""
     out = {}
-    cases = [("generate 3x3 (easy)", lambda k: [logicgrid.generate_puzzle(np.random.default_rng(i), 3, 3)
-                                                for i in range(k)]),
-             ("generate 4x3 (normal)", lambda k: [logicgrid.generate_puzzle(np.random.default_rng(i), 4, 3)
-                                                  for i in range(k)]),
-             ("generate 5x3 (hard)", lambda k: [logicgrid.generate_puzzle(np.random.default_rng(i), 5, 3)
-                                                for i in range(k)]),
-             ("generate 4x4", lambda k: [logicgrid.generate_puzzle(np.random.default_rng(i), 4, 4) for i in range(k)]),
-             ("items 4x3 (normal)", lambda k: sample_items("logicgrid", k, seed=0))]
-    for name, fn in cases:
-        k = max(2, n // 4) if "generate" in name else n
-        acc = {"ours": [0.0, 0.0], "cell": [0.0, 0.0]}
-        for _ in range(rounds):
-            cluelang._SOLVABLE_CACHE.clear()
-            w, c = timed(lambda fn=fn, k=k: fn(k))
-            acc["ours"][0] += w
-            acc["ours"][1] += c
-            with cell_search_only():
-                w, c = timed(lambda fn=fn, k=k: fn(k))
-            acc["cell"][0] += w
-            acc["cell"][1] += c
-        total = k * rounds
-        out[name] = {"n": total, **{f"{who}_per_s_wall": total / t[0] for who, t in acc.items()},
-                     **{f"{who}_per_s_cpu": total / t[1] for who, t in acc.items()}}
+    with previous_source() as old:
+        if old is None:
+            return None
+        for case, k in (("generate 4x3 (normal)", n), ("generate 5x3 (hard)", n), ("generate 4x4", n // 2),
+                        ("generate 6x3", max(2, n // 10)), ("items 4x3 (normal)", n)):
+            acc = {"ours": [0.0, 0.0], "previous": [0.0, 0.0]}
+            for r in range(rounds):
+                for who, path in (("previous", old), ("ours", str(ROOT))):
+                    w, c = _run_harness(path, case, k, r + 1)
+                    acc[who][0] += w
+                    acc[who][1] += c
+            total = k * rounds
+            out[case] = {"n": total, **{f"{who}_per_s_wall": total / t[0] for who, t in acc.items()},
+                         **{f"{who}_per_s_cpu": total / t[1] for who, t in acc.items()}}
     return out
+
+
+def grid_label_search(reference: Path | None, rounds: int) -> dict | None:
+    """Labels of every table on the reference grid paths: the shipped oracle (column search where
+    the candidate tables are few) against the cell search alone, interleaved rounds."""
+    if reference is None:
+        return None
+    path = reference / "finereason" / "gridpuzzle_states_dev_50.jsonl"
+    if not path.is_file():
+        return None
+    jobs = []
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        data = logicgrid.load_question(row)
+        tables = row["inputs"]["initial_to_current"] + [row["inputs"]["unsolvable_child"]]
+        jobs += [(data, logicgrid.RULES_BY_SEMANTICS["finereason"].normalize(data, t)) for t in tables]
+    acc = {"ours": [0.0, 0.0], "cell": [0.0, 0.0]}
+    for _ in range(rounds):
+        cluelang._SOLVABLE_CACHE.clear()
+        w, c = timed(lambda: [cluelang.solvable_table(d, t) for d, t in jobs])
+        acc["ours"][0] += w
+        acc["ours"][1] += c
+        with cell_search_only():
+            w, c = timed(lambda: [cluelang.solvable_table(d, t) for d, t in jobs])
+        acc["cell"][0] += w
+        acc["cell"][1] += c
+    total = len(jobs) * rounds
+    return {"labels": total, **{f"{who}_per_s_wall": total / t[0] for who, t in acc.items()},
+            **{f"{who}_per_s_cpu": total / t[1] for who, t in acc.items()}}
 
 
 HOSTILE = {"Answer + 20k blanks": "Answer" + " " * 20_000 + "x", "1 MB of x": "x" * 1_000_000,
@@ -166,30 +240,6 @@ def hostile_steps() -> dict:
 
 #: the last main commit before the column search; its logic-grid sampling is the reference
 PREVIOUS = "35b449e"
-
-
-def previous_logicgrid(n_small: int, n_big: int) -> dict | None:
-    """Logic-grid items per CPU second of the previous implementation (``PREVIOUS``), run from a
-    ``git archive`` in a subprocess and timed by marginal cost (n_big minus n_small items)."""
-    import subprocess
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            archive = subprocess.run(["git", "-C", str(ROOT), "archive", PREVIOUS, "kumo_gym"], capture_output=True,
-                                     check=True).stdout
-        except (OSError, subprocess.CalledProcessError):
-            return None
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        code = ("import time, sys\nfrom kumo_gym.envs.finereason.export import sample_items\n"
-                "sample_items('logicgrid', 2, seed=99)\nout = []\n"
-                f"for k in ({n_small}, {n_big}):\n"
-                "    c = time.process_time(); sample_items('logicgrid', k, seed=0); out.append(time.process_time() - c)\n"
-                "print(out[0], out[1])")
-        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                             env={**os.environ, "PYTHONPATH": tmp})
-        small, big = (float(x) for x in res.stdout.split())
-    return {"rev": PREVIOUS, "items_per_cpu_s": (n_big - n_small) / (big - small)}
 
 
 def sample_all(n: int, n_python: int) -> dict:
@@ -240,18 +290,20 @@ def main() -> int:
         print(f"{puzzle:<11}{r['items']:>6}{r['seconds']:>8.2f}{r['cpu_seconds']:>8.2f}{r['items_per_s']:>9.1f}"
               f"{r['items_per_cpu_s']:>10.1f}{r['solvable']:>4}/{r['unsolvable']:<4}{r['depths']:>9}{py:>22}")
     rounds = 2 if args.quick else 3
-    print(f"\nLogic grids: column search (ours) vs cell search alone, {rounds} interleaved rounds")
-    print(f"{'case':<24}{'n':>5}{'ours/s wall':>13}{'ours/s cpu':>12}{'cell/s wall':>13}{'cell/s cpu':>12}{'speed-up':>10}")
-    results["logic_grid_search"] = grid_search(20 if args.quick else 60, rounds)
-    for name, r in results["logic_grid_search"].items():
-        print(f"{name:<24}{r['n']:>5}{r['ours_per_s_wall']:>13.1f}{r['ours_per_s_cpu']:>12.1f}{r['cell_per_s_wall']:>13.1f}"
-              f"{r['cell_per_s_cpu']:>12.1f}{r['ours_per_s_cpu'] / r['cell_per_s_cpu']:>9.1f}x")
-    prev = previous_logicgrid(5, 20) if args.quick else previous_logicgrid(10, 40)
-    ours = results["sampling"]["logicgrid"]["items_per_cpu_s"]
-    results["logicgrid_previous"] = prev
-    if prev is not None:
-        print(f"\nLogic-grid items per CPU second: {ours:.1f} now, {prev['items_per_cpu_s']:.1f} with the previous "
-              f"implementation ({PREVIOUS}, subprocess, marginal cost): {ours / prev['items_per_cpu_s']:.1f}x")
+    print(f"\nLogic grids: ours vs the previous implementation ({PREVIOUS}), {rounds} interleaved rounds")
+    print(f"{'case':<24}{'n':>5}{'ours/s wall':>13}{'ours/s cpu':>12}{'prev/s wall':>13}{'prev/s cpu':>12}"
+          f"{'speed-up':>10}")
+    results["logic_grid_vs_previous"] = grid_vs_previous(10 if args.quick else 40, rounds)
+    for name, r in (results["logic_grid_vs_previous"] or {}).items():
+        print(f"{name:<24}{r['n']:>5}{r['ours_per_s_wall']:>13.1f}{r['ours_per_s_cpu']:>12.1f}"
+              f"{r['previous_per_s_wall']:>13.1f}{r['previous_per_s_cpu']:>12.1f}"
+              f"{r['ours_per_s_cpu'] / r['previous_per_s_cpu']:>9.1f}x")
+    lab = grid_label_search(reference_dir(), rounds)
+    results["logic_grid_labels"] = lab
+    if lab is not None:
+        print(f"\nLabelling the {lab['labels'] // rounds} tables of the reference grid paths: "
+              f"{lab['ours_per_s_cpu']:.0f}/CPU s with the shipped oracle, {lab['cell_per_s_cpu']:.0f}/CPU s with the "
+              f"cell search alone ({lab['ours_per_s_cpu'] / lab['cell_per_s_cpu']:.1f}x)")
     print("\nOne step on hostile text (worst of: " + ", ".join(HOSTILE) + ") beside the gold answer")
     print(f"{'env':<40}{'gold wall':>11}{'gold cpu':>10}{'worst wall':>12}{'worst cpu':>11}  worst input")
     results["hostile_step"] = hostile_steps()
