@@ -114,7 +114,9 @@ def timed(fn) -> tuple[float, float]:
 
 
 _HARNESS = """
-import json, sys, time
+import json, os, sys, time
+import kumo_gym
+assert kumo_gym.__file__.startswith(os.getcwd()), kumo_gym.__file__  # the implementation asked for
 import numpy as np
 from kumo_gym.envs.finereason import logicgrid
 from kumo_gym.envs.finereason.export import sample_items
@@ -135,8 +137,9 @@ print(json.dumps([time.perf_counter() - w, time.process_time() - c]))
 def _run_harness(path: str, case: str, k: int, seed: int) -> tuple[float, float]:
     import subprocess
 
+    # run inside ``path``: ``python -c`` puts the working directory first on sys.path
     res = subprocess.run([sys.executable, "-c", _HARNESS, case, str(k), str(seed)], capture_output=True, text=True,
-                         check=True, env={**os.environ, "PYTHONPATH": path})
+                         check=True, cwd=path, env={**os.environ, "PYTHONPATH": path})
     return tuple(json.loads(res.stdout.strip().splitlines()[-1]))
 
 

@@ -21,8 +21,8 @@ import numpy as np
 
 __all__ = [
     "GridPuzzle",
-    "GridTables",
     "GridSearchBudget",
+    "GridTables",
     "coloring_extends",
     "coloring_extends_py",
     "grid_clue_holds",
