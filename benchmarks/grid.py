@@ -28,9 +28,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kumo_gym.core.registry import get_task
+from kumo_gym.core.registry import entries, get_task
 from kumo_gym.envs.grid import tatham
-from kumo_gym.envs.grid.catalog import ENTRIES
+
+ENTRIES = [e for e in entries() if e.family == "grid"]
 
 PRESETS = ("trivial", "easy", "normal", "hard")
 

@@ -11,8 +11,9 @@ import importlib
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
+
+from .core.errors import ConfigError
 
 #: Modules that add subcommands (``eval``, ``train``, ``demo``, ``analyze``, ``kumo``, ``sparc`` ...).
 PLUGINS = (
@@ -64,6 +65,36 @@ def parse_kwargs(pairs: list[str] | None, extra: list[str] | None = None) -> dic
     return out
 
 
+def _int_at_least(lo: int, what: str):
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < lo:
+            raise argparse.ArgumentTypeError(f"{value} is not {what}")
+        return value
+
+    convert.__name__ = what
+    return convert
+
+
+#: argparse types: counts (``--size``, ``--samples`` ...), limits that may be 0, and seeds
+positive_int = _int_at_least(1, "a positive integer")
+nonnegative_int = _int_at_least(0, "an integer >= 0")
+seed_int = _int_at_least(0, "a valid seed (an integer >= 0)")
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
 class _DeprecatedCount(argparse.Action):
     """``--n`` as the old spelling of ``--size`` (the number of items): works, with a warning."""
 
@@ -75,14 +106,14 @@ class _DeprecatedCount(argparse.Action):
 
 def add_size_arg(p: argparse.ArgumentParser, default: int | None, help: str) -> None:
     """``--size N`` (the number of items) and its deprecated alias ``--n``."""
-    p.add_argument("--size", type=int, default=default, help=help)
-    p.add_argument("--n", type=int, dest="size", action=_DeprecatedCount, help=argparse.SUPPRESS)
+    p.add_argument("--size", type=positive_int, default=default, help=help)
+    p.add_argument("--n", type=positive_int, dest="size", action=_DeprecatedCount, help=argparse.SUPPRESS)
 
 
 def add_env_args(p: argparse.ArgumentParser, mode: bool = True, optional: bool = False) -> None:
     p.add_argument("env", nargs="?" if optional else None, default=None,
                    help="environment id, e.g. kumo_gym/Hanoi-v0 (the kumo_gym/ prefix and -v0 may be left out)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_int, default=0)
     p.add_argument("--difficulty", default=None)
     p.add_argument("--split", default="train")
     if mode:
@@ -112,23 +143,111 @@ def env_kwargs(args, extra=None) -> dict:
     return kw
 
 
+class JsonlOutput:
+    """Where ``kumo-gym generate`` writes: all or nothing, resumable, and polite to what is there.
+
+    Records go to ``OUT.partial`` (beside the real file when ``OUT`` is a symlink, which stays a
+    symlink) and the finished file is renamed onto ``OUT``: a reader never sees half a file. The
+    partial file is the run's own state, not a temporary: after Ctrl-C or a kill, the same command
+    continues from the records it holds (a torn last line is dropped; the last kept record must be
+    exactly what the command makes at that index, or it refuses). A new file gets the mode the
+    umask allows (an existing one keeps its mode); a FIFO, a terminal or ``/dev/stdout`` is
+    written in place, without resuming.
+    """
+
+    def __init__(self, path: str | os.PathLike):
+        import stat
+
+        self.given = Path(path)
+        try:
+            st = os.stat(self.given)  # follows a symlink
+        except FileNotFoundError:
+            st = None
+        except OSError as e:
+            raise ConfigError(f"cannot write {path}: {e.strerror or e}") from None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise ConfigError(f"--out {path} is a directory; give a file name")
+        self.stream = st is not None and not stat.S_ISREG(st.st_mode)
+        self.path = self.given if self.stream else Path(os.path.realpath(self.given))
+        self.mode = None if st is None or self.stream else stat.S_IMODE(st.st_mode)
+        self.partial = self.path.with_name(self.path.name + ".partial")
+        self._file = None
+
+    # -- resuming ------------------------------------------------------------------------------
+    def kept(self) -> tuple[int, bytes | None]:
+        """``(records already in OUT.partial, the last one)``; drops a torn last line."""
+        if self.stream or not self.partial.exists():
+            return 0, None
+        with open(self.partial, "r+b") as f:
+            count, last, end, prev = 0, None, 0, b""
+            for line in f:
+                if not line.endswith(b"\n"):
+                    break
+                count, end, prev = count + 1, end + len(line), line
+            f.truncate(end)
+            last = prev or None
+        return count, last
+
+    # -- writing -------------------------------------------------------------------------------
+    def open(self, fresh: bool = False):
+        """Open for writing: appending to what :meth:`kept` kept, or from scratch when ``fresh``."""
+        try:
+            if self.stream:
+                self._file = open(self.given, "ab", buffering=0)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._file = open(self.partial, "wb" if fresh else "ab")
+        except OSError as e:
+            raise ConfigError(f"cannot write {self.given}: {e.strerror or e}") from None
+        return self
+
+    def write(self, row: dict) -> None:
+        self._file.write(json_line(row))
+        self._file.flush()  # a kill loses at most the record being written
+
+    def finish(self) -> None:
+        """Close, and (for a file) move the finished partial file onto ``OUT``."""
+        f, self._file = self._file, None
+        if self.stream:
+            f.close()
+            return
+        f.flush()
+        os.fsync(f.fileno())
+        f.close()
+        if self.mode is not None:
+            os.chmod(self.partial, self.mode)
+        os.replace(self.partial, self.path)
+
+    def abandon(self, keep: bool) -> None:
+        """Close after a failure; the partial file stays only when ``keep`` (an interruption)."""
+        f, self._file = self._file, None
+        if f is not None:
+            f.close()
+        if not keep and not self.stream and self.partial.exists():
+            self.partial.unlink()
+
+
 def write_jsonl_atomic(path: str | os.PathLike, rows) -> int:
-    """Write ``rows`` to ``path`` through a temporary file and a rename: all or nothing."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Write ``rows`` to ``path`` all at once (through :class:`JsonlOutput`, without resuming)."""
+    out = JsonlOutput(path).open(fresh=True)
     n = 0
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(json.dumps(row, ensure_ascii=False) + "\n")
-                n += 1
-        os.replace(tmp, path)
+        for row in rows:
+            out.write(row)
+            n += 1
+        out.finish()
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        out.abandon(keep=False)
         raise
     return n
+
+
+def json_line(row: dict) -> bytes:
+    """One JSONL line: UTF-8, or ASCII escapes when the row holds text UTF-8 cannot encode."""
+    try:
+        return (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(row) + "\n").encode("ascii")
 
 
 # ---- list ----------------------------------------------------------------------------------
@@ -294,8 +413,11 @@ def cmd_play(args, extra) -> int:
 
 # ---- generate ------------------------------------------------------------------------------
 def cmd_generate(args, extra) -> int:
+    """Write the records; Ctrl-C keeps what is done in ``OUT.partial`` and the same command resumes."""
     from tqdm import tqdm
 
+    from .core.registry import get_task
+    from .core.seeding import shard_range
     from .training.data import DistinctCounter, RecordMaker, generate_instances
 
     if args.size is None:
@@ -307,29 +429,53 @@ def cmd_generate(args, extra) -> int:
     env_id = resolve_env_id(args.env)
     kw = env_kwargs(args, extra)
     kw.pop("split", None)
-    from .core.registry import get_task
-
     task = get_task(env_id)
-    insts = generate_instances(env_id, args.size, split=args.split, seed=args.seed, shard=args.shard, env_kwargs=kw)
+    out = JsonlOutput(args.out)
+    total = len(shard_range(args.size, args.shard))
     maker = RecordMaker(env_id, kw, args.split, args.prompt_format, args.golden)
     counter = DistinctCounter(env_id, kw)
 
-    def rows():
-        bar = tqdm(total=args.size if args.shard is None else None, desc=f"generate {env_id}",
-                   disable=args.quiet, unit="item")
-        for inst in insts:
+    def instances(start: int):
+        return generate_instances(env_id, args.size, split=args.split, seed=args.seed, shard=args.shard,
+                                  env_kwargs=kw, start=start)
+
+    n = 0
+    try:
+        done, last = out.kept()
+        if done:
+            same = done <= total and json.loads(last) == json.loads(json_line(maker.record(next(instances(done - 1)))))
+            if not same:
+                raise ConfigError(f"{out.partial} holds {done} records of another command (other environment, "
+                                  "options, seed, split or size); delete it, or rerun the command that made it")
+            print(f"resuming: {done} of {total} records are already in {out.partial}", file=sys.stderr)
+    except BaseException:
+        maker.close()
+        raise
+    try:
+        out.open()
+        bar = tqdm(total=total, initial=done, desc=f"generate {env_id}", disable=args.quiet, unit="item")
+        for inst in instances(done):
             if args.split == "train":
                 task.check_trainable(inst)
             counter.add(inst.instance_id)
-            yield maker.record(inst)
+            out.write(maker.record(inst))
+            n += 1
             bar.update(1)
         bar.close()
-
-    try:
-        n = write_jsonl_atomic(args.out, rows())
+        out.finish()
+    except KeyboardInterrupt:
+        out.abandon(keep=True)
+        print(f"\ninterrupted: {done + n} of {total} records are kept in {out.partial}; run the same command "
+              "again to finish", file=sys.stderr)
+        return 130
+    except BaseException as exc:
+        # records kept by an earlier run, or lost to an I/O error, stay for the next try; a run that
+        # failed on its own (a refused instance ...) leaves nothing behind
+        out.abandon(keep=done > 0 or isinstance(exc, OSError))
+        raise
     finally:
         maker.close()
-    print(f"wrote {n} records to {args.out}")
+    print(f"wrote {done + n} records to {args.out}")
     if counter.message():
         print(f"warning: {counter.message()}", file=sys.stderr)
     return 0
@@ -406,11 +552,23 @@ def main(argv: list[str] | None = None) -> int:
     if extra and not getattr(args, "takes_extra", False):
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
-        if getattr(args, "takes_extra", False):
-            return int(args.func(args, extra) or 0)
-        return int(args.func(args) or 0)
+        rc = int((args.func(args, extra) if getattr(args, "takes_extra", False) else args.func(args)) or 0)
+        sys.stdout.flush()  # a closed pipe fails here, inside the handlers below, not at exit
+        return rc
     except KumoGymError as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (`kumo-gym list | head`): stop quietly, and keep the interpreter's
+        # final flush of stdout from failing again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except OSError as e:  # a path that cannot be read or written: name it, without a traceback
+        where = f": {e.filename}" if e.filename else ""
+        print(f"error: {e.strerror or e}{where}", file=sys.stderr)
         return 2
 
 

@@ -36,7 +36,7 @@ def graph_metrics(completions: Sequence[str], instances: Sequence[Any], *, env_i
     ``error`` (None or a message) and the requested ``keys``.
     """
     from ..core.registry import get_task
-    from .extract import analyse_trace
+    from .extract import analyse_trace, family_mismatch
 
     if len(completions) != len(instances):
         raise ValueError(f"{len(completions)} completions but {len(instances)} instances")
@@ -46,6 +46,12 @@ def graph_metrics(completions: Sequence[str], instances: Sequence[Any], *, env_i
         result: dict[str, Any] = {"solved": None, "error": None, **dict.fromkeys(keys)}
         try:
             inst_d = _instance_dict(inst)
+            if not isinstance(inst_d, dict):
+                raise TypeError(f"sample {i}: the instance is a {type(inst).__name__}, not an Instance or its dict")
+            # an instance of another family would be scored and labelled by the wrong rules
+            mismatch = family_mismatch(eid, inst_d.get("family"))
+            if mismatch:
+                raise ValueError(mismatch)
             verdict = verdicts[i] if verdicts is not None else None
             if verdict is None and eid:
                 from ..core.instance import Instance

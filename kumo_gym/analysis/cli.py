@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def register(subparsers) -> None:
@@ -26,9 +27,46 @@ def register(subparsers) -> None:
     p.add_argument("--max-graph-plots", type=int, default=12, help="draw at most this many claim graphs")
     p.add_argument("--limit", type=int, default=None, help="analyse only the first N episodes")
     p.add_argument("--no-plots", action="store_true", help="skip all pictures")
+    p.add_argument("--no-progress", action="store_true", help="no progress bars")
     p.add_argument("--stability", type=int, default=0, metavar="K",
                    help="with a model: repeat the extraction K times per trace for the stability table")
+    p.add_argument("--cache", default=None, metavar="DIR",
+                   help="keep model replies in DIR and answer repeated requests from it (re-runs cost nothing)")
+    p.add_argument("--record", default=None, metavar="CASSETTE",
+                   help="record every model request and reply to this JSON cassette")
+    p.add_argument("--replay", default=None, metavar="CASSETTE",
+                   help="answer every model request from a recorded cassette: no model, no network")
     p.set_defaults(func=cmd_analyze)
+
+    r = subparsers.add_parser("report", help="a static HTML site of an eval run and its reasoning graphs",
+                              description=REPORT_DOC, formatter_class=argparse.RawDescriptionHelpFormatter)
+    r.add_argument("run_dirs", nargs="+", metavar="RUN_DIR",
+                   help="an eval run directory (traces*.jsonl), an analysis directory (graphs/), or both")
+    r.add_argument("--out", default=None, help="output directory (default: RUN_DIR/report)")
+    r.add_argument("--no-analysis", action="store_true",
+                   help="do not run the deterministic extraction when no analysis directory is given")
+    r.add_argument("--max-episodes", type=int, default=2000, help="write at most this many episode pages")
+    r.set_defaults(func=cmd_report)
+
+
+REPORT_DOC = """``kumo-gym report RUN_DIR``: a static, self-contained HTML site (index.html and one page per episode).
+
+Per environment and difficulty: success, tokens and eta tables and plots; an episode browser with the
+rendered puzzle, the trace with claim spans highlighted, the verdict and the interactive reasoning
+graph. Open RUN_DIR/report/index.html in any browser: no server, nothing fetched from the internet.
+"""
+
+
+def cmd_report(args) -> int:
+    from ..core.errors import ConfigError
+    from .site import build_report
+
+    if args.max_episodes < 0:
+        raise ConfigError(f"--max-episodes must be >= 0, got {args.max_episodes}")
+    index = build_report(args.run_dirs, args.out, analyse=not args.no_analysis, max_episodes=args.max_episodes,
+                         progress=sys.stderr.isatty())
+    print(index)
+    return 0
 
 
 def cmd_analyze(args) -> int:
@@ -36,6 +74,15 @@ def cmd_analyze(args) -> int:
     from .report import analyse_file
 
     backend = rule_backend = None
+    if args.replay:
+        from .backends import ReplayBackend
+
+        if args.model or args.base_url or args.record:
+            raise ConfigError("--replay answers from a cassette: it takes no --model, --base-url or --record")
+        try:
+            backend = ReplayBackend(args.replay)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
     if args.model or args.base_url:
         if not args.model:
             raise ConfigError("--base-url needs --model (the model name the server serves)")
@@ -46,6 +93,18 @@ def cmd_analyze(args) -> int:
         if args.rule_model:
             rule_backend = OpenAIChatBackend(base_url=args.base_url, model=args.rule_model,
                                              api_key_env=args.api_key_env, timeout=args.timeout)
+    if backend is not None and not args.replay:
+        from .backends import CachedBackend, RecordingBackend
+
+        if args.cache:
+            backend = CachedBackend(backend, args.cache)
+            rule_backend = CachedBackend(rule_backend, args.cache) if rule_backend is not None else None
+        if args.record:
+            backend = RecordingBackend(backend, args.record)
+            if rule_backend is not None:
+                rule_backend = RecordingBackend(rule_backend, args.record, share=backend)
+    elif (args.cache or args.record) and not args.replay:
+        raise ConfigError("--cache and --record need a model (--base-url and --model)")
     import os
 
     if not os.path.exists(args.traces):
@@ -53,6 +112,7 @@ def cmd_analyze(args) -> int:
     summary = analyse_file(args.traces, args.out, backend=backend, profile=args.profile, force=args.force,
                            max_graph_plots=args.max_graph_plots, limit=args.limit,
                            llm_options={"rule_backend": rule_backend} if rule_backend else None,
-                           plots=not args.no_plots, stability_runs=args.stability)
+                           plots=not args.no_plots, stability_runs=args.stability,
+                           progress=not args.no_progress and sys.stderr.isatty())
     print(json.dumps(summary, indent=1))
     return 0 if summary["analysed"] or not summary["records"] else 1

@@ -49,7 +49,7 @@ from .schema import (
     validate_occurrence,
     validate_rule_app,
 )
-from .text import normalise, vote_indexing
+from .text import QUANTIFIED, normalise, vote_indexing
 
 PIPELINE_VERSION = "kumo_gym.reasoning_graph/v1"
 
@@ -184,6 +184,33 @@ _HYPOTHESIS = re.compile(r"\b(suppose|assume|assuming|what if|if we|if i|let's t
 _CONTRADICTION = re.compile(r"\b(contradiction|contradicts|contradictory|impossible|inconsistent|"
                             r"not possible|violates?|violation|can't work|cannot work|doesn't work|"
                             r"does not work|fails)\b")
+_NEGATED = re.compile(r"\b(?:no|not|don't|doesn't|didn't|isn't|wasn't|won't|without|never|any|see\s+no)\b[^,.;]{0,20}$")
+_IF = re.compile(r"\b(?:if|whether|unless)\b")
+_ABANDON = re.compile(r"\b(?:go(?:ing)? back|back to|drop (?:this|that|it)|scratch that|never ?mind|instead|"
+                      r"(?:doesn't|does not|didn't) (?:lead|help|get)|no contradiction|keep (?:it|this|that) as a candidate|"
+                      r"abandon|start over|undo)\b")
+
+
+def _contradiction(text: str):
+    """The first contradiction marker that is not negated ("I don't see a contradiction")."""
+    for m in _CONTRADICTION.finditer(text):
+        if not _NEGATED.search(text[:m.start()]):
+            return m
+    return None
+
+
+def _conditional(text: str, pos: int, hyp) -> bool:
+    """Whether position ``pos`` lies in an "if ..." clause (a condition asserts nothing), unless
+    that "if" is the sentence's hypothesis marker ("if we put a tent at ...")."""
+    for m in _IF.finditer(text, 0, pos):
+        if hyp is not None and hyp.start() <= m.start() < hyp.end():
+            continue
+        end = re.compile(r",|;|\bthen\b").search(text, m.end())
+        if end is None or pos < end.start():
+            return True
+    return False
+
+
 #: longest sentence prefix the regex reader looks at (real sentences are far shorter)
 MAX_SENTENCE_CHARS = 2000
 #: most premises the marker linker attaches to one conclusion
@@ -210,6 +237,7 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
     paragraph = None
     prev_out: list[int] = []
     assumed: dict = {}  # branch scope -> its assumption (kind, payload json)
+    abandoned: list[int] = []  # branches dropped without a verdict (never confirmed later)
     for sent in sentences:
         if scope != MAIN and sent.paragraph != paragraph:
             scope = MAIN
@@ -219,9 +247,14 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
         norm = normalise(sent.text[:MAX_SENTENCE_CHARS])
         found = sorted(reader.read(norm), key=lambda f: f.pos)
         hyp = _HYPOTHESIS.search(norm.text)
+        if hyp and not any(f.pos > hyp.start() and f.kind in pack.solution_kinds for f in found):
+            hyp = None  # "let me try the other option": no assumption named, no branch
         if norm.text.endswith("?") and not hyp:
             found = []  # a question asserts nothing ("So r4c8 = 1?")
-        con = _CONTRADICTION.search(norm.text) if scope != MAIN or hyp else None
+        found = [f for f in found if not _conditional(norm.text, f.pos, hyp)]
+        quantified = [(m.start(1), m.end(1)) for m in QUANTIFIED.finditer(norm.text)]
+        found = [f for f in found if not any(a <= f.pos < b for a, b in quantified)]
+        con = _contradiction(norm.text) if scope != MAIN or hyp else None
         assumption_pos = None
         if hyp and (con is None or hyp.start() < con.start()):
             branch += 1
@@ -245,7 +278,12 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
                 else "stated"
             here.append({"kind": f.kind, "payload": f.payload, "status": status, "scope": f_scope,
                          "source_sents": [sent.index], "pos": f.pos, "end": f.end if f.end is not None else f.pos,
-                         "cid": len(out) + len(here), "premises": [], "clue": f.kind in pack.clue_kinds})
+                         "start": min(f.pos, f.start) if f.start is not None else f.pos,
+                         "cid": len(out) + len(here), "premises": [], "clue": f.kind in pack.clue_kinds,
+                         "abandoned": list(abandoned)})
+        if con is None and scope != MAIN and _ABANDON.search(norm.text):
+            abandoned.append(branch_number(scope))
+            scope = MAIN  # "let me go back": the branch is dropped without a verdict
         if con is not None and scope != MAIN:
             k = branch_number(scope)
             here.append({"kind": "Contradiction", "payload": {"branch": k, "note": sent.text[:120]},
@@ -272,12 +310,16 @@ FORWARD = re.compile(r"\b(?:therefore|thus|hence|so(?! far\b| on\b| much\b)|whic
                      r"meaning|it follows that|consequently|forcing|which forces|this forces|that forces|"
                      r"which leaves|which rules out|this rules out|that rules out|leaving|that leaves|this leaves|"
                      r"which gives|this gives|that gives|giving|which implies|this implies|that implies|"
-                     r"and then|then|as a result|which makes|this makes|that makes|so that)\b")
+                     r"and then|then|as a result|which makes|this makes|that makes|so that|"
+                     # causal verbs: "the tent at X rules out Y", "row 0's clue forces Y"
+                     r"rules out|rule out|eliminates|excludes|forces|blocks|implies|means)\b")
 # a sentence that opens by pointing back at the previous one
 _BACKREF = re.compile(r"^\s*(?:so|therefore|thus|hence|consequently|then|this|that|these|those|it|which|"
-                      r"as a result|because of (?:this|that)|given (?:this|that)|in turn|in that case|"
-                      r"from (?:this|that|there)|with (?:this|that))\b")
+                      r"as a result|because of (?:this|that)|given (?:this|that)(?=\s*,)|in turn|in that case|"
+                      r"from (?:this|that|there)(?=\s*,)|with (?:this|that)(?=\s*,))\b")
 _CUT = re.compile(r",|;|\bthen\b")
+_INLINE = frozenset({"therefore", "thus", "hence", "then", "consequently"})
+_CLAUSE = re.compile(r"(?:,\s*and|,\s*but|;)\s+(?=(?:it|this|that|but)\b)")
 
 
 def _first_after(items: list[dict], pos: int, end: int) -> dict | None:
@@ -328,8 +370,17 @@ def premise_links(text: str, items: list[dict]) -> tuple[dict, list[int], bool]:
     links: dict = {j: [] for j in range(len(items))}
     pos0 = [o["pos"] for o in items]
     cuts = [m for m in FORWARD.finditer(text)]
-    bounds = [0] + [m.start() for m in cuts] + [n + 1]
-    starts = [0] + [m.end() for m in cuts]
+    # "C1 because P1, and it cannot be 3 because P2": a new clause that does not build on the last
+    breaks = {m.start() for m in _CLAUSE.finditer(text)}
+    marks = sorted([(m.start(), m.end(), True) for m in cuts] + [(b, b, False) for b in breaks])
+    bounds = [0] + [a for a, _, _ in marks] + [n + 1]
+    starts = [0] + [e for _, e, _ in marks]
+    flows = [False] + [f for _, _, f in marks]
+    if cuts and cuts[-1].end() >= len(text.rstrip(" .!")) and not _BACKREF.match(text):
+        # "r7c2 must be 7 then.": a closing "then"/"so" points back like an opening one
+        trailing = True
+    else:
+        trailing = False
     prev_outputs: list[int] = []
     wants_previous = bool(_BACKREF.match(text))
     first_clause_members: list[int] = []
@@ -363,24 +414,46 @@ def premise_links(text: str, items: list[dict]) -> tuple[dict, list[int], bool]:
             conclusions = [j for j in members if items[j]["pos"] >= cut]
         for j in conclusions:
             links[j].extend(premises)
-        if k > 0:
+        if k > 0 and not flows[k]:
+            prev_outputs = []  # a new clause: it builds on nothing said before it in the sentence
+        if k > 0 and flows[k]:
+            if not prev_outputs and not seen_members and not re.search(r"@\d+@", text[:a]) and \
+                    re.search(r"\b(?:therefore|thus|hence|then|rest|remaining|this|that|these|now)\b", text[:a]):
+                # "The rest of row 3 is therefore empty, so C": nothing named before the marker,
+                # so C builds on the previous sentence
+                wants_previous = True
             for j in conclusions:
                 links[j].extend(x for x in prev_outputs if x not in links[j])
-        # a clue in the same comma-free stretch just before a conclusion supports it
+        # a clue named just before a conclusion, with no comma or "and" between, supports it
         for j in conclusions:
             if items[j].get("clue"):
                 continue
             for q in conclusions:
-                if q == j or not items[q].get("clue") or pos0[q] >= pos0[j]:
-                    continue
-                if not re.search(r"[,;]|\band\b", text[pos0[q]:pos0[j]]) and q not in links[j]:
+                start = items[j].get("start", pos0[j])
+                if q == j or not items[q].get("clue") or pos0[q] >= pos0[j] or items[q]["end"] > start:
+                    continue  # (a clue read from the same words as the conclusion is the same fact)
+                if not re.search(r"[,;]|\band\b", text[items[q]["end"]:start]) and q not in links[j]:
                     links[j].append(q)
         if members and not seen_members:  # the first clause with claims
             first_clause_members = conclusions
             seen_members = True
         if members:
-            prev_outputs = conclusions if conclusions else members
-    return links, prev_outputs, first_clause_members if wants_previous else []
+            prev_outputs = conclusions or members  # what the next clause builds on
+    # "Column 5 is then full": a marker inside a claim's own words means it was concluded from
+    # what came before
+    inner = [j for j, o in enumerate(items) for m in cuts if pos0[j] < m.start() < o["end"] and not links[j]]
+    # "The tree at X therefore gets its tent at Y": an adverb inside the clause (no comma before
+    # it) points back at the previous sentence as well as at the clause's own subject
+    for i, m in enumerate(cuts):
+        if m.group(0) in _INLINE and m.start() > 0 and not re.search(r"(?:[,;:]|\band|\bso)\s*$",
+                                                                       text[max(0, m.start() - 8):m.start()]):
+            end = cuts[i + 1].start() if i + 1 < len(cuts) else n + 1
+            inner += [j for j, o in enumerate(items) if m.end() <= pos0[j] < end and not o.get("clue")
+                      and all(items[p].get("clue") for p in links[j])]  # (unless it names its premises)
+    if trailing:
+        inner += [j for j in range(len(items)) if not links[j]]
+    previous = list(dict.fromkeys((first_clause_members if wants_previous else []) + inner))
+    return links, prev_outputs, previous
 
 
 def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[int]:
@@ -388,7 +461,7 @@ def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[i
     following "So ..." sentence builds on (a sentence without claims passes the previous ones on)."""
     if not here:
         return prev_out
-    links, outputs, from_previous = premise_links(text, here)
+    links, _outputs, from_previous = premise_links(text, here)
     for j in list(links):
         if here[j].get("clue"):  # a clue is read off the puzzle, never concluded
             links[j] = []
@@ -397,10 +470,12 @@ def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[i
         # a rule cites a handful of premises: keep the nearest MAX_PREMISES, which also keeps
         # a hostile sentence listing hundreds of cells from producing a quadratic edge set
         here[j]["premises"] = [here[p]["cid"] for p in prem][-MAX_PREMISES:]
-    for j in from_previous:
-        if not here[j]["premises"]:
-            here[j]["premises"] = list(prev_out[-MAX_PREMISES:])
-    out = [here[j]["cid"] for j in outputs]
+    for j in from_previous:  # "So C", "This forces C": C builds on the previous sentence
+        here[j]["premises"] = (here[j]["premises"] + [p for p in prev_out if p not in here[j]["premises"]])[-MAX_PREMISES:]
+    # what a following "So ..." builds on: the sentence's leaves, the claims it did not use as
+    # premises of another of its claims
+    used = {p for prem in links.values() for p in prem}
+    out = [here[j]["cid"] for j in range(len(here)) if j not in used]
     here.sort(key=lambda o: o["pos"])
     return out
 
@@ -457,6 +532,7 @@ def finalise(candidates: list[dict], pack: Pack, bounds: Bounds | None, n_senten
         occ["order_hint"] = i
         occ["cid"] = cid
         occ["premises"] = list(cand.get("premises") or [])
+        occ["abandoned"] = list(cand.get("abandoned") or [])
         kept.append(occ)
     for occ in kept:
         occ["premises"] = [alias.get(p, p) for p in occ["premises"]]
@@ -583,7 +659,9 @@ def _deterministic_app(i, c, claims, pack, premises, assumptions, refuted, pendi
                 continue
             if b in refuted and pack.negates(claims[a]["claim"], key):
                 return {"rule": DISCHARGE, "inputs": [a, refuted[b]]}
-            if b not in refuted and claims[a]["claim"] == key:
+            if b not in refuted and b == max(assumptions) and b not in c.get("abandoned", ()) and claims[a]["claim"] == key:
+                # confirming an assumption: only the branch still being explored (a branch
+                # abandoned for another one confirms nothing)
                 return {"rule": DISCHARGE, "inputs": [a]}
     inputs = [j for j in premises[i] if claims[j]["scope"] == c["scope"] and j < i]
     if not inputs:
@@ -700,6 +778,21 @@ def extract_deterministic(text: str, answer_text: str, pack: Pack, bounds: Bound
             "apps": apps, "counters": counters}
 
 
+def family_mismatch(env_id: Any, instance_family: Any) -> str | None:
+    """Why an instance cannot belong to ``env_id`` (its task's family differs), or None."""
+    if not isinstance(env_id, str) or not env_id or not instance_family:
+        return None
+    try:
+        from ..core.registry import get_task
+
+        expected = getattr(get_task(env_id), "family", None)
+    except Exception:  # noqa: BLE001 - an env id this install does not know: nothing to compare
+        return None
+    if expected and expected != instance_family:
+        return f"the instance is a {instance_family!r} puzzle but {env_id} expects {expected!r}"
+    return None
+
+
 def _task_for(record: dict):
     env_id = record.get("env_id")
     if not env_id:
@@ -729,6 +822,9 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
     inst = record.get("instance")
     instance = Instance.from_dict(inst) if isinstance(inst, dict) else inst
     env_id = record.get("env_id") or ""
+    mismatch = family_mismatch(env_id, getattr(instance, "family", None))
+    if mismatch:
+        raise ValueError(mismatch)
     pack = pack or pack_for(env_id) or pack_for(getattr(instance, "family", None) or record.get("family"))
     if pack is None:
         raise NoPackError(f"no reasoning-graph pack for {env_id or record.get('family') or 'this record'} "
@@ -759,6 +855,8 @@ def analyse_trace(record: dict, backend: Any = None, *, pack: Pack | None = None
     return {
         "schema": PIPELINE_VERSION,
         "trace_id": record.get("trace_id") or record.get("id"),
+        "key": record.get("key"),
+        "mode": record.get("mode"),
         "puzzle": pack.puzzle,
         "env_id": record.get("env_id"),
         "instance_id": record.get("instance_id") or (instance.instance_id if instance is not None else None),

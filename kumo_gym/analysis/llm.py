@@ -31,7 +31,7 @@ from .extract import (
     segment,
     vote_indexing,
 )
-from .schema import MAIN, MISSING, Bounds, Pack, claim_json, validate_occurrence
+from .schema import MAIN, MISSING, Bounds, Pack, claim_json, validate_claim, validate_occurrence
 
 # ---------------------------------------------------------------------------------------------
 # prompts (our own wording)
@@ -178,6 +178,15 @@ def _claims_from_reply(reply: Any, stage: str, counters: dict, pack: Pack, bound
     return out
 
 
+def _occ_key(c: dict, pack: Pack) -> tuple:
+    """An occurrence's identity: content key, status, scope, sentences."""
+    try:
+        key = validate_claim(pack, c["kind"], c["payload"])
+    except ValueError:
+        key = (c["kind"], json.dumps(c["payload"], sort_keys=True, default=str))
+    return (key, c["status"], c["scope"], tuple(c["source_sents"]))
+
+
 def _draft_json(c: dict) -> dict:
     return {"kind": c["kind"], "payload": c["payload"], "status": c["status"], "scope": c["scope"],
             "source_sents": c["source_sents"]}
@@ -234,14 +243,20 @@ def extract_with_model(text: str, answer_text: str, pack: Pack, bounds: Bounds |
     for ch in chunks:
         in_chunk = [c for c in draft if ch.first <= c["source_sents"][0] <= ch.last]
         body = _numbered(sentences, ch.first, ch.last)
-        completed = None
+        # stage 4b completes the draft, it never replaces it: the draft (with its premise links)
+        # stands, and the model's valid claims that the draft lacks are added
+        completed = list(in_chunk)
         if "complete" in stages:
             user = body + "\n\nDraft claims:\n" + json.dumps([_draft_json(c) for c in in_chunk])
-            completed = _claims_from_reply(
+            reply = _claims_from_reply(
                 _ask(backend, _system("complete", pack, bounds, indexing), user, "complete", counters, max_tokens,
                      temperature), "complete", counters, pack, bounds, n, ch.first, ch.last)
-        if completed is None:  # no model or a failed call: the draft stands, premises included
-            completed = in_chunk
+            have = {_occ_key(c, pack) for c in in_chunk}
+            for c in reply or []:
+                if _occ_key(c, pack) not in have:
+                    have.add(_occ_key(c, pack))
+                    completed.append(c)
+                    _count(counters, "complete", "added")
         scratch = []
         if "scratch" in stages:
             scratch = _claims_from_reply(

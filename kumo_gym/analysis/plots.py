@@ -16,6 +16,7 @@ import networkx as nx
 from .graph import merge_static_claims, node_depths, solution_subgraphs, trace_order
 
 _UNIT_WORDS = {"UnitHas": "Has", "UnitMissing": "Lacks", "UnitPlaces": "Places"}
+VER_BLUE = "#1565c0"
 FILL = {"correct": "#4caf50", "incorrect": "#e53935", "unverifiable": "#9e9e9e", "tentative": "#fb8c00",
         None: "#ffffff"}
 
@@ -90,13 +91,14 @@ def layered_positions(graph: nx.DiGraph) -> dict:
     return {v: (x + (width - layer_count[-y]) / 2.0, y) for v, (x, y) in pos.items()}
 
 
-def draw_graph(doc_or_graph: Any, path: str | Path, which: str = "G", highlight: str | None = "sol",
+def draw_graph(doc_or_graph: Any, path: str | Path, which: str = "G", highlight: str | None = "both",
                solution_claims: list | None = None, title: str | None = None) -> Path:
     """Write a claim graph picture (PNG or SVG by suffix) (§9).
 
     Fill: correct green, incorrect red, unverifiable grey, tentative orange; Missing placeholders
-    get a dashed outline; inference edges solid, restatement edges dashed; with ``highlight``
-    the G_sol nodes get a bold black outline (``"sol"``) or the G_ver nodes a blue one (``"ver"``).
+    get a dashed outline; inference edges solid, restatement edges dashed. ``highlight``: the
+    G_sol nodes get a bold outline (``"sol"``), the G_ver nodes a blue one (``"ver"``), or both
+    (``"both"``, the default: V*_sol, in both subgraphs, is bold and blue).
     """
     plt = _pyplot()
     from matplotlib.patches import Circle
@@ -108,10 +110,13 @@ def draw_graph(doc_or_graph: Any, path: str | Path, which: str = "G", highlight:
         raise ValueError(f"which {which!r} is not one of: G, G_raw")
     if solution_claims is None and isinstance(doc_or_graph, dict):
         solution_claims = [tuple(c) for c in doc_or_graph.get("solution_claims", [])]
-    marked: set = set()
-    if highlight in ("sol", "ver") and solution_claims:
+    if highlight not in (None, "sol", "ver", "both"):
+        raise ValueError(f"highlight {highlight!r} is not one of: sol, ver, both, None")
+    bold, blue = set(), set()
+    if highlight and solution_claims:
         subs = solution_subgraphs(g, solution_claims)
-        marked = subs["V_sol"] if highlight == "sol" else subs["V_ver"]
+        bold = subs["V_sol"] if highlight in ("sol", "both") else set()
+        blue = subs["V_ver"] if highlight in ("ver", "both") else set()
     pos = layered_positions(g)
     n = max(1, len(g))
     width = max(6.0, min(40.0, 1.1 * max((x for x, _ in pos.values()), default=1) + 2))
@@ -130,8 +135,8 @@ def draw_graph(doc_or_graph: Any, path: str | Path, which: str = "G", highlight:
             payload = json.loads(data["claim"][1]) if isinstance(data["claim"], tuple) else {}
         except (TypeError, ValueError):
             payload = {}
-        edge = "#1565c0" if (highlight == "ver" and v in marked) else "black"
-        lw = 2.5 if v in marked else 0.8
+        edge = VER_BLUE if v in blue else "black"
+        lw = 2.5 if v in bold or v in blue else 0.8
         ax.add_patch(Circle((x, y), radius, facecolor=FILL.get(data.get("label"), "#ffffff"), edgecolor=edge,
                             linewidth=lw, linestyle="--" if kind == "Missing" else "-", zorder=3))
         text = "?" if kind == "Missing" else short_label(kind, payload)

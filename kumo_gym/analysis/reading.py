@@ -46,6 +46,7 @@ class Found:
     pos: int
     tentative_ok: bool = True
     end: int | None = None
+    start: int | None = None  # where the words stating it begin (a list's phrase starts before its cell)
 
 
 class Reader:
@@ -162,6 +163,6 @@ class PhraseReader(Reader):
                         continue
                     used.add((group, k))
                     pos = start + groups["cells"].find(f"@{k}@")
-                    out.extend(Found(phrase.kind, {**p, **self.rc(norm, k)}, pos, phrase.tentative_ok, m.end())
+                    out.extend(Found(phrase.kind, {**p, **self.rc(norm, k)}, pos, phrase.tentative_ok, m.end(), m.start())
                                for p in payloads)
         return out

@@ -38,7 +38,8 @@ def rows(docs: Iterable[dict]) -> list[dict]:
     out = []
     for d in docs:
         m = d.get("metrics", {})
-        row = {"trace_id": d.get("trace_id"), "model": d.get("model") or "unknown", "puzzle": d.get("puzzle"),
+        row = {"trace_id": d.get("trace_id"), "model": d.get("model") or "unknown", "family": d.get("family"),
+               "puzzle": d.get("puzzle"),
                "env_id": d.get("env_id"), "difficulty": d.get("difficulty"), "size": d.get("size"),
                "solved": d.get("solved"), "tokens": d.get("tokens"), "instance_id": d.get("instance_id")}
         row.update({k: m.get(k) for k in _ROW_KEYS})

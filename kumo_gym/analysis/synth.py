@@ -38,7 +38,7 @@ NO_PREMISE = ("{C} because {R}.", "{C}, as {R}.")
 FALLBACK = ("Working through the remaining options, {C}.", "By elimination of the other cases, {C}.")
 SUPPOSE = ("Suppose {A}.", "Assume {A}.", "Let's try assuming {A}.")
 CONTRA = ("But {P}, which is a contradiction, so {D}.", "But {P}, which is impossible, so {D}.")
-CONTRA_BARE = ("That is a contradiction, so {D}.", "This is impossible, so {D}.")
+CONTRA_BARE = ("The assumption fails, so {D}.", "The assumption leads to a contradiction, so {D}.")
 
 
 @dataclass

@@ -47,12 +47,22 @@ LINE = r"(row|column|col)\s+(\d{1,3})"
 UNITX = r"(row|column|col|box|block)\s+(\d{1,3})"
 # a subject list ("(1, 1) and (1, 3) cannot ...") never starts right after a preposition: in
 # "the tent at (1, 0), (1, 1) cannot be a tent" the first cell belongs to "tent at"
-SUBJ = r"(?<!\bat )(?<!\bin )(?<!\bon )(?<!\bof )(?<!\bto )(?<!\bby )(?<!\bfrom )(?<!\bnext to )"
+SUBJ = (r"(?<!\bat )(?<!\bin )(?<!\bon )(?<!\bof )(?<!\bto )(?<!\bby )(?<!\bfrom )(?<!\bnext to )(?<!\bor )"
+        r"(?<!\beither )(?<!\bnor )")
+# "two of (3, 0), (4, 0) and (4, 1) are black" says nothing about any one of those cells
+QUANTIFIED = re.compile(r"(?<!\ball\s)(?<!\bboth\s)\b(?:(?:at\s+most|at\s+least|exactly|only|just)\s+)?(?:one|two|three|four|five|\d|some|any|none|"
+                        r"neither|either|which)\s+of\s+(?:the\s+(?:cells\s+)?|them\s*,?\s*)?(" + LIST_OR + ")")
 NEG = (r"(?:cannot|can't|can\s+not|must\s+not|mustn't|is\s+not|isn't|are\s+not|aren't|can\s+never|could\s+not|"
        r"couldn't|won't|will\s+not|does\s+not|doesn't|do\s+not|don't|should\s+not|shouldn't|may\s+not)")
 BE = (r"(?:is|are|must\s+be|has\s+to\s+be|have\s+to\s+be|should\s+be|will\s+be|would\s+be|becomes?|gets?|"
       r"stays?|remains?|is\s+therefore|is\s+then|is\s+forced\s+to\s+be|is\s+definitely|is\s+now|are\s+now|"
-      r"are\s+both|are\s+all|is\s+also|are\s+also|=|:)")
+      r"are\s+both|are\s+all|is\s+also|are\s+also|must\s+all\s+be|must\s+both\s+be|have\s+to\s+be|=|:)")
+
+
+_NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9}
+_COUNT_WORD = re.compile(r"\b(zero|one|two|three|four|five|six|seven|eight|nine)(\s+(?:more|tents?|lights?|bulbs?|"
+                         r"black|white|shaded|cells?|squares?|left|remaining)\b)")
 
 
 @dataclass
@@ -82,7 +92,33 @@ def normalise(text: str) -> Norm:
     s = re.sub(r"\s+", " ", s).strip()
     # "@0@ 's" -> "@0@'s" and "( @0@ )" stays readable for the patterns
     s = s.replace(" 's", "'s")
+    # small counts written as words, where a count is what they are ("one more tent")
+    s = _COUNT_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1)]) + m.group(2), s)
     return Norm(s, [coords[k] for k in order])
+
+
+def cell_mentions(text: str) -> list[tuple[int, int, int, int]]:
+    """Every cell named in the original ``text``: ``(start, end, r, c)`` as written (no offset).
+
+    The same forms as :func:`normalise`, on the text as it stands (for highlighting claim spans).
+    """
+    out: list = []
+    taken: list = []
+    for pat, swapped in _CELL_PATTERNS:
+        for m in pat.finditer(text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            a, b = int(m.group(1)), int(m.group(2))
+            out.append((m.start(), m.end(), *((b, a) if swapped else (a, b))))
+            taken.append((m.start(), m.end()))
+    return sorted(out)
+
+
+def line_mentions(text: str) -> list[tuple[int, int, str, int]]:
+    """Every "row k" / "column k" / "box k" in ``text`` that is not part of a cell: ``(start, end, axis, k)``."""
+    cells = [(a, b) for a, b, _, _ in cell_mentions(text)]
+    return [(m.start(), m.end(), axis_of(m.group(1).lower()), int(m.group(2))) for m in _UNIT.finditer(text)
+            if not any(a <= m.start() < b for a, b in cells)]
 
 
 def tokens(group: str) -> list[int]:

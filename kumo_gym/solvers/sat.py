@@ -5,13 +5,20 @@ Encodings are small functions that add clauses to a :class:`Formula`; solving, e
 python-sat style (STYLE.md).
 
 * :class:`Formula` -- an ``IDPool`` of named variables plus a clause list, with cardinality
-  constraints through :mod:`pysat.card` (``exactly``, ``at_most``, ``at_least``).
+  constraints through :mod:`pysat.card` (``exactly``, ``at_most``, ``at_least``) and counters
+  whose outputs clues can fix by assumption (:meth:`Formula.count`). A constraint added with
+  ``rule="R2"`` is recorded with its rule code and its bounds (:class:`Constraint`), so a near
+  miss can later remove it and add its negation (issue 12).
 * :func:`solve`, :func:`enumerate_models`, :func:`count_models` -- one-shot use.
 * :class:`UniquenessOracle` -- an incremental solver for clue reduction: it holds the rules and
   the clause that blocks the known solution, so "is the solution still unique with these clues"
   is one ``solve(assumptions=clues)`` that must be UNSAT.
 * :func:`grade` -- the difficulty proxy of §8: 0 when unit propagation alone fixes every answer
-  variable, 1 when failed-literal probing (to a fixpoint) is also needed, 2 when search is needed.
+  variable, 1 when failed-literal probing (to a fixpoint) is also needed, 2 when search is needed
+  (compiled propagation, :mod:`kumo_gym.solvers.propagation`).
+
+The grid generation engine built on these (incremental certificates, clue reduction, lazy cuts,
+near misses) is :mod:`kumo_gym.solvers.engine`.
 
 Budgets are conflict counts, never wall-clock limits, so results do not depend on machine load
 (§8 "Determinism"). Clause order is whatever the encoder produced, which must be deterministic.
@@ -19,6 +26,7 @@ Budgets are conflict counts, never wall-clock limits, so results do not depend o
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -34,6 +42,55 @@ class BudgetExceeded(RuntimeError):
     """A solve call ran out of its conflict budget before deciding."""
 
 
+@dataclass(frozen=True)
+class Constraint:
+    """One rule instance of an encoding: ``lo <= (number of true lits) <= hi``.
+
+    ``rule`` is the verifier's rule code it encodes (``R2``); its clauses are
+    ``formula.clauses[start:end]``. A clause is the constraint ``1 <= sum``. Negating it means
+    the count leaves ``[lo, hi]``, which is how near misses break exactly one rule instance.
+    """
+
+    rule: str
+    lits: tuple[int, ...]
+    lo: int
+    hi: int
+    start: int
+    end: int
+
+
+class Count:
+    """The outputs of a counter over some literals: ``ge(k)`` is true iff at least k are true.
+
+    Clues fix counts by assumption (``eq(k)`` is a list of assumption literals), so one encoding
+    serves every clue value and clue removal is dropping assumptions (issue 14).
+    """
+
+    def __init__(self, formula: Formula, outputs: list[int]):
+        self.f = formula
+        self.outputs = outputs
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    def ge(self, k: int) -> int:
+        """The literal "at least ``k`` are true" (constant true for k <= 0, false beyond the size)."""
+        if k <= 0:
+            return self.f.true
+        if k > len(self.outputs):
+            return -self.f.true
+        return self.outputs[k - 1]
+
+    def eq(self, k: int) -> list[int]:
+        """Assumption literals meaning "exactly ``k`` are true" (trivially true ones left out)."""
+        out = [self.ge(k), -self.ge(k + 1)]
+        return [lit for lit in out if lit != self.f.true]
+
+    def le(self, k: int) -> list[int]:
+        lit = -self.ge(k + 1)
+        return [] if lit == self.f.true else [lit]
+
+
 class Formula:
     """Named boolean variables and a clause list.
 
@@ -46,19 +103,84 @@ class Formula:
     def __init__(self):
         self.pool = IDPool()
         self.clauses: list[list[int]] = []
+        #: the rule-tagged constraints, in the order added (see :class:`Constraint`)
+        self.constraints: list[Constraint] = []
+        self._true: int | None = None
+        self._arrays = None
 
     def var(self, key: Hashable) -> int:
+        if self._arrays is not None and key not in self.pool.obj2id:
+            raise RuntimeError("the formula is already in use by a solver; build every variable first")
         return self.pool.id(key)
 
     @property
     def n_vars(self) -> int:
         return self.pool.top
 
-    def add(self, clause: Iterable[int]) -> None:
-        self.clauses.append(list(clause))
+    def grid(self, name: str, *shape: int):
+        """A numpy int32 array of fresh variables ``(name, index...)`` of the given shape (cells,
+        cell x value ...), numbered in row-major order."""
+        import numpy as np
+
+        return np.array([self.var((name, *idx)) for idx in np.ndindex(*shape)], np.int32).reshape(shape)
+
+    @property
+    def true(self) -> int:
+        """A variable fixed true by a unit clause (the constant of :class:`Count`)."""
+        if self._true is None:
+            self._true = self.var(("__true__",))
+            self.clauses.append([self._true])
+        return self._true
+
+    def add(self, clause: Iterable[int], rule: str | None = None) -> None:
+        clause = list(clause)
+        if rule is None:
+            self.clauses.append(clause)
+        else:
+            self._tagged(rule, clause, 1, len(clause), lambda: self.clauses.append(clause))
 
     def extend(self, clauses: Iterable[Iterable[int]]) -> None:
         self.clauses.extend(list(c) for c in clauses)
+
+    def _tagged(self, rule: str, lits, lo: int, hi: int, emit) -> None:
+        start = len(self.clauses)
+        emit()
+        self.constraints.append(Constraint(rule, tuple(int(x) for x in lits), int(lo), int(hi), start,
+                                           len(self.clauses)))
+
+    def arrays(self):
+        """The clauses as :class:`~kumo_gym.solvers.propagation.ClauseArrays` (built once; the
+        formula must not grow afterwards)."""
+        from .propagation import ClauseArrays
+
+        if self._arrays is None or self._arrays[0] != len(self.clauses):
+            self._arrays = (len(self.clauses), ClauseArrays.from_clauses(self.clauses, self.n_vars))
+        return self._arrays[1]
+
+    def count(self, lits: Sequence[int]) -> Count:
+        """A totalizer over ``lits``: outputs ``ge(k)`` defined both ways (so propagation works
+        from the count to the literals and back, and negating a count is meaningful)."""
+        _ = self.true  # the constant of Count, created now: the formula must be complete before it is solved
+        nodes = [[int(x)] for x in lits]
+        if not nodes:
+            return Count(self, [])
+        while len(nodes) > 1:
+            merged = [self._merge(nodes[i], nodes[i + 1]) for i in range(0, len(nodes) - 1, 2)]
+            if len(nodes) % 2:
+                merged.append(nodes[-1])
+            nodes = merged
+        return Count(self, nodes[0])
+
+    def _merge(self, a: list[int], b: list[int]) -> list[int]:
+        p, q = len(a), len(b)
+        r = [self.pool.id(("__count__", self.pool.top + 1)) for _ in range(p + q)]
+        for i in range(p + 1):
+            for j in range(q + 1):
+                if i + j > 0:  # at least i in a and j in b -> at least i + j
+                    self.clauses.append([x for x in (-a[i - 1] if i else 0, -b[j - 1] if j else 0) if x] + [r[i + j - 1]])
+                if i + j < p + q:  # fewer than i + 1 in a and j + 1 in b -> fewer than i + j + 1
+                    self.clauses.append([x for x in (a[i] if i < p else 0, b[j] if j < q else 0) if x] + [-r[i + j]])
+        return r
 
     def _card(self, lits: Sequence[int], k: int, kind: str) -> None:
         lits = list(lits)
@@ -99,18 +221,28 @@ class Formula:
         self._card(lits, k, kind)
         self.clauses[start:] = [[-guard] + cl for cl in self.clauses[start:]]
 
-    def exactly(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
-        """Exactly ``k`` of ``lits`` are true (only when ``guard`` is true, if one is given)."""
-        self._guarded(guard, lits, k, "exactly")
+    def _bounded(self, lits, k: int, kind: str, guard: int | None, rule: str | None) -> None:
+        if rule is None:
+            self._guarded(guard, lits, k, kind)
+            return
+        lits = list(lits)
+        lo, hi = {"exactly": (k, k), "at_most": (0, k), "at_least": (k, len(lits))}[kind]
+        self._tagged(rule, lits, lo, hi, lambda: self._guarded(guard, lits, k, kind))
 
-    def at_most(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
-        self._guarded(guard, lits, k, "at_most")
+    def exactly(self, lits: Sequence[int], k: int, guard: int | None = None, rule: str | None = None) -> None:
+        """Exactly ``k`` of ``lits`` are true (only when ``guard`` is true, if one is given).
 
-    def at_least(self, lits: Sequence[int], k: int, guard: int | None = None) -> None:
-        self._guarded(guard, lits, k, "at_least")
+        ``rule`` records the constraint as one instance of that rule (for near misses)."""
+        self._bounded(lits, k, "exactly", guard, rule)
 
-    def exactly_one(self, lits: Sequence[int]) -> None:
-        self._card(lits, 1, "exactly")
+    def at_most(self, lits: Sequence[int], k: int, guard: int | None = None, rule: str | None = None) -> None:
+        self._bounded(lits, k, "at_most", guard, rule)
+
+    def at_least(self, lits: Sequence[int], k: int, guard: int | None = None, rule: str | None = None) -> None:
+        self._bounded(lits, k, "at_least", guard, rule)
+
+    def exactly_one(self, lits: Sequence[int], rule: str | None = None) -> None:
+        self._bounded(lits, 1, "exactly", None, rule)
 
 
 def _clause_list(clauses):
@@ -210,52 +342,54 @@ class UniquenessOracle:
 
 
 class Propagator:
-    """Unit propagation and failed-literal probing over fixed clauses (for :func:`grade`)."""
+    """Unit propagation and failed-literal probing over fixed clauses (for :func:`grade`).
+
+    Compiled (:mod:`kumo_gym.solvers.propagation`); results are sets of true literals.
+    """
 
     def __init__(self, clauses: Iterable[Iterable[int]]):
+        from .propagation import ClauseArrays
+
         clauses = _clause_list(clauses)
-        # a solver's propagate() reports only what follows from the assumptions, not the literals
-        # its one-literal clauses fix at level 0 (givens encoded as units), so those are kept out of
-        # the solver and always passed as assumptions
-        self.units = sorted({c[0] for c in clauses if len(c) == 1})
-        self.solver = Solver(name=PROPAGATING_SOLVER, bootstrap_with=[c for c in clauses if len(c) != 1])
+        top = max((abs(lit) for c in clauses for lit in c), default=0)
+        self.arrays = ClauseArrays.from_clauses(clauses, top)
+
+    def _lits(self, value, assumptions) -> set[int] | None:
+        if value is None:
+            return None
+        out = {v if value[v] > 0 else -v for v in range(1, len(value)) if value[v]}
+        return out | {int(a) for a in assumptions if abs(int(a)) >= len(value)}
 
     def propagate(self, assumptions: Sequence[int]) -> set[int] | None:
         """Literals implied by the clauses and ``assumptions`` (None on conflict)."""
-        assumptions = list(self.units) + [a for a in assumptions if a not in self.units]
-        ok, lits = self.solver.propagate(assumptions=assumptions)
-        return set(lits) | set(assumptions) if ok else None
+        assumptions = [int(a) for a in assumptions]
+        inside = [a for a in assumptions if abs(a) <= self.arrays.n_vars]
+        return self._lits(self.arrays.propagate(inside), assumptions)
 
     def probe(self, assumptions: Sequence[int], variables: Sequence[int]) -> set[int] | None:
-        """Failed-literal probing to a fixpoint: a literal whose propagation conflicts is negated.
-
-        Each probe passes only the original assumptions, the literals learnt by earlier failed
-        probes and the probe itself; propagation re-derives the rest.
-        """
-        base = [int(x) for x in assumptions]
-        known = self.propagate(base)
-        if known is None:
-            return None
-        learnt: list[int] = []
-        changed = True
-        while changed:
-            changed = False
-            for v in variables:
-                if v in known or -v in known:
-                    continue
-                for lit in (v, -v):
-                    ok, _ = self.solver.propagate(assumptions=self.units + base + learnt + [lit])
-                    if not ok:
-                        learnt.append(-lit)
-                        known = self.propagate(base + learnt)
-                        if known is None:
-                            return None
-                        changed = True
-                        break
-        return known
+        """Failed-literal probing on ``variables`` to a fixpoint (None when contradictory)."""
+        assumptions = [int(a) for a in assumptions]
+        inside = [a for a in assumptions if abs(a) <= self.arrays.n_vars]
+        cand = [int(v) for v in variables if abs(int(v)) <= self.arrays.n_vars]
+        return self._lits(self.arrays.probe(inside, cand), assumptions)
 
     def close(self) -> None:
-        self.solver.delete()
+        """Nothing to release (kept for callers written against the solver-based version)."""
+
+
+def grade_values(arrays, answer, assumptions: Sequence[int]) -> int:
+    """The §8 grade from :class:`~kumo_gym.solvers.propagation.ClauseArrays`: 0 propagation,
+    1 failed-literal probing, 2 search (or contradictory clues)."""
+    import numpy as np
+
+    answer = np.asarray(answer, np.int64)
+    value = arrays.propagate(assumptions)
+    if value is not None and (value[answer] != 0).all():
+        return 0
+    value = arrays.probe(assumptions, answer)
+    if value is not None and (value[answer] != 0).all():
+        return 1
+    return 2
 
 
 def grade(clauses: Iterable[Iterable[int]], variables: Sequence[int], assumptions: Sequence[int] = (),
@@ -264,16 +398,6 @@ def grade(clauses: Iterable[Iterable[int]], variables: Sequence[int], assumption
 
     ``variables`` are the answer variables that must all be fixed.
     """
-    own = propagator is None
     p = propagator or Propagator(clauses)
-    try:
-        known = p.propagate(assumptions)
-        if known is not None and all(v in known or -v in known for v in variables):
-            return 0
-        known = p.probe(assumptions, variables)
-        if known is not None and all(v in known or -v in known for v in variables):
-            return 1
-        return 2
-    finally:
-        if own:
-            p.close()
+    n = p.arrays.n_vars
+    return grade_values(p.arrays, [v for v in variables if v <= n], [a for a in assumptions if abs(a) <= n])

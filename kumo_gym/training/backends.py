@@ -61,7 +61,7 @@ class BackendError(RuntimeError):
 class _Attempt:
     """One HTTP attempt under a deadline: its connection is shut down if it is still running then."""
 
-    __slots__ = ("deadline", "stream", "response", "done", "expired", "lock")
+    __slots__ = ("deadline", "done", "expired", "lock", "response", "stream")
 
     def __init__(self, deadline: float):
         self.deadline = deadline
@@ -363,14 +363,14 @@ class TransformersBackend:
     def __init__(self, model: Any = TINY, tokenizer: Any = None, device: str | None = None,
                  max_tokens: int = 256, temperature: float = 1.0, seed: int | None = 0,
                  enable_thinking: bool | None = None):
+        if isinstance(model, (str, os.PathLike)):
+            self.name = str(model)
+            model = model_path(model)  # a bad path fails here, before torch is imported
         import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer
 
         if isinstance(model, (str, os.PathLike)):
-            path = tiny_model() if str(model) == TINY else str(model)
-            self.name = str(model)
-            tokenizer = tokenizer or AutoTokenizer.from_pretrained(path)
-            model = AutoModelForCausalLM.from_pretrained(path)
+            model, loaded_tokenizer, _ = load_pretrained(model, with_tokenizer=tokenizer is None)
+            tokenizer = tokenizer or loaded_tokenizer
         else:
             self.name = getattr(getattr(model, "config", None), "_name_or_path", type(model).__name__)
             if tokenizer is None:
@@ -435,6 +435,41 @@ class TransformersBackend:
                                       prompt_tokens=len(ids), completion_tokens=len(gen) + (stop is not None),
                                       extra={"model": self.name}))
         return results
+
+
+def model_path(model: str | os.PathLike) -> str:
+    """The directory (or hub name) to load for ``model``: ``"tiny"`` is the cached tiny model; a
+    name that is spelled as a local path must exist (ConfigError naming it otherwise)."""
+    name = str(model)
+    if name == TINY:
+        return tiny_model()
+    looks_local = os.path.isabs(name) or name.startswith(("./", "../", "~", ".\\")) or os.path.exists(name)
+    path = os.path.expanduser(name)
+    if looks_local and not os.path.isdir(path):
+        what = "is not a directory" if os.path.exists(path) else "does not exist"
+        raise ConfigError(f"model {name!r} {what}; give a model directory (save_pretrained), a Hugging Face "
+                          f"model name, or {TINY!r}")
+    return path
+
+
+def load_pretrained(model: str | os.PathLike, with_tokenizer: bool = True):
+    """``(model, tokenizer or None, path)`` of a causal LM, or a ConfigError that names ``model`` and
+    why it could not be loaded (instead of a loader traceback)."""
+    path = model_path(model)
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(path) if with_tokenizer else None
+        lm = AutoModelForCausalLM.from_pretrained(path)
+    except (OSError, ValueError) as exc:
+        raise pretrained_error(model, exc) from None
+    return lm, tokenizer, path
+
+
+def pretrained_error(model, exc: BaseException) -> ConfigError:
+    """The ConfigError for a model that ``from_pretrained`` could not load (first line of its reason)."""
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return ConfigError(f"cannot load model {str(model)!r}: {reason[:300]}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -526,28 +561,51 @@ def tiny_model(path: str | os.PathLike | None = None, rebuild: bool = False, see
     hashes the config and the registered environments), so ``AutoModelForCausalLM`` and
     ``AutoTokenizer`` reload it like any model. ``env_ids`` restricts the tokenizer corpus to
     those environments (default: all registered). Building is atomic (a temporary directory renamed
-    into place), so concurrent processes never see half a model.
+    into place) and done by one process at a time (a file lock), so concurrent processes never see
+    half a model and build it once.
     """
     config = {**TINY_CONFIG, **overrides}
     unknown = set(overrides) - set(TINY_CONFIG)
     if unknown:
         raise ConfigError(f"tiny model option(s) {sorted(unknown)} are not among: {', '.join(TINY_CONFIG)}")
     target = Path(path) if path is not None else default_cache_dir() / _tiny_key(config, env_ids)
-    with _tiny_lock:
+    if (target / "config.json").exists() and not rebuild:
+        return str(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # one builder at a time, across threads and processes (test workers, data-parallel ranks): the
+    # others wait and then find the finished model
+    with _tiny_lock, _exclusive(target.parent / f".{target.name}.lock"):
         if (target / "config.json").exists() and not rebuild:
             return str(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.parent / f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
         shutil.rmtree(tmp, ignore_errors=True)
         _build_tiny(tmp, config, seed, env_ids)
         if target.exists():
             shutil.rmtree(target, ignore_errors=True)
-        try:
-            os.replace(tmp, target)
-        except OSError:
-            # another process won the race; its model is the same build
-            shutil.rmtree(tmp, ignore_errors=True)
+        os.replace(tmp, target)
     return str(target)
+
+
+class _exclusive:
+    """An exclusive ``flock`` on ``path`` (POSIX; elsewhere only the in-process lock applies)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.fd = None
+
+    def __enter__(self):
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            return self
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        if self.fd is not None:
+            os.close(self.fd)  # releases the lock
+        return False
 
 
 def _build_tiny(out: Path, config: dict, seed: int, env_ids: list[str] | None) -> None:

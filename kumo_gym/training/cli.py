@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+from ..cli import nonnegative_int, positive_float, positive_int, seed_int
+
 
 def _env_ids(args) -> list[str]:
     from ..cli import resolve_env_id
@@ -30,10 +32,11 @@ def add_model_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--base-url", default=None,
                    help="an OpenAI-compatible endpoint (vLLM, SGLang, OpenAI ...), e.g. http://localhost:8000/v1")
     g.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
-    g.add_argument("--concurrency", type=int, default=8, help="requests in flight (remote backends)")
-    g.add_argument("--timeout", type=float, default=300.0, help="seconds per request (remote backends)")
-    g.add_argument("--max-retries", type=int, default=4)
-    g.add_argument("--max-tokens", type=int, default=None, help="completion token limit per reply")
+    g.add_argument("--concurrency", type=positive_int, default=8, help="requests in flight (remote backends)")
+    g.add_argument("--timeout", type=positive_float, default=300.0,
+                   help="seconds per request, reply included (remote backends)")
+    g.add_argument("--max-retries", type=nonnegative_int, default=4)
+    g.add_argument("--max-tokens", type=positive_int, default=None, help="completion token limit per reply")
     g.add_argument("--temperature", type=float, default=None)
     g.add_argument("--device", default=None, help="torch device for local models (default: cuda when available)")
 
@@ -112,6 +115,8 @@ def cmd_eval(args) -> int:
 
     out = eval_out_dir(args)
     if args.report_only:
+        if not any(Path(out).glob("traces*.jsonl")):
+            raise SystemExit(f"error: --report-only: no traces*.jsonl in {out} to report on")
         report(out, plots=not args.no_plots)
         print(f"\nwrote {out}/results.json and {out}/results.md")
         return 0
@@ -158,7 +163,14 @@ def _heldout_ids(paths: list[str] | None) -> set[str] | None:
 
     ids = set()
     for p in paths:
-        ids.update(r["instance_id"] for r in read_traces(p) if r.get("instance_id"))
+        # a typo must not turn the contamination guard off: every file must exist and hold ids
+        if not Path(p).is_file():
+            raise SystemExit(f"error: --heldout {p}: no such file")
+        found = {r["instance_id"] for r in read_traces(p) if isinstance(r, dict) and r.get("instance_id")}
+        if not found:
+            raise SystemExit(f"error: --heldout {p} holds no records with an instance_id (give evaluation "
+                             "traces or dataset records)")
+        ids |= found
     return ids
 
 
@@ -209,6 +221,9 @@ def run_training(setup):
     heldout = kumo.pop("heldout", None)
     if isinstance(heldout, str):
         heldout = [heldout]
+    from .data import check_seed
+
+    check_seed(setup.trainer.get("seed", 0))  # before anything is written
     kwargs = dict(model=kumo.pop("model"), n=kumo.pop("size"), output_dir=kumo.pop("output_dir"),
                   exclude_ids=_heldout_ids(heldout), trainer_args=setup.trainer, model_args=setup.model, **kumo)
     write_config(setup, f"{kwargs['output_dir']}/train_config.yaml")
@@ -251,9 +266,9 @@ def register(subparsers) -> None:
     p.add_argument("--mode", default=None, help="answer (single-turn) or interactive (multi-turn)")
     p.add_argument("--agent", choices=("oracle", "random"), default=None)
     add_size_arg(p, 10, "instances per environment and difficulty (default 10)")
-    p.add_argument("--samples", type=int, default=1, help="replies per instance (pass@k uses them)")
+    p.add_argument("--samples", type=positive_int, default=1, help="replies per instance (pass@k uses them)")
     p.add_argument("--split", default="test")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_int, default=0)
     p.add_argument("--shard", default=None, help="i/n: only shard i of n of the instances")
     p.add_argument("--out", default=None, help="a new output directory (default: runs/eval/<agent or model>-<time>)")
     p.add_argument("--resume", default=None, metavar="DIR",
@@ -290,12 +305,12 @@ def register(subparsers) -> None:
         add_size_arg(q, None, "training instances per --env (default 64)")
         q.add_argument("--out", default=None, help=f"output directory (default runs/{algo})")
         q.add_argument("--shard", default=None, help="i/n: build the data from shard i of n only")
-        q.add_argument("--callback-every", type=int, default=None,
+        q.add_argument("--callback-every", type=nonnegative_int, default=None,
                        help="evaluate on held-out validation instances every K steps (default 0: off)")
-        q.add_argument("--callback-n", type=int, default=None,
+        q.add_argument("--callback-n", type=positive_int, default=None,
                        help="validation instances per --env for the callback (default 4)")
-        q.add_argument("--callback-max-tokens", type=int, default=None)
-        q.add_argument("--heldout", nargs="*", default=None, metavar="JSONL",
+        q.add_argument("--callback-max-tokens", type=positive_int, default=None)
+        q.add_argument("--heldout", nargs="+", default=None, metavar="JSONL",
                        help="evaluation traces/records whose instance ids must not be trained on")
         q.add_argument("--no-save", action="store_true", help="do not save the trained model")
         q.add_argument("--mixture", default=None, metavar="FILE.yaml",
@@ -303,15 +318,15 @@ def register(subparsers) -> None:
         if algo == "grpo":
             q.add_argument("--curriculum", default=None, metavar="FILE.yaml",
                            help="move environments through difficulty levels by recent success (docs/training.md)")
-            q.add_argument("--prompts-per-step", type=int, default=None,
+            q.add_argument("--prompts-per-step", type=positive_int, default=None,
                            help="prompts per optimizer step and device (default 2)")
-            q.add_argument("--max-turn-tokens", type=int, default=None,
+            q.add_argument("--max-turn-tokens", type=positive_int, default=None,
                            help="tokens per model turn in multi-turn episodes (default 128)")
             q.add_argument("--reward-weights", nargs="*", default=None, metavar="KIND=W",
                            help="weights of the reward components binary, partial, format (default 1, 0.5, 0.1)")
         else:
-            q.add_argument("--batch-size", type=int, default=None, help="per_device_train_batch_size (default 4)")
-            q.add_argument("--epochs", type=float, default=None, help="num_train_epochs, used when max_steps is 0")
+            q.add_argument("--batch-size", type=positive_int, default=None, help="per_device_train_batch_size (default 4)")
+            q.add_argument("--epochs", type=positive_float, default=None, help="num_train_epochs, used when max_steps is 0")
         q.set_defaults(func=cmd_train, takes_extra=True)
 
     from .demo import register_demo

@@ -44,7 +44,6 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import operator
 import warnings
 from collections.abc import Iterator
 
@@ -89,24 +90,39 @@ def generation_params(env_kwargs: dict) -> dict:
     return {k: v for k, v in env_kwargs.items() if k not in ENV_ONLY}
 
 
+def check_seed(seed) -> int:
+    """``seed`` as a non-negative int (Gymnasium's ``reset(seed=...)`` accepts nothing else), or a
+    ConfigError naming it; every many-item function and command checks its seed the same way."""
+    try:
+        value = operator.index(seed)  # int and numpy integers, not floats or strings
+    except TypeError:
+        value = -1
+    if isinstance(seed, bool) or value < 0:
+        raise ConfigError(f"seed {seed!r} is not a valid seed (an integer >= 0)")
+    return value
+
+
 def generate_instances(env_id: str, size: int | None = None, split: str = "train", seed: int = 0, *,
                        env_kwargs: dict | None = None, difficulty=None, shard: str | None = None,
-                       **legacy) -> Iterator[Instance]:
+                       start: int = 0, **legacy) -> Iterator[Instance]:
     """The instances ``0..size-1`` of ``(env_id, env_kwargs, split, seed)``, or those of one shard.
 
     Item i is exactly the first instance an environment made with the same id and kwargs
     gives after ``reset(seed=...)`` with the matching item seed, so datasets and environments
-    agree. ``difficulty`` is short for ``env_kwargs={"difficulty": ...}``.
+    agree. ``difficulty`` is short for ``env_kwargs={"difficulty": ...}``. ``start`` skips that
+    many items without generating them (resuming a run).
     """
     size, kw = resolve_call("generate_instances", size, env_kwargs, difficulty, legacy)
-    return _instances(env_id, size, split, seed, kw, shard)
+    return _instances(env_id, size, split, seed, kw, shard, check_int("start", start, 0))
 
 
-def _instances(env_id: str, size: int, split: str, seed: int, env_kwargs: dict, shard: str | None):
+def _instances(env_id: str, size: int, split: str, seed: int, env_kwargs: dict, shard: str | None,
+               start: int = 0):
     check_split(split)
+    check_seed(seed)
     task = get_task(env_id)
     params = task.resolve_params(**generation_params(env_kwargs))
-    rows = shard_range(size, shard)
+    rows = shard_range(size, shard)[start:]
 
     def gen():
         for i in rows:
@@ -183,14 +199,14 @@ class RecordMaker:
         self.mode = self.env_kwargs.get("mode") or entry(env_id).modes[0]
         self.chat = ChatEnv(gym.make(env_id, split=split, **self.env_kwargs))
 
-    def opening(self, inst: Instance) -> tuple[list[dict], str]:
-        """The opening messages and the first observation for ``inst``."""
-        messages, info = self.chat.reset(options={"instance": inst})
-        return [{"role": m["role"], "content": m["content"]} for m in messages], messages[-1]["content"]
+    def opening(self, inst: Instance) -> list[dict]:
+        """The messages the environment opens with for ``inst``."""
+        messages, _ = self.chat.reset(options={"instance": inst})
+        return [{"role": m["role"], "content": m["content"]} for m in messages]
 
     def record(self, inst: Instance) -> dict:
         task = self.task
-        messages, text = self.opening(inst)
+        messages = self.opening(inst)
         rec = {
             "prompt": messages if self.prompt_format == "conversational" else _as_text(messages),
             "env_id": self.env_id,

@@ -159,11 +159,13 @@ def cmd_demo(args) -> int:
 
 
 def register_demo(subparsers) -> None:
+    from ..cli import positive_int
+
     p = subparsers.add_parser("demo", help="the suite end to end: table, prompt, oracle/random eval, short GRPO run",
                               description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=None, help="report directory (default runs/demo-<time>)")
-    p.add_argument("--n", type=int, default=3, help="instances per environment for the agents")
+    p.add_argument("--n", type=positive_int, default=3, help="instances per environment for the agents")
     p.add_argument("--grpo-env", default=None, help="environment of the GRPO run (default Hanoi)")
-    p.add_argument("--grpo-steps", type=int, default=4)
+    p.add_argument("--grpo-steps", type=positive_int, default=4)
     p.add_argument("--quick", action="store_true", help="shortest run (tests)")
     p.set_defaults(func=cmd_demo)

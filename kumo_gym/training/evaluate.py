@@ -147,6 +147,10 @@ class Evaluator:
         """Evaluate and return the trace file; finished episodes of an earlier run are skipped."""
         from tqdm import tqdm
 
+        from ..core.errors import check_int
+
+        samples = check_int("samples", samples, 1)
+
         from ..wrappers.trace import TraceWriter, read_traces
 
         path = trace_path(self.out_dir, shard)

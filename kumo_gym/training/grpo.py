@@ -6,23 +6,20 @@ verifiers score them through the reward functions of :mod:`kumo_gym.training.rew
 (solved), ``partial`` (fraction of constraints met) and ``format`` (an answer could be read),
 each logged by TRL under ``rewards/kumo_<kind>/mean`` and combined with ``reward_weights``.
 
-Multi-turn (interactive mode, KUMO and the planning puzzles move by move): TRL 1.16's
-``environment_factory`` drives environments through *tool calls*, which our text environments
-do not speak, so we use its other hook, ``rollout_func``. :class:`EpisodeRollout` plays one
-environment instance per rollout (the group's rollouts share the row's instance), batching the
-model's turns across the rollouts that are still running. The conversation after the prompt is
-returned as the completion with ``env_mask`` zero on environment tokens (so only the model's
-own tokens carry the policy loss) and the episode's final verdict as the ``kumo_verdict``
-column, which the reward functions use instead of re-scoring text.
+Multi-turn (interactive mode, KUMO and the planning puzzles move by move):
+:class:`kumo_gym.training.rollout.EpisodeRollout`, a TRL ``rollout_func`` that plays whole
+episodes; the conversation after the prompt is the completion with ``env_mask`` zero on
+environment tokens (only the model's own tokens carry the policy loss) and the episode's final
+verdict is the ``kumo_verdict`` column, which the reward functions use instead of re-scoring text.
 
-Scale: ``accelerate launch -m kumo_gym.cli train grpo ...`` runs data-parallel; ``--use-vllm``
-hands generation to TRL's vLLM integration (single-turn). See docs/training.md.
+Scale: ``accelerate launch -m kumo_gym.cli train grpo ...`` runs data-parallel; ``use_vllm``
+hands generation to TRL's vLLM integration (server or colocate mode), single- and multi-turn
+alike. See docs/training.md.
 """
 from __future__ import annotations
 
-import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +31,7 @@ from ..core.registry import get_task
 from .data import ENV_ONLY
 from .evaluate import EvalSpec, make_specs
 from .rewards import KINDS, make_reward_function
+from .rollout import EpisodeRollout, prompt_key  # noqa: F401  (prompt_key: re-exported)
 from .sft import train_and_save
 
 log = logging.getLogger(__name__)
@@ -136,170 +134,6 @@ def build_dataset(specs: list[EvalSpec], n: int, split: str = "train", seed: int
     import datasets
 
     return datasets.Dataset.from_list(build_records(specs, n, split, seed, shard, exclude_ids))
-
-
-def prompt_key(prompt) -> str:
-    """A lookup key for a prompt as TRL hands it back (messages or text)."""
-    if isinstance(prompt, list):
-        prompt = [{"role": m.get("role"), "content": m.get("content")} for m in prompt]
-    return canonical_json(prompt)
-
-
-# ---------------------------------------------------------------------------------------------
-# multi-turn rollouts
-# ---------------------------------------------------------------------------------------------
-@dataclass
-class _Episode:
-    spec: EvalSpec
-    chat: Any
-    prompt: list[dict]
-    messages: list[dict]
-    generated: int = 0
-    done: bool = False
-    verdict: dict | None = None
-
-
-@dataclass
-class EpisodeRollout:
-    """A TRL ``rollout_func`` that plays whole episodes in kumo_gym environments.
-
-    ``rows`` are the training rows (to find each prompt's instance and mode);
-    ``max_turn_tokens`` bounds one model turn; the trainer's ``max_completion_length`` bounds the
-    whole conversation after the prompt (an episode that runs out is ended as ``truncated``).
-    """
-
-    rows: list[dict]
-    max_turn_tokens: int = 128
-    temperature: float = 1.0
-    lookup: dict = field(default_factory=dict, init=False)
-
-    def __post_init__(self):
-        self.add_rows(self.rows)
-
-    def add_rows(self, rows: list[dict]) -> None:
-        """Make more training rows known (a curriculum makes its rows while training runs)."""
-        for r in rows:
-            self.lookup[prompt_key(r["prompt"])] = r
-
-    def _start(self, prompt) -> _Episode:
-        import gymnasium as gym
-
-        import kumo_gym  # noqa: F401
-
-        from ..core.instance import Instance
-        from ..wrappers.chat import ChatEnv
-
-        row = self.lookup.get(prompt_key(prompt))
-        if row is None:
-            raise ConfigError("a GRPO prompt has no matching training row (EpisodeRollout needs the training rows)")
-        spec = EvalSpec(row["env_id"], json.loads(row["spec"]))
-        inst = Instance.from_json(row["instance"])
-        chat = ChatEnv(gym.make(spec.env_id, split=inst.split or "train", **spec.kwargs))
-        messages, _ = chat.reset(options={"instance": inst})
-        return _Episode(spec, chat, list(messages), list(messages))
-
-    def __call__(self, prompts: list, trainer) -> dict:
-        import torch
-
-        tok = trainer.processing_class
-        model = trainer.accelerator.unwrap_model(trainer.model)
-        budget = int(trainer.args.max_completion_length or 512)
-        episodes = [self._start(p) for p in prompts]
-        was_training = model.training
-        model.eval()
-        try:
-            while True:
-                active = [e for e in episodes if not e.done]
-                if not active:
-                    break
-                texts = self._generate(model, tok, active, budget, torch)
-                for ep, (text, n_tokens, hit_eos) in zip(active, texts):
-                    ep.generated += n_tokens
-                    messages, reward, terminated, truncated, info = ep.chat.step(
-                        text, finish_reason="stop" if hit_eos else "length", n_output_tokens=n_tokens,
-                        max_new_tokens=self.max_turn_tokens)
-                    ep.messages = list(messages)
-                    if terminated or truncated:
-                        ep.done, ep.verdict = True, info.get("verdict")
-                    elif ep.generated >= budget:
-                        ep.done = True
-                        ep.verdict = {"status": "truncated", "message": "The token budget ran out mid-episode.",
-                                      "score": 0.0, "reward": 0.0, "first_error": None, "details": {}}
-        finally:
-            if was_training:
-                model.train()
-        out = {"prompt_ids": [], "completion_ids": [], "logprobs": None, "env_mask": [], "kumo_verdict": []}
-        for ep in episodes:
-            prompt_ids, completion_ids, mask = conversation_tokens(tok, ep.prompt, ep.messages, budget)
-            out["prompt_ids"].append(prompt_ids)
-            out["completion_ids"].append(completion_ids)
-            out["env_mask"].append(mask)
-            out["kumo_verdict"].append(ep.verdict)
-            ep.chat.close()
-        return out
-
-    def _generate(self, model, tok, active: list[_Episode], budget: int, torch) -> list[tuple[str, int, bool]]:
-        inputs = [tok.apply_chat_template(e.messages, add_generation_prompt=True, tokenize=False) for e in active]
-        enc = [tok(t, add_special_tokens=False)["input_ids"] for t in inputs]
-        width = max(len(x) for x in enc)
-        pad = tok.pad_token_id if tok.pad_token_id is not None else tok.eos_token_id
-        ids = torch.tensor([[pad] * (width - len(x)) + x for x in enc], device=model.device)
-        attn = torch.tensor([[0] * (width - len(x)) + [1] * len(x) for x in enc], device=model.device)
-        max_new = max(1, min(self.max_turn_tokens, budget - min(e.generated for e in active)))
-        with torch.no_grad():
-            gen = model.generate(input_ids=ids, attention_mask=attn, max_new_tokens=max_new, do_sample=True,
-                                 temperature=self.temperature, top_k=0, top_p=1.0, pad_token_id=pad,
-                                 eos_token_id=tok.eos_token_id)
-        out = []
-        for e, row in zip(active, gen[:, width:].tolist()):
-            limit = max(1, min(max_new, budget - e.generated))
-            row = row[:limit]
-            hit_eos = tok.eos_token_id in row
-            if hit_eos:
-                row = row[: row.index(tok.eos_token_id) + 1]
-            out.append((tok.decode(row, skip_special_tokens=True), len(row), hit_eos))
-        return out
-
-
-def conversation_tokens(tok, prompt: list[dict], messages: list[dict], budget: int) -> tuple[list, list, list]:
-    """Token ids of the prompt and of everything after it, with a mask that is 1 on the model's
-    own tokens (assistant contents and their end-of-turn token) and 0 on environment text.
-
-    The conversation is rendered with the tokenizer's chat template and tokenized once with
-    character offsets, so the mask follows the template's exact layout for any chat model.
-    """
-    prompt_text = tok.apply_chat_template(prompt, add_generation_prompt=True, tokenize=False)
-    clean = [{"role": m["role"], "content": m.get("content", "")} for m in messages]
-    full_text = tok.apply_chat_template(clean, tokenize=False)
-    if not full_text.startswith(prompt_text):
-        # templates that rewrite earlier turns: fall back to rendering the turns after the prompt alone
-        full_text = prompt_text + tok.apply_chat_template(clean[len(prompt):], tokenize=False)
-    spans = []
-    pos = len(prompt_text)
-    eos_text = tok.eos_token or ""
-    for m in clean[len(prompt):]:
-        if m["role"] != "assistant":
-            continue
-        start = full_text.find(m["content"], pos)
-        if start < 0:
-            continue
-        end = start + len(m["content"])
-        if eos_text and full_text.startswith(eos_text, end):
-            end += len(eos_text)
-        spans.append((start, end))
-        pos = end
-    enc = tok(full_text, add_special_tokens=False, return_offsets_mapping=True)
-    ids, offsets = enc["input_ids"], enc["offset_mapping"]
-    n_prompt = len(tok(prompt_text, add_special_tokens=False)["input_ids"])
-    prompt_ids = ids[:n_prompt]
-    completion_ids, mask = [], []
-    for tid, (a, b) in zip(ids[n_prompt:], offsets[n_prompt:]):
-        completion_ids.append(tid)
-        mask.append(int(any(s <= a and b <= e and b > a for s, e in spans)))
-    completion_ids, mask = completion_ids[:budget], mask[:budget]
-    if not completion_ids:  # TRL needs at least one completion token per rollout
-        completion_ids, mask = [tok.eos_token_id], [0]
-    return prompt_ids, completion_ids, mask
 
 
 # ---------------------------------------------------------------------------------------------

@@ -41,13 +41,13 @@ def load_model(model: str = "tiny", model_args: dict | None = None) -> LoadedMod
     name downloads the weights on first use). ``model_args``: ModelConfig fields; QLoRA
     (``load_in_4bit``/``load_in_8bit``) needs CUDA and ``bitsandbytes`` and says so otherwise.
     """
+    from .backends import model_path, pretrained_error
+
+    path = model_path(model)  # a mistyped local path fails here, before torch is imported
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from trl import get_peft_config, get_quantization_config
 
-    from .backends import TINY, tiny_model
-
-    path = tiny_model() if model == TINY else str(model)
     margs = model_config(path, model_args)
     kwargs: dict[str, Any] = {"revision": margs.model_revision}
     if margs.attn_implementation:
@@ -76,10 +76,13 @@ def load_model(model: str = "tiny", model_args: dict | None = None) -> LoadedMod
         peft_config = get_peft_config(margs)
     except ValueError as e:  # peft missing
         raise ConfigError(str(e)) from None
-    tok = AutoTokenizer.from_pretrained(path, revision=margs.model_revision)
+    try:
+        tok = AutoTokenizer.from_pretrained(path, revision=margs.model_revision)
+        lm = AutoModelForCausalLM.from_pretrained(path, **kwargs)
+    except (OSError, ValueError) as exc:
+        raise pretrained_error(model, exc) from None
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token
-    lm = AutoModelForCausalLM.from_pretrained(path, **kwargs)
     return LoadedModel(lm, tok, path, peft_config)
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 import gymnasium as gym
 
-
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 

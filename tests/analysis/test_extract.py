@@ -125,6 +125,8 @@ def test_tents_trace_claims_and_edges(tents_record):
         (P("Tent", r=2, c=2), P("NotTent", r=2, c=2), "R_TENTATIVE_DISCHARGE"),
         (P("Contradiction", branch=1), P("NotTent", r=2, c=2), "R_TENTATIVE_DISCHARGE"),
         (P("Tree", r=3, c=2), P("Tent", r=3, c=1), "R_ONLY_CAND"),
+        # "The tree at (3, 2) therefore gets its tent at (3, 1)": "therefore" points back at S6
+        (P("NotTent", r=2, c=2), P("Tent", r=3, c=1), "R_ONLY_CAND"),
         (P("Tent", r=3, c=1), P("Remaining", axis="COL", index=1, remaining=0), "R_COUNT_REMAINING"),
         (P("Quota", axis="COL", index=1, tents=1), P("Remaining", axis="COL", index=1, remaining=0), "R_COUNT_REMAINING"),
     }
@@ -137,6 +139,10 @@ def test_tents_trace_claims_and_edges(tents_record):
     assert (m["V_raw"], m["V"], m["C_star"], m["coverage"]) == (22, 15, 3, 1.0)
     assert m["n_incorrect"] == 1 and m["first_error_depth"] == 2
     assert m["eta_status"] == "ok" and 0 <= m["eta"] <= 1
+    # the deterministic pipeline wires the spec's E8 graph exactly (reasoning_graphs.md §4, issue 19:
+    # it used to find 7 edges and eta 0.032 on this reasoning)
+    assert (m["E"], m["V_src"], m["V_sol"], m["V_ver"], m["depth"]) == (14, 7, 11, 7, 5)
+    assert m["H_str"] == pytest.approx(2.515949, abs=1e-6) and m["eta"] == pytest.approx(0.119359, abs=1e-6)
     # the stored graph JSON round-trips to the same metrics
     again = reasoning_metrics(graph_from_json(json.loads(json.dumps(doc))), [
         ("Tent", '{"c":0,"r":1}'), ("Tent", '{"c":3,"r":1}'), ("Tent", '{"c":1,"r":3}')], merge_static=True, solved=True)
@@ -158,6 +164,8 @@ def test_solo_trace_claims_and_edges(solo_record):
         # "Then ..." builds on the sentence before it
         ("Assign", {"r": 0, "c": 1, "d": 2}, "derived", "MAIN", 5),
         ("Assign", {"r": 1, "c": 0, "d": 2}, "tentative", "BRANCH#1", 6),
+        # "the 2 in r1c2": a premise use, restated inside the branch
+        ("Assign", {"r": 0, "c": 1, "d": 2}, "restated", "BRANCH#1", 7),
         ("Contradiction", {"branch": 1}, "derived", "BRANCH#1", 7),
         ("Cand", {"r": 1, "c": 0, "d": [2], "polarity": "OUT"}, "derived", "MAIN", 8),
         ("Cand", {"r": 1, "c": 0, "d": [1, 2], "polarity": "IN"}, "stated", "MAIN", 9),
@@ -173,6 +181,7 @@ def test_solo_trace_claims_and_edges(solo_record):
             "R_ELIM_BY_UNIT_PRESENCE") in edges
     assert (P("Cand", r=0, c=3, d=(2,), polarity="OUT"), P("Assign", r=0, c=3, d=4), "R_ONLY_REMAINING_IN_CELL") in edges
     assert (P("Contradiction", branch=1), P("Cand", r=1, c=0, d=(2,), polarity="OUT"), "R_TENTATIVE_DISCHARGE") in edges
+    assert (P("Assign", r=0, c=1, d=2), P("Contradiction", branch=1), "R_CONTRADICTION_CAUSE") in edges
     assert (P("Cand", r=1, c=0, d=(1, 2), polarity="IN"), P("Assign", r=1, c=0, d=1), "R_ONLY_REMAINING_IN_CELL") in edges
     assert (P("Assign", r=0, c=3, d=4), P("Assign", r=0, c=1, d=2), "R_ONLY_REMAINING_IN_CELL") in edges
     m = doc["metrics"]

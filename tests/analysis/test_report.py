@@ -143,8 +143,7 @@ def test_analyze_never_writes_outside_out(tmp_path, tents_record):
                "C:\\windows\\evil", "sp ace/\x00nul"]
     traces = work / "t.jsonl"
     with open(traces, "w") as f:
-        for tid in hostile:
-            f.write(json.dumps(dict(tents_record, trace_id=tid)) + "\n")
+        f.writelines(json.dumps(dict(tents_record, trace_id=tid)) + "\n" for tid in hostile)
     before = {p for p in tmp_path.rglob("*")}
     out = work / "out"
     summary = analyse_file(traces, out, plots=True, max_graph_plots=3)
@@ -161,3 +160,45 @@ def test_analyze_never_writes_outside_out(tmp_path, tents_record):
     used = set()
     names = [safe_name(t, used) for t in hostile]
     assert len(set(names)) == len(names) and all("/" not in n and "\\" not in n for n in names)
+
+
+def test_analyze_groups_a_mixed_trace_file_by_family_and_puzzle(tmp_path):
+    """Issue 17: a trace file mixing KUMO, SPaRC, FineReason, planning and grid episodes (answer and
+    interactive) is analysed where a pack exists and skipped, counted with the reason, elsewhere;
+    nothing is filed under a made-up puzzle, nothing fails."""
+    from kumo_gym.analysis.report import analyse_file
+    from kumo_gym.training.agents import OracleAgent, RandomAgent
+    from kumo_gym.training.evaluate import Evaluator, make_specs
+
+    ids = ["kumo_gym/KUMO-v0", "kumo_gym/SPaRC-v0", "kumo_gym/FineReasonStateChecking-v0", "kumo_gym/Hanoi-v0",
+           "kumo_gym/Tents-v0", "kumo_gym/Lightup-v0"]
+    specs = make_specs(ids) + make_specs(["kumo_gym/Tents-v0"], mode="interactive")
+    run = tmp_path / "run"
+    for agent in (OracleAgent(), RandomAgent(seed=0)):
+        Evaluator(agent, run, model_name=agent.name, split="test", progress=False).run(specs, 1)
+    traces = next(run.glob("traces*.jsonl"))
+    summary = analyse_file(traces, tmp_path / "out", plots=False, progress=True)
+    assert summary["records"] == 14 and summary["analysed"] == 4 and summary["skipped"] == 10
+    reasons = summary["skipped_by_reason"]
+    assert reasons["interactive episode without a reasoning text (only moves)"] == 2
+    assert sum(v for k, v in reasons.items() if k.startswith("no reasoning-graph pack")) == 8
+    rows_ = [json.loads(x) for x in (tmp_path / "out" / "metrics.jsonl").read_text().splitlines()]
+    assert {r["puzzle"] for r in rows_} == {"tents", "lightup"} and {r["family"] for r in rows_} == {"grid"}
+    outcomes = [json.loads(x) for x in (tmp_path / "out" / "outcomes.jsonl").read_text().splitlines()]
+    assert len(outcomes) == 14 and {o["family"] for o in outcomes} == {"kumo", "sparc", "finereason", "planning", "grid"}
+    skipped = [json.loads(x) for x in (tmp_path / "out" / "skipped.jsonl").read_text().splitlines()]
+    assert all(s["family"] and s["puzzle"] and s["reason"] for s in skipped)
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "cells" not in report and "| kumo | kumo | 2 |" in report and "## Skipped episodes" in report
+
+
+def test_family_mismatch_is_refused(tents_instance):
+    """An instance of one family under another env id is never scored or labelled by the wrong rules."""
+    out = graph_metrics([TENTS_TRACE], [tents_instance], env_id="kumo_gym/Solo-v0")
+    assert out[0]["error"] and "expects 'solo'" in out[0]["error"] and out[0]["eta"] is None
+    rec = {"env_id": "kumo_gym/Solo-v0", "instance": tents_instance.to_dict(), "completion": TENTS_TRACE}
+    with pytest.raises(ValueError, match="expects 'solo'"):
+        analyse_trace(rec)
+    from kumo_gym.analysis.report import skip_reason
+
+    assert "expects 'solo'" in skip_reason(rec)

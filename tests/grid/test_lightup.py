@@ -44,12 +44,12 @@ def test_params_grammar():
     assert T.decode_params("14x14b20s2d0") == {"W": 14, "H": 14, "black_percent": 20, "symmetry": 2,
                                               "tatham_difficulty": 0}
     assert T.decode_params("10x7") == {"W": 10, "H": 7}
-    assert T.encode_params(T.validate_params({"W": 10, "H": 7})) == "10x7b20s2d0"  # no quarter turn off-square
+    assert T.encode_params(T.resolve_params(W=10, H=7)) == "10x7b20s2d0"  # no quarter turn off-square
     for bad in ("7x7b20s5d0", "7x7b2s4d0", "7x7b20s4d3", "7x7d0s2"):
         with pytest.raises(ConfigError):
             T.decode_params(bad)
     with pytest.raises(ConfigError):
-        T.validate_params({"W": 8, "H": 6, "symmetry": 4})
+        T.resolve_params(W=8, H=6, symmetry=4)
     with pytest.raises(ConfigError):
         T.load("3x3:d5d")
 
@@ -102,6 +102,6 @@ def test_claims_render_moves():
     assert label_claim(inst, {"type": "Black", "r": 0, "c": 0, "n": None}) == "incorrect"
     assert solution_claims(inst) == [{"type": "Light", "r": 0, "c": 1}, {"type": "Light", "r": 1, "c": 0},
                                      {"type": "Light", "r": 1, "c": 2}, {"type": "Light", "r": 2, "c": 1}]
-    assert T.render(inst, SPEC_SOLUTION).splitlines()[-1].strip() == "2 + L +"
+    assert T.render(inst, SPEC_SOLUTION).splitlines()[-1].strip() == "+ L +"
     assert T.check_move(inst, T.initial_state(inst), (1, 1, "L")) is not None
     assert T.parse('... [[".", "l", "."], ["L", "4", "L"], [".", "L", "."]]') == SPEC_SOLUTION

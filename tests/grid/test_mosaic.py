@@ -30,7 +30,7 @@ def test_block_counts_edges_and_corners():
 def test_params_grammar():
     assert [T.tatham_preset(d) for d in T.difficulties] == ["3x3", "5x5", "10x10", "25x25"]
     assert T.decode_params("5x5h0") == {"W": 5, "H": 5, "aggressive": False}
-    assert T.encode_params(T.validate_params(T.decode_params("5x5h0"))) == "5x5h0"
+    assert T.encode_params(T.resolve_params(**T.decode_params("5x5h0"))) == "5x5h0"
     assert T.decode_params("7") == {"W": 7, "H": 7}
     for bad in ("5x5h2", "5x5x", "2x2"):
         with pytest.raises(ConfigError):
@@ -46,11 +46,14 @@ def test_rule_code_and_partial_score():
     bad = [list(r) for r in SPEC_SOLUTION]
     bad[1][1] = WHITE  # every clue's block holds the centre
     v = T.verify(inst, bad)
-    assert not v.solved and v.score == 0.0
+    # partial credit: 8 of 9 cells right against a best blind grid (all black) of 7 of 9
+    assert not v.solved and v.score == pytest.approx((8 / 9 - 7 / 9) / (1 - 7 / 9))
     assert {x["rule"] for x in v.details["violations"]} == {"mosaic.R1"}
     bad = [list(r) for r in SPEC_SOLUTION]
-    bad[0][2] = BLACK  # only the centre clue sees the top-right corner
-    assert T.verify(inst, bad).score == pytest.approx(2 / 3)
+    bad[0][2] = BLACK  # one wrong cell (only the centre clue sees it): the same credit
+    assert T.verify(inst, bad).score == pytest.approx(0.5)
+    bad[2][0] = BLACK  # all black: no better than the blind grid
+    assert T.verify(inst, bad).score == 0.0
 
 
 def test_generation_is_deterministic_and_reduced():

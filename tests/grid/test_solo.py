@@ -6,7 +6,7 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
-from kumo_gym.envs.grid.solo import SoloTask
+from kumo_gym.envs.grid.solo import SoloTask, units
 from kumo_gym.envs.grid.tatham import Unsupported
 
 S = SoloTask()
@@ -18,7 +18,7 @@ def test_spec_example():
     inst = S.load(SPEC_ID)
     assert inst.data["solution"] == SPEC_SOLUTION and S.count_solutions(inst) == 1
     assert S.verify(inst, SPEC_SOLUTION).solved
-    assert f"2x2:{S.encode_desc(inst)}" == SPEC_ID
+    assert S.to_game_id(inst) == SPEC_ID
 
 
 def test_box_shape_of_cxr():
@@ -27,8 +27,8 @@ def test_box_shape_of_cxr():
     assert (p["box_w"], p["box_h"]) == (3, 2)
     assert S.tatham_preset("easy") == "2x3"
     assert [S.tatham_preset(d) for d in S.difficulties] == ["2x2", "2x3", "3x3", "3x3de"]
-    units = S.units(6, 3, 2)
-    assert units[12 + 1] == ("R3", 1, [(0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)])
+    boxes = units(6, 3, 2)
+    assert boxes[12 + 1] == ("R3", [(0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)])
 
 
 def test_params_grammar_and_variants():
@@ -96,4 +96,5 @@ def test_claims():
 def test_render_shows_boxes():
     inst = S.load(SPEC_ID)
     text = S.render(inst)
-    assert "+-----+-----+" in text and "| 3 . | 1 . |" in text
+    # box borders: a wall between columns 1 and 2, a rule between rows 1 and 2
+    assert "3 .|1 ." in text.splitlines()[1] and text.splitlines()[3].strip() == "- - - -"

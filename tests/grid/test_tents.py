@@ -6,7 +6,8 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import claim_types, label_claim, solution_claims
-from kumo_gym.envs.grid.tents import TentsTask, tree_tent_matching
+from kumo_gym.envs.grid.geometry import matching, neighbours4
+from kumo_gym.envs.grid.tents import TentsTask
 
 T = TentsTask()
 SPEC_ID = "4x4:adag,1,1,0,1,0,2,0,1"
@@ -19,7 +20,7 @@ def test_spec_example():
     assert inst.data["solution"] == SPEC_SOLUTION
     assert T.count_solutions(inst) == 1
     assert T.verify(inst, SPEC_SOLUTION).solved
-    assert f"4x4:{T.encode_desc(inst)}" == SPEC_ID
+    assert T.to_game_id(inst) == SPEC_ID
 
 
 def test_params_grammar():
@@ -41,7 +42,7 @@ def test_tree_map_with_z_and_marks():
     grid = [list(r) for r in inst.data["solution"]]
     assert T.verify(inst, grid).solved
     with pytest.raises(ConfigError):
-        T.encode_desc(inst)  # given marks are import-only
+        T.to_game_id(inst)  # given marks are import-only
     with pytest.raises(ConfigError):
         T.load("4x4:adag,1,1,0")  # too few counts
     with pytest.raises(ConfigError):
@@ -65,9 +66,11 @@ def test_pairing_any_matching_is_accepted():
     # two trees side by side, tents above and below: only one pairing is geometric, and the
     # verifier must find it without being told
     trees = [(1, 1), (1, 2)]
-    tents = [(0, 1), (2, 2)]
-    assert tree_tent_matching(trees, tents) == {(1, 1): (0, 1), (1, 2): (2, 2)}
-    assert len(tree_tent_matching(trees, [(0, 0)])) == 0
+    def pairing(tents):
+        return matching(trees, lambda t: [n for n in neighbours4(*t, 4, 4) if n in tents])
+
+    assert pairing({(0, 1), (2, 2)}) == {(1, 1): (0, 1), (1, 2): (2, 2)}
+    assert len(pairing({(0, 0)})) == 0
 
 
 def test_hard_preset_reaches_15x15_and_is_unique():

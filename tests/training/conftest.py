@@ -20,8 +20,14 @@ def reach():
 
 @pytest.fixture(scope="session")
 def tiny(reach, tmp_path_factory):
-    """Directory of a tiny model whose tokenizer is trained on Reach prompts only (seconds to build)."""
+    """Directory of a tiny model whose tokenizer is trained on Reach prompts only (seconds to build).
+
+    Under pytest-xdist the workers share one build (in the run's common temporary directory;
+    ``tiny_model`` locks it, so one worker builds and the others wait for it)."""
     from kumo_gym.training.backends import tiny_model
 
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    return tiny_model(tmp_path_factory.mktemp("tiny") / "model", env_ids=[reach])
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    return tiny_model(root / "tiny-reach" / "model", env_ids=[reach])

@@ -131,7 +131,7 @@ def _play_both_modes(reach, tokenizer, path, text, reasoning) -> None:
         env = ChatEnv(TraceWrapper(gym.make(reach, mode=mode), path), tokenizer=tokenizer)
         env.reset(seed=1)
         for _ in range(3):
-            _, reward, term, trunc, info = env.step(text, reasoning=reasoning, finish_reason="length")
+            _, reward, term, trunc, _ = env.step(text, reasoning=reasoning, finish_reason="length")
             assert 0.0 <= reward <= 1.0
             if term or trunc:
                 break

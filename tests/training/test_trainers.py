@@ -41,24 +41,6 @@ def test_grpo_multi_turn_rollouts(reach, tiny, tmp_path):
     assert "rewards/kumo_binary/mean" in keys and trainer.state.global_step == 2
 
 
-def test_conversation_mask_covers_exactly_the_model_turns(tiny):
-    from transformers import AutoTokenizer
-
-    from kumo_gym.training.grpo import conversation_tokens
-
-    tok = AutoTokenizer.from_pretrained(tiny)
-    prompt = [{"role": "user", "content": "Reach 5."}]
-    messages = prompt + [{"role": "assistant", "content": "3"}, {"role": "user", "content": "At 3, target 5."},
-                         {"role": "assistant", "content": "2"}]
-    prompt_ids, completion_ids, mask = conversation_tokens(tok, prompt, messages, budget=1000)
-    assert tok.decode(prompt_ids).endswith("<|im_start|>assistant\n")
-    model_text = tok.decode([t for t, m in zip(completion_ids, mask) if m])
-    env_text = tok.decode([t for t, m in zip(completion_ids, mask) if not m])
-    assert model_text == "3<|im_end|>2<|im_end|>"
-    assert "At 3, target 5." in env_text and "3" not in env_text.replace("At 3", "")
-    assert len(conversation_tokens(tok, prompt, messages, budget=3)[1]) == 3
-
-
 def test_sft_on_golden_trajectories_with_assistant_only_loss(reach, tiny, tmp_path):
     from kumo_gym.training.sft import golden_records, train_sft
 

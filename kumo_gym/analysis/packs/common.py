@@ -58,6 +58,20 @@ def colour_phrases(black: Any, white: Any, black_words: str = "black|shaded|fill
         Phrase("Black", rf"{{subj}}{{cells}} {{be}} (?:a |an )?(?:{black_words})\b"),
         Phrase("Black", rf"{{subj}}{{cell}} (?:=|is|:) {b}\b(?! or)"),
         Phrase("Black", r"\b(?:shade|fill|colour|color|paint|blacken|mark) (?:in )?(?:cells? )?{cells}"),
+        Phrase("White", rf"\b(?:needs?|makes?|making|forces?|forcing|leaves|leaving|with|sees?) {{cells}} (?:to be |as |are )?"
+                        rf"(?:all |both )?(?:{white_words})\b"),
+        Phrase("Black", rf"\b(?:needs?|makes?|making|forces?|forcing|leaves|leaving|with|sees?) {{cells}} (?:to be |as |are )?"
+                        rf"(?:all |both )?(?:{black_words})\b"),
+        Phrase("White", rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{white_words})\b"),
+        # "row 1 has (1, 0) white, (1, 3) black and (1, 5) white", "column 2 is (1, 2), (2, 2) black"
+        Phrase("White", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )){{cells}} (?:{white_words})\b"
+                        rf"(?! (?:cells?|squares?) (?:at|in))"),
+        Phrase("Black", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )){{cells}} (?:{black_words})\b"
+                        rf"(?! (?:cells?|squares?) (?:at|in))"),
+        Phrase("White", r"\b(?:whites|white cells)\s*:\s*{cells}"),
+        Phrase("Black", r"\b(?:blacks|black cells)\s*:\s*{cells}"),
+        Phrase("Black", rf"\b(?:{black_words}) (?:cells|squares) (?:are|:|include)\b[^@.;]{{0,30}}{{cells}}"),
+        Phrase("Black", rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{black_words})\b"),
         Phrase("Black", rf"\b(?:{black_words}) (?:cells? )?(?:at|in|on) {{cells}}"),
     )
 
@@ -74,7 +88,7 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
     f = field
     return (
         Phrase("Cand", r"{cell} (?:can only be|must be either|is either|must be one of|has (?:only )?(?:the )?"
-                       r"candidates|candidates (?:are|:)) [{{\[(]?\s*{list:vals}"),
+                       r"candidates|candidates (?:are|:)) [{{\[(]?\s*{list:vals}", {"polarity": "IN"}),
         Phrase("NotCell", rf"{{cell}} {{neg}} (?:be |hold |contain |take )?(?:a |the )?(?:value )?{{each:{f}}}\b"),
         # (a number right after "=" or "is" belongs to that statement: "(2, 3) = 1 and 2 cannot go in ...")
         Phrase("NotCell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )\b{{each:{f}}} (?:cannot|can't|can not|must not|is not possible) (?:go |be )?"
@@ -87,6 +101,9 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
         Phrase("Cell", rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
                        rf"{{n:{f}}} (?:at|in|into) {{cell}}"),
         Phrase("Cell", rf"\b{{n:{f}}} (?:goes|must go|has to go|belongs) (?:in|at|into) {{cell}}"),
+        Phrase("Cell", rf"\b(?:has|have|with|holds|contains|and) (?:a |an |the )?{{n:{f}}} (?:at|in) {{cell}}"),
+        Phrase("Cell", rf"\b(?:leaves|leaving|gives|giving) (?:the |a )?(?:value |digit |number )?{{n:{f}}} (?:for|in|at|to) "
+                       rf"{{cell}}"),
     )
 
 

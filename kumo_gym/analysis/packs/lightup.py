@@ -104,12 +104,14 @@ PACK = LIGHTUP = LightupPack(
         Phrase("Black", r"{subj}{cell} (?:shows|has the number|has the clue|has clue|has number) {n}\b"),
         Phrase("Black", r"\b(?:a |the |plain |unnumbered )?(?:black|blocked|wall) (?:cell|square|block)s? (?:at|in|on) {cells}",
                {"n": None}),
-        Phrase("Black", r"{subj}{cells} (?:is|are) (?:a |an )?(?:plain |unnumbered )?(?:black|blocked|wall)(?: cells?| squares?)?\b"
+        Phrase("Black", r"{subj}{cells} (?:is|are) (?:a |an )?(?:plain |unnumbered )?(?:black|blocked|wall|block)(?: cells?| squares?)?\b"
                         r"(?! \d)", {"n": None}),
+        Phrase("Black", r"\b(?:blocked|interrupted|cut) (?:by a black cell )?at {cells}", {"n": None}),
         # negatives before positives
         Phrase("NoLight", rf"\bno {LIGHT_WORDS} (?:(?:can|could|may|will) (?:go|be) )?(?:at|in|on) {{cells_or}}"),
         Phrase("NoLight", rf"{{subj}}{{cells_or}} {{neg}} (?:be |have |hold |contain |get |take |receive |host )?"
                           rf"(?:a |an )?{LIGHT_WORDS}\b"),
+        Phrase("NoLight", rf"{{subj}}{{cells_or}} (?:has|have|gets|holds|takes) no {LIGHT_WORDS}\b"),
         Phrase("NoLight", rf"\b(?:rule out|eliminate|exclude) (?:a )?(?:{LIGHT_WORDS} )?(?:at|in|on )?{{cells_or}}"),
         Phrase("NoLight", rf"\b{LIGHT_WORDS} (?:at|in|on) {{cells_or}} (?:is|are|would be) (?:impossible|not possible|"
                           rf"ruled out|not allowed|invalid)"),
@@ -121,6 +123,7 @@ PACK = LIGHTUP = LightupPack(
                         rf"(?:at|in|on) {{cells}}(?! ?,? or\b)"),
         Phrase("Light", rf"{{subj}}{{cells}} {{be}} (?:a |an |the )?{LIGHT_WORDS}\b"),
         Phrase("Light", rf"{{subj}}{{cells}} (?:has|gets|holds|takes|contains) (?:a |an |the )?{LIGHT_WORDS}\b"),
+        Phrase("Light", rf"{{cells}} ?,? (?:both|all|each) {LIGHT_WORDS}\b"),
     ),
     templates={
         "Light": ("there is a light at {cell}", "{cell} is a light", "{cell} must be a bulb",

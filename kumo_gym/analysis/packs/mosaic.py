@@ -65,7 +65,7 @@ PACK = MOSAIC = MosaicPack(
     phrases=(
         Phrase("Needs", r"{subj}(?:the (?:clue |number )?(?:\d )?(?:at|in|on) )?{cell} (?:still |now )?(?:needs|requires) "
                         r"(?:exactly )?{n} more\b"),
-        Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} (?:is|=|says|:) {n}\b"),
+        Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
         Phrase("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}"),
         Phrase("Clue", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?(?:clue|number) (?:of )?{n}\b"),
         Phrase("Clue", r"\b(?:clue|number) {n} (?:at|in|on) {cell}"),

@@ -105,10 +105,13 @@ PACK = PATTERN = PatternPack(
     cstar_symbols={BLACK: "Black"},
     answer_kinds={BLACK: "Black", WHITE: "White"},
     phrases=(
-        Phrase("LineClue", r"\b{line}(?:'s)? (?:clue|clues|hint|runs?|blocks?|numbers?) (?:is|are|=|:|of|reads?) {runs}"),
-        Phrase("LineClue", r"\b(?:the )?(?:clue|clues|runs?|hint|numbers?) (?:for|of|in) {line} (?:is|are|=|:|reads?) {runs}"),
-        Phrase("LineClue", r"\b{line} (?:has|needs|wants) (?:the )?(?:clue|runs?|blocks?) {runs}"),
-        Phrase("LineClue", r"\b{line} (?:is|has) (?:a )?(?:clue|runs?) \({runs}\)"),
+        Phrase("LineClue", r"\b{line}(?:'s)? (?:clue|clues|hint|runs|blocks|numbers) (?:is|are|=|:|of|reads?) {runs}"),
+        Phrase("LineClue", r"\b(?:the )?(?:clue|clues|runs|hint|numbers) (?:for|of|in) {line} (?:is|are|=|:|reads?) {runs}"),
+        Phrase("LineClue", r"\b{line} (?:has|needs|wants) (?:the )?(?:clue|runs|blocks) {runs}"),
+        Phrase("LineClue", r"\b{line} (?:is|has) (?:a )?(?:clue|runs) \({runs}\)"),
+        # where a run lies: "the 3 in column 3 must be (3, 3), (4, 3) and (5, 3)", "the run of 3 is (3, 2), ..."
+        Phrase("Black", r"\b(?:the |its |that )?(?:run |block )?(?:of )?\d+ (?:in (?:row|column|col) \d+ )?(?:must be|is|are|covers|"
+                        r"occupies|has to be)(?: then| therefore)? {cells}"),
     ) + colour_phrases(BLACK, WHITE, black_words="black|shaded|filled|dark|painted|on",
                        white_words="white|unshaded|empty|blank|unfilled|clear|unpainted|off|crossed out|crossed"),
     templates={

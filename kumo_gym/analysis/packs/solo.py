@@ -19,6 +19,8 @@ from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import DIGITS, LIST_OR, NEG, NOT_A_LIST, UNITX, Norm, axis_of, ints, tokens
 from .common import ALIASES, CONTRADICTION
 
+_UNIT_LATER = r"(?:already\s+|now\s+|also\s+|still\s+|then\s+)?"
+
 
 class SoloReader(Reader):
     """Sudoku: Assign, Given, Cand IN/OUT, UnitMissing, UnitHas, UnitPlaces (pack ``solo``)."""
@@ -36,16 +38,27 @@ class SoloReader(Reader):
     )
     ASSIGN = (
         re.compile(r"(@\d+@)\s*(?:=|:|is|must\s+be|has\s+to\s+be|becomes|gets|will\s+be|should\s+be|is\s+therefore|"
-                   r"is\s+then|is\s+forced\s+to\s+be)\s+(?:a\s+)?(\d{1,2})\b" + NOT_A_LIST),
+                   r"is\s+then|is\s+forced\s+to\s+be|would\s+have\s+to\s+be|would\s+be|must\s+then\s+be)\s+(?:a\s+)?"
+                   r"(\d{1,2})\b" + NOT_A_LIST),
         re.compile(r"\b(?:place|put|write|fill\s+in|enter|placing|putting|writing)\s+(?:a\s+|the\s+)?(?:digit\s+)?(\d{1,2})\s+(?:at|in|into)\s+(@\d+@)"),
         re.compile(r"\b(\d{1,2})\s+(?:goes|must\s+go|has\s+to\s+go|belongs)\s+(?:in|at|into)\s+(@\d+@)"),
+        re.compile(r"\b(?:leaves|leaving|gives|giving)\s+(?:the\s+|a\s+)?(?:digit\s+)?(\d{1,2})\s+(?:for|in|at|to)\s+(@\d+@)"),
+        re.compile(r"\b(?:needs?|has|have|contains|with)\s+(?:a|an|the)?\s*(\d{1,2})\s+(?:at|in)\s+(@\d+@)"),
     )
-    MISSING = re.compile(rf"\b{UNITX}\s+(?:is\s+)?(?:still\s+)?(?:missing|needs|lacks)\s+(?:only\s+)?(?:the\s+)?"
+    MISSING = re.compile(rf"\b{UNITX}\s+(?:is\s+)?{_UNIT_LATER}(?:missing|needs|lacks)\s+(?:only\s+)?(?:the\s+)?"
                          rf"(?:digits?\s+|numbers?\s+)?({DIGITS})\b")
-    HAS = re.compile(rf"\b{UNITX}\s+(?:already\s+)?(?:has|contains|includes)\s+(?:a\s+|the\s+)?(?:digits?\s+|numbers?\s+)?"
+    HAS = re.compile(rf"\b{UNITX}\s+{_UNIT_LATER}(?:has|contains|includes)\s+(?:a\s+|the\s+)?(?:digits?\s+|numbers?\s+)?"
                      rf"({DIGITS})\b(?!\s*(?:more|empty|cells|blank))")
     PLACES = re.compile(rf"\bin\s+{UNITX},?\s+(?:the\s+)?(?:digit\s+)?(\d{{1,2}})\s+(?:can\s+only\s+go|must\s+go|"
                         rf"can\s+only\s+be\s+placed|fits\s+only|is\s+only\s+possible)\s+(?:in|at)\s+({LIST_OR})")
+    # pronouns: "it cannot be 3" (the cell named last), "it has 1, 7 and 9" (the unit named last)
+    IT_CAND_OUT = re.compile(rf"\b(?:it|this\s+cell|that\s+cell)\s+{NEG}\s+(?:be\s+|contain\s+|hold\s+)?(?:a\s+)?({DIGITS})\b")
+    IT_ASSIGN = re.compile(r"\b(?:it|this\s+cell|that\s+cell)\s+(?:must\s+be|has\s+to\s+be|is\s+therefore)\s+(?:a\s+)?"
+                           r"(\d{1,2})\b" + NOT_A_LIST)
+    IT_HAS = re.compile(rf"\bit\s+{_UNIT_LATER}(?:has|contains|includes)\s+(?:a\s+|the\s+)?(?:digits?\s+|numbers?\s+)?"
+                        rf"({DIGITS})\b(?!\s*(?:more|empty|cells|blank|\s+(?:in|at)\s+@))")
+    IT_MISSING = re.compile(rf"\bit\s+(?:is\s+)?{_UNIT_LATER}(?:missing|needs|lacks)\s+(?:only\s+)?(?:the\s+)?"
+                            rf"(?:digits?\s+|numbers?\s+)?({DIGITS})\b(?!\s+(?:in|at)\s+@)")
 
     def read(self, norm: Norm) -> list[Found]:
         s = norm.text
@@ -73,13 +86,41 @@ class SoloReader(Reader):
                         continue
                     used.add(k)
                     out.append(Found(kind, {**self.rc(norm, k), "d": int(m.group(d_group))}, m.start(), end=m.end()))
+        for pat, kind in ((self.IT_CAND_OUT, "out"), (self.IT_ASSIGN, "assign")):
+            for m in pat.finditer(s):
+                k = _last_token(s, m.start(), len(norm.coords))
+                if k is None:
+                    continue
+                if kind == "assign":
+                    if k not in used:
+                        used.add(k)
+                        out.append(Found("Assign", {**self.rc(norm, k), "d": int(m.group(1))}, m.start(), end=m.end()))
+                    continue
+                for d in ints(m.group(1)):
+                    out.append(Found("Cand", {**self.rc(norm, k), "d": [d], "polarity": "OUT"}, m.start(), end=m.end()))
+        units = []
         for m in self.MISSING.finditer(s):
+            if len(ints(m.group(3))) == 1 and re.match(r"\s+(?:in|at)\s+@", s[m.end():]):
+                continue  # "row 4 needs 3 in r4c3" places a digit
+            units.append(m.start())
             out.append(Found("UnitMissing", {"unit": axis_of(m.group(1)), "index": self.idx(m.group(2)),
                                               "d": ints(m.group(3))}, m.start(), tentative_ok=False, end=m.end()))
         for m in self.HAS.finditer(s):
             for d in ints(m.group(3)):
                 out.append(Found("UnitHas", {"unit": axis_of(m.group(1)), "index": self.idx(m.group(2)), "digit": d},
                                   m.start(), tentative_ok=False, end=m.end()))
+        for pat, kind in ((self.IT_HAS, "UnitHas"), (self.IT_MISSING, "UnitMissing")):
+            for m in pat.finditer(s):
+                named = list(re.finditer(UNITX, s[:m.start()]))
+                if not named:
+                    continue
+                unit, index = axis_of(named[-1].group(1)), self.idx(named[-1].group(2))
+                if kind == "UnitMissing":
+                    out.append(Found(kind, {"unit": unit, "index": index, "d": ints(m.group(1))}, m.start(),
+                                     tentative_ok=False, end=m.end()))
+                else:
+                    out.extend(Found(kind, {"unit": unit, "index": index, "digit": d}, m.start(), tentative_ok=False,
+                                     end=m.end()) for d in ints(m.group(1)))
         for m in self.PLACES.finditer(s):
             ks = tokens(m.group(4))
             out.append(Found("UnitPlaces", {"unit": axis_of(m.group(1)), "index": self.idx(m.group(2)),
@@ -88,6 +129,12 @@ class SoloReader(Reader):
                                              "cell_c": [self.rc(norm, k)["c"] for k in ks]}, m.start(),
                               tentative_ok=False, end=m.end()))
         return out
+
+
+def _last_token(s: str, before: int, n: int) -> int | None:
+    """The cell token named last before position ``before`` (the referent of "it")."""
+    best = max(((s.rfind(f"@{k}@", 0, before), k) for k in range(n)), default=(-1, None))
+    return best[1] if best[0] >= 0 else None
 
 
 def boxes(n: int, box_w: int, box_h: int) -> list[list[tuple[int, int]]]:

@@ -19,47 +19,75 @@ from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import LINE, LIST, LIST_OR, NEG, SUBJ, Norm, axis_of, tokens
 from .common import ALIASES, CONTRADICTION, lines, neighbours4, neighbours8
 
+_EMPTY = r"(?:empty|grass|blank|unoccupied|blocked|ruled\s+out|excluded|eliminated|impossible|free\s+of\s+tents)"
+_TREE_REF = r"(?:the\s+)?(?:tree\s+(?:at\s+)?)?@\d+@"
+
 
 class TentsReader(Reader):
     """Tents: Tree, Quota, Tent, NotTent, Remaining, TreeCandidate (pack ``tents``)."""
 
     NOT_TENT = (
         re.compile(rf"\bno\s+tents?\s+(?:(?:can|could|may|will)\s+(?:go|be)\s+)?(?:at|in|on)\s+({LIST_OR})"),
-        re.compile(rf"{SUBJ}({LIST_OR})\s+{NEG}\s+(?:be\s+|have\s+|hold\s+|contain\s+|get\s+)?(?:a\s+)?tents?\b"),
-        re.compile(rf"{SUBJ}({LIST})\s+(?:is|are|must\s+be|becomes?|stays?|remains?)\s+(?:empty|grass|blank|unoccupied)\b"),
-        re.compile(rf"\b(?:rule\s+out|eliminate|exclude|mark)\s+({LIST})(?:\s+as\s+(?:grass|empty))?"),
+        re.compile(rf"{SUBJ}({LIST_OR})\s+{NEG}\s+(?:be\s+|have\s+|hold\s+|contain\s+|get\s+|take\s+)?(?:a\s+)?tents?\b"),
+        re.compile(rf"{SUBJ}({LIST})\s+(?:is|are|must\s+be|becomes?|stays?|remains?)\s+(?:all\s+|both\s+|also\s+|then\s+|"
+                   rf"now\s+|therefore\s+|definitely\s+)?{_EMPTY}\b"),
+        re.compile(rf"\b(?:rules?\s+out|ruling\s+out|eliminates?|excludes?|mark|marks)\s+({LIST})(?:\s+as\s+(?:grass|empty))?"),
         re.compile(rf"\btents?\s+(?:at|in|on)\s+({LIST_OR})\s+(?:is|are|would\s+be)\s+(?:impossible|not\s+possible|"
                    rf"ruled\s+out|invalid|illegal|not\s+allowed)"),
+        re.compile(rf"\b(?:empty|grass|no\s+tents?)\s*:\s*({LIST})"),
+        re.compile(rf"\b(?:cannot|can't|can\s+not)\s+(?:use|take|go\s+(?:to|in|at))\s+({LIST_OR})"),
     )
     TENT = (
-        re.compile(rf"\b(?:place|put|add|places|puts)\s+(?:a\s+|the\s+|its\s+)?tents?\s+(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
-        re.compile(rf"(?<!no\s)\btents?\s+(?:must\s+be\s+|must\s+go\s+|goes\s+|is\s+|are\s+|will\s+be\s+|has\s+to\s+be\s+)?(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
-        re.compile(rf"{SUBJ}({LIST})\s+(?:is|are|must\s+be|has\s+to\s+be|should\s+be|will\s+be|becomes?|gets)\s+(?:a\s+|the\s+)?tents?\b"),
+        re.compile(rf"\b(?:place|put|add|places|puts|placing|putting)\s+(?:a\s+|the\s+|its\s+)?tents?\s+"
+                   rf"(?:(?:of|for)\s+{_TREE_REF}\s+)?(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
+        re.compile(rf"(?<!no\s)\btents?\s+(?:(?:for|of)\s+{_TREE_REF}\s+)?(?:must\s+be\s+|must\s+go\s+|goes\s+|is\s+|are\s+|"
+                   rf"will\s+be\s+|has\s+to\s+be\s+|is\s+then\s+|is\s+therefore\s+)?(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
+        re.compile(rf"{SUBJ}({LIST})\s+(?:is|are|must\s+be|has\s+to\s+be|should\s+be|will\s+be|becomes?|gets)\s+"
+                   rf"(?:then\s+|therefore\s+|also\s+|definitely\s+)?(?:a\s+|the\s+)?tents?\b"),
         re.compile(r"\bonly\s+(?:possible\s+)?(?:place|cell|spot|option|candidate|position|choice)\b[^.;]{0,120}?\bis\s+(@\d+@)"),
+        re.compile(rf"\btree\s+(?:at\s+)?@\d+@\s+(?:must\s+|can\s+only\s+|has\s+to\s+|will\s+|then\s+|therefore\s+)*"
+                   rf"(?:take|takes|use|uses|get|gets|gets\s+its\s+tent\s+at|have\s+its\s+tent\s+at)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
+        re.compile(rf"\b(?:has|have|already\s+has|got)\s+(?:a\s+tent|one)\s+(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
+        re.compile(rf"\b(?:with|having)\s+({LIST})\s+(?:as\s+)?(?:a\s+)?tents?\b"),
     )
     TREE = (
         re.compile(rf"(?<!no\s)(?<!adjacent\s)\btrees?\s+(?:is\s+|are\s+)?(?:at|in|on)\s+({LIST})"),
         re.compile(rf"{SUBJ}({LIST})\s+(?:is|are)\s+(?:a\s+)?trees?\b"),
+        re.compile(rf"\btrees?\s*:\s*({LIST})"),
     )
     TREE_CAND = (
         re.compile(rf"\btree\s+(?:at\s+)?(@\d+@)\s+(?:needs|must\s+have|requires|has)\s+(?:its\s+|a\s+)?tent\s+(?:at|in|on)\s+({LIST_OR})"),
         re.compile(rf"\bcandidates?\s+for\s+(?:the\s+)?tree\s+(?:at\s+)?(@\d+@)\s*(?:is|are|:)\s*({LIST_OR})"),
+        re.compile(rf"\btree\s+(?:at\s+)?(@\d+@)\s+(?:could|can|may|might)\s+(?:use|take|go\s+(?:to|at)|have\s+its\s+tent\s+at)\s+"
+                   rf"({LIST_OR})"),
+        re.compile(rf"\b(?:options|spots|neighbours|neighbors|candidate\s+cells)\s+(?:for|of)\s+(?:the\s+)?tree\s+(?:at\s+)?(@\d+@)"
+                   rf"\s*(?:are|:)\s*({LIST_OR})"),
     )
     QUOTA = (
         re.compile(rf"\b{LINE}\s*(?:'s)?\s*(?:clue|count|quota|target|number)\s*(?:is|=|of|:)\s*(\d+)"),
         re.compile(rf"\b{LINE}\s+(?:needs|requires|must\s+have|should\s+have|has\s+to\s+have|wants)\s+(?:exactly\s+)?(\d+)\s+tents?\b"),
         re.compile(rf"\b{LINE}\s*:\s*(\d+)\s+tents?\b"),
         re.compile(rf"\b{LINE}\s+has\s+(?:a\s+)?(?:clue|count)\s+(?:of\s+)?(\d+)"),
+        re.compile(rf"\b{LINE}\s*,?\s+(?:whose|which\s+has\s+a|with\s+a)\s+(?:clue|count)\s+(?:is\s+|of\s+)?(\d+)"),
+        re.compile(rf"\b{LINE}\s+has\s+its\s+(\d+)\s+tents?\b"),
+        re.compile(rf"\b{LINE}\s+(?:needs|requires|has|wants)\s+(no)\s+tents\b"),
     )
     QUOTA_REV = re.compile(rf"\b(?:clue|count|quota)\s+(?:for|of)\s+{LINE}\s*(?:is|=|:)\s*(\d+)")
+    # "row 1 is full since its clue is 1": the clue of the last line named before it
+    QUOTA_ITS = re.compile(r"\bits\s+(?:clue|count|quota)\s+(?:is|=|of)\s+(\d+)")
     REMAINING = (
-        re.compile(rf"\b{LINE}\s+(?:now\s+|still\s+|then\s+)?(?:needs|requires|has)\s+(\d+)\s+more\b"),
+        re.compile(rf"\b{LINE}\s+(?:now\s+|still\s+|then\s+|would\s+)?(?:needs?|requires?|has)\s+(\d+)\s+more\b"),
         re.compile(rf"\b{LINE}\s+(?:now\s+|still\s+|then\s+)?(?:needs|requires|has)\s+(\d+)\s+(?:tents?\s+)?(?:remaining|left)\b"),
     )
     LINE_FULL = (
-        re.compile(rf"\b{LINE}\s+(?:is\s+)?(?:now\s+)?(?:full|complete|satisfied|done)\b"),
-        re.compile(rf"\b{LINE}\s+(?:now\s+)?(?:needs|requires)\s+no\s+more\b"),
+        re.compile(rf"\b{LINE}\s+(?:is\s+)?(?:now\s+|then\s+|already\s+)?(?:full|complete|satisfied|done|finished)\b"),
+        re.compile(rf"\b{LINE}\s+(?:now\s+|then\s+)?(?:needs|requires)\s+no\s+more\b"),
+        re.compile(rf"\b(?:uses|used|fills|filled|completes|completed)\s+up\s+{LINE}\b"),
+        re.compile(rf"\b(?:uses\s+up|fills|completes)\s+{LINE}\b"),
     )
+    # "it cannot be a tent": the cell named last before the pronoun
+    IT_NOT = re.compile(rf"\b(?:it|this\s+cell|that\s+cell)\s+{NEG}\s+(?:be\s+|have\s+|hold\s+)?(?:a\s+)?tents?\b")
+    IT_TENT = re.compile(r"\b(?:it|this\s+cell|that\s+cell)\s+(?:is|must\s+be|has\s+to\s+be)\s+(?:a\s+|the\s+)?tent\b")
 
     def read(self, norm: Norm) -> list[Found]:
         s = norm.text
@@ -89,6 +117,15 @@ class TentsReader(Reader):
             cells("Tent", pat)
         for pat in self.TREE:
             cells("Tree", pat)
+        for pat, kind in ((self.IT_NOT, "NotTent"), (self.IT_TENT, "Tent")):
+            for m in pat.finditer(s):
+                before = [(s.rfind(f"@{k}@", 0, m.start()), k) for k in range(len(norm.coords))]
+                before = [x for x in before if x[0] >= 0]
+                if before:
+                    k = max(before)[1]
+                    if k not in used:
+                        used.add(k)
+                        out.append(Found(kind, self.rc(norm, k), m.start(), end=m.end()))
         taken: set = set()
         for pats, kind in ((self.REMAINING, "Remaining"), (self.QUOTA, "Quota")):
             for pat in pats:
@@ -97,13 +134,23 @@ class TentsReader(Reader):
                         continue
                     taken.add(m.start())
                     field_name = "remaining" if kind == "Remaining" else "tents"
+                    n = 0 if m.group(3) == "no" else int(m.group(3))
                     out.append(Found(kind, {"axis": axis_of(m.group(1)), "index": self.idx(m.group(2)),
-                                             field_name: int(m.group(3))}, m.start(), tentative_ok=False, end=m.end()))
+                                             field_name: n}, m.start(), tentative_ok=False, end=m.end()))
         for m in self.QUOTA_REV.finditer(s):
             out.append(Found("Quota", {"axis": axis_of(m.group(1)), "index": self.idx(m.group(2)),
                                         "tents": int(m.group(3))}, m.start(), tentative_ok=False, end=m.end()))
+        for m in self.QUOTA_ITS.finditer(s):
+            lines = list(re.finditer(LINE, s[:m.start()]))
+            if lines:
+                last = lines[-1]
+                out.append(Found("Quota", {"axis": axis_of(last.group(1)), "index": self.idx(last.group(2)),
+                                            "tents": int(m.group(1))}, m.start(), tentative_ok=False, end=m.end()))
         for pat in self.LINE_FULL:
             for m in pat.finditer(s):
+                if m.start() in taken:
+                    continue
+                taken.add(m.start())
                 out.append(Found("Remaining", {"axis": axis_of(m.group(1)), "index": self.idx(m.group(2)),
                                                 "remaining": 0}, m.start(), tentative_ok=False, end=m.end()))
         return out

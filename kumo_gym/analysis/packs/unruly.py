@@ -72,8 +72,8 @@ PACK = UNRULY = UnrulyPack(
         Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:white|0)\b", {"v": WHITE}),
         Phrase("Given", r"\b(?:the )?given (?:black|1) (?:cell |square )?(?:at|in|on) {cell}", {"v": BLACK}),
         Phrase("Given", r"\b(?:the )?given (?:white|0) (?:cell |square )?(?:at|in|on) {cell}", {"v": WHITE}),
-        Phrase("Remaining", r"\b{line} (?:still |now )?(?:needs|requires|has) {n} more black\b", {"color": "BLACK"}),
-        Phrase("Remaining", r"\b{line} (?:still |now )?(?:needs|requires|has) {n} more white\b", {"color": "WHITE"}),
+        Phrase("Remaining", r"\b{line} (?:still |now |only |then )?(?:needs|requires|has) {n} more black\b", {"color": "BLACK"}),
+        Phrase("Remaining", r"\b{line} (?:still |now |only |then )?(?:needs|requires|has) {n} more white\b", {"color": "WHITE"}),
     ) + colour_phrases(BLACK, WHITE),
     templates={
         **COLOUR_TEMPLATES,

@@ -1,0 +1,58 @@
+"""Simon Tatham's grid puzzles (grid_puzzles.md): a small framework and one short module per puzzle.
+
+Adding a grid puzzle
+====================
+Five things, each small; ``tents.py`` (a layout-per-instance puzzle) and ``towers.py`` (a
+Latin square whose rules formula is shared by every instance of a size) are the models.
+
+1. ``kumo_gym/envs/grid/tatham/<family>.py`` -- the game-ID codec (§3-§4)::
+
+       PARAMS = ParamFormat(("W", "H"), (Field("tatham_difficulty", "d", choices="et"),), title="Tents")
+       def decode(params: dict, desc: str) -> dict: ...      # the description after ':' -> state
+       def encode(state: dict) -> str: ...                   # the exact inverse on generated IDs
+       def aux_solution(state: dict, aux: str) -> list[list]: ...   # only if save files carry AUXINFO
+
+   Build them from the shared sub-grammars in ``tatham/grammar.py`` (RUN, NUMGRID, CHARGRID,
+   SKIPS, B62, MASK). ``Field(in_id=True)`` marks rule-changing fields that IDs carry (Unruly
+   ``u``); ``omit=`` a value Tatham's full form leaves out. Raise ``ConfigError`` on bad input.
+
+2. ``kumo_gym/envs/grid/<family>.py`` -- the puzzle: a ``Params`` dataclass (subclass
+   :class:`~.base.GridParams`; ``H``/``box_h`` declared ``param(None, kind=int)`` default to
+   ``W``/``box_w``) and a :class:`~.base.GridTask` subclass that says only what is particular:
+
+   * class attributes ``family`` (= the sgt binary name), ``title``, ``Params``, ``difficulties``
+     (the four §3 presets, in order trivial/easy/normal/hard), ``rule_codes``
+     (``{"tents.R2": "one line"}``), ``symbols``, ``state_keys``, ``empty``;
+   * ``rule_checks(instance, grid) -> [Check("R2", cells, ok), ...]`` -- every rule, with the
+     short code; the base skips checks of switched-off rules and builds the verdict;
+   * ``encode(state) -> Encoding`` -- the SAT model (:mod:`kumo_gym.solvers.engine`): rule
+     constraints tagged ``rule="R2"`` (``f.add``, ``f.exactly``, ``f.at_most``...), clues as
+     assumption literals ``clues[key] = ("R3", lits)``, ``decode(values) -> grid``. Rules that
+     depend only on the layout go through ``self.layout(key, build)`` so the formula and its
+     solver are built once; clue values then fix counters (``f.count(lits).eq(k)``) by assumption.
+     Global rules (connectivity, one loop) are a ``cuts`` callback (``geometry.connected_cuts``);
+   * ``sample(rng, params) -> (state, solution)`` -- the §8 sampler: draw a solution, encode the
+     full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``;
+   * ``rules_text``, ``answer_text`` -- the prompt, in our own words; ``sketch(instance, grid)``
+     -- what the board shows (text and image come from it); the class docstring with
+     ``## Description``, ``## Answer``, ``## Generation``, ``## Interactive mode`` is the manual;
+   * optional: ``givens``, ``cell_values``, ``shape`` (when the state has no ``grid``),
+     ``clue_count`` (calibration), ``clue_features`` (structured view), ``move_values``; other
+     move kinds (edges, rotations) override the :class:`~.play.CellMoves` methods.
+
+3. One row in ``kumo_gym/core/catalog.py``: ``_grid("Tents", "tents", "one-line summary")``.
+4. Claims (§7): the puzzle's kinds in ``claims.py`` (``KINDS`` and the label functions); the
+   analysis packs (``kumo_gym/analysis/schema.py``) read them.
+5. Tests: ``tests/grid/test_<family>.py`` with the §5 example (parses, solves, verifies, ID
+   round trip), grammar errors, one test per rule code on a hand-made wrong answer, and anything
+   puzzle-specific. Registering the puzzle already runs it through ``tests/grid/test_framework.py``
+   (uniqueness, determinism, corruption, near misses, cheap answers, partial credit, validation,
+   images, interactive play, the manual) and ``tests/conformance/test_tatham.py`` (Tatham's own
+   IDs at all four presets import, are unique under our rules, verify, match AUXINFO; our IDs are
+   accepted by ``sgt-<family>``).
+
+What comes for free (:mod:`.integrity`): near misses from the tagged encoding, the cheap-answer
+catalogue, partial credit ``max(0, (f - b) / (1 - b))`` against the unique solution, a random
+answer, instance validation (size caps from ``Params``, state read back through the codec),
+``rgb_array`` rendering and the Tatham backend (``backend="tatham"``).
+"""

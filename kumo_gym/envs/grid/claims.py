@@ -42,7 +42,7 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
-from .base import normalize_cell
+from .answer import normalize_cell
 
 CORRECT, INCORRECT, UNVERIFIABLE = "correct", "incorrect", "unverifiable"
 PROFILES = ("default", "consistency")

@@ -1,10 +1,15 @@
-"""Tatham game-ID interop (grid_puzzles.md §3-§4).
+"""Tatham game-ID interop (grid_puzzles.md §3-§4), one codec module per puzzle.
 
-* :func:`parse_game_id` -- a Tatham game ID ``params:desc`` into our Instance (the puzzle's own
-  grammar is in its module: ``decode_params`` and ``decode_game_id``); :func:`to_game_id` the
-  inverse. ``GridTask.load`` calls this, so ``env.reset(options={"instance": "4x4:adag,..."})``
+* :func:`parse_game_id` -- a Tatham game ID ``params:desc`` into our Instance; :func:`to_game_id`
+  the inverse. ``GridTask.load`` calls this, so ``env.reset(options={"instance": "4x4:adag,..."})``
   replays a Tatham puzzle.
-* Shared sub-grammars of §4: RUN letters, NUMGRID, CHARGRID, B62.
+* :func:`codec` -- the codec module of a puzzle, ``kumo_gym/envs/grid/tatham/<family>.py``. A
+  codec module defines ``PARAMS`` (a :class:`~.grammar.ParamFormat`: the parameter string),
+  ``decode(params, desc) -> state`` and ``encode(state) -> desc`` (the description after the
+  colon, exact inverses on generator-produced IDs), and where Tatham's save files carry a
+  reference solution ``aux_solution(state, aux) -> answer grid``.
+* :mod:`.grammar` -- the shared sub-grammars of §4 (RUN, NUMGRID, CHARGRID, SKIPS, B62, MASK and
+  the parameter-string format), re-exported here.
 * Save files (``KEY:LEN:VALUE`` lines) and AUXINFO de-obfuscation (§4).
 * The optional generation backend: ``sgt-<name> --generate N PARAMS[#seed]`` when the Debian
   package ``sgt-puzzles`` is installed (binaries in ``/usr/games``). ``params#seed`` is
@@ -13,144 +18,38 @@
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import re
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
-from ...core.errors import ConfigError
-from ...core.instance import Instance
-
-
-class Unsupported(ConfigError):
-    """A Tatham variant we do not model (Solo X/killer/jigsaw, ...)."""
-
+from ....core.errors import ConfigError
+from ....core.instance import Instance
+from .grammar import (  # noqa: F401
+    B62,
+    Field,
+    NotExportable,
+    ParamFormat,
+    Unsupported,
+    b62_decode,
+    b62_encode,
+    decode_chargrid,
+    decode_numgrid,
+    decode_skips,
+    encode_chargrid,
+    encode_numgrid,
+    encode_skips,
+    mask_decode,
+    mask_encode,
+    read_size,
+    run_letters,
+)
 
 SGT_DIRS = ("/usr/games", "/usr/local/games", "/usr/bin")
-
-
-# ---- shared sub-grammars --------------------------------------------------------------------
-def run_letters(run: int) -> str:
-    """RUN: ``a``..``z`` for 1..26 empty cells, longer runs split into ``z`` blocks."""
-    out = []
-    while run > 0:
-        k = min(run, 26)
-        out.append(chr(ord("a") - 1 + k))
-        run -= k
-    return "".join(out)
-
-
-def decode_numgrid(desc: str, n_cells: int, max_value: int | None = None) -> list[int]:
-    """NUMGRID: decimal numbers (``_`` separates two numbers) and RUN letters; 0 = empty."""
-    out: list[int] = []
-    i = 0
-    while i < len(desc):
-        ch = desc[i]
-        if "a" <= ch <= "z":
-            out.extend([0] * (ord(ch) - ord("a") + 1))
-            i += 1
-        elif ch == "_":
-            i += 1
-        elif ch.isdigit():
-            j = i
-            while j < len(desc) and desc[j].isdigit():
-                j += 1
-            v = int(desc[i:j])
-            if max_value is not None and not 1 <= v <= max_value:
-                raise ConfigError(f"number {v} in the game description is outside 1..{max_value}")
-            out.append(v)
-            i = j
-        else:
-            raise ConfigError(f"unexpected character {ch!r} in the game description")
-        _check_cells(len(out), n_cells, final=False)
-    _check_cells(len(out), n_cells)
-    return out
-
-
-def _check_cells(count: int, n_cells: int, final: bool = True) -> None:
-    if count > n_cells:
-        raise ConfigError(f"the game description covers more than {n_cells} cells")
-    if final and count != n_cells:
-        raise ConfigError(f"the game description covers {count} cells, expected {n_cells}")
-
-
-def encode_numgrid(values: list[int]) -> str:
-    """The inverse of :func:`decode_numgrid`, written the way Tatham's encoders write it."""
-    out = []
-    run = 0
-    for v in values:
-        if not v:
-            run += 1
-            continue
-        if run:
-            out.append(run_letters(run))
-        elif out:
-            out.append("_")
-        out.append(str(v))
-        run = 0
-    if run:
-        out.append(run_letters(run))
-    return "".join(out)
-
-
-def decode_chargrid(desc: str, n_cells: int, alphabet: str, empty: str = ".") -> list[str]:
-    """CHARGRID: one character of ``alphabet`` per clue cell; RUN letters give empty cells."""
-    out: list[str] = []
-    for ch in desc:
-        if ch in alphabet:
-            out.append(ch)
-        elif "a" <= ch <= "z":
-            out.extend([empty] * (ord(ch) - ord("a") + 1))
-        else:
-            raise ConfigError(f"unexpected character {ch!r} in the game description")
-        _check_cells(len(out), n_cells, final=False)
-    _check_cells(len(out), n_cells)
-    return out
-
-
-def encode_chargrid(cells: list[str], empty: str = ".") -> str:
-    out = []
-    run = 0
-    for ch in cells:
-        if ch == empty:
-            run += 1
-            continue
-        if run:
-            out.append(run_letters(run))
-            run = 0
-        out.append(ch)
-    if run:
-        out.append(run_letters(run))
-    return "".join(out)
-
-
-B62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def b62_decode(ch: str) -> int:
-    i = B62.find(ch)
-    if i < 0 or len(ch) != 1:
-        raise ConfigError(f"{ch!r} is not a base-62 digit (0-9, a-z, A-Z)")
-    return i
-
-
-def b62_encode(v: int) -> str:
-    return B62[v]
-
-
-_SIZE = re.compile(r"(\d{1,3})(?:x(\d{1,3}))?")
-
-
-def read_size(s: str) -> tuple[int, int, str]:
-    """``WxH`` (or ``N``) at the start of ``s``: (W, H, rest)."""
-    m = _SIZE.match(s)
-    if not m:
-        raise ConfigError(f"parameter string {s!r} does not start with a size such as 8x8")
-    w = int(m.group(1))
-    h = int(m.group(2)) if m.group(2) else w
-    return w, h, s[m.end():]
 
 
 # ---- game IDs ------------------------------------------------------------------------------
@@ -170,7 +69,7 @@ def split_game_id(game_id: str) -> tuple[str, str]:
 
 def grid_task(family: str):
     """The Task of a grid puzzle by family name (``tents``), through the catalogue."""
-    from ...core.registry import entries, get_task
+    from ....core.registry import entries, get_task
 
     ENTRIES = [e for e in entries() if e.family == "grid"]
     for e in ENTRIES:
@@ -179,57 +78,68 @@ def grid_task(family: str):
     raise ConfigError(f"grid puzzle {family!r} is not one of: {', '.join(e.name.lower() for e in ENTRIES)}")
 
 
+def codec(family: str) -> ModuleType:
+    """The codec module of a grid puzzle (``kumo_gym.envs.grid.tatham.<family>``)."""
+    name = family.lower()
+    if not name.isidentifier() or name in ("grammar",):
+        raise ConfigError(f"no Tatham codec for {family!r}")
+    try:
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError:
+        raise ConfigError(f"no Tatham codec for {family!r}: expected kumo_gym/envs/grid/tatham/{name}.py") from None
+
+
 def parse_game_id(game_id: str, task, tatham_params: str | None = None, params: dict | None = None,
                   source: str = "tatham", solve: bool = True) -> Instance:
     """An Instance from a Tatham game ID (§4). ``task`` is a GridTask or a family name.
 
     The ID's params carry only the rule-changing fields; pass ``tatham_params`` (a save file's
     CPARAMS) to record the full string. The solution is found by SAT and stored (§1 "Uniqueness":
-    it is used for claims and metrics only, never for verification).
+    it is used for claims, partial credit and metrics, never to decide whether an answer is solved).
     """
     if isinstance(task, str):
         task = grid_task(task)
+    if not isinstance(game_id, str):
+        raise ConfigError(f"a game ID must be a string, not {type(game_id).__name__}")
     pstr, desc = split_game_id(game_id)
-    gen = task.decode_params(pstr)
-    state = task.decode_game_id(gen, desc)
-    full = dict(gen)
-    if tatham_params:
-        full = task.decode_params(tatham_params)
+    cod = codec(task.family)
+    gen = task.resolve_params(**cod.PARAMS.decode(pstr))
+    state = cod.decode(gen, desc)
+    full = task.resolve_params(**cod.PARAMS.decode(tatham_params)) if tatham_params else gen
     p = dict(params or {})
     if tatham_params and "difficulty" not in p:
         # a full parameter string that is one of our presets names its difficulty (§4)
         p["difficulty"] = next((d for d in task.difficulties if task.tatham_preset(d) == tatham_params), None)
     p.setdefault("difficulty", None)
-    for k, v in full.items():
+    for k, v in task.generation_params(full).items():
         p.setdefault(k, v)
-    probe = task.make_instance(p, state, None, source=source, game_id=f"{pstr}:{desc}",
-                               tatham_params=tatham_params, W=state.get("W"), H=state.get("H"))
+    gid = f"{pstr}:{desc}"
+    probe = task.make_instance(p, state, None, source=source, game_id=gid, tatham_params=tatham_params)
     if not solve:
         return probe
     found = task.solutions(probe, 1)
     if not found:
         raise ConfigError(f"the {task.title} game ID {game_id[:60]!r} has no solution under our rules")
-    return task.make_instance(p, state, found[0], source=source, game_id=f"{pstr}:{desc}",
-                              tatham_params=tatham_params, W=state.get("W"), H=state.get("H"))
+    return task.make_instance(p, state, found[0], source=source, game_id=gid, tatham_params=tatham_params)
 
 
 def to_game_id(instance: Instance, task=None) -> str:
-    """The Tatham game ID of an instance: ``encode_params(short):encode_desc`` (§4)."""
+    """The Tatham game ID of an instance: ``params(short form):desc`` (§4)."""
     task = task or grid_task(instance.family)
     pstr = instance.data["game_id"].split(":", 1)[0] if instance.data.get("game_id") else \
         task.encode_params(task.generation_params(instance.params), full=False)
-    return f"{pstr}:{task.encode_desc(instance)}"
+    return f"{pstr}:{codec(task.family).encode(instance.data['state'])}"
 
 
 def decode_params(family: str, s: str) -> dict:
     """A Tatham parameter string (full or short form) as our generation parameters."""
-    return grid_task(family).decode_params(s)
+    return codec(family).PARAMS.decode(s)
 
 
 def encode_params(family: str, params: dict, full: bool = True) -> str:
     """Our generation parameters as Tatham's canonical parameter string (full or ID form)."""
     task = grid_task(family)
-    return task.encode_params(task.validate_params(dict(params)), full=full)
+    return task.encode_params(task.resolve_params(**params), full=full)
 
 
 # ---- save files and AUXINFO ----------------------------------------------------------------
@@ -328,7 +238,7 @@ def sgt_generate_saves(name: str, params: str, n: int = 1, seed: int | str | Non
 
 def generate_with_tatham(task, params: dict, seed: int) -> Instance:
     """The ``backend="tatham"`` generator: Tatham's own puzzle for ``params#seed``, imported."""
-    cp = task.encode_params(task.generation_params(params), full=True)
+    cp = task.encode_params(params, full=True)
     (game_id,) = sgt_generate(task.family, cp, 1, seed)
     version = sgt_version(task.family) or "unknown"
     return parse_game_id(game_id, task, tatham_params=cp, params=params, source=f"tatham-{version}")

@@ -1,0 +1,193 @@
+"""Grid answers as text (grid_puzzles.md §1): reading the last ``[[...]]`` grid of a completion
+in linear time, normalising cells, and writing the canonical answer and state JSON."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ParseError
+from ...core.extract import answer_regions, balanced_spans, normalize_quotes, tail, unclosed_open
+
+# ---- answer parsing (§1) -------------------------------------------------------------------
+_TOKEN = re.compile(r"""\s*(?:(\[)|(\])|(,)|"((?:[^"\\\n]|\\.){0,64})"|'([^'\n]{0,64})'|([^\s\[\],"']{1,64}))""")
+_INT = re.compile(r"[+-]?\d{1,9}")
+#: A grid with more cells than this is refused before anything else happens (bounded time).
+MAX_CELLS = 4096
+
+
+def _grid_spans(text: str) -> list[tuple[int, int]]:
+    """Balanced ``[...]`` spans whose first non-blank character after ``[`` is ``[``."""
+    out = []
+    for a, b in balanced_spans(text, "[", "]"):
+        j = a + 1
+        while j < b and text[j] in " \t\r\n":
+            j += 1
+        if j < b and text[j] == "[":
+            out.append((a, b))
+    return out
+
+
+def read_grid_text(span: str) -> list[list]:
+    """Read ``[[a, b], [c, d]]`` (depth exactly 2) into raw Python cells. Linear time.
+
+    Cells may be JSON numbers, double- or single-quoted strings, or bare words; ``null`` is None.
+    Raises ParseError(reason="malformed") on any other structure.
+    """
+    rows: list[list] = []
+    depth = 0
+    row: list | None = None
+    expect_value = True
+    pos = 0
+    n = len(span)
+    cells = 0
+    while pos < n:
+        m = _TOKEN.match(span, pos)
+        if m is None:
+            if span[pos:].strip() == "":
+                break
+            raise ParseError(f"unexpected text {span[pos:pos + 20]!r} in the answer grid", "malformed")
+        pos = m.end()
+        if m.group(1):
+            depth += 1
+            if depth > 2:
+                raise ParseError("the answer grid is nested more than two levels deep", "malformed")
+            if depth == 2:
+                if not expect_value:
+                    raise ParseError("missing comma between rows of the answer grid", "malformed")
+                row = []
+            expect_value = True
+        elif m.group(2):
+            if depth == 2:
+                rows.append(row)
+                row = None
+                expect_value = False
+            elif depth == 1:
+                return rows
+            depth -= 1
+        elif m.group(3):
+            if expect_value:
+                # a leading or doubled comma is not JSON; tolerate only a trailing one before ']'
+                nxt = _TOKEN.match(span, pos)
+                if not (nxt and nxt.group(2)):
+                    raise ParseError("an empty cell (doubled comma) in the answer grid", "malformed")
+            expect_value = True
+        else:
+            if depth != 2:
+                raise ParseError("a cell outside any row of the answer grid", "malformed")
+            if not expect_value:
+                raise ParseError("missing comma between cells of the answer grid", "malformed")
+            cells += 1
+            if cells > MAX_CELLS:
+                raise ParseError(f"the answer grid has more than {MAX_CELLS} cells", "too_large")
+            if m.group(4) is not None:
+                row.append(_unescape(m.group(4)))
+            elif m.group(5) is not None:
+                row.append(m.group(5))
+            else:
+                word = m.group(6)
+                row.append(None if word == "null" else _Bare(word))
+            expect_value = False
+    raise ParseError("the answer grid is not closed", "malformed")
+
+
+class _Bare(str):
+    """An unquoted word in the grid (a number or a bare symbol)."""
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    try:
+        return json.loads('"' + s + '"')
+    except ValueError:
+        return s
+
+
+def normalize_cell(value: Any) -> Any:
+    """§1 normalisation: numeric strings become ints, letters upper case, blanks stripped."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) < 1e9 else value
+    if isinstance(value, str):
+        s = value.strip()
+        if _INT.fullmatch(s):
+            return int(s)
+        if re.fullmatch(r"[+-]?\d{1,9}\.0*", s):
+            return int(float(s))
+        return s.upper()
+    return value
+
+
+def parse_grid(text: str, symbols: frozenset, tags: tuple[str, ...] = ("answer",)) -> list[list]:
+    """The last complete top-level ``[[...]]`` grid in ``text`` (grid_puzzles.md §1).
+
+    Wrappers (tags, ``\\boxed{}``, code fences, prose) are searched most explicit first; the last
+    grid of the first region holding one is read. The grid must be rectangular and every cell
+    one of ``symbols`` after normalisation; the first bad cell is named in the error.
+    """
+    if not isinstance(text, str):
+        text = str(text)
+    for _source, region in answer_regions(text, tags):
+        spans = _grid_spans(region)
+        if spans:
+            a, b = spans[-1]
+            return _check_grid(read_grid_text(region[a:b]), symbols)
+    scanned = tail(normalize_quotes(text))
+    truncated = unclosed_open(scanned[-20000:]) and "[[" in scanned[-20000:]
+    raise ParseError("no answer grid (a JSON array of arrays) was found", "no_answer", truncated=truncated)
+
+
+def _check_grid(raw: list[list], symbols: frozenset) -> list[list]:
+    if not raw or not raw[0]:
+        raise ParseError("the answer grid is empty", "wrong_shape")
+    width = len(raw[0])
+    grid = []
+    for r, row in enumerate(raw):
+        if len(row) != width:
+            raise ParseError(f"row {r} has {len(row)} cells but row 0 has {width}", "wrong_shape")
+        out = []
+        for c, v in enumerate(row):
+            nv = normalize_cell(v)
+            if nv not in symbols or isinstance(nv, bool):
+                raise ParseError(f"cell ({r}, {c}) holds {str(v)[:20]!r}, which is not one of: "
+                                 f"{describe_symbols(symbols)}", "bad_symbol")
+            out.append(nv)
+        grid.append(out)
+    return grid
+
+
+def describe_symbols(symbols) -> str:
+    ints = sorted(s for s in symbols if isinstance(s, int))
+    strs = sorted(str(s) for s in symbols if isinstance(s, str))
+    parts = []
+    if ints:
+        parts.append(f"{ints[0]}..{ints[-1]}" if len(ints) > 3 and ints == list(range(ints[0], ints[-1] + 1))
+                     else ", ".join(map(str, ints)))
+    parts += [json.dumps(s) for s in strs]
+    return ", ".join(parts)
+
+
+def format_grid(grid: list[list]) -> str:
+    """The canonical answer text: a JSON array of arrays, one row per line."""
+    return "[\n" + ",\n".join("  " + json.dumps(list(row)) for row in grid) + "\n]"
+
+
+def dump_state(state: dict, keys: tuple[str, ...]) -> str:
+    """The state JSON of the prompt: keys in §5 order, one grid row per line."""
+    lines = ["{"]
+    for i, k in enumerate(keys):
+        v = state[k]
+        sep = "," if i < len(keys) - 1 else ""
+        if isinstance(v, list) and v and all(isinstance(r, list) for r in v):
+            rows = ",\n".join("    " + json.dumps(r) for r in v)
+            lines.append(f'  "{k}": [\n{rows}\n  ]{sep}')
+        else:
+            lines.append(f'  "{k}": {json.dumps(v)}{sep}')
+    lines.append("}")
+    return "\n".join(lines)

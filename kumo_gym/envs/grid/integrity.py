@@ -1,0 +1,314 @@
+"""Reward integrity for grid puzzles (issue 12; issue 13 items 9-10), the same for every puzzle.
+
+Mixed into :class:`~.base.GridTask`, so a puzzle gets all of this by declaring its rules
+(``rule_checks``), its SAT encoding (with constraints tagged by rule code) and its presets:
+
+* **Partial credit** (:meth:`RewardIntegrity.progress`): with ``f`` the fraction of non-given
+  cells that hold the certified-unique solution's value, minus one cell for every given the
+  answer changes, and ``b`` the best fraction a blind grid reaches on the same cells (one symbol
+  everywhere, a checkerboard of two symbols, a cyclic Latin square), the partial score is
+  ``max(0, (f - b) / (1 - b))``. Blind answers therefore earn nothing, and every cell solved
+  beyond what a blind guess gets right earns credit.
+* **Cheap answers** (:meth:`RewardIntegrity.cheap_answers`): the empty grid, the givens alone,
+  every constant grid (with and without the givens), checkerboards, cyclic Latin squares, a
+  random grid, each as a completion and as interactive moves ending in a submit.
+* **Near misses** (:meth:`RewardIntegrity.near_misses`): from the puzzle's own encoding. For rule
+  R, one instance of R (the first, the last, the middle and random ones: a tagged constraint or a
+  clue) is negated while every other constraint stays (:func:`~kumo_gym.solvers.engine.break_rule`);
+  the model is an answer that breaks exactly that instance. It is kept only when the Python
+  verifier reports exactly R, so an encoding and a verifier that disagree show up as a rule with
+  no near miss. Rules the encoding does not state (the answer copying given symbols) fall back
+  to single and double cell changes of the solution, again kept only when exactly R breaks.
+* **Instance validation** (:meth:`RewardIntegrity.validate_instance`): sizes within the caps of
+  the puzzle's ``Params``, the state written as a Tatham description and read back unchanged,
+  the stored game ID matching it, the stored solution of the right shape and valid.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.errors import ConfigError
+from ...core.instance import Instance, canonical_json
+from ...solvers.engine import breaches, break_rule, random_phases
+from .answer import format_grid
+from .tatham import NotExportable, codec
+
+#: rule instances tried per rule when looking for a near miss that breaks that rule alone
+NEAR_MISS_TRIES = 40
+
+
+class RewardIntegrity:
+    """Partial credit, cheap answers, near misses and instance validation (module docstring)."""
+
+    #: add the cyclic Latin squares to the blind grids (Latin-square puzzles set this)
+    blind_latin: bool = False
+
+    # ---- partial credit -----------------------------------------------------------------------
+    def _blind(self, H: int, W: int, n: int) -> tuple[list[str], np.ndarray]:
+        """Names and value indices ``(K, H, W)`` of the blind grids over ``n`` symbols."""
+        key = (H, W, n, self.blind_latin)
+        cache = type(self).__dict__.get("_blind_cache")
+        if cache is None:
+            cache = {}
+            type(self)._blind_cache = cache
+        if key not in cache:
+            r, c = np.mgrid[0:H, 0:W]
+            names, grids = [], []
+            for i in range(n):
+                names.append(f"constant #{i}")
+                grids.append(np.full((H, W), i))
+                for j in range(n):
+                    if j != i:
+                        names.append(f"checkerboard #{i}/#{j}")
+                        grids.append(np.where((r + c) % 2 == 0, i, j))
+            if self.blind_latin:
+                for k in range(n):
+                    names += [f"cyclic Latin square +{k}", f"cyclic Latin square -{k}"]
+                    grids += [(r + c + k) % n, (r - c + k) % n]
+            cache[key] = (names, np.asarray(grids, np.int16))
+        return cache[key]
+
+    def blind_grids(self, instance: Instance) -> dict[str, list[list]]:
+        """Answers written without looking at the clues: one symbol everywhere, the checkerboards
+        of every pair of symbols (Latin puzzles add cyclic squares)."""
+        H, W = self.dims(instance)
+        vals = list(self.cell_values(instance))
+        names, codes = self._blind(H, W, len(vals))
+        out = {}
+        for name, g in zip(names, codes):
+            for i, v in enumerate(vals):
+                name = name.replace(f"#{i}", str(v))
+            out[name] = [[vals[k] for k in row] for row in g.tolist()]
+        return out
+
+    def _coded(self, instance: Instance, grid: list[list]) -> np.ndarray:
+        index = {v: i for i, v in enumerate(self.cell_values(instance))}
+        return np.asarray([[index.get(v, -1) if not isinstance(v, bool) else -1 for v in row] for row in grid], np.int16)
+
+    def _blind_scores(self, instance: Instance) -> tuple[np.ndarray, np.ndarray, int]:
+        """(solution codes, given mask, non-given count) and each blind grid's right cells."""
+        sol = self._coded(instance, instance.data.get("solution") or self.solve(instance))
+        H, W = sol.shape
+        mask = np.zeros((H, W), bool)
+        for (r, c) in self.givens(instance):
+            mask[r, c] = True
+        _, blind = self._blind(H, W, len(self.cell_values(instance)))
+        right = ((blind == sol) & ~mask).sum(axis=(1, 2))
+        return sol, mask, right
+
+    def progress(self, instance: Instance, grid: list[list]) -> float:
+        """The partial score of ``grid`` (module docstring; the formula of ``partial_credit``)."""
+        sol, mask, blind_right = self._blind_scores(instance)
+        n = int((~mask).sum())
+        if n == 0:
+            return 0.0
+        g = self._coded(instance, grid)
+        f = (int(((g == sol) & ~mask).sum()) - int(((g != sol) & mask).sum())) / n
+        b = float(blind_right.max()) / n
+        return 0.0 if b >= 1.0 else max(0.0, (f - b) / (1.0 - b))
+
+    def blind_solves(self, instance: Instance) -> bool:
+        """Whether a blind grid with the givens copied is the solution (the generator redraws
+        such puzzles, so blind answers never pay)."""
+        _, mask, blind_right = self._blind_scores(instance)
+        return int((~mask).sum()) > 0 and bool((blind_right == (~mask).sum()).any())
+
+    # ---- cheap strategies (issue 12) ----------------------------------------------------------
+    def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
+        start = self.initial_grid(instance)
+        fixed = self.givens(instance)
+        grids = {"empty grid": start}
+        for name, g in self.blind_grids(instance).items():
+            grids[name] = g
+            grids[f"givens + {name}"] = [[fixed.get((r, c), v) for c, v in enumerate(row)] for r, row in enumerate(g)]
+        grids["random grid"] = self.random_answer(instance, rng)
+        out = []
+        for name, g in grids.items():
+            moves = tuple(self.format_move(m) for m in self.moves_to(instance, g)) + ('{"op": "submit"}',)
+            # chance is 0 except on a degenerate preset where the blind grid is the only puzzle's answer
+            chance = 1.0 if self.verify(instance, g).solved else 0.0
+            out.append(CheapAnswer(name, completion=f"My answer:\n{format_grid(g)}", moves=moves, chance=chance))
+        return out
+
+    def random_answer(self, instance: Instance, rng: np.random.Generator) -> list[list]:
+        """A random grid of answer symbols with the givens copied (the random agent's answer)."""
+        H, W = self.dims(instance)
+        vals = list(self.cell_values(instance))
+        fixed = self.givens(instance)
+        pick = rng.integers(len(vals), size=(H, W))
+        return [[fixed.get((r, c), vals[int(pick[r, c])]) for c in range(W)] for r in range(H)]
+
+    # ---- near misses (issue 12) ---------------------------------------------------------------
+    def rules_of(self, instance: Instance) -> list[str]:
+        """The rule codes that apply to ``instance``: those with at least one check on it (a
+        Towers puzzle without givens has no "givens kept" check, an Unruly one without 'unique'
+        no "rows distinct" check), so only those can be broken there."""
+        checks = self.rule_checks(instance, self.solve(instance))
+        return [code for code in self.rule_codes if code in {self.rule_code(ch.rule) for ch in checks}]
+
+    def near_misses(self, instance: Instance, rng: np.random.Generator, per_rule: int = 3) -> list[NearMiss]:
+        """Answers that each break exactly one rule (module docstring), up to ``per_rule`` per rule."""
+        enc = self.encoding(instance)
+        out: list[NearMiss] = []
+        for code in self.rules_of(instance):
+            short = code.rsplit(".", 1)[-1]
+            found: list[list[list]] = []
+            cands = breaches(enc, short)
+            # varied places first (first, last, middle instance), then the rest in random order
+            order = [0, len(cands) - 1, len(cands) // 2] + [int(i) for i in rng.permutation(len(cands))]
+            for i in list(dict.fromkeys(order))[:NEAR_MISS_TRIES] if cands else []:
+                for siblings in (False, True):
+                    value = break_rule(enc, cands[i], siblings=siblings,
+                                       phases=random_phases(rng, range(1, enc.formula.n_vars + 1)))
+                    if value is None:
+                        continue
+                    grid = enc.decode(value)
+                    if self._breaks_only(instance, grid, code) and grid not in found:
+                        found.append(grid)
+                        break
+                if len(found) >= per_rule:
+                    break
+            if not found:
+                found = self._substitution_misses(instance, code, rng, per_rule)
+            out += [NearMiss(code, g) for g in found]
+            if not found:
+                out += self._entangled_misses(instance, enc, code, cands, rng)
+        return out
+
+    def _entangled_misses(self, instance: Instance, enc, code: str, cands: list, rng) -> list[NearMiss]:
+        """Where no answer breaks ``code`` alone on this instance (Tents: tents that touch while
+        every count and pairing still holds rarely exist), the negated instance with everything
+        else relaxed, solved near the solution: it breaks ``code`` and some others."""
+        sol_values = enc.engine.models(enc.assumptions(), 1)
+        if not sol_values or not cands:
+            return []
+        phases = [v if sol_values[0][v] > 0 else -v for v in range(1, enc.formula.n_vars + 1)]
+        for i in dict.fromkeys([0, len(cands) - 1, int(rng.integers(len(cands)))]):
+            value = break_rule(enc, cands[i], alone=True, phases=phases)
+            if value is not None:
+                grid = enc.decode(value)
+                v = self.verify(instance, grid)
+                if code in v.rules:
+                    return [NearMiss(code, grid, exclusive=False,
+                                     note=f"{code} cannot be broken alone on this instance (checked at "
+                                          f"{min(len(cands), NEAR_MISS_TRIES)} places)")]
+        return []
+
+    def _breaks_only(self, instance: Instance, grid: list[list], code: str) -> bool:
+        v = self.verify(instance, grid)
+        return v.status == "wrong" and v.rules == [code]
+
+    def _substitution_misses(self, instance: Instance, code: str, rng, limit: int) -> list[list[list]]:
+        """Single then double cell changes of the solution that break exactly ``code``, first and
+        last cells first."""
+        sol = self.solve(instance)
+        H, W = self.dims(instance)
+        vals = list(self.cell_values(instance))
+        order = [0, H * W - 1] + [int(i) for i in rng.permutation(H * W)]
+        found: list[list[list]] = []
+        for idx in dict.fromkeys(order):
+            r, c = divmod(idx, W)
+            for v in vals:
+                if v == sol[r][c]:
+                    continue
+                g = [list(row) for row in sol]
+                g[r][c] = v
+                if self._breaks_only(instance, g, code):
+                    found.append(g)
+                    break
+            if len(found) >= limit:
+                return found
+        for _ in range(200 if not found else 0):
+            (r1, c1), (r2, c2) = (divmod(int(i), W) for i in rng.choice(H * W, 2, replace=False))
+            g = [list(row) for row in sol]
+            g[r1][c1], g[r2][c2] = g[r2][c2], g[r1][c1]
+            if g != sol and self._breaks_only(instance, g, code):
+                found.append(g)
+                if len(found) >= limit:
+                    break
+        return found
+
+    def corrupt_answer(self, instance: Instance, answer: list[list], rng: np.random.Generator) -> list[list]:
+        """A single-cell change of ``answer`` that breaks a rule (contract hook)."""
+        H, W = self.dims(instance)
+        for idx in rng.permutation(H * W):
+            r, c = divmod(int(idx), W)
+            others = [v for v in self.cell_values(instance) if v != answer[r][c]]
+            for j in rng.permutation(len(others)):
+                bad = [list(row) for row in answer]
+                bad[r][c] = others[int(j)]
+                if not self.verify(instance, bad).solved:
+                    return bad
+        raise ConfigError("no single-cell change makes this answer invalid")
+
+    def single_cell_corruptions(self, instance: Instance, answer: list[list]):
+        """Every grid that differs from ``answer`` in exactly one cell (tests)."""
+        H, W = self.dims(instance)
+        for r in range(H):
+            for c in range(W):
+                for v in self.cell_values(instance):
+                    if v != answer[r][c]:
+                        bad = [list(row) for row in answer]
+                        bad[r][c] = v
+                        yield (r, c), v, bad
+
+    # ---- instance validation (issue 13 items 9-10) --------------------------------------------
+    @property
+    def max_cells(self) -> int:
+        """The largest grid the parameter ranges allow (instances beyond it are refused)."""
+        hi = {s.name: int(s.hi) for s in self.Params.specs() if s.hi is not None}
+        if "W" in hi and "H" in hi:
+            return hi["W"] * hi["H"]
+        if "n" in hi:
+            return hi["n"] ** 2
+        if "box_w" in hi and "box_h" in hi:
+            return (hi["box_w"] * hi["box_h"]) ** 2
+        raise NotImplementedError(f"{type(self).__name__} must define max_cells")
+
+    def validate_instance(self, instance: Instance) -> None:
+        data = instance.data
+        if not isinstance(data, dict):
+            raise ConfigError(f"a {self.title} instance's data must be a dict")
+        for key in ("W", "H"):
+            v = data.get(key)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ConfigError(f"{self.title} instance field {key!r} must be a positive integer, got {str(v)[:20]!r}")
+        if data["W"] * data["H"] > self.max_cells:
+            raise ConfigError(f"{self.title} instance of {data['W']}x{data['H']} cells is larger than the "
+                              f"{self.max_cells}-cell limit of this puzzle")
+        state = data.get("state")
+        if not isinstance(state, dict):
+            raise ConfigError(f"{self.title} instance field 'state' must be a dict")
+        if self.shape(state) != (data["H"], data["W"]):
+            raise ConfigError(f"{self.title} instance 'state' is {self.shape(state)} but H, W say "
+                              f"{(data['H'], data['W'])}")
+        self._check_state_round_trip(instance)
+        sol = data.get("solution")
+        if sol is not None:
+            bad = self.answer_grid_error(instance, sol)
+            if bad is not None:
+                raise ConfigError(f"{self.title} instance 'solution' is malformed: {bad.message}")
+            if not self.verify(instance, sol).solved:
+                raise ConfigError(f"{self.title} instance 'solution' breaks the rules of its own puzzle")
+
+    def _check_state_round_trip(self, instance: Instance) -> None:
+        cod = codec(self.family)
+        gid = instance.data.get("game_id")
+        try:
+            if isinstance(gid, str) and ":" in gid:
+                pstr = gid.split(":", 1)[0]
+            else:
+                pstr = cod.PARAMS.encode(self.resolve_params(**self.generation_params(instance.params)), full=False)
+            desc = cod.encode(instance.data["state"])
+        except NotExportable:
+            return
+        params = self.resolve_params(**cod.PARAMS.decode(pstr))
+        again = cod.decode(params, desc)
+        if canonical_json(again) != canonical_json(instance.data["state"]):
+            raise ConfigError(f"{self.title} instance 'state' is not a well-formed puzzle state "
+                              f"(it reads back as {json.dumps(again)[:120]}...)")
+        if isinstance(gid, str) and gid != f"{pstr}:{desc}":
+            raise ConfigError(f"{self.title} instance 'game_id' {gid[:60]!r} does not describe its 'state'")

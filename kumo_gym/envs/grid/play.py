@@ -1,0 +1,173 @@
+"""Interactive play for grid puzzles, one cell per move (grid_puzzles.md §6).
+
+:class:`CellMoves` is the move protocol of every puzzle whose answer is a value per cell: a move
+``{"r": row, "c": col, "v": value}`` writes one non-given cell, ``{"op": "submit"}`` asks for a
+final check, given cells are fixed. It also gives the Stable-Baselines3 structured view (a fixed
+catalogue of (r, c, value) moves and a one-hot state). Puzzles with other moves (edges for Pearl
+and Tracks, rotations for Net, dominoes, rectangles) override ``parse_move``, ``check_move``,
+``apply``, ``legal_moves``, ``move_catalog`` and ``golden_moves`` in their own module.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ParseError
+from ...core.extract import normalize_quotes, tail
+from ...core.instance import Instance
+from ...core.task import Transition
+from .answer import describe_symbols, normalize_cell
+
+_MOVE_OBJ = re.compile(r"\{[^{}]{0,200}\}")
+SUBMIT = ("submit",)
+
+
+class CellMoves:
+    """The §6 cell-move protocol (mixed into :class:`~.base.GridTask`)."""
+
+    def initial_grid(self, instance: Instance) -> list[list]:
+        H, W = self.dims(instance)
+        grid = [[self.empty] * W for _ in range(H)]
+        for (r, c), v in self.givens(instance).items():
+            grid[r][c] = v
+        return grid
+
+    def initial_state(self, instance: Instance) -> tuple:
+        return tuple(tuple(r) for r in self.initial_grid(instance))
+
+    def move_values(self, instance: Instance) -> tuple:
+        """Values a move may write (the answer values plus the empty value)."""
+        vals = tuple(self.cell_values(instance))
+        return vals if self.empty in vals else (self.empty,) + vals
+
+    def parse_move(self, text: str) -> tuple:
+        """The last ``{"r": .., "c": .., "v": ..}`` object in ``text``, or ``{"op": "submit"}``."""
+        if not isinstance(text, str):
+            text = str(text)
+        last = None
+        for m in _MOVE_OBJ.finditer(tail(normalize_quotes(text), 100_000)):
+            try:
+                obj = json.loads(m.group(0))
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and (obj.get("op") == "submit" or {"r", "c", "v"} <= set(obj)):
+                last = obj
+        if last is None:
+            raise ParseError('no move of the form {"r": row, "c": column, "v": value} was found', "no_move")
+        if last.get("op") == "submit":
+            return SUBMIT
+        r, c = last["r"], last["c"]
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (r, c)):
+            raise ParseError(f"row and column must be integers, got r={r!r} c={c!r}", "malformed_move")
+        v = self.empty if last["v"] is None else normalize_cell(last["v"])
+        if isinstance(v, (list, dict, float)):
+            raise ParseError(f"value {str(v)[:40]!r} is not a cell value", "malformed_move")
+        return (r, c, v)
+
+    def format_move(self, move: tuple) -> str:
+        if move == SUBMIT:
+            return '{"op": "submit"}'
+        r, c, v = move
+        return json.dumps({"r": r, "c": c, "v": v})
+
+    def check_move(self, instance: Instance, state: Any, move: tuple) -> str | None:
+        if move == SUBMIT:
+            return None
+        H, W = self.dims(instance)
+        r, c, v = move
+        if not (0 <= r < H and 0 <= c < W):
+            return f"cell ({r}, {c}) is outside the {H}x{W} grid"
+        if (r, c) in self.givens(instance):
+            return f"cell ({r}, {c}) is given and cannot change"
+        if v not in self.move_values(instance) or isinstance(v, bool):
+            return f"value {str(v)[:20]!r} is not one of: {describe_symbols(self.move_values(instance))}"
+        return None
+
+    def apply(self, instance: Instance, state: Any, move: tuple) -> tuple:
+        r, c, v = move
+        rows = [list(row) for row in state]
+        rows[r][c] = v
+        return tuple(tuple(row) for row in rows)
+
+    def is_goal(self, instance: Instance, state: Any) -> bool:
+        return self.verify(instance, [list(r) for r in state]).solved
+
+    def transition(self, instance: Instance, state: Any, move: tuple) -> Transition:
+        if move == SUBMIT:
+            v = self.verify(instance, [list(r) for r in state])
+            if v.solved:
+                return Transition(state, "solved", "Solved: the grid satisfies every rule.", reward=1.0)
+            return Transition(state, "wrong", f"Submitted an unsolved grid: {v.message}", details={"score": v.score})
+        t = super().transition(instance, state, move)
+        sol = instance.data.get("solution")
+        if sol and t.status != "illegal_move":
+            r, c, v = move
+            t.details["move_matches_solution"] = sol[r][c] == v
+        return t
+
+    def legal_moves(self, instance: Instance, state: Any) -> list[tuple]:
+        H, W = self.dims(instance)
+        fixed = self.givens(instance)
+        return [(r, c, v) for r in range(H) for c in range(W) if (r, c) not in fixed
+                for v in self.move_values(instance) if v != state[r][c]]
+
+    def golden_moves(self, instance: Instance) -> list[tuple]:
+        """Moves that fill the solution into the starting grid (contract hook)."""
+        start = self.initial_grid(instance)
+        return [(r, c, v) for r, row in enumerate(self.solve(instance)) for c, v in enumerate(row) if start[r][c] != v]
+
+    def optimal_steps(self, instance: Instance) -> int | None:
+        """Cells whose solution value differs from the starting grid (one move each)."""
+        if not instance.data.get("solution"):
+            return None
+        start = self.initial_grid(instance)
+        return sum(1 for r, row in enumerate(instance.data["solution"]) for c, v in enumerate(row) if start[r][c] != v)
+
+    def moves_to(self, instance: Instance, grid: list[list]) -> list[tuple]:
+        """The moves that turn the starting grid into ``grid`` (cheap strategies, tests)."""
+        start, fixed = self.initial_grid(instance), self.givens(instance)
+        return [(r, c, v) for r, row in enumerate(grid) for c, v in enumerate(row)
+                if (r, c) not in fixed and start[r][c] != v and v in self.move_values(instance)]
+
+    def interactive_prompt(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        vals = describe_symbols(self.move_values(instance))
+        return (f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns, one cell "
+                f"at a time.\n\nRules:\n{self.rules_text(instance)}\n\n"
+                f"Each turn, reply with one move as JSON: {{\"r\": row, \"c\": column, \"v\": value}} with rows "
+                f"and columns numbered from 0 and value one of: {vals} ({json.dumps(self.empty)} clears a cell). "
+                "Given cells cannot change. The episode ends when the grid satisfies every rule; "
+                '{"op": "submit"} asks for a final check.\n\n'
+                f"Puzzle state (JSON):\n{self.state_json(instance)}\n\nThe grid so far:")
+
+    def max_steps(self, instance: Instance) -> int:
+        H, W = self.dims(instance)
+        return 4 * H * W
+
+    # ---- structured (SB3) view ------------------------------------------------------------
+    def move_catalog(self, instance: Instance) -> list[tuple]:
+        """Every (r, c, value) move for these sizes, in a fixed order; Discrete index = position."""
+        H, W = self.dims(instance)
+        return [(r, c, v) for r in range(H) for c in range(W) for v in self.move_values(instance)]
+
+    def encode_state(self, instance: Instance, state: Any) -> np.ndarray:
+        """One-hot cell values, a given-cell mask, then :meth:`clue_features` (float32)."""
+        H, W = self.dims(instance)
+        index = {v: i for i, v in enumerate(self.move_values(instance))}
+        onehot = np.zeros((H, W, len(index)), np.float32)
+        for r in range(H):
+            for c in range(W):
+                i = index.get(state[r][c])
+                if i is not None:
+                    onehot[r, c, i] = 1.0
+        mask = np.zeros((H, W), np.float32)
+        for (r, c) in self.givens(instance):
+            mask[r, c] = 1.0
+        return np.concatenate([onehot.ravel(), mask.ravel(),
+                               np.asarray(self.clue_features(instance), np.float32).ravel()])
+
+    def state_bounds(self, instance: Instance) -> tuple[float, float]:
+        return 0.0, float(max(self.dims(instance)) ** 2 + 1)

@@ -1,0 +1,133 @@
+"""The numba kernel behind :mod:`kumo_gym.solvers.propagation` (imported on first use only).
+
+One function with no helper calls: numba compiles a single dispatcher, which keeps the first use
+in a fresh process (empty cache) short (issue 14, "cold start"). The trail doubles as the
+propagation queue; ``nfalse[c]`` counts the false literals of clause c; a probe is undone by
+walking the trail back and decrementing the counters of the entries it had processed.
+"""
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, nogil=True)
+def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates):
+    """Propagate the units and ``assumptions``; then, when ``candidates`` is not empty,
+    failed-literal probing on them to a fixpoint. Returns (consistent, values)."""
+    value = np.zeros(n_vars + 1, np.int8)
+    nfalse = np.zeros(len(starts) - 1, np.int64)
+    trail = np.zeros(n_vars + 2, np.int64)
+    head = 0
+    tlen = 0
+    # the trail is also the queue; entries below head were processed
+    todo = np.concatenate((units, assumptions))
+    ok = True
+    mark = -1          # trail length before the current probe (-1: at the root)
+    probe_i = 0        # next candidate index
+    sign = 1
+    changed = False
+    pending = 0        # a literal to assign next (0: none)
+    k = 0
+    while True:
+        # 1. put a literal on the trail
+        if k < len(todo):
+            lit = todo[k]
+            k += 1
+        elif pending != 0:
+            lit = pending
+            pending = 0
+        else:
+            lit = 0
+        if lit != 0:
+            v = abs(lit)
+            s = 1 if lit > 0 else -1
+            if value[v] == -s:
+                ok = False
+            elif value[v] == 0:
+                value[v] = s
+                trail[tlen] = lit
+                tlen += 1
+            if ok and (k < len(todo)):
+                continue
+        # 2. propagate
+        while head < tlen and ok:
+            lit = trail[head]
+            head += 1
+            neg = -lit
+            code = 2 * abs(neg) + (1 if neg < 0 else 0)
+            for j in range(occ_start[code], occ_start[code + 1]):
+                c = occ[j]
+                nfalse[c] += 1
+                if not ok:
+                    continue
+                if nfalse[c] < starts[c + 1] - starts[c] - 1:
+                    continue
+                satisfied = False
+                free = 0
+                last = 0
+                for q in range(starts[c], starts[c + 1]):
+                    l = lits[q]
+                    val = value[abs(l)]
+                    if val == 0:
+                        free += 1
+                        last = l
+                    elif (val > 0) == (l > 0):
+                        satisfied = True
+                        break
+                if satisfied:
+                    continue
+                if free == 0:
+                    ok = False
+                elif free == 1:
+                    w = abs(last)
+                    s2 = 1 if last > 0 else -1
+                    if value[w] == -s2:
+                        ok = False
+                    elif value[w] == 0:
+                        value[w] = s2
+                        trail[tlen] = last
+                        tlen += 1
+        # 3. decide what the outcome means
+        if mark >= 0:
+            # undo the probe
+            while tlen > mark:
+                tlen -= 1
+                lit = trail[tlen]
+                if tlen < head:
+                    neg = -lit
+                    code = 2 * abs(neg) + (1 if neg < 0 else 0)
+                    for j in range(occ_start[code], occ_start[code + 1]):
+                        nfalse[occ[j]] -= 1
+                value[abs(lit)] = 0
+            head = min(head, tlen)
+            probed = candidates[probe_i]
+            mark = -1
+            if not ok:
+                ok = True
+                pending = -sign * probed   # failed probe: the negation holds at the root
+                changed = True
+                probe_i += 1
+                sign = 1
+                continue
+            if sign == 1:
+                sign = -1
+            else:
+                sign = 1
+                probe_i += 1
+        elif not ok:
+            return False, value
+        # 4. next probe
+        while probe_i < len(candidates) and value[candidates[probe_i]] != 0:
+            probe_i += 1
+            sign = 1
+        if probe_i >= len(candidates):
+            if not changed or len(candidates) == 0:
+                return True, value
+            changed = False
+            probe_i = 0
+            sign = 1
+            while probe_i < len(candidates) and value[candidates[probe_i]] != 0:
+                probe_i += 1
+            if probe_i >= len(candidates):
+                return True, value
+        mark = tlen
+        pending = sign * candidates[probe_i]

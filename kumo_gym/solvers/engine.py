@@ -1,0 +1,357 @@
+"""The grid generation engine (grid_puzzles.md §8; issues 14, 12, 16).
+
+Every grid puzzle describes itself to the engine as an :class:`Encoding`: a
+:class:`~kumo_gym.solvers.sat.Formula` of its rules, the answer variables and how to read a grid
+back from them, the clues as assumption literals (``clues[key] = (rule, literals)``) and,
+for global rules that a CNF does not state compactly (connectivity, one loop), a ``cuts``
+callback. On top of that description the engine gives, once for all puzzles:
+
+* :class:`Engine`, one per rules formula (so one per *layout*: a formula that does not depend on
+  the clue values serves every instance of that size, and clue removal is dropping
+  assumptions). It answers "is the known solution the only one under these clues?" the way
+  Tatham's generators do, by deduction first: if unit propagation (or failed-literal probing)
+  from the clues fixes every answer variable, the puzzle is unique and no search runs. Only when
+  deduction stalls does one incremental SAT solver, kept for the layout, settle it under
+  assumptions (the solution's blocking clause switched on by an activation literal).
+* :func:`reduce_clues`: §8 step 3. Clue groups are dropped in a seeded random order while the
+  puzzle stays unique, and at a grade target while propagation (0) or probing (1) still solves it
+  (then uniqueness needs no SAT at all).
+* The lazy-cut loop of §8: ``cuts(values)`` inspects a model and returns clauses that forbid
+  what breaks the global rule in it (a closed-off component, a sub-loop), or ``[]`` when the
+  model is fine; every solve re-solves with the cuts added until the model passes or the
+  formula is UNSAT. Cuts must follow from the rules alone (never from the clues), which is what
+  lets the layout's solver keep them for every later instance. A uniqueness proof therefore
+  enumerates with the cuts in place.
+* :func:`break_rule`: near misses for the reward-integrity suite (issue 12). For a rule R it keeps
+  every other constraint, removes one instance of R (a tagged constraint or a clue), adds its
+  negation, and solves; the model breaks exactly that instance. Rules enforced by cuts are
+  broken by models of the formula that the cuts reject.
+
+Determinism (§8): the shared solver only ever answers yes/no questions (SAT or UNSAT does not
+depend on what it learnt before); anything whose *model* feeds an instance (:meth:`Engine.sample`)
+runs on a fresh solver, so an instance never depends on what was generated before it.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from pysat.solvers import Solver
+
+from .sat import DEFAULT_SOLVER, Formula
+
+#: after this many activation literals the layout's solver is rebuilt (bounded memory over
+#: millions of resets; the answers it gives do not depend on it)
+REBUILD_AFTER = 400
+#: how often the cut loop may re-solve before giving up (a cut callback that never converges is
+#: a bug in the puzzle)
+MAX_CUT_ROUNDS = 10_000
+
+Values = np.ndarray
+Cuts = Callable[[np.ndarray], list[list[int]]]
+
+
+@dataclass
+class Encoding:
+    """A puzzle instance as the engine sees it (see the module docstring).
+
+    ``decode(values) -> grid`` reads the answer grid from a value array (``values[v] > 0``: v is
+    true). ``clues`` maps a clue key (a cell, a line...) to ``(rule code, assumption literals)``.
+    ``cut_rule`` names the rule that ``cuts`` enforces.
+    """
+
+    formula: Formula
+    answer: np.ndarray
+    decode: Callable[[np.ndarray], list[list]]
+    clues: dict[Hashable, tuple[str, tuple[int, ...]]] = field(default_factory=dict)
+    cuts: Cuts | None = None
+    cut_rule: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.answer = np.asarray(self.answer, np.int32)
+
+    def with_clues(self, clues: dict, decode: Callable[[np.ndarray], list[list]] | None = None) -> Encoding:
+        """The same rules with another clue set (the layout's engine is shared), and optionally
+        another ``decode`` (when the answer grid shows clues, as Light Up's numbers)."""
+        return dataclasses.replace(self, clues={k: (r, tuple(int(x) for x in lits)) for k, (r, lits) in clues.items()},
+                                   decode=decode or self.decode)
+
+    def assumptions(self, keys=None) -> list[int]:
+        keys = self.clues if keys is None else keys
+        return [lit for k in keys for lit in self.clues[k][1]]
+
+    @property
+    def engine(self) -> Engine:
+        """The engine of this formula (created once and kept on the formula)."""
+        eng = getattr(self.formula, "_engine", None)
+        if eng is None:
+            eng = Engine(self.formula, self.answer, self.cuts)
+            self.formula._engine = eng
+        return eng
+
+    def values_of(self, model: Sequence[int]) -> np.ndarray:
+        return values_of(model, self.formula.n_vars)
+
+    def solution_values(self, grid_lits: Sequence[int]) -> np.ndarray:
+        """A value array with the given literals set (the known solution, for blocking)."""
+        return values_of(grid_lits, self.formula.n_vars)
+
+
+def values_of(model: Sequence[int] | None, n_vars: int) -> np.ndarray | None:
+    """A pysat model (signed literals) as an int8 value array over 0..n_vars."""
+    if model is None:
+        return None
+    value = np.zeros(n_vars + 1, np.int8)
+    m = np.asarray(model, np.int64)
+    m = m[np.abs(m) <= n_vars]
+    value[np.abs(m)] = np.where(m > 0, 1, -1)
+    return value
+
+
+class Engine:
+    """Deduction and incremental SAT over one rules formula (see the module docstring)."""
+
+    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None):
+        self.formula = formula
+        self.answer = np.asarray(answer, np.int32)
+        self.cuts = cuts
+        self.arrays = formula.arrays()
+        self.n_vars = formula.n_vars
+        self._solver: Solver | None = None
+        self._top = self.n_vars
+        self._activations = 0
+        self._cut_clauses: list[list[int]] = []
+        #: counters for benchmarks: deductions that settled uniqueness, SAT calls, cut rounds
+        self.stats = {"deduced": 0, "sat": 0, "cuts": 0}
+
+    # ---- deduction --------------------------------------------------------------------------
+    def propagate(self, assumptions: Sequence[int]) -> Values | None:
+        return self.arrays.propagate(assumptions)
+
+    def probe(self, assumptions: Sequence[int]) -> Values | None:
+        return self.arrays.probe(assumptions, self.answer)
+
+    def fixes_answer(self, value: Values | None) -> bool:
+        """Whether ``value`` (a propagation result) decides every answer variable."""
+        return value is not None and bool((value[self.answer] != 0).all())
+
+    def grade(self, assumptions: Sequence[int]) -> int:
+        """§8: 0 propagation solves it, 1 failed-literal probing does, 2 search is needed."""
+        if self.fixes_answer(self.propagate(assumptions)):
+            return 0
+        return 1 if self.fixes_answer(self.probe(assumptions)) else 2
+
+    # ---- the layout's incremental solver ----------------------------------------------------
+    @property
+    def solver(self) -> Solver:
+        if self._solver is None or self._activations >= REBUILD_AFTER:
+            if self._solver is not None:
+                self._solver.delete()
+            self._solver = Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses)
+            for cl in self._cut_clauses:
+                self._solver.add_clause(cl)
+            self._activations = 0
+        return self._solver
+
+    def _activation(self) -> int:
+        _ = self.solver  # rebuild first if due, so the new literal lives in the solver that uses it
+        self._activations += 1
+        self._top += 1
+        return self._top
+
+    def _retire(self, act: int) -> None:
+        self.solver.add_clause([-act])
+
+    def _solve_cut(self, solver: Solver, assumptions: list[int], keep_cuts: bool) -> Values | None:
+        """Solve, adding cut clauses until the model passes the global rule (or UNSAT)."""
+        for _ in range(MAX_CUT_ROUNDS):
+            self.stats["sat"] += 1
+            if not solver.solve(assumptions=assumptions):
+                return None
+            value = values_of(solver.get_model(), self.n_vars)
+            cuts = self.cuts(value) if self.cuts is not None else []
+            if not cuts:
+                return value
+            self.stats["cuts"] += 1
+            for cl in cuts:
+                solver.add_clause(list(cl))
+                if keep_cuts:
+                    self._cut_clauses.append(list(cl))
+        raise RuntimeError("the cut loop did not converge; the puzzle's cuts callback must forbid the model it rejects")
+
+    def solve(self, assumptions: Sequence[int] = ()) -> Values | None:
+        """A model under ``assumptions`` (with cuts), or None. Yes/no use only: which model comes
+        back depends on the solver's history; use :meth:`sample` for models that feed instances."""
+        return self._solve_cut(self.solver, [int(a) for a in assumptions], keep_cuts=True)
+
+    def models(self, assumptions: Sequence[int] = (), limit: int = 2) -> list[Values]:
+        """Up to ``limit`` models that differ on the answer variables (block and re-solve)."""
+        act = self._activation()
+        out: list[Values] = []
+        try:
+            while len(out) < limit:
+                value = self._solve_cut(self.solver, [act, *map(int, assumptions)], keep_cuts=True)
+                if value is None:
+                    break
+                out.append(value)
+                self.solver.add_clause([-act] + block(value, self.answer))
+        finally:
+            self._retire(act)
+        return out
+
+    def unique(self, assumptions: Sequence[int], solution: Values, *, deduce: bool = True) -> bool:
+        """Whether ``solution`` (a value array of a model) is the only solution under ``assumptions``.
+
+        Deduction first: propagation fixing every answer variable settles it. Otherwise one SAT
+        call on the layout's solver with the solution blocked must be UNSAT (cuts in place).
+        """
+        assumptions = [int(a) for a in assumptions]
+        if deduce and self.fixes_answer(self.propagate(assumptions)):
+            self.stats["deduced"] += 1
+            return True
+        act = self._activation()
+        try:
+            self.solver.add_clause([-act] + block(solution, self.answer))
+            return self._solve_cut(self.solver, [act, *assumptions], keep_cuts=True) is None
+        finally:
+            self._retire(act)
+
+    def sample(self, assumptions: Sequence[int] = (), phases: Sequence[int] | None = None) -> Values | None:
+        """A model on a fresh solver (deterministic: the same call gives the same model in any
+        process), with random ``phases`` for random solutions (§8 samplers)."""
+        with Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses) as s:
+            if phases is not None:
+                s.set_phases([int(p) for p in phases])
+            return self._solve_cut(s, [int(a) for a in assumptions], keep_cuts=False)
+
+
+def block(value: Values, answer: np.ndarray) -> list[int]:
+    """The clause false exactly under ``value``'s assignment of the answer variables."""
+    return [int(-v if value[v] > 0 else v) for v in answer]
+
+
+def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: float = 0.5) -> list[int]:
+    """Random preferred polarities (a random model from the solver, §8 samplers)."""
+    variables = np.asarray(variables, np.int64)
+    return np.where(rng.random(len(variables)) < p_true, variables, -variables).tolist()
+
+
+# ---- clue reduction (§8 step 3) ------------------------------------------------------------
+def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
+                 grade_limit: int | None = None, fixed: Sequence[int] = (),
+                 acceptable: Callable[[list[int]], bool] | None = None) -> list[bool]:
+    """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
+
+    ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
+    ``fixed`` are assumptions that always stay (clues that are never removed). With
+    ``grade_limit`` 0 or 1 a removal is kept only while propagation (0) or failed-literal probing
+    (1) still fixes every answer variable, which also proves uniqueness, so no SAT call is made;
+    with None the clue set is reduced to a minimal unique one (deduction first, SAT otherwise).
+    ``acceptable(literals)`` may veto a removal (a puzzle's own target).
+    """
+    active = [True] * len(groups)
+    fixed = [int(x) for x in fixed]
+    for i in rng.permutation(len(groups)):
+        active[i] = False
+        lits = fixed + [int(x) for g, on in zip(groups, active) if on for x in g]
+        if grade_limit == 0:
+            ok = engine.fixes_answer(engine.propagate(lits))
+        elif grade_limit == 1:
+            ok = engine.fixes_answer(engine.propagate(lits)) or engine.fixes_answer(engine.probe(lits))
+        else:
+            ok = engine.unique(lits, solution)
+        if ok and acceptable is not None:
+            ok = acceptable(lits)
+        if not ok:
+            active[i] = True
+    return active
+
+
+# ---- near misses (issue 12) ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Breach:
+    """One rule instance to break: a tagged constraint (``index`` into formula.constraints) or a
+    clue (``clue`` key), or the cut rule itself (both None)."""
+
+    rule: str
+    index: int | None = None
+    clue: Hashable | None = None
+
+
+def breaches(enc: Encoding, rule: str) -> list[Breach]:
+    """Every instance of ``rule`` in ``enc``, in the order the encoding added them."""
+    out = [Breach(rule, index=i) for i, c in enumerate(enc.formula.constraints) if c.rule == rule]
+    out += [Breach(rule, clue=k) for k, (r, _) in enc.clues.items() if r == rule]
+    if enc.cut_rule == rule and enc.cuts is not None:
+        out.append(Breach(rule))
+    return out
+
+
+def _negation(f: Formula, lits: Sequence[int], lo: int, hi: int) -> tuple[list[list[int]], int]:
+    """Clauses saying the count of ``lits`` is outside ``[lo, hi]``, on variables above f's."""
+    from pysat.formula import IDPool
+
+    neg = Formula()
+    neg.pool = IDPool(start_from=f.n_vars + 1)
+    n = len(lits)
+    if lo <= 0 and hi >= n:
+        return [[]], neg.n_vars  # the constraint always holds: it cannot be broken
+    if lo <= 0:
+        neg.at_least(lits, hi + 1)
+    elif hi >= n:
+        neg.at_most(lits, lo - 1)
+    else:
+        below = neg.var(("__below__",))
+        neg.at_most(lits, lo - 1, guard=below)
+        neg.at_least(lits, hi + 1, guard=-below)
+    return neg.clauses, max(neg.n_vars, f.n_vars)
+
+
+def break_rule(enc: Encoding, breach: Breach, *, siblings: bool = False, phases: Sequence[int] | None = None,
+               alone: bool = False) -> Values | None:
+    """A model of ``enc`` with ``breach`` negated and everything else kept (None: impossible).
+
+    With ``siblings`` every other instance of the same rule is dropped as well (for rules whose
+    instances are not independent, such as a matching stated per tree and per tent); the model
+    then still breaks only that rule. With ``alone`` every tagged constraint and clue is dropped
+    but the negated one (for rules that cannot break on their own; pass the solution as
+    ``phases`` to stay near it). The cut rule is broken by a model the cuts reject.
+    """
+    f = enc.formula
+    cons = f.constraints
+    drop = set()
+    if breach.index is not None or breach.clue is not None:
+        drop = {i for i, c in enumerate(cons) if alone or (siblings and c.rule == breach.rule) or i == breach.index}
+    skip = np.zeros(len(f.clauses), bool)
+    for i in drop:
+        skip[cons[i].start:cons[i].end] = True
+    clauses = [cl for cl, s in zip(f.clauses, skip) if not s]
+    assumptions = [lit for k, (r, lits) in enc.clues.items()
+                   if k != breach.clue and not (siblings and r == breach.rule) and not alone for lit in lits]
+    if breach.index is not None:
+        c = cons[breach.index]
+        extra, _ = _negation(f, c.lits, c.lo, c.hi)
+        clauses += extra
+    elif breach.clue is not None:
+        clauses.append([-lit for lit in enc.clues[breach.clue][1]])
+    with Solver(name=DEFAULT_SOLVER, bootstrap_with=clauses) as s:
+        if phases is not None:
+            s.set_phases([int(p) for p in phases])
+        for _ in range(MAX_CUT_ROUNDS):
+            if not s.solve(assumptions=assumptions):
+                return None
+            value = values_of(s.get_model(), f.n_vars)
+            cut = enc.cuts(value) if enc.cuts is not None else []
+            if breach.index is None and breach.clue is None:
+                if cut:
+                    return value  # the cut rule itself: a model that breaks it
+                s.add_clause(block(value, enc.answer))  # this one keeps the global rule: another
+                continue
+            if not cut:
+                return value
+            for cl in cut:
+                s.add_clause(list(cl))
+    return None
