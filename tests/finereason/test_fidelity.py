@@ -153,6 +153,7 @@ def _agrees_with_solution(table, sol) -> bool:
                for row, srow in zip(table[1:], sol[1:]) for c, s in zip(row, srow))
 
 
+@pytest.mark.slow
 def test_grid_labels_follow_the_unique_solution_on_every_reachable_state(reference):
     """The exact solver and "every filled cell agrees with the unique solution" (the official
     labels' rule) agree on every state of the reference paths and of random compat-tree walks."""
