@@ -86,12 +86,20 @@ def eval_out_dir(args) -> str:
         return out
     if out is None:
         return default_eval_dir(args)
-    has_traces = any(Path(out).glob("traces*.jsonl"))
-    if has_traces and not args.resume:
-        raise SystemExit(f"error: {out} already holds an evaluation run; continue it with --resume {out}, or "
-                         "give a new --out (by default every run gets its own runs/eval/<name>-<time>)")
-    if args.resume and not has_traces:
-        raise SystemExit(f"error: --resume {out}: no traces*.jsonl there to resume")
+    from .evaluate import trace_path
+
+    own = trace_path(out, args.shard)
+    # the other shards of the same split (i/n, same n) belong to this run; anything else is another run
+    sibling = f"traces-*-of-{args.shard.split('/')[1]}.jsonl" if args.shard else None
+    others = [p for p in Path(out).glob("traces*.jsonl") if p != own and not (sibling and p.match(sibling))]
+    if others:
+        raise SystemExit(f"error: {out} holds another evaluation run ({others[0].name}); give a new --out (by "
+                         "default every run gets its own runs/eval/<name>-<time>)")
+    if own.exists() and not args.resume:
+        raise SystemExit(f"error: {out} already holds this evaluation ({own.name}); continue it with --resume {out}, "
+                         "or give a new --out (by default every run gets its own runs/eval/<name>-<time>)")
+    if args.resume and not own.exists():
+        raise SystemExit(f"error: --resume {out}: no {own.name} there to resume")
     return out
 
 

@@ -163,3 +163,19 @@ def test_reward_function_takes_a_kind_or_an_env_id():
     assert kumo_gym.reward_function("Hanoi").__name__ == "kumo_binary"
     with pytest.raises(ConfigError, match="not one of"):
         kumo_gym.reward_function("kumo_gym/Nope-v0")
+
+
+def test_eval_directories_one_run_each_shards_together(tmp_path, capsys):
+    run = tmp_path / "run"
+    base = ["eval", "--env", HANOI, "--env-kwargs", "n=2", "--agent", "oracle", "--quiet", "--no-plots"]
+    for i in range(2):  # the shards of one split share a directory
+        assert main([*base, "--size", "4", "--shard", f"{i}/2", "--out", str(run)]) == 0
+    with pytest.raises(SystemExit, match="--resume"):
+        main([*base, "--size", "4", "--shard", "0/2", "--out", str(run)])
+    assert main([*base, "--size", "4", "--shard", "0/2", "--resume", str(run)]) == 0
+    with pytest.raises(SystemExit, match="another evaluation run"):
+        main([*base, "--size", "4", "--out", str(run)])  # an unsharded run would mix with the shards
+    with pytest.raises(SystemExit, match="cannot resume"):
+        main([*base[:-3], "random", "--quiet", "--no-plots", "--size", "4", "--shard", "1/2", "--resume", str(run)])
+    assert main(["eval", "--report-only", "--out", str(run), "--no-plots"]) == 0
+    assert json.loads((run / "results.json").read_text())["episodes"] == 4
