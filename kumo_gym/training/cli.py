@@ -232,7 +232,7 @@ def run_training(setup):
     from .data import check_seed
 
     check_seed(setup.trainer.get("seed", 0))  # before anything is written
-    kwargs = dict(model=kumo.pop("model"), n=kumo.pop("size"), output_dir=kumo.pop("output_dir"),
+    kwargs = dict(model=kumo.pop("model"), size=kumo.pop("size"), output_dir=kumo.pop("output_dir"),
                   exclude_ids=_heldout_ids(heldout), trainer_args=setup.trainer, model_args=setup.model, **kumo)
     write_config(setup, f"{kwargs['output_dir']}/train_config.yaml")
     if setup.algo == "grpo":

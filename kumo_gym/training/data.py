@@ -86,6 +86,16 @@ def resolve_call(func: str, size, env_kwargs: dict | None, difficulty=None, lega
     return check_int("size", size, 1, MAX_SIZE), kw
 
 
+def count_arg(func: str, size, n, default: int) -> int:
+    """The item count of a function that used to call it ``n``: ``size``, else the deprecated ``n``."""
+    if n is not None:
+        if size is not None and size != n:
+            raise ConfigError(f"{func}: size={size} and the deprecated n={n} disagree; give size only")
+        warnings.warn(f"{func}(n=...) is deprecated: the number of items is size=", DeprecationWarning, stacklevel=3)
+        size = n
+    return check_int("size", default if size is None else size, 1, MAX_SIZE)
+
+
 def generation_params(env_kwargs: dict) -> dict:
     """The part of ``env_kwargs`` that the Task generates from (``ENV_ONLY`` keys removed)."""
     return {k: v for k, v in env_kwargs.items() if k not in ENV_ONLY}

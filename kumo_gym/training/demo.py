@@ -231,13 +231,13 @@ def learn(out: Path, md: list[str], env_id: str, model: str = "tiny", sft_steps:
         levels = demo_levels(env_id)
         specs = [EvalSpec(env_id, {"difficulty": x} if isinstance(x, str) else dict(x)) for x in levels]
         t = time.process_time()
-        sft = train_sft(specs, model=model, n=2 if quick else 8, output_dir=str(out / "sft"), max_steps=sft_steps,
+        sft = train_sft(specs, model=model, size=2 if quick else 8, output_dir=str(out / "sft"), max_steps=sft_steps,
                         batch_size=3, learning_rate=1e-2, save=True, trainer_args={"disable_tqdm": True})
         sft_cpu = time.process_time() - t
         losses = [h["loss"] for h in sft.state.log_history if "loss" in h]
         cur = Curriculum({env_id: levels}, window=4 if quick else 16, promote_at=0.75)
         t = time.process_time()
-        trainer = train_grpo([], curriculum=cur, model=str(out / "sft" / "model"), n=64,
+        trainer = train_grpo([], curriculum=cur, model=str(out / "sft" / "model"), size=64,
                              output_dir=str(out / "grpo"), max_steps=grpo_steps, num_generations=8,
                              prompts_per_step=2 if quick else 4, max_completion_length=24 if quick else 56,
                              learning_rate=1e-3,

@@ -467,10 +467,16 @@ def report(out_dir: str | Path, plots: bool = True, quiet: bool = False) -> dict
     return summary
 
 
-def evaluate(env_ids: list[str], backend, out_dir: str | Path, n: int = 10, *, samples: int = 1,
+def evaluate(env_ids: list[str], backend, out_dir: str | Path, size: int | None = None, *, samples: int = 1,
              env_kwargs: dict | None = None, difficulties: list[str] | None = None, mode: str | None = None,
-             shard: str | None = None, plots: bool = True, quiet: bool = False, **evaluator_kwargs) -> dict:
-    """Evaluate ``backend`` on ``env_ids`` and return the summary (see the module docstring)."""
+             shard: str | None = None, plots: bool = True, quiet: bool = False, n: int | None = None,
+             **evaluator_kwargs) -> dict:
+    """Evaluate ``backend`` on ``size`` instances (default 10) of each of ``env_ids`` with
+    ``env_kwargs`` and return the summary (see the module docstring); ``n`` is the deprecated
+    name of ``size``."""
+    from .data import count_arg
+
+    size = count_arg("evaluate", size, n, 10)
     specs = make_specs(env_ids, env_kwargs, difficulties, mode)
-    Evaluator(backend, out_dir, progress=not quiet, **evaluator_kwargs).run(specs, n, samples, shard)
+    Evaluator(backend, out_dir, progress=not quiet, **evaluator_kwargs).run(specs, size, samples, shard)
     return report(out_dir, plots=plots, quiet=quiet)

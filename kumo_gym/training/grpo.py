@@ -189,7 +189,8 @@ def grpo_trainer_args(trainer_args: dict, *, num_generations: int, prompts_per_s
     return args
 
 
-def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/grpo",
+def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: int | None = None,
+               n: int | None = None, output_dir: str = "runs/grpo",
                seed: int = 0, shard: str | None = None, max_steps: int = 50, num_generations: int = 4,
                prompts_per_step: int = 2, max_completion_length: int = 256, max_turn_tokens: int = 128,
                learning_rate: float = 1e-5, temperature: float = 1.0, beta: float = 0.0,
@@ -201,7 +202,8 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int
     """Train ``model`` with GRPO on a mix of environments; returns the finished trainer.
 
     ``envs``: ids, ``"ID:key=value,..."`` specs or ``{"id": ID, key: value}`` mappings
-    (``mode=interactive`` makes that part multi-turn). ``n`` training instances per spec. One
+    (``mode=interactive`` makes that part multi-turn). ``size`` training instances per spec
+    (default 64; ``n`` is its deprecated name). One
     optimizer step uses ``prompts_per_step`` prompts x ``num_generations`` completions (times
     ``gradient_accumulation_steps``). ``trainer_args``: any ``GRPOConfig`` field, over our
     defaults (``extra_args`` is its older name); ``model_args``: TRL ``ModelConfig`` fields (LoRA:
@@ -210,9 +212,9 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int
     per spec; ``callbacks`` adds any others.
 
     ``mixture`` (a :class:`~kumo_gym.training.mixture.Mixture`, its YAML path or mapping) draws the
-    training rows from weighted environments, ``n`` rows in all; ``curriculum`` (a
+    training rows from weighted environments, ``size`` rows in all; ``curriculum`` (a
     :class:`~kumo_gym.training.curriculum.Curriculum`, its YAML path or mapping) moves each of its
-    environments through its levels by recent success, ``n`` rows per epoch made at the current
+    environments through its levels by recent success, ``size`` rows per epoch made at the current
     levels (``envs`` and ``mixture`` entries not in the curriculum keep their parameters). Metrics
     are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
     """
@@ -220,6 +222,9 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int
 
     from .models import load_model
 
+    from .data import count_arg
+
+    n = count_arg("train_grpo", size, n, 64)
     trainer_kw = {**(extra_args or {}), **(trainer_args or {})}
     specs = [to_spec(s) for s in envs]
     if not specs and mixture is None and curriculum is None:

@@ -88,7 +88,8 @@ def to_prompt_completion(rows: list[dict]) -> list[dict]:
     return out
 
 
-def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int = 64, output_dir: str = "runs/sft",
+def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: int | None = None,
+              n: int | None = None, output_dir: str = "runs/sft",
               seed: int = 0, shard: str | None = None, max_steps: int = 100, epochs: float = 1.0,
               batch_size: int = 4, learning_rate: float = 2e-4, max_length: int = 4096,
               callback_every: int = 0, callback_n: int = 4, callback_max_tokens: int = 128,
@@ -96,7 +97,8 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int 
               logging_steps: int = 1, report_to: str = "none", save: bool = True, trainer_args: dict | None = None,
               model_args: dict | None = None, extra_args: dict | None = None, rows: list[dict] | None = None,
               callbacks: list | None = None, mixture=None, curriculum=None):
-    """Fine-tune ``model`` on golden trajectories of ``envs``; returns the finished trainer.
+    """Fine-tune ``model`` on ``size`` golden trajectories (default 64; ``n`` is its deprecated
+    name) of each of ``envs``; returns the finished trainer.
 
     ``max_steps <= 0`` trains ``epochs`` epochs instead. ``rows`` replaces the generated golden
     records (e.g. a KUMO ``export_golden`` file read back). ``trainer_args``: any ``SFTConfig``
@@ -116,6 +118,9 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", n: int 
         raise ConfigError("a curriculum follows the success of sampled answers: it drives GRPO, not SFT on golden "
                           "answers (use a mixture for SFT)")
 
+    from .data import count_arg
+
+    n = count_arg("train_sft", size, n, 64)
     trainer_kw = {**(extra_args or {}), **(trainer_args or {})}
     args = base_trainer_args(seed, logging_steps, report_to)
     args.update(output_dir=output_dir, learning_rate=learning_rate, per_device_train_batch_size=batch_size,

@@ -90,7 +90,7 @@ def test_cli_train_size_reaches_the_data_builder(monkeypatch, tmp_path):
 
     monkeypatch.setattr(grpo, "train_grpo", fake_train)
     assert main(["train", "grpo", "--env", "Hanoi:n=3", "--size", "7", "--out", str(tmp_path), "--no-save"]) == 0
-    assert seen["n"] == 7 and seen["envs"] == ["Hanoi:n=3"]
+    assert seen["size"] == 7 and seen["envs"] == ["Hanoi:n=3"]
     spec = grpo.parse_env_spec("Hanoi:n=3")
     assert spec.kwargs == {"n": 3}
 
@@ -179,3 +179,16 @@ def test_eval_directories_one_run_each_shards_together(tmp_path, capsys):
         main([*base[:-3], "random", "--quiet", "--no-plots", "--size", "4", "--shard", "1/2", "--resume", str(run)])
     assert main(["eval", "--report-only", "--out", str(run), "--no-plots"]) == 0
     assert json.loads((run / "results.json").read_text())["episodes"] == 4
+
+
+def test_evaluate_and_trainers_name_the_count_size(tmp_path):
+    from kumo_gym.training.agents import OracleAgent
+    from kumo_gym.training.evaluate import evaluate
+
+    s = evaluate([HANOI], OracleAgent(), tmp_path / "a", 2, env_kwargs={"n": 3}, quiet=True, plots=False)
+    assert s["episodes"] == 2
+    with pytest.warns(DeprecationWarning, match="size="):
+        s = evaluate([HANOI], OracleAgent(), tmp_path / "b", n=3, env_kwargs={"n": 2}, quiet=True, plots=False)
+    assert s["episodes"] == 3
+    with pytest.raises(ConfigError, match="disagree"):
+        evaluate([HANOI], OracleAgent(), tmp_path / "c", 2, n=3, quiet=True, plots=False)

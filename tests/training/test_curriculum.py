@@ -125,7 +125,7 @@ def test_grpo_with_curriculum_and_mixture_moves_levels(reach, tiny, tmp_path):
     from kumo_gym.training.grpo import train_grpo
 
     cur = Curriculum({reach: ["easy", "hard"]}, window=4, promote_at=0.0)  # promote after 4 episodes
-    trainer = train_grpo([], curriculum=cur, mixture={"envs": [{"id": reach, "weight": 1}]}, model=str(tiny), n=16,
+    trainer = train_grpo([], curriculum=cur, mixture={"envs": [{"id": reach, "weight": 1}]}, model=str(tiny), size=16,
                          output_dir=str(tmp_path), max_steps=4, num_generations=2, prompts_per_step=2,
                          max_completion_length=6, save=False, reward_weights={"binary": 1.0})
     assert cur.level(reach) == 1 and cur.history[0]["step"] >= 1

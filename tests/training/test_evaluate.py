@@ -38,15 +38,15 @@ def test_make_agent_names_the_choices():
 def test_oracle_solves_every_registered_env_in_every_mode(reach, tmp_path):
     for e in entries():
         for mode in e.modes:
-            summary = evaluate([e.id], OracleAgent(), tmp_path / e.name / mode, n=1, mode=mode, quiet=True,
+            summary = evaluate([e.id], OracleAgent(), tmp_path / e.name / mode, size=1, mode=mode, quiet=True,
                                plots=False)
             assert [row["success"] for row in summary["by_env"]] == [1.0], (e.id, mode, summary["by_env"])
 
 
 def test_tables_files_and_random_baseline(reach, tmp_path):
     out = tmp_path / "run"
-    evaluate([reach], OracleAgent(), out, n=4, difficulties=["easy", "hard"], quiet=True)
-    summary = evaluate([reach], RandomAgent(seed=1), out, n=4, difficulties=["easy", "hard"], mode="interactive",
+    evaluate([reach], OracleAgent(), out, size=4, difficulties=["easy", "hard"], quiet=True)
+    summary = evaluate([reach], RandomAgent(seed=1), out, size=4, difficulties=["easy", "hard"], mode="interactive",
                        quiet=True)
     rows = {(r["model"], r["mode"], r["difficulty"]): r for r in summary["by_env"]}
     assert set(rows) == {("oracle", "answer", "easy"), ("oracle", "answer", "hard"),
@@ -66,7 +66,7 @@ def test_tables_files_and_random_baseline(reach, tmp_path):
 
 
 def test_samples_give_pass_at_k(reach, tmp_path):
-    summary = evaluate([reach], Scripted(reasoning="let me think"), tmp_path, n=3, samples=3, quiet=True,
+    summary = evaluate([reach], Scripted(reasoning="let me think"), tmp_path, size=3, samples=3, quiet=True,
                        plots=False, model_name="scripted")
     (row,) = summary["by_env"]
     assert row["instances"] == 3 and row["episodes"] == 9
@@ -79,9 +79,9 @@ def test_samples_give_pass_at_k(reach, tmp_path):
 
 
 def test_shards_are_disjoint_and_cover(reach, tmp_path):
-    whole = evaluate([reach], OracleAgent(), tmp_path / "whole", n=10, quiet=True, plots=False)
+    whole = evaluate([reach], OracleAgent(), tmp_path / "whole", size=10, quiet=True, plots=False)
     for i in range(3):
-        evaluate([reach], OracleAgent(), tmp_path / "sharded", n=10, shard=f"{i}/3", quiet=True, plots=False)
+        evaluate([reach], OracleAgent(), tmp_path / "sharded", size=10, shard=f"{i}/3", quiet=True, plots=False)
     files = sorted((tmp_path / "sharded").glob("traces-*-of-3.jsonl"))
     assert len(files) == 3
     keys = [[r["key"] for r in read_traces(f)] for f in files]

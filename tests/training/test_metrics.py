@@ -23,7 +23,7 @@ def _first_preset(env_id: str) -> dict:
 
 
 def test_kumo_oracle_opt_ratio_counts_tests_only(tmp_path):
-    summary = evaluate(["kumo_gym/KUMO-v0"], OracleAgent(), tmp_path, n=3, quiet=True, plots=False)
+    summary = evaluate(["kumo_gym/KUMO-v0"], OracleAgent(), tmp_path, size=3, quiet=True, plots=False)
     (row,) = summary["by_env"]
     assert row["success"] == 1.0 and row["opt_ratio"] == pytest.approx(1.0)
     assert row["steps"] == pytest.approx(row["optimal_steps"])
@@ -31,7 +31,7 @@ def test_kumo_oracle_opt_ratio_counts_tests_only(tmp_path):
 
 def test_by_family_groups_by_catalogue_family(tmp_path):
     ids = [e.id for e in ENVS if e.family == "planning"][:2] + [e.id for e in ENVS if e.family == "grid"][:2]
-    summary = evaluate(ids, OracleAgent(), tmp_path, n=1, difficulties=None, quiet=True, plots=False)
+    summary = evaluate(ids, OracleAgent(), tmp_path, size=1, difficulties=None, quiet=True, plots=False)
     groups = {r["group"] for r in summary["by_family"]}
     assert groups == {entry(i).family for i in ids} == {"planning", "grid"}
     assert {r["group"] for r in summary["by_env"]} == {entry(i).name for i in ids}

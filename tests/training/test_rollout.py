@@ -113,5 +113,5 @@ def test_use_vllm_is_never_dropped_for_multi_turn(reach, tiny, tmp_path):
     from kumo_gym.training.grpo import train_grpo
 
     with pytest.raises(ImportError, match="(?i)vllm"):
-        train_grpo([f"{reach}:mode=interactive"], model=str(tiny), n=2, output_dir=str(tmp_path), max_steps=1,
+        train_grpo([f"{reach}:mode=interactive"], model=str(tiny), size=2, output_dir=str(tmp_path), max_steps=1,
                    num_generations=2, prompts_per_step=1, max_completion_length=16, use_vllm=True, save=False)

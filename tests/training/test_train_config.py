@@ -128,7 +128,7 @@ def test_mixture_and_curriculum_reach_the_trainer(tmp_path, monkeypatch):
                    "curriculum:\n  envs:\n    Hanoi: [easy, medium]\nsize: 10\n")
     run_training(_setup(["train", "grpo", "--config", str(cfg), "--out", str(tmp_path / "o")]))
     assert seen["mixture"]["envs"][0]["weight"] == 2 and seen["curriculum"]["envs"] == {"Hanoi": ["easy", "medium"]}
-    assert seen["envs"] == [] and seen["n"] == 10
+    assert seen["envs"] == [] and seen["size"] == 10
     run_training(_setup(["train", "sft", "--mixture", "m.yaml", "--out", str(tmp_path / "o")]))
     assert seen["mixture"] == "m.yaml"
 

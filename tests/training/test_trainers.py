@@ -16,7 +16,7 @@ def _keys(history: list[dict]) -> set[str]:
 def test_grpo_single_turn_logs_reward_components_and_callback(reach, tiny, tmp_path):
     from kumo_gym.training.grpo import train_grpo
 
-    trainer = train_grpo([f"{reach}:difficulty=easy"], model=tiny, n=6, output_dir=str(tmp_path), max_steps=2,
+    trainer = train_grpo([f"{reach}:difficulty=easy"], model=tiny, size=6, output_dir=str(tmp_path), max_steps=2,
                          num_generations=2, prompts_per_step=2, max_completion_length=12, callback_every=2,
                          callback_n=2, callback_max_tokens=8, save=False)
     keys = _keys(trainer.state.log_history)
@@ -34,7 +34,7 @@ def test_grpo_single_turn_logs_reward_components_and_callback(reach, tiny, tmp_p
 def test_grpo_multi_turn_rollouts(reach, tiny, tmp_path):
     from kumo_gym.training.grpo import train_grpo
 
-    trainer = train_grpo([f"{reach}:mode=interactive"], model=tiny, n=4, output_dir=str(tmp_path), max_steps=2,
+    trainer = train_grpo([f"{reach}:mode=interactive"], model=tiny, size=4, output_dir=str(tmp_path), max_steps=2,
                          num_generations=2, prompts_per_step=1, max_completion_length=24, max_turn_tokens=6,
                          save=False)
     keys = _keys(trainer.state.log_history)
@@ -46,7 +46,7 @@ def test_sft_on_golden_trajectories_with_assistant_only_loss(reach, tiny, tmp_pa
 
     rows = golden_records(make_specs([reach], mode="interactive"), 2)
     assert all(r["messages"][-1]["role"] == "assistant" for r in rows)
-    trainer = train_sft([reach, f"{reach}:mode=interactive"], model=tiny, n=4, output_dir=str(tmp_path),
+    trainer = train_sft([reach, f"{reach}:mode=interactive"], model=tiny, size=4, output_dir=str(tmp_path),
                         max_steps=2, batch_size=2, callback_every=2, callback_n=1, callback_max_tokens=8, save=True)
     keys = _keys(trainer.state.log_history)
     assert "loss" in keys and "kumo_eval/success" in keys
