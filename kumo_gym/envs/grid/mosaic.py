@@ -108,9 +108,6 @@ class MosaicTask(GridTask):
             return {"grid": [[full[r, c] if (r, c) in on else NO_CLUE for c in range(W)] for r in range(H)]}, sol
         raise RuntimeError(f"could not generate a unique {W}x{H} Mosaic puzzle")
 
-    def clue_count(self, instance: Instance) -> int:
-        return sum(v >= 0 for row in instance.data["state"]["grid"] for v in row)
-
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Per cell: clue + 1, so 0 means no clue (the structured view wants non-negative numbers)."""
         return np.asarray([v + 1 for row in instance.data["state"]["grid"] for v in row], np.float32)
