@@ -120,11 +120,15 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer instances per preset")
     ap.add_argument("--puzzles", nargs="*", help="family names (default: every grid puzzle)")
     ap.add_argument("--presets", nargs="*", default=list(PRESETS))
+    ap.add_argument("--rounds", type=int, help="interleaved rounds (default 4, quick 2)")
+    ap.add_argument("--per-round", type=int, help="our instances per round (default 10, quick 5; a fifth at hard)")
+    ap.add_argument("--calib", type=int, help="instances for the calibration (default 50, quick 10; at most 10 at hard)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "grid.json"))
     args = ap.parse_args(argv)
     tasks = [get_task(e.id) for e in entries() if e.family == "grid"]
     tasks = [t for t in tasks if not args.puzzles or t.family in args.puzzles]
     rounds, per_round, calib = (2, 5, 10) if args.quick else (4, 10, 50)
+    rounds, per_round, calib = args.rounds or rounds, args.per_round or per_round, args.calib or calib
     rows = []
     for task in tasks:
         for diff in args.presets:
