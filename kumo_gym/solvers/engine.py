@@ -118,7 +118,7 @@ class Engine:
         self.formula = formula
         self.answer = np.asarray(answer, np.int32)
         self.cuts = cuts
-        self.arrays = formula.arrays()
+        formula._arrays = formula._arrays or (-1, None)  # freeze the formula: no new variables from now on
         self.n_vars = formula.n_vars
         self._solver: Solver | None = None
         self._top = self.n_vars
@@ -128,6 +128,11 @@ class Engine:
         self.stats = {"deduced": 0, "sat": 0, "cuts": 0}
 
     # ---- deduction --------------------------------------------------------------------------
+    @property
+    def arrays(self):
+        """The clause arrays of the compiled deduction (built on first use)."""
+        return self.formula.arrays()
+
     def propagate(self, assumptions: Sequence[int]) -> Values | None:
         return self.arrays.propagate(assumptions)
 
