@@ -1,155 +1,318 @@
-"""KUMO benchmarks (specs/kumo.md §9, §15; issue 3).
+"""KUMO benchmarks (specs/kumo.md §9, §15; issue 14).
 
-1. Hard oracle time per instance: the numba search vs the plain-Python reference of the same
-   algorithm (``tests/kumo/reference_oracle.py``), side by side in one run, with a per-instance
-   timeout on the Python side. Instances: the 10 Hard Medical reference instances (when
-   ``shared/reference`` is present) and generated Hard instances of a built-in domain.
-2. Instances generated per second at Easy and Hard (SAT generator, built-in domains).
-3. Golden trajectories: time for a measured batch, extrapolated to 100,000 (the paper's SFT size).
+1. **Hard oracle per solve** (12 truths, 16 actions) on every built-in domain and on procedural
+   domains: our exact search (``kumo_gym.solvers.kumo``, numba branch and bound) beside the
+   reference algorithm, the paper's Algorithm 3 as its code reads, run in the same process,
+   interleaved instance by instance (alternating which goes first): compiled with numba (the
+   kernel below, the same code as the paper's search) on a subset of every domain, and in plain
+   Python (``kumo_gym.solvers.kumo.plain_search``) with a timeout on KUMO's Hard Medical
+   instances. Every value and chosen action is compared. CPU time (``time.process_time``) beside
+   wall time.
+2. **Cold start**: the first KUMO reset in a fresh process with an empty numba cache
+   (``NUMBA_CACHE_DIR`` pointed at an empty folder), CPU time of the whole process (interpreter,
+   imports, reset), at the default (Easy) and at Hard.
+3. **Generation**: instances per second through the environment (SAT generation, book and the
+   oracle at every reset), Easy and Hard, as ``kumo-gym generate`` runs it.
+4. **Golden trajectories**: time for a measured batch, extrapolated to 100,000 (the paper's SFT size).
 
-Prints a Markdown table and writes ``benchmarks/results/kumo.json``. Usage::
+Prints Markdown tables and writes ``benchmarks/results/kumo.json``. Usage::
 
-    python benchmarks/kumo.py [--python-timeout 60] [--golden-easy 2000] [--golden-hard 200]
+    python benchmarks/kumo.py [--per-domain 30] [--reference-per-domain 4] [--python-timeout 60]
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+import numba
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "kumo"))
-
-from reference_oracle import SearchTimeout, reference_search, reference_tables
-
-from kumo_gym.envs.kumo.domain import load_domain, reference_dir
-from kumo_gym.envs.kumo.game import KumoTask
+from kumo_gym.envs.kumo.domain import builtin_domain_names, load_domain, reference_dir
+from kumo_gym.envs.kumo.game import procedural_domain
 from kumo_gym.envs.kumo.generate import generate_instance, import_kumo_instance
 from kumo_gym.envs.kumo.golden import golden_conversations
-from kumo_gym.solvers.kumo import OptimalSearch, oracle_tables
+from kumo_gym.solvers.kumo import OptimalSearch, SearchTimeout, baseline_play, oracle_tables, plain_search
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def time_oracles(label: str, data: dict, python_timeout: float) -> dict:
-    tab = oracle_tables(data)
-    t = time.perf_counter()
-    fast = OptimalSearch(tab)
-    e_fast, j_fast = fast.best()
-    t_fast = time.perf_counter() - t
-    masks, rel = reference_tables(tab)
-    row = {"instance": label, "numba_s": t_fast, "states": fast.states_visited, "root_E": e_fast}
-    for key, bound in (("python", True), ("python_paper", False)):
-        t = time.perf_counter()
-        slow = reference_search(masks, rel, tab.n, deadline=t + python_timeout, bound=bound)
-        try:
-            e_slow, j_slow = slow(tab.all_truths, tab.all_actions)
-            row[f"{key}_s"] = time.perf_counter() - t
-            row[f"{key}_agree"] = abs(e_slow - e_fast) < 1e-9 and j_slow == j_fast
-        except SearchTimeout:
-            row[f"{key}_s"], row[f"{key}_agree"] = None, None
-    return row
+# ---- the reference algorithm, compiled ---------------------------------------------------------------
+@numba.njit(cache=True)
+def _pc(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
 
 
-def bench_oracle(args) -> list[dict]:
-    # load or compile the numba kernel before any timing
-    OptimalSearch(oracle_tables(generate_instance(load_domain(args.domain), 4, 6, np.random.default_rng(0)))).best()
+@numba.njit(cache=True)
+def _paper(T, A, n, m, masks, nstates, rel, memo):
+    """The paper's Algorithm 3 line by line (base cases, memo, ascending actions, break at best)."""
+    cnt = _pc(T)
+    if cnt <= 1 or A == 0:
+        return 0.0, -1
+    for t in range(n):
+        if (T >> t) & 1 and (rel[t] & A) == 0:
+            return 0.0, -1
+    key = T | (A << n)
+    if key in memo:
+        return memo[key]
+    best = np.inf
+    best_j = -1
+    for j in range(m):
+        if not (A >> j) & 1:
+            continue
+        rest = A & ~(np.int64(1) << j)
+        total = 0.0
+        for s in range(nstates[j]):
+            total += cnt - _pc(masks[j, s] & T)
+        acc = 0.0
+        for s in range(nstates[j]):
+            p = (cnt - _pc(masks[j, s] & T)) / (total + 1e-9)
+            acc += p * _paper(T & ~masks[j, s], rest, n, m, masks, nstates, rel, memo)[0]
+            if acc >= best:
+                break
+        if acc < best:
+            best = acc
+            best_j = j
+    memo[key] = (1.0 + best, best_j)
+    return 1.0 + best, best_j
+
+
+def paper_numba(tab) -> tuple[float, int, int]:
+    memo = numba.typed.Dict.empty(numba.types.int64, numba.types.Tuple((numba.types.float64, numba.types.int64)))
+    e, j = _paper(np.int64(tab.all_truths), np.int64(tab.all_actions), tab.n, tab.m, tab.masks, tab.nstates,
+                  tab.rel, memo)
+    return float(e), int(j), len(memo)
+
+
+def timed(fn):
+    c, w = time.process_time(), time.perf_counter()
+    out = fn()
+    return out, time.process_time() - c, time.perf_counter() - w
+
+
+def ours(tab):
+    s = OptimalSearch(tab)
+    e, j = s.best()
+    return e, j, s.states_visited
+
+
+# ---- 1. the Hard oracle ---------------------------------------------------------------------------------
+def hard_domains(n_procedural: int) -> list[tuple[str, object]]:
+    out = [(n, load_domain(n)) for n in builtin_domain_names()]
+    out += [(f"procedural #{s}", procedural_domain(s)) for s in range(n_procedural)]
+    return [(n, d) for n, d in out if len(d.usable_actions()) >= 16]
+
+
+def bench_oracle(args) -> dict:
+    warm = generate_instance(load_domain("minerals"), 12, 16, np.random.default_rng(0))
+    ours(oracle_tables(warm))  # compile (or load) both kernels before any timing
+    paper_numba(oracle_tables(generate_instance(load_domain("minerals"), 4, 6, np.random.default_rng(0))))
     rows = []
+    for name, domain in hard_domains(args.procedural):
+        for i in range(args.per_domain):
+            data = generate_instance(domain, 12, 16, np.random.default_rng([2024, i]))
+            tab = oracle_tables(data)
+            row = {"domain": name, "item": i}
+            with_ref = i < args.reference_per_domain
+            order = ("ours", "ref") if i % 2 == 0 else ("ref", "ours")
+            for who in order:
+                if who == "ours":
+                    (e, j, states), c, w = timed(lambda tab=tab: ours(tab))
+                    row.update(ours_cpu=c, ours_wall=w, ours_states=states, E=e, action=j)
+                elif with_ref:
+                    (e, j, states), c, w = timed(lambda tab=tab: paper_numba(tab))
+                    row.update(ref_cpu=c, ref_wall=w, ref_states=states, ref_E=e, ref_action=j)
+            if with_ref:
+                row["agree"] = row["E"] == row["ref_E"] and row["action"] == row["ref_action"]
+            # realised tests of the oracle's play and of the paper's baselines (§9)
+            row["tests"] = OptimalSearch(tab).play().tests
+            for policy in ("greedy", "first_action", "random"):
+                row[f"tests_{policy}"] = baseline_play(data, policy, np.random.default_rng(i)).tests
+            rows.append(row)
+        done = [r for r in rows if r["domain"] == name]
+        print(f"  {name}: ours median {statistics.median(r['ours_cpu'] for r in done) * 1e3:.1f} ms", flush=True)
+    return {"rows": rows, "medical": bench_medical(args)}
+
+
+def bench_medical(args) -> list[dict]:
+    """KUMO's own Hard instances: ours, the paper's search compiled, and in plain Python."""
     ref = reference_dir()
-    if ref is not None:
-        for line in (ref / "kumo" / "instances_dev.jsonl").read_text().splitlines():
-            r = json.loads(line)
-            if len(r["truths"]) != 12:
-                continue
-            data = import_kumo_instance(r, load_domain(str(ref / "kumo" / "domains" / f"{r['domain']}.json")))
-            rows.append(time_oracles(f"{r['domain']} hard seed {r['seed']}", data, args.python_timeout))
-            print(f"  oracle {rows[-1]}", flush=True)
-    domain = load_domain(args.domain)
-    for i in range(args.generated_hard):
-        data = generate_instance(domain, 12, 16, np.random.default_rng([11, i]))
-        rows.append(time_oracles(f"{domain.name} hard #{i}", data, args.python_timeout))
-        print(f"  oracle {rows[-1]}", flush=True)
-    return rows
+    if ref is None:
+        return []
+    out = []
+    for line in (ref / "kumo" / "instances_dev.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        if len(r["truths"]) != 12:
+            continue
+        tab = oracle_tables(import_kumo_instance(r, load_domain(str(ref / "kumo" / "domains" / f"{r['domain']}.json"))))
+        (e, j, states), c, w = timed(lambda tab=tab: ours(tab))
+        row = {"instance": f"{r['domain']} hard seed {r['seed']}", "ours_cpu": c, "ours_wall": w, "ours_states": states,
+               "E": e}
+        (e2, j2, s2), c2, w2 = timed(lambda tab=tab: paper_numba(tab))
+        row.update(ref_cpu=c2, ref_wall=w2, ref_states=s2, agree=e == e2 and j == j2)
+        masks, rel = tab.state_lists(), [int(x) for x in tab.rel]
+        search = plain_search(masks, rel, tab.n, deadline=time.perf_counter() + args.python_timeout)
+        try:
+            (e3, j3), c3, w3 = timed(lambda tab=tab, search=search: search(tab.all_truths, tab.all_actions))
+            row.update(python_cpu=c3, python_wall=w3, agree=row["agree"] and e3 == e and j3 == j)
+        except SearchTimeout:
+            row.update(python_cpu=None, python_wall=None)
+        out.append(row)
+        print(f"  medical {row}", flush=True)
+    return out
 
 
-def bench_generation(n: int) -> dict:
-    task = KumoTask()
+def pct(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, math.ceil(q * len(xs)) - 1)] if xs else math.nan
+
+
+# ---- 2. cold start ------------------------------------------------------------------------------------------
+COLD = """
+import time, sys
+import gymnasium as gym, kumo_gym
+t0 = time.process_time()
+env = gym.make("kumo_gym/KUMO-v0", difficulty=sys.argv[1])
+env.reset(seed=0)
+print(time.process_time(), time.process_time() - t0, "numba" in sys.modules)
+"""
+
+
+def bench_cold(rounds: int) -> dict:
     out = {}
     for diff in ("easy", "hard"):
-        params = task.resolve_params(difficulty=diff)
-        task.generate(np.random.default_rng(0), **params)  # warm caches
-        t = time.perf_counter()
-        for i in range(n):
-            task.generate(np.random.default_rng([5, i]), **params)
-        out[diff] = n / (time.perf_counter() - t)
+        runs = []
+        for _ in range(rounds):
+            with tempfile.TemporaryDirectory() as cache:
+                env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
+                w = time.perf_counter()
+                res = subprocess.run([sys.executable, "-c", COLD, diff], capture_output=True, text=True, env=env,
+                                     timeout=600, check=True)
+                wall = time.perf_counter() - w
+                total, reset, numba_loaded = res.stdout.split()
+                runs.append({"process_cpu": float(total), "make_reset_cpu": float(reset), "wall": wall,
+                             "numba_imported": numba_loaded == "True"})
+        out[diff] = {"runs": runs, "process_cpu": statistics.median(r["process_cpu"] for r in runs),
+                     "make_reset_cpu": statistics.median(r["make_reset_cpu"] for r in runs),
+                     "wall": statistics.median(r["wall"] for r in runs), "numba_imported": runs[0]["numba_imported"]}
+    return out
+
+
+# ---- 3./4. generation and golden trajectories -----------------------------------------------------------------
+def bench_generation(n: int) -> dict:
+    import kumo_gym
+
+    out = {}
+    for diff in ("easy", "hard"):
+        kumo_gym.make_dataset("kumo_gym/KUMO-v0", 2, seed=99, difficulty=diff)  # warm caches
+        (recs, c, w) = timed(lambda diff=diff: kumo_gym.make_dataset("kumo_gym/KUMO-v0", n, seed=1, difficulty=diff))
+        out[diff] = {"n": n, "cpu_s": c, "wall_s": w, "per_s_cpu": n / c, "per_s_wall": n / w,
+                     "oracle_optimal": sum(r.get("optimal_steps") is not None for r in recs)}
     return out
 
 
 def bench_golden(n: int, **kw) -> dict:
     golden_conversations(2, seed=99, **kw)  # compile and warm caches
-    t = time.perf_counter()
-    recs = golden_conversations(n, seed=1, **kw)
-    dt = time.perf_counter() - t
-    return {"measured_n": n, "seconds": dt, "extrapolated_100k_hours": dt / n * 100_000 / 3600,
+    recs, c, w = timed(lambda: golden_conversations(n, seed=1, **kw))
+    return {"measured_n": n, "cpu_s": c, "wall_s": w, "extrapolated_100k_hours_cpu": c / n * 100_000 / 3600,
             "solved": sum(r["solved"] for r in recs), "optimal": sum(r["oracle_optimal"] for r in recs),
             "mean_tests": statistics.mean(r["oracle_tests"] for r in recs)}
 
 
+# ---- report -------------------------------------------------------------------------------------------------
+def tables(result: dict, args) -> str:
+    rows = result["oracle"]["rows"]
+    header = ("| Hard domain | solves | ours CPU median (ms) | ours CPU p95 (ms) | ours max (ms) | ours wall median (ms) "
+              "| memo entries median | paper's search (numba) CPU median (ms), first instances | speed-up on those | "
+              "agree |")
+    lines = [header, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    groups = {}
+    for r in rows:
+        groups.setdefault(r["domain"], []).append(r)
+    groups["**all domains**"] = rows
+    for name, rs in groups.items():
+        oc = [r["ours_cpu"] * 1e3 for r in rs]
+        ref = [r for r in rs if "ref_cpu" in r]
+        ref_med = statistics.median(r["ref_cpu"] * 1e3 for r in ref) if ref else math.nan
+        # speed-up: total CPU of the paper's search over ours, on the same instances
+        up = sum(r["ref_cpu"] for r in ref) / max(sum(r["ours_cpu"] for r in ref), 1e-9) if ref else math.nan
+        lines.append(f"| {name} | {len(rs)} | {statistics.median(oc):.1f} | {pct(oc, 0.95):.1f} | {max(oc):.1f} | "
+                     f"{statistics.median(r['ours_wall'] * 1e3 for r in rs):.1f} | "
+                     f"{statistics.median(r['ours_states'] for r in rs):.0f} | {ref_med:.0f} | "
+                     f"{up:.0f}x | {all(r['agree'] for r in ref)} |")
+    lines += ["", ("| Hard, all domains: realised tests (mean) | oracle | greedy | first action (the paper's Vanilla) "
+                   "| random |"), "|---|---:|---:|---:|---:|",
+              "| tests until the prediction | " + " | ".join(
+                  f"{statistics.mean(r[k] for r in rows):.2f}"
+                  for k in ("tests", "tests_greedy", "tests_first_action", "tests_random")) + " |"]
+    med = result["oracle"]["medical"]
+    if med:
+        lines += ["", ("| KUMO Hard instance | ours CPU (ms) | memo entries | paper's search, numba (ms) | paper's "
+                       "search, plain Python (s) | agree |"), "|---|---:|---:|---:|---:|---|"]
+        for r in med:
+            py = "timeout" if r["python_cpu"] is None else f"{r['python_cpu']:.2f}"
+            lines.append(f"| {r['instance']} | {r['ours_cpu'] * 1e3:.2f} | {r['ours_states']} | "
+                         f"{r['ref_cpu'] * 1e3:.1f} | {py} | {r['agree']} |")
+    cold, gen, gold = result["cold_start"], result["generation"], result["golden"]
+    lines += ["", "| measure | CPU | wall |", "|---|---:|---:|"]
+    for diff, c in cold.items():
+        lines.append(f"| cold start, first reset ({diff}), whole fresh process, empty numba cache"
+                     f"{' (numba not imported)' if not c['numba_imported'] else ''} | {c['process_cpu']:.2f} s | "
+                     f"{c['wall']:.2f} s |")
+    for diff, g in gen.items():
+        lines.append(f"| `make_dataset` / `kumo-gym generate` {diff}: items per second (oracle at every reset) | "
+                     f"{g['per_s_cpu']:.0f} | {g['per_s_wall']:.0f} |")
+    for name, g in gold.items():
+        lines.append(f"| golden trajectories {name}: {g['measured_n']} measured | {g['cpu_s']:.1f} s | {g['wall_s']:.1f} s |")
+        lines.append(f"| golden trajectories {name}: 100,000 extrapolated | {g['extrapolated_100k_hours_cpu']:.2f} h | |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--per-domain", type=int, default=30, help="Hard instances per domain (ours)")
+    ap.add_argument("--reference-per-domain", type=int, default=4, help="of those, also solved by the paper's search")
+    ap.add_argument("--procedural", type=int, default=3, help="procedural domains (seeds 0..k-1)")
     ap.add_argument("--python-timeout", type=float, default=60.0)
-    ap.add_argument("--domain", default="instruments", help="built-in domain for generated Hard instances")
-    ap.add_argument("--generated-hard", type=int, default=3)
-    ap.add_argument("--gen-n", type=int, default=300)
+    ap.add_argument("--cold-rounds", type=int, default=3)
+    ap.add_argument("--gen-n", type=int, default=200)
     ap.add_argument("--golden-easy", type=int, default=2000)
-    ap.add_argument("--golden-hard", type=int, default=100)
+    ap.add_argument("--golden-hard", type=int, default=200)
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "kumo.json"))
     args = ap.parse_args()
     try:
         load = os.getloadavg()[0]
     except OSError:
         load = None
-    print("oracle: numba vs plain Python (same algorithm)", flush=True)
+    print("cold start", flush=True)
+    cold = bench_cold(args.cold_rounds)
+    print("Hard oracle: ours vs the paper's search", flush=True)
     oracle = bench_oracle(args)
     print("generation", flush=True)
     gen = bench_generation(args.gen_n)
     print("golden", flush=True)
-    ref = reference_dir()
-    hard_domain = str(ref / "kumo" / "domains" / "MedicalEnv.json") if ref is not None else args.domain
     golden = {"easy (built-in domains)": bench_golden(args.golden_easy, difficulty="easy"),
-              f"hard ({Path(hard_domain).stem})": bench_golden(args.golden_hard, difficulty="hard", domain=hard_domain)}
-
-    lines = [("| Hard instance | memo states | numba (s) | Python, same algorithm (s) | speed-up | "
-              "Python, paper's search without our bound (s) | all agree |"),
-             "|---|---:|---:|---:|---:|---:|---|"]
-
-    def secs(x):
-        return f"> {args.python_timeout:.0f} (timeout)" if x is None else f"{x:.3f}"
-
-    for r in oracle:
-        up = ("-" if r["python_s"] is None or r["states"] == 0
-              else f"{r['python_s'] / max(r['numba_s'], 1e-9):.0f}x")
-        agree = [a for a in (r["python_agree"], r["python_paper_agree"]) if a is not None]
-        lines.append(f"| {r['instance']} | {r['states']} | {r['numba_s']:.4f} | {secs(r['python_s'])} | {up} | "
-                     f"{secs(r['python_paper_s'])} | {all(agree) if agree else '-'} |")
-    lines += ["", "| measure | value |", "|---|---:|",
-              f"| instances/s, Easy (4 truths, 6 actions) | {gen['easy']:.0f} |",
-              f"| instances/s, Hard (12 truths, 16 actions) | {gen['hard']:.0f} |"]
-    for name, g in golden.items():
-        lines.append(f"| golden trajectories {name}: {g['measured_n']} measured | {g['seconds']:.1f} s |")
-        lines.append(f"| golden trajectories {name}: 100,000 extrapolated from {g['measured_n']} | "
-                     f"{g['extrapolated_100k_hours']:.2f} h |")
-    table = "\n".join(lines)
-    print(table)
-    result = {"oracle": oracle, "generation_per_s": gen, "golden": golden, "table": table,
-              "machine": {"python": platform.python_version(), "cpu_count": os.cpu_count(), "loadavg_1min": load,
-                          "platform": platform.platform()},
-              "args": vars(args)}
+              "hard (built-in domains)": bench_golden(args.golden_hard, difficulty="hard")}
+    result = {"oracle": oracle, "cold_start": cold, "generation": gen, "golden": golden,
+              "machine": {"python": platform.python_version(), "cpu_count": os.cpu_count(), "loadavg_1min_start": load,
+                          "platform": platform.platform()}, "args": vars(args)}
+    result["table"] = tables(result, args)
+    try:
+        result["machine"]["loadavg_1min_end"] = os.getloadavg()[0]
+    except OSError:
+        pass
+    print(result["table"])
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
     return 0

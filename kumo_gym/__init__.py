@@ -21,9 +21,19 @@ ENV_IDS = register_all()
 
 
 def reward_function(env_id: str | None = None, kind: str = "binary"):
-    """A reward function with TRL's signature for ``env_id`` (or each row's ``env_id`` column)."""
-    from .training.rewards import make_reward_function
+    """A reward function with TRL's signature for ``env_id`` (or each row's ``env_id`` column).
 
+    ``kind``: ``binary`` (1 iff solved), ``partial`` or ``format``; ``reward_function("partial")``
+    reads as the kind (no environment id is a kind's name).
+    """
+    from .training.rewards import KINDS, make_reward_function
+
+    if env_id in KINDS:
+        env_id, kind = None, env_id
+    if env_id is not None:
+        from .core.registry import entry
+
+        env_id = entry(env_id).id  # an unknown id fails here, not at every scored row
     return make_reward_function(env_id, kind)
 
 

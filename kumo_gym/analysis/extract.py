@@ -444,10 +444,11 @@ def premise_links(text: str, items: list[dict]) -> tuple[dict, list[int], bool]:
     inner = [j for j, o in enumerate(items) for m in cuts if pos0[j] < m.start() < o["end"] and not links[j]]
     # "The tree at X therefore gets its tent at Y": an adverb inside the clause (no comma before
     # it) points back at the previous sentence as well as at the clause's own subject
-    for m in cuts:
-        if m.group(0) in _INLINE and not re.search(r"(?:[,;:]|\band|\bso)\s*$", text[:m.start()]) and text[:m.start()].strip():
-            inner += [j for j, o in enumerate(items) if m.end() <= pos0[j] and not o.get("clue")
-                      and not any(m.end() <= c.start() < pos0[j] for c in cuts if c is not m)
+    for i, m in enumerate(cuts):
+        if m.group(0) in _INLINE and m.start() > 0 and not re.search(r"(?:[,;:]|\band|\bso)\s*$",
+                                                                       text[max(0, m.start() - 8):m.start()]):
+            end = cuts[i + 1].start() if i + 1 < len(cuts) else n + 1
+            inner += [j for j, o in enumerate(items) if m.end() <= pos0[j] < end and not o.get("clue")
                       and all(items[p].get("clue") for p in links[j])]  # (unless it names its premises)
     if trailing:
         inner += [j for j in range(len(items)) if not links[j]]

@@ -96,12 +96,24 @@ def truth_components(domain: Domain) -> list[list[str]]:
     return sorted(comps, key=lambda c: (-len(c), order[c[0]]))
 
 
+SPLIT_ACTIONS = ("auto", "paper", "balanced", "shared")
+
+
 @dataclass
 class DomainSplit:
+    """Two halves of a domain with disjoint truths (§12).
+
+    ``units``: ``components`` or ``communities``; ``cut_actions``: actions relating truths on both
+    sides; ``actions``: how actions were assigned (``paper``, ``balanced`` or ``shared``);
+    ``balance``: the sizes of both halves and their shares (1.0 = all on the IND side).
+    """
+
     ind: Domain
     ood: Domain
-    units: str                      # "components" or "communities"
+    units: str
     cut_actions: list = field(default_factory=list)
+    actions: str = "paper"
+    balance: dict = field(default_factory=dict)
 
 
 def _restrict(domain: Domain, truths: list[str], actions: list[str], suffix: str) -> Domain:
@@ -119,13 +131,67 @@ def _restrict(domain: Domain, truths: list[str], actions: list[str], suffix: str
     return import_kumo_domain(obj)[0]
 
 
-def split_domain(domain: Domain, balance: str = "alternate", max_component_share: float = 0.65) -> DomainSplit:
-    """IND/OOD split (§12): components (or Louvain communities when the largest component holds
-    more than ``max_component_share`` of the truths) assigned to T1/T2 alternately (the paper's
-    rule) or greedily to the smaller side. An action goes to A1 iff all its related truths are in
-    T1, else to A2; actions relating nothing are dropped."""
+def _assign_actions(domain: Domain, s1: set, mode: str) -> tuple[list[str], list[str], list[str]]:
+    """``(A1, A2, cut)`` under ``mode`` (see :func:`split_domain`)."""
+    a1, a2, cut = [], [], []
+    margin = {}
+    for a in domain.actions:
+        related = {t for s in domain.outcomes[a].states for t in s.rules_out}
+        if not related:
+            continue
+        inside, outside = len(related & s1), len(related - s1)
+        if inside and outside:
+            cut.append(a)
+        if mode == "shared":
+            if inside:
+                a1.append(a)
+            if outside:
+                a2.append(a)
+        elif mode == "paper":
+            (a1 if not outside else a2).append(a)
+        else:  # balanced: one side each, a cut action where it relates more truths
+            margin[a] = inside - outside
+            (a1 if inside > outside or (inside == outside and len(a1) <= len(a2)) else a2).append(a)
+    if mode == "balanced":
+        # even out the counts by moving the cut actions that relate both sides most evenly
+        order = {a: i for i, a in enumerate(domain.actions)}
+        while abs(len(a1) - len(a2)) > 1:
+            big, small = (a1, a2) if len(a1) > len(a2) else (a2, a1)
+            movable = [a for a in big if a in cut]
+            if not movable:
+                break
+            a = min(movable, key=lambda x: (abs(margin[x]), order[x]))
+            big.remove(a)
+            small.append(a)
+        a1.sort(key=order.get)
+        a2.sort(key=order.get)
+    return a1, a2, cut
+
+
+def split_domain(domain: Domain, balance: str = "alternate", max_component_share: float = 0.65,
+                 actions: str = "auto", min_actions: int = 16) -> DomainSplit:
+    """IND/OOD split (§12) with disjoint truths.
+
+    Truths: connected components of the truth graph (or Louvain communities when the largest
+    component holds more than ``max_component_share`` of the truths), assigned to T1/T2
+    alternately (``balance="alternate"``, the paper's rule) or each to the smaller side
+    (``"greedy"``). Actions (``actions=``):
+
+    * ``"paper"``: an action goes to A1 iff all its related truths are in T1, else to A2;
+    * ``"balanced"``: each action on one side only, an action relating both sides on the side
+      where it relates more truths, then cut actions moved until the counts differ by at most 1;
+    * ``"shared"``: every action on each side whose truths it relates (outcomes restricted to
+      that side's truths), so only the truths are new on the OOD side;
+    * ``"auto"`` (default): the first of these that gives both sides ``min_actions`` actions (16:
+      Hard instances), so that both halves can generate Easy and Hard instances. KUMO's Medical
+      domain splits by the paper's rule; our denser domains need ``shared``.
+
+    Actions relating nothing are dropped. ``balance`` of the result reports the sizes.
+    """
     if balance not in ("alternate", "greedy"):
         raise ValueError(f"balance {balance!r} is not one of: alternate, greedy")
+    if actions not in SPLIT_ACTIONS:
+        raise ValueError(f"actions {actions!r} is not one of: {', '.join(SPLIT_ACTIONS)}")
     units, kind = truth_components(domain), "components"
     if len(units[0]) > max_component_share * len(domain.truths):
         comms, _ = truth_communities(domain)
@@ -137,15 +203,14 @@ def split_domain(domain: Domain, balance: str = "alternate", max_component_share
         side = (t1 if i % 2 == 0 else t2) if balance == "alternate" else (t1 if len(t1) <= len(t2) else t2)
         side.extend(unit)
     s1 = set(t1)
-    a1, a2, cut = [], [], []
-    for a in domain.actions:
-        related = {t for s in domain.outcomes[a].states for t in s.rules_out}
-        if not related:
-            continue
-        (a1 if related <= s1 else a2).append(a)
-        if related & s1 and related - s1:
-            cut.append(a)
-    return DomainSplit(_restrict(domain, t1, a1, " IND"), _restrict(domain, t2, a2, " OOD"), kind, cut)
+    for mode in (("paper", "balanced", "shared") if actions == "auto" else (actions,)):
+        a1, a2, cut = _assign_actions(domain, s1, mode)
+        if min(len(a1), len(a2)) >= min_actions:
+            break
+    n1, n2 = len(t1), len(t2)
+    stats = {"truths": [n1, n2], "actions": [len(a1), len(a2)], "shared_actions": len(set(a1) & set(a2)),
+             "truth_share": n1 / max(n1 + n2, 1), "action_share": len(a1) / max(len(a1) + len(a2), 1)}
+    return DomainSplit(_restrict(domain, t1, a1, " IND"), _restrict(domain, t2, a2, " OOD"), kind, cut, mode, stats)
 
 
 # ---- §13 signatures vs correctness ------------------------------------------------------------------
@@ -165,6 +230,15 @@ def graph_signature(data: dict) -> str:
 def majority_correct(runs: list[bool]) -> bool:
     """The paper's label: correct when at least 3 of 5 runs (a strict majority) succeed."""
     return sum(runs) * 2 > len(runs)
+
+
+def association_from_runs(instances: list[dict], runs: list[list[bool]], min_expected: float | None = None) -> dict:
+    """§13 end to end: each instance's graph signature against its majority label over its runs
+    (the paper: correct when at least 3 of 5 runs succeed), then :func:`signature_association`."""
+    if len(instances) != len(runs):
+        raise ValueError("instances and runs must have the same length")
+    return signature_association([graph_signature(d) for d in instances], [majority_correct(r) for r in runs],
+                                 min_expected)
 
 
 def signature_association(signatures: list[str], correct: list[bool], min_expected: float | None = None) -> dict:

@@ -25,22 +25,22 @@ from __future__ import annotations
 import csv
 import json
 import math
-import re
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 
 from ..core.extract import split_thinking
 from ..core.instance import Instance
+from ..envs.planning.base import answer_tokens
 
 TokenCounter = Callable[[str], int]
-_WORD = re.compile(r"\w+|[^\w\s]")
 
 
 # ---- tokens ---------------------------------------------------------------------------------
 def regex_token_count(text: str) -> int:
-    """Words and punctuation marks: the last-resort token count (flagged ``approx_tokens``)."""
-    return sum(1 for _ in _WORD.finditer(text))
+    """Words and punctuation marks: the last-resort token count (flagged ``approx_tokens``); the
+    same count as the ``min_answer_tokens`` of dataset records."""
+    return answer_tokens(text)
 
 
 def default_token_counter() -> tuple[TokenCounter, bool]:
@@ -70,7 +70,7 @@ def trace_candidates(task, instance: Instance, completion: str, *, reasoning: st
     ``token_pos`` (tokens before it), ``rel_pos = token_pos / thinking_tokens`` and the
     verdict fields. Returns ``{"candidates", "thinking_tokens", "trace_source", "approx_tokens"}``.
     """
-    from ..envs.planning.moves import extract_moves
+    from ..envs.planning.moves import MoveArray, extract_moves
 
     count, approx = _counter(token_counter)
     regions = split_thinking(completion or "", reasoning, close_marker=close_marker)
@@ -78,10 +78,8 @@ def trace_candidates(task, instance: Instance, completion: str, *, reasoning: st
     text = regions.thinking
     if not text.strip():
         text, source = (completion or ""), "answer"
-    ex = extract_moves(text, task.coerce_move, task.is_single_move)
-    # extract_moves may cut a huge text to its tail; offsets refer to that tail
-    from ..envs.planning.moves import MAX_ANSWER_CHARS
-    shift = max(0, len(text) - MAX_ANSWER_CHARS)
+    ex = extract_moves(text, task.coerce_move, task.is_single_move, int_moves=task.int_moves)
+    shift = ex.offset  # extract_moves may cut a huge text to its tail; offsets refer to that tail
     total = count(text)
     seen: set[str] = set()
     rows: list[dict] = []
@@ -89,7 +87,7 @@ def trace_candidates(task, instance: Instance, completion: str, *, reasoning: st
     for c in ex.candidates:
         if not c.ok:
             continue
-        key = json.dumps(c.moves)
+        key = json.dumps(c.moves.tolist() if isinstance(c.moves, MoveArray) else c.moves)
         if key in seen:
             continue
         seen.add(key)
@@ -145,9 +143,10 @@ def analyze_sample(task, instance: Instance, completion: str, *, reasoning: str 
 def answer_budget(task, instance: Instance, max_new_tokens: int, *, reserve: int = 512,
                   token_counter: TokenCounter | None = None) -> dict:
     """``min_answer_tokens`` (the rendered optimal answer) and ``budget_feasible`` (spec §8.1)."""
-    count, approx = _counter(token_counter)
-    sol = task.solve(instance)
-    need = count(task.format_answer(sol))
+    if token_counter is None:
+        need, approx = task.record_fields(instance)["min_answer_tokens"], True
+    else:
+        need, approx = token_counter(task.format_answer(task.solve(instance))), False
     return {"min_answer_tokens": need, "budget_feasible": need <= max_new_tokens - reserve, "approx_tokens": approx}
 
 

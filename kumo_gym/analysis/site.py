@@ -433,7 +433,8 @@ def build_report(paths: list[str | Path], out: str | Path | None = None, *, anal
         sections.append("<h2>Results by environment and difficulty</h2>" + html_table(rows, cols, "results"))
         rows_f, cols_f = table_rows(summary["by_family"])
         sections.append("<h2>Results by family and difficulty</h2>" + html_table(rows_f, cols_f, "results-family"))
-        sections.append(_plots(summary["by_env"], docs))
+        env_of = {r.get("spec") or r.get("env_id"): r.get("env_id") for r in records}
+        sections.append(_plots(summary["by_env"], docs, env_of))
     if docs:
         sections.append("<h2>Reasoning structure by environment and difficulty</h2>"
                         "<p class=\"muted\">eta over solved runs with eta_status ok/above_one.</p>"
@@ -476,25 +477,25 @@ def _record_of(doc: dict) -> dict:
             "verdict": {"status": "solved" if doc.get("solved") else "-"}, "completion_tokens": doc.get("tokens")}
 
 
-def _plots(by_env: list[dict], docs: list[dict]) -> str:
+def _plots(by_env: list[dict], docs: list[dict], env_of: dict) -> str:
     """Per environment: success, tokens and eta against difficulty, one line per model and mode."""
     groups: dict = defaultdict(list)
     for r in by_env:
-        groups[r["group"]].append(r)
+        groups[env_of.get(r["group"]) or r["group"]].append(r)
     eta = defaultdict(list)
     for d in docs:
         if d.get("solved") and d["metrics"].get("eta") is not None and d["metrics"].get("eta_status") in ("ok", "above_one"):
             eta[(str(d.get("env_id")), str(d.get("model") or "unknown"), str(d.get("difficulty")))].append(d["metrics"]["eta"])
     blocks = []
-    for group, rows in groups.items():
-        env_id = next((d.get("env_id") for d in docs if str(d.get("env_id", "")).endswith(f"/{group}-v0")), None) or \
-            f"kumo_gym/{group}-v0"
+    for env_id, rows in groups.items():
+        group = str(env_id).split("/")[-1].split("-v")[0]
         cats = _difficulty_order(env_id, {str(r["difficulty"]) for r in rows})
         lines_s: dict = defaultdict(list)
         lines_t: dict = defaultdict(list)
         lines_e: dict = defaultdict(list)
         for r in rows:
-            name = f"{r['model']} [{r['mode']}]"
+            name = f"{r['model']} [{r['mode']}]" + ("" if r["group"] in (env_id, group) or "(" in r["group"]
+                                                    else f" {r['group']}")
             lines_s[name].append((str(r["difficulty"]), r.get("success")))
             lines_t[name].append((str(r["difficulty"]), r.get("tokens")))
         for (env, model, diff), vals in eta.items():

@@ -51,7 +51,9 @@ ENTRIES: list[EnvEntry] = [
     EnvEntry(name="SPaRC", task="kumo_gym.envs.sparc.task:SparcTask", family="sparc",
              summary="SPaRC path puzzles: draw a line from S to E satisfying dot, gap, square, star, "
                      "triangle and polyomino rules (generated or official records)",
-             modes=("answer", "interactive"), paper="Kaesberg et al., SPaRC, EMNLP 2025"),
+             modes=("answer", "interactive"), paper="Kaesberg et al., SPaRC, EMNLP 2025",
+             env_classes={"answer": "kumo_gym.envs.sparc.env:SparcAnswerEnv",
+                          "interactive": "kumo_gym.envs.sparc.env:SparcInteractiveEnv"}),
     EnvEntry(name="FineReasonStateChecking", task="kumo_gym.envs.finereason.tasks:StateCheckingTask",
              family="finereason", paper=_FINEREASON, env_classes=_FINEREASON_ENVS,
              summary="Is this intermediate puzzle state still solvable? (A)/(B); puzzle=sudoku|coloring|game24|logicgrid"),

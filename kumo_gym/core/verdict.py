@@ -1,7 +1,7 @@
 """Verdict: the result of checking an answer or a move."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 STATUSES = ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated", "ended", "error")
 #: statuses that mean the model's text could not be read as an answer (format failures)
@@ -70,12 +70,29 @@ class Verdict:
         return cls(status, message, score, first_error=first_error, details=details)
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["solved"] = self.solved
-        return d
+        """The verdict as plain data; ``details`` is deep-copied (as ``dataclasses.asdict`` would),
+        without asdict's per-field recursion, since interactive envs build one on every step."""
+        return {"status": self.status, "message": self.message, "score": self.score, "reward": self.reward,
+                "first_error": self.first_error, "details": _deep_copy(self.details), "solved": self.solved}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Verdict":
         return cls(status=d["status"], message=d.get("message", ""), score=d.get("score", 0.0),
                    reward=d.get("reward"), first_error=d.get("first_error"),
                    details=d.get("details") or {})
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _deep_copy(value):
+    """A deep copy of JSON-like data (dicts, lists, tuples of atoms); anything else via ``copy``."""
+    if isinstance(value, _ATOMS):
+        return value
+    if type(value) is dict:
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_deep_copy(v) for v in value)
+    import copy
+
+    return copy.deepcopy(value)

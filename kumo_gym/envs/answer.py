@@ -7,7 +7,7 @@ import gymnasium as gym
 
 from ..core.errors import ConfigError
 from ..core.verdict import Verdict
-from .base import PuzzleEnv, to_charset
+from .base import PuzzleEnv
 
 
 class AnswerEnv(PuzzleEnv):
@@ -40,7 +40,9 @@ class AnswerEnv(PuzzleEnv):
     ## Arguments
     ``difficulty`` or the family's size parameters, ``split`` (train/validation/test), ``reward``,
     ``render_mode`` ("ansi", or "rgb_array" where the family draws images), ``prompt_template``
-    (a ``str.format`` template with ``{prompt}`` and the instance parameters).
+    (a ``str.format`` template with ``{prompt}`` and the instance parameters), ``observation``
+    (``"text"``, or ``"image+text"`` where the family draws images: a dict of the text and an
+    ``image_size`` x ``image_size`` RGB picture of the puzzle, for vision-language models).
     """
 
     def __init__(self, task, env_id: str, max_steps: int | None = None, **kwargs: Any):
@@ -54,7 +56,7 @@ class AnswerEnv(PuzzleEnv):
         super().reset(seed=seed)
         inst = self._next_instance(seed, options)
         self.last_verdict = None
-        return to_charset(self._prompt_text(inst)), self._info()
+        return self._obs(self._prompt_text(inst)), self._info()
 
     @property
     def ended(self) -> bool:
@@ -71,7 +73,7 @@ class AnswerEnv(PuzzleEnv):
             verdict = Verdict("ended", "The episode has already ended; call reset() for a new puzzle.")
             info = self._info()
             info["verdict"] = verdict.to_dict()
-            return to_charset(verdict.message), 0.0, True, False, info
+            return self._obs(verdict.message), 0.0, True, False, info
         if isinstance(action, dict):
             meta = {k: action.get(k) for k in ("reasoning", "finish_reason", "n_output_tokens", "max_new_tokens")}
             verdict = self.score_completion(action.get("completion", ""), **meta)
@@ -80,4 +82,4 @@ class AnswerEnv(PuzzleEnv):
         self.last_verdict = verdict
         info = self._info()
         info["verdict"] = verdict.to_dict()
-        return to_charset(verdict.message), self._reward(verdict), True, False, info
+        return self._obs(verdict.message), self._reward(verdict), True, False, info

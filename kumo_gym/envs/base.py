@@ -12,7 +12,7 @@ from gymnasium import spaces
 from gymnasium.vector.utils import read_from_shared_memory
 
 from ..core.capabilities import ImageRendering
-from ..core.errors import ConfigError, check_choice
+from ..core.errors import ConfigError, check_choice, check_int
 from ..core.instance import Instance
 from ..core.seeding import check_split, item_seed
 from ..core.task import Task
@@ -25,6 +25,9 @@ TEXT_CHARSET = frozenset(string.printable) | frozenset(
 MAX_TEXT = 1 << 18
 REWARD_MODES = ("binary", "partial")
 RENDER_MODES = ("ansi", "rgb_array")
+#: what an observation holds: the text, or (tasks that draw, ``ImageRendering``) a picture of the
+#: puzzle beside the text, for vision-language models
+OBSERVATIONS = ("text", "image+text")
 
 
 class PromptText(spaces.Text):
@@ -74,7 +77,7 @@ def text_space(max_length: int = MAX_TEXT) -> spaces.Text:
 
 def to_charset(text: str) -> str:
     """Replace characters outside TEXT_CHARSET (defensive; prompts should not need it)."""
-    if all(c in TEXT_CHARSET for c in text):
+    if TEXT_CHARSET.issuperset(text):  # one C-level pass: this runs on every observation
         return text
     return "".join(c if c in TEXT_CHARSET else "?" for c in text)
 
@@ -124,7 +127,7 @@ class PuzzleEnv(gym.Env):
 
     def __init__(self, task: Task, env_id: str, *, split: str = "train", reward: str = "binary",
                  render_mode: str | None = None, prompt_template: str | None = None,
-                 difficulty: str | None = None, **params: Any):
+                 difficulty: str | None = None, observation: str = "text", image_size: int = 448, **params: Any):
         self.task = task
         self.env_id = env_id
         self.split = check_split(split)
@@ -138,7 +141,15 @@ class PuzzleEnv(gym.Env):
         self.params = task.resolve_params(difficulty=difficulty, **params)
         self.prompt_template = check_prompt_template(
             prompt_template, ["prompt", *sorted(set(self.params) | set(task.template_field_names))])
-        self.observation_space = text_space()
+        check_choice("observation", observation, OBSERVATIONS)
+        if observation == "image+text" and not isinstance(task, ImageRendering):
+            raise ConfigError(f"observation 'image+text' needs a puzzle that draws images; {env_id} does not (the "
+                              "puzzles with images implement ImageRendering.render_rgb, e.g. SPaRC)")
+        self.observation = observation
+        self.image_size = check_int("image_size", image_size, 32, 4096)
+        self.observation_space = text_space() if observation == "text" else spaces.Dict({
+            "text": text_space(),
+            "image": spaces.Box(0, 255, (self.image_size, self.image_size, 3), np.uint8)})
         self.action_space = text_space()
         self.instance: Instance | None = None
         self._base_seed: int | None = None
@@ -188,6 +199,15 @@ class PuzzleEnv(gym.Env):
             raise ConfigError(f"prompt_template could not be filled ({type(e).__name__}: {e}); fields: "
                               f"{', '.join(sorted(fields))}") from None
 
+    def _obs(self, text: str):
+        """The observation for ``text``: the text, or with ``observation="image+text"`` a dict of the
+        text and a picture of the puzzle in its current state (``image_size`` square, RGB uint8)."""
+        text = to_charset(text)
+        if self.observation == "text":
+            return text
+        return {"text": text, "image": fit_image(self.task.render_rgb(self.instance, self._render_state()),
+                                                 self.image_size)}
+
     def _reward(self, verdict) -> float:
         return float(verdict.reward if self.reward_mode == "binary" else verdict.score)
 
@@ -201,6 +221,19 @@ class PuzzleEnv(gym.Env):
         if self.render_mode == "ansi":
             return self.task.render(self.instance, self._render_state())
         return self.task.render_rgb(self.instance, self._render_state())
+
+
+def fit_image(rgb: np.ndarray, size: int) -> np.ndarray:
+    """``rgb`` scaled to fit a white ``size`` x ``size`` canvas, centred, aspect ratio kept (a fixed
+    shape, so image observations live in one Box space whatever the puzzle's dimensions)."""
+    from PIL import Image
+
+    img = Image.fromarray(np.asarray(rgb, dtype=np.uint8)[..., :3])
+    scale = min(size / img.width, size / img.height)
+    img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
+    canvas = Image.new("RGB", (size, size), (255, 255, 255))
+    canvas.paste(img, ((size - img.width) // 2, (size - img.height) // 2))
+    return np.asarray(canvas, dtype=np.uint8)
 
 
 class _Strict(dict):

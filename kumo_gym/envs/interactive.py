@@ -8,7 +8,7 @@ import gymnasium as gym
 
 from ..core.errors import ParseError, check_choice, check_int
 from ..core.verdict import Verdict
-from .base import PuzzleEnv, to_charset
+from .base import PuzzleEnv
 
 #: the old switch, kept for a deprecation period: "reject" is now the only policy
 ILLEGAL_ACTIONS = ("terminate", "reject")
@@ -24,7 +24,9 @@ class InteractiveEnv(PuzzleEnv):
     returns the new state with feedback.
 
     ## Observation space
-    ``Text``: the rendered state, the goal where there is one, and feedback on the last move.
+    ``Text``: the rendered state, the goal where there is one, and feedback on the last move. With
+    ``observation="image+text"`` (families that draw images) a dict of that text and a picture of
+    the current state (``image_size`` square, RGB).
 
     ## Action space
     ``Text`` holding one move in the family's move format. Any string is accepted.
@@ -86,7 +88,7 @@ class InteractiveEnv(PuzzleEnv):
                + self.task.observation(inst, self.state, "", 0))
         info = self._info()
         info.update(step=0, status="continue")
-        return to_charset(obs), info
+        return self._obs(obs), info
 
     def _interactive_prompt(self, inst) -> str:
         return self.task.interactive_prompt(inst)
@@ -105,7 +107,7 @@ class InteractiveEnv(PuzzleEnv):
         if self.done:
             verdict = Verdict("ended", "The episode has already ended; call reset() for a new puzzle.")
             info.update(step=self.steps, status="ended", verdict=verdict.to_dict())
-            return to_charset(verdict.message), 0.0, True, False, info
+            return self._obs(verdict.message), 0.0, True, False, info
         self.steps += 1
         try:
             move = self.task.parse_move(text)
@@ -126,7 +128,7 @@ class InteractiveEnv(PuzzleEnv):
             verdict = Verdict("incomplete", t.feedback, details={"moves": len(self.moves), **t.details})
             info.update(step=self.steps, status="continue", verdict=verdict.to_dict())
             obs = self.task.observation(self.instance, self.state, t.feedback, self.steps)
-            return to_charset(obs), 0.0, False, False, info
+            return self._obs(obs), 0.0, False, False, info
         status = t.status if t.status in ("solved", "wrong", "incomplete") else "wrong"
         verdict = self._finish(status, t.feedback, t.details, score=t.details.get("score", 1.0 if status == "solved" else 0.0))
         return self._end(verdict, info)
@@ -144,7 +146,7 @@ class InteractiveEnv(PuzzleEnv):
         left = self.max_invalid - self.invalid
         feedback = f"{verdict.message} ({left} more invalid move{'s' if left != 1 else ''} in a row ends the episode.)"
         obs = self.task.observation(self.instance, self.state, feedback, self.steps)
-        return to_charset(obs), 0.0, False, False, info
+        return self._obs(obs), 0.0, False, False, info
 
     def _truncate(self, message: str, info: dict, details: dict | None = None, status: str = "incomplete"):
         verdict = self._finish(status, message, details)
@@ -154,5 +156,5 @@ class InteractiveEnv(PuzzleEnv):
     def _end(self, verdict: Verdict, info: dict):
         info.update(step=self.steps, status=verdict.status, verdict=verdict.to_dict())
         obs = self.task.observation(self.instance, self.state, verdict.message, self.steps)
-        return to_charset(obs), self._reward(verdict), True, False, info
+        return self._obs(obs), self._reward(verdict), True, False, info
 

@@ -14,10 +14,15 @@ benchmarks compare them); the public functions use the compiled kernels.
 """
 from __future__ import annotations
 
+import functools
+import itertools
+
 import numpy as np
 
 __all__ = [
+    "GridPuzzle",
     "GridSearchBudget",
+    "GridTables",
     "coloring_extends",
     "coloring_extends_py",
     "grid_clue_holds",
@@ -318,7 +323,10 @@ class _Codec:
 
     def key(self, v) -> tuple[bool, int]:
         if isinstance(v, self.Fraction):
-            return True, int(v * self.scale)
+            scaled = v * self.scale
+            if scaled.denominator != 1:  # a literal finer than every value the codec was made for
+                raise ValueError(f"number {v} is not a multiple of 1/{self.scale}")
+            return True, int(scaled)
         if v not in self.sid:
             self.sid[v] = _STR_BASE + len(self.sid)
         return False, self.sid[v]
@@ -454,6 +462,64 @@ def grid_clue_holds(header, domains, ast, rows: list[list[int]]) -> list[bool]:
     return _holds(g, ast, assign, pos, n).tolist()
 
 
+class GridPuzzle:
+    """A logic grid compiled once for many searches: header, typed domains, clue trees and the
+    columns each clue depends on (``grid_count_solutions`` builds one per call)."""
+
+    def __init__(self, header, domains, asts):
+        self.header, self.domains, self.asts = list(header), domains, list(asts)
+        self.grid = _Grid(header, domains, self.asts)
+        self.deps = [self.grid.deps(a) for a in self.asts]
+
+    def count(self, fixed, limit: int = 2, budget: int = 20_000_000,
+              chunk: int = 200_000) -> tuple[int, list[list[int]] | None]:
+        """See :func:`grid_count_solutions`."""
+        return _column_search(self, fixed, limit, budget, chunk)
+
+
+@functools.lru_cache(maxsize=8)
+def _permutations(n: int) -> np.ndarray:
+    return np.array(list(itertools.permutations(range(n))), np.int8).reshape(-1, n)
+
+
+class GridTables:
+    """Every full table of a puzzle at once (the first column fixed, each other column one of its
+    permutations), so that clues added one by one filter them with one vectorised pass each.
+
+    For generators: uniqueness after each new clue is a count, and which clues are redundant
+    follows from the per-clue truth arrays. ``size(n, m)`` tells whether it fits (``MAX`` tables).
+    """
+
+    MAX = 2_000_000
+
+    @staticmethod
+    def size(n_rows: int, n_columns: int) -> int:
+        return _permutations(n_rows).shape[0] ** (n_columns - 1)
+
+    def __init__(self, header, domains, first):
+        n, m = len(first), len(domains)
+        perms = _permutations(n)
+        k = len(perms)
+        total = k ** (m - 1)
+        if total > self.MAX:
+            raise GridSearchBudget(f"{total} tables are more than {self.MAX}")
+        idx = np.arange(total)
+        self.assign = {0: np.broadcast_to(np.asarray(first, np.int8)[None, :], (total, n))}
+        for c in range(1, m):
+            self.assign[c] = perms[(idx // k ** (m - 1 - c)) % k]
+        self.pos = {j: np.argsort(a, axis=1).astype(np.int8) for j, a in self.assign.items()}
+        self.grid = _Grid(header, domains, [])
+        self.total = total
+
+    def holds(self, ast) -> np.ndarray:
+        """Whether the clue holds, for every table (a boolean array)."""
+        return _holds(self.grid, ast, self.assign, self.pos, self.total)
+
+    def table(self, t: int) -> list[list[int]]:
+        """Table number ``t`` as ``[column][row]`` domain indices."""
+        return [self.assign[j][t].tolist() for j in range(len(self.assign))]
+
+
 def grid_count_solutions(header, domains, asts, fixed, limit: int = 2, budget: int = 20_000_000,
                          chunk: int = 200_000) -> tuple[int, list[list[int]] | None]:
     """Count full tables (up to ``limit``) that satisfy every clue and agree with ``fixed``.
@@ -464,12 +530,13 @@ def grid_count_solutions(header, domains, asts, fixed, limit: int = 2, budget: i
     first table found as ``[column][row]`` domain indices. Raises :class:`GridSearchBudget` past
     ``budget`` candidate tables (so hostile puzzles cannot stall a caller).
     """
-    import itertools
+    return GridPuzzle(header, domains, asts).count(fixed, limit, budget, chunk)
 
+
+def _column_search(puzzle: GridPuzzle, fixed, limit: int, budget: int, chunk: int):
+    domains, asts, g, deps = puzzle.domains, puzzle.asts, puzzle.grid, puzzle.deps
     m, n = len(domains), len(fixed[0])
-    g = _Grid(header, domains, asts)
-    deps = [g.deps(a) for a in asts]
-    perms_all = np.array(list(itertools.permutations(range(n))), np.int8).reshape(-1, n)
+    perms_all = _permutations(n)
     perms = {}
     for j in range(1, m):
         p = perms_all

@@ -232,7 +232,7 @@ class OpenAIChatBackend:
     # -- requests --------------------------------------------------------------------------------
     def _request(self, messages: list[dict], n: int, max_tokens: int | None, temperature: float | None,
                  kwargs: dict):
-        body: dict[str, Any] = {"model": self.model, "messages": _wire_messages(messages), "n": n}
+        body: dict[str, Any] = {"model": self.model, "messages": _openai_messages(messages), "n": n}
         if max_tokens is not None:
             body["max_tokens"] = int(max_tokens)
         if temperature is not None:
@@ -329,8 +329,19 @@ def _preview(resp) -> str:
 
 
 def _wire_messages(messages: list[dict]) -> list[dict]:
-    # the reasoning of earlier turns is ours to keep, not something servers accept back
-    return [{"role": m["role"], "content": m.get("content", "")} for m in messages]
+    """Messages for a local text model: role and text only (the reasoning of earlier turns is ours to
+    keep, and an image observation's picture is left out: its text describes the whole puzzle)."""
+    from ..wrappers.chat import message_text
+
+    return [{"role": m["role"], "content": message_text(m.get("content", ""))} for m in messages]
+
+
+def _openai_messages(messages: list[dict]) -> list[dict]:
+    """Messages for an OpenAI-compatible server: image parts as ``image_url`` data URLs (vision
+    endpoints), the reasoning of earlier turns left out."""
+    from .vision import openai_content
+
+    return [{"role": m["role"], "content": openai_content(m.get("content", ""))} for m in messages]
 
 
 def _reasoning_of(msg) -> str | None:

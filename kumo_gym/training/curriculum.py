@@ -23,7 +23,7 @@ each environment's current level (a row's instance is item ``j`` of its environm
 level, so runs are reproducible); ``cur.wrap`` returns reward functions that score as before and
 report each verdict to the scheduler; the callback applies the reports at the end of every
 optimizer step (gathered from every process first, so all processes keep the same levels) and
-logs ``curriculum/<Env>/level`` and ``curriculum/<Env>/success``. A level change takes effect
+logs ``curriculum/<Env>/level`` (the level of the rows trained on) and ``curriculum/<Env>/success``. A level change takes effect
 from the next batch the trainer reads (the data loader reads one batch ahead).
 
 From the command line: ``kumo-gym train grpo --curriculum cur.yaml`` or a ``curriculum:`` key in
@@ -281,7 +281,9 @@ class Curriculum(_trainer_callback_base()):
                 if callable(log_metric):
                     for env_id, s in cur.schedules.items():
                         name = entry(env_id).name
-                        log_metric(f"curriculum/{name}/level", float(s.level))
+                        # the level of the rows trained on in this batch (a change shows when they do)
+                        seen = [lv for e, lv in zip(env_ids, levels) if e == env_id and lv is not None and lv >= 0]
+                        log_metric(f"curriculum/{name}/level", float(np.mean(seen)) if seen else float(s.level))
                         if s.success is not None:
                             log_metric(f"curriculum/{name}/success", float(s.success))
             return out

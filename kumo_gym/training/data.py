@@ -42,7 +42,7 @@ PROMPT_FORMATS = ("conversational", "text")
 #: environment kwargs that shape the episode (mode, reward, prompt text ...) but not which instance
 #: is drawn; everything else in ``env_kwargs`` is a generation parameter of the Task
 ENV_ONLY = ("mode", "reward", "render_mode", "prompt_template", "max_steps", "max_invalid", "illegal_action",
-            "max_illegal", "observation")
+            "max_illegal", "observation", "image_size")
 
 #: the most items one request may ask for (a typo such as 10**12 fails at once, not after hours)
 MAX_SIZE = 10**9
@@ -199,14 +199,32 @@ class RecordMaker:
         self.mode = self.env_kwargs.get("mode") or entry(env_id).modes[0]
         self.chat = ChatEnv(gym.make(env_id, split=split, **self.env_kwargs))
 
-    def opening(self, inst: Instance) -> list[dict]:
-        """The messages the environment opens with for ``inst``."""
+    def opening(self, inst: Instance) -> tuple[list[dict], list]:
+        """The messages the environment opens with for ``inst``, and their images.
+
+        With ``observation="image+text"`` the user message is TRL's multimodal form: an image
+        placeholder ``{"type": "image"}`` and the text part; the images (PIL) are returned apart,
+        for the dataset's ``images`` column, which TRL's vision-language trainers put in place.
+        """
         messages, _ = self.chat.reset(options={"instance": inst})
-        return [{"role": m["role"], "content": m["content"]} for m in messages]
+        images, out = [], []
+        for m in messages:
+            content = m["content"]
+            if isinstance(content, list):
+                parts = []
+                for part in content:
+                    if part.get("type") == "image":
+                        images.append(part["image"])
+                        parts.append({"type": "image"})
+                    else:
+                        parts.append(dict(part))
+                content = parts
+            out.append({"role": m["role"], "content": content})
+        return out, images
 
     def record(self, inst: Instance) -> dict:
         task = self.task
-        messages = self.opening(inst)
+        messages, images = self.opening(inst)
         rec = {
             "prompt": messages if self.prompt_format == "conversational" else _as_text(messages),
             "env_id": self.env_id,
@@ -220,6 +238,8 @@ class RecordMaker:
             "optimal_steps": task.optimal_steps(inst),
             **task.record_fields(inst),
         }
+        if images:
+            rec["images"] = images
         if self.with_golden:
             golden = task.format_answer(task.solve(inst))
             rec["golden"] = golden
@@ -233,7 +253,9 @@ class RecordMaker:
 
 def _as_text(messages: list[dict]) -> str:
     """The plain-text prompt: the user's message, after the system part when there is one."""
-    return "\n\n".join(m["content"] for m in messages if m["role"] in ("system", "user"))
+    from ..wrappers.chat import message_text
+
+    return "\n\n".join(message_text(m["content"]) for m in messages if m["role"] in ("system", "user"))
 
 
 def make_record(env_id: str, inst: Instance, with_golden: bool = False, *, env_kwargs: dict | None = None,
@@ -253,7 +275,9 @@ def make_dataset(env_id: str, size: int | None = None, split: str = "train", see
     """``size`` prompt records of ``env_id`` with ``env_kwargs`` (a list, or a ``datasets.Dataset``).
 
     Fields: ``prompt`` (TRL's conversational format: the messages the environment opens with;
-    ``prompt_format="text"``: the plain prompt text), ``env_id``, ``family``, ``instance_id``,
+    ``prompt_format="text"``: the plain prompt text), ``images`` (with
+    ``env_kwargs={"observation": "image+text"}``: the puzzle's picture, PIL, which TRL's
+    vision-language GRPO/SFT put in the prompt's image placeholder), ``env_id``, ``family``, ``instance_id``,
     ``difficulty``, ``split``, ``mode``, ``env_kwargs``, ``instance``, ``optimal_steps`` and the
     family's own fields; ``with_golden=True`` adds ``golden`` (the solver's answer text) and
     ``completion`` (the same as an assistant message, or text), which makes the records an SFT

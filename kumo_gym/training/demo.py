@@ -4,13 +4,19 @@
 2. one prompt, the golden answer from our solver and its verdict;
 3. the oracle and random agents on every registered environment, in every mode, through the
    evaluation harness (traces, tables, plots);
-4. a short GRPO run of the tiny local model on one environment with the held-out evaluation
-   callback (reward components and callback metrics logged every step);
+4. the tiny local model learning: a short SFT warm-up on golden answers, then GRPO with a
+   success-driven curriculum (Hanoi with 1, 2, then 3 disks), the reward components, the
+   curriculum level and the held-out callback logged every step and plotted;
 5. a report, ``runs/demo-<time>/report.md``, with all of the above.
 
-The tiny model learns nothing useful in a few steps; the point is that the whole pipeline, the
-same one a real model goes through (``--model``/``--base-url`` of ``kumo-gym eval`` and
-``kumo-gym train``), runs here with nothing downloaded.
+Why a warm-up: GRPO learns from differences between the completions of a group. A freshly built
+tiny model never writes a readable answer, so every completion earns 0, every group has zero
+spread, the advantages and the loss are 0 and nothing is learned (the report says so whenever it
+happens). A few SFT steps on golden answers make it right some of the time; GRPO then raises the
+reward, and the curriculum moves on when the recent success rate reaches its threshold. What the
+tiny model learns is to reproduce the answers of a handful of puzzles it has seen, not to solve
+new ones: for that, the same commands take a real model (``--model``/``--base-url`` of
+``kumo-gym eval`` and ``kumo-gym train``).
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ def _section(title: str) -> None:
 
 
 def pick_grpo_env() -> str:
-    """A registered environment with an answer mode for the short GRPO run (Hanoi when present)."""
+    """A registered environment with an answer mode for the GRPO run (Hanoi when present)."""
     from ..core.registry import entries
 
     rows = [e for e in entries() if "answer" in e.modes]
@@ -36,19 +42,68 @@ def pick_grpo_env() -> str:
     return rows[0].id
 
 
+def demo_levels(env_id: str) -> list:
+    """The curriculum of the demo: Hanoi with 1, 2 and 3 disks, or the first three presets."""
+    from ..core.registry import entry, get_task
+
+    if entry(env_id).name == "Hanoi":
+        return [{"n": 1}, {"n": 2}, {"n": 3}]
+    presets = list(get_task(env_id).difficulties)
+    return presets[:3] or [{}]
+
+
+#: GRPO samples the warmed-up model at this temperature: hot enough that it is right only part of the
+#: time (a model that always answers right gives GRPO nothing to learn), so RL has to make it reliable
+DEMO_TEMPERATURE = 1.5
+
+REWARD_KEYS = ("reward", "rewards/kumo_binary/mean", "rewards/kumo_partial/mean", "rewards/kumo_format/mean")
+
+
 def grpo_table(history: list[dict]) -> list[dict]:
     rows = []
     for h in history:
         if "reward" in h or any(k.startswith("kumo_eval/") for k in h):
             row = {"step": h.get("step")}
-            for k in ("reward", "rewards/kumo_binary/mean", "rewards/kumo_partial/mean", "rewards/kumo_format/mean",
-                      "completions/mean_length", "kumo_eval/success", "kumo_eval/parse_error",
-                      "kumo_eval/truncated"):
+            for k in (*REWARD_KEYS, "frac_reward_zero_std", "completions/mean_length", "kumo_eval/success"):
                 if k in h:
                     v = h[k]
                     row[k.replace("rewards/", "").replace("/mean", "")] = f"{v:.3f}" if isinstance(v, float) else v
+            for k, v in h.items():
+                if k.startswith("curriculum/") and k.endswith("/level"):
+                    row["level"] = f"{v:.1f}"
             rows.append(row)
     return rows
+
+
+def learning_diagnosis(history: list[dict]) -> str:
+    """Whether GRPO had anything to learn from (groups with reward spread), and how the reward moved
+    on each curriculum level (it drops at a promotion: the new level is harder)."""
+    steps = [h for h in history if "frac_reward_zero_std" in h and "reward" in h]
+    if not steps:
+        return ""
+    flat = sum(h["frac_reward_zero_std"] for h in steps) / len(steps)
+    if flat >= 0.999:
+        return ("Every group of completions earned the same reward at every step (frac_reward_zero_std = 1), so "
+                "GRPO's advantages, and with them the loss and the gradient, were 0: nothing could be learned. "
+                "The model must succeed some of the time before RL can help: warm it up with SFT on golden "
+                "answers (kumo-gym train sft), start from a stronger model, or use an easier level.")
+    level_key = next((k for h in steps for k in h if k.startswith("curriculum/") and k.endswith("/level")), None)
+    stretches: list[list[dict]] = []
+    for h in steps:
+        if not stretches or (level_key and h.get(level_key) != stretches[-1][-1].get(level_key)):
+            stretches.append([])
+        stretches[-1].append(h)
+    parts = []
+    for run in stretches:
+        k = max(1, min(3, len(run) // 3))
+        first = sum(h["reward"] for h in run[:k]) / k
+        last = sum(h["reward"] for h in run[-k:]) / k
+        where = f"level {run[0][level_key]:g}" if level_key else "the run"
+        parts.append(f"{where} (steps {run[0]['step']}-{run[-1]['step']}): {first:.2f} -> {last:.2f}")
+    return (f"{100 * (1 - flat):.0f}% of the groups had a spread of rewards to learn from. Mean reward over the first "
+            f"and last {'three steps' if len(steps) > 8 else 'steps'} of each stretch: " + "; ".join(parts)
+            + (". A promotion makes the reward drop (the next level is harder) before GRPO raises it again."
+               if level_key and len(stretches) > 1 else "."))
 
 
 def plot_grpo(history: list[dict], path: Path) -> Path | None:
@@ -59,22 +114,38 @@ def plot_grpo(history: list[dict], path: Path) -> Path | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    for key in ("rewards/kumo_binary/mean", "rewards/kumo_partial/mean", "rewards/kumo_format/mean",
-                "kumo_eval/success"):
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    for key in REWARD_KEYS:
         pts = [(h["step"], h[key]) for h in history if key in h and h[key] is not None]
         if pts:
-            ax.plot(*zip(*pts), marker="o", label=key)
-    ax.set(xlabel="step", ylabel="value", title="GRPO (tiny model): reward components and held-out success")
-    ax.legend(fontsize=7)
+            ax.plot(*zip(*pts), marker="o", markersize=3, alpha=0.5,
+                    label=key.replace("rewards/", "").replace("/mean", ""))
+    pts = [(h["step"], h["kumo_eval/success"]) for h in history if h.get("kumo_eval/success") is not None]
+    if pts:  # a few evaluations: points, not a line that suggests a trend between them
+        ax.plot(*zip(*pts), linestyle="none", marker="*", markersize=10, label="held-out success (greedy)")
+    pts = [(h["step"], h["rewards/kumo_binary/mean"]) for h in history if "rewards/kumo_binary/mean" in h]
+    if len(pts) >= 5:  # the trend of the solved rate, over 5 steps (one step is 32 noisy samples)
+        xs, ys = zip(*pts)
+        smooth = [sum(ys[max(0, i - 4):i + 1]) / len(ys[max(0, i - 4):i + 1]) for i in range(len(ys))]
+        ax.plot(xs, smooth, color="black", linewidth=2, label="kumo_binary, 5-step mean")
+    ax.set(xlabel="step", ylabel="reward", title="GRPO of the tiny model: rewards and held-out success")
+    levels = sorted({k for h in history for k in h if k.startswith("curriculum/") and k.endswith("/level")})
+    if levels:
+        ax2 = ax.twinx()
+        for key in levels:
+            pts = [(h["step"], h[key]) for h in history if key in h]
+            ax2.step(*zip(*pts), where="post", color="gray", linestyle="--", label=key)
+        ax2.set_ylabel("curriculum level")
+        ax2.legend(fontsize=7, loc="lower right")
+    ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
 
 
-def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = None, grpo_steps: int = 4,
-             quick: bool = False, model: str = "tiny") -> Path:
+def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = None, grpo_steps: int = 40,
+             quick: bool = False, model: str = "tiny", sft_steps: int = 200) -> Path:
     """Run the demo and return the report path (``model``: the GRPO model, the tiny one by default)."""
     import os
 
@@ -122,29 +193,17 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     if (eval_dir / "accuracy_tokens.png").exists():
         md += ["![accuracy vs difficulty](eval/accuracy_tokens.png)", ""]
 
-    _section(f"4. A short GRPO run of the tiny model on {env_id}")
-    from .grpo import train_grpo
-
-    grpo_dir = out / "grpo"
-    trainer = train_grpo([env_id], model=model, n=16, output_dir=str(grpo_dir), max_steps=2 if quick else grpo_steps,
-                         num_generations=4, prompts_per_step=1, max_completion_length=32 if quick else 64,
-                         callback_every=2, callback_n=1 if quick else 2, callback_max_tokens=32, save=False)
-    history = trainer.state.log_history
-    table = grpo_table(history)
-    tcols = sorted({k for r in table for k in r}, key=lambda k: (k != "step", k))
-    print()
-    print(format_table(table, tcols))
-    md += [f"## 4. GRPO on `{env_id}` (tiny model, {trainer.state.global_step} steps)", "",
-           "Reward components (`kumo_binary`, `kumo_partial`, `kumo_format`) as TRL logs them, and the held-out "
-           "callback's metrics (`kumo_eval/*`, validation split):", "", format_table(table, tcols, markdown=True), ""]
-    img = plot_grpo(history, grpo_dir / "grpo.png")
-    if img is not None:
-        md += ["![GRPO curves](grpo/grpo.png)", ""]
+    _section(f"4. The tiny model learns: SFT warm-up, then GRPO with a curriculum on {env_id}")
+    grpo_path = learn(out, md, env_id, model=model, sft_steps=10 if quick else sft_steps,
+                      grpo_steps=3 if quick else grpo_steps, quick=quick)
+    history = json.loads((grpo_path / "log_history.json").read_text())
     (out / "summary.json").write_text(json.dumps({"eval": summary, "grpo": history}, indent=2, default=str) + "\n")
 
-    md += ["## Next", "", "- `kumo-gym eval --env kumo_gym/Hanoi-v0 --model Qwen/Qwen3-0.6B --n 50` (a local model) or "
-           "`--base-url http://localhost:8000/v1 --model NAME` (vLLM/SGLang);",
-           "- `kumo-gym train grpo --env Hanoi:difficulty=easy --model PATH`; `kumo-gym train sft ...`;",
+    md += ["## Next", "",
+           "- A real model: `kumo-gym train grpo --config examples/grpo_qwen.yaml` (downloads Qwen2.5-0.5B-Instruct, "
+           "about 1 GB; a GPU with about 24 GB, or 12 GB with `--use_peft`), then "
+           "`kumo-gym eval --env Hanoi --difficulty easy medium hard --model runs/grpo-qwen0.5b/model --size 50`;",
+           "- an OpenAI-compatible endpoint: `kumo-gym eval --base-url http://localhost:8000/v1 --model NAME ...`;",
            "- see docs/training.md.", "", f"Total time: {time.time() - t0:.0f} s."]
     path = out / "report.md"
     path.write_text("\n".join(md) + "\n")
@@ -153,19 +212,85 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     return path
 
 
+def learn(out: Path, md: list[str], env_id: str, model: str = "tiny", sft_steps: int = 200, grpo_steps: int = 40,
+          quick: bool = False) -> Path:
+    """Part 4 of the demo: SFT warm-up on golden answers of the curriculum's levels, then GRPO with
+    the curriculum from the warmed-up model. Appends its section to ``md``; returns the GRPO dir."""
+    import torch
+
+    from ..cli import format_table
+    from .curriculum import Curriculum
+    from .evaluate import EvalSpec
+    from .grpo import train_grpo
+    from .sft import train_sft
+
+    # a model this small runs fastest on one thread (more threads only add synchronisation)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        levels = demo_levels(env_id)
+        specs = [EvalSpec(env_id, {"difficulty": x} if isinstance(x, str) else dict(x)) for x in levels]
+        t = time.process_time()
+        sft = train_sft(specs, model=model, n=2 if quick else 8, output_dir=str(out / "sft"), max_steps=sft_steps,
+                        batch_size=3, learning_rate=1e-2, save=True, trainer_args={"disable_tqdm": True})
+        sft_cpu = time.process_time() - t
+        losses = [h["loss"] for h in sft.state.log_history if "loss" in h]
+        cur = Curriculum({env_id: levels}, window=4 if quick else 16, promote_at=0.75)
+        t = time.process_time()
+        trainer = train_grpo([], curriculum=cur, model=str(out / "sft" / "model"), n=64,
+                             output_dir=str(out / "grpo"), max_steps=grpo_steps, num_generations=8,
+                             prompts_per_step=2 if quick else 4, max_completion_length=24 if quick else 56, learning_rate=1e-3,
+                             temperature=DEMO_TEMPERATURE,
+                             callback_every=0 if quick else max(1, grpo_steps // 2), callback_n=1,
+                             callback_max_tokens=56, save=False, trainer_args={"disable_tqdm": True})
+        grpo_cpu = time.process_time() - t
+    finally:
+        torch.set_num_threads(threads)
+    history = trainer.state.log_history
+    table = grpo_table(history)
+    tcols = sorted({k for r in table for k in r}, key=lambda k: (k != "step", k))
+    print()
+    print(format_table(table, tcols))
+    diagnosis = learning_diagnosis(history)
+    print("\n" + diagnosis)
+    names = ", ".join(cur.schedules[env_id].names)
+    moves = "; ".join(f"step {e['step']}: {e['event']} {e['from']} -> {e['to']}" for e in cur.history) or "none"
+    md += [f"## 4. The tiny model learns ({env_id})", "",
+           f"**SFT warm-up**: {sft.state.global_step} steps on golden answers of the levels {names} "
+           f"(loss {losses[0]:.2f} -> {losses[-1]:.2f}; {sft_cpu:.0f} s of CPU).", "",
+           f"**GRPO with a curriculum** from the warmed-up model, sampled at temperature {DEMO_TEMPERATURE} (so that "
+           f"it is right only part of the time): {trainer.state.global_step} steps "
+           f"({grpo_cpu:.0f} s of CPU), levels {names}, promotion when the success rate of the last "
+           f"{cur.schedules[env_id].rule.window} training episodes reaches 0.75. Curriculum moves: {moves}. "
+           f"Reward components (`kumo_binary`, `kumo_partial`, `kumo_format`, weights 1, 0.5, 0.1), the share of "
+           "groups without reward spread (nothing to learn from) and the curriculum level, as TRL logs them:", "",
+           format_table(table, tcols, markdown=True), "", diagnosis, ""]
+    img = plot_grpo(history, out / "grpo" / "grpo.png")
+    if img is not None:
+        md += ["![GRPO curves](grpo/grpo.png)", ""]
+    md += ["What the tiny model (about 200K parameters, built here) can learn in minutes: to reproduce the answers "
+           "of the few puzzles it was shown (one puzzle per level here) and, by RL, to produce them more reliably. "
+           "What it cannot: solve puzzles it has not seen, or reason about new ones; the same pipeline with a "
+           "real model is the next section's.", ""]
+    return out / "grpo"
+
+
 def cmd_demo(args) -> int:
-    run_demo(args.out, n=args.n, grpo_env=args.grpo_env, grpo_steps=args.grpo_steps, quick=args.quick)
+    run_demo(args.out, n=args.n, grpo_env=args.grpo_env, grpo_steps=args.grpo_steps, sft_steps=args.sft_steps,
+             quick=args.quick)
     return 0
 
 
 def register_demo(subparsers) -> None:
     from ..cli import positive_int
 
-    p = subparsers.add_parser("demo", help="the suite end to end: table, prompt, oracle/random eval, short GRPO run",
+    p = subparsers.add_parser("demo", help="the suite end to end: table, prompt, oracle/random eval, the tiny model "
+                                           "learning (SFT, GRPO)",
                               description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=None, help="report directory (default runs/demo-<time>)")
     p.add_argument("--n", type=positive_int, default=3, help="instances per environment for the agents")
     p.add_argument("--grpo-env", default=None, help="environment of the GRPO run (default Hanoi)")
-    p.add_argument("--grpo-steps", type=positive_int, default=4)
+    p.add_argument("--sft-steps", type=positive_int, default=200, help="SFT warm-up steps before GRPO")
+    p.add_argument("--grpo-steps", type=positive_int, default=40)
     p.add_argument("--quick", action="store_true", help="shortest run (tests)")
     p.set_defaults(func=cmd_demo)

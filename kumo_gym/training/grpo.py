@@ -281,6 +281,12 @@ def training_data(specs: list[EvalSpec], n: int, seed: int, shard: str | None, e
     """
     from .mixture import Mixture, MixtureEntry
 
+    for s in specs:
+        if s.kwargs.get("observation", "text") != "text":
+            raise ConfigError(f"{s.env_id}: observation={s.kwargs['observation']!r} is for vision-language models, "
+                              "which kumo-gym train does not load; build the data with kumo_gym.make_dataset(..., "
+                              "env_kwargs={'observation': 'image+text'}) and give it to TRL's GRPOTrainer or "
+                              "SFTTrainer with the model's processor (docs/training.md, vision-language training)")
     builder = builder or (lambda sp, counts: build_records(sp, counts, "train", seed, shard, exclude_ids))
     mix = None
     if mixture is not None:

@@ -30,6 +30,28 @@ def _count(tokenizer, text: str) -> int | None:
     return int(tokenizer(text))
 
 
+def observation_text(obs) -> str:
+    """The text of an observation (image observations are ``{"text": ..., "image": ...}``)."""
+    return obs["text"] if isinstance(obs, dict) else obs
+
+
+def message_text(content) -> str:
+    """The text of a message's content: a string, or the text parts of a multimodal content list."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(p.get("text", "") for p in content or [] if isinstance(p, dict) and p.get("type") == "text")
+
+
+def user_content(text: str, obs):
+    """A user message's content: ``text``, or for an image observation one image part (a PIL image)
+    followed by the text, the form TRL's vision-language trainers and processors take."""
+    if not isinstance(obs, dict):
+        return text
+    from PIL import Image
+
+    return [{"type": "image", "image": Image.fromarray(obs["image"])}, {"type": "text", "text": text}]
+
+
 class ChatEnv(gym.Wrapper):
     """Chat-message view of a kumo_gym environment.
 
@@ -53,11 +75,13 @@ class ChatEnv(gym.Wrapper):
         if hasattr(base, "score_completion"):
             msgs = [dict(m) for m in task.messages(inst)]
             if base.prompt_template and msgs and msgs[-1]["role"] == "user":
-                msgs[-1]["content"] = obs  # a user template replaces the user part only
+                msgs[-1]["content"] = observation_text(obs)  # a user template replaces the user part only
+            if msgs and msgs[-1]["role"] == "user":
+                msgs[-1]["content"] = user_content(msgs[-1]["content"], obs)
             self.messages = msgs
         else:
-            self.messages = [{"role": "user", "content": obs}]
-        self.tokens = {"prompt": sum(_count(self.tokenizer, m["content"]) or 0 for m in self.messages),
+            self.messages = [{"role": "user", "content": user_content(observation_text(obs), obs)}]
+        self.tokens = {"prompt": sum(_count(self.tokenizer, message_text(m["content"])) or 0 for m in self.messages),
                        "completion": 0, "reasoning": 0}
         info = dict(info, tokens=dict(self.tokens) if self.tokenizer is not None else None)
         return list(self.messages), info
@@ -77,14 +101,15 @@ class ChatEnv(gym.Wrapper):
         if reasoning is not None:
             msg["reasoning"] = reasoning
         self.messages.append(msg)
+        text = observation_text(obs)
         if not (terminated or truncated):
-            self.messages.append({"role": "user", "content": obs})
+            self.messages.append({"role": "user", "content": user_content(text, obs)})
         if self.tokenizer is not None:
             self.tokens["completion"] += _count(self.tokenizer, completion) or 0
             if reasoning:
                 self.tokens["reasoning"] += _count(self.tokenizer, reasoning) or 0
             if not (terminated or truncated):
-                self.tokens["prompt"] += _count(self.tokenizer, obs) or 0
+                self.tokens["prompt"] += _count(self.tokenizer, text) or 0
             info = dict(info, tokens=dict(self.tokens))
-        info = dict(info, feedback=obs)
+        info = dict(info, feedback=text)
         return list(self.messages), reward, terminated, truncated, info

@@ -215,7 +215,7 @@ class TraceWrapper(gym.Wrapper):
             "difficulty": info.get("difficulty"),
             "split": info.get("split"),
             "optimal_steps": info.get("optimal_steps"),
-            "prompt": obs,
+            "prompt": obs["text"] if isinstance(obs, dict) else obs,  # image observations: their text
             "steps": [],
             "started": time.time(),
             **self.static_meta,
@@ -240,7 +240,8 @@ class TraceWrapper(gym.Wrapper):
                     reasoning = str(action["reasoning"])
             else:
                 text = action if isinstance(action, str) else json.dumps(action, default=str)
-            step = {"action": text, "observation": obs, "reward": float(reward),
+            seen = obs["text"] if isinstance(obs, dict) else obs  # an image observation is recorded by its text
+            step = {"action": text, "observation": seen, "reward": float(reward),
                     "status": info.get("status", (info.get("verdict") or {}).get("status"))}
             if reasoning is not None:
                 step["reasoning"] = reasoning

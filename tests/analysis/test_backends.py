@@ -176,3 +176,22 @@ def test_analyze_cli_replays_a_cassette(tmp_path, tents_record, solo_record, no_
     rows = [json.loads(x) for x in (tmp_path / "o" / "metrics.jsonl").read_text().splitlines()]
     assert len(rows) == 2
     assert "scripted-extractor" in (tmp_path / "o" / "report.md").read_text()
+
+
+if __name__ == "__main__":  # re-record the committed cassette: PYTHONPATH=. python -m tests.analysis.test_backends
+    import kumo_gym
+    from kumo_gym.core.instance import Instance
+
+    from .conftest import SOLO_GRID, SOLO_SOLUTION, SOLO_TRACE, TENTS_ID, TENTS_TRACE
+
+    tents = kumo_gym.get_task("kumo_gym/Tents-v0").load(TENTS_ID)
+    solo = Instance("solo", {"W": 4, "H": 4, "state": {"n": 4, "box_w": 2, "box_h": 2, "grid": SOLO_GRID},
+                             "solution": SOLO_SOLUTION})
+    base = {"verdict": {"status": "solved", "solved": True}, "reward": 1.0, "model": "hand", "difficulty": "trivial"}
+    recs = _records(dict(base, env_id="kumo_gym/Tents-v0", instance=tents.to_dict(), instance_id=tents.instance_id,
+                         completion=TENTS_TRACE),
+                    dict(base, env_id="kumo_gym/Solo-v0", instance=solo.to_dict(), instance_id=solo.instance_id,
+                         completion=SOLO_TRACE))
+    CASSETTE.unlink(missing_ok=True)
+    record_cassette(CASSETTE, recs)
+    print(f"recorded {CASSETTE}")

@@ -153,6 +153,7 @@ def _agrees_with_solution(table, sol) -> bool:
                for row, srow in zip(table[1:], sol[1:]) for c, s in zip(row, srow))
 
 
+@pytest.mark.slow
 def test_grid_labels_follow_the_unique_solution_on_every_reachable_state(reference):
     """The exact solver and "every filled cell agrees with the unique solution" (the official
     labels' rule) agree on every state of the reference paths and of random compat-tree walks."""
@@ -194,7 +195,8 @@ def small_puzzle(seed: int, n_rows: int, n_cols: int, n_clues: int):
         made = cluetext.random_clue(rng, kind, header, data["solution"] if rng.random() < 0.7 else other)
         if made:
             clues[str(len(clues) + 1)] = {"text": made[0], "conditions": made[1]}
-    return {**data, "clues": clues}
+    # the random clues replace the generated ones: labels come from the search, not the solution
+    return {**{k: v for k, v in data.items() if k != "oracle"}, "clues": clues}
 
 
 def brute_count(data, table):
@@ -221,7 +223,7 @@ def test_column_search_cell_search_and_brute_force_agree(seed, n_rows, n_cols, n
             if rng.random() < holes:
                 table[i][j] = ""
     want = brute_count(data, table)
-    header, domains, asts = cluelang._compiled(cluelang.puzzle_key(data))
+    header, domains, asts, _ = cluelang._compiled(cluelang.puzzle_key(data))
     fixed = cluelang._fixed(data, domains, table)
     assert grid_count_solutions(header, domains, asts, fixed, limit=10**6)[0] == want
     assert cluelang._cell_search(data, table, 10**6)[0] == want
@@ -233,7 +235,7 @@ def test_vectorised_clues_match_the_scalar_interpreter(reference):
     rng = np.random.default_rng(1)
     for q in rows(reference, "logicgrid", "questions"):
         data = logicgrid.load_question(q)
-        header, domains, asts = cluelang._compiled(cluelang.puzzle_key(data))
+        header, domains, asts, _ = cluelang._compiled(cluelang.puzzle_key(data))
         n = len(domains[0])
         first = [cluelang.domain_index(data, 0, r[0]) for r in data["initial"][1:]]
         tables = [[first] + [list(rng.permutation(n)) for _ in domains[1:]] for _ in range(40)]
@@ -242,3 +244,23 @@ def test_vectorised_clues_match_the_scalar_interpreter(reference):
             slow = [cluelang.clue_holds(ast, [header] + [[data["domains"][j][t[j][i]] for j in range(len(header))]
                                                          for i in range(n)]) for t in tables]
             assert fast == slow
+
+
+def test_generated_puzzles_label_by_their_unique_solution_exactly():
+    """Generated grids are labelled by agreement with their solution (no search); it is unique, so
+    that equals the search's label on every partial table."""
+    rng = np.random.default_rng(4)
+    for seed in range(6):
+        data = logicgrid.generate_puzzle(np.random.default_rng(seed), 3 + seed % 3, 3)
+        assert data["oracle"] == "solution" and cluelang.solve_table(data, limit=2)[0] == 1
+        searched = {k: v for k, v in data.items() if k != "oracle"}
+        for _ in range(40):
+            table = [list(r) for r in data["solution"]]
+            for i in range(1, len(table)):
+                for j in range(1, len(table[0])):
+                    if rng.random() < 0.5:
+                        table[i][j] = ""
+            if rng.random() < 0.5:  # a wrong value somewhere
+                i, j = int(rng.integers(1, len(table))), int(rng.integers(1, len(table[0])))
+                table[i][j] = str(rng.choice(data["domains"][j]))
+            assert cluelang.solvable_table(data, table) == cluelang.solvable_table(searched, table)

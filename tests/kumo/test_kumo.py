@@ -3,9 +3,6 @@ from __future__ import annotations
 
 import copy
 import json
-import math
-import os
-import sys
 from pathlib import Path
 
 import gymnasium as gym
@@ -25,12 +22,12 @@ from kumo_gym.envs.kumo.golden import golden_conversations
 from kumo_gym.envs.kumo.procedural import new_domain, propose_domain
 from kumo_gym.solvers.kumo import OptimalSearch, oracle_tables
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from reference_oracle import reference_search, reference_tables
+from ..conftest import reference_dir
 
-REF = Path(os.environ.get("KUMO_GYM_REFERENCE") or Path(__file__).resolve().parents[2] / ".." / "shared" / "reference")
+REF = reference_dir() or Path("/nonexistent/shared/reference")
 REF_KUMO = REF / "kumo"
-needs_ref = pytest.mark.skipif(not REF_KUMO.is_dir(), reason=f"KUMO reference data not found at {REF_KUMO}")
+needs_ref = pytest.mark.skipif(not REF_KUMO.is_dir(), reason=f"KUMO reference data not found at {REF_KUMO} "
+                               "(../shared/reference beside the checkout, or $KUMO_GYM_REFERENCE)")
 ENV = "kumo_gym/KUMO-v0"
 TASK = KumoTask()
 
@@ -136,7 +133,9 @@ def test_success_rule_equals_valid_truth():
     for i in range(40):
         inst = TASK.generate(np.random.default_rng(i), difficulty="easy")
         for t in inst.data["truths"]:
-            assert TASK.verify(inst, t).solved == (t == inst.data["valid_truth"])
+            # §8 in play, and a single-turn play that runs every test first
+            assert TASK.judge(inst, t).solved == (t == inst.data["valid_truth"])
+            assert TASK.verify(inst, inst.data["actions"] + [t]).solved == (t == inst.data["valid_truth"])
 
 
 def test_same_seed_same_instance():
@@ -147,13 +146,13 @@ def test_same_seed_same_instance():
 
 # ---- oracle -------------------------------------------------------------------------------------------
 def _compare_with_reference(data):
+    """The numba search and the paper's plain-Python search give the same floats and actions, at the
+    root and along the whole realised play."""
     tab = oracle_tables(data)
-    fast = OptimalSearch(tab)
-    masks, rel = reference_tables(tab)
-    e1, j1 = fast.best()
-    for bound in (True, False):
-        e2, j2 = reference_search(masks, rel, tab.n, bound=bound)(tab.all_truths, tab.all_actions)
-        assert math.isclose(e1, e2, abs_tol=1e-9) and j1 == j2
+    fast = OptimalSearch(tab, backend="numba")
+    plain = OptimalSearch(tab, backend="plain")
+    assert fast.best() == plain.best()
+    assert fast.play() == plain.play()
     return fast
 
 
@@ -294,13 +293,18 @@ def test_env_parse_error_and_wrong_prediction():
 
 
 def test_parse_rules():
-    assert TASK.parse("blah <ANSWER> a </ANSWER> then <ANSWER> ${Streak colour} </ANSWER>") == "Streak colour"
-    assert TASK.parse("  Quartz  ") == "Quartz"
-    assert TASK.parse("<ANSWER> Quartz") == "Quartz"
-    with pytest.raises(kumo_gym.ParseError):
-        TASK.parse("<ANSWER>   </ANSWER>")
-    with pytest.raises(kumo_gym.ParseError):
-        TASK.parse("<ANSWER>" + "x" * 10_000)
+    # a move: the last <ANSWER> region (§7); a single-turn answer: every region in order
+    assert TASK.parse_move("blah <ANSWER> a </ANSWER> then <ANSWER> ${Streak colour} </ANSWER>") == "Streak colour"
+    assert TASK.parse("blah <ANSWER> a </ANSWER> then <ANSWER> ${Streak colour} </ANSWER>") == ["a", "Streak colour"]
+    assert TASK.parse_move("  Quartz  ") == "Quartz"
+    assert TASK.parse_move("<ANSWER> Quartz") == "Quartz"
+    assert TASK.parse_move("<ANSWER> a <ANSWER> b </ANSWER> tail") == "b"
+    assert TASK.parse("<answer> a <ANSWER> b </ANSWER> tail") == ["a", "b"]
+    for bad in ("<ANSWER>   </ANSWER>", "<ANSWER>" + "x" * 10_000):
+        with pytest.raises(kumo_gym.ParseError):
+            TASK.parse_move(bad)
+        with pytest.raises(kumo_gym.ParseError):
+            TASK.parse(bad)
 
 
 @needs_ref
@@ -314,8 +318,8 @@ def test_reset_with_kumo_record():
 
 def test_heldout_domains_refused_for_training():
     with pytest.raises(ContaminationError):
-        kumo_gym.make_dataset(ENV, 2, split="train", domain="minerals", heldout_domains=["minerals"])
-    recs = kumo_gym.make_dataset(ENV, 2, split="test", domain="minerals", heldout_domains=["minerals"])
+        kumo_gym.make_dataset(ENV, 2, split="train", env_kwargs={"domain": "minerals", "heldout_domains": ["minerals"]})
+    recs = kumo_gym.make_dataset(ENV, 2, split="test", env_kwargs={"domain": "minerals", "heldout_domains": ["minerals"]})
     assert len(recs) == 2
     with pytest.raises(ContaminationError):
         golden_conversations(2, domain="minerals", heldout_domains=["minerals"])

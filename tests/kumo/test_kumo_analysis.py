@@ -1,6 +1,7 @@
 """KUMO analyses (specs/kumo.md §11-§13)."""
 from __future__ import annotations
 
+import json
 import math
 
 from kumo_gym.analysis.kumo import (
@@ -80,3 +81,29 @@ def test_reference_truth_graphs_match_spec_numbers():
         d = load_domain(str(REF_KUMO / "domains" / f"{name}.json"))
         assert truth_graph(d).number_of_edges() == n_edges, name
         assert len(truth_components(d)) == comps.get(name, 1), name
+
+
+def test_association_from_runs_uses_the_majority_label():
+    from kumo_gym.analysis.kumo import association_from_runs
+
+    a = {"truths": ["a", "b"], "actions": ["x"], "outcomes": {"x": {"type": "str", "states": [
+        {"state": "s", "rules_out": ["a"]}]}}}
+    b = {"truths": ["a", "b"], "actions": ["x"], "outcomes": {"x": {"type": "str", "states": [
+        {"state": "s", "rules_out": ["a", "b"]}]}}}
+    # signature A: 3 of 5 runs right -> correct; signature B: 2 of 5 -> wrong
+    res = association_from_runs([a, b] * 5, [[True, True, True, False, False], [True, True, False, False, False]] * 5)
+    assert res["table"] == [[5, 0], [0, 5]] and math.isclose(res["cramers_v"], 1.0)
+
+
+def test_anonymize_keeps_the_structure(capsys):
+    from kumo_gym.cli import main
+    from kumo_gym.envs.kumo.procedural import anonymize
+
+    d = load_domain("trees")
+    anon = anonymize(d, seed=1)
+    assert len(anon.truths) == len(d.truths) and not set(anon.truths) & set(d.truths)
+    assert sorted(len(anon.outcomes[a].states) for a in anon.actions) == sorted(
+        len(d.outcomes[a].states) for a in d.actions)
+    assert truth_graph(anon).number_of_edges() == truth_graph(d).number_of_edges()
+    assert main(["kumo", "anonymize", "trees", "--seed", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["truths"] == list(anon.truths)

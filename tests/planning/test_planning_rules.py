@@ -97,12 +97,15 @@ def test_outcomes_are_distinct_and_numbered():
     assert v.status == "truncated" and v.details["outcome"] == "truncated"
 
 
-def test_partial_score_is_prefix_over_optimum_and_below_one_unless_solved():
+def test_partial_score_is_progress_and_below_one_unless_solved():
     inst = HANOI.load({"n": 3})
-    assert HANOI.verify(inst, [[1, 0, 2], [2, 0, 1], [1, 1, 0]]).score == pytest.approx(2 / 7)
+    # two optimal moves, then an illegal one: P = 2, k = 2 -> (2P - k - 1) / (d0 - 1) = 1/6
+    assert HANOI.verify(inst, [[1, 0, 2], [2, 0, 1], [1, 1, 0]]).score == pytest.approx(1 / 6)
+    gold = HANOI.solve(inst)
+    assert HANOI.verify(inst, gold[:6]).score == pytest.approx(5 / 6)
     wander = [[1, 0, 1], [1, 1, 0]] * 10  # 20 legal moves, never the goal
     v = HANOI.verify(inst, wander)
-    assert v.status == "incomplete" and v.score < 1
+    assert v.status == "incomplete" and v.score == 0
 
 
 # ---- modes ----------------------------------------------------------------------------------
@@ -278,7 +281,7 @@ def test_bad_parameters_name_valid_choices():
     with pytest.raises(ConfigError, match="parameter 'm' is not one of"):
         gym.make("kumo_gym/Hanoi-v0", m=3)
     with pytest.raises(ConfigError, match="algorithm_hint"):
-        gym.make("kumo_gym/Hanoi-v0", n=3, algorithm_hint="yes")
+        gym.make("kumo_gym/Hanoi-v0", n=3, algorithm_hint="maybe")  # "yes"/"no" are read as booleans
 
 
 def test_blocks_custom_instances_and_more_stacks():

@@ -174,8 +174,10 @@ def test_rule_violations_are_reported(cells, shapes, path, rule):
     _p, inst = _small(grid, shapes)
     v = TASK.verify(inst, path)
     assert v.status == "wrong" and v.details["rule_violations"][rule], v.details
-    assert 0.5 <= v.score < 1
+    assert v.rules == [rule] and 0 <= v.score < 1  # partial credit follows solutions (issue 12)
     assert not any(v.details["path_errors"].values())
+    with TASK.rules_disabled(rule):  # the check is load-bearing: without it the line passes
+        assert TASK.verify(inst, path).solved
 
 
 def test_gap_on_the_path_is_a_rule_violation_and_interactive_illegal():

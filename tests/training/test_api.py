@@ -155,3 +155,11 @@ def test_dataset_eval_and_generation_with_size_parameters(env_id, kw, tmp_path):
     (rec,) = read_traces(run / "traces.jsonl")
     assert rec["instance_id"] == recs[0]["instance_id"]
     assert rec["verdict"]["status"] == "solved"
+
+
+def test_reward_function_takes_a_kind_or_an_env_id():
+    assert kumo_gym.reward_function("partial").__name__ == "kumo_partial"  # the README's spelling
+    assert kumo_gym.reward_function(HANOI, "format").__name__ == "kumo_format"
+    assert kumo_gym.reward_function("Hanoi").__name__ == "kumo_binary"
+    with pytest.raises(ConfigError, match="not one of"):
+        kumo_gym.reward_function("kumo_gym/Nope-v0")

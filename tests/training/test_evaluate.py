@@ -101,7 +101,7 @@ def _eval_command(url: str, out: Path, resume: bool = False) -> list[str]:
             "--no-plots"]
 
 
-def test_resume_after_a_killed_run_loses_nothing(reach, tmp_path):
+def test_resume_after_a_killed_run_loses_nothing(reach, tmp_path, capsys):
     from kumo_gym.training.backends import serve_openai
 
     server = serve_openai(Scripted(hold=0.04))
@@ -123,13 +123,16 @@ def test_resume_after_a_killed_run_loses_nothing(reach, tmp_path):
         before = read_traces(traces)
         assert 5 <= len(before) < 60
 
-        again = subprocess.run(_eval_command(server.url, out), cwd=REPO, env=env, capture_output=True, text=True,
-                               timeout=300)
-        assert again.returncode != 0 and f"--resume {out}" in again.stderr  # never mixed in silently
-        done = subprocess.run(_eval_command(server.url, out, resume=True), cwd=REPO, env=env, capture_output=True,
-                              text=True, timeout=300)
-        assert done.returncode == 0, done.stderr[-2000:]
-        assert f"resuming: {len(before)} finished" in done.stderr + done.stdout
+        # the reruns run in this process (the kill needed a process of its own; they do not)
+        from kumo_gym.cli import main
+
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as again:
+            main(_eval_command(server.url, out)[3:])
+        assert f"--resume {out}" in str(again.value.code)  # never mixed in silently
+        assert main(_eval_command(server.url, out, resume=True)[3:]) == 0
+        done = capsys.readouterr()
+        assert f"resuming: {len(before)} finished" in done.err + done.out
         after = read_traces(traces)
         # nothing lost: the earlier episodes are still there, untouched, at the start of the file
         assert traces.read_text().startswith(before_text.rstrip("\n").rsplit("\n", 1)[0])

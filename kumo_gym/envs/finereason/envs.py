@@ -34,6 +34,20 @@ def _info(env, info: dict) -> dict:
     return info
 
 
+def _doc(base: type) -> str:
+    """``base``'s manual sections, its Rewards and Arguments left to the task's manual, plus ``info``."""
+    import inspect
+    import re
+
+    parts = re.split(r"(?m)^(## .+)$", inspect.cleandoc(base.__doc__ or ""))
+    keep = [parts[0]] + [h + b for h, b in zip(parts[1::2], parts[2::2])
+                         if h.strip() not in ("## Rewards", "## Arguments")]
+    text = "".join(keep).rstrip()
+    return text.replace("``verdict`` (the Verdict as a dict).", "``verdict`` (the Verdict as a dict). FineReason "
+                        "adds ``puzzle``, ``depth``, ``source`` and, for a replayed reference row, ``defects``, "
+                        "``defect_notes`` and ``explored_child`` (reference, oracle or none).") + "\n"
+
+
 def _env_class(base: type, name: str) -> type:
     """``base`` (AnswerEnv or InteractiveEnv) with the replay options and the item's ``info``."""
 
@@ -47,7 +61,7 @@ def _env_class(base: type, name: str) -> type:
     def _info_with_item(self) -> dict:
         return _info(self, base._info(self))
 
-    return type(name, (base,), {"__doc__": base.__doc__, "__module__": __name__, "__qualname__": name,
+    return type(name, (base,), {"__doc__": _doc(base), "__module__": __name__, "__qualname__": name,
                                 "__init__": __init__, "_next_instance": _next_instance, "_info": _info_with_item})
 
 

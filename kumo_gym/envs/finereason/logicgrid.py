@@ -15,7 +15,10 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import ClassVar
 
+import numpy as np
+
 from ...core.errors import ConfigError, ParseError, check_int
+from ...solvers.finereason import GridTables
 from . import cluetext
 from .cluelang import (
     SEMANTICS,
@@ -35,7 +38,7 @@ from .cluelang import (
 from .text import format_value
 from .tree import MoveCheck, PuzzleRules, every_rule
 
-MAX_ROWS, MAX_COLUMNS, MAX_CLUES = 6, 5, 40
+MAX_ROWS, MAX_COLUMNS, MAX_CLUES = 6, 5, 80
 
 
 def clue_order(data) -> list[str]:
@@ -296,6 +299,15 @@ def validate_puzzle(data: dict) -> None:
         raise ConfigError(f"puzzle_data.solution must be a table of {n + 1} rows of {m} cells")
     if data.get("oracle") not in (None, "solution") or (data.get("oracle") and sol is None):
         raise ConfigError("puzzle_data.oracle must be absent or 'solution' (with a solution table)")
+    if sol is not None:
+        if sorted(format_value(as_value(r[0])) for r in sol[1:]) != sorted(format_value(as_value(r[0]))
+                                                                          for r in initial[1:]):
+            raise ConfigError("puzzle_data.solution must have the first column of puzzle_data.initial")
+        for j in range(m):
+            col = [r[j] for r in sol[1:]]
+            if any(domain_index(data, j, x) is None for x in col) or len({format_value(as_value(x))
+                                                                          for x in col}) != n:
+                raise ConfigError(f"puzzle_data.solution column {j} must hold each value of {initial[0][j]!r} once")
 
 
 # ---- sources ---------------------------------------------------------------------------------
@@ -351,6 +363,7 @@ def load_question(record: dict) -> dict:
     return data
 
 
+TABLES_FOR_GENERATION = 1_000_000
 CLUE_WEIGHTS = {"same": 0.2, "differ": 0.15, "order": 0.2, "offset": 0.15, "either": 0.15, "neither": 0.15}
 
 
@@ -372,6 +385,12 @@ def generate_puzzle(rng, n_rows: int, n_categories: int, max_clues: int = MAX_CL
             "clues": {}, "initial": initial, "domains": domains}
     kinds = [k for k in cluetext.KINDS if n_categories >= 3 or k not in ("either", "neither")]
     weights = [CLUE_WEIGHTS[k] for k in kinds]
+    # up to a million tables (every preset, and 6x3): all of them at once, filtered by each new
+    # clue in one vectorised pass; beyond, one exact search per clue is cheaper
+    space = None
+    if GridTables.size(n_rows, n_categories) <= TABLES_FOR_GENERATION:
+        space = GridTables(header, [[as_value(x) for x in d] for d in domains], list(range(n_rows)))
+        alive, truths = np.ones(space.total, bool), []
     seen = set()
     while True:
         kind = str(rng.choice(kinds, p=[w / sum(weights) for w in weights]))
@@ -382,17 +401,35 @@ def generate_puzzle(rng, n_rows: int, n_categories: int, max_clues: int = MAX_CL
         seen.add(cond)
         assert clue_holds(cond, sol), cond
         data["clues"][str(len(data["clues"]) + 1)] = {"text": text, "conditions": cond}
-        if solve_table(data, limit=2)[0] == 1:
+        if space is not None:
+            truths.append(space.holds(parse_clue(cond)))
+            alive &= truths[-1]
+            unique = np.count_nonzero(alive) == 1
+        else:
+            unique = solve_table(data, limit=2)[0] == 1
+        if unique:
             break
         if len(data["clues"]) >= max_clues:
             raise ConfigError("could not make a unique logic grid puzzle; try fewer rows")
-    # drop clues that are not needed for uniqueness, then renumber 1..m
-    for cid in list(data["clues"])[::-1]:
-        trial = {k: v for k, v in data["clues"].items() if k != cid}
-        if len(trial) >= 2 and solve_table({**data, "clues": trial}, limit=2)[0] == 1:
-            data["clues"] = trial
+    # drop clues that are not needed for uniqueness (the last ones first), then renumber 1..m
+    ids = list(data["clues"])
+    if space is not None:
+        held = np.sum(truths, axis=0)  # per table, how many kept clues hold
+        kept = len(ids)
+        for c in range(len(ids) - 1, -1, -1):
+            rest = held - truths[c]
+            if kept - 1 >= 2 and np.count_nonzero(rest == kept - 1) == 1:
+                held, kept = rest, kept - 1
+                del data["clues"][ids[c]]
+    else:
+        for cid in ids[::-1]:
+            trial = {k: v for k, v in data["clues"].items() if k != cid}
+            if len(trial) >= 2 and solve_table({**data, "clues": trial}, limit=2)[0] == 1:
+                data["clues"] = trial
     data["clues"] = {str(i + 1): c for i, c in enumerate(data["clues"].values())}
+    # the solution is unique by construction, so agreeing with it is the exact label (no search)
     data["solution"] = sol
+    data["oracle"] = "solution"
     return data
 
 

@@ -111,3 +111,12 @@ def fill_presets(params: dict, default_difficulty: str) -> dict:
         if not lo <= p["depth"] <= hi:
             raise ConfigError(f"depth {p['depth']} is outside the valid range {lo}..{hi} for puzzle {puzzle!r}")
     return p
+
+
+def presets_doc() -> str:
+    """The ``Sizes per preset`` section of the manuals, from the puzzles' presets."""
+    lines = ["| preset | " + " | ".join(PUZZLES) + " |", "|---|" + "---|" * len(PUZZLES)]
+    for diff in ("easy", "normal", "hard"):
+        cells = [", ".join(f"{k}={v}" for k, v in RULES[p].presets[diff].items()) for p in PUZZLES]
+        lines.append(f"| {diff} | " + " | ".join(cells) + " |")
+    return "\n\n    ## Sizes per preset\n    " + "\n    ".join(lines) + "\n"

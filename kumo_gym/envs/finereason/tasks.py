@@ -23,7 +23,7 @@ from ...core.instance import Instance
 from ...core.task import InteractiveTask, Task, Transition
 from ...core.verdict import Verdict
 from .items import DEFECTS, PUZZLES, depth_of, label_of, load_reference, parent_state, rules_for, sample_puzzle_item
-from .params import SCORING_OPTIONS, CheckingParams, TransitionParams, WalkParams, fill_presets
+from .params import SCORING_OPTIONS, CheckingParams, TransitionParams, WalkParams, fill_presets, presets_doc
 from .text import extract_all_states, extract_state_literal, format_value
 from .tree import LABELS, MOVE_RULES, SOLVABLE, UNSOLVABLE
 
@@ -31,8 +31,8 @@ TITLES = {"sudoku": "Sudoku puzzle", "coloring": "graph colouring problem", "gam
           "logicgrid": "logic grid puzzle"}
 SC_LETTERS = {SOLVABLE: "A", UNSOLVABLE: "B"}
 PRESET_NAMES = ("easy", "normal", "hard")
-BINARY = ("binary: 1 for a right answer, else 0 (a label, a move or a walk is right or wrong; depth "
-          "reached and near-right moves are reported in details, never paid)")
+BINARY = ("the same as binary: a label, a move or a walk is right or wrong (the depth a walk reached and the "
+          "kind of a wrong move are reported in details, never paid)")
 #: the options a replayed instance takes from the environment that replays it
 REPLAY_OPTIONS = ("no_programming", "faithful_labels", "transition_reward", "allow_confirming_noop",
                   "grid_semantics")
@@ -829,3 +829,7 @@ class TreeWalkTask(InteractiveTask):
         if state is None:
             return self.prompt(instance)
         return self.render_state(instance, state)
+
+
+for _task in (StateCheckingTask, StateTransitionTask, TreeWalkTask):  # the manual's preset table, from the data
+    _task.__doc__ = (_task.__doc__ or "").rstrip() + presets_doc()

@@ -19,6 +19,12 @@ def register(subparsers) -> None:
     n.add_argument("--theme", default="ailment")
     n.add_argument("--out", help="write the JSON here instead of stdout")
     n.set_defaults(func=_new_domain)
+    a = sub.add_parser("anonymize", help="rename a domain's truths, actions and string states to neutral tokens "
+                                         "(KUMO's anonymous control) and print its JSON")
+    a.add_argument("domain", help="a built-in name or a domain JSON file")
+    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--out", help="write the JSON here instead of stdout")
+    a.set_defaults(func=_anonymize)
 
 
 def _domains(args) -> int:
@@ -40,13 +46,23 @@ def _domains(args) -> int:
 def _new_domain(args) -> int:
     from .procedural import new_domain
 
-    domain = new_domain(args.seed, keyspace=args.keyspace, n_truths=args.n_truths, n_actions=args.n_actions,
-                        theme=args.theme)
+    return _emit(new_domain(args.seed, keyspace=args.keyspace, n_truths=args.n_truths, n_actions=args.n_actions,
+                            theme=args.theme), args.out)
+
+
+def _anonymize(args) -> int:
+    from .domain import load_domain
+    from .procedural import anonymize
+
+    return _emit(anonymize(load_domain(args.domain), args.seed), args.out)
+
+
+def _emit(domain, out) -> int:
     text = json.dumps(domain.to_dict(), indent=1)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
+    if out:
+        with open(out, "w", encoding="utf-8") as fh:
             fh.write(text + "\n")
-        print(f"wrote {args.out}: {domain.name} ({domain.fingerprint[:12]})", file=sys.stderr)
+        print(f"wrote {out}: {domain.name} ({domain.fingerprint[:12]})", file=sys.stderr)
     else:
         print(text)
     return 0

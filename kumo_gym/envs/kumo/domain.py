@@ -22,12 +22,22 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from ...core.instance import canonical_json
+from ...solvers.kumo import outcome_matches
 
 SCHEMA = "kumo_gym.domain/v1"
 BUILTIN_DIR = Path(__file__).resolve().parent / "domains"
 TYPES = ("str", "float")
 LABELS = ("train", "validation", "heldout")
+REVERSED_INTERVALS = ("keep", "swap", "drop")
 _FORBIDDEN_IN_NAMES = ("<ANSWER>", "</ANSWER>")
+#: error codes that leave no playable instance at all; any other error refuses only the instances
+#: that contain the defect (an unusable action is dropped, a clashing name is kept off one side)
+FATAL_CODES = ("too_few_truths", "no_usable_action")
+
+
+def bad_name(name) -> bool:
+    """A name no instance may contain: empty, not text, or holding an answer tag (§4)."""
+    return not isinstance(name, str) or not name.strip() or any(m in name.upper() for m in _FORBIDDEN_IN_NAMES)
 
 
 @dataclass(frozen=True)
@@ -39,11 +49,12 @@ class State:
 
     def matches(self, observation: Any) -> bool:
         """Whether ``observation`` falls in this state (§2: closed intervals, exact strings)."""
-        if isinstance(self.value, tuple):
-            if isinstance(observation, bool) or not isinstance(observation, (int, float)):
-                return False
-            return self.value[0] <= observation <= self.value[1]
-        return isinstance(observation, str) and observation == self.value
+        return outcome_matches("float" if isinstance(self.value, tuple) else "str", self.value, observation)
+
+    @property
+    def reversed(self) -> bool:
+        """A reversed interval ``[hi, lo]`` kept as KUMO's engine keeps it (it matches nothing)."""
+        return isinstance(self.value, tuple) and self.value[0] > self.value[1]
 
     def label(self) -> Any:
         return list(self.value) if isinstance(self.value, tuple) else self.value
@@ -97,13 +108,16 @@ class Domain:
         return lab if lab in LABELS else "train"
 
     def usable_actions(self) -> list[str]:
-        return [a for a in self.actions if a in self.outcomes and self.outcomes[a].states]
+        """Actions an instance may contain: with outcomes, a known type and a playable name."""
+        return [a for a in self.actions if a in self.outcomes and self.outcomes[a].states
+                and self.outcomes[a].type in TYPES and not bad_name(a)]
 
     def sampleable_truths(self, sample_unexcludable: bool = False) -> list[str]:
+        """Truths an instance may contain (playable names; by default only those some state rules out)."""
         if sample_unexcludable:
-            return list(self.truths)
+            return [t for t in self.truths if not bad_name(t)]
         ruled = {t for o in self.outcomes.values() for s in o.states for t in s.rules_out}
-        return [t for t in self.truths if t in ruled]
+        return [t for t in self.truths if t in ruled and not bad_name(t)]
 
     def to_dict(self) -> dict:
         outcomes = {}
@@ -168,21 +182,29 @@ def _scalar_text(value) -> str | None:
     return str(int(n)) if n.is_integer() else repr(n)
 
 
-def import_kumo_domain(obj: Any, *, reversed_intervals: str = "swap") -> tuple[Domain, list[Issue]]:
+def import_kumo_domain(obj: Any, *, reversed_intervals: str = "keep") -> tuple[Domain, list[Issue]]:
     """A Domain from our JSON or a KUMO-style dict, plus every defect found (§3).
 
-    Never raises on content: a dict that is not a domain at all yields an empty domain with an
-    ``error`` issue. ``reversed_intervals="swap"`` (default) repairs ``[2, 1]``; ``"drop"`` drops
-    the state as the reference engine effectively does (it never matches).
+    Never raises on content: a field of the wrong type (``"truths": 7``) is an ``error`` issue
+    naming the field, and a dict that is not a domain at all yields an empty domain with errors.
+    ``reversed_intervals``: ``"keep"`` (default) keeps ``[2, 1]`` as KUMO's engine does: the
+    state never matches an observation but still counts wherever states count (the oracle's
+    weights, which actions can rule a truth out); ``"swap"`` reads it as ``[1, 2]``; ``"drop"``
+    removes the state (matching agrees with the engine, the oracle does not).
     """
-    if reversed_intervals not in ("swap", "drop"):
-        raise ConfigError(f"reversed_intervals {reversed_intervals!r} is not one of: swap, drop")
+    if reversed_intervals not in REVERSED_INTERVALS:
+        raise ConfigError(f"reversed_intervals {reversed_intervals!r} is not one of: {', '.join(REVERSED_INTERVALS)}")
     issues: list[Issue] = []
     if isinstance(obj, (str, Path)) and not str(obj).lstrip().startswith("{"):
         obj = json.loads(Path(obj).read_text(encoding="utf-8"))
     elif isinstance(obj, str):
-        obj = json.loads(obj)
+        try:
+            obj = json.loads(obj)
+        except ValueError:
+            obj = None
     if not isinstance(obj, dict):
+        issues.append(Issue("error", "bad_field", "unnamed", message=f"a domain is a JSON object, not "
+                            f"{type(obj).__name__}"))
         obj = {}
     name = obj.get("name") if isinstance(obj.get("name"), str) else obj.get("domain")
     name = name if isinstance(name, str) and name else "unnamed"
@@ -190,9 +212,19 @@ def import_kumo_domain(obj: Any, *, reversed_intervals: str = "swap") -> tuple[D
     def issue(sev, code, msg, action=None, state=None, truth=None):
         issues.append(Issue(sev, code, name, action, state, truth, msg))
 
+    def field_of(key: str, kind: type, default):
+        value = obj.get(key)
+        if value is None:
+            return default
+        if not isinstance(value, kind):
+            issue("error", "bad_field", f"field {key!r} must be a {kind.__name__}, not {type(value).__name__} "
+                  f"{str(value)[:40]!r}; ignored")
+            return default
+        return value
+
     truths: list[str] = []
     truth_desc: dict = {}
-    for item in obj.get("truths") or []:
+    for item in field_of("truths", list, []):
         t, meta = _name_of(item)
         if t is None:
             issue("warning", "bad_name", f"truth entry {str(item)[:60]!r} is not a name; dropped")
@@ -208,7 +240,7 @@ def import_kumo_domain(obj: Any, *, reversed_intervals: str = "swap") -> tuple[D
     actions: list[str] = []
     action_desc: dict = {}
     action_unit: dict = {}
-    for item in obj.get("actions") or []:
+    for item in field_of("actions", list, []):
         a, meta = _name_of(item)
         if a is None:
             issue("warning", "bad_name", f"action entry {str(item)[:60]!r} is not a name; dropped")
@@ -221,7 +253,7 @@ def import_kumo_domain(obj: Any, *, reversed_intervals: str = "swap") -> tuple[D
             if isinstance(meta.get(key), str) and meta[key]:
                 store[a] = meta[key]
 
-    raw_outcomes = obj.get("outcomes") if isinstance(obj.get("outcomes"), dict) else {}
+    raw_outcomes = field_of("outcomes", dict, {})
     for a in raw_outcomes:
         if a not in actions:
             issue("warning", "outcome_for_unknown_action", f"outcomes given for unlisted action {a!r}; appended",
@@ -230,7 +262,7 @@ def import_kumo_domain(obj: Any, *, reversed_intervals: str = "swap") -> tuple[D
     outcomes: dict[str, Outcome] = {}
     for a in list(actions):
         spec = raw_outcomes.get(a)
-        if not isinstance(spec, dict) or not spec.get("states"):
+        if not isinstance(spec, dict) or not isinstance(spec.get("states"), list) or not spec["states"]:
             issue("warning", "action_without_outcomes", f"action {a!r} has no outcomes; dropped", action=a)
             actions.remove(a)
             continue
@@ -240,15 +272,15 @@ def import_kumo_domain(obj: Any, *, reversed_intervals: str = "swap") -> tuple[D
             continue
         outcomes[a] = out
 
-    provenance = dict(obj.get("provenance") or {}) if isinstance(obj.get("provenance"), dict) else {}
+    provenance = dict(field_of("provenance", dict, {}))
     if "schema" not in obj:
         provenance.setdefault("source", "kumo-import")
         for key in ("source", "license", "semantics", "num_truths", "num_actions", "num_float_actions"):
             if key in obj:
                 provenance.setdefault("kumo_" + key if key == "source" else key, obj[key])
     domain = Domain(name=name, truths=tuple(truths), actions=tuple(actions), outcomes=outcomes,
-                    goal=str(obj.get("goal") or ""), truth_noun=str(obj.get("truth_noun") or "truth"),
-                    action_noun=str(obj.get("action_noun") or "action"), truth_descriptions=truth_desc,
+                    goal=field_of("goal", str, ""), truth_noun=field_of("truth_noun", str, "") or "truth",
+                    action_noun=field_of("action_noun", str, "") or "action", truth_descriptions=truth_desc,
                     action_descriptions=action_desc, action_units=action_unit, provenance=provenance)
     issues.extend(validate_domain(domain))
     return domain, issues
@@ -285,17 +317,24 @@ def _import_outcome(a, spec, truth_set, issue, reversed_intervals) -> Outcome | 
         if kind == "float":
             lo, hi = iv
             if lo > hi:
+                what = {"keep": "kept; it matches no observation", "swap": "swapped", "drop": "dropped"}
                 issue("warning", "reversed_interval", f"interval [{lo}, {hi}] of {a!r} is reversed; "
-                      + ("swapped" if reversed_intervals == "swap" else "dropped"), action=a, state=[lo, hi])
+                      + what[reversed_intervals], action=a, state=[lo, hi])
                 if reversed_intervals == "drop":
                     continue
-                lo, hi = hi, lo
+                if reversed_intervals == "swap":
+                    lo, hi = hi, lo
             value = (lo, hi)
         else:
             value = _scalar_text(raw["state"])
         rules = []
-        for t in raw.get("rules_out") or []:
-            if t not in truth_set:
+        listed = raw.get("rules_out")
+        if listed is not None and not isinstance(listed, list):
+            issue("warning", "bad_field", f"rules_out of state {value!r} of {a!r} is not a list; read as empty",
+                  action=a, state=list(value) if isinstance(value, tuple) else value)
+            listed = []
+        for t in listed or []:
+            if not isinstance(t, str) or t not in truth_set:
                 issue("warning", "unknown_truth", f"state {value!r} of {a!r} rules out unknown truth {t!r}; removed",
                       action=a, state=list(value) if isinstance(value, tuple) else value, truth=str(t))
             elif t not in rules:
@@ -328,9 +367,11 @@ def _fold(name: str) -> str:
 def validate_domain(domain: Domain, n_truths: int | None = None, n_actions: int | None = None) -> list[Issue]:
     """Every defect of a parsed domain (§4). An empty list means the domain is clean.
 
-    Errors make the domain unusable (fewer than 2 sampleable truths, no usable action, bad or
-    ambiguous names). With ``n_truths``/``n_actions`` it also warns when that setting cannot be
-    supported.
+    Errors in :data:`FATAL_CODES` leave no playable instance (fewer than 2 sampleable truths, no
+    usable action); any other error (a name with an answer tag) only keeps that name out of
+    instances. A name that is both a truth and an action is a warning here: it is refused in an
+    instance that holds it on both sides (``validate_instance``), and the generator keeps it off
+    one side. With ``n_truths``/``n_actions`` it also warns when that setting cannot be supported.
     """
     issues: list[Issue] = []
     name = domain.name
@@ -341,18 +382,18 @@ def validate_domain(domain: Domain, n_truths: int | None = None, n_actions: int 
     for kind, names in (("truth", domain.truths), ("action", domain.actions)):
         folded: dict[str, str] = {}
         for n in names:
-            if not isinstance(n, str) or not n.strip() or any(m in n for m in _FORBIDDEN_IN_NAMES):
-                issue("error", "bad_name", f"{kind} name {n!r} is empty, not text, or contains an answer tag",
-                      **{kind: n} if kind == "truth" else {"action": n})
+            if bad_name(n):
+                issue("error", "bad_name", f"{kind} name {n!r} is empty, not text, or contains an answer tag; "
+                      "no instance will contain it", **{kind: n} if kind == "truth" else {"action": n})
                 continue
             f = _fold(n)
             if f in folded and folded[f] != n:
                 issue("warning", "ambiguous_names", f"{kind}s {folded[f]!r} and {n!r} differ only in case or spacing",
                       **{kind: n} if kind == "truth" else {"action": n})
             folded.setdefault(f, n)
-    for n in set(domain.truths) & set(domain.actions):
-        issue("error", "truth_action_clash", f"{n!r} is both a truth and an action; answers would be ambiguous",
-              truth=n, action=n)
+    for n in sorted(set(domain.truths) & set(domain.actions)):
+        issue("warning", "truth_action_clash", f"{n!r} is both a truth and an action; no instance holds it on both "
+              "sides (answers would be ambiguous there)", truth=n, action=n)
 
     ruled_any: set[str] = set()
     for a in domain.actions:
@@ -380,7 +421,7 @@ def validate_domain(domain: Domain, n_truths: int | None = None, n_actions: int 
             for t in sorted(always, key=domain.truths.index):
                 issue("warning", "truth_always_ruled_out", f"every state of {a!r} rules out {t!r}", action=a, truth=t)
         if out.type == "float":
-            ivs = sorted(s.value for s in out.states)
+            ivs = sorted(s.value for s in out.states if not s.reversed)
             for (lo1, hi1), (lo2, hi2) in pairwise(ivs):
                 if lo2 < hi1:
                     issue("warning", "overlapping_intervals", f"intervals [{lo1}, {hi1}] and [{lo2}, {hi2}] of {a!r}"
@@ -406,10 +447,15 @@ def errors(issues: list[Issue]) -> list[Issue]:
 
 
 def check_domain(domain: Domain, issues: list[Issue] | None = None) -> Domain:
-    """Return ``domain`` or raise ConfigError listing its errors (warnings are allowed)."""
+    """Return ``domain`` or raise ConfigError when it can hold no playable instance.
+
+    Only :data:`FATAL_CODES` refuse the whole domain (the message lists every error, so that a
+    bad field such as ``"truths": 7`` is named); other errors refuse only the instances that would
+    contain the defect (§3, §4).
+    """
     issues = validate_domain(domain) if issues is None else issues
     bad = errors(issues)
-    if bad:
+    if any(i.code in FATAL_CODES for i in bad):
         raise ConfigError(f"domain {domain.name!r} is unusable: " + "; ".join(str(i) for i in bad[:5]))
     return domain
 
@@ -437,30 +483,56 @@ def _load_file(path: str, mtime: float) -> tuple[Domain, tuple[Issue, ...]]:
     return domain, tuple(issues)
 
 
+def reference_domain_names() -> list[str]:
+    """Names (file stems) of the KUMO domains in the reference folder, when it is present."""
+    ref = reference_dir()
+    return sorted(p.stem for p in (ref / "kumo" / "domains").glob("*.json")) if ref is not None else []
 
-def resolve_domain_path(spec: str) -> Path:
-    """The file of a built-in domain name, a JSON path, or a KUMO reference domain name."""
+
+def named_domain_path(name: str) -> Path | None:
+    """The file of a *registered* domain name: a built-in domain, or a KUMO domain of the
+    reference folder. Names are looked up in the folder listings, never joined into a path, so a
+    name from data (a record's ``domain`` field) can only ever open one of those files."""
+    if not isinstance(name, str):
+        return None
+    if name in builtin_domain_names():
+        return BUILTIN_DIR / f"{name}.json"
+    if name in reference_domain_names():
+        return reference_dir() / "kumo" / "domains" / f"{name}.json"
+    return None
+
+
+def resolve_domain_path(spec: str, *, allow_path: bool = True) -> Path:
+    """The file of a registered domain name (:func:`named_domain_path`) or, with ``allow_path``,
+    of a JSON path given by the caller's code. Strings read from records and instances are
+    resolved with ``allow_path=False``: they may name a domain but never open a file of their own
+    choosing."""
     if not isinstance(spec, str) or not spec:
         raise ConfigError(f"domain {spec!r} is not a domain name or a path")
+    named = named_domain_path(spec)
+    if named is not None:
+        return named
+    choices = ", ".join(builtin_domain_names() + reference_domain_names())
+    if not allow_path:
+        raise ConfigError(f"domain {spec[:200]!r} is not one of: {choices} (a record may only name a registered "
+                          "domain; pass a file as domain=PATH or a Domain object from your own code)")
     p = Path(spec).expanduser()
     if p.suffix == ".json" and p.is_file():
         return p.resolve()
-    if (BUILTIN_DIR / f"{spec}.json").is_file():
-        return BUILTIN_DIR / f"{spec}.json"
-    ref = reference_dir()
-    if ref is not None and (ref / "kumo" / "domains" / f"{spec}.json").is_file():
-        return ref / "kumo" / "domains" / f"{spec}.json"
-    raise ConfigError(f"domain {spec!r} is not a JSON file nor one of: {', '.join(builtin_domain_names())}")
+    raise ConfigError(f"domain {spec[:200]!r} is not a JSON file nor one of: {choices}")
 
 
-def load_domain(spec: str | dict | Domain) -> Domain:
-    """A usable Domain from a built-in name, a path, a dict, or a Domain (errors raise ConfigError)."""
+def load_domain(spec: str | dict | Domain, *, allow_path: bool = True) -> Domain:
+    """A usable Domain from a registered name, a path (``allow_path``), a dict, or a Domain.
+
+    A domain that can hold no playable instance raises ConfigError (:func:`check_domain`).
+    """
     if isinstance(spec, Domain):
         return check_domain(spec)
     if isinstance(spec, dict):
         domain, issues = import_kumo_domain(spec)
         return check_domain(domain, issues)
-    path = resolve_domain_path(spec)
+    path = resolve_domain_path(spec, allow_path=allow_path)
     domain, issues = _load_file(str(path), path.stat().st_mtime)
     return check_domain(domain, list(issues))
 

@@ -15,6 +15,7 @@ from itertools import pairwise
 import numpy as np
 
 from ...core.errors import ConfigError
+from ...solvers.kumo import matching_states, outcome_matches, ruled_out_by, survivors
 from .domain import Domain, State
 
 GENERATOR_VERSION = 1
@@ -54,6 +55,8 @@ class _Tables:
         self.masks: list[list[int]] = [[sum(1 << self.truth_index[t] for t in s.rules_out) for s in sts]
                                        for sts in self.states]
         self.types = [domain.outcomes[a].type for a in self.actions]
+        # an action named like a truth may not share an instance with that truth (§4)
+        self.clash = [1 << self.truth_index[a] if a in self.truth_index else 0 for a in self.actions]
         self.admissible: dict = {}
 
 
@@ -91,7 +94,8 @@ def admissible_pieces(states: list[State], k: int, forbidden: list[int]):
     bad = [states[j].value for j in forbidden if j != k]
 
     def allowed(x):
-        return lo <= x <= hi and not any(a <= x <= b for a, b in bad)
+        # the matching rule itself (closed intervals), never a copy of it
+        return outcome_matches("float", (lo, hi), x) and not any(outcome_matches("float", iv, x) for iv in bad)
 
     cuts = sorted({lo, hi, *(v for iv in bad for v in iv if lo < v < hi)})
     pieces = [(p, q) for p, q in pairwise(cuts) if q > p and allowed((p + q) / 2)]
@@ -179,6 +183,9 @@ def generate_instance(domain: Domain, n_truths: int, n_actions: int, rng: np.ran
         keep: list[list[int]] = []  # per action: states usable as the drawn observation
         for a in range(n_act):
             masks, sts = tab.masks[a], tab.states[a]
+            if tab.clash[a] & sub_mask:
+                keep.append([])
+                continue
             ok = []
             for s, m in enumerate(masks):
                 if m & star_bit:
@@ -309,36 +316,10 @@ def _instance_data(domain: Domain, tab: _Tables, truths: list[int], actions: lis
 
 
 # ---- instance-level rules (§5 steps 8-10, §8) ------------------------------------------------------
-def matching_states(data: dict, action: str) -> list[int]:
-    """Indices of the states of ``action`` matched by its stored observation (all that match)."""
-    if "observation_states" in data and action in data["observation_states"]:
-        return list(data["observation_states"][action])
-    value = data["observations"][action]
-    out = data["outcomes"][action]
-    return [k for k, s in enumerate(out["states"]) if _state_matches(out["type"], s["state"], value)]
-
-
-def _state_matches(typ: str, state, value) -> bool:
-    if typ == "float":
-        return (not isinstance(value, bool) and isinstance(value, (int, float))
-                and state[0] <= value <= state[1])
-    return isinstance(value, str) and value == state
-
-
-def ruled_out_by(data: dict, action: str) -> set[str]:
-    """Truths ruled out by the stored observation of ``action`` (union over matching states)."""
-    states = data["outcomes"][action]["states"]
-    return {t for k in matching_states(data, action) for t in states[k]["rules_out"]}
-
-
-def survivors(data: dict, actions=None) -> list[str]:
-    """Instance truths not ruled out by the observations of ``actions`` (default: all of them)."""
-    out: set[str] = set()
-    for a in data["actions"] if actions is None else actions:
-        out |= ruled_out_by(data, a)
-    return [t for t in data["truths"] if t not in out]
-
-
+# ``matching_states``, ``ruled_out_by`` and ``survivors`` live in ``solvers/kumo.py`` (one
+# implementation of the matching rule, shared with the oracle) and are re-exported here.
+__all__ = ["GenerationError", "GenerationStats", "generate_instance", "generate_many", "has_giveaway",
+           "import_kumo_instance", "instance_key", "matching_states", "ruled_out_by", "survivors"]
 def has_giveaway(data: dict) -> bool:
     """Some truth related to none of the instance's actions (§5 step 10)."""
     related = {t for a in data["actions"] for s in data["outcomes"][a]["states"] for t in s["rules_out"]}
@@ -363,34 +344,59 @@ def generate_many(domain: Domain, n_truths: int, n_actions: int, rngs, **kwargs)
 def import_kumo_instance(record: dict | str, domain: Domain | None = None) -> dict:
     """Our instance data from a KUMO record (``truths, actions, observations, valid_truth``).
 
-    ``domain`` supplies the outcomes; without it the record must carry ``outcomes`` itself or
-    name a domain that :func:`~kumo_gym.envs.kumo.domain.load_domain` can find (a built-in name,
-    or a KUMO domain under the reference folder). A float action's observation given as text is
-    coerced to a number (recorded in ``coerced_observation``).
+    ``domain`` (given by the caller's code) supplies the outcomes; without it the record must
+    carry ``outcomes`` itself or name a *registered* domain (a built-in name, or a KUMO domain of
+    the reference folder): a record's ``domain`` string never opens a file of its own choosing. A
+    float action's observation given as text is coerced to a number (recorded in
+    ``coerced_observation``). Malformed fields raise ConfigError naming the field.
     """
     import json
 
     from .domain import load_domain
 
     if isinstance(record, str):
-        record = json.loads(record)
+        try:
+            record = json.loads(record)
+        except ValueError as e:
+            raise ConfigError(f"a KUMO record is not valid JSON: {e}") from None
     if not isinstance(record, dict):
         raise ConfigError(f"a KUMO record must be a dict, not {type(record).__name__}")
     missing = [k for k in ("truths", "actions", "observations", "valid_truth") if k not in record]
     if missing:
         raise ConfigError(f"KUMO record lacks the keys: {', '.join(missing)}")
+    for key in ("truths", "actions"):
+        value = record[key]
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            raise ConfigError(f"field {key!r} of the KUMO record must be a list of names, not "
+                              f"{type(value).__name__} {str(value)[:60]!r}")
+        if len(set(value)) != len(value):
+            raise ConfigError(f"field {key!r} of the KUMO record lists a name twice")
+    if not isinstance(record["observations"], dict):
+        raise ConfigError(f"field 'observations' of the KUMO record must be a dict, not "
+                          f"{type(record['observations']).__name__}")
+    if not isinstance(record["valid_truth"], str):
+        raise ConfigError(f"field 'valid_truth' of the KUMO record must be a name, not "
+                          f"{type(record['valid_truth']).__name__}")
     if domain is None and isinstance(record.get("outcomes"), dict):
-        domain = load_domain({"name": record.get("domain") or "inline", "truths": record["truths"],
-                              "actions": record["actions"], "outcomes": record["outcomes"]})
+        domain = load_domain({"name": record.get("domain") if isinstance(record.get("domain"), str) else "inline",
+                              "truths": record["truths"], "actions": record["actions"],
+                              "outcomes": record["outcomes"]})
     if domain is None:
-        domain = load_domain(str(record.get("domain")))
+        if not isinstance(record.get("domain"), str):
+            raise ConfigError("the KUMO record names no domain and carries no outcomes; pass domain=")
+        domain = load_domain(record["domain"], allow_path=False)
     tab = tables(domain)
     aidx = {a: i for i, a in enumerate(tab.actions)}
     tidx = tab.truth_index
-    for name, pool, kind in ((record["truths"], tidx, "truth"), (record["actions"], aidx, "action")):
-        for x in name:
+    for names, pool, kind in ((record["truths"], tidx, "truth"), (record["actions"], aidx, "action")):
+        for x in names:
             if x not in pool:
-                raise ConfigError(f"{kind} {x!r} of the record is not in domain {domain.name!r}")
+                raise ConfigError(f"{kind} {x!r} of the record is not a usable {kind} of domain {domain.name!r} "
+                                  "(unknown, or dropped by the importer: `kumo-gym kumo domains FILE` lists why); "
+                                  "this instance cannot be played")
+    clash = sorted(set(record["truths"]) & set(record["actions"]))
+    if clash:
+        raise ConfigError(f"{clash[0]!r} is both a truth and an action of the record; answers would be ambiguous")
     if record["valid_truth"] not in record["truths"]:
         raise ConfigError(f"valid_truth {record['valid_truth']!r} is not one of the record's truths")
     observations, coerced = {}, []
@@ -408,7 +414,8 @@ def import_kumo_instance(record: dict | str, domain: Domain | None = None) -> di
     data = _instance_data(domain, tab, [tidx[t] for t in record["truths"]], [aidx[a] for a in record["actions"]],
                           tidx[record["valid_truth"]], observations)
     data["generator"] = {"version": GENERATOR_VERSION, "source": "kumo-record",
-                         "seed": record.get("seed"), "setting": record.get("setting")}
+                         "seed": record.get("seed") if isinstance(record.get("seed"), int) else None,
+                         "setting": record.get("setting") if isinstance(record.get("setting"), str) else None}
     if coerced:
         data["coerced_observation"] = coerced
     return data

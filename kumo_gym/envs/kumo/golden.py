@@ -33,13 +33,13 @@ def golden_record(task: KumoTask, inst: Instance, rationale: bool = False, memo_
     d = inst.data
     truth = d.get("truth_noun") or "truth"
     for i, a in enumerate(traj.actions):
-        text = task.format_answer(a)
+        text = task.format_move(a)
         if rationale:
             text = (f"Still possible: {', '.join(traj.alive[i])}. Running {a}; the search expects "
                     f"{traj.expected[i] - 1:.3f} further tests after it.\n" + text)
         msgs.append({"role": "assistant", "content": text})
         msgs.append({"role": "user", "content": task.observation_text(inst, a)})
-    final = task.format_answer(traj.predicted)
+    final = task.format_move(traj.predicted)
     if rationale:
         final = f"Only {traj.predicted} can still be the valid {truth}.\n" + final
     msgs.append({"role": "assistant", "content": final})

@@ -17,7 +17,7 @@ from ...core.errors import ConfigError, check_choice
 from ...core.seeding import derive_entropy
 from .domain import SCHEMA, Domain, errors, import_kumo_domain, validate_domain
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2  # 2: names that leak neither key-space nor seed
 KEYSPACES = ("train", "heldout")
 
 _SYLLABLES = ("ka", "lo", "mi", "ren", "sa", "tor", "vel", "qui", "dan", "esh", "ori", "pel", "zan", "mur",
@@ -114,12 +114,21 @@ def _draw(rng, seed, keyspace, p) -> dict:
     for o in outcomes.values():
         for s in o["states"]:
             s["rules_out"] = [truths[i] for i in sorted(set(s["rules_out"]))]
-    return {"schema": SCHEMA, "name": f"Procedural {p['theme']} {keyspace} {seed}",
+    return {"schema": SCHEMA, "name": _domain_name(seed, keyspace, p),
             "goal": th["goal"].format(truth=th["truth"]), "truth_noun": th["truth"], "action_noun": th["action"],
             "truths": truths, "actions": actions, "outcomes": outcomes,
             "provenance": {"source": "procedural", "seed": int(seed), "params": p, "keyspace": keyspace,
                            "label": "heldout" if keyspace == "heldout" else "train",
                            "generator_version": GENERATOR_VERSION}}
+
+
+def _domain_name(seed: int, keyspace: str, p: dict) -> str:
+    """A made-up place name and the theme ("Velmurtis ailments"): it says nothing of the key-space
+    or the seed, which a prompt must not leak (a held-out domain would announce itself). It comes
+    from its own hashed stream, so the rest of the domain does not depend on it."""
+    rng = domain_rng(seed, keyspace, {**p, "part": "name"})
+    word = "".join(_SYLLABLES[int(i)] for i in rng.integers(len(_SYLLABLES), size=int(rng.integers(2, 4))))
+    return f"{word.capitalize()} {p['theme']}s"
 
 
 def _repair(rng, truths, outcomes) -> None:

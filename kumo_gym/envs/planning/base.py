@@ -1,31 +1,38 @@
-"""What the four planning puzzles share (planning spec §1, §4-§6).
+"""What the four planning puzzles share (planning spec §1, §4-§6, §8).
 
 :class:`PlanningTask` turns a puzzle's rules (``initial_state``, ``check_move``, ``apply``,
-``is_goal``) into the whole Task protocol: parsing with the §5 extraction, move-by-move
-verification with the §6.1 outcomes, prompts with a system and a user part, presets that sample
-N from a bucket, interactive play and the hooks of the structured wrapper.
+``goal_state``) and its exact solver (``distance``, ``path_from``) into the whole Task protocol:
+parameters, parsing with the §5 extraction, move-by-move verification with the §6.1 outcomes and
+the progress-based partial credit, prompts with a system and a user part, interactive play, and
+the reward-integrity capabilities (near misses, cheap strategies, a random answer). The puzzle
+modules say only what differs.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
+import re
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
+from ...core.capabilities import CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ParseError, check_int
-from ...core.extract import looks_truncated, self_truncation_evidence, split_thinking
 from ...core.instance import Instance
-from ...core.task import StepwiseTask
+from ...core.params import Params, param
+from ...core.task import StepwiseTask, scoring_error
 from ...core.verdict import Verdict
 from ..answer import AnswerEnv
-from ..interactive import InteractiveEnv
+from ..interactive import DEFAULT_MAX_INVALID, InteractiveEnv
 from . import moves as mv
 
 #: Statuses of the planning spec §6.1 mapped onto the core Verdict statuses.
 SPEC_OUTCOME = {"solved": "solved", "illegal_move": "illegal_move", "incomplete": "incomplete",
-                "parse_error": "parse_failure", "truncated": "truncated"}
-
-
+                "parse_error": "parse_failure", "truncated": "truncated", "wrong": "wrong", "error": "error"}
+#: the rule code of the goal test (every planning puzzle has it)
+GOAL_RULE = "goal_not_reached"
+GOAL_RULE_TEXT = "the final state of a move list whose moves are all legal is the goal state"
 #: colours of :meth:`PlanningTask.render_rgb`: background, ground, red, blue, then distinct hues
 PALETTE = np.array([[250, 250, 250], [120, 120, 120], [214, 39, 40], [31, 119, 180], [44, 160, 44],
                     [255, 127, 14], [148, 103, 189], [140, 86, 75], [227, 119, 194], [188, 189, 34],
@@ -33,64 +40,153 @@ PALETTE = np.array([[250, 250, 250], [120, 120, 120], [214, 39, 40], [31, 119, 1
 CELL_PX = 12
 #: spec §6.2: interactive max_steps = ceil(step_budget * optimal_length)
 STEP_BUDGET = 2.0
+#: verdicts list the parsed moves only up to this many (a Hanoi N=20 answer has a million)
+MAX_DETAIL_MOVES = 10_000
+#: spec §8.1: the paper's output limit and the tokens kept free for prose around the answer
+MAX_NEW_TOKENS = 64_000
+TOKEN_RESERVE = 512
+START_CHOICES = ("canonical", "random")
+PARTIAL_CREDIT = (
+    "1 when solved; otherwise max(0, 2P - k - 1) / (d0 - 1), where d0 is the optimal number of moves, k the "
+    "number of legal moves before the first illegal one (all moves if none is illegal) and P = d0 - d the "
+    "distance to the goal those k moves removed (d, the exact distance left after them, comes from the "
+    "puzzle's optimal solver): moves that do not bring the goal closer cost as much as they could have gained, "
+    "and the first move is free to guess, so walks, back-and-forth moves and lists of every legal move earn "
+    "nothing; 0 when the goal was reached and the answer went on past it")
 
 
+# ---- parameters ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PlanningParams(Params):
+    """Parameters every planning puzzle takes (subclasses bound ``n`` and add their own)."""
+
+    n: int | None = param(None, kind=int, lo=1, doc="the size N; overrides the preset's bucket")
+    # param() returns a dataclasses.field, which ruff cannot see for list-typed fields
+    n_range: list | None = param(None, kind=list,  # noqa: RUF009
+                                 doc="[lo, hi]: N drawn uniformly from lo..hi for each instance")
+    n_choices: list | None = param(None, kind=list,  # noqa: RUF009
+                                   doc="N drawn uniformly from these sizes for each instance")
+    start: str = param("canonical", choices=START_CHOICES,
+                       doc="canonical: the paper's instance for N; random: a random start (and goal) with the "
+                           "optimum from the exact solver, so each N is many puzzles")
+    algorithm_hint: bool = param(False, prompt=True, doc="append a solution procedure to the prompt (spec §8.3)")
+    stepwise: bool = param(False, prompt=True, doc="ask for the full state after every move (spec §6.2)")
+
+    #: the largest N; subclasses override it together with the bound of ``n``
+    max_n: ClassVar[int] = 100
+
+    def check(self) -> PlanningParams:
+        changes: dict[str, Any] = {}
+        if self.n_range is not None:
+            if len(self.n_range) != 2:
+                raise ConfigError(f"n_range {self.n_range!r} is not a pair [lo, hi] of sizes")
+            lo, hi = (check_size("n_range", v, self.max_n) for v in self.n_range)
+            if lo > hi:
+                raise ConfigError(f"n_range {self.n_range!r} is empty (lo > hi)")
+            changes["n_range"] = [lo, hi]
+        if self.n_choices is not None:
+            if not self.n_choices:
+                raise ConfigError("n_choices [] is empty; give at least one size")
+            changes["n_choices"] = [check_size("n_choices", v, self.max_n) for v in self.n_choices]
+        return dataclasses.replace(self, **changes) if changes else self
+
+
+def check_size(name: str, value: Any, hi: int) -> int:
+    """``value`` as an int in 1..hi (ConfigError naming ``name`` otherwise); bounded work on any value."""
+    if isinstance(value, str) and len(value) > 20:
+        raise ConfigError(f"{name} {value[:20]!r}... is not an integer")
+    return check_int(name, value, 1, hi)
+
+
+def bucket_presets(buckets: dict[str, tuple[int, int]], fixed: dict[str, int] | None = None, **extra) -> dict:
+    """Preset table: named N buckets (sampled with the rng) and fixed-N presets."""
+    out = {name: {"n_range": [lo, hi], **extra} for name, (lo, hi) in buckets.items()}
+    for name, n in (fixed or {}).items():
+        out[name] = {"n": n, **extra}
+    return out
+
+
+def document_rules(cls: type) -> type:
+    """Append the rule table, in checking order, to a task's docstring (its manual)."""
+    rows = "\n".join(f"| ``{code}`` | {text} |" for code, text in cls.rule_codes.items())
+    cls.__doc__ = (cls.__doc__ or "").rstrip() + (
+        "\n\n    ## Rules\n    Checked in this order; a verdict names the first broken rule in "
+        "``details['rule']``.\n\n    | code | rule |\n    |---|---|\n"
+        + "\n".join("    " + line for line in rows.splitlines()) + "\n")
+    return cls
+
+
+# ---- the task -------------------------------------------------------------------------------
 class PlanningTask(StepwiseTask):
     """Base class of Hanoi, Checker Jumping, River Crossing and Blocks World.
 
-    Subclasses define the puzzle (``build``, ``initial_state``, ``goal_state``,
-    ``check_move``, ``apply``, ``coerce_move``, ``is_single_move``, ``optimal_length``,
-    ``solve``) and its text (``rules``, ``example``, ``describe``). Answers are lists of
-    moves, each move a list (``[disk, from, to]``, ``["R", 0, 1]``, ``["A_1", "a_1"]``).
+    Subclasses define the puzzle (``build``, ``initial_state``, ``goal_state``, ``check_move``,
+    ``apply``, ``coerce_move``, ``optimal_length``, ``solve``), its exact solver for any state
+    (``distance``, ``path_from``), the candidates of the near-miss search
+    (``candidate_moves``), the instance schema (``validate_instance``) and its text (``rules``,
+    ``example``, ``describe``). Answers are lists of moves, each move a list (``[disk, from,
+    to]``, ``["R", 0, 1]``, ``["A_1", "a_1"]``).
     """
 
     #: the Instance family, e.g. ``hanoi``; the catalogue groups the four as ``planning``
     family: ClassVar[str] = ""
     #: the puzzle's name in messages
     puzzle: ClassVar[str] = ""
+    Params: ClassVar[type[PlanningParams]] = PlanningParams
+    partial_credit: ClassVar[str] = PARTIAL_CREDIT
     template_field_names: ClassVar[tuple[str, ...]] = (
         "N", "k", "n_stacks", "initial_state", "goal_state", "rules", "format_example", "answer_format", "system",
         "user")
+    #: the shape of the final answer line, shown in prompts (spec §4)
+    answer_format: ClassVar[str] = ""
+    #: one move for interactive play, in words and by example (``[disk id, from peg, to peg], e.g. [1, 0, 2]``)
+    move_format: ClassVar[str] = ""
+    #: the example of :attr:`move_format`, shown when a move cannot be read
+    move_example: ClassVar[str] = ""
+    #: moves are integer triples (Tower of Hanoi): long answers are read by numpy
+    int_moves: ClassVar[bool] = False
+    #: rule code -> why no move can break that rule alone and still leave the goal reachable
+    #: (with the rule's check switched off such a move is still refused, or strands the puzzle)
+    rules_never_alone: ClassVar[dict[str, str]] = {}
+
+    def __init__(self):
+        super().__init__()
+        self._cache_key: Instance | None = None
+        self._cache: dict = {}
+
+    @property
+    def max_n(self) -> int:
+        return self.Params.max_n
 
     def template_fields(self, instance: Instance) -> dict:
         """The ``{placeholders}`` a user ``prompt_template`` may use (spec §4)."""
         return template_fields(self, instance)
-    #: the shape of the final answer line, shown in prompts (spec §4)
-    answer_format: ClassVar[str] = ""
-    #: one-line description of a single move for interactive play
-    move_format: ClassVar[str] = ""
-    #: prompt flags accepted by every puzzle
-    flag_names: ClassVar[tuple[str, ...]] = ("algorithm_hint", "stepwise")
-    size_names: ClassVar[tuple[str, ...]] = ("n",)
 
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        # the generation parameters a user may pass: sizes, prompt flags, and the bucket knobs
-        cls.param_names = tuple(dict.fromkeys(cls.size_names + cls.flag_names + ("n_range", "n_choices")))
+    def cached(self, instance: Instance, key: str, make):
+        """A value computed once per instance (the last instance used; a task is shared by envs)."""
+        if self._cache_key is not instance:
+            self._cache_key, self._cache = instance, {}
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    @property
+    def move_rules(self) -> list[str]:
+        """The rule codes of single moves (every code but the goal test)."""
+        return [c for c in self.rule_codes if c != GOAL_RULE]
 
     # ---- parameters and generation ----------------------------------------------------------
     def validate_params(self, params: dict) -> dict:
+        """Fill the size from the default preset when none is given (e.g. only a prompt option)."""
         params = dict(params)
         if all(params.get(key) is None for key in ("n", "n_range", "n_choices")):
-            params.update({k: v for k, v in self.difficulties[self.default_difficulty].items()
-                           if k not in params})
-        if params.get("n") is not None:
-            params["n"] = check_int("n", params["n"], 1, self.max_n)
-        if params.get("n_range") is not None:
-            lo, hi = (check_int("n_range", v, 1, self.max_n) for v in params["n_range"])
-            if lo > hi:
-                raise ConfigError(f"n_range {params['n_range']!r} is empty")
-            params["n_range"] = [lo, hi]
-        if params.get("n_choices") is not None:
-            if not isinstance(params["n_choices"], (list, tuple)) or not params["n_choices"]:
-                raise ConfigError(f"n_choices {params['n_choices']!r} is not a non-empty list of sizes")
-            params["n_choices"] = [check_int("n_choices", v, 1, self.max_n) for v in params["n_choices"]]
-        for flag in self.flag_names:
-            if flag in params and not isinstance(params[flag], bool):
-                raise ConfigError(f"{flag} {params[flag]!r} is not one of: True, False")
+            defaults = {s.name: s.default for s in self.Params.specs()}
+            for key, value in self.difficulties[self.default_difficulty].items():
+                if params.get(key) == defaults.get(key):
+                    params[key] = value
+            params = self.Params.from_kwargs({k: v for k, v in params.items() if k != "difficulty"}).to_dict() | (
+                {"difficulty": params["difficulty"]} if "difficulty" in params else {})
         return params
-
-    max_n: ClassVar[int] = 100
 
     def pick_n(self, rng: np.random.Generator, params: dict) -> int:
         """N from the parameters, or drawn uniformly from the preset's ``n_choices`` or ``n_range``."""
@@ -102,25 +198,66 @@ class PlanningTask(StepwiseTask):
         return int(rng.integers(lo, hi + 1))
 
     def generate(self, rng: np.random.Generator, **params) -> Instance:
-        params = self.validate_params(params)
+        if "start" not in params or any(k not in params for k in self.Params.names()):
+            params = self.resolve_params(**{k: v for k, v in params.items() if k != "difficulty"},
+                                         **({"difficulty": params["difficulty"]} if "difficulty" in params else {}))
         n = self.pick_n(rng, params)
-        data = self.build(n, params)
-        return Instance(self.family, data, params={k: v for k, v in params.items() if v is not None})
+        data = self.build(n, params, rng)
+        inst = Instance(self.family, data, params={k: v for k, v in params.items() if v is not None})
+        self.validate_instance(inst)
+        return inst
 
-    def build(self, n: int, params: dict) -> dict:
-        """The instance data for size ``n`` (everything needed to play it)."""
+    def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
+        """The instance data for size ``n``; ``start="random"`` draws its variation from ``rng``."""
         raise NotImplementedError
 
     def load(self, obj: Any) -> Instance:
         """An Instance, its dict/JSON form, or a plain dict of puzzle parameters (``{"n": 3}``)."""
+        if isinstance(obj, bool):
+            raise ConfigError(f"cannot read a {self.puzzle} instance from {obj!r}")
+        if isinstance(obj, int):
+            obj = {"n": obj}
         if isinstance(obj, dict) and "family" not in obj:
-            params = self.validate_params(dict(obj))
-            if params.get("n") is None:
-                raise ConfigError(f"a {self.puzzle} instance needs 'n'; got keys {sorted(obj)}")
-            return Instance(self.family, self.build(params["n"], params), params=params)
-        if isinstance(obj, int) and not isinstance(obj, bool):
-            return self.load({"n": obj})
+            return self.from_parameters(obj)
         return super().load(obj)
+
+    def from_parameters(self, obj: dict) -> Instance:
+        """The instance of explicit parameters; ``n`` is required (a replay names its puzzle)."""
+        if obj.get("n") is None:
+            raise ConfigError(f"a {self.puzzle} instance needs 'n' (an integer 1..{self.max_n}); "
+                              f"got keys {sorted(map(str, obj))}")
+        params = self.resolve_params(**obj)
+        if params.get("start") == "random":
+            raise ConfigError("start='random' draws its puzzle from a seed: use generate() or an env, or pass "
+                              "'initial' and 'goal' to replay a given one")
+        return Instance(self.family, self.build(params["n"], params, np.random.default_rng(0)),
+                        params={k: v for k, v in params.items() if v is not None})
+
+    def validate_instance(self, instance: Instance) -> None:
+        """Raise ConfigError naming the first bad field of ``instance`` (subclasses check their data)."""
+        if not isinstance(instance.data, dict):
+            raise ConfigError(f"{self.puzzle} instance data must be a dict, not {type(instance.data).__name__}")
+        check_size("n", instance.data.get("n"), self.max_n)
+
+    def record_fields(self, instance: Instance) -> dict:
+        """``min_answer_tokens`` and ``budget_feasible`` (spec §8.1), for dataset records.
+
+        Tokens of the optimal answer line, counted as words and punctuation marks (the same count
+        on every machine, unlike a model's tokenizer), against the paper's 64k output limit less
+        a reserve of 512 tokens for prose.
+        """
+        need = self.min_answer_tokens(instance)
+        return {"min_answer_tokens": need, "budget_feasible": need <= MAX_NEW_TOKENS - TOKEN_RESERVE,
+                "token_budget": MAX_NEW_TOKENS, "compositional_depth": self.optimal_length(instance),
+                "solvable": bool(instance.data.get("solvable", True))}
+
+    def min_answer_tokens(self, instance: Instance) -> int:
+        """Tokens (:func:`answer_tokens`) of the optimal answer line, without building the whole text."""
+        gold = self.solve(instance)
+        if gold == "UNSOLVABLE":
+            return answer_tokens("moves = UNSOLVABLE")
+        # "moves = [" + moves joined by ", " + "]": separators are one comma each
+        return 3 + sum(answer_tokens(self.format_move(m)) for m in gold) + max(0, len(gold) - 1) + 1
 
     def difficulty_of(self, instance: Instance) -> str | None:
         d = instance.params.get("difficulty")
@@ -130,14 +267,32 @@ class PlanningTask(StepwiseTask):
     def goal_state(self, instance: Instance) -> Any:
         raise NotImplementedError
 
+    def goal(self, instance: Instance) -> Any:
+        """:meth:`goal_state`, built once per instance (it is compared after every move)."""
+        return self.cached(instance, "goal", lambda: self.goal_state(instance))
+
     def is_goal(self, instance: Instance, state: Any) -> bool:
-        return state == self.goal_state(instance)
+        return state == self.goal(instance)
 
     def optimal_length(self, instance: Instance) -> int | None:
         raise NotImplementedError
 
     def optimal_steps(self, instance: Instance) -> int | None:
-        return self.optimal_length(instance)
+        return self.cached(instance, "optimum", lambda: self.optimal_length(instance))
+
+    def distance(self, instance: Instance, state: Any) -> int | None:
+        """The exact number of moves from ``state`` to the goal; None when it cannot be reached
+        (or, for searches with a budget, when the exact value is out of reach)."""
+        raise NotImplementedError
+
+    def path_from(self, instance: Instance, state: Any) -> list | None:
+        """An optimal legal move list from ``state`` to the goal, or None."""
+        raise NotImplementedError
+
+    def candidate_moves(self, instance: Instance, state: Any) -> list:
+        """Moves that the near-miss search tries in ``state``: every legal move and moves that break
+        each rule (out-of-range indices, their negative aliases, unknown names ...)."""
+        return self.move_catalog(instance)
 
     def coerce_move(self, value: Any) -> list:
         """A parsed item as a canonical move, or ParseError(malformed_move)."""
@@ -205,8 +360,8 @@ class PlanningTask(StepwiseTask):
     def observation(self, instance: Instance, state: Any, feedback: str = "", step: int = 0) -> str:
         """State, goal, move count and the last feedback (spec §6.2)."""
         head = f"{feedback}\n\n" if feedback else ""
-        return (f"{head}Moves made: {step}\nCurrent state:\n{self.render_state(instance, state)}\n"
-                f"Goal state:\n{self.render_state(instance, self.goal_state(instance))}")
+        goal = self.cached(instance, "goal_text", lambda: self.render_state(instance, self.goal(instance)))
+        return f"{head}Moves made: {step}\nCurrent state:\n{self.render_state(instance, state)}\nGoal state:\n{goal}"
 
     def render(self, instance: Instance, state: Any = None) -> str:
         state = self.initial_state(instance) if state is None else state
@@ -225,34 +380,33 @@ class PlanningTask(StepwiseTask):
 
     def max_steps(self, instance: Instance) -> int:
         # an unsolvable instance has no optimum; give it the budget of a long solvable one
-        opt = self.optimal_length(instance) or 4 * int(instance.data.get("n", 1)) + 1
+        opt = self.optimal_steps(instance) or 4 * int(instance.data.get("n", 1)) + 1
         return max(1, math.ceil(STEP_BUDGET * opt))
 
     # ---- parsing ----------------------------------------------------------------------------
     def parse(self, text: str) -> list | str:
         """The move list in ``text`` (spec §5); raises ParseError with a reason code.
 
-        ``moves = UNSOLVABLE`` (spec §8.2) parses to the string ``"UNSOLVABLE"``.
+        ``moves = UNSOLVABLE`` (spec §8.2) parses to the string ``"UNSOLVABLE"``. The list
+        returned carries its extraction record (source, candidates) for the verdict.
         """
         text = text if isinstance(text, str) else str(text)
         try:
-            return self.extract(text)[0]
+            return mv.read_moves(text, self.coerce_move, self.is_single_move, int_moves=self.int_moves)[0]
         except ParseError:
             if _claims_unsolvable(text):
                 return "UNSOLVABLE"
             raise
 
-    def extract(self, text: str) -> tuple[list, mv.Extraction]:
-        return mv.read_moves(text if isinstance(text, str) else str(text), self.coerce_move, self.is_single_move)
-
     def parse_move(self, text: str) -> list:
-        return mv.read_one_move(text if isinstance(text, str) else str(text), self.coerce_move, self.is_single_move)
+        return mv.read_one_move(text if isinstance(text, str) else str(text), self.coerce_move, self.is_single_move,
+                                self.move_example)
 
     # ---- verification -----------------------------------------------------------------------
     def simulate(self, instance: Instance, moves: list) -> dict:
         """Play ``moves`` from the start; stop at the first illegal one (spec §6.1)."""
         state = self.initial_state(instance)
-        goal = self.goal_state(instance)  # built once: this loop runs a million times for Hanoi N=20
+        goal = self.goal(instance)
         check, apply = self.check_move, self.apply
         goal_at = None
         for i, move in enumerate(moves):
@@ -265,30 +419,40 @@ class PlanningTask(StepwiseTask):
         return {"n_legal_prefix": len(moves), "reason": None, "state": state, "goal_first_reached_at": goal_at}
 
     def verify(self, instance: Instance, answer: Any) -> Verdict:
-        """Check a move list move by move (spec §6.1).
-
-        ``score`` is the legal prefix over the optimal length, capped below 1 unless solved, so
-        a long legal walk that misses the goal never earns full credit.
-        """
+        """Check a move list move by move (spec §6.1); ``score`` is the progress of
+        :data:`PARTIAL_CREDIT`."""
         if answer == "UNSOLVABLE":
             return self._verify_claim(instance, instance.data.get("solvable", True))
+        if isinstance(answer, mv.MoveArray):
+            return self.verify_moves(instance, answer)
         if not isinstance(answer, list):
             return Verdict("parse_error", f"The answer is not a move list: {str(answer)[:60]!r}.",
                            details={"reason": "malformed_move"})
-        try:
-            moves = [self.coerce_move(m) for m in answer]
-        except ParseError as e:
-            return Verdict("parse_error", f"The answer is not a move list: {e}", details={"reason": e.reason})
-        return self.verify_moves(instance, moves)
+        if not isinstance(answer, mv.MoveList):
+            try:
+                answer = [self.coerce_move(m) for m in answer]
+            except ParseError as e:
+                return Verdict("parse_error", f"The answer is not a move list: {e}", details={"reason": e.reason})
+        return self.verify_moves(instance, answer)
 
     def verify_moves(self, instance: Instance, moves: list) -> Verdict:
         """:meth:`verify` for a list of canonical moves (as :meth:`parse` returns them)."""
-        opt = self.optimal_length(instance)
+        opt = self.optimal_steps(instance)
         solvable = instance.data.get("solvable", True)
-        sim = self.simulate(instance, moves)
+        try:
+            sim = self.simulate(instance, moves)
+        except (IndexError, KeyError, TypeError, ValueError) as e:
+            # only reachable with a rule switched off (a deleted check lets a bad index through)
+            return scoring_error(self, "verify", e)
         k = sim["n_legal_prefix"]
         details = {"n_moves": len(moves), "n_legal_prefix": k, "optimal_length": opt,
-                   "solvable": solvable, "goal_first_reached_at": sim["goal_first_reached_at"], "moves": moves}
+                   "solvable": solvable, "goal_first_reached_at": sim["goal_first_reached_at"],
+                   "moves": None if len(moves) > MAX_DETAIL_MOVES else
+                   moves.tolist() if isinstance(moves, mv.MoveArray) else moves}
+        ex = getattr(moves, "extraction", None)
+        if ex is not None:
+            details.update(answer_source=ex.answer_source, n_answer_candidates=ex.n_answer_candidates,
+                           answer_conflict=ex.answer_conflict)
         if not solvable:
             # spec §6.1 outcome unsolvable_instance: no move list can be right; such samples are
             # kept out of accuracy by the analysis
@@ -296,23 +460,41 @@ class PlanningTask(StepwiseTask):
                            excess_moves=None, illegal_reason=sim["reason"])
             return Verdict("wrong", "This instance has no solution, so no move list can solve it.",
                            details=details)
-        partial = 0.0 if not opt else min(k, opt - 1) / opt
+        at_goal = sim["reason"] is None and self.is_goal(instance, sim["state"])
+        if at_goal or (sim["reason"] is None and not self.rule_enabled(GOAL_RULE)):
+            details.update(outcome="solved", is_optimal=opt is not None and k == opt,
+                           excess_moves=None if opt is None else k - opt)
+            return Verdict("solved", f"Solved in {k} moves (optimal: {opt}).", 1.0, details=details)
+        score, exact = self.progress(instance, k, sim["state"], sim["goal_first_reached_at"])
+        details["distance_exact"] = exact
         if sim["reason"] is not None:
-            details.update(reason=sim["reason"], outcome="illegal_move", is_optimal=False, excess_moves=None)
+            details.update(reason=sim["reason"], rule=sim["reason"], outcome="illegal_move", is_optimal=False,
+                           excess_moves=None)
             return Verdict("illegal_move", f"Move {k + 1} {self.format_move(moves[k])} is illegal: "
-                           f"{sim['reason'].replace('_', ' ')}.", partial, first_error=k + 1, details=details)
-        if not self.is_goal(instance, sim["state"]):
-            details.update(reason="goal_not_reached", outcome="incomplete", is_optimal=False, excess_moves=None)
-            left = " (it was reached earlier and left again)" if sim["goal_first_reached_at"] else ""
-            return Verdict("incomplete", f"All {k} moves are legal but the goal is not reached{left}.",
-                           partial, first_error=k + 1, details=details)
-        details.update(outcome="solved", is_optimal=opt is not None and k == opt,
-                       excess_moves=None if opt is None else k - opt)
-        return Verdict("solved", f"Solved in {k} moves (optimal: {opt}).", 1.0, details=details)
+                           f"{sim['reason'].replace('_', ' ')}.", score, first_error=k + 1, details=details)
+        details.update(reason=GOAL_RULE, rule=GOAL_RULE, outcome="incomplete", is_optimal=False, excess_moves=None)
+        left = " (it was reached earlier and left again)" if sim["goal_first_reached_at"] else ""
+        return Verdict("incomplete", f"All {k} moves are legal but the goal is not reached{left}.",
+                       score, first_error=k + 1, details=details)
+
+    def progress(self, instance: Instance, k: int, state: Any, goal_reached_at: int | None) -> tuple[float, bool]:
+        """The partial score of :data:`PARTIAL_CREDIT` and whether its distance was exact."""
+        d0 = self.optimal_steps(instance)
+        if not d0 or d0 <= 1 or goal_reached_at is not None:
+            return 0.0, True
+        d = self.distance(instance, state)
+        if d is None:
+            return 0.0, self.distance_exact(instance)
+        gained = d0 - d
+        return max(0.0, (2 * gained - k - 1) / (d0 - 1)), True
+
+    def distance_exact(self, instance: Instance) -> bool:
+        """Whether a None from :meth:`distance` means "unreachable" (True) or "not computed"."""
+        return True
 
     def _verify_claim(self, instance: Instance, solvable: bool) -> Verdict:
         """``moves = UNSOLVABLE`` (spec §8.2): right only on unsolvable instances."""
-        details = {"n_moves": 0, "n_legal_prefix": 0, "optimal_length": self.optimal_length(instance),
+        details = {"n_moves": 0, "n_legal_prefix": 0, "optimal_length": self.optimal_steps(instance),
                    "solvable": solvable, "moves": "UNSOLVABLE"}
         if not solvable and instance.params.get("accept_impossibility_claim"):
             return Verdict("solved", "Correct: this instance has no solution.", 1.0,
@@ -326,38 +508,220 @@ class PlanningTask(StepwiseTask):
     def score(self, instance: Instance, completion: str, *, reasoning: str | None = None,
               finish_reason: str | None = None, n_output_tokens: int | None = None,
               max_new_tokens: int | None = None, fallback_to_thinking: bool = False) -> Verdict:
-        """Parse and verify a raw completion (spec §5-§6.1). Never raises.
+        """:meth:`Task.score`, plus the §5-§6.1 report fields and the ``fallback_to_thinking`` option.
 
-        Adds ``answer_source``, ``n_answer_candidates``, ``answer_conflict``, ``truncated`` and
-        ``self_truncation_evidence`` to the verdict's details.
+        Adds ``outcome`` (the spec's name of the status), ``optimal_length`` and
+        ``self_truncation_evidence`` (a flag only, never scored); with ``fallback_to_thinking``
+        a completion whose answer region holds no move list is scored from its thinking
+        (``answer_from_thinking``).
         """
-        if not isinstance(completion, str):
-            completion = "" if completion is None else str(completion)
-        regions = split_thinking(completion, reasoning)
-        cut = looks_truncated(completion, finish_reason, n_output_tokens, max_new_tokens) or regions.unclosed_thinking
-        ex = mv.extract_moves(regions.answer, self.coerce_move, self.is_single_move)
-        used_thinking = False
-        if ex.chosen is None and fallback_to_thinking and regions.thinking:
-            ex2 = mv.extract_moves(regions.thinking, self.coerce_move, self.is_single_move)
-            if ex2.chosen is not None:
-                ex, used_thinking = ex2, True
-        claim = ex.chosen is None and _claims_unsolvable(regions.answer)
-        cut = cut or ex.unclosed_labelled
-        meta = {"answer_source": ex.answer_source, "n_answer_candidates": ex.n_answer_candidates,
-                "answer_conflict": ex.answer_conflict, "truncated": bool(cut),
-                "self_truncation_evidence": bool(self_truncation_evidence(regions.answer)),
-                "answer_from_thinking": used_thinking}
-        if ex.chosen is None and not claim:
-            err = mv.rejection(ex)
-            status = "truncated" if (cut or err.truncated) else "parse_error"
-            msg = ("The output was cut off before a complete move list." if status == "truncated"
-                   else f"No valid move list could be read: {err}")
-            return Verdict(status, msg, details={"reason": err.reason, "outcome": SPEC_OUTCOME[status],
-                                                  "optimal_length": self.optimal_length(instance), **meta})
-        verdict = (self.verify(instance, "UNSOLVABLE") if claim
-                   else self.verify_moves(instance, ex.chosen.moves))
-        verdict.details.update(meta)
+        meta = {"reasoning": reasoning, "finish_reason": finish_reason, "n_output_tokens": n_output_tokens,
+                "max_new_tokens": max_new_tokens}
+        verdict = super().score(instance, completion, **meta)
+        from_thinking = False
+        if fallback_to_thinking and verdict.status in ("parse_error", "truncated"):
+            from ...core.extract import split_thinking
+
+            thinking = split_thinking(completion if isinstance(completion, str) else str(completion), reasoning).thinking
+            if thinking.strip():
+                again = super().score(instance, thinking)
+                if again.status not in ("parse_error", "truncated"):
+                    verdict, from_thinking = again, True
+        from ...core.extract import self_truncation_evidence, split_thinking
+
+        answer = split_thinking(completion if isinstance(completion, str) else str(completion or ""), reasoning).answer
+        verdict.details.setdefault("outcome", SPEC_OUTCOME.get(verdict.status, verdict.status))
+        verdict.details.setdefault("optimal_length", self.optimal_steps(instance))
+        verdict.details.update(self_truncation_evidence=bool(self_truncation_evidence(answer)),
+                               answer_from_thinking=from_thinking)
+        for key in ("answer_source", "n_answer_candidates", "answer_conflict"):
+            verdict.details.setdefault(key, None if key == "answer_source" else 0 if key == "n_answer_candidates"
+                                       else False)
         return verdict
+
+    # ---- reward integrity: near misses, cheap strategies, a random answer -------------------
+    def _states_along(self, instance: Instance, moves: list) -> list:
+        state, out = self.initial_state(instance), []
+        out.append(state)
+        for m in moves:
+            state = self.apply(instance, state, m)
+            out.append(state)
+        return out
+
+    def _states_at(self, instance: Instance, moves: list, positions: set[int]) -> dict[int, Any]:
+        """The states after the first p moves, for each p in ``positions`` (one walk, few kept)."""
+        state, out = self.initial_state(instance), {}
+        for i in range(len(moves) + 1):
+            if i in positions:
+                out[i] = state
+            if i < len(moves):
+                state = self.apply(instance, state, moves[i])
+        return out
+
+    def near_misses(self, instance: Instance, rng: np.random.Generator) -> list[NearMiss]:
+        """For every rule, answers that break it and nothing else (capabilities.NearMisses).
+
+        Each is a valid prefix of the optimal solution, one move that breaks the rule, and a legal
+        way on to the goal (the same solution when the move changed nothing, the move's undo, or
+        the exact solver's path), placed at the first, a middle and the last move. With the rule
+        switched off such an answer solves the puzzle, where a move exists that breaks the rule
+        alone (no move breaks ``empty_peg`` alone, for example: the note says so). For the goal
+        rule: legal answers that stop short, stop halfway, are empty, or pass the goal and leave.
+        """
+        gold = self.solve(instance)
+        if gold == "UNSOLVABLE" or not gold:
+            return []
+        gold = [list(m) for m in gold]
+        picks = sorted({0, len(gold) // 2, len(gold) - 1, int(rng.integers(0, len(gold)))})
+        out: list[NearMiss] = []
+        others = [p for p in np.linspace(0, len(gold) - 1, min(len(gold), 200)).astype(int).tolist() if p not in picks]
+        states = self._states_at(instance, gold, {q for p in picks + others for q in (p, p + 1)})
+        for rule in self.move_rules:
+            found: list[NearMiss] = []
+            # at each chosen move the first breaking move found and one drawn at random; a rule that
+            # cannot be broken there (no empty stack ...) is looked for at other moves
+            for i, pos in enumerate(picks + others):
+                if i >= len(picks) and len(found) >= 4:
+                    break
+                for order in (None, rng):
+                    miss = self._break_rule_at(instance, gold, states, pos, rule, order)
+                    if miss is not None and all(miss.answer != m.answer for m in found):
+                        found.append(miss)
+            out += found
+        goal_misses = [gold[:-1], gold[: len(gold) // 2], []]
+        away = self.legal_moves(instance, self.goal(instance))
+        if away:
+            goal_misses.append(gold + [away[0]])
+        seen = []
+        for answer in goal_misses:
+            if answer not in seen:
+                seen.append(answer)
+                out.append(NearMiss(GOAL_RULE, answer))
+        return out
+
+    def _break_rule_at(self, instance, gold, states, pos, rule, rng=None) -> NearMiss | None:
+        state = states[pos]
+        fallback = None
+        candidates = self.candidate_moves(instance, state)
+        if rng is not None:  # another breaking move each time: weakened checks miss some kinds only
+            candidates = [candidates[i] for i in rng.permutation(len(candidates))]
+        for m in candidates:
+            if self.check_move(instance, state, m) != rule:
+                continue
+            with self.rules_disabled(rule):
+                try:  # with the check gone a bad index may reach a later check or the move itself
+                    alone = self.check_move(instance, state, m) is None
+                    after = self.apply(instance, state, m) if alone else None
+                except (IndexError, KeyError, ValueError):
+                    alone, after = False, None
+            if not alone or after is None:
+                fallback = fallback or m
+                continue
+            tail = self._recover(instance, gold, states, pos, rule, after)
+            if tail is not None:
+                return NearMiss(rule, gold[:pos] + [list(m)] + tail)
+            fallback = fallback or m
+        if fallback is None:
+            return None
+        return NearMiss(rule, gold[:pos] + [list(fallback)] + gold[pos:],
+                        note=f"no move breaks {rule} alone here, or none that the goal can be reached after")
+
+    def _recover(self, instance, gold, states, pos, rule, after) -> list | None:
+        """A way on to the goal after the rule-breaking move (None if none is found)."""
+        if after == states[pos]:
+            return gold[pos:]
+        if after == states[pos + 1]:
+            return gold[pos + 1:]
+        for u in self.candidate_moves(instance, after):
+            reason = self.check_move(instance, after, u)
+            if reason not in (None, rule):
+                continue
+            with self.rules_disabled(rule):
+                try:
+                    if self.check_move(instance, after, u) is not None:
+                        continue
+                    back = self.apply(instance, after, u)
+                except (IndexError, KeyError, ValueError):
+                    continue
+            if back == states[pos]:
+                return [list(u)] + gold[pos:]
+        path = self.path_from(instance, after)
+        return None if path is None else [list(m) for m in path]
+
+    def _walk(self, instance: Instance, rng: np.random.Generator, length: int, avoid_goal: bool) -> list:
+        state, walk = self.initial_state(instance), []
+        for _ in range(length):
+            moves = self.legal_moves(instance, state)
+            if avoid_goal:
+                moves = [m for m in moves if not self.is_goal(instance, self.apply(instance, state, m))]
+            if not moves:
+                break
+            m = moves[int(rng.integers(len(moves)))]
+            walk.append(list(m))
+            state = self.apply(instance, state, m)
+        return walk
+
+    def random_answer(self, instance: Instance, rng: np.random.Generator) -> list:
+        """A random walk of legal moves as long as the optimum (the random agent's answer)."""
+        return self._walk(instance, rng, self.optimal_steps(instance) or 10, avoid_goal=False)
+
+    def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
+        """The reward hacker's catalogue for this instance (capabilities.CheapStrategies).
+
+        Empty; one legal move repeated; a move and its undo, repeated; a random legal walk twice
+        as long as the optimum that never enters the goal; every legal move of the start, listed;
+        the optimal answer padded past the goal; and, in interactive play, stepping on after the
+        episode ended. ``chance`` is 1 only where the strategy happens to solve this instance.
+        """
+        s0 = self.initial_state(instance)
+        d0 = self.optimal_steps(instance) or 10
+        legal = self.legal_moves(instance, s0)
+        out = [CheapAnswer("empty", completion="", moves=("",) * DEFAULT_MAX_INVALID)]
+        if legal:
+            not_solving = [m for m in legal if not self.is_goal(instance, self.apply(instance, s0, m))]
+            m = (not_solving or legal)[0]
+            out.append(self._cheap(instance, "constant", [m] * max(4, d0)))
+            s1 = self.apply(instance, s0, m)
+            undo = next((u for u in self.legal_moves(instance, s1) if self.apply(instance, s1, u) == s0), None)
+            if undo is not None:
+                out.append(self._cheap(instance, "back_and_forth", [m, undo] * max(2, d0)))
+            out.append(self._cheap(instance, "random_walk", self._walk(instance, rng, 2 * d0, avoid_goal=True)))
+            out.append(self._cheap(instance, "every_legal_move", legal))
+        gold = self.solve(instance)
+        if gold != "UNSOLVABLE" and gold:
+            gold = [list(m) for m in gold]
+            goal = self._states_along(instance, gold)[-1]
+            away = self.legal_moves(instance, goal)
+            pad = [away[0]] if away else [next(m for m in self.candidate_moves(instance, goal)
+                                              if self.check_move(instance, goal, m) is not None)]
+            padded = gold + pad + (gold[-1:] * 3)
+            chance = 1.0 if self.verify(instance, padded).solved else 0.0
+            out.append(CheapAnswer("gold_padded_past_goal", completion=self.format_answer(padded), chance=chance))
+            # interactive: the episode ends after max_invalid unreadable moves; the gold played after pays 0
+            after = ("",) * DEFAULT_MAX_INVALID + tuple(self.format_move(m) for m in gold)
+            out.append(CheapAnswer("steps_after_the_end", moves=after, chance=0.0))
+        return out
+
+    def _cheap(self, instance: Instance, name: str, moves: list) -> CheapAnswer:
+        texts = tuple(self.format_move(m) for m in moves)
+        solves = self.verify(instance, [list(m) for m in moves]).solved or self._plays_to_goal(instance, moves)
+        return CheapAnswer(name, completion=self.format_answer([list(m) for m in moves]), moves=texts,
+                           chance=1.0 if solves else 0.0)
+
+    def _plays_to_goal(self, instance: Instance, moves: list) -> bool:
+        """Whether interactive play of ``moves`` (invalid ones have no effect) reaches the goal."""
+        state, invalid = self.initial_state(instance), 0
+        for m in moves[: self.max_steps(instance)]:
+            if self.check_move(instance, state, m) is not None:
+                invalid += 1
+                if invalid >= DEFAULT_MAX_INVALID:
+                    return False
+                continue
+            invalid = 0
+            state = self.apply(instance, state, m)
+            if self.is_goal(instance, state):
+                return True
+        return False
 
     # ---- corrupted gold, structured wrapper -------------------------------------------------
     def corrupt_answer(self, instance: Instance, answer: Any, rng: np.random.Generator) -> list:
@@ -404,14 +768,23 @@ class PlanningTask(StepwiseTask):
         return pairs
 
 
-def stack_move_reason(state: tuple, src: int, dst: int, codes: tuple[str, str, str]) -> str | None:
+_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+
+
+def answer_tokens(text: str) -> int:
+    """Words and punctuation marks: the machine-independent token count of records (spec §8.1)."""
+    return sum(1 for _ in _TOKEN_RE.finditer(text))
+
+
+def stack_move_reason(task: PlanningTask, state: tuple, src: int, dst: int, codes: tuple[str, str, str]) -> str | None:
     """The checks Hanoi and Blocks World share, in their order: ``codes`` name a bad index, the
     same source and target, and an empty source (``bad_peg``/``same_peg``/``empty_peg`` ...)."""
-    if not (0 <= src < len(state) and 0 <= dst < len(state)):
+    off = task._disabled_rules
+    if codes[0] not in off and not (0 <= src < len(state) and 0 <= dst < len(state)):
         return codes[0]
-    if src == dst:
+    if codes[1] not in off and src == dst:
         return codes[1]
-    if not state[src]:
+    if codes[2] not in off and not state[src]:
         return codes[2]
     return None
 
@@ -419,16 +792,26 @@ def stack_move_reason(state: tuple, src: int, dst: int, codes: tuple[str, str, s
 def move_top(state: tuple, src: int, dst: int) -> tuple:
     """``state`` (a tuple of stacks, bottom to top) with the top of ``src`` moved onto ``dst``."""
     stacks = list(state)
+    top = state[src][-1:]
     stacks[src] = state[src][:-1]
-    stacks[dst] = state[dst] + state[src][-1:]
+    stacks[dst] = stacks[dst] + top
     return tuple(stacks)
+
+
+def check_stacks(field: str, stacks: Any, n_stacks: int | None = None) -> list[list]:
+    """``stacks`` as a list of lists (ConfigError naming ``field`` otherwise)."""
+    if not isinstance(stacks, list) or not all(isinstance(s, list) for s in stacks):
+        raise ConfigError(f"{field} must be a list of stacks (lists), not {str(stacks)[:60]}")
+    if n_stacks is not None and len(stacks) != n_stacks:
+        raise ConfigError(f"{field} has {len(stacks)} stacks; expected {n_stacks}")
+    return stacks
 
 
 def puzzle_info(task: PlanningTask, instance: Instance) -> dict:
     """Extra ``info`` of the planning envs (spec §9): N, k, stacks, solvability, depth."""
     d = instance.data
     info = {"n": d.get("n"), "solvable": bool(d.get("solvable", True)),
-            "compositional_depth": task.optimal_length(instance)}
+            "compositional_depth": task.optimal_steps(instance)}
     for key in ("k", "n_stacks"):
         if key in d:
             info[key] = d[key]
@@ -442,34 +825,96 @@ def template_fields(task: PlanningTask, instance: Instance) -> dict:
     d = instance.data
     return {"N": d.get("n"), "k": d.get("k", ""), "n_stacks": d.get("n_stacks", ""),
             "initial_state": task.render_state(instance, task.initial_state(instance)),
-            "goal_state": task.render_state(instance, task.goal_state(instance)),
+            "goal_state": task.render_state(instance, task.goal(instance)),
             "rules": task.rules(instance), "format_example": f"{desc}\nmoves = {task.format_moves(sol)}",
             "answer_format": task.answer_format, "system": task.system_prompt(instance),
             "user": task.user_prompt(instance)}
 
 
-class PlanningAnswerEnv(AnswerEnv):
-    __doc__ = AnswerEnv.__doc__
+class _InfoCache:
+    """``info`` of a planning env: the per-instance part is built once per instance."""
+
+    _info_for: Instance | None = None
+    _info_base: dict | None = None
 
     def _info(self) -> dict:
-        return {**super()._info(), **puzzle_info(self.task, self.instance)}
+        if self._info_for is not self.instance:
+            self._info_base = {**super()._info(), **puzzle_info(self.task, self.instance)}
+            self._info_for = self.instance
+        return dict(self._info_base)
 
 
+class PlanningAnswerEnv(_InfoCache, AnswerEnv):
+    """A planning puzzle answered in one reply: the whole move list (planning spec §6.1).
 
-class PlanningInteractiveEnv(InteractiveEnv):
-    """The generic InteractiveEnv, plus stepwise-p play (planning spec §6.2).
+    ## Description
+    ``reset`` draws an instance (or replays ``options={"instance": ...}``: an Instance, its dict
+    or JSON, or plain parameters such as ``{"n": 4}``) and returns the prompt: the rules, a
+    worked example with its complete move list, and the instance's start and goal. ``step(text)``
+    reads the model's whole completion, takes the last ``moves = [...]`` list of its answer
+    region (then ``\\boxed{}``, a code fence, a bare list; a ``<think>`` block is never the
+    answer), plays it move by move and ends the episode.
 
-    ``moves_per_step=p`` (default 1) lets one action hold up to p moves, as a move list
-    (``[[1, 0, 2], [2, 0, 1]]``) or one move; they are applied in order and stop at the first
-    illegal one or at the goal. ``max_steps`` counts moves, and ``info["step"]`` too. The
-    observation always repeats the whole state, so output length never limits the score.
+    ## Observation space
+    ``Text``: the prompt after ``reset``; after ``step``, the verdict's one-sentence message.
+
+    ## Action space
+    ``Text``: a raw completion, any string. A ``dict`` with ``completion`` and optional
+    ``reasoning``, ``finish_reason``, ``n_output_tokens``, ``max_new_tokens`` tells a cut-off
+    output (``truncated``) from an unreadable one (``parse_error``).
+
+    ## Episode end
+    Always after one step (``terminated=True``). A further ``step`` before ``reset`` pays 0 and
+    returns the verdict status ``ended``.
+
+    ## Info
+    ``instance_id``, ``family``, ``difficulty``, ``split``, ``optimal_steps``, ``n``, ``solvable``,
+    ``compositional_depth`` (the optimal length, spec §3) and ``k``/``n_stacks`` where the
+    puzzle has them; after ``step`` also ``verdict``: ``status``, ``first_error`` (1-based move)
+    and ``details`` with ``rule`` (the broken rule), ``n_legal_prefix``, ``goal_first_reached_at``,
+    ``is_optimal``, ``excess_moves``, ``answer_source``, ``truncated``, the parsed ``moves``.
+    """
+
+
+class PlanningInteractiveEnv(_InfoCache, InteractiveEnv):
+    """A planning puzzle played one move per step, or up to ``moves_per_step`` (spec §6.2).
+
+    ## Description
+    ``reset`` returns the rules, the start and the goal; each ``step(text)`` reads one move (the
+    last move-shaped item in the text: ``[1, 0, 2]``, ``1, 0, 2``, ``A1 a1`` ...), applies it
+    and returns the new state, the goal, the move count and feedback. With ``moves_per_step=p``
+    an action may hold up to p moves as a list (``[[1, 0, 2], [2, 0, 1]]``); they are applied
+    in order and stop at the first invalid one or at the goal. The observation always repeats
+    the whole state, so output length never limits the score.
+
+    ## Observation space
+    ``Text``: feedback on the last move, the move count, the current state and the goal state.
+
+    ## Action space
+    ``Text`` holding one move (or up to ``moves_per_step``) in the puzzle's move format.
+
+    ## Episode end
+    Terminated when the goal is reached (reward 1). An unreadable or illegal move has no effect:
+    the state is unchanged, the next observation says which rule it broke, and ``max_invalid``
+    consecutive invalid moves (default 3) truncate the episode. Truncated too after
+    ``max_steps`` moves (default ceil(``step_budget`` x optimum), ``step_budget`` = 2). A step
+    after the end pays 0 with the verdict status ``ended``.
+
+    ## Info
+    As in answer mode, plus ``step`` (moves made), ``status`` (``continue``, ``invalid`` or the
+    final status), ``moves_applied`` (stepwise-p) and ``verdict`` on every step: ``incomplete``
+    while play goes on, ``illegal_move`` (``details.rule`` names the rule) or ``parse_error`` for
+    an invalid move, the final verdict at the end.
+
+    ## Arguments
+    ``moves_per_step`` (int >= 1, default 1); ``step_budget`` (number >= 1, default 2.0).
     """
 
     def __init__(self, task, env_id: str, *, moves_per_step: int = 1, step_budget: float = 2.0, **kwargs):
         super().__init__(task, env_id, **kwargs)
         self.moves_per_step = check_int("moves_per_step", moves_per_step, 1, 10_000)
-        if isinstance(step_budget, bool) or not isinstance(step_budget, (int, float)) or not step_budget >= 1:
-            raise ConfigError(f"step_budget {step_budget!r} is not a number >= 1")
+        if isinstance(step_budget, bool) or not isinstance(step_budget, (int, float)) or not 1 <= step_budget <= 1e6:
+            raise ConfigError(f"step_budget {step_budget!r} is not a number in 1..1000000")
         self.step_budget = float(step_budget)
 
     @property
@@ -477,11 +922,8 @@ class PlanningInteractiveEnv(InteractiveEnv):
         """``max_steps`` if given, else ceil(step_budget x optimal length) (spec §6.2)."""
         if self._max_steps_arg:
             return self._max_steps_arg
-        opt = self.task.optimal_length(self.instance) or 4 * int(self.instance.data.get("n", 1)) + 1
+        opt = self.task.optimal_steps(self.instance) or 4 * int(self.instance.data.get("n", 1)) + 1
         return max(1, math.ceil(self.step_budget * opt))
-
-    def _info(self) -> dict:
-        return {**super()._info(), **puzzle_info(self.task, self.instance)}
 
     def _interactive_prompt(self, inst: Instance) -> str:
         text = self.task.interactive_prompt(inst)
@@ -495,8 +937,8 @@ class PlanningInteractiveEnv(InteractiveEnv):
             return super().step(action)
         text = action if isinstance(action, str) else str(action)
         try:
-            moves = mv.extract_moves(text, self.task.coerce_move, self.task.is_single_move).chosen
-            moves = moves.moves if moves is not None else [self.task.parse_move(text)]
+            chosen = mv.extract_moves(text, self.task.coerce_move, self.task.is_single_move).chosen
+            moves = chosen.moves if chosen is not None else [self.task.parse_move(text)]
         except ParseError:
             return super().step(text)  # the generic path reports the unreadable move
         if not moves:
@@ -511,16 +953,8 @@ class PlanningInteractiveEnv(InteractiveEnv):
         return obs, total, term, trunc, info
 
 
+_UNSOLVABLE = re.compile(r"moves\s*[=:]\s*\**\s*\"?unsolvable\b", re.IGNORECASE)
+
+
 def _claims_unsolvable(text: str) -> bool:
-    import re
-
-    return bool(re.search(r"moves\s*[=:]\s*\**\s*\"?unsolvable\b", text[-2000:], re.IGNORECASE))
-
-
-def bucket_presets(buckets: dict[str, tuple[int, int]], fixed: dict[str, int] | None = None, **extra) -> dict:
-    """Preset table: named N buckets (sampled with the rng) and fixed-N presets."""
-    out = {name: {"n_range": [lo, hi], **extra} for name, (lo, hi) in buckets.items()}
-    for name, n in (fixed or {}).items():
-        out[name] = {"n": n, **extra}
-    return out
-
+    return bool(_UNSOLVABLE.search(text[-2000:]))

@@ -2,26 +2,44 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import ConfigError, ParseError, check_int
+from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
+from ...core.params import param
 from ...solvers.planning import (
+    SEARCH_LIMIT,
+    SearchBudgetExceeded,
+    block_names,
     blocks_interleaved,
     blocks_interleaved_moves,
     blocks_interleaved_optimal_length,
+    blocks_random_state,
     blocks_search,
 )
 from . import moves as mv
-from .base import PlanningTask, bucket_presets, move_top, stack_move_reason
+from .base import (
+    GOAL_RULE,
+    GOAL_RULE_TEXT,
+    MAX_DETAIL_MOVES,
+    PlanningParams,
+    PlanningTask,
+    bucket_presets,
+    check_stacks,
+    document_rules,
+    move_top,
+    stack_move_reason,
+)
 
-REASONS = ("bad_stack", "same_stack", "empty_stack", "unknown_block", "not_top_block")
 _BLOCK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
-#: above this many blocks, optimal search for a custom instance needs allow_slow_search (spec §2.4)
-SEARCH_LIMIT = 12
+#: start="random" draws both configurations; A* finds their optimum in well under a second up to here
+RANDOM_LIMIT = 10
+#: states the partial-credit search may expand before it gives up (then the score is 0, flagged inexact)
+DISTANCE_BUDGET = 20_000
 
 
 def _freeze(stacks) -> tuple:
@@ -34,6 +52,28 @@ def _searched(initial: tuple, goal: tuple, allow_slow: bool) -> tuple | None:
     return None if sol is None else tuple(tuple(m) for m in sol)
 
 
+@dataclass(frozen=True)
+class BlocksParams(PlanningParams):
+    max_n: ClassVar[int] = 60
+    n: int | None = param(None, kind=int, lo=1, hi=60, doc="number of blocks N")
+    n_stacks: int = param(3, lo=3, hi=6, doc="stacks; with more than 3 the optimum is searched, so N <= 12")
+    allow_slow_search: bool = param(False, doc="allow optimal search over more than 12 blocks (may take minutes)")
+
+    def check(self) -> BlocksParams:
+        params = super().check()
+        top = params.n or max((params.n_range or [0, 0])[1], max(params.n_choices or [0]))
+        if params.start == "random" and top > RANDOM_LIMIT and not params.allow_slow_search:
+            raise ConfigError(f"start='random' needs a search for the optimum, so n must be at most {RANDOM_LIMIT} "
+                              f"(got {top}); use start='canonical' or allow_slow_search=True (n <= {SEARCH_LIMIT})")
+        if params.start == "random" and top > SEARCH_LIMIT:
+            raise ConfigError(f"start='random' with n={top}: the optimal search allows at most {SEARCH_LIMIT} blocks")
+        if params.n_stacks != 3 and top > SEARCH_LIMIT and not params.allow_slow_search:
+            raise ConfigError(f"n_stacks={params.n_stacks} needs a search for the optimum, so n must be "
+                              f"at most {SEARCH_LIMIT} (got {top}); use n_stacks=3 or allow_slow_search=True")
+        return params
+
+
+@document_rules
 class BlocksWorldTask(PlanningTask):
     """Blocks World: restack N blocks into a goal tower, one top block at a time.
 
@@ -44,9 +84,11 @@ class BlocksWorldTask(PlanningTask):
     (planning spec §2.4): stack 0 holds the first N // 2 blocks, stack 1 the rest, and the goal
     builds one tower on stack 0 that alternates between the two original stacks read top down,
     e.g. N = 4: ``[A, B], [C, D], []`` -> ``[D, B, C, A]``. With 3 stacks the optimum is 1 for
-    N = 1 and N + 2 (N // 2) - 1 otherwise. A custom start and goal can be replayed with
-    ``reset(options={"instance": {"initial": [...], "goal": [...]}})``; its optimum comes
-    from A* search (at most 12 blocks unless ``allow_slow_search=True``).
+    N = 1 and N + 2 (N // 2) - 1 otherwise. ``start="random"`` deals the blocks onto the stacks
+    at random for both the start and the goal (N <= 10), again until they are at least half the
+    canonical optimum apart, with the optimum found by A* with an admissible heuristic. A custom start and goal can be replayed with
+    ``reset(options={"instance": {"initial": [...], "goal": [...]}})`` (at most 12 blocks
+    unless ``allow_slow_search=True``).
 
     ## Answer (``mode="answer"``, default)
     ``moves = [[block, from stack, to stack], ...]``, e.g. ``moves = [["C", 1, 2], ["B", 0, 1]]``;
@@ -56,29 +98,32 @@ class BlocksWorldTask(PlanningTask):
     One move per step, e.g. ``["D", 1, 0]``. Reward 1 when the goal stacks are reached.
 
     ## Verdicts
-    ``illegal_move`` reasons, in order of checking: ``bad_stack``, ``same_stack``,
-    ``empty_stack``, ``unknown_block``, ``not_top_block``; otherwise ``solved``,
-    ``incomplete``, ``parse_error``, ``truncated``.
-
-    ## Arguments
-    ``n`` (1..60 blocks) or ``difficulty``; ``n_stacks`` (3..6, default 3; with more than 3 stacks
-    the optimum is searched, so N <= 12); ``allow_slow_search``; ``algorithm_hint`` (adds the
-    §2.4 construction, 3 stacks only); ``stepwise``.
-
-    ## Difficulty presets
-    ``easy`` N in 2..7, ``medium`` N in 8..20, ``hard`` N in 21..50 (the paper's simple /
-    moderate / complex buckets), ``paper`` N drawn from {2..10, 15, 20, 25, 30, 40, 50}, fixed
-    ``n4``, ``n6``, ``n10``. Default: ``n6`` (a fixed size keeps the structured wrapper's spaces fixed).
+    ``illegal_move`` names the broken rule (below); otherwise ``solved``, ``incomplete``
+    (``goal_not_reached``), ``parse_error``, ``truncated``. ``algorithm_hint`` adds the §2.4
+    construction to the prompt (interleaved instances on 3 stacks only). Partial credit needs
+    the exact distance left: it is known along the optimal solution and searched (A*, a budget
+    of 20,000 states) elsewhere up to 12 blocks; beyond that the score is 0 and the verdict's
+    ``distance_exact`` is False.
 
     ## Version history
-    * v0: first version.
+    * v0: first version; v0.2 adds ``start="random"``, rule switches and progress-based partial credit.
     """
 
     family = "blocks_world"
     puzzle = "Blocks World"
-    max_n = 60
-    size_names = ("n", "n_stacks", "n_choices")
-    flag_names: ClassVar[tuple[str, ...]] = ("algorithm_hint", "stepwise", "allow_slow_search")
+    Params = BlocksParams
+    #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
+    rules_never_alone: ClassVar[dict[str, str]] = {
+        "empty_stack": "an empty stack has no top block, so with its check gone the move fails not_top_block",
+        "unknown_block": "an unknown block is on no stack, so the move also fails not_top_block"}
+    rule_codes: ClassVar[dict[str, str]] = {
+        "bad_stack": "every stack index is 0 .. n_stacks - 1",
+        "same_stack": "a move puts the block on another stack (from != to)",
+        "empty_stack": "the source stack holds a block",
+        "unknown_block": "the named block is one of the puzzle's blocks",
+        "not_top_block": "the named block is the top block of the source stack",
+        GOAL_RULE: GOAL_RULE_TEXT,
+    }
     difficulties: ClassVar[dict[str, dict]] = {
         **bucket_presets({"easy": (2, 7), "medium": (8, 20), "hard": (21, 50)}, {"n4": 4, "n6": 6, "n10": 10}),
         "paper": {"n_choices": [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50]},
@@ -86,21 +131,21 @@ class BlocksWorldTask(PlanningTask):
     default_difficulty = "n6"
     answer_format = "moves = [[block, from stack, to stack], ...]"
     move_format = '[block, from stack, to stack], e.g. ["C", 1, 2]'
+    move_example = '["C", 1, 2]'
 
     # ---- parameters and instances -----------------------------------------------------------
-    def validate_params(self, params: dict) -> dict:
-        params = super().validate_params(params)
-        params["n_stacks"] = check_int("n_stacks", params.get("n_stacks", 3), 3, 6)
-        if params["n_stacks"] != 3 and not params.get("allow_slow_search"):
-            top = params.get("n") or max((params.get("n_range") or [0, 0])[1], max(params.get("n_choices") or [0]))
-            if top > SEARCH_LIMIT:
-                raise ConfigError(f"n_stacks={params['n_stacks']} needs a search for the optimum, so n must be "
-                                  f"at most {SEARCH_LIMIT} (got {top}); use n_stacks=3 or allow_slow_search=True")
-        return params
-
-    def build(self, n: int, params: dict) -> dict:
-        initial, goal = blocks_interleaved(n, params.get("n_stacks", 3))
-        return {"n": n, "n_stacks": len(initial), "initial": initial, "goal": goal}
+    def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
+        stacks = params.get("n_stacks", 3)
+        if params.get("start") == "random":
+            # at least half the canonical optimum apart, so N still sets the depth
+            names, floor = block_names(n), (blocks_interleaved_optimal_length(n) + 1) // 2
+            initial = goal = blocks_random_state(names, stacks, rng)
+            while len(_searched(_freeze(initial), _freeze(goal), params.get("allow_slow_search", False))) < floor:
+                initial = blocks_random_state(names, stacks, rng)
+                goal = blocks_random_state(names, stacks, rng)
+        else:
+            initial, goal = blocks_interleaved(n, stacks)
+        return {"n": n, "n_stacks": stacks, "initial": initial, "goal": goal}
 
     def load(self, obj: Any) -> Instance:
         """Also reads ``{"initial": [[...], ...], "goal": [[...], ...]}`` (stacks bottom to top)."""
@@ -110,23 +155,34 @@ class BlocksWorldTask(PlanningTask):
 
     def custom(self, initial, goal, allow_slow_search: bool = False) -> Instance:
         """An instance with a user-given start and goal (validated)."""
-        if not isinstance(initial, list) or not isinstance(goal, list) or len(initial) != len(goal):
-            raise ConfigError("initial and goal must be lists of stacks of the same length")
-        if not 1 <= len(initial) <= 10:
-            raise ConfigError(f"{len(initial)} stacks is outside the valid range 1..10")
-        for stacks in (initial, goal):
-            for s in stacks:
-                if not isinstance(s, list) or not all(isinstance(b, str) and _BLOCK_NAME.fullmatch(b) for b in s):
-                    raise ConfigError(f"stack {s!r} is not a list of block names (letters and digits)")
+        initial = check_stacks("initial", initial)
+        goal = check_stacks("goal", goal, len(initial))
+        params = {"allow_slow_search": True} if allow_slow_search else {}
+        inst = Instance(self.family, {"n": sum(len(s) for s in initial), "n_stacks": len(initial),
+                                      "initial": initial, "goal": goal}, params=params)
+        self.validate_instance(inst)
+        return inst
+
+    def validate_instance(self, instance: Instance) -> None:
+        super().validate_instance(instance)
+        d = instance.data
+        stacks = d.get("n_stacks")
+        if type(stacks) is not int or not 1 <= stacks <= 10:
+            raise ConfigError(f"n_stacks {stacks!r} is outside the valid range 1..10")
+        initial = check_stacks("initial", d.get("initial"), stacks)
+        goal = check_stacks("goal", d.get("goal"), stacks)
+        for key, value in (("initial", initial), ("goal", goal)):
+            for s in value:
+                if not all(isinstance(b, str) and _BLOCK_NAME.fullmatch(b) for b in s):
+                    raise ConfigError(f"{key} stack {str(s)[:60]} is not a list of block names (letters and digits)")
         a = sorted(b for s in initial for b in s)
         if len(set(a)) != len(a) or a != sorted(b for s in goal for b in s):
             raise ConfigError("initial and goal must hold the same blocks, each exactly once")
-        if len(a) > SEARCH_LIMIT and not allow_slow_search:
-            raise ConfigError(f"a custom instance with {len(a)} blocks (more than {SEARCH_LIMIT}) needs "
-                              "allow_slow_search=True")
-        params = {"allow_slow_search": True} if allow_slow_search else {}
-        return Instance(self.family, {"n": len(a), "n_stacks": len(initial), "initial": initial, "goal": goal},
-                        params=params)
+        if len(a) != d["n"]:
+            raise ConfigError(f"n {d['n']} does not match the {len(a)} blocks of initial")
+        if not self._is_interleaved(instance) and len(a) > SEARCH_LIMIT and not instance.params.get("allow_slow_search"):
+            raise ConfigError(f"an instance with {len(a)} blocks (more than {SEARCH_LIMIT}) outside the interleaved "
+                              "family needs allow_slow_search=True")
 
     def _is_interleaved(self, instance: Instance) -> bool:
         d = instance.data
@@ -159,15 +215,46 @@ class BlocksWorldTask(PlanningTask):
             raise ConfigError("this Blocks World instance has no solution within the search limit")
         return [list(m) for m in sol]
 
+    def _on_optimal_path(self, instance: Instance) -> dict:
+        """Distance left of every state on the optimal solution (its suffixes are optimal too)."""
+        def table():
+            gold = self.solve(instance)
+            if len(gold) > MAX_DETAIL_MOVES:
+                return {}
+            states = self._states_along(instance, gold)
+            return {s: len(gold) - i for i, s in enumerate(states)}
+        return self.cached(instance, "on_path", table)
+
+    def distance(self, instance: Instance, state: tuple) -> int | None:
+        """Exact on the optimal solution; elsewhere A* within :data:`DISTANCE_BUDGET` states (up to
+        12 blocks); None when out of reach of that budget (every state can reach the goal)."""
+        known = self._on_optimal_path(instance).get(state)
+        if known is not None or instance.data["n"] > SEARCH_LIMIT:
+            return known
+        try:
+            sol = blocks_search([list(s) for s in state], instance.data["goal"], max_expansions=DISTANCE_BUDGET)
+        except SearchBudgetExceeded:
+            return None
+        return None if sol is None else len(sol)
+
+    def distance_exact(self, instance: Instance) -> bool:
+        return False  # every Blocks World state can reach the goal: a None is a search that gave up
+
+    def path_from(self, instance: Instance, state: tuple) -> list | None:
+        if sorted(b for s in state for b in s) != self._names(instance) or instance.data["n"] > SEARCH_LIMIT:
+            return None
+        return blocks_search([list(s) for s in state], instance.data["goal"])
+
     # ---- rules (§2.4, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         block, src, dst = move
-        reason = stack_move_reason(state, src, dst, ("bad_stack", "same_stack", "empty_stack"))
+        reason = stack_move_reason(self, state, src, dst, ("bad_stack", "same_stack", "empty_stack"))
         if reason is not None:
             return reason
-        if not any(block in st for st in state):
+        off = self._disabled_rules
+        if "unknown_block" not in off and block not in self._name_set(instance):
             return "unknown_block"
-        if state[src][-1] != block:
+        if "not_top_block" not in off and (not state[src] or state[src][-1] != block):
             return "not_top_block"
         return None
 
@@ -182,9 +269,20 @@ class BlocksWorldTask(PlanningTask):
     def is_single_move(self, value: Any) -> bool:
         return isinstance(value, list) and len(value) == 3 and isinstance(value[0], str)
 
-    # ---- structured wrapper -----------------------------------------------------------------
+    # ---- near misses, structured wrapper ----------------------------------------------------
     def _names(self, instance: Instance) -> list[str]:
-        return sorted(b for s in instance.data["initial"] for b in s)
+        return self.cached(instance, "names", lambda: sorted(b for s in instance.data["initial"] for b in s))
+
+    def _name_set(self, instance: Instance) -> frozenset:
+        return self.cached(instance, "name_set", lambda: frozenset(self._names(instance)))
+
+    def candidate_moves(self, instance: Instance, state: tuple) -> list:
+        """Legal moves first, then every block (and an unknown one) between every pair of stacks
+        -S..S (negative stacks alias real ones once the range check is gone)."""
+        s = instance.data["n_stacks"]
+        blocks = self._names(instance) + ["Zz"]
+        return self.legal_moves(instance, state) + [[b, i, j] for b in blocks for i in range(-s, s + 1)
+                                                    for j in range(-s, s + 1)]
 
     def move_catalog(self, instance: Instance) -> list:
         """Every (block, from, to) with from != to: N S (S - 1) moves."""
@@ -236,7 +334,7 @@ class BlocksWorldTask(PlanningTask):
     def describe(self, instance: Instance) -> str:
         return (f"There are {instance.data['n']} blocks in {instance.data['n_stacks']} stacks.\n"
                 f"Initial state:\n{self.render_state(instance, self.initial_state(instance))}\n"
-                f"Goal state:\n{self.render_state(instance, self.goal_state(instance))}\n"
+                f"Goal state:\n{self.render_state(instance, self.goal(instance))}\n"
                 "Find the shortest sequence of moves that transforms the initial state into the goal state.")
 
     def algorithm_hint(self, instance: Instance) -> str | None:

@@ -1,20 +1,36 @@
 """Checker Jumping (planning spec §2.2)."""
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import ParseError
+from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
-from ...solvers.planning import checker_moves, checker_optimal_length
+from ...core.params import param
+from ...solvers.planning import (
+    checker_board,
+    checker_distance,
+    checker_goal,
+    checker_moves,
+    checker_optimal_length,
+    checker_path,
+    checker_scrambled,
+)
 from . import moves as mv
-from .base import PlanningTask, bucket_presets
+from .base import GOAL_RULE, GOAL_RULE_TEXT, PlanningParams, PlanningTask, bucket_presets, document_rules
 
-REASONS = ("bad_position", "wrong_color", "target_occupied", "bad_distance", "backward_move", "bad_jump")
 _COLOURS = {"r": "R", "red": "R", "b": "B", "blue": "B"}
 
 
+@dataclass(frozen=True)
+class CheckerParams(PlanningParams):
+    max_n: ClassVar[int] = 40
+    n: int | None = param(None, kind=int, lo=1, hi=40, doc="checkers per colour N (the board has 2N + 1 cells)")
+
+
+@document_rules
 class CheckerJumpingTask(PlanningTask):
     """Checker Jumping: swap N red and N blue checkers on a one-row board of 2N + 1 cells.
 
@@ -23,7 +39,10 @@ class CheckerJumpingTask(PlanningTask):
     and must become ``B ... B _ R ... R`` (planning spec §2.2). A checker either slides into
     the adjacent empty cell or jumps over exactly one checker of the other colour into the
     empty cell behind it. Red moves only right, blue only left. The optimum is (N+1)^2 - 1
-    moves (N^2 jumps and 2N slides); there are exactly two optimal solutions.
+    moves (N^2 jumps and 2N slides); there are exactly two optimal solutions. With
+    ``start="random"`` the start is a random board from which the goal is exactly L moves away,
+    L drawn from half the canonical optimum to all of it (found by undoing moves from the goal
+    in random order): exact because every move is forward, so every completion has one length.
 
     ## Answer (``mode="answer"``, default)
     ``moves = [[checker_color, position_from, position_to], ...]`` with colours ``R``/``B``
@@ -34,33 +53,66 @@ class CheckerJumpingTask(PlanningTask):
     One move per step, e.g. ``["R", 0, 1]``. Reward 1 when the goal board is reached.
 
     ## Verdicts
-    ``illegal_move`` reasons, in order of checking: ``bad_position``, ``wrong_color``,
-    ``target_occupied``, ``bad_distance``, ``backward_move``, ``bad_jump``. Otherwise as for
-    every planning env: ``solved``, ``incomplete``, ``parse_error``, ``truncated``.
-
-    ## Arguments
-    ``n`` (1..40 checkers per colour) or ``difficulty``; ``algorithm_hint`` (adds the
-    construction of §2.2 to the prompt); ``stepwise``.
-
-    ## Difficulty presets
-    ``easy`` N in 1..2, ``medium`` N in 3..5, ``hard`` N in 6..12 (the paper's buckets), ``paper``
-    N in 1..20, fixed ``n1``, ``n3``, ``n5``, ``n10``. Default: ``n3`` (a fixed size keeps the structured wrapper's spaces fixed).
+    ``illegal_move`` names the broken rule (below); otherwise as for every planning env:
+    ``solved``, ``incomplete`` (``goal_not_reached``), ``parse_error``, ``truncated``.
+    ``algorithm_hint`` adds the construction of spec §2.2 to the prompt (canonical start).
 
     ## Version history
-    * v0: first version.
+    * v0: first version; v0.2 adds ``start="random"``, rule switches and progress-based partial credit.
     """
 
     family = "checker_jumping"
     puzzle = "Checker Jumping"
-    max_n = 40
+    Params = CheckerParams
+    #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
+    rules_never_alone: ClassVar[dict[str, str]] = {
+        "target_occupied": "landing on a checker removes it, so the goal board is out of reach",
+        "bad_jump": "the only empty cell is the target, so a bad jump goes over its own colour and leaves the "
+                    "board two slides of that colour would, which lies on no solution"}
+    rule_codes: ClassVar[dict[str, str]] = {
+        "bad_position": "both positions are cells of the board (0 .. 2N)",
+        "wrong_color": "the source cell holds a checker of the named colour",
+        "target_occupied": "the target cell is the empty cell",
+        "bad_distance": "a checker moves one cell (a slide) or two (a jump)",
+        "backward_move": "red checkers move right and blue checkers move left",
+        "bad_jump": "a jump goes over a checker of the other colour",
+        GOAL_RULE: GOAL_RULE_TEXT,
+    }
     difficulties = bucket_presets({"easy": (1, 2), "medium": (3, 5), "hard": (6, 12), "paper": (1, 20)},
                                   {"n1": 1, "n3": 3, "n5": 5, "n10": 10})
     default_difficulty = "n3"
     answer_format = "moves = [[checker_color, position_from, position_to], ...]"
     move_format = '[checker_color, position_from, position_to], e.g. ["R", 0, 1]'
+    move_example = '["R", 0, 1]'
 
-    def build(self, n: int, params: dict) -> dict:
-        return {"n": n, "initial": "R" * n + "_" + "B" * n, "goal": "B" * n + "_" + "R" * n}
+    def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
+        board = checker_board(n, n)
+        if params.get("start") == "random":
+            # a random start that can still reach the goal: undo a random number of moves from it,
+            # at least half the optimum (a walk stuck earlier is drawn again), so N still sets the depth
+            top = checker_optimal_length(n)
+            board = checker_scrambled(n, int(rng.integers((top + 1) // 2, top + 1)), rng)
+        return {"n": n, "initial": board, "goal": checker_goal(board)}
+
+    def load(self, obj: Any) -> Instance:
+        """Also reads ``{"initial": "RR_B"}`` (the goal puts blue left and red right)."""
+        if isinstance(obj, dict) and "family" not in obj and isinstance(obj.get("initial"), str):
+            board = obj["initial"]
+            inst = Instance(self.family, {"n": len(board) // 2, "initial": board, "goal": checker_goal(board)})
+            self.validate_instance(inst)
+            return inst
+        return super().load(obj)
+
+    def validate_instance(self, instance: Instance) -> None:
+        super().validate_instance(instance)
+        d = instance.data
+        n, board = d["n"], d.get("initial")
+        if not isinstance(board, str) or len(board) != 2 * n + 1 or set(board) - set("RB_") or board.count("_") != 1:
+            raise ConfigError(f"initial must be a board of {2 * n + 1} cells of R, B and one _, got {str(board)[:80]!r}")
+        if d.get("goal") != checker_goal(board):
+            raise ConfigError(f"goal must be {checker_goal(board)!r} (blue left, red right), got {str(d.get('goal'))[:80]!r}")
+        if self.cached(instance, "optimum", lambda: self.optimal_length(instance)) is None:
+            raise ConfigError(f"initial board {board!r} can never reach its goal")
 
     def initial_state(self, instance: Instance) -> str:
         return instance.data["initial"]
@@ -68,27 +120,47 @@ class CheckerJumpingTask(PlanningTask):
     def goal_state(self, instance: Instance) -> str:
         return instance.data["goal"]
 
-    def optimal_length(self, instance: Instance) -> int:
-        return checker_optimal_length(instance.data["n"])
+    def _canonical(self, instance: Instance) -> bool:
+        n = instance.data["n"]
+        return instance.data["initial"] == checker_board(n, n)
+
+    def optimal_length(self, instance: Instance) -> int | None:
+        if self._canonical(instance):
+            return checker_optimal_length(instance.data["n"])
+        return checker_distance(instance.data["initial"])
 
     def solve(self, instance: Instance) -> list:
-        return checker_moves(instance.data["n"])
+        if self._canonical(instance):
+            return checker_moves(instance.data["n"])
+        return checker_path(instance.data["initial"])
+
+    def distance(self, instance: Instance, state: str) -> int | None:
+        """D - J when the goal can still be reached (solvers.planning.checkers), else None."""
+        if checker_goal(state) != instance.data["goal"]:
+            return None
+        return checker_distance(state)
+
+    def path_from(self, instance: Instance, state: str) -> list | None:
+        if checker_goal(state) != instance.data["goal"]:
+            return None
+        return checker_path(state)
 
     # ---- rules (§2.2, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: str, move: list) -> str | None:
         colour, src, dst = move
+        off = self._disabled_rules
         size = len(state)
-        if not (0 <= src < size and 0 <= dst < size):
+        if "bad_position" not in off and not (0 <= src < size and 0 <= dst < size):
             return "bad_position"
-        if state[src] != colour:
+        if "wrong_color" not in off and state[src] != colour:
             return "wrong_color"
-        if state[dst] != "_":
+        if "target_occupied" not in off and state[dst] != "_":
             return "target_occupied"
-        if abs(dst - src) not in (1, 2):
+        if "bad_distance" not in off and abs(dst - src) not in (1, 2):
             return "bad_distance"
-        if (dst - src > 0) != (colour == "R"):
+        if "backward_move" not in off and (dst - src > 0) != (colour == "R"):
             return "backward_move"
-        if abs(dst - src) == 2 and state[(src + dst) // 2] in ("_", colour):
+        if "bad_jump" not in off and abs(dst - src) == 2 and state[(src + dst) // 2] in ("_", colour):
             return "bad_jump"
         return None
 
@@ -109,7 +181,14 @@ class CheckerJumpingTask(PlanningTask):
     def is_single_move(self, value: Any) -> bool:
         return isinstance(value, list) and len(value) == 3 and isinstance(value[0], str)
 
-    # ---- structured wrapper -----------------------------------------------------------------
+    # ---- near misses, structured wrapper ----------------------------------------------------
+    def candidate_moves(self, instance: Instance, state: str) -> list:
+        """Legal moves first, then both colours from every cell to every cell at most 3 away,
+        positions -L..L-1 (negative ones alias real cells once the range check is gone)."""
+        size = len(state)
+        return self.legal_moves(instance, state) + [
+            [c, s, t] for c in "RB" for s in range(-size, size) for t in range(s - 3, s + 4) if -size <= t < size]
+
     def move_catalog(self, instance: Instance) -> list:
         """Every forward slide and jump: R moves right, B left, by 1 or 2 cells."""
         size = 2 * instance.data["n"] + 1
@@ -130,7 +209,7 @@ class CheckerJumpingTask(PlanningTask):
         return vec
 
     def legal_moves(self, instance: Instance, state: str) -> list:
-        empty = state.index("_")
+        empty = state.find("_")
         out = []
         for src in (empty - 2, empty - 1, empty + 1, empty + 2):
             if 0 <= src < len(state) and state[src] != "_":
@@ -162,15 +241,19 @@ class CheckerJumpingTask(PlanningTask):
         return " ".join(state)
 
     def describe(self, instance: Instance) -> str:
-        n = instance.data["n"]
-        return (f"There are {n} red and {n} blue checkers on a board of {2 * n + 1} cells.\n"
-                f"Initial board: {self.render_state(instance, self.initial_state(instance))}\n"
-                f"Goal board:    {self.render_state(instance, self.goal_state(instance))}\n"
+        board = instance.data["initial"]
+        red, blue = board.count("R"), board.count("B")
+        return (f"There are {red} red and {blue} blue checkers on a board of {len(board)} cells.\n"
+                f"Initial board: {self.render_state(instance, board)}\n"
+                f"Goal board:    {self.render_state(instance, self.goal(instance))}\n"
                 "Find the shortest sequence of moves from the initial board to the goal board.")
 
-    def algorithm_hint(self, instance: Instance) -> str:
+    def algorithm_hint(self, instance: Instance) -> str | None:
+        if not self._canonical(instance):
+            return None
         n = instance.data["n"]
         return ("A procedure that solves the puzzle optimally. Make groups of moves whose sizes are "
                 f"1, 2, ..., {n}, then {n} once more, then {n}, ..., 2, 1 again. The groups alternate in colour, "
                 "starting with red. Within a group, repeatedly move a checker of that colour into the empty "
                 "cell: jump when a jump into it is legal, otherwise slide.")
+

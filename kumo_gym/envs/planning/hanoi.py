@@ -1,19 +1,47 @@
 """Tower of Hanoi (planning spec §2.1)."""
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import ParseError
+from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
-from ...solvers.planning import hanoi_moves, hanoi_optimal_length
+from ...core.params import param
+from ...solvers.planning import (
+    hanoi_distance,
+    hanoi_moves,
+    hanoi_path,
+    hanoi_pegs,
+    hanoi_positions,
+    hanoi_run,
+)
 from . import moves as mv
-from .base import PlanningTask, bucket_presets, move_top, stack_move_reason
+from .base import (
+    GOAL_RULE,
+    GOAL_RULE_TEXT,
+    PlanningParams,
+    PlanningTask,
+    bucket_presets,
+    check_stacks,
+    document_rules,
+    move_top,
+    stack_move_reason,
+)
 
-REASONS = ("bad_peg", "same_peg", "empty_peg", "not_top_disk", "larger_on_smaller")
+#: answers at least this long are checked by the compiled kernel when they were read as an array
+KERNEL_FROM = 50_000
 
 
+@dataclass(frozen=True)
+class HanoiParams(PlanningParams):
+    max_n: ClassVar[int] = 20
+    n: int | None = param(None, kind=int, lo=1, hi=20, doc="number of disks N")
+
+
+@document_rules
 class HanoiTask(PlanningTask):
     """Tower of Hanoi: move a tower of N disks from peg 0 to peg 2.
 
@@ -21,48 +49,87 @@ class HanoiTask(PlanningTask):
     Three pegs (0, 1, 2); disks 1 (smallest) to N start on peg 0, largest at the bottom. Move
     one top disk at a time, never onto a smaller disk, until the tower stands on peg 2
     (planning spec §2.1). The optimum is 2^N - 1 moves and the optimal solution is unique.
+    With ``start="random"`` every disk of the start and of the goal sits on a random peg (each
+    peg sorted, so every such configuration is legal), drawn again until they are at least
+    2^(N-1) moves apart: each N is then thousands of puzzles of comparable depth, whose exact
+    optimum comes from the closed form for any two states (the largest disk that has to move
+    moves once or twice, Hinz 1992).
 
     ## Answer (``mode="answer"``, default)
     The whole solution on one line: ``moves = [[disk, from_peg, to_peg], ...]``, e.g.
     ``moves = [[1, 0, 2], [2, 0, 1], [1, 2, 1]]``. Pegs are 0-based. The last ``moves =`` list
-    of the answer counts; text inside ``<think>...</think>`` never does.
+    of the answer counts; text inside ``<think>...</think>`` never does. A complete N=20 answer
+    (a million moves, 12 MB) is checked in a fraction of a second.
 
     ## Interactive (``mode="interactive"``)
     One move per step, e.g. ``[1, 0, 2]``. The observation shows the pegs, the goal, the move
-    count and feedback. Reward 1 when the tower stands on peg 2. ``max_steps`` defaults to
-    2 x the optimum.
+    count and feedback. Reward 1 when the goal configuration is reached.
 
     ## Verdicts
-    ``solved``; ``illegal_move`` with ``first_error`` = 1-based move number and
-    ``details["reason"]`` in order of checking: ``bad_peg``, ``same_peg``, ``empty_peg``,
-    ``not_top_disk``, ``larger_on_smaller``; ``incomplete`` (all legal, goal not reached);
-    ``parse_error``; ``truncated``. ``score`` = legal prefix / optimum (below 1 unless solved).
-
-    ## Arguments
-    ``n`` (1..20, number of disks) or ``difficulty``; ``algorithm_hint`` (adds the recursive
-    procedure to the prompt, spec §8.3); ``stepwise`` (asks for the state after each move).
-
-    ## Difficulty presets
-    ``easy`` N in 1..3, ``medium`` N in 4..7, ``hard`` N in 8..12 (the paper's simple / moderate
-    / complex buckets; N is drawn with the episode's generator), ``paper`` N in 1..20, and fixed
-    ``n3``, ``n5``, ``n7``, ``n10``. Default: ``n5`` (a fixed size keeps the structured wrapper's spaces fixed).
+    ``solved``; ``illegal_move`` with ``first_error`` = 1-based move number and the broken rule
+    in ``details["rule"]`` (rules below); ``incomplete`` (all legal, goal not reached: rule
+    ``goal_not_reached``); ``parse_error``; ``truncated``. ``algorithm_hint`` adds the recursive
+    procedure of spec §8.3 to the prompt (canonical start only).
 
     ## Version history
-    * v0: first version.
+    * v0: first version; v0.2 adds ``start="random"``, rule switches and progress-based partial credit.
     """
 
     family = "hanoi"
     puzzle = "Tower of Hanoi"
-    max_n = 20
+    Params = HanoiParams
+    #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
+    rules_never_alone: ClassVar[dict[str, str]] = {
+        "empty_peg": "an empty peg has no top disk, so with its check gone the move fails not_top_disk"}
+    rule_codes: ClassVar[dict[str, str]] = {
+        "bad_peg": "every peg index is 0, 1 or 2",
+        "same_peg": "a move puts the disk on another peg (from != to)",
+        "empty_peg": "the source peg holds a disk",
+        "not_top_disk": "the named disk is the top disk of the source peg",
+        "larger_on_smaller": "a disk is never put on a smaller disk",
+        GOAL_RULE: GOAL_RULE_TEXT,
+    }
     difficulties = bucket_presets({"easy": (1, 3), "medium": (4, 7), "hard": (8, 12), "paper": (1, 20)},
                                   {"n3": 3, "n5": 5, "n7": 7, "n10": 10})
     default_difficulty = "n5"
     answer_format = "moves = [[disk id, from peg, to peg], ...]"
     move_format = "[disk id, from peg, to peg], e.g. [1, 0, 2]"
+    move_example = "[1, 0, 2]"
+    int_moves = True
 
     # ---- instance ---------------------------------------------------------------------------
-    def build(self, n: int, params: dict) -> dict:
+    def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
+        if params.get("start") == "random":
+            # at least half the canonical optimum apart, so N still sets the depth
+            start, goal = [0] * n, [0] * n
+            while hanoi_distance(start, goal) < 2 ** (n - 1):
+                start, goal = rng.integers(0, 3, n).tolist(), rng.integers(0, 3, n).tolist()
+            return {"n": n, "initial": hanoi_pegs(start), "goal": hanoi_pegs(goal)}
         return {"n": n, "initial": [list(range(n, 0, -1)), [], []], "goal": [[], [], list(range(n, 0, -1))]}
+
+    def load(self, obj: Any) -> Instance:
+        """Also reads ``{"initial": [[3, 2, 1], [], []], "goal": [...]}`` (pegs bottom to top)."""
+        if isinstance(obj, dict) and "family" not in obj and "initial" in obj:
+            initial = check_stacks("initial", obj["initial"], 3)
+            inst = Instance(self.family, {"n": sum(len(p) for p in initial), "initial": initial,
+                                          "goal": obj.get("goal")})
+            self.validate_instance(inst)
+            return inst
+        return super().load(obj)
+
+    def validate_instance(self, instance: Instance) -> None:
+        super().validate_instance(instance)
+        d = instance.data
+        n = d["n"]
+        for key in ("initial", "goal"):
+            pegs = check_stacks(key, d.get(key), 3)
+            disks = sorted(x for p in pegs for x in p if type(x) is int)
+            if disks != list(range(1, n + 1)) or sum(len(p) for p in pegs) != n:
+                raise ConfigError(f"{key} must hold the disks 1..{n} once each, got {str(pegs)[:80]}")
+            for p, peg in enumerate(pegs):
+                if any(a < b for a, b in pairwise(peg)):
+                    raise ConfigError(f"{key} peg {p} {peg} has a larger disk on a smaller one "
+                                      "(pegs are listed bottom to top)")
 
     def initial_state(self, instance: Instance) -> tuple:
         return tuple(tuple(p) for p in instance.data["initial"])
@@ -70,35 +137,107 @@ class HanoiTask(PlanningTask):
     def goal_state(self, instance: Instance) -> tuple:
         return tuple(tuple(p) for p in instance.data["goal"])
 
+    def _goal_positions(self, instance: Instance) -> list[int]:
+        return self.cached(instance, "goal_pos", lambda: hanoi_positions(instance.data["goal"]))
+
+    def _canonical(self, instance: Instance) -> bool:
+        n = instance.data["n"]
+        return instance.data["initial"] == [list(range(n, 0, -1)), [], []] and \
+            instance.data["goal"] == [[], [], list(range(n, 0, -1))]
+
     def optimal_length(self, instance: Instance) -> int:
-        return hanoi_optimal_length(instance.data["n"])
+        return hanoi_distance(hanoi_positions(instance.data["initial"]), self._goal_positions(instance))
 
     def solve(self, instance: Instance) -> list:
-        return hanoi_moves(instance.data["n"])
+        if self._canonical(instance):
+            return hanoi_moves(instance.data["n"])
+        return hanoi_path(hanoi_positions(instance.data["initial"]), self._goal_positions(instance))
+
+    def distance(self, instance: Instance, state: tuple) -> int | None:
+        """Closed form between any two legal states (solvers.planning.hanoi)."""
+        return hanoi_distance(hanoi_positions(state), self._goal_positions(instance))
+
+    def path_from(self, instance: Instance, state: tuple) -> list | None:
+        if any(a < b for peg in state for a, b in pairwise(peg)):
+            return None  # a larger disk on a smaller one: no legal state
+        return hanoi_path(hanoi_positions(state), self._goal_positions(instance))
 
     # ---- rules (§2.1, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         disk, src, dst = move
-        reason = stack_move_reason(state, src, dst, ("bad_peg", "same_peg", "empty_peg"))
+        reason = stack_move_reason(self, state, src, dst, ("bad_peg", "same_peg", "empty_peg"))
         if reason is not None:
             return reason
-        if state[src][-1] != disk:
+        off = self._disabled_rules
+        if "not_top_disk" not in off and (not state[src] or state[src][-1] != disk):
             return "not_top_disk"
-        if state[dst] and state[dst][-1] < disk:
+        if "larger_on_smaller" not in off and state[dst] and state[dst][-1] < disk:
             return "larger_on_smaller"
         return None
 
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
         return move_top(state, move[1], move[2])
 
+    def simulate(self, instance: Instance, moves: list) -> dict:
+        """The generic simulation, or for long answers with every rule on a compiled kernel
+        (answers read as an array) or a loop over mutable pegs (same checks, same order)."""
+        if self._disabled_rules or len(moves) < 64:
+            return super().simulate(instance, moves)
+        arr = getattr(moves, "array", None)
+        if arr is not None and len(moves) >= KERNEL_FROM:
+            k, reason, pegs, goal_at = hanoi_run(arr, instance.data["initial"], instance.data["goal"])
+            return {"n_legal_prefix": k, "reason": reason, "state": tuple(tuple(p) for p in pegs),
+                    "goal_first_reached_at": goal_at}
+        pegs = [list(p) for p in instance.data["initial"]]
+        goal = [list(p) for p in instance.data["goal"]]
+        n = instance.data["n"]
+        pos = [0] + hanoi_positions(pegs)
+        goal_pos = [0] + hanoi_positions(goal)
+        in_place = sum(pos[d] == goal_pos[d] for d in range(1, n + 1))
+        goal_at, reason, k = None, None, len(moves)
+        for i, (disk, src, dst) in enumerate(moves):
+            if not (0 <= src < 3 and 0 <= dst < 3):
+                reason = "bad_peg"
+            elif src == dst:
+                reason = "same_peg"
+            elif not pegs[src]:
+                reason = "empty_peg"
+            elif pegs[src][-1] != disk:
+                reason = "not_top_disk"
+            elif pegs[dst] and pegs[dst][-1] < disk:
+                reason = "larger_on_smaller"
+            if reason is not None:
+                k = i
+                break
+            pegs[dst].append(pegs[src].pop())
+            in_place -= pos[disk] == goal_pos[disk]
+            pos[disk] = dst
+            in_place += dst == goal_pos[disk]
+            if in_place == n and goal_at is None:
+                goal_at = i + 1
+        return {"n_legal_prefix": k, "reason": reason, "state": tuple(tuple(p) for p in pegs),
+                "goal_first_reached_at": goal_at}
+
     def coerce_move(self, value: Any) -> list:
         if not isinstance(value, list) or len(value) != 3:
             raise ParseError(f"a Hanoi move is [disk, from_peg, to_peg], got {_short(value)}", "malformed_move")
         if type(value[0]) is int and type(value[1]) is int and type(value[2]) is int:
-            return list(value)  # the common case, kept cheap for 1M-move answers
+            return list(value)  # the common case, kept cheap for long answers
         return [mv.as_int(v) for v in value]
 
-    # ---- structured wrapper -----------------------------------------------------------------
+    def min_answer_tokens(self, instance: Instance) -> int:
+        # "moves = [" + k moves of 7 marks ("[", d, ",", s, ",", t, "]") + k - 1 commas + "]"
+        k = self.optimal_steps(instance)
+        return 8 * k + 3 if k else 4
+
+    # ---- near misses, structured wrapper ----------------------------------------------------
+    def candidate_moves(self, instance: Instance, state: tuple) -> list:
+        """Legal moves first, then every disk between every pair of pegs -3..3 (negative pegs
+        alias real ones once the range check is gone, so they break ``bad_peg`` alone)."""
+        n = instance.data["n"]
+        pegs = range(-3, 4)
+        return self.legal_moves(instance, state) + [[d, s, t] for d in range(1, n + 1) for s in pegs for t in pegs]
+
     def move_catalog(self, instance: Instance) -> list:
         """Every (disk, from, to) with from != to: 6N moves, fixed for N."""
         n = instance.data["n"]
@@ -158,10 +297,12 @@ class HanoiTask(PlanningTask):
         n = instance.data["n"]
         return (f"There are {n} disks, numbered 1 (smallest) to {n} (largest).\n"
                 f"Initial configuration:\n{self.render_state(instance, self.initial_state(instance))}\n"
-                f"Goal configuration:\n{self.render_state(instance, self.goal_state(instance))}\n"
+                f"Goal configuration:\n{self.render_state(instance, self.goal(instance))}\n"
                 "Find a sequence of moves that turns the initial configuration into the goal configuration.")
 
-    def algorithm_hint(self, instance: Instance) -> str:
+    def algorithm_hint(self, instance: Instance) -> str | None:
+        if not self._canonical(instance):
+            return None
         return ("A procedure that solves the puzzle. To move a tower of n disks from peg `source` to peg "
                 "`target` using peg `spare`, call solve(n, source, target, spare):\n"
                 "- if n is 0, do nothing;\n"
@@ -176,3 +317,4 @@ class HanoiTask(PlanningTask):
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+

@@ -2,20 +2,22 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from math import comb
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import ConfigError, ParseError, UnsolvableInstanceError, check_choice, check_int
+from ...core.errors import ConfigError, ParseError, UnsolvableInstanceError, check_choice
 from ...core.instance import Instance
-from ...solvers.planning import river_moves, river_optimal_length
-from .base import PlanningTask, bucket_presets
+from ...core.params import param
+from ...solvers.planning import bank_unsafe_counts, river_counts, river_distance, river_distances, river_moves
+from .base import GOAL_RULE, GOAL_RULE_TEXT, PlanningParams, PlanningTask, bucket_presets, check_size, document_rules
 
-REASONS = ("unknown_person", "empty_boat", "duplicate_passenger", "over_capacity", "not_on_boat_side",
-           "unsafe_boat", "unsafe_departure_bank", "unsafe_arrival_bank")
 K_SCHEDULES = ("paper", "solvable")
+BOAT_SIDES = ("left", "right")
 _PERSON = re.compile(r"([aA])_?(\d{1,6})")
 #: direction words some models add inside a boat list; the direction is implied (spec §2.3)
 _DIRECTION_WORDS = frozenset({"left", "right", "l", "r", "lr", "rl", "forward", "back", "backward", "return", "go",
@@ -30,11 +32,6 @@ def schedule_k(n: int, schedule: str) -> int:
     if schedule == "paper":
         return 2 if n <= 3 else 3
     return 2 if n <= 3 else 3 if n <= 5 else 4
-
-
-@lru_cache(maxsize=512)
-def _optimum(n: int, k: int) -> int | None:
-    return river_optimal_length(n, k)
 
 
 @lru_cache(maxsize=128)
@@ -57,6 +54,29 @@ def solvable_choices(n: int) -> str:
     return "k >= 4"
 
 
+def group_unsafe(group) -> bool:
+    """An actor without their own agent, next to some other agent (spec §2.3)."""
+    agents = {p[2:] for p in group if p[0] == "A"}
+    if not agents:
+        return False
+    return any(p[0] == "a" and p[2:] not in agents for p in group)
+
+
+@dataclass(frozen=True)
+class RiverParams(PlanningParams):
+    max_n: ClassVar[int] = 100
+    n: int | None = param(None, kind=int, lo=1, hi=100, doc="actor/agent pairs N")
+    k: int | None = param(None, kind=int, lo=1, hi=20, doc="boat capacity; default from k_schedule")
+    k_schedule: str = param("paper", choices=K_SCHEDULES,
+                            doc="k when not given: paper = 2 for N <= 3 else 3 (unsolvable from N = 6); "
+                                "solvable = 2 / 3 / 4 for N <= 3 / 4..5 / >= 6")
+    allow_unsolvable: bool = param(False, doc="build unsolvable (N, k) with solvable=False instead of refusing")
+    accept_impossibility_claim: bool = param(False, prompt=True,
+                                             doc="the answer 'moves = UNSOLVABLE' is right on unsolvable "
+                                                 "instances (spec §8.2)")
+
+
+@document_rules
 class RiverCrossingTask(PlanningTask):
     """River Crossing: N actors and their N agents cross a river in a boat that holds k people.
 
@@ -65,7 +85,11 @@ class RiverCrossingTask(PlanningTask):
     the boat; everyone must reach the right bank (planning spec §2.3). The boat carries 1..k
     people and never crosses empty; trips alternate left->right, right->left, ... An actor may
     never be with another agent while their own agent is absent: this holds on both banks and
-    on the boat. Solvable iff (k = 2, N <= 3) or (k = 3, N <= 5) or k >= 4.
+    on the boat. Solvable iff (k = 2, N <= 3) or (k = 3, N <= 5) or k >= 4. With
+    ``start="random"`` each pair starts in a random place (both left, both right, or split, with
+    both banks safe) and the boat on a random bank, at least half the canonical optimum from the
+    goal; the goal stays everyone on the right, and the optimum comes from the exact search over
+    pair-type counts.
 
     ## Answer (``mode="answer"``, default)
     ``moves = [["A_2", "a_2"], ["A_2"], ...]``: one list of passengers per trip, no direction
@@ -76,32 +100,36 @@ class RiverCrossingTask(PlanningTask):
     One trip per step, e.g. ``["A_1", "a_1"]``; the boat's side says the direction.
 
     ## Verdicts
-    ``illegal_move`` reasons, in order of checking: ``unknown_person``, ``empty_boat``,
-    ``duplicate_passenger``, ``over_capacity``, ``not_on_boat_side``, ``unsafe_boat``,
-    ``unsafe_departure_bank``, ``unsafe_arrival_bank``. A name that is no actor or agent is a
-    parse error (``bad_token``). Otherwise ``solved``, ``incomplete``, ``parse_error``,
-    ``truncated``; a wrong impossibility claim is ``wrong`` (``false_unsolvable_claim``).
-
-    ## Arguments
-    ``n`` (1..100 pairs) or ``difficulty``; ``k`` (boat capacity; default from ``k_schedule``,
-    ``paper`` = 2 for N <= 3 else 3, or ``solvable`` = 2 / 3 / 4 for N <= 3 / 4..5 / >= 6);
-    ``allow_unsolvable`` (otherwise an unsolvable (N, k) raises ``UnsolvableInstanceError``;
-    when allowed, ``info``/verdict details carry ``solvable=False``);
-    ``accept_impossibility_claim``; ``algorithm_hint``; ``stepwise``.
-
-    ## Difficulty presets
-    ``easy`` N in 1..3, ``medium`` N in 4..6, ``hard`` N in 7..20 (all with the ``solvable``
-    schedule); ``paper`` N in 1..5 with the paper's schedule (N >= 6 with k = 3 is unsolvable);
-    ``solvable`` N in 1..20; fixed ``n2`` (k = 2), ``n3`` (k = 2), ``n5`` (k = 3). Default: ``n3`` (a fixed size keeps the structured wrapper's spaces fixed).
+    ``illegal_move`` names the broken rule (below). A name that is no actor or agent is a parse
+    error (``bad_token``). Otherwise ``solved``, ``incomplete`` (``goal_not_reached``),
+    ``parse_error``, ``truncated``; a wrong impossibility claim is ``wrong``
+    (``false_unsolvable_claim``). Unsolvable (N, k) raise ``UnsolvableInstanceError`` unless
+    ``allow_unsolvable=True``; their instances carry ``solvable=False``.
 
     ## Version history
-    * v0: first version.
+    * v0: first version; v0.2 makes the paper's k schedule the default, adds ``start="random"``,
+      rule switches and progress-based partial credit.
     """
 
     family = "river_crossing"
     puzzle = "River Crossing"
-    max_n = 100
-    size_names = ("n", "k", "k_schedule")
+    Params = RiverParams
+    #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
+    rules_never_alone: ClassVar[dict[str, str]] = {
+        "unknown_person": "nobody unknown waits on the boat's bank, so the move also fails not_on_boat_side",
+        "unsafe_boat": "an actor boarding with another agent left their own agent behind on a safe bank, so "
+                       "the bank the boat reaches is unsafe too"}
+    rule_codes: ClassVar[dict[str, str]] = {
+        "unknown_person": "every name is an actor a_i or an agent A_i with i in 1..N",
+        "empty_boat": "the boat carries at least one person",
+        "duplicate_passenger": "nobody is listed twice in one trip",
+        "over_capacity": "the boat carries at most k people",
+        "not_on_boat_side": "everyone in the boat starts on the bank where the boat is",
+        "unsafe_boat": "no actor is in the boat with another agent unless their own agent is there too",
+        "unsafe_departure_bank": "the same safety holds on the bank the boat leaves",
+        "unsafe_arrival_bank": "the same safety holds on the bank the boat reaches, its passengers included",
+        GOAL_RULE: GOAL_RULE_TEXT,
+    }
     difficulties: ClassVar[dict[str, dict]] = {
         **bucket_presets({"easy": (1, 3), "medium": (4, 6), "hard": (7, 20), "solvable": (1, 20)},
                          k_schedule="solvable"),
@@ -111,42 +139,92 @@ class RiverCrossingTask(PlanningTask):
     default_difficulty = "n3"
     answer_format = 'moves = [["A_2", "a_2"], ["A_2"], ...]'
     move_format = 'a list of the people in the boat, e.g. ["A_1", "a_1"]'
-    flag_names: ClassVar[tuple[str, ...]] = ("algorithm_hint", "stepwise", "allow_unsolvable",
-                                             "accept_impossibility_claim")
+    move_example = '["A_1", "a_1"]'
 
     # ---- parameters -------------------------------------------------------------------------
     def validate_params(self, params: dict) -> dict:
         params = super().validate_params(params)
-        params.setdefault("k_schedule", "solvable" if params.get("k") is None else None)
-        if params.get("k_schedule") is not None:
-            check_choice("k_schedule", params["k_schedule"], K_SCHEDULES)
-        if params.get("k") is not None:
-            params["k"] = check_int("k", params["k"], 1, 1000)
         if params.get("n") is not None:
             self._check_solvable(params["n"], self._k(params["n"], params), params)
         return params
 
     def _k(self, n: int, params: dict) -> int:
-        return params["k"] if params.get("k") is not None else schedule_k(n, params.get("k_schedule") or "solvable")
+        return params["k"] if params.get("k") is not None else schedule_k(n, params.get("k_schedule") or "paper")
 
     def _check_solvable(self, n: int, k: int, params: dict) -> bool:
-        ok = _optimum(n, k) is not None
+        ok = river_distances(n, k).get((n, 0, 0, 0)) is not None
         if not ok and not params.get("allow_unsolvable"):
+            hint = "" if params.get("k") is not None else ", or k_schedule='solvable'"
             raise UnsolvableInstanceError(
                 f"River Crossing with N={n}, k={k} has no solution; solvable choices for N={n}: "
-                f"{solvable_choices(n)} (or pass allow_unsolvable=True)")
+                f"{solvable_choices(n)} (or pass allow_unsolvable=True{hint})")
         return ok
 
-    def build(self, n: int, params: dict) -> dict:
+    def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
         k = self._k(n, params)
         solvable = self._check_solvable(n, k, params)
-        return {"n": n, "k": k, "solvable": solvable, "initial_left": self.people(n), "boat": "left"}
+        left, boat = list(self.people(n)), "left"
+        if params.get("start") == "random" and solvable:
+            left, boat = self._random_start(n, k, rng)
+        return {"n": n, "k": k, "solvable": solvable, "initial_left": left, "boat": boat}
+
+    def _random_start(self, n: int, k: int, rng: np.random.Generator) -> tuple[list[str], str]:
+        """A count state drawn uniformly among those at least half the canonical optimum from the
+        goal (every state of the search has both banks safe), its pair types dealt to random pairs.
+        """
+        dist = river_distances(n, k)
+        floor = max(1, (dist[(n, 0, 0, 0)] + 1) // 2)
+        states = sorted(s for s, d in dist.items() if d >= floor)
+        nll, nlr, nrl, boat = states[int(rng.integers(len(states)))]
+        kinds = [0] * nll + [2] * nlr + [3] * nrl + [1] * (n - nll - nlr - nrl)
+        kinds = [kinds[i] for i in rng.permutation(n)]  # 0 both left, 1 both right, 2 agent left, 3 actor left
+        left = [p for i, kind in enumerate(kinds, 1)
+                for p in ((f"A_{i}", f"a_{i}") if kind == 0 else (f"A_{i}",) if kind == 2
+                          else (f"a_{i}",) if kind == 3 else ())]
+        return left, BOAT_SIDES[boat]
 
     def load(self, obj: Any) -> Instance:
-        if isinstance(obj, dict) and "family" not in obj and "k" in obj:
-            params = self.validate_params(dict(obj))
-            return Instance(self.family, self.build(params["n"], params), params=params)
+        """Also reads ``{"n": 3, "k": 2}`` and ``{"n": 3, "k": 2, "initial_left": [...], "boat": "right"}``."""
+        if isinstance(obj, dict) and "family" not in obj and "initial_left" in obj:
+            params = self.resolve_params(**{k: v for k, v in obj.items() if k not in ("initial_left", "boat")})
+            n, k = params["n"], self._k(params["n"], params)
+            data = {"n": n, "k": k, "solvable": True, "initial_left": obj["initial_left"], "boat": obj.get("boat", "left")}
+            try:
+                data["solvable"] = self._state_distance(n, k, data) is not None
+            except (TypeError, AttributeError):
+                pass  # validate_instance names the bad field
+            inst = Instance(self.family, data, params={k: v for k, v in params.items() if v is not None})
+            self.validate_instance(inst)
+            return inst
         return super().load(obj)
+
+    def validate_instance(self, instance: Instance) -> None:
+        super().validate_instance(instance)
+        d = instance.data
+        n = d["n"]
+        k = check_size("k", d.get("k"), 20)
+        people = d.get("initial_left")
+        if not isinstance(people, list) or not all(isinstance(p, str) for p in people):
+            raise ConfigError(f"initial_left must be a list of names such as 'A_1', got {str(people)[:80]}")
+        bad = [p for p in people if p not in _everyone(n)]
+        if bad or len(set(people)) != len(people):
+            raise ConfigError(f"initial_left must name distinct people A_1..A_{n}, a_1..a_{n}; "
+                              f"bad: {(bad or people)[:5]}")
+        if d.get("boat") not in BOAT_SIDES:
+            raise ConfigError(f"boat {d.get('boat')!r} is not one of: left, right")
+        unsafe = bank_unsafe_counts(n, *river_counts(n, set(people)))
+        if any(unsafe):
+            raise ConfigError(f"initial_left puts an actor with another agent without their own on the "
+                              f"{'left' if unsafe[0] else 'right'} bank")
+        solvable = self._state_distance(n, k, d) is not None
+        if d.get("solvable") is not solvable:
+            raise ConfigError(f"solvable {d.get('solvable')!r} does not match the instance (it is {solvable})")
+        if not solvable and not instance.params.get("allow_unsolvable"):
+            raise UnsolvableInstanceError(f"River Crossing instance with N={n}, k={k} has no solution "
+                                          "(pass allow_unsolvable=True to use it)")
+
+    def _state_distance(self, n: int, k: int, data: dict) -> int | None:
+        return river_distance(n, k, set(data["initial_left"]), BOAT_SIDES.index(data["boat"]))
 
     # ---- state ------------------------------------------------------------------------------
     @staticmethod
@@ -154,50 +232,58 @@ class RiverCrossingTask(PlanningTask):
         return list(_people(n))
 
     def initial_state(self, instance: Instance) -> tuple:
-        return (frozenset(instance.data["initial_left"]), 0)
+        return (frozenset(instance.data["initial_left"]), BOAT_SIDES.index(instance.data["boat"]))
 
     def goal_state(self, instance: Instance) -> tuple:
         return (frozenset(), 1)
 
     def optimal_length(self, instance: Instance) -> int | None:
-        return _optimum(instance.data["n"], instance.data["k"])
+        d = instance.data
+        return self._state_distance(d["n"], d["k"], d)
 
     def solve(self, instance: Instance) -> Any:
-        sol = river_moves(instance.data["n"], instance.data["k"])
-        if sol is None:
-            return "UNSOLVABLE"
-        return sol
+        left, boat = self.initial_state(instance)
+        sol = river_moves(instance.data["n"], instance.data["k"], left, boat)
+        return "UNSOLVABLE" if sol is None else sol
 
-    @staticmethod
-    def unsafe(group) -> bool:
-        """An actor without their own agent, next to some other agent (spec §2.3)."""
-        agents = {p[2:] for p in group if p[0] == "A"}
-        if not agents:
-            return False
-        return any(p[0] == "a" and p[2:] not in agents for p in group)
+    def distance(self, instance: Instance, state: tuple) -> int | None:
+        """Exact trips left, from the search over pair-type counts (solvers.planning.river)."""
+        left, boat = state
+        if not left <= _everyone(instance.data["n"]):
+            return None
+        return river_distance(instance.data["n"], instance.data["k"], left, boat)
+
+    def path_from(self, instance: Instance, state: tuple) -> list | None:
+        left, boat = state
+        if not left <= _everyone(instance.data["n"]):
+            return None
+        return river_moves(instance.data["n"], instance.data["k"], left, boat)
+
+    unsafe = staticmethod(group_unsafe)
 
     # ---- rules (§2.3, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         n, k = instance.data["n"], instance.data["k"]
         left, boat = state
-        if any(not 1 <= int(p[2:]) <= n for p in move):
+        off = self._disabled_rules
+        if "unknown_person" not in off and any(not 1 <= int(p[2:]) <= n for p in move):
             return "unknown_person"
-        if not move:
+        if "empty_boat" not in off and not move:
             return "empty_boat"
         group = set(move)
-        if len(group) != len(move):
+        if "duplicate_passenger" not in off and len(group) != len(move):
             return "duplicate_passenger"
-        if len(move) > k:
+        if "over_capacity" not in off and len(group) > k:
             return "over_capacity"
         everyone = _everyone(n)
         here = left if boat == 0 else everyone - left
-        if not group <= here:
+        if "not_on_boat_side" not in off and not group <= here:
             return "not_on_boat_side"
-        if self.unsafe(group):
+        if "unsafe_boat" not in off and group_unsafe(group):
             return "unsafe_boat"
-        if self.unsafe(here - group):
+        if "unsafe_departure_bank" not in off and group_unsafe(here - group):
             return "unsafe_departure_bank"
-        if self.unsafe((everyone - here) | group):
+        if "unsafe_arrival_bank" not in off and group_unsafe((everyone - here) | group):
             return "unsafe_arrival_bank"
         return None
 
@@ -211,7 +297,7 @@ class RiverCrossingTask(PlanningTask):
         out = []
         for v in value:
             if not isinstance(v, str):
-                raise ParseError(f"{v!r} is not a person (expected a name like A_1 or a_1)", "bad_token")
+                raise ParseError(f"{str(v)[:20]!r} is not a person (expected a name like A_1 or a_1)", "bad_token")
             text = v.strip()
             m = _PERSON.fullmatch(text)
             if m is None:
@@ -224,11 +310,21 @@ class RiverCrossingTask(PlanningTask):
     def is_single_move(self, value: Any) -> bool:
         return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
-    # ---- structured wrapper -----------------------------------------------------------------
+    # ---- near misses, structured wrapper ----------------------------------------------------
+    def candidate_moves(self, instance: Instance, state: tuple) -> list:
+        """Legal trips first, then groups of up to k + 1 of the first eight people on either bank,
+        each legal trip with its first passenger twice, the empty trip and unknown people."""
+        n, k = instance.data["n"], instance.data["k"]
+        legal = self.legal_moves(instance, state)
+        people = self.people(n)[:8]
+        groups = [list(c) for r in range(1, min(k + 1, len(people)) + 1) for c in combinations(people, r)]
+        extra = [m + m[:1] for m in legal] + [[], [f"A_{n + 1}"], [f"a_{n + 1}"], [f"A_{n + 1}", f"a_{n + 1}"]]
+        return legal + groups + extra
+
     def move_catalog(self, instance: Instance) -> list:
         """Every group of 1..k people, in a fixed order (refused above 20,000 groups)."""
         people, k = self.people(instance.data["n"]), instance.data["k"]
-        total = sum(_comb(len(people), r) for r in range(1, min(k, len(people)) + 1))
+        total = sum(comb(len(people), r) for r in range(1, min(k, len(people)) + 1))
         if total > MAX_CATALOG:
             raise ConfigError(f"River Crossing N={instance.data['n']}, k={k} has {total} boat groups; "
                               f"the structured catalogue allows at most {MAX_CATALOG}")
@@ -261,12 +357,14 @@ class RiverCrossingTask(PlanningTask):
 
     # ---- text -------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
+        side = instance.data.get("boat", "left")
+        first, second = ("left to right", "right to left") if side == "left" else ("right to left", "left to right")
         return ("You are solving a River Crossing puzzle. N actors a_1, ..., a_N and their N agents "
-                "A_1, ..., A_N must all cross from the left bank to the right bank of a river. Names are "
+                "A_1, ..., A_N must all end on the right bank of a river. Names are "
                 "case-sensitive: a_1 is an actor, A_1 is an agent. Rules:\n"
                 "1. The boat holds at least one and at most k people, and it never crosses empty.\n"
-                "2. The boat starts on the left bank; trips alternate: the 1st, 3rd, 5th ... go from left to "
-                "right and the 2nd, 4th ... go back from right to left.\n"
+                f"2. The boat starts on the {side} bank; trips alternate: the 1st, 3rd, 5th ... go from {first} "
+                f"and the 2nd, 4th ... go back from {second}.\n"
                 "3. Safety: no actor may be in the presence of another agent unless the actor's own agent is "
                 "also there. This applies on each bank and in the boat, and the people in the boat count as "
                 "being on the bank where the boat lands.\n"
@@ -294,15 +392,15 @@ class RiverCrossingTask(PlanningTask):
 
     def describe(self, instance: Instance) -> str:
         n, k = instance.data["n"], instance.data["k"]
-        return (f"N = {n}: actors {', '.join(f'a_{i}' for i in range(1, n + 1))} and agents "
-                f"{', '.join(f'A_{i}' for i in range(1, n + 1))}. The boat holds at most k = {k} people.\n"
-                "Everyone and the boat start on the left bank; everyone must end on the right bank. "
+        names = (f"N = {n}: actors {', '.join(f'a_{i}' for i in range(1, n + 1))} and agents "
+                 f"{', '.join(f'A_{i}' for i in range(1, n + 1))}. The boat holds at most k = {k} people.\n")
+        left, boat = self.initial_state(instance)
+        if left == _everyone(n) and boat == 0:
+            start = "Everyone and the boat start on the left bank; everyone must end on the right bank. "
+        else:
+            start = (f"At the start:\n{self.render_state(instance, (left, boat))}\n"
+                     "Everyone must end on the right bank. ")
+        return (names + start +
                 "No actor may be with another agent unless their own agent is present, on either bank and "
                 "in the boat, and the boat never crosses empty.\n"
                 "Find a sequence of boat trips that brings everyone safely to the right bank.")
-
-
-def _comb(n: int, r: int) -> int:
-    from math import comb
-
-    return comb(n, r)

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 
-from .puzzle import KIND_NAMES
-
 WEIGHTS = {"mech": 1.2, "interact": 1.2, "grid": 2.5, "density": 1.0, "count": 1.2}
 MU, SIGMA = 12.06, 5.27
 
@@ -37,11 +35,14 @@ def level_of_score(score: float) -> int:
     return min(5, max(1, math.ceil(score)))
 
 
-def difficulty_score(puzzle) -> tuple[float, int]:
-    """(score, level) of a SparcPuzzle."""
-    kinds = [s[0] for s in puzzle.symbols.values()]
-    n_mech = len({KIND_NAMES[k] for k in kinds})
-    score = score_of_raw(raw_score(len(kinds), n_mech, puzzle.width * puzzle.height))
+def difficulty_score(symbols, area: int | None = None) -> tuple[float, int]:
+    """(score, level) of a puzzle: ``symbols`` are its cell symbols as ``(kind, colour, extra)``
+    (a SparcPuzzle's ``symbols.values()``), ``area`` its ``w * h``. A SparcPuzzle may be passed
+    alone."""
+    if area is None:  # a parsed puzzle
+        symbols, area = symbols.symbols.values(), symbols.width * symbols.height
+    kinds = [s[0] for s in symbols]
+    score = score_of_raw(raw_score(len(kinds), len(set(kinds)), area))
     return score, level_of_score(score)
 
 

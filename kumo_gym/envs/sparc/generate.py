@@ -1,19 +1,33 @@
-"""SPaRC puzzle generation (spec §9; paper §3.2).
+"""SPaRC puzzle generation (spec §9; paper §3.2), calibrated to the official levels (issue 18).
 
-The paper's loop: draw a size, choose rule types, fill about ``density * w * h`` cells with
-symbols, count solutions with the cap ``k = 50``; no solution halves the density, more than ``k``
-raises it by half, and ``1 <= count <= k`` accepts. Our default sampler is *planted*: it first draws
-a random simple path from ``S`` to ``E`` and places only symbols that this path satisfies, so the
-loop never meets an unsolvable puzzle; ``sampler="uniform"`` is the paper-like random fill. Both
-share the loop, the exact enumeration and the difficulty targeting.
+Two samplers share the acceptance rules (1 to ``k`` solutions, counted exhaustively; the level
+asked for; no official test puzzle reproduced):
+
+* ``sampler="planted"`` (default) builds each puzzle around a *planted* line. It draws the rule
+  types, the grid size, the symbol count and the start and end the way the official puzzles of
+  the level are distributed (:data:`LEVEL_PROFILES`), draws a long random line from ``S`` to
+  ``E`` that covers about as much of the grid as the official solutions do, and places symbols
+  this line satisfies. Then, counterexample by counterexample, it adds the constraint (a dot, a
+  gap, a square, a star or a triangle that the planted line satisfies) that rules out the most
+  of the other solutions found, the shortest ones first, until at most the drawn number of
+  solutions is left and none is much shorter than the planted line. Every level therefore has
+  long forced lines and the official mix of rule types, and no puzzle is trivial: the shortest
+  solution has at least :data:`MIN_LENGTH` positions, the puzzle at least
+  :data:`MIN_CONSTRAINTS` constraints, and neither the shortest rule-blind line nor a walk along
+  the border solves it.
+* ``sampler="uniform"`` is the paper's random fill: symbols on random cells, the density halved
+  when no solution exists and raised when more than ``k`` do.
 
 Everything is driven by one ``numpy.random.Generator``: the same generator state gives the same
-puzzle in any process.
+puzzle in any process. ``benchmarks/sparc.py --calibrate`` prints our level statistics beside the
+official ones (docs/sparc.md shows the table).
 """
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -22,6 +36,7 @@ from ...solvers.sparc import enumerate_solutions
 from .difficulty import difficulty_score, level_of_score, raw_score, rules_for_level, score_of_raw
 from .puzzle import (
     COLOURS,
+    KIND_NAMES,
     MAX_SIDE,
     MIN_SIDE,
     POLY,
@@ -32,9 +47,9 @@ from .puzzle import (
     YLOP,
     SparcPuzzle,
     is_cell,
+    shape_array,
     shape_id,
 )
-from .rules import check_path, regions, touched_edges
 
 CELL_TYPES = ("square", "star", "triangle", "poly", "ylop")
 EDGE_TYPES = ("dot", "gap")
@@ -48,10 +63,57 @@ RULE_SETS = {
 }
 SAMPLERS = ("planted", "uniform")
 MAX_SOLUTIONS = 50
-#: mean area in cells per level in the official test split (§9), the centre of our size prior
-AREA_PRIOR = {1: 6.3, 2: 9.1, 3: 10.0, 4: 13.9, 5: 19.3}
-#: nodes one enumeration may spend during generation; a puzzle that needs more is redrawn
-GEN_NODE_LIMIT = 500_000
+LEVELS = (1, 2, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class LevelProfile:
+    """What the official puzzles of one level look like (calibration targets, issue 18).
+
+    ``presence``: the share of puzzles holding each rule type; ``area``: the centre of the size
+    prior (cells); ``coverage``: the share of the grid's corners the planted line visits (the
+    official shortest solutions visit 0.64-0.82 on average); ``solutions``: (share of
+    puzzles drawn to keep a single solution, the range the most solutions kept is drawn from
+    otherwise; the counts that remain are lower, the loop stops as soon as it is under); ``edges``: the most dots and the
+    most gaps a puzzle of the level gets; ``symbols``: the official mean number of cell symbols
+    (counts near it are preferred among those that keep the level); ``short``: no solution may be
+    shorter than this share of the planted line.
+    """
+
+    presence: dict
+    area: float
+    coverage: float
+    solutions: tuple
+    edges: int
+    symbols: float
+    short: float
+
+
+# Fitted on the 50-record official reference sample (shared/reference/sparc, spec §14) so that
+# the statistics of ``benchmarks/sparc.py --calibrate`` land within 15 % of the official means;
+# rates and means only, no puzzle of the sample is used.
+LEVEL_PROFILES = {
+    1: LevelProfile({"dot": .86, "gap": .57, "square": .36, "star": .18, "triangle": .18, "poly": .36, "ylop": 0},
+                    5.0, 0.74, (0.45, 2, 5), 4, 1.7, 0.8),
+    2: LevelProfile({"dot": .73, "gap": .64, "square": .55, "star": .45, "triangle": .18, "poly": .73, "ylop": 0},
+                    8.5, 0.62, (0.1, 2, 12), 3, 2.8, 0.8),
+    3: LevelProfile({"dot": .55, "gap": .73, "square": .73, "star": .45, "triangle": .55, "poly": .55,
+                     "ylop": .09}, 9.0, 0.52, (0.03, 4, 50), 3, 4.6, 0.65),
+    4: LevelProfile({"dot": .45, "gap": .73, "square": .91, "star": .82, "triangle": .64, "poly": .64,
+                     "ylop": .09}, 12.0, 0.70, (0.03, 4, 50), 3, 5.5, 0.8),
+    5: LevelProfile({"dot": .80, "gap": .70, "square": 1.0, "star": 1.0, "triangle": .70, "poly": .90, "ylop": 0},
+                    24.0, 0.72, (0.15, 2, 14), 4, 8.4, 0.8),
+}
+#: no trivial puzzles: the fewest positions of the shortest solution, per level
+MIN_LENGTH = {1: 11, 2: 11, 3: 11, 4: 13, 5: 19}
+#: no trivial puzzles: the fewest constraints (cell symbols, dots and gaps together), per level
+MIN_CONSTRAINTS = {1: 3, 2: 3, 3: 4, 4: 5, 5: 7}
+#: nodes one enumeration may spend in a round of the counterexample loop, and in the final count
+#: (a puzzle whose count needs more is redrawn)
+GEN_NODE_LIMIT = 400_000
+FINAL_NODE_LIMIT = 3_000_000
+#: solutions looked at per round of the counterexample loop
+ROUND_CAP = 64
 
 
 @dataclass
@@ -71,7 +133,7 @@ class Generated:
 class RuleBalancer:
     """Rule-type balancing over a dataset being built (§9): the next puzzle draws its types
     with probability proportional to ``1 / (1 + count)``, where ``count`` is how many puzzles
-    built so far contain the type."""
+    built so far contain the type (used by the uniform sampler; counts are kept for both)."""
 
     def __init__(self):
         self.counts = {t: 0 for t in RULE_TYPES}
@@ -86,8 +148,7 @@ class RuleBalancer:
 
 def draw_rule_types(rng: np.random.Generator, pool=RULE_TYPES, balancer: RuleBalancer | None = None,
                     ylop_rate: float = 0.05) -> tuple[str, ...]:
-    """1-5 distinct rule types; ylops only together with polys and only in ``ylop_rate`` of
-    puzzles."""
+    """1-5 distinct rule types, balanced; ylops only with polys and in ``ylop_rate`` of puzzles."""
     pool = [t for t in pool if t != "ylop"]
     n = int(rng.integers(1, min(5, len(pool)) + 1))
     w = balancer.weights(pool) if balancer else np.ones(len(pool))
@@ -97,229 +158,902 @@ def draw_rule_types(rng: np.random.Generator, pool=RULE_TYPES, balancer: RuleBal
     return tuple(t for t in RULE_TYPES if t in chosen)
 
 
-def random_path(rng: np.random.Generator, w: int, h: int, start, end, greed: float) -> list:
-    """A random simple path from ``start`` to ``end`` over line positions: a depth-first search
-    whose neighbour order is shuffled, moving toward ``end`` first with probability ``greed``."""
-    cols, rows = 2 * w + 1, 2 * h + 1
-    parent = {start: None}
-    stack = [(start, None)]
-    order: dict = {}
-    while stack:
-        pos, it = stack[-1]
-        if pos == end:
-            break
-        if it is None:
-            x, y = pos
-            nb = [(x + dx, y + dy) for dx, dy in ((1, 0), (0, -1), (-1, 0), (0, 1))]
-            nb = [(a, b) for a, b in nb if 0 <= a < cols and 0 <= b < rows and not is_cell(a, b)]
-            rng.shuffle(nb)
-            if rng.random() < greed:
-                nb.sort(key=lambda q: abs(q[0] - end[0]) + abs(q[1] - end[1]))
-            order[pos] = nb
-            stack[-1] = (pos, 0)
-            it = 0
-        nb = order[pos]
-        while it < len(nb) and nb[it] in parent:
-            it += 1
-        if it == len(nb):
-            stack.pop()
-            continue
-        stack[-1] = (pos, it + 1)
-        parent[nb[it]] = pos
-        stack.append((nb[it], None))
-    path = [end]
-    while parent[path[-1]] is not None:
-        path.append(parent[path[-1]])
-    return path[::-1]
+def profile_rule_types(rng: np.random.Generator, profile: LevelProfile) -> tuple[str, ...]:
+    """Rule types drawn independently with the level's official presence rates (ylops only with
+    polys); at least one type."""
+    while True:
+        chosen = [t for t in RULE_TYPES if t != "ylop" and rng.random() < profile.presence[t]]
+        if "poly" in chosen and profile.presence["ylop"] and rng.random() < profile.presence["ylop"] / \
+                max(profile.presence["poly"], 1e-9):
+            chosen.append("ylop")
+        if chosen:
+            return tuple(t for t in RULE_TYPES if t in chosen)
 
 
+# ---- geometry ----------------------------------------------------------------------------------
 def border_positions(w: int, h: int) -> list:
+    """Line positions on the outer border, clockwise from the top-left corner."""
     cols, rows = 2 * w + 1, 2 * h + 1
-    return [(x, y) for y in range(rows) for x in range(cols)
-            if not is_cell(x, y) and (x in (0, cols - 1) or y in (0, rows - 1))]
+    top = [(x, 0) for x in range(cols)]
+    right = [(cols - 1, y) for y in range(1, rows)]
+    bottom = [(x, rows - 1) for x in range(cols - 2, -1, -1)]
+    left = [(0, y) for y in range(rows - 2, 0, -1)]
+    return top + right + bottom + left
 
 
-def _blank(w: int, h: int, start, end) -> list:
-    grid = [["N" if is_cell(x, y) else "+" for x in range(2 * w + 1)] for y in range(2 * h + 1)]
-    grid[start[1]][start[0]] = "S"
-    grid[end[1]][end[0]] = "E"
-    return grid
+@lru_cache(maxsize=64)
+def line_neighbours(w: int, h: int) -> dict:
+    """``{position: (line positions one step away)}`` in the search's direction order (shared:
+    never modify it)."""
+    cols, rows = 2 * w + 1, 2 * h + 1
+    out = {}
+    for y in range(rows):
+        for x in range(cols):
+            if not is_cell(x, y):
+                out[(x, y)] = tuple((x + dx, y + dy) for dx, dy in ((1, 0), (0, -1), (-1, 0), (0, 1))
+                                    if 0 <= x + dx < cols and 0 <= y + dy < rows and not is_cell(x + dx, y + dy))
+    return out
 
 
-def _random_partition(rng, region: list, max_piece: int = 4) -> list | None:
-    """Split a region into connected pieces of 1..max_piece cells by random growth."""
-    left = set(region)
-    pieces = []
-    while left:
-        seed = min(left, key=lambda c: (c[1], c[0])) if rng.random() < 0.5 else sorted(left)[int(rng.integers(len(left)))]
-        size = int(rng.integers(1, max_piece + 1))
-        piece = [seed]
-        left.discard(seed)
-        while len(piece) < size:
-            frontier = sorted({(x + dx, y + dy) for x, y in piece for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))}
-                              & left)
-            if not frontier:
+def cell_regions(w: int, h: int, on_path) -> dict:
+    """``{cell: region number}`` for the regions a line cut the cells into (§5)."""
+    label: dict = {}
+    n = 0
+    for cy in range(1, 2 * h, 2):
+        for cx in range(1, 2 * w, 2):
+            if (cx, cy) in label:
+                continue
+            label[(cx, cy)] = n
+            stack = [(cx, cy)]
+            while stack:
+                x, y = stack.pop()
+                for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2)):
+                    nx, ny = x + dx, y + dy
+                    if 0 < nx < 2 * w and 0 < ny < 2 * h and (nx, ny) not in label \
+                            and (x + dx // 2, y + dy // 2) not in on_path:
+                        label[(nx, ny)] = n
+                        stack.append((nx, ny))
+            n += 1
+    return label
+
+
+def touches(cell, on_path) -> int:
+    x, y = cell
+    return ((x + 1, y) in on_path) + ((x - 1, y) in on_path) + ((x, y + 1) in on_path) + ((x, y - 1) in on_path)
+
+
+def shortest_line(w: int, h: int, start, end, blocked=frozenset()) -> list:
+    """A shortest line from ``start`` to ``end`` avoiding ``blocked`` (breadth-first search in the
+    search's direction order; [] when there is none)."""
+    nbrs = line_neighbours(w, h)
+    parent = {start: None}
+    queue = deque([start])
+    while queue:
+        p = queue.popleft()
+        if p == end:
+            out = [p]
+            while parent[out[-1]] is not None:
+                out.append(parent[out[-1]])
+            return out[::-1]
+        for q in nbrs[p]:
+            if q not in parent and q not in blocked:
+                parent[q] = p
+                queue.append(q)
+    return []
+
+
+def distances_to(w: int, h: int, end, blocked=frozenset()) -> dict:
+    """Steps from every line position to ``end`` avoiding ``blocked`` (absent: unreachable)."""
+    nbrs = line_neighbours(w, h)
+    dist = {end: 0}
+    queue = deque([end])
+    while queue:
+        p = queue.popleft()
+        for q in nbrs[p]:
+            if q not in dist and q not in blocked:
+                dist[q] = dist[p] + 1
+                queue.append(q)
+    return dist
+
+
+def border_walks(w: int, h: int, start, end) -> list:
+    """The two walks along the border from ``start`` to ``end`` (both must lie on the border)."""
+    ring = border_positions(w, h)
+    if start not in ring or end not in ring:
+        return []
+    i, j = ring.index(start), ring.index(end)
+    n = len(ring)
+    clockwise = [ring[(i + s) % n] for s in range((j - i) % n + 1)]
+    counter = [ring[(i - s) % n] for s in range((i - j) % n + 1)]
+    return [clockwise, counter]
+
+
+def long_path(rng: np.random.Generator, w: int, h: int, start, end, target: int, budget: int = 4000) -> list:
+    """A random simple line from ``start`` to ``end`` with about ``target`` positions.
+
+    A randomised depth-first walk that may enter ``end`` only once it is long enough and never
+    cuts ``end`` off (checked by a flood fill at each step); among the lines completed within
+    ``budget`` steps, the one closest to ``target`` (preferring longer) is returned.
+    """
+    nbrs = line_neighbours(w, h)
+    path, on = [start], {start}
+    order = {start: _shuffled(rng, nbrs[start])}
+    best: list | None = None
+    steps = 0
+    while path and steps < budget:
+        steps += 1
+        head = path[-1]
+        if head == end:
+            if best is None or _closer(len(path), len(best), target):
+                best = list(path)
+            if len(path) >= target:
                 break
-            c = frontier[int(rng.integers(len(frontier)))]
-            piece.append(c)
-            left.discard(c)
-        pieces.append(piece)
-    return pieces
+            on.discard(path.pop())
+            continue
+        options = order[head]
+        nxt = None
+        while options:
+            q = options.pop()
+            if q in on or (q == end and len(path) + 1 < target):
+                continue  # the end only once the line is long enough
+            if q != end and not _reaches(nbrs, q, end, on):
+                continue
+            nxt = q
+            break
+        if nxt is None:
+            on.discard(path.pop())
+            continue
+        path.append(nxt)
+        on.add(nxt)
+        order[nxt] = _shuffled(rng, nbrs[nxt])
+    if best is None:
+        if target > 2 * (w + h):
+            return long_path(rng, w, h, start, end, target * 3 // 4, budget)  # aim lower
+        raise _Retry("no line found")
+    return best
 
 
-def _cells_shape(piece: list) -> tuple:
+def _shuffled(rng, items) -> list:
+    items = list(items)
+    rng.shuffle(items)
+    return items
+
+
+def _closer(a: int, b: int, target: int) -> bool:
+    return (abs(a - target), -a) < (abs(b - target), -b)
+
+
+def _reaches(nbrs, frm, end, on) -> bool:
+    seen = {frm}
+    stack = [frm]
+    while stack:
+        p = stack.pop()
+        for q in nbrs[p]:
+            if q == end:
+                return True
+            if q not in seen and q not in on:
+                seen.add(q)
+                stack.append(q)
+    return False
+
+
+class _Retry(Exception):
+    """This attempt cannot be completed; draw again."""
+
+
+# ---- the planted builder -------------------------------------------------------------------------
+class _Planted:
+    """A puzzle under construction around the planted line ``line`` (kept valid throughout)."""
+
+    def __init__(self, rng, w: int, h: int, line: list):
+        self.rng, self.w, self.h, self.line = rng, w, h, line
+        self.on = set(line)
+        self.grid = [["N" if is_cell(x, y) else "+" for x in range(2 * w + 1)] for y in range(2 * h + 1)]
+        self.grid[line[0][1]][line[0][0]] = "S"
+        self.grid[line[-1][1]][line[-1][0]] = "E"
+        self.region = cell_regions(w, h, self.on)
+        self.symbols: dict = {}  # cell -> (kind, colour, extra)
+        self.shapes: dict = {}
+        self.dots: list = []
+        self.gaps: list = []
+
+    # -- bookkeeping
+    def free_cells(self) -> list:
+        return [(x, y) for y in range(1, 2 * self.h, 2) for x in range(1, 2 * self.w, 2) if (x, y) not in self.symbols]
+
+    def region_cells(self, r: int) -> list:
+        return [c for c, k in self.region.items() if k == r]
+
+    def region_symbols(self, r: int) -> list:
+        return [(c, s) for c, s in self.symbols.items() if self.region[c] == r]
+
+    def star_colours(self, r: int) -> set:
+        return {s[1] for _, s in self.region_symbols(r) if s[0] == STAR}
+
+    def square_colour(self, r: int):
+        cols = {s[1] for _, s in self.region_symbols(r) if s[0] == SQUARE}
+        return next(iter(cols)) if cols else None
+
+    def colour_count(self, r: int, colour: str) -> int:
+        return sum(1 for _, s in self.region_symbols(r) if s[1] == colour)
+
+    def safe_colours(self, cell) -> list:
+        """Colours a new non-star symbol may take in ``cell`` without breaking a star there."""
+        bad = self.star_colours(self.region[cell])
+        return [c for c in COLOURS if c not in bad]
+
+    def put(self, cell, kind: int, colour: str, extra=0) -> None:
+        x, y = cell
+        if kind == SQUARE:
+            token = f"o-{colour}"
+        elif kind == STAR:
+            token = f"*-{colour}"
+        elif kind == TRIANGLE:
+            token = f"{TRIANGLE_LETTERS[extra - 1]}-{colour}"
+        else:
+            token = f"{'P' if kind == POLY else 'Y'}-{colour}-{extra}"
+        self.grid[y][x] = token
+        self.symbols[cell] = (kind, colour, extra)
+
+    def add_dot(self, pos) -> None:
+        self.grid[pos[1]][pos[0]] = "."
+        self.dots.append(pos)
+
+    def add_gap(self, pos) -> None:
+        self.grid[pos[1]][pos[0]] = "G"
+        self.gaps.append(pos)
+
+    def puzzle(self) -> SparcPuzzle:
+        used = {s[2] for s in self.symbols.values() if s[0] in (POLY, YLOP)}
+        return SparcPuzzle.from_grid(self.grid, {sid: shape_array(self.shapes[sid]) for sid in sorted(used, key=int)})
+
+    # -- the first symbols: one of each cell type (squares two, in two regions where possible)
+    def plant_polys(self, budget: int, with_ylop: bool, every_region: bool = False) -> int:
+        """Tile one region exactly with pieces whose symbols lie in it (and, with ``with_ylop``,
+        add a poly and a ylop of one shape there, which cancel); with ``every_region`` as many
+        regions as the budget allows (a puzzle of polyominoes alone is cheap to search only when
+        they constrain most of the grid). Returns the symbols used."""
+        rng = self.rng
+        extra = 2 if with_ylop else 0
+        used = 0
+        regs = sorted(self.untiled_regions(), key=lambda r: (len(self.region_cells(r)), rng.random()))
+        for r in regs if every_region else regs[:4]:
+            cells = self.region_cells(r)
+            free = [c for c in cells if c not in self.symbols]
+            most = min(budget - used - extra, len(free) - extra, len(cells))
+            for m in sorted(range(1, most + 1), key=lambda m: (m if every_region else abs(m - 2), rng.random()))[:3]:
+                pieces = _partition(rng, cells, m)
+                if pieces is not None:
+                    self.tile(r, pieces)
+                    if extra:
+                        self._put_ylop_pair(r)
+                    used += m + extra
+                    extra = 0
+                    break
+            if used and not every_region:
+                break
+        if not used:
+            raise _Retry("no region fits the polyomino budget")
+        return used
+
+    def untiled_regions(self) -> list:
+        tiled = {self.region[c] for c, s in self.symbols.items() if s[0] in (POLY, YLOP)}
+        return sorted(set(self.region.values()) - tiled)
+
+    def retilable_regions(self) -> list:
+        """Regions tiled by polys alone (no ylop pair), with their number of pieces."""
+        out = {}
+        for c, s in self.symbols.items():
+            if s[0] in (POLY, YLOP):
+                out.setdefault(self.region[c], []).append(s[0])
+        return [(r, len(kinds)) for r, kinds in sorted(out.items()) if YLOP not in kinds]
+
+    def tile(self, r: int, pieces: list) -> None:
+        """Put one poly symbol per piece on free cells of region ``r`` (the pieces tile it),
+        replacing the region's polys when it was tiled already."""
+        for c in [c for c in self.region_cells(r) if self.symbols.get(c, (0,))[0] == POLY]:
+            del self.symbols[c]
+            self.grid[c[1]][c[0]] = "N"
+        free = [c for c in self.region_cells(r) if c not in self.symbols]
+        for piece, i in zip(pieces, self.rng.permutation(len(free))):
+            self._put_piece(free[i], POLY, _normalise(piece))
+
+    def _put_ylop_pair(self, r: int) -> None:
+        rng = self.rng
+        spare = [c for c in self.region_cells(r) if c not in self.symbols]
+        if len(spare) < 2:
+            raise _Retry("no room for the ylop pair")
+        a, b = (spare[i] for i in rng.permutation(len(spare))[:2])
+        # a straight piece that fits the grid (a ylop is placed inside the grid too)
+        across = rng.random() < 0.5
+        size = int(rng.integers(1, min(3, self.w if across else self.h) + 1))
+        shape = tuple((i, 0) for i in range(size)) if across else tuple((0, i) for i in range(size))
+        self._put_piece(a, POLY, shape)
+        self._put_piece(b, YLOP, shape)  # the ylop cancels the extra poly exactly
+
+    def _put_piece(self, cell, kind: int, shape: tuple) -> None:
+        sid = str(shape_id(shape))
+        self.shapes[sid] = shape
+        colours = self.safe_colours(cell)
+        self.put(cell, kind, colours[int(self.rng.integers(len(colours)))], sid)
+
+    def plant_triangle(self) -> bool:
+        cand = [c for c in self.free_cells() if touches(c, self.on) in (1, 2, 4)]
+        if not cand:
+            return False
+        c = cand[int(self.rng.integers(len(cand)))]
+        colours = self.safe_colours(c)
+        self.put(c, TRIANGLE, colours[int(self.rng.integers(len(colours)))], touches(c, self.on))
+        return True
+
+    def plant_squares(self, n: int) -> int:
+        """``n`` squares, each region one colour, different regions different colours."""
+        rng = self.rng
+        free = self.free_cells()
+        order = [free[i] for i in rng.permutation(len(free))]
+        # spread over regions first
+        order.sort(key=lambda c: sum(1 for d in self.symbols if self.region[d] == self.region[c]
+                                     and self.symbols[d][0] == SQUARE))
+        placed = 0
+        for c in order:
+            if placed >= n:
+                break
+            colour = self._square_colour_for(c)
+            if colour is not None:
+                self.put(c, SQUARE, colour)
+                placed += 1
+        return placed
+
+    def _square_colour_for(self, cell):
+        r = self.region[cell]
+        have = self.square_colour(r)
+        if have is not None:
+            return have if have not in self.star_colours(r) else None
+        taken = {self.square_colour(q) for q in set(self.region.values())} - {None}
+        options = [c for c in self.safe_colours(cell) if c not in taken] or self.safe_colours(cell)
+        return options[int(self.rng.integers(len(options)))] if options else None
+
+    def plant_star(self) -> int:
+        """One star with a partner; returns the symbols used (1 or 2), 0 when impossible."""
+        options = self.star_options()
+        if not options:
+            return 0
+        cells, colour = options[int(self.rng.integers(len(options)))]
+        for c in cells:
+            self.put(c, STAR, colour)
+        return len(cells)
+
+    def star_options(self, limit: int = 40) -> list:
+        """Ways to add a star the planted line satisfies: ``([cells], colour)`` (one star beside
+        a lone non-star symbol of its colour, or two new stars of a colour the region lacks)."""
+        rng = self.rng
+        out = []
+        free = self.free_cells()
+        by_region: dict = {}
+        for c in free:
+            by_region.setdefault(self.region[c], []).append(c)
+        for r, cells in by_region.items():
+            syms = self.region_symbols(r)
+            counts: dict = {}
+            for _, s in syms:
+                counts[s[1]] = counts.get(s[1], 0) + 1
+            lonely = {s[1] for _, s in syms if s[0] != STAR and counts[s[1]] == 1}
+            for colour in lonely:
+                out += [([c], colour) for c in cells]
+            absent = [c for c in COLOURS if c not in counts]
+            if len(cells) >= 2 and absent:
+                for _ in range(min(6, len(cells))):
+                    a, b = (cells[i] for i in rng.permutation(len(cells))[:2])
+                    out.append(([a, b], absent[int(rng.integers(len(absent)))]))
+        if len(out) > limit:
+            out = [out[i] for i in rng.permutation(len(out))[:limit]]
+        return out
+
+    def plant_edges(self, want_dot: bool, want_gap: bool) -> None:
+        rng = self.rng
+        if want_dot:
+            inner = self.line[1:-1]
+            if not inner:
+                raise _Retry("line too short for a dot")
+            self.add_dot(inner[int(rng.integers(len(inner)))])
+        if want_gap:
+            cand = self.gap_candidates()
+            if not cand:
+                raise _Retry("no room for a gap")
+            self.add_gap(cand[int(rng.integers(len(cand)))])
+
+    def gap_candidates(self) -> list:
+        return [(x, y) for y in range(2 * self.h + 1) for x in range(2 * self.w + 1)
+                if (x + y) % 2 == 1 and (x, y) not in self.on and self.grid[y][x] == "+"]
+
+    def dot_candidates(self) -> list:
+        return [p for p in self.line[1:-1] if self.grid[p[1]][p[0]] == "+"]
+
+
+def _partition(rng, region: list, m: int, tries: int = 8) -> list | None:
+    """``region`` split into exactly ``m`` connected pieces that each fit in 4x4 (grown at random
+    from ``m`` seeds at once); None when no such split turns up."""
+    for _ in range(tries):
+        seeds = [region[i] for i in rng.permutation(len(region))[:m]]
+        owner = {c: i for i, c in enumerate(seeds)}
+        pieces = [[c] for c in seeds]
+        stuck = False
+        while len(owner) < len(region) and not stuck:
+            stuck = True
+            for i in rng.permutation(m):
+                frontier = sorted({(x + dx, y + dy) for x, y in pieces[i] for dx, dy in ((2, 0), (-2, 0), (0, 2), (0, -2))}
+                                  - owner.keys() & set(region))
+                frontier = [c for c in frontier if _fits(pieces[i] + [c])]
+                if frontier:
+                    c = frontier[int(rng.integers(len(frontier)))]
+                    owner[c] = i
+                    pieces[i].append(c)
+                    stuck = False
+        if len(owner) == len(region):
+            return pieces
+    return None
+
+
+def _fits(piece) -> bool:
+    xs = [x for x, _ in piece]
+    ys = [y for _, y in piece]
+    return max(xs) - min(xs) <= 6 and max(ys) - min(ys) <= 6
+
+
+def _normalise(piece: list) -> tuple:
     mx = min(x for x, _ in piece)
     my = min(y for _, y in piece)
     return tuple(sorted((((x - mx) // 2, (y - my) // 2) for x, y in piece), key=lambda c: (c[1], c[0])))
 
 
-def plant_symbols(rng: np.random.Generator, w: int, h: int, path: list, types, n_symbols: int,
-                  n_edge: int) -> SparcPuzzle | None:
-    """Symbols of the chosen types that ``path`` satisfies (spec §9, planted sampler).
+# ---- counterexamples -----------------------------------------------------------------------------
+class _Alternatives:
+    """The solutions found in one round, other than the planted line, indexed for fast counting
+    of which of them a new constraint would rule out (bit ``i`` = alternative ``i``)."""
 
-    About ``n_symbols`` cell symbols are placed (stars in pairs, ylops with the extra poly they
-    cancel), plus ``n_edge`` dots (on the path) and gaps (off it). Returns None when the types do
-    not fit this path.
-    """
-    start, end = path[0], path[-1]
-    grid = _blank(w, h, start, end)
-    on_path = set(path)
-    probe = SparcPuzzle(w, h, grid, {}, start, end)
-    regs = regions(probe, on_path)
-    region_of = {c: i for i, r in enumerate(regs) for c in r}
-    free = {c for r in regs for c in r}
-    shapes: dict = {}
-    sym: dict = {}
-    cell_types = [t for t in CELL_TYPES if t in types and t != "ylop"]
-    budget = {t: 0 for t in cell_types}
-    if cell_types:
-        # every chosen type at least once, the rest of the budget spread at random
-        for i in range(max(n_symbols, len(cell_types))):
-            t = cell_types[i] if i < len(cell_types) else cell_types[int(rng.integers(len(cell_types)))]
-            budget[t] += 1
+    def __init__(self, b: _Planted, paths: list, short_len: int):
+        self.b = b
+        self.paths = paths
+        self.sets = [set(p) for p in paths]
+        self.all = (1 << len(paths)) - 1
+        # short alternatives weigh more: they are the ones that make a puzzle easy
+        self.short = sum(1 << i for i, p in enumerate(paths) if len(p) < short_len)
+        self.regions = [cell_regions(b.w, b.h, s) for s in self.sets]
 
-    def put(c, token, entry):
-        grid[c[1]][c[0]] = token
-        sym[c] = entry
-        free.discard(c)
+    def containing(self, pos) -> int:
+        return sum(1 << i for i, s in enumerate(self.sets) if pos in s)
 
-    def colour_counts(ri):
-        cnt = {}
-        for c in regs[ri]:
-            if c in sym:
-                cnt[sym[c][1]] = cnt.get(sym[c][1], 0) + 1
-        return cnt
+    def touch_not(self, cell, n: int) -> int:
+        return sum(1 << i for i, s in enumerate(self.sets) if touches(cell, s) != n)
 
-    # polyominoes: tile whole regions
-    if budget.get("poly"):
-        order = sorted(range(len(regs)), key=lambda i: len(regs[i]))
-        rng.shuffle(order)
-        placed = 0
-        for ri in order:
-            if placed >= budget["poly"]:
-                break
-            reg = regs[ri]
-            if len(reg) > 12:
+    def region_differs(self, cells: list) -> int:
+        """Alternatives in which ``cells`` (one region of the planted line) are not one region."""
+        want = set(cells)
+        out = 0
+        for i, lab in enumerate(self.regions):
+            r = lab[cells[0]]
+            if {c for c, k in lab.items() if k == r} != want:
+                out |= 1 << i
+        return out
+
+    def broken_by(self, additions: list) -> int:
+        """Alternatives whose region rules (squares, stars) an added set of symbols breaks."""
+        b = self.b
+        out = 0
+        for i, lab in enumerate(self.regions):
+            affected = {lab[c] for c, _, _ in additions}
+            for r in affected:
+                syms = [(s[0], s[1]) for c, s in b.symbols.items() if lab[c] == r]
+                syms += [(k, col) for c, k, col in additions if lab[c] == r]
+                squares = {col for k, col in syms if k == SQUARE}
+                counts: dict = {}
+                for _, col in syms:
+                    counts[col] = counts.get(col, 0) + 1
+                if len(squares) > 1 or any(k == STAR and counts[col] != 2 for k, col in syms):
+                    out |= 1 << i
+                    break
+        return out
+
+    def value(self, mask: int) -> float:
+        return mask.bit_count() + 2 * (mask & self.short).bit_count()
+
+
+def _candidates(b: _Planted, alts: _Alternatives, types, budget: dict, fill: bool = False) -> list:
+    """``(value, budget, cost, move, kill mask)`` for every constraint the planted line satisfies,
+    most valuable first."""
+    rng = b.rng
+    out = []
+    if "dot" in types and budget["dot"] > 0:
+        for p in b.dot_candidates():
+            mask = alts.all & ~alts.containing(p)
+            out.append((alts.value(mask), "dot", 1, ("dot", p), mask))
+    if "gap" in types and budget["gap"] > 0:
+        for p in b.gap_candidates():
+            mask = alts.containing(p)
+            out.append((alts.value(mask), "gap", 1, ("gap", p), mask))
+    if budget["cell"] > 0:
+        free = b.free_cells()
+        if "triangle" in types:
+            for c in free:
+                n = touches(c, b.on)
+                if n in (1, 2, 4):
+                    mask = alts.touch_not(c, n)
+                    out.append((alts.value(mask), "cell", 1, ("triangle", c, n), mask))
+        if "square" in types:
+            for c in free:
+                colour = b._square_colour_for(c)
+                if colour is not None:
+                    mask = alts.broken_by([(c, SQUARE, colour)])
+                    out.append((alts.value(mask), "cell", 1, ("square", c, colour), mask))
+        if "poly" in types:
+            # tile one more region of the planted line: the pieces fit no other region shape
+            for r in b.untiled_regions():
+                cells = b.region_cells(r)
+                free = sum(c not in b.symbols for c in cells)
+                for m in range(1, min(budget["cell"] if fill else 3, free) + 1):
+                    pieces = _partition(rng, cells, m, tries=2)
+                    if pieces is not None:
+                        mask = alts.region_differs(cells)
+                        out.append((alts.value(mask) / m, "cell", m, ("poly", r, pieces), mask))
+        if "poly" in types and fill:
+            # spending the budget: a tiled region cut into more pieces rules out no more
+            for r, have in b.retilable_regions():
+                cells = b.region_cells(r)
+                room = have + sum(c not in b.symbols for c in cells)
+                for m in range(have + 1, min(room, have + budget["cell"]) + 1):
+                    pieces = _partition(rng, cells, m, tries=3)
+                    if pieces is not None:
+                        out.append((0.0, "cell", m - have, ("poly", r, pieces), 0))
+        if "star" in types:
+            for cells, colour in b.star_options(limit=24):
+                if len(cells) <= budget["cell"]:
+                    mask = alts.broken_by([(c, STAR, colour) for c in cells])
+                    out.append((alts.value(mask) / len(cells), "cell", len(cells), ("star", cells, colour), mask))
+    rng.shuffle(out)  # ties broken at random
+    out.sort(key=lambda t: -t[0])
+    return out
+
+
+def _apply(b: _Planted, move) -> None:
+    kind = move[0]
+    rng = b.rng
+    if kind == "dot":
+        b.add_dot(move[1])
+    elif kind == "gap":
+        b.add_gap(move[1])
+    elif kind == "triangle":
+        colours = b.safe_colours(move[1])
+        b.put(move[1], TRIANGLE, colours[int(rng.integers(len(colours)))], move[2])
+    elif kind == "square":
+        b.put(move[1], SQUARE, move[2])
+    elif kind == "poly":
+        b.tile(move[1], move[2])
+    else:
+        for c in move[1]:
+            b.put(c, STAR, move[2])
+
+
+# ---- sizes and counts ---------------------------------------------------------------------------
+def _size_options(level: int | None, n_mech: int, width, height, min_symbols: int) -> list:
+    """``(w, h, symbol counts)`` on which ``level`` is reachable with ``n_mech`` cell types."""
+    out = []
+    for a in range(MIN_SIDE, MAX_SIDE + 1):
+        for b in range(MIN_SIDE, MAX_SIDE + 1):
+            if (width is not None and a != width) or (height is not None and b != height):
                 continue
-            pieces = _random_partition(rng, reg)
-            cells_free = [c for c in reg if c in free]
-            if len(pieces) > len(cells_free) or len(pieces) + placed > budget["poly"] + 2:
+            area = a * b
+            if n_mech == 0:
+                if level is None or level_of_score(score_of_raw(raw_score(0, 0, area))) == level:
+                    out.append((a, b, [0]))
                 continue
-            spots = rng.permutation(len(cells_free))[:len(pieces)]
-            for piece, k in zip(pieces, spots):
-                cells = _cells_shape(piece)
-                sid = str(shape_id(cells))
-                shapes[sid] = cells
-                colour = COLOURS[int(rng.integers(len(COLOURS)))]
-                put(cells_free[k], f"P-{colour}-{sid}", (POLY, colour, sid))
-            placed += len(pieces)
-            if "ylop" in types:
-                spare = [c for c in reg if c in free]
-                if len(spare) >= 2:
-                    size = int(rng.integers(1, 4))
-                    cells = ((0, 0), (1, 0), (2, 0))[:size] if rng.random() < 0.5 else ((0, 0), (0, 1), (0, 2))[:size]
-                    cells = tuple(sorted(cells, key=lambda c: (c[1], c[0])))
-                    sid = str(shape_id(cells))
-                    shapes[sid] = cells
-                    a, b = (spare[i] for i in rng.permutation(len(spare))[:2])
-                    c1, c2 = COLOURS[int(rng.integers(8))], COLOURS[int(rng.integers(8))]
-                    put(a, f"P-{c1}-{sid}", (POLY, c1, sid))
-                    put(b, f"Y-{c2}-{sid}", (YLOP, c2, sid))
-        if placed == 0:
-            return None
-    # triangles: read the count off the path (the official split has no count 3)
-    if budget.get("triangle"):
-        cand = [c for c in sorted(free) if touched_edges(probe, c, on_path) in (1, 2, 4)]
-        rng.shuffle(cand)
-        if not cand:
-            return None
-        for c in cand[:budget["triangle"]]:
-            n = touched_edges(probe, c, on_path)
-            colour = COLOURS[int(rng.integers(len(COLOURS)))]
-            put(c, f"{TRIANGLE_LETTERS[n - 1]}-{colour}", (TRIANGLE, colour, n))
-    # squares: one colour per region, a few colours over the grid
-    if budget.get("square"):
-        palette = [COLOURS[i] for i in rng.permutation(len(COLOURS))[:int(rng.integers(2, 4))]]
-        region_colour = {ri: palette[int(rng.integers(len(palette)))] for ri in range(len(regs))}
-        cand = sorted(free)
-        rng.shuffle(cand)
-        for c in cand[:budget["square"]]:
-            colour = region_colour[region_of[c]]
-            put(c, f"o-{colour}", (SQUARE, colour, 0))
-    # stars: pair with a symbol whose colour is alone in its region, or come as two stars
-    if budget.get("star"):
-        n_stars = 0
-        tries = 0
-        while n_stars < budget["star"] and tries < 4 * budget["star"] + 4:
-            tries += 1
-            ri = int(rng.integers(len(regs)))
-            cnt = colour_counts(ri)
-            spots = [c for c in regs[ri] if c in free]
-            lonely = [c for c in regs[ri] if c in sym and sym[c][0] != STAR and cnt[sym[c][1]] == 1]
-            if lonely and spots and rng.random() < 0.5:
-                partner = lonely[int(rng.integers(len(lonely)))]
-                colour = sym[partner][1]
-                put(spots[int(rng.integers(len(spots)))], f"*-{colour}", (STAR, colour, 0))
-                n_stars += 1
-            elif len(spots) >= 2:
-                unused = [c for c in COLOURS if c not in cnt]
-                if not unused:
-                    continue
-                colour = unused[int(rng.integers(len(unused)))]
-                for k in rng.permutation(len(spots))[:2]:
-                    put(spots[k], f"*-{colour}", (STAR, colour, 0))
-                n_stars += 2
-        if n_stars == 0:
-            return None
-    # dots on the path, gaps off it
-    n_dot = n_gap = 0
-    if "dot" in types and "gap" in types:
-        n_dot = max(1, n_edge // 2)
-        n_gap = max(1, n_edge - n_dot)
-    elif "dot" in types:
-        n_dot = max(1, n_edge)
-    elif "gap" in types:
-        n_gap = max(1, n_edge)
-    dots_cand = [q for q in path[1:-1]]
-    gap_cand = [(x, y) for y in range(2 * h + 1) for x in range(2 * w + 1)
-                if (x + y) % 2 == 1 and (x, y) not in on_path]
-    dots = [dots_cand[i] for i in sorted(rng.permutation(len(dots_cand))[:n_dot])] if dots_cand else []
-    gaps = [gap_cand[i] for i in sorted(rng.permutation(len(gap_cand))[:n_gap])] if gap_cand else []
-    if ("dot" in types and not dots) or ("gap" in types and not gaps):
+            top = max(min_symbols, int(0.7 * area))
+            counts = list(range(min_symbols, top + 1)) if level is None else \
+                [n for n in rules_for_level(level, n_mech, area) if min_symbols <= n <= top]
+            if counts:
+                out.append((a, b, counts))
+    return out
+
+
+def _target_solutions(rng, profile: LevelProfile, k: int) -> int:
+    """The most solutions this puzzle may keep: 1 with the level's single-solution share, else
+    uniform in the level's range (never above ``k``)."""
+    single, low, high = profile.solutions
+    if rng.random() < single:
+        return 1
+    return int(min(k, rng.integers(low, high + 1)))
+
+
+# ---- the generator -------------------------------------------------------------------------------
+def _resolve_rules(rules):
+    """The rule types of ``rules`` (a rule-set name, types joined by commas, or a list), in
+    canonical order; None for the level's official mix."""
+    if isinstance(rules, str):
+        if rules in RULE_SETS:
+            return RULE_SETS[rules]
+        if "," not in rules and "+" not in rules:
+            check_choice("rules", rules, list(RULE_SETS) + list(RULE_TYPES))
+        rules = [t.strip() for t in rules.replace("+", ",").split(",") if t.strip()]
+        if not rules:
+            check_choice("rules", "", list(RULE_SETS))
+    if rules is None:
         return None
-    for x, y in dots:
-        grid[y][x] = "."
-    for x, y in gaps:
-        grid[y][x] = "G"
-    used = {s[2] for s in sym.values() if s[0] in (POLY, YLOP)}
-    return SparcPuzzle.from_grid(grid, {sid: _array(shapes[sid]) for sid in sorted(used, key=int)})
+    fixed = tuple(t for t in RULE_TYPES if t in set(rules))
+    for t in rules:
+        check_choice("rule type", t, RULE_TYPES)
+    if "ylop" in fixed and "poly" not in fixed:
+        raise ConfigError("rule type 'ylop' needs 'poly' as well")
+    return fixed
 
 
-def _array(cells):
-    arr = [[0] * 4 for _ in range(4)]
-    for x, y in cells:
-        arr[y][x] = 1
-    return arr
+def generate(rng: np.random.Generator, width: int | None = None, height: int | None = None,
+             level: int | None = None, rules=None, density: float = 0.5, k: int = MAX_SOLUTIONS,
+             sampler: str = "planted", start_on_border: bool = True, max_rounds: int = 20,
+             ylop_rate: float = 0.05, balancer: RuleBalancer | None = None, forbidden=frozenset(),
+             max_attempts: int = 300) -> Generated:
+    """One puzzle with ``1 <= solutions <= k`` (spec §9; see the module docstring).
+
+    ``rules`` is a rule-set name of :data:`RULE_SETS`, a list of rule types, or None (the
+    level's official mix); ``level`` 1..5 aims at that difficulty level (None: any level for
+    the uniform sampler, a level drawn at random for the planted one); ``forbidden`` holds
+    fingerprints (e.g. of official test records) that must not be produced. ``density``,
+    ``max_rounds``, ``ylop_rate`` and ``balancer`` steer the uniform sampler.
+    """
+    check_choice("sampler", sampler, SAMPLERS)
+    fixed = _resolve_rules(rules)
+    for name, v in (("width", width), ("height", height)):
+        if v is not None and not (MIN_SIDE <= v <= MAX_SIDE):
+            raise ConfigError(f"{name} {v} is outside the valid range {MIN_SIDE}..{MAX_SIDE}")
+    if level is not None and level not in LEVELS:
+        raise ConfigError(f"level {level!r} is not one of: 1, 2, 3, 4, 5")
+    if not isinstance(k, int) or k < 1:
+        raise ConfigError(f"k {k!r} is not a positive integer")
+    if sampler == "uniform":
+        return _generate_uniform(rng, width, height, level, fixed, density, k, start_on_border, max_rounds,
+                                 ylop_rate, balancer, forbidden, max_attempts)
+    if level is None:
+        # a level drawn among those these sizes and rules can reach (the next one when the
+        # first proves impossible in practice)
+        levels = [lv for lv in LEVELS if _reachable(lv, fixed, width, height)]
+        order = [levels[i] for i in rng.permutation(len(levels))]
+    elif _reachable(level, fixed, width, height):
+        order = [level]
+    else:
+        order = []
+    for lv in order:
+        g = _planted(rng, lv, fixed, width, height, k, start_on_border, forbidden, max(1, max_attempts // len(order)))
+        if g is not None:
+            if balancer is not None:
+                balancer.add(g.puzzle)
+            return g
+    what = f"level {level}" if level is not None else "any difficulty level"
+    raise ConfigError(f"no SPaRC puzzle of {what} with rules {rules or 'mixed'!r} at size {width or 'any'} x "
+                      f"{height or 'any'} and at most k={k} solutions: "
+                      + ("the difficulty score cannot reach it with these rules and sizes" if not order else
+                         f"none found in {max_attempts} attempts (too few symbols of these types fit this level "
+                         "to bring the solutions down to k); choose another level, rule set or size, or a larger k"))
+
+
+def _planted(rng, level: int, fixed, width, height, k: int, start_on_border: bool, forbidden,
+             attempts: int) -> Generated | None:
+    """One planted puzzle of ``level`` within ``attempts`` attempts, or None."""
+    plan = types = None
+    for attempt in range(attempts):
+        # a plan (rule types, size, symbol count) is kept for several attempts, so that plans
+        # that are harder to build are not under-represented: rejection would bias the level's
+        # official presence rates and sizes
+        if plan is None or attempt % 6 == 0:
+            if types is None or attempt % 60 == 0:
+                types = fixed if fixed is not None else profile_rule_types(rng, LEVEL_PROFILES[level])
+            plan = _draw_plan(rng, level, types, width, height, dense=fixed is not None)
+            if plan is None:
+                types = None
+                continue
+        try:
+            g = _planted_attempt(rng, level, plan, k, start_on_border, forbidden, mixed=fixed is None)
+        except _Retry:
+            continue
+        g.rounds = attempt + 1
+        return g
+    return None
+
+
+def _reachable(level: int, fixed, width, height) -> bool:
+    """Whether some puzzle of these rule types (any of the level's mixes when None) and sizes
+    lands on ``level``."""
+    if fixed is None:
+        profile = LEVEL_PROFILES[level]
+        mixes = [()] + [(t,) for t in ("square", "triangle", "poly")] + [("square", "triangle"),
+                                                                         ("square", "star", "triangle"),
+                                                                         ("square", "star", "triangle", "poly")]
+        return any(_size_options(level, len(m), width, height, _min_symbols(m)) for m in mixes
+                   if all(profile.presence[t] > 0 for t in m))
+    n_mech = sum(t in fixed for t in CELL_TYPES)
+    return bool(_size_options(level, n_mech, width, height, _min_symbols(fixed)))
+
+
+def _min_symbols(types) -> int:
+    """Cell symbols needed to show every chosen cell type once (a star needs a partner)."""
+    n = sum(t in types for t in ("square", "triangle", "poly"))
+    if "star" in types:
+        n += 1 if n else 2
+    if "ylop" in types:
+        n += 2
+    return n
+
+
+def _draw_plan(rng, level: int, types, width, height, dense: bool = False):
+    """A size near the level's official area and a symbol count that keeps the level, for these
+    rule types; None when the types cannot reach the level. ``dense``: a fixed rule set has
+    one or two types to constrain the line with, so its counts come from the upper half of
+    those that keep the level."""
+    profile = LEVEL_PROFILES[level]
+    n_mech = sum(t in types for t in CELL_TYPES)
+    options = _size_options(level, n_mech, width, height, _min_symbols(types))
+    if not options:
+        return None
+    weights = np.array([math.exp(-abs(a * b - profile.area) / (0.25 * profile.area + 1)) for a, b, _ in options])
+    w, h, counts = options[int(rng.choice(len(options), p=weights / weights.sum()))]
+    if dense:
+        # many small pieces tile almost any region: polyominoes constrain best when few
+        half = counts[:len(counts) // 2 + 1] if types[0] == "poly" else counts[len(counts) // 2:]
+        return types, w, h, half[int(rng.integers(len(half)))]
+    near = np.array([math.exp(-abs(n - profile.symbols) / 2) for n in counts])
+    return types, w, h, counts[int(rng.choice(len(counts), p=near / near.sum()))]
+
+
+def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbidden,
+                     mixed: bool = True) -> Generated:
+    """One try at a puzzle of ``plan``; raises _Retry when it fails (``mixed``: the level's
+    official mix of rule types rather than a fixed rule set)."""
+    profile = LEVEL_PROFILES[level]
+    types, w, h, n_symbols = plan
+    n_mech = sum(t in types for t in CELL_TYPES)
+    # start and end: the end on the border, the start too unless asked otherwise
+    ring = border_positions(w, h)
+    end = ring[int(rng.integers(len(ring)))]
+    starts = [q for q in (ring if start_on_border else list(line_neighbours(w, h))) if q != end]
+    start = starts[int(rng.integers(len(starts)))]
+    corners = (w + 1) * (h + 1)
+    coverage = float(np.clip(rng.normal(profile.coverage, 0.12), 0.35, 1.0))
+    target_len = max(MIN_LENGTH[level], 2 * round(coverage * corners) - 1)
+    line = long_path(rng, w, h, start, end, target_len)  # may come back shorter than asked
+    if len(line) < MIN_LENGTH[level]:
+        raise _Retry("planted line too short")
+    b = _Planted(rng, w, h, line)
+    edge_only = n_mech == 0
+    budget = {"cell": n_symbols,
+              "dot": (len(line) // 2 if edge_only else int(rng.integers(1, profile.edges + 1))) if "dot" in types else 0,
+              "gap": (len(line) if edge_only else int(rng.integers(1, profile.edges + 1))) if "gap" in types else 0}
+    # polyominoes first: they tile whole regions of the planted line; one square, which alone
+    # rules nothing out but lets the next squares bite
+    if "poly" in types:
+        others = [t for t in types if t not in ("poly", "ylop")]
+        # what the other types still need once polys are there (a star may pair with a poly)
+        others_need = _min_symbols(types) - 1 - 2 * ("ylop" in types)
+        budget["cell"] -= b.plant_polys(budget["cell"] - others_need, "ylop" in types,
+                                        every_region=not any(t in CELL_TYPES for t in others))
+    if "square" in types:
+        budget["cell"] -= b.plant_squares(1)
+    if budget["cell"] < 0:
+        raise _Retry("symbol budget exceeded")
+    # counterexamples until few, long solutions are left
+    target_count = _target_solutions(rng, profile, k)
+    short_len = max(MIN_LENGTH[level], int(profile.short * len(line)))
+    for _round in range(60):
+        res = enumerate_solutions(b.puzzle(), cap=ROUND_CAP, node_limit=GEN_NODE_LIMIT)
+        # a search cut by its node limit still shows solutions to rule out: the count is open
+        known = res.complete and not res.capped
+        if not res.complete and len(res.solutions) < 2:
+            raise _Retry("enumeration too expensive")
+        shortest = min(len(s) for s in res.solutions)
+        if known and res.count <= target_count and shortest >= short_len:
+            break
+        alts = _Alternatives(b, [s for s in res.solutions if s != line], short_len)
+        # keep room for the chosen types that are still missing (each must appear once)
+        spendable = {**budget, "cell": budget["cell"] - _min_symbols(_missing(b, types, cells_only=True))}
+        moves = [m for m in _candidates(b, alts, types, spendable) if m[0] > 0]
+        if not moves:
+            if known and res.count <= k and shortest >= MIN_LENGTH[level]:
+                break  # the drawn count was out of reach; the puzzle is still within k
+            raise _Retry("no constraint rules out another solution")
+        finishing = []
+        if known:
+            # every solution is known: prefer a move that finishes the job while leaving as many
+            # solutions as the drawn count allows (a single strong constraint would overshoot)
+            for m in moves:
+                kill = m[4]
+                left = res.count - kill.bit_count()
+                if left <= target_count and not alts.short & ~kill:
+                    finishing.append((left, m))
+        if finishing:
+            best = max(left for left, _ in finishing)
+            chosen = [next(m for left, m in finishing if left == best)]
+        else:
+            top = moves[:3]
+            chosen = [top[int(rng.integers(len(top)))] if rng.random() < 0.3 else top[0]]
+            if not known:
+                # far from done: a few more dots or gaps that rule out other solutions at once
+                alive = alts.all & ~chosen[0][4]
+                taken = {chosen[0][3][1]} if chosen[0][1] in EDGE_TYPES else set()
+                for m in moves:
+                    if len(chosen) >= 4:
+                        break
+                    if m[1] in EDGE_TYPES and m[3][1] not in taken and m[4] & alive and \
+                            spendable[m[1]] > sum(c[1] == m[1] for c in chosen):
+                        chosen.append(m)
+                        taken.add(m[3][1])
+                        alive &= ~m[4]
+        for m in chosen:
+            _apply(b, m[3])
+            budget[m[1]] -= m[2]
+    else:
+        raise _Retry("too many rounds")
+    # every chosen type at least once, then the rest of the symbol budget (the level needs
+    # exactly this many symbols), each time the constraint that rules out the fewest of the
+    # solutions left, so the drawn count survives
+    alts = _Alternatives(b, [s for s in res.solutions if s != line], 0)
+    while True:
+        missing = _missing(b, types)
+        if missing:
+            kinds = {missing[0]}
+            spend = {"cell": budget["cell"], "dot": 1, "gap": 1}
+        elif budget["cell"] > 0:
+            kinds = set(types)
+            spend = {"cell": budget["cell"], "dot": 0, "gap": 0}
+        else:
+            break
+        moves = _candidates(b, alts, kinds, spend, fill=True)
+        if not moves:
+            raise _Retry("symbol budget cannot be spent")
+        least = min(m[0] * m[2] for m in moves)
+        move = next(m for m in moves if m[0] * m[2] == least)
+        _apply(b, move[3])
+        if move[1] == "cell":
+            budget["cell"] -= move[2]
+    puzzle = b.puzzle()
+    res = enumerate_solutions(puzzle, cap=k, node_limit=FINAL_NODE_LIMIT)
+    if not res.complete or res.capped or res.count == 0:
+        raise _Retry("final count out of range")
+    score, lvl = difficulty_score(puzzle)
+    if lvl != level:
+        raise _Retry("level missed")
+    # with cell symbols alone the level fixes their number: only the line length can say trivial
+    fewest = MIN_CONSTRAINTS[level] if any(t in EDGE_TYPES for t in types) or mixed else 0
+    if min(len(s) for s in res.solutions) < MIN_LENGTH[level] or \
+            len(puzzle.symbols) + len(puzzle.dots) + len(puzzle.gaps) < fewest:
+        raise _Retry("trivial")
+    if _cheaply_solved(puzzle, res.solutions):
+        raise _Retry("a rule-blind line solves it")
+    if puzzle.fingerprint() in forbidden:
+        raise _Retry("official puzzle")
+    return Generated(puzzle, res.solutions, score, lvl, 0)
+
+
+def _missing(b: _Planted, types, cells_only: bool = False) -> list:
+    """The chosen rule types the puzzle does not hold yet."""
+    have = {KIND_NAMES[s[0]] for s in b.symbols.values()}
+    if b.dots:
+        have.add("dot")
+    if b.gaps:
+        have.add("gap")
+    return [t for t in types if t not in have and not (cells_only and t in EDGE_TYPES)]
+
+
+def _cheaply_solved(p: SparcPuzzle, solutions: list) -> bool:
+    """Whether a rule-blind answer solves the puzzle: a shortest line or a walk along the
+    border. (In a puzzle of gaps alone the shortest line around the gaps is a real solution.)"""
+    sols = {tuple(s) for s in solutions}
+    if min(len(s) for s in solutions) <= len(shortest_line(p.width, p.height, p.start, p.end)):
+        return True
+    return any(tuple(wk) in sols for wk in border_walks(p.width, p.height, p.start, p.end))
+
+
+# ---- the paper's uniform sampler -----------------------------------------------------------------
+def _blank(w: int, h: int, start, end) -> list:
+    grid = [["N" if is_cell(x, y) else "+" for x in range(2 * w + 1)] for y in range(2 * h + 1)]
+    grid[start[1]][start[0]] = "S"
+    grid[end[1]][end[0]] = "E"
+    return grid
 
 
 def uniform_symbols(rng: np.random.Generator, w: int, h: int, start, end, types, n_symbols: int,
@@ -332,8 +1066,8 @@ def uniform_symbols(rng: np.random.Generator, w: int, h: int, start, end, types,
     shapes = {}
     palette = [COLOURS[i] for i in rng.permutation(len(COLOURS))[:3]]
     if cell_types:
-        for k in rng.permutation(len(cells))[:n_symbols]:
-            x, y = cells[k]
+        for i in rng.permutation(len(cells))[:n_symbols]:
+            x, y = cells[i]
             t = cell_types[int(rng.integers(len(cell_types)))]
             colour = palette[int(rng.integers(len(palette)))]
             if t == "square":
@@ -352,14 +1086,14 @@ def uniform_symbols(rng: np.random.Generator, w: int, h: int, start, end, types,
                         piece.append((nx, ny))
                 cells_t = tuple(sorted(piece, key=lambda c: (c[1], c[0])))
                 sid = str(shape_id(cells_t))
-                shapes[sid] = _array(cells_t)
+                shapes[sid] = shape_array(cells_t)
                 grid[y][x] = f"{'P' if t == 'poly' else 'Y'}-{colour}-{sid}"
     edges = [(x, y) for y in range(2 * h + 1) for x in range(2 * w + 1) if not is_cell(x, y)
              and (x, y) not in (start, end)]
     kinds = [t for t in EDGE_TYPES if t in types]
     if kinds:
-        for k in rng.permutation(len(edges))[:n_edge]:
-            x, y = edges[k]
+        for i in rng.permutation(len(edges))[:n_edge]:
+            x, y = edges[i]
             t = kinds[int(rng.integers(len(kinds)))]
             if t == "gap" and (x + y) % 2 == 1:
                 grid[y][x] = "G"
@@ -368,104 +1102,35 @@ def uniform_symbols(rng: np.random.Generator, w: int, h: int, start, end, types,
     return SparcPuzzle.from_grid(grid, shapes)
 
 
-def _size_for_level(rng, level: int, n_mech: int, width, height):
-    """A size (given or drawn) on which ``level`` is reachable with ``n_mech`` symbol types."""
-    sizes = [(a, b) for a in range(MIN_SIDE, MAX_SIDE + 1) for b in range(MIN_SIDE, MAX_SIDE + 1)
-             if (width is None or a == width) and (height is None or b == height)]
-    ok = []
-    for a, b in sizes:
-        area = a * b
-        if n_mech == 0:
-            if level_of_score(score_of_raw(raw_score(0, 0, area))) == level:
-                ok.append((a, b))
-        else:
-            counts = rules_for_level(level, n_mech, area)
-            if counts and counts[0] <= area * 0.75:
-                ok.append((a, b))
-    if not ok:
-        return None
-    # prefer areas near the official split's mean area of the level
-    prior = AREA_PRIOR[level]
-    weights = np.array([math.exp(-abs(a * b - prior) / (0.2 * prior)) for a, b in ok])
-    return ok[int(rng.choice(len(ok), p=weights / weights.sum()))]
-
-
-def generate(rng: np.random.Generator, width: int | None = None, height: int | None = None,
-             level: int | None = None, rules=None, density: float = 0.5, k: int = MAX_SOLUTIONS,
-             sampler: str = "planted", start_on_border: bool = True, max_rounds: int = 20,
-             ylop_rate: float = 0.05, balancer: RuleBalancer | None = None, forbidden=frozenset(),
-             max_attempts: int = 400) -> Generated:
-    """One puzzle with ``1 <= solutions <= k`` (spec §9).
-
-    ``rules`` is a rule-set name of :data:`RULE_SETS` or a collection of rule types (drawn with
-    balancing when None); ``level`` 1..5 aims at that difficulty level; ``forbidden`` holds
-    fingerprints (e.g. of official test records) that must not be produced.
-    """
-    check_choice("sampler", sampler, SAMPLERS)
-    if isinstance(rules, str):
-        check_choice("rules", rules, list(RULE_SETS))
-        fixed = RULE_SETS[rules]
-    elif rules is None:
-        fixed = None
-    else:
-        fixed = tuple(rules)
-        for t in fixed:
-            check_choice("rule type", t, RULE_TYPES)
-        if "ylop" in fixed and "poly" not in fixed:
-            raise ConfigError("rule type 'ylop' needs 'poly' as well")
-    for name, v in (("width", width), ("height", height)):
-        if v is not None and not (MIN_SIDE <= v <= MAX_SIDE):
-            raise ConfigError(f"{name} {v} is outside the valid range {MIN_SIDE}..{MAX_SIDE}")
-    if level is not None and level not in (1, 2, 3, 4, 5):
-        raise ConfigError(f"level {level!r} is not one of: 1, 2, 3, 4, 5")
+def _generate_uniform(rng, width, height, level, fixed, density, k, start_on_border, max_rounds, ylop_rate,
+                      balancer, forbidden, max_attempts) -> Generated:
+    """The paper's loop (§9): random fill, density halved on no solution, raised on too many."""
     total_rounds = 0
     for _attempt in range(max_attempts):
         types = fixed if fixed is not None else draw_rule_types(rng, balancer=balancer, ylop_rate=ylop_rate)
-        if fixed is None and "poly" in types and "ylop" not in types and rng.random() < ylop_rate:
-            types = types + ("ylop",)
         n_mech = len([t for t in CELL_TYPES if t in types])
-        if level is not None:
-            size = _size_for_level(rng, level, n_mech, width, height)
-            if size is None:
-                if fixed is not None:
-                    raise ConfigError(f"level {level} cannot be reached with rules {fixed} at size "
-                                      f"{width or 'any'} x {height or 'any'}")
-                continue
-            w, h = size
-        else:
-            w = width or int(rng.integers(MIN_SIDE, MAX_SIDE + 1))
-            h = height or int(rng.integers(MIN_SIDE, MAX_SIDE + 1))
+        options = _size_options(level, n_mech, width, height, 1 if n_mech else 0)
+        if not options:
+            if fixed is not None:
+                raise ConfigError(f"level {level} cannot be reached with rules {fixed} at size "
+                                  f"{width or 'any'} x {height or 'any'}")
+            continue
+        w, h, allowed = options[int(rng.integers(len(options)))]
         area = w * h
-        border = border_positions(w, h)
-        end = border[int(rng.integers(len(border)))]
-        if start_on_border:
-            starts = [q for q in border if q != end]
-        else:
-            starts = [(x, y) for y in range(2 * h + 1) for x in range(2 * w + 1)
-                      if not is_cell(x, y) and (x, y) != end]
+        ring = border_positions(w, h)
+        end = ring[int(rng.integers(len(ring)))]
+        starts = [q for q in (ring if start_on_border else list(line_neighbours(w, h))) if q != end]
         start = starts[int(rng.integers(len(starts)))]
-        allowed = rules_for_level(level, n_mech, area) if (level is not None and n_mech) else None
         dens = density
         for _round in range(max_rounds):
             total_rounds += 1
             target = max(1 if n_mech else 0, round(dens * area))
-            if allowed:
+            if n_mech:
                 target = min(allowed, key=lambda n: (abs(n - target), n))
-            edge_only = n_mech == 0
-            n_edge = max(1, round(dens * area * (1.0 if edge_only else 0.4)))
-            if sampler == "planted":
-                path = random_path(rng, w, h, start, end, float(rng.random()))
-                puzzle = plant_symbols(rng, w, h, path, types, target, n_edge)
-                if puzzle is None:
-                    break
-                if not check_path(puzzle, path).solved:  # planting must keep the path valid
-                    break
-            else:
-                puzzle = uniform_symbols(rng, w, h, start, end, types, target, n_edge)
+            n_edge = max(1, round(dens * area * (1.0 if n_mech == 0 else 0.4)))
+            puzzle = uniform_symbols(rng, w, h, start, end, types, target, n_edge)
             score, lvl = difficulty_score(puzzle)
             if level is not None and lvl != level:
-                if allowed and len(puzzle.symbols) < min(allowed):
-                    break
                 continue
             res = enumerate_solutions(puzzle, cap=k, node_limit=GEN_NODE_LIMIT)
             if not res.complete:
@@ -482,17 +1147,17 @@ def generate(rng: np.random.Generator, width: int | None = None, height: int | N
                 balancer.add(puzzle)
             return Generated(puzzle, res.solutions, score, lvl, total_rounds)
     raise ConfigError(f"no SPaRC puzzle found after {max_attempts} attempts for width={width}, height={height}, "
-                      f"level={level}, rules={rules}; loosen the constraints")
+                      f"level={level}, rules={fixed}; loosen the constraints")
 
 
 __all__ = [
+    "LEVEL_PROFILES",
     "RULE_SETS",
     "RULE_TYPES",
     "Generated",
     "RuleBalancer",
     "draw_rule_types",
     "generate",
-    "plant_symbols",
-    "random_path",
+    "long_path",
     "uniform_symbols",
 ]

@@ -1,10 +1,11 @@
 """The official SPaRC records: loading them and keeping them out of training (spec §13).
 
-The official test split is evaluation-only. Records read through :func:`load_official` carry
-the tag ``official_split``; :func:`known_official` lists the ids and fingerprints of the official
-test records this machine can see (the reference sample under ``../shared/reference`` or
-``$KUMO_GYM_REFERENCE``, and any file loaded with ``split="test"`` in this process), so that
-training builders and the generator can refuse them.
+The official test split is evaluation-only. Official test puzzles are recognised by content
+alone (:meth:`SparcPuzzle.fingerprint`), never by tags, ids or file names, so a renamed copy is
+caught and our own generated files are never mistaken for official ones. :func:`known_official`
+lists the fingerprints this machine knows: the reference sample under ``../shared/reference``
+(or ``$KUMO_GYM_REFERENCE``) and every record loaded with ``load_official(split="test")`` in
+this process. Training builders and the generator refuse them.
 """
 from __future__ import annotations
 
@@ -33,12 +34,18 @@ def reference_file() -> Path | None:
     return path if path.is_file() else None
 
 
-def instance_from_record(record: dict, official_split: str | None = "test", config: str = "all") -> Instance:
-    """An Instance holding ``record`` verbatim; official records are tagged with their split."""
-    SparcPuzzle.from_record(record)  # validates, warns on YAML mismatch
+def instance_from_record(record: dict, official_split: str | None = None, config: str = "all") -> Instance:
+    """An Instance holding ``record`` verbatim. ``official_split`` tags it as official data of
+    that split; a record whose content is a known official test puzzle is tagged ``test``
+    whatever it says."""
+    p = SparcPuzzle.from_record(record)  # validates, warns on YAML mismatch
+    if official_split not in (None, "train", "test"):
+        official_split = None
+    if is_official(p):
+        official_split = "test"
     params = {"source": "official", "official_split": official_split, "config": config} if official_split \
         else {"source": "record"}
-    split = "test" if official_split == "test" else ("train" if official_split == "train" else None)
+    split = official_split if official_split in ("train", "test") else None
     return Instance(family=FAMILY, data=record, params=params, split=split)
 
 
@@ -74,12 +81,11 @@ def load_official(path=None, config: str = "all", split: str = "test", revision:
         records = [dict(r) for r in ds]
     else:
         records = read_records(path)
-    out = [instance_from_record(r, split, config) for r in records]
     if split == "test":
-        for inst in out:
-            _SEEN_TEST["ids"].add(inst.data.get("id"))
-            _SEEN_TEST["fingerprints"].add(SparcPuzzle.from_record(inst.data).fingerprint())
-    return out
+        for r in records:
+            _SEEN_TEST["ids"].add(r.get("id"))
+            _SEEN_TEST["fingerprints"].add(SparcPuzzle.from_record(r).fingerprint())
+    return [instance_from_record(r, split, config) for r in records]
 
 
 @lru_cache(maxsize=1)
@@ -98,3 +104,9 @@ def known_official() -> tuple[set, set]:
     """(ids, fingerprints) of the official test records known here."""
     ids, fps = _reference_keys()
     return set(ids) | _SEEN_TEST["ids"], set(fps) | _SEEN_TEST["fingerprints"]
+
+
+def is_official(puzzle: SparcPuzzle) -> bool:
+    """Whether ``puzzle`` is a known official test puzzle (by content fingerprint)."""
+    fp = puzzle.fingerprint()
+    return fp in _reference_keys()[1] or fp in _SEEN_TEST["fingerprints"]

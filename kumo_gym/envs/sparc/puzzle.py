@@ -6,32 +6,37 @@ the record itself verbatim so that writing it back gives byte-identical JSON.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import warnings
 from dataclasses import dataclass, field
 
-import numpy as np
+from ...solvers.sparc import (
+    COLOURS,
+    NONE,
+    POLY,
+    SQUARE,
+    STAR,
+    TRIANGLE,
+    TRIANGLE_LETTERS,
+    YLOP,
+    is_cell,
+    shape_cells,
+    symbol_of_token,
+)
+from .difficulty import difficulty_score
 
-#: colour codes of the token grammar, in a fixed order (index = colour id in the arrays)
-COLOURS = "RBGYWOPK"
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "orange", "purple", "black")
 COLOUR_OF_NAME = dict(zip(COLOUR_NAMES, COLOURS))
 NAME_OF_COLOUR = dict(zip(COLOURS, COLOUR_NAMES))
-
-# Symbol kinds of a rule cell (values of SparcPuzzle.kind); the solver uses the same numbers.
-NONE, SQUARE, STAR, TRIANGLE, POLY, YLOP = 0, 1, 2, 3, 4, 5
 KIND_NAMES = {SQUARE: "square", STAR: "star", TRIANGLE: "triangle", POLY: "poly", YLOP: "ylop"}
-TRIANGLE_LETTERS = "ABCD"
 
 TOKEN_RE = re.compile(r"S|E|\+|N|\.|G|o-[RBGYWOPK]|\*-[RBGYWOPK]|[ABCD]-[RBGYWOPK]|[PY]-[RBGYWOPK]-\d+")
 LINE_TOKENS = ("S", "E", "+", ".", "G")
 MIN_SIDE, MAX_SIDE = 2, 6
-
-
-def is_cell(x: int, y: int) -> bool:
-    """Both coordinates odd: a rule cell, which the path never occupies (§1)."""
-    return (x & 1) == 1 and (y & 1) == 1
+__all__ = ["COLOURS", "NONE", "POLY", "SQUARE", "STAR", "TRIANGLE", "TRIANGLE_LETTERS", "YLOP", "SparcPuzzle",
+           "is_cell", "is_edge", "is_vertex", "shape_array", "shape_cells", "shape_id"]
 
 
 def is_vertex(x: int, y: int) -> bool:
@@ -41,19 +46,6 @@ def is_vertex(x: int, y: int) -> bool:
 def is_edge(x: int, y: int) -> bool:
     """Exactly one coordinate odd: an edge midpoint (§1)."""
     return ((x ^ y) & 1) == 1
-
-
-def shape_cells(array) -> tuple[tuple[int, int], ...]:
-    """The cells ``(dx, dy)`` of a 4x4 polyshape array ``arr[y][x]``, translated to min 0 (§3).
-
-    The array is authoritative; the shape's id is never decoded.
-    """
-    cells = [(x, y) for y, row in enumerate(array) for x, v in enumerate(row) if v]
-    if not cells:
-        return ()
-    mx = min(x for x, _ in cells)
-    my = min(y for _, y in cells)
-    return tuple(sorted(((x - mx, y - my) for x, y in cells), key=lambda c: (c[1], c[0])))
 
 
 def shape_id(cells) -> int:
@@ -145,19 +137,11 @@ class SparcPuzzle:
                         raise ValueError(f"gap 'G' at (x={x}, y={y}) is not on an edge midpoint")
                     gaps.append((x, y))
                 elif cell and tok != "N":
-                    head, colour = tok[0], tok[2]
-                    if head == "o":
-                        symbols[(x, y)] = (SQUARE, colour, 0)
-                    elif head == "*":
-                        symbols[(x, y)] = (STAR, colour, 0)
-                    elif head in TRIANGLE_LETTERS:
-                        symbols[(x, y)] = (TRIANGLE, colour, TRIANGLE_LETTERS.index(head) + 1)
-                    else:
-                        sid = tok[4:]
-                        if sid not in shapes:
-                            raise ValueError(f"token {tok!r} at (x={x}, y={y}) uses polyshape {sid} "
-                                             f"missing from polyshapes ({', '.join(shapes) or 'none'})")
-                        symbols[(x, y)] = (POLY if head == "P" else YLOP, colour, sid)
+                    sym = symbol_of_token(tok)
+                    if sym[0] in (POLY, YLOP) and sym[2] not in shapes:
+                        raise ValueError(f"token {tok!r} at (x={x}, y={y}) uses polyshape {sym[2]} "
+                                         f"missing from polyshapes ({', '.join(shapes) or 'none'})")
+                    symbols[(x, y)] = sym
         if start is None or end is None:
             raise ValueError(f"puzzle_array needs exactly one 'S' and one 'E' (start={start}, end={end})")
         return cls(w, h, [list(r) for r in grid], shapes, start, end, record, dots, gaps, symbols)
@@ -187,10 +171,8 @@ class SparcPuzzle:
 
     def make_record(self, solutions=None, puzzle_id: str | None = None, difficulty: tuple | None = None) -> dict:
         """A record in the official format for a puzzle we built (spec §4, §9)."""
-        from .difficulty import difficulty_score
-
         if difficulty is None:
-            difficulty = difficulty_score(self)
+            difficulty = difficulty_score(self.symbols.values(), self.width * self.height)
         score, level = difficulty
         used = sorted({s[2] for s in self.symbols.values() if s[0] in (POLY, YLOP)}, key=int)
         shapes = {sid: shape_array(self.shapes[sid]) for sid in used}
@@ -210,11 +192,15 @@ class SparcPuzzle:
         return rec
 
     def fingerprint(self) -> str:
-        """16 hex digits identifying the puzzle by its array and shape cells (§9 dedup)."""
-        import hashlib
+        """16 hex digits identifying the puzzle by its content (§9 dedup, §13 contamination):
+        the token grid with each polyshape id replaced by the shape's cells, so two records of one
+        puzzle match whatever their ids, tags or shape labels."""
+        def canonical(tok: str) -> str:
+            if tok[0] in "PY" and len(tok) > 4:
+                return tok[:4] + ";".join(f"{x},{y}" for x, y in self.shapes[tok[4:]])
+            return tok
 
-        shapes = sorted(self.shapes[s[2]] for s in self.symbols.values() if s[0] in (POLY, YLOP))
-        key = json.dumps([self.grid, shapes], separators=(",", ":"))
+        key = json.dumps([[canonical(t) for t in row] for row in self.grid], separators=(",", ":"))
         return hashlib.sha256(key.encode()).hexdigest()[:16]
 
     # ---- YAML (text_visualization) ------------------------------------------------------------
@@ -320,65 +306,3 @@ def _parse_yaml_cells(text: str) -> dict:
             else:
                 props[k] = val
     return out
-
-
-def puzzle_arrays(p: SparcPuzzle):
-    """The numeric arrays the solver works on (spec §8 "Data").
-
-    Returns a dict of numpy arrays over flattened positions ``q = y * cols + x``: ``line`` (may
-    hold the path: line position and not a gap), ``dot``, ``kind``, ``colour`` (index in
-    COLOURS, -1 none), ``count`` (triangle target), ``shape`` (index into the shape table), and
-    the shape table itself as ``shape_cells[k, i] = (dx, dy)`` with ``shape_size[k]``.
-    """
-    cols, rows = p.cols, p.rows
-    n = cols * rows
-    line = np.zeros(n, np.int8)
-    dot = np.zeros(n, np.int8)
-    kind = np.zeros(n, np.int8)
-    colour = np.full(n, -1, np.int8)
-    count = np.zeros(n, np.int8)
-    shape = np.full(n, -1, np.int16)
-    gaps = set(p.gaps)
-    for y in range(rows):
-        for x in range(cols):
-            if not is_cell(x, y) and (x, y) not in gaps:
-                line[y * cols + x] = 1
-    for x, y in p.dots:
-        dot[y * cols + x] = 1
-    sids = sorted(p.shapes)
-    index = {sid: i for i, sid in enumerate(sids)}
-    for (x, y), (k, c, extra) in p.symbols.items():
-        q = y * cols + x
-        kind[q] = k
-        colour[q] = COLOURS.index(c)
-        if k == TRIANGLE:
-            count[q] = extra
-        elif k in (POLY, YLOP):
-            shape[q] = index[extra]
-    shape_size = np.zeros(max(1, len(sids)), np.int32)
-    shape_tab = np.zeros((max(1, len(sids)), 16, 2), np.int32)
-    for i, sid in enumerate(sids):
-        cells = p.shapes[sid]
-        shape_size[i] = len(cells)
-        for j, (dx, dy) in enumerate(cells):
-            shape_tab[i, j] = (dx, dy)
-    return {"cols": cols, "rows": rows, "line": line, "dot": dot, "kind": kind, "colour": colour,
-            "count": count, "shape": shape, "shape_cells": shape_tab, "shape_size": shape_size,
-            "start": p.start[1] * cols + p.start[0], "end": p.end[1] * cols + p.end[0]}
-
-
-def to_puzzle(obj) -> SparcPuzzle:
-    """A SparcPuzzle from a SparcPuzzle, an Instance of the family, an official record or its
-    JSON text."""
-    if isinstance(obj, SparcPuzzle):
-        return obj
-    data = getattr(obj, "data", None)
-    if isinstance(data, dict):
-        return SparcPuzzle.from_record(data)
-    if isinstance(obj, str):
-        obj = json.loads(obj)
-    if isinstance(obj, dict):
-        if "puzzle_array" not in obj and isinstance(obj.get("data"), dict):
-            obj = obj["data"]
-        return SparcPuzzle.from_record(obj)
-    raise ValueError(f"cannot read a SPaRC puzzle from {type(obj).__name__}")

@@ -12,6 +12,9 @@ from .puzzle import POLY, SQUARE, STAR, TRIANGLE, YLOP, SparcPuzzle, is_cell
 
 PATH_FLAGS = ("incorrect_start_end", "disconnected", "intersecting", "rule_cell_crossing")
 RULES = ("dot", "gap", "square", "star", "triangle", "poly")
+#: the rule code of each path-error flag (the task's ``rule_codes``; the flags are the paper's)
+PATH_RULES = {"start_end": "incorrect_start_end", "connected": "disconnected", "no_revisit": "intersecting",
+              "no_rule_cell": "rule_cell_crossing", "in_bounds": "out_of_bounds"}
 
 
 @dataclass
@@ -43,14 +46,26 @@ class PathCheck:
         """Only flag: the path starts at S but ends before E (the 'incomplete' status)."""
         return self.flags["stops_early"]
 
+    def broken_path_rules(self) -> list[str]:
+        """Codes of the path rules broken (``start_end``, ``connected`` ...)."""
+        return [code for code, flag in PATH_RULES.items() if self.flags[flag]]
 
-def path_errors(p: SparcPuzzle, path: list) -> tuple[dict, int | None, bool]:
+    def violation_list(self) -> list[dict]:
+        """Every broken rule as ``{"rule": code, ...}`` (the Verdict's ``violations``)."""
+        out = [{"rule": code, "first_error": self.first_error} for code in self.broken_path_rules()]
+        out += [{"rule": rule, "positions": [list(v) for v in pos]} for rule, pos in self.violations.items() if pos]
+        return out
+
+
+def path_errors(p: SparcPuzzle, path: list, skip=frozenset()) -> tuple[dict, int | None, bool]:
     """The path-error flags of §6, the index of the first offending position, and whether the
-    only problem is that the path stops before ``E``."""
+    only problem is that the path stops before ``E``. Path rules whose codes are in ``skip`` are
+    not checked (the task's rule switches)."""
     n = len(path)
     first = None
-    bad_start = n == 0 or tuple(path[0]) != p.start
-    bad_end = n == 0 or tuple(path[-1]) != p.end
+    check_ends = "start_end" not in skip
+    bad_start = check_ends and (n == 0 or tuple(path[0]) != p.start)
+    bad_end = check_ends and (n == 0 or tuple(path[-1]) != p.end)
     disconnected = intersecting = crossing = oob = False
     seen = set()
     if bad_start:
@@ -58,14 +73,14 @@ def path_errors(p: SparcPuzzle, path: list) -> tuple[dict, int | None, bool]:
     for i, pos in enumerate(path):
         x, y = pos
         err = False
-        if not p.in_bounds(x, y):
+        if not p.in_bounds(x, y) and "in_bounds" not in skip:
             oob = err = True
-        if i > 0 and abs(x - path[i - 1][0]) + abs(y - path[i - 1][1]) != 1:
+        if i > 0 and abs(x - path[i - 1][0]) + abs(y - path[i - 1][1]) != 1 and "connected" not in skip:
             disconnected = err = True
-        if pos in seen:
+        if pos in seen and "no_revisit" not in skip:
             intersecting = err = True
         seen.add(pos)
-        if 0 < i < n - 1 and is_cell(x, y):
+        if 0 < i < n - 1 and is_cell(x, y) and p.in_bounds(x, y) and "no_rule_cell" not in skip:
             crossing = err = True
         if err and first is None:
             first = i
@@ -187,52 +202,57 @@ def poly_region_ok(p: SparcPuzzle, region: list) -> bool:
     return place_ylops(0, 0)
 
 
-def rule_report(p: SparcPuzzle, path: list) -> tuple[dict, int, int]:
+def rule_report(p: SparcPuzzle, path: list, skip=frozenset()) -> tuple[dict, int, int]:
     """Rule violations of a structurally valid path: {rule: [positions]}, satisfied, total.
 
     One constraint per dot, gap, star and triangle, and one per region holding squares or
-    polys/ylops (spec §5). Offending positions are the symbols (or dots/gaps) involved.
+    polys/ylops (spec §5). Offending positions are the symbols (or dots/gaps) involved. Rules
+    whose codes are in ``skip`` are not checked.
     """
     on_path = set(map(tuple, path))
     viol = {r: [] for r in RULES}
     total = satisfied = 0
-    for pos in p.dots:
-        total += 1
-        if pos in on_path:
-            satisfied += 1
-        else:
-            viol["dot"].append(pos)
-    for pos in p.gaps:
-        total += 1
-        if pos in on_path:
-            viol["gap"].append(pos)
-        else:
-            satisfied += 1
-    for c, (kind, colour, extra) in p.symbols.items():
-        if kind == TRIANGLE:
+    if "dot" not in skip:
+        for pos in p.dots:
             total += 1
-            if touched_edges(p, c, on_path) == extra:
+            if pos in on_path:
                 satisfied += 1
             else:
-                viol["triangle"].append(c)
+                viol["dot"].append(pos)
+    if "gap" not in skip:
+        for pos in p.gaps:
+            total += 1
+            if pos in on_path:
+                viol["gap"].append(pos)
+            else:
+                satisfied += 1
+    if "triangle" not in skip:
+        for c, (kind, colour, extra) in p.symbols.items():
+            if kind == TRIANGLE:
+                total += 1
+                if touched_edges(p, c, on_path) == extra:
+                    satisfied += 1
+                else:
+                    viol["triangle"].append(c)
     for region in regions(p, on_path):
         syms = [(c, p.symbols[c]) for c in region if c in p.symbols]
         squares = [(c, s[1]) for c, s in syms if s[0] == SQUARE]
-        if squares:
+        if squares and "square" not in skip:
             total += 1
             if len({col for _, col in squares}) == 1:
                 satisfied += 1
             else:
                 viol["square"].extend(c for c, _ in squares)
-        for c, s in syms:
-            if s[0] == STAR:
-                total += 1
-                same = sum(1 for _, t in syms if t[1] == s[1])
-                if same == 2:
-                    satisfied += 1
-                else:
-                    viol["star"].append(c)
-        if any(s[0] in (POLY, YLOP) for _, s in syms):
+        if "star" not in skip:
+            for c, s in syms:
+                if s[0] == STAR:
+                    total += 1
+                    same = sum(1 for _, t in syms if t[1] == s[1])
+                    if same == 2:
+                        satisfied += 1
+                    else:
+                        viol["star"].append(c)
+        if "poly" not in skip and any(s[0] in (POLY, YLOP) for _, s in syms):
             total += 1
             if poly_region_ok(p, region):
                 satisfied += 1
@@ -241,14 +261,15 @@ def rule_report(p: SparcPuzzle, path: list) -> tuple[dict, int, int]:
     return {r: sorted(v) for r, v in viol.items()}, satisfied, total
 
 
-def check_path(p: SparcPuzzle, path) -> PathCheck:
-    """Full check of a path given as a sequence of (x, y) pairs (spec §5, §6)."""
+def check_path(p: SparcPuzzle, path, skip=frozenset()) -> PathCheck:
+    """Full check of a path given as a sequence of (x, y) pairs (spec §5, §6). Rules whose codes
+    are in ``skip`` are not checked (the task's rule switches: the mutation test in miniature)."""
     path = [tuple(int(v) for v in pos) for pos in path]
-    flags, first, _ = path_errors(p, path)
+    flags, first, _ = path_errors(p, path, skip)
     check = PathCheck(flags, first)
     if not flags["invalid_path"] and not flags["out_of_bounds"]:
         check.first_error = None
-        check.violations, check.satisfied, check.total = rule_report(p, path)
+        check.violations, check.satisfied, check.total = rule_report(p, path, skip)
     return check
 
 

@@ -1,48 +1,132 @@
 """The SPaRC task: answer and interactive modes over one puzzle model (spec §1-§13)."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from ...core.errors import ConfigError, ContaminationError, UnsolvableInstanceError, check_choice
+from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.errors import ConfigError, ContaminationError, ParseError, UnsolvableInstanceError
+from ...core.extract import looks_truncated, split_thinking
 from ...core.instance import Instance
+from ...core.params import Params, param
 from ...core.task import StepwiseTask, Transition
 from ...core.verdict import Verdict
 from ...solvers.sparc import enumerate_solutions
 from . import text as tx
-from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, generate
-from .official import FAMILY, instance_from_record, known_official, read_records
+from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, border_walks, generate, long_path, shortest_line
+from .integrity import prefix_credit
+from .official import FAMILY, instance_from_record, is_official, known_official, read_records
 from .puzzle import COLOURS, SparcPuzzle, is_cell
 from .render import render_rgb
-from .rules import PATH_FLAGS, check_path
+from .rules import PATH_RULES, check_path
 
-LEVELS = (1, 2, 3, 4, 5)
+LEVELS = ("1", "2", "3", "4", "5")
 SCORINGS = ("rules", "exact")
 #: channels of :meth:`SparcTask.encode_state` (each a 13 x 13 plane, the largest grid)
 STATE_CHANNELS = ("line", "gap", "dot", "visited", "head", "end", "square", "star", "triangle", "poly", "ylop",
                   "colour")
 MAX_GRID = 13
 
+#: every rule the verifier checks (spec §5, §6): the path rules, then the rules of the symbols
+RULE_CODES = {
+    "start_end": "the line starts at S and ends at E",
+    "connected": "consecutive positions of the line are one step apart (up, down, left or right)",
+    "no_revisit": "the line never visits a position twice",
+    "no_rule_cell": "the line never enters a rule cell (both coordinates odd)",
+    "in_bounds": "every position of the line lies inside the grid",
+    "gap": "the line never passes through a gap",
+    "dot": "the line passes through every dot",
+    "square": "all squares in one region have the same colour",
+    "star": "the region of each star holds exactly two symbols of the star's colour, the star included",
+    "triangle": "the line passes over exactly as many of a triangle cell's four edges as triangles are shown",
+    "poly": "the polyominoes of a region, less its negative ones, cover it exactly (translated only)",
+}
+
+
+def _canonical_rules(value) -> str | None:
+    """``rules`` as a rule-set name or a comma-joined list of rule types in canonical order."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if value in RULE_SETS:
+            return value
+        parts = [t.strip() for t in value.replace("+", ",").split(",") if t.strip()]
+    elif isinstance(value, (list, tuple)):
+        parts = list(value)
+    else:
+        raise ConfigError(f"rules {value!r} must be a rule-set name ({', '.join(RULE_SETS)}) or a list of "
+                          f"rule types ({', '.join(RULE_TYPES)})")
+    if not parts:
+        raise ConfigError(f"rules {value!r} names no rule type; use one of: {', '.join(RULE_SETS)}")
+    for t in parts:
+        if t not in RULE_TYPES:
+            raise ConfigError(f"rule type {t!r} is not one of: {', '.join(RULE_TYPES)}")
+    if "ylop" in parts and "poly" not in parts:
+        raise ConfigError("rule type 'ylop' needs 'poly' as well")
+    canon = tuple(t for t in RULE_TYPES if t in parts)
+    named = [name for name, types in RULE_SETS.items() if types == canon]
+    return named[0] if named else ",".join(canon)
+
+
+@dataclass(frozen=True)
+class SparcParams(Params):
+    """The parameters of ``kumo_gym/SPaRC-v0`` (spec §7, §9)."""
+
+    level: str = param("mixed", choices=("mixed",) + LEVELS,
+                       doc="difficulty level to aim at (the published score's level), or 'mixed': one drawn per item")
+    width: int = param(None, kind=int, lo=2, hi=6, doc="grid width in cells (default: drawn for the level)")
+    height: int = param(None, kind=int, lo=2, hi=6, doc="grid height in cells (default: drawn for the level)")
+    rules: str = param(None, kind=object,
+                       doc="an official config (" + ", ".join(RULE_SETS) + ") or rule types "
+                           "(dot gap square star triangle poly ylop) as a list or 'dot,star'; default: the "
+                           "level's official mix")
+    k: int = param(50, lo=1, hi=1000, doc="the most solutions a generated puzzle may have")
+    sampler: str = param("planted", choices=SAMPLERS,
+                         doc="'planted': calibrated to the official levels; 'uniform': the paper's random fill")
+    density: float = param(0.5, lo=0.01, hi=1.0, doc="uniform sampler: the starting share of cells with a symbol")
+    ylop_rate: float = param(0.05, lo=0.0, hi=1.0, doc="uniform sampler: share of puzzles with polys that get ylops")
+    start_on_border: bool = param(True, doc="start on the outer border (as every official puzzle does)")
+    records: str = param(None, kind=str, doc="a JSONL/JSON file of records to draw items from instead of generating")
+    scoring: str = param("rules", choices=SCORINGS,
+                         doc="'rules' (any valid line), or 'exact': one of the stored solutions (never changes the "
+                             "instance drawn)")
+    grid_format: str = param("array", choices=tx.GRID_FORMATS, prompt=True, doc="how the grid is written")
+    shots: int = param(1, choices=(0, 1, 2), prompt=True, doc="worked examples of our own in the prompt")
+    vision: object = param(False, kind=object, choices=(False, True, "yaml"), prompt=True,
+                           doc="True: the grid is left out of the text (pair with the image); 'yaml': also add "
+                               "the record's YAML description")
+    template: str = param(None, kind=str, prompt=True,
+                          doc="a str.format prompt over " + " ".join("{" + f + "}" for f in tx.TEMPLATE_FIELDS))
+
+    def check(self) -> SparcParams:
+        if self.template is not None:
+            tx.check_template(self.template)
+        if self.records is not None and not isinstance(self.records, str):
+            raise ConfigError(f"records {self.records!r} must be a file path")
+        return dataclasses.replace(self, rules=_canonical_rules(self.rules))
+
 
 @lru_cache(maxsize=4)
-def _records_of(path: str) -> list:
+def _records_of(path: str) -> tuple:
     try:
         records = read_records(path)
     except (OSError, ValueError) as e:
         raise ConfigError(f"records file {path!r} cannot be read: {e}") from None
     if not records:
         raise ConfigError(f"records file {path!r} holds no records")
-    return records
+    return tuple(records)
 
 
 def _presets() -> dict:
     out = {"mixed": {"level": "mixed"}}
     for lv in LEVELS:
-        out[str(lv)] = {"level": lv}
+        out[lv] = {"level": lv}
         out[f"level{lv}"] = {"level": lv}
     return out
 
@@ -57,101 +141,62 @@ class SparcTask(StepwiseTask):
     to avoid, squares that must not share a region with another colour, stars that need exactly
     one same-coloured partner, triangles counting touched edges, and polyominoes (positive and
     negative) that must tile their region (rules as the official solutions establish them, §5).
+    Generated puzzles have 1 to ``k`` solutions, all stored in the record; level ``k`` matches
+    the official level-``k`` puzzles in size, solution length, rule mix, solution count and
+    difficulty score (docs/sparc.md shows the calibration table).
 
     ## Answer (``mode="answer"``, default)
     Reasoning, then ``####`` and the whole path as ``(x, y)`` pairs:
     ``#### (0, 2), (0, 1), (0, 0), (1, 0)``. The text after the last ``####`` counts (the whole
-    text when there is none); the path is cut after its first visit to ``E``.
+    text when there is none); the path is cut after its first visit to ``E``. Output cut by the
+    token limit before a complete line after ``####`` is ``truncated``.
 
     ## Interactive (``mode="interactive"``)
-    One step per turn: ``Final: right|up|left|down`` (or 0-3, or the next node as ``(x, y)``). The observation shows the step,
-    the position, the legal moves and the grid with visited positions ``V`` and the head ``L``.
-    Leaving the grid, entering a rule cell or a gap, or revisiting ends the episode as
-    ``illegal_move``; reaching ``E`` ends it with the rule verdict. ``max_steps`` defaults to the
-    number of line positions.
+    One step per turn: ``Final: right|up|left|down`` (or 0-3, or the next node as ``(x, y)``).
+    The observation shows the step, the position, the legal moves and the grid with visited
+    positions ``V`` and the head ``L``. Leaving the grid, entering a rule cell or a gap, or
+    revisiting is an invalid move (no effect, feedback; three in a row truncate); reaching ``E``
+    ends the episode with the rule verdict. ``max_steps`` defaults to the number of line
+    positions.
 
     ## Verdicts (§6)
+    ``details["violations"]`` lists each broken rule by its code (see Rules);
     ``details["path_errors"]`` holds the paper's four flags (``incorrect_start_end``,
     ``disconnected``, ``intersecting``, ``rule_cell_crossing``), ``invalid_path`` and
     ``out_of_bounds``; ``details["rule_violations"]`` maps ``dot, gap, square, star, triangle,
-    poly`` to the offending positions (only for structurally valid paths). Status: ``solved``;
+    poly`` to the offending positions (structurally valid paths only). Status: ``solved``;
     ``wrong`` (valid path, some rule broken); ``illegal_move`` (a path error; ``first_error`` =
     0-based index of the first offending position); ``incomplete`` (a clean path from S that
-    stops before E); ``parse_error`` (no coordinates); ``truncated``. ``score``: for a broken path
-    0.1 for a readable answer plus 0.1 per path flag not raised (at most 0.5); for a valid path
-    ``0.5 + 0.5 * satisfied / total`` rule constraints (one per dot, gap, star, triangle and per
-    region holding squares or polyominoes); 1 when solved.
+    stops before E); ``parse_error`` (no coordinates); ``truncated``.
 
-    ## Arguments
-    ``difficulty``: ``"1"``..``"5"`` (or ``level1``..``level5``), the published difficulty level
-    to aim at, or ``"mixed"`` (default: a level drawn per item). ``width``, ``height`` (2..6),
-    ``rules`` (an official config name such as ``"stars"`` or ``"polys_ylops"``, or a list of
-    rule types ``dot gap square star triangle poly ylop``), ``density`` (start of the density
-    loop, 0.5), ``k`` (solution cap, 50), ``sampler`` (``planted``/``uniform``),
-    ``start_on_border``, ``grid_format`` (``array``/``table``/``coords``), ``shots`` (0-2 worked
-    examples), ``scoring`` (``rules``/``exact``: compare with the stored solution list),
-    ``vision`` (True: leave the grid out of the text, pair with ``render_mode="rgb_array"``;
-    ``"yaml"``: the same plus the record's YAML description),
-    ``template`` (a ``str.format`` prompt over the fields ``{width} {height} {start} {end}
-    {grid} {polyshapes} {example} {legend} {rules} {basics} {answer_format} {role}``),
-    ``records`` (a JSONL/JSON file of official records to draw items from instead of
-    generating; such items are tagged as official test data unless a record says
-    ``"official_split": "train"``).
-    ``reset(options={"instance": record})`` plays an official record; official test records are
-    evaluation-only (``check_trainable`` raises ContaminationError).
+    ## Official records
+    ``reset(options={"instance": record})`` plays an official record; ``records=FILE`` draws
+    items from a record file. Official test records (recognised by content fingerprint) are
+    evaluation-only: every training path refuses them (``ContaminationError``).
 
     ## Version history
     * v0: first version.
     """
 
     family = FAMILY
+    Params = SparcParams
     difficulties = _presets()
     default_difficulty = "mixed"
-    param_names = ("level", "width", "height", "rules", "density", "k", "sampler", "start_on_border", "grid_format",
-                   "shots", "scoring", "vision", "ylop_rate", "records", "template")
+    rule_codes = RULE_CODES
+    partial_credit = ("0.9 x the share of a solution's positions that the answer's line follows from S before it "
+                      "leaves every solution, counted only beyond the share that a rule-blind line (a shortest "
+                      "line, a walk along the border) already follows; 1 when solved")
     answer_tags = ()
+    template_field_names = tx.TEMPLATE_FIELDS
 
     # ---- parameters -------------------------------------------------------------------------
-    def validate_params(self, params: dict) -> dict:
-        p = dict(params)
-        lv = p.get("level")
-        if lv is not None and lv != "mixed":
-            if isinstance(lv, str) and lv.isdigit():
-                lv = int(lv)
-            check_choice("level", lv, LEVELS + ("mixed",))
-            p["level"] = lv
-        for name in ("width", "height"):
-            if p.get(name) is not None:
-                v = p[name]
-                if isinstance(v, bool) or not isinstance(v, int) or not 2 <= v <= 6:
-                    raise ConfigError(f"{name} {v!r} is not an integer in 2..6")
-        rules = p.get("rules")
-        if isinstance(rules, str):
-            check_choice("rules", rules, list(RULE_SETS))
-        elif rules is not None:
-            if not isinstance(rules, (list, tuple)) or not rules:
-                raise ConfigError(f"rules {rules!r} must be a rule-set name ({', '.join(RULE_SETS)}) "
-                                  "or a list of rule types")
-            for t in rules:
-                check_choice("rule type", t, RULE_TYPES)
-            p["rules"] = [t for t in RULE_TYPES if t in rules]
-        if "sampler" in p:
-            check_choice("sampler", p["sampler"], SAMPLERS)
-        if "grid_format" in p:
-            check_choice("grid_format", p["grid_format"], tx.GRID_FORMATS)
-        if "shots" in p:
-            check_choice("shots", p["shots"], (0, 1, 2))
-        if p.get("template") is not None:
-            tx.check_template(p["template"])
-        if "vision" in p:
-            check_choice("vision", p["vision"], (False, True, "yaml"))
-        if "scoring" in p:
-            check_choice("scoring", p["scoring"], SCORINGS)
-        if "density" in p and not (isinstance(p["density"], (int, float)) and 0 < p["density"] <= 1):
-            raise ConfigError(f"density {p['density']!r} is not in (0, 1]")
-        if "k" in p and not (isinstance(p["k"], int) and 1 <= p["k"] <= 1000):
-            raise ConfigError(f"k {p['k']!r} is not an integer in 1..1000")
-        return p
+    def seed_params(self, params: dict) -> dict:
+        """Prompt options and ``scoring`` never change which instance is drawn."""
+        return {k: v for k, v in super().seed_params(params).items() if k != "scoring"}
+
+    def template_fields(self, instance: Instance) -> dict:
+        p = instance.params
+        return tx.prompt_fields(self.puzzle(instance), p.get("grid_format", "array"), p.get("shots", 1))
 
     # ---- instances --------------------------------------------------------------------------
     def puzzle(self, instance: Instance) -> SparcPuzzle:
@@ -159,16 +204,15 @@ class SparcTask(StepwiseTask):
                                      instance.data)
 
     def generate(self, rng: np.random.Generator, **params) -> Instance:
-        """A fresh puzzle (spec §9) with all its solutions stored in the record."""
+        """A fresh puzzle (spec §9) with all its solutions stored in the record, or an item of
+        the ``records`` file."""
         if params.get("records"):
-            # draw from a file of records (e.g. the official test split): evaluation items
             records = _records_of(str(params["records"]))
             rec = records[int(rng.integers(len(records)))]
-            inst = instance_from_record(rec, rec.get("official_split", "test"))
+            inst = instance_from_record(rec, rec.get("official_split"))
             return Instance(family=FAMILY, data=inst.data, params={**params, **inst.params})
-        level = params.get("level")
-        if level == "mixed":
-            level = int(rng.integers(1, 6))
+        level = params.get("level", "mixed")
+        level = int(rng.integers(1, 6)) if level in (None, "mixed") else int(level)
         _, fingerprints = known_official()
         gen = generate(rng, width=params.get("width"), height=params.get("height"), level=level,
                        rules=params.get("rules"), density=params.get("density", 0.5), k=params.get("k", 50),
@@ -178,10 +222,10 @@ class SparcTask(StepwiseTask):
         return Instance(family=FAMILY, data=gen.record(), params={**params, "source": "generated"})
 
     def load(self, obj: Any) -> Instance:
-        """An Instance from an Instance (or its dict/JSON) or from an official record (§4, §13).
+        """An Instance from an Instance (or its dict/JSON) or from a record (§4, §13).
 
-        A bare record is treated as an official test record (evaluation-only) unless it carries
-        ``"official_split": "train"``.
+        A bare record is tagged as official test data when its content is an official test
+        puzzle's (by fingerprint), whatever its fields say.
         """
         if isinstance(obj, str) and obj.lstrip().startswith("{"):
             try:
@@ -190,21 +234,52 @@ class SparcTask(StepwiseTask):
                 raise ConfigError(f"instance text is not valid JSON: {e}") from None
         if isinstance(obj, dict) and "puzzle_array" in obj:
             try:
-                return instance_from_record(obj, obj.get("official_split", "test"))
-            except ValueError as e:
+                return instance_from_record(obj, obj.get("official_split"))
+            except (ValueError, TypeError, KeyError) as e:
                 raise ConfigError(f"not a valid SPaRC record: {e}") from None
         return super().load(obj)
 
+    def validate_instance(self, instance: Instance) -> None:
+        """Raise ConfigError naming the first bad field of a SPaRC instance (spec §4)."""
+        data = instance.data
+        if not isinstance(data, dict):
+            raise ConfigError("SPaRC instance data must be a record (a dict with 'puzzle_array')")
+        try:
+            p = SparcPuzzle.from_grid(data.get("puzzle_array"), data.get("polyshapes") or "{}")
+        except (ValueError, TypeError) as e:
+            raise ConfigError(f"SPaRC instance field 'puzzle_array'/'polyshapes' is invalid: {e}") from None
+        gs = data.get("grid_size")
+        if gs is not None and (not isinstance(gs, dict) or (gs.get("width"), gs.get("height")) != (p.width, p.height)):
+            raise ConfigError(f"SPaRC instance field 'grid_size' {gs!r} does not match the {p.width} x {p.height} grid")
+        lv = data.get("difficulty_level")
+        if lv is not None and (isinstance(lv, bool) or lv not in (1, 2, 3, 4, 5)):
+            raise ConfigError(f"SPaRC instance field 'difficulty_level' {lv!r} is not one of: 1, 2, 3, 4, 5")
+        sols = data.get("solutions")
+        if sols is not None:
+            if not isinstance(sols, list):
+                raise ConfigError("SPaRC instance field 'solutions' must be a list")
+            for i, s in enumerate(sols):
+                path = _stored_path(s)
+                if path is None:
+                    raise ConfigError(f"SPaRC instance field 'solutions[{i}]' is not {{'path': [{{'x', 'y'}}, ...]}}")
+                if not check_path(p, path).solved:
+                    raise ConfigError(f"SPaRC instance field 'solutions[{i}]' is not a valid solution of the puzzle")
+            if data.get("solution_count") is not None and data["solution_count"] != len(sols):
+                raise ConfigError(f"SPaRC instance field 'solution_count' {data['solution_count']!r} is not "
+                                  f"len(solutions) = {len(sols)}")
+        for name in ("scoring", "grid_format"):
+            allowed = SCORINGS if name == "scoring" else tx.GRID_FORMATS
+            if instance.params.get(name) is not None and instance.params[name] not in allowed:
+                raise ConfigError(f"SPaRC instance parameter {name!r} {instance.params[name]!r} is not one of: "
+                                  f"{', '.join(allowed)}")
+
     def check_trainable(self, instance: Instance) -> None:
-        """Official test records never enter training (by tag, id or fingerprint, §13)."""
-        if instance.params.get("official_split") == "test":
-            raise ContaminationError(f"SPaRC record {instance.data.get('id')} is from the official test split "
+        """Official test records never enter training (spec §13). They are recognised by content
+        (the fingerprint of the grid and the shapes), so renamed or re-tagged copies are caught and
+        our own generated files never are."""
+        if is_official(self.puzzle(instance)):
+            raise ContaminationError(f"SPaRC puzzle {instance.data.get('id')} is an official test puzzle "
                                      "(evaluation only)")
-        ids, fps = known_official()
-        if instance.params.get("source") != "generated" and instance.data.get("id") in ids:
-            raise ContaminationError(f"SPaRC record {instance.data.get('id')} is an official test record")
-        if fps and self.puzzle(instance).fingerprint() in fps:
-            raise ContaminationError(f"SPaRC puzzle {instance.data.get('id')} equals an official test record")
 
     def difficulty_of(self, instance: Instance) -> str | None:
         lv = instance.data.get("difficulty_level")
@@ -214,11 +289,10 @@ class SparcTask(StepwiseTask):
         """Every solution: the stored list when the record has one, else enumerated."""
         stored = instance.data.get("solutions")
         if stored is not None:
-            try:
-                return [[(int(d["x"]), int(d["y"])) for d in s["path"]] for s in stored]
-            except (KeyError, TypeError, ValueError):
-                pass  # a malformed list is ignored: the solver is the authority
-        return enumerate_solutions(self.puzzle(instance), cap=None).solutions
+            paths = [_stored_path(s) for s in stored]
+            if all(p is not None for p in paths):
+                return paths
+        return enumerate_solutions(self.puzzle(instance), cap=None, time_limit=10.0).solutions
 
     # ---- answer mode ------------------------------------------------------------------------
     def prompt(self, instance: Instance) -> str:
@@ -235,6 +309,28 @@ class SparcTask(StepwiseTask):
 
     def format_answer(self, answer) -> str:
         return "#### " + tx.format_path(answer)
+
+    def score(self, instance: Instance, completion: str, *, reasoning: str | None = None,
+              finish_reason: str | None = None, n_output_tokens: int | None = None,
+              max_new_tokens: int | None = None) -> Verdict:
+        """As :meth:`Task.score`; in addition, an output cut by the token limit before a complete
+        line after ``####`` is ``truncated`` (not an illegal path read from the reasoning)."""
+        if isinstance(completion, str) and looks_truncated(completion, finish_reason, n_output_tokens, max_new_tokens):
+            answer = split_thinking(completion, reasoning).answer
+            cut = "####" not in answer
+            if not cut:
+                try:
+                    p = self.puzzle(instance)
+                    cut = p.end not in tx.cut_at_end(tx.extract_path(answer), p.end)
+                except ParseError:
+                    cut = True
+                except (ValueError, TypeError, KeyError):
+                    cut = False
+            if cut:
+                return Verdict("truncated", "The output was cut off before a complete answer.",
+                               details={"reason": "truncated", "truncated": True})
+        return super().score(instance, completion, reasoning=reasoning, finish_reason=finish_reason,
+                             n_output_tokens=n_output_tokens, max_new_tokens=max_new_tokens)
 
     def solve(self, instance: Instance) -> list:
         """The shortest solution (first found on ties)."""
@@ -271,34 +367,83 @@ class SparcTask(StepwiseTask):
         path = tx.cut_at_end(path, p.end)
         return self.verdict_for(instance, p, path)
 
+    def _skipped(self) -> frozenset:
+        """The rule codes switched off (``rules_disabled``): their checks behave as deleted."""
+        return frozenset(code for code in RULE_CODES if not self.rule_enabled(code))
+
     def verdict_for(self, instance: Instance, p: SparcPuzzle, path: list) -> Verdict:
-        check = check_path(p, path)
-        flags = {k: bool(check.flags[k]) for k in PATH_FLAGS + ("invalid_path", "out_of_bounds")}
+        check = check_path(p, path, skip=self._skipped())
+        flags = {k: bool(check.flags[k]) for k in PATH_RULES.values()}
+        flags["invalid_path"] = bool(check.flags["invalid_path"])
         details = {"path_errors": flags, "path_length": len(path),
                    "rule_violations": {k: [list(v) for v in vs] for k, vs in check.violations.items()},
-                   "rules_satisfied": check.satisfied, "rules_total": check.total}
+                   "violations": check.violation_list(), "rules_satisfied": check.satisfied,
+                   "rules_total": check.total}
         if instance.params.get("scoring") == "exact" and instance.data.get("solutions") is not None:
-            stored = {tuple((d["x"], d["y"]) for d in s["path"]) for s in instance.data["solutions"]}
+            stored = {tuple(s) for s in self.solutions(instance)}
             details["scoring"] = "exact"
             if tuple(path) in stored:
                 return Verdict("solved", "The path is one of the stored solutions.", details=details)
+        if check.solved and details.get("scoring") != "exact":
+            return Verdict("solved", "The path satisfies every rule.", details=details)
+        score = self.credit(instance, p, path)
+        details["partial_credit"] = score
         if not check.valid_path:
             if check.stops_early:
                 return Verdict("incomplete", f"The path stops at {path[-1]} before reaching the end {p.end}.",
-                               score=0.1 * (1 + sum(not flags[k] for k in PATH_FLAGS)),
-                               first_error=check.first_error, details=details)
-            names = [k for k in PATH_FLAGS + ("out_of_bounds",) if flags[k]]
-            score = 0.1 * (1 + sum(not flags[k] for k in PATH_FLAGS))
+                               score=score, first_error=check.first_error, details=details)
+            names = [c for c in check.broken_path_rules()]
             return Verdict("illegal_move", f"The path is invalid ({', '.join(names)}); the first bad position is "
                            f"number {check.first_error} of {len(path)}.", score=score,
                            first_error=check.first_error, details=details)
-        if check.solved and details.get("scoring") != "exact":
-            return Verdict("solved", "The path satisfies every rule.", details=details)
         broken = [k for k, v in check.violations.items() if v]
-        frac = check.satisfied / check.total if check.total else 1.0
         msg = (f"The path breaks the {', '.join(broken)} rule{'s' if len(broken) > 1 else ''}." if broken
                else "The path is valid but is not one of the stored solutions.")
-        return Verdict("wrong", msg, score=min(0.99, 0.5 + 0.5 * frac), details=details)
+        return Verdict("wrong", msg, score=score, details=details)
+
+    def credit(self, instance: Instance, p: SparcPuzzle, path: list) -> float:
+        """Partial credit of an unsolved line (see :attr:`partial_credit`; docs/sparc.md)."""
+        return prefix_credit(p, path, self.solutions(instance))
+
+    # ---- reward integrity (core.capabilities) ----------------------------------------------
+    def near_misses(self, instance: Instance, rng: np.random.Generator):
+        """Lines that break exactly one rule (see :mod:`kumo_gym.envs.sparc.scoring`)."""
+        from .integrity import near_misses
+
+        for rule, path in near_misses(self.puzzle(instance), self.solutions(instance), rng):
+            yield NearMiss(rule, path)
+
+    def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
+        """Rule-blind answers: nothing, the start alone, a shortest line (through gaps or around
+        them), the two walks along the border, every line position in reading order; in
+        interactive play also back-and-forth moves and steps after the end."""
+        p = self.puzzle(instance)
+        lines = {"shortest_line": shortest_line(p.width, p.height, p.start, p.end),
+                 "shortest_line_around_gaps": shortest_line(p.width, p.height, p.start, p.end, frozenset(p.gaps))}
+        for name, walk in zip(("border_walk_clockwise", "border_walk_counterclockwise"),
+                              border_walks(p.width, p.height, p.start, p.end)):
+            lines[name] = walk
+        out = [CheapAnswer("empty", completion="", moves=("",)),
+               CheapAnswer("start_only", completion=self.format_answer([p.start]))]
+        every = [(x, y) for y in range(p.rows) for x in range(p.cols) if not is_cell(x, y)]
+        out.append(CheapAnswer("every_position", completion=self.format_answer(every)))
+        for name, line in lines.items():
+            if line:
+                moves = tuple(self.format_move(m) for m in _moves_of(line))
+                out.append(CheapAnswer(name, completion=self.format_answer(line), moves=moves))
+                out.append(CheapAnswer(name + "_then_more", moves=moves + ("Final: right", "Final: down", "Final: 0")))
+        first = self.legal_moves(instance, self.initial_state(instance))
+        if first:
+            there, back = first[0], (first[0] + 2) % 4
+            out.append(CheapAnswer("back_and_forth", moves=tuple(self.format_move(m) for m in [there, back] * 6)))
+        out.append(CheapAnswer("same_move", moves=("Final: right",) * 12))
+        return out
+
+    def random_answer(self, instance: Instance, rng: np.random.Generator) -> list:
+        """A random simple line from S to E (legal-looking; the rules are ignored)."""
+        p = self.puzzle(instance)
+        corners = (p.width + 1) * (p.height + 1)
+        return long_path(rng, p.width, p.height, p.start, p.end, int(rng.integers(3, 2 * corners)), budget=2000)
 
     # ---- rendering --------------------------------------------------------------------------
     def render(self, instance: Instance, state: Any = None) -> str:
@@ -331,21 +476,24 @@ class SparcTask(StepwiseTask):
         return x + dx, y + dy
 
     def check_move(self, instance: Instance, state, move) -> str | None:
+        """None when ``move`` is legal, else the code of the rule it breaks."""
         if isinstance(move, (tuple, list)):
-            if len(move) != 2 or abs(move[0] - state[-1][0]) + abs(move[1] - state[-1][1]) != 1:
-                return "not_adjacent"
+            if len(move) != 2:
+                return "connected"
+            if abs(move[0] - state[-1][0]) + abs(move[1] - state[-1][1]) != 1 and self.rule_enabled("connected"):
+                return "connected"
         elif not isinstance(move, (int, np.integer)) or not 0 <= int(move) <= 3:
-            return "unknown_move"
+            return "connected"
         p = self.puzzle(instance)
         x, y = self._target(state, move)
         if not p.in_bounds(x, y):
-            return "off_grid"
-        if is_cell(x, y):
-            return "rule_cell"
-        if p.grid[y][x] == "G":
+            return "in_bounds"  # the state cannot hold a position outside the grid
+        if is_cell(x, y) and self.rule_enabled("no_rule_cell"):
+            return "no_rule_cell"
+        if p.grid[y][x] == "G" and self.rule_enabled("gap"):
             return "gap"
-        if (x, y) in state:
-            return "revisit"
+        if (x, y) in state and self.rule_enabled("no_revisit"):
+            return "no_revisit"
         return None
 
     def apply(self, instance: Instance, state, move) -> tuple:
@@ -353,7 +501,7 @@ class SparcTask(StepwiseTask):
 
     def is_goal(self, instance: Instance, state) -> bool:
         p = self.puzzle(instance)
-        return tuple(state[-1]) == p.end and check_path(p, list(state)).solved
+        return tuple(state[-1]) == p.end and check_path(p, list(state), skip=self._skipped()).solved
 
     def legal_moves(self, instance: Instance, state) -> list:
         return [m for m in range(4) if self.check_move(instance, state, m) is None]
@@ -361,10 +509,9 @@ class SparcTask(StepwiseTask):
     def transition(self, instance: Instance, state, move) -> Transition:
         reason = self.check_move(instance, state, move)
         if reason is not None:
-            return Transition(state, "illegal_move", f"Illegal move {self.format_move(move)}: {reason}.",
-                              details={"reason": reason, "score": 0.0})
+            return Transition(state, "illegal_move", f"Illegal move {self.format_move(move)}: {RULE_CODES[reason]}.",
+                              details={"reason": reason, "rule": reason, "score": 0.0})
         new = self.apply(instance, state, move)
-        step = (new[-1][0] - new[-2][0], new[-1][1] - new[-2][1])
         p = self.puzzle(instance)
         if new[-1] == p.end:
             v = self.verdict_for(instance, p, list(new))
@@ -372,12 +519,12 @@ class SparcTask(StepwiseTask):
                               details={**v.details, "score": v.score})
         if not self.legal_moves(instance, new):
             return Transition(new, "incomplete", f"The line is stuck at {new[-1]}: no legal move is left.",
-                              details={"reason": "stuck", "score": 0.0})
+                              details={"reason": "stuck", "score": self.credit(instance, p, list(new))})
+        step = (new[-1][0] - new[-2][0], new[-1][1] - new[-2][1])
         return Transition(new, "continue", f"Moved {tx.DIRECTIONS[tx.DIRECTION_STEPS.index(step)]} to {new[-1]}.")
 
     def golden_moves(self, instance: Instance) -> list[int]:
-        path = self.solve(instance)
-        return [tx.DIRECTION_STEPS.index((b[0] - a[0], b[1] - a[1])) for a, b in itertools.pairwise(path)]
+        return _moves_of(self.solve(instance))
 
     def interactive_prompt(self, instance: Instance) -> str:
         return tx.interactive_rules(self.puzzle(instance))
@@ -385,10 +532,6 @@ class SparcTask(StepwiseTask):
     def render_state(self, instance: Instance, state) -> str:
         return tx.state_text(self.puzzle(instance), list(state), len(state) - 1, self.legal_moves(instance, state),
                              instance.params.get("grid_format", "array"))
-
-    def observation(self, instance: Instance, state, feedback: str = "", step: int = 0) -> str:
-        text = self.render_state(instance, state)
-        return f"{feedback}\n\n{text}" if feedback else text
 
     def max_steps(self, instance: Instance) -> int:
         p = self.puzzle(instance)
@@ -425,3 +568,16 @@ class SparcTask(StepwiseTask):
             planes[ch[kinds[kind]], y, x] = extra / 4 if kind == 3 else 1
             planes[ch["colour"], y, x] = (COLOURS.index(colour) + 1) / len(COLOURS)
         return planes.reshape(-1)
+
+
+def _stored_path(solution) -> list | None:
+    """A stored solution's path as ``(x, y)`` tuples, or None when malformed."""
+    try:
+        return [(int(d["x"]), int(d["y"])) for d in solution["path"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _moves_of(path) -> list[int]:
+    """The direction numbers (0 right, 1 up, 2 left, 3 down) that walk ``path``."""
+    return [tx.DIRECTION_STEPS.index((b[0] - a[0], b[1] - a[1])) for a, b in itertools.pairwise(path)]

@@ -1,0 +1,42 @@
+"""The SPaRC environments: the generic ones, plus the contamination guard of ``records=``.
+
+``gym.make("kumo_gym/SPaRC-v0", records=FILE, split="train")`` would otherwise train on whatever
+the file holds: here every record of the file is checked when the environment is made, and a
+file holding official test puzzles (recognised by content, spec §13) is refused at once.
+"""
+from __future__ import annotations
+
+from ...core.errors import ContaminationError
+from ..answer import AnswerEnv
+from ..interactive import InteractiveEnv
+from .official import is_official
+from .puzzle import SparcPuzzle
+
+
+def refuse_official_records(env) -> None:
+    """Raise ContaminationError when a training env draws from a file of official test records."""
+    path = env.params.get("records")
+    if env.split != "train" or not path:
+        return
+    from .task import _records_of
+
+    official = [r.get("id") for r in _records_of(str(path)) if is_official(SparcPuzzle.from_record(r))]
+    if official:
+        raise ContaminationError(f"records file {path!r} holds {len(official)} official SPaRC test puzzle(s) "
+                                 f"(e.g. {official[0]}); they are evaluation-only: use split='test'")
+
+
+class SparcAnswerEnv(AnswerEnv):
+    __doc__ = AnswerEnv.__doc__
+
+    def __init__(self, task, env_id: str, **kwargs):
+        super().__init__(task, env_id, **kwargs)
+        refuse_official_records(self)
+
+
+class SparcInteractiveEnv(InteractiveEnv):
+    __doc__ = InteractiveEnv.__doc__
+
+    def __init__(self, task, env_id: str, **kwargs):
+        super().__init__(task, env_id, **kwargs)
+        refuse_official_records(self)
