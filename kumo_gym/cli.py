@@ -429,6 +429,9 @@ def cmd_generate(args, extra) -> int:
     env_id = resolve_env_id(args.env)
     kw = env_kwargs(args, extra)
     kw.pop("split", None)
+    if kw.get("observation", "text") != "text":
+        raise ConfigError("image observations do not fit in JSONL records; build them with kumo_gym.make_dataset("
+                          "..., env_kwargs={'observation': 'image+text'}, format='datasets') (docs/training.md)")
     task = get_task(env_id)
     out = JsonlOutput(args.out)
     total = len(shard_range(args.size, args.shard))

@@ -285,7 +285,8 @@ def register(subparsers) -> None:
     for algo, text in (("grpo", "GRPO with our verifiers as rewards (TRL GRPOTrainer)"),
                        ("sft", "SFT on golden trajectories from our solvers (TRL SFTTrainer)")):
         q = algos.add_parser(
-            algo, help=text, allow_abbrev=False, description=text + ". Every " + ("GRPOConfig" if algo == "grpo" else "SFTConfig")
+            algo, help=text, allow_abbrev=False,
+            description=text + ". Every " + ("GRPOConfig" if algo == "grpo" else "SFTConfig")
             + " field and TRL's ModelConfig fields (LoRA: --use_peft --lora_r 16 ...; --dtype; QLoRA --load_in_4bit) "
             "are accepted as --field value (list them with --help-trainer); --config FILE.yaml gives any of these "
             "options as top-level keys, and the command line overrides the file.",
@@ -325,8 +326,10 @@ def register(subparsers) -> None:
             q.add_argument("--reward-weights", nargs="*", default=None, metavar="KIND=W",
                            help="weights of the reward components binary, partial, format (default 1, 0.5, 0.1)")
         else:
-            q.add_argument("--batch-size", type=positive_int, default=None, help="per_device_train_batch_size (default 4)")
-            q.add_argument("--epochs", type=positive_float, default=None, help="num_train_epochs, used when max_steps is 0")
+            q.add_argument("--batch-size", type=positive_int, default=None,
+                           help="per_device_train_batch_size (default 4)")
+            q.add_argument("--epochs", type=positive_float, default=None,
+                           help="num_train_epochs, used when max_steps is 0")
         q.set_defaults(func=cmd_train, takes_extra=True)
 
     from .demo import register_demo

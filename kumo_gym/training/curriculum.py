@@ -23,8 +23,9 @@ each environment's current level (a row's instance is item ``j`` of its environm
 level, so runs are reproducible); ``cur.wrap`` returns reward functions that score as before and
 report each verdict to the scheduler; the callback applies the reports at the end of every
 optimizer step (gathered from every process first, so all processes keep the same levels) and
-logs ``curriculum/<Env>/level`` (the level of the rows trained on) and ``curriculum/<Env>/success``. A level change takes effect
-from the next batch the trainer reads (the data loader reads one batch ahead).
+logs ``curriculum/<Env>/level`` (the level of the rows trained on) and
+``curriculum/<Env>/success``. A level change takes effect from the next batch the trainer reads
+(the data loader reads one batch ahead).
 
 From the command line: ``kumo-gym train grpo --curriculum cur.yaml`` or a ``curriculum:`` key in
 the ``--config`` file::
@@ -174,8 +175,8 @@ class Curriculum(_trainer_callback_base()):
             rule = dict(defaults)
             for key in list(spec):
                 if key not in rule:
-                    raise ConfigError(f"curriculum option {key!r} of {env_id} is not one of: levels, start, env_kwargs, "
-                                      f"{', '.join(rule)}")
+                    raise ConfigError(f"curriculum option {key!r} of {env_id} is not one of: levels, start, "
+                                      f"env_kwargs, {', '.join(rule)}")
                 rule[key] = spec.pop(key)
             parsed = [_level(env_id, x) for x in levels]
             names = [n for _, n in parsed]

@@ -66,8 +66,9 @@ def resolve_call(func: str, size, env_kwargs: dict | None, difficulty=None, lega
                       "other planning puzzles' size parameter; pass it in env_kwargs)", DeprecationWarning,
                       stacklevel=stacklevel)
     if legacy:
-        warnings.warn(f"{func}(..., {', '.join(f'{k}=' for k in sorted(legacy))}) passes environment parameters "
-                      f"as loose keywords, which is deprecated: use env_kwargs={{{', '.join(repr(k) for k in sorted(legacy))}: ...}}",
+        names = sorted(legacy)
+        warnings.warn(f"{func}(..., {', '.join(f'{k}=' for k in names)}) passes environment parameters as loose "
+                      f"keywords, which is deprecated: use env_kwargs={{{', '.join(repr(k) for k in names)}: ...}}",
                       DeprecationWarning, stacklevel=stacklevel)
         for k, v in legacy.items():
             if k in kw and kw[k] != v:

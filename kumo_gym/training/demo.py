@@ -239,7 +239,8 @@ def learn(out: Path, md: list[str], env_id: str, model: str = "tiny", sft_steps:
         t = time.process_time()
         trainer = train_grpo([], curriculum=cur, model=str(out / "sft" / "model"), n=64,
                              output_dir=str(out / "grpo"), max_steps=grpo_steps, num_generations=8,
-                             prompts_per_step=2 if quick else 4, max_completion_length=24 if quick else 56, learning_rate=1e-3,
+                             prompts_per_step=2 if quick else 4, max_completion_length=24 if quick else 56,
+                             learning_rate=1e-3,
                              temperature=DEMO_TEMPERATURE,
                              callback_every=0 if quick else max(1, grpo_steps // 2), callback_n=1,
                              callback_max_tokens=56, save=False, trainer_args={"disable_tqdm": True})

@@ -10,7 +10,8 @@ def test_demo_ends_with_a_report(reach, tiny, tmp_path):
 
     report = run_demo(tmp_path / "demo", n=1, grpo_env=reach, quick=True, model=tiny)
     text = report.read_text()
-    for heading in ("## 1. The suite", "## 2. A prompt", "## 3. Oracle and random agents", "## 4. The tiny model learns"):
+    for heading in ("## 1. The suite", "## 2. A prompt", "## 3. Oracle and random agents",
+                    "## 4. The tiny model learns"):
         assert heading in text
     assert "**SFT warm-up**: 10 steps" in text and "**GRPO with a curriculum**" in text and "levels easy, hard" in text
     assert "kumo_binary" in text and "frac_reward_zero_std" in text and "spread of rewards" in text

@@ -141,3 +141,11 @@ def test_trl_vlm_grpo_and_sft_on_image_records(tmp_path):
     calls = count_images(sft)
     sft.train()
     assert sum(calls) >= 2 and np.isfinite(sft.state.log_history[0]["loss"])
+
+
+def test_generate_refuses_image_observations_clearly(tmp_path, capsys):
+    from kumo_gym.cli import main
+
+    assert main(["generate", SPARC, "--size", "1", "--env-kwargs", "observation=image+text",
+                 "--out", str(tmp_path / "x.jsonl"), "--quiet"]) == 2
+    assert "make_dataset" in capsys.readouterr().err and not (tmp_path / "x.jsonl").exists()
