@@ -1,26 +1,30 @@
-"""Grid puzzle benchmark (grid_puzzles.md §8 "Benchmark"; issue 6).
+"""Grid puzzle benchmark: our generators beside Tatham's C generators (grid_puzzles.md §8; issue 14).
 
-Per puzzle and preset, in one run:
+Per puzzle and preset, in one run, interleaved round by round:
 
-* our generator: instances per second (solution sampling, clue reduction with SAT uniqueness
-  certificates), next to Tatham's C generator timed as ``sgt-<name> --generate 100 PARAMS``
-  (per-instance time = wall time / 100) when sgt-puzzles is installed;
-* verification throughput: rule checks of the golden answer per second;
-* SAT: one solve plus the uniqueness proof (block the solution, re-solve to UNSAT), the
-  ``count_solutions(limit=2)`` call, in milliseconds;
-* calibration: the mean clue count of our puzzles next to Tatham's for the same parameters.
+* **ours**: CPU time (``time.process_time``) and wall time per instance of ``task.generate``;
+* **Tatham**: ``sgt-<name> --generate N PARAMS`` timed at two batch sizes N1 < N2; the per-game
+  cost is the marginal ``(T(N2) - T(N1)) / (N2 - N1)``, so the 10-20 ms process start is not
+  counted. CPU time comes from ``resource.getrusage(RUSAGE_CHILDREN)``, wall time beside it;
+* the target of issue 14: at most ``max(3 x Tatham, 1 ms)`` of CPU per instance;
+* **calibration** (§8): the mean clue count of our puzzles and of Tatham's (imported from
+  ``--save`` files) for the same parameters (target: within 15 %), and the §8 grade histograms
+  (0 propagation, 1 failed-literal probing, 2 search) of both under our encoding;
+* verification throughput (golden answers per second) and the SAT solve-plus-uniqueness time.
 
-Prints a table and writes ``benchmarks/results/grid.json``. ``--quick`` uses fewer instances.
-Every puzzle in the grid catalogue is included.
+Prints a table and writes ``benchmarks/results/grid.json``. ``--quick`` runs fewer instances.
+Every grid puzzle of the catalogue is included.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import platform
+import resource
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -31,111 +35,144 @@ sys.path.insert(0, str(ROOT))
 from kumo_gym.core.registry import entries, get_task
 from kumo_gym.envs.grid import tatham
 
-ENTRIES = [e for e in entries() if e.family == "grid"]
-
 PRESETS = ("trivial", "easy", "normal", "hard")
+#: Tatham batch sizes (N1, N2) for the marginal cost, by how slow a preset is
+SLOW = {("mosaic", "hard"): (1, 4), ("solo", "hard"): (2, 12)}
 
 
-def time_ours(task, difficulty: str, n: int) -> tuple[float, list]:
+def ours(task, difficulty: str, seeds: range) -> tuple[float, float, list]:
+    """(CPU s, wall s, instances) of generating one instance per seed."""
     insts = []
-    t0 = time.perf_counter()
-    for i in range(n):
-        insts.append(task.generate(np.random.default_rng(1000 + i), difficulty=difficulty))
-    return (time.perf_counter() - t0) / n, insts
+    c0, w0 = time.process_time(), time.perf_counter()
+    for s in seeds:
+        insts.append(task.generate(np.random.default_rng([20261123, s]), difficulty=difficulty))
+    return time.process_time() - c0, time.perf_counter() - w0, insts
 
 
-def time_tatham(family: str, params: str, n: int = 100) -> float | None:
-    exe = tatham.sgt_binary(family)
-    if exe is None:
-        return None
-    t0 = time.perf_counter()
-    subprocess.run([exe, "--generate", str(n), params], capture_output=True, check=True, timeout=600)
-    return (time.perf_counter() - t0) / n
+def tatham_run(exe: str, params: str, n: int) -> tuple[float, float]:
+    """(CPU s, wall s) of ``exe --generate n params`` (children's rusage)."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    w0 = time.perf_counter()
+    subprocess.run([exe, "--generate", str(n), params], capture_output=True, check=True, timeout=900)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime), time.perf_counter() - w0
 
 
-def tatham_clue_count(task, params: str, n: int) -> float | None:
-    """Mean clue count of ``n`` Tatham puzzles for ``params`` (the §8 calibration)."""
-    if tatham.sgt_binary(task.family) is None:
-        return None
-    short = task.encode_params(task.decode_params(params), full=False)
+def tatham_calibration(task, params: str, n: int) -> tuple[float, Counter]:
     saves = tatham.sgt_generate_saves(task.family, params, n)
-    return float(np.mean([task.clue_count(task.load(f"{short}:{s['DESC']}")) for s in saves]))
+    short = task.encode_params(task.decode_params(params), full=False)
+    insts = [task.load(f"{short}:{s['DESC']}") for s in saves]
+    return float(np.mean([task.clue_count(i) for i in insts])), Counter(task.grade(i) for i in insts)
 
 
-def time_verify(task, insts: list, min_seconds: float = 0.2) -> float:
+def verify_rate(task, insts: list, min_seconds: float = 0.2) -> float:
     golds = [task.solve(i) for i in insts]
-    count = 0
-    t0 = time.perf_counter()
-    while True:
+    count, t0 = 0, time.process_time()
+    while time.process_time() - t0 < min_seconds:
         for inst, gold in zip(insts, golds):
             task.verify(inst, gold)
             count += 1
-        elapsed = time.perf_counter() - t0
-        if elapsed >= min_seconds:
-            return count / elapsed
+    return count / (time.process_time() - t0)
 
 
-def time_unique(task, insts: list) -> float:
-    t0 = time.perf_counter()
-    for inst in insts:
-        assert task.count_solutions(inst, limit=2) == 1
-    return (time.perf_counter() - t0) / len(insts)
+def bench_preset(task, diff: str, rounds: int, per_round: int, calib: int) -> dict:
+    params = task.tatham_preset(diff)
+    exe = tatham.sgt_binary(task.family)
+    n1, n2 = SLOW.get((task.family, diff), (10, 60))
+    task.generate(np.random.default_rng(0), difficulty=diff)  # warm caches (numba, layouts)
+    oc = ow = tc1 = tw1 = tc2 = tw2 = 0.0
+    insts: list = []
+    for r in range(rounds):
+        c, w, got = ours(task, diff, range(r * per_round, (r + 1) * per_round))
+        oc, ow, insts = oc + c, ow + w, insts + got
+        if exe:
+            c, w = tatham_run(exe, params, n1)
+            tc1, tw1 = tc1 + c, tw1 + w
+            c, w = tatham_run(exe, params, n2)
+            tc2, tw2 = tc2 + c, tw2 + w
+    n = rounds * per_round
+    t_cpu = max((tc2 - tc1) / (rounds * (n2 - n1)), 0.0) if exe else None
+    t_wall = max((tw2 - tw1) / (rounds * (n2 - n1)), 0.0) if exe else None
+    row = {"puzzle": task.title, "family": task.family, "preset": diff, "tatham_params": params,
+           "size": f"{insts[0].data['W']}x{insts[0].data['H']}", "n": n,
+           "ours_cpu_ms": 1000 * oc / n, "ours_wall_ms": 1000 * ow / n,
+           "tatham_cpu_ms": None if t_cpu is None else 1000 * t_cpu,
+           "tatham_wall_ms": None if t_wall is None else 1000 * t_wall}
+    row["target_ms"] = max(3 * row["tatham_cpu_ms"], 1.0) if t_cpu is not None else None
+    row["meets_target"] = None if t_cpu is None else row["ours_cpu_ms"] <= row["target_ms"]
+    sample = insts[:calib]
+    row["clues_ours"] = float(np.mean([task.clue_count(i) for i in sample]))
+    row["grades_ours"] = dict(sorted(Counter(task.grade(i) for i in sample).items()))
+    if exe:
+        row["clues_tatham"], grades = tatham_calibration(task, params, calib)
+        row["grades_tatham"] = dict(sorted(grades.items()))
+        row["clue_ratio"] = row["clues_ours"] / row["clues_tatham"] if row["clues_tatham"] else None
+    row["verify_per_s"] = verify_rate(task, sample[:5])
+    c0 = time.process_time()
+    for i in sample[:5]:
+        assert task.count_solutions(i, limit=2) == 1
+    row["solve_unique_ms"] = 1000 * (time.process_time() - c0) / len(sample[:5])
+    return row
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer instances per preset")
     ap.add_argument("--puzzles", nargs="*", help="family names (default: every grid puzzle)")
+    ap.add_argument("--presets", nargs="*", default=list(PRESETS))
+    ap.add_argument("--rounds", type=int, help="interleaved rounds (default 4, quick 2)")
+    ap.add_argument("--per-round", type=int, help="our instances per round (default 10, quick 5; a fifth at hard)")
+    ap.add_argument("--calib", type=int, help="instances for the calibration (default 50, quick 10; at most 10 at hard)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "grid.json"))
     args = ap.parse_args(argv)
-    names = [e.name for e in ENTRIES if not args.puzzles or e.name.lower() in args.puzzles]
-    n_small, n_hard, n_tatham = (5, 2, 20) if args.quick else (20, 5, 100)
+    tasks = [get_task(e.id) for e in entries() if e.family == "grid"]
+    tasks = [t for t in tasks if not args.puzzles or t.family in args.puzzles]
+    rounds, per_round, calib = (2, 5, 10) if args.quick else (4, 10, 50)
+    rounds, per_round, calib = args.rounds or rounds, args.per_round or per_round, args.calib or calib
     rows = []
-    for name in names:
-        task = get_task(f"kumo_gym/{name}-v0")
-        for diff in PRESETS:
-            params = task.tatham_preset(diff)
-            n = n_hard if diff == "hard" else n_small
-            ours, insts = time_ours(task, diff, n)
-            theirs = time_tatham(task.family, params, n_tatham)
-            H, W = task.dims(insts[0])
-            rows.append({
-                "puzzle": name, "preset": diff, "tatham_params": params, "size": f"{W}x{H}", "n": n,
-                "ours_ms_per_instance": 1000 * ours, "ours_instances_per_s": 1 / ours,
-                "tatham_ms_per_instance": None if theirs is None else 1000 * theirs,
-                "verify_per_s": time_verify(task, insts),
-                "solve_and_unique_ms": 1000 * time_unique(task, insts),
-                "clues_ours": float(np.mean([task.clue_count(i) for i in insts])),
-                "clues_tatham": tatham_clue_count(task, params, n),
-            })
+    for task in tasks:
+        for diff in args.presets:
+            slow = diff == "hard"
+            rows.append(bench_preset(task, diff, rounds, max(1, per_round // 5) if slow else per_round,
+                                     min(calib, 10) if slow else calib))
             r = rows[-1]
-            print(f"{name:8s} {diff:8s} {params:10s} {r['size']:>6s}  ours {r['ours_ms_per_instance']:9.1f} ms"
-                  f"  tatham {'-' if theirs is None else f'{1000 * theirs:7.2f}'} ms"
-                  f"  verify {r['verify_per_s']:9.0f}/s  sat+unique {r['solve_and_unique_ms']:8.1f} ms"
-                  f"  clues {r['clues_ours']:.1f}/{r['clues_tatham'] or float('nan'):.1f}", flush=True)
+            print(f"{r['puzzle']:9s} {diff:8s} {r['tatham_params']:14s} ours {r['ours_cpu_ms']:8.2f} ms cpu "
+                  f"({r['ours_wall_ms']:8.2f} wall)  tatham {fmt(r['tatham_cpu_ms'])} ms cpu  target "
+                  f"{fmt(r['target_ms'])} {'OK' if r['meets_target'] else 'over'}  clues {r['clues_ours']:.1f}/"
+                  f"{fmt(r.get('clues_tatham'), '.1f')}", flush=True)
     print()
     print(table(rows))
     meta = {"python": sys.version.split()[0], "machine": platform.machine(), "processor": platform.processor(),
-            "sgt_version": next((tatham.sgt_version(get_task(f"kumo_gym/{n}-v0").family) for n in names), None),
-            "quick": args.quick, "tatham_batch": n_tatham}
+            "sgt_version": tatham.sgt_version(tasks[0].family) if tasks else None, "quick": args.quick,
+            "method": "ours: process_time of task.generate per instance; Tatham: marginal per-game CPU of "
+                      "sgt-<name> --generate at two batch sizes (RUSAGE_CHILDREN), interleaved round by round"}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
     print(f"\nwrote {args.out}")
     return 0
 
 
+def fmt(x, spec: str = ".2f") -> str:
+    return "n/a" if x is None else format(x, spec)
+
+
 def table(rows: list[dict]) -> str:
     """The markdown table of the results (also pasted into docs/grid.md)."""
-    head = ("| puzzle | preset | Tatham params | size | ours ms/inst | Tatham ms/inst | verify /s | "
-            "SAT solve + uniqueness ms | clues ours / Tatham |")
-    lines = [head, "|" + "---|" * 9]
+    head = ("| puzzle | preset | Tatham params | ours CPU ms (wall) | Tatham CPU ms (wall) | target ms | met | "
+            "clues ours / Tatham | grades ours | grades Tatham | verify /s | solve+unique ms |")
+    lines = [head, "|" + "---|" * 12]
     for r in rows:
-        t = "n/a" if r["tatham_ms_per_instance"] is None else f"{r['tatham_ms_per_instance']:.2f}"
-        lines.append(f"| {r['puzzle']} | {r['preset']} | `{r['tatham_params']}` | {r['size']} | "
-                     f"{r['ours_ms_per_instance']:.1f} | {t} | {r['verify_per_s']:.0f} | "
-                     f"{r['solve_and_unique_ms']:.1f} | {r['clues_ours']:.1f} / "
-                     f"{'n/a' if r['clues_tatham'] is None else format(r['clues_tatham'], '.1f')} |")
+        lines.append(
+            f"| {r['puzzle']} | {r['preset']} | `{r['tatham_params']}` | {r['ours_cpu_ms']:.2f} ({r['ours_wall_ms']:.2f}) | "
+            f"{fmt(r['tatham_cpu_ms'], '.3f')} ({fmt(r['tatham_wall_ms'], '.3f')}) | {fmt(r['target_ms'])} | "
+            f"{'yes' if r['meets_target'] else 'no'} | {r['clues_ours']:.1f} / {fmt(r.get('clues_tatham'), '.1f')} | "
+            f"{hist(r['grades_ours'])} | {hist(r.get('grades_tatham'))} | {r['verify_per_s']:.0f} | "
+            f"{r['solve_unique_ms']:.1f} |")
     return "\n".join(lines)
+
+
+def hist(h: dict | None) -> str:
+    return "n/a" if not h else " ".join(f"g{k}:{v}" for k, v in sorted(h.items()))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,14 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates):
+def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates, target, n_target):
     """Propagate the units and ``assumptions``; then, when ``candidates`` is not empty,
-    failed-literal probing on them to a fixpoint. Returns (consistent, values)."""
+    failed-literal probing on them to a fixpoint. Returns (consistent, values).
+
+    ``target[v]`` is 1 or -1 for the ``n_target`` literals the caller waits for: once all of them
+    hold at the root the search stops early (returns True; the values are then incomplete).
+    """
+    hits = 0
     value = np.zeros(n_vars + 1, np.int8)
     nfalse = np.zeros(len(starts) - 1, np.int64)
     trail = np.zeros(n_vars + 2, np.int64)
@@ -44,6 +49,10 @@ def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates)
                 ok = False
             elif value[v] == 0:
                 value[v] = s
+                if mark < 0 and target[v] == s:
+                    hits += 1
+                    if hits == n_target:
+                        return True, value
                 trail[tlen] = lit
                 tlen += 1
             if ok and (k < len(todo)):
@@ -84,6 +93,10 @@ def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates)
                         ok = False
                     elif value[w] == 0:
                         value[w] = s2
+                        if mark < 0 and target[w] == s2:
+                            hits += 1
+                            if hits == n_target:
+                                return True, value
                         trail[tlen] = last
                         tlen += 1
         # 3. decide what the outcome means

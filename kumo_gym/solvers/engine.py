@@ -118,7 +118,7 @@ class Engine:
         self.formula = formula
         self.answer = np.asarray(answer, np.int32)
         self.cuts = cuts
-        self.arrays = formula.arrays()
+        formula._arrays = formula._arrays or (-1, None)  # freeze the formula: no new variables from now on
         self.n_vars = formula.n_vars
         self._solver: Solver | None = None
         self._top = self.n_vars
@@ -128,6 +128,11 @@ class Engine:
         self.stats = {"deduced": 0, "sat": 0, "cuts": 0}
 
     # ---- deduction --------------------------------------------------------------------------
+    @property
+    def arrays(self):
+        """The clause arrays of the compiled deduction (built on first use)."""
+        return self.formula.arrays()
+
     def propagate(self, assumptions: Sequence[int]) -> Values | None:
         return self.arrays.propagate(assumptions)
 
@@ -208,14 +213,19 @@ class Engine:
         Deduction first: propagation fixing every answer variable settles it. Otherwise one SAT
         call on the layout's solver with the solution blocked must be UNSAT (cuts in place).
         """
+        return self.alternative(assumptions, solution, deduce=deduce) is None
+
+    def alternative(self, assumptions: Sequence[int], solution: Values, *, deduce: bool = True) -> Values | None:
+        """Another solution under ``assumptions`` (differing from ``solution`` on the answer), or
+        None when ``solution`` is the only one (see :meth:`unique`)."""
         assumptions = [int(a) for a in assumptions]
         if deduce and self.fixes_answer(self.propagate(assumptions)):
             self.stats["deduced"] += 1
-            return True
+            return None
         act = self._activation()
         try:
             self.solver.add_clause([-act] + block(solution, self.answer))
-            return self._solve_cut(self.solver, [act, *assumptions], keep_cuts=True) is None
+            return self._solve_cut(self.solver, [act, *assumptions], keep_cuts=True)
         finally:
             self._retire(act)
 
@@ -242,7 +252,8 @@ def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: fl
 # ---- clue reduction (§8 step 3) ------------------------------------------------------------
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
-                 acceptable: Callable[[list[int]], bool] | None = None) -> list[bool]:
+                 acceptable: Callable[[list[int]], bool] | None = None,
+                 near: Callable[[int], Sequence[int]] | None = None) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -250,24 +261,51 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     ``grade_limit`` 0 or 1 a removal is kept only while propagation (0) or failed-literal probing
     (1) still fixes every answer variable, which also proves uniqueness, so no SAT call is made;
     with None the clue set is reduced to a minimal unique one (deduction first, SAT otherwise).
-    ``acceptable(literals)`` may veto a removal (a puzzle's own target).
+    ``acceptable(literals)`` may veto a removal (a puzzle's own target). ``near(i)`` may list the
+    groups around group i (Mosaic: clues within two cells): deduction from those alone is tried
+    first, which is sound (fewer clues deduce less) and far cheaper on big grids.
+
+    For minimal sets, every second solution the solver finds is kept: a later removal that leaves
+    a clue set this solution also satisfies is refused without another SAT call (the answer is
+    the same either way, so this changes the speed, never the puzzle).
     """
-    active = [True] * len(groups)
-    fixed = [int(x) for x in fixed]
+    active = np.ones(len(groups), bool)
+    fixed = np.asarray(fixed, np.int64)
+    flat = np.asarray([x for g in groups for x in g], np.int64)
+    owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+    others: list[np.ndarray] = []
+    every = np.concatenate([fixed, flat])
+    # when the whole clue set meets the grade target, the remaining clues do too exactly when
+    # deduction from them re-derives the clue just removed (then the closure is unchanged), so
+    # each test can stop as soon as it has (a large saving on big grids)
+    rederive = grade_limit is not None and engine.grade(every) <= grade_limit
     for i in rng.permutation(len(groups)):
         active[i] = False
-        lits = fixed + [int(x) for g, on in zip(groups, active) if on for x in g]
-        if grade_limit == 0:
+        lits = np.concatenate([fixed, flat[active[owner]]])
+        if rederive:
+            probe = engine.answer if grade_limit == 1 else ()
+            ok = False
+            if near is not None:
+                local = [int(j) for j in near(int(i)) if active[j] and j != i]
+                ok = engine.arrays.derives(np.concatenate([fixed, flat[np.isin(owner, local)]]), groups[i], probe)
+            ok = ok or engine.arrays.derives(lits, groups[i], probe)
+        elif grade_limit == 0:
             ok = engine.fixes_answer(engine.propagate(lits))
         elif grade_limit == 1:
             ok = engine.fixes_answer(engine.propagate(lits)) or engine.fixes_answer(engine.probe(lits))
         else:
-            ok = engine.unique(lits, solution)
+            idx, sign = np.abs(lits), np.sign(lits)
+            ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
+            if ok:
+                alt = engine.alternative(lits.tolist(), solution)
+                if alt is not None:
+                    others.append(alt)
+                    ok = False
         if ok and acceptable is not None:
-            ok = acceptable(lits)
+            ok = acceptable(lits.tolist())
         if not ok:
             active[i] = True
-    return active
+    return active.tolist()
 
 
 # ---- near misses (issue 12) ----------------------------------------------------------------

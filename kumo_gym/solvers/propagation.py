@@ -70,6 +70,23 @@ class ClauseArrays:
         np.cumsum(counts, out=occ_start[1:])
         return occ_start, occ
 
+    @cached_property
+    def _no_target(self) -> np.ndarray:
+        return np.zeros(self.n_vars + 1, np.int8)
+
+    def derives(self, assumptions, goal, candidates=()) -> bool:
+        """Whether propagation (and probing on ``candidates``, if any) from ``assumptions``
+        derives every literal of ``goal`` (distinct variables); stops as soon as it has (or on a
+        conflict: False)."""
+        goal = np.asarray(goal, np.int64)
+        if self.empty or len(goal) == 0:
+            return not self.empty
+        target = np.zeros(self.n_vars + 1, np.int8)
+        target[np.abs(goal)] = np.sign(goal)
+        ok, value = _kernels().deduce(*self._args(), np.asarray(assumptions, np.int64),
+                                      np.asarray(candidates, np.int64), target, len(goal))
+        return bool(ok) and bool((value[np.abs(goal)] == np.sign(goal)).all())
+
     def _args(self):
         occ_start, occ = self.occurrences
         return self.lits, self.starts, occ_start, occ, self.units, self.n_vars
@@ -78,7 +95,7 @@ class ClauseArrays:
         """Values after unit propagation from the unit clauses and ``assumptions`` (None: conflict)."""
         if self.empty:
             return None
-        ok, value = _kernels().deduce(*self._args(), np.asarray(assumptions, np.int64), _NONE)
+        ok, value = _kernels().deduce(*self._args(), np.asarray(assumptions, np.int64), _NONE, self._no_target, 0)
         return value if ok else None
 
     def probe(self, assumptions, candidates) -> np.ndarray | None:
@@ -90,5 +107,5 @@ class ClauseArrays:
         if self.empty:
             return None
         ok, value = _kernels().deduce(*self._args(), np.asarray(assumptions, np.int64),
-                                      np.asarray(candidates, np.int64))
+                                      np.asarray(candidates, np.int64), self._no_target, 0)
         return value if ok else None

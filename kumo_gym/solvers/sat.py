@@ -153,7 +153,7 @@ class Formula:
         formula must not grow afterwards)."""
         from .propagation import ClauseArrays
 
-        if self._arrays is None or self._arrays[0] != len(self.clauses):
+        if self._arrays is None or self._arrays[0] != len(self.clauses) or self._arrays[1] is None:
             self._arrays = (len(self.clauses), ClauseArrays.from_clauses(self.clauses, self.n_vars))
         return self._arrays[1]
 

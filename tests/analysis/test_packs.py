@@ -192,10 +192,7 @@ def test_synthetic_trace_eta_matches_the_solver_wired_graph(env_id):
     if pack.deduction_model(instance(env_id)) is None:
         pytest.skip(f"{env_id}: the pack has no deduction model")
     styles = set()
-    # (grid integration note: with the kumo-gen-2 generators, Towers easy seed 4 -- 4:3/1/3/2/2/4/1/2/2/3/1/2/2/1/3/2,
-    # style paren -- shows an eta gap of 0.036 between the linked and the wired graph; seed 5 is used
-    # here and the case is reported to the analysis owner)
-    for difficulty, seed in (("trivial", 0), ("trivial", 1), ("easy", 2), ("easy", 3), ("easy", 5)):
+    for difficulty, seed in (("trivial", 0), ("trivial", 1), ("easy", 2), ("easy", 3), ("easy", 4)):
         trace, wired, got = _agreement(env_id, pack, difficulty, seed)
         styles.add((trace.style.coords, trace.style.base))
         assert wired["eta_status"] == got["eta_status"] == "ok" or wired["eta"] is None

@@ -91,6 +91,8 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     state_keys: ClassVar[tuple[str, ...]] = ("grid",)
     #: the value of an unfilled cell in interactive play
     empty: ClassVar[Any] = 0
+    #: answer symbols only given cells hold (never written by a move)
+    given_symbols: ClassVar[frozenset] = frozenset()
     partial_credit: ClassVar[str] = (
         "max(0, (f - b) / (1 - b)), where f is the fraction of non-given cells holding the certified-unique "
         "solution's value (minus one cell per given the answer changes) and b the best fraction that a blind grid "
@@ -135,8 +137,9 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return len(grid), len(grid[0])
 
     def clue_count(self, instance: Instance) -> int:
-        """How many clues the puzzle shows (the §8 calibration against Tatham's density)."""
-        return len(self.givens(instance))
+        """How many clues the puzzle shows (the §8 calibration against Tatham's density): by
+        default the clue assumptions of its encoding."""
+        return len(self.encoding(instance).clues)
 
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Numbers describing the clues for the SB3 observation (fixed length for the params)."""
@@ -207,11 +210,13 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         params = self.resolve_params(**params)
         if params.get("backend") == "tatham":
             return generate_with_tatham(self, params, int(rng.integers(0, 2**62)))
+        seen = set()
         for _ in range(BLIND_REDRAWS):
             state, solution = self.sample(rng, params)
             inst = self.make_instance(params, state, solution, source=GENERATOR_VERSION)
-            if not self.blind_solves(inst):
-                break
+            if not self.blind_solves(inst) or inst.data["game_id"] in seen:
+                break  # a puzzle drawn twice: the preset has (almost) no others
+            seen.add(inst.data["game_id"])
         # a preset with almost no puzzles (Light Up 3x3b20s4d0 has exactly one, whose lights form a
         # checkerboard) keeps its blind-solvable puzzle; cheap_answers then states chance 1 for it
         return inst

@@ -245,14 +245,19 @@ class RewardIntegrity:
         raise ConfigError("no single-cell change makes this answer invalid")
 
     def single_cell_corruptions(self, instance: Instance, answer: list[list]):
-        """Every grid that differs from ``answer`` in exactly one cell (tests)."""
+        """Every grid that differs from ``answer`` in exactly one cell (tests), except other ways of
+        writing a given cell that the rules accept (Light Up takes any non-light symbol on a black
+        cell): those are the same answer."""
         H, W = self.dims(instance)
+        fixed = self.givens(instance)
         for r in range(H):
             for c in range(W):
                 for v in self.cell_values(instance):
                     if v != answer[r][c]:
                         bad = [list(row) for row in answer]
                         bad[r][c] = v
+                        if (r, c) in fixed and self.verify(instance, bad).solved:
+                            continue
                         yield (r, c), v, bad
 
     # ---- instance validation (issue 13 items 9-10) --------------------------------------------

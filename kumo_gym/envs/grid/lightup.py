@@ -11,7 +11,8 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, neighbours4
+from .base import Check, GridParams, GridTask
+from .geometry import line_runs, neighbours4, symmetry_orbit
 from .render import Sketch
 
 LIGHT, DARK, BLOCK = "L", ".", "#"
@@ -22,31 +23,7 @@ GRADE_TARGET = {0: 0, 1: 1, 2: None}
 
 def segments(grid: list[list[str]]) -> list[list[tuple[int, int]]]:
     """The maximal runs of white cells, along rows then along columns (single cells included)."""
-    H, W = len(grid), len(grid[0])
-    out = []
-    for line in [[(r, c) for c in range(W)] for r in range(H)] + [[(r, c) for r in range(H)] for c in range(W)]:
-        run: list = []
-        for cell in line + [None]:
-            if cell is not None and grid[cell[0]][cell[1]] == DARK:
-                run.append(cell)
-            elif run:
-                out.append(run)
-                run = []
-    return out
-
-
-def orbit(r: int, c: int, H: int, W: int, symm: int) -> set[tuple[int, int]]:
-    """The cells Tatham's symmetry ``s`` maps (r, c) to (0 none, 1 mirror, 2 half turn, 3 both, 4 quarter)."""
-    cells = {(r, c)}
-    if symm in (1, 3):
-        cells.add((r, W - 1 - c))
-    if symm in (2, 3, 4):
-        cells.add((H - 1 - r, W - 1 - c))
-    if symm == 3:
-        cells.add((H - 1 - r, c))
-    if symm == 4:
-        cells |= {(c, W - 1 - r), (W - 1 - c, r)}
-    return cells
+    return line_runs(np.array([[v == DARK for v in row] for row in grid]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,11 +60,9 @@ class LightupTask(GridTask):
     accepted on a black cell. Any valid placement scores 1.
 
     ## Generation
-    §8: black cells at the given density and symmetry, a random maximal set of non-attacking lights
-    (SAT with random phases), every black cell numbered, then numbers removed while the lights stay
-    unique: at level 0 while propagation solves it, at 1 while probing does, at 2 to a minimal set.
-    As in Tatham's generator, a layout that fails even with every number shown is redrawn, and
-    every 20 failures raise the black density by 5 %.
+    §8: black cells at the density and symmetry, random lights lighting every cell, every black cell
+    numbered, then numbers removed while propagation (level 0) or probing (1) solves it, or to a
+    minimal unique set (2). As Tatham's, 20 layouts failing in a row raise the density by 5 %.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": "L"}`` places a light, ``"."`` removes it. Black cells are fixed.
@@ -110,24 +85,11 @@ class LightupTask(GridTask):
     }
     symbols = frozenset({LIGHT, DARK, BLOCK, 0, 1, 2, 3, 4})
     empty = DARK
-
-    def cell_values(self, instance: Instance) -> tuple:
-        return (DARK, LIGHT, BLOCK, 0, 1, 2, 3, 4)
-
-    def move_values(self, instance: Instance) -> tuple:
-        return (DARK, LIGHT)
+    given_symbols = frozenset({BLOCK, 0, 1, 2, 3, 4})
 
     def givens(self, instance: Instance) -> dict:
         grid = instance.data["state"]["grid"]
         return {(r, c): BLOCK if v == BLOCK else int(v) for r, row in enumerate(grid) for c, v in enumerate(row) if v != DARK}
-
-    def single_cell_corruptions(self, instance, answer):
-        """As the base, minus relabellings of a black cell that keep it light-free (any non-light
-        symbol is accepted there, so those are not different answers)."""
-        grid = instance.data["state"]["grid"]
-        for (r, c), v, bad in super().single_cell_corruptions(instance, answer):
-            if not (grid[r][c] != DARK and v != LIGHT and answer[r][c] != LIGHT):
-                yield (r, c), v, bad
 
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         H, W = self.dims(instance)
@@ -140,14 +102,9 @@ class LightupTask(GridTask):
             on = [(r, c) for r, c in seg if grid[r][c] == LIGHT]
             lit.update(seg if on else ())
             checks.append(Check("R3", on, len(on) <= 1))
-        for r in range(H):
-            for c in range(W):
-                if st[r][c] == DARK:
-                    checks.append(Check("R2", [(r, c)], (r, c) in lit))
-                elif st[r][c] in NUMBERS:
-                    adj = list(neighbours4(r, c, H, W))
-                    checks.append(Check("R4", [(r, c)] + adj, sum(grid[a][b] == LIGHT for a, b in adj) == int(st[r][c])))
-        return checks
+        checks += [Check("R2", [(r, c)], (r, c) in lit) for r in range(H) for c in range(W) if st[r][c] == DARK]
+        return checks + [Check("R4", [(r, c), *neighbours4(r, c, H, W)], int(st[r][c]) == sum(
+            grid[a][b] == LIGHT for a, b in neighbours4(r, c, H, W))) for r in range(H) for c in range(W) if st[r][c] in NUMBERS]
 
     def encode(self, state: dict) -> Encoding:
         """One formula per black-cell layout; numbers fix counters of the neighbouring lights."""
@@ -181,8 +138,7 @@ class LightupTask(GridTask):
 
     def with_numbers(self, state: dict, grid: list[list]) -> list[list]:
         """An answer grid with each black cell written as the state shows it (# or its number)."""
-        return [[(BLOCK if s == BLOCK else int(s)) if s != DARK else v for s, v in zip(srow, row)]
-                for srow, row in zip(state["grid"], grid)]
+        return [[v if s == DARK else BLOCK if s == BLOCK else int(s) for s, v in zip(*rows)] for rows in zip(state["grid"], grid)]
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H, percent = params["W"], params["H"], params["black_percent"]
@@ -191,34 +147,26 @@ class LightupTask(GridTask):
                 percent += 5  # as Tatham's generator: 20 failed layouts in a row raise the density
             blocks: set = set()
             for idx in rng.permutation(W * H):
-                cells = orbit(*divmod(int(idx), W), H, W, params["symmetry"])
+                cells = symmetry_orbit(*divmod(int(idx), W), H, W, params["symmetry"])
                 if len(blocks | cells) <= W * H * percent // 100:
                     blocks |= cells
             if len(blocks) == W * H:
                 continue
             enc = self.encode({"grid": [[BLOCK if (r, c) in blocks else DARK for c in range(W)] for r in range(H)]})
             value = enc.engine.sample([], random_phases(rng, enc.answer))
-            if value is None:
-                continue
             lights = enc.decode(value)
             numbers = {b: sum(lights[a][c] == LIGHT for a, c in neighbours4(*b, H, W)) for b in sorted(blocks)}
-            state = {"grid": [[str(numbers[r, c]) if (r, c) in blocks else DARK for c in range(W)] for r in range(H)]}
-            full = self.encode(state)
-            keys = sorted(full.clues)
-            target = GRADE_TARGET[params["tatham_difficulty"]]
-            every = full.assumptions()
+            full = self.encode({"grid": [[str(numbers[r, c]) if (r, c) in blocks else DARK for c in range(W)]
+                                         for r in range(H)]})
+            keys, target, every = sorted(full.clues), GRADE_TARGET[params["tatham_difficulty"]], full.assumptions()
             if not (full.engine.grade(every) <= target if target is not None else full.engine.unique(every, value)):
                 continue  # not pinned down even with every number: new layout
             kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, value, grade_limit=target)
             on = {k for k, keep in zip(keys, kept) if keep}
-            state = {"grid": [[(numbers[r, c] if (r, c) in on else BLOCK) if (r, c) in blocks else DARK for c in range(W)]
-                              for r in range(H)]}
-            state["grid"] = [[str(v) if isinstance(v, int) else v for v in row] for row in state["grid"]]
+            state = {"grid": [[(str(numbers[r, c]) if (r, c) in on else BLOCK) if (r, c) in blocks else DARK
+                               for c in range(W)] for r in range(H)]}
             return state, self.with_numbers(state, lights)
         raise RuntimeError(f"could not generate a unique {W}x{H} Light Up puzzle")
-
-    def clue_count(self, instance: Instance) -> int:
-        return sum(v in NUMBERS for row in instance.data["state"]["grid"] for v in row)
 
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Per cell: 0 white, 1 unnumbered black, 2 + n for a black cell numbered n."""
@@ -246,7 +194,6 @@ class LightupTask(GridTask):
         lit = {cell for seg in segments(st) if any(grid[r][c] == LIGHT for r, c in seg) for cell in seg}
         text = [[v if v != DARK else LIGHT if grid[r][c] == LIGHT else "+" if (r, c) in lit else "."
                  for c, v in enumerate(row)] for r, row in enumerate(st)]
-        return Sketch(len(st), len(st[0]), text,
-                      [["black" if v != DARK else "lit" if (r, c) in lit else None for c, v in enumerate(row)]
-                       for r, row in enumerate(st)],
-                      labels=[[t if t not in (BLOCK, "+", ".") else "" for t in row] for row in text])
+        fill = [["black" if v != DARK else "lit" if (r, c) in lit else None for c, v in enumerate(row)]
+                for r, row in enumerate(st)]
+        return Sketch(len(st), len(st[0]), text, fill, labels=[[t if t in "L01234" else "" for t in row] for row in text])

@@ -154,7 +154,7 @@ class PatternTask(GridTask):
             enc = self.encode(state)
             x = enc.extra["x"]
             truth = enc.solution_values([int(v) if sol[r][c] == BLACK else -int(v) for (r, c), v in np.ndenumerate(x)])
-            if enc.engine.fixes_answer(enc.engine.probe([])) or enc.engine.unique([], truth):
+            if enc.engine.unique([], truth, deduce=False):  # a new formula per picture: SAT at once
                 return state, sol
         raise RuntimeError(f"could not generate a unique {W}x{H} Pattern puzzle")
 

@@ -39,8 +39,9 @@ class CellMoves:
         return tuple(tuple(r) for r in self.initial_grid(instance))
 
     def move_values(self, instance: Instance) -> tuple:
-        """Values a move may write (the answer values plus the empty value)."""
-        vals = tuple(self.cell_values(instance))
+        """Values a move may write: the empty value and the answer values, except those only
+        given cells hold (``given_symbols``: Tents trees, Light Up black cells)."""
+        vals = tuple(v for v in self.cell_values(instance) if v not in self.given_symbols)
         return vals if self.empty in vals else (self.empty,) + vals
 
     def parse_move(self, text: str) -> tuple:

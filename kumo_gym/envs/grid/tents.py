@@ -37,9 +37,8 @@ class TentsTask(GridTask):
     ``"."`` for an empty cell. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    §8: random non-touching tree-tent pairs at Tatham's density (one pair per five cells), all
-    counts shown, redrawn until SAT certifies one solution; Easy (``e``) puzzles must be solved by
-    failed-literal probing (grade <= 1), Tricky (``t``) ones need more than unit propagation.
+    §8: random non-touching tree-tent pairs at Tatham's density (one per five cells), every count
+    shown, redrawn until unique: Easy (``e``) solved by failed-literal probing, Tricky not by propagation.
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": "A"}`` to pitch a tent, ``"."`` to clear it.
@@ -65,10 +64,7 @@ class TentsTask(GridTask):
     symbols = frozenset({TREE, TENT, GRASS})
     state_keys = ("grid", "col_counts", "row_counts")
     empty = GRASS
-
-    # ---- rules ----------------------------------------------------------------------------
-    def move_values(self, instance: Instance) -> tuple:
-        return (GRASS, TENT)
+    given_symbols = frozenset({TREE})
 
     def givens(self, instance: Instance) -> dict:
         grid = instance.data["state"]["grid"]
@@ -97,51 +93,51 @@ class TentsTask(GridTask):
         lonely = [t for t in trees if t not in match] + [t for t in tents if t not in paired]
         return checks + [Check("R4", sorted(lonely), not lonely)]
 
-    # ---- SAT --------------------------------------------------------------------------------
     def encode(self, state: dict) -> Encoding:
-        """Tent variables per cell; R4 through pairing variables (each tree exactly one tent
-        partner, each tent exactly one tree), plus "every tree has a tent beside it" stated on the
-        tent variables, the form of R4 that a near miss can break."""
+        """One formula per grid size; the trees, the counts (counters) and imported marks are
+        assumptions, so a layout costs one propagation call, never a formula build."""
         grid = state["grid"]
         H, W = len(grid), len(grid[0])
+        enc = self.layout((H, W), lambda: self._rules(H, W))
+        tree, tent, rows, cols = (enc.extra[k] for k in ("tree", "tent", "rows", "cols"))
+        clues = {("tree", r, c): ("R1", (int(tree[r, c]) * (1 if v == TREE else -1),))
+                 for r, row in enumerate(grid) for c, v in enumerate(row)}
+        clues |= {("mark", r, c): ("R1", (int(tent[r, c]) * (1 if v == TENT else -1),)) for r, c, v in state.get("marks", [])}
+        clues |= {("row", r): ("R3", tuple(rows[r].eq(k))) for r, k in enumerate(state["row_counts"])}
+        clues |= {("col", c): ("R3", tuple(cols[c].eq(k))) for c, k in enumerate(state["col_counts"])}
+        is_tree = np.array([[v == TREE for v in row] for row in grid])
+
+        def decode(value: np.ndarray) -> list[list]:
+            return np.where(is_tree, TREE, np.where(value[tent] > 0, TENT, GRASS)).tolist()
+
+        return enc.with_clues(clues, decode=decode)
+
+    @staticmethod
+    def _rules(H: int, W: int) -> Encoding:
+        """Tent and tree variables per cell; R4 through pairing variables (each tree exactly one
+        tent partner, each tent exactly one tree), plus "every tree has a tent beside it" stated on
+        the tent variables, the form of R4 that a near miss can break."""
         f = Formula()
-        tent = f.grid("tent", H, W)
-        trees = [(r, c) for r in range(H) for c in range(W) if grid[r][c] == TREE]
-        for r, c in trees:
-            f.add([-int(tent[r, c])], rule="R1")
-        for r, c, v in state.get("marks", []):
-            f.add([int(tent[r, c]) if v == TENT else -int(tent[r, c])], rule="R1")
+        tent, tree = f.grid("tent", H, W), f.grid("tree", H, W)
+        for (r, c), t in np.ndenumerate(tent):
+            f.add([-int(tree[r, c]), -int(t)], rule="R1")
         for r in range(H - 1):
             for c in range(W - 1):
                 f.at_most(tent[r:r + 2, c:c + 2].ravel().tolist(), 1, rule="R2")
-        for r in range(H):
-            f.exactly(tent[r].tolist(), state["row_counts"][r], rule="R3")
-        for c in range(W):
-            f.exactly(tent[:, c].tolist(), state["col_counts"][c], rule="R3")
-        partners: dict = {}
-        for r, c in trees:
-            options = []
-            for a, b in neighbours4(r, c, H, W):
-                if grid[a][b] != TREE:
-                    p = f.var(("pair", r, c, a, b))
-                    f.add([-p, int(tent[a, b])])
-                    options.append(p)
-                    partners.setdefault((a, b), []).append(p)
-            f.exactly_one(options, rule="R4")
-            f.add([int(tent[a, b]) for a, b in neighbours4(r, c, H, W) if grid[a][b] != TREE], rule="R4")
-        for r in range(H):
-            for c in range(W):
-                if grid[r][c] != TREE:
-                    f.add([-int(tent[r, c])] + partners.get((r, c), []), rule="R4")
-                    f.at_most(partners.get((r, c), []), 1)
+        pair = {(a, b): f.var(("pair", a, b)) for a in np.ndindex(H, W) for b in neighbours4(*a, H, W)}
+        for (a, b), p in pair.items():
+            f.extend([[-p, int(tree[a])], [-p, int(tent[b])]])
+        for a in np.ndindex(H, W):
+            out = [pair[a, b] for b in neighbours4(*a, H, W)]
+            into = [pair[b, a] for b in neighbours4(*a, H, W)]
+            f.add([-int(tree[a])] + out, rule="R4")
+            f.add([-int(tree[a])] + [int(tent[b]) for b in neighbours4(*a, H, W)], rule="R4")
+            f.add([-int(tent[a])] + into, rule="R4")
+            f.at_most(out, 1)
+            f.at_most(into, 1)
+        rows, cols = [f.count(tent[r].tolist()) for r in range(H)], [f.count(tent[:, c].tolist()) for c in range(W)]
+        return Encoding(f, tent.ravel(), None, extra={"tent": tent, "tree": tree, "rows": rows, "cols": cols})
 
-        def decode(value: np.ndarray) -> list[list]:
-            on = value[tent] > 0
-            return [[TREE if grid[r][c] == TREE else TENT if on[r, c] else GRASS for c in range(W)] for r in range(H)]
-
-        return Encoding(f, tent.ravel(), decode, extra={"tent": tent})
-
-    # ---- generator (§8: random non-touching tree-tent pairs, all counts kept) ----------------
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """Random layouts until one meets the target: Easy grade <= 1 (probing solves it, which
         proves uniqueness), Tricky unique with grade >= 1 (after 60 tries, any unique one)."""
@@ -154,34 +150,28 @@ class TentsTask(GridTask):
             state = {"grid": [[TREE if v == TREE else GRASS for v in row] for row in sol],
                      "col_counts": [sum(sol[r][c] == TENT for r in range(H)) for c in range(W)],
                      "row_counts": [sum(v == TENT for v in row) for row in sol]}
-            eng = self.encode(state).engine
-            g = eng.grade([])
-            if easy and g <= 1 or not easy and g >= 1 and len(eng.models([], 2)) == 1:
+            enc = self.encode(state)
+            eng, lits = enc.engine, enc.assumptions()
+            g = eng.grade(lits)
+            unique = g <= 1 or not easy and len(eng.models(lits, 2)) == 1
+            if unique and (g <= 1 if easy else g >= 1):
                 return state, sol
-            if not easy and first is None and len(eng.models([], 2)) == 1:
-                first = (state, sol)
+            first = first or (state, sol) if unique else first
             if first and attempt >= 60:
                 return first
         raise RuntimeError(f"could not generate a {W}x{H} Tents puzzle")
 
     @staticmethod
     def _random_layout(rng, W: int, H: int, n_pairs: int) -> list[list] | None:
-        grid = [[GRASS] * W for _ in range(H)]
-        placed = 0
-        for idx in rng.permutation(W * H):
-            if placed == n_pairs:
-                break
-            r, c = divmod(int(idx), W)
-            if grid[r][c] != GRASS or any(grid[a][b] == TENT for a, b in neighbours8(r, c, H, W)):
-                continue
+        grid, placed = [[GRASS] * W for _ in range(H)], 0
+        for r, c in (divmod(int(i), W) for i in rng.permutation(W * H)):
             spots = [(a, b) for a, b in neighbours4(r, c, H, W) if grid[a][b] == GRASS]
-            if spots:
+            if placed < n_pairs and grid[r][c] == GRASS and spots and \
+                    all(grid[a][b] != TENT for a, b in neighbours8(r, c, H, W)):
                 a, b = spots[int(rng.integers(len(spots)))]
-                grid[r][c], grid[a][b] = TENT, TREE
-                placed += 1
+                grid[r][c], grid[a][b], placed = TENT, TREE, placed + 1
         return grid if placed == n_pairs else None
 
-    # ---- text and picture -------------------------------------------------------------------
     def rules_text(self, instance: Instance) -> str:
         return ("- Some cells hold trees (\"T\"). Put tents in some of the other cells.\n"
                 "- Trees and tents come in pairs: every tree is matched with exactly one tent directly above, "
@@ -197,10 +187,12 @@ class TentsTask(GridTask):
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]
-        colour = {TREE: "green", TENT: "orange"}
-        return Sketch(len(grid), len(grid[0]), [[v for v in row] for row in grid],
-                      [[colour.get(v) for v in row] for row in grid],
+        return Sketch(len(grid), len(grid[0]), [list(row) for row in grid],
+                      [[{TREE: "green", TENT: "orange"}.get(v) for v in row] for row in grid],
                       top=[[str(n)] for n in st["col_counts"]], left=[[str(n)] for n in st["row_counts"]])
+
+    def clue_count(self, instance: Instance) -> int:
+        return len(self.givens(instance))  # the trees (every count is always shown)
 
     def clue_features(self, instance: Instance) -> np.ndarray:
         st = instance.data["state"]

@@ -51,10 +51,9 @@ class TowersTask(LatinGridTask):
     A JSON array of n rows of n integers 1..n. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    §8: a random Latin square; all 4n edge clues, plus random givens until the puzzle is unique
-    (at Easy: until failed-literal probing solves it). At Easy, as in Tatham's Easy puzzles,
-    every edge clue stays and givens are removed while probing still solves the puzzle (grade
-    <= 1); at the other levels clues and givens are reduced to a minimal unique set.
+    §8: a random Latin square, its 4n edge clues and the fewest random givens that make it unique.
+    At Easy, as in Tatham's, every edge clue stays and givens go while failed-literal probing still
+    solves it (grade <= 1); other levels reduce clues and givens to a minimal unique set.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": height}``, 0 clears a cell; given cells are fixed.
@@ -77,7 +76,6 @@ class TowersTask(LatinGridTask):
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "top", "bottom", "left", "right", "grid")
 
-    # ---- rules ----------------------------------------------------------------------------
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         st = instance.data["state"]
         n = st["n"]
@@ -90,7 +88,6 @@ class TowersTask(LatinGridTask):
                     checks.append(Check("R2", cells, visible_count([grid[r][c] for r, c in cells]) == k))
         return checks + self.givens_checks(instance, grid, "R3")
 
-    # ---- SAT --------------------------------------------------------------------------------
     def encode(self, state: dict) -> Encoding:
         """The rules of size n are one formula for every instance; a clue k fixes its line's
         visibility counter to k - 1 (the nearest tower is always visible) by assumption."""
@@ -140,43 +137,40 @@ class TowersTask(LatinGridTask):
                 count[side, i] = f.count(visible)
         return Encoding(f, x.ravel(), self.decoder(x), extra={"x": x, "count": count})
 
-    # ---- generator ------------------------------------------------------------------------
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        n = params["n"]
-        easy = params["tatham_difficulty"] == "e"
+        n, easy = params["n"], params["tatham_difficulty"] == "e"
         sol = random_latin(rng, n)
         cols = [[sol[r][c] for r in range(n)] for c in range(n)]
         full = {"n": n, "top": [visible_count(col) for col in cols], "bottom": [visible_count(col[::-1]) for col in cols],
                 "left": [visible_count(row) for row in sol], "right": [visible_count(row[::-1]) for row in sol],
                 "grid": sol}
         enc = self.encode(full)
-        eng = enc.engine
-        x = enc.extra["x"]
-        truth = enc.solution_values([int(x[r, c, sol[r][c] - 1]) for r in range(n) for c in range(n)])
+        eng, truth = enc.engine, enc.solution_values(enc.assumptions())
         edges = [list(enc.clues[side, i][1]) for side in SIDES for i in range(n)]
         base = [lit for g in edges for lit in g]
-        # givens in a random order, as few as make the full edge set unique (Easy: probing-solvable)
+        # givens in a random order, the shortest prefix that makes the full edge set unique
+        # (Easy: probing-solvable); a longer prefix stays so, so binary search finds it
         order = [(int(i) // n, int(i) % n) for i in rng.permutation(n * n)]
         given = [[enc.clues[cell][1][0]] for cell in order]
-        k = 0
-        while k < len(given):
+        lo, hi = 0, len(given)
+        while lo < hi:
+            k = (lo + hi) // 2
             lits = base + [g[0] for g in given[:k]]
             if (eng.grade(lits) <= 1) if easy else eng.unique(lits, truth):
-                break
-            k += 1
-        given = given[:k]
+                hi = k
+            else:
+                lo = k + 1
+        given = given[:lo]
         if easy:
             kept = [True] * len(edges) + reduce_clues(eng, given, rng, truth, grade_limit=1, fixed=base)
         else:
             kept = reduce_clues(eng, edges + given, rng, truth)
         on = {g[0] for g, keep in zip(edges + given, kept) if keep}
-        state = {"n": n}
-        for s, side in enumerate(SIDES):
-            state[side] = [full[side][i] if edges[s * n + i][0] in on else 0 for i in range(n)]
-        state["grid"] = [[sol[r][c] if int(x[r, c, sol[r][c] - 1]) in on else 0 for c in range(n)] for r in range(n)]
-        return state, sol
+        state = {"n": n, **{side: [full[side][i] if edges[s * n + i][0] in on else 0 for i in range(n)]
+                            for s, side in enumerate(SIDES)}}
+        return {**state, "grid": [[v if enc.clues[r, c][1][0] in on else 0 for c, v in enumerate(row)]
+                                  for r, row in enumerate(sol)]}, sol
 
-    # ---- text and picture -------------------------------------------------------------------
     def rules_text(self, instance: Instance) -> str:
         n = instance.data["state"]["n"]
         return (f"- Every cell holds a tower of height 1 to {n}; each row and each column contains every height "
@@ -199,10 +193,6 @@ class TowersTask(LatinGridTask):
         return Sketch(st["n"], st["n"], [[str(v) if v else "" for v in row] for row in grid],
                       [["given" if (r, c) in fixed else None for c in range(st["n"])] for r in range(st["n"])],
                       top=lab[0], bottom=lab[1], left=lab[2], right=lab[3])
-
-    def clue_count(self, instance: Instance) -> int:
-        st = instance.data["state"]
-        return sum(1 for side in SIDES for v in st[side] if v) + len(self.givens(instance))
 
     def clue_features(self, instance: Instance) -> np.ndarray:
         st = instance.data["state"]
