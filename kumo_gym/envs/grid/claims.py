@@ -42,6 +42,9 @@ Mosaic, Pattern, Unruly: ``Black``/``White {r, c}``; clues Mosaic ``Clue {r, c, 
     ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}`` (v 1 black, 0 white).
 Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
     form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
+Magnets: ``Pole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0); clues
+    ``Count {axis ROW|COL, index, sign + or -, n}`` (a hidden count is checked against the solution)
+    and ``Slot {cells: [[r1, c1], [r2, c2]]}`` (the two cells form one slot of the layout).
 """
 from __future__ import annotations
 
@@ -75,6 +78,7 @@ KINDS: dict[str, dict[str, str]] = {
     "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
     "unruly": {"Black": "solution", "White": "solution", "Given": "clue", "Contradiction": "state"},
     "dominosa": {"Domino": "solution", "NotDomino": "solution", "Number": "clue", "Contradiction": "state"},
+    "magnets": {"Pole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
 }
 #: the value of "black" in each two-colour puzzle's answer grid (§5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
@@ -172,6 +176,9 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _verdict(same != bool(p.get("negated", False)))
     if family == "dominosa":
         return _label_domino(kind, p, sol, H, W)
+    if family == "magnets":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "v"))
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -204,6 +211,28 @@ def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
         return INCORRECT
     placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
     return _verdict(placed == (kind == "Domino"))
+
+
+def _label_magnets_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
+    st = instance.data["state"]
+    if kind == "Slot":
+        (r1, c1), (r2, c2) = sorted(_pair(p))
+        if not (_inside(H, W, r1, c1) and _inside(H, W, r2, c2)):
+            return INCORRECT
+        return _verdict((r2 - r1, c2 - c1, st["slots"][r1][c1], st["slots"][r2][c2]) in ((0, 1, "L", "R"), (1, 0, "T", "B")))
+    axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
+    sign = {"+": 1, "PLUS": 1, "1": 1, "-": -1, "MINUS": -1, "-1": -1}.get(str(p.get("sign", "")).upper())
+    if sign is None:
+        raise ClaimError(f"claim field sign {p.get('sign')!r} is not one of: +, -")
+    counts = st[("plus_" if sign == 1 else "minus_") + ("rows" if axis == "ROW" else "cols")]
+    if not 0 <= i < len(counts):
+        return INCORRECT
+    clue = counts[i]
+    if clue is None:  # not shown: the count is still a fact of the unique solution
+        sol = instance.data.get("solution") or _task(instance.family).solve(instance)
+        line = sol[i] if axis == "ROW" else [row[i] for row in sol]
+        clue = sum(v == sign for v in line)
+    return _verdict(clue == _int(p, "n"))
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -281,6 +310,8 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
     if family == "dominosa":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "n"))
+    if family == "magnets":
+        return _label_magnets_clue(instance, kind, p, H, W)
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -354,6 +385,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
     if family in BLACK:
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
+    if family == "magnets":
+        return [{"type": "Pole", "r": r, "c": c, "v": v} for r, c, v in cells if v != 0]
     if family == "dominosa":
         return [{"type": "Domino", "cells": [[r, c], [r, c + 1] if v == "L" else [r + 1, c]]}
                 for r, c, v in cells if v in ("L", "T")]
