@@ -399,7 +399,7 @@ def table_rows(rows: list[dict]) -> tuple[list[dict], list[str]]:
 
 
 def format_results(summary: dict, markdown: bool = False, families: bool = True) -> str:
-    from ..cli import format_table
+    from ..core.tables import format_table
 
     out = []
     rows, cols = table_rows(summary["by_env"])
