@@ -18,7 +18,7 @@ from .render import Sketch
 from .tatham.rect import encode as encode_desc
 
 MAX_SIDE = 30
-AMAX_DIV = 6
+AMAX_DIV = 7  # the largest rectangle drawn has area W*H/7 (Tatham uses W*H/6; this matches his counts)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,8 +51,9 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     -1 marks a cell left out, which breaks rect.R1): any labelling of a valid division scores 1.
 
     ## Generation
-    §8: a random division (uniformly random free rectangles of area 2 up to about W*H/6 until
-    none fits, leftover single cells merged into a neighbour), a number in a random cell of each
+    §8: a random division (a random cell that some free domino covers, then a random free
+    rectangle of area 2 to W*H/7 over it, until none fits; leftover single cells are merged
+    into a neighbour), a number in a random cell of each
     rectangle, numbers moved until SAT proves the division unique.
 
     ## Interactive mode
@@ -167,8 +168,8 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
 
     @staticmethod
     def _division(rng, H: int, W: int) -> list[tuple[int, int, int, int]]:
-        """Uniformly random free rectangles (area 2..max) until none fits, then every single
-        leftover cell merged into a neighbour where the union is a rectangle."""
+        """Random free rectangles (area 2..max) over random open cells until none fits, then
+        every single leftover cell merged into a neighbour where the union is a rectangle."""
         amax = max(2, H * W // AMAX_DIV)
         kinds = [(h, w) for h in range(1, H + 1) for w in range(1, W + 1) if 2 <= h * w <= amax]
         taken = np.zeros((H, W), bool)
