@@ -32,6 +32,11 @@ Tents (reasoning_graphs.md §6 "Tents"):
     cell_c[]}``, ``Contradiction {branch, note}``.
 Towers: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution; ``Given {r, c, v}``,
     ``EdgeClue {side TOP|BOTTOM|LEFT|RIGHT, index, n}`` clue; ``Cand``, ``Contradiction`` state.
+Keen: ``Cell``/``NotCell {r, c, v}`` solution; ``Cage {cells, op, target}`` clue (``cells`` a list of
+    [r, c] in any order, ``op`` one of + x - /); ``Cand``, ``Contradiction`` state.
+Unequal: ``Cell``/``NotCell {r, c, v}`` solution; ``Given {r, c, v}``, ``Greater {a, b}`` (the cell
+    ``a`` = [r, c] holds more than its neighbour ``b``: a sign of the puzzle) and ``Adj {a, b}``
+    (Adjacent mode: the pair is marked, so it differs by one) clue; ``Cand``, ``Contradiction`` state.
 Lightup: ``Light``/``NoLight {r, c}``; clue ``Black {r, c, n}`` (n null for an unnumbered block).
 Rect: ``Rect {r0, c0, r1, c1}`` (corners inclusive; C* = one per rectangle), ``SameRegion`` /
     ``DiffRegion {a, b}`` (cells ``[r, c]``) solution; ``Clue {r, c, n}`` clue.
@@ -64,6 +69,9 @@ KINDS: dict[str, dict[str, str]] = {
               "TreeCandidate": "state", "LineCandidates": "state", "Contradiction": "state"},
     "towers": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "EdgeClue": "clue", "Cand": "state",
                "Contradiction": "state"},
+    "keen": {"Cell": "solution", "NotCell": "solution", "Cage": "clue", "Cand": "state", "Contradiction": "state"},
+    "unequal": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Greater": "clue", "Adj": "clue",
+                "Cand": "state", "Contradiction": "state"},
     "lightup": {"Light": "solution", "NoLight": "solution", "Black": "clue", "Contradiction": "state"},
     "mosaic": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
@@ -177,7 +185,7 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _verdict(v == _int(p, "d"))
     if family == "tents":
         return _verdict((v == "A") == (kind == "Tent"))
-    if family in ("towers", "signpost"):
+    if family in ("towers", "keen", "unequal", "signpost"):
         return _verdict((v == _int(p, "v")) == (kind == "Cell"))
     if family == "lightup":
         return _verdict((v == "L") == (kind == "Light"))
@@ -256,6 +264,20 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         side, i = _axis(p, "side", ("TOP", "BOTTOM", "LEFT", "RIGHT")), _int(p, "index")
         clues = st[side.lower()]
         return _verdict(0 <= i < len(clues) and clues[i] == _int(p, "n") and clues[i] != 0)
+    if family == "keen":
+        cells = sorted(map(tuple, _cell_list(p, "cells")))
+        op = str(p.get("op", "")).lower()
+        op = {"*": "x", "\u00d7": "x", "\u00f7": "/"}.get(op, op)
+        return _verdict(any(sorted(map(tuple, cage["cells"])) == cells and cage["op"] == op
+                            and cage["target"] == _int(p, "target") for cage in st["cages"]))
+    if family == "unequal":
+        if kind == "Given":
+            r, c = _int(p, "r"), _int(p, "c")
+            return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] != 0)
+        a, b = (_cell_list(p, k, one=True)[0] for k in ("a", "b"))
+        if kind == "Greater":
+            return _verdict([list(a), list(b)] in st.get("gt", []))
+        return _verdict(sorted([list(a), list(b)]) in st.get("adj", []))
     if family == "lightup":
         r, c = _int(p, "r"), _int(p, "c")
         if not _inside(H, W, r, c):
@@ -276,6 +298,18 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] >= 0)
     raise ClaimError(f"no clue claims are defined for {family!r}")
+
+
+def _cell_list(p: dict, key: str, one: bool = False) -> list[tuple[int, int]]:
+    """A list of [r, c] pairs (``one``: a single [r, c]) from a claim field."""
+    v = p.get(key)
+    items = [v] if one else v
+    ok = isinstance(items, (list, tuple)) and all(
+        isinstance(x, (list, tuple)) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x)
+        for x in items)
+    if not ok or not items:
+        raise ClaimError(f"claim field {key!r} must be {'a cell [r, c]' if one else 'a list of cells [r, c]'}, got {v!r}")
+    return [(int(x[0]), int(x[1])) for x in items]
 
 
 def _zip_cells(p: dict, rk: str = "cell_r", ck: str = "cell_c") -> list[tuple[int, int]]:
@@ -330,7 +364,7 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Assign", "r": r, "c": c, "d": v} for r, c, v in cells]
     if family == "tents":
         return [{"type": "Tent", "r": r, "c": c} for r, c, v in cells if v == "A"]
-    if family in ("towers", "signpost"):
+    if family in ("towers", "keen", "unequal", "signpost"):
         return [{"type": "Cell", "r": r, "c": c, "v": v} for r, c, v in cells]
     if family == "rect":
         from .regions import label_classes, rect_of
