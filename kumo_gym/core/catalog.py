@@ -73,4 +73,5 @@ ENTRIES: list[EnvEntry] = [
     _grid("Rect", "rect", "Rectangles: cut the grid into rectangles, each holding one number equal to its area"),
     _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),
     _grid("Keen", "keen", "Keen (KenKen): a Latin square split into cages with sum, product, difference and quotient clues"),
+    _grid("Dominosa", "dominosa", "Dominosa: cut a grid of numbers into dominoes, every pair of numbers exactly once"),
 ]

@@ -44,6 +44,8 @@ Signpost: ``Cell``/``NotCell {r, c, v}`` solution (C* = every cell); ``Given {r,
     ``Arrow {r, c, dir}`` (N, NE, ..., NW) clue.
 Mosaic, Pattern, Unruly: ``Black``/``White {r, c}``; clues Mosaic ``Clue {r, c, n}``, Pattern
     ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}`` (v 1 black, 0 white).
+Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
+    form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
 """
 from __future__ import annotations
 
@@ -76,6 +78,7 @@ KINDS: dict[str, dict[str, str]] = {
     "mosaic": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
     "unruly": {"Black": "solution", "White": "solution", "Given": "clue", "Contradiction": "state"},
+    "dominosa": {"Domino": "solution", "NotDomino": "solution", "Number": "clue", "Contradiction": "state"},
     "rect": {"Rect": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Clue": "clue",
              "Contradiction": "state"},
     "signpost": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Arrow": "clue", "Cand": "state",
@@ -175,6 +178,8 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
             return INCORRECT
         same = sol[r][c] == normalize_cell(p.get("value"))
         return _verdict(same != bool(p.get("negated", False)))
+    if family == "dominosa":
+        return _label_domino(kind, p, sol, H, W)
     if family == "rect":
         return _label_rect(kind, p, sol, H, W)
     r, c = _int(p, "r"), _int(p, "c")
@@ -193,6 +198,22 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
     return _verdict(v == (black if kind == "Black" else white))
 
 
+def _pair(p: dict) -> tuple[tuple[int, int], tuple[int, int]]:
+    cells = p.get("cells")
+    if not (isinstance(cells, (list, tuple)) and len(cells) == 2):
+        raise ClaimError(f"claim field 'cells' must be two [row, column] pairs, got {str(cells)[:60]}")
+    a, b = (tuple(_ints({"x": x}, "x")) for x in cells)
+    if len(a) != 2 or len(b) != 2:
+        raise ClaimError(f"claim field 'cells' must be two [row, column] pairs, got {str(cells)[:60]}")
+    return a, b
+
+
+def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    (r1, c1), (r2, c2) = sorted(_pair(p))
+    if not (_inside(H, W, r1, c1) and _inside(H, W, r2, c2)) or abs(r1 - r2) + abs(c1 - c2) != 1:
+        return INCORRECT
+    placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
+    return _verdict(placed == (kind == "Domino"))
 def _cell(p: dict, key: str) -> tuple[int, int]:
     v = p.get(key)
     if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
@@ -297,6 +318,9 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
     if family == "unruly":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] >= 0)
+    if family == "dominosa":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "n"))
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -375,6 +399,9 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
     if family in BLACK:
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
+    if family == "dominosa":
+        return [{"type": "Domino", "cells": [[r, c], [r, c + 1] if v == "L" else [r + 1, c]]}
+                for r, c, v in cells if v in ("L", "T")]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
 
 
