@@ -89,13 +89,10 @@ class SinglesTask(GridTask):
     def blind_grids(self, instance: Instance) -> dict[str, list[list]]:
         return {**super().blind_grids(instance), "numbers as printed": self.initial_grid(instance)}
 
-    def progress(self, instance: Instance, grid: list[list]) -> float:
-        """The shared formula, with the printed numbers (every cell white) among the blind grids."""
+    def luck_floor(self, instance: Instance) -> float:
+        """The shared floor, or what the printed numbers (every cell white) get right if more."""
         sol = np.asarray(self.solve(instance))
-        _, _, right = self._blind_scores(instance)
-        b = max(float(right.max()) / sol.size, float((np.asarray(self.numbers(instance)) == sol).mean()))
-        f = float((np.asarray(grid) == sol).mean())
-        return 0.0 if b >= 1 else max(0.0, (f - b) / (1 - b))
+        return max(super().luck_floor(instance), float((np.asarray(self.numbers(instance)) == sol).mean()))
 
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         H, W = self.dims(instance)
