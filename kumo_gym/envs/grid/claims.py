@@ -52,6 +52,9 @@ Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solut
 Magnets: ``Pole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0); clues
     ``Count {axis ROW|COL, index, sign + or -, n}`` (a hidden count is checked against the solution)
     and ``Slot {cells: [[r1, c1], [r2, c2]]}`` (the two cells form one slot of the layout).
+Undead: ``Monster {r, c, t}`` solution (t G, V or Z; C* = every cell without a mirror); clues
+    ``Mirror {r, c, kind}`` (kind ``\\`` or ``/``, or BACKSLASH / SLASH), ``Total {t, n}``,
+    ``Sight {side TOP|BOTTOM|LEFT|RIGHT, index, n}``.
 """
 from __future__ import annotations
 
@@ -93,6 +96,7 @@ KINDS: dict[str, dict[str, str]] = {
     "range": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "filling": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"},
     "magnets": {"Pole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
+    "undead": {"Monster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue", "Contradiction": "state"},
 }
 #: the value of "black" in each two-colour puzzle's answer grid (§5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
@@ -197,6 +201,9 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
     if family == "magnets":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "v"))
+    if family == "undead":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and sol[r][c] == str(p.get("t", "")).upper())
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -368,6 +375,15 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "n"))
     if family == "magnets":
         return _label_magnets_clue(instance, kind, p, H, W)
+    if family == "undead":
+        if kind == "Mirror":
+            r, c = _int(p, "r"), _int(p, "c")
+            kind_ = {"BACKSLASH": "\\", "SLASH": "/", "L": "\\", "R": "/"}.get(str(p.get("kind", "")).upper(), p.get("kind"))
+            return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == kind_)
+        if kind == "Total":
+            return _verdict(st["totals"].get(str(p.get("t", "")).upper()) == _int(p, "n"))
+        side, i = _axis(p, "side", ("TOP", "BOTTOM", "LEFT", "RIGHT")), _int(p, "index")
+        return _verdict(0 <= i < len(st[side.lower()]) and st[side.lower()][i] == _int(p, "n"))
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -450,6 +466,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
     if family == "magnets":
         return [{"type": "Pole", "r": r, "c": c, "v": v} for r, c, v in cells if v != 0]
+    if family == "undead":
+        return [{"type": "Monster", "r": r, "c": c, "t": v} for r, c, v in cells if v in ("G", "V", "Z")]
     if family == "dominosa":
         return [{"type": "Domino", "cells": [[r, c], [r, c + 1] if v == "L" else [r + 1, c]]}
                 for r, c, v in cells if v in ("L", "T")]

@@ -171,3 +171,22 @@ def across(H: int, W: int, mate: dict) -> list:
     """The pairs of orthogonally adjacent cells that lie in different slots."""
     return [((r, c), (a, b)) for r, c in np.ndindex(H, W) for a, b in ((r, c + 1), (r + 1, c))
             if a < H and b < W and mate.get((r, c)) != (a, b)]
+
+
+def sight_line(grid: list[list[str]], side: str, i: int) -> list[tuple[tuple[int, int], bool]]:
+    """Undead: the cells a border clue sees, in order, each with whether a mirror was passed before it.
+    ``\\`` turns down into right and up into left (and back); ``/`` turns down into left and up
+    into right. A cell seen twice is listed twice."""
+    H, W = len(grid), len(grid[0])
+    (r, c), (dr, dc) = {"top": ((0, i), (1, 0)), "bottom": ((H - 1, i), (-1, 0)),
+                        "left": ((i, 0), (0, 1)), "right": ((i, W - 1), (0, -1))}[side]
+    out, turned = [], False
+    while 0 <= r < H and 0 <= c < W:
+        if grid[r][c] == "\\":
+            dr, dc, turned = dc, dr, True
+        elif grid[r][c] == "/":
+            dr, dc, turned = -dc, -dr, True
+        else:
+            out.append(((r, c), turned))
+        r, c = r + dr, c + dc
+    return out
