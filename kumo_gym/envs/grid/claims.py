@@ -35,6 +35,11 @@ Towers: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution; ``Given {r, c, v}``,
 Lightup: ``Light``/``NoLight {r, c}``; clue ``Black {r, c, n}`` (n null for an unnumbered block).
 Mosaic, Pattern, Unruly: ``Black``/``White {r, c}``; clues Mosaic ``Clue {r, c, n}``, Pattern
     ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}`` (v 1 black, 0 white).
+Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjacent cells, or not;
+    Tracks' two border ends are edges to the off-grid cells (entry_row, -1) and (H, exit_col)),
+    ``OnPath``/``OffPath {r, c}`` solution; C* is every edge of the line with on=true. Clues:
+    Tracks ``Count {axis, index, n}``, ``Endpoint {side LEFT|BOTTOM, index}``, ``GivenPiece {r, c,
+    dirs}``; Pearl ``Pearl {r, c, color B|W}``.
 """
 from __future__ import annotations
 
@@ -64,7 +69,13 @@ KINDS: dict[str, dict[str, str]] = {
     "mosaic": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
     "unruly": {"Black": "solution", "White": "solution", "Given": "clue", "Contradiction": "state"},
+    "tracks": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Count": "clue", "Endpoint": "clue",
+               "GivenPiece": "clue", "Contradiction": "state"},
+    "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
+              "Contradiction": "state"},
 }
+#: the puzzles whose solution is a line through cell centres (claims about edges, §7)
+LINES = ("tracks", "pearl")
 #: the value of "black" in each two-colour puzzle's answer grid (§5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
 
@@ -159,6 +170,8 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
             return INCORRECT
         same = sol[r][c] == normalize_cell(p.get("value"))
         return _verdict(same != bool(p.get("negated", False)))
+    if family in LINES:
+        return _label_line(kind, p, sol, H, W)
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -173,6 +186,51 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _verdict((v == "L") == (kind == "Light"))
     black, white = BLACK[family]
     return _verdict(v == (black if kind == "Black" else white))
+
+
+def _cell(p: dict, key: str) -> tuple[int, int]:
+    v = p.get(key)
+    if not (isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise ClaimError(f"claim field {key!r} must be a [row, column] pair of integers, got {v!r}")
+    return int(v[0]), int(v[1])
+
+
+def line_edges(sol: list[list]) -> set[tuple[tuple[int, int], tuple[int, int]]]:
+    """The edges (cell pairs, sorted) of a Tracks answer (direction strings; the border ends join
+    an off-grid cell) or a Pearl answer (loop numbers: k joins k + 1, and L joins 1)."""
+    steps = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+    out = set()
+    if any(isinstance(v, str) for row in sol for v in row):
+        for r, row in enumerate(sol):
+            for c, v in enumerate(row):
+                for d in str(v):
+                    if d in steps:
+                        out.add(tuple(sorted(((r, c), (r + steps[d][0], c + steps[d][1])))))
+        return out
+    where = {v: (r, c) for r, row in enumerate(sol) for c, v in enumerate(row) if isinstance(v, int) and v > 0}
+    n = len(where)
+    for k, a in where.items():
+        b = where.get(k % n + 1)
+        if b is not None and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1:
+            out.add(tuple(sorted((a, b))))
+    return out
+
+
+def _label_line(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    edges = line_edges(sol)
+    if kind == "Edge":
+        a, b = _cell(p, "a"), _cell(p, "b")
+        on = p.get("on", True)
+        if not isinstance(on, bool):
+            raise ClaimError(f"claim field 'on' must be true or false, got {on!r}")
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 or not (_inside(H, W, *a) or _inside(H, W, *b)):
+            return INCORRECT
+        return _verdict((tuple(sorted((a, b))) in edges) == on)
+    r, c = _int(p, "r"), _int(p, "c")
+    if not _inside(H, W, r, c):
+        return INCORRECT
+    v = sol[r][c]
+    return _verdict((v not in ("", -1)) == (kind == "OnPath"))
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -233,6 +291,21 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
     if family == "unruly":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] >= 0)
+    if family == "tracks":
+        if kind == "GivenPiece":
+            r, c = _int(p, "r"), _int(p, "c")
+            got = "".join(d for d in "URDL" if d in str(p.get("dirs", "")).upper())
+            return _verdict(st["given_pieces"].get(f"{r},{c}") == got)
+        if kind == "Endpoint":
+            side, i = _axis(p, "side", ("LEFT", "BOTTOM")), _int(p, "index")
+            return _verdict(i == (st["entry_row"] if side == "LEFT" else st["exit_col"]))
+        axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
+        counts = st["row_counts"] if axis == "ROW" else st["col_counts"]
+        return _verdict(0 <= i < len(counts) and counts[i] == _int(p, "n"))
+    if family == "pearl":
+        r, c = _int(p, "r"), _int(p, "c")
+        colour = _axis(p, "color", ("B", "W"))
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == colour)
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -294,6 +367,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
     if family in BLACK:
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
+    if family in LINES:
+        return [{"type": "Edge", "a": list(a), "b": list(b), "on": True} for a, b in sorted(line_edges(sol))]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
 
 
@@ -315,4 +390,6 @@ def describe(claim: dict) -> str:
         return f"Q({str(p.get('axis', '?'))[:1]}{p.get('index')})={p.get('tents')}"
     if kind == "cell":
         return f"{'not ' if p.get('negated') else ''}{rc}={p.get('value')}"
+    if kind == "Edge":
+        return f"{'' if p.get('on', True) else chr(0xac)}E({p.get('a')}-{p.get('b')})".replace(" ", "")
     return short.get(kind, kind + rc)
