@@ -173,6 +173,10 @@ class CellMoves:
     def state_bounds(self, instance: Instance) -> tuple[float, float]:
         return 0.0, float(max(self.dims(instance)) ** 2 + 1)
 
+    def state_answer(self, instance: Instance, state: Any) -> list[list]:
+        """The answer grid a play state stands for (the state itself for cell moves)."""
+        return [list(r) for r in state]
+
     def fixed_move(self, instance: Instance) -> tuple | None:
         """A move that would change a given (illegal in every state; tests), or None."""
         fixed = self.givens(instance)
