@@ -150,6 +150,8 @@ def cmd_generate(args, extra) -> int:
         raise SystemExit("error: give the number of items with --size N")
     if args.push_to_hub and args.format != "datasets":
         raise SystemExit("error: --push-to-hub needs --format datasets")
+    if args.ray and (args.format != "jsonl" or args.mixture):
+        raise SystemExit("error: --ray writes one environment's JSONL records (not --format datasets or --mixture)")
     if args.mixture:
         if args.format == "datasets":
             raise SystemExit("error: --format datasets writes one environment; a --mixture goes to JSONL")
@@ -180,6 +182,12 @@ def cmd_generate(args, extra) -> int:
         return generate_instances(env_id, args.size, split=args.split, seed=args.seed, shard=args.shard,
                                   env_kwargs=kw, start=start)
 
+    def local_rows(start: int):
+        for inst in instances(start):
+            if args.split == "train":
+                task.check_trainable(inst)
+            yield maker.record(inst)
+
     n = 0
     try:
         done, last = out.kept()
@@ -195,11 +203,16 @@ def cmd_generate(args, extra) -> int:
     try:
         out.open()
         bar = tqdm(total=total, initial=done, desc=f"generate {env_id}", disable=args.quiet, unit="item")
-        for inst in instances(done):
-            if args.split == "train":
-                task.check_trainable(inst)
-            counter.add(inst.instance_id)
-            out.write(maker.record(inst))
+        if args.ray:  # the same records in the same order, made by Ray tasks
+            from ..integrations.ray_runner import generate_records
+
+            rows = generate_records(env_id, kw, args.size, split=args.split, seed=args.seed, shard=args.shard,
+                                    start=done, prompt_format=args.prompt_format, with_golden=args.golden)
+        else:
+            rows = local_rows(done)
+        for row in rows:
+            counter.add(row["instance_id"])
+            out.write(row)
             n += 1
             bar.update(1)
         bar.close()
@@ -268,6 +281,8 @@ def register(sub) -> None:
     p.add_argument("--golden", action="store_true", help="include the golden answer text")
     p.add_argument("--format", choices=("jsonl", "datasets"), default="jsonl",
                    help="jsonl (default), or datasets: a Hugging Face dataset directory with a dataset card")
+    p.add_argument("--ray", action="store_true",
+                   help="make the records in Ray tasks (RAY_ADDRESS or a local instance); same output, same resume")
     p.add_argument("--push-to-hub", default=None, metavar="REPO",
                    help="with --format datasets: also upload the dataset and card to this Hub repository")
     p.add_argument("--quiet", action="store_true")
