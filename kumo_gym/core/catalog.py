@@ -76,4 +76,5 @@ ENTRIES: list[EnvEntry] = [
     _grid("Unequal", "unequal", "Unequal (Futoshiki): a Latin square with inequality signs, or Adjacent marks, between neighbours"),
     _grid("Keen", "keen", "Keen (KenKen): a Latin square split into cages with sum, product, difference and quotient clues"),
     _grid("Dominosa", "dominosa", "Dominosa: cut a grid of numbers into dominoes, every pair of numbers exactly once"),
+    _grid("Magnets", "magnets", "Magnets: fill domino slots with magnets or blanks; like poles never touch; pole counts"),
 ]

@@ -49,6 +49,9 @@ Filling: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution (C* = every cell); `
     clue; ``Cand`` state.
 Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
     form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
+Magnets: ``Pole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0); clues
+    ``Count {axis ROW|COL, index, sign + or -, n}`` (a hidden count is checked against the solution)
+    and ``Slot {cells: [[r1, c1], [r2, c2]]}`` (the two cells form one slot of the layout).
 """
 from __future__ import annotations
 
@@ -89,6 +92,7 @@ KINDS: dict[str, dict[str, str]] = {
     "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
     "range": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "filling": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"},
+    "magnets": {"Pole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
 }
 #: the value of "black" in each two-colour puzzle's answer grid (§5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
@@ -190,6 +194,9 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _label_domino(kind, p, sol, H, W)
     if family == "rect":
         return _label_rect(kind, p, sol, H, W)
+    if family == "magnets":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "v"))
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -224,6 +231,8 @@ def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
         return INCORRECT
     placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
     return _verdict(placed == (kind == "Domino"))
+
+
 def _cell(p: dict, key: str) -> tuple[int, int]:
     v = p.get(key)
     if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
@@ -244,6 +253,28 @@ def _label_rect(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     if not (_inside(H, W, ra, ca) and _inside(H, W, rb, cb)):
         return INCORRECT
     return _verdict((sol[ra][ca] == sol[rb][cb]) == (kind == "SameRegion"))
+
+
+def _label_magnets_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
+    st = instance.data["state"]
+    if kind == "Slot":
+        (r1, c1), (r2, c2) = sorted(_pair(p))
+        if not (_inside(H, W, r1, c1) and _inside(H, W, r2, c2)):
+            return INCORRECT
+        return _verdict((r2 - r1, c2 - c1, st["slots"][r1][c1], st["slots"][r2][c2]) in ((0, 1, "L", "R"), (1, 0, "T", "B")))
+    axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
+    sign = {"+": 1, "PLUS": 1, "1": 1, "-": -1, "MINUS": -1, "-1": -1}.get(str(p.get("sign", "")).upper())
+    if sign is None:
+        raise ClaimError(f"claim field sign {p.get('sign')!r} is not one of: +, -")
+    counts = st[("plus_" if sign == 1 else "minus_") + ("rows" if axis == "ROW" else "cols")]
+    if not 0 <= i < len(counts):
+        return INCORRECT
+    clue = counts[i]
+    if clue is None:  # not shown: the count is still a fact of the unique solution
+        sol = instance.data.get("solution") or _task(instance.family).solve(instance)
+        line = sol[i] if axis == "ROW" else [row[i] for row in sol]
+        clue = sum(v == sign for v in line)
+    return _verdict(clue == _int(p, "n"))
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -335,6 +366,8 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
     if family == "dominosa":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "n"))
+    if family == "magnets":
+        return _label_magnets_clue(instance, kind, p, H, W)
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -415,6 +448,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
     if family in BLACK:
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
+    if family == "magnets":
+        return [{"type": "Pole", "r": r, "c": c, "v": v} for r, c, v in cells if v != 0]
     if family == "dominosa":
         return [{"type": "Domino", "cells": [[r, c], [r, c + 1] if v == "L" else [r + 1, c]]}
                 for r, c, v in cells if v in ("L", "T")]

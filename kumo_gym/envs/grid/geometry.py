@@ -134,11 +134,40 @@ def dominoes(grid: list[list]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 
 
 def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
-    """A random domino tiling: straight rows (or columns), then random flips of 2x2 blocks."""
-    g = [["LR"[c % 2] for c in range(W)] if W % 2 == 0 else ["TB"[r % 2]] * W for r in range(H)]
-    for r, c in zip(rng.integers(H - 1, size=25 * H * W).tolist(), rng.integers(W - 1, size=25 * H * W).tolist()):
-        if g[r][c] == "L" and g[r + 1][c] == "L":
+    """A random domino tiling (``L``/``R``, ``T``/``B`` halves): straight rows (or columns), then random
+    flips of 2x2 blocks. An odd grid keeps one single cell ``*``, which wanders by sliding a domino
+    into it (Magnets)."""
+    if W % 2 == 0 or H % 2 == 0:
+        g = [["LR"[c % 2] for c in range(W)] if W % 2 == 0 else ["TB"[r % 2]] * W for r in range(H)]
+    else:
+        g = [["LR"[c % 2] for c in range(W - 1)] + ["TB"[r % 2] if r < H - 1 else "*"] for r in range(H)]
+    steps = 25 * H * W
+    rows, cols = rng.integers(max(H - 1, 1), size=steps).tolist(), rng.integers(max(W - 1, 1), size=steps).tolist()
+    slides = rng.integers(4, size=steps).tolist() if W * H % 2 else None
+    single = (H - 1, W - 1)
+    for k, (r, c) in enumerate(zip(rows, cols)):
+        if r + 1 < H and c + 1 < W and g[r][c] == "L" and g[r + 1][c] == "L":
             g[r][c], g[r][c + 1], g[r + 1][c], g[r + 1][c + 1] = "T", "T", "B", "B"
-        elif g[r][c] == "T" and g[r][c + 1] == "T":
+        elif r + 1 < H and c + 1 < W and g[r][c] == "T" and g[r][c + 1] == "T":
             g[r][c], g[r][c + 1], g[r + 1][c], g[r + 1][c + 1] = "L", "R", "L", "R"
+        if slides is not None:  # slide the domino beyond the single cell into it
+            (dr, dc), near, far = (((0, 1), "L", "R"), ((0, -1), "R", "L"), ((1, 0), "T", "B"), ((-1, 0), "B", "T"))[slides[k]]
+            (sr, sc), (ar, ac), (br, bc) = single, (single[0] + dr, single[1] + dc), (single[0] + 2 * dr, single[1] + 2 * dc)
+            if 0 <= br < H and 0 <= bc < W and g[ar][ac] == near and g[br][bc] == far:
+                g[sr][sc], g[ar][ac], g[br][bc], single = near, far, "*", (br, bc)
     return g
+
+
+def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
+    """Of a tiling (``L``/``R``, ``T``/``B`` halves, ``*`` single cells): (the two-cell slots as
+    (first, second) cells, the single cells, each cell's other half)."""
+    pairs = [((r, c), (r, c + 1) if v == "L" else (r + 1, c)) for r, row in enumerate(slots)
+             for c, v in enumerate(row) if v in "LT"]
+    singles = [(r, c) for r, row in enumerate(slots) for c, v in enumerate(row) if v == "*"]
+    return pairs, singles, {a: b for a, b in pairs} | {b: a for a, b in pairs}
+
+
+def across(H: int, W: int, mate: dict) -> list:
+    """The pairs of orthogonally adjacent cells that lie in different slots."""
+    return [((r, c), (a, b)) for r, c in np.ndindex(H, W) for a, b in ((r, c + 1), (r + 1, c))
+            if a < H and b < W and mate.get((r, c)) != (a, b)]
