@@ -235,8 +235,7 @@ def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callabl
 
 def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cell, length: float) -> list[Cell]:
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
-    random detours (one step of the path pushed sideways by a cell, two cells longer) until it has
-    ``length`` cells or no detour fits (Tracks)."""
+    random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
     path, where = [start], {start: 0}
     while path[-1] != goal:
         nbrs = list(neighbours4(*path[-1], H, W))
@@ -248,10 +247,25 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
         else:
             where[nxt] = len(path)
             path.append(nxt)
+    return stretch(rng, H, W, path, length, closed=False)
+
+
+def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list[Cell]:
+    """A random closed loop of cells (in loop order): a random 2x2 square stretched by random
+    detours until it has ``length`` cells (:func:`stretch`; Pearl)."""
+    r, c = int(rng.integers(H - 1)), int(rng.integers(W - 1))
+    return stretch(rng, H, W, [(r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)], length, closed=True)
+
+
+def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: float, *, closed: bool) -> list[Cell]:
+    """Random detours: one step a -> b of the path (or loop) is pushed sideways by a cell, through
+    two free neighbours a', b' (a -> a' -> b' -> b), until ``length`` cells or no detour fits."""
+    path = list(path)
     used = set(path)
     while len(path) < length:
         spots = []
-        for i, (a, b) in enumerate(zip(path, path[1:])):  # noqa: RUF007
+        steps = list(zip(path, path[1:])) + ([(path[-1], path[0])] if closed else [])  # noqa: RUF007
+        for i, (a, b) in enumerate(steps):
             for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
                 x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
                 if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
@@ -262,3 +276,44 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
         path[i + 1:i + 1] = [x, y]
         used |= {x, y}
     return path
+
+
+def straight(a: Cell, b: Cell, c: Cell) -> bool:
+    """Whether the steps a -> b -> c go the same way."""
+    return (b[0] - a[0], b[1] - a[1]) == (c[0] - b[0], c[1] - b[1])
+
+
+def number_loops(H: int, W: int, edges) -> list[list]:
+    """Pearl's answer grid of a set of edges: each loop numbered on from the last, starting at its
+    first cell in reading order and heading right; -1 elsewhere (all -1 unless every cell on an
+    edge has exactly two)."""
+    adj: dict = {}
+    for a, b in sorted(edges):
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    grid = [[-1] * W for _ in range(H)]
+    if any(len(n) != 2 for n in adj.values()):
+        return grid
+    k = 0
+    for start in sorted(adj):
+        if grid[start[0]][start[1]] != -1:
+            continue
+        prev, cur = start, max(adj[start], key=lambda x: (x[0] == start[0], -x[0]))  # right of start
+        k += 1
+        grid[start[0]][start[1]] = k
+        while cur != start:
+            k += 1
+            grid[cur[0]][cur[1]] = k
+            prev, cur = cur, next(x for x in adj[cur] if x != prev)
+    return grid
+
+
+def numbered_edges(grid: list[list]) -> set:
+    """The edges of a numbered answer: k joins k + 1 and L joins 1 where those cells touch."""
+    where = {v: (r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if isinstance(v, int) and v > 0}
+    out = set()
+    for k, a in where.items():
+        b = where.get(k % len(where) + 1)
+        if b is not None and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1:
+            out.add(tuple(sorted((a, b))))
+    return out
