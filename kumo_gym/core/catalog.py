@@ -71,4 +71,5 @@ ENTRIES: list[EnvEntry] = [
     _grid("Mosaic", "mosaic", "Mosaic: colour cells so each clue counts the black cells in its 3x3 block"),
     _grid("Pattern", "pattern", "Pattern (nonogram): paint the picture whose row and column runs are given"),
     _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),
+    _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
 ]

@@ -51,6 +51,9 @@ MAX_CUT_ROUNDS = 10_000
 
 Values = np.ndarray
 Cuts = Callable[[np.ndarray], list[list[int]]]
+#: process-wide counters of the cut loop (benchmarks report rounds per instance): SAT calls made
+#: inside it and rounds that added cuts, over every engine
+CUT_LOOP = {"sat": 0, "cuts": 0}
 
 
 @dataclass
@@ -174,6 +177,7 @@ class Engine:
         """Solve, adding cut clauses until the model passes the global rule (or UNSAT)."""
         for _ in range(MAX_CUT_ROUNDS):
             self.stats["sat"] += 1
+            CUT_LOOP["sat"] += 1
             if not solver.solve(assumptions=assumptions):
                 return None
             value = values_of(solver.get_model(), self.n_vars)
@@ -181,6 +185,7 @@ class Engine:
             if not cuts:
                 return value
             self.stats["cuts"] += 1
+            CUT_LOOP["cuts"] += 1
             for cl in cuts:
                 solver.add_clause(list(cl))
                 if keep_cuts:
@@ -229,12 +234,17 @@ class Engine:
         finally:
             self._retire(act)
 
-    def sample(self, assumptions: Sequence[int] = (), phases: Sequence[int] | None = None) -> Values | None:
+    def sample(self, assumptions: Sequence[int] = (), phases: Sequence[int] | None = None,
+               avoid: Values | None = None) -> Values | None:
         """A model on a fresh solver (deterministic: the same call gives the same model in any
-        process), with random ``phases`` for random solutions (§8 samplers)."""
+        process), with random ``phases`` for random solutions (§8 samplers); with ``avoid``, one
+        that differs from that model on the answer (a second solution to repair, as Net's
+        generator does)."""
         with Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses) as s:
             if phases is not None:
                 s.set_phases([int(p) for p in phases])
+            if avoid is not None:
+                s.add_clause(block(avoid, self.answer))
             return self._solve_cut(s, [int(a) for a in assumptions], keep_cuts=False)
 
 

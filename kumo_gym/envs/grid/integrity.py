@@ -244,10 +244,16 @@ class RewardIntegrity:
                     return bad
         raise ConfigError("no single-cell change makes this answer invalid")
 
+    def equivalent_values(self, instance: Instance, r: int, c: int, a, b) -> bool:
+        """Whether the rules read values ``a`` and ``b`` at cell (r, c) as the same answer (Net: two
+        orientations of a symmetric tile); by default only equal values are."""
+        return a == b
+
     def single_cell_corruptions(self, instance: Instance, answer: list[list]):
         """Every grid that differs from ``answer`` in exactly one cell (tests), except other ways of
-        writing a given cell that the rules accept (Light Up takes any non-light symbol on a black
-        cell): those are the same answer."""
+        writing a cell that the rules accept (Light Up takes any non-light symbol on a black cell,
+        Net any orientation of a symmetric tile that gives the same connections): those are the
+        same answer."""
         H, W = self.dims(instance)
         fixed = self.givens(instance)
         for r in range(H):
@@ -256,7 +262,8 @@ class RewardIntegrity:
                     if v != answer[r][c]:
                         bad = [list(row) for row in answer]
                         bad[r][c] = v
-                        if (r, c) in fixed and self.verify(instance, bad).solved:
+                        same = (r, c) in fixed or self.equivalent_values(instance, r, c, v, answer[r][c])
+                        if same and self.verify(instance, bad).solved:
                             continue
                         yield (r, c), v, bad
 
