@@ -60,7 +60,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="runs/contamination")
     args = ap.parse_args(argv)
 
-    from kumo_gym.cli import format_table
+    from kumo_gym.core.tables import format_table
     from kumo_gym.core.errors import ContaminationError
     from kumo_gym.training.backends import TransformersBackend
     from kumo_gym.training.evaluate import EvalSpec, Evaluator, summarize

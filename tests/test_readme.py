@@ -9,7 +9,8 @@ import shlex
 
 import pytest
 
-from kumo_gym.cli import catalogue_rows, format_table
+from kumo_gym.core.registry import catalogue_rows
+from kumo_gym.core.tables import format_table
 
 from .conftest import REPO
 
@@ -122,7 +123,8 @@ def test_readme_grpo_config_file_resolves_and_runs(in_tmp):
     """examples/grpo_qwen.yaml builds its GRPOConfig as written, and runs end to end when only the
     model and the sizes are swapped for the tiny ones (the command line overrides the file)."""
     from kumo_gym.cli import build_parser
-    from kumo_gym.training.cli import run_training, train_setup
+    from kumo_gym.cli.train import train_setup
+    from kumo_gym.training.config import run_training
     from kumo_gym.training.grpo import grpo_trainer_args, make_config
 
     def setup(extra):

@@ -20,6 +20,7 @@ Cross-field rules (``H`` defaults to ``W``, ``k`` needs ``n``) go in :meth:`Para
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -70,6 +71,18 @@ class ParamSpec:
                 raise ConfigError(f"{self.name} {v!r} is outside the valid range "
                                   f"{_num(self.lo, '-inf')}..{_num(self.hi, 'inf')}")
         return v
+
+
+def parse_value(text: str):
+    """A parameter value written as text (``key=value`` on a command line or in an env spec): a
+    JSON literal when it parses, ``true``/``false`` in any case as booleans, else the string."""
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, ValueError):
+        low = text.lower()
+        if low in ("true", "false"):
+            return low == "true"
+        return text
 
 
 def _num(x, missing: str) -> str:

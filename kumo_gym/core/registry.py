@@ -97,3 +97,22 @@ def register_all() -> list[str]:
                          kwargs={"env_id": e.id}, disable_env_checker=False)
         ids.append(e.id)
     return ids
+
+
+def resolve_env_id(name: str) -> str:
+    """The full id of ``name``: an id, a name, ``Name-v0`` or ``kumo_gym/Name`` (ConfigError lists the ids)."""
+    for e in entries():
+        if name in (e.id, e.name, f"{e.name}-v0", f"{NAMESPACE}/{e.name}"):
+            return e.id
+    return entry(name).id
+
+
+def catalogue_rows() -> list[dict]:
+    """One row per environment (id, family, modes, difficulties, summary): ``kumo-gym list``'s table."""
+    rows = []
+    for e in entries():
+        task_cls = import_object(e.task)
+        rows.append({"id": e.id, "family": e.family, "modes": ", ".join(e.modes),
+                     "difficulties": ", ".join(getattr(task_cls, "difficulties", {}) or []) or "-",
+                     "summary": e.summary})
+    return rows

@@ -96,7 +96,7 @@ def main(argv=None) -> int:
                     "puzzles at small sizes and KUMO easy)")
     ap.add_argument("--out", default="runs/baselines")
     args = ap.parse_args(argv)
-    from ..cli import format_table
+    from ..core.tables import format_table
     from ..core.registry import entries
 
     if args.env:

@@ -151,7 +151,7 @@ class Curriculum(_trainer_callback_base()):
 
     def __init__(self, envs: dict, *, window: int = 32, promote_at: float = 0.75, demote_at: float | None = None,
                  min_episodes: int | None = None):
-        from ..cli import resolve_env_id
+        from ..core.registry import resolve_env_id
 
         if not isinstance(envs, dict) or not envs:
             raise ConfigError("a curriculum needs envs: a mapping of environment ids to their levels")

@@ -150,8 +150,8 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     import os
 
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    from ..cli import catalogue_rows, format_table, resolve_env_id
-    from ..core.registry import entries, get_task
+    from ..core.registry import catalogue_rows, entries, get_task, resolve_env_id
+    from ..core.tables import format_table
     from .agents import OracleAgent, RandomAgent
     from .data import generate_instances
     from .evaluate import Evaluator, format_results, make_specs, report
@@ -218,7 +218,7 @@ def learn(out: Path, md: list[str], env_id: str, model: str = "tiny", sft_steps:
     the curriculum from the warmed-up model. Appends its section to ``md``; returns the GRPO dir."""
     import torch
 
-    from ..cli import format_table
+    from ..core.tables import format_table
     from .curriculum import Curriculum
     from .evaluate import EvalSpec
     from .grpo import train_grpo
@@ -274,24 +274,3 @@ def learn(out: Path, md: list[str], env_id: str, model: str = "tiny", sft_steps:
            "What it cannot: solve puzzles it has not seen, or reason about new ones; the same pipeline with a "
            "real model is the next section's.", ""]
     return out / "grpo"
-
-
-def cmd_demo(args) -> int:
-    run_demo(args.out, n=args.n, grpo_env=args.grpo_env, grpo_steps=args.grpo_steps, sft_steps=args.sft_steps,
-             quick=args.quick)
-    return 0
-
-
-def register_demo(subparsers) -> None:
-    from ..cli import positive_int
-
-    p = subparsers.add_parser("demo", help="the suite end to end: table, prompt, oracle/random eval, the tiny model "
-                                           "learning (SFT, GRPO)",
-                              description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", default=None, help="report directory (default runs/demo-<time>)")
-    p.add_argument("--n", type=positive_int, default=3, help="instances per environment for the agents")
-    p.add_argument("--grpo-env", default=None, help="environment of the GRPO run (default Hanoi)")
-    p.add_argument("--sft-steps", type=positive_int, default=200, help="SFT warm-up steps before GRPO")
-    p.add_argument("--grpo-steps", type=positive_int, default=40)
-    p.add_argument("--quick", action="store_true", help="shortest run (tests)")
-    p.set_defaults(func=cmd_demo)

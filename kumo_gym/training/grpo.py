@@ -41,7 +41,8 @@ DEFAULT_REWARD_WEIGHTS = {"binary": 1.0, "partial": 0.5, "format": 0.1}
 
 def parse_env_spec(text: str) -> EvalSpec:
     """``"ID"`` or ``"ID:key=value,key=value"`` (e.g. ``Hanoi:difficulty=easy,mode=interactive``)."""
-    from ..cli import parse_value, resolve_env_id
+    from ..core.params import parse_value
+    from ..core.registry import resolve_env_id
 
     name, _, rest = text.partition(":")
     kwargs = {}
@@ -169,7 +170,7 @@ def to_spec(env) -> EvalSpec:
         if not isinstance(name, str):
             raise ConfigError(f"environment entry {env!r} needs an 'id' (e.g. {{id: Hanoi, difficulty: easy}})")
         kw = {**kw.pop("env_kwargs", {}), **kw}
-        from ..cli import resolve_env_id
+        from ..core.registry import resolve_env_id
 
         return make_specs([resolve_env_id(name)], kw, None, kw.pop("mode", None))[0]
     raise ConfigError(f"environment entry {env!r} is not an id, an 'ID:key=value' string or a mapping")

@@ -53,7 +53,7 @@ class MixtureEntry:
 def parse_entry(obj) -> MixtureEntry:
     """A MixtureEntry from an entry, ``"ID:key=value"`` text or a mapping (``id``, ``weight``,
     ``env_kwargs`` and/or env parameters beside them)."""
-    from ..cli import resolve_env_id
+    from ..core.registry import resolve_env_id
 
     if isinstance(obj, MixtureEntry):
         return obj

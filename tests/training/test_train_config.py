@@ -12,7 +12,7 @@ from kumo_gym.training.config import load_config_file, parse_trainer_cli, split_
 
 
 def _setup(argv):
-    from kumo_gym.training.cli import train_setup
+    from kumo_gym.cli.train import train_setup
 
     args, extra = build_parser().parse_known_args(argv)
     return train_setup(args, extra)
@@ -109,7 +109,7 @@ lora_alpha: 8
 def test_mixture_and_curriculum_reach_the_trainer(tmp_path, monkeypatch):
     import kumo_gym.training.grpo as grpo
     import kumo_gym.training.sft as sft
-    from kumo_gym.training.cli import run_training
+    from kumo_gym.training.config import run_training
 
     seen = {}
 

@@ -28,7 +28,7 @@ def register(subparsers) -> None:
 
 
 def _domains(args) -> int:
-    from .domain import builtin_domain_names, domain_issues, errors
+    from ..envs.kumo.domain import builtin_domain_names, domain_issues, errors
 
     names = args.paths or builtin_domain_names()
     bad = 0
@@ -44,15 +44,15 @@ def _domains(args) -> int:
 
 
 def _new_domain(args) -> int:
-    from .procedural import new_domain
+    from ..envs.kumo.procedural import new_domain
 
     return _emit(new_domain(args.seed, keyspace=args.keyspace, n_truths=args.n_truths, n_actions=args.n_actions,
                             theme=args.theme), args.out)
 
 
 def _anonymize(args) -> int:
-    from .domain import load_domain
-    from .procedural import anonymize
+    from ..envs.kumo.domain import load_domain
+    from ..envs.kumo.procedural import anonymize
 
     return _emit(anonymize(load_domain(args.domain), args.seed), args.out)
 

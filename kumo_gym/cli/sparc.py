@@ -18,7 +18,7 @@ from pathlib import Path
 
 def _load_puzzle(arg: str, index: int, args):
     """A record from a JSONL/JSON file (line ``index``) or a fresh puzzle from an integer seed."""
-    from .official import read_records
+    from ..envs.sparc.official import read_records
 
     if Path(arg).is_file():
         records = read_records(arg)
@@ -31,16 +31,16 @@ def _load_puzzle(arg: str, index: int, args):
         raise SystemExit(f"error: {arg!r} is neither a record file nor an integer seed") from None
     import numpy as np
 
-    from .generate import generate
+    from ..envs.sparc.generate import generate
 
     level = None if args.level is None else int(args.level)
     return generate(np.random.default_rng(seed), level=level, rules=args.rules).record()
 
 
 def cmd_render(args) -> int:
-    from .puzzle import SparcPuzzle
-    from .render import render_rgb, write_png
-    from .text import puzzle_data_text
+    from ..envs.sparc.puzzle import SparcPuzzle
+    from ..envs.sparc.render import render_rgb, write_png
+    from ..envs.sparc.text import puzzle_data_text
 
     rec = _load_puzzle(args.source, args.index, args)
     p = SparcPuzzle.from_record(rec)
@@ -60,9 +60,9 @@ def cmd_render(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from ...solvers.sparc import enumerate_solutions
-    from .official import read_records
-    from .puzzle import SparcPuzzle
+    from ..envs.sparc.official import read_records
+    from ..envs.sparc.puzzle import SparcPuzzle
+    from ..solvers.sparc import enumerate_solutions
 
     records = read_records(args.file)
     cap = None if args.cap is None or args.cap < 0 else args.cap
@@ -91,9 +91,9 @@ def cmd_solve(args) -> int:
 
 
 def cmd_generate(args) -> int:
-    from ...core.seeding import item_rng
-    from .generate import RuleBalancer, generate
-    from .official import known_official
+    from ..core.seeding import item_rng
+    from ..envs.sparc.generate import RuleBalancer, generate
+    from ..envs.sparc.official import known_official
 
     balancer = RuleBalancer()
     _, forbidden = known_official()
@@ -115,9 +115,9 @@ def cmd_generate(args) -> int:
 
 
 def cmd_evaluate(args) -> int:
-    from ...analysis.sparc import format_table, summarize
-    from .official import read_records
-    from .task import SparcTask
+    from ..analysis.sparc import format_table, summarize
+    from ..envs.sparc.official import read_records
+    from ..envs.sparc.task import SparcTask
 
     task = SparcTask()
     by_id = {r["id"]: r for r in read_records(args.records)}

@@ -58,8 +58,8 @@ graph. Open RUN_DIR/report/index.html in any browser: no server, nothing fetched
 
 
 def cmd_report(args) -> int:
+    from ..analysis.site import build_report
     from ..core.errors import ConfigError
-    from .site import build_report
 
     if args.max_episodes < 0:
         raise ConfigError(f"--max-episodes must be >= 0, got {args.max_episodes}")
@@ -70,12 +70,12 @@ def cmd_report(args) -> int:
 
 
 def cmd_analyze(args) -> int:
+    from ..analysis.report import analyse_file
     from ..core.errors import ConfigError
-    from .report import analyse_file
 
     backend = rule_backend = None
     if args.replay:
-        from .backends import ReplayBackend
+        from ..analysis.backends import ReplayBackend
 
         if args.model or args.base_url or args.record:
             raise ConfigError("--replay answers from a cassette: it takes no --model, --base-url or --record")
@@ -94,7 +94,7 @@ def cmd_analyze(args) -> int:
             rule_backend = OpenAIChatBackend(base_url=args.base_url, model=args.rule_model,
                                              api_key_env=args.api_key_env, timeout=args.timeout)
     if backend is not None and not args.replay:
-        from .backends import CachedBackend, RecordingBackend
+        from ..analysis.backends import CachedBackend, RecordingBackend
 
         if args.cache:
             backend = CachedBackend(backend, args.cache)
