@@ -86,6 +86,10 @@ class NetTask(GridTask):
         kind = instance.data["state"]["tiles"][r][c]["type"]
         return a in ORIENTATIONS and b in ORIENTATIONS and rotate(CANONICAL[kind], a) == rotate(CANONICAL[kind], b)
 
+    def canonical_codes(self, instance: Instance, codes: np.ndarray) -> np.ndarray:
+        period = np.asarray([[{"I": 2, "X": 1}.get(t["type"], 4) for t in row] for row in instance.data["state"]["tiles"]])
+        return np.where(codes >= 0, codes % period, codes)
+
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         H, W, wrap, bars = self._geometry(instance.data["state"])
         tiles = instance.data["state"]["tiles"]
