@@ -176,9 +176,10 @@ class RewardIntegrity:
         for name, g in grids.items():
             placed = self.moves_to(instance, g)
             moves = tuple(self.format_move(m) for m in placed) + ('{"op": "submit"}',)
-            reached = [list(row) for row in start]  # what the moves leave: given cells cannot change
-            for r, c, v in placed:
-                reached[r][c] = v
+            state = self.initial_state(instance)  # what the moves leave: given cells cannot change
+            for m in placed:
+                state = self.apply(instance, state, m)
+            reached = self.state_answer(instance, state)
             # chance is 0 except on a degenerate preset where the blind grid is the only puzzle's answer
             # (or its moves pass through the solution from the starting grid)
             solved = self.verify(instance, g).solved or bool(self._walks_solve(instance, self._coded(instance, g)[None])[0])
