@@ -12,6 +12,7 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask
+from .geometry import queen_path, ray, step_towards
 from .render import Sketch
 from .tatham.signpost import STEP
 
@@ -33,23 +34,6 @@ class SignpostParams(GridParams):
         return p
 
 
-def ray(r: int, c: int, d: str | None, H: int, W: int) -> list[tuple[int, int]]:
-    """The cells an arrow at (r, c) points at, nearest first (none for the last cell)."""
-    if d is None:
-        return []
-    dr, dc = STEP[d]
-    out = []
-    while 0 <= r + dr < H and 0 <= c + dc < W:
-        r, c = r + dr, c + dc
-        out.append((r, c))
-    return out
-
-
-def direction(a: tuple[int, int], b: tuple[int, int]) -> str:
-    step = (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
-    return next(d for d, s in STEP.items() if s == step)
-
-
 class SignpostTask(GridTask):
     """Signpost: number the cells 1..W*H so that each number's arrow points at the next.
 
@@ -65,7 +49,8 @@ class SignpostTask(GridTask):
 
     ## Generation
     §8: a random Hamiltonian path through the queen-move graph (Warnsdorff's rule with random
-    ties), arrows along it, all numbers shown, then numbers other than 1 and W*H removed in a
+    ties), arrows along it, all numbers shown, then numbers other than 1 and W*H (1 too on a
+    two-cell grid, which would otherwise leave nothing to fill) removed in a
     seeded order while deduction on the SAT encoding still fixes every cell (failed-literal
     probing up to 16 cells, unit propagation beyond: Tatham's given density), which proves the
     numbering unique. The single chain needs no lazy cut here:
@@ -114,7 +99,8 @@ class SignpostTask(GridTask):
         for r, row in enumerate(grid):
             for c, v in enumerate(row):
                 if v < n:
-                    checks.append(Check("R2", [(r, c)], any(grid[a][b] == v + 1 for a, b in ray(r, c, arrows[r][c], H, W))))
+                    seen = ray(r, c, STEP.get(arrows[r][c]), H, W)
+                    checks.append(Check("R2", [(r, c)], any(grid[a][b] == v + 1 for a, b in seen)))
         return checks
 
     def encode(self, state: dict) -> Encoding:
@@ -138,7 +124,7 @@ class SignpostTask(GridTask):
             f.exactly(x[:, :, k].ravel().tolist(), 1, rule="R1")
         into: dict = {}
         for r, c in np.ndindex(H, W):
-            cells = ray(r, c, arrows[r][c], H, W)
+            cells = ray(r, c, STEP.get(arrows[r][c]), H, W)
             for b in cells:
                 into.setdefault(b, []).append((r, c))
             for k in range(n - 1):
@@ -157,42 +143,23 @@ class SignpostTask(GridTask):
         deduction still finds the numbering (which proves it unique): probing on small grids,
         propagation on larger ones (``SMALL``)."""
         W, H = params["W"], params["H"]
-        path = self._path(rng, H, W)
+        path = queen_path(rng, H, W)
         sol = [[0] * W for _ in range(H)]
         arrows: list[list] = [[None] * W for _ in range(H)]
         for i, (r, c) in enumerate(path):
             sol[r][c] = i + 1
             if i + 1 < len(path):
-                arrows[r][c] = direction((r, c), path[i + 1])
+                arrows[r][c] = next(d for d, st in STEP.items() if st == step_towards((r, c), path[i + 1]))
         enc = self.encode({"arrows": arrows, "givens": sol})
-        ends = [("given", *path[0]), ("given", *path[-1])]
-        keys = [("given", r, c) for r, c in path[1:-1]]
+        # 1 and W*H stay shown, except 1 on a two-cell grid (it would leave no cell to fill)
+        ends = [("given", *path[-1])] + ([("given", *path[0])] if W * H > 2 else [])
+        keys = [("given", r, c) for r, c in path[:-1] if ("given", r, c) not in ends]
         truth = enc.solution_values(enc.assumptions())
         kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, fixed=enc.assumptions(ends),
                             grade_limit=1 if W * H <= SMALL else 0)
-        shown = {k[1:] for k, keep in zip(keys, kept) if keep} | {path[0], path[-1]}
+        shown = {k[1:] for k, keep in zip(keys + ends, kept + [True] * len(ends)) if keep}
         givens = [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
         return {"arrows": arrows, "givens": givens}, sol
-
-    @staticmethod
-    def _path(rng, H: int, W: int) -> list[tuple[int, int]]:
-        """A Hamiltonian path of queen moves: Warnsdorff's rule (fewest onward moves first) with
-        random ties, restarted on a dead end."""
-        dirs = list(STEP)
-        for _ in range(1000):
-            cell = (int(rng.integers(H)), int(rng.integers(W)))
-            seen, path = {cell}, [cell]
-            while len(path) < H * W:
-                nxt = [b for d in dirs for b in ray(*path[-1], d, H, W) if b not in seen]
-                if not nxt:
-                    break
-                degree = [sum(b2 not in seen for d in dirs for b2 in ray(*b, d, H, W)) for b in nxt]
-                best = [b for b, g in zip(nxt, degree) if g == min(degree)]
-                path.append(best[int(rng.integers(len(best)))])
-                seen.add(path[-1])
-            if len(path) == H * W:
-                return path
-        raise RuntimeError(f"could not draw a {W}x{H} Signpost chain")
 
     def rules_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)
