@@ -42,8 +42,11 @@ Rect: ``Rect {r0, c0, r1, c1}`` (corners inclusive; C* = one per rectangle), ``S
     ``DiffRegion {a, b}`` (cells ``[r, c]``) solution; ``Clue {r, c, n}`` clue.
 Signpost: ``Cell``/``NotCell {r, c, v}`` solution (C* = every cell); ``Given {r, c, v}``,
     ``Arrow {r, c, dir}`` (N, NE, ..., NW) clue.
-Mosaic, Pattern, Unruly: ``Black``/``White {r, c}``; clues Mosaic ``Clue {r, c, n}``, Pattern
-    ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}`` (v 1 black, 0 white).
+Mosaic, Pattern, Unruly, Singles, Range: ``Black``/``White {r, c}``; clues Mosaic and Range
+    ``Clue {r, c, n}``, Pattern ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}``
+    (v 1 black, 0 white), Singles ``Number {r, c, n}`` (the number printed in a cell).
+Filling: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution (C* = every cell); ``Given {r, c, v}``
+    clue; ``Cand`` state.
 Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
     form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
 """
@@ -83,9 +86,14 @@ KINDS: dict[str, dict[str, str]] = {
              "Contradiction": "state"},
     "signpost": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Arrow": "clue", "Cand": "state",
                  "Contradiction": "state"},
+    "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
+    "range": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
+    "filling": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"},
 }
 #: the value of "black" in each two-colour puzzle's answer grid (§5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
+#: puzzles whose answer writes -1 for black and anything else (0, a number) for white
+MINUS_BLACK = ("singles", "range")
 
 
 def claim_types(family: str) -> list[str]:
@@ -190,8 +198,10 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _verdict(v == _int(p, "d"))
     if family == "tents":
         return _verdict((v == "A") == (kind == "Tent"))
-    if family in ("towers", "keen", "unequal", "signpost"):
+    if family in ("towers", "keen", "unequal", "signpost", "filling"):
         return _verdict((v == _int(p, "v")) == (kind == "Cell"))
+    if family in MINUS_BLACK:
+        return _verdict((v == -1) == (kind == "Black"))
     if family == "lightup":
         return _verdict((v == "L") == (kind == "Light"))
     black, white = BLACK[family]
@@ -315,6 +325,10 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
         clues = st["rows"] if axis == "ROW" else st["cols"]
         return _verdict(0 <= i < len(clues) and list(clues[i]) == _ints(p, "runs"))
+    if family in ("singles", "range", "filling"):
+        r, c = _int(p, "r"), _int(p, "c")
+        n = _int(p, "v" if family == "filling" else "n")
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == n and n > 0)
     if family == "unruly":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] >= 0)
@@ -388,13 +402,15 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Assign", "r": r, "c": c, "d": v} for r, c, v in cells]
     if family == "tents":
         return [{"type": "Tent", "r": r, "c": c} for r, c, v in cells if v == "A"]
-    if family in ("towers", "keen", "unequal", "signpost"):
+    if family in ("towers", "keen", "unequal", "signpost", "filling"):
         return [{"type": "Cell", "r": r, "c": c, "v": v} for r, c, v in cells]
     if family == "rect":
         from .regions import label_classes, rect_of
 
         return [dict(zip(("type", "r0", "c0", "r1", "c1"), ("Rect", *rect_of(cells))))
                 for cells in label_classes(sol).values()]
+    if family in MINUS_BLACK:
+        return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == -1]
     if family == "lightup":
         return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
     if family in BLACK:
