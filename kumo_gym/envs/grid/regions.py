@@ -147,11 +147,19 @@ class RegionAnswers:
         g = canonical(grid, self.anchors(instance))
         return sum(x == y for rg, rs in zip(g, sol) for x, y in zip(rg, rs))
 
-    def progress(self, instance: Instance, grid: list[list]) -> float:
+    def luck_floor(self, instance: Instance) -> float:
+        """``b`` of the partial credit on regions: the best blind grid's fraction of cells in the
+        right region, or a random fill's luck plus two standard deviations, whichever is larger."""
         H, W = self.dims(instance)
         n = H * W
-        b = max(self._right(instance, g) for g in self.blind_grids(instance).values()) / n
-        f = self._right(instance, grid) / n
+        p = 1.0 / len(self.cell_values(instance))
+        blind = max(self._right(instance, g) for g in self.blind_grids(instance).values()) / n
+        return max(blind, p + 2.0 * (p * (1.0 - p) / n) ** 0.5)
+
+    def progress(self, instance: Instance, grid: list[list]) -> float:
+        H, W = self.dims(instance)
+        b = self.luck_floor(instance)
+        f = self._right(instance, grid) / (H * W)
         return 0.0 if b >= 1.0 else max(0.0, (f - b) / (1.0 - b))
 
     def blind_solves(self, instance: Instance) -> bool:
