@@ -144,9 +144,10 @@ class RewardIntegrity:
         for name, g in grids.items():
             placed = self.moves_to(instance, g)
             moves = tuple(self.format_move(m) for m in placed) + ('{"op": "submit"}',)
-            reached = [list(row) for row in start]  # what the moves leave: given cells cannot change
-            for r, c, v in placed:
-                reached[r][c] = v
+            state = self.initial_state(instance)  # what the moves leave: given cells cannot change
+            for m in placed:
+                state = self.apply(instance, state, m)
+            reached = self.state_answer(instance, state)
             # chance is 0 except on a degenerate preset where the blind grid is the only puzzle's answer
             chance = 1.0 if self.verify(instance, g).solved else 0.0
             chance_moves = 1.0 if self.verify(instance, reached).solved else 0.0
