@@ -269,6 +269,69 @@ def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callabl
                 clause.append(-int(on[other[0]]))
             out.append(clause)
         return out
+def _forest_path(adj: dict[int, list[tuple[int, int]]], a: int, b: int) -> list[int] | None:
+    """The edge indices on the path from ``a`` to ``b`` in a forest (``adj[node] = [(other, edge)]``)."""
+    back: dict[int, tuple[int, int] | None] = {a: None}
+    queue = [a]
+    for node in queue:
+        if node == b:
+            break
+        for other, e in adj.get(node, ()):
+            if other not in back:
+                back[other] = (node, e)
+                queue.append(other)
+    if b not in back:
+        return None
+    path, node = [], b
+    while back[node] is not None:
+        node, e = back[node]
+        path.append(e)
+    return path
+
+
+def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Callable[[np.ndarray], list[list[int]]]:
+    """The ``cuts`` callback for "the edges whose literal is true form a spanning tree of nodes
+    0..n-1" (Net's pipes): ``edges`` are ``(u, v, literal)``, parallel edges allowed.
+
+    A model with several components gets, for each component S but the largest, the clause "some
+    edge leaving S is on" (every spanning tree has one); a connected model with a cycle gets "not
+    every edge of this cycle is on". Both follow from the rule alone, so the layout keeps them.
+    """
+    def cuts(value: np.ndarray) -> list[list[int]]:
+        parent = list(range(n_nodes))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        adj: dict[int, list[tuple[int, int]]] = {}
+        cycle: list[int] | None = None
+        for i, (u, v, lit) in enumerate(edges):
+            if np.sign(lit) * value[abs(lit)] <= 0:
+                continue
+            ru, rv = find(u), find(v)
+            if ru == rv:
+                if cycle is None:
+                    cycle = _forest_path(adj, u, v) + [i]
+                continue
+            parent[ru] = rv
+            adj.setdefault(u, []).append((v, i))
+            adj.setdefault(v, []).append((u, i))
+        groups: dict[int, list[int]] = {}
+        for x in range(n_nodes):
+            groups.setdefault(find(x), []).append(x)
+        comps = sorted(groups.values(), key=lambda g: (len(g), g[0]))
+        if len(comps) > 1:
+            out = []
+            for comp in comps[:-1]:
+                inside = set(comp)
+                out.append([int(lit) for u, v, lit in edges if (u in inside) != (v in inside)])
+            return out
+        if cycle is not None:
+            return [[-int(edges[i][2]) for i in cycle]]
+        return []
 
     return cuts
 
@@ -302,3 +365,84 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
         path[i + 1:i + 1] = [x, y]
         used |= {x, y}
     return path
+# ---- pipes and trees (Net; the loop puzzles) ---------------------------------------------------
+STEP = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+def step(r: int, c: int, d: str, H: int, W: int, wrap: bool = False, walls: frozenset = frozenset()) -> Cell | None:
+    """The cell that a connection from (r, c) towards ``d`` (U, R, D, L) reaches, or None when it
+    leaves a non-wrapping grid or crosses a wall; ``walls`` holds ``(r, c, "R")`` (the wall right
+    of (r, c)) and ``(r, c, "D")`` (the wall below it)."""
+    rr, cc = r + STEP[d][0], c + STEP[d][1]
+    if wrap:
+        rr, cc = rr % H, cc % W
+    elif not (0 <= rr < H and 0 <= cc < W):
+        return None
+    return None if ((r, c, d) if d in "RD" else (rr, cc, OPPOSITE[d])) in walls else (rr, cc)
+
+
+def grid_links(H: int, W: int, wrap: bool = False, walls: frozenset = frozenset()) -> list[tuple[Cell, str, Cell]]:
+    """Every place two cells can connect, ``(cell, "R" or "D", neighbour)`` in row-major order
+    (two parallel ones between the same cells when a wrapping side has length 2)."""
+    return [((r, c), d, n) for r in range(H) for c in range(W) for d in "RD"
+            if (n := step(r, c, d, H, W, wrap, walls)) is not None]
+
+
+def link_dirs(H: int, W: int, links: list[tuple[Cell, str, Cell]], chosen) -> list[list[str]]:
+    """The directions (in URDL order) in which each cell joins a neighbour through the links of
+    :func:`grid_links` whose indices are in ``chosen``."""
+    dirs: list[list[set]] = [[set() for _ in range(W)] for _ in range(H)]
+    for i in chosen:
+        (r, c), d, (rr, cc) = links[i]
+        dirs[r][c].add(d)
+        dirs[rr][cc].add(OPPOSITE[d])
+    return [["".join(d for d in "URDL" if d in cell) for cell in row] for row in dirs]
+
+
+def union_find(nodes, edges) -> tuple[list[list], list[int]]:
+    """The connected components of a graph (each sorted, largest first, ties by first node) and
+    the indices of the edges that closed a cycle, in edge order."""
+    parent = {x: x for x in nodes}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    closing = []
+    for i, (a, b) in enumerate(edges):
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            closing.append(i)
+        parent[ra] = rb
+    groups: dict = {}
+    for x in sorted(parent):
+        groups.setdefault(find(x), []).append(x)
+    return sorted(groups.values(), key=lambda g: (-len(g), g[0])), closing
+
+
+def random_tree(rng: np.random.Generator, n_nodes: int, edges: list[tuple[int, int]], start: int,
+                max_degree: int) -> frozenset[int]:
+    """A random spanning tree grown from ``start``, one random edge leaving the tree at a time,
+    no node above ``max_degree``: the indices of its edges."""
+    degree = {start: 0}
+    tree = set()
+    while len(degree) < n_nodes:
+        frontier = [i for i, (a, b) in enumerate(edges) if (a in degree) != (b in degree)
+                    and degree.get(a, degree.get(b)) < max_degree]
+        i = frontier[int(rng.integers(len(frontier)))]
+        tree.add(i)
+        for x in edges[i]:
+            degree[x] = degree.get(x, 0) + 1
+    return frozenset(tree)
+
+
+def tree_path(tree: frozenset[int], edges: list[tuple[int, int]], a: int, b: int) -> list[int]:
+    """The indices of the tree edges on the path from node ``a`` to node ``b``."""
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for i in sorted(tree):
+        u, v = edges[i]
+        adj.setdefault(u, []).append((v, i))
+        adj.setdefault(v, []).append((u, i))
+    return _forest_path(adj, a, b) or []
