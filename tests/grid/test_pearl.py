@@ -95,11 +95,16 @@ def test_two_loops_break_the_one_loop_rule():
 def test_uniqueness_needs_the_one_loop_cuts():
     """A proof that ignored R1's "one loop" would be wrong: without the cuts a generated puzzle has
     other 'solutions' (several loops), with them exactly one."""
-    inst = T.generate(np.random.default_rng(0), difficulty="easy")
-    enc = T.encoding(inst)
-    extra = [enc.decode(v) for v in Engine(enc.formula, enc.answer, None).models(enc.assumptions(), 2)]
-    assert len(extra) == 2 and any("pearl.R1" in rules(inst, g) for g in extra)
-    assert T.count_solutions(inst) == 1
+    found = 0
+    for seed in range(6):
+        inst = T.generate(np.random.default_rng(seed), difficulty="easy")
+        enc = T.encoding(inst)
+        extra = [enc.decode(v) for v in Engine(enc.formula, enc.answer, None).models(enc.assumptions(), 2)]
+        assert T.count_solutions(inst) == 1
+        if len(extra) == 2:
+            assert any("pearl.R1" in rules(inst, g) for g in extra)
+            found += 1
+    assert found >= 2
 
 
 def test_generation():

@@ -57,6 +57,10 @@ Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjac
     ``OnPath``/``OffPath {r, c}`` solution; C* is every edge of the line with on=true. Clues:
     Tracks ``Count {axis, index, n}``, ``Endpoint {side LEFT|BOTTOM, index}``, ``GivenPiece {r, c,
     dirs}``; Pearl ``Pearl {r, c, color B|W}``.
+Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of URDL in any order),
+    ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
+    ``Tile {r, c, type}`` clue (E, I, C, T or X). A ``cell`` claim's orientation is compared by the
+    connections it gives, so equivalent orientations of symmetric tiles are the same claim.
 """
 from __future__ import annotations
 
@@ -102,6 +106,7 @@ KINDS: dict[str, dict[str, str]] = {
                "GivenPiece": "clue", "Contradiction": "state"},
     "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
               "Contradiction": "state"},
+    "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Contradiction": "state"},
 }
 #: the puzzles whose solution is a line through cell centres (claims about edges, §7)
 LINES = ("tracks", "pearl")
@@ -185,6 +190,8 @@ def label_claim(instance: Instance | dict | str, claim: dict, solution: list[lis
     H, W = int(instance.data["H"]), int(instance.data["W"])
     if cls == "solution":
         sol = solution or instance.data.get("solution") or _task(family).solve(instance)
+        if family in SOLUTION_LABELLERS:
+            return SOLUTION_LABELLERS[family](instance, kind, p, sol, H, W)
         return _label_solution(family, kind, p, sol, H, W)
     if cls == "clue":
         return _label_clue(instance, family, kind, p, H, W)
@@ -326,6 +333,47 @@ def _label_magnets_clue(instance: Instance, kind: str, p: dict, H: int, W: int) 
         line = sol[i] if axis == "ROW" else [row[i] for row in sol]
         clue = sum(v == sign for v in line)
     return _verdict(clue == _int(p, "n"))
+def _net_dirs(instance: Instance, sol: list[list], r: int, c: int) -> str:
+    from .tatham.net import CANONICAL, rotate
+
+    return rotate(CANONICAL[instance.data["state"]["tiles"][r][c]["type"]], sol[r][c])
+
+
+def _dir_letters(p: dict, key: str) -> frozenset:
+    v = p.get(key)
+    if not isinstance(v, str) or not set(v.upper()) <= set("URDL"):
+        raise ClaimError(f"claim field {key!r} must be a string of directions U, R, D, L, got {v!r}")
+    return frozenset(v.upper())
+
+
+def _label_net(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    """Net solution claims: a tile's connections (an orientation is read as the connections it gives)."""
+    from .net import STEP
+    from .tatham.net import CANONICAL, rotate
+
+    if kind == "Link":
+        a, b = (_ints(p, k) for k in ("a", "b"))
+        if len(a) != 2 or len(b) != 2 or not (_inside(H, W, *a) and _inside(H, W, *b)):
+            return INCORRECT
+        wrap = instance.data["state"]["wrap"]
+        here = [d for d in _net_dirs(instance, sol, *a) if
+                ((a[0] + STEP[d][0]) % H, (a[1] + STEP[d][1]) % W) == tuple(b) and
+                (wrap or (0 <= a[0] + STEP[d][0] < H and 0 <= a[1] + STEP[d][1] < W))]
+        return _verdict(bool(here) == bool(p.get("on", True)))
+    r, c = (_int(p, "row"), _int(p, "col")) if kind == "cell" else (_int(p, "r"), _int(p, "c"))
+    if not _inside(H, W, r, c):
+        return INCORRECT
+    dirs = frozenset(_net_dirs(instance, sol, r, c))
+    if kind == "TileDirs":
+        return _verdict(_dir_letters(p, "dirs") == dirs)
+    v = normalize_cell(p.get("value"))
+    kind_ = instance.data["state"]["tiles"][r][c]["type"]
+    same = v in (0, 90, 180, 270) and frozenset(rotate(CANONICAL[kind_], v)) == dirs
+    return _verdict(same != bool(p.get("negated", False)))
+
+
+#: puzzles whose solution claims need the instance, not only the solution grid
+SOLUTION_LABELLERS = {"net": _label_net}
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -434,6 +482,9 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         r, c = _int(p, "r"), _int(p, "c")
         colour = _axis(p, "color", ("B", "W"))
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == colour)
+    if family == "net":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and st["tiles"][r][c]["type"] == str(p.get("type", "")).upper())
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -521,6 +572,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
                 for r, c, v in cells if v in ("L", "T")]
     if family in LINES:
         return [{"type": "Edge", "a": list(a), "b": list(b), "on": True} for a, b in sorted(line_edges(sol))]
+    if family == "net":
+        return [{"type": "TileDirs", "r": r, "c": c, "dirs": _net_dirs(instance, sol, r, c)} for r, c, _ in cells]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
 
 

@@ -158,6 +158,46 @@ def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
     return g
 
 
+# ---- queen moves (Signpost) ----------------------------------------------------------------
+QUEEN_STEPS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def ray(r: int, c: int, step: tuple[int, int] | None, H: int, W: int) -> list[Cell]:
+    """The cells from (r, c) in direction ``step`` (dr, dc) to the edge, nearest first (none for None)."""
+    if step is None:
+        return []
+    out = []
+    while 0 <= r + step[0] < H and 0 <= c + step[1] < W:
+        r, c = r + step[0], c + step[1]
+        out.append((r, c))
+    return out
+
+
+def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
+    """The unit step (dr, dc) from ``a`` towards ``b`` (same row, column or diagonal)."""
+    return (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
+
+
+def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000) -> list[Cell]:
+    """A random Hamiltonian path of queen moves over the H x W grid: Warnsdorff's rule (the
+    cell with the fewest onward moves first) with random ties, restarted on a dead end."""
+    def onward(cell, seen):
+        return [b for st in QUEEN_STEPS for b in ray(*cell, st, H, W) if b not in seen]
+
+    for _ in range(tries):
+        cell = (int(rng.integers(H)), int(rng.integers(W)))
+        seen, path = {cell}, [cell]
+        while len(path) < H * W:
+            nxt = onward(path[-1], seen)
+            if not nxt:
+                break
+            degree = [len(onward(b, seen)) for b in nxt]
+            best = [b for b, g in zip(nxt, degree) if g == min(degree)]
+            path.append(best[int(rng.integers(len(best)))])
+            seen.add(path[-1])
+        if len(path) == H * W:
+            return path
+    raise RuntimeError(f"no Hamiltonian path of queen moves found on a {W}x{H} grid")
 def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
     """Of a tiling (``L``/``R``, ``T``/``B`` halves, ``*`` single cells): (the two-cell slots as
     (first, second) cells, the single cells, each cell's other half)."""
@@ -173,6 +213,157 @@ def across(H: int, W: int, mate: dict) -> list:
             if a < H and b < W and mate.get((r, c)) != (a, b)]
 
 
+def _forest_path(adj: dict[int, list[tuple[int, int]]], a: int, b: int) -> list[int] | None:
+    """The edge indices on the path from ``a`` to ``b`` in a forest (``adj[node] = [(other, edge)]``)."""
+    back: dict[int, tuple[int, int] | None] = {a: None}
+    queue = [a]
+    for node in queue:
+        if node == b:
+            break
+        for other, e in adj.get(node, ()):
+            if other not in back:
+                back[other] = (node, e)
+                queue.append(other)
+    if b not in back:
+        return None
+    path, node = [], b
+    while back[node] is not None:
+        node, e = back[node]
+        path.append(e)
+    return path
+
+
+def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Callable[[np.ndarray], list[list[int]]]:
+    """The ``cuts`` callback for "the edges whose literal is true form a spanning tree of nodes
+    0..n-1" (Net's pipes): ``edges`` are ``(u, v, literal)``, parallel edges allowed.
+
+    A model with several components gets, for each component S but the largest, the clause "some
+    edge leaving S is on" (every spanning tree has one); a connected model with a cycle gets "not
+    every edge of this cycle is on". Both follow from the rule alone, so the layout keeps them.
+    """
+    def cuts(value: np.ndarray) -> list[list[int]]:
+        parent = list(range(n_nodes))
+
+        def find(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        adj: dict[int, list[tuple[int, int]]] = {}
+        cycle: list[int] | None = None
+        for i, (u, v, lit) in enumerate(edges):
+            if np.sign(lit) * value[abs(lit)] <= 0:
+                continue
+            ru, rv = find(u), find(v)
+            if ru == rv:
+                if cycle is None:
+                    cycle = _forest_path(adj, u, v) + [i]
+                continue
+            parent[ru] = rv
+            adj.setdefault(u, []).append((v, i))
+            adj.setdefault(v, []).append((u, i))
+        groups: dict[int, list[int]] = {}
+        for x in range(n_nodes):
+            groups.setdefault(find(x), []).append(x)
+        comps = sorted(groups.values(), key=lambda g: (len(g), g[0]))
+        if len(comps) > 1:
+            out = []
+            for comp in comps[:-1]:
+                inside = set(comp)
+                out.append([int(lit) for u, v, lit in edges if (u in inside) != (v in inside)])
+            return out
+        if cycle is not None:
+            return [[-int(edges[i][2]) for i in cycle]]
+        return []
+
+    return cuts
+
+
+# ---- pipes and trees (Net; the loop puzzles) ---------------------------------------------------
+STEP = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
+
+
+def step(r: int, c: int, d: str, H: int, W: int, wrap: bool = False, walls: frozenset = frozenset()) -> Cell | None:
+    """The cell that a connection from (r, c) towards ``d`` (U, R, D, L) reaches, or None when it
+    leaves a non-wrapping grid or crosses a wall; ``walls`` holds ``(r, c, "R")`` (the wall right
+    of (r, c)) and ``(r, c, "D")`` (the wall below it)."""
+    rr, cc = r + STEP[d][0], c + STEP[d][1]
+    if wrap:
+        rr, cc = rr % H, cc % W
+    elif not (0 <= rr < H and 0 <= cc < W):
+        return None
+    return None if ((r, c, d) if d in "RD" else (rr, cc, OPPOSITE[d])) in walls else (rr, cc)
+
+
+def grid_links(H: int, W: int, wrap: bool = False, walls: frozenset = frozenset()) -> list[tuple[Cell, str, Cell]]:
+    """Every place two cells can connect, ``(cell, "R" or "D", neighbour)`` in row-major order
+    (two parallel ones between the same cells when a wrapping side has length 2)."""
+    return [((r, c), d, n) for r in range(H) for c in range(W) for d in "RD"
+            if (n := step(r, c, d, H, W, wrap, walls)) is not None]
+
+
+def link_dirs(H: int, W: int, links: list[tuple[Cell, str, Cell]], chosen) -> list[list[str]]:
+    """The directions (in URDL order) in which each cell joins a neighbour through the links of
+    :func:`grid_links` whose indices are in ``chosen``."""
+    dirs: list[list[set]] = [[set() for _ in range(W)] for _ in range(H)]
+    for i in chosen:
+        (r, c), d, (rr, cc) = links[i]
+        dirs[r][c].add(d)
+        dirs[rr][cc].add(OPPOSITE[d])
+    return [["".join(d for d in "URDL" if d in cell) for cell in row] for row in dirs]
+
+
+def union_find(nodes, edges) -> tuple[list[list], list[int]]:
+    """The connected components of a graph (each sorted, largest first, ties by first node) and
+    the indices of the edges that closed a cycle, in edge order."""
+    parent = {x: x for x in nodes}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    closing = []
+    for i, (a, b) in enumerate(edges):
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            closing.append(i)
+        parent[ra] = rb
+    groups: dict = {}
+    for x in sorted(parent):
+        groups.setdefault(find(x), []).append(x)
+    return sorted(groups.values(), key=lambda g: (-len(g), g[0])), closing
+
+
+def random_tree(rng: np.random.Generator, n_nodes: int, edges: list[tuple[int, int]], start: int,
+                max_degree: int) -> frozenset[int]:
+    """A random spanning tree grown from ``start``, one random edge leaving the tree at a time,
+    no node above ``max_degree``: the indices of its edges."""
+    degree = {start: 0}
+    tree = set()
+    while len(degree) < n_nodes:
+        frontier = [i for i, (a, b) in enumerate(edges) if (a in degree) != (b in degree)
+                    and degree.get(a, degree.get(b)) < max_degree]
+        i = frontier[int(rng.integers(len(frontier)))]
+        tree.add(i)
+        for x in edges[i]:
+            degree[x] = degree.get(x, 0) + 1
+    return frozenset(tree)
+
+
+def tree_path(tree: frozenset[int], edges: list[tuple[int, int]], a: int, b: int) -> list[int]:
+    """The indices of the tree edges on the path from node ``a`` to node ``b``."""
+    adj: dict[int, list[tuple[int, int]]] = {}
+    for i in sorted(tree):
+        u, v = edges[i]
+        adj.setdefault(u, []).append((v, i))
+        adj.setdefault(v, []).append((u, i))
+    return _forest_path(adj, a, b) or []
+
+
+# ---- lines through cell centres (Tracks, Pearl) ----------------------------------------------
 def link_components(H: int, W: int, links: Iterable[tuple[Cell, Cell]]) -> list[tuple[list[Cell], int]]:
     """The connected components of the graph of ``links`` (pairs of cells), each as (sorted
     cells, number of links), in row-major order of their first cell. With every cell on at most

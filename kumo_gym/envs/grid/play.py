@@ -106,7 +106,7 @@ class CellMoves:
         sol = instance.data.get("solution")
         if sol and t.status != "illegal_move":
             r, c, v = move
-            t.details["move_matches_solution"] = sol[r][c] == v
+            t.details["move_matches_solution"] = self.equivalent_values(instance, r, c, v, sol[r][c])
         return t
 
     def legal_moves(self, instance: Instance, state: Any) -> list[tuple]:
@@ -118,14 +118,15 @@ class CellMoves:
     def golden_moves(self, instance: Instance) -> list[tuple]:
         """Moves that fill the solution into the starting grid (contract hook)."""
         start = self.initial_grid(instance)
-        return [(r, c, v) for r, row in enumerate(self.solve(instance)) for c, v in enumerate(row) if start[r][c] != v]
+        return [(r, c, v) for r, row in enumerate(self.solve(instance)) for c, v in enumerate(row)
+                if not self.equivalent_values(instance, r, c, start[r][c], v)]
 
     def optimal_steps(self, instance: Instance) -> int | None:
-        """Cells whose solution value differs from the starting grid (one move each)."""
+        """Cells whose solution value differs from the starting grid (one move each; a value the
+        rules read as the same answer, :meth:`equivalent_values`, needs none)."""
         if not instance.data.get("solution"):
             return None
-        start = self.initial_grid(instance)
-        return sum(1 for r, row in enumerate(instance.data["solution"]) for c, v in enumerate(row) if start[r][c] != v)
+        return len(self.golden_moves(instance))
 
     def moves_to(self, instance: Instance, grid: list[list]) -> list[tuple]:
         """The moves that turn the starting grid into ``grid`` (cheap strategies, tests)."""
