@@ -124,8 +124,9 @@ def test_readme_grpo_config_file_resolves_and_runs(in_tmp):
     model and the sizes are swapped for the tiny ones (the command line overrides the file)."""
     from kumo_gym.cli import build_parser
     from kumo_gym.cli.train import train_setup
-    from kumo_gym.training.config import run_training
-    from kumo_gym.training.grpo import grpo_trainer_args, make_config
+    from kumo_gym.training.run import run_training
+    from kumo_gym.training.config import make_config
+    from kumo_gym.training.grpo import grpo_trainer_args
 
     def setup(extra):
         args, rest = build_parser().parse_known_args(["train", "grpo", "--config", "examples/grpo_qwen.yaml", *extra])

@@ -16,24 +16,10 @@ from itertools import combinations
 from statistics import mean
 
 from ..envs.sparc.puzzle import KIND_NAMES, SparcPuzzle
+from .results import pass_at_k
 
 PATH_FLAGS = ("incorrect_start_end", "disconnected", "intersecting", "rule_cell_crossing", "invalid_path")
 RULES = ("dot", "gap", "square", "star", "triangle", "poly")
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Unbiased pass@k for one puzzle with ``n`` samples of which ``c`` are correct:
-    ``1 - C(n - c, k) / C(n, k)``, computed as ``1 - prod_{i=n-c+1..n} (1 - k / i)``."""
-    if not (0 <= c <= n) or k < 1:
-        raise ValueError(f"need 0 <= c <= n and k >= 1 (n={n}, c={c}, k={k})")
-    if n < k:
-        raise ValueError(f"pass@{k} needs at least {k} samples per puzzle, got {n}")
-    if n - c < k:
-        return 1.0
-    prod = 1.0
-    for i in range(n - c + 1, n + 1):
-        prod *= 1.0 - k / i
-    return 1.0 - prod
 
 
 def pass_at_k_brute(outcomes: list[bool], k: int) -> float:

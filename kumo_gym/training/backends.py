@@ -17,8 +17,10 @@ transformers, tokenizers, openai) are imported inside the functions that use the
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import heapq
+import io
 import itertools
 import json
 import logging
@@ -336,11 +338,35 @@ def _wire_messages(messages: list[dict]) -> list[dict]:
     return [{"role": m["role"], "content": message_text(m.get("content", ""))} for m in messages]
 
 
+def to_data_url(image) -> str:
+    """A PIL image (or an RGB array) as a ``data:image/png;base64,...`` URL."""
+    from PIL import Image
+
+    if not isinstance(image, Image.Image):
+        image = Image.fromarray(image)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def openai_content(content: Any):
+    """Message content for the OpenAI chat API: text as it is; image parts as ``image_url`` parts."""
+    if isinstance(content, str) or content is None:
+        return content or ""
+    out = []
+    for part in content:
+        if part.get("type") == "image" and part.get("image") is not None:
+            out.append({"type": "image_url", "image_url": {"url": to_data_url(part["image"])}})
+        elif part.get("type") == "text":
+            out.append({"type": "text", "text": part.get("text", "")})
+        else:
+            out.append(part)
+    return out
+
+
 def _openai_messages(messages: list[dict]) -> list[dict]:
     """Messages for an OpenAI-compatible server: image parts as ``image_url`` data URLs (vision
     endpoints), the reasoning of earlier turns left out."""
-    from .vision import openai_content
-
     return [{"role": m["role"], "content": openai_content(m.get("content", ""))} for m in messages]
 
 

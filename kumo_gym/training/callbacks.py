@@ -19,7 +19,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from .evaluate import EvalSpec, Evaluator, summarize
+from ..analysis.results import summarize
+from .evaluate import EvalSpec, Evaluator
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ class KumoEvalCallback(_trainer_callback_base()):
     def __init__(self, specs: list[EvalSpec | str], n: int = 4, every: int = 10, max_tokens: int = 128,
                  temperature: float = 0.0, out_dir: str | Path = "runs/callback", seed: int = 0,
                  split: str = "validation"):
-        from .grpo import parse_env_spec
+        from .evaluate import parse_env_spec
 
         self.specs = [s if isinstance(s, EvalSpec) else parse_env_spec(s) for s in specs]
         self.n = int(n)

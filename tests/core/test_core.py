@@ -8,9 +8,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kumo_gym.core import (ConfigError, ContaminationError, Instance, SplitGuard, Verdict, check_choice, check_int,
-                           derive_seed, item_rng, item_seed, shard_range)
-from kumo_gym.core import extract
+from kumo_gym.core import (
+    ConfigError,
+    ContaminationError,
+    Instance,
+    SplitGuard,
+    Verdict,
+    check_choice,
+    check_int,
+    derive_seed,
+    extract,
+    item_rng,
+    item_seed,
+    shard_range,
+)
 
 from ..conftest import hostile_strings
 
