@@ -148,13 +148,27 @@ def cmd_generate(args, extra) -> int:
 
     if args.size is None:
         raise SystemExit("error: give the number of items with --size N")
+    if args.push_to_hub and args.format != "datasets":
+        raise SystemExit("error: --push-to-hub needs --format datasets")
+    if args.ray and (args.format != "jsonl" or args.mixture):
+        raise SystemExit("error: --ray writes one environment's JSONL records (not --format datasets or --mixture)")
     if args.mixture:
+        if args.format == "datasets":
+            raise SystemExit("error: --format datasets writes one environment; a --mixture goes to JSONL")
         return _generate_mixture(args)
     if not args.env:
         raise SystemExit("error: give an environment id (or --mixture FILE.yaml)")
     env_id = resolve_env_id(args.env)
     kw = env_kwargs(args, extra)
     kw.pop("split", None)
+    if args.format == "datasets":  # a Hugging Face dataset with its card (kumo_gym.integrations.hub)
+        from ..integrations.hub import save_dataset
+
+        path = save_dataset(env_id, args.size, args.out, split=args.split, seed=args.seed, env_kwargs=kw,
+                            shard=args.shard, prompt_format=args.prompt_format, with_golden=args.golden,
+                            push_to_hub=args.push_to_hub)
+        print(f"wrote a datasets dataset to {path} (card: {path}/README.md)")
+        return 0
     if kw.get("observation", "text") != "text":
         raise ConfigError("image observations do not fit in JSONL records; build them with kumo_gym.make_dataset("
                           "..., env_kwargs={'observation': 'image+text'}, format='datasets') (docs/training.md)")
@@ -167,6 +181,12 @@ def cmd_generate(args, extra) -> int:
     def instances(start: int):
         return generate_instances(env_id, args.size, split=args.split, seed=args.seed, shard=args.shard,
                                   env_kwargs=kw, start=start)
+
+    def local_rows(start: int):
+        for inst in instances(start):
+            if args.split == "train":
+                task.check_trainable(inst)
+            yield maker.record(inst)
 
     n = 0
     try:
@@ -183,11 +203,16 @@ def cmd_generate(args, extra) -> int:
     try:
         out.open()
         bar = tqdm(total=total, initial=done, desc=f"generate {env_id}", disable=args.quiet, unit="item")
-        for inst in instances(done):
-            if args.split == "train":
-                task.check_trainable(inst)
-            counter.add(inst.instance_id)
-            out.write(maker.record(inst))
+        if args.ray:  # the same records in the same order, made by Ray tasks
+            from ..integrations.ray_runner import generate_records
+
+            rows = generate_records(env_id, kw, args.size, split=args.split, seed=args.seed, shard=args.shard,
+                                    start=done, prompt_format=args.prompt_format, with_golden=args.golden)
+        else:
+            rows = local_rows(done)
+        for row in rows:
+            counter.add(row["instance_id"])
+            out.write(row)
             n += 1
             bar.update(1)
         bar.close()
@@ -254,5 +279,11 @@ def register(sub) -> None:
                    help="prompt as chat messages (TRL's conversational format, default) or as plain text")
     p.add_argument("--shard", default=None, help="i/n: only shard i of n (for cluster jobs)")
     p.add_argument("--golden", action="store_true", help="include the golden answer text")
+    p.add_argument("--format", choices=("jsonl", "datasets"), default="jsonl",
+                   help="jsonl (default), or datasets: a Hugging Face dataset directory with a dataset card")
+    p.add_argument("--ray", action="store_true",
+                   help="make the records in Ray tasks (RAY_ADDRESS or a local instance); same output, same resume")
+    p.add_argument("--push-to-hub", default=None, metavar="REPO",
+                   help="with --format datasets: also upload the dataset and card to this Hub repository")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_generate, takes_extra=True)

@@ -137,7 +137,12 @@ def cmd_eval(args) -> int:
     if args.resume:
         check_resumable(out, ev.config(specs, args.size, args.samples), args.shard)
     print(f"run directory: {out}", file=sys.stderr)
-    path = ev.run(specs, args.size, samples=args.samples, shard=args.shard)
+    runner = None
+    if args.ray:  # the same episodes in Ray tasks, each building its own backend from these arguments
+        from ..integrations.ray_runner import RayEvalRunner
+
+        runner = RayEvalRunner(lambda: backend_from_args(args)[0])
+    path = ev.run(specs, args.size, samples=args.samples, shard=args.shard, runner=runner)
     print(f"traces: {path}")
     report(out, plots=not args.no_plots)
     print(f"\nwrote {out}/results.json and {out}/results.md")
@@ -167,5 +172,7 @@ def register(subparsers) -> None:
     p.add_argument("--report-only", action="store_true", help="only summarise the traces already in --out")
     p.add_argument("--no-plots", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--ray", action="store_true",
+                   help="play the episodes in Ray tasks (RAY_ADDRESS or a local instance); same traces, same resume")
     add_model_args(p)
     p.set_defaults(func=cmd_eval)

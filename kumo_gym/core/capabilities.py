@@ -35,7 +35,8 @@ CHEAP_PARTIAL_CAP = 0.1
 class NearMiss:
     """An answer to ``instance`` that breaks the rule ``rule`` (a code of ``Task.rule_codes``).
 
-    ``answer`` is what ``Task.verify`` takes. ``exclusive``: the verdict must report no other
+    ``answer`` is what ``Task.verify`` takes, on ``instance`` when it is set (else on the instance
+    the near misses were asked for). ``exclusive``: the verdict must report no other
     rule (set False only where breaking the rule alone is impossible, and say why in ``note``).
     """
 
@@ -43,6 +44,10 @@ class NearMiss:
     answer: Any
     exclusive: bool = True
     note: str = ""
+    #: a variant of the instance asked for, on which ``answer`` is the near miss (a KUMO
+    #: observation moved exactly onto an interval end, a grid with fewer givens ...): verifiers
+    #: must be sound on every valid instance, and boundary cases rarely occur in generated ones
+    instance: Instance | None = None
 
 
 @dataclass(frozen=True)

@@ -71,4 +71,6 @@ ENTRIES: list[EnvEntry] = [
     _grid("Mosaic", "mosaic", "Mosaic: colour cells so each clue counts the black cells in its 3x3 block"),
     _grid("Pattern", "pattern", "Pattern (nonogram): paint the picture whose row and column runs are given"),
     _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),
+    _grid("Keen", "keen", "Keen (KenKen): a Latin square split into cages with sum, product, difference and quotient clues"),
+    _grid("Dominosa", "dominosa", "Dominosa: cut a grid of numbers into dominoes, every pair of numbers exactly once"),
 ]

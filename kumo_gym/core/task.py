@@ -125,6 +125,11 @@ class Task(ABC):
         """False while ``code`` is switched off by :meth:`rules_disabled` (tests only)."""
         return code not in getattr(self, "_disabled_rules", ())
 
+    def rules_of(self, instance: Instance) -> list[str]:
+        """The rule codes that can be broken on ``instance`` (default: all of :attr:`rule_codes`;
+        a family overrides it where some rules do not apply to every instance)."""
+        return list(self.rule_codes)
+
     @contextlib.contextmanager
     def rules_disabled(self, *codes: str):
         """Switch rule checks off for the duration (the mutation test in miniature).

@@ -56,6 +56,24 @@ class ClauseArrays:
         units = np.asarray([c[0] for c in clauses if len(c) == 1], np.int64)
         return cls(top, lits, starts, units, bool((sizes == 0).any()))
 
+    @classmethod
+    def exactly_one(cls, groups, n_vars: int) -> ClauseArrays:
+        """The CNF "exactly one literal of each group is true", pairwise (no auxiliary variables),
+        straight into arrays: for searches that test many small formulas (Dominosa's generator)."""
+        lits: list[int] = []
+        sizes: list[int] = []
+        for g in groups:
+            lits += g
+            sizes.append(len(g))
+            for i, x in enumerate(g):
+                for y in g[i + 1:]:
+                    lits += (-x, -y)
+                    sizes.append(2)
+        starts = np.zeros(len(sizes) + 1, np.int64)
+        np.cumsum(sizes, out=starts[1:])
+        units = np.asarray([g[0] for g in groups if len(g) == 1], np.int64)
+        return cls(int(n_vars), np.asarray(lits, np.int64), starts, units, any(len(g) == 0 for g in groups))
+
     @cached_property
     def occurrences(self) -> tuple[np.ndarray, np.ndarray]:
         """``(occ_start, occ)``: the clauses holding literal l are ``occ[occ_start[code]:occ_start[code+1]]``

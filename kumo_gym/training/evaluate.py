@@ -144,8 +144,13 @@ class Evaluator:
                     out.append(_Job(spec, inst, todo, index))
         return out
 
-    def run(self, specs: list[EvalSpec], n: int, samples: int = 1, shard: str | None = None) -> Path:
-        """Evaluate and return the trace file; finished episodes of an earlier run are skipped."""
+    def run(self, specs: list[EvalSpec], n: int, samples: int = 1, shard: str | None = None,
+            runner=None) -> Path:
+        """Evaluate and return the trace file; finished episodes of an earlier run are skipped.
+
+        ``runner(evaluator, jobs, writer, advance)``, when given, runs the jobs instead of this
+        process (``kumo-gym eval --ray``: :mod:`kumo_gym.integrations.ray_runner`).
+        """
         from tqdm import tqdm
 
         from ..core.errors import check_int
@@ -170,7 +175,9 @@ class Evaluator:
             bar.update(len(job.samples))
 
         try:
-            if self.workers <= 1 or _needs_binding(self.backend):
+            if runner is not None:
+                runner(self, jobs, writer, bar.update)
+            elif self.workers <= 1 or _needs_binding(self.backend):
                 for job in jobs:
                     work(job)
             else:

@@ -167,6 +167,9 @@ def fields(payload: dict, style: Style) -> dict:
     if "cell_r" in payload:
         cells = [style.cell(r, c) for r, c in zip(payload["cell_r"], payload["cell_c"])]
         f["cells"] = join_or(cells)
+    pairs = payload.get("cells")
+    if isinstance(pairs, list) and pairs and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in pairs):
+        f["cell_list"] = join_and([style.cell(r, c) for r, c in pairs])  # a cells field (Keen cages)
     return f
 
 

@@ -32,9 +32,16 @@ Tents (reasoning_graphs.md §6 "Tents"):
     cell_c[]}``, ``Contradiction {branch, note}``.
 Towers: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution; ``Given {r, c, v}``,
     ``EdgeClue {side TOP|BOTTOM|LEFT|RIGHT, index, n}`` clue; ``Cand``, ``Contradiction`` state.
+Keen: ``Cell``/``NotCell {r, c, v}`` solution; ``Cage {cells, op, target}`` clue (``cells`` a list of
+    [r, c] in any order, ``op`` one of + x - /); ``Cand``, ``Contradiction`` state.
+Unequal: ``Cell``/``NotCell {r, c, v}`` solution; ``Given {r, c, v}``, ``Greater {a, b}`` (the cell
+    ``a`` = [r, c] holds more than its neighbour ``b``: a sign of the puzzle) and ``Adj {a, b}``
+    (Adjacent mode: the pair is marked, so it differs by one) clue; ``Cand``, ``Contradiction`` state.
 Lightup: ``Light``/``NoLight {r, c}``; clue ``Black {r, c, n}`` (n null for an unnumbered block).
 Mosaic, Pattern, Unruly: ``Black``/``White {r, c}``; clues Mosaic ``Clue {r, c, n}``, Pattern
     ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}`` (v 1 black, 0 white).
+Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
+    form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
 """
 from __future__ import annotations
 
@@ -60,10 +67,14 @@ KINDS: dict[str, dict[str, str]] = {
               "TreeCandidate": "state", "LineCandidates": "state", "Contradiction": "state"},
     "towers": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "EdgeClue": "clue", "Cand": "state",
                "Contradiction": "state"},
+    "keen": {"Cell": "solution", "NotCell": "solution", "Cage": "clue", "Cand": "state", "Contradiction": "state"},
+    "unequal": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Greater": "clue", "Adj": "clue",
+                "Cand": "state", "Contradiction": "state"},
     "lightup": {"Light": "solution", "NoLight": "solution", "Black": "clue", "Contradiction": "state"},
     "mosaic": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
     "unruly": {"Black": "solution", "White": "solution", "Given": "clue", "Contradiction": "state"},
+    "dominosa": {"Domino": "solution", "NotDomino": "solution", "Number": "clue", "Contradiction": "state"},
 }
 #: the value of "black" in each two-colour puzzle's answer grid (§5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
@@ -159,6 +170,8 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
             return INCORRECT
         same = sol[r][c] == normalize_cell(p.get("value"))
         return _verdict(same != bool(p.get("negated", False)))
+    if family == "dominosa":
+        return _label_domino(kind, p, sol, H, W)
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -167,12 +180,30 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _verdict(v == _int(p, "d"))
     if family == "tents":
         return _verdict((v == "A") == (kind == "Tent"))
-    if family == "towers":
+    if family in ("towers", "keen", "unequal"):
         return _verdict((v == _int(p, "v")) == (kind == "Cell"))
     if family == "lightup":
         return _verdict((v == "L") == (kind == "Light"))
     black, white = BLACK[family]
     return _verdict(v == (black if kind == "Black" else white))
+
+
+def _pair(p: dict) -> tuple[tuple[int, int], tuple[int, int]]:
+    cells = p.get("cells")
+    if not (isinstance(cells, (list, tuple)) and len(cells) == 2):
+        raise ClaimError(f"claim field 'cells' must be two [row, column] pairs, got {str(cells)[:60]}")
+    a, b = (tuple(_ints({"x": x}, "x")) for x in cells)
+    if len(a) != 2 or len(b) != 2:
+        raise ClaimError(f"claim field 'cells' must be two [row, column] pairs, got {str(cells)[:60]}")
+    return a, b
+
+
+def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    (r1, c1), (r2, c2) = sorted(_pair(p))
+    if not (_inside(H, W, r1, c1) and _inside(H, W, r2, c2)) or abs(r1 - r2) + abs(c1 - c2) != 1:
+        return INCORRECT
+    placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
+    return _verdict(placed == (kind == "Domino"))
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -214,6 +245,20 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         side, i = _axis(p, "side", ("TOP", "BOTTOM", "LEFT", "RIGHT")), _int(p, "index")
         clues = st[side.lower()]
         return _verdict(0 <= i < len(clues) and clues[i] == _int(p, "n") and clues[i] != 0)
+    if family == "keen":
+        cells = sorted(map(tuple, _cell_list(p, "cells")))
+        op = str(p.get("op", "")).lower()
+        op = {"*": "x", "\u00d7": "x", "\u00f7": "/"}.get(op, op)
+        return _verdict(any(sorted(map(tuple, cage["cells"])) == cells and cage["op"] == op
+                            and cage["target"] == _int(p, "target") for cage in st["cages"]))
+    if family == "unequal":
+        if kind == "Given":
+            r, c = _int(p, "r"), _int(p, "c")
+            return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] != 0)
+        a, b = (_cell_list(p, k, one=True)[0] for k in ("a", "b"))
+        if kind == "Greater":
+            return _verdict([list(a), list(b)] in st.get("gt", []))
+        return _verdict(sorted([list(a), list(b)]) in st.get("adj", []))
     if family == "lightup":
         r, c = _int(p, "r"), _int(p, "c")
         if not _inside(H, W, r, c):
@@ -233,7 +278,22 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
     if family == "unruly":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] >= 0)
+    if family == "dominosa":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "n"))
     raise ClaimError(f"no clue claims are defined for {family!r}")
+
+
+def _cell_list(p: dict, key: str, one: bool = False) -> list[tuple[int, int]]:
+    """A list of [r, c] pairs (``one``: a single [r, c]) from a claim field."""
+    v = p.get(key)
+    items = [v] if one else v
+    ok = isinstance(items, (list, tuple)) and all(
+        isinstance(x, (list, tuple)) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x)
+        for x in items)
+    if not ok or not items:
+        raise ClaimError(f"claim field {key!r} must be {'a cell [r, c]' if one else 'a list of cells [r, c]'}, got {v!r}")
+    return [(int(x[0]), int(x[1])) for x in items]
 
 
 def _zip_cells(p: dict, rk: str = "cell_r", ck: str = "cell_c") -> list[tuple[int, int]]:
@@ -288,12 +348,15 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Assign", "r": r, "c": c, "d": v} for r, c, v in cells]
     if family == "tents":
         return [{"type": "Tent", "r": r, "c": c} for r, c, v in cells if v == "A"]
-    if family == "towers":
+    if family in ("towers", "keen", "unequal"):
         return [{"type": "Cell", "r": r, "c": c, "v": v} for r, c, v in cells]
     if family == "lightup":
         return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
     if family in BLACK:
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
+    if family == "dominosa":
+        return [{"type": "Domino", "cells": [[r, c], [r, c + 1] if v == "L" else [r + 1, c]]}
+                for r, c, v in cells if v in ("L", "T")]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
 
 

@@ -118,3 +118,27 @@ def symmetry_orbit(r: int, c: int, H: int, W: int, symm: int) -> set[Cell]:
     if symm == 4:
         cells |= {(c, W - 1 - r), (W - 1 - c, r)}
     return cells
+
+
+def dominoes(grid: list[list]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The well-formed dominoes of an answer grid (an L with an R right of it, a T with a B below)."""
+    H, W = len(grid), len(grid[0])
+    out = []
+    for r in range(H):
+        for c in range(W):
+            if grid[r][c] == "L" and c + 1 < W and grid[r][c + 1] == "R":
+                out.append(((r, c), (r, c + 1)))
+            elif grid[r][c] == "T" and r + 1 < H and grid[r + 1][c] == "B":
+                out.append(((r, c), (r + 1, c)))
+    return out
+
+
+def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
+    """A random domino tiling: straight rows (or columns), then random flips of 2x2 blocks."""
+    g = [["LR"[c % 2] for c in range(W)] if W % 2 == 0 else ["TB"[r % 2]] * W for r in range(H)]
+    for r, c in zip(rng.integers(H - 1, size=25 * H * W).tolist(), rng.integers(W - 1, size=25 * H * W).tolist()):
+        if g[r][c] == "L" and g[r + 1][c] == "L":
+            g[r][c], g[r][c + 1], g[r + 1][c], g[r + 1][c + 1] = "T", "T", "B", "B"
+        elif g[r][c] == "T" and g[r][c + 1] == "T":
+            g[r][c], g[r][c + 1], g[r + 1][c], g[r + 1][c + 1] = "L", "R", "L", "R"
+    return g

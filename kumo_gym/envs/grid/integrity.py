@@ -149,7 +149,7 @@ class RewardIntegrity:
         checks = self.rule_checks(instance, self.solve(instance))
         return [code for code in self.rule_codes if code in {self.rule_code(ch.rule) for ch in checks}]
 
-    def near_misses(self, instance: Instance, rng: np.random.Generator, per_rule: int = 3) -> list[NearMiss]:
+    def near_misses(self, instance: Instance, rng: np.random.Generator, per_rule: int = 6) -> list[NearMiss]:
         """Answers that each break exactly one rule (module docstring), up to ``per_rule`` per rule."""
         enc = self.encoding(instance)
         out: list[NearMiss] = []
@@ -157,10 +157,11 @@ class RewardIntegrity:
             short = code.rsplit(".", 1)[-1]
             found: list[list[list]] = []
             cands = breaches(enc, short)
-            # varied places first (first, last, middle instance), then the rest in random order
-            order = [0, len(cands) - 1, len(cands) // 2] + [int(i) for i in rng.permutation(len(cands))]
-            for i in list(dict.fromkeys(order))[:NEAR_MISS_TRIES] if cands else []:
-                for siblings in (False, True):
+            order = self._breach_order(instance, enc, cands, rng)
+            # one instance broken with every other instance of the rule kept, where possible;
+            # only then with the rule's other instances free (they may break too)
+            for siblings in (False, True):
+                for i in order[:NEAR_MISS_TRIES] if cands and len(found) < per_rule else []:
                     value = break_rule(enc, cands[i], siblings=siblings,
                                        phases=random_phases(rng, range(1, enc.formula.n_vars + 1)))
                     if value is None:
@@ -168,8 +169,9 @@ class RewardIntegrity:
                     grid = enc.decode(value)
                     if self._breaks_only(instance, grid, code) and grid not in found:
                         found.append(grid)
-                        break
-                if len(found) >= per_rule:
+                        if len(found) >= per_rule:
+                            break
+                if found:
                     break
             if not found:
                 found = self._substitution_misses(instance, code, rng, per_rule)
@@ -177,6 +179,27 @@ class RewardIntegrity:
             if not found:
                 out += self._entangled_misses(instance, enc, code, cands, rng)
         return out
+
+    def _breach_order(self, instance: Instance, enc, cands: list, rng) -> list[int]:
+        """Where to break a rule first: the first, last and middle instance, then one touching
+        each edge of the grid (an off-by-one loop drops the first or last window of every line,
+        and those touch an edge), then the rest in random order."""
+        n = len(cands)
+        order = [0, n - 1, n // 2]
+        H, W = self.dims(instance)
+        where = {int(v): divmod(i, W) for i, v in enumerate(enc.answer.ravel()) if v}
+        edges = (lambda r, c: c == W - 1, lambda r, c: r == H - 1, lambda r, c: c == 0, lambda r, c: r == 0)
+        shuffled = [int(i) for i in rng.permutation(n)]
+        for on_edge in edges:
+            for i in shuffled:
+                b = cands[i]
+                if b.index is None:
+                    continue
+                cells = [where[abs(lit)] for lit in enc.formula.constraints[b.index].lits if abs(lit) in where]
+                if cells and any(on_edge(r, c) for r, c in cells):
+                    order.append(i)
+                    break
+        return list(dict.fromkeys(order + shuffled))
 
     def _entangled_misses(self, instance: Instance, enc, code: str, cands: list, rng) -> list[NearMiss]:
         """Where no answer breaks ``code`` alone on this instance (Tents: tents that touch while

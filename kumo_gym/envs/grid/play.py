@@ -172,3 +172,126 @@ class CellMoves:
 
     def state_bounds(self, instance: Instance) -> tuple[float, float]:
         return 0.0, float(max(self.dims(instance)) ** 2 + 1)
+
+
+class DominoMoves(CellMoves):
+    """The §6 domino protocol (Dominosa): ``{"op": "domino", "cells": [[r1, c1], [r2, c2]]}`` lays a
+    domino on two adjacent cells, removing any domino it overlaps, and ``{"op": "erase", ...}``
+    lifts the domino lying exactly there. The state is the answer grid (``L``/``R``/``T``/``B``,
+    ``.`` for a free cell). Internally a move is ``(r, c, v)`` at the domino's top-left cell with
+    ``v`` ``"L"`` (horizontal) or ``"T"`` (vertical), or ``"-L"``/``"-T"`` to erase, which keeps the
+    cell-move catalogue of the structured view."""
+
+    _HALVES = (".", "L", "R", "T", "B")
+
+    def move_values(self, instance: Instance) -> tuple:
+        return ("L", "T", "-L", "-T")
+
+    @staticmethod
+    def _cells(move: tuple) -> tuple[tuple[int, int], tuple[int, int]]:
+        r, c, v = move
+        return (r, c), ((r, c + 1) if v.endswith("L") else (r + 1, c))
+
+    def parse_move(self, text: str) -> tuple:
+        if not isinstance(text, str):
+            text = str(text)
+        last = None
+        for m in _MOVE_OBJ.finditer(tail(normalize_quotes(text), 100_000)):
+            try:
+                obj = json.loads(m.group(0))
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and obj.get("op") in ("submit", "domino", "erase"):
+                last = obj
+        if last is None:
+            raise ParseError('no move of the form {"op": "domino", "cells": [[r1, c1], [r2, c2]]} was found', "no_move")
+        if last["op"] == "submit":
+            return SUBMIT
+        cells = last.get("cells")
+        if not (isinstance(cells, list) and len(cells) == 2 and all(
+                isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x)
+                for x in cells)):
+            raise ParseError(f"'cells' must be two [row, column] pairs of integers, got {str(cells)[:60]}", "malformed_move")
+        (r1, c1), (r2, c2) = sorted(tuple(x) for x in cells)
+        if (r2 - r1, c2 - c1) not in ((0, 1), (1, 0)):
+            raise ParseError(f"cells ({r1}, {c1}) and ({r2}, {c2}) are not side by side", "malformed_move")
+        v = "L" if r1 == r2 else "T"
+        return (r1, c1, v if last["op"] == "domino" else "-" + v)
+
+    def format_move(self, move: tuple) -> str:
+        if move == SUBMIT:
+            return '{"op": "submit"}'
+        a, b = self._cells(move)
+        return json.dumps({"op": "erase" if move[2].startswith("-") else "domino", "cells": [list(a), list(b)]})
+
+    def check_move(self, instance: Instance, state: Any, move: tuple) -> str | None:
+        if move == SUBMIT:
+            return None
+        H, W = self.dims(instance)
+        if move[2] not in self.move_values(instance):
+            return f"{move[2]!r} is not a domino move"
+        a, b = self._cells(move)
+        if not all(0 <= r < H and 0 <= c < W for r, c in (a, b)):
+            return f"the domino {list(a)}-{list(b)} leaves the {H}x{W} grid"
+        if move[2].startswith("-") and state[a[0]][a[1]] != move[2][1:]:
+            return f"there is no domino on {list(a)}-{list(b)} to erase"
+        return None
+
+    def apply(self, instance: Instance, state: Any, move: tuple) -> tuple:
+        rows = [list(row) for row in state]
+        a, b = self._cells(move)
+        for r, c in (a, b):
+            v = rows[r][c]
+            if v != self.empty:  # lift the domino lying on this cell
+                dr, dc = {"L": (0, 1), "R": (0, -1), "T": (1, 0), "B": (-1, 0)}[v]
+                rows[r][c] = rows[r + dr][c + dc] = self.empty
+        if not move[2].startswith("-"):
+            (r1, c1), (r2, c2) = a, b
+            rows[r1][c1], rows[r2][c2] = ("L", "R") if move[2] == "L" else ("T", "B")
+        return tuple(tuple(row) for row in rows)
+
+    def transition(self, instance: Instance, state: Any, move: tuple) -> Transition:
+        t = super().transition(instance, state, move)
+        sol = instance.data.get("solution")
+        if sol and move != SUBMIT and move[2].startswith("-") and t.status != "illegal_move":
+            t.details["move_matches_solution"] = sol[move[0]][move[1]] != move[2][1:]
+        return t
+
+    def legal_moves(self, instance: Instance, state: Any) -> list[tuple]:
+        return [m for m in self.move_catalog(instance)
+                if self.check_move(instance, state, m) is None and m[2] != state[m[0]][m[1]]]
+
+    def moves_to(self, instance: Instance, grid: list[list]) -> list[tuple]:
+        """A domino move for each well-formed domino of ``grid`` (an L beside an R, a T above a B)."""
+        H, W = len(grid), len(grid[0])
+        return [(r, c, v) for r in range(H) for c in range(W) for v in ("L", "T")
+                if grid[r][c] == v and (c + 1 < W and grid[r][c + 1] == "R" if v == "L" else
+                                        r + 1 < H and grid[r + 1][c] == "B")]
+
+    def golden_moves(self, instance: Instance) -> list[tuple]:
+        return self.moves_to(instance, self.solve(instance))
+
+    def optimal_steps(self, instance: Instance) -> int | None:
+        sol = instance.data.get("solution")
+        return None if not sol else len(self.moves_to(instance, sol))
+
+    def interactive_prompt(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        return (f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns, one domino "
+                f"at a time.\n\nRules:\n{self.rules_text(instance)}\n\n"
+                'Each turn, reply with one move as JSON: {"op": "domino", "cells": [[r1, c1], [r2, c2]]} lays a '
+                "domino on two cells that share a side (any domino already on either cell is lifted), "
+                '{"op": "erase", "cells": [[r1, c1], [r2, c2]]} lifts the domino lying exactly there. Rows and '
+                "columns are numbered from 0. The episode ends when the dominoes satisfy every rule; "
+                '{"op": "submit"} asks for a final check.\n\n'
+                f"Puzzle state (JSON):\n{self.state_json(instance)}\n\nThe grid so far (\".\" is a free cell):")
+
+    def encode_state(self, instance: Instance, state: Any) -> np.ndarray:
+        """One-hot of the halves (free, L, R, T, B) per cell, then :meth:`clue_features`."""
+        H, W = self.dims(instance)
+        onehot = np.zeros((H, W, len(self._HALVES)), np.float32)
+        for r in range(H):
+            for c in range(W):
+                if state[r][c] in self._HALVES:
+                    onehot[r, c, self._HALVES.index(state[r][c])] = 1.0
+        return np.concatenate([onehot.ravel(), np.asarray(self.clue_features(instance), np.float32).ravel()])

@@ -1,6 +1,9 @@
 """The KUMO diagnosis game as a Task and a multi-turn environment (``specs/kumo.md`` §7-§8)."""
 from __future__ import annotations
 
+import copy
+import dataclasses
+
 import math
 import re
 from collections import OrderedDict
@@ -518,6 +521,7 @@ class KumoTask(InteractiveTask):
                                                 if by[t] else True, d["truths"].index(t)))
         for t in float_first[:4]:
             out.append(NearMiss("ruled_out", actions + [t], note=f"{t} ruled out only by {', '.join(by[t])}"))
+        out += self._boundary_misses(instance, by)
         for u in float_first:
             keep = [a for a in actions if a not in by[u]]
             untested = [a for a in actions if a in by[u]]
@@ -528,6 +532,31 @@ class KumoTask(InteractiveTask):
                 keep.remove(rel[int(rng.integers(len(rel)))])
             out.append(NearMiss("undetermined", keep + [valid], note=f"{u} is still possible"))
             if sum(m.rule == "undetermined" for m in out) >= 3:
+                break
+        return out
+
+    def _boundary_misses(self, instance: Instance, by: dict) -> list[NearMiss]:
+        """``ruled_out`` near misses on variants of the instance whose float observation sits
+        exactly on an end of its interval (§2: intervals are closed at both ends), for a truth
+        that only that observation rules out: a half-open interval test lets the truth survive."""
+        d = instance.data
+        out: list[NearMiss] = []
+        for t, acts in by.items():
+            if len(acts) != 1 or d["outcomes"][acts[0]]["type"] != "float":
+                continue
+            a = acts[0]
+            states = d["outcomes"][a]["states"]
+            matched = [k for k, s in enumerate(states) if outcome_matches("float", s["state"], d["observations"][a])]
+            for end in sorted(set(states[matched[0]]["state"])) if matched else ():
+                if [k for k, s in enumerate(states) if outcome_matches("float", s["state"], end)] != matched:
+                    continue  # the end is shared with another state: the observation would change meaning
+                data = copy.deepcopy(d)
+                data["observations"][a] = end
+                data.get("observation_states", {}).pop(a, None)  # matched afresh, as for imported records
+                variant = dataclasses.replace(instance, data=data)
+                out.append(NearMiss("ruled_out", list(d["actions"]) + [t], instance=variant,
+                                    note=f"{t} ruled out only by {a} = {end}, an end of its interval"))
+            if len(out) >= 4:
                 break
         return out
 

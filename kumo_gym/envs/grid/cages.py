@@ -1,0 +1,163 @@
+"""Arithmetic cages (Keen; grid_puzzles.md §5 "Keen", §8): the clue check, its SAT encoding and
+Tatham's way of cutting a Latin square into cages and handing out clue types."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...solvers.sat import Formula
+
+#: Tatham's largest cage; cages with more value tuples than this are encoded as a sum/product chain
+MAXBLK, TUPLE_CAP = 6, 300
+#: the order Tatham hands out clue types, division first
+OP_ORDER = ("/", "-", "x", "+")
+
+
+def cage_ok(op: str, target: int, vals: list[int]) -> bool:
+    """Whether the values of a cage meet its clue (``+``, ``x``; ``-`` and ``/`` on two cells)."""
+    if op == "+":
+        return sum(vals) == target
+    if op == "x":
+        return math.prod(vals) == target
+    if len(vals) != 2:
+        return False
+    lo, hi = sorted(vals)
+    return hi - lo == target if op == "-" else hi == target * lo
+
+
+def cage_tuples(n: int, size: int, op: str, target: int) -> list[tuple] | None:
+    """The value tuples of ``size`` cells in 1..n meeting the clue (None: more than TUPLE_CAP)."""
+    if op in "-/":
+        pairs = [(lo, lo + target if op == "-" else lo * target) for lo in range(1, n + 1)]
+        return [t for lo, hi in pairs if hi <= n and hi != lo for t in ((lo, hi), (hi, lo))]
+    out: list[tuple] = []
+
+    def walk(prefix: tuple, acc: int) -> bool:
+        left = size - len(prefix)
+        if left == 0:
+            if acc == target:
+                out.append(prefix)
+            return len(out) <= TUPLE_CAP
+        for v in range(1, n + 1):
+            a = acc + v if op == "+" else acc * v
+            if (op == "+" and a + (left - 1) > target) or (op == "x" and target % a):
+                continue
+            if not walk(prefix + (v,), a):
+                return False
+        return True
+
+    return out if walk((), 0 if op == "+" else 1) else None
+
+
+def cage_literal(f: Formula, x: np.ndarray, n: int, key, cells: list, op: str, target: int) -> int:
+    """A literal equivalent to "the cage meets its clue" (so assuming it enforces the clue and its
+    negation breaks exactly this cage): a selector per value tuple, or for large sum/product
+    cages a chain of partial results that can still reach the target. Support clauses let
+    propagation remove values no tuple (or chain edge) uses while the clue is assumed."""
+    lit = lambda i, v: int(x[cells[i][0], cells[i][1], v - 1])
+    ok = f.var(("ok", key))
+    tuples = cage_tuples(n, len(cells), op, target)
+    if tuples is not None:
+        sels = []
+        for t in tuples:
+            s = f.var(("sel", key, t))
+            f.extend([[-s, lit(i, v)] for i, v in enumerate(t)])
+            f.add([s] + [-lit(i, v) for i, v in enumerate(t)])
+            sels.append((s, t))
+        f.add([-ok] + [s for s, _ in sels])
+        f.extend([[ok, -s] for s, _ in sels])
+        for i in range(len(cells)):
+            for v in range(1, n + 1):
+                f.add([-ok, -lit(i, v)] + [s for s, t in sels if t[i] == v])
+        return ok
+    step = (lambda a, v: a + v) if op == "+" else (lambda a, v: a * v)
+    layers = [{0 if op == "+" else 1}]
+    for _ in cells:
+        layers.append({step(a, v) for a in layers[-1] for v in range(1, n + 1) if step(a, v) <= target})
+    keep = [set() for _ in layers]
+    keep[-1] = {target} & layers[-1]
+    for j in range(len(cells) - 1, -1, -1):
+        keep[j] = {a for a in layers[j] if any(step(a, v) in keep[j + 1] for v in range(1, n + 1))}
+    # node (j, a): the first j cells give a; it is true exactly when they do (a one-hot chain)
+    node = {(j, a): f.var(("node", key, j, a)) for j in range(1, len(cells)) for a in sorted(keep[j])}
+    node[len(cells), target] = ok
+    into: dict = {k: [] for k in node}
+    for j, states in enumerate(keep[:-1]):
+        for v in range(1, n + 1):
+            edges = []
+            for a in sorted(states):
+                if step(a, v) in keep[j + 1]:
+                    if j == 0:
+                        e = lit(0, v)
+                    else:
+                        e = f.var(("edge", key, j, a, v))
+                        f.extend([[-e, node[j, a]], [-e, lit(j, v)], [e, -node[j, a], -lit(j, v)]])
+                    into[j + 1, step(a, v)].append(e)
+                    edges.append(e)
+            f.add([-ok, -lit(j, v)] + edges)
+    for k, es in into.items():
+        f.add([-node[k]] + es)
+        f.extend([[node[k], -e] for e in es])
+    return ok
+
+
+def tatham_cages(rng: np.random.Generator, n: int) -> list[int]:
+    """A cage label per cell, as Tatham's generator cuts them: dominoes placed with probability
+    3/4, then every leftover cell joined to its first neighbour (in a random order) whose cage
+    has room; redrawn if a cell is left alone."""
+    a = n * n
+    nbrs = [[j for j, ok in ((i - 1, i % n), (i + 1, i % n < n - 1), (i - n, i >= n), (i + n, i < a - n)) if ok]
+            for i in range(a)]
+    while True:
+        rank = np.empty(a, int)
+        rank[rng.permutation(a)] = np.arange(a)
+        cage, size, single = list(range(a)), [1] * a, [True] * a
+        for fold in (False, True):
+            for i in range(a):
+                cand = [j for j in nbrs[i] if (single[j] if not fold else size[cage[j]] < MAXBLK)]
+                if single[i] and cand and (fold or rng.integers(4)):
+                    best = min(cand, key=lambda j: rank[j])
+                    old, new = cage[i], cage[best]
+                    size[new] += size[old]
+                    cage = [new if lab == old else lab for lab in cage]
+                    single[i] = single[best] = False
+        if not any(single):
+            return cage
+
+
+def tatham_clue_types(rng: np.random.Generator, n: int, sol: list[list], cage_of: list[int], easy_products: bool,
+                      mult: bool) -> dict:
+    """``label -> (op, target)`` as Tatham hands out clue types: each type in turn (``/``, ``-``,
+    ``x``, ``+``) goes to the first cage, in a random order, that suits it well, else to one that
+    suits it at all. Two-cell sums of 3, 4, 2n-2, 2n-1 suit badly, a difference of n-1 never,
+    and (unless ``easy_products``) a product with at most two factorisations badly."""
+    cells: dict[int, list[int]] = {}
+    for i, lab in enumerate(cage_of):
+        cells.setdefault(lab, []).append(sol[i // n][i % n])
+    good, bad = {}, {}
+    for lab, vals in cells.items():
+        good[lab], bad[lab] = ({"x"}, set()) if mult else ({"+", "x"}, set())
+        if len(vals) == 2 and not mult:
+            q, p = sorted(vals)
+            good[lab] = {"-"} if p - q < n - 1 else set()
+            (good if 4 < p + q < 2 * n - 2 else bad)[lab].add("+")
+            opts = sum(1 for d in range(1, n + 1) if p * q % d == 0 and p * q // d <= n and p * q // d != d)
+            (bad if opts <= 2 and not easy_products else good)[lab].add("x")
+            if p % q == 0 and 2 * (p // q) <= n:
+                good[lab].add("/")
+    order = list(dict.fromkeys(cage_of[int(i)] for i in rng.permutation(n * n)))
+    ops: dict[int, tuple[str, int]] = {}
+    while True:
+        done = False
+        for op in OP_ORDER:
+            for pool in (good, bad):
+                lab = next((lab for lab in order if lab not in ops and op in pool[lab]), None)
+                if lab is not None:
+                    vals = cells[lab]
+                    target = {"+": sum(vals), "x": math.prod(vals), "-": abs(vals[0] - vals[-1]),
+                              "/": max(vals) // min(vals)}[op]
+                    ops[lab], done = (op, target), True
+                    break
+        if not done:
+            return ops

@@ -1,0 +1,161 @@
+"""Keen, Tatham's KenKen (grid_puzzles.md §5 "Keen"). Game IDs: ``tatham/keen.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding
+from ...solvers.sat import Formula
+from .base import Check, GridParams
+from .latin import LatinGridTask, latin_formula, random_latin
+from .render import Sketch
+from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
+from .tatham.keen import make_state
+
+__all__ = ["KeenParams", "KeenTask", "cage_ok"]
+
+
+@dataclasses.dataclass(frozen=True)
+class KeenParams(GridParams):
+    n: int = param(6, lo=3, hi=9, doc="grid size n x n (values 1..n)")
+    tatham_difficulty: str = param("n", choices=("e", "n", "h", "x", "u"),
+                                   doc="Tatham's level: e easy (probing solves it), higher levels any unique puzzle")
+    multiplication_only: bool = param(False, doc="every cage of two or more cells is a product clue")
+
+
+class KeenTask(LatinGridTask):
+    """Keen: a Latin square split into cages whose arithmetic clues must hold.
+
+    ## Description
+    Fill an n x n grid with 1..n so that each row and each column holds every value once. Thick
+    walls split the grid into cages; each cage shows a target and an operation: its values add up
+    to the target (``+``), multiply to it (``x``), or, for two-cell cages, differ by it (``-``) or
+    divide to it (``/``, the larger is target times the smaller). Values may repeat inside a cage
+    when they are in different rows and columns (grid_puzzles.md §5, Tatham's *Keen*).
+
+    ## Answer
+    A JSON array of n rows of n integers 1..n. Any grid that satisfies the rules scores 1.
+
+    ## Generation
+    §8: a random Latin square, cut into cages as Tatham's generator does (random dominoes, then
+    leftover cells joined to a neighbouring cage of at most 6 cells), clue types handed out in
+    turn (division, subtraction, product, sum); redrawn until unique. At Easy (``e``) failed-literal
+    probing must solve it; above Easy a puzzle probing does not solve is preferred.
+
+    ## Interactive mode
+    ``{"r": row, "c": col, "v": value}``, 0 clears a cell.
+    """
+
+    family = "keen"
+    title = "Keen"
+    Params = KeenParams
+    difficulties: ClassVar[dict] = {
+        "trivial": {"n": 3, "tatham_difficulty": "e"},
+        "easy": {"n": 4, "tatham_difficulty": "e"},
+        "normal": {"n": 6, "tatham_difficulty": "n"},
+        "hard": {"n": 9, "tatham_difficulty": "n"},
+    }
+    rule_codes: ClassVar[dict] = {
+        "keen.R1": "every row holds each value 1..n exactly once",
+        "keen.R2": "every column holds each value 1..n exactly once",
+        "keen.R3": "every cage meets its clue (sum, product, difference or quotient equals the target)",
+    }
+    symbols = frozenset(range(1, 10))
+    state_keys = ("n", "cage_grid", "cages")
+
+    def shape(self, state: dict) -> tuple[int, int]:
+        return state["n"], state["n"]
+
+    def givens(self, instance: Instance) -> dict:
+        return {}
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        n = instance.data["state"]["n"]
+        checks = [self.unit_check("R1", grid, [(r, c) for c in range(n)], n) for r in range(n)]
+        checks += [self.unit_check("R2", grid, [(r, c) for r in range(n)], n) for c in range(n)]
+        for cage in instance.data["state"]["cages"]:
+            cells = [tuple(x) for x in cage["cells"]]
+            checks.append(Check("R3", cells, cage_ok(cage["op"], cage["target"], [grid[r][c] for r, c in cells])))
+        return checks
+
+    def encode(self, state: dict) -> Encoding:
+        """The Latin square plus one literal per cage that is true exactly when the cage meets
+        its clue; the clues assume those literals (negating one breaks exactly that cage)."""
+        n = state["n"]
+        key = (n, tuple((c["op"], c["target"], tuple(map(tuple, c["cells"]))) for c in state["cages"]))
+        return self.layout(key, lambda: self._rules(n, state["cages"]))
+
+    def _rules(self, n: int, cages: list[dict]) -> Encoding:
+        f = Formula()
+        x = latin_formula(f, n, rules=("R1", "R2", None))
+        lits = {k: cage_literal(f, x, n, k, [tuple(c) for c in cage["cells"]], cage["op"], cage["target"])
+                for k, cage in enumerate(cages)}
+        return Encoding(f, x.ravel(), self.decoder(x), clues={("cage", k): ("R3", (lit,)) for k, lit in lits.items()},
+                        extra={"x": x})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        n, diff = params["n"], params["tatham_difficulty"]
+        first = None
+        for attempt in range(500):
+            sol = random_latin(rng, n)
+            cage_of = tatham_cages(rng, n)
+            ops = tatham_clue_types(rng, n, sol, cage_of, diff in "en", params["multiplication_only"])
+            state = make_state(n, cage_of, ops)
+            enc = self.encode(state)
+            eng, lits = enc.engine, enc.assumptions()
+            g = eng.grade(lits)
+            if g <= 1 and (diff == "e" or g >= 1):
+                return state, sol
+            if diff != "e" and first is None and eng.unique(lits, enc.solution_values(self._truth(enc, sol))):
+                first = (state, sol)
+            if first is not None and attempt >= 20:
+                return first
+        raise RuntimeError(f"could not generate a {n}x{n} Keen puzzle")
+
+    @staticmethod
+    def _truth(enc: Encoding, sol: list[list]) -> list[int]:
+        x = enc.extra["x"]
+        return [int(x[r, c, v - 1]) for r, row in enumerate(sol) for c, v in enumerate(row)]
+
+    def rules_text(self, instance: Instance) -> str:
+        n = instance.data["state"]["n"]
+        return (f"- Fill every cell with a number from 1 to {n}; each row and each column contains every number "
+                "exactly once.\n"
+                "- The grid is divided into cages. cage_grid gives the cage id of each cell; cages lists every cage "
+                "with its cells ([row, column]), its operation and its target.\n"
+                "- \"+\": the numbers in the cage add up to the target. \"x\": they multiply to the target. "
+                "\"-\" (two cells): the larger minus the smaller equals the target. \"/\" (two cells): the larger "
+                "divided by the smaller equals the target.\n"
+                "- A number may appear more than once in a cage if those cells are in different rows and columns.")
+
+    def answer_text(self, instance: Instance) -> str:
+        n = instance.data["state"]["n"]
+        return f"give the completed grid as integers 1 to {n}."
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        st = instance.data["state"]
+        n, lab = st["n"], st["cage_grid"]
+        text = [[str(v) if v else "" for v in row] for row in grid]
+        labels = [list(row) for row in text]
+        for cage in st["cages"]:  # the clue in the cage's first cell, beside its value
+            (r, c), clue = cage["cells"][0], f"{cage['target']}{cage['op']}"
+            text[r][c] = clue + (f":{text[r][c]}" if text[r][c] else "")
+            labels[r][c] = clue + (f" {labels[r][c]}" if labels[r][c] else "")
+        walls = [((r, c), (r2, c2)) for r in range(n) for c in range(n) for r2, c2 in ((r + 1, c), (r, c + 1))
+                 if r2 < n and c2 < n and lab[r][c] != lab[r2][c2]]
+        return Sketch(n, n, text, labels=labels, walls=walls)
+
+    def clue_count(self, instance: Instance) -> int:
+        return len(instance.data["state"]["cages"])
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        """Per cell: log2(1 + its cage's target) and the operation (1..4 for + x - /), so the
+        features stay within the structured view's bounds."""
+        st = instance.data["state"]
+        cages = st["cages"]
+        return np.asarray([f for row in st["cage_grid"] for k in row
+                           for f in (np.log2(1 + cages[k]["target"]), "+x-/".index(cages[k]["op"]) + 1)], np.float32)
