@@ -51,14 +51,14 @@ def family_of(rec: dict) -> str | None:
     puzzle's own name."""
     try:
         return entry(rec["env_id"]).family
-    except Exception:  # an environment no longer registered: keep what the record says
+    except Exception:  # noqa: BLE001 - an environment no longer registered: keep what the record says
         return rec.get("family")
 
 
 def _difficulty_order(env_id: str) -> list[str]:
     try:
         return list(get_task(env_id).difficulties)
-    except Exception:
+    except Exception:  # noqa: BLE001 - unknown or uninstalled environment: no preset order
         return []
 
 

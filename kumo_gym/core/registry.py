@@ -9,7 +9,7 @@ tests add rows with :func:`add_entry`.
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from .entry import NAMESPACE, EnvEntry
 from .errors import ConfigError
@@ -59,7 +59,7 @@ def entry(env_id: str) -> EnvEntry:
     raise ConfigError(f"environment {env_id!r} is not one of: {', '.join(e.id for e in entries())}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_task(env_id: str):
     """The (stateless, shared) Task object of ``env_id``."""
     return import_object(entry(env_id).task)()

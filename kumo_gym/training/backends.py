@@ -319,7 +319,7 @@ def _chat_results(resp, limit: int) -> list[ChatResult] | None:
             prompt_tokens=getattr(usage, "prompt_tokens", None),
             # usage counts all choices of one request; split it evenly between them
             completion_tokens=(None if not isinstance(completion_tokens, int)
-                               else int(round(completion_tokens / len(choices)))),
+                               else round(completion_tokens / len(choices))),
             extra={"model": getattr(resp, "model", None)},
         ))
     return out
@@ -448,8 +448,8 @@ class TransformersBackend:
             # keep the end of the prompt: it holds the question and the answer format
             ids = ids[-max(1, limit - max_new):]
         input_ids = torch.tensor([ids], device=self.device)
-        gen_kwargs = dict(max_new_tokens=max_new, num_return_sequences=n, pad_token_id=self.tokenizer.pad_token_id,
-                          eos_token_id=self.tokenizer.eos_token_id)
+        gen_kwargs = {"max_new_tokens": max_new, "num_return_sequences": n, "pad_token_id": self.tokenizer.pad_token_id,
+                          "eos_token_id": self.tokenizer.eos_token_id}
         if temp > 0:
             gen_kwargs.update(do_sample=True, temperature=temp, top_k=0, top_p=1.0)
         else:
@@ -556,8 +556,8 @@ def tiny_corpus(items_per_env: int = 3, env_ids: list[str] | None = None) -> lis
     from .data import generate_instances
 
     texts = [
-        "Think step by step, then give the final answer. <think> reasoning </think> "
-        "<answer> moves = [[1, 0, 2], [2, 0, 1]] </answer> \\boxed{42} Answer: (A) #### 7 ",
+        ("Think step by step, then give the final answer. <think> reasoning </think> "
+        "<answer> moves = [[1, 0, 2], [2, 0, 1]] </answer> \\boxed{42} Answer: (A) #### 7 "),
         "0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ .,;:!?'\"()[]{}<>=+-*/\\|_#@$%^&~`",
     ]
     for e in entries():
@@ -569,9 +569,9 @@ def tiny_corpus(items_per_env: int = 3, env_ids: list[str] | None = None) -> lis
                 texts.append(task.prompt(inst))
                 try:
                     texts.append(task.format_answer(task.solve(inst)))
-                except Exception:  # a family without a solver still contributes its prompts
+                except Exception:  # noqa: BLE001, S110 - a family without a solver still contributes its prompts
                     pass
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - one broken family must not stop the corpus
             log.warning("tiny corpus: skipping %s (%s)", e.id, exc)
     return texts
 
@@ -739,7 +739,7 @@ def serve_openai(backend: ChatBackend, host: str = "127.0.0.1", port: int = 0, m
             try:
                 results = backend.chat(messages, max_tokens=req.get("max_tokens") or req.get("max_completion_tokens"),
                                        temperature=req.get("temperature"), n=n)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the server answers 500 and keeps serving
                 self._send(500, {"error": {"message": f"{type(exc).__name__}: {exc}"}})
                 return
             choices = []

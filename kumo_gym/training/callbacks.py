@@ -16,6 +16,7 @@ It works with any ``transformers.Trainer`` (TRL's GRPOTrainer and SFTTrainer inc
 from __future__ import annotations
 
 import logging
+import math
 from pathlib import Path
 from typing import Any
 
@@ -50,10 +51,10 @@ def analysis_metrics(records: list[dict]) -> dict[str, float]:
                                    env_ids=[r["env_id"] for r in single], verdicts=[r.get("verdict") for r in single],
                                    reasoning=[r["replies"][0].get("reasoning") for r in single])
         out = graph_summary(per_sample, prefix="")
-    except Exception as exc:  # analysis must never stop a training run
+    except Exception as exc:  # noqa: BLE001 - analysis must never stop a training run
         log.warning("reasoning-graph metrics failed: %s", exc)
         return {}
-    return {k: float(v) for k, v in out.items() if isinstance(v, (int, float)) and v == v}
+    return {k: float(v) for k, v in out.items() if isinstance(v, (int, float)) and not math.isnan(v)}
 
 
 class KumoEvalCallback(_trainer_callback_base()):

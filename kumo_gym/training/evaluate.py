@@ -235,7 +235,7 @@ class Evaluator:
         replies = None
         for idx, (sample, key) in enumerate(job.samples):
             traced, chat = self._make_env(job.spec, writer, key, sample, job.index)
-            messages, info = chat.reset(options={"instance": job.instance})
+            messages, _info = chat.reset(options={"instance": job.instance})
             if replies is None:
                 # one request for every sample of this instance (servers batch them)
                 replies = self._ask(chat, messages, len(job.samples))
@@ -247,14 +247,14 @@ class Evaluator:
 
     def _multi_turn(self, job: _Job, sample: int, key: str, writer) -> None:
         traced, chat = self._make_env(job.spec, writer, key, sample, job.index)
-        messages, info = chat.reset(options={"instance": job.instance})
+        messages, _ = chat.reset(options={"instance": job.instance})
         turns = []
         while True:
             r = self._ask(chat, messages, 1)[0]
             turns.append(r)
             # annotate before the step: the wrapper writes the record when the episode ends
             traced.annotate(**_turn_meta(turns))
-            messages, reward, terminated, truncated, info = chat.step(
+            messages, _reward, terminated, truncated, _info = chat.step(
                 r.text, reasoning=r.reasoning, finish_reason=r.finish_reason,
                 n_output_tokens=r.completion_tokens, max_new_tokens=self.max_tokens)
             if terminated or truncated:

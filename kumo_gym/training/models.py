@@ -94,8 +94,8 @@ def base_trainer_args(seed: int = 0, logging_steps: int = 1, report_to: str = "n
     import torch
 
     cuda = torch.cuda.is_available()
-    return dict(seed=seed, use_cpu=not cuda, bf16=cuda and torch.cuda.is_bf16_supported(), save_strategy="no",
-                logging_steps=logging_steps, report_to=report_to, disable_tqdm=False, dataloader_num_workers=0)
+    return {"seed": seed, "use_cpu": not cuda, "bf16": cuda and torch.cuda.is_bf16_supported(), "save_strategy": "no",
+                "logging_steps": logging_steps, "report_to": report_to, "disable_tqdm": False, "dataloader_num_workers": 0}
 
 
 def save_trained(trainer, tok, out_dir, peft_config=None) -> None:

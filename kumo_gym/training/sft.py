@@ -41,7 +41,7 @@ def golden_conversation(spec: EvalSpec, instance, max_turns: int = 10_000) -> tu
     for _ in range(max_turns):
         agent.bind(chat.unwrapped)
         reply = agent.chat(messages)[0].text
-        messages, reward, terminated, truncated, info = chat.step(reply)
+        messages, _reward, terminated, truncated, info = chat.step(reply)
         if terminated or truncated:
             verdict = info.get("verdict")
             break

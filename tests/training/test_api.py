@@ -76,7 +76,7 @@ def test_cli_size_and_env_kwargs(tmp_path, capsys):
 
 def test_cli_train_size_reaches_the_data_builder(monkeypatch, tmp_path):
     """``train --size`` is the number of training items per --env; ``n`` in a spec is Hanoi's."""
-    import kumo_gym.training.grpo as grpo
+    from kumo_gym.training import grpo
     from kumo_gym.training.evaluate import parse_env_spec
 
     seen = {}

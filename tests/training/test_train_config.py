@@ -108,8 +108,7 @@ lora_alpha: 8
 
 
 def test_mixture_and_curriculum_reach_the_trainer(tmp_path, monkeypatch):
-    import kumo_gym.training.grpo as grpo
-    import kumo_gym.training.sft as sft
+    from kumo_gym.training import grpo, sft
     from kumo_gym.training.run import run_training
 
     seen = {}
