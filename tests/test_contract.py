@@ -45,9 +45,66 @@ def first_instance(env_id, seed=0, **kw):
 
 @pytest.mark.parametrize("env_id,mode", MODES)
 def test_check_env(env_id, mode):
+    """Gymnasium's checker with its defaults (render check included, no skip flags)."""
     env = gym.make(env_id, mode=mode)
-    check_env(env.unwrapped, skip_render_check=True)
+    check_env(env.unwrapped)
     env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env_with_default_arguments(env_id):
+    check_env(gym.make(env_id).unwrapped)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_rgb_array_advertised_only_where_it_works(env_id):
+    env = gym.make(env_id)
+    modes = env.unwrapped.metadata.get("render_modes", [])
+    if "rgb_array" in modes:
+        env = gym.make(env_id, render_mode="rgb_array")
+        env.reset(seed=0)
+        img = env.render()
+        assert isinstance(img, np.ndarray) and img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+        assert len(np.unique(img.reshape(-1, 3), axis=0)) >= 2, "a blank image"
+
+
+def _other_value(spec):
+    """A valid non-default value of a prompt option (None when none can be named)."""
+    if spec.kind is bool:
+        return not spec.default
+    if spec.choices:
+        return next((c for c in spec.choices if c != spec.default), None)
+    if spec.kind is int:
+        lo = int(spec.lo) if spec.lo is not None else 0
+        hi = int(spec.hi) if spec.hi is not None else lo + 3
+        return next((v for v in (1, 2, lo, hi) if lo <= v <= hi and v != spec.default), None)
+    return None
+
+
+PROMPT_OPTIONS = [(e.id, s) for e in ENTRIES for cls in [get_task(e.id).Params] if cls is not None
+                  for s in cls.specs() if s.prompt]
+
+
+@pytest.mark.parametrize("env_id,spec", PROMPT_OPTIONS, ids=[f"{e}-{s.name}" for e, s in PROMPT_OPTIONS])
+def test_prompt_options_never_change_the_instance_drawn(env_id, spec):
+    """Paired ablations: the same id, sizes, split and seed draw the same instance whatever the
+    prompt options (the planning paper's algorithm-in-prompt experiment needs exactly this)."""
+    value = _other_value(spec)
+    if value is None:
+        pytest.skip(f"{spec.name} takes free text ({spec.describe()}); no other value to try")
+    for difficulty in [d for d in list(get_task(env_id).difficulties)[:2]] or [None]:
+        kw = {} if difficulty is None else {"difficulty": difficulty}
+        for seed in (0, 1):
+            base = gym.make(env_id, **kw)
+            other = gym.make(env_id, **kw, **{spec.name: value})
+            _, a = base.reset(seed=seed)
+            _, b = other.reset(seed=seed)
+            assert a["instance_id"] == b["instance_id"], (spec.name, value, difficulty, seed)
+
+
+def test_every_env_declares_its_parameters():
+    missing = [e.id for e in ENTRIES if get_task(e.id).Params is None]
+    assert not missing, f"tasks without a Params dataclass: {missing}"
 
 
 @pytest.mark.parametrize("env_id", IDS)

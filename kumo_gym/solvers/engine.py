@@ -51,6 +51,9 @@ MAX_CUT_ROUNDS = 10_000
 
 Values = np.ndarray
 Cuts = Callable[[np.ndarray], list[list[int]]]
+#: process-wide counters of the lazy-cut loop (benchmarks report them per instance): ``solves``
+#: cut-loop runs, ``rounds`` re-solves after a cut, ``max_rounds`` the longest single run
+CUT_STATS = {"solves": 0, "rounds": 0, "max_rounds": 0}
 
 
 @dataclass
@@ -172,7 +175,9 @@ class Engine:
 
     def _solve_cut(self, solver: Solver, assumptions: list[int], keep_cuts: bool) -> Values | None:
         """Solve, adding cut clauses until the model passes the global rule (or UNSAT)."""
-        for _ in range(MAX_CUT_ROUNDS):
+        if self.cuts is not None:
+            CUT_STATS["solves"] += 1
+        for rounds in range(MAX_CUT_ROUNDS):
             self.stats["sat"] += 1
             if not solver.solve(assumptions=assumptions):
                 return None
@@ -181,6 +186,8 @@ class Engine:
             if not cuts:
                 return value
             self.stats["cuts"] += 1
+            CUT_STATS["rounds"] += 1
+            CUT_STATS["max_rounds"] = max(CUT_STATS["max_rounds"], rounds + 1)
             for cl in cuts:
                 solver.add_clause(list(cl))
                 if keep_cuts:

@@ -429,7 +429,10 @@ def test_partial_credit_pays_real_progress(name):
     half = [list(row) for row in best]
     for r, c in wrong[: len(wrong) // 2]:
         half[r][c] = sol[r][c]
-    assert task.verify(inst, half).score == pytest.approx((len(wrong) // 2) / len(wrong))
+    b = task.luck_floor(inst)
+    f_half = (len(free) - len(wrong) + len(wrong) // 2) / len(free)
+    assert task.verify(inst, half).score == pytest.approx(max(0.0, (f_half - b) / (1 - b)))
+    assert b >= 1 / len(task.cell_values(inst))  # a random fill's luck is never paid
     nearly = [list(row) for row in sol]
     r, c = free[0]
     nearly[r][c] = next(v for v in task.cell_values(inst) if v != sol[r][c])

@@ -95,8 +95,9 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     given_symbols: ClassVar[frozenset] = frozenset()
     partial_credit: ClassVar[str] = (
         "max(0, (f - b) / (1 - b)), where f is the fraction of non-given cells holding the certified-unique "
-        "solution's value (minus one cell per given the answer changes) and b the best fraction that a blind grid "
-        "(one symbol everywhere, a checkerboard, a cyclic Latin square) gets right on the same cells")
+        "solution's value (minus one cell per given the answer changes) and b the larger of the best fraction that a "
+        "blind grid (one symbol everywhere, a checkerboard, a cyclic Latin square) gets right on the same cells "
+        "and a random fill's luck, p + 2 sqrt(p (1 - p) / n) for p = 1 / (number of cell values)")
 
     # ---- what a puzzle writes -----------------------------------------------------------------
     @abstractmethod

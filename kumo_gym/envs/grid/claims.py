@@ -38,8 +38,15 @@ Unequal: ``Cell``/``NotCell {r, c, v}`` solution; ``Given {r, c, v}``, ``Greater
     ``a`` = [r, c] holds more than its neighbour ``b``: a sign of the puzzle) and ``Adj {a, b}``
     (Adjacent mode: the pair is marked, so it differs by one) clue; ``Cand``, ``Contradiction`` state.
 Lightup: ``Light``/``NoLight {r, c}``; clue ``Black {r, c, n}`` (n null for an unnumbered block).
-Mosaic, Pattern, Unruly: ``Black``/``White {r, c}``; clues Mosaic ``Clue {r, c, n}``, Pattern
-    ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}`` (v 1 black, 0 white).
+Rect: ``Rect {r0, c0, r1, c1}`` (corners inclusive; C* = one per rectangle), ``SameRegion`` /
+    ``DiffRegion {a, b}`` (cells ``[r, c]``) solution; ``Clue {r, c, n}`` clue.
+Signpost: ``Cell``/``NotCell {r, c, v}`` solution (C* = every cell); ``Given {r, c, v}``,
+    ``Arrow {r, c, dir}`` (N, NE, ..., NW) clue.
+Mosaic, Pattern, Unruly, Singles, Range: ``Black``/``White {r, c}``; clues Mosaic and Range
+    ``Clue {r, c, n}``, Pattern ``LineClue {axis, index, runs[]}``, Unruly ``Given {r, c, v}``
+    (v 1 black, 0 white), Singles ``Number {r, c, n}`` (the number printed in a cell).
+Filling: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution (C* = every cell); ``Given {r, c, v}``
+    clue; ``Cand`` state.
 Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
     form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
 """
@@ -75,9 +82,18 @@ KINDS: dict[str, dict[str, str]] = {
     "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
     "unruly": {"Black": "solution", "White": "solution", "Given": "clue", "Contradiction": "state"},
     "dominosa": {"Domino": "solution", "NotDomino": "solution", "Number": "clue", "Contradiction": "state"},
+    "rect": {"Rect": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Clue": "clue",
+             "Contradiction": "state"},
+    "signpost": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Arrow": "clue", "Cand": "state",
+                 "Contradiction": "state"},
+    "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
+    "range": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
+    "filling": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"},
 }
 #: the value of "black" in each two-colour puzzle's answer grid (§5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
+#: puzzles whose answer writes -1 for black and anything else (0, a number) for white
+MINUS_BLACK = ("singles", "range")
 
 
 def claim_types(family: str) -> list[str]:
@@ -172,6 +188,8 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _verdict(same != bool(p.get("negated", False)))
     if family == "dominosa":
         return _label_domino(kind, p, sol, H, W)
+    if family == "rect":
+        return _label_rect(kind, p, sol, H, W)
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -180,8 +198,10 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _verdict(v == _int(p, "d"))
     if family == "tents":
         return _verdict((v == "A") == (kind == "Tent"))
-    if family in ("towers", "keen", "unequal"):
+    if family in ("towers", "keen", "unequal", "signpost", "filling"):
         return _verdict((v == _int(p, "v")) == (kind == "Cell"))
+    if family in MINUS_BLACK:
+        return _verdict((v == -1) == (kind == "Black"))
     if family == "lightup":
         return _verdict((v == "L") == (kind == "Light"))
     black, white = BLACK[family]
@@ -204,6 +224,26 @@ def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
         return INCORRECT
     placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
     return _verdict(placed == (kind == "Domino"))
+def _cell(p: dict, key: str) -> tuple[int, int]:
+    v = p.get(key)
+    if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+        raise ClaimError(f"claim field {key!r} must be a cell [r, c], got {v!r}")
+    return int(v[0]), int(v[1])
+
+
+def _label_rect(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    """Rect solution claims: regions are compared, never label values."""
+    if kind == "Rect":
+        r0, c0, r1, c1 = (_int(p, k) for k in ("r0", "c0", "r1", "c1"))
+        if not (_inside(H, W, r0, c0) and _inside(H, W, r1, c1) and r0 <= r1 and c0 <= c1):
+            return INCORRECT
+        label = sol[r0][c0]
+        inside = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
+        return _verdict(inside == {(r, c) for r in range(H) for c in range(W) if sol[r][c] == label})
+    (ra, ca), (rb, cb) = _cell(p, "a"), _cell(p, "b")
+    if not (_inside(H, W, ra, ca) and _inside(H, W, rb, cb)):
+        return INCORRECT
+    return _verdict((sol[ra][ca] == sol[rb][cb]) == (kind == "SameRegion"))
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -238,6 +278,16 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
         counts = st["row_counts"] if axis == "ROW" else st["col_counts"]
         return _verdict(0 <= i < len(counts) and counts[i] == _int(p, "tents"))
+    if family == "rect":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "n") and _int(p, "n") > 0)
+    if family == "signpost":
+        r, c = _int(p, "r"), _int(p, "c")
+        if not _inside(H, W, r, c):
+            return INCORRECT
+        if kind == "Given":
+            return _verdict(st["givens"][r][c] == _int(p, "v") and _int(p, "v") > 0)
+        return _verdict(st["arrows"][r][c] is not None and st["arrows"][r][c] == str(p.get("dir", "")).upper())
     if family == "towers":
         if kind == "Given":
             r, c = _int(p, "r"), _int(p, "c")
@@ -275,6 +325,10 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
         clues = st["rows"] if axis == "ROW" else st["cols"]
         return _verdict(0 <= i < len(clues) and list(clues[i]) == _ints(p, "runs"))
+    if family in ("singles", "range", "filling"):
+        r, c = _int(p, "r"), _int(p, "c")
+        n = _int(p, "v" if family == "filling" else "n")
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == n and n > 0)
     if family == "unruly":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "v") and st["grid"][r][c] >= 0)
@@ -348,8 +402,15 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Assign", "r": r, "c": c, "d": v} for r, c, v in cells]
     if family == "tents":
         return [{"type": "Tent", "r": r, "c": c} for r, c, v in cells if v == "A"]
-    if family in ("towers", "keen", "unequal"):
+    if family in ("towers", "keen", "unequal", "signpost", "filling"):
         return [{"type": "Cell", "r": r, "c": c, "v": v} for r, c, v in cells]
+    if family == "rect":
+        from .regions import label_classes, rect_of
+
+        return [dict(zip(("type", "r0", "c0", "r1", "c1"), ("Rect", *rect_of(cells))))
+                for cells in label_classes(sol).values()]
+    if family in MINUS_BLACK:
+        return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == -1]
     if family == "lightup":
         return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
     if family in BLACK:

@@ -6,9 +6,10 @@ Mixed into :class:`~.base.GridTask`, so a puzzle gets all of this by declaring i
 * **Partial credit** (:meth:`RewardIntegrity.progress`): with ``f`` the fraction of non-given
   cells that hold the certified-unique solution's value, minus one cell for every given the
   answer changes, and ``b`` the best fraction a blind grid reaches on the same cells (one symbol
-  everywhere, a checkerboard of two symbols, a cyclic Latin square), the partial score is
-  ``max(0, (f - b) / (1 - b))``. Blind answers therefore earn nothing, and every cell solved
-  beyond what a blind guess gets right earns credit.
+  everywhere, a checkerboard of two symbols, a cyclic Latin square) or, if larger, what a random
+  fill gets right by luck plus two standard deviations (:meth:`RewardIntegrity.luck_floor`), the
+  partial score is ``max(0, (f - b) / (1 - b))``. Blind and random answers therefore earn
+  nothing, and every cell solved beyond that floor earns credit.
 * **Cheap answers** (:meth:`RewardIntegrity.cheap_answers`): the empty grid, the givens alone,
   every constant grid (with and without the givens), checkerboards, cyclic Latin squares, a
   random grid, each as a completion and as interactive moves ending in a submit.
@@ -107,8 +108,22 @@ class RewardIntegrity:
             return 0.0
         g = self._coded(instance, grid)
         f = (int(((g == sol) & ~mask).sum()) - int(((g != sol) & mask).sum())) / n
-        b = float(blind_right.max()) / n
+        b = self.luck_floor(instance)
         return 0.0 if b >= 1.0 else max(0.0, (f - b) / (1.0 - b))
+
+    def luck_floor(self, instance: Instance) -> float:
+        """``b`` of the partial credit: the larger of the best blind grid's fraction of right
+        non-given cells and what a uniformly random fill gets right by luck plus two standard
+        deviations (``p + 2 sqrt(p (1 - p) / n)``, ``p`` one over the number of values a free cell
+        can take), so
+        that neither a blind nor a random grid earns partial credit, on small grids too."""
+        _, mask, blind_right = self._blind_scores(instance)
+        n = int((~mask).sum())
+        if n == 0:
+            return 1.0
+        # the values a free cell can take (Tents: no tree where none grows; moves place no tree)
+        p = 1.0 / max(1, min(len(self.cell_values(instance)), len(self.move_values(instance))))
+        return max(float(blind_right.max()) / n, p + 2.0 * (p * (1.0 - p) / n) ** 0.5)
 
     def blind_solves(self, instance: Instance) -> bool:
         """Whether a blind grid with the givens copied is the solution (the generator redraws
@@ -127,10 +142,20 @@ class RewardIntegrity:
         grids["random grid"] = self.random_answer(instance, rng)
         out = []
         for name, g in grids.items():
-            moves = tuple(self.format_move(m) for m in self.moves_to(instance, g)) + ('{"op": "submit"}',)
+            placed = self.moves_to(instance, g)
+            moves = tuple(self.format_move(m) for m in placed) + ('{"op": "submit"}',)
+            reached = [list(row) for row in start]  # what the moves leave: given cells cannot change
+            for r, c, v in placed:
+                reached[r][c] = v
             # chance is 0 except on a degenerate preset where the blind grid is the only puzzle's answer
             chance = 1.0 if self.verify(instance, g).solved else 0.0
-            out.append(CheapAnswer(name, completion=f"My answer:\n{format_grid(g)}", moves=moves, chance=chance))
+            chance_moves = 1.0 if self.verify(instance, reached).solved else 0.0
+            text = f"My answer:\n{format_grid(g)}"
+            if chance == chance_moves:
+                out.append(CheapAnswer(name, completion=text, moves=moves, chance=chance))
+            else:  # played cell by cell the grid becomes another one (givens cannot be overwritten)
+                out += [CheapAnswer(name, completion=text, chance=chance),
+                        CheapAnswer(f"{name} (played)", moves=moves, chance=chance_moves)]
         return out
 
     def random_answer(self, instance: Instance, rng: np.random.Generator) -> list[list]:

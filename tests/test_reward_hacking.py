@@ -1,0 +1,163 @@
+"""Registry-wide reward-hacking suite (issue 12): no cheap strategy collects reward.
+
+For every registered environment, mode and reward mode, the strategies a reward hacker would try
+are played through ``gym.make`` exactly as an RL loop would: the family's own catalogue
+(:class:`~kumo_gym.core.capabilities.CheapStrategies`: empty, constant, all-same symbol,
+checkerboard, cyclic Latin square, back-and-forth legal walks, a rule-blind shortest S-E line,
+listing every option, a blind KUMO guess, both (A) and (B) ...) plus generic ones every env must
+refuse (blank, refusal, thinking only, an empty box, JSON nulls). Then
+
+* binary reward never pays a strategy more, summed over the sampled instances, than its stated
+  chance of being right by luck;
+* partial reward pays each strategy on average at most ``CHEAP_PARTIAL_CAP`` (0.1), or its chance
+  (a random answer, a draw rather than one strategy, at most ``RANDOM_CAP``);
+* every step after the episode ended pays 0 with the status ``ended`` (answering the gold answer
+  again after solving included), and the episode stays terminated;
+* the TRL reward functions (``make_reward_function``) pay the same as the env.
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import pytest
+
+from kumo_gym.core.capabilities import CHEAP_PARTIAL_CAP, CheapAnswer, CheapStrategies
+from kumo_gym.core.registry import get_task
+
+from .registry_helpers import IDS, MODES, rng_for, sample_instances
+
+pytestmark = pytest.mark.skipif(not IDS, reason="no environment is registered yet")
+
+#: replies that no environment may pay, whatever the puzzle
+GENERIC = [CheapAnswer(name, completion=text, moves=(text,) * 3) for name, text in (
+    ("blank", ""), ("whitespace", " \n\t "), ("refusal", "I don't know."),
+    ("thinking_only", "<think>Let me think about this puzzle step by step.</think>"),
+    ("empty_box", "\\boxed{}"), ("json_null", "null"), ("empty_list", "[]"), ("empty_object", "{}"),
+)]
+
+EPS = 1e-9
+#: the average partial reward a random answer may reach over the sampled instances (see below)
+RANDOM_CAP = 0.2
+
+
+def status(info: dict):
+    return info.get("status") or (info.get("verdict") or {}).get("status")
+
+
+def strategies(env_id: str, i: int, inst) -> list[CheapAnswer]:
+    task = get_task(env_id)
+    assert isinstance(task, CheapStrategies), f"{env_id}: the Task defines no cheap_answers"
+    own = task.cheap_answers(inst, rng_for(env_id, "cheap", i))
+    assert own, f"{env_id}: an empty cheap-answer catalogue"
+    return list(own) + GENERIC
+
+
+def play(env, inst, ca: CheapAnswer, mode: str) -> float | None:
+    """The return of one episode of ``ca`` (None: the strategy has no form for this mode)."""
+    env.reset(options={"instance": inst})
+    if mode == "answer":
+        if ca.completion is None:
+            return None
+        _, total, terminated, _, _ = env.step(ca.completion)
+        assert terminated
+        moves_after = [ca.completion]
+    else:
+        moves = ca.moves if ca.moves is not None else ((ca.completion,) if ca.completion is not None else None)
+        if moves is None:
+            return None
+        total, ended = 0.0, False
+        for k, m in enumerate(moves):
+            _, r, terminated, truncated, info = env.step(m)
+            if ended:
+                assert r == 0.0 and status(info) == "ended", (ca.name, k, r, status(info))
+            total += 0.0 if ended else r
+            ended = ended or terminated or truncated
+        if not ended:
+            return total
+        moves_after = moves[-1:]
+    for m in moves_after:  # one step more after the end
+        _, r, terminated, _, info = env.step(m)
+        assert r == 0.0 and terminated and status(info) == "ended", (ca.name, r, status(info))
+    return total
+
+
+@pytest.mark.parametrize("reward", ["binary", "partial"])
+@pytest.mark.parametrize("env_id,mode", MODES)
+def test_cheap_strategies_earn_nothing(env_id, mode, reward):
+    env = gym.make(env_id, mode=mode, reward=reward)
+    totals: dict[str, list[float]] = {}
+    for i, inst in enumerate(sample_instances(env_id)):
+        for ca in strategies(env_id, i, inst):
+            got = play(env, inst, ca, mode)
+            if got is None:
+                continue
+            t = totals.setdefault(ca.name.split(" ")[0], [0.0, 0.0, 0])
+            t[0] += got
+            t[1] += ca.chance
+            t[2] += 1
+    assert totals, f"{env_id} {mode}: no cheap strategy could be played"
+    for name, (paid, chance, n) in totals.items():
+        if reward == "binary":
+            assert paid <= chance + EPS, f"{env_id} {mode}: {name!r} earned {paid} over {n} instances (chance {chance})"
+        else:
+            # a random answer is a draw, not one strategy: on the smallest presets (a 4x4 Tents board
+            # has 13 free cells) one lucky draw in four can pass the luck floor, so it gets RANDOM_CAP
+            cap = RANDOM_CAP if name.startswith("random") else CHEAP_PARTIAL_CAP
+            assert paid / n <= max(cap, chance / n) + EPS, \
+                f"{env_id} {mode}: {name!r} earned {paid / n:.3f} on average with reward='partial'"
+    env.close()
+
+
+@pytest.mark.parametrize("env_id,mode", MODES)
+def test_gold_pays_once(env_id, mode):
+    """Solving pays 1 once; answering again after the end pays 0 with the status ``ended``."""
+    task = get_task(env_id)
+    inst = sample_instances(env_id)[0]
+    env = gym.make(env_id, mode=mode)
+    env.reset(options={"instance": inst})
+    if mode == "answer":
+        gold = task.format_answer(task.solve(inst))
+        _, r, terminated, _, info = env.step(gold)
+        assert r == 1.0 and terminated
+        for _ in range(3):
+            _, r, terminated, truncated, info = env.step(gold)
+            assert (r, terminated, status(info)) == (0.0, True, "ended")
+    else:
+        from kumo_gym.core.capabilities import GoldenMoves, OracleMoves
+
+        total, terminated, last = 0.0, False, None
+        for _ in range(task.max_steps(inst) + 1):
+            if isinstance(task, GoldenMoves):
+                break
+            state = env.unwrapped.state
+            last = task.format_move(task.oracle_move(inst, state))
+            _, r, terminated, truncated, info = env.step(last)
+            total += r
+            if terminated or truncated:
+                break
+        if isinstance(task, GoldenMoves):
+            for m in task.golden_moves(inst):
+                last = m if isinstance(m, str) else task.format_move(m)
+                _, r, terminated, truncated, info = env.step(last)
+                total += r
+                if terminated or truncated:
+                    break
+        assert terminated and total == 1.0, (total, terminated)
+        for _ in range(3):
+            _, r, terminated, truncated, info = env.step(last)
+            assert (r, terminated, status(info)) == (0.0, True, "ended")
+
+
+@pytest.mark.parametrize("reward", ["binary", "partial"])
+@pytest.mark.parametrize("env_id", [e for e, m in MODES if m == "answer"])
+def test_trl_reward_function_pays_cheap_strategies_what_the_env_does(env_id, reward):
+    from kumo_gym.training.rewards import make_reward_function
+
+    fn = make_reward_function(env_id, reward)
+    env = gym.make(env_id, mode="answer", reward=reward)
+    for i, inst in enumerate(sample_instances(env_id)[:2]):
+        cheap = [ca for ca in strategies(env_id, i, inst) if ca.completion is not None]
+        got = fn(prompts=[""] * len(cheap), completions=[ca.completion for ca in cheap],
+                 instance=[inst.to_json()] * len(cheap))
+        for ca, r in zip(cheap, got):
+            assert r == pytest.approx(play(env, inst, ca, "answer")), (ca.name, r)
+    assert fn.scoring_errors == 0
