@@ -105,7 +105,7 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
         f, cands, cover = Formula(), [], {}
 
         def around(cells, area):
-            (ra, ca), (rb, cb) = min(cells), max(cells)
+            (ra, _), (rb, _) = min(cells), max(cells)
             lo_c, hi_c = min(c for _, c in cells), max(c for _, c in cells)
             for h, w in shapes(area, H, W):
                 for r0 in range(max(0, rb - h + 1), min(ra, H - h) + 1):

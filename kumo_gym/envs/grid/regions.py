@@ -24,8 +24,6 @@ import json
 import re
 from typing import Any
 
-import numpy as np
-
 from ...core.errors import ParseError
 from ...core.extract import normalize_quotes, tail
 from ...core.instance import Instance
