@@ -84,14 +84,6 @@ def build_records(specs: list[EvalSpec], n, split: str = "train", seed: int = 0,
     return [rows[i] for i in order]
 
 
-def build_dataset(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
-                  exclude_ids: set[str] | None = None):
-    """:func:`build_records` as a ``datasets.Dataset``."""
-    import datasets
-
-    return datasets.Dataset.from_list(build_records(specs, n, split, seed, shard, exclude_ids))
-
-
 @dataclass
 class TrainingData:
     """What a run trains on: fixed ``rows``, or a ``curriculum`` (with its ``mixture``) that makes

@@ -421,13 +421,6 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
 
 
-def label_claims(instance: Instance, claims: list[dict], solution: list[list] | None = None,
-                 profile: str = "default") -> list[str]:
-    """:func:`label_claim` over a list (solves the instance at most once)."""
-    sol = solution or instance.data.get("solution") or _task(instance.family).solve(instance)
-    return [label_claim(instance, c, sol, profile) for c in claims]
-
-
 def describe(claim: dict) -> str:
     """A short label for plots (``T(1,0)``, ``¬T(1,3)``, ``Q(R1)=2``) -- ASCII except the negation."""
     kind, p = _payload(claim)
