@@ -348,7 +348,7 @@ def _dir_letters(p: dict, key: str) -> frozenset:
 
 def _label_net(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     """Net solution claims: a tile's connections (an orientation is read as the connections it gives)."""
-    from .net import STEP
+    from .geometry import STEP
     from .tatham.net import CANONICAL, rotate
 
     if kind == "Link":
