@@ -70,6 +70,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Lightup", "lightup", "Light Up: light every white cell; lights never see each other; numbered blacks count lights"),
     _grid("Mosaic", "mosaic", "Mosaic: colour cells so each clue counts the black cells in its 3x3 block"),
     _grid("Pattern", "pattern", "Pattern (nonogram): paint the picture whose row and column runs are given"),
+    _grid("Signpost", "signpost", "Signpost: number the cells 1..n so every arrow points on to the next number"),
     _grid("Rect", "rect", "Rectangles: cut the grid into rectangles, each holding one number equal to its area"),
     _grid("Singles", "singles", "Singles (Hitori): black out repeats; blacks never touch; whites stay connected"),
     _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),

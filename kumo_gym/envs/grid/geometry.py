@@ -158,6 +158,46 @@ def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
     return g
 
 
+# ---- queen moves (Signpost) ----------------------------------------------------------------
+QUEEN_STEPS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def ray(r: int, c: int, step: tuple[int, int] | None, H: int, W: int) -> list[Cell]:
+    """The cells from (r, c) in direction ``step`` (dr, dc) to the edge, nearest first (none for None)."""
+    if step is None:
+        return []
+    out = []
+    while 0 <= r + step[0] < H and 0 <= c + step[1] < W:
+        r, c = r + step[0], c + step[1]
+        out.append((r, c))
+    return out
+
+
+def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
+    """The unit step (dr, dc) from ``a`` towards ``b`` (same row, column or diagonal)."""
+    return (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
+
+
+def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000) -> list[Cell]:
+    """A random Hamiltonian path of queen moves over the H x W grid: Warnsdorff's rule (the
+    cell with the fewest onward moves first) with random ties, restarted on a dead end."""
+    def onward(cell, seen):
+        return [b for st in QUEEN_STEPS for b in ray(*cell, st, H, W) if b not in seen]
+
+    for _ in range(tries):
+        cell = (int(rng.integers(H)), int(rng.integers(W)))
+        seen, path = {cell}, [cell]
+        while len(path) < H * W:
+            nxt = onward(path[-1], seen)
+            if not nxt:
+                break
+            degree = [len(onward(b, seen)) for b in nxt]
+            best = [b for b, g in zip(nxt, degree) if g == min(degree)]
+            path.append(best[int(rng.integers(len(best)))])
+            seen.add(path[-1])
+        if len(path) == H * W:
+            return path
+    raise RuntimeError(f"no Hamiltonian path of queen moves found on a {W}x{H} grid")
 def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
     """Of a tiling (``L``/``R``, ``T``/``B`` halves, ``*`` single cells): (the two-cell slots as
     (first, second) cells, the single cells, each cell's other half)."""
