@@ -6,7 +6,7 @@ environment class as ``"module:Class"`` strings, so this module imports nothing 
 """
 from __future__ import annotations
 
-from .registry import EnvEntry
+from .entry import EnvEntry
 
 # ---- planning ("The Illusion of Thinking", specs/planning.md) -------------------------------
 _PLANNING = "The Illusion of Thinking (Shojaee et al., 2025)"
