@@ -10,7 +10,9 @@ Per puzzle and preset, in one run, interleaved round by round:
 * **calibration** (§8): the mean clue count of our puzzles and of Tatham's (imported from
   ``--save`` files) for the same parameters (target: within 15 %), and the §8 grade histograms
   (0 propagation, 1 failed-literal probing, 2 search) of both under our encoding;
-* verification throughput (golden answers per second) and the SAT solve-plus-uniqueness time.
+* verification throughput (golden answers per second) and the SAT solve-plus-uniqueness time;
+* the lazy-cut loop (connectivity, region sizes): cut rounds per generated instance and the
+  most rounds a single solve needed.
 
 Prints a table and writes ``benchmarks/results/grid.json``. ``--quick`` runs fewer instances.
 Every grid puzzle of the catalogue is included.
@@ -34,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from kumo_gym.core.registry import entries, get_task
 from kumo_gym.envs.grid import tatham
+from kumo_gym.solvers.engine import CUT_STATS
 
 PRESETS = ("trivial", "easy", "normal", "hard")
 #: Tatham batch sizes (N1, N2) for the marginal cost, by how slow a preset is
@@ -82,8 +85,12 @@ def bench_preset(task, diff: str, rounds: int, per_round: int, calib: int) -> di
     task.generate(np.random.default_rng(0), difficulty=diff)  # warm caches (numba, layouts)
     oc = ow = tc1 = tw1 = tc2 = tw2 = 0.0
     insts: list = []
+    cut_rounds = 0
+    CUT_STATS["max_rounds"] = 0
     for r in range(rounds):
+        before = CUT_STATS["rounds"]
         c, w, got = ours(task, diff, range(r * per_round, (r + 1) * per_round))
+        cut_rounds += CUT_STATS["rounds"] - before
         oc, ow, insts = oc + c, ow + w, insts + got
         if exe:
             c, w = tatham_run(exe, params, n1)
@@ -97,7 +104,10 @@ def bench_preset(task, diff: str, rounds: int, per_round: int, calib: int) -> di
            "size": f"{insts[0].data['W']}x{insts[0].data['H']}", "n": n,
            "ours_cpu_ms": 1000 * oc / n, "ours_wall_ms": 1000 * ow / n,
            "tatham_cpu_ms": None if t_cpu is None else 1000 * t_cpu,
-           "tatham_wall_ms": None if t_wall is None else 1000 * t_wall}
+           "tatham_wall_ms": None if t_wall is None else 1000 * t_wall,
+           # the lazy-cut loop (§8 global rules): re-solves after a cut per generated instance, and
+           # the most rounds one solve needed (0 for puzzles without global rules)
+           "cut_rounds": cut_rounds / n, "cut_max": CUT_STATS["max_rounds"]}
     row["target_ms"] = max(3 * row["tatham_cpu_ms"], 1.0) if t_cpu is not None else None
     row["meets_target"] = None if t_cpu is None else row["ours_cpu_ms"] <= row["target_ms"]
     sample = insts[:calib]
@@ -159,15 +169,15 @@ def fmt(x, spec: str = ".2f") -> str:
 def table(rows: list[dict]) -> str:
     """The markdown table of the results (also pasted into docs/grid.md)."""
     head = ("| puzzle | preset | Tatham params | ours CPU ms (wall) | Tatham CPU ms (wall) | target ms | met | "
-            "clues ours / Tatham | grades ours | grades Tatham | verify /s | solve+unique ms |")
-    lines = [head, "|" + "---|" * 12]
+            "clues ours / Tatham | grades ours | grades Tatham | verify /s | solve+unique ms | cut rounds (max) |")
+    lines = [head, "|" + "---|" * 13]
     for r in rows:
         lines.append(
             f"| {r['puzzle']} | {r['preset']} | `{r['tatham_params']}` | {r['ours_cpu_ms']:.2f} ({r['ours_wall_ms']:.2f}) | "
             f"{fmt(r['tatham_cpu_ms'], '.3f')} ({fmt(r['tatham_wall_ms'], '.3f')}) | {fmt(r['target_ms'])} | "
             f"{'yes' if r['meets_target'] else 'no'} | {r['clues_ours']:.1f} / {fmt(r.get('clues_tatham'), '.1f')} | "
             f"{hist(r['grades_ours'])} | {hist(r.get('grades_tatham'))} | {r['verify_per_s']:.0f} | "
-            f"{r['solve_unique_ms']:.1f} |")
+            f"{r['solve_unique_ms']:.1f} | {r.get('cut_rounds', 0):.1f} ({r.get('cut_max', 0)}) |")
     return "\n".join(lines)
 
 

@@ -51,6 +51,9 @@ MAX_CUT_ROUNDS = 10_000
 
 Values = np.ndarray
 Cuts = Callable[[np.ndarray], list[list[int]]]
+#: process-wide counters of the lazy-cut loop (benchmarks report them per instance): ``solves``
+#: cut-loop runs, ``rounds`` re-solves after a cut, ``max_rounds`` the longest single run
+CUT_STATS = {"solves": 0, "rounds": 0, "max_rounds": 0}
 
 
 @dataclass
@@ -172,7 +175,9 @@ class Engine:
 
     def _solve_cut(self, solver: Solver, assumptions: list[int], keep_cuts: bool) -> Values | None:
         """Solve, adding cut clauses until the model passes the global rule (or UNSAT)."""
-        for _ in range(MAX_CUT_ROUNDS):
+        if self.cuts is not None:
+            CUT_STATS["solves"] += 1
+        for rounds in range(MAX_CUT_ROUNDS):
             self.stats["sat"] += 1
             if not solver.solve(assumptions=assumptions):
                 return None
@@ -181,6 +186,8 @@ class Engine:
             if not cuts:
                 return value
             self.stats["cuts"] += 1
+            CUT_STATS["rounds"] += 1
+            CUT_STATS["max_rounds"] = max(CUT_STATS["max_rounds"], rounds + 1)
             for cl in cuts:
                 solver.add_clause(list(cl))
                 if keep_cuts:
@@ -229,12 +236,17 @@ class Engine:
         finally:
             self._retire(act)
 
-    def sample(self, assumptions: Sequence[int] = (), phases: Sequence[int] | None = None) -> Values | None:
+    def sample(self, assumptions: Sequence[int] = (), phases: Sequence[int] | None = None,
+               avoid: Values | None = None) -> Values | None:
         """A model on a fresh solver (deterministic: the same call gives the same model in any
-        process), with random ``phases`` for random solutions (§8 samplers)."""
+        process), with random ``phases`` for random solutions (§8 samplers); with ``avoid``, one
+        that differs from that model on the answer (a second solution to repair, as Net's
+        generator does)."""
         with Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses) as s:
             if phases is not None:
                 s.set_phases([int(p) for p in phases])
+            if avoid is not None:
+                s.add_clause(block(avoid, self.answer))
             return self._solve_cut(s, [int(a) for a in assumptions], keep_cuts=False)
 
 

@@ -11,9 +11,9 @@ from ...core.params import param
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams
+from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
 from .latin import LatinGridTask, latin_formula, random_latin
 from .render import Sketch
-from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
 from .tatham.keen import make_state
 
 __all__ = ["KeenParams", "KeenTask", "cage_ok"]

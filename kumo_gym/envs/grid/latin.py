@@ -88,6 +88,20 @@ def latin_formula(f: Formula, n: int, box_w: int | None = None, box_h: int | Non
     return x
 
 
+def at_least_literals(f: Formula, x: np.ndarray) -> dict:
+    """Order literals ``ge[(r, c), v]`` <-> "the value at (r, c) is at least v", for 2 <= v <= n,
+    over the one-hot variables of :func:`latin_formula`."""
+    n = x.shape[0]
+    ge = {}
+    for cell in np.ndindex(n, n):
+        for v in range(2, n + 1):
+            g = ge[cell, v] = f.var(("ge", cell, v))
+            higher = [int(h) for h in x[cell[0], cell[1], v - 1:]]
+            f.add([-g] + higher)
+            f.extend([[g, -h] for h in higher])
+    return ge
+
+
 def random_latin(rng: np.random.Generator, n: int, box_w: int | None = None, box_h: int | None = None) -> list[list[int]]:
     """A random Latin square of 1..n (§8 samplers), with Sudoku boxes if given.
 

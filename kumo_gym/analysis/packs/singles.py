@@ -1,0 +1,89 @@
+"""Singles: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+
+Claims: ``Black{r,c}`` / ``White{r,c}`` (solution; C* = the black cells; the answer writes -1 for
+black and the cell's own number for white), ``Number{r,c,n}`` (clue: the number printed in a
+cell), ``Contradiction``.
+
+Deduction model: one variable per cell (black, or white showing its number); black cells never
+touch; in a row or column, at most one of the cells sharing a number stays white; a white cell
+has a white neighbour (the local face of "the white cells are connected").
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..deduce import Constraint, Model
+from ..reading import Phrase
+from ..schema import Pack
+from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules, lines, neighbours4
+
+BLACK = -1
+
+
+class SinglesPack(Pack):
+    def clue_claims(self, instance: Any) -> list:
+        grid = instance.data["state"]["grid"]
+        return [("Number", {"r": r, "c": c, "n": v}) for r, row in enumerate(grid) for c, v in enumerate(row)]
+
+    def answer_claim(self, r: int, c: int, value: Any):
+        return ("Black", {"r": r, "c": c}) if value == BLACK or str(value).strip() == "-1" else None
+
+    def deduction_model(self, instance: Any) -> Model:
+        nums = instance.data["state"]["grid"]
+        H, W = len(nums), len(nums[0])
+        sol = instance.data["solution"]
+        cells = [(r, c) for r in range(H) for c in range(W)]
+        cons = []
+        for r, c in cells:
+            for a, b in ((r, c + 1), (r + 1, c)):
+                if a < H and b < W:
+                    cons.append(Constraint(((r, c), (a, b)), lambda vals: not (vals[0] == BLACK and vals[1] == BLACK),
+                                           reason="black cells never touch", name="no touching blacks"))
+            around = tuple(neighbours4(r, c, H, W))
+            if around:
+                cons.append(Constraint(((r, c),) + around,
+                                       lambda vals: vals[0] == BLACK or any(v != BLACK for v in vals[1:]),
+                                       reason="the white cells are connected", name="white has a white neighbour"))
+        for _axis, _i, line in lines(H, W):
+            by_number: dict = {}
+            for r, c in line:
+                by_number.setdefault(nums[r][c], []).append((r, c))
+            for n, same in sorted(by_number.items()):
+                if len(same) > 1:
+                    cons.append(Constraint(tuple(same), lambda vals: sum(v != BLACK for v in vals) <= 1,
+                                           tuple(("Number", {"r": r, "c": c, "n": n}) for r, c in same),
+                                           name="no repeated number"))
+        return Model(domains={(r, c): (BLACK, nums[r][c]) for r, c in cells}, constraints=cons,
+                     fact=lambda v, x: ("Black" if x == BLACK else "White", {"r": v[0], "c": v[1]}),
+                     solution={(r, c): sol[r][c] for r, c in cells})
+
+
+PACK = SINGLES = SinglesPack(
+    puzzle="singles",
+    family="singles",
+    kinds={
+        "Black": {"r": "r", "c": "c"},
+        "White": {"r": "r", "c": "c"},
+        "Number": {"r": "r", "c": "c", "n": "count"},
+        **CONTRADICTION,
+    },
+    solution_kinds=frozenset({"Black", "White"}),
+    clue_kinds=frozenset({"Number"}),
+    rules=generic_rules({"Black", "White"}, negative={"White"}, clues={"Number"}),
+    aliases=ALIASES,
+    claim_notes=("Black / White: the colour of cell (r, c) in the solution. Number: the number n printed in "
+                 "cell (r, c)."),
+    opposites={"Black": "White", "White": "Black"},
+    negative_kinds=frozenset({"White"}),
+    cstar_symbols={BLACK: "Black"},
+    answer_kinds={BLACK: "Black"},
+    phrases=(
+        Phrase("Number", r"\bthe number (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
+        Phrase("Number", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?number {n}\b"),
+        Phrase("Number", r"\bnumber {n} (?:at|in|on) {cell}"),
+    ) + colour_phrases(BLACK, "white"),
+    templates={
+        **COLOUR_TEMPLATES,
+        "Number": ("the number at {cell} is {n}", "{cell} holds the number {n}", "number {n} at {cell}"),
+    },
+)

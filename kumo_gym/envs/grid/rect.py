@@ -1,0 +1,231 @@
+"""Rectangles (grid_puzzles.md §5 "Rect"; Tatham's ``rect``). Game IDs: ``tatham/rect.py``;
+region labels, rectangle moves: ``regions.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.errors import ConfigError
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding
+from ...solvers.sat import Formula
+from .base import Check, GridParams, GridTask
+from .regions import EMPTY, RectMoves, RegionAnswers, label_classes, rect_of
+from .render import Sketch
+from .tatham.rect import encode as encode_desc
+
+MAX_SIDE = 30
+AMAX_DIV = 7  # the largest rectangle drawn has area W*H/7 (Tatham uses W*H/6; this matches his counts)
+
+
+@dataclasses.dataclass(frozen=True)
+class RectParams(GridParams):
+    W: int = param(7, lo=1, hi=MAX_SIDE, doc="columns")
+    H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+
+    def check(self):
+        p = super().check()
+        if p.W * p.H < 2:
+            raise ConfigError(f"Rect W={p.W}, H={p.H}: the grid needs at least 2 cells")
+        return p
+
+
+def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
+    return [(h, area // h) for h in range(1, area + 1) if area % h == 0 and h <= H and area // h <= W]
+
+
+class RectTask(RectMoves, RegionAnswers, GridTask):
+    """Rectangles: cut the grid into rectangles, one number in each, equal to its area.
+
+    ## Description
+    Some cells hold numbers. Divide the whole grid into rectangles (squares included) along the
+    grid lines so that every rectangle contains exactly one number and that number is the count
+    of cells in the rectangle (grid_puzzles.md §5, Tatham's *Rectangles*).
+
+    ## Answer
+    A JSON array of H rows of W integers: a label per cell, the same label on every cell of one
+    rectangle and different labels on different rectangles. Labels are arbitrary (0 to W*H;
+    -1 marks a cell left out, which breaks rect.R1): any labelling of a valid division scores 1.
+
+    ## Generation
+    §8: a random division (a random cell that some free domino covers, then a random free
+    rectangle of area 2 to W*H/7 over it, until none fits; leftover single cells are merged
+    into a neighbour), a number in a random cell of each
+    rectangle, numbers moved until SAT proves the division unique.
+
+    ## Interactive mode
+    ``{"op": "rect", "r0", "c0", "r1", "c1"}`` draws a rectangle (corners inclusive; regions it
+    overlaps are erased), ``{"op": "erase", "r", "c"}`` erases the region of a cell, and
+    ``{"r", "c", "v"}`` writes one label (-1 clears).
+    """
+
+    family = "rect"
+    title = "Rectangles"
+    Params = RectParams
+    difficulties: ClassVar[dict] = {"trivial": {"W": 2, "H": 1}, "easy": {"W": 5, "H": 5},
+                                    "normal": {"W": 7, "H": 7}, "hard": {"W": 15, "H": 15}}
+    rule_codes: ClassVar[dict] = {
+        "rect.R1": "every cell is labelled and every label's cells fill one rectangle",
+        "rect.R2": "every region contains exactly one number",
+        "rect.R3": "a region's number equals its number of cells",
+    }
+    symbols = frozenset(range(EMPTY, MAX_SIDE * MAX_SIDE + 1))
+
+    def clues(self, state: dict) -> list[tuple[int, int, int]]:
+        return [(r, c, v) for r, row in enumerate(state["grid"]) for c, v in enumerate(row) if v]
+
+    def anchors(self, instance: Instance) -> list[tuple[int, int]]:
+        return [(r, c) for r, c, _ in self.clues(instance.data["state"])]
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        nums = {(r, c): v for r, c, v in self.clues(instance.data["state"])}
+        checks = [Check("R1", [(r, c)], False) for r, row in enumerate(grid) for c, v in enumerate(row) if v == EMPTY]
+        for cells in label_classes(grid).values():
+            mine = [x for x in cells if x in nums]
+            checks.append(Check("R1", cells, rect_of(cells) is not None))
+            checks.append(Check("R2", mine or cells[:1], len(mine) == 1))
+            if len(mine) == 1:
+                checks.append(Check("R3", mine, nums[mine[0]] == len(cells)))
+        return checks
+
+    def encode(self, state: dict) -> Encoding:
+        return self.layout(("rect", len(state["grid"]), encode_desc(state)), lambda: self._formula(state, True))
+
+    def _formula(self, state: dict, full: bool) -> Encoding:
+        """One variable per candidate rectangle of a number. Right ones have the number's area and
+        no other number; with ``full`` also wrong ones, forbidden by tagged constraints so that
+        near misses can pick them: area off by 1-2 (R3), two numbers with their summed area (R2)."""
+        grid = state["grid"]
+        H, W = len(grid), len(grid[0])
+        clues = self.clues(state)
+        ps = np.pad(np.cumsum(np.cumsum(np.asarray(grid) > 0, 0), 1), ((1, 0), (1, 0))).tolist()
+        f, cands, cover = Formula(), [], {}
+
+        def around(cells, area):
+            (ra, ca), (rb, cb) = min(cells), max(cells)
+            lo_c, hi_c = min(c for _, c in cells), max(c for _, c in cells)
+            for h, w in shapes(area, H, W):
+                for r0 in range(max(0, rb - h + 1), min(ra, H - h) + 1):
+                    for c0 in range(max(0, hi_c - w + 1), min(lo_c, W - w) + 1):
+                        yield r0, c0, h, w, ps[r0 + h][c0 + w] - ps[r0][c0 + w] - ps[r0 + h][c0] + ps[r0][c0]
+
+        for k, (r, c, n) in enumerate(clues):
+            kinds = {"ok": [], "R2": [], "R3": []}
+            wants = [((r, c),), n, 1, "ok"]
+            todo = [wants] + ([[((r, c),), a, 1, "R3"] for a in (n - 2, n - 1, n + 1, n + 2) if a > 0] +
+                              [[((r, c), (r2, c2)), n + m, 2, "R2"] for j, (r2, c2, m) in enumerate(clues) if j != k]
+                              if full else [])
+            for cells, area, inside, kind in todo:
+                for r0, c0, h, w, count in around(cells, area):
+                    if count == inside:
+                        y = f.var(("y", k, r0, c0, h, w))
+                        kinds[kind].append(y)
+                        cands.append((y, k, r0, c0, h, w))
+                        for cell in np.ndindex(h, w):
+                            cover.setdefault((r0 + cell[0], c0 + cell[1]), []).append(y)
+            every = kinds["ok"] + kinds["R2"] + kinds["R3"]
+            f.at_most(every, 1)
+            f.add(every, rule="R2")
+            for kind in ("R2", "R3"):
+                if kinds[kind]:
+                    f.at_most(kinds[kind], 0, rule=kind)
+        for cell in np.ndindex(H, W):
+            f.exactly(cover.get(cell, []), 1, rule="R1")
+
+        def decode(value: np.ndarray) -> list[list]:
+            out = [[EMPTY] * W for _ in range(H)]
+            for y, k, r0, c0, h, w in cands:
+                if value[y] > 0:
+                    for r in range(r0, r0 + h):
+                        for c in range(c0, c0 + w):
+                            if out[r][c] == EMPTY:
+                                out[r][c] = k
+            return out
+
+        return Encoding(f, [y for y, *_ in cands], decode)
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        W, H = params["W"], params["H"]
+        for _ in range(1000):
+            rects = self._division(rng, H, W)
+            spots = [(r0 + int(rng.integers(h)), c0 + int(rng.integers(w))) for r0, c0, h, w in rects]
+            for _ in range(12):
+                grid = [[0] * W for _ in range(H)]
+                for (r, c), (_, _, h, w) in zip(spots, rects):
+                    grid[r][c] = h * w
+                enc = self._formula({"grid": grid}, False)
+                models = enc.engine.models([], 2)
+                if len(models) == 1:
+                    return {"grid": grid}, enc.decode(models[0])
+                a, b = (enc.decode(m) for m in models)
+                for i, (r0, c0, h, w) in enumerate(rects):
+                    if any(a[r][c] != b[r][c] for r in range(r0, r0 + h) for c in range(c0, c0 + w)):
+                        spots[i] = (r0 + int(rng.integers(h)), c0 + int(rng.integers(w)))
+        raise RuntimeError(f"could not generate a {W}x{H} Rect puzzle")
+
+    @staticmethod
+    def _division(rng, H: int, W: int) -> list[tuple[int, int, int, int]]:
+        """Random free rectangles (area 2..max) over random open cells until none fits, then
+        every single leftover cell merged into a neighbour where the union is a rectangle."""
+        amax = max(2, H * W // AMAX_DIV)
+        kinds = [(h, w) for h in range(1, H + 1) for w in range(1, W + 1) if 2 <= h * w <= amax]
+        taken = np.zeros((H, W), bool)
+        rects: list[list[int]] = []
+        while True:
+            s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
+            free = {(h, w): s[h:, w:] - s[:-h, w:] - s[h:, :-w] + s[:-h, :-w] == 0 for h, w in kinds}
+            pair = np.zeros((H, W), bool)  # a free cell with a free neighbour: some free domino covers it
+            pair[:, 1:] |= ~taken[:, 1:] & ~taken[:, :-1]
+            pair[:, :-1] |= ~taken[:, 1:] & ~taken[:, :-1]
+            pair[1:] |= ~taken[1:] & ~taken[:-1]
+            pair[:-1] |= ~taken[1:] & ~taken[:-1]
+            open_cells = np.argwhere(pair)
+            if not len(open_cells):
+                break
+            r, c = (int(x) for x in open_cells[int(rng.integers(len(open_cells)))])
+            fits = [(int(r0) + max(0, r - h + 1), int(c0) + max(0, c - w + 1), h, w) for (h, w), m in free.items()
+                    for r0, c0 in np.argwhere(m[max(0, r - h + 1):r + 1, max(0, c - w + 1):c + 1])]
+            r0, c0, h, w = fits[int(rng.integers(len(fits)))]
+            taken[r0:r0 + h, c0:c0 + w] = True
+            rects.append([r0, c0, h, w])
+        for r, c in ((int(r), int(c)) for r, c in np.argwhere(~taken)):
+            rows = [x for x in rects if x[0] == r and x[2] == 1 and c in (x[1] - 1, x[1] + x[3])]
+            cols = [x for x in rects if x[1] == c and x[3] == 1 and r in (x[0] - 1, x[0] + x[2])]
+            options = [(x, 0) for x in rows] + [(x, 1) for x in cols]
+            if not options:
+                rects.append([r, c, 1, 1])
+                continue
+            x, vertical = options[int(rng.integers(len(options)))]
+            if vertical:
+                x[0], x[2] = min(x[0], r), x[2] + 1
+            else:
+                x[1], x[3] = min(x[1], c), x[3] + 1
+        return sorted(tuple(x) for x in rects)
+
+    def rules_text(self, instance: Instance) -> str:
+        return ("- Some cells of the grid hold numbers (0 in the grid below means no number).\n"
+                "- Cut the whole grid along the cell borders into rectangles (squares count as rectangles); every "
+                "cell belongs to exactly one rectangle.\n"
+                "- Every rectangle contains exactly one number, and that number equals the count of cells in the "
+                "rectangle.")
+
+    def answer_text(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        return (f"give every cell an integer label between 0 and {H * W}: all cells of one rectangle share a label, "
+                "different rectangles have different labels (which labels you use does not matter).")
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        st = instance.data["state"]["grid"]
+        H, W = len(st), len(st[0])
+        text = [[str(v) if v else ("." if grid[r][c] == EMPTY else "") for c, v in enumerate(row)]
+                for r, row in enumerate(st)]
+        fill = [["given" if grid[r][c] == EMPTY else None for c in range(W)] for r in range(H)]
+        walls = [((r, c), (r + dr, c + dc)) for r in range(H) for c in range(W) for dr, dc in ((0, 1), (1, 0))
+                 if r + dr < H and c + dc < W and (grid[r][c] != grid[r + dr][c + dc] or grid[r][c] == EMPTY)]
+        return Sketch(H, W, text, fill, walls=walls)
+
+    def clue_count(self, instance: Instance) -> int:
+        return len(self.anchors(instance))

@@ -1,0 +1,210 @@
+"""Answers that label regions with arbitrary labels (Rect; grid_puzzles.md §5 "Rect", §6, §1).
+
+A region answer gives every cell an integer label; a region is the set of cells sharing one
+label, and the labels themselves mean nothing, so two answers that draw the same regions are the
+same answer. :class:`RegionAnswers` makes the shared machinery (partial credit, blind grids,
+corruptions) see regions rather than label values:
+
+* **Canonical labels.** A region holding exactly one *anchor* (Rect: a number; anchors are
+  indexed in row-major order) takes that anchor's index as its label; any other region keeps its
+  label. The stored solution is canonical, so comparing a canonicalised answer with it cell by
+  cell is independent of how the answer named its regions.
+* **Blind grids** (already canonical): one label everywhere, the empty grid, a checkerboard,
+  one label per cell, per row and per column.
+* **Single-cell corruptions** that only rename a region (a one-cell region given an unused
+  label) are the same answer and are skipped.
+
+:class:`RectMoves` adds the §6 rectangle moves ``{"op": "rect", "r0", "c0", "r1", "c1"}`` (a new
+region; any region it overlaps is erased first) and ``{"op": "erase", "r", "c"}`` (erase the
+region of a cell) on top of the one-cell label moves.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import ParseError
+from ...core.extract import normalize_quotes, tail
+from ...core.instance import Instance
+from ...core.task import Transition
+
+Cell = tuple[int, int]
+EMPTY = -1
+_OBJ = re.compile(r"\{[^{}]{0,200}\}")
+
+
+def label_classes(grid: list[list]) -> dict[Any, list[Cell]]:
+    """Each label (empty cells excluded) -> its cells in row-major order."""
+    out: dict[Any, list[Cell]] = {}
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if v != EMPTY:
+                out.setdefault(v, []).append((r, c))
+    return out
+
+
+def rect_of(cells: list[Cell]) -> tuple[int, int, int, int] | None:
+    """``(r0, c0, r1, c1)`` when ``cells`` fill exactly that rectangle (inclusive), else None."""
+    rs, cs = [r for r, _ in cells], [c for _, c in cells]
+    r0, r1, c0, c1 = min(rs), max(rs), min(cs), max(cs)
+    return (r0, c0, r1, c1) if (r1 - r0 + 1) * (c1 - c0 + 1) == len(set(cells)) else None
+
+
+def canonical(grid: list[list], anchors: list[Cell]) -> list[list]:
+    """Relabel every region with exactly one anchor by that anchor's index (module docstring)."""
+    index = {a: i for i, a in enumerate(anchors)}
+    out = [list(row) for row in grid]
+    for cells in label_classes(grid).values():
+        mine = [index[x] for x in cells if x in index]
+        if len(mine) == 1:
+            for r, c in cells:
+                out[r][c] = mine[0]
+    return out
+
+
+def same_regions(a: list[list], b: list[list]) -> bool:
+    """Whether two label grids draw the same regions (and leave the same cells empty)."""
+    fwd: dict = {}
+    back: dict = {}
+    for ra, rb in zip(a, b):
+        for x, y in zip(ra, rb):
+            if (x == EMPTY) != (y == EMPTY) or fwd.setdefault(x, y) != y or back.setdefault(y, x) != x:
+                return False
+    return True
+
+
+class RegionAnswers:
+    """Partial credit, blind grids and corruptions for region-label answers (module docstring).
+    A puzzle defines :meth:`anchors`."""
+
+    empty = EMPTY
+
+    def anchors(self, instance: Instance) -> list[Cell]:
+        raise NotImplementedError
+
+    def cell_values(self, instance: Instance) -> tuple:
+        H, W = self.dims(instance)
+        return tuple(range(EMPTY, H * W + 1))
+
+    def blind_grids(self, instance: Instance) -> dict[str, list[list]]:
+        H, W = self.dims(instance)
+        raw = {"empty grid": [[EMPTY] * W for _ in range(H)], "one region": [[0] * W for _ in range(H)],
+               "checkerboard": [[(r + c) % 2 for c in range(W)] for r in range(H)],
+               "one region per cell": [[r * W + c for c in range(W)] for r in range(H)],
+               "one region per row": [[r] * W for r in range(H)],
+               "one region per column": [list(range(W)) for _ in range(H)]}
+        anchors = self.anchors(instance)
+        return {name: canonical(g, anchors) for name, g in raw.items()}
+
+    def _right(self, instance: Instance, grid: list[list]) -> int:
+        sol = instance.data.get("solution") or self.solve(instance)
+        g = canonical(grid, self.anchors(instance))
+        return sum(x == y for rg, rs in zip(g, sol) for x, y in zip(rg, rs))
+
+    def progress(self, instance: Instance, grid: list[list]) -> float:
+        H, W = self.dims(instance)
+        n = H * W
+        b = max(self._right(instance, g) for g in self.blind_grids(instance).values()) / n
+        f = self._right(instance, grid) / n
+        return 0.0 if b >= 1.0 else max(0.0, (f - b) / (1.0 - b))
+
+    def blind_solves(self, instance: Instance) -> bool:
+        H, W = self.dims(instance)
+        return any(self._right(instance, g) == H * W for g in self.blind_grids(instance).values())
+
+    def single_cell_corruptions(self, instance: Instance, answer: list[list]):
+        for cell, v, bad in super().single_cell_corruptions(instance, answer):
+            if not same_regions(bad, answer):
+                yield cell, v, bad
+
+
+class RectMoves:
+    """The §6 rectangle moves beside the one-cell label moves (module docstring)."""
+
+    def parse_move(self, text: str) -> tuple:
+        """The last move object in ``text``: a rectangle or erase op here, anything else as cell moves."""
+        last = None
+        for m in _OBJ.finditer(tail(normalize_quotes(str(text)), 100_000)):
+            try:
+                obj = json.loads(m.group(0))
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and (obj.get("op") in ("rect", "erase", "submit") or {"r", "c", "v"} <= set(obj)):
+                last = obj
+        if last is None or last.get("op") not in ("rect", "erase"):
+            return super().parse_move(text)
+        obj = last
+        keys = ("r0", "c0", "r1", "c1") if obj["op"] == "rect" else ("r", "c")
+        vals = [obj.get(k) for k in keys]
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in vals):
+            raise ParseError(f"a {obj['op']} move needs integer fields {', '.join(keys)}", "malformed_move")
+        return (obj["op"], *vals)
+
+    def format_move(self, move: tuple) -> str:
+        if move and move[0] == "rect":
+            return json.dumps(dict(zip(("op", "r0", "c0", "r1", "c1"), move)))
+        if move and move[0] == "erase":
+            return json.dumps(dict(zip(("op", "r", "c"), move)))
+        return super().format_move(move)
+
+    def check_move(self, instance: Instance, state: Any, move: tuple) -> str | None:
+        if not move or move[0] not in ("rect", "erase"):
+            return super().check_move(instance, state, move)
+        H, W = self.dims(instance)
+        for r, c in zip(move[1::2], move[2::2]):
+            if not (0 <= r < H and 0 <= c < W):
+                return f"cell ({r}, {c}) is outside the {H}x{W} grid"
+        if move[0] == "rect" and (move[1] > move[3] or move[2] > move[4]):
+            return "a rectangle needs r0 <= r1 and c0 <= c1"
+        return None
+
+    def apply(self, instance: Instance, state: Any, move: tuple) -> tuple:
+        if not move or move[0] not in ("rect", "erase"):
+            return super().apply(instance, state, move)
+        rows = [list(row) for row in state]
+        if move[0] == "erase":
+            cells = [(move[1], move[2])]
+        else:
+            _, r0, c0, r1, c1 = move
+            cells = [(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+        hit = {rows[r][c] for r, c in cells} - {EMPTY}
+        rows = [[EMPTY if v in hit else v for v in row] for row in rows]
+        if move[0] == "rect":
+            used = {v for row in rows for v in row}
+            label = next(i for i in range(len(used) + 1) if i not in used)
+            for r, c in cells:
+                rows[r][c] = label
+        return tuple(tuple(row) for row in rows)
+
+    def transition(self, instance: Instance, state: Any, move: tuple) -> Transition:
+        if not move or move[0] not in ("rect", "erase"):
+            return super().transition(instance, state, move)
+        return self._rect_transition(instance, state, move)
+
+    def _rect_transition(self, instance: Instance, state: Any, move: tuple) -> Transition:
+        reason = self.check_move(instance, state, move)
+        if reason is not None:
+            return Transition(state, "illegal_move", f"Illegal move {self.format_move(move)}: {reason}.",
+                              details={"reason": reason, "rule": reason})
+        new = self.apply(instance, state, move)
+        if self.is_goal(instance, new):
+            return Transition(new, "solved", "Solved: the grid satisfies every rule.", reward=1.0)
+        t = Transition(new, "continue", f"Move {self.format_move(move)} applied.")
+        sol = instance.data.get("solution")
+        if sol and move[0] == "rect":
+            _, r0, c0, r1, c1 = move
+            cells = [(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+            t.details["move_matches_solution"] = len({sol[r][c] for r, c in cells}) == 1 and \
+                sum(v == sol[r0][c0] for row in sol for v in row) == len(cells)
+        return t
+
+    def golden_moves(self, instance: Instance) -> list[tuple]:
+        """One rectangle move per region of the solution."""
+        return [("rect", *rect_of(cells)) for cells in label_classes(self.solve(instance)).values()]
+
+    def optimal_steps(self, instance: Instance) -> int | None:
+        sol = instance.data.get("solution")
+        return len(label_classes(sol)) if sol else None

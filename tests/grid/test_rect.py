@@ -1,0 +1,111 @@
+"""Rectangles (grid_puzzles.md §5 "Rect", §6, §7): region labels are arbitrary."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.rect import RectTask
+
+T = RectTask()
+SPEC_ID = "5x5:3i2_4a3_3a3c2_3b2"
+SPEC_SOLUTION = [[0, 0, 0, 3, 4], [1, 2, 2, 3, 4], [1, 2, 2, 3, 4], [6, 5, 5, 5, 8], [6, 7, 7, 7, 8]]
+
+
+def rules(inst, grid):
+    v = T.verify(inst, grid)
+    assert not v.solved
+    return sorted({x["rule"] for x in v.details["violations"]})
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    assert inst.data["solution"] == SPEC_SOLUTION
+    assert T.count_solutions(inst) == 1
+    assert T.verify(inst, SPEC_SOLUTION).solved
+    assert T.to_game_id(inst) == SPEC_ID
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["2x1", "5x5", "7x7", "15x15"]
+
+
+def test_relabelled_answers_are_accepted():
+    inst = T.load(SPEC_ID)
+    for relabel in (lambda v: 24 - v, lambda v: v + 1, lambda v: [7, 3, 25, 0, 11, 2, 9, 4, 1][v]):
+        grid = [[relabel(v) for v in row] for row in SPEC_SOLUTION]
+        assert T.verify(inst, grid).solved
+        assert T.score(inst, json.dumps(grid)).reward == 1.0
+    # partial credit sees regions, not label values
+    bad = [list(r) for r in SPEC_SOLUTION]
+    bad[3][3], bad[4][3] = bad[4][3], bad[3][3]
+    moved = [[24 - v for v in row] for row in bad]
+    assert 0 < T.verify(inst, bad).score == T.verify(inst, moved).score < 1
+
+
+@pytest.mark.parametrize("desc", ["3i2_4a3_3a3c2_3b", "3i2_4a3_3a3c2_3b2a", "3i2_4a3_3a3c2_3b3",
+                                  "3i2_4a3_3a3c2_3b2!", "30i2_4a3_3a3c2_3b2"])
+def test_grammar_errors(desc):
+    with pytest.raises(ConfigError):
+        T.load(f"5x5:{desc}")
+
+
+def test_params_grammar():
+    assert T.decode_params("7x7") == {"W": 7, "H": 7}
+    assert T.decode_params("2x1") == {"W": 2, "H": 1}
+    for bad in ("7x7e2", "7x7a", "1x1", "31x5"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+
+
+def test_each_rule_breaks_alone():
+    inst = T.load(SPEC_ID)
+    g = [list(r) for r in SPEC_SOLUTION]
+    g[3][3], g[4][3] = g[4][3], g[3][3]  # two regions of the right size with one number each, not rectangles
+    assert rules(inst, g) == ["rect.R1"]
+    g = [list(r) for r in SPEC_SOLUTION]
+    g = [[3 if v == 4 else v for v in row] for row in g]  # two columns merged: a 3x2 rectangle with two 3s
+    assert rules(inst, g) == ["rect.R2"]
+    g = [list(r) for r in SPEC_SOLUTION]
+    g[3][0] = 1  # the 2 at (2, 0) now has 3 cells, the 2 at (4, 0) has one
+    assert rules(inst, g) == ["rect.R3"]
+    g = [list(r) for r in SPEC_SOLUTION]
+    g[0][1] = -1  # a cell left out
+    v = T.verify(inst, g)
+    assert "rect.R1" in v.rules and v.details["first_error_cell"] == [0, 0]
+
+
+def test_rectangle_moves():
+    inst = T.load(SPEC_ID)
+    s = T.initial_state(inst)
+    assert all(v == -1 for row in s for v in row)
+    move = T.parse_move('I draw {"op": "rect", "r0": 0, "c0": 0, "r1": 1, "c1": 2}')
+    assert move == ("rect", 0, 0, 1, 2) and T.check_move(inst, s, move) is None
+    s = T.apply(inst, s, move)
+    assert s[0][:3] == (0, 0, 0) and s[1][:3] == (0, 0, 0)
+    s = T.apply(inst, s, ("rect", 0, 0, 0, 2))  # overlaps the first: it is erased
+    assert s[0][:3] == (0, 0, 0) and s[1][:3] == (-1, -1, -1)
+    s = T.apply(inst, s, T.parse_move('{"op": "erase", "r": 0, "c": 1}'))
+    assert all(v == -1 for row in s for v in row)
+    assert T.check_move(inst, s, ("rect", 0, 0, 5, 0)) is not None
+    assert T.check_move(inst, s, ("rect", 1, 0, 0, 0)) is not None
+    for m in T.golden_moves(inst):
+        s = T.apply(inst, s, m)
+    assert T.is_goal(inst, s) and len(T.golden_moves(inst)) == 9
+
+
+def test_claims():
+    inst = T.load(SPEC_ID)
+    cstar = solution_claims(inst)
+    assert len(cstar) == 9 and {"type": "Rect", "r0": 1, "c0": 1, "r1": 2, "c1": 2} in cstar
+    assert label_claim(inst, {"type": "Rect", "r0": 1, "c0": 1, "r1": 2, "c1": 1}) == "incorrect"
+    assert label_claim(inst, {"type": "SameRegion", "a": [0, 0], "b": [0, 2]}) == "correct"
+    assert label_claim(inst, {"type": "DiffRegion", "a": [0, 2], "b": [0, 3]}) == "correct"
+    assert label_claim(inst, {"type": "SameRegion", "a": [0, 2], "b": [0, 3]}) == "incorrect"
+    assert label_claim(inst, {"type": "Clue", "r": 2, "c": 1, "n": 4}) == "correct"
+    assert label_claim(inst, {"type": "Clue", "r": 2, "c": 1, "n": 3}) == "incorrect"
+
+
+def test_generated_divisions_have_tatham_density():
+    counts = [T.clue_count(T.generate(np.random.default_rng(s), difficulty="normal")) for s in range(8)]
+    assert 11 <= np.mean(counts) <= 17  # Tatham's 7x7: 14.0 rectangles on average
