@@ -33,8 +33,10 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
+# ruff (pinned in the dev extra) and the import contracts of pyproject.toml (layers, no cycles)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check kumo_gym tests benchmarks examples
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf $(VENV) runs build *.egg-info

@@ -72,7 +72,7 @@ class Instance:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Instance":
+    def from_dict(cls, d: dict) -> Instance:
         from .errors import ConfigError
 
         if not isinstance(d, dict) or "family" not in d or "data" not in d:
@@ -97,7 +97,7 @@ class Instance:
         return canonical_json(self.to_dict())
 
     @classmethod
-    def from_json(cls, text: str) -> "Instance":
+    def from_json(cls, text: str) -> Instance:
         return cls.from_dict(json.loads(text))
 
     def __hash__(self):

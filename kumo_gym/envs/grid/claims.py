@@ -348,7 +348,7 @@ def _dir_letters(p: dict, key: str) -> frozenset:
 
 def _label_net(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     """Net solution claims: a tile's connections (an orientation is read as the connections it gives)."""
-    from .net import STEP
+    from .geometry import STEP
     from .tatham.net import CANONICAL, rotate
 
     if kind == "Link":
@@ -575,13 +575,6 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
     if family == "net":
         return [{"type": "TileDirs", "r": r, "c": c, "dirs": _net_dirs(instance, sol, r, c)} for r, c, _ in cells]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
-
-
-def label_claims(instance: Instance, claims: list[dict], solution: list[list] | None = None,
-                 profile: str = "default") -> list[str]:
-    """:func:`label_claim` over a list (solves the instance at most once)."""
-    sol = solution or instance.data.get("solution") or _task(instance.family).solve(instance)
-    return [label_claim(instance, c, sol, profile) for c in claims]
 
 
 def describe(claim: dict) -> str:
