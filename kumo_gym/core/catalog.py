@@ -6,7 +6,7 @@ environment class as ``"module:Class"`` strings, so this module imports nothing 
 """
 from __future__ import annotations
 
-from .registry import EnvEntry
+from .entry import EnvEntry
 
 # ---- planning ("The Illusion of Thinking", specs/planning.md) -------------------------------
 _PLANNING = "The Illusion of Thinking (Shojaee et al., 2025)"
@@ -80,4 +80,6 @@ ENTRIES: list[EnvEntry] = [
     _grid("Magnets", "magnets", "Magnets: fill domino slots with magnets or blanks; like poles never touch; pole counts"),
     _grid("Tracks", "tracks", "Train Tracks: one railway from the left edge to the bottom edge matching the line counts"),
     _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
+    _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
+    _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
 ]

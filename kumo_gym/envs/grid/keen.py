@@ -100,6 +100,9 @@ class KeenTask(LatinGridTask):
         first = None
         for attempt in range(500):
             sol = random_latin(rng, n)
+            while any(all(v == (r + s * c + k) % n + 1 for r, row in enumerate(sol) for c, v in enumerate(row))
+                      for k in range(n) for s in (1, -1)):
+                sol = random_latin(rng, n)  # a cyclic square: a blind answer would solve it (half of 3x3)
             cage_of = tatham_cages(rng, n)
             ops = tatham_clue_types(rng, n, sol, cage_of, diff in "en", params["multiplication_only"])
             state = make_state(n, cage_of, ops)
