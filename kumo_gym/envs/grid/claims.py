@@ -61,7 +61,8 @@ Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of UR
     ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
     ``Tile {r, c, type}`` clue (E, I, C, T or X). A ``cell`` claim's orientation is compared by the
     connections it gives, so equivalent orientations of symmetric tiles are the same claim.
-Undead: ``Monster {r, c, t}`` solution (t G, V or Z; C* = every cell without a mirror); clues
+Undead: ``Monster {r, c, t}`` / ``NotMonster {r, c, t}`` solution (t G, V or Z; C* = a Monster for every
+    cell without a mirror); clues
     ``Mirror {r, c, kind}`` (kind ``\\`` or ``/``, or BACKSLASH / SLASH), ``Total {t, n}``,
     ``Sight {side TOP|BOTTOM|LEFT|RIGHT, index, n}``.
 """
@@ -110,7 +111,8 @@ KINDS: dict[str, dict[str, str]] = {
     "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
               "Contradiction": "state"},
     "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Contradiction": "state"},
-    "undead": {"Monster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue", "Contradiction": "state"},
+    "undead": {"Monster": "solution", "NotMonster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue",
+               "Contradiction": "state"},
 }
 #: the puzzles whose solution is a line through cell centres (claims about edges, §7)
 LINES = ("tracks", "pearl")
@@ -223,7 +225,7 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _label_line(kind, p, sol, H, W)
     if family == "undead":
         r, c = _int(p, "r"), _int(p, "c")
-        return _verdict(_inside(H, W, r, c) and sol[r][c] == str(p.get("t", "")).upper())
+        return _verdict(_inside(H, W, r, c) and (sol[r][c] == str(p.get("t", "")).upper()) == (kind == "Monster"))
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
