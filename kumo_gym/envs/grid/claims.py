@@ -49,7 +49,8 @@ Filling: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution (C* = every cell); `
     clue; ``Cand`` state.
 Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
     form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
-Magnets: ``Pole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0); clues
+Magnets: ``Pole {r, c, v}`` / ``NotPole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = a Pole
+    for every cell with v != 0); clues
     ``Count {axis ROW|COL, index, sign + or -, n}`` (a hidden count is checked against the solution)
     and ``Slot {cells: [[r1, c1], [r2, c2]]}`` (the two cells form one slot of the layout).
 Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjacent cells, or not;
@@ -105,7 +106,7 @@ KINDS: dict[str, dict[str, str]] = {
     "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
     "range": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "filling": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"},
-    "magnets": {"Pole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
+    "magnets": {"Pole": "solution", "NotPole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
     "tracks": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Count": "clue", "Endpoint": "clue",
                "GivenPiece": "clue", "Contradiction": "state"},
     "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
@@ -220,7 +221,7 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _label_rect(kind, p, sol, H, W)
     if family == "magnets":
         r, c = _int(p, "r"), _int(p, "c")
-        return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "v"))
+        return _verdict(_inside(H, W, r, c) and (sol[r][c] == _int(p, "v")) == (kind == "Pole"))
     if family in LINES:
         return _label_line(kind, p, sol, H, W)
     if family == "undead":
