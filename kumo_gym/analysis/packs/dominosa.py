@@ -69,7 +69,7 @@ class DominosaPack(Pack):
             for cell in s:
                 touching.setdefault(cell, []).append(s)
             by_pair.setdefault(tuple(sorted(nums[r][c] for r, c in s)), []).append(s)
-        one = lambda vals: sum(vals) == 1  # noqa: E731
+        one = lambda vals: sum(vals) == 1
         cons = [Constraint(tuple(group), one, reason="every cell belongs to exactly one domino", name="cover")
                 for _, group in sorted(touching.items())]
         cons += [Constraint(tuple(group), one, reason=f"the pair {a}-{b} is used exactly once", name="pair")
