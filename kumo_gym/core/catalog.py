@@ -71,6 +71,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Mosaic", "mosaic", "Mosaic: colour cells so each clue counts the black cells in its 3x3 block"),
     _grid("Pattern", "pattern", "Pattern (nonogram): paint the picture whose row and column runs are given"),
     _grid("Rect", "rect", "Rectangles: cut the grid into rectangles, each holding one number equal to its area"),
+    _grid("Range", "range", "Range (Kurodoko): black out cells so each number sees exactly that many cells"),
     _grid("Singles", "singles", "Singles (Hitori): black out repeats; blacks never touch; whites stay connected"),
     _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),
     _grid("Keen", "keen", "Keen (KenKen): a Latin square split into cages with sum, product, difference and quotient clues"),
