@@ -63,7 +63,7 @@ class RangeTask(GridTask):
 
     ## Generation
     §8: random black cells, never side by side and keeping the whites connected, a fifth of the
-    grid; every white cell numbered, then numbers removed in half-turn symmetric pairs (as
+    grid on average; every white cell numbered, then numbers removed in half-turn symmetric pairs (as
     Tatham's) in a seeded random order while unit propagation still solves the puzzle, which
     proves it unique (Tatham's density; a minimal set would be a fifth sparser). SAT with lazy
     connectivity cuts certifies every imported puzzle.
@@ -169,7 +169,7 @@ class RangeTask(GridTask):
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
         for _attempt in range(500):
-            black, target = np.zeros((H, W), bool), max(1, round(BLACK_SHARE * W * H))
+            black, target = np.zeros((H, W), bool), max(1, int(rng.binomial(W * H, BLACK_SHARE)))
             for idx in rng.permutation(W * H):
                 cell = divmod(int(idx), W)
                 if black.sum() >= target or any(black[n] for n in neighbours4(*cell, H, W)):
