@@ -122,7 +122,7 @@ def test_gold_pays_once(env_id, mode):
             _, r, terminated, truncated, info = env.step(gold)
             assert (r, terminated, status(info)) == (0.0, True, "ended")
     else:
-        from kumo_gym.core.capabilities import GoldenMoves, OracleMoves
+        from kumo_gym.core.capabilities import GoldenMoves
 
         total, terminated, last = 0.0, False, None
         for _ in range(task.max_steps(inst) + 1):

@@ -13,7 +13,7 @@ import os
 import sys
 
 #: the command groups, in the order ``kumo-gym --help`` lists them
-GROUPS = ("envs", "eval", "train", "demo", "analysis", "kumo", "sparc")
+GROUPS = ("envs", "eval", "train", "demo", "analysis", "kumo", "sparc", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -236,12 +236,17 @@ class Engine:
         finally:
             self._retire(act)
 
-    def sample(self, assumptions: Sequence[int] = (), phases: Sequence[int] | None = None) -> Values | None:
+    def sample(self, assumptions: Sequence[int] = (), phases: Sequence[int] | None = None,
+               avoid: Values | None = None) -> Values | None:
         """A model on a fresh solver (deterministic: the same call gives the same model in any
-        process), with random ``phases`` for random solutions (§8 samplers)."""
+        process), with random ``phases`` for random solutions (§8 samplers); with ``avoid``, one
+        that differs from that model on the answer (a second solution to repair, as Net's
+        generator does)."""
         with Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses) as s:
             if phases is not None:
                 s.set_phases([int(p) for p in phases])
+            if avoid is not None:
+                s.add_clause(block(avoid, self.answer))
             return self._solve_cut(s, [int(a) for a in assumptions], keep_cuts=False)
 
 

@@ -12,8 +12,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from kumo_gym.analysis.extract import analyse_trace
 from kumo_gym.analysis.llm import parse_json_reply, prompt_hash
+from kumo_gym.analysis.pipeline import analyse_trace
 
 pytest.importorskip("openai")
 from kumo_gym.training.backends import OpenAIChatBackend

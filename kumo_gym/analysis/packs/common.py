@@ -21,7 +21,6 @@ from ..text import NOT_A_LIST
 
 # ---- schema pieces -------------------------------------------------------------------------
 CONTRADICTION = {"Contradiction": {"branch": "branch", "note": "note"}}
-CELL_RC = {"r": "r", "c": "c"}
 
 
 def generic_rules(solution: set, negative: set = frozenset(), clues: set = frozenset(), counts: set = frozenset(),
@@ -170,6 +169,10 @@ def fields(payload: dict, style: Style) -> dict:
     pairs = payload.get("cells")
     if isinstance(pairs, list) and pairs and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in pairs):
         f["cell_list"] = join_and([style.cell(r, c) for r, c in pairs])  # a cells field (Keen cages)
+    for k in ("a", "b"):  # a pair of cells (Unequal signs): {a_cell}, {b_cell}
+        v = payload.get(k)
+        if isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(i, int) for i in v):
+            f[f"{k}_cell"] = style.cell(v[0], v[1])
     return f
 
 

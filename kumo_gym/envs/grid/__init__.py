@@ -30,15 +30,18 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      assumption literals ``clues[key] = ("R3", lits)``, ``decode(values) -> grid``. Rules that
      depend only on the layout go through ``self.layout(key, build)`` so the formula and its
      solver are built once; clue values then fix counters (``f.count(lits).eq(k)``) by assumption.
-     Global rules (connectivity, one loop) are a ``cuts`` callback (``geometry.connected_cuts``);
+     Global rules (connectivity, one loop) are a ``cuts`` callback (``geometry.connected_cuts``
+     for one region of cells, ``geometry.spanning_tree_cuts`` for links forming a tree, as Net);
    * ``sample(rng, params) -> (state, solution)`` -- the §8 sampler: draw a solution, encode the
      full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``;
    * ``rules_text``, ``answer_text`` -- the prompt, in our own words; ``sketch(instance, grid)``
      -- what the board shows (text and image come from it); the class docstring with
      ``## Description``, ``## Answer``, ``## Generation``, ``## Interactive mode`` is the manual;
    * optional: ``givens``, ``cell_values``, ``shape`` (when the state has no ``grid``),
-     ``clue_count`` (calibration), ``clue_features`` (structured view), ``move_values``; other
-     move kinds (edges, rotations) override the :class:`~.play.CellMoves` methods.
+     ``clue_count`` (calibration), ``clue_features`` (structured view), ``move_values``,
+     ``equivalent_values`` (two values the rules read as the same answer at a cell: Net's
+     symmetric tiles); other move kinds (edges, rotations) override the :class:`~.play.CellMoves`
+     methods.
 
 3. One row in ``kumo_gym/core/catalog.py``: ``_grid("Tents", "tents", "one-line summary")``.
 4. Claims (§7): the puzzle's kinds in ``claims.py`` (``KINDS`` and the label functions); the

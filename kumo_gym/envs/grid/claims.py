@@ -49,6 +49,18 @@ Filling: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution (C* = every cell); `
     clue; ``Cand`` state.
 Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
     form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
+Magnets: ``Pole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0); clues
+    ``Count {axis ROW|COL, index, sign + or -, n}`` (a hidden count is checked against the solution)
+    and ``Slot {cells: [[r1, c1], [r2, c2]]}`` (the two cells form one slot of the layout).
+Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjacent cells, or not;
+    Tracks' two border ends are edges to the off-grid cells (entry_row, -1) and (H, exit_col)),
+    ``OnPath``/``OffPath {r, c}`` solution; C* is every edge of the line with on=true. Clues:
+    Tracks ``Count {axis, index, n}``, ``Endpoint {side LEFT|BOTTOM, index}``, ``GivenPiece {r, c,
+    dirs}``; Pearl ``Pearl {r, c, color B|W}``.
+Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of URDL in any order),
+    ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
+    ``Tile {r, c, type}`` clue (E, I, C, T or X). A ``cell`` claim's orientation is compared by the
+    connections it gives, so equivalent orientations of symmetric tiles are the same claim.
 """
 from __future__ import annotations
 
@@ -89,7 +101,15 @@ KINDS: dict[str, dict[str, str]] = {
     "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
     "range": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "filling": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"},
+    "magnets": {"Pole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
+    "tracks": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Count": "clue", "Endpoint": "clue",
+               "GivenPiece": "clue", "Contradiction": "state"},
+    "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
+              "Contradiction": "state"},
+    "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Contradiction": "state"},
 }
+#: the puzzles whose solution is a line through cell centres (claims about edges, §7)
+LINES = ("tracks", "pearl")
 #: the value of "black" in each two-colour puzzle's answer grid (§5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
 #: puzzles whose answer writes -1 for black and anything else (0, a number) for white
@@ -170,6 +190,8 @@ def label_claim(instance: Instance | dict | str, claim: dict, solution: list[lis
     H, W = int(instance.data["H"]), int(instance.data["W"])
     if cls == "solution":
         sol = solution or instance.data.get("solution") or _task(family).solve(instance)
+        if family in SOLUTION_LABELLERS:
+            return SOLUTION_LABELLERS[family](instance, kind, p, sol, H, W)
         return _label_solution(family, kind, p, sol, H, W)
     if cls == "clue":
         return _label_clue(instance, family, kind, p, H, W)
@@ -190,6 +212,11 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _label_domino(kind, p, sol, H, W)
     if family == "rect":
         return _label_rect(kind, p, sol, H, W)
+    if family == "magnets":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "v"))
+    if family in LINES:
+        return _label_line(kind, p, sol, H, W)
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -224,11 +251,51 @@ def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
         return INCORRECT
     placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
     return _verdict(placed == (kind == "Domino"))
+
+
 def _cell(p: dict, key: str) -> tuple[int, int]:
     v = p.get(key)
-    if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
-        raise ClaimError(f"claim field {key!r} must be a cell [r, c], got {v!r}")
+    if not (isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise ClaimError(f"claim field {key!r} must be a [row, column] pair of integers, got {v!r}")
     return int(v[0]), int(v[1])
+
+
+def line_edges(sol: list[list]) -> set[tuple[tuple[int, int], tuple[int, int]]]:
+    """The edges (cell pairs, sorted) of a Tracks answer (direction strings; the border ends join
+    an off-grid cell) or a Pearl answer (loop numbers: k joins k + 1, and L joins 1)."""
+    steps = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+    out = set()
+    if any(isinstance(v, str) for row in sol for v in row):
+        for r, row in enumerate(sol):
+            for c, v in enumerate(row):
+                for d in str(v):
+                    if d in steps:
+                        out.add(tuple(sorted(((r, c), (r + steps[d][0], c + steps[d][1])))))
+        return out
+    where = {v: (r, c) for r, row in enumerate(sol) for c, v in enumerate(row) if isinstance(v, int) and v > 0}
+    n = len(where)
+    for k, a in where.items():
+        b = where.get(k % n + 1)
+        if b is not None and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1:
+            out.add(tuple(sorted((a, b))))
+    return out
+
+
+def _label_line(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    edges = line_edges(sol)
+    if kind == "Edge":
+        a, b = _cell(p, "a"), _cell(p, "b")
+        on = p.get("on", True)
+        if not isinstance(on, bool):
+            raise ClaimError(f"claim field 'on' must be true or false, got {on!r}")
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1 or not (_inside(H, W, *a) or _inside(H, W, *b)):
+            return INCORRECT
+        return _verdict((tuple(sorted((a, b))) in edges) == on)
+    r, c = _int(p, "r"), _int(p, "c")
+    if not _inside(H, W, r, c):
+        return INCORRECT
+    v = sol[r][c]
+    return _verdict((v not in ("", -1)) == (kind == "OnPath"))
 
 
 def _label_rect(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
@@ -244,6 +311,69 @@ def _label_rect(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     if not (_inside(H, W, ra, ca) and _inside(H, W, rb, cb)):
         return INCORRECT
     return _verdict((sol[ra][ca] == sol[rb][cb]) == (kind == "SameRegion"))
+
+
+def _label_magnets_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
+    st = instance.data["state"]
+    if kind == "Slot":
+        (r1, c1), (r2, c2) = sorted(_pair(p))
+        if not (_inside(H, W, r1, c1) and _inside(H, W, r2, c2)):
+            return INCORRECT
+        return _verdict((r2 - r1, c2 - c1, st["slots"][r1][c1], st["slots"][r2][c2]) in ((0, 1, "L", "R"), (1, 0, "T", "B")))
+    axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
+    sign = {"+": 1, "PLUS": 1, "1": 1, "-": -1, "MINUS": -1, "-1": -1}.get(str(p.get("sign", "")).upper())
+    if sign is None:
+        raise ClaimError(f"claim field sign {p.get('sign')!r} is not one of: +, -")
+    counts = st[("plus_" if sign == 1 else "minus_") + ("rows" if axis == "ROW" else "cols")]
+    if not 0 <= i < len(counts):
+        return INCORRECT
+    clue = counts[i]
+    if clue is None:  # not shown: the count is still a fact of the unique solution
+        sol = instance.data.get("solution") or _task(instance.family).solve(instance)
+        line = sol[i] if axis == "ROW" else [row[i] for row in sol]
+        clue = sum(v == sign for v in line)
+    return _verdict(clue == _int(p, "n"))
+def _net_dirs(instance: Instance, sol: list[list], r: int, c: int) -> str:
+    from .tatham.net import CANONICAL, rotate
+
+    return rotate(CANONICAL[instance.data["state"]["tiles"][r][c]["type"]], sol[r][c])
+
+
+def _dir_letters(p: dict, key: str) -> frozenset:
+    v = p.get(key)
+    if not isinstance(v, str) or not set(v.upper()) <= set("URDL"):
+        raise ClaimError(f"claim field {key!r} must be a string of directions U, R, D, L, got {v!r}")
+    return frozenset(v.upper())
+
+
+def _label_net(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    """Net solution claims: a tile's connections (an orientation is read as the connections it gives)."""
+    from .geometry import STEP
+    from .tatham.net import CANONICAL, rotate
+
+    if kind == "Link":
+        a, b = (_ints(p, k) for k in ("a", "b"))
+        if len(a) != 2 or len(b) != 2 or not (_inside(H, W, *a) and _inside(H, W, *b)):
+            return INCORRECT
+        wrap = instance.data["state"]["wrap"]
+        here = [d for d in _net_dirs(instance, sol, *a) if
+                ((a[0] + STEP[d][0]) % H, (a[1] + STEP[d][1]) % W) == tuple(b) and
+                (wrap or (0 <= a[0] + STEP[d][0] < H and 0 <= a[1] + STEP[d][1] < W))]
+        return _verdict(bool(here) == bool(p.get("on", True)))
+    r, c = (_int(p, "row"), _int(p, "col")) if kind == "cell" else (_int(p, "r"), _int(p, "c"))
+    if not _inside(H, W, r, c):
+        return INCORRECT
+    dirs = frozenset(_net_dirs(instance, sol, r, c))
+    if kind == "TileDirs":
+        return _verdict(_dir_letters(p, "dirs") == dirs)
+    v = normalize_cell(p.get("value"))
+    kind_ = instance.data["state"]["tiles"][r][c]["type"]
+    same = v in (0, 90, 180, 270) and frozenset(rotate(CANONICAL[kind_], v)) == dirs
+    return _verdict(same != bool(p.get("negated", False)))
+
+
+#: puzzles whose solution claims need the instance, not only the solution grid
+SOLUTION_LABELLERS = {"net": _label_net}
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -335,6 +465,26 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
     if family == "dominosa":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == _int(p, "n"))
+    if family == "magnets":
+        return _label_magnets_clue(instance, kind, p, H, W)
+    if family == "tracks":
+        if kind == "GivenPiece":
+            r, c = _int(p, "r"), _int(p, "c")
+            got = "".join(d for d in "URDL" if d in str(p.get("dirs", "")).upper())
+            return _verdict(st["given_pieces"].get(f"{r},{c}") == got)
+        if kind == "Endpoint":
+            side, i = _axis(p, "side", ("LEFT", "BOTTOM")), _int(p, "index")
+            return _verdict(i == (st["entry_row"] if side == "LEFT" else st["exit_col"]))
+        axis, i = _axis(p, "axis", ("ROW", "COL")), _int(p, "index")
+        counts = st["row_counts"] if axis == "ROW" else st["col_counts"]
+        return _verdict(0 <= i < len(counts) and counts[i] == _int(p, "n"))
+    if family == "pearl":
+        r, c = _int(p, "r"), _int(p, "c")
+        colour = _axis(p, "color", ("B", "W"))
+        return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == colour)
+    if family == "net":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and st["tiles"][r][c]["type"] == str(p.get("type", "")).upper())
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -415,17 +565,16 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Light", "r": r, "c": c} for r, c, v in cells if v == "L"]
     if family in BLACK:
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
+    if family == "magnets":
+        return [{"type": "Pole", "r": r, "c": c, "v": v} for r, c, v in cells if v != 0]
     if family == "dominosa":
         return [{"type": "Domino", "cells": [[r, c], [r, c + 1] if v == "L" else [r + 1, c]]}
                 for r, c, v in cells if v in ("L", "T")]
+    if family in LINES:
+        return [{"type": "Edge", "a": list(a), "b": list(b), "on": True} for a, b in sorted(line_edges(sol))]
+    if family == "net":
+        return [{"type": "TileDirs", "r": r, "c": c, "dirs": _net_dirs(instance, sol, r, c)} for r, c, _ in cells]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
-
-
-def label_claims(instance: Instance, claims: list[dict], solution: list[list] | None = None,
-                 profile: str = "default") -> list[str]:
-    """:func:`label_claim` over a list (solves the instance at most once)."""
-    sol = solution or instance.data.get("solution") or _task(instance.family).solve(instance)
-    return [label_claim(instance, c, sol, profile) for c in claims]
 
 
 def describe(claim: dict) -> str:
@@ -439,4 +588,6 @@ def describe(claim: dict) -> str:
         return f"Q({str(p.get('axis', '?'))[:1]}{p.get('index')})={p.get('tents')}"
     if kind == "cell":
         return f"{'not ' if p.get('negated') else ''}{rc}={p.get('value')}"
+    if kind == "Edge":
+        return f"{'' if p.get('on', True) else chr(0xac)}E({p.get('a')}-{p.get('b')})".replace(" ", "")
     return short.get(kind, kind + rc)

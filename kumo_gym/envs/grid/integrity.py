@@ -102,7 +102,7 @@ class RewardIntegrity:
 
     def progress(self, instance: Instance, grid: list[list]) -> float:
         """The partial score of ``grid`` (module docstring; the formula of ``partial_credit``)."""
-        sol, mask, blind_right = self._blind_scores(instance)
+        sol, mask, _ = self._blind_scores(instance)
         n = int((~mask).sum())
         if n == 0:
             return 0.0
@@ -126,10 +126,42 @@ class RewardIntegrity:
         return max(float(blind_right.max()) / n, p + 2.0 * (p * (1.0 - p) / n) ** 0.5)
 
     def blind_solves(self, instance: Instance) -> bool:
-        """Whether a blind grid with the givens copied is the solution (the generator redraws
-        such puzzles, so blind answers never pay)."""
+        """Whether a blind grid with the givens copied is the solution, or played as interactive
+        moves from the starting grid passes through it (the generator redraws such puzzles, so
+        blind answers never pay)."""
         _, mask, blind_right = self._blind_scores(instance)
-        return int((~mask).sum()) > 0 and bool((blind_right == (~mask).sum()).any())
+        if int((~mask).sum()) > 0 and bool((blind_right == (~mask).sum()).any()):
+            return True
+        return bool(self._walks_solve(instance, self._blind(*self.dims(instance), len(self.cell_values(instance)))[1]).any())
+
+    def canonical_codes(self, instance: Instance, codes: np.ndarray) -> np.ndarray:
+        """Value indices (``cell_values`` order, shape ``(..., H, W)``) mapped so that values the
+        rules read as the same answer at a cell (:meth:`equivalent_values`) get the same code;
+        by default every value is its own."""
+        return codes
+
+    def _walks_solve(self, instance: Instance, targets: np.ndarray) -> np.ndarray:
+        """For each target grid (value indices ``(K, H, W)``), whether writing it into the
+        starting grid one cell at a time in row-major order (:meth:`moves_to`, the interactive
+        form of a cheap answer) passes through the solution. With B the cells the starting grid
+        gets wrong and A those the walk's final grid gets wrong, some state of the walk is solved
+        exactly when every cell of B comes before every cell of A."""
+        sol = instance.data.get("solution")
+        if not sol:
+            return np.zeros(len(targets), bool)
+        start = self._coded(instance, self.initial_grid(instance))
+        vals = list(self.cell_values(instance))
+        movable = np.isin(targets, [i for i, v in enumerate(vals) if v in set(self.move_values(instance))])
+        for (r, c) in self.givens(instance):
+            movable[:, r, c] = False
+        final = np.where(movable, targets, start)
+        canon = lambda x: self.canonical_codes(instance, x).reshape(*x.shape[:-2], -1)
+        truth = canon(self._coded(instance, sol))
+        a, b = canon(final) != truth, canon(start) != truth
+        n = truth.shape[-1]
+        last_b = int(np.nonzero(b)[0].max()) if b.any() else -1
+        first_a = np.where(a.any(axis=1), a.argmax(axis=1), n)
+        return last_b < first_a
 
     # ---- cheap strategies (issue 12) ----------------------------------------------------------
     def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
@@ -144,11 +176,14 @@ class RewardIntegrity:
         for name, g in grids.items():
             placed = self.moves_to(instance, g)
             moves = tuple(self.format_move(m) for m in placed) + ('{"op": "submit"}',)
-            reached = [list(row) for row in start]  # what the moves leave: given cells cannot change
-            for r, c, v in placed:
-                reached[r][c] = v
+            state = self.initial_state(instance)  # what the moves leave: given cells cannot change
+            for m in placed:
+                state = self.apply(instance, state, m)
+            reached = self.state_answer(instance, state)
             # chance is 0 except on a degenerate preset where the blind grid is the only puzzle's answer
-            chance = 1.0 if self.verify(instance, g).solved else 0.0
+            # (or its moves pass through the solution from the starting grid)
+            solved = self.verify(instance, g).solved or bool(self._walks_solve(instance, self._coded(instance, g)[None])[0])
+            chance = 1.0 if solved else 0.0
             chance_moves = 1.0 if self.verify(instance, reached).solved else 0.0
             text = f"My answer:\n{format_grid(g)}"
             if chance == chance_moves:
@@ -292,10 +327,16 @@ class RewardIntegrity:
                     return bad
         raise ConfigError("no single-cell change makes this answer invalid")
 
+    def equivalent_values(self, instance: Instance, r: int, c: int, a, b) -> bool:
+        """Whether the rules read values ``a`` and ``b`` at cell (r, c) as the same answer (Net: two
+        orientations of a symmetric tile); by default only equal values are."""
+        return a == b
+
     def single_cell_corruptions(self, instance: Instance, answer: list[list]):
         """Every grid that differs from ``answer`` in exactly one cell (tests), except other ways of
-        writing a given cell that the rules accept (Light Up takes any non-light symbol on a black
-        cell): those are the same answer."""
+        writing a cell that the rules accept (Light Up takes any non-light symbol on a black cell,
+        Net any orientation of a symmetric tile that gives the same connections): those are the
+        same answer."""
         H, W = self.dims(instance)
         fixed = self.givens(instance)
         for r in range(H):
@@ -304,7 +345,8 @@ class RewardIntegrity:
                     if v != answer[r][c]:
                         bad = [list(row) for row in answer]
                         bad[r][c] = v
-                        if (r, c) in fixed and self.verify(instance, bad).solved:
+                        same = (r, c) in fixed or self.equivalent_values(instance, r, c, v, answer[r][c])
+                        if same and self.verify(instance, bad).solved:
                             continue
                         yield (r, c), v, bad
 

@@ -106,7 +106,7 @@ class CellMoves:
         sol = instance.data.get("solution")
         if sol and t.status != "illegal_move":
             r, c, v = move
-            t.details["move_matches_solution"] = sol[r][c] == v
+            t.details["move_matches_solution"] = self.equivalent_values(instance, r, c, v, sol[r][c])
         return t
 
     def legal_moves(self, instance: Instance, state: Any) -> list[tuple]:
@@ -118,14 +118,15 @@ class CellMoves:
     def golden_moves(self, instance: Instance) -> list[tuple]:
         """Moves that fill the solution into the starting grid (contract hook)."""
         start = self.initial_grid(instance)
-        return [(r, c, v) for r, row in enumerate(self.solve(instance)) for c, v in enumerate(row) if start[r][c] != v]
+        return [(r, c, v) for r, row in enumerate(self.solve(instance)) for c, v in enumerate(row)
+                if not self.equivalent_values(instance, r, c, start[r][c], v)]
 
     def optimal_steps(self, instance: Instance) -> int | None:
-        """Cells whose solution value differs from the starting grid (one move each)."""
+        """Cells whose solution value differs from the starting grid (one move each; a value the
+        rules read as the same answer, :meth:`equivalent_values`, needs none)."""
         if not instance.data.get("solution"):
             return None
-        start = self.initial_grid(instance)
-        return sum(1 for r, row in enumerate(instance.data["solution"]) for c, v in enumerate(row) if start[r][c] != v)
+        return len(self.golden_moves(instance))
 
     def moves_to(self, instance: Instance, grid: list[list]) -> list[tuple]:
         """The moves that turn the starting grid into ``grid`` (cheap strategies, tests)."""
@@ -172,6 +173,18 @@ class CellMoves:
 
     def state_bounds(self, instance: Instance) -> tuple[float, float]:
         return 0.0, float(max(self.dims(instance)) ** 2 + 1)
+
+    def state_answer(self, instance: Instance, state: Any) -> list[list]:
+        """The answer grid a play state stands for (the state itself for cell moves)."""
+        return [list(r) for r in state]
+
+    def fixed_move(self, instance: Instance) -> tuple | None:
+        """A move that would change a given (illegal in every state; tests), or None."""
+        fixed = self.givens(instance)
+        if not fixed:
+            return None
+        (r, c), v = min(fixed.items())
+        return (r, c, next(x for x in self.move_values(instance) if x != v))
 
 
 class DominoMoves(CellMoves):
@@ -295,3 +308,208 @@ class DominoMoves(CellMoves):
                 if state[r][c] in self._HALVES:
                     onehot[r, c, self._HALVES.index(state[r][c])] = 1.0
         return np.concatenate([onehot.ravel(), np.asarray(self.clue_features(instance), np.float32).ravel()])
+
+
+# ---- edge moves (Pearl, Tracks) ---------------------------------------------------------------
+#: direction letters in URDL order and their (dr, dc) steps
+STEPS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+OPPOSITE = {"U": "D", "R": "L", "D": "U", "L": "R"}
+
+
+def direction(a: tuple[int, int], b: tuple[int, int]) -> str | None:
+    """The letter of the step from cell ``a`` to the adjacent cell ``b`` (None if not adjacent)."""
+    return next((d for d, (dr, dc) in STEPS.items() if (a[0] + dr, a[1] + dc) == tuple(b)), None)
+
+
+def canonical_dirs(letters) -> str:
+    """A set of direction letters as a string in URDL order."""
+    return "".join(d for d in "URDL" if d in set(letters))
+
+
+def grid_edges(H: int, W: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Every edge between two adjacent cells: horizontal ones row by row, then vertical ones."""
+    return ([((r, c), (r, c + 1)) for r in range(H) for c in range(W - 1)]
+            + [((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)])
+
+
+def dirs_edges(dirs: list[list[str]]) -> set[tuple[tuple[int, int], tuple[int, int]]]:
+    """The edges both of whose cells claim the connection (a grid of direction strings)."""
+    H, W = len(dirs), len(dirs[0])
+    return {(a, b) for a, b in grid_edges(H, W)
+            if direction(a, b) in dirs[a[0]][a[1]] and direction(b, a) in dirs[b[0]][b[1]]}
+
+
+class EdgeMoves(CellMoves):
+    """The §6 edge protocol (Pearl, Tracks): ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}``
+    draws the connection between two adjacent cells, ``"v": 0`` erases it.
+
+    The state is a grid of direction strings (URDL order, any subset while playing: a cell may
+    hold one or three connections on the way). A puzzle supplies :meth:`fixed_pieces` (Tracks'
+    given pieces with their border ends; their cells never change), :meth:`answer_dirs` (an answer grid as direction strings) and
+    :meth:`state_answer` (a state as an answer grid, for verification). Moves are
+    ``("edge", r1, c1, r2, c2, v)`` with the first cell before the second in row-major order.
+    """
+
+    def fixed_pieces(self, instance: Instance) -> dict:
+        """Cells whose connections are given (cell -> direction string; off-grid ends included)."""
+        return {}
+
+    def start_dirs(self, instance: Instance) -> list[list[str]]:
+        """The starting grid: the fixed pieces, with their neighbours' halves of each connection."""
+        H, W = self.dims(instance)
+        dirs = [[set() for _ in range(W)] for _ in range(H)]
+        for (r, c), piece in self.fixed_pieces(instance).items():
+            for d in piece:
+                dirs[r][c].add(d)
+                if 0 <= r + STEPS[d][0] < H and 0 <= c + STEPS[d][1] < W:
+                    dirs[r + STEPS[d][0]][c + STEPS[d][1]].add(OPPOSITE[d])
+        return [[canonical_dirs(x) for x in row] for row in dirs]
+
+    def fixed_cells(self, instance: Instance) -> set:
+        return set(self.fixed_pieces(instance))
+
+    def answer_dirs(self, instance: Instance, answer: list[list]) -> list[list[str]]:
+        return [[canonical_dirs(v) if isinstance(v, str) else "" for v in row] for row in answer]
+
+    def state_answer(self, instance: Instance, state: Any) -> list[list]:
+        return [list(r) for r in state]
+
+    def initial_state(self, instance: Instance) -> tuple:
+        return tuple(tuple(r) for r in self.start_dirs(instance))
+
+    def _edge_moves_between(self, instance: Instance, start: list[list[str]], target: list[list[str]]) -> list[tuple]:
+        H, W = self.dims(instance)
+        fixed = self.fixed_cells(instance)
+        have, want = dirs_edges(start), dirs_edges(target)
+        out = []
+        for a, b in grid_edges(H, W):
+            if a in fixed or b in fixed:
+                continue
+            on = (a, b) in want
+            # a move is needed unless both cells already agree with the target
+            if on != ((a, b) in have) or (not on and (direction(a, b) in start[a[0]][a[1]]
+                                                      or direction(b, a) in start[b[0]][b[1]])):
+                out.append(("edge", *a, *b, int(on)))
+        return out
+
+    def parse_move(self, text: str) -> tuple:
+        if not isinstance(text, str):
+            text = str(text)
+        last = None
+        for m in _MOVE_OBJ.finditer(tail(normalize_quotes(text), 100_000)):
+            try:
+                obj = json.loads(m.group(0))
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and obj.get("op") in ("submit", "edge"):
+                last = obj
+        if last is None:
+            raise ParseError('no move of the form {"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1} was found',
+                             "no_move")
+        if last["op"] == "submit":
+            return SUBMIT
+        cells, v = last.get("cells"), last.get("v")
+        ok = isinstance(cells, list) and len(cells) == 2 and all(
+            isinstance(x, list) and len(x) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in x)
+            for x in cells)
+        if not ok:
+            raise ParseError(f"'cells' must be two [row, column] pairs of integers, got {str(cells)[:40]}",
+                             "malformed_move")
+        if v not in (0, 1) or isinstance(v, bool):
+            raise ParseError(f"'v' must be 1 (draw) or 0 (erase), got {str(v)[:20]!r}", "malformed_move")
+        a, b = sorted((tuple(cells[0]), tuple(cells[1])))
+        return ("edge", *a, *b, v)
+
+    def format_move(self, move: tuple) -> str:
+        if move == SUBMIT:
+            return '{"op": "submit"}'
+        _, r1, c1, r2, c2, v = move
+        return json.dumps({"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": v})
+
+    def check_move(self, instance: Instance, state: Any, move: tuple) -> str | None:
+        if move == SUBMIT:
+            return None
+        H, W = self.dims(instance)
+        _, r1, c1, r2, c2, _v = move
+        for r, c in ((r1, c1), (r2, c2)):
+            if not (0 <= r < H and 0 <= c < W):
+                return f"cell ({r}, {c}) is outside the {H}x{W} grid"
+        if direction((r1, c1), (r2, c2)) is None:
+            return f"cells ({r1}, {c1}) and ({r2}, {c2}) are not orthogonal neighbours"
+        fixed = self.fixed_cells(instance)
+        if (r1, c1) in fixed or (r2, c2) in fixed:
+            return "a given cell's connections cannot change"
+        return None
+
+    def apply(self, instance: Instance, state: Any, move: tuple) -> tuple:
+        _, r1, c1, r2, c2, v = move
+        rows = [list(row) for row in state]
+        for (r, c), d in (((r1, c1), direction((r1, c1), (r2, c2))), ((r2, c2), direction((r2, c2), (r1, c1)))):
+            rows[r][c] = canonical_dirs(set(rows[r][c]) | {d} if v else set(rows[r][c]) - {d})
+        return tuple(tuple(row) for row in rows)
+
+    def is_goal(self, instance: Instance, state: Any) -> bool:
+        return self.verify(instance, self.state_answer(instance, state)).solved
+
+    def transition(self, instance: Instance, state: Any, move: tuple) -> Transition:
+        if move == SUBMIT:
+            v = self.verify(instance, self.state_answer(instance, state))
+            if v.solved:
+                return Transition(state, "solved", "Solved: the connections satisfy every rule.", reward=1.0)
+            return Transition(state, "wrong", f"Submitted an unsolved grid: {v.message}", details={"score": v.score})
+        t = super(CellMoves, self).transition(instance, state, move)
+        sol = instance.data.get("solution")
+        if sol and t.status != "illegal_move":
+            _, r1, c1, r2, c2, v = move
+            t.details["move_matches_solution"] = (((r1, c1), (r2, c2)) in dirs_edges(self.answer_dirs(instance, sol))) == bool(v)
+        return t
+
+    def legal_moves(self, instance: Instance, state: Any) -> list[tuple]:
+        return [m for m in self.move_catalog(instance)
+                if self.check_move(instance, state, m) is None and self.apply(instance, state, m) != state]
+
+    def golden_moves(self, instance: Instance) -> list[tuple]:
+        return self._edge_moves_between(instance, self.start_dirs(instance), self.answer_dirs(instance, self.solve(instance)))
+
+    def optimal_steps(self, instance: Instance) -> int | None:
+        if not instance.data.get("solution"):
+            return None
+        return len(self.golden_moves(instance))
+
+    def moves_to(self, instance: Instance, grid: list[list]) -> list[tuple]:
+        return self._edge_moves_between(instance, self.start_dirs(instance), self.answer_dirs(instance, grid))
+
+    def fixed_move(self, instance: Instance) -> tuple | None:
+        fixed = sorted(self.fixed_cells(instance))
+        H, W = self.dims(instance)
+        for a in fixed:
+            for d, (dr, dc) in STEPS.items():
+                b = (a[0] + dr, a[1] + dc)
+                if 0 <= b[0] < H and 0 <= b[1] < W:
+                    x, y = sorted((a, b))
+                    return ("edge", *x, *y, 0 if d in self.start_dirs(instance)[a[0]][a[1]] else 1)
+        return None
+
+    def interactive_prompt(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        return (f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns, one "
+                f"connection at a time.\n\nRules:\n{self.rules_text(instance)}\n\n"
+                'Each turn, reply with one move as JSON: {"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1} '
+                "draws the connection between two orthogonally adjacent cells (rows and columns numbered from "
+                '0), "v": 0 erases it. Connections of given cells cannot change. The episode ends when the '
+                'connections satisfy every rule; {"op": "submit"} asks for a final check.\n\n'
+                f"Puzzle state (JSON):\n{self.state_json(instance)}\n\nThe grid so far:")
+
+    def move_catalog(self, instance: Instance) -> list[tuple]:
+        H, W = self.dims(instance)
+        return [("edge", *a, *b, v) for a, b in grid_edges(H, W) for v in (1, 0)]
+
+    def encode_state(self, instance: Instance, state: Any) -> np.ndarray:
+        """One 0/1 per edge (drawn in both cells), a fixed-cell mask, then :meth:`clue_features`."""
+        H, W = self.dims(instance)
+        on = dirs_edges([list(r) for r in state])
+        edges = np.asarray([float(e in on) for e in grid_edges(H, W)], np.float32)
+        mask = np.zeros((H, W), np.float32)
+        for (r, c) in self.fixed_cells(instance):
+            mask[r, c] = 1.0
+        return np.concatenate([edges, mask.ravel(), np.asarray(self.clue_features(instance), np.float32).ravel()])

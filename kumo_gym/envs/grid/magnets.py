@@ -1,0 +1,199 @@
+"""Magnets (grid_puzzles.md §5 "Magnets"; Tatham's ``magnets``). Game IDs: ``tatham/magnets.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.sat import Formula
+from .base import Check, GridParams, GridTask
+from .geometry import across, neighbours4, random_tiling, slot_pairs
+from .render import Sketch
+from .tatham.magnets import COUNTS
+
+PLUS, BLANK, MINUS = 1, 0, -1  # Tatham's solutions leave about a quarter of the cells blank:
+BLANK_SHARE = 0.27
+#: Tatham's ``S`` puzzles show about half their counts; removed ones come back, at random, up to it
+STRIP_KEEP = 0.5
+
+
+def count_lines(H: int, W: int):
+    """(state key, index, cells, sign) of every count clue, in the order of COUNTS."""
+    for key, sign in zip(COUNTS, (PLUS, PLUS, MINUS, MINUS)):
+        for i in range(W if key.endswith("cols") else H):
+            yield key, i, [(r, i) for r in range(H)] if key.endswith("cols") else [(i, c) for c in range(W)], sign
+
+
+@dataclasses.dataclass(frozen=True)
+class MagnetsParams(GridParams):
+    W: int = param(6, lo=2, hi=30, doc="columns")
+    H: int = param(5, lo=2, hi=30, doc="rows")
+    tatham_difficulty: str = param("e", choices=("e", "t"), doc="Tatham's level: e easy, t tricky")
+    strip: bool = param(False, doc="Tatham's 'S': hide the counts the puzzle does not need")
+
+
+class MagnetsTask(GridTask):
+    """Magnets: fill domino slots with magnets and blanks to meet the pole counts.
+
+    ## Description
+    The grid is cut into two-cell slots (and, on an odd grid, one single cell). Each slot holds a
+    magnet, a + pole and a - pole in either order, or is blank; a single cell is blank. Two
+    orthogonally adjacent cells never carry the same pole. The numbers around the grid count the
+    + poles (top: per column, left: per row) and the - poles (bottom, right); a missing number
+    is free (grid_puzzles.md §5, Tatham's *Magnets*).
+
+    ## Answer
+    A JSON array of H rows of W integers: ``1`` a + pole, ``-1`` a - pole, ``0`` blank. Any
+    valid filling scores 1.
+
+    ## Generation
+    §8: a random slot layout (domino tiling), magnets laid slot by slot in random order (a quarter
+    blank, as in Tatham's, never two like poles side by side), every count shown; redrawn until
+    failed-literal probing solves it (``e``; ``t`` prefers puzzles it does not). With ``S`` the
+    counts are then removed in random order, while probing still solves it (``e``) or to a minimal
+    unique set (``t``), and random ones come back while fewer than half remain (Tatham's density).
+
+    ## Interactive mode
+    ``{"r": row, "c": col, "v": 1}`` (+), ``-1`` (-), ``0`` (blank), ``null`` clears. Single cells
+    are fixed at 0.
+    """
+
+    family = "magnets"
+    title = "Magnets"
+    Params = MagnetsParams
+    difficulties: ClassVar[dict] = {
+        "trivial": {"W": 3, "H": 2, "tatham_difficulty": "e", "strip": False},
+        "easy": {"W": 6, "H": 5, "tatham_difficulty": "e", "strip": False},
+        "normal": {"W": 6, "H": 5, "tatham_difficulty": "t", "strip": True},
+        "hard": {"W": 10, "H": 9, "tatham_difficulty": "t", "strip": True},
+    }
+    rule_codes: ClassVar[dict] = {
+        "magnets.R1": "each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0",
+        "magnets.R2": "no two orthogonally adjacent cells are both 1 or both -1",
+        "magnets.R3": "the + counts (top per column, left per row) and - counts (bottom, right) match their clues",
+    }
+    symbols = frozenset({PLUS, BLANK, MINUS})
+    state_keys = ("slots", *COUNTS)
+    empty = None
+
+    def shape(self, state: dict) -> tuple[int, int]:
+        return len(state["slots"]), len(state["slots"][0])
+
+    def cell_values(self, instance: Instance) -> tuple:
+        return (PLUS, MINUS, BLANK)
+
+    def givens(self, instance: Instance) -> dict:
+        return {cell: BLANK for cell in slot_pairs(instance.data["state"]["slots"])[1]}
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        st = instance.data["state"]
+        H, W = self.dims(instance)
+        pairs, singles, mate = slot_pairs(st["slots"])
+        checks = [Check("R1", [a, b], (grid[a[0]][a[1]], grid[b[0]][b[1]]) in ((1, -1), (-1, 1), (0, 0))) for a, b in pairs]
+        checks += [Check("R1", [s], grid[s[0]][s[1]] == BLANK) for s in singles]
+        checks += [Check("R2", [x, y], grid[x[0]][x[1]] == BLANK or grid[x[0]][x[1]] != grid[y[0]][y[1]])
+                   for x, y in across(H, W, mate)]
+        return checks + [Check("R3", cells[:1], sum(grid[r][c] == sign for r, c in cells) == st[key][i])
+                         for key, i, cells, sign in count_lines(H, W) if st[key][i] is not None]
+
+    def encode(self, state: dict) -> Encoding:
+        """One formula per slot layout; the counts are counters fixed by assumption."""
+        layout = tuple(map(tuple, state["slots"]))
+        enc = self.layout(layout, lambda: self._rules(layout))
+        return enc.with_clues({(key, i): ("R3", tuple(enc.extra["count"][key, i].eq(state[key][i])))
+                               for key, i, _, _ in count_lines(*self.shape(state)) if state[key][i] is not None})
+
+    @staticmethod
+    def _rules(layout: tuple) -> Encoding:
+        H, W = len(layout), len(layout[0])
+        f = Formula()
+        p, m = f.grid("plus", H, W), f.grid("minus", H, W)
+        for cell in np.ndindex(H, W):
+            f.add([-int(p[cell]), -int(m[cell])])
+        pairs, singles, mate = slot_pairs([list(row) for row in layout])
+        for a, b in pairs:  # a magnet is + at one end exactly when - at the other
+            for x, y in ((p[a], m[b]), (m[b], p[a]), (m[a], p[b]), (p[b], m[a])):
+                f.add([-int(x), int(y)], rule="R1")
+        for s in singles:
+            f.add([-int(p[s])], rule="R1")
+            f.add([-int(m[s])], rule="R1")
+        for x, y in across(H, W, mate):
+            f.add([-int(p[x]), -int(p[y])], rule="R2")
+            f.add([-int(m[x]), -int(m[y])], rule="R2")
+        count = {(key, i): f.count([int((p if sign == PLUS else m)[cell]) for cell in cells])
+                 for key, i, cells, sign in count_lines(H, W)}
+
+        def decode(value: np.ndarray) -> list[list]:
+            return np.where(value[p] > 0, PLUS, np.where(value[m] > 0, MINUS, BLANK)).tolist()
+
+        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode, extra={"count": count})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        W, H, level = params["W"], params["H"], params["tatham_difficulty"]
+        for attempt in range(3000):
+            slots = random_tiling(rng, H, W)
+            pairs = slot_pairs(slots)[0]
+            sol = [[BLANK] * W for _ in range(H)]
+            for k in rng.permutation(len(pairs)):
+                a, b = pairs[int(k)]
+                if rng.random() < BLANK_SHARE:
+                    continue
+                ok = [(s, -s) for s in (PLUS, MINUS) if all(sol[x][y] != v for cell, v in ((a, s), (b, -s))
+                                                            for x, y in neighbours4(*cell, H, W))]
+                if ok:
+                    (sol[a[0]][a[1]], sol[b[0]][b[1]]) = ok[int(rng.integers(len(ok)))]
+            state = {"slots": slots} | {key: [0] * (W if key.endswith("cols") else H) for key in COUNTS}
+            for key, i, cells, sign in count_lines(H, W):
+                state[key][i] = sum(sol[r][c] == sign for r, c in cells)
+            enc = self.encode(state)
+            eng, every = enc.engine, enc.assumptions()
+            g = eng.grade(every)
+            if g == 2 and len(eng.models(every, 2)) != 1:
+                continue
+            if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not params["strip"]:
+                continue
+            if params["strip"]:
+                keys = sorted(enc.clues)
+                value = eng.models(every, 1)[0]
+                kept = reduce_clues(eng, [list(enc.clues[k][1]) for k in keys], rng, value,
+                                    grade_limit=1 if level == "e" else None)
+                gone = [j for j in rng.permutation(len(keys)) if not kept[j]]
+                for j in gone[:max(0, round(STRIP_KEEP * len(keys)) - sum(kept))]:
+                    kept[j] = True  # back up to Tatham's density (more counts keep it unique)
+                for (key, i), keep in zip(keys, kept):
+                    state[key][i] = state[key][i] if keep else None
+            return state, sol
+        raise RuntimeError(f"could not generate a {W}x{H} Magnets puzzle")
+
+    def clue_count(self, instance: Instance) -> int:  # the counts shown
+        return sum(v is not None for key in COUNTS for v in instance.data["state"][key])
+
+    def clue_features(self, instance: Instance) -> np.ndarray:  # a hidden count is -1
+        return np.asarray([-1 if v is None else v for key in COUNTS for v in instance.data["state"][key]], np.float32)
+
+    def rules_text(self, instance: Instance) -> str:
+        return ("- \"slots\" cuts the grid into two-cell slots: \"L\" and \"R\" are the left and right cells of a "
+                "horizontal slot, \"T\" and \"B\" the top and bottom cells of a vertical one; \"*\" is a single cell "
+                "that belongs to no slot.\n"
+                "- Each slot is either a magnet, one cell + (1) and the other - (-1) in either order, or empty, both "
+                "cells 0. A single cell is always 0.\n"
+                "- Two cells that share a side never hold the same pole: no 1 next to a 1, no -1 next to a -1.\n"
+                "- plus_cols[c] is the number of 1s in column c and plus_rows[r] the number in row r; minus_cols and "
+                "minus_rows count the -1s the same way. A null entry means that count is not given.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return "give every cell as an integer: 1 for a + pole, -1 for a - pole, 0 for an empty cell."
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        st = instance.data["state"]
+        H, W = self.dims(instance)
+        label = {PLUS: "+", MINUS: "-", BLANK: "x"}
+        text = [["*" if st["slots"][r][c] == "*" else label.get(v, ".") for c, v in enumerate(row)] for r, row in enumerate(grid)]
+        clue = lambda vals: [["" if v is None else str(v)] for v in vals]
+        return Sketch(H, W, text, [[{PLUS: "red", MINUS: "blue", BLANK: "grey"}.get(v) for v in row] for row in grid],
+                      top=clue(st["plus_cols"]), left=clue(st["plus_rows"]), bottom=clue(st["minus_cols"]),
+                      right=clue(st["minus_rows"]), walls=across(H, W, slot_pairs(st["slots"])[2]))

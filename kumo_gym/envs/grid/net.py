@@ -1,0 +1,212 @@
+"""Net (grid_puzzles.md §5 "Net"; Tatham's ``net``). Game IDs: ``tatham/net.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding
+from ...solvers.sat import Formula
+from .base import Check, GridParams, GridTask
+from .geometry import OPPOSITE as OPP
+from .geometry import STEP, grid_links, link_dirs, random_tree, spanning_tree_cuts, step, tree_path, union_find
+from .render import _GLYPH, Sketch
+from .tatham.net import CANONICAL, TURN, rotate, tile, tile_of
+
+ORIENTATIONS = (0, 90, 180, 270)
+ARROW = {"U": "\u2191", "R": "\u2192", "D": "\u2193", "L": "\u2190"}
+
+
+@dataclasses.dataclass(frozen=True)
+class NetParams(GridParams):
+    W: int = param(5, lo=2, hi=30, doc="columns")
+    H: int = param(None, kind=int, lo=2, hi=30, doc="rows (default: W)")
+    wrap: bool = param(False, doc="Tatham's 'w': pipes may leave one side of the grid and come back on the opposite side")
+
+
+class NetTask(GridTask):
+    """Net: rotate the tiles so the pipes join into one network.
+
+    ## Description
+    Every cell holds a pipe tile: an end (E), a straight (I), a corner (C), a tee (T) or a cross
+    (X). Turn each tile so that every pipe end meets the matching end of its neighbour (never the
+    edge of the grid unless it wraps, never a barrier), and all tiles join into one connected
+    network without loops (grid_puzzles.md §5, Tatham's *Net*).
+
+    ## Answer
+    A JSON array of H rows of W integers: each tile's absolute orientation 0, 90, 180 or 270, the
+    clockwise turn from its type's standard form (E: U, I: UD, C: UR, T: URL, X: URDL). Symmetric
+    tiles accept every orientation that gives the same connections. Rule net.R1 (a tile keeps its
+    type) holds by construction of this answer.
+
+    ## Generation
+    §8: a random spanning tree grown from the centre without crosses (as Tatham's), every tile
+    turned at random. Uniqueness is certified by SAT with lazy spanning-tree cuts; where a second
+    network exists, the tree is changed where the two differ (one of its links swapped for one of
+    the other's) and re-checked. Every tile is shown, as in Tatham's puzzles.
+
+    ## Interactive mode
+    ``{"r": row, "c": col, "v": 90}`` sets the orientation of one tile; the episode starts from the
+    scrambled orientations.
+    """
+
+    family = "net"
+    title = "Net"
+    Params = NetParams
+    difficulties: ClassVar[dict] = {
+        "trivial": {"W": 2, "H": 2, "wrap": False},
+        "easy": {"W": 4, "H": 4, "wrap": False},
+        "normal": {"W": 5, "H": 5, "wrap": False},
+        "hard": {"W": 11, "H": 11, "wrap": False},
+    }
+    rule_codes: ClassVar[dict] = {
+        "net.R1": "each tile keeps its type and only rotates",
+        "net.R2": "every pipe end meets the opposite end of its neighbour: none points off the grid (unless it "
+                  "wraps) or through a barrier",
+        "net.R3": "the tiles joined by their pipes form one connected network without loops",
+    }
+    symbols = frozenset(ORIENTATIONS)
+    state_keys = ("tiles", "wrap", "barriers")
+    empty = 0
+
+    @staticmethod
+    def _geometry(state: dict) -> tuple[int, int, bool, frozenset]:
+        return len(state["tiles"]), len(state["tiles"][0]), bool(state["wrap"]), frozenset(map(tuple, state["barriers"]))
+
+    def shape(self, state: dict) -> tuple[int, int]:
+        return self._geometry(state)[:2]
+
+    def initial_grid(self, instance: Instance) -> list[list]:
+        return [[t["orientation"] for t in row] for row in instance.data["state"]["tiles"]]
+
+    def equivalent_values(self, instance: Instance, r: int, c: int, a, b) -> bool:
+        kind = instance.data["state"]["tiles"][r][c]["type"]
+        return a in ORIENTATIONS and b in ORIENTATIONS and rotate(CANONICAL[kind], a) == rotate(CANONICAL[kind], b)
+
+    def canonical_codes(self, instance: Instance, codes: np.ndarray) -> np.ndarray:
+        period = np.asarray([[{"I": 2, "X": 1}.get(t["type"], 4) for t in row] for row in instance.data["state"]["tiles"]])
+        return np.where(codes >= 0, codes % period, codes)
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        H, W, wrap, bars = self._geometry(instance.data["state"])
+        tiles = instance.data["state"]["tiles"]
+        dirs = [[rotate(CANONICAL[tiles[r][c]["type"]], grid[r][c]) for c in range(W)] for r in range(H)]
+        ends = [((r, c), d, step(r, c, d, H, W, wrap, bars)) for r, c in np.ndindex(H, W) for d in dirs[r][c]]
+        checks = [Check("R2", [a] + [n] * bool(n), bool(n) and OPP[d] in dirs[n[0]][n[1]]) for a, d, n in ends]
+        joined = [(a, b) for a, d, b in grid_links(H, W, wrap, bars) if d in dirs[a[0]][a[1]] or OPP[d] in dirs[b[0]][b[1]]]
+        comps, loops = union_find([(r, c) for r in range(H) for c in range(W)], joined)
+        loop = sorted({cell for i in loops for cell in joined[i]})
+        return checks + [Check("R3", comp, False) for comp in comps[1:]] + [Check("R3", loop, not loop)]
+
+    def encode(self, state: dict) -> Encoding:
+        """One formula per grid size, wrapping and barriers; the tile types are assumptions."""
+        H, W, wrap, bars = self._geometry(state)
+        enc = self.layout((H, W, wrap, bars), lambda: self._rules(H, W, wrap, bars))
+        end, typ = enc.extra["end"], enc.extra["type"]
+        kinds = [[t["type"] for t in row] for row in state["tiles"]]
+        clues = {(r, c): ("R1", tuple(int(typ[r, c, k]) * (1 if kind == kinds[r][c] else -1)
+                                      for k, kind in enumerate(CANONICAL))) for r, c in np.ndindex(H, W)}
+
+        def decode(value: np.ndarray) -> list[list]:  # the orientation nearest to the ends that are on
+            on = value[end] > 0
+            return [[min(ORIENTATIONS, key=lambda o: len({d for i, d in enumerate(TURN) if on[r, c, i]} ^
+                                                         set(rotate(CANONICAL[kinds[r][c]], o))))
+                     for c in range(W)] for r in range(H)]
+
+        return enc.with_clues(clues, decode=decode)
+
+    @staticmethod
+    def _rules(H: int, W: int, wrap: bool, bars: frozenset) -> Encoding:
+        """``end[r, c, d]``: the tile at (r, c) has a pipe end towards d (the answer variables); a
+        type selector per tile allows only its rotations (R1); R2 says both ends of a link agree;
+        a link is on when either end points across it, and the links form a spanning tree (R3, cuts)."""
+        f = Formula()
+        end, typ = f.grid("end", H, W, 4), f.grid("type", H, W, len(CANONICAL))
+        shapes = [{rotate(canon, o) for o in ORIENTATIONS} for canon in CANONICAL.values()]
+        for r, c, k, m in np.ndindex(H, W, len(shapes), 16):  # type k forbids every other set of ends
+            if "".join(d for i, d in enumerate(TURN) if m >> i & 1) not in shapes[k]:
+                f.add([-int(typ[r, c, k])] + [int(-end[r, c, i] if m >> i & 1 else end[r, c, i]) for i in range(4)])
+        for r, c, i in np.ndindex(H, W, 4):
+            if step(r, c, TURN[i], H, W, wrap, bars) is None:
+                f.add([-int(end[r, c, i])], rule="R2")
+        edges = []
+        for n, (a, d, b) in enumerate(grid_links(H, W, wrap, bars)):
+            x, y = int(end[a][TURN.index(d)]), int(end[b][TURN.index(OPP[d])])
+            link = f.var(("link", n))
+            f.extend([[-link, x, y], [link, -x], [link, -y]])
+            f.add([-x, y], rule="R2")
+            f.add([-y, x], rule="R2")
+            edges.append((a[0] * W + a[1], b[0] * W + b[1], link))
+        return Encoding(f, end.ravel(), None, cuts=spanning_tree_cuts(H * W, edges), cut_rule="R3",
+                        extra={"end": end, "type": typ})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        """A random tree grown from the centre with no crosses (Tatham's have none); while SAT finds
+        a second network, one of its links not in the tree replaces a tree link on the loop it
+        closes (keeping crosses out), and the check repeats."""
+        W, H, wrap = params["W"], params["H"], bool(params["wrap"])
+        every = grid_links(H, W, wrap)
+        pairs = [(a[0] * W + a[1], b[0] * W + b[1]) for a, _, b in every]
+        for _ in range(100):
+            tree = random_tree(rng, H * W, pairs, (H // 2) * W + W // 2, 3)
+            for _ in range(4 * H * W):
+                dirs = link_dirs(H, W, every, tree)
+                kinds = [[tile_of(d) for d in row] for row in dirs]
+                turns = rng.integers(4, size=(H, W)) * 90
+                state = {"tiles": [[tile(rotate(CANONICAL[k], int(t))) for (k, _), t in zip(row, trow)]
+                                   for row, trow in zip(kinds, turns)], "wrap": wrap, "barriers": []}
+                enc = self.encode(state)
+                end, lits = enc.extra["end"], enc.assumptions()
+                truth = enc.solution_values([int(end[r, c, i]) * (1 if TURN[i] in dirs[r][c] else -1)
+                                             for r, c, i in np.ndindex(H, W, 4)])
+                if enc.engine.alternative(lits, truth) is None:
+                    return state, [[o for _, o in row] for row in kinds]
+                other = enc.engine.sample(lits, avoid=truth)
+                on = [other[end[a][TURN.index(d)]] > 0 for a, d, _ in every]
+                theirs = [i for i in range(len(every)) if on[i] and i not in tree]
+                swaps = [(tree - {cut}) | {add} for add in (theirs[int(i)] for i in rng.permutation(len(theirs)))
+                         for cut in tree_path(tree, pairs, *pairs[add]) if not on[cut]]
+                tree = next((t for t in swaps if max(len(d) for row in link_dirs(H, W, every, t) for d in row) < 4), None)
+                if tree is None:
+                    break  # every repair makes a cross: start again from a new tree
+        raise RuntimeError(f"could not generate a {W}x{H} Net puzzle")
+
+    def rules_text(self, instance: Instance) -> str:
+        st = instance.data["state"]
+        edge = ("- The grid wraps around: a pipe leaving one side enters the cell on the opposite side."
+                if st["wrap"] else "- No pipe may point off the edge of the grid.")
+        bars = ("\n- \"barriers\" lists walls as [row, col, side]: side \"R\" is the wall on the right of that cell, "
+                "\"D\" the wall below it. No pipe may cross a wall." if st["barriers"] else "")
+        return ("- Every cell holds one pipe tile; \"tiles\" gives, for each cell, its type, the directions its pipes "
+                "point in now (letters U up, R right, D down, L left) and its current orientation.\n"
+                "- Tile types at orientation 0: E (an end) points U; I (a straight) points U and D; C (a corner) "
+                "points U and R; T (a tee) points U, R and L; X (a cross) points all four ways. Orientation 90, 180 "
+                "or 270 turns that shape clockwise by so many degrees (90 turns U into R).\n"
+                "- You may only turn tiles, never change their type.\n"
+                "- Every pipe end must meet a pipe end of the neighbouring tile pointing straight back at it.\n"
+                f"{edge}{bars}\n"
+                "- All tiles must join into one single network, and the network must contain no loop.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return ("give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from "
+                "its type's orientation-0 shape, not the turn to apply to the current one).")
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        """Pipes as line segments from each cell centre (one leaving the grid shows a wrap or a bad
+        end), a glyph per tile in text, barriers between neighbouring cells as walls."""
+        H, W, _, bars = self._geometry(instance.data["state"])
+        tiles = instance.data["state"]["tiles"]
+        dirs = [[rotate(CANONICAL[t["type"]], v) if v in ORIENTATIONS else "" for t, v in zip(trow, row)]
+                for trow, row in zip(tiles, grid)]
+        walls = [((r, c), (r, c + 1) if s == "R" else (r + 1, c)) for r, c, s in sorted(bars)
+                 if (c + 1 < W if s == "R" else r + 1 < H)]
+        return Sketch(H, W, [[_GLYPH.get(frozenset(d)) or ARROW.get(d, "?") for d in row] for row in dirs],
+                      labels=[[""] * W for _ in range(H)], walls=walls,
+                      edges=[((r, c), (r + STEP[d][0], c + STEP[d][1])) for r, c in np.ndindex(H, W) for d in dirs[r][c]])
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        kinds = list(CANONICAL)
+        return np.asarray([kinds.index(t["type"]) for row in instance.data["state"]["tiles"] for t in row], np.float32)

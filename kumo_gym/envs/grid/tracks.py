@@ -1,0 +1,225 @@
+"""Train Tracks (grid_puzzles.md §5 "Tracks"; Tatham's ``tracks``). Game IDs: ``tatham/tracks.py``."""
+from __future__ import annotations
+
+import dataclasses
+from itertools import pairwise, permutations
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.sat import Formula
+from .base import Check, GridParams, GridTask
+from .geometry import link_components, loop_cuts, random_path
+from .play import STEPS, EdgeMoves, canonical_dirs, direction, dirs_edges, grid_edges
+from .render import Sketch
+
+PIECES = ("", "UR", "UD", "UL", "RD", "RL", "DL")
+#: the §8 grade a removal must keep: probing at Easy; Tricky and Hard are minimal
+GRADE_TARGET = {"e": 1, "t": None, "h": None}
+#: the share of the grid Tatham's tracks fill, by grid area (measured on its presets)
+DENSITY = ((16, 0.77), (64, 0.55), (225, 0.32))
+
+
+@dataclasses.dataclass(frozen=True)
+class TracksParams(GridParams):
+    W: int = param(8, lo=4, hi=20, doc="columns")
+    H: int = param(None, kind=int, lo=4, hi=20, doc="rows (default: W)")
+    tatham_difficulty: str = param("e", choices=("e", "t", "h"), doc="Tatham's level: e easy, t tricky, h hard")
+    single_ones: bool = param(False, doc="Tatham's 'o' (generation only): no two neighbouring lines both count 1")
+
+
+def _inside(H: int, W: int, r: int, c: int, d: str) -> bool:
+    return 0 <= r + STEPS[d][0] < H and 0 <= c + STEPS[d][1] < W
+
+
+class TracksTask(EdgeMoves, GridTask):
+    """Train Tracks: lay one railway from the left edge to the bottom edge.
+
+    ## Description
+    The track enters the grid from the left at the marked row (``entry_row``) and leaves through
+    the bottom at the marked column (``exit_col``). Every track cell is a straight piece or a
+    90-degree curve joining two neighbours, connections are mutual, and the track is a single
+    path with no loops or branches. The numbers give how many cells of each column and each row
+    the track uses; given pieces stay as they are (grid_puzzles.md §5, Tatham's *Tracks*).
+
+    ## Answer
+    A JSON array of H rows of W strings: each track cell lists the two directions it connects
+    (letters ``U``, ``R``, ``D``, ``L`` in any order, ``"RD"``), an empty cell is ``""``. The entry
+    cell includes ``L`` and the exit cell ``D``. Any valid track scores 1.
+
+    ## Generation
+    §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
+    Tatham's track density; every count shown, both end pieces given, the other pieces removed in
+    a seeded random order while the puzzle stays unique (SAT with lazy cuts against closed
+    loops), at Easy only while failed-literal probing solves it. ``o`` is honoured by redrawing.
+
+    ## Interactive mode
+    ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` lays the track between two
+    neighbouring cells, ``"v": 0`` removes it. Given pieces and the two border ends are fixed.
+    """
+
+    family = "tracks"
+    title = "Train Tracks"
+    Params = TracksParams
+    difficulties: ClassVar[dict] = {
+        "trivial": {"W": 4, "H": 4, "tatham_difficulty": "e"},
+        "easy": {"W": 8, "H": 8, "tatham_difficulty": "e"},
+        "normal": {"W": 8, "H": 8, "tatham_difficulty": "t"},
+        "hard": {"W": 15, "H": 15, "tatham_difficulty": "t"},
+    }
+    rule_codes: ClassVar[dict] = {
+        "tracks.R1": "the track enters from the left edge at entry_row and leaves through the bottom edge at "
+                     "exit_col, and touches the border nowhere else",
+        "tracks.R2": "every connection between two cells is claimed by both of them",
+        "tracks.R3": "the track is one path: no closed loop anywhere",
+        "tracks.R4": "each column and each row holds as many track cells as its count",
+        "tracks.R5": "given pieces keep their connections to their neighbours",
+    }
+    symbols = frozenset({""} | {a + b for a, b in permutations("URDL", 2)})
+    state_keys = ("col_counts", "row_counts", "entry_row", "exit_col", "given_pieces")
+    empty = ""
+
+    def shape(self, state: dict) -> tuple[int, int]:
+        return len(state["row_counts"]), len(state["col_counts"])
+
+    def cell_values(self, instance: Instance) -> tuple:
+        return PIECES  # one spelling per piece (URDL order); parse and verify accept any order
+
+    def givens(self, instance: Instance) -> dict:
+        return {tuple(int(x) for x in k.split(",")): v for k, v in sorted(instance.data["state"]["given_pieces"].items())}
+
+    def parse(self, text: str) -> list[list]:
+        return [[canonical_dirs(v) for v in row] for row in super().parse(text)]
+
+    def verify(self, instance: Instance, answer):
+        if isinstance(answer, list) and all(isinstance(row, list) for row in answer):
+            answer = [[canonical_dirs(v.upper()) if isinstance(v, str) and v.upper() in self.symbols else v
+                       for v in row] for row in answer]
+        return super().verify(instance, answer)
+
+    def fixed_pieces(self, instance: Instance) -> dict:
+        st, H = instance.data["state"], self.dims(instance)[0]
+        ends = {(st["entry_row"], 0): "L", (H - 1, st["exit_col"]): "D"}
+        return {**ends, **{x: canonical_dirs(v + ends.get(x, "")) for x, v in self.givens(instance).items()}}
+
+    # ---- rules --------------------------------------------------------------------------------
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        st, (H, W) = instance.data["state"], self.dims(instance)
+        ends = {((st["entry_row"], 0), "L"), ((H - 1, st["exit_col"]), "D")}
+        off = {((r, c), d) for r in range(H) for c in range(W) for d in grid[r][c] if not _inside(H, W, r, c, d)}
+        bad = sorted({x for x, _ in off ^ ends})
+        checks = [Check("R1", bad, not bad)]
+        checks += [Check("R2", [a, b], (direction(a, b) in grid[a[0]][a[1]]) == (direction(b, a) in grid[b[0]][b[1]]))
+                   for a, b in grid_edges(H, W)]
+        loops = [x for cells, n in link_components(H, W, dirs_edges(grid)) if n == len(cells) for x in cells]
+        checks.append(Check("R3", loops, not loops))
+        checks += [Check("R4", [(0, c)], sum(grid[r][c] != "" for r in range(H)) == k)
+                   for c, k in enumerate(st["col_counts"])]
+        checks += [Check("R4", [(r, 0)], sum(v != "" for v in grid[r]) == k) for r, k in enumerate(st["row_counts"])]
+        for (r, c), piece in self.givens(instance).items():
+            checks.append(Check("R5", [(r, c)], {d for d in grid[r][c] if _inside(H, W, r, c, d)}
+                                == {d for d in piece if _inside(H, W, r, c, d)}))
+        return checks
+
+    def encode(self, state: dict) -> Encoding:
+        H, W = self.shape(state)
+        enc = self.layout((H, W), lambda: self._rules(H, W))
+        d, rows, cols = enc.extra["d"], enc.extra["rows"], enc.extra["cols"]
+        border = [int(d[r, c, k]) * (1 if (r, c, k) in ((state["entry_row"], 0, 3), (H - 1, state["exit_col"], 2)) else -1)
+                  for r in range(H) for c in range(W) for k in range(4) if not _inside(H, W, r, c, "URDL"[k])]
+        clues = {("border",): ("R1", border)}
+        clues |= {("col", c): ("R4", cols[c].eq(k)) for c, k in enumerate(state["col_counts"])}
+        clues |= {("row", r): ("R4", rows[r].eq(k)) for r, k in enumerate(state["row_counts"])}
+        for key, piece in sorted(state["given_pieces"].items()):
+            r, c = (int(x) for x in key.split(","))
+            clues[("piece", r, c)] = ("R5", [int(d[r, c, k]) * (1 if x in piece else -1)
+                                              for k, x in enumerate("URDL") if _inside(H, W, r, c, x)])
+        return enc.with_clues(clues)
+
+    @staticmethod
+    def _rules(H: int, W: int) -> Encoding:
+        """Four direction variables per cell (0 or 2 true: the answer's symbols); R2 "both
+        cells claim it" per pair of neighbours; track-cell counters; R3 by cuts."""
+        f = Formula()
+        d, t = f.grid("dir", H, W, 4), f.grid("track", H, W)
+        for r in range(H):
+            for c in range(W):
+                lits = [int(x) for x in d[r, c]]
+                f.at_most(lits, 2)
+                f.extend([[-x] + [y for y in lits if y != x] for x in lits])
+                f.extend([[-x, int(t[r, c])] for x in lits] + [[-int(t[r, c])] + lits])
+                if c + 1 < W:
+                    f.exactly([int(d[r, c, 1]), -int(d[r, c + 1, 3])], 1, rule="R2")
+                if r + 1 < H:
+                    f.exactly([int(d[r, c, 2]), -int(d[r + 1, c, 0])], 1, rule="R2")
+        rows, cols = [f.count(t[r].tolist()) for r in range(H)], [f.count(t[:, c].tolist()) for c in range(W)]
+        exits = {((r, c), x): int(d[r, c, k]) for r in range(H) for c in range(W) for k, x in enumerate("URDL")}
+
+        def decode(value: np.ndarray) -> list[list]:
+            return [["".join(x for k, x in enumerate("URDL") if value[d[r, c, k]] > 0) for c in range(W)] for r in range(H)]
+
+        cuts = loop_cuts(t, exits, lambda value: dirs_edges(decode(value)), single_loop=False)
+        return Encoding(f, d.ravel(), decode, cuts=cuts, cut_rule="R3", extra={"d": d, "rows": rows, "cols": cols})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        W, H, level = params["W"], params["H"], params["tatham_difficulty"]
+        while True:
+            entry, exit_ = int(rng.integers(H)), int(rng.integers(W))
+            path = random_path(rng, H, W, (entry, 0), (H - 1, exit_), float(np.interp(H * W, *zip(*DENSITY))) * H * W)
+            dirs = {path[0]: {"L"}, path[-1]: {"D"}}
+            for a, b in pairwise(path):
+                dirs.setdefault(a, set()).add(direction(a, b))
+                dirs.setdefault(b, set()).add(direction(b, a))
+            sol = [[canonical_dirs(dirs.get((r, c), "")) for c in range(W)] for r in range(H)]
+            cols, rows = [sum(sol[r][c] != "" for r in range(H)) for c in range(W)], [sum(map(bool, x)) for x in sol]
+            if params.get("single_ones") and any(a == b == 1 for line in (rows, cols) for a, b in pairwise(line)):
+                continue
+            state = {"col_counts": cols, "row_counts": rows, "entry_row": entry, "exit_col": exit_,
+                     "given_pieces": {f"{r},{c}": sol[r][c] for r, c in sorted(path)}}
+            enc = self.encode(state)
+            keys = [("piece", r, c) for r, c in path[1:-1]]
+            d = enc.extra["d"]
+            truth = enc.solution_values([int(d[r, c, k]) * (1 if x in sol[r][c] else -1)
+                                         for r in range(H) for c in range(W) for k, x in enumerate("URDL")])
+            kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, grade_limit=GRADE_TARGET[level],
+                                fixed=enc.assumptions([k for k in enc.clues if k not in keys]))
+            gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}
+            state["given_pieces"] = {k: v for k, v in state["given_pieces"].items() if k not in gone}
+            return state, sol
+
+    def rules_text(self, instance: Instance) -> str:
+        return ("- Lay a railway track through some cells of the grid. It comes in from outside the left edge into "
+                "row entry_row of column 0, and goes out through the bottom edge from column exit_col of the last row.\n"
+                "- Each track cell holds one piece joining exactly two of its sides: a straight piece or a quarter "
+                "turn. When a cell joins towards a neighbour, that neighbour must join back towards it; apart from "
+                "the two ends, no piece points off the grid.\n"
+                "- The whole track is one path from the entry to the exit: no branches, no crossings, and no closed "
+                "loops anywhere.\n"
+                "- col_counts (left to right) and row_counts (top to bottom) give how many cells of each column and "
+                "row the track passes through.\n"
+                "- given_pieces maps \"row,column\" to a piece that is already laid; keep it as given.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return ('for every cell give a string: the two sides its piece joins, written with the letters U (up), '
+                'R (right), D (down), L (left), such as "RD" or "UL"; or "" for a cell without track. The entry '
+                'cell includes L and the exit cell includes D.')
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        st, (H, W) = instance.data["state"], self.dims(instance)
+        edges = sorted(dirs_edges([[v if isinstance(v, str) else "" for v in row] for row in grid]))
+        edges += [((st["entry_row"], 0), (st["entry_row"], -1)), ((H - 1, st["exit_col"]), (H, st["exit_col"]))]
+        given = self.givens(instance)
+        return Sketch(H, W, [[""] * W for _ in range(H)], [["given" if (r, c) in given else None for c in range(W)]
+                                                          for r in range(H)], edges=edges,
+                      top=[[("S" if c == st["exit_col"] else "") + str(n)] for c, n in enumerate(st["col_counts"])],
+                      left=[[("S" if r == st["entry_row"] else "") + str(n)] for r, n in enumerate(st["row_counts"])])
+
+    def clue_count(self, instance: Instance) -> int:
+        return len(instance.data["state"]["given_pieces"])  # the pieces (every count is always shown)
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        st = instance.data["state"]
+        return np.asarray(st["col_counts"] + st["row_counts"] + [st["entry_row"], st["exit_col"]], np.float32)

@@ -1,0 +1,121 @@
+"""Magnets (grid_puzzles.md §5 "Magnets", §6, §7)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.magnets import MagnetsTask
+from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
+
+T = MagnetsTask()
+SPEC_ID = "3x2:111,21,111,12,TTTBBB"
+SPEC_SOLUTION = [[1, -1, 1], [-1, 1, -1]]
+# sgt-magnets --generate 1 '6x5dtS#kumo1' --save: stripped counts ('.') and its AUXINFO
+STRIPPED_ID = "6x5:.212..,.1.3.,...1.2,1113.,LRTTLRLRBBTTLRLRBBTLRTTTBLRBBB"
+STRIPPED_AUX = "6efc3c4e7dcb9507212e14c1521bd8bf8fdf661d11259b1f81d97d026068"
+NO_CLUES = "3x2:...,..,...,..,TTTBBB"
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    assert inst.data["solution"] == SPEC_SOLUTION
+    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
+    assert T.to_game_id(inst) == SPEC_ID
+
+
+def test_stripped_counts_and_auxinfo():
+    inst = T.load(STRIPPED_ID)
+    st = inst.data["state"]
+    assert st["plus_cols"] == [None, 2, 1, 2, None, None] and st["minus_rows"] == [1, 1, 1, 3, None]
+    assert T.count_solutions(inst) == 1 and T.to_game_id(inst) == STRIPPED_ID
+    assert codec("magnets").aux_solution(st, decode_auxinfo(STRIPPED_AUX)) == inst.data["solution"]
+    assert T.clue_count(inst) == 11
+
+
+def test_single_cells_are_fixed_blanks():
+    # an odd grid: '*' is a cell of no slot, fixed at 0 (Tatham's 3x3 example)
+    inst = T.load("3x3:201,102,120,111,LRTT*BBLR")
+    assert inst.data["state"]["slots"][1][1] == "*" and T.givens(inst) == {(1, 1): 0}
+    sol = inst.data["solution"]
+    assert sol[1][1] == 0 and T.count_solutions(inst) == 1
+    bad = [list(r) for r in sol]
+    bad[1][1] = 1
+    assert "magnets.R1" in T.verify(inst, bad).rules
+    assert "given" in T.check_move(inst, T.initial_state(inst), (1, 1, 1))
+
+
+def test_params_grammar():
+    assert T.decode_params("6x5dtS") == {"W": 6, "H": 5, "tatham_difficulty": "t", "strip": True}
+    assert T.decode_params("6x5") == {"W": 6, "H": 5, "strip": False}
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["3x2de", "6x5de", "6x5dtS", "10x9dtS"]
+    for bad in ("6x5dx", "6x5dtSS", "6x5S7", "1x5de"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+
+
+@pytest.mark.parametrize("desc", [
+    "111,21,111,12",                      # no layout
+    "111,21,111,12,TTTBBB,",              # a sixth part
+    "11,21,111,12,TTTBBB",                # a column list too short
+    "111,21,111,1,TTTBBB",                # a row list too short
+    "111,21,111,12,TTTBB",                # layout too short
+    "111,21,111,12,TTTBBX",               # a letter outside LRTB*
+    "111,21,111,12,TLRBRL",               # R before L: halves that do not meet
+    "111,21,111,12,TTTTTT",               # a T with no B below
+    "311,21,111,12,TTTBBB",               # a column count above the column's length
+    "1!1,21,111,12,TTTBBB",               # not a base-62 digit
+])
+def test_grammar_errors(desc):
+    with pytest.raises(ConfigError):
+        T.load(f"3x2:{desc}")
+
+
+def _rules(gid, grid):
+    return T.verify(T.load(gid), grid).rules
+
+
+def test_r1_slot_not_a_magnet_only():
+    # the left slot holds + and blank; no counts are given and no like poles touch
+    assert _rules(NO_CLUES, [[1, 0, 0], [0, 0, 0]]) == ["magnets.R1"]
+
+
+def test_r2_like_poles_touch_only():
+    # every slot is a proper magnet, but two + (and two -) poles sit side by side across slots
+    assert _rules(NO_CLUES, [[1, 1, 0], [-1, -1, 0]]) == ["magnets.R2"]
+
+
+def test_r3_counts_only():
+    # all blank: slots and neighbours are fine, every count is wrong
+    v = T.verify(T.load(SPEC_ID), [[0, 0, 0], [0, 0, 0]])
+    assert v.rules == ["magnets.R3"] and v.first_error == 0
+    assert T.verify(T.load(NO_CLUES), [[0, 0, 0], [0, 0, 0]]).solved
+
+
+def test_claims():
+    inst = T.load(SPEC_ID)
+    assert solution_claims(inst)[0] == {"type": "Pole", "r": 0, "c": 0, "v": 1}
+    assert all(label_claim(inst, c) == "correct" for c in solution_claims(inst))
+    assert label_claim(inst, {"type": "Pole", "r": 0, "c": 0, "v": -1}) == "incorrect"
+    assert label_claim(inst, {"type": "Count", "axis": "ROW", "index": 0, "sign": "+", "n": 2}) == "correct"
+    assert label_claim(inst, {"type": "Count", "axis": "COL", "index": 0, "sign": "-", "n": 2}) == "incorrect"
+    assert label_claim(inst, {"type": "Slot", "cells": [[1, 0], [0, 0]]}) == "correct"
+    assert label_claim(inst, {"type": "Slot", "cells": [[0, 0], [0, 1]]}) == "incorrect"
+    hidden = T.load(STRIPPED_ID)  # a hidden count is checked against the unique solution
+    n = sum(v == 1 for v in (row[0] for row in hidden.data["solution"]))
+    assert label_claim(hidden, {"type": "Count", "axis": "COL", "index": 0, "sign": "+", "n": n}) == "correct"
+
+
+def test_interactive_null_clears():
+    inst = T.load(SPEC_ID)
+    s = T.apply(inst, T.initial_state(inst), T.parse_move('{"r": 0, "c": 0, "v": 1}'))
+    assert s[0][0] == 1
+    move = T.parse_move('{"r": 0, "c": 0, "v": null}')
+    assert move == (0, 0, None) and T.apply(inst, s, move) == T.initial_state(inst)
+
+
+def test_hard_preset_strips_counts():
+    inst = T.generate(np.random.default_rng(0), difficulty="hard")
+    assert (inst.data["W"], inst.data["H"]) == (10, 9) and T.count_solutions(inst) == 1
+    assert 0 < T.clue_count(inst) < 38
