@@ -82,4 +82,5 @@ ENTRIES: list[EnvEntry] = [
     _grid("Tracks", "tracks", "Train Tracks: one railway from the left edge to the bottom edge matching the line counts"),
     _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
     _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
+    _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
 ]

@@ -508,3 +508,22 @@ def numbered_edges(grid: list[list]) -> set:
         if b is not None and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1:
             out.add(tuple(sorted((a, b))))
     return out
+
+
+def sight_line(grid: list[list[str]], side: str, i: int) -> list[tuple[tuple[int, int], bool]]:
+    """Undead: the cells a border clue sees, in order, each with whether a mirror was passed before it.
+    ``\\`` turns down into right and up into left (and back); ``/`` turns down into left and up
+    into right. A cell seen twice is listed twice."""
+    H, W = len(grid), len(grid[0])
+    (r, c), (dr, dc) = {"top": ((0, i), (1, 0)), "bottom": ((H - 1, i), (-1, 0)),
+                        "left": ((i, 0), (0, 1)), "right": ((i, W - 1), (0, -1))}[side]
+    out, turned = [], False
+    while 0 <= r < H and 0 <= c < W:
+        if grid[r][c] == "\\":
+            dr, dc, turned = dc, dr, True
+        elif grid[r][c] == "/":
+            dr, dc, turned = -dc, -dr, True
+        else:
+            out.append(((r, c), turned))
+        r, c = r + dr, c + dc
+    return out
