@@ -259,7 +259,7 @@ def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     (r1, c1), (r2, c2) = sorted(_pair(p))
     if not (_inside(H, W, r1, c1) and _inside(H, W, r2, c2)) or abs(r1 - r2) + abs(c1 - c2) != 1:
         return INCORRECT
-    placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
+    placed = (sol[r1][c1], sol[r2][c2]) == (("L", "R") if r1 == r2 else ("T", "B"))
     return _verdict(placed == (kind == "Domino"))
 
 
