@@ -79,4 +79,5 @@ ENTRIES: list[EnvEntry] = [
     _grid("Magnets", "magnets", "Magnets: fill domino slots with magnets or blanks; like poles never touch; pole counts"),
     _grid("Tracks", "tracks", "Train Tracks: one railway from the left edge to the bottom edge matching the line counts"),
     _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
+    _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
 ]
