@@ -42,7 +42,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from kumo_gym.analysis.extract import analyse_trace, extract_deterministic
+from kumo_gym.analysis.extract import extract_deterministic
 from kumo_gym.analysis.graph import (
     dense_flow_mass,
     entropy_of_array,
@@ -53,7 +53,8 @@ from kumo_gym.analysis.graph import (
     reasoning_metrics,
     structural_entropy,
 )
-from kumo_gym.analysis.schema import pack_for
+from kumo_gym.analysis.packs import pack_for
+from kumo_gym.analysis.pipeline import analyse_trace
 
 
 def random_dag(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

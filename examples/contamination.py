@@ -41,8 +41,8 @@ def domain_sets(domain: str, out: Path) -> tuple[dict, dict, str]:
         p.write_text(json.dumps(half.to_dict(), indent=1))
         paths.append(str(p))
     return ({"domain": paths[0]}, {"domain": paths[1]},
-            f"IND/OOD: split_domain halves of {domain!r} by truth {split.units} "
-            f"({len(split.ind.truths)} / {len(split.ood.truths)} truths, {len(split.cut_actions)} cut actions)")
+            (f"IND/OOD: split_domain halves of {domain!r} by truth {split.units} "
+            f"({len(split.ind.truths)} / {len(split.ood.truths)} truths, {len(split.cut_actions)} cut actions)"))
 
 
 def main(argv=None) -> int:
@@ -60,8 +60,8 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="runs/contamination")
     args = ap.parse_args(argv)
 
-    from kumo_gym.core.tables import format_table
     from kumo_gym.core.errors import ContaminationError
+    from kumo_gym.core.tables import format_table
     from kumo_gym.training.backends import TransformersBackend
     from kumo_gym.training.evaluate import EvalSpec, Evaluator, summarize
     from kumo_gym.training.grpo import load_model_and_tokenizer
@@ -126,9 +126,9 @@ def main(argv=None) -> int:
     print("\n" + table)
     final_loss = next((h["loss"] for h in reversed(trainer.state.log_history) if "loss" in h), None)
     report = ["# KUMO contamination experiment", "", note + ".", "",
-              f"SFT of `{args.model}` on {len(seen_rows)} golden trajectories of `{args.domain}` ({args.difficulty}), "
+              (f"SFT of `{args.model}` on {len(seen_rows)} golden trajectories of `{args.domain}` ({args.difficulty}), "
               f"{trainer.state.global_step} steps, final loss {final_loss}. Held-out domain: `{args.heldout}` "
-              "(the guard refused it for training).", "", format_table(results, cols, markdown=True), "",
+              "(the guard refused it for training)."), "", format_table(results, cols, markdown=True), "",
               f"Time: {time.time() - t0:.0f} s."]
     (out / "report.md").write_text("\n".join(report) + "\n")
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")

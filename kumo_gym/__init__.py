@@ -37,5 +37,5 @@ def reward_function(env_id: str | None = None, kind: str = "binary"):
     return make_reward_function(env_id, kind)
 
 
-__all__ = ["ConfigError", "ContaminationError", "Instance", "ParseError", "Verdict", "get_task",
-           "make_dataset", "generate_instances", "score", "reward_function", "ENV_IDS", "__version__"]
+__all__ = ["ENV_IDS", "ConfigError", "ContaminationError", "Instance", "ParseError", "Verdict", "__version__",
+           "generate_instances", "get_task", "make_dataset", "reward_function", "score"]

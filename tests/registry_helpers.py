@@ -36,7 +36,7 @@ def difficulties(task, k: int = 2) -> list:
 _SEEDS = {"finereason": (0, 1, 2, 3, 4, 5), "kumo": (0, 1, 2)}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sample_instances(env_id: str) -> tuple:
     """A few small instances of ``env_id`` (two smallest presets, a few seeds each), cached."""
     task = get_task(env_id)

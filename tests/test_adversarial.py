@@ -93,6 +93,5 @@ def test_rules_disabled_is_restored(env_id):
         assert not task.rule_enabled(code)
     assert task.rule_enabled(code)
     from kumo_gym.core.errors import ConfigError
-    with pytest.raises(ConfigError, match="rule code"):
-        with task.rules_disabled("no.such.rule"):
-            pass
+    with pytest.raises(ConfigError, match="rule code"), task.rules_disabled("no.such.rule"):
+        pass

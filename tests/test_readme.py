@@ -17,7 +17,7 @@ from .conftest import REPO
 
 def test_readme_catalogue_is_generated_from_the_registry():
     text = (REPO / "README.md").read_text()
-    m = re.search(r"<!-- catalogue:start -->\n(.*?)<!-- catalogue:end -->", text, re.S)
+    m = re.search(r"<!-- catalogue:start -->\n(.*?)<!-- catalogue:end -->", text, re.DOTALL)
     assert m, "README.md lacks the catalogue markers"
     # the training tests' test-only Reach env may be registered in this process (pytest-xdist order)
     rows = [r for r in catalogue_rows() if not r["summary"].startswith("test-only")]
@@ -27,7 +27,7 @@ def test_readme_catalogue_is_generated_from_the_registry():
 
 def test_readme_opens_with_the_two_commands():
     text = (REPO / "README.md").read_text()
-    block = re.search(r"```bash\n(.*?)```", text, re.S).group(1)
+    block = re.search(r"```bash\n(.*?)```", text, re.DOTALL).group(1)
     assert [line.split("#")[0].strip() for line in block.strip().splitlines()] == ["make demo", "make test"]
 
 
@@ -43,7 +43,7 @@ def readme_blocks(lang: str, *sections: str) -> list[tuple[str, str]]:
     text = (REPO / "README.md").read_text()
     out = []
     for title in sections:
-        for i, m in enumerate(re.finditer(rf"```{lang}\n(.*?)```", _section(text, title), re.S)):
+        for i, m in enumerate(re.finditer(rf"```{lang}\n(.*?)```", _section(text, title), re.DOTALL)):
             out.append((f"{title} #{i + 1}", m.group(1)))
     return out
 
@@ -90,7 +90,7 @@ def test_readme_has_snippets_to_run():
 def test_readme_python_snippet_runs(where, code, in_tmp, capsys):
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     namespace = {"__name__": "__readme__"}
-    exec(compile(code, f"README.md ({where})", "exec"), namespace)  # our own documentation, not model output
+    exec(compile(code, f"README.md ({where})", "exec"), namespace)  # noqa: S102 - our own documentation, not model output
     out = capsys.readouterr().out
     if "kumo_gym.score(" in code:
         assert "[1.0]" in out and "solved" in out
@@ -124,8 +124,9 @@ def test_readme_grpo_config_file_resolves_and_runs(in_tmp):
     model and the sizes are swapped for the tiny ones (the command line overrides the file)."""
     from kumo_gym.cli import build_parser
     from kumo_gym.cli.train import train_setup
-    from kumo_gym.training.config import run_training
-    from kumo_gym.training.grpo import grpo_trainer_args, make_config
+    from kumo_gym.training.config import make_config
+    from kumo_gym.training.grpo import grpo_trainer_args
+    from kumo_gym.training.run import run_training
 
     def setup(extra):
         args, rest = build_parser().parse_known_args(["train", "grpo", "--config", "examples/grpo_qwen.yaml", *extra])

@@ -99,12 +99,12 @@ def test_random_policy_rarely_solves_hanoi_3():
     rng = np.random.default_rng(0)
     wins = 0
     for ep in range(50):
-        obs, info = env.reset(seed=ep)
+        _, info = env.reset(seed=ep)
         done = trunc = False
         steps = 0
         while not (done or trunc):
             legal = np.flatnonzero(info["action_mask"])
-            obs, r, done, trunc, info = env.step(int(rng.choice(legal)))
+            _obs, _r, done, trunc, info = env.step(int(rng.choice(legal)))
             steps += 1
         wins += info["verdict"]["status"] == "solved" and steps <= 7
     assert wins <= 5

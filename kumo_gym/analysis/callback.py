@@ -36,7 +36,7 @@ def graph_metrics(completions: Sequence[str], instances: Sequence[Any], *, env_i
     ``error`` (None or a message) and the requested ``keys``.
     """
     from ..core.registry import get_task
-    from .extract import analyse_trace, family_mismatch
+    from .pipeline import analyse_trace, family_mismatch
 
     if len(completions) != len(instances):
         raise ValueError(f"{len(completions)} completions but {len(instances)} instances")

@@ -56,24 +56,6 @@ def content_key(kind: str, payload: dict) -> tuple[str, str]:
     return (str(kind), json.dumps(payload, sort_keys=True, separators=(",", ":")))
 
 
-def claim_kind(claim: Hashable) -> str | None:
-    """The kind of a content key built by :func:`content_key` (None for foreign claims)."""
-    if isinstance(claim, tuple) and len(claim) == 2 and isinstance(claim[0], str):
-        return claim[0]
-    return None
-
-
-def claim_payload(claim: Hashable) -> dict:
-    """The payload dict of a content key built by :func:`content_key` ({} for foreign claims)."""
-    if isinstance(claim, tuple) and len(claim) == 2 and isinstance(claim[1], str):
-        try:
-            value = json.loads(claim[1])
-        except json.JSONDecodeError:
-            return {}
-        return value if isinstance(value, dict) else {}
-    return {}
-
-
 # ---------------------------------------------------------------------------------------------
 # trace order and topology
 # ---------------------------------------------------------------------------------------------

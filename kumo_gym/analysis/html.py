@@ -12,7 +12,6 @@ Everything from the trace (sentences, claim text) is HTML-escaped: a model's out
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 from typing import Any
 
@@ -183,8 +182,3 @@ def to_html(doc: dict, path: str | Path | None = None, which: str = "G", title: 
 
 def _num(x: Any) -> str:
     return "-" if x is None else f"{x:.3f}" if isinstance(x, float) else str(x)
-
-
-def json_for_script(value: Any) -> str:
-    """JSON safe to embed in a ``<script>`` element (no ``</script>`` or ``<!--`` can close it)."""
-    return json.dumps(value, default=str).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -21,7 +21,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .extract import PIPELINE_VERSION, analyse_trace
+from .extract import PIPELINE_VERSION
+from .pipeline import analyse_trace
 from .stats import PAIRS, accuracy_table, correlations, eta_by_size, rows
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ def skip_reason(rec: Any) -> str | None:
         where = ("its pack is still to be written: docs/analysis.md" if c["family"] == "grid"
                  else "reasoning graphs cover the grid puzzles")
         return f"no reasoning-graph pack for {c['family'] or '?'}/{c['puzzle'] or '?'} ({where})"
-    from .extract import family_mismatch
+    from .pipeline import family_mismatch
 
     mismatch = family_mismatch(c["env_id"], rec["instance"].get("family"))
     if mismatch:

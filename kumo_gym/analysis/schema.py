@@ -191,27 +191,6 @@ def _symbol(value: Any) -> Any:
     return value
 
 
-def pack_for(family_or_env: str) -> Pack | None:
-    """The pack for a grid puzzle name, family or env id (``Tents``, ``kumo_gym/Solo-v0`` ...).
-
-    None for a puzzle without a pack (see :func:`kumo_gym.analysis.packs.pack_for`).
-    """
-    from .packs import pack_for as _pack_for
-
-    return _pack_for(family_or_env)
-
-
-def __getattr__(name: str):  # TENTS, SOLO, ... : the packs, loaded on first use
-    if name.isupper() and not name.startswith("_"):
-        from . import packs
-
-        try:
-            return packs.get(name.lower())
-        except KeyError:
-            pass
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 @dataclass(frozen=True)
 class Bounds:
     """Grid size used to range-check coordinates: H rows, W columns, n digit/box count."""

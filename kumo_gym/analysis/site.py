@@ -426,7 +426,7 @@ def build_report(paths: list[str | Path], out: str | Path | None = None, *, anal
                 f"{len(records)} episodes, {len(docs)} reasoning graphs.</p>")]
     # evaluation tables and plots
     if records:
-        from ..training.evaluate import summarize, table_rows
+        from .results import summarize, table_rows
 
         summary = summarize(records)
         rows, cols = table_rows(summary["by_env"])

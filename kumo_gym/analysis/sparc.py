@@ -13,27 +13,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import combinations
-from statistics import mean
 
-from ..envs.sparc.puzzle import KIND_NAMES, SparcPuzzle
+from ..envs.sparc.puzzle import SparcPuzzle
+from .results import pass_at_k
 
 PATH_FLAGS = ("incorrect_start_end", "disconnected", "intersecting", "rule_cell_crossing", "invalid_path")
 RULES = ("dot", "gap", "square", "star", "triangle", "poly")
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Unbiased pass@k for one puzzle with ``n`` samples of which ``c`` are correct:
-    ``1 - C(n - c, k) / C(n, k)``, computed as ``1 - prod_{i=n-c+1..n} (1 - k / i)``."""
-    if not (0 <= c <= n) or k < 1:
-        raise ValueError(f"need 0 <= c <= n and k >= 1 (n={n}, c={c}, k={k})")
-    if n < k:
-        raise ValueError(f"pass@{k} needs at least {k} samples per puzzle, got {n}")
-    if n - c < k:
-        return 1.0
-    prod = 1.0
-    for i in range(n - c + 1, n + 1):
-        prod *= 1.0 - k / i
-    return 1.0 - prod
 
 
 def pass_at_k_brute(outcomes: list[bool], k: int) -> float:
@@ -127,63 +112,3 @@ def format_table(summary: dict) -> str:
     for k, v in summary.get("pass_at_k", {}).items():
         lines.append(f"  pass@{k}: {100 * v:5.1f}%")
     return "\n".join(lines)
-
-
-# ---- level calibration (issue 18) -------------------------------------------------------------------
-#: the statistics compared per level; presence rates are shares of puzzles holding the type
-SYMBOL_TYPES = ("dot", "gap", "square", "star", "triangle", "poly", "ylop")
-LEVEL_STATS = ("area", "shortest", "rule_types", "solutions", "score") + tuple(f"has_{t}" for t in SYMBOL_TYPES)
-
-
-def puzzle_stats(record: dict) -> dict:
-    """The calibration statistics of one record (official or generated, with its solutions):
-    grid area, positions of the shortest solution, distinct cell-symbol types (the paper's
-    "mechanics", App. D), solution count, difficulty score, and which symbol types it holds."""
-    p = SparcPuzzle.from_record(record)
-    lengths = [len(s["path"]) for s in record["solutions"]]
-    types = p.rule_types()
-    out = {"level": int(record["difficulty_level"]), "area": p.width * p.height, "shortest": min(lengths),
-           "rule_types": len({KIND_NAMES[s[0]] for s in p.symbols.values()}), "solutions": len(lengths),
-           "score": float(record["difficulty_score"]), "symbols": len(p.symbols), "dots": len(p.dots),
-           "gaps": len(p.gaps)}
-    out.update({f"has_{t}": float(t in types) for t in SYMBOL_TYPES})
-    return out
-
-
-def level_stats(records) -> dict:
-    """``{level: {statistic: mean}}`` over records (see :func:`puzzle_stats`), with ``n`` and the
-    smallest shortest solution (``min_shortest``) per level."""
-    by_level: dict = defaultdict(list)
-    for r in records:
-        st = puzzle_stats(r)
-        by_level[st["level"]].append(st)
-    out = {}
-    for lv, rows in sorted(by_level.items()):
-        d = {k: mean(r[k] for r in rows) for k in LEVEL_STATS + ("symbols", "dots", "gaps")}
-        d["n"] = len(rows)
-        d["min_shortest"] = min(r["shortest"] for r in rows)
-        out[lv] = d
-    return out
-
-
-def calibration_table(ours: dict, official: dict, tolerance: float = 0.15) -> tuple[list[dict], str]:
-    """Rows comparing generated and official level statistics, and the table as text.
-
-    Means (area, shortest solution, rule types, solutions, score) must lie within ``tolerance``
-    of the official mean (relative); presence rates within ``tolerance`` as an absolute share
-    (a rate of 1/7 measured on 7 official puzzles has no meaningful relative precision).
-    """
-    rows = []
-    for lv in sorted(set(ours) & set(official)):
-        for stat in LEVEL_STATS:
-            o, g = official[lv][stat], ours[lv][stat]
-            rate = stat.startswith("has_")
-            dev = abs(g - o) if rate else (abs(g - o) / abs(o) if o else abs(g))
-            rows.append({"level": lv, "stat": stat, "official": o, "generated": g,
-                         "deviation": dev, "kind": "absolute" if rate else "relative", "ok": dev <= tolerance + 1e-12})
-    lines = [f"{'level':>5}  {'statistic':<12}{'official':>10}{'generated':>11}{'deviation':>11}  ok"]
-    for r in rows:
-        dev = f"{r['deviation']:.2f}" if r["kind"] == "absolute" else f"{100 * r['deviation']:.0f}%"
-        lines.append(f"{r['level']:>5}  {r['stat']:<12}{r['official']:>10.2f}{r['generated']:>11.2f}{dev:>11}  "
-                     f"{'yes' if r['ok'] else 'NO'}")
-    return rows, "\n".join(lines)

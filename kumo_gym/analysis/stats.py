@@ -1,7 +1,7 @@
 """The paper's analyses over many analysed traces (reasoning_graphs.md §7, §8).
 
 Input everywhere is a list of analysed traces (the ``kumo_gym.reasoning_graph/v1`` dicts of
-:func:`kumo_gym.analysis.extract.analyse_trace`) or the flat rows of :func:`rows`. scipy is
+:func:`kumo_gym.analysis.pipeline.analyse_trace`) or the flat rows of :func:`rows`. scipy is
 imported inside the functions that need it.
 """
 from __future__ import annotations

@@ -28,8 +28,6 @@ _CELL_PATTERNS = (
     (re.compile(r"\b(?:column|col)\s+(\d{1,3})\s*(?:,\s*|\s+)(?:in\s+)?row\s+(\d{1,3})\b", re.IGNORECASE), True),
 )
 
-#: the patterns stage 2 votes with (cells and bare unit numbers)
-COORD_PATTERNS = tuple(p for p, _ in _CELL_PATTERNS)
 _UNIT = re.compile(r"\b(row|column|col|box|block)\s+(\d{1,3})\b", re.IGNORECASE)
 
 # list of cell tokens joined by commas, "and", "or". A bare comma followed by a cell and a verb
@@ -39,7 +37,6 @@ _PRED = (r"(?:is|are|must|can|cannot|can't|has|have|should|will|would|gets?|beco
 _COMMA = rf",(?!\s*@\d+@\s+{_PRED}\b)"
 LIST = rf"@\d+@(?:\s*(?:,\s*and|{_COMMA}|and|&)\s*@\d+@){{0,40}}"
 LIST_OR = rf"@\d+@(?:\s*(?:,\s*or|,\s*and|{_COMMA}|or|and)\s*@\d+@){{0,40}}"
-NUM = r"\d{1,3}"
 # after "X = 3": not the start of a list of options ("X is 1, 3 or 4", "X is 1 or 2", "1/2")
 NOT_A_LIST = r"(?!\s*(?:,\s*\d{1,2}\s*(?:,|or\b|and\b)|or\b|and\s+\d{1,2}\s*(?:,|or\b|and\b|$|\.|;)|/))"
 DIGITS = r"\d{1,2}(?:\s*(?:,\s*(?:or|and)|,|or|and|nor|/)\s*\d{1,2})*"

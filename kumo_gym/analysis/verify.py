@@ -39,12 +39,6 @@ def _data(instance: Any) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def stored_solution(instance: Any) -> list | None:
-    """The instance's stored solution grid (grid_puzzles.md §2 ``data.solution``), or None."""
-    sol = _data(instance).get("solution")
-    return sol if isinstance(sol, list) else None
-
-
 @functools.lru_cache(maxsize=64)
 def grid_task(family: str):
     """The Task of the grid puzzle whose ``Instance.family`` is ``family`` (None if there is none)."""

@@ -46,8 +46,8 @@ def backend_from_args(args):
         return make_agent(args.agent, seed=args.seed), args.agent
     if not args.model:
         raise SystemExit("error: give --agent oracle|random or --model NAME (e.g. --model tiny)")
-    kwargs = dict(api_key_env=args.api_key_env, concurrency=args.concurrency, timeout=args.timeout,
-                  max_retries=args.max_retries, device=args.device, seed=args.seed)
+    kwargs = {"api_key_env": args.api_key_env, "concurrency": args.concurrency, "timeout": args.timeout,
+                  "max_retries": args.max_retries, "device": args.device, "seed": args.seed}
     if args.max_tokens is not None:
         kwargs["max_tokens"] = args.max_tokens
     if args.temperature is not None:

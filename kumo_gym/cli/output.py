@@ -58,10 +58,10 @@ class JsonlOutput:
         """Open for writing: appending to what :meth:`kept` kept, or from scratch when ``fresh``."""
         try:
             if self.stream:
-                self._file = open(self.given, "ab", buffering=0)
+                self._file = open(self.given, "ab", buffering=0)  # noqa: SIM115 - closed by finish/abandon
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._file = open(self.partial, "wb" if fresh else "ab")
+                self._file = open(self.partial, "wb" if fresh else "ab")  # noqa: SIM115 - closed by finish/abandon
         except OSError as e:
             raise ConfigError(f"cannot write {self.given}: {e.strerror or e}") from None
         return self

@@ -1,7 +1,7 @@
-"""``kumo-gym train grpo|sft``: the options of a training run, then :func:`kumo_gym.training.config.run_training`."""
+"""``kumo-gym train grpo|sft``: the options of a training run, then :func:`kumo_gym.training.run.run_training`."""
 from __future__ import annotations
 
-from ..training.config import run_training
+from ..training.run import run_training
 from .args import add_size_arg, nonnegative_int, positive_float, positive_int
 
 

@@ -6,7 +6,7 @@ environment class as ``"module:Class"`` strings, so this module imports nothing 
 """
 from __future__ import annotations
 
-from .registry import EnvEntry
+from .entry import EnvEntry
 
 # ---- planning ("The Illusion of Thinking", specs/planning.md) -------------------------------
 _PLANNING = "The Illusion of Thinking (Shojaee et al., 2025)"
@@ -70,6 +70,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Lightup", "lightup", "Light Up: light every white cell; lights never see each other; numbered blacks count lights"),
     _grid("Mosaic", "mosaic", "Mosaic: colour cells so each clue counts the black cells in its 3x3 block"),
     _grid("Pattern", "pattern", "Pattern (nonogram): paint the picture whose row and column runs are given"),
+    _grid("Signpost", "signpost", "Signpost: number the cells 1..n so every arrow points on to the next number"),
     _grid("Rect", "rect", "Rectangles: cut the grid into rectangles, each holding one number equal to its area"),
     _grid("Singles", "singles", "Singles (Hitori): black out repeats; blacks never touch; whites stay connected"),
     _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),
@@ -79,5 +80,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Magnets", "magnets", "Magnets: fill domino slots with magnets or blanks; like poles never touch; pole counts"),
     _grid("Tracks", "tracks", "Train Tracks: one railway from the left edge to the bottom edge matching the line counts"),
     _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
+    _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
+    _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
     _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
 ]

@@ -125,7 +125,7 @@ def boxed_contents(text: str, last: int | None = None) -> list[str]:
     return [text[a:b] for a, b in spans]
 
 
-_FENCE = re.compile(r"```[^\n`]*\n(.*?)```", re.S)
+_FENCE = re.compile(r"```[^\n`]*\n(.*?)```", re.DOTALL)
 
 
 def fenced_contents(text: str) -> list[str]:
@@ -142,8 +142,8 @@ def tagged_contents(text: str, tag: str = "answer") -> list[str]:
     such as ``"<answer>" * 40000``.
     """
     t = re.escape(tag)
-    opens = [(m.start(), m.end()) for m in re.finditer(r"<\s*" + t + r"\s*>", text, re.I)]
-    closes = [(m.start(), m.end()) for m in re.finditer(r"<\s*/\s*" + t + r"\s*>", text, re.I)]
+    opens = [(m.start(), m.end()) for m in re.finditer(r"<\s*" + t + r"\s*>", text, re.IGNORECASE)]
+    closes = [(m.start(), m.end()) for m in re.finditer(r"<\s*/\s*" + t + r"\s*>", text, re.IGNORECASE)]
     out = []
     i = j = 0
     pos = 0
@@ -212,9 +212,7 @@ def looks_truncated(text: str, finish_reason: str | None = None, n_output_tokens
     """Whether an output was cut by a token limit rather than ended by the model."""
     if finish_reason == "length":
         return True
-    if n_output_tokens is not None and max_new_tokens is not None and n_output_tokens >= max_new_tokens:
-        return True
-    return False
+    return bool(n_output_tokens is not None and max_new_tokens is not None and n_output_tokens >= max_new_tokens)
 
 
 def self_truncation_evidence(text: str) -> bool:
@@ -229,7 +227,7 @@ class Bare(str):
 
 _NO = object()
 _TOKEN = re.compile(r"""(?P<ws>[ \t\r\n]+)|(?P<open>[\[(])|(?P<close>[\])])|(?P<comma>,)|(?P<hash>#[^\n]*)"""
-                    r"""|(?P<word>[^\s,\[\]()'"{}#]+)|(?P<other>.)""", re.S)
+                    r"""|(?P<word>[^\s,\[\]()'"{}#]+)|(?P<other>.)""", re.DOTALL)
 
 
 def _reject_constant(name: str):
@@ -302,7 +300,7 @@ class LiteralReader:
         head = text.lstrip()
         if not head.startswith("[") or "." in text and ("..." in text or "\u2026" in text) or "{" in text:
             return _NO
-        if re.search(r"\d{%d,}" % (self.max_digits + 1), text) or re.search(r"[eE][+-]?\d{3,}", text):
+        if re.search(rf"\d{{{self.max_digits + 1},}}", text) or re.search(r"[eE][+-]?\d{3,}", text):
             return _NO  # over-long numbers and huge exponents get the exact errors of scan()
         if text.count(",") + text.count("[") > self.max_items:  # an upper bound on the elements
             return _NO
@@ -429,7 +427,7 @@ class LiteralReader:
                 self._fail(f"number {word[:20]}... is too long", pos, "too_large")
             if "." in word or "e" in word or "E" in word:
                 value = float(word)
-                if value != value or value in (float("inf"), float("-inf")):
+                if not math.isfinite(value):
                     self._fail(f"number {word[:20]!r} is not finite", pos)
                 return value
             return int(word)

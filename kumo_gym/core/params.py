@@ -66,10 +66,10 @@ class ParamSpec:
         v = _convert(self.name, value, self.kind, self.choices)
         if self.choices is not None and v not in self.choices:
             raise ConfigError(f"{self.name} {value!r} is not one of: {', '.join(map(str, self.choices))}")
-        if self.kind in (int, float):
-            if (self.lo is not None and v < self.lo) or (self.hi is not None and v > self.hi):
-                raise ConfigError(f"{self.name} {v!r} is outside the valid range "
-                                  f"{_num(self.lo, '-inf')}..{_num(self.hi, 'inf')}")
+        if self.kind in (int, float) and ((self.lo is not None and v < self.lo)
+                                          or (self.hi is not None and v > self.hi)):
+            raise ConfigError(f"{self.name} {v!r} is outside the valid range "
+                              f"{_num(self.lo, '-inf')}..{_num(self.hi, 'inf')}")
         return v
 
 
@@ -124,9 +124,9 @@ def _convert(name: str, value: Any, kind: type, choices: tuple | None) -> Any:
         if isinstance(value, str):
             return value
         # numbers that name a choice ("3" or 3 for a level) are accepted in either type
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and choices is not None:
-            if str(value) in choices:
-                return str(value)
+        if (isinstance(value, (int, float)) and not isinstance(value, bool) and choices is not None
+                and str(value) in choices):
+            return str(value)
         raise ConfigError(f"{name} {value!r} is not a string" + (
             f"; expected one of: {', '.join(map(str, choices))}" if choices else ""))
     if isinstance(value, kind):

@@ -9,34 +9,13 @@ tests add rows with :func:`add_entry`.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
+from .entry import NAMESPACE, EnvEntry
 from .errors import ConfigError
 
-NAMESPACE = "kumo_gym"
-
-
-@dataclass(frozen=True)
-class EnvEntry:
-    """One registered environment.
-
-    ``task`` is ``"module:Class"`` of its Task; ``modes`` the interaction modes it supports
-    (the first is the default); ``env_classes`` optional ``{mode: "module:Class"}`` overrides of
-    the generic AnswerEnv/InteractiveEnv; ``summary`` one line for ``kumo-gym list``.
-    """
-
-    name: str
-    task: str
-    family: str
-    summary: str
-    modes: tuple[str, ...] = ("answer",)
-    env_classes: dict = field(default_factory=dict)
-    paper: str = ""
-
-    @property
-    def id(self) -> str:
-        return f"{NAMESPACE}/{self.name}-v0"
+__all__ = ["NAMESPACE", "EnvEntry", "add_entry", "catalogue_rows", "entries", "entry", "get_task", "import_object",
+           "register_all", "remove_entry", "resolve_env_id"]
 
 
 def import_object(path: str):
@@ -80,7 +59,7 @@ def entry(env_id: str) -> EnvEntry:
     raise ConfigError(f"environment {env_id!r} is not one of: {', '.join(e.id for e in entries())}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_task(env_id: str):
     """The (stateless, shared) Task object of ``env_id``."""
     return import_object(entry(env_id).task)()

@@ -94,10 +94,9 @@ class Task(ABC):
         merged: dict[str, Any] = {}
         if difficulty is None and not params:
             difficulty = self.default_difficulty
-        if difficulty is not None:
-            if self.difficulties:
-                difficulty = self.resolve_difficulty(difficulty)
-                merged.update(self.difficulties[difficulty])
+        if difficulty is not None and self.difficulties:
+            difficulty = self.resolve_difficulty(difficulty)
+            merged.update(self.difficulties[difficulty])
         merged.update(params)
         if self.Params is not None:
             out = self.Params.from_kwargs(merged).to_dict()

@@ -61,12 +61,12 @@ class Verdict:
         return out
 
     @classmethod
-    def success(cls, message: str = "The answer is correct.", **details) -> "Verdict":
+    def success(cls, message: str = "The answer is correct.", **details) -> Verdict:
         return cls("solved", message, 1.0, details=details)
 
     @classmethod
     def failure(cls, status: str, message: str, score: float = 0.0, first_error: int | None = None,
-                **details) -> "Verdict":
+                **details) -> Verdict:
         return cls(status, message, score, first_error=first_error, details=details)
 
     def to_dict(self) -> dict:
@@ -76,7 +76,7 @@ class Verdict:
                 "first_error": self.first_error, "details": _deep_copy(self.details), "solved": self.solved}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Verdict":
+    def from_dict(cls, d: dict) -> Verdict:
         return cls(status=d["status"], message=d.get("message", ""), score=d.get("score", 0.0),
                    reward=d.get("reward"), first_error=d.get("first_error"),
                    details=d.get("details") or {})

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 import string
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -123,7 +123,7 @@ def check_prompt_template(template: Any, fields: list[str]) -> str | None:
 class PuzzleEnv(gym.Env):
     """Base of the generic environments. See AnswerEnv and InteractiveEnv for the manuals."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
+    metadata: ClassVar[dict] = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
     def __init__(self, task: Task, env_id: str, *, split: str = "train", reward: str = "binary",
                  render_mode: str | None = None, prompt_template: str | None = None,

@@ -16,14 +16,14 @@ from __future__ import annotations
 import inspect
 import re
 import sys
-from functools import lru_cache
+from functools import cache
 
 from ..core.capabilities import ImageRendering
 from ..core.errors import check_choice
 from ..core.registry import EnvEntry, entries, entry, get_task, import_object
 
 GENERIC = {"answer": "kumo_gym.envs.answer:AnswerEnv", "interactive": "kumo_gym.envs.interactive:InteractiveEnv"}
-_SECTION = re.compile(r"^##\s+(.+?)\s*$", re.M)
+_SECTION = re.compile(r"^##\s+(.+?)\s*$", re.MULTILINE)
 
 
 def class_name(e: EnvEntry, mode: str) -> str:
@@ -41,7 +41,7 @@ def make_env(env_id: str, mode: str | None = None, **kwargs):
     return env_class(e.id, mode)(get_task(e.id), e.id, **kwargs)
 
 
-@lru_cache(maxsize=None)
+@cache
 def env_class(env_id: str, mode: str) -> type:
     """The documented class of ``env_id`` in ``mode`` (created once)."""
     e = entry(env_id)
@@ -81,8 +81,8 @@ def _arguments(task, mode: str, base_sections: dict[str, str]) -> str:
     rows = []
     if task.difficulties:
         rows.append(("difficulty", "one of " + ", ".join(map(repr, task.difficulties)) +
-                     f", default {task.default_difficulty!r}", "a named preset (see Presets); explicit "
-                     "parameters override its values"))
+                     f", default {task.default_difficulty!r}", ("a named preset (see Presets); explicit "
+                     "parameters override its values")))
     if task.Params is not None:
         rows += task.Params.help_rows()
     else:
@@ -106,7 +106,7 @@ def manual(e: EnvEntry, mode: str, base: type) -> str:
     """The manual of ``e`` in ``mode`` (see the module docstring)."""
     task = get_task(e.id)
     t_lead, t_sec = _sections(type(task).__doc__)
-    b_lead, b_sec = _sections(base.__doc__)
+    _b_lead, b_sec = _sections(base.__doc__)
     out = [f"{e.summary}.", "", f"``gym.make({e.id!r}" + ("" if mode == e.modes[0] else f", mode={mode!r}") +
            f")`` -- family ``{e.family}``, modes {', '.join(e.modes)}" + (f"; after {e.paper}" if e.paper else "") + ".",
            ""]
@@ -122,9 +122,9 @@ def manual(e: EnvEntry, mode: str, base: type) -> str:
     for head in ("Description", "Observation space", "Action space", "Episode end", "Info"):
         if head in b_sec and head not in t_sec:
             out += [f"## {head} ({mode} mode)", b_sec[head], ""]
-    out += ["## Rewards", f"``reward='binary'`` (default): 1 exactly when the rules are met, else 0. "
+    out += ["## Rewards", (f"``reward='binary'`` (default): 1 exactly when the rules are met, else 0. "
             f"``reward='partial'``: {task.partial_credit}. Cheap strategies (empty, constant, "
-            "checkerboard, back-and-forth moves, listing every option ...) earn at most 0.1.", ""]
+            "checkerboard, back-and-forth moves, listing every option ...) earn at most 0.1."), ""]
     if b_sec.get("Rewards") and base.__module__ not in (GENERIC["answer"].split(":")[0],
                                                         GENERIC["interactive"].split(":")[0]):
         out += [b_sec["Rewards"], ""]

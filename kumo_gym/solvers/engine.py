@@ -320,6 +320,22 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     return active.tolist()
 
 
+def descend(start, open_of: Callable, change: Callable, steps: int):
+    """A generator's local search: ``open_of(candidate)`` lists what deduction leaves undecided in
+    it (cells, slots), ``change(candidate, open)`` returns a modified copy; a change is kept when it
+    leaves no more open than before. Stops when nothing is open or after ``steps`` changes; returns
+    ``(best candidate, what it leaves open)`` (an empty list: deduction settles it, so it is unique)."""
+    best, left = start, open_of(start)
+    for _ in range(steps):
+        if not left:
+            break
+        cand = change(best, left)
+        cand_left = open_of(cand)
+        if len(cand_left) <= len(left):
+            best, left = cand, cand_left
+    return best, left
+
+
 # ---- near misses (issue 12) ----------------------------------------------------------------
 @dataclass(frozen=True)
 class Breach:

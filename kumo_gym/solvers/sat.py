@@ -34,8 +34,6 @@ from pysat.solvers import Solver
 
 #: CaDiCaL 1.5.3, one of the two solvers named by §8 (Glucose 4 is the other).
 DEFAULT_SOLVER = "cadical153"
-#: Glucose 4 is used where unit propagation is needed (``propagate``), which CaDiCaL lacks.
-PROPAGATING_SOLVER = "glucose4"
 
 
 class BudgetExceeded(RuntimeError):
@@ -326,10 +324,6 @@ class UniquenessOracle:
             return not _run(self.solver, assumptions, self.budget)
         except BudgetExceeded:
             return False
-
-    def second_solution(self, assumptions: Sequence[int]) -> list[int] | None:
-        """Another solution consistent with ``assumptions``, or None."""
-        return self.solver.get_model() if _run(self.solver, assumptions, self.budget) else None
 
     def close(self) -> None:
         self.solver.delete()

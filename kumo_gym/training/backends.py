@@ -17,8 +17,10 @@ transformers, tokenizers, openai) are imported inside the functions that use the
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import heapq
+import io
 import itertools
 import json
 import logging
@@ -317,7 +319,7 @@ def _chat_results(resp, limit: int) -> list[ChatResult] | None:
             prompt_tokens=getattr(usage, "prompt_tokens", None),
             # usage counts all choices of one request; split it evenly between them
             completion_tokens=(None if not isinstance(completion_tokens, int)
-                               else int(round(completion_tokens / len(choices)))),
+                               else round(completion_tokens / len(choices))),
             extra={"model": getattr(resp, "model", None)},
         ))
     return out
@@ -336,11 +338,35 @@ def _wire_messages(messages: list[dict]) -> list[dict]:
     return [{"role": m["role"], "content": message_text(m.get("content", ""))} for m in messages]
 
 
+def to_data_url(image) -> str:
+    """A PIL image (or an RGB array) as a ``data:image/png;base64,...`` URL."""
+    from PIL import Image
+
+    if not isinstance(image, Image.Image):
+        image = Image.fromarray(image)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def openai_content(content: Any):
+    """Message content for the OpenAI chat API: text as it is; image parts as ``image_url`` parts."""
+    if isinstance(content, str) or content is None:
+        return content or ""
+    out = []
+    for part in content:
+        if part.get("type") == "image" and part.get("image") is not None:
+            out.append({"type": "image_url", "image_url": {"url": to_data_url(part["image"])}})
+        elif part.get("type") == "text":
+            out.append({"type": "text", "text": part.get("text", "")})
+        else:
+            out.append(part)
+    return out
+
+
 def _openai_messages(messages: list[dict]) -> list[dict]:
     """Messages for an OpenAI-compatible server: image parts as ``image_url`` data URLs (vision
     endpoints), the reasoning of earlier turns left out."""
-    from .vision import openai_content
-
     return [{"role": m["role"], "content": openai_content(m.get("content", ""))} for m in messages]
 
 
@@ -422,8 +448,8 @@ class TransformersBackend:
             # keep the end of the prompt: it holds the question and the answer format
             ids = ids[-max(1, limit - max_new):]
         input_ids = torch.tensor([ids], device=self.device)
-        gen_kwargs = dict(max_new_tokens=max_new, num_return_sequences=n, pad_token_id=self.tokenizer.pad_token_id,
-                          eos_token_id=self.tokenizer.eos_token_id)
+        gen_kwargs = {"max_new_tokens": max_new, "num_return_sequences": n, "pad_token_id": self.tokenizer.pad_token_id,
+                          "eos_token_id": self.tokenizer.eos_token_id}
         if temp > 0:
             gen_kwargs.update(do_sample=True, temperature=temp, top_k=0, top_p=1.0)
         else:
@@ -530,8 +556,8 @@ def tiny_corpus(items_per_env: int = 3, env_ids: list[str] | None = None) -> lis
     from .data import generate_instances
 
     texts = [
-        "Think step by step, then give the final answer. <think> reasoning </think> "
-        "<answer> moves = [[1, 0, 2], [2, 0, 1]] </answer> \\boxed{42} Answer: (A) #### 7 ",
+        ("Think step by step, then give the final answer. <think> reasoning </think> "
+        "<answer> moves = [[1, 0, 2], [2, 0, 1]] </answer> \\boxed{42} Answer: (A) #### 7 "),
         "0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ .,;:!?'\"()[]{}<>=+-*/\\|_#@$%^&~`",
     ]
     for e in entries():
@@ -543,9 +569,9 @@ def tiny_corpus(items_per_env: int = 3, env_ids: list[str] | None = None) -> lis
                 texts.append(task.prompt(inst))
                 try:
                     texts.append(task.format_answer(task.solve(inst)))
-                except Exception:  # a family without a solver still contributes its prompts
+                except Exception:  # noqa: BLE001, S110 - a family without a solver still contributes its prompts
                     pass
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - one broken family must not stop the corpus
             log.warning("tiny corpus: skipping %s (%s)", e.id, exc)
     return texts
 
@@ -713,7 +739,7 @@ def serve_openai(backend: ChatBackend, host: str = "127.0.0.1", port: int = 0, m
             try:
                 results = backend.chat(messages, max_tokens=req.get("max_tokens") or req.get("max_completion_tokens"),
                                        temperature=req.get("temperature"), n=n)
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001 - the server answers 500 and keeps serving
                 self._send(500, {"error": {"message": f"{type(exc).__name__}: {exc}"}})
                 return
             choices = []

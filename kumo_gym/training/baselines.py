@@ -96,11 +96,11 @@ def main(argv=None) -> int:
                     "puzzles at small sizes and KUMO easy)")
     ap.add_argument("--out", default="runs/baselines")
     args = ap.parse_args(argv)
-    from ..core.tables import format_table
     from ..core.registry import entries
+    from ..core.tables import format_table
 
     if args.env:
-        from .grpo import parse_env_spec
+        from .evaluate import parse_env_spec
 
         configs = [(s.env_id, {k: v for k, v in s.kwargs.items() if k != "mode"}, 1.0)
                    for s in map(parse_env_spec, args.env)]

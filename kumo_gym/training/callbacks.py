@@ -16,10 +16,12 @@ It works with any ``transformers.Trainer`` (TRL's GRPOTrainer and SFTTrainer inc
 from __future__ import annotations
 
 import logging
+import math
 from pathlib import Path
 from typing import Any
 
-from .evaluate import EvalSpec, Evaluator, summarize
+from ..analysis.results import summarize
+from .evaluate import EvalSpec, Evaluator
 
 log = logging.getLogger(__name__)
 
@@ -49,10 +51,10 @@ def analysis_metrics(records: list[dict]) -> dict[str, float]:
                                    env_ids=[r["env_id"] for r in single], verdicts=[r.get("verdict") for r in single],
                                    reasoning=[r["replies"][0].get("reasoning") for r in single])
         out = graph_summary(per_sample, prefix="")
-    except Exception as exc:  # analysis must never stop a training run
+    except Exception as exc:  # noqa: BLE001 - analysis must never stop a training run
         log.warning("reasoning-graph metrics failed: %s", exc)
         return {}
-    return {k: float(v) for k, v in out.items() if isinstance(v, (int, float)) and v == v}
+    return {k: float(v) for k, v in out.items() if isinstance(v, (int, float)) and not math.isnan(v)}
 
 
 class KumoEvalCallback(_trainer_callback_base()):
@@ -68,7 +70,7 @@ class KumoEvalCallback(_trainer_callback_base()):
     def __init__(self, specs: list[EvalSpec | str], n: int = 4, every: int = 10, max_tokens: int = 128,
                  temperature: float = 0.0, out_dir: str | Path = "runs/callback", seed: int = 0,
                  split: str = "validation"):
-        from .grpo import parse_env_spec
+        from .evaluate import parse_env_spec
 
         self.specs = [s if isinstance(s, EvalSpec) else parse_env_spec(s) for s in specs]
         self.n = int(n)

@@ -155,7 +155,7 @@ class Curriculum(_trainer_callback_base()):
 
         if not isinstance(envs, dict) or not envs:
             raise ConfigError("a curriculum needs envs: a mapping of environment ids to their levels")
-        defaults = dict(window=window, promote_at=promote_at, demote_at=demote_at, min_episodes=min_episodes)
+        defaults = {"window": window, "promote_at": promote_at, "demote_at": demote_at, "min_episodes": min_episodes}
         self.schedules: dict[str, Schedule] = {}
         self.env_kwargs: dict[str, dict] = {}
         for name, spec in envs.items():

@@ -159,8 +159,8 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     t0 = time.time()
     out = Path(out or f"runs/demo-{time.strftime('%Y%m%d-%H%M%S')}")
     out.mkdir(parents=True, exist_ok=True)
-    md = ["# kumo_gym demo", "", f"Run at {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; "
-          "everything below ran on this machine's CPU with nothing downloaded.", ""]
+    md = ["# kumo_gym demo", "", (f"Run at {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}; "
+          "everything below ran on this machine's CPU with nothing downloaded."), ""]
 
     _section("1. The suite")
     rows = catalogue_rows()
@@ -188,8 +188,8 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
         Evaluator(agent, eval_dir, model_name=agent.name, split="test", progress=True).run(specs, n)
     summary = report(eval_dir, quiet=True)
     print(format_results(summary, families=False))
-    md += ["## 3. Oracle and random agents", "", f"{n} test instances per environment and mode "
-           f"(traces: `{eval_dir}/traces.jsonl`).", "", format_results(summary, markdown=True, families=False), ""]
+    md += ["## 3. Oracle and random agents", "", (f"{n} test instances per environment and mode "
+           f"(traces: `{eval_dir}/traces.jsonl`)."), "", format_results(summary, markdown=True, families=False), ""]
     if (eval_dir / "accuracy_tokens.png").exists():
         md += ["![accuracy vs difficulty](eval/accuracy_tokens.png)", ""]
 
@@ -200,9 +200,9 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     (out / "summary.json").write_text(json.dumps({"eval": summary, "grpo": history}, indent=2, default=str) + "\n")
 
     md += ["## Next", "",
-           "- A real model: `kumo-gym train grpo --config examples/grpo_qwen.yaml` (downloads Qwen2.5-0.5B-Instruct, "
+           ("- A real model: `kumo-gym train grpo --config examples/grpo_qwen.yaml` (downloads Qwen2.5-0.5B-Instruct, "
            "about 1 GB; a GPU with about 24 GB, or 12 GB with `--use_peft`), then "
-           "`kumo-gym eval --env Hanoi --difficulty easy medium hard --model runs/grpo-qwen0.5b/model --size 50`;",
+           "`kumo-gym eval --env Hanoi --difficulty easy medium hard --model runs/grpo-qwen0.5b/model --size 50`;"),
            "- an OpenAI-compatible endpoint: `kumo-gym eval --base-url http://localhost:8000/v1 --model NAME ...`;",
            "- see docs/training.md.", "", f"Total time: {time.time() - t0:.0f} s."]
     path = out / "report.md"
@@ -257,20 +257,20 @@ def learn(out: Path, md: list[str], env_id: str, model: str = "tiny", sft_steps:
     names = ", ".join(cur.schedules[env_id].names)
     moves = "; ".join(f"step {e['step']}: {e['event']} {e['from']} -> {e['to']}" for e in cur.history) or "none"
     md += [f"## 4. The tiny model learns ({env_id})", "",
-           f"**SFT warm-up**: {sft.state.global_step} steps on golden answers of the levels {names} "
-           f"(loss {losses[0]:.2f} -> {losses[-1]:.2f}; {sft_cpu:.0f} s of CPU).", "",
-           f"**GRPO with a curriculum** from the warmed-up model, sampled at temperature {DEMO_TEMPERATURE} (so that "
+           (f"**SFT warm-up**: {sft.state.global_step} steps on golden answers of the levels {names} "
+           f"(loss {losses[0]:.2f} -> {losses[-1]:.2f}; {sft_cpu:.0f} s of CPU)."), "",
+           (f"**GRPO with a curriculum** from the warmed-up model, sampled at temperature {DEMO_TEMPERATURE} (so that "
            f"it is right only part of the time): {trainer.state.global_step} steps "
            f"({grpo_cpu:.0f} s of CPU), levels {names}, promotion when the success rate of the last "
            f"{cur.schedules[env_id].rule.window} training episodes reaches 0.75. Curriculum moves: {moves}. "
            f"Reward components (`kumo_binary`, `kumo_partial`, `kumo_format`, weights 1, 0.5, 0.1), the share of "
-           "groups without reward spread (nothing to learn from) and the curriculum level, as TRL logs them:", "",
+           "groups without reward spread (nothing to learn from) and the curriculum level, as TRL logs them:"), "",
            format_table(table, tcols, markdown=True), "", diagnosis, ""]
     img = plot_grpo(history, out / "grpo" / "grpo.png")
     if img is not None:
         md += ["![GRPO curves](grpo/grpo.png)", ""]
-    md += ["What the tiny model (about 200K parameters, built here) can learn in minutes: to reproduce the answers "
+    md += [("What the tiny model (about 200K parameters, built here) can learn in minutes: to reproduce the answers "
            "of the few puzzles it was shown (one puzzle per level here) and, by RL, to produce them more reliably. "
            "What it cannot: solve puzzles it has not seen, or reason about new ones; the same pipeline with a "
-           "real model is the next section's.", ""]
+           "real model is the next section's."), ""]
     return out / "grpo"

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import threading
 import time
 from collections import defaultdict
@@ -31,9 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..analysis.results import format_results, summarize
 from ..core.errors import ConfigError
 from ..core.instance import Instance, canonical_json
-from ..core.registry import entry, get_task
+from ..core.params import parse_value
+from ..core.registry import entry, get_task, resolve_env_id
 from ..core.seeding import check_split, shard_range
 from .data import ENV_ONLY, generate_instances
 
@@ -234,7 +235,7 @@ class Evaluator:
         replies = None
         for idx, (sample, key) in enumerate(job.samples):
             traced, chat = self._make_env(job.spec, writer, key, sample, job.index)
-            messages, info = chat.reset(options={"instance": job.instance})
+            messages, _info = chat.reset(options={"instance": job.instance})
             if replies is None:
                 # one request for every sample of this instance (servers batch them)
                 replies = self._ask(chat, messages, len(job.samples))
@@ -246,14 +247,14 @@ class Evaluator:
 
     def _multi_turn(self, job: _Job, sample: int, key: str, writer) -> None:
         traced, chat = self._make_env(job.spec, writer, key, sample, job.index)
-        messages, info = chat.reset(options={"instance": job.instance})
+        messages, _ = chat.reset(options={"instance": job.instance})
         turns = []
         while True:
             r = self._ask(chat, messages, 1)[0]
             turns.append(r)
             # annotate before the step: the wrapper writes the record when the episode ends
             traced.annotate(**_turn_meta(turns))
-            messages, reward, terminated, truncated, info = chat.step(
+            messages, _reward, terminated, truncated, _info = chat.step(
                 r.text, reasoning=r.reasoning, finish_reason=r.finish_reason,
                 n_output_tokens=r.completion_tokens, max_new_tokens=self.max_tokens)
             if terminated or truncated:
@@ -281,143 +282,6 @@ def _turn_meta(turns, with_reasoning: bool = True) -> dict:
 # ---------------------------------------------------------------------------------------------
 # summarising
 # ---------------------------------------------------------------------------------------------
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Unbiased pass@k of an instance with ``c`` correct among ``n`` samples (Chen et al., 2021)."""
-    if n - c < k:
-        return 1.0
-    return 1.0 - math.prod((n - c - i) / (n - i) for i in range(k))
-
-
-#: verdict ``details`` keys that count an episode's steps, most specific first. ``tests_taken``
-#: (KUMO) counts tests only: the final diagnosis is an answer, not a step, and the optimum
-#: (``optimal_steps``, the oracle's number of tests) does not count it either.
-STEP_KEYS_INTERACTIVE = ("steps", "tests_taken", "moves")
-STEP_KEYS_ANSWER = ("n_moves", "steps", "tests_taken", "length", "moves")
-
-
-def episode_steps(rec: dict) -> int | None:
-    """Steps of an episode on the scale of its ``optimal_steps``: interactive moves (tests only
-    in KUMO), or the length of the answer's move list."""
-    details = (rec.get("verdict") or {}).get("details") or {}
-    interactive = rec.get("mode") not in (None, "answer")
-    for name in STEP_KEYS_INTERACTIVE if interactive else STEP_KEYS_ANSWER:
-        v = details.get(name)
-        if isinstance(v, bool):
-            continue
-        if isinstance(v, int):
-            return v
-        if isinstance(v, list) and not interactive:
-            return len(v)
-    return rec.get("n_steps") if interactive else None
-
-
-def family_of(rec: dict) -> str | None:
-    """The catalogue family of a trace record's environment (``planning``, ``grid`` ...), not the
-    puzzle's own name."""
-    try:
-        return entry(rec["env_id"]).family
-    except Exception:  # an environment no longer registered: keep what the record says
-        return rec.get("family")
-
-
-def _difficulty_order(env_id: str) -> list[str]:
-    try:
-        return list(get_task(env_id).difficulties)
-    except Exception:
-        return []
-
-
-def _mean(xs):
-    xs = [x for x in xs if x is not None]
-    return sum(xs) / len(xs) if xs else None
-
-
-def summarize(records: list[dict]) -> dict:
-    """Tables of results by (model, environment, mode, difficulty) and by (model, family, difficulty)."""
-    def rows_for(keyf):
-        groups: dict[tuple, list[dict]] = defaultdict(list)
-        for r in records:
-            groups[keyf(r)].append(r)
-        rows = []
-        for key, recs in groups.items():
-            by_inst: dict[tuple, list[bool]] = defaultdict(list)
-            for r in recs:
-                by_inst[(r.get("instance_id"), r.get("index"))].append((r.get("verdict") or {}).get("status") == "solved")
-            k = min(len(v) for v in by_inst.values())
-            statuses = [(r.get("verdict") or {}).get("status") for r in recs]
-            solved = [r for r, s in zip(recs, statuses) if s == "solved"]
-            ratios = []
-            for r in solved:
-                steps, opt = episode_steps(r), r.get("optimal_steps")
-                if steps is not None and opt:
-                    ratios.append(steps / opt)
-            row = dict(zip(("model", "group", "mode", "difficulty"), key))
-            row.update({
-                "instances": len(by_inst),
-                "episodes": len(recs),
-                "success": sum(s == "solved" for s in statuses) / len(recs),
-                f"pass@{k}": _mean([pass_at_k(len(v), sum(v), k) for v in by_inst.values()]),
-                "parse_error": sum(s == "parse_error" for s in statuses) / len(recs),
-                "truncated": sum(s == "truncated" for s in statuses) / len(recs),
-                "tokens": _mean([r.get("completion_tokens") for r in recs]),
-                "steps": _mean([episode_steps(r) for r in recs]),
-                "optimal_steps": _mean([r.get("optimal_steps") for r in recs]),
-                "opt_ratio": _mean(ratios),
-            })
-            rows.append(row)
-        return rows
-
-    def order(row):
-        diffs = []
-        for r in records:
-            if r.get("spec") == row["group"] or family_of(r) == row["group"]:
-                diffs = _difficulty_order(r.get("env_id"))
-                break
-        d = row["difficulty"]
-        return (row["model"], row["group"], row["mode"], diffs.index(d) if d in diffs else len(diffs), str(d))
-
-    by_env = sorted(rows_for(lambda r: (r.get("model"), r.get("spec") or r.get("env_id"), r.get("mode") or "answer",
-                                        r.get("difficulty"))), key=order)
-    by_family = sorted(rows_for(lambda r: (r.get("model"), family_of(r), r.get("mode") or "answer",
-                                           r.get("difficulty"))), key=order)
-    return {"episodes": len(records), "by_env": by_env, "by_family": by_family}
-
-
-def _fmt(v) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:.3f}" if abs(v) < 10 else f"{v:.1f}"
-    return str(v)
-
-
-TABLE_COLUMNS = ("model", "group", "mode", "difficulty", "instances", "episodes", "success", "pass@k", "parse_error",
-                 "truncated", "tokens", "steps", "optimal_steps", "opt_ratio")
-
-
-def table_rows(rows: list[dict]) -> tuple[list[dict], list[str]]:
-    cols = []
-    for c in TABLE_COLUMNS:
-        if c == "pass@k":
-            cols += sorted({k for r in rows for k in r if k.startswith("pass@") and k != "pass@1"})
-        else:
-            cols.append(c)
-    return [{c: _fmt(r.get(c)) for c in cols} for r in rows], cols
-
-
-def format_results(summary: dict, markdown: bool = False, families: bool = True) -> str:
-    from ..core.tables import format_table
-
-    out = []
-    rows, cols = table_rows(summary["by_env"])
-    out.append(("### By environment and difficulty\n\n" if markdown else "") + format_table(rows, cols, markdown))
-    if families:
-        rows, cols = table_rows(summary["by_family"])
-        out.append(("### By family and difficulty\n\n" if markdown else "By family:\n")
-                   + format_table(rows, cols, markdown))
-    return "\n\n".join(out)
-
-
 def plot_results(summary: dict, path: str | Path) -> Path | None:
     """Accuracy and completion tokens against difficulty, one line per (model, environment)."""
     try:
@@ -487,3 +351,34 @@ def evaluate(env_ids: list[str], backend, out_dir: str | Path, size: int | None 
     specs = make_specs(env_ids, env_kwargs, difficulties, mode)
     Evaluator(backend, out_dir, progress=not quiet, **evaluator_kwargs).run(specs, size, samples, shard)
     return report(out_dir, plots=plots, quiet=quiet)
+
+
+def parse_env_spec(text: str) -> EvalSpec:
+    """``"ID"`` or ``"ID:key=value,key=value"`` (e.g. ``Hanoi:difficulty=easy,mode=interactive``)."""
+    name, _, rest = text.partition(":")
+    kwargs = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        if "=" not in part:
+            raise ConfigError(f"environment option {part!r} in {text!r} is not of the form key=value")
+        k, v = part.split("=", 1)
+        kwargs[k.strip()] = parse_value(v.strip())
+    env_id = resolve_env_id(name)
+    mode = kwargs.pop("mode", None)
+    return make_specs([env_id], kwargs, None, mode)[0]
+
+
+def to_spec(env) -> EvalSpec:
+    """An EvalSpec from an EvalSpec, ``"ID:key=value,..."`` or a mapping ``{"id": ID, key: value}``
+    (the form of a YAML config's ``envs`` list)."""
+    if isinstance(env, EvalSpec):
+        return env
+    if isinstance(env, str):
+        return parse_env_spec(env)
+    if isinstance(env, dict):
+        kw = dict(env)
+        name = kw.pop("id", None) or kw.pop("env", None)
+        if not isinstance(name, str):
+            raise ConfigError(f"environment entry {env!r} needs an 'id' (e.g. {{id: Hanoi, difficulty: easy}})")
+        kw = {**kw.pop("env_kwargs", {}), **kw}
+        return make_specs([resolve_env_id(name)], kw, None, kw.pop("mode", None))[0]
+    raise ConfigError(f"environment entry {env!r} is not an id, an 'ID:key=value' string or a mapping")

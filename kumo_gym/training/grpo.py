@@ -19,124 +19,21 @@ alike. See docs/training.md.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
 
 from ..core.errors import ConfigError, ContaminationError
-from ..core.instance import canonical_json
-from ..core.registry import get_task
-from .data import ENV_ONLY
-from .evaluate import EvalSpec, make_specs
+from .evaluate import EvalSpec, to_spec
 from .rewards import KINDS, make_reward_function
 from .rollout import EpisodeRollout, prompt_key  # noqa: F401  (prompt_key: re-exported)
-from .sft import train_and_save
 
 log = logging.getLogger(__name__)
 
 DEFAULT_REWARD_WEIGHTS = {"binary": 1.0, "partial": 0.5, "format": 0.1}
 
 
-def parse_env_spec(text: str) -> EvalSpec:
-    """``"ID"`` or ``"ID:key=value,key=value"`` (e.g. ``Hanoi:difficulty=easy,mode=interactive``)."""
-    from ..core.params import parse_value
-    from ..core.registry import resolve_env_id
-
-    name, _, rest = text.partition(":")
-    kwargs = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        if "=" not in part:
-            raise ConfigError(f"environment option {part!r} in {text!r} is not of the form key=value")
-        k, v = part.split("=", 1)
-        kwargs[k.strip()] = parse_value(v.strip())
-    env_id = resolve_env_id(name)
-    mode = kwargs.pop("mode", None)
-    return make_specs([env_id], kwargs, None, mode)[0]
-
-
 # ---------------------------------------------------------------------------------------------
 # datasets
 # ---------------------------------------------------------------------------------------------
-def opening_messages(spec: EvalSpec, instance) -> list[dict]:
-    """The messages a model sees first for ``instance`` in ``spec``'s mode (as the evaluation does)."""
-    import gymnasium as gym
-
-    import kumo_gym  # noqa: F401
-
-    from ..wrappers.chat import ChatEnv
-
-    env = ChatEnv(gym.make(spec.env_id, split=instance.split or "train", **spec.kwargs))
-    messages, _ = env.reset(options={"instance": instance})
-    env.close()
-    return messages
-
-
-def guarded_instances(specs: list[EvalSpec], n, split: str = "train", seed: int = 0, shard: str | None = None,
-                      exclude_ids: set[str] | None = None):
-    """``(spec, task, instance)`` for the first ``n`` instances of every spec (``n``: one count for
-    all, or one per spec), refusing leakage.
-
-    ``split="train"`` runs each family's ``check_trainable`` (held-out KUMO domains are refused);
-    any instance whose id is in ``exclude_ids`` (an evaluation set) raises ContaminationError.
-    """
-    from .data import generate_instances
-
-    counts = [n] * len(specs) if isinstance(n, int) else list(n)
-    if len(counts) != len(specs):
-        raise ConfigError(f"{len(counts)} counts for {len(specs)} environment specs")
-    for spec, count in zip(specs, counts):
-        if not count:
-            continue
-        task = get_task(spec.env_id)
-        for inst in generate_instances(spec.env_id, count, split=split, seed=seed, shard=shard,
-                                       env_kwargs=spec.generation_params()):
-            if split == "train":
-                task.check_trainable(inst)
-            check_not_heldout(inst, spec.env_id, exclude_ids)
-            yield spec, task, inst
-
-
-def check_not_heldout(inst, env_id: str, exclude_ids: set[str] | None) -> None:
-    if exclude_ids and inst.instance_id in exclude_ids:
-        raise ContaminationError(f"training instance {inst.instance_id} of {env_id} is in the held-out "
-                                 "evaluation set")
-
-
-def build_records(specs: list[EvalSpec], n, split: str = "train", seed: int = 0, shard: str | None = None,
-                  exclude_ids: set[str] | None = None) -> list[dict]:
-    """Prompt rows for every spec (``n`` each, or ``n[i]`` for spec ``i``), shuffled together
-    deterministically.
-
-    Each row: ``prompt`` (chat messages), ``env_id``, ``instance`` (JSON text), ``instance_id``,
-    ``family``, ``difficulty``, ``mode`` and ``spec`` (the kwargs as JSON). Leakage is refused as
-    in :func:`guarded_instances`.
-    """
-    rows = []
-    for spec, task, inst in guarded_instances(specs, n, split, seed, shard, exclude_ids):
-        rows.append({
-            "prompt": opening_messages(spec, inst),
-            "env_id": spec.env_id,
-            "instance": inst.to_json(),
-            "instance_id": inst.instance_id,
-            "family": inst.family,
-            "difficulty": str(task.difficulty_of(inst) or ""),
-            "mode": spec.mode,
-            "spec": canonical_json(spec.kwargs),
-        })
-    order = np.random.default_rng(seed).permutation(len(rows))
-    return [rows[i] for i in order]
-
-
-def build_dataset(specs: list[EvalSpec], n: int, split: str = "train", seed: int = 0, shard: str | None = None,
-                  exclude_ids: set[str] | None = None):
-    """:func:`build_records` as a ``datasets.Dataset``."""
-    import datasets
-
-    return datasets.Dataset.from_list(build_records(specs, n, split, seed, shard, exclude_ids))
-
-
 # ---------------------------------------------------------------------------------------------
 # the trainer
 # ---------------------------------------------------------------------------------------------
@@ -155,25 +52,6 @@ def load_model_and_tokenizer(model: str, model_args: dict | None = None):
 
     m = load_model(model, model_args)
     return m.model, m.tokenizer, m.path
-
-
-def to_spec(env) -> EvalSpec:
-    """An EvalSpec from an EvalSpec, ``"ID:key=value,..."`` or a mapping ``{"id": ID, key: value}``
-    (the form of a YAML config's ``envs`` list)."""
-    if isinstance(env, EvalSpec):
-        return env
-    if isinstance(env, str):
-        return parse_env_spec(env)
-    if isinstance(env, dict):
-        kw = dict(env)
-        name = kw.pop("id", None) or kw.pop("env", None)
-        if not isinstance(name, str):
-            raise ConfigError(f"environment entry {env!r} needs an 'id' (e.g. {{id: Hanoi, difficulty: easy}})")
-        kw = {**kw.pop("env_kwargs", {}), **kw}
-        from ..core.registry import resolve_env_id
-
-        return make_specs([resolve_env_id(name)], kw, None, kw.pop("mode", None))[0]
-    raise ConfigError(f"environment entry {env!r} is not an id, an 'ID:key=value' string or a mapping")
 
 
 def grpo_trainer_args(trainer_args: dict, *, num_generations: int, prompts_per_step: int, **defaults) -> dict:
@@ -221,9 +99,10 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
     """
     from trl import GRPOTrainer
 
-    from .models import load_model
-
+    from .config import make_config
     from .data import count_arg
+    from .models import load_model, train_and_save
+    from .trainset import training_data
 
     n = count_arg("train_grpo", size, n, 64)
     trainer_kw = {**(extra_args or {}), **(trainer_args or {})}
@@ -266,67 +145,6 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
     return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
 
 
-@dataclass
-class TrainingData:
-    """What a run trains on: fixed ``rows``, or a ``curriculum`` (with its ``mixture``) that makes
-    them while training; ``eval_specs`` for the held-out callback."""
-
-    rows: list[dict] | None
-    eval_specs: list[EvalSpec]
-    multi_turn: bool
-    mixture: Any = None
-    curriculum: Any = None
-
-
-def training_data(specs: list[EvalSpec], n: int, seed: int, shard: str | None, exclude_ids, mixture=None,
-                  curriculum=None, builder=None) -> TrainingData:
-    """The rows (or the curriculum) of a run from ``envs`` specs, a mixture and a curriculum.
-
-    ``builder(specs, counts)`` makes fixed rows (default :func:`build_records`; SFT passes its
-    golden records).
-    """
-    from .mixture import Mixture, MixtureEntry
-
-    for s in specs:
-        if s.kwargs.get("observation", "text") != "text":
-            raise ConfigError(f"{s.env_id}: observation={s.kwargs['observation']!r} is for vision-language models, "
-                              "which kumo-gym train does not load; build the data with kumo_gym.make_dataset(..., "
-                              "env_kwargs={'observation': 'image+text'}) and give it to TRL's GRPOTrainer or "
-                              "SFTTrainer with the model's processor (docs/training.md, vision-language training)")
-    builder = builder or (lambda sp, counts: build_records(sp, counts, "train", seed, shard, exclude_ids))
-    mix = None
-    if mixture is not None:
-        mix = Mixture.from_config(mixture)
-        if specs:
-            mix = Mixture([*mix.entries, *(MixtureEntry(s.env_id, 1.0, dict(s.kwargs)) for s in specs)])
-    elif specs and curriculum is not None:
-        mix = Mixture([MixtureEntry(s.env_id, 1.0, dict(s.kwargs)) for s in specs])
-    if curriculum is not None:
-        from .curriculum import Curriculum
-
-        cur = Curriculum.from_config(curriculum)
-        if mix is not None:
-            missing = set(cur.schedules) - {e.env_id for e in mix.entries}
-            if missing:
-                mix = Mixture([*mix.entries, *(MixtureEntry(e, 1.0, dict(cur.env_kwargs[e])) for e in sorted(missing))])
-        entries = mix.entries if mix is not None else [MixtureEntry(e, 1.0, dict(cur.env_kwargs[e]))
-                                                      for e in cur.schedules]
-        eval_specs = []
-        for e in entries:
-            kw = e.env_kwargs
-            if e.env_id in cur.schedules:  # held-out evaluation at the ladder's top: the target
-                kw = {**{k: v for k, v in kw.items() if k in ENV_ONLY}, **cur.final_kwargs(e.env_id)}
-            eval_specs.append(EvalSpec(e.env_id, kw))
-        multi = any(s.mode != "answer" for s in eval_specs)
-        return TrainingData(None, eval_specs, multi, mix, cur)
-    if mix is not None:
-        specs = [EvalSpec(e.env_id, dict(e.env_kwargs)) for e in mix.entries]
-        counts = mix.counts(n, "train", seed)
-    else:
-        counts = n
-    return TrainingData(builder(specs, counts), specs, any(s.mode != "answer" for s in specs), mix)
-
-
 def _row_listener(rollout, exclude_ids):
     """Rows a curriculum makes: refused when held out, registered with the multi-turn rollout."""
     def on_rows(rows):
@@ -340,16 +158,3 @@ def _row_listener(rollout, exclude_ids):
     return on_rows
 
 
-def make_config(algo: str, args: dict):
-    """A ``GRPOConfig``/``SFTConfig`` from ``args``; a bad field or value is a ConfigError naming it."""
-    from .config import config_classes, field_names
-
-    cls = config_classes(algo)[0]
-    unknown = sorted(set(args) - field_names(cls))
-    if unknown:
-        raise ConfigError(f"{', '.join(unknown)} {'is not a' if len(unknown) == 1 else 'are not'} {cls.__name__} "
-                          "field(s)")
-    try:
-        return cls(**args)
-    except (ValueError, TypeError) as e:
-        raise ConfigError(f"{cls.__name__}: {e}") from None

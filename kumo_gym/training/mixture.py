@@ -58,7 +58,7 @@ def parse_entry(obj) -> MixtureEntry:
     if isinstance(obj, MixtureEntry):
         return obj
     if isinstance(obj, str):
-        from .grpo import parse_env_spec
+        from .evaluate import parse_env_spec
 
         spec = parse_env_spec(obj)
         return MixtureEntry(spec.env_id, 1.0, dict(spec.kwargs))

@@ -3,7 +3,9 @@
 parts of every trainer's configuration (device, precision, logging)."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
@@ -92,8 +94,8 @@ def base_trainer_args(seed: int = 0, logging_steps: int = 1, report_to: str = "n
     import torch
 
     cuda = torch.cuda.is_available()
-    return dict(seed=seed, use_cpu=not cuda, bf16=cuda and torch.cuda.is_bf16_supported(), save_strategy="no",
-                logging_steps=logging_steps, report_to=report_to, disable_tqdm=False, dataloader_num_workers=0)
+    return {"seed": seed, "use_cpu": not cuda, "bf16": cuda and torch.cuda.is_bf16_supported(), "save_strategy": "no",
+                "logging_steps": logging_steps, "report_to": report_to, "disable_tqdm": False, "dataloader_num_workers": 0}
 
 
 def save_trained(trainer, tok, out_dir, peft_config=None) -> None:
@@ -114,3 +116,17 @@ def save_trained(trainer, tok, out_dir, peft_config=None) -> None:
     else:
         trainer.save_model(str(out / "model"))
     tok.save_pretrained(str(out / "model"))
+
+
+def train_and_save(trainer, callbacks: list, output_dir, tok, save: bool, peft_config=None):
+    """Run a TRL trainer, write its log history (and the model when ``save``); shared by GRPO and SFT."""
+    for cb in callbacks:
+        cb.trainer = trainer
+    trainer.train()
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "log_history.json").write_text(json.dumps(trainer.state.log_history, indent=2, default=str) + "\n")
+    (out / "trainer_args.json").write_text(trainer.args.to_json_string())  # every field the trainer ran with
+    if save:
+        save_trained(trainer, tok, out, peft_config)
+    return trainer

@@ -178,7 +178,7 @@ def _column(columns: dict, name: str, n: int, why: str):
         given = ", ".join(sorted(k for k in columns if k not in ("log_metric", "log_extra", "trainer_state"))) or "none"
         raise ConfigError(f"the kumo reward functions need the dataset column {name!r} ({why}); the columns given "
                           f"are: {given}. Build the dataset with kumo_gym.make_dataset or "
-                          "kumo_gym.training.grpo.build_dataset.")
+                          "kumo_gym.training.trainset.build_records.")
     if len(values) != n:
         raise ConfigError(f"dataset column {name!r} has {len(values)} values for {n} completions")
     return values

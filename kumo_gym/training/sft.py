@@ -19,7 +19,6 @@ leakage: a violation raises ``ContaminationError`` before any training.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..core.errors import ConfigError, ContaminationError
@@ -42,7 +41,7 @@ def golden_conversation(spec: EvalSpec, instance, max_turns: int = 10_000) -> tu
     for _ in range(max_turns):
         agent.bind(chat.unwrapped)
         reply = agent.chat(messages)[0].text
-        messages, reward, terminated, truncated, info = chat.step(reply)
+        messages, _reward, terminated, truncated, info = chat.step(reply)
         if terminated or truncated:
             verdict = info.get("verdict")
             break
@@ -54,7 +53,7 @@ def golden_records(specs: list[EvalSpec], n, split: str = "train", seed: int = 0
                    exclude_ids: set[str] | None = None) -> list[dict]:
     """One record per solved golden episode: ``messages`` plus ``env_id``, ``instance_id``,
     ``family``, ``difficulty``, ``mode``. Raises ContaminationError on leakage (module docstring)."""
-    from .grpo import guarded_instances
+    from .trainset import guarded_instances
 
     rows = []
     for spec, task, inst in guarded_instances(specs, n, split, seed, shard, exclude_ids):
@@ -111,8 +110,10 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: i
     import datasets
     from trl import SFTTrainer
 
-    from .grpo import make_config, to_spec, training_data
-    from .models import base_trainer_args, load_model
+    from .config import make_config
+    from .evaluate import to_spec
+    from .models import base_trainer_args, load_model, train_and_save
+    from .trainset import training_data
 
     if curriculum is not None:
         raise ConfigError("a curriculum follows the success of sampled answers: it drives GRPO, not SFT on golden "
@@ -159,17 +160,3 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: i
     return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
 
 
-def train_and_save(trainer, callbacks: list, output_dir, tok, save: bool, peft_config=None):
-    """Run a TRL trainer, write its log history (and the model when ``save``); shared by GRPO and SFT."""
-    from .models import save_trained
-
-    for cb in callbacks:
-        cb.trainer = trainer
-    trainer.train()
-    out = Path(output_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "log_history.json").write_text(json.dumps(trainer.state.log_history, indent=2, default=str) + "\n")
-    (out / "trainer_args.json").write_text(trainer.args.to_json_string())  # every field the trainer ran with
-    if save:
-        save_trained(trainer, tok, out, peft_config)
-    return trainer

@@ -7,47 +7,17 @@ message ``[{"type": "image", "image": <PIL>}, {"type": "text", "text": ...}]`` (
 and of Hugging Face processors). ``make_dataset(..., env_kwargs={"observation": "image+text"})``
 gives TRL's vision-language layout: an image placeholder in ``prompt`` and the picture in
 ``images``. For OpenAI-compatible vision endpoints the image part travels as an ``image_url`` data
-URL (:func:`openai_content`, used by ``OpenAIChatBackend``). Text-only local models see the text.
+URL (:func:`kumo_gym.training.backends.openai_content`). Text-only local models see the text.
 
 :func:`tiny_vlm` builds a tiny LLaVA-style vision-language model and its processor from a config
 (nothing downloaded), for tests and CPU smoke runs of the vision path.
 """
 from __future__ import annotations
 
-import base64
-import io
 import os
 import shutil
 import threading
 from pathlib import Path
-from typing import Any
-
-
-def to_data_url(image) -> str:
-    """A PIL image (or an RGB array) as a ``data:image/png;base64,...`` URL."""
-    from PIL import Image
-
-    if not isinstance(image, Image.Image):
-        image = Image.fromarray(image)
-    buf = io.BytesIO()
-    image.save(buf, format="PNG")
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-
-
-def openai_content(content: Any):
-    """Message content for the OpenAI chat API: text as it is; image parts as ``image_url`` parts."""
-    if isinstance(content, str) or content is None:
-        return content or ""
-    out = []
-    for part in content:
-        if part.get("type") == "image" and part.get("image") is not None:
-            out.append({"type": "image_url", "image_url": {"url": to_data_url(part["image"])}})
-        elif part.get("type") == "text":
-            out.append({"type": "text", "text": part.get("text", "")})
-        else:
-            out.append(part)
-    return out
-
 
 #: the chat template of the tiny VLM: ChatML, an ``<image>`` token per image part
 VLM_CHAT_TEMPLATE = (
@@ -89,8 +59,14 @@ def _build(out: Path, text_model: str, seed: int) -> None:
     import warnings
 
     import torch
-    from transformers import (AutoTokenizer, CLIPVisionConfig, LlamaConfig, LlavaConfig,
-                              LlavaForConditionalGeneration, LlavaProcessor)
+    from transformers import (
+        AutoTokenizer,
+        CLIPVisionConfig,
+        LlamaConfig,
+        LlavaConfig,
+        LlavaForConditionalGeneration,
+        LlavaProcessor,
+    )
 
     try:
         from transformers import CLIPImageProcessorPil as ImageProcessor

@@ -22,7 +22,7 @@ from kumo_gym.analysis.backends import (
     request_key,
     uncached,
 )
-from kumo_gym.analysis.extract import analyse_trace
+from kumo_gym.analysis.pipeline import analyse_trace
 from kumo_gym.core.backend import ChatResult
 
 from .scripted_model import ScriptedModel

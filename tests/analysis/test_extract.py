@@ -5,7 +5,6 @@ import json
 import pytest
 
 from kumo_gym.analysis.extract import (
-    analyse_trace,
     approx_tokens,
     chunk,
     extract_claims,
@@ -16,7 +15,9 @@ from kumo_gym.analysis.extract import (
     vote_indexing,
 )
 from kumo_gym.analysis.graph import reasoning_metrics
-from kumo_gym.analysis.schema import SOLO, TENTS, Bounds
+from kumo_gym.analysis.packs import SOLO, TENTS
+from kumo_gym.analysis.pipeline import analyse_trace
+from kumo_gym.analysis.schema import Bounds
 
 from .conftest import SOLO_TRACE
 

@@ -21,9 +21,10 @@ import pytest
 import kumo_gym  # noqa: F401  (registers the environments)
 from kumo_gym.analysis import packs
 from kumo_gym.analysis.deduce import deduce
-from kumo_gym.analysis.extract import analyse_trace, extract_claims, finalise, segment
+from kumo_gym.analysis.extract import extract_claims, finalise, segment
 from kumo_gym.analysis.graph import reasoning_metrics
 from kumo_gym.analysis.packs.common import STYLES, say
+from kumo_gym.analysis.pipeline import analyse_trace
 from kumo_gym.analysis.schema import Bounds, validate_claim
 from kumo_gym.analysis.synth import synthetic_trace, wired_graph
 from kumo_gym.analysis.verify import label_claim, label_graph

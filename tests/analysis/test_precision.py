@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from kumo_gym.analysis.extract import extract_claims, finalise, segment
-from kumo_gym.analysis.schema import SOLO, TENTS, Bounds
+from kumo_gym.analysis.packs import SOLO, TENTS
+from kumo_gym.analysis.schema import Bounds
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from kumo_gym.analysis.callback import graph_metrics, summarize
-from kumo_gym.analysis.extract import analyse_trace
+from kumo_gym.analysis.pipeline import analyse_trace
 from kumo_gym.analysis.stats import accuracy_table, correlate, eta_by_size, jaccard, rows, stability, stability_table
 
 from .conftest import TENTS_TRACE, write_trace_file

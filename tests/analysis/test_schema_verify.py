@@ -6,11 +6,9 @@ import pytest
 
 from kumo_gym.analysis.extract import build_graph, link_rules
 from kumo_gym.analysis.graph import content_key
+from kumo_gym.analysis.packs import SOLO, TENTS, pack_for
 from kumo_gym.analysis.schema import (
-    SOLO,
-    TENTS,
     Bounds,
-    pack_for,
     validate_claim,
     validate_occurrence,
     validate_rule_app,

@@ -8,9 +8,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kumo_gym.core import (ConfigError, ContaminationError, Instance, SplitGuard, Verdict, check_choice, check_int,
-                           derive_seed, item_rng, item_seed, shard_range)
-from kumo_gym.core import extract
+from kumo_gym.core import (
+    ConfigError,
+    ContaminationError,
+    Instance,
+    SplitGuard,
+    Verdict,
+    check_choice,
+    check_int,
+    derive_seed,
+    extract,
+    item_rng,
+    item_seed,
+    shard_range,
+)
 
 from ..conftest import hostile_strings
 
@@ -64,7 +75,7 @@ def test_item_seeds_are_hashed_not_offset():
 
 def test_shards_partition_the_range():
     parts = [list(shard_range(10, f"{i}/3")) for i in range(3)]
-    assert sum(parts, []) == list(range(10))
+    assert [i for part in parts for i in part] == list(range(10))
     with pytest.raises(ConfigError):
         shard_range(10, "3/3")
 

@@ -1,11 +1,6 @@
 """The generic environments, registry, wrappers, datasets and CLI, on a small real Task."""
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -73,7 +68,7 @@ def test_interactive_env_rules():
     check_env(env, skip_render_check=True)
     env.reset(seed=0)
     for m in env.task.golden_moves(env.instance):
-        _, r, term, trunc, info = env.step(f"I add {m}")
+        _, r, term, _trunc, info = env.step(f"I add {m}")
     assert r == 1.0 and term and info["verdict"]["status"] == "solved"
     # after the end: reward 0, status ended, still terminated
     _, r, term, _, info = env.step("1")
@@ -147,7 +142,7 @@ def test_chat_env_messages_and_tokens():
     chat = ChatEnv(answer_env(), tokenizer=WordTok())
     messages, info = chat.reset(seed=0)
     assert messages[-1]["role"] == "user" and info["tokens"]["prompt"] > 0
-    messages, r, term, _, info = chat.step("[1, 1, 1]", reasoning="count up to it")
+    messages, _r, term, _, info = chat.step("[1, 1, 1]", reasoning="count up to it")
     assert term and messages[-1] == {"role": "assistant", "content": "[1, 1, 1]", "reasoning": "count up to it"}
     assert info["tokens"]["completion"] == 3 and info["tokens"]["reasoning"] == 4
     chat = ChatEnv(interactive_env())
@@ -168,7 +163,7 @@ def test_structured_wrapper_with_sb3_checker():
     done = False
     while not done:
         a = 2 if target - env.unwrapped.state >= 3 else target - env.unwrapped.state - 1
-        obs, r, done, trunc, info = env.step(a)
+        obs, r, done, _trunc, info = env.step(a)
     assert r == 1.0
 
 
@@ -176,7 +171,7 @@ def test_vector_envs_with_text_spaces():
     gym.register("toy/Reach-v0", entry_point=lambda **kw: answer_env(**kw)) if "toy/Reach-v0" not in gym.registry else None
     for mode in ("sync", "async"):
         envs = gym.make_vec("toy/Reach-v0", num_envs=4, vectorization_mode=mode)
-        obs, info = envs.reset(seed=3)
+        obs, _info = envs.reset(seed=3)
         assert len(obs) == 4 and all(o.startswith("Reach") for o in obs)
         _, rew, term, _, _ = envs.step(["[3]"] * 4)
         assert term.all() and rew.shape == (4,)

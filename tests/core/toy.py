@@ -6,6 +6,7 @@ moves as possible. Answer mode takes the move list ``[1, 3, ...]``; interactive 
 from __future__ import annotations
 
 import re
+from typing import ClassVar
 
 import numpy as np
 
@@ -15,7 +16,7 @@ from kumo_gym.core.extract import answer_regions, balanced_spans
 
 class ReachTask(StepwiseTask):
     family = "reach"
-    difficulties = {"easy": {"lo": 3, "hi": 9}, "hard": {"lo": 20, "hi": 40}}
+    difficulties: ClassVar[dict] = {"easy": {"lo": 3, "hi": 9}, "hard": {"lo": 20, "hi": 40}}
     default_difficulty = "easy"
     param_names = ("lo", "hi")
 

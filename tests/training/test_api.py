@@ -76,7 +76,8 @@ def test_cli_size_and_env_kwargs(tmp_path, capsys):
 
 def test_cli_train_size_reaches_the_data_builder(monkeypatch, tmp_path):
     """``train --size`` is the number of training items per --env; ``n`` in a spec is Hanoi's."""
-    import kumo_gym.training.grpo as grpo
+    from kumo_gym.training import grpo
+    from kumo_gym.training.evaluate import parse_env_spec
 
     seen = {}
 
@@ -91,7 +92,7 @@ def test_cli_train_size_reaches_the_data_builder(monkeypatch, tmp_path):
     monkeypatch.setattr(grpo, "train_grpo", fake_train)
     assert main(["train", "grpo", "--env", "Hanoi:n=3", "--size", "7", "--out", str(tmp_path), "--no-save"]) == 0
     assert seen["size"] == 7 and seen["envs"] == ["Hanoi:n=3"]
-    spec = grpo.parse_env_spec("Hanoi:n=3")
+    spec = parse_env_spec("Hanoi:n=3")
     assert spec.kwargs == {"n": 3}
 
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from kumo_gym.analysis.results import pass_at_k
 from kumo_gym.core.registry import entries
 from kumo_gym.training.agents import OracleAgent, RandomAgent, make_agent
-from kumo_gym.training.evaluate import Evaluator, evaluate, make_specs, pass_at_k
+from kumo_gym.training.evaluate import Evaluator, evaluate, make_specs
 from kumo_gym.wrappers.trace import read_traces
 
 from .test_backends import Scripted

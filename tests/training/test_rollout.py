@@ -6,9 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from kumo_gym.training.grpo import build_records
 from kumo_gym.training.rollout import EpisodeRollout, env_turn_text, render
-
+from kumo_gym.training.trainset import build_records
 
 
 def test_env_turn_text_follows_the_template(tiny):

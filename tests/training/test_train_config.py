@@ -62,7 +62,8 @@ def test_command_line_overrides_file_overrides_defaults(tmp_path):
 
 
 def test_grpo_defaults_and_trainer_fields_meet_in_the_config():
-    from kumo_gym.training.grpo import grpo_trainer_args, make_config
+    from kumo_gym.training.config import make_config
+    from kumo_gym.training.grpo import grpo_trainer_args
 
     args = grpo_trainer_args({"gradient_accumulation_steps": 2}, num_generations=4, prompts_per_step=3,
                              output_dir="x", max_steps=5)
@@ -107,9 +108,8 @@ lora_alpha: 8
 
 
 def test_mixture_and_curriculum_reach_the_trainer(tmp_path, monkeypatch):
-    import kumo_gym.training.grpo as grpo
-    import kumo_gym.training.sft as sft
-    from kumo_gym.training.config import run_training
+    from kumo_gym.training import grpo, sft
+    from kumo_gym.training.run import run_training
 
     seen = {}
 
@@ -134,7 +134,7 @@ def test_mixture_and_curriculum_reach_the_trainer(tmp_path, monkeypatch):
 
 
 def test_training_data_from_a_mixture_counts_rows_per_entry():
-    from kumo_gym.training.grpo import training_data
+    from kumo_gym.training.trainset import training_data
 
     data = training_data([], 12, 0, None, None, mixture={"envs": [{"id": "Hanoi", "weight": 1, "difficulty": "easy"},
                                                                  {"id": "Towers", "difficulty": "trivial"}]})

@@ -59,8 +59,8 @@ def test_sft_on_golden_trajectories_with_assistant_only_loss(reach, tiny, tmp_pa
 
 def test_heldout_guard_refuses_leakage(reach, tmp_path):
     from kumo_gym.training.data import generate_instances
-    from kumo_gym.training.grpo import build_records
     from kumo_gym.training.sft import golden_records, train_sft
+    from kumo_gym.training.trainset import build_records
 
     specs = make_specs([reach])
     leaked = next(generate_instances(reach, 1, split="train", seed=0)).instance_id

@@ -44,7 +44,7 @@ def test_grpo_and_sft_trainers_take_make_dataset_output(reach, tiny, tmp_path):
         seen.append((prompts, completions, columns))
         return reward(prompts=prompts, completions=completions, **columns)
 
-    common = dict(use_cpu=True, report_to="none", logging_steps=1, save_strategy="no", max_steps=1)
+    common = {"use_cpu": True, "report_to": "none", "logging_steps": 1, "save_strategy": "no", "max_steps": 1}
     grpo = GRPOTrainer(model=str(tiny), reward_funcs=[watched], train_dataset=ds,
                        args=GRPOConfig(output_dir=str(tmp_path / "g"), per_device_train_batch_size=4,
                                        num_generations=2, max_completion_length=6, **common))

@@ -120,7 +120,7 @@ def test_trl_vlm_grpo_and_sft_on_image_records(tmp_path):
     processor = AutoProcessor.from_pretrained(path)
     ds = kumo_gym.make_dataset(SPARC, 4, env_kwargs={"difficulty": "1", "observation": "image+text",
                                                      "image_size": 64}, with_golden=True, format="datasets")
-    common = dict(use_cpu=True, report_to="none", logging_steps=1, save_strategy="no", max_steps=1)
+    common = {"use_cpu": True, "report_to": "none", "logging_steps": 1, "save_strategy": "no", "max_steps": 1}
 
     def count_images(trainer):
         calls = []

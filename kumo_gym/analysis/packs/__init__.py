@@ -58,3 +58,12 @@ def grid_env_ids() -> list[str]:
     from ...core.registry import entries
 
     return [e.id for e in entries() if e.family == "grid"]
+
+
+def __getattr__(name: str):  # TENTS, SOLO, ... : the packs, loaded on first use
+    if name.isupper() and not name.startswith("_"):
+        try:
+            return get(name.lower())
+        except KeyError:
+            pass
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,7 +21,6 @@ from ..text import NOT_A_LIST
 
 # ---- schema pieces -------------------------------------------------------------------------
 CONTRADICTION = {"Contradiction": {"branch": "branch", "note": "note"}}
-CELL_RC = {"r": "r", "c": "c"}
 
 
 def generic_rules(solution: set, negative: set = frozenset(), clues: set = frozenset(), counts: set = frozenset(),

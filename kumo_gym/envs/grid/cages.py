@@ -67,9 +67,11 @@ def cage_literal(f: Formula, x: np.ndarray, n: int, key, cells: list, op: str, t
             sels.append((s, t))
         f.add([-ok] + [s for s, _ in sels])
         f.extend([[ok, -s] for s, _ in sels])
-        for i in range(len(cells)):
-            for v in range(1, n + 1):
-                f.add([-ok, -lit(i, v)] + [s for s, t in sels if t[i] == v])
+        using = {(i, v): [] for i in range(len(cells)) for v in range(1, n + 1)}
+        for s, t in sels:
+            for i, v in enumerate(t):
+                using[i, v].append(s)
+        f.extend([-ok, -lit(i, v)] + ss for (i, v), ss in using.items())
         return ok
     step = (lambda a, v: a + v) if op == "+" else (lambda a, v: a * v)
     layers = [{0 if op == "+" else 1}]

@@ -61,6 +61,9 @@ Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of UR
     ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
     ``Tile {r, c, type}`` clue (E, I, C, T or X). A ``cell`` claim's orientation is compared by the
     connections it gives, so equivalent orientations of symmetric tiles are the same claim.
+Undead: ``Monster {r, c, t}`` solution (t G, V or Z; C* = every cell without a mirror); clues
+    ``Mirror {r, c, kind}`` (kind ``\\`` or ``/``, or BACKSLASH / SLASH), ``Total {t, n}``,
+    ``Sight {side TOP|BOTTOM|LEFT|RIGHT, index, n}``.
 Galaxies: ``InRegion {r, c, dot}`` (cell (r, c) lies in the region of dot index ``dot``),
     ``SameRegion`` / ``DiffRegion {a: [r, c], b: [r, c]}`` solution; ``Dot {r2, c2}`` clue (a dot
     at that half-cell position).
@@ -110,6 +113,7 @@ KINDS: dict[str, dict[str, str]] = {
     "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
               "Contradiction": "state"},
     "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Contradiction": "state"},
+    "undead": {"Monster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue", "Contradiction": "state"},
     "galaxies": {"InRegion": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Dot": "clue",
                  "Contradiction": "state"},
 }
@@ -222,6 +226,9 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "v"))
     if family in LINES:
         return _label_line(kind, p, sol, H, W)
+    if family == "undead":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and sol[r][c] == str(p.get("t", "")).upper())
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -353,7 +360,7 @@ def _dir_letters(p: dict, key: str) -> frozenset:
 
 def _label_net(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     """Net solution claims: a tile's connections (an orientation is read as the connections it gives)."""
-    from .net import STEP
+    from .geometry import STEP
     from .tatham.net import CANONICAL, rotate
 
     if kind == "Link":
@@ -507,6 +514,15 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
     if family == "net":
         r, c = _int(p, "r"), _int(p, "c")
         return _verdict(_inside(H, W, r, c) and st["tiles"][r][c]["type"] == str(p.get("type", "")).upper())
+    if family == "undead":
+        if kind == "Mirror":
+            r, c = _int(p, "r"), _int(p, "c")
+            kind_ = {"BACKSLASH": "\\", "SLASH": "/", "L": "\\", "R": "/"}.get(str(p.get("kind", "")).upper(), p.get("kind"))
+            return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == kind_)
+        if kind == "Total":
+            return _verdict(st["totals"].get(str(p.get("t", "")).upper()) == _int(p, "n"))
+        side, i = _axis(p, "side", ("TOP", "BOTTOM", "LEFT", "RIGHT")), _int(p, "index")
+        return _verdict(0 <= i < len(st[side.lower()]) and st[side.lower()][i] == _int(p, "n"))
     if family == "galaxies":
         return _verdict([_int(p, "r2"), _int(p, "c2")] in [list(d) for d in st["dots"]])
     raise ClaimError(f"no clue claims are defined for {family!r}")
@@ -591,6 +607,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
     if family == "magnets":
         return [{"type": "Pole", "r": r, "c": c, "v": v} for r, c, v in cells if v != 0]
+    if family == "undead":
+        return [{"type": "Monster", "r": r, "c": c, "t": v} for r, c, v in cells if v in ("G", "V", "Z")]
     if family == "dominosa":
         return [{"type": "Domino", "cells": [[r, c], [r, c + 1] if v == "L" else [r + 1, c]]}
                 for r, c, v in cells if v in ("L", "T")]
@@ -601,13 +619,6 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
     if family == "galaxies":
         return [{"type": "InRegion", "r": r, "c": c, "dot": v} for r, c, v in cells]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
-
-
-def label_claims(instance: Instance, claims: list[dict], solution: list[list] | None = None,
-                 profile: str = "default") -> list[str]:
-    """:func:`label_claim` over a list (solves the instance at most once)."""
-    sol = solution or instance.data.get("solution") or _task(instance.family).solve(instance)
-    return [label_claim(instance, c, sol, profile) for c in claims]
 
 
 def describe(claim: dict) -> str:

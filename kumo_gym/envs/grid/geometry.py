@@ -158,6 +158,46 @@ def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
     return g
 
 
+# ---- queen moves (Signpost) ----------------------------------------------------------------
+QUEEN_STEPS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
+
+
+def ray(r: int, c: int, step: tuple[int, int] | None, H: int, W: int) -> list[Cell]:
+    """The cells from (r, c) in direction ``step`` (dr, dc) to the edge, nearest first (none for None)."""
+    if step is None:
+        return []
+    out = []
+    while 0 <= r + step[0] < H and 0 <= c + step[1] < W:
+        r, c = r + step[0], c + step[1]
+        out.append((r, c))
+    return out
+
+
+def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
+    """The unit step (dr, dc) from ``a`` towards ``b`` (same row, column or diagonal)."""
+    return (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
+
+
+def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000) -> list[Cell]:
+    """A random Hamiltonian path of queen moves over the H x W grid: Warnsdorff's rule (the
+    cell with the fewest onward moves first) with random ties, restarted on a dead end."""
+    def onward(cell, seen):
+        return [b for st in QUEEN_STEPS for b in ray(*cell, st, H, W) if b not in seen]
+
+    for _ in range(tries):
+        cell = (int(rng.integers(H)), int(rng.integers(W)))
+        seen, path = {cell}, [cell]
+        while len(path) < H * W:
+            nxt = onward(path[-1], seen)
+            if not nxt:
+                break
+            degree = [len(onward(b, seen)) for b in nxt]
+            best = [b for b, g in zip(nxt, degree) if g == min(degree)]
+            path.append(best[int(rng.integers(len(best)))])
+            seen.add(path[-1])
+        if len(path) == H * W:
+            return path
+    raise RuntimeError(f"no Hamiltonian path of queen moves found on a {W}x{H} grid")
 def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
     """Of a tiling (``L``/``R``, ``T``/``B`` halves, ``*`` single cells): (the two-cell slots as
     (first, second) cells, the single cells, each cell's other half)."""
@@ -173,62 +213,6 @@ def across(H: int, W: int, mate: dict) -> list:
             if a < H and b < W and mate.get((r, c)) != (a, b)]
 
 
-def link_components(H: int, W: int, links: Iterable[tuple[Cell, Cell]]) -> list[tuple[list[Cell], int]]:
-    """The connected components of the graph of ``links`` (pairs of cells), each as (sorted
-    cells, number of links), in row-major order of their first cell. With every cell on at most
-    two links, a component with as many links as cells is a closed loop."""
-    parent: dict[Cell, Cell] = {}
-
-    def find(x: Cell) -> Cell:
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    links = list(links)
-    for a, b in links:
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    groups: dict[Cell, list[Cell]] = {}
-    for x in sorted(parent):
-        groups.setdefault(find(x), []).append(x)
-    count: dict[Cell, int] = {}
-    for a, _ in links:
-        count[find(a)] = count.get(find(a), 0) + 1
-    return [(cells, count.get(root, 0)) for root, cells in sorted(groups.items(), key=lambda kv: kv[1][0])]
-
-
-def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callable[[np.ndarray], Iterable],
-              *, single_loop: bool) -> Callable[[np.ndarray], list[list[int]]]:
-    """The ``cuts`` callback for "the connections form one path" (Tracks: ``single_loop=False``,
-    no closed loop at all) or "one closed loop" (Pearl: ``single_loop=True``, no second loop).
-
-    ``on[r, c]`` is the literal "the cell is on the line", ``exits[(cell, d)]`` the literal "the
-    cell connects in direction d" (URDL; off-grid directions where the line may leave the grid),
-    ``links(values)`` the cell pairs connected in a model. For a closed loop S of the model that
-    the rule forbids: in every solution where all of S is on the line, the line leaves S (Tracks:
-    S is never the whole path, whose ends leave the grid; Pearl: another component's cell t is on
-    the loop too, so the clause also has ``not t``). Both follow from the rule alone.
-    """
-    steps = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
-
-    def cuts(value: np.ndarray) -> list[list[int]]:
-        comps = link_components(*on.shape, links(value))
-        loops = [cells for cells, n in comps if n == len(cells)]
-        if single_loop and len(comps) <= 1:
-            return []
-        out = []
-        for i, cells in enumerate(loops):
-            inside = set(cells)
-            clause = [-int(on[x]) for x in cells]
-            clause += [int(exits[x, d]) for x in cells for d, (dr, dc) in steps.items()
-                       if (x[0] + dr, x[1] + dc) not in inside and (x, d) in exits]
-            if single_loop:
-                other = next(c for c, _ in comps if c[0] not in inside)
-                clause.append(-int(on[other[0]]))
-            out.append(clause)
-        return out
 def _forest_path(adj: dict[int, list[tuple[int, int]]], a: int, b: int) -> list[int] | None:
     """The edge indices on the path from ``a`` to ``b`` in a forest (``adj[node] = [(other, edge)]``)."""
     back: dict[int, tuple[int, int] | None] = {a: None}
@@ -296,35 +280,6 @@ def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Calla
     return cuts
 
 
-def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cell, length: float) -> list[Cell]:
-    """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
-    random detours (one step of the path pushed sideways by a cell, two cells longer) until it has
-    ``length`` cells or no detour fits (Tracks)."""
-    path, where = [start], {start: 0}
-    while path[-1] != goal:
-        nbrs = list(neighbours4(*path[-1], H, W))
-        nxt = nbrs[int(rng.integers(len(nbrs)))]
-        if nxt in where:
-            for x in path[where[nxt] + 1:]:
-                del where[x]
-            del path[where[nxt] + 1:]
-        else:
-            where[nxt] = len(path)
-            path.append(nxt)
-    used = set(path)
-    while len(path) < length:
-        spots = []
-        for i, (a, b) in enumerate(zip(path, path[1:])):  # noqa: RUF007
-            for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
-                x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
-                if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
-                    spots.append((i, x, y))
-        if not spots:
-            break
-        i, x, y = spots[int(rng.integers(len(spots)))]
-        path[i + 1:i + 1] = [x, y]
-        used |= {x, y}
-    return path
 # ---- pipes and trees (Net; the loop puzzles) ---------------------------------------------------
 STEP = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
 OPPOSITE = {"U": "D", "D": "U", "L": "R", "R": "L"}
@@ -408,6 +363,170 @@ def tree_path(tree: frozenset[int], edges: list[tuple[int, int]], a: int, b: int
     return _forest_path(adj, a, b) or []
 
 
+# ---- lines through cell centres (Tracks, Pearl) ----------------------------------------------
+def link_components(H: int, W: int, links: Iterable[tuple[Cell, Cell]]) -> list[tuple[list[Cell], int]]:
+    """The connected components of the graph of ``links`` (pairs of cells), each as (sorted
+    cells, number of links), in row-major order of their first cell. With every cell on at most
+    two links, a component with as many links as cells is a closed loop."""
+    parent: dict[Cell, Cell] = {}
+
+    def find(x: Cell) -> Cell:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    links = list(links)
+    for a, b in links:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[Cell, list[Cell]] = {}
+    for x in sorted(parent):
+        groups.setdefault(find(x), []).append(x)
+    count: dict[Cell, int] = {}
+    for a, _ in links:
+        count[find(a)] = count.get(find(a), 0) + 1
+    return [(cells, count.get(root, 0)) for root, cells in sorted(groups.items(), key=lambda kv: kv[1][0])]
+
+
+def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callable[[np.ndarray], Iterable],
+              *, single_loop: bool) -> Callable[[np.ndarray], list[list[int]]]:
+    """The ``cuts`` callback for "the connections form one path" (Tracks: ``single_loop=False``,
+    no closed loop at all) or "one closed loop" (Pearl: ``single_loop=True``, no second loop).
+
+    ``on[r, c]`` is the literal "the cell is on the line", ``exits[(cell, d)]`` the literal "the
+    cell connects in direction d" (URDL; off-grid directions where the line may leave the grid),
+    ``links(values)`` the cell pairs connected in a model. For a closed loop S of the model that
+    the rule forbids: in every solution where all of S is on the line, the line leaves S (Tracks:
+    S is never the whole path, whose ends leave the grid; Pearl: another component's cell t is on
+    the loop too, so the clause also has ``not t``). Both follow from the rule alone.
+    """
+    steps = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+
+    def cuts(value: np.ndarray) -> list[list[int]]:
+        comps = link_components(*on.shape, links(value))
+        loops = [cells for cells, n in comps if n == len(cells)]
+        if single_loop and len(comps) <= 1:
+            return []
+        out = []
+        for i, cells in enumerate(loops):
+            inside = set(cells)
+            clause = [-int(on[x]) for x in cells]
+            clause += [int(exits[x, d]) for x in cells for d, (dr, dc) in steps.items()
+                       if (x[0] + dr, x[1] + dc) not in inside and (x, d) in exits]
+            if single_loop:
+                other = next(c for c, _ in comps if c[0] not in inside)
+                clause.append(-int(on[other[0]]))
+            out.append(clause)
+        return out
+
+    return cuts
+
+
+def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cell, length: float) -> list[Cell]:
+    """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
+    random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
+    path, where = [start], {start: 0}
+    while path[-1] != goal:
+        nbrs = list(neighbours4(*path[-1], H, W))
+        nxt = nbrs[int(rng.integers(len(nbrs)))]
+        if nxt in where:
+            for x in path[where[nxt] + 1:]:
+                del where[x]
+            del path[where[nxt] + 1:]
+        else:
+            where[nxt] = len(path)
+            path.append(nxt)
+    return stretch(rng, H, W, path, length, closed=False)
+
+
+def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list[Cell]:
+    """A random closed loop of cells (in loop order): a random 2x2 square stretched by random
+    detours until it has ``length`` cells (:func:`stretch`; Pearl)."""
+    r, c = int(rng.integers(H - 1)), int(rng.integers(W - 1))
+    return stretch(rng, H, W, [(r, c), (r, c + 1), (r + 1, c + 1), (r + 1, c)], length, closed=True)
+
+
+def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: float, *, closed: bool) -> list[Cell]:
+    """Random detours: one step a -> b of the path (or loop) is pushed sideways by a cell, through
+    two free neighbours a', b' (a -> a' -> b' -> b), until ``length`` cells or no detour fits."""
+    path = list(path)
+    used = set(path)
+    while len(path) < length:
+        spots = []
+        steps = list(zip(path, path[1:])) + ([(path[-1], path[0])] if closed else [])  # noqa: RUF007
+        for i, (a, b) in enumerate(steps):
+            for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
+                x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
+                if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
+                    spots.append((i, x, y))
+        if not spots:
+            break
+        i, x, y = spots[int(rng.integers(len(spots)))]
+        path[i + 1:i + 1] = [x, y]
+        used |= {x, y}
+    return path
+
+
+def straight(a: Cell, b: Cell, c: Cell) -> bool:
+    """Whether the steps a -> b -> c go the same way."""
+    return (b[0] - a[0], b[1] - a[1]) == (c[0] - b[0], c[1] - b[1])
+
+
+def number_loops(H: int, W: int, edges) -> list[list]:
+    """Pearl's answer grid of a set of edges: each loop numbered on from the last, starting at its
+    first cell in reading order and heading right; -1 elsewhere (all -1 unless every cell on an
+    edge has exactly two)."""
+    adj: dict = {}
+    for a, b in sorted(edges):
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    grid = [[-1] * W for _ in range(H)]
+    if any(len(n) != 2 for n in adj.values()):
+        return grid
+    k = 0
+    for start in sorted(adj):
+        if grid[start[0]][start[1]] != -1:
+            continue
+        prev, cur = start, max(adj[start], key=lambda x: (x[0] == start[0], -x[0]))  # right of start
+        k += 1
+        grid[start[0]][start[1]] = k
+        while cur != start:
+            k += 1
+            grid[cur[0]][cur[1]] = k
+            prev, cur = cur, next(x for x in adj[cur] if x != prev)
+    return grid
+
+
+def numbered_edges(grid: list[list]) -> set:
+    """The edges of a numbered answer: k joins k + 1 and L joins 1 where those cells touch."""
+    where = {v: (r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if isinstance(v, int) and v > 0}
+    out = set()
+    for k, a in where.items():
+        b = where.get(k % len(where) + 1)
+        if b is not None and abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1:
+            out.add(tuple(sorted((a, b))))
+    return out
+
+
+def sight_line(grid: list[list[str]], side: str, i: int) -> list[tuple[tuple[int, int], bool]]:
+    """Undead: the cells a border clue sees, in order, each with whether a mirror was passed before it.
+    ``\\`` turns down into right and up into left (and back); ``/`` turns down into left and up
+    into right. A cell seen twice is listed twice."""
+    H, W = len(grid), len(grid[0])
+    (r, c), (dr, dc) = {"top": ((0, i), (1, 0)), "bottom": ((H - 1, i), (-1, 0)),
+                        "left": ((i, 0), (0, 1)), "right": ((i, W - 1), (0, -1))}[side]
+    out, turned = [], False
+    while 0 <= r < H and 0 <= c < W:
+        if grid[r][c] == "\\":
+            dr, dc, turned = dc, dr, True
+        elif grid[r][c] == "/":
+            dr, dc, turned = -dc, -dr, True
+        else:
+            out.append(((r, c), turned))
+        r, c = r + dr, c + dc
+    return out
 # ---- symmetric regions (Galaxies) -----------------------------------------------------------------
 def dot_cells(dot) -> list[Cell]:
     """The cells a dot at half-cell position (r2, c2) touches: 1, 2 or 4 of them."""

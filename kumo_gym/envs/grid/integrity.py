@@ -102,7 +102,7 @@ class RewardIntegrity:
 
     def progress(self, instance: Instance, grid: list[list]) -> float:
         """The partial score of ``grid`` (module docstring; the formula of ``partial_credit``)."""
-        sol, mask, blind_right = self._blind_scores(instance)
+        sol, mask, _ = self._blind_scores(instance)
         n = int((~mask).sum())
         if n == 0:
             return 0.0

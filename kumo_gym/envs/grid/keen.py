@@ -9,10 +9,9 @@ import numpy as np
 from ...core.instance import Instance
 from ...core.params import param
 from ...solvers.engine import Encoding
-from ...solvers.sat import Formula
 from .base import Check, GridParams
 from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
-from .latin import LatinGridTask, latin_formula, random_latin
+from .latin import LatinGridTask, latin_copy, random_latin
 from .render import Sketch
 from .tatham.keen import make_state
 
@@ -90,8 +89,7 @@ class KeenTask(LatinGridTask):
         return self.layout(key, lambda: self._rules(n, state["cages"]))
 
     def _rules(self, n: int, cages: list[dict]) -> Encoding:
-        f = Formula()
-        x = latin_formula(f, n, rules=("R1", "R2", None))
+        f, x = latin_copy(n, rules=("R1", "R2", None))
         lits = {k: cage_literal(f, x, n, k, [tuple(c) for c in cage["cells"]], cage["op"], cage["target"])
                 for k, cage in enumerate(cages)}
         return Encoding(f, x.ravel(), self.decoder(x), clues={("cage", k): ("R3", (lit,)) for k, lit in lits.items()},
@@ -102,6 +100,9 @@ class KeenTask(LatinGridTask):
         first = None
         for attempt in range(500):
             sol = random_latin(rng, n)
+            while any(all(v == (r + s * c + k) % n + 1 for r, row in enumerate(sol) for c, v in enumerate(row))
+                      for k in range(n) for s in (1, -1)):
+                sol = random_latin(rng, n)  # a cyclic square: a blind answer would solve it (half of 3x3)
             cage_of = tatham_cages(rng, n)
             ops = tatham_clue_types(rng, n, sol, cage_of, diff in "en", params["multiplication_only"])
             state = make_state(n, cage_of, ops)

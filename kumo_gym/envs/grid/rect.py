@@ -13,7 +13,7 @@ from ...core.params import param
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask
-from .regions import EMPTY, RectMoves, RegionAnswers, label_classes, rect_of
+from .regions import EMPTY, RectMoves, RegionAnswers, label_classes, random_division, rect_of, shapes
 from .render import Sketch
 from .tatham.rect import encode as encode_desc
 
@@ -31,10 +31,6 @@ class RectParams(GridParams):
         if p.W * p.H < 2:
             raise ConfigError(f"Rect W={p.W}, H={p.H}: the grid needs at least 2 cells")
         return p
-
-
-def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
-    return [(h, area // h) for h in range(1, area + 1) if area % h == 0 and h <= H and area // h <= W]
 
 
 class RectTask(RectMoves, RegionAnswers, GridTask):
@@ -105,7 +101,7 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
         f, cands, cover = Formula(), [], {}
 
         def around(cells, area):
-            (ra, ca), (rb, cb) = min(cells), max(cells)
+            ra, rb = min(r for r, _ in cells), max(r for r, _ in cells)
             lo_c, hi_c = min(c for _, c in cells), max(c for _, c in cells)
             for h, w in shapes(area, H, W):
                 for r0 in range(max(0, rb - h + 1), min(ra, H - h) + 1):
@@ -150,7 +146,7 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
         for _ in range(1000):
-            rects = self._division(rng, H, W)
+            rects = random_division(rng, H, W, max(2, H * W // AMAX_DIV))
             spots = [(r0 + int(rng.integers(h)), c0 + int(rng.integers(w))) for r0, c0, h, w in rects]
             for _ in range(12):
                 grid = [[0] * W for _ in range(H)]
@@ -165,45 +161,6 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
                     if any(a[r][c] != b[r][c] for r in range(r0, r0 + h) for c in range(c0, c0 + w)):
                         spots[i] = (r0 + int(rng.integers(h)), c0 + int(rng.integers(w)))
         raise RuntimeError(f"could not generate a {W}x{H} Rect puzzle")
-
-    @staticmethod
-    def _division(rng, H: int, W: int) -> list[tuple[int, int, int, int]]:
-        """Random free rectangles (area 2..max) over random open cells until none fits, then
-        every single leftover cell merged into a neighbour where the union is a rectangle."""
-        amax = max(2, H * W // AMAX_DIV)
-        kinds = [(h, w) for h in range(1, H + 1) for w in range(1, W + 1) if 2 <= h * w <= amax]
-        taken = np.zeros((H, W), bool)
-        rects: list[list[int]] = []
-        while True:
-            s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
-            free = {(h, w): s[h:, w:] - s[:-h, w:] - s[h:, :-w] + s[:-h, :-w] == 0 for h, w in kinds}
-            pair = np.zeros((H, W), bool)  # a free cell with a free neighbour: some free domino covers it
-            pair[:, 1:] |= ~taken[:, 1:] & ~taken[:, :-1]
-            pair[:, :-1] |= ~taken[:, 1:] & ~taken[:, :-1]
-            pair[1:] |= ~taken[1:] & ~taken[:-1]
-            pair[:-1] |= ~taken[1:] & ~taken[:-1]
-            open_cells = np.argwhere(pair)
-            if not len(open_cells):
-                break
-            r, c = (int(x) for x in open_cells[int(rng.integers(len(open_cells)))])
-            fits = [(int(r0) + max(0, r - h + 1), int(c0) + max(0, c - w + 1), h, w) for (h, w), m in free.items()
-                    for r0, c0 in np.argwhere(m[max(0, r - h + 1):r + 1, max(0, c - w + 1):c + 1])]
-            r0, c0, h, w = fits[int(rng.integers(len(fits)))]
-            taken[r0:r0 + h, c0:c0 + w] = True
-            rects.append([r0, c0, h, w])
-        for r, c in ((int(r), int(c)) for r, c in np.argwhere(~taken)):
-            rows = [x for x in rects if x[0] == r and x[2] == 1 and c in (x[1] - 1, x[1] + x[3])]
-            cols = [x for x in rects if x[1] == c and x[3] == 1 and r in (x[0] - 1, x[0] + x[2])]
-            options = [(x, 0) for x in rows] + [(x, 1) for x in cols]
-            if not options:
-                rects.append([r, c, 1, 1])
-                continue
-            x, vertical = options[int(rng.integers(len(options)))]
-            if vertical:
-                x[0], x[2] = min(x[0], r), x[2] + 1
-            else:
-                x[1], x[3] = min(x[1], c), x[3] + 1
-        return sorted(tuple(x) for x in rects)
 
     def rules_text(self, instance: Instance) -> str:
         return ("- Some cells of the grid hold numbers (0 in the grid below means no number).\n"

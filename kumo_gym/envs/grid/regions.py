@@ -76,6 +76,49 @@ def same_regions(a: list[list], b: list[list]) -> bool:
     return True
 
 
+def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
+    """The (height, width) of every rectangle of ``area`` cells that fits an H x W grid."""
+    return [(h, area // h) for h in range(1, area + 1) if area % h == 0 and h <= H and area // h <= W]
+
+
+def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int, int]]:
+    """Random free rectangles (area 2..max) over random open cells until none fits, then
+    every single leftover cell merged into a neighbour where the union is a rectangle."""
+    kinds = [(h, w) for h in range(1, H + 1) for w in range(1, W + 1) if 2 <= h * w <= amax]
+    taken = np.zeros((H, W), bool)
+    rects: list[list[int]] = []
+    while True:
+        s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
+        free = {(h, w): s[h:, w:] - s[:-h, w:] - s[h:, :-w] + s[:-h, :-w] == 0 for h, w in kinds}
+        pair = np.zeros((H, W), bool)  # a free cell with a free neighbour: some free domino covers it
+        pair[:, 1:] |= ~taken[:, 1:] & ~taken[:, :-1]
+        pair[:, :-1] |= ~taken[:, 1:] & ~taken[:, :-1]
+        pair[1:] |= ~taken[1:] & ~taken[:-1]
+        pair[:-1] |= ~taken[1:] & ~taken[:-1]
+        open_cells = np.argwhere(pair)
+        if not len(open_cells):
+            break
+        r, c = (int(x) for x in open_cells[int(rng.integers(len(open_cells)))])
+        fits = [(int(r0) + max(0, r - h + 1), int(c0) + max(0, c - w + 1), h, w) for (h, w), m in free.items()
+                for r0, c0 in np.argwhere(m[max(0, r - h + 1):r + 1, max(0, c - w + 1):c + 1])]
+        r0, c0, h, w = fits[int(rng.integers(len(fits)))]
+        taken[r0:r0 + h, c0:c0 + w] = True
+        rects.append([r0, c0, h, w])
+    for r, c in ((int(r), int(c)) for r, c in np.argwhere(~taken)):
+        rows = [x for x in rects if x[0] == r and x[2] == 1 and c in (x[1] - 1, x[1] + x[3])]
+        cols = [x for x in rects if x[1] == c and x[3] == 1 and r in (x[0] - 1, x[0] + x[2])]
+        options = [(x, 0) for x in rows] + [(x, 1) for x in cols]
+        if not options:
+            rects.append([r, c, 1, 1])
+            continue
+        x, vertical = options[int(rng.integers(len(options)))]
+        if vertical:
+            x[0], x[2] = min(x[0], r), x[2] + 1
+        else:
+            x[1], x[3] = min(x[1], c), x[3] + 1
+    return sorted(tuple(x) for x in rects)
+
+
 class RegionAnswers:
     """Partial credit, blind grids and corruptions for region-label answers (module docstring).
     A puzzle defines :meth:`anchors`."""
@@ -104,11 +147,19 @@ class RegionAnswers:
         g = canonical(grid, self.anchors(instance))
         return sum(x == y for rg, rs in zip(g, sol) for x, y in zip(rg, rs))
 
-    def progress(self, instance: Instance, grid: list[list]) -> float:
+    def luck_floor(self, instance: Instance) -> float:
+        """``b`` of the partial credit on regions: the best blind grid's fraction of cells in the
+        right region, or a random fill's luck plus two standard deviations, whichever is larger."""
         H, W = self.dims(instance)
         n = H * W
-        b = max(self._right(instance, g) for g in self.blind_grids(instance).values()) / n
-        f = self._right(instance, grid) / n
+        p = 1.0 / len(self.cell_values(instance))
+        blind = max(self._right(instance, g) for g in self.blind_grids(instance).values()) / n
+        return max(blind, p + 2.0 * (p * (1.0 - p) / n) ** 0.5)
+
+    def progress(self, instance: Instance, grid: list[list]) -> float:
+        H, W = self.dims(instance)
+        b = self.luck_floor(instance)
+        f = self._right(instance, grid) / (H * W)
         return 0.0 if b >= 1.0 else max(0.0, (f - b) / (1.0 - b))
 
     def blind_solves(self, instance: Instance) -> bool:

@@ -52,7 +52,6 @@ SOURCES = ("labelled", "boxed", "fence", "bare")
 
 _LABEL = re.compile(r"moves\s*[=:]\s*$", re.IGNORECASE)
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox)\s*\{")
-_BRACE = re.compile(r"\\(?:boxed|fbox)\s*\{|[{}]")
 _FENCE = re.compile(r"```[^\n`]*\n.*?```", re.DOTALL)
 _SPECIAL = re.compile(r"[\[\]\"'#]")
 _DQ_END = re.compile(r'["\n]')

@@ -374,9 +374,6 @@ class _Planted:
         cols = {s[1] for _, s in self.region_symbols(r) if s[0] == SQUARE}
         return next(iter(cols)) if cols else None
 
-    def colour_count(self, r: int, colour: str) -> int:
-        return sum(1 for _, s in self.region_symbols(r) if s[1] == colour)
-
     def safe_colours(self, cell) -> list:
         """Colours a new non-star symbol may take in ``cell`` without breaking a star there."""
         bad = self.star_colours(self.region[cell])
@@ -477,15 +474,6 @@ class _Planted:
         colours = self.safe_colours(cell)
         self.put(cell, kind, colours[int(self.rng.integers(len(colours)))], sid)
 
-    def plant_triangle(self) -> bool:
-        cand = [c for c in self.free_cells() if touches(c, self.on) in (1, 2, 4)]
-        if not cand:
-            return False
-        c = cand[int(self.rng.integers(len(cand)))]
-        colours = self.safe_colours(c)
-        self.put(c, TRIANGLE, colours[int(self.rng.integers(len(colours)))], touches(c, self.on))
-        return True
-
     def plant_squares(self, n: int) -> int:
         """``n`` squares, each region one colour, different regions different colours."""
         rng = self.rng
@@ -513,16 +501,6 @@ class _Planted:
         options = [c for c in self.safe_colours(cell) if c not in taken] or self.safe_colours(cell)
         return options[int(self.rng.integers(len(options)))] if options else None
 
-    def plant_star(self) -> int:
-        """One star with a partner; returns the symbols used (1 or 2), 0 when impossible."""
-        options = self.star_options()
-        if not options:
-            return 0
-        cells, colour = options[int(self.rng.integers(len(options)))]
-        for c in cells:
-            self.put(c, STAR, colour)
-        return len(cells)
-
     def star_options(self, limit: int = 40) -> list:
         """Ways to add a star the planted line satisfies: ``([cells], colour)`` (one star beside
         a lone non-star symbol of its colour, or two new stars of a colour the region lacks)."""
@@ -548,19 +526,6 @@ class _Planted:
         if len(out) > limit:
             out = [out[i] for i in rng.permutation(len(out))[:limit]]
         return out
-
-    def plant_edges(self, want_dot: bool, want_gap: bool) -> None:
-        rng = self.rng
-        if want_dot:
-            inner = self.line[1:-1]
-            if not inner:
-                raise _Retry("line too short for a dot")
-            self.add_dot(inner[int(rng.integers(len(inner)))])
-        if want_gap:
-            cand = self.gap_candidates()
-            if not cand:
-                raise _Retry("no room for a gap")
-            self.add_gap(cand[int(rng.integers(len(cand)))])
 
     def gap_candidates(self) -> list:
         return [(x, y) for y in range(2 * self.h + 1) for x in range(2 * self.w + 1)

@@ -28,7 +28,6 @@ from ...solvers.sparc import (
 from .difficulty import difficulty_score
 
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "orange", "purple", "black")
-COLOUR_OF_NAME = dict(zip(COLOUR_NAMES, COLOURS))
 NAME_OF_COLOUR = dict(zip(COLOURS, COLOUR_NAMES))
 KIND_NAMES = {SQUARE: "square", STAR: "star", TRIANGLE: "triangle", POLY: "poly", YLOP: "ylop"}
 
@@ -257,9 +256,6 @@ class SparcPuzzle:
 
     def is_border(self, x: int, y: int) -> bool:
         return x in (0, self.cols - 1) or y in (0, self.rows - 1)
-
-    def line_positions(self) -> list[tuple[int, int]]:
-        return [(x, y) for y in range(self.rows) for x in range(self.cols) if not is_cell(x, y)]
 
     def cells(self) -> list[tuple[int, int]]:
         return [(x, y) for y in range(1, self.rows, 2) for x in range(1, self.cols, 2)]

@@ -27,10 +27,6 @@ from .jit import compile_kernels
 _PACK = 1024
 
 
-def _river_index(n, nll, nlr, nrl, boat):
-    return ((nll * (n + 1) + nlr) * (n + 1) + nrl) * 2 + boat
-
-
 def _unsafe(full, lone_actors, lone_agents):
     # an actor without its agent next to any other agent
     return lone_actors > 0 and full + lone_agents > 0

@@ -1,0 +1,28 @@
+"""One row of the environment table (:mod:`kumo_gym.core.catalog`): a record, importing nothing."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+NAMESPACE = "kumo_gym"
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered environment.
+
+    ``task`` is ``"module:Class"`` of its Task; ``modes`` the interaction modes it supports
+    (the first is the default); ``env_classes`` optional ``{mode: "module:Class"}`` overrides of
+    the generic AnswerEnv/InteractiveEnv; ``summary`` one line for ``kumo-gym list``.
+    """
+
+    name: str
+    task: str
+    family: str
+    summary: str
+    modes: tuple[str, ...] = ("answer",)
+    env_classes: dict = field(default_factory=dict)
+    paper: str = ""
+
+    @property
+    def id(self) -> str:
+        return f"{NAMESPACE}/{self.name}-v0"

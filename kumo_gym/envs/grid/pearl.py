@@ -1,0 +1,236 @@
+"""Pearl (grid_puzzles.md §5 "Pearl"; Tatham's ``pearl``). Game IDs: ``tatham/pearl.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.errors import ConfigError
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.sat import Formula
+from .base import Check, GridParams, GridTask
+from .geometry import loop_cuts, number_loops, numbered_edges, random_loop, straight
+from .play import STEPS, EdgeMoves, canonical_dirs, direction, dirs_edges, grid_edges
+from .render import Sketch
+
+BLACK, WHITE, EMPTY, OFF = "B", "W", ".", -1
+#: the §8 grade a removal must keep: probing at Easy; Tricky is minimal
+GRADE_TARGET = {"e": None, "t": None}
+#: the share of the grid Tatham's loops cover, by grid area (measured on its presets)
+DENSITY = ((25, 0.85), (36, 0.92), (64, 0.925), (100, 0.958))
+
+
+@dataclasses.dataclass(frozen=True)
+class PearlParams(GridParams):
+    W: int = param(6, lo=5, hi=16, doc="columns")
+    H: int = param(None, kind=int, lo=5, hi=16, doc="rows (default: W)")
+    tatham_difficulty: str = param("e", choices=("e", "t"), doc="Tatham's level: e easy, t tricky")
+    nosolve: bool = param(False, doc="Tatham's 'n' (generation only: allow puzzles its solver cannot finish); "
+                                     "ours are always unique")
+
+    def check(self):
+        p = super().check()
+        if p.tatham_difficulty == "t" and p.W + p.H < 11:
+            raise ConfigError(f"Pearl W + H = {p.W + p.H} must be at least 11 for tatham_difficulty='t' (Tatham's rule)")
+        return p
+
+
+class PearlTask(EdgeMoves, GridTask):
+    """Pearl: draw one loop through every pearl.
+
+    ## Description
+    Draw a single closed loop through the centres of some cells, moving orthogonally and visiting
+    no cell twice. Every pearl lies on the loop. At a black pearl the loop turns, and it runs
+    straight through the cell before and the cell after. At a white pearl the loop goes straight
+    through, and it turns in the cell before or the cell after (or both). grid_puzzles.md §5,
+    Tatham's *Pearl*.
+
+    ## Answer
+    A JSON array of H rows of W integers: the loop's cells numbered 1..L in order along it (any
+    start, either direction; L is next to 1), every other cell -1. Any valid loop scores 1.
+
+    ## Generation
+    §8: a random loop (a 2x2 square stretched by random detours to Tatham's coverage), every
+    possible pearl placed, then pearls removed in a seeded random order while the loop stays the
+    only one (SAT with lazy cuts against second loops), at Easy only while failed-literal probing
+    still solves it; at Tricky to a minimal set.
+
+    ## Interactive mode
+    ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` draws the loop between two
+    neighbouring cells, ``"v": 0`` erases it; the episode ends when the drawn loop is valid.
+    """
+
+    family = "pearl"
+    title = "Pearl"
+    Params = PearlParams
+    difficulties: ClassVar[dict] = {
+        "trivial": {"W": 5, "H": 5, "tatham_difficulty": "e"},
+        "easy": {"W": 6, "H": 6, "tatham_difficulty": "e"},
+        "normal": {"W": 8, "H": 8, "tatham_difficulty": "e"},
+        "hard": {"W": 10, "H": 10, "tatham_difficulty": "t"},
+    }
+    rule_codes: ClassVar[dict] = {
+        "pearl.R1": "the numbered cells form one closed loop: 1..L each once (L >= 4), consecutive numbers and "
+                    "L, 1 on orthogonal neighbours",
+        "pearl.R2": "every pearl is on the loop",
+        "pearl.R3": "the loop turns at a black pearl and goes straight through both of its loop neighbours",
+        "pearl.R4": "the loop goes straight through a white pearl and turns in at least one of its loop neighbours",
+    }
+    symbols = frozenset({OFF} | set(range(1, 16 * 16 + 1)))
+    empty = OFF
+
+    def cell_values(self, instance: Instance) -> tuple:
+        H, W = self.dims(instance)
+        return (OFF, *range(1, H * W + 1))
+
+    def _blind(self, H: int, W: int, n: int):
+        return super()._blind(H, W, min(n, 3))  # blind grids: -1, 1 and 2 everywhere and their checkerboards
+
+    # ---- edge moves -------------------------------------------------------------------------
+    def answer_dirs(self, instance: Instance, answer: list[list]) -> list[list[str]]:
+        H, W = self.dims(instance)
+        dirs = [[set() for _ in range(W)] for _ in range(H)]
+        for a, b in numbered_edges(answer):
+            dirs[a[0]][a[1]].add(direction(a, b))
+            dirs[b[0]][b[1]].add(direction(b, a))
+        return [[canonical_dirs(x) for x in row] for row in dirs]
+
+    def state_answer(self, instance: Instance, state) -> list[list]:
+        return number_loops(*self.dims(instance), dirs_edges([list(r) for r in state]))
+
+    # ---- rules --------------------------------------------------------------------------------
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        at: dict = {}
+        for r, row in enumerate(grid):
+            for c, v in enumerate(row):
+                if v > 0:
+                    at.setdefault(v, []).append((r, c))
+        L = sum(map(len, at.values()))
+        bad = sorted(x for v, xs in at.items() if v > L or len(xs) > 1 for x in xs)
+        checks = [Check("R1", bad, not bad), Check("R1", [], L >= 4)]
+        one = {k: xs[0] for k, xs in at.items() if len(xs) == 1 and k <= L}
+        step = {}  # k -> whether k and k + 1 (L and 1) lie on neighbouring cells
+        for k in range(1, L + 1):
+            a, b = one.get(k), one.get(k % L + 1)
+            step[k] = bool(a and b and direction(a, b))
+            checks.append(Check("R1", [x for x in (a, b) if x], step[k]))
+        pearls = [(r, c, v) for r, row in enumerate(instance.data["state"]["grid"]) for c, v in enumerate(row) if v != EMPTY]
+        for r, c, colour in pearls:
+            k = grid[r][c]
+            checks.append(Check("R2", [(r, c)], k > 0))
+            ks = [(k + i - 1) % L + 1 for i in (-2, -1, 0, 1)] if k > 0 and L >= 4 else []
+            if not ks or not all(step[j] for j in ks):
+                continue  # the loop around this pearl is broken: R1 reports it
+            p2, p1, n1, n2 = (one[(k + i - 1) % L + 1] for i in (-2, -1, 1, 2))
+            x, ends = (r, c), straight(p2, p1, (r, c)) and straight((r, c), n1, n2)
+            if colour == BLACK:
+                checks.append(Check("R3", [x], not straight(p1, x, n1) and ends))
+            else:
+                checks.append(Check("R4", [x], straight(p1, x, n1) and not ends))
+        return checks
+
+    def encode(self, state: dict) -> Encoding:
+        H, W = len(state["grid"]), len(state["grid"][0])
+        enc = self.layout((H, W), lambda: self._rules(H, W))
+        on, black, white = (enc.extra[k] for k in ("on", "black", "white"))
+        clues = {}
+        for r, row in enumerate(state["grid"]):
+            for c, v in enumerate(row):
+                if v != EMPTY:
+                    clues[("on", r, c)] = ("R2", (int(on[r, c]),))
+                    clues[(v, r, c)] = ("R3", (int(black[r, c]),)) if v == BLACK else ("R4", (int(white[r, c]),))
+        return enc.with_clues(clues)
+
+    @staticmethod
+    def _rules(H: int, W: int) -> Encoding:
+        """Edge variables, "on the loop" per cell with degree 2 or 0, and per cell the black and
+        white pearl rules switched on by a guard variable (the clues assume the guards)."""
+        f = Formula()
+        edge = {e: f.var(("edge", e)) for e in grid_edges(H, W)}
+        on, black, white = f.grid("on", H, W), f.grid("black", H, W), f.grid("white", H, W)
+
+        def e(a, d, k=1):  # the edge leaving cell a in direction d, k cells on (None off the grid)
+            a = (a[0] + STEPS[d][0] * (k - 1), a[1] + STEPS[d][1] * (k - 1))
+            b = (a[0] + STEPS[d][0], a[1] + STEPS[d][1])
+            return edge.get(tuple(sorted((a, b))))
+
+        for x in np.ndindex(H, W):
+            inc = [e(x, d) for d in "URDL" if e(x, d)]
+            f.extend([[-i, int(on[x])] for i in inc])
+            f.exactly(inc, 2, guard=int(on[x]))
+            b, w = int(black[x]), int(white[x])
+            for d1, d2 in (("L", "R"), ("U", "D")):
+                if e(x, d1) and e(x, d2):
+                    f.add([-b, -e(x, d1), -e(x, d2)], rule="R3")  # a black pearl turns
+                for d, o in ((d1, d2), (d2, d1)):  # a white pearl goes straight
+                    if e(x, d):
+                        f.add([-w, -e(x, d)] + ([e(x, o)] if e(x, o) else []), rule="R4")
+                if all(e(x, d, k) for d in (d1, d2) for k in (1, 2)):  # ... and a neighbour turns
+                    f.add([-w] + [-e(x, d, k) for d in (d1, d2) for k in (1, 2)], rule="R4")
+            for d in "URDL":  # a black pearl's loop neighbours go straight
+                if e(x, d):
+                    f.add([-b, -e(x, d)] + ([e(x, d, 2)] if e(x, d, 2) else []), rule="R3")
+        f.add(on.ravel().tolist())
+        answer = np.asarray([edge[k] for k in grid_edges(H, W)], np.int32)
+        exits = {(x, d): e(x, d) for x in np.ndindex(H, W) for d in "URDL" if e(x, d)}
+        def links(value: np.ndarray) -> list:
+            return [k for k, v in edge.items() if value[v] > 0]
+
+        return Encoding(f, answer, lambda value: number_loops(H, W, links(value)), cut_rule="R1",
+                        cuts=loop_cuts(on, exits, links, single_loop=True), extra={"on": on, "black": black, "white": white})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        W, H, level = params["W"], params["H"], params["tatham_difficulty"]
+        while True:
+            loop = random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
+            n = len(loop)
+            line = [straight(loop[i - 1], loop[i], loop[(i + 1) % n]) for i in range(n)]
+            grid = [[EMPTY] * W for _ in range(H)]
+            for i, (r, c) in enumerate(loop):  # every pearl the loop allows
+                if not line[i] and line[i - 1] and line[(i + 1) % n]:
+                    grid[r][c] = BLACK
+                elif line[i] and not (line[i - 1] and line[(i + 1) % n]):
+                    grid[r][c] = WHITE
+            sol = number_loops(H, W, {tuple(sorted((loop[i - 1], loop[i]))) for i in range(n)})
+            enc = self.encode({"grid": grid})
+            drawn = numbered_edges(sol)
+            truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
+            keys = sorted({k[1:] for k in enc.clues})
+            groups = [enc.assumptions([("on", *x), (grid[x[0]][x[1]], *x)]) for x in keys]
+            if not keys or not enc.engine.unique(enc.assumptions(), truth):
+                continue
+            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=GRADE_TARGET[level])
+            for (r, c), keep in zip(keys, kept):
+                grid[r][c] = grid[r][c] if keep else EMPTY
+            return {"grid": grid}, sol
+
+    def rules_text(self, instance: Instance) -> str:
+        return ("- Draw one closed loop that passes through the centres of cells, each step going to an "
+                "orthogonally adjacent cell. The loop never visits a cell twice and never branches.\n"
+                "- Every pearl (\"B\" black, \"W\" white in the grid) must be on the loop.\n"
+                "- At a black pearl the loop makes a 90-degree turn, and in both cells it reaches next from "
+                "there it continues straight.\n"
+                "- At a white pearl the loop passes straight through, and it turns in at least one of the two "
+                "cells it reaches next from there.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return ("number the loop's cells 1, 2, ..., L in the order the loop visits them (start anywhere, go either "
+                "way; the cell numbered L is next to the cell numbered 1) and write -1 in every cell off the loop.")
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        H, W = self.dims(instance)
+        strings = all(isinstance(v, str) for row in grid for v in row)
+        edges = dirs_edges([list(r) for r in grid]) if strings else numbered_edges(grid)
+        pearls = instance.data["state"]["grid"]
+        return Sketch(H, W, [[""] * W for _ in range(H)], edges=sorted(edges),
+                      dots=[(2 * r, 2 * c, v == BLACK) for r, row in enumerate(pearls) for c, v in enumerate(row) if v != EMPTY])
+
+    def clue_count(self, instance: Instance) -> int:
+        return sum(v != EMPTY for row in instance.data["state"]["grid"] for v in row)
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        return np.asarray([{EMPTY: 0, BLACK: 1, WHITE: 2}[v] for row in instance.data["state"]["grid"] for v in row],
+                          np.float32)

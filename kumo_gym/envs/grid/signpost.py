@@ -1,0 +1,185 @@
+"""Signpost (grid_puzzles.md §5 "Signpost"; Tatham's ``signpost``). Game IDs: ``tatham/signpost.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.errors import ConfigError
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.sat import Formula
+from .base import Check, GridParams, GridTask
+from .geometry import queen_path, ray, step_towards
+from .render import Sketch
+from .tatham.signpost import STEP
+
+MAX_SIDE = 10
+#: up to this many cells the givens are reduced while failed-literal probing solves the puzzle,
+#: beyond it while unit propagation does: this matches Tatham's given counts (2.2 at 4x4, 11.8 at 7x7)
+SMALL = 16
+
+
+@dataclasses.dataclass(frozen=True)
+class SignpostParams(GridParams):
+    W: int = param(4, lo=1, hi=MAX_SIDE, doc="columns")
+    H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+
+    def check(self):
+        p = super().check()
+        if p.W * p.H < 2:
+            raise ConfigError(f"Signpost W={p.W}, H={p.H}: the grid needs at least 2 cells")
+        return p
+
+
+class SignpostTask(GridTask):
+    """Signpost: number the cells 1..W*H so that each number's arrow points at the next.
+
+    ## Description
+    Every cell but one holds an arrow (one of eight compass directions); some cells show their
+    number. Write 1..W*H into the cells, each once, so that the cell of k+1 lies somewhere along
+    the arrow of the cell of k (at any distance). The last number's cell has no arrow
+    (grid_puzzles.md §5, Tatham's *Signpost*, free chain ends).
+
+    ## Answer
+    A JSON array of H rows of W integers, the number of each cell, given numbers copied. Any
+    numbering that keeps the rules scores 1.
+
+    ## Generation
+    §8: a random Hamiltonian path through the queen-move graph (Warnsdorff's rule with random
+    ties), arrows along it, all numbers shown, then numbers other than 1 and W*H (1 too on a
+    two-cell grid, which would otherwise leave nothing to fill) removed in a
+    seeded order while deduction on the SAT encoding still fixes every cell (failed-literal
+    probing up to 16 cells, unit propagation beyond: Tatham's given density), which proves the
+    numbering unique. The single chain needs no lazy cut here:
+    the encoding numbers the cells (a permutation with every arrow followed), which rules out
+    loops; a model of the arrows alone would admit them (tests/grid/test_signpost.py).
+
+    ## Interactive mode
+    One move per step, ``{"r": row, "c": col, "v": k}`` writes k into a cell, ``0`` clears it.
+    Given numbers cannot be changed.
+    """
+
+    family = "signpost"
+    title = "Signpost"
+    Params = SignpostParams
+    difficulties: ClassVar[dict] = {"trivial": {"W": 2, "H": 1}, "easy": {"W": 3, "H": 3},
+                                    "normal": {"W": 4, "H": 4}, "hard": {"W": 7, "H": 7}}
+    rule_codes: ClassVar[dict] = {
+        "signpost.R1": "the numbers 1..W*H are each used exactly once and every given number is kept",
+        "signpost.R2": "for every k < W*H the cell of k+1 lies along the arrow of the cell of k",
+    }
+    symbols = frozenset(range(1, MAX_SIDE * MAX_SIDE + 1))
+    state_keys = ("arrows", "givens")
+    empty = 0
+
+    def shape(self, state: dict) -> tuple[int, int]:
+        return len(state["arrows"]), len(state["arrows"][0])
+
+    def cell_values(self, instance: Instance) -> tuple:
+        H, W = self.dims(instance)
+        return tuple(range(1, H * W + 1))
+
+    def givens(self, instance: Instance) -> dict:
+        g = instance.data["state"]["givens"]
+        return {(r, c): v for r, row in enumerate(g) for c, v in enumerate(row) if v}
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        arrows = instance.data["state"]["arrows"]
+        H, W = len(grid), len(grid[0])
+        n = H * W
+        checks = [Check("R1", [cell], grid[cell[0]][cell[1]] == v) for cell, v in sorted(self.givens(instance).items())]
+        where: dict[int, list] = {}
+        for r, row in enumerate(grid):
+            for c, v in enumerate(row):
+                where.setdefault(v, []).append((r, c))
+        checks += [Check("R1", cells, False) for v, cells in sorted(where.items()) if len(cells) > 1]
+        for r, row in enumerate(grid):
+            for c, v in enumerate(row):
+                if v < n:
+                    seen = ray(r, c, STEP.get(arrows[r][c]), H, W)
+                    checks.append(Check("R2", [(r, c)], any(grid[a][b] == v + 1 for a, b in seen)))
+        return checks
+
+    def encode(self, state: dict) -> Encoding:
+        arrows = state["arrows"]
+        enc = self.layout(("signpost", tuple(map(tuple, arrows))), lambda: self._rules(arrows))
+        x = enc.extra["x"]
+        return enc.with_clues({("given", r, c): ("R1", (int(x[r, c, v - 1]),))
+                               for r, row in enumerate(state["givens"]) for c, v in enumerate(row) if v})
+
+    @staticmethod
+    def _rules(arrows: list[list]) -> Encoding:
+        """``x[r, c, k-1]``: the cell holds k. R1: a permutation. R2: the cell of k has k+1 on its
+        ray, and (the same rule seen from the other end) the cell of k+1 has k on a ray into it."""
+        H, W = len(arrows), len(arrows[0])
+        n = H * W
+        f = Formula()
+        x = f.grid("x", H, W, n)
+        for r, c in np.ndindex(H, W):
+            f.exactly(x[r, c].tolist(), 1, rule="R1")
+        for k in range(n):
+            f.exactly(x[:, :, k].ravel().tolist(), 1, rule="R1")
+        into: dict = {}
+        for r, c in np.ndindex(H, W):
+            cells = ray(r, c, STEP.get(arrows[r][c]), H, W)
+            for b in cells:
+                into.setdefault(b, []).append((r, c))
+            for k in range(n - 1):
+                f.add([-int(x[r, c, k])] + [int(x[b][k + 1]) for b in cells], rule="R2")
+        for b in np.ndindex(H, W):
+            for k in range(1, n):
+                f.add([-int(x[b][k])] + [int(x[a][k - 1]) for a in into.get(b, [])], rule="R2")
+
+        def decode(value: np.ndarray) -> list[list]:
+            return (np.argmax(value[x] > 0, axis=2) + 1).tolist()
+
+        return Encoding(f, x.ravel(), decode, extra={"x": x})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        """A random chain, every number shown, then numbers other than 1 and W*H removed while
+        deduction still finds the numbering (which proves it unique): probing on small grids,
+        propagation on larger ones (``SMALL``)."""
+        W, H = params["W"], params["H"]
+        path = queen_path(rng, H, W)
+        sol = [[0] * W for _ in range(H)]
+        arrows: list[list] = [[None] * W for _ in range(H)]
+        for i, (r, c) in enumerate(path):
+            sol[r][c] = i + 1
+            if i + 1 < len(path):
+                arrows[r][c] = next(d for d, st in STEP.items() if st == step_towards((r, c), path[i + 1]))
+        enc = self.encode({"arrows": arrows, "givens": sol})
+        # 1 and W*H stay shown, except 1 on a two-cell grid (it would leave no cell to fill)
+        ends = [("given", *path[-1])] + ([("given", *path[0])] if W * H > 2 else [])
+        keys = [("given", r, c) for r, c in path[:-1] if ("given", r, c) not in ends]
+        truth = enc.solution_values(enc.assumptions())
+        kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, fixed=enc.assumptions(ends),
+                            grade_limit=1 if W * H <= SMALL else 0)
+        shown = {k[1:] for k, keep in zip(keys + ends, kept + [True] * len(ends)) if keep}
+        givens = [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
+        return {"arrows": arrows, "givens": givens}, sol
+
+    def rules_text(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        return (f"- Write the numbers 1 to {H * W} into the cells, each number exactly once.\n"
+                "- Every cell except one has an arrow (arrows: N is up, S down, E right, W left, and the diagonals "
+                "NE, SE, SW, NW). The cell holding a number k below the largest has the cell holding k+1 somewhere "
+                "in its arrow's direction: in a straight line that way, right next to it or further, other cells "
+                "may lie in between.\n"
+                f"- The cell without an arrow (null) holds {H * W}.\n"
+                "- Non-zero entries of givens are numbers already placed and must be kept; 0 means unknown.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return "give the number of every cell (given numbers copied)."
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        st = instance.data["state"]
+        H, W = len(grid), len(grid[0])
+        text = [[f"{grid[r][c] or ''}{st['arrows'][r][c] or ''}" or "." for c in range(W)] for r in range(H)]
+        fill = [["given" if st["givens"][r][c] else None for c in range(W)] for r in range(H)]
+        return Sketch(H, W, text, fill)
+
+    def clue_count(self, instance: Instance) -> int:
+        return len(self.givens(instance))
