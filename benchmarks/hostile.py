@@ -23,10 +23,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import kumo_gym  # noqa: E402,F401
-from kumo_gym.core.capabilities import GoldenMoves, OracleMoves  # noqa: E402
-from kumo_gym.core.registry import entries, get_task  # noqa: E402
-from tests.fuzz.strategies import BIG  # noqa: E402
+import kumo_gym  # noqa: F401
+from kumo_gym.core.capabilities import GoldenMoves, OracleMoves
+from kumo_gym.core.registry import entries, get_task
+from tests.fuzz.strategies import BIG
 
 
 def timed(env, inst, text):

@@ -49,7 +49,8 @@ Filling: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution (C* = every cell); `
     clue; ``Cand`` state.
 Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
     form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
-Magnets: ``Pole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0); clues
+Magnets: ``Pole {r, c, v}`` / ``NotPole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = a Pole
+    for every cell with v != 0); clues
     ``Count {axis ROW|COL, index, sign + or -, n}`` (a hidden count is checked against the solution)
     and ``Slot {cells: [[r1, c1], [r2, c2]]}`` (the two cells form one slot of the layout).
 Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjacent cells, or not;
@@ -61,7 +62,8 @@ Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of UR
     ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
     ``Tile {r, c, type}`` clue (E, I, C, T or X). A ``cell`` claim's orientation is compared by the
     connections it gives, so equivalent orientations of symmetric tiles are the same claim.
-Undead: ``Monster {r, c, t}`` solution (t G, V or Z; C* = every cell without a mirror); clues
+Undead: ``Monster {r, c, t}`` / ``NotMonster {r, c, t}`` solution (t G, V or Z; C* = a Monster for every
+    cell without a mirror); clues
     ``Mirror {r, c, kind}`` (kind ``\\`` or ``/``, or BACKSLASH / SLASH), ``Total {t, n}``,
     ``Sight {side TOP|BOTTOM|LEFT|RIGHT, index, n}``.
 Galaxies: ``InRegion {r, c, dot}`` (cell (r, c) lies in the region of dot index ``dot``),
@@ -107,13 +109,14 @@ KINDS: dict[str, dict[str, str]] = {
     "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
     "range": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "filling": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"},
-    "magnets": {"Pole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
+    "magnets": {"Pole": "solution", "NotPole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
     "tracks": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Count": "clue", "Endpoint": "clue",
                "GivenPiece": "clue", "Contradiction": "state"},
     "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
               "Contradiction": "state"},
     "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Contradiction": "state"},
-    "undead": {"Monster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue", "Contradiction": "state"},
+    "undead": {"Monster": "solution", "NotMonster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue",
+               "Contradiction": "state"},
     "galaxies": {"InRegion": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Dot": "clue",
                  "Contradiction": "state"},
 }
@@ -223,12 +226,12 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _label_rect(kind, p, sol, H, W)
     if family == "magnets":
         r, c = _int(p, "r"), _int(p, "c")
-        return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "v"))
+        return _verdict(_inside(H, W, r, c) and (sol[r][c] == _int(p, "v")) == (kind == "Pole"))
     if family in LINES:
         return _label_line(kind, p, sol, H, W)
     if family == "undead":
         r, c = _int(p, "r"), _int(p, "c")
-        return _verdict(_inside(H, W, r, c) and sol[r][c] == str(p.get("t", "")).upper())
+        return _verdict(_inside(H, W, r, c) and (sol[r][c] == str(p.get("t", "")).upper()) == (kind == "Monster"))
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -261,7 +264,7 @@ def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     (r1, c1), (r2, c2) = sorted(_pair(p))
     if not (_inside(H, W, r1, c1) and _inside(H, W, r2, c2)) or abs(r1 - r2) + abs(c1 - c2) != 1:
         return INCORRECT
-    placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
+    placed = (sol[r1][c1], sol[r2][c2]) == (("L", "R") if r1 == r2 else ("T", "B"))
     return _verdict(placed == (kind == "Domino"))
 
 
