@@ -178,24 +178,28 @@ def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
     return (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
 
 
-def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000) -> list[Cell]:
+def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000, start: Cell | None = None,
+               end: Cell | None = None) -> list[Cell]:
     """A random Hamiltonian path of queen moves over the H x W grid: Warnsdorff's rule (the
-    cell with the fewest onward moves first) with random ties, restarted on a dead end."""
+    cell with the fewest onward moves first) with random ties, restarted on a dead end; ``start``
+    and ``end`` fix its first and last cells."""
     def onward(cell, seen):
         return [b for st in QUEEN_STEPS for b in ray(*cell, st, H, W) if b not in seen]
 
     for _ in range(tries):
-        cell = (int(rng.integers(H)), int(rng.integers(W)))
+        cell = start or (int(rng.integers(H)), int(rng.integers(W)))
         seen, path = {cell}, [cell]
         while len(path) < H * W:
             nxt = onward(path[-1], seen)
+            if end is not None and len(path) < H * W - 1:
+                nxt = [b for b in nxt if b != end]
             if not nxt:
                 break
             degree = [len(onward(b, seen)) for b in nxt]
             best = [b for b, g in zip(nxt, degree) if g == min(degree)]
             path.append(best[int(rng.integers(len(best)))])
             seen.add(path[-1])
-        if len(path) == H * W:
+        if len(path) == H * W and path[-1] == (end or path[-1]):
             return path
     raise RuntimeError(f"no Hamiltonian path of queen moves found on a {W}x{H} grid")
 def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
