@@ -109,3 +109,16 @@ def test_claims():
 def test_generated_divisions_have_tatham_density():
     counts = [T.clue_count(T.generate(np.random.default_rng(s), difficulty="normal")) for s in range(8)]
     assert 11 <= np.mean(counts) <= 17  # Tatham's 7x7: 14.0 rectangles on average
+
+
+def test_interactive_episode_with_rectangle_moves():
+    import gymnasium as gym
+
+    env = gym.make("kumo_gym/Rect-v0", mode="interactive")
+    obs, _ = env.reset(options={"instance": SPEC_ID})
+    assert '"op": "rect"' in obs
+    moves = T.golden_moves(env.unwrapped.instance)
+    for i, m in enumerate(moves):
+        _, reward, terminated, _, info = env.step(f"Next: {T.format_move(m)}")
+        assert terminated == (i == len(moves) - 1)
+    assert reward == 1.0 and info["verdict"]["status"] == "solved"

@@ -252,6 +252,13 @@ class RectMoves:
                 sum(v == sol[r0][c0] for row in sol for v in row) == len(cells)
         return t
 
+    def interactive_prompt(self, instance: Instance) -> str:
+        return super().interactive_prompt(instance).replace(
+            "Given cells cannot change.",
+            'You may also draw a whole rectangle with {"op": "rect", "r0": top, "c0": left, "r1": bottom, '
+            '"c1": right} (corners included; any region it overlaps is erased first, and it gets a new label) '
+            'or erase the region of a cell with {"op": "erase", "r": row, "c": column}.', 1)
+
     def golden_moves(self, instance: Instance) -> list[tuple]:
         """One rectangle move per region of the solution."""
         return [("rect", *rect_of(cells)) for cells in label_classes(self.solve(instance)).values()]
