@@ -51,9 +51,12 @@ def test_grammar_errors(desc):
 
 
 def test_params_grammar():
-    assert T.decode_params("7x7") == {"W": 7, "H": 7}
-    assert T.decode_params("2x1") == {"W": 2, "H": 1}
-    for bad in ("7x7e2", "7x7a", "1x1", "31x5"):
+    assert T.decode_params("7x7") == {"W": 7, "H": 7, "ambiguous": False}
+    assert T.decode_params("2x1") == {"W": 2, "H": 1, "ambiguous": False}
+    assert T.decode_params("7x7a") == {"W": 7, "H": 7, "ambiguous": True}
+    inst = T.load({"game_id": SPEC_ID, "tatham_params": "5x5a"})
+    assert inst.data["tatham_params"] == "5x5a" and inst.data["solution"] == SPEC_SOLUTION
+    for bad in ("7x7e2", "7x7ae2", "1x1", "31x5"):
         with pytest.raises(ConfigError):
             T.decode_params(bad)
 

@@ -25,6 +25,7 @@ AMAX_DIV = 7  # the largest rectangle drawn has area W*H/7 (Tatham uses W*H/6; t
 class RectParams(GridParams):
     W: int = param(7, lo=1, hi=MAX_SIDE, doc="columns")
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+    ambiguous: bool = param(False, doc="Tatham's 'a' (his generator may leave several solutions); ours are unique")
 
     def check(self):
         p = super().check()
