@@ -2,7 +2,7 @@
 
 Tatham's full parameter form may add ``e<f>`` (expansion) and ``a`` (allow ambiguous puzzles);
 both are generation-only, so game IDs carry the size alone. ``a`` is accepted (our puzzles are
-unique either way); ``e`` is refused, since our generator has no expansion step. Save files carry
+unique either way); ``e`` divides a smaller grid and stretches it by inserting rows and columns. Save files carry
 AUXINFO as a move string, which we do not need (the solution is found by SAT).
 """
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 from ....core.errors import ConfigError
 from .grammar import Field, ParamFormat, decode_numgrid, encode_numgrid
 
-PARAMS = ParamFormat(("W", "H"), (Field("ambiguous", "a", kind="flag"),), title="Rect")
+PARAMS = ParamFormat(("W", "H"), (Field("expansion", "e", kind="decimal", omit=0.0),
+                                  Field("ambiguous", "a", kind="flag")), title="Rect")
 
 
 def decode(params: dict, desc: str) -> dict:
