@@ -100,7 +100,7 @@ def findings(pattern: str) -> list[str]:
         seq = list(seq)
         for i, (op, av) in enumerate(seq):
             if op in REPEATS:
-                lo, hi, body = av
+                _, hi, body = av
                 if hi == UNBOUNDED and _starts_with_repeat(list(body)):
                     out.append("nested repeat: a repeated group whose body starts with a repeat")
                 # unbounded single-char repeats over overlapping characters, adjacent or with only
