@@ -60,7 +60,8 @@ Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjac
     dirs}``; Pearl ``Pearl {r, c, color B|W}``.
 Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of URDL in any order),
     ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
-    ``Tile {r, c, type}`` clue (E, I, C, T or X). A ``cell`` claim's orientation is compared by the
+    ``Tile {r, c, type}`` (E, I, C, T or X) and ``Ends {r, c, n}`` (its number of pipe ends)
+    clue. A ``cell`` claim's orientation is compared by the
     connections it gives, so equivalent orientations of symmetric tiles are the same claim.
 Undead: ``Monster {r, c, t}`` / ``NotMonster {r, c, t}`` solution (t G, V or Z; C* = a Monster for every
     cell without a mirror); clues
@@ -114,7 +115,7 @@ KINDS: dict[str, dict[str, str]] = {
                "GivenPiece": "clue", "Contradiction": "state"},
     "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
               "Contradiction": "state"},
-    "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Contradiction": "state"},
+    "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Ends": "clue", "Contradiction": "state"},
     "undead": {"Monster": "solution", "NotMonster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue",
                "Contradiction": "state"},
     "galaxies": {"InRegion": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Dot": "clue",
@@ -516,6 +517,8 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == colour)
     if family == "net":
         r, c = _int(p, "r"), _int(p, "c")
+        if kind == "Ends":
+            return _verdict(_inside(H, W, r, c) and len(st["tiles"][r][c]["dirs"]) == _int(p, "n"))
         return _verdict(_inside(H, W, r, c) and st["tiles"][r][c]["type"] == str(p.get("type", "")).upper())
     if family == "undead":
         if kind == "Mirror":
