@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed-all
 
-.PHONY: demo test install bench clean lint readme
+.PHONY: demo test fuzz install bench clean lint readme
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,13 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/kumo-gym demo
 
+# -n auto: pytest-xdist, one worker per core
 test: $(STAMP)
-	$(PY) -m pytest -q -p no:cacheprovider tests
+	$(PY) -m pytest -q -p no:cacheprovider -n auto tests
+
+# the fuzz suite with many more hypothesis examples than make test draws
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=long $(PY) -m pytest -q -p no:cacheprovider -n auto tests/fuzz
 
 bench: $(STAMP)
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done

@@ -60,10 +60,11 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="runs/contamination")
     args = ap.parse_args(argv)
 
+    from kumo_gym.analysis.results import summarize
     from kumo_gym.core.errors import ContaminationError
     from kumo_gym.core.tables import format_table
     from kumo_gym.training.backends import TransformersBackend
-    from kumo_gym.training.evaluate import EvalSpec, Evaluator, summarize
+    from kumo_gym.training.evaluate import EvalSpec, Evaluator
     from kumo_gym.training.grpo import load_model_and_tokenizer
     from kumo_gym.training.sft import golden_records, train_sft
     from kumo_gym.wrappers.trace import read_traces

@@ -23,7 +23,7 @@ import pytest
 from kumo_gym.core.capabilities import CHEAP_PARTIAL_CAP, CheapAnswer, CheapStrategies
 from kumo_gym.core.registry import get_task
 
-from .registry_helpers import IDS, MODES, rng_for, sample_instances
+from .registry_helpers import ENTRIES, IDS, MODES, rng_for, sample_instances
 
 pytestmark = pytest.mark.skipif(not IDS, reason="no environment is registered yet")
 
@@ -161,3 +161,17 @@ def test_trl_reward_function_pays_cheap_strategies_what_the_env_does(env_id, rew
         for ca, r in zip(cheap, got):
             assert r == pytest.approx(play(env, inst, ca, "answer")), (ca.name, r)
     assert fn.scoring_errors == 0
+
+
+@pytest.mark.parametrize("family", sorted({e.family for e in ENTRIES}))
+def test_family_guide_states_each_partial_formula(family):
+    """docs/<family>.md quotes the partial-credit formula of every task of the family verbatim."""
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / f"{family}.md"
+    assert doc.exists(), f"no family guide {doc.name}"
+    text = " ".join(doc.read_text().split())
+    for e in ENTRIES:
+        if e.family == family:
+            formula = " ".join(get_task(e.id).partial_credit.split())
+            assert formula in text, f"{doc.name} does not state {e.id}'s partial credit: {formula[:80]}..."

@@ -72,6 +72,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Pattern", "pattern", "Pattern (nonogram): paint the picture whose row and column runs are given"),
     _grid("Signpost", "signpost", "Signpost: number the cells 1..n so every arrow points on to the next number"),
     _grid("Rect", "rect", "Rectangles: cut the grid into rectangles, each holding one number equal to its area"),
+    _grid("Range", "range", "Range (Kurodoko): black out cells so each number sees exactly that many cells"),
     _grid("Singles", "singles", "Singles (Hitori): black out repeats; blacks never touch; whites stay connected"),
     _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),
     _grid("Unequal", "unequal", "Unequal (Futoshiki): a Latin square with inequality signs, or Adjacent marks, between neighbours"),
@@ -81,4 +82,6 @@ ENTRIES: list[EnvEntry] = [
     _grid("Tracks", "tracks", "Train Tracks: one railway from the left edge to the bottom edge matching the line counts"),
     _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
     _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
+    _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
+    _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
 ]

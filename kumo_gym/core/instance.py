@@ -77,6 +77,14 @@ class Instance:
 
         if not isinstance(d, dict) or "family" not in d or "data" not in d:
             raise ConfigError("an instance dict needs the keys 'family' and 'data'")
+        for key, kinds, what in (("family", (str,), "a string"), ("data", (dict,), "a dict"),
+                                 ("params", (dict, type(None)), "a dict or null"),
+                                 ("split", (str, type(None)), "a string or null")):
+            if not isinstance(d.get(key), kinds):
+                raise ConfigError(f"instance field {key!r} must be {what}, not {str(d.get(key))[:60]!r}")
+        seed = d.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ConfigError(f"instance field 'seed' must be an integer or null, not {str(seed)[:60]!r}")
         inst = cls(family=d["family"], data=d["data"], params=d.get("params") or {},
                    seed=d.get("seed"), split=d.get("split"))
         if d.get("instance_id") not in (None, inst.instance_id):

@@ -92,31 +92,35 @@ def render_modes(task: Task) -> list[str]:
 RESET_OPTIONS = ("instance",)
 
 
-def check_prompt_template(template: Any, fields: list[str]) -> str | None:
-    """``template`` if it is a ``str.format`` template over plain ``fields``; else ConfigError.
+def check_prompt_template(template: Any, fields, what: str = "prompt_template", specs: bool = True) -> str | None:
+    """``template`` if it is a ``str.format`` template over plain ``fields``; else ConfigError
+    naming ``what`` (the option). The template is user text: formatted, never evaluated.
 
     Attribute access and indexing (``{prompt.__class__}``, ``{x[0]}``), nested fields in format
-    specs and unknown names are refused when the environment is made, not at the first reset.
+    specs (any format spec unless ``specs``) and unknown names are refused when the option is
+    given, not at the first use.
     """
     if template is None:
         return None
     if not isinstance(template, str):
-        raise ConfigError(f"prompt_template must be a string with {{fields}}, not {type(template).__name__} "
+        raise ConfigError(f"{what} must be a string with {{fields}}, not {type(template).__name__} "
                           f"{str(template)[:40]!r}")
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError as e:
-        raise ConfigError(f"prompt_template is not a valid format string: {e}") from None
+        raise ConfigError(f"{what} is not a valid format string: {e}") from None
     for _, name, spec, _ in parsed:
         if name is None:
             continue
         if not name.isidentifier():
-            raise ConfigError(f"prompt_template field {{{name}}} is not allowed: use plain names only "
+            raise ConfigError(f"{what} field {{{name}}} is not allowed: use plain names only "
                               f"(one of: {', '.join(sorted(fields))})")
         if name not in fields:
-            raise ConfigError(f"prompt_template field {name!r} is not one of: {', '.join(sorted(fields))}")
+            raise ConfigError(f"{what} field {name!r} is not one of: {', '.join(sorted(fields))}")
+        if spec and not specs:
+            raise ConfigError(f"{what} field {{{name}:{spec}}} has a format spec; give plain {{name}} fields")
         if spec and ("{" in spec or "}" in spec):
-            raise ConfigError(f"prompt_template field {{{name}:{spec}}} has a nested field in its format spec")
+            raise ConfigError(f"{what} field {{{name}:{spec}}} has a nested field in its format spec")
     return template
 
 

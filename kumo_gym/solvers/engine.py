@@ -320,6 +320,22 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     return active.tolist()
 
 
+def descend(start, open_of: Callable, change: Callable, steps: int):
+    """A generator's local search: ``open_of(candidate)`` lists what deduction leaves undecided in
+    it (cells, slots), ``change(candidate, open)`` returns a modified copy; a change is kept when it
+    leaves no more open than before. Stops when nothing is open or after ``steps`` changes; returns
+    ``(best candidate, what it leaves open)`` (an empty list: deduction settles it, so it is unique)."""
+    best, left = start, open_of(start)
+    for _ in range(steps):
+        if not left:
+            break
+        cand = change(best, left)
+        cand_left = open_of(cand)
+        if len(cand_left) <= len(left):
+            best, left = cand, cand_left
+    return best, left
+
+
 # ---- near misses (issue 12) ----------------------------------------------------------------
 @dataclass(frozen=True)
 class Breach:
@@ -361,20 +377,22 @@ def _negation(f: Formula, lits: Sequence[int], lo: int, hi: int) -> tuple[list[l
 
 
 def break_rule(enc: Encoding, breach: Breach, *, siblings: bool = False, phases: Sequence[int] | None = None,
-               alone: bool = False) -> Values | None:
+               alone: bool = False, bare: bool = False) -> Values | None:
     """A model of ``enc`` with ``breach`` negated and everything else kept (None: impossible).
 
     With ``siblings`` every other instance of the same rule is dropped as well (for rules whose
     instances are not independent, such as a matching stated per tree and per tent); the model
     then still breaks only that rule. With ``alone`` every tagged constraint and clue is dropped
     but the negated one (for rules that cannot break on their own; pass the solution as
-    ``phases`` to stay near it). The cut rule is broken by a model the cuts reject.
+    ``phases`` to stay near it). The cut rule is broken by a model the cuts reject; with ``bare``
+    (and ``alone``) every tagged constraint is dropped for it as well (Galaxies: on a small puzzle
+    every symmetric labelling may be connected, while asymmetric ones need not be).
     """
     f = enc.formula
     cons = f.constraints
     drop = set()
-    if breach.index is not None or breach.clue is not None:
-        drop = {i for i, c in enumerate(cons) if alone or (siblings and c.rule == breach.rule) or i == breach.index}
+    if bare or breach.index is not None or breach.clue is not None:
+        drop = {i for i, c in enumerate(cons) if alone or bare or (siblings and c.rule == breach.rule) or i == breach.index}
     skip = np.zeros(len(f.clauses), bool)
     for i in drop:
         skip[cons[i].start:cons[i].end] = True

@@ -150,11 +150,12 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     import os
 
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    from ..analysis.results import format_results
     from ..core.registry import catalogue_rows, entries, get_task, resolve_env_id
     from ..core.tables import format_table
     from .agents import OracleAgent, RandomAgent
     from .data import generate_instances
-    from .evaluate import Evaluator, format_results, make_specs, report
+    from .evaluate import Evaluator, make_specs, report
 
     t0 = time.time()
     out = Path(out or f"runs/demo-{time.strftime('%Y%m%d-%H%M%S')}")

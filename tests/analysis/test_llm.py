@@ -18,17 +18,7 @@ from kumo_gym.analysis.pipeline import analyse_trace
 pytest.importorskip("openai")
 from kumo_gym.training.backends import OpenAIChatBackend
 
-
-def stage_of(system: str) -> str:
-    if "decide how it numbers" in system:
-        return "indexing"
-    if "audit claim extraction" in system:
-        return "complete"
-    if "extract every claim" in system:
-        return "scratch"
-    if "check extracted claims" in system:
-        return "screen"
-    return "rules"
+from .scripted_model import stage_of
 
 
 class Canned:

@@ -113,6 +113,12 @@ def test_claims():
     assert label_claim(inst, {"type": "Domino", "cells": [[0, 0], [0, 1]]}) == "incorrect"
     assert label_claim(inst, {"type": "NotDomino", "cells": [[0, 1], [0, 0]]}) == "correct"
     assert label_claim(inst, {"type": "Domino", "cells": [[0, 0], [2, 0]]}) == "incorrect"
+    # a T left of a B is two halves of vertical dominoes, not a horizontal domino (this puzzle's
+    # solution has T at (1,3) and B at (1,4): once wrongly read as a domino)
+    other = T.load("3:00113020033112323221")
+    assert other.data["solution"][1][3:] == ["T", "B"]
+    assert label_claim(other, {"type": "NotDomino", "cells": [[1, 3], [1, 4]]}) == "correct"
+    assert label_claim(other, {"type": "Domino", "cells": [[0, 4], [1, 4]]}) == "correct"
     assert label_claim(inst, {"type": "Number", "r": 0, "c": 1, "n": 3}) == "correct"
     assert label_claim(inst, {"type": "Number", "r": 0, "c": 1, "n": 2}) == "incorrect"
 

@@ -141,3 +141,14 @@ def test_load_environment_names_bad_arguments():
         load_environment("kumo_gym/Nope-v0")
     with pytest.raises(kumo_gym.ConfigError, match="mode 'interactive' is not one of"):
         load_environment("kumo_gym/FineReasonStateChecking-v0", mode="interactive")
+
+
+def test_plugin_id_resolves_through_verifiers_loaders():
+    """verifiers' own config path (``taskset.id = "kumo_gym"``) finds our taskset, env and harness."""
+    cfg = vf.resolve_env_config({"taskset": {"id": "kumo_gym", "env_id": "kumo_gym/Tents-v0", "size": 2,
+                                             "env_kwargs": {"difficulty": "trivial"}},
+                                 "agent": {"runtime": {"type": "subprocess"}}})
+    env = vf.load_environment(cfg)
+    assert isinstance(env, KumoEnv) and type(env._harnesses["agent"]).__name__ == "KumoChatHarness"
+    direct = load_environment("kumo_gym/Tents-v0", size=2, difficulty="trivial")
+    assert [t.data for t in env.taskset] == [t.data for t in direct.taskset]

@@ -169,6 +169,9 @@ def fields(payload: dict, style: Style) -> dict:
     pairs = payload.get("cells")
     if isinstance(pairs, list) and pairs and all(isinstance(x, (list, tuple)) and len(x) == 2 for x in pairs):
         f["cell_list"] = join_and([style.cell(r, c) for r, c in pairs])  # a cells field (Keen cages)
+    if all(k in payload for k in ("r0", "c0", "r1", "c1")):  # a rectangle's corners (Rect): {from_cell}, {to_cell}
+        f["from_cell"] = style.cell(payload["r0"], payload["c0"])
+        f["to_cell"] = style.cell(payload["r1"], payload["c1"])
     for k in ("a", "b"):  # a pair of cells (Unequal signs): {a_cell}, {b_cell}
         v = payload.get(k)
         if isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(i, int) for i in v):

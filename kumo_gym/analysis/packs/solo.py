@@ -43,7 +43,7 @@ class SoloReader(Reader):
         re.compile(r"\b(?:place|put|write|fill\s+in|enter|placing|putting|writing)\s+(?:a\s+|the\s+)?(?:digit\s+)?(\d{1,2})\s+(?:at|in|into)\s+(@\d+@)"),
         re.compile(r"\b(\d{1,2})\s+(?:goes|must\s+go|has\s+to\s+go|belongs)\s+(?:in|at|into)\s+(@\d+@)"),
         re.compile(r"\b(?:leaves|leaving|gives|giving)\s+(?:the\s+|a\s+)?(?:digit\s+)?(\d{1,2})\s+(?:for|in|at|to)\s+(@\d+@)"),
-        re.compile(r"\b(?:needs?|has|have|contains|with)\s+(?:a|an|the)?\s*(\d{1,2})\s+(?:at|in)\s+(@\d+@)"),
+        re.compile(r"\b(?:needs?|has|have|contains|with)\s+(?:(?:a|an|the)\s+)?(\d{1,2})\s+(?:at|in)\s+(@\d+@)"),
     )
     MISSING = re.compile(rf"\b{UNITX}\s+(?:is\s+)?{_UNIT_LATER}(?:missing|needs|lacks)\s+(?:only\s+)?(?:the\s+)?"
                          rf"(?:digits?\s+|numbers?\s+)?({DIGITS})\b")

@@ -49,7 +49,8 @@ Filling: ``Cell {r, c, v}``, ``NotCell {r, c, v}`` solution (C* = every cell); `
     clue; ``Cand`` state.
 Dominosa: ``Domino {cells: [[r1, c1], [r2, c2]]}`` / ``NotDomino {cells}`` solution (the two cells
     form one domino of the solution, or not; C* = one ``Domino`` per domino); clue ``Number {r, c, n}``.
-Magnets: ``Pole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0); clues
+Magnets: ``Pole {r, c, v}`` / ``NotPole {r, c, v}`` solution (v 1 for +, -1 for -, 0 blank; C* = a Pole
+    for every cell with v != 0); clues
     ``Count {axis ROW|COL, index, sign + or -, n}`` (a hidden count is checked against the solution)
     and ``Slot {cells: [[r1, c1], [r2, c2]]}`` (the two cells form one slot of the layout).
 Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjacent cells, or not;
@@ -59,8 +60,16 @@ Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjac
     dirs}``; Pearl ``Pearl {r, c, color B|W}`` (BLACK/WHITE accepted too).
 Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of URDL in any order),
     ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
-    ``Tile {r, c, type}`` clue (E, I, C, T or X). A ``cell`` claim's orientation is compared by the
+    ``Tile {r, c, type}`` (E, I, C, T or X) and ``Ends {r, c, n}`` (its number of pipe ends)
+    clue. A ``cell`` claim's orientation is compared by the
     connections it gives, so equivalent orientations of symmetric tiles are the same claim.
+Undead: ``Monster {r, c, t}`` / ``NotMonster {r, c, t}`` solution (t G, V or Z; C* = a Monster for every
+    cell without a mirror); clues
+    ``Mirror {r, c, kind}`` (kind ``\\`` or ``/``, or BACKSLASH / SLASH), ``Total {t, n}``,
+    ``Sight {side TOP|BOTTOM|LEFT|RIGHT, index, n}``.
+Galaxies: ``InRegion {r, c, dot}`` (cell (r, c) lies in the region of dot index ``dot``),
+    ``SameRegion`` / ``DiffRegion {a: [r, c], b: [r, c]}`` solution; ``Dot {r2, c2}`` clue (a dot
+    at that half-cell position).
 """
 from __future__ import annotations
 
@@ -101,12 +110,16 @@ KINDS: dict[str, dict[str, str]] = {
     "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
     "range": {"Black": "solution", "White": "solution", "Clue": "clue", "Contradiction": "state"},
     "filling": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"},
-    "magnets": {"Pole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
+    "magnets": {"Pole": "solution", "NotPole": "solution", "Count": "clue", "Slot": "clue", "Contradiction": "state"},
     "tracks": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Count": "clue", "Endpoint": "clue",
                "GivenPiece": "clue", "Contradiction": "state"},
     "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
               "Contradiction": "state"},
-    "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Contradiction": "state"},
+    "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Ends": "clue", "Contradiction": "state"},
+    "undead": {"Monster": "solution", "NotMonster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue",
+               "Contradiction": "state"},
+    "galaxies": {"InRegion": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Dot": "clue",
+                 "Contradiction": "state"},
 }
 #: the puzzles whose solution is a line through cell centres (claims about edges, §7)
 LINES = ("tracks", "pearl")
@@ -214,9 +227,12 @@ def _label_solution(family: str, kind: str, p: dict, sol: list[list], H: int, W:
         return _label_rect(kind, p, sol, H, W)
     if family == "magnets":
         r, c = _int(p, "r"), _int(p, "c")
-        return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "v"))
+        return _verdict(_inside(H, W, r, c) and (sol[r][c] == _int(p, "v")) == (kind == "Pole"))
     if family in LINES:
         return _label_line(kind, p, sol, H, W)
+    if family == "undead":
+        r, c = _int(p, "r"), _int(p, "c")
+        return _verdict(_inside(H, W, r, c) and (sol[r][c] == str(p.get("t", "")).upper()) == (kind == "Monster"))
     r, c = _int(p, "r"), _int(p, "c")
     if not _inside(H, W, r, c):
         return INCORRECT
@@ -249,7 +265,7 @@ def _label_domino(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     (r1, c1), (r2, c2) = sorted(_pair(p))
     if not (_inside(H, W, r1, c1) and _inside(H, W, r2, c2)) or abs(r1 - r2) + abs(c1 - c2) != 1:
         return INCORRECT
-    placed = (sol[r1][c1], sol[r2][c2]) in (("L", "R"), ("T", "B"))
+    placed = (sol[r1][c1], sol[r2][c2]) == (("L", "R") if r1 == r2 else ("T", "B"))
     return _verdict(placed == (kind == "Domino"))
 
 
@@ -372,8 +388,25 @@ def _label_net(instance: Instance, kind: str, p: dict, sol: list[list], H: int, 
     return _verdict(same != bool(p.get("negated", False)))
 
 
+def _label_galaxies(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    """Galaxies solution claims: a cell's region named by its dot's index, or two cells in the
+    same (or different) regions. A ``cell`` claim names the dot index as its value."""
+    if kind in ("SameRegion", "DiffRegion"):
+        a, b = (_ints(p, k) for k in ("a", "b"))
+        if len(a) != 2 or len(b) != 2 or not (_inside(H, W, *a) and _inside(H, W, *b)):
+            return INCORRECT
+        return _verdict((sol[a[0]][a[1]] == sol[b[0]][b[1]]) == (kind == "SameRegion"))
+    if kind == "cell":
+        r, c = _int(p, "row"), _int(p, "col")
+        if not _inside(H, W, r, c):
+            return INCORRECT
+        return _verdict((sol[r][c] == normalize_cell(p.get("value"))) != bool(p.get("negated", False)))
+    r, c = _int(p, "r"), _int(p, "c")
+    return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "dot"))
+
+
 #: puzzles whose solution claims need the instance, not only the solution grid
-SOLUTION_LABELLERS = {"net": _label_net}
+SOLUTION_LABELLERS = {"net": _label_net, "galaxies": _label_galaxies}
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -486,7 +519,20 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == colour)
     if family == "net":
         r, c = _int(p, "r"), _int(p, "c")
+        if kind == "Ends":
+            return _verdict(_inside(H, W, r, c) and len(st["tiles"][r][c]["dirs"]) == _int(p, "n"))
         return _verdict(_inside(H, W, r, c) and st["tiles"][r][c]["type"] == str(p.get("type", "")).upper())
+    if family == "undead":
+        if kind == "Mirror":
+            r, c = _int(p, "r"), _int(p, "c")
+            kind_ = {"BACKSLASH": "\\", "SLASH": "/", "L": "\\", "R": "/"}.get(str(p.get("kind", "")).upper(), p.get("kind"))
+            return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == kind_)
+        if kind == "Total":
+            return _verdict(st["totals"].get(str(p.get("t", "")).upper()) == _int(p, "n"))
+        side, i = _axis(p, "side", ("TOP", "BOTTOM", "LEFT", "RIGHT")), _int(p, "index")
+        return _verdict(0 <= i < len(st[side.lower()]) and st[side.lower()][i] == _int(p, "n"))
+    if family == "galaxies":
+        return _verdict([_int(p, "r2"), _int(p, "c2")] in [list(d) for d in st["dots"]])
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -569,6 +615,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Black", "r": r, "c": c} for r, c, v in cells if v == BLACK[family][0]]
     if family == "magnets":
         return [{"type": "Pole", "r": r, "c": c, "v": v} for r, c, v in cells if v != 0]
+    if family == "undead":
+        return [{"type": "Monster", "r": r, "c": c, "t": v} for r, c, v in cells if v in ("G", "V", "Z")]
     if family == "dominosa":
         return [{"type": "Domino", "cells": [[r, c], [r, c + 1] if v == "L" else [r + 1, c]]}
                 for r, c, v in cells if v in ("L", "T")]
@@ -576,6 +624,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Edge", "a": list(a), "b": list(b), "on": True} for a, b in sorted(line_edges(sol))]
     if family == "net":
         return [{"type": "TileDirs", "r": r, "c": c, "dirs": _net_dirs(instance, sol, r, c)} for r, c, _ in cells]
+    if family == "galaxies":
+        return [{"type": "InRegion", "r": r, "c": c, "dot": v} for r, c, v in cells]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
 
 

@@ -269,8 +269,11 @@ class RewardIntegrity:
         if not sol_values or not cands:
             return []
         phases = [v if sol_values[0][v] > 0 else -v for v in range(1, enc.formula.n_vars + 1)]
-        for i in dict.fromkeys([0, len(cands) - 1, int(rng.integers(len(cands)))]):
-            value = break_rule(enc, cands[i], alone=True, phases=phases)
+        tries = [(i, False) for i in dict.fromkeys([0, len(cands) - 1, int(rng.integers(len(cands)))])]
+        # last resort for a rule enforced by cuts: drop every other constraint as well
+        tries += [(i, True) for i, b in enumerate(cands) if b.index is None and b.clue is None]
+        for i, bare in tries:
+            value = break_rule(enc, cands[i], alone=True, bare=bare, phases=phases)
             if value is not None:
                 grid = enc.decode(value)
                 v = self.verify(instance, grid)

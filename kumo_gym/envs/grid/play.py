@@ -25,6 +25,19 @@ _MOVE_OBJ = re.compile(r"\{[^{}]{0,200}\}")
 SUBMIT = ("submit",)
 
 
+def last_move_object(text, accept) -> dict | None:
+    """The last JSON object in (the bounded tail of) ``text`` that ``accept`` takes, or None."""
+    last = None
+    for m in _MOVE_OBJ.finditer(tail(normalize_quotes(str(text)), 100_000)):
+        try:
+            obj = json.loads(m.group(0))
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and accept(obj):
+            last = obj
+    return last
+
+
 class CellMoves:
     """The §6 cell-move protocol (mixed into :class:`~.base.GridTask`)."""
 
@@ -46,16 +59,7 @@ class CellMoves:
 
     def parse_move(self, text: str) -> tuple:
         """The last ``{"r": .., "c": .., "v": ..}`` object in ``text``, or ``{"op": "submit"}``."""
-        if not isinstance(text, str):
-            text = str(text)
-        last = None
-        for m in _MOVE_OBJ.finditer(tail(normalize_quotes(text), 100_000)):
-            try:
-                obj = json.loads(m.group(0))
-            except ValueError:
-                continue
-            if isinstance(obj, dict) and (obj.get("op") == "submit" or {"r", "c", "v"} <= set(obj)):
-                last = obj
+        last = last_move_object(text, lambda obj: obj.get("op") == "submit" or {"r", "c", "v"} <= set(obj))
         if last is None:
             raise ParseError('no move of the form {"r": row, "c": column, "v": value} was found', "no_move")
         if last.get("op") == "submit":
@@ -206,16 +210,7 @@ class DominoMoves(CellMoves):
         return (r, c), ((r, c + 1) if v.endswith("L") else (r + 1, c))
 
     def parse_move(self, text: str) -> tuple:
-        if not isinstance(text, str):
-            text = str(text)
-        last = None
-        for m in _MOVE_OBJ.finditer(tail(normalize_quotes(text), 100_000)):
-            try:
-                obj = json.loads(m.group(0))
-            except ValueError:
-                continue
-            if isinstance(obj, dict) and obj.get("op") in ("submit", "domino", "erase"):
-                last = obj
+        last = last_move_object(text, lambda obj: obj.get("op") in ("submit", "domino", "erase"))
         if last is None:
             raise ParseError('no move of the form {"op": "domino", "cells": [[r1, c1], [r2, c2]]} was found', "no_move")
         if last["op"] == "submit":
@@ -393,16 +388,7 @@ class EdgeMoves(CellMoves):
         return out
 
     def parse_move(self, text: str) -> tuple:
-        if not isinstance(text, str):
-            text = str(text)
-        last = None
-        for m in _MOVE_OBJ.finditer(tail(normalize_quotes(text), 100_000)):
-            try:
-                obj = json.loads(m.group(0))
-            except ValueError:
-                continue
-            if isinstance(obj, dict) and obj.get("op") in ("submit", "edge"):
-                last = obj
+        last = last_move_object(text, lambda obj: obj.get("op") in ("submit", "edge"))
         if last is None:
             raise ParseError('no move of the form {"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1} was found',
                              "no_move")

@@ -119,6 +119,23 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
     return sorted(tuple(x) for x in rects)
 
 
+def expand_division(rng, rects: list, H: int, W: int) -> list[tuple[int, int, int, int]]:
+    """Stretch a division to H x W (Tatham's Rect expansion factor): repeatedly copy a random row
+    (then column); every rectangle across it grows by one, those beyond it move along."""
+    rects = [list(x) for x in rects]
+    for axis, size in ((0, H), (1, W)):
+        now = max(x[axis] + x[axis + 2] for x in rects)
+        for _ in range(size - now):
+            p = int(rng.integers(now))
+            for x in rects:
+                if x[axis] > p:
+                    x[axis] += 1
+                elif x[axis] + x[axis + 2] > p:
+                    x[axis + 2] += 1
+            now += 1
+    return sorted(tuple(x) for x in rects)
+
+
 class RegionAnswers:
     """Partial credit, blind grids and corruptions for region-label answers (module docstring).
     A puzzle defines :meth:`anchors`."""
@@ -251,6 +268,13 @@ class RectMoves:
             t.details["move_matches_solution"] = len({sol[r][c] for r, c in cells}) == 1 and \
                 sum(v == sol[r0][c0] for row in sol for v in row) == len(cells)
         return t
+
+    def interactive_prompt(self, instance: Instance) -> str:
+        return super().interactive_prompt(instance).replace(
+            "Given cells cannot change.",
+            'You may also draw a whole rectangle with {"op": "rect", "r0": top, "c0": left, "r1": bottom, '
+            '"c1": right} (corners included; any region it overlaps is erased first, and it gets a new label) '
+            'or erase the region of a cell with {"op": "erase", "r": row, "c": column}.', 1)
 
     def golden_moves(self, instance: Instance) -> list[tuple]:
         """One rectangle move per region of the solution."""

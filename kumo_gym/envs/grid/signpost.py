@@ -26,6 +26,7 @@ SMALL = 16
 class SignpostParams(GridParams):
     W: int = param(4, lo=1, hi=MAX_SIDE, doc="columns")
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+    corners: bool = param(False, doc="Tatham's 'c': 1 in the top-left corner, W*H in the bottom-right")
 
     def check(self):
         p = super().check()
@@ -49,13 +50,14 @@ class SignpostTask(GridTask):
 
     ## Generation
     §8: a random Hamiltonian path through the queen-move graph (Warnsdorff's rule with random
-    ties), arrows along it, all numbers shown, then numbers other than 1 and W*H (1 too on a
-    two-cell grid, which would otherwise leave nothing to fill) removed in a
-    seeded order while deduction on the SAT encoding still fixes every cell (failed-literal
-    probing up to 16 cells, unit propagation beyond: Tatham's given density), which proves the
-    numbering unique. The single chain needs no lazy cut here:
-    the encoding numbers the cells (a permutation with every arrow followed), which rules out
-    loops; a model of the arrows alone would admit them (tests/grid/test_signpost.py).
+    ties; with Tatham's ``c`` it runs from the top-left to the bottom-right corner), arrows
+    along it, every number shown, then numbers other than 1 and W*H (1 too on a two-cell grid,
+    which would otherwise leave nothing to fill) removed in a seeded order while deduction on
+    the SAT encoding still fixes every cell (failed-literal probing up to 16 cells, unit
+    propagation beyond: Tatham's given density), which proves the numbering unique. The single
+    chain needs no lazy cut here: the encoding numbers the cells (a permutation with every arrow
+    followed), which rules out loops; a model of the arrows alone would admit them
+    (tests/grid/test_signpost.py).
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": k}`` writes k into a cell, ``0`` clears it.
@@ -143,7 +145,8 @@ class SignpostTask(GridTask):
         deduction still finds the numbering (which proves it unique): probing on small grids,
         propagation on larger ones (``SMALL``)."""
         W, H = params["W"], params["H"]
-        path = queen_path(rng, H, W)
+        ends = {"start": (0, 0), "end": (H - 1, W - 1)} if params.get("corners") else {}
+        path = queen_path(rng, H, W, **ends)
         sol = [[0] * W for _ in range(H)]
         arrows: list[list] = [[None] * W for _ in range(H)]
         for i, (r, c) in enumerate(path):

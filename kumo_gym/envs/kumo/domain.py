@@ -222,36 +222,30 @@ def import_kumo_domain(obj: Any, *, reversed_intervals: str = "keep") -> tuple[D
             return default
         return value
 
-    truths: list[str] = []
-    truth_desc: dict = {}
-    for item in field_of("truths", list, []):
-        t, meta = _name_of(item)
-        if t is None:
-            issue("warning", "bad_name", f"truth entry {str(item)[:60]!r} is not a name; dropped")
-            continue
-        if t in truths:
-            issue("warning", "duplicate_truth", f"truth {t!r} is listed twice; the first is kept", truth=t)
-            continue
-        truths.append(t)
-        if isinstance(meta.get("description"), str) and meta["description"]:
-            truth_desc[t] = meta["description"]
-    truth_set = set(truths)
+    def names(kind: str, texts: tuple[str, ...]) -> tuple[list[str], dict[str, dict[str, str]]]:
+        """The distinct names listed under ``kind + "s"`` and their text fields ``texts`` (warned drops)."""
+        out: list[str] = []
+        meta_text: dict[str, dict[str, str]] = {key: {} for key in texts}
+        for item in field_of(kind + "s", list, []):
+            name, meta = _name_of(item)
+            if name is None:
+                issue("warning", "bad_name", f"{kind} entry {str(item)[:60]!r} is not a name; dropped")
+                continue
+            if name in out:
+                issue("warning", f"duplicate_{kind}", f"{kind} {name!r} is listed twice; the first is kept",
+                      **{kind: name})
+                continue
+            out.append(name)
+            for key in texts:
+                if isinstance(meta.get(key), str) and meta[key]:
+                    meta_text[key][name] = meta[key]
+        return out, meta_text
 
-    actions: list[str] = []
-    action_desc: dict = {}
-    action_unit: dict = {}
-    for item in field_of("actions", list, []):
-        a, meta = _name_of(item)
-        if a is None:
-            issue("warning", "bad_name", f"action entry {str(item)[:60]!r} is not a name; dropped")
-            continue
-        if a in actions:
-            issue("warning", "duplicate_action", f"action {a!r} is listed twice; the first is kept", action=a)
-            continue
-        actions.append(a)
-        for key, store in (("description", action_desc), ("unit", action_unit)):
-            if isinstance(meta.get(key), str) and meta[key]:
-                store[a] = meta[key]
+    truths, truth_text = names("truth", ("description",))
+    truth_desc = truth_text["description"]
+    truth_set = set(truths)
+    actions, action_text = names("action", ("description", "unit"))
+    action_desc, action_unit = action_text["description"], action_text["unit"]
 
     raw_outcomes = field_of("outcomes", dict, {})
     for a in raw_outcomes:

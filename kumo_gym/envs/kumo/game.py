@@ -77,7 +77,7 @@ def heldout_fingerprints(extra=()) -> set[str]:
         try:
             fps.add(_fingerprint_of(x))
         except ConfigError:
-            raise ConfigError(f"heldout domain {x!r} is not a built-in name, a path or a fingerprint") from None
+            raise ConfigError(f"heldout_domains: {x!r} is not a built-in domain name, a path or a fingerprint") from None
     return fps
 
 

@@ -971,7 +971,7 @@ class PlanningInteractiveEnv(_InfoCache, InteractiveEnv):
         return obs, total, term, trunc, info
 
 
-_UNSOLVABLE = re.compile(r"moves\s*[=:]\s*\**\s*\"?unsolvable\b", re.IGNORECASE)
+_UNSOLVABLE = re.compile(r"moves\s*[=:][\s*]*\"?unsolvable\b", re.IGNORECASE)
 
 
 def _claims_unsolvable(text: str) -> bool:

@@ -66,7 +66,7 @@ def _canonical_rules(value) -> str | None:
         raise ConfigError(f"rules {value!r} names no rule type; use one of: {', '.join(RULE_SETS)}")
     for t in parts:
         if t not in RULE_TYPES:
-            raise ConfigError(f"rule type {t!r} is not one of: {', '.join(RULE_TYPES)}")
+            raise ConfigError(f"rules: rule type {t!r} is not one of: {', '.join(RULE_TYPES)}")
     if "ylop" in parts and "poly" not in parts:
         raise ConfigError("rule type 'ylop' needs 'poly' as well")
     canon = tuple(t for t in RULE_TYPES if t in parts)

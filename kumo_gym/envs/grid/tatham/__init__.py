@@ -17,6 +17,7 @@
 """
 from __future__ import annotations
 
+import builtins
 import hashlib
 import importlib
 import os
@@ -79,10 +80,14 @@ def grid_task(family: str):
 
 
 def codec(family: str) -> ModuleType:
-    """The codec module of a grid puzzle (``kumo_gym.envs.grid.tatham.<family>``)."""
+    """The codec module of a grid puzzle (``kumo_gym.envs.grid.tatham.<family>``; a family named
+    like a Python builtin, Range, lives in ``<family>_.py``, since a submodule called ``range``
+    would replace the builtin inside this package)."""
     name = family.lower()
     if not name.isidentifier() or name in ("grammar",):
         raise ConfigError(f"no Tatham codec for {family!r}")
+    if hasattr(builtins, name):
+        name += "_"
     try:
         return importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:

@@ -1,0 +1,116 @@
+"""Magnets: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+
+Claims: ``Pole{r,c,v}`` (solution: v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0) and
+``NotPole{r,c,v}`` (the cell does not hold v), ``Count{axis,index,sign,n}`` and ``Slot{cells}``
+(clues), ``Contradiction``.
+
+Deduction model: one variable per cell (1, -1 or 0); a constraint per slot (a magnet or two
+blanks), per pair of neighbours in different slots (no like poles) and per count shown.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...envs.grid.geometry import across, slot_pairs
+from ...envs.grid.magnets import count_lines
+from ..deduce import Constraint, Model
+from ..reading import Found, Phrase, PhraseReader
+from ..schema import Pack
+from ..text import Norm
+from .common import ALIASES, CONTRADICTION, generic_rules
+
+WORDS = {1: "positive", -1: "negative", 0: "blank"}
+SIGN_WORDS = {"+": "plus", "-": "minus"}
+_SLOT = re.compile(r"@(\d+)@ and @(\d+)@ (?:form|make up|are) (?:one|a|the same) slot\b")
+
+
+class SlotReader(PhraseReader):
+    """The phrases, plus Slot claims ("(0, 0) and (1, 0) form one slot"; their cells are not read again)."""
+
+    def read(self, norm: Norm) -> list[Found]:
+        out, masked = [], norm.text
+        for m in _SLOT.finditer(masked):
+            cells = sorted([norm.coords[int(k)][0] - self.offset, norm.coords[int(k)][1] - self.offset] for k in m.groups())
+            out.append(Found("Slot", {"cells": cells}, m.start(), True, m.end(), m.start()))
+            masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+        return out + super().read(Norm(masked, norm.coords))
+
+
+class MagnetsPack(Pack):
+    def reader(self, offset: int):
+        return SlotReader(self, offset)
+
+    def grid_claims(self, instance: Any, grid: list) -> list:
+        return [("Pole", {"r": r, "c": c, "v": v}) for r, row in enumerate(grid) for c, v in enumerate(row)
+                if v in (1, -1)]
+
+    def template_variant(self, kind: str, payload: dict) -> str:
+        if kind in ("Pole", "NotPole"):
+            return WORDS.get(payload["v"], "")
+        return SIGN_WORDS.get(payload.get("sign"), "") if kind == "Count" else ""
+
+    def clue_claims(self, instance: Any) -> list:
+        st = instance.data["state"]
+        out = [("Slot", {"cells": [list(a), list(b)]}) for a, b in slot_pairs(st["slots"])[0]]
+        return out + [("Count", {"axis": "COL" if key.endswith("cols") else "ROW", "index": i,
+                                 "sign": "+" if sign == 1 else "-", "n": st[key][i]})
+                      for key, i, _, sign in count_lines(len(st["slots"]), len(st["slots"][0])) if st[key][i] is not None]
+
+    def deduction_model(self, instance: Any) -> Model:
+        st, sol = instance.data["state"], instance.data["solution"]
+        H, W = len(st["slots"]), len(st["slots"][0])
+        pairs, singles, mate = slot_pairs(st["slots"])
+        cons = [Constraint((a, b), lambda vals: vals in ((1, -1), (-1, 1), (0, 0)), (("Slot", {"cells": [list(a), list(b)]}),),
+                           name="slot") for a, b in pairs]
+        cons += [Constraint((x, y), lambda vals: vals[0] == 0 or vals[0] != vals[1], reason="like poles never touch",
+                            name="neighbours") for x, y in across(H, W, mate)]
+        for key, i, cells, sign in count_lines(H, W):
+            if st[key][i] is not None:
+                claim = ("Count", {"axis": "COL" if key.endswith("cols") else "ROW", "index": i,
+                                   "sign": "+" if sign == 1 else "-", "n": st[key][i]})
+                cons.append(Constraint(tuple(cells), lambda vals, s=sign, n=st[key][i]: sum(v == s for v in vals) == n,
+                                       (claim,), name="count"))
+        cells = [(r, c) for r in range(H) for c in range(W)]
+        return Model(domains={x: (1, -1, 0) for x in cells}, constraints=cons,
+                     fact=lambda v, x: ("Pole", {"r": v[0], "c": v[1], "v": x}),
+                     exclusion=lambda v, x: ("NotPole", {"r": v[0], "c": v[1], "v": x}),
+                     givens={x: 0 for x in singles}, solution={x: sol[x[0]][x[1]] for x in cells})
+
+
+def _phrases() -> tuple:
+    out = []
+    for v, word in WORDS.items():
+        out += [Phrase("NotPole", rf"{{subj}}{{cells_or}} {{neg}} (?:be )?{word}\b", {"v": v}),
+                Phrase("Pole", rf"{{subj}}{{cells}} (?:is|are|must be|has to be) {word}\b", {"v": v})]
+    for sign, word in SIGN_WORDS.items():
+        out.append(Phrase("Count", rf"\b{{line}} (?:has|holds|needs) {{n}} {word} (?:poles?|signs?)\b", {"sign": sign}))
+    return tuple(out)
+
+
+PACK = MAGNETS = MagnetsPack(
+    puzzle="magnets",
+    family="magnets",
+    kinds={
+        "Pole": {"r": "r", "c": "c", "v": "value"},
+        "NotPole": {"r": "r", "c": "c", "v": "value"},
+        "Count": {"axis": "axis", "index": "index", "sign": "sym", "n": "count"},
+        "Slot": {"cells": "cells"},
+        **CONTRADICTION,
+    },
+    solution_kinds=frozenset({"Pole", "NotPole"}),
+    clue_kinds=frozenset({"Count", "Slot"}),
+    rules=generic_rules({"Pole", "NotPole"}, negative={"NotPole"}, clues={"Count", "Slot"}),
+    aliases=ALIASES,
+    claim_notes=("Pole: cell (r, c) holds v (1 a + pole, -1 a - pole, 0 blank); NotPole rules v out there. Count: row or "
+                 "column index holds n poles of sign + or -. Slot: the two cells form one domino slot."),
+    opposites={"Pole": "NotPole", "NotPole": "Pole"},
+    negative_kinds=frozenset({"NotPole"}),
+    phrases=_phrases(),
+    templates={
+        **{f"Pole:{w}": (f"{{cell}} is {w}", f"{{cell}} must be {w}") for w in WORDS.values()},
+        **{f"NotPole:{w}": (f"{{cell}} cannot be {w}", f"{{cell}} is not {w}") for w in WORDS.values()},
+        **{f"Count:{w}": (f"{{line}} has {{n}} {w} poles", f"{{line}} needs {{n}} {w} signs") for w in SIGN_WORDS.values()},
+        "Slot": ("{cell_list} form one slot",),
+    },
+)

@@ -1,0 +1,97 @@
+"""Range: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+
+Claims: ``Black{r,c}`` / ``White{r,c}`` (solution; C* = the black cells; the answer writes -1 for
+black and 0 for white), ``Clue{r,c,n}`` (clue: the number at (r, c)), ``Contradiction``.
+
+Deduction model: one variable per cell; numbered cells are white; black cells never touch; a
+white cell has a white neighbour (the local face of connectivity); each number counts the white
+cells it sees along its row and column (itself included).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..deduce import Constraint, Model
+from ..reading import Phrase
+from ..schema import Pack
+from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules, neighbours4
+
+BLACK, WHITE = -1, 0
+
+
+def _sees(n: int, arms: list[int]):
+    """check(values) for a clue: values[0] is the clue cell, then the four rays in order."""
+    def check(vals) -> bool:
+        total, i = 1, 1
+        for length in arms:
+            for v in vals[i:i + length]:
+                if v == BLACK:
+                    break
+                total += 1
+            i += length
+        return total == n and vals[0] != BLACK
+    return check
+
+
+class RangePack(Pack):
+    def clue_claims(self, instance: Any) -> list:
+        grid = instance.data["state"]["grid"]
+        return [("Clue", {"r": r, "c": c, "n": v}) for r, row in enumerate(grid) for c, v in enumerate(row) if v]
+
+    def deduction_model(self, instance: Any) -> Model:
+        grid = instance.data["state"]["grid"]
+        H, W = len(grid), len(grid[0])
+        sol = instance.data["solution"]
+        cells = [(r, c) for r in range(H) for c in range(W)]
+        cons = []
+        for r, c in cells:
+            for a, b in ((r, c + 1), (r + 1, c)):
+                if a < H and b < W:
+                    cons.append(Constraint(((r, c), (a, b)), lambda vals: not (vals[0] == BLACK == vals[1]),
+                                           reason="black cells never touch", name="no touching blacks"))
+            cons.append(Constraint(((r, c),) + tuple(neighbours4(r, c, H, W)),
+                                   lambda vals: vals[0] == BLACK or any(v != BLACK for v in vals[1:]),
+                                   reason="the white cells are connected", name="white has a white neighbour"))
+            n = grid[r][c]
+            if n:
+                rays = [[(r - k, c) for k in range(1, r + 1)], [(r, c + k) for k in range(1, W - c)],
+                        [(r + k, c) for k in range(1, H - r)], [(r, c - k) for k in range(1, c + 1)]]
+                rays = [ray[:n] for ray in rays]  # the cell after the n - 1 seen ones must stop the view
+                cons.append(Constraint(((r, c),) + tuple(x for ray in rays for x in ray),
+                                       _sees(n, [len(ray) for ray in rays]),
+                                       (("Clue", {"r": r, "c": c, "n": n}),), name="sight count"))
+        return Model(domains={x: (BLACK, WHITE) for x in cells}, constraints=cons,
+                     fact=lambda v, x: ("Black" if x == BLACK else "White", {"r": v[0], "c": v[1]}),
+                     solution={(r, c): sol[r][c] for r, c in cells})
+
+
+PACK = RANGE = RangePack(
+    puzzle="range",
+    family="range",
+    kinds={
+        "Black": {"r": "r", "c": "c"},
+        "White": {"r": "r", "c": "c"},
+        "Clue": {"r": "r", "c": "c", "n": "count"},
+        **CONTRADICTION,
+    },
+    solution_kinds=frozenset({"Black", "White"}),
+    clue_kinds=frozenset({"Clue"}),
+    rules=generic_rules({"Black", "White"}, negative={"White"}, clues={"Clue"}),
+    aliases=ALIASES,
+    claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "
+                 "(1 plus the white cells it sees up, down, left and right)."),
+    opposites={"Black": "White", "White": "Black"},
+    negative_kinds=frozenset({"White"}),
+    cstar_symbols={BLACK: "Black"},
+    answer_kinds={BLACK: "Black", WHITE: "White"},
+    phrases=(
+        Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
+        Phrase("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}"),
+        Phrase("Clue", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?(?:clue|number) (?:of )?{n}\b"),
+        Phrase("Clue", r"\b(?:clue|number) {n} (?:at|in|on) {cell}"),
+    ) + colour_phrases(BLACK, WHITE),
+    templates={
+        **COLOUR_TEMPLATES,
+        "Clue": ("the clue at {cell} is {n}", "the {n} at {cell} is a clue", "{cell} has a clue of {n}"),
+    },
+)

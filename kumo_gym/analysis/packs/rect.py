@@ -1,0 +1,146 @@
+"""Rectangles: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+
+Claims: ``Rect{r0,c0,r1,c1}`` (corners inclusive; C* = one per rectangle of the solution),
+``SameRegion{a,b}`` / ``DiffRegion{a,b}`` (two cells ``[r, c]``, ``a < b``) as solution claims,
+``Clue{r,c,n}`` (a number of the puzzle), ``Contradiction``. Region labels never appear: the
+answer's labels are arbitrary, so claims speak of rectangles and of cells sharing one.
+
+Deduction model: one variable per number, its domain the rectangles over its cell, up to its area,
+that hold no other number; the number fixes the area, and per cell exactly one chosen rectangle
+covers it (reading the numbers involved).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...envs.grid.regions import label_classes, rect_of, shapes
+from ..deduce import Constraint, Model
+from ..reading import Found, Phrase, PhraseReader
+from ..schema import Pack
+from ..text import Norm
+from .common import ALIASES, CONTRADICTION, generic_rules
+
+_CELL = r"@(\d+)@"
+_PAIRS = (
+    (re.compile(rf"\b(?:the )?rectangle (?:from|spanning) {_CELL} to {_CELL}"), "Rect"),
+    (re.compile(rf"{_CELL} and {_CELL} (?:are|lie|must be) in the same (?:rectangle|region)"), "SameRegion"),
+    (re.compile(rf"{_CELL} and {_CELL} (?:are|lie|must be) in different (?:rectangles|regions)"), "DiffRegion"),
+)
+
+
+def clue_claim(r: int, c: int, n: int) -> tuple:
+    return ("Clue", {"r": r, "c": c, "n": n})
+
+
+class RectReader(PhraseReader):
+    """Rectangles (two corners) and region pairs, then the Clue phrases."""
+
+    def read(self, norm: Norm) -> list[Found]:
+        out, masked = [], norm.text
+        for rx, kind in _PAIRS:
+            for m in rx.finditer(masked):
+                (ra, ca), (rb, cb) = ((norm.coords[int(k)][0] - self.offset, norm.coords[int(k)][1] - self.offset)
+                                      for k in m.groups())
+                if kind == "Rect":
+                    payload = {"r0": min(ra, rb), "c0": min(ca, cb), "r1": max(ra, rb), "c1": max(ca, cb)}
+                else:
+                    a, b = sorted([[ra, ca], [rb, cb]])
+                    payload = {"a": a, "b": b}
+                out.append(Found(kind, payload, m.start(), True, m.end(), m.start()))
+                masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+        return out + super().read(Norm(masked, norm.coords))
+
+
+def cover_support(x: tuple):
+    """Supports of "exactly one of the chosen rectangles covers cell ``x``" (domains: rectangles)."""
+    def covers(rect) -> bool:
+        return rect[0] <= x[0] <= rect[2] and rect[1] <= x[1] <= rect[3]
+
+    def support(doms: list) -> list:
+        if not all(doms):
+            return [set() for _ in doms]
+        cov = [any(covers(v) for v in d) for d in doms]
+        non = [any(not covers(v) for v in d) for d in doms]
+        bad = [j for j, ok in enumerate(non) if not ok]
+        out = []
+        for k, d in enumerate(doms):
+            rest_bad = [j for j in bad if j != k]
+            keep_cover = not rest_bad
+            if not rest_bad:
+                keep_non = any(cov[j] for j in range(len(doms)) if j != k)
+            else:
+                keep_non = len(rest_bad) == 1 and cov[rest_bad[0]]
+            out.append({v for v in d if (keep_cover if covers(v) else keep_non)})
+        return out
+
+    return support
+
+
+class RectPack(Pack):
+    def reader(self, offset: int):
+        return RectReader(self, offset)
+
+    def grid_claims(self, instance: Any, grid: list) -> list:
+        return [("Rect", dict(zip(("r0", "c0", "r1", "c1"), box))) for box in
+                (rect_of(cells) for cells in label_classes(grid).values()) if box is not None]
+
+    def clue_claims(self, instance: Any) -> list:
+        grid = instance.data["state"]["grid"]
+        return [clue_claim(r, c, n) for r, row in enumerate(grid) for c, n in enumerate(row) if n]
+
+    def deduction_model(self, instance: Any) -> Model:
+        grid, sol = instance.data["state"]["grid"], instance.data["solution"]
+        H, W = len(grid), len(grid[0])
+        nums = [(r, c, n) for r, row in enumerate(grid) for c, n in enumerate(row) if n]
+        doms = {}
+        for k, (r, c, n) in enumerate(nums):
+            boxes = []
+            for h, w in (hw for area in range(1, n + 1) for hw in shapes(area, H, W)):
+                for r0 in range(max(0, r - h + 1), min(r, H - h) + 1):
+                    for c0 in range(max(0, c - w + 1), min(c, W - w) + 1):
+                        if sum(1 for rr, cc, _ in nums if r0 <= rr < r0 + h and c0 <= cc < c0 + w) == 1:
+                            boxes.append((r0, c0, r0 + h - 1, c0 + w - 1))
+            doms[k] = tuple(boxes)
+        # the domains hold every rectangle of the number's cell up to its area; the clue cuts it to its area
+        cons = [Constraint((k,), lambda vals, n=n: (vals[0][2] - vals[0][0] + 1) * (vals[0][3] - vals[0][1] + 1) == n,
+                           (clue_claim(r, c, n),), name="area") for k, (r, c, n) in enumerate(nums)]
+        for x in ((r, c) for r in range(H) for c in range(W)):
+            near = tuple(k for k, boxes in doms.items() if any(b[0] <= x[0] <= b[2] and b[1] <= x[1] <= b[3] for b in boxes))
+            cons.append(Constraint(near, lambda vals, x=x: sum(b[0] <= x[0] <= b[2] and b[1] <= x[1] <= b[3]
+                                                               for b in vals) == 1,
+                                   tuple(clue_claim(*nums[k]) for k in near), name="cover", support=cover_support(x)))
+        truth = {k: rect_of([(r, c) for r in range(H) for c in range(W) if sol[r][c] == sol[nums[k][0]][nums[k][1]]])
+                 for k in doms}
+        return Model(domains=doms, constraints=cons,
+                     fact=lambda k, box: ("Rect", dict(zip(("r0", "c0", "r1", "c1"), box))), solution=truth)
+
+
+PACK = RECT = RectPack(
+    puzzle="rect",
+    family="rect",
+    kinds={
+        "Rect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
+        "SameRegion": {"a": "cell", "b": "cell"},
+        "DiffRegion": {"a": "cell", "b": "cell"},
+        "Clue": {"r": "r", "c": "c", "n": "count"},
+        **CONTRADICTION,
+    },
+    solution_kinds=frozenset({"Rect", "SameRegion", "DiffRegion"}),
+    clue_kinds=frozenset({"Clue"}),
+    rules=generic_rules({"Rect", "SameRegion", "DiffRegion"}, negative={"DiffRegion"}, clues={"Clue"}),
+    aliases=ALIASES,
+    claim_notes=("Rect is one rectangle of the division, by its top-left (r0, c0) and bottom-right (r1, c1) cells. "
+                 "SameRegion / DiffRegion say two cells a, b ([r, c], a before b) lie in one rectangle or in two. "
+                 "Clue is a number of the puzzle (the area of its rectangle)."),
+    opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion"},
+    negative_kinds=frozenset({"DiffRegion"}),
+    phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
+             Phrase("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}")),
+    templates={
+        "Rect": ("the rectangle from {from_cell} to {to_cell}", "the rectangle spanning {from_cell} to {to_cell}"),
+        "SameRegion": ("{a_cell} and {b_cell} are in the same rectangle",),
+        "DiffRegion": ("{a_cell} and {b_cell} are in different rectangles",),
+        "Clue": ("{cell} shows the number {n}", "the clue {n} at {cell}"),
+    },
+)

@@ -1,0 +1,115 @@
+"""Undead: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+
+Claims: ``Monster{r,c,t}`` (solution, t G/V/Z; C* = every cell without a mirror) and
+``NotMonster{r,c,t}`` (the cell does not hold t), ``Mirror{r,c,kind}``, ``Total{t,n}`` and
+``Sight{side,index,n}`` (clues), ``Contradiction``.
+
+Deduction model: one variable per cell without a mirror (G, V or Z); a constraint per edge
+number (the monsters seen along its line of sight) and per total.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...envs.grid.geometry import sight_line
+from ...envs.grid.tatham.undead import MIRRORS, MONSTERS, SIDES, visible
+from ..deduce import Constraint, Model
+from ..reading import Phrase
+from ..schema import Pack
+from .common import ALIASES, CONTRADICTION, generic_rules
+
+NAMES = {"G": "ghost", "V": "vampire", "Z": "zombie"}
+MIRROR_WORDS = {"\\": "backslash", "/": "slash"}
+
+
+class UndeadPack(Pack):
+    def grid_claims(self, instance: Any, grid: list) -> list:
+        return [("Monster", {"r": r, "c": c, "t": v}) for r, row in enumerate(grid) for c, v in enumerate(row)
+                if v in MONSTERS]
+
+    def template_variant(self, kind: str, payload: dict) -> str:
+        if kind in ("Monster", "NotMonster", "Total"):
+            return str(payload["t"])
+        return MIRROR_WORDS.get(payload.get("kind"), "") if kind == "Mirror" else ""
+
+    def clue_claims(self, instance: Any) -> list:
+        st = instance.data["state"]
+        out = [("Mirror", {"r": r, "c": c, "kind": v}) for r, row in enumerate(st["grid"]) for c, v in enumerate(row)
+               if v in MIRRORS]
+        out += [("Total", {"t": t, "n": st["totals"][t]}) for t in MONSTERS]
+        return out + [("Sight", {"side": side.upper(), "index": i, "n": n}) for side in SIDES for i, n in enumerate(st[side])]
+
+    def deduction_model(self, instance: Any) -> Model:
+        st, sol = instance.data["state"], instance.data["solution"]
+        grid = st["grid"]
+        cells = [(r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v not in MIRRORS]
+        cons = []
+        for side in SIDES:
+            for i, n in enumerate(st[side]):
+                seen = sight_line(grid, side, i)
+                where = tuple(dict.fromkeys(x for x, _ in seen))
+                if not where:
+                    continue
+                turned = [(where.index(x), t) for x, t in seen]
+                cons.append(Constraint(where, lambda vals, turned=turned, n=n: sum(
+                    visible(vals[j], t) for j, t in turned) == n, (("Sight", {"side": side.upper(), "index": i, "n": n}),),
+                    name="line of sight"))
+        for t in MONSTERS:
+            k = st["totals"][t]
+            cons.append(Constraint(tuple(cells), lambda vals, t=t, k=k: sum(v == t for v in vals) == k,
+                                   (("Total", {"t": t, "n": k}),), name="total"))
+        return Model(domains={x: MONSTERS for x in cells}, constraints=cons,
+                     fact=lambda v, x: ("Monster", {"r": v[0], "c": v[1], "t": x}),
+                     exclusion=lambda v, x: ("NotMonster", {"r": v[0], "c": v[1], "t": x}),
+                     givens={(r, c): grid[r][c] for r, c in cells if grid[r][c] in MONSTERS},
+                     solution={x: sol[x[0]][x[1]] for x in cells})
+
+
+def _phrases() -> tuple:
+    out = []
+    for t, word in NAMES.items():
+        out += [
+            Phrase("NotMonster", rf"{{subj}}{{cells_or}} {{neg}} (?:be |hold |contain )?(?:a |an )?{word}\b", {"t": t}),
+            Phrase("NotMonster", rf"\b(?:a |the )?{word} (?:cannot|can't) (?:be|go) (?:at|in) {{cell}}", {"t": t}),
+            Phrase("Monster", rf"{{subj}}{{cells}} (?:is|are|must be|has to be|holds|hold|contains) (?:a |an )?{word}s?\b",
+                   {"t": t}),
+            Phrase("Monster", rf"\bthere is (?:a |an )?{word} (?:at|in) {{cell}}", {"t": t}),
+            Phrase("Total", rf"\bthere (?:are|is) {{n}} {word}s? in (?:total|all)\b", {"t": t}),
+        ]
+    for kind, word in MIRROR_WORDS.items():
+        out.append(Phrase("Mirror", rf"{{subj}}{{cell}} (?:holds|has) a {word} mirror", {"kind": kind}))
+    out += [Phrase("Sight", r"\bthe {side} (?:clue|number) of (?:column|row) (?P<index>\d{1,3}) is {n}\b"),
+            Phrase("Sight", r"\blooking in from the {side} of (?:column|row) (?P<index>\d{1,3}),? (?:i|we|one) sees? {n}\b")]
+    return tuple(out)
+
+
+PACK = UNDEAD = UndeadPack(
+    puzzle="undead",
+    family="undead",
+    kinds={
+        "Monster": {"r": "r", "c": "c", "t": "sym"},
+        "NotMonster": {"r": "r", "c": "c", "t": "sym"},
+        "Mirror": {"r": "r", "c": "c", "kind": "sym"},
+        "Total": {"t": "sym", "n": "count"},
+        "Sight": {"side": "side", "index": "index", "n": "count"},
+        **CONTRADICTION,
+    },
+    solution_kinds=frozenset({"Monster", "NotMonster"}),
+    clue_kinds=frozenset({"Mirror", "Total", "Sight"}),
+    rules=generic_rules({"Monster", "NotMonster"}, negative={"NotMonster"}, clues={"Mirror", "Total", "Sight"}),
+    aliases=ALIASES,
+    claim_notes=("Monster: cell (r, c) holds monster t (G ghost, V vampire, Z zombie); NotMonster rules t out there. "
+                 "Mirror: a mirror of kind \\ or / at (r, c). Total: there are n monsters of kind t. Sight: the edge "
+                 "number on side TOP/BOTTOM (a column) or LEFT/RIGHT (a row) at that index is n."),
+    opposites={"Monster": "NotMonster", "NotMonster": "Monster"},
+    negative_kinds=frozenset({"NotMonster"}),
+    phrases=_phrases(),
+    templates={
+        **{f"Monster:{t}": (f"{{cell}} is a {w}", f"{{cell}} holds a {w}", f"there is a {w} at {{cell}}",
+                            f"{{cell}} must be a {w}") for t, w in NAMES.items()},
+        **{f"NotMonster:{t}": (f"{{cell}} cannot be a {w}", f"{{cell}} is not a {w}") for t, w in NAMES.items()},
+        **{f"Total:{t}": (f"there are {{n}} {w}s in total",) for t, w in NAMES.items()},
+        **{f"Mirror:{w}": (f"{{cell}} holds a {w} mirror",) for w in MIRROR_WORDS.values()},
+        "Sight": ("the {side} clue of {dir} {idx} is {n}", "looking in from the {side} of {dir} {idx}, one sees {n}"),
+    },
+)

@@ -1,0 +1,223 @@
+"""Range (grid_puzzles.md §5 "Range"; Tatham's ``range``). Game IDs: ``tatham/range.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.instance import Instance
+from ...core.params import param
+from ...core.verdict import Verdict
+from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.sat import Count, Formula
+from .base import Check, GridParams, GridTask, cells_decoder
+from .geometry import components, connected_cuts, neighbours4
+from .render import Sketch
+
+BLACK, WHITE = -1, 0
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+#: the share of cells the sampler tries to blacken (Tatham's solutions have about a fifth black)
+BLACK_SHARE = 0.2
+
+
+def ray(r: int, c: int, dr: int, dc: int, H: int, W: int) -> list[tuple[int, int]]:
+    out = []
+    r, c = r + dr, c + dc
+    while 0 <= r < H and 0 <= c < W:
+        out.append((r, c))
+        r, c = r + dr, c + dc
+    return out
+
+
+def seen_from(grid, r: int, c: int) -> int:
+    """1 (the cell itself) plus the non-black cells visible in the four directions."""
+    H, W = len(grid), len(grid[0])
+    total = 1
+    for dr, dc in STEPS:
+        for a, b in ray(r, c, dr, dc, H, W):
+            if grid[a][b] == BLACK:
+                break
+            total += 1
+    return total
+
+
+@dataclasses.dataclass(frozen=True)
+class RangeParams(GridParams):
+    W: int = param(9, lo=3, hi=25, doc="columns")
+    H: int = param(None, kind=int, lo=3, hi=25, doc="rows (default: W)")
+
+
+class RangeTask(GridTask):
+    """Range (Kurodoko): black out cells so every number sees exactly that many cells.
+
+    ## Description
+    Some cells hold numbers. Shade cells black so that no two black cells share an edge, the white
+    cells form one orthogonally connected area, numbered cells stay white, and each number equals
+    the count of white cells it sees: itself plus every white cell in the four directions up to the
+    first black cell or the edge. grid_puzzles.md §5, Tatham's *Range*.
+
+    ## Answer
+    A JSON array of H rows of W integers: ``-1`` black, ``0`` white (a numbered cell may also be
+    written as its number). Any valid grid scores 1.
+
+    ## Generation
+    §8: random black cells, never side by side and keeping the whites connected, a fifth of the
+    grid on average; every white cell numbered, then numbers removed in half-turn symmetric pairs (as
+    Tatham's) in a seeded random order while unit propagation still solves the puzzle, which
+    proves it unique (Tatham's density; a minimal set would be a fifth sparser). SAT with lazy
+    connectivity cuts certifies every imported puzzle.
+
+    ## Interactive mode
+    ``{"r": row, "c": col, "v": -1}`` shades a cell, ``0`` (or ``null``) makes it white again.
+    Numbered cells are fixed white.
+    """
+
+    family = "range"
+    title = "Range"
+    Params = RangeParams
+    difficulties: ClassVar[dict] = {
+        "trivial": {"W": 3, "H": 3}, "easy": {"W": 6, "H": 4}, "normal": {"W": 9, "H": 6}, "hard": {"W": 13, "H": 9},
+    }
+    rule_codes: ClassVar[dict] = {
+        "range.R1": "numbered cells are white",
+        "range.R2": "no two black cells are orthogonally adjacent",
+        "range.R3": "the white cells form one orthogonally connected area",
+        "range.R4": "each number equals 1 plus the white cells it sees in the four directions",
+    }
+    symbols = frozenset(range(-1, 100))
+    empty = WHITE
+
+    def cell_values(self, instance: Instance) -> tuple:
+        return (BLACK, WHITE)
+
+    def givens(self, instance: Instance) -> dict:
+        grid = instance.data["state"]["grid"]
+        return {(r, c): WHITE for r, row in enumerate(grid) for c, v in enumerate(row) if v}
+
+    def verify(self, instance: Instance, answer) -> Verdict:
+        """A numbered cell written as its own number counts as white."""
+        grid = instance.data["state"]["grid"]
+        if isinstance(answer, list) and len(answer) == len(grid) and all(
+                isinstance(row, list) and len(row) == len(grid[0]) for row in answer):
+            answer = [[WHITE if v == n and n and not isinstance(v, bool) else v for v, n in zip(row, nums)]
+                      for row, nums in zip(answer, grid)]
+        return super().verify(instance, answer)
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        H, W = self.dims(instance)
+        nums = instance.data["state"]["grid"]
+        clues = [(r, c) for r in range(H) for c in range(W) if nums[r][c]]
+        checks = [Check("R1", [(r, c)], grid[r][c] != BLACK) for r, c in clues]
+        pairs = [((r, c), n) for r in range(H) for c in range(W) for n in ((r, c + 1), (r + 1, c)) if n[0] < H and n[1] < W]
+        checks += [Check("R2", [a, b], False) for a, b in pairs if grid[a[0]][a[1]] == BLACK == grid[b[0]][b[1]]]
+        checks = checks or [Check("R2", [], True)]
+        comps = components(np.array([[v != BLACK for v in row] for row in grid]))
+        stray = sorted(cell for comp in sorted(comps, key=len)[:-1] for cell in comp)
+        checks.append(Check("R3", stray, not stray))
+        return checks + [Check("R4", [(r, c)], seen_from(grid, r, c) == nums[r][c]) for r, c in clues]
+
+    def encode(self, state: dict) -> Encoding:
+        """One formula per grid size: a number fixes, by assumption, its cell white and the
+        counter of what it sees, so the connectivity cuts serve every puzzle of that size."""
+        grid = state["grid"]
+        H, W = len(grid), len(grid[0])
+        enc = self.layout((H, W), lambda: self._rules(H, W))
+        x, seen = enc.extra["black"], enc.extra["seen"]
+        clues = {}
+        for r, row in enumerate(grid):
+            for c, n in enumerate(row):
+                if n:
+                    clues[("white", r, c)] = ("R1", (-int(x[r, c]),))
+                    clues[("seen", r, c)] = ("R4", tuple(seen[r, c].eq(n - 1)))
+        return enc.with_clues(clues)
+
+    @staticmethod
+    def _rules(H: int, W: int) -> Encoding:
+        """Black cells; per cell and direction a chain "the first k cells are white" (a unary
+        count), the four merged by a totalizer into what the cell sees."""
+        f = Formula()
+        x = f.grid("black", H, W)
+        for r in range(H):
+            for c in range(W):
+                for a, b in ((r, c + 1), (r + 1, c)):
+                    if a < H and b < W:
+                        f.add([-int(x[r, c]), -int(x[a, b])], rule="R2")
+        seen = {}
+        for r in range(H):
+            for c in range(W):
+                chains = []
+                for dr, dc in STEPS:
+                    chain, prev = [], None
+                    for a, b in ray(r, c, dr, dc, H, W):
+                        v = f.var(("vis", r, c, dr, dc, a, b))
+                        f.extend([[-v, -int(x[a, b])], [int(x[a, b]), v] if prev is None else [int(x[a, b]), -prev, v]])
+                        if prev is not None:
+                            f.add([-v, prev])
+                        chain.append(v)
+                        prev = v
+                    if chain:
+                        chains.append(chain)
+                while len(chains) > 1:
+                    chains = [f._merge(chains[i], chains[i + 1]) for i in range(0, len(chains) - 1, 2)] + \
+                        (chains[-1:] if len(chains) % 2 else [])
+                _ = f.true
+                seen[r, c] = Count(f, chains[0] if chains else [])
+        return Encoding(f, x.ravel(), cells_decoder(x, BLACK, WHITE), cuts=connected_cuts(-x.astype(np.int64)),
+                        cut_rule="R3", extra={"black": x, "seen": seen})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        W, H = params["W"], params["H"]
+        for _attempt in range(500):
+            black, target = np.zeros((H, W), bool), max(1, int(rng.binomial(W * H, BLACK_SHARE)))
+            for idx in rng.permutation(W * H):
+                cell = divmod(int(idx), W)
+                if black.sum() >= target or any(black[n] for n in neighbours4(*cell, H, W)):
+                    continue
+                black[cell] = True
+                if len(components(~black)) != 1:
+                    black[cell] = False
+            if not black.any():
+                continue
+            sol = np.where(black, BLACK, WHITE).tolist()
+            full = {"grid": [[0 if black[r, c] else seen_from(sol, r, c) for c in range(W)] for r in range(H)]}
+            enc = self.encode(full)
+            truth = np.zeros(enc.formula.n_vars + 1, np.int8)
+            truth[enc.answer] = np.where(black.ravel(), 1, -1)
+            # as Tatham's: numbers go in pairs symmetric under a half turn (the centre alone)
+            orbits = sorted({tuple(sorted({(r, c), (H - 1 - r, W - 1 - c)} - set(zip(*np.nonzero(black)))))
+                             for r in range(H) for c in range(W) if not black[r, c]})
+            groups = [[lit for cell in orb for k in (("seen",) + cell, ("white",) + cell) for lit in enc.clues[k][1]]
+                      for orb in orbits]
+            every = [x for g in groups for x in g]
+            if enc.engine.grade(every) > 0 or not enc.engine.unique(every, truth):
+                continue  # unit propagation must finish the full clue set (it proves uniqueness too)
+            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=0)
+            on = {cell for orb, keep in zip(orbits, kept) if keep for cell in orb}
+            return {"grid": [[full["grid"][r][c] if (r, c) in on else 0 for c in range(W)] for r in range(H)]}, sol
+        raise RuntimeError(f"could not generate a unique {W}x{H} Range puzzle")
+
+    def rules_text(self, instance: Instance) -> str:
+        return ("- Colour each cell black or white. In the state's grid a positive number is a clue and 0 means no "
+                "clue.\n"
+                "- Cells with a number are white.\n"
+                "- Two black cells may never share a side (touching at a corner is fine).\n"
+                "- All white cells must form one connected area, moving between white cells that share a side.\n"
+                "- From a numbered cell, look up, down, left and right: in each direction count the white cells "
+                "until the first black cell or the edge of the grid. Those counts plus 1 (the numbered cell "
+                "itself) must equal the number.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return "give every cell of the grid: -1 for a black cell, 0 for a white cell (numbered cells are white)."
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        nums = instance.data["state"]["grid"]
+        text = [["#" if v == BLACK else str(n) if n else "." for v, n in zip(row, nrow)] for row, nrow in zip(grid, nums)]
+        return Sketch(len(grid), len(grid[0]), text, [["black" if v == BLACK else None for v in row] for row in grid],
+                      labels=[[str(n) if n else "" for n in row] for row in nums])
+
+    def clue_count(self, instance: Instance) -> int:
+        return sum(1 for row in instance.data["state"]["grid"] for v in row if v)
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        return np.asarray([v for row in instance.data["state"]["grid"] for v in row], np.float32)

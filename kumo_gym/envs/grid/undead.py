@@ -1,0 +1,202 @@
+"""Undead (grid_puzzles.md §5 "Undead"; Tatham's ``undead``). Game IDs: ``tatham/undead.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.errors import ConfigError
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding, descend
+from ...solvers.sat import Formula
+from .base import Check, GridParams, GridTask
+from .geometry import sight_line
+from .render import Sketch
+from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
+
+#: Tatham's layouts put a mirror on 35 % (3x3), 37 % (4x4), 40 % (7x7) of the cells; ours on 0.33 + 0.0015 W H
+MIRROR_SHARE = (0.33, 0.0015)
+#: the §8 grade per level (Tatham's: mostly 0 at e, 1-2 at n); after 6 layouts the first unique one is taken
+GRADE_TARGET = {"e": 0, "n": 1, "t": 1}
+
+
+@dataclasses.dataclass(frozen=True)
+class UndeadParams(GridParams):
+    W: int = param(4, lo=2, hi=12, doc="columns (W*H at most 54, as Tatham's)")
+    H: int = param(None, kind=int, lo=2, hi=12, doc="rows (default: W)")
+    tatham_difficulty: str = param("e", choices=("e", "n", "t"), doc="Tatham's level: e easy, n normal, t tricky")
+
+    def check(self):
+        p = super().check()
+        if p.W * p.H > 54:
+            raise ConfigError(f"an Undead grid of {p.W}x{p.H} has more than the 54 cells Tatham's allows")
+        return p
+
+
+class UndeadTask(GridTask):
+    """Undead: place ghosts, vampires and zombies so the mirrors show the right numbers.
+
+    ## Description
+    Some cells hold diagonal mirrors; every other cell holds a ghost (G), a vampire (V) or a zombie
+    (Z), with the totals given. An edge number counts the monsters seen from there, the line of
+    sight bouncing off mirrors: zombies always, vampires only before the first mirror, ghosts only
+    after it (a cell passed twice counts twice). grid_puzzles.md §5, Tatham's *Undead*.
+
+    ## Answer
+    H rows of W strings: ``"G"``, ``"V"`` or ``"Z"``; mirrors copied (anything there is ignored).
+
+    ## Generation
+    §8: mirrors on 34-40 % of the cells (Tatham's density), random monsters, every total and sight
+    count shown; monsters on cells that failed-literal probing leaves open are changed (a change is
+    kept when no more cells stay open) until probing solves the puzzle, which proves it unique.
+    ``e`` prefers puzzles unit propagation solves, ``n`` and ``t`` ones it does not.
+
+    ## Interactive mode
+    ``{"r": row, "c": col, "v": "G"}`` (``"V"``, ``"Z"``), ``"."`` clears; mirrors are fixed.
+    """
+
+    family = "undead"
+    title = "Undead"
+    Params = UndeadParams
+    difficulties: ClassVar[dict] = {
+        "trivial": {"W": 3, "H": 3, "tatham_difficulty": "e"},
+        "easy": {"W": 4, "H": 4, "tatham_difficulty": "e"},
+        "normal": {"W": 4, "H": 4, "tatham_difficulty": "n"},
+        "hard": {"W": 7, "H": 7, "tatham_difficulty": "n"},
+    }
+    rule_codes: ClassVar[dict] = {
+        "undead.R1": "every cell without a mirror holds G, V or Z, and given monsters are kept",
+        "undead.R2": "the numbers of ghosts, vampires and zombies equal the totals",
+        "undead.R3": "each edge number equals the monsters seen from there along its line of sight",
+    }
+    symbols = frozenset({*MONSTERS, *MIRRORS})
+    state_keys = ("grid", "totals", *SIDES)
+    empty = "."
+    given_symbols = frozenset(MIRRORS)
+
+    def cell_values(self, instance: Instance) -> tuple:
+        return (*MONSTERS, *MIRRORS)
+
+    def givens(self, instance: Instance) -> dict:
+        return {(r, c): v for r, row in enumerate(instance.data["state"]["grid"]) for c, v in enumerate(row) if v != "."}
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        """A cell without a monster fails R1 only: R2 and R3 hold when some choice of monsters there meets them."""
+        st = instance.data["state"]
+        free = [(r, c) for r, row in enumerate(st["grid"]) for c, v in enumerate(row) if v not in MIRRORS]
+        checks = [Check("R1", [(r, c)], grid[r][c] in MONSTERS and st["grid"][r][c] in (".", grid[r][c])) for r, c in free]
+        unknown = sum(grid[r][c] not in MONSTERS for r, c in free)
+        for t in MONSTERS:
+            have = [(r, c) for r, c in free if grid[r][c] == t]
+            checks.append(Check("R2", have or free[:1], len(have) <= st["totals"][t] <= len(have) + unknown))
+        for side in SIDES:
+            for i, n in enumerate(st[side]):
+                seen = sight_line(st["grid"], side, i)
+                lo = sum(grid[r][c] in MONSTERS and visible(grid[r][c], t) for (r, c), t in seen)
+                hi = lo + sum(grid[r][c] not in MONSTERS for (r, c), _ in seen)
+                checks.append(Check("R3", [x for x, _ in seen[:1]], lo <= n <= hi))
+        return checks
+
+    def encode(self, state: dict) -> Encoding:
+        """One formula per mirror layout; totals and sight counts fix counters by assumption."""
+        layout = tuple(tuple(v if v in MIRRORS else "." for v in row) for row in state["grid"])
+        enc = self.layout(layout, lambda: self._rules(layout))
+        x, count = enc.extra["x"], enc.extra["count"]
+        clues = {("given", r, c): ("R1", (x[r, c, v],)) for r, row in enumerate(state["grid"])
+                 for c, v in enumerate(row) if v in MONSTERS}
+        clues |= {("total", t): ("R2", tuple(count["total", t].eq(state["totals"][t]))) for t in MONSTERS}
+        clues |= {(side, i): ("R3", tuple(count[side, i].eq(n))) for side in SIDES for i, n in enumerate(state[side])}
+        return enc.with_clues(clues)
+
+    @staticmethod
+    def _rules(layout: tuple) -> Encoding:
+        H, W = len(layout), len(layout[0])
+        f = Formula()
+        free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
+        x = {(r, c, t): f.var(("monster", r, c, t)) for r, c in free for t in MONSTERS}
+        for r, c in free:
+            f.exactly([x[r, c, t] for t in MONSTERS], 1)
+        count = {("total", t): f.count([x[r, c, t] for r, c in free]) for t in MONSTERS}
+        for side in SIDES:
+            for i in range(W if side in ("top", "bottom") else H):
+                count[side, i] = f.count([x[r, c, t] for (r, c), turned in sight_line(layout, side, i)
+                                          for t in MONSTERS if visible(t, turned)])
+
+        def decode(value: np.ndarray) -> list[list]:
+            return [[v if v != "." else next((t for t in MONSTERS if value[x[r, c, t]] > 0), "G")
+                     for c, v in enumerate(row)] for r, row in enumerate(layout)]
+
+        return Encoding(f, [x[k] for k in sorted(x)], decode, extra={"x": x, "count": count})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        """Random mirrors and monsters, changed where probing leaves cells open (the class docstring)."""
+        W, H, level = params["W"], params["H"], params["tatham_difficulty"]
+        first = None
+        for attempt in range(400):
+            k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
+            places = set(rng.permutation(W * H)[:k].tolist())
+            layout = [[MIRRORS[int(rng.integers(2))] if r * W + c in places else "." for c in range(W)] for r in range(H)]
+            free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
+            start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
+            sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g),
+                                      lambda g, cells: self._change(rng, g, cells), 8 + 2 * len(free))
+            if still_open or not free:
+                continue
+            enc = self.encode(state := state_of(layout, sol))
+            g = enc.engine.grade(enc.assumptions())
+            if g == GRADE_TARGET[level] or first and attempt >= 6:
+                return (state, sol) if g == GRADE_TARGET[level] else first
+            first = first or (state, sol)
+        if not first:
+            raise RuntimeError(f"could not generate a {W}x{H} Undead puzzle")
+        return first
+
+    def _open(self, layout: list, free: list, sol: list[list[str]]) -> list[tuple[int, int]]:
+        """The cells failed-literal probing leaves open in the puzzle of ``sol``."""
+        enc = self.encode(state_of(layout, sol))
+        value, x = enc.engine.probe(enc.assumptions()), enc.extra["x"]
+        return [(r, c) for r, c in free if any(value[x[r, c, t]] == 0 for t in MONSTERS)]
+
+    @staticmethod
+    def _change(rng: np.random.Generator, sol: list[list[str]], cells: list) -> list[list[str]]:
+        (r, c), out = cells[int(rng.integers(len(cells)))], [list(row) for row in sol]  # another monster there
+        out[r][c] = [t for t in MONSTERS if t != sol[r][c]][int(rng.integers(2))]
+        return out
+
+    def clue_count(self, instance: Instance) -> int:  # mirrors and givens (every count is always shown)
+        return sum(v != "." for row in instance.data["state"]["grid"] for v in row)
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        st = instance.data["state"]
+        return np.asarray([st["totals"][t] for t in MONSTERS] + [n for side in SIDES for n in st[side]], np.float32)
+
+    def rules_text(self, instance: Instance) -> str:
+        return ("- In the grid \"\\\\\" and \"/\" are two-sided mirrors, \".\" an empty cell (a letter: a monster given "
+                "in advance). Every cell without a mirror holds one monster: a ghost G, a vampire V or a zombie Z.\n"
+                "- \"totals\" says how many ghosts, vampires and zombies there are in all.\n"
+                "- Each edge number counts the monsters seen looking into the grid from that spot: \"top\" and "
+                "\"bottom\" list the numbers above and below the columns (left to right), \"left\" and \"right\" "
+                "those beside the rows (top to bottom). The gaze starts at the edge cell and goes straight into the "
+                "grid; a mirror \"\\\\\" turns it from moving down to moving right, right to down, up to left and left "
+                "to up; a mirror \"/\" turns down to left, left to down, up to right and right to up. It ends when it "
+                "leaves the grid.\n"
+                "- Zombies are always seen. Vampires are seen only before the gaze has hit any mirror; ghosts are "
+                "seen only after it has hit at least one. A monster passed twice is counted twice.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return ('give every cell: "G", "V" or "Z" for the monster in it, and copy the mirrors ("\\\\" or "/") where '
+                'the grid has them.')
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        st = instance.data["state"]
+        H, W = self.dims(instance)
+        colour = {"G": "blue", "V": "red", "Z": "green", "\\": "given", "/": "given"}
+        return Sketch(H, W, [[st["grid"][r][c] if st["grid"][r][c] in MIRRORS else grid[r][c] for c in range(W)]
+                             for r in range(H)], [[colour.get(v) for v in row] for row in grid],
+                      **{side: [[str(n)] for n in st[side]] for side in SIDES})
+
+    def render(self, instance: Instance, state=None) -> str:  # the totals under the board
+        t = instance.data["state"]["totals"]
+        return super().render(instance, state) + "\n" + "  ".join(f"{k}: {t[k]}" for k in MONSTERS)

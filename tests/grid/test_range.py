@@ -1,0 +1,85 @@
+"""Range (grid_puzzles.md §5 "Range", §7, §8)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim
+from kumo_gym.envs.grid.range import BLACK, WHITE, RangeTask
+from kumo_gym.solvers import sat
+
+T = RangeTask()
+SPEC_ID = "3x3:b3_5a5_3b"
+SPEC_SOLUTION = [[0, -1, 0], [0, 0, 0], [0, -1, 0]]
+
+
+def rules(inst, grid):
+    return {v["rule"] for v in T.verify(inst, grid).details.get("violations", [])}
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    assert inst.data["state"]["grid"] == [[0, 0, 3], [5, 0, 5], [3, 0, 0]]
+    assert inst.data["solution"] == SPEC_SOLUTION
+    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
+    assert T.to_game_id(inst) == SPEC_ID
+    # a numbered cell may be written as its number
+    assert T.verify(inst, T.parse("[[0, -1, 3], [5, 0, 5], [3, -1, 0]]")).solved
+
+
+def test_params_and_grammar_errors():
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["3x3", "6x4", "9x6", "13x9"]
+    assert T.decode_params("9x6") == {"W": 9, "H": 6}
+    for bad in ("9x6de", "2x2"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+    for bad in ("3x3:b3_5a5_3", "3x3:b3_5a5_3c", "3x3:b3_5a6_3b", "3x3:b3_5a5_3b!", "3x3:b0_5a5_3b"):
+        with pytest.raises(ConfigError):
+            T.load(bad)
+
+
+def test_uniqueness_needs_the_connectivity_cuts():
+    """The CNF without the cuts has a second model, whose whites fall apart."""
+    inst = T.load("3x3:3b4d3")
+    enc = T.encoding(inst)
+    plain = sat.enumerate_models(enc.formula.clauses, enc.answer.tolist(), limit=5, assumptions=enc.assumptions())
+    assert len(plain) == 2
+    assert T.count_solutions(inst, limit=5) == 1
+    assert T.solve(inst) == [[0, 0, -1], [0, 0, 0], [-1, 0, 0]]
+
+
+def test_one_wrong_answer_per_rule():
+    inst = T.load(SPEC_ID)
+    bad = [list(r) for r in SPEC_SOLUTION]
+    bad[0][1] = WHITE  # the 3s and 5s now see too much
+    assert rules(inst, bad) == {"range.R4"}
+    # hand-made puzzles: one clue each, so only the broken rule fails
+    one = T.load("3x3:e3c")  # a 3 at (1, 2)
+    assert rules(one, [[0, -1, -1], [0, 0, 0], [0, 0, -1]]) == {"range.R2"}
+    assert rules(one, [[0, -1, 0], [-1, 0, 0], [0, 0, -1]]) == {"range.R3"}
+    corner = T.load("3x3:3h")  # a 3 at (0, 0): black it and the count still holds
+    assert rules(corner, [[-1, 0, -1], [0, 0, 0], [-1, 0, 0]]) == {"range.R1"}
+
+
+def test_generated_symmetric_numbers():
+    inst = T.generate(np.random.default_rng(2), difficulty="normal")
+    grid = inst.data["state"]["grid"]
+    H, W = len(grid), len(grid[0])
+    sol = inst.data["solution"]
+    for r in range(H):
+        for c in range(W):  # numbers come in half-turn pairs unless the partner is black
+            if grid[r][c] and sol[H - 1 - r][W - 1 - c] != BLACK:
+                assert grid[H - 1 - r][W - 1 - c]
+    assert T.grade(inst) == 0 and T.count_solutions(inst) == 1
+
+
+def test_claims_render_and_moves():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "Black", "r": 0, "c": 1}) == "correct"
+    assert label_claim(inst, {"type": "White", "r": 0, "c": 1}) == "incorrect"
+    assert label_claim(inst, {"type": "Clue", "r": 1, "c": 0, "n": 5}) == "correct"
+    assert label_claim(inst, {"type": "Clue", "r": 1, "c": 1, "n": 5}) == "incorrect"
+    assert T.solution_claims(inst) == [{"type": "Black", "r": 0, "c": 1}, {"type": "Black", "r": 2, "c": 1}]
+    assert T.check_move(inst, T.initial_state(inst), (0, 2, BLACK)) is not None  # numbered cells are fixed
+    assert "#" in T.render(inst, SPEC_SOLUTION) and T.render_rgb(inst).ndim == 3
