@@ -151,7 +151,11 @@ class RewardIntegrity:
             return np.zeros(len(targets), bool)
         start = self._coded(instance, self.initial_grid(instance))
         vals = list(self.cell_values(instance))
-        movable = np.isin(targets, [i for i, v in enumerate(vals) if v in set(self.move_values(instance))])
+        moves = set(self.move_values(instance))
+        # a lookup table by value index (np.isin costs far more on these small arrays); -1 marks
+        # a value outside cell_values, never movable
+        table = np.asarray([v in moves for v in vals] + [False], bool)
+        movable = table[np.where(targets >= 0, targets, len(vals))]
         for (r, c) in self.givens(instance):
             movable[:, r, c] = False
         final = np.where(movable, targets, start)
