@@ -25,6 +25,7 @@ Budgets are conflict counts, never wall-clock limits, so results do not depend o
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -105,6 +106,16 @@ class Formula:
         self.constraints: list[Constraint] = []
         self._true: int | None = None
         self._arrays = None
+
+    def copy(self) -> Formula:
+        """An independent formula with the same variables, clauses and tagged constraints (build
+        a shared part once, then copy it and add what differs; the copy is not yet frozen)."""
+        out = Formula()
+        out.pool = copy.copy(self.pool)
+        out.pool.obj2id, out.pool.id2obj = dict(self.pool.obj2id), dict(self.pool.id2obj)
+        out.pool._occupied = list(self.pool._occupied)
+        out.clauses, out.constraints, out._true = list(self.clauses), list(self.constraints), self._true
+        return out
 
     def var(self, key: Hashable) -> int:
         if self._arrays is not None and key not in self.pool.obj2id:

@@ -57,7 +57,7 @@ Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjac
     Tracks' two border ends are edges to the off-grid cells (entry_row, -1) and (H, exit_col)),
     ``OnPath``/``OffPath {r, c}`` solution; C* is every edge of the line with on=true. Clues:
     Tracks ``Count {axis, index, n}``, ``Endpoint {side LEFT|BOTTOM, index}``, ``GivenPiece {r, c,
-    dirs}``; Pearl ``Pearl {r, c, color B|W}``.
+    dirs}``; Pearl ``Pearl {r, c, color B|W}`` (BLACK/WHITE accepted too).
 Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of URDL in any order),
     ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
     ``Tile {r, c, type}`` (E, I, C, T or X) and ``Ends {r, c, n}`` (its number of pipe ends)
@@ -513,7 +513,9 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         return _verdict(0 <= i < len(counts) and counts[i] == _int(p, "n"))
     if family == "pearl":
         r, c = _int(p, "r"), _int(p, "c")
-        colour = _axis(p, "color", ("B", "W"))
+        colour = {"BLACK": "B", "WHITE": "W"}.get(str(p.get("color", "")).upper(), str(p.get("color", "")).upper())
+        if colour not in ("B", "W"):
+            raise ClaimError(f"claim field 'color' {p.get('color')!r} is not one of: B, W, BLACK, WHITE")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == colour)
     if family == "net":
         r, c = _int(p, "r"), _int(p, "c")

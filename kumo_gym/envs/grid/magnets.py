@@ -194,7 +194,7 @@ class MagnetsTask(GridTask):
         H, W = self.dims(instance)
         label = {PLUS: "+", MINUS: "-", BLANK: "x"}
         text = [["*" if st["slots"][r][c] == "*" else label.get(v, ".") for c, v in enumerate(row)] for r, row in enumerate(grid)]
-        clue = lambda vals: [["" if v is None else str(v)] for v in vals]
+        clue = lambda vals, sign: [["" if v is None else f"{sign}{v}"] for v in vals]  # "+2": two + poles
         return Sketch(H, W, text, [[{PLUS: "red", MINUS: "blue", BLANK: "grey"}.get(v) for v in row] for row in grid],
-                      top=clue(st["plus_cols"]), left=clue(st["plus_rows"]), bottom=clue(st["minus_cols"]),
-                      right=clue(st["minus_rows"]), walls=across(H, W, slot_pairs(st["slots"])[2]))
+                      top=clue(st["plus_cols"], "+"), left=clue(st["plus_rows"], "+"), bottom=clue(st["minus_cols"], "-"),
+                      right=clue(st["minus_rows"], "-"), walls=across(H, W, slot_pairs(st["slots"])[2]))
