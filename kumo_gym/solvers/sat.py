@@ -160,6 +160,9 @@ class Formula:
     def arrays(self):
         """The clauses as :class:`~kumo_gym.solvers.propagation.ClauseArrays` (built once; the
         formula must not grow afterwards)."""
+        arrays = self._arrays
+        if arrays is not None and arrays[1] is not None and arrays[0] == len(self.clauses):
+            return arrays[1]  # the usual case: deduction asks on every clue-removal test
         from .propagation import ClauseArrays
 
         if self._arrays is None or self._arrays[0] != len(self.clauses) or self._arrays[1] is None:

@@ -5,9 +5,10 @@ Claims: ``Rect{r0,c0,r1,c1}`` (corners inclusive; C* = one per rectangle of the 
 ``Clue{r,c,n}`` (a number of the puzzle), ``Contradiction``. Region labels never appear: the
 answer's labels are arbitrary, so claims speak of rectangles and of cells sharing one.
 
-Deduction model: one variable per number, its domain the rectangles over its cell, up to its area,
-that hold no other number; the number fixes the area, and per cell exactly one chosen rectangle
-covers it (reading the numbers involved).
+Deduction model: none yet (the synthetic-trace tests skip). ``rectangle_model`` has one variable
+per number, its domain the rectangles over its cell up to its area that hold no other number, the
+number fixing the area and, per cell, exactly one chosen rectangle covering it; with no claim for
+a rectangle ruled out, its log cites too few premises on some puzzles.
 """
 from __future__ import annotations
 
@@ -89,7 +90,12 @@ class RectPack(Pack):
         grid = instance.data["state"]["grid"]
         return [clue_claim(r, c, n) for r, row in enumerate(grid) for c, n in enumerate(row) if n]
 
-    def deduction_model(self, instance: Any) -> Model:
+    def deduction_model(self, instance: Any) -> Model | None:
+        """None for now: without a claim for a rectangle ruled out, the log cites too few premises
+        (see :meth:`rectangle_model`, kept for the work on it)."""
+        return None
+
+    def rectangle_model(self, instance: Any) -> Model:
         grid, sol = instance.data["state"]["grid"], instance.data["solution"]
         H, W = len(grid), len(grid[0])
         nums = [(r, c, n) for r, row in enumerate(grid) for c, n in enumerate(row) if n]

@@ -88,8 +88,6 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
     taken = np.zeros((H, W), bool)
     rects: list[list[int]] = []
     while True:
-        s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
-        free = {(h, w): s[h:, w:] - s[:-h, w:] - s[h:, :-w] + s[:-h, :-w] == 0 for h, w in kinds}
         pair = np.zeros((H, W), bool)  # a free cell with a free neighbour: some free domino covers it
         pair[:, 1:] |= ~taken[:, 1:] & ~taken[:, :-1]
         pair[:, :-1] |= ~taken[:, 1:] & ~taken[:, :-1]
@@ -99,8 +97,14 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
         if not len(open_cells):
             break
         r, c = (int(x) for x in open_cells[int(rng.integers(len(open_cells)))])
-        fits = [(int(r0) + max(0, r - h + 1), int(c0) + max(0, c - w + 1), h, w) for (h, w), m in free.items()
-                for r0, c0 in np.argwhere(m[max(0, r - h + 1):r + 1, max(0, c - w + 1):c + 1])]
+        s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
+        fits = []
+        for h, w in kinds:  # the free placements over (r, c), shape by shape, in row-major order
+            ra, rb, ca, cb = max(0, r - h + 1), min(r, H - h) + 1, max(0, c - w + 1), min(c, W - w) + 1
+            if ra < rb and ca < cb:
+                window = (s[ra + h:rb + h, ca + w:cb + w] - s[ra:rb, ca + w:cb + w] - s[ra + h:rb + h, ca:cb]
+                          + s[ra:rb, ca:cb])
+                fits += [(ra + int(i), ca + int(j), h, w) for i, j in np.argwhere(window == 0)]
         r0, c0, h, w = fits[int(rng.integers(len(fits)))]
         taken[r0:r0 + h, c0:c0 + w] = True
         rects.append([r0, c0, h, w])
