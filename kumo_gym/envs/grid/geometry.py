@@ -579,3 +579,17 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
     order = sorted(range(len(found)), key=lambda i: found[i])
     label = {old: new for new, old in enumerate(order)}
     return [list(found[i]) for i in order], [[label[int(owner[r, c])] for c in range(W)] for r in range(H)]
+
+
+def repair_tree(rng: np.random.Generator, tree: frozenset[int], edges: list[tuple[int, int]], wanted: set,
+                ok: Callable[[frozenset], bool]) -> frozenset[int] | None:
+    """A spanning tree one swap closer to the edge set ``wanted`` (Net's generator, after SAT found
+    a second network): an edge of ``wanted`` outside ``tree``, taken in random order, replaces a tree
+    edge that ``wanted`` lacks on the loop it closes; the first result that passes ``ok``, or None."""
+    theirs = [i for i in sorted(wanted) if i not in tree]
+    for j in rng.permutation(len(theirs)):
+        add = theirs[int(j)]
+        for cut in tree_path(tree, edges, *edges[add]):
+            if cut not in wanted and ok(new := (tree - {cut}) | {add}):
+                return new
+    return None
