@@ -75,6 +75,7 @@ class UndeadTask(GridTask):
     state_keys = ("grid", "totals", *SIDES)
     empty = "."
     given_symbols = frozenset(MIRRORS)
+    max_cells = 54  # Tatham's limit
 
     def cell_values(self, instance: Instance) -> tuple:
         return (*MONSTERS, *MIRRORS)
