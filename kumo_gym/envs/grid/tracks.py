@@ -155,6 +155,8 @@ class TracksTask(EdgeMoves, GridTask):
                     f.exactly([int(d[r, c, 1]), -int(d[r, c + 1, 3])], 1, rule="R2")
                 if r + 1 < H:
                     f.exactly([int(d[r, c, 2]), -int(d[r + 1, c, 0])], 1, rule="R2")
+                if r + 1 < H and c + 1 < W:  # no 2x2 loop (implied by R3; helps propagation)
+                    f.add([-int(d[r, c, 1]), -int(d[r, c + 1, 2]), -int(d[r + 1, c + 1, 3]), -int(d[r + 1, c, 0])])
         rows, cols = [f.count(t[r].tolist()) for r in range(H)], [f.count(t[:, c].tolist()) for c in range(W)]
         exits = {((r, c), x): int(d[r, c, k]) for r in range(H) for c in range(W) for k, x in enumerate("URDL")}
 
