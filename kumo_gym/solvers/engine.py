@@ -120,6 +120,7 @@ class Engine:
     def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None):
         self.formula = formula
         self.answer = np.asarray(answer, np.int32)
+        self._answer64 = self.answer.astype(np.int64)  # the probing candidates, as the kernel reads them
         self.cuts = cuts
         formula._arrays = formula._arrays or (-1, None)  # freeze the formula: no new variables from now on
         self.n_vars = formula.n_vars
@@ -140,7 +141,7 @@ class Engine:
         return self.arrays.propagate(assumptions)
 
     def probe(self, assumptions: Sequence[int]) -> Values | None:
-        return self.arrays.probe(assumptions, self.answer)
+        return self.arrays.probe(assumptions, self._answer64)
 
     def fixes_answer(self, value: Values | None) -> bool:
         """Whether ``value`` (a propagation result) decides every answer variable."""
@@ -295,11 +296,12 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
         active[i] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
         if rederive:
-            probe = engine.answer if grade_limit == 1 else ()
+            probe = engine._answer64 if grade_limit == 1 else ()
             ok = False
             if near is not None:
-                local = [int(j) for j in near(int(i)) if active[j] and j != i]
-                ok = engine.arrays.derives(np.concatenate([fixed, flat[np.isin(owner, local)]]), groups[i], probe)
+                local = np.zeros(len(groups), bool)  # a mask: np.isin costs far more on small sets
+                local[[int(j) for j in near(int(i)) if active[j] and j != i]] = True
+                ok = engine.arrays.derives(np.concatenate([fixed, flat[local[owner]]]), groups[i], probe)
             ok = ok or engine.arrays.derives(lits, groups[i], probe)
         elif grade_limit == 0:
             ok = engine.fixes_answer(engine.propagate(lits))

@@ -99,10 +99,11 @@ class ClauseArrays:
         goal = np.asarray(goal, np.int64)
         if self.empty or len(goal) == 0:
             return not self.empty
+        where, sign = np.abs(goal), np.sign(goal).astype(np.int8)
         target = np.zeros(self.n_vars + 1, np.int8)
-        target[np.abs(goal)] = np.sign(goal)
+        target[where] = sign
         ok, value = self._deduce(assumptions, candidates, target, len(goal))
-        return bool(ok) and bool((value[np.abs(goal)] == np.sign(goal)).all())
+        return ok and bool((value[where] == sign).all())
 
     def _deduce(self, assumptions, candidates, target, n_target: int) -> tuple[bool, np.ndarray]:
         """Run the kernel with fresh buffers: ``(consistent, values)``."""

@@ -137,3 +137,9 @@ def test_expansion_factor():
     assert np.mean([T.clue_count(i) for i in wide]) < np.mean(plain)  # stretched: fewer, larger rectangles
     with pytest.raises(ConfigError):
         T.resolve_params(W=7, expansion=9.0)
+
+
+def test_not_rect_claims():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 1}) == "correct"
+    assert label_claim(inst, {"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 2}) == "incorrect"

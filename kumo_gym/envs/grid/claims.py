@@ -38,8 +38,9 @@ Unequal: ``Cell``/``NotCell {r, c, v}`` solution; ``Given {r, c, v}``, ``Greater
     ``a`` = [r, c] holds more than its neighbour ``b``: a sign of the puzzle) and ``Adj {a, b}``
     (Adjacent mode: the pair is marked, so it differs by one) clue; ``Cand``, ``Contradiction`` state.
 Lightup: ``Light``/``NoLight {r, c}``; clue ``Black {r, c, n}`` (n null for an unnumbered block).
-Rect: ``Rect {r0, c0, r1, c1}`` (corners inclusive; C* = one per rectangle), ``SameRegion`` /
-    ``DiffRegion {a, b}`` (cells ``[r, c]``) solution; ``Clue {r, c, n}`` clue.
+Rect: ``Rect {r0, c0, r1, c1}`` (corners inclusive; C* = one per rectangle), ``NotRect`` (that
+    rectangle is not one of the solution's), ``SameRegion`` / ``DiffRegion {a, b}`` (cells
+    ``[r, c]``) solution; ``Clue {r, c, n}`` clue.
 Signpost: ``Cell``/``NotCell {r, c, v}`` solution (C* = every cell); ``Given {r, c, v}``,
     ``Arrow {r, c, dir}`` (N, NE, ..., NW) clue.
 Mosaic, Pattern, Unruly, Singles, Range: ``Black``/``White {r, c}``; clues Mosaic and Range
@@ -103,8 +104,8 @@ KINDS: dict[str, dict[str, str]] = {
     "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
     "unruly": {"Black": "solution", "White": "solution", "Given": "clue", "Contradiction": "state"},
     "dominosa": {"Domino": "solution", "NotDomino": "solution", "Number": "clue", "Contradiction": "state"},
-    "rect": {"Rect": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Clue": "clue",
-             "Contradiction": "state"},
+    "rect": {"Rect": "solution", "NotRect": "solution", "SameRegion": "solution", "DiffRegion": "solution",
+             "Clue": "clue", "Contradiction": "state"},
     "signpost": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Arrow": "clue", "Cand": "state",
                  "Contradiction": "state"},
     "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
@@ -316,13 +317,14 @@ def _label_line(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
 
 def _label_rect(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     """Rect solution claims: regions are compared, never label values."""
-    if kind == "Rect":
+    if kind in ("Rect", "NotRect"):
         r0, c0, r1, c1 = (_int(p, k) for k in ("r0", "c0", "r1", "c1"))
         if not (_inside(H, W, r0, c0) and _inside(H, W, r1, c1) and r0 <= r1 and c0 <= c1):
             return INCORRECT
         label = sol[r0][c0]
         inside = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
-        return _verdict(inside == {(r, c) for r in range(H) for c in range(W) if sol[r][c] == label})
+        region = inside == {(r, c) for r in range(H) for c in range(W) if sol[r][c] == label}
+        return _verdict(region == (kind == "Rect"))
     (ra, ca), (rb, cb) = _cell(p, "a"), _cell(p, "b")
     if not (_inside(H, W, ra, ca) and _inside(H, W, rb, cb)):
         return INCORRECT

@@ -10,7 +10,7 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import DIFFICULTIES, Check, GridParams, GridTask
 from .geometry import components, connected_cuts, dot_cells, random_symmetric_partition
 from .render import Sketch
 
@@ -20,10 +20,9 @@ MAX_DOTS = 400
 #: tuned so that our dot counts are Tatham's (§8 calibration)
 SEEDS = (0.082, -1.5)
 #: how often a seeded dot goes on a cell centre, an edge or a corner
-#: unique partitions drawn per puzzle on grids of at most so many cells, keeping the one with the
-#: fewest dots (larger grids: one)
-PICK = {9: 20, 25: 2}
 SHAPES = {(0, 0): 1.0, (0, 1): 1.5, (1, 0): 1.5, (1, 1): 4.0}
+#: unique partitions drawn on grids of at most so many cells, keeping the one with the fewest dots
+PICK = {9: 20, 25: 2}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,12 +58,8 @@ class GalaxiesTask(GridTask):
     family = "galaxies"
     title = "Galaxies"
     Params = GalaxiesParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3, "tatham_difficulty": "n"},
-        "easy": {"W": 5, "H": 5, "tatham_difficulty": "n"},
-        "normal": {"W": 7, "H": 7, "tatham_difficulty": "n"},
-        "hard": {"W": 15, "H": 15, "tatham_difficulty": "n"},
-    }
+    difficulties: ClassVar[dict] = {d: {"W": n, "H": n, "tatham_difficulty": "n"}
+                                    for d, n in zip(DIFFICULTIES, (3, 5, 7, 15))}
     rule_codes: ClassVar[dict] = {
         "galaxies.R1": "the grid is partitioned into regions (every cell in exactly one)",
         "galaxies.R2": "every region is connected (orthogonally)",
@@ -96,9 +91,8 @@ class GalaxiesTask(GridTask):
         n = len(instance.data["state"]["dots"])
         return [m for m in super().legal_moves(instance, state) if m[2] < n]
 
-    def interactive_prompt(self, instance: Instance) -> str:
-        H, W = self.dims(instance)
-        n = len(instance.data["state"]["dots"])
+    def interactive_prompt(self, instance: Instance) -> str:  # the moves this puzzle's dots allow
+        H, W, n = *self.dims(instance), len(instance.data["state"]["dots"])
         return super().interactive_prompt(instance).replace(f"-1..{H * W - 1} (", f"-1..{n - 1} (", 1)
 
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
@@ -146,16 +140,9 @@ class GalaxiesTask(GridTask):
             r2, c2 = dots[k]
             if (r2 - r, c2 - c) != (r, c):
                 f.add([-int(x[r, c, k]), int(x[r2 - r, c2 - c, k])], rule="R4")
-        per_dot = [connected_cuts(x[:, :, k]) for k in range(len(dots))]
-
-        def cuts(value: np.ndarray) -> list[list[int]]:
-            return [cl for cut in per_dot for cl in cut(value)]
-
-        def decode(value: np.ndarray) -> list[list]:
-            return np.argmax(value[x] > 0, axis=2).tolist()
-
-        answer = x[x > 0]
-        return Encoding(f, answer, decode, cuts=cuts, cut_rule="R2", extra={"x": x})
+        per_dot = [connected_cuts(x[:, :, k]) for k in range(len(dots))]  # R2: each region is connected
+        return Encoding(f, x[x > 0], lambda value: np.argmax(value[x] > 0, axis=2).tolist(),
+                        cuts=lambda value: [cl for cut in per_dot for cl in cut(value)], cut_rule="R2", extra={"x": x})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """Random symmetric partitions until SAT (with connectivity cuts) certifies one unique; on

@@ -347,13 +347,21 @@ def random_tree(rng: np.random.Generator, n_nodes: int, edges: list[tuple[int, i
     no node above ``max_degree``: the indices of its edges."""
     degree = {start: 0}
     tree = set()
+    incident: dict[int, list[int]] = {}
+    for i, (a, b) in enumerate(edges):
+        incident.setdefault(a, []).append(i)
+        incident.setdefault(b, []).append(i)
+    touching = set(incident.get(start, ()))  # edges with an end in the tree (the frontier, and stale ones)
     while len(degree) < n_nodes:
-        frontier = [i for i, (a, b) in enumerate(edges) if (a in degree) != (b in degree)
-                    and degree.get(a, degree.get(b)) < max_degree]
+        frontier = sorted(i for i in touching if (edges[i][0] in degree) != (edges[i][1] in degree)
+                          and degree.get(edges[i][0], degree.get(edges[i][1])) < max_degree)
         i = frontier[int(rng.integers(len(frontier)))]
         tree.add(i)
         for x in edges[i]:
+            if x not in degree:
+                touching |= set(incident[x])
             degree[x] = degree.get(x, 0) + 1
+        touching = {j for j in touching if not (edges[j][0] in degree and edges[j][1] in degree)}
     return frozenset(tree)
 
 
@@ -579,3 +587,17 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
     order = sorted(range(len(found)), key=lambda i: found[i])
     label = {old: new for new, old in enumerate(order)}
     return [list(found[i]) for i in order], [[label[int(owner[r, c])] for c in range(W)] for r in range(H)]
+
+
+def repair_tree(rng: np.random.Generator, tree: frozenset[int], edges: list[tuple[int, int]], wanted: set,
+                ok: Callable[[frozenset], bool]) -> frozenset[int] | None:
+    """A spanning tree one swap closer to the edge set ``wanted`` (Net's generator, after SAT found
+    a second network): an edge of ``wanted`` outside ``tree``, taken in random order, replaces a tree
+    edge that ``wanted`` lacks on the loop it closes; the first result that passes ``ok``, or None."""
+    theirs = [i for i in sorted(wanted) if i not in tree]
+    for j in rng.permutation(len(theirs)):
+        add = theirs[int(j)]
+        for cut in tree_path(tree, edges, *edges[add]):
+            if cut not in wanted and ok(new := (tree - {cut}) | {add}):
+                return new
+    return None

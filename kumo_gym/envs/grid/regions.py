@@ -81,6 +81,33 @@ def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
     return [(h, area // h) for h in range(1, area + 1) if area % h == 0 and h <= H and area // h <= W]
 
 
+def _free_rects(taken: np.ndarray, r: int, c: int, kinds: list) -> list[tuple[int, int, int, int]]:
+    """Every free rectangle ``(r0, c0, h, w)`` over the free cell (r, c) with a shape of ``kinds``,
+    shape by shape, then in row-major order: from the free stretch of each row around column c."""
+    H, W = taken.shape
+    rows = taken.tolist()
+    span = {}  # row -> (leftmost, rightmost) column of the free stretch through column c
+    for step in (-1, 1):
+        i = r
+        while 0 <= i < H and not rows[i][c]:
+            lo = hi = c
+            while lo > 0 and not rows[i][lo - 1]:
+                lo -= 1
+            while hi < W - 1 and not rows[i][hi + 1]:
+                hi += 1
+            span[i] = (lo, hi)
+            i += step
+    out = []
+    for h, w in kinds:
+        for r0 in range(max(0, r - h + 1), min(r, H - h) + 1):
+            if r0 not in span or r0 + h - 1 not in span:
+                continue
+            lo = max(span[i][0] for i in range(r0, r0 + h))
+            hi = min(span[i][1] for i in range(r0, r0 + h))
+            out += [(r0, c0, h, w) for c0 in range(max(c - w + 1, lo), min(c, hi - w + 1) + 1)]
+    return out
+
+
 def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int, int]]:
     """Random free rectangles (area 2..max) over random open cells until none fits, then
     every single leftover cell merged into a neighbour where the union is a rectangle."""
@@ -88,8 +115,6 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
     taken = np.zeros((H, W), bool)
     rects: list[list[int]] = []
     while True:
-        s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
-        free = {(h, w): s[h:, w:] - s[:-h, w:] - s[h:, :-w] + s[:-h, :-w] == 0 for h, w in kinds}
         pair = np.zeros((H, W), bool)  # a free cell with a free neighbour: some free domino covers it
         pair[:, 1:] |= ~taken[:, 1:] & ~taken[:, :-1]
         pair[:, :-1] |= ~taken[:, 1:] & ~taken[:, :-1]
@@ -99,8 +124,7 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
         if not len(open_cells):
             break
         r, c = (int(x) for x in open_cells[int(rng.integers(len(open_cells)))])
-        fits = [(int(r0) + max(0, r - h + 1), int(c0) + max(0, c - w + 1), h, w) for (h, w), m in free.items()
-                for r0, c0 in np.argwhere(m[max(0, r - h + 1):r + 1, max(0, c - w + 1):c + 1])]
+        fits = _free_rects(taken, r, c, kinds)
         r0, c0, h, w = fits[int(rng.integers(len(fits)))]
         taken[r0:r0 + h, c0:c0 + w] = True
         rects.append([r0, c0, h, w])

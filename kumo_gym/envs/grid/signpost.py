@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import ClassVar
 
 import numpy as np
@@ -33,6 +34,19 @@ class SignpostParams(GridParams):
         if p.W * p.H < 2:
             raise ConfigError(f"Signpost W={p.W}, H={p.H}: the grid needs at least 2 cells")
         return p
+
+
+@functools.lru_cache(maxsize=8)
+def _permutation(H: int, W: int) -> tuple[Formula, np.ndarray]:
+    """R1 alone (``x[r, c, k-1]``: the cell holds k; a permutation), built once per size and
+    copied per layout: the arrows only add clauses over the same variables."""
+    f = Formula()
+    x = f.grid("x", H, W, H * W)
+    for r, c in np.ndindex(H, W):
+        f.exactly(x[r, c].tolist(), 1, rule="R1")
+    for k in range(H * W):
+        f.exactly(x[:, :, k].ravel().tolist(), 1, rule="R1")
+    return f, x
 
 
 class SignpostTask(GridTask):
@@ -118,22 +132,19 @@ class SignpostTask(GridTask):
         ray, and (the same rule seen from the other end) the cell of k+1 has k on a ray into it."""
         H, W = len(arrows), len(arrows[0])
         n = H * W
-        f = Formula()
-        x = f.grid("x", H, W, n)
-        for r, c in np.ndindex(H, W):
-            f.exactly(x[r, c].tolist(), 1, rule="R1")
-        for k in range(n):
-            f.exactly(x[:, :, k].ravel().tolist(), 1, rule="R1")
+        base, x = _permutation(H, W)
+        f = base.copy()
+        xs = x.tolist()
         into: dict = {}
         for r, c in np.ndindex(H, W):
             cells = ray(r, c, STEP.get(arrows[r][c]), H, W)
             for b in cells:
                 into.setdefault(b, []).append((r, c))
             for k in range(n - 1):
-                f.add([-int(x[r, c, k])] + [int(x[b][k + 1]) for b in cells], rule="R2")
+                f.add([-xs[r][c][k]] + [xs[b[0]][b[1]][k + 1] for b in cells], rule="R2")
         for b in np.ndindex(H, W):
             for k in range(1, n):
-                f.add([-int(x[b][k])] + [int(x[a][k - 1]) for a in into.get(b, [])], rule="R2")
+                f.add([-xs[b[0]][b[1]][k]] + [xs[a[0]][a[1]][k - 1] for a in into.get(b, [])], rule="R2")
 
         def decode(value: np.ndarray) -> list[list]:
             return (np.argmax(value[x] > 0, axis=2) + 1).tolist()
