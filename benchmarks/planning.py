@@ -9,7 +9,16 @@ In one run, side by side:
   Crossing BFS over pair-type counts (N = 5..100, k = 4..6) and Blocks World A* over packed
   states (interleaved and custom start/goal pairs); numba compile time is reported apart;
 * answers verified per second: Hanoi N = 10 full move lists (1023 moves), from raw text
-  (extraction + simulation) and from parsed lists (simulation only).
+  (extraction + simulation) and from parsed lists (simulation only);
+* scoring a golden answer, ours (``task.score`` on the reply text) beside reasoning-gym's
+  ``dataset.score_answer`` on the tasks both suites have, at matching sizes: Solo 9x9 vs sudoku,
+  Towers 5x5 vs futoshiki 5x5, Hanoi N = 5 vs tower_of_hanoi (5 disks, 3 pegs); CPU time per
+  call, the target of issue 14 being at most 3x reasoning-gym's. Skipped (and said so) when
+  ``reasoning_gym`` is not installed (``pip install reasoning-gym``: the ``bench`` extra).
+
+Interactive step rates count the resets between episodes (as a training loop pays them); the
+rate of steps alone is given beside them. The ratio to CartPole is the target of issue 14
+(within 3x).
 
 Prints a table and writes ``benchmarks/results/planning.json``. ``--quick`` runs shorter.
 """
@@ -86,19 +95,24 @@ def answer_rate(name: str, params: dict, min_time: float) -> float:
     return rate(run, min_time)[0]
 
 
-def interactive_rate(name: str, params: dict, min_time: float) -> float:
+def interactive_rate(name: str, params: dict, min_time: float) -> tuple[float, float]:
+    """(steps per second counting the resets between episodes, steps per second alone)."""
     env = gym.make(f"kumo_gym/{name}-v0", mode="interactive", **params)
     env.reset(seed=0)
     task = env.unwrapped.task
     moves = [task.format_move(m) for m in task.solve(env.unwrapped.instance)]
+    in_steps = [0.0]
 
     def run():
         env.reset()
+        t0 = time.perf_counter()
         for a in moves:
             env.step(a)
+        in_steps[0] += time.perf_counter() - t0
         return len(moves)
 
-    return rate(run, min_time)[0]
+    per_s, steps = rate(run, min_time)
+    return per_s, steps / in_steps[0]
 
 
 def structured_rate(name: str, params: dict, min_time: float) -> float | None:
@@ -194,6 +208,54 @@ def verify_rates(min_time: float) -> dict:
             "moves_per_answer": len(gold)}
 
 
+# ---- scoring against reasoning-gym ----------------------------------------------------------
+#: (our env, its parameters, reasoning-gym dataset, its config), matching sizes
+RG_PAIRS = (("Solo", {"difficulty": "normal"}, "sudoku", {}),
+            ("Towers", {"difficulty": "normal"}, "futoshiki", {"min_board_size": 5, "max_board_size": 5}),
+            ("Hanoi", {"n": 5}, "tower_of_hanoi", {"min_disks": 5, "max_disks": 5, "min_pegs": 3, "max_pegs": 3}))
+
+
+def cpu_rate(fn, min_time: float) -> float:
+    """Calls per CPU second of ``fn``, over >= min_time s of CPU."""
+    calls, c0 = 0, time.process_time()
+    while True:
+        fn()
+        calls += 1
+        dt = time.process_time() - c0
+        if dt >= min_time:
+            return calls / dt
+
+
+def scoring_rows(min_time: float) -> list[dict] | None:
+    """Golden answers scored per CPU second, ours beside reasoning-gym's (None: not installed)."""
+    try:
+        import reasoning_gym
+    except ImportError:
+        return None
+    rows = []
+    for name, params, rg_name, rg_config in RG_PAIRS:
+        task = get_task(f"kumo_gym/{name}-v0")
+        inst = task.generate(np.random.default_rng(0), **params)
+        text = "Done thinking.\n" + task.format_answer(task.solve(inst))
+        assert task.score(inst, text).solved
+
+        def ours(task=task, inst=inst, text=text):
+            task.score(inst, text)
+
+        ds = reasoning_gym.create_dataset(rg_name, size=1, seed=0, **rg_config)
+        entry = ds[0]
+        assert ds.score_answer(entry["answer"], entry) == 1.0
+
+        def theirs(ds=ds, entry=entry):
+            ds.score_answer(entry["answer"], entry)
+
+        ours_per_s, theirs_per_s = cpu_rate(ours, min_time), cpu_rate(theirs, min_time)
+        rows.append({"ours": f"kumo_gym/{name}-v0", "params": params, "reasoning_gym": rg_name,
+                     "rg_config": rg_config, "ours_us": 1e6 / ours_per_s, "rg_us": 1e6 / theirs_per_s,
+                     "ratio": theirs_per_s / ours_per_s, "meets_target": theirs_per_s / ours_per_s <= 3.0})
+    return rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="shorter timings and fewer instances")
@@ -206,19 +268,24 @@ def main(argv=None) -> int:
     cart = cartpole_rate(min_time)
     env_rows = []
     for name, params in ENVS.items():
+        with_resets, alone = interactive_rate(name, params, min_time)
         env_rows.append({"env": f"kumo_gym/{name}-v0", "params": params,
                          "answer_episodes_per_s": answer_rate(name, params, min_time),
-                         "interactive_steps_per_s": interactive_rate(name, params, min_time),
+                         "interactive_steps_per_s": with_resets, "interactive_step_only_per_s": alone,
+                         "cartpole_ratio": cart / with_resets,
                          "structured_steps_per_s": structured_rate(name, params, min_time)})
     solver_rows = river_rows((5, 10) if args.quick else (5, 10, 20, 50, 100), (4, 5, 6), repeat)
     solver_rows += blocks_rows(args.quick, repeat)
     verify = verify_rates(min_time)
+    scoring = scoring_rows(min_time)
 
     print(f"\nGymnasium CartPole-v1 (random actions): {cart:,.0f} steps/s")
-    print(f"\n{'env':30} {'answer ep/s':>12} {'interactive st/s':>17} {'structured st/s':>16}")
+    print(f"\n{'env':30} {'answer ep/s':>12} {'interactive st/s':>17} {'steps alone':>12} {'x CartPole':>11} "
+          f"{'structured st/s':>16}")
     for r in env_rows:
         s = r["structured_steps_per_s"]
         print(f"{r['env']:30} {r['answer_episodes_per_s']:12,.0f} {r['interactive_steps_per_s']:17,.0f} "
+              f"{r['interactive_step_only_per_s']:12,.0f} {r['cartpole_ratio']:11.2f} "
               f"{'n/a' if s is None else f'{s:,.0f}':>16}")
     print(f"\n{'solver':14} {'instance':22} {'optimal':>7} {'numba ms':>10} {'python ms':>10} {'speedup':>8}")
     for r in solver_rows:
@@ -229,9 +296,18 @@ def main(argv=None) -> int:
     print(f"Hanoi N=10 answers verified per second ({verify['moves_per_answer']} moves each): "
           f"{verify['hanoi10_text_per_s']:,.1f} from text, {verify['hanoi10_list_per_s']:,.1f} from parsed lists")
 
+    if scoring is None:
+        print("\nreasoning-gym is not installed: the scoring comparison is skipped")
+    else:
+        print(f"\n{'scoring a golden answer':28} {'ours us':>9} {'reasoning-gym':>16} {'rg us':>9} {'ratio':>6}")
+        for r in scoring:
+            print(f"{r['ours']:28} {r['ours_us']:9.1f} {r['reasoning_gym']:>16} {r['rg_us']:9.1f} {r['ratio']:6.2f}")
     result = {"benchmark": "planning", "quick": args.quick, "python": platform.python_version(),
               "machine": platform.machine(), "processor": platform.processor(), "numba_first_call_s": compiled,
-              "cartpole_steps_per_s": cart, "envs": env_rows, "solvers": solver_rows, "verification": verify}
+              "cartpole_steps_per_s": cart, "envs": env_rows, "solvers": solver_rows, "verification": verify,
+              "scoring_vs_reasoning_gym": scoring,
+              "method": "rates over >= min_time s of wall time (perf_counter) in one process; interactive rates "
+                        "count resets between episodes; scoring: calls per CPU second (process_time)"}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
     print(f"\nwrote {args.out}")

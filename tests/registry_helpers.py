@@ -46,3 +46,12 @@ def sample_instances(env_id: str) -> tuple:
             kw = {} if d is None else {"difficulty": d}
             out.append(task.generate(np.random.default_rng(s), **task.resolve_params(**kw)))
     return tuple(out)
+
+
+def first_instance(env_id, seed=0, **kw):
+    """``(env, instance, info)`` of ``gym.make(env_id, **kw)`` reset with ``seed``."""
+    import gymnasium as gym
+
+    env = gym.make(env_id, **kw)
+    _, info = env.reset(seed=seed)
+    return env, env.unwrapped.instance, info

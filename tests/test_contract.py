@@ -28,6 +28,7 @@ from kumo_gym.core.capabilities import Corruptible, GoldenMoves, OracleMoves, St
 from kumo_gym.core.registry import entries, get_task
 
 from .conftest import hostile_strings
+from .registry_helpers import first_instance
 
 ENTRIES = entries()
 IDS = [e.id for e in ENTRIES]
@@ -35,12 +36,6 @@ MODES = [(e.id, m) for e in ENTRIES for m in e.modes]
 INTERACTIVE = [e.id for e in ENTRIES if "interactive" in e.modes]
 
 pytestmark = pytest.mark.skipif(not IDS, reason="no environment is registered yet")
-
-
-def first_instance(env_id, seed=0, **kw):
-    env = gym.make(env_id, **kw)
-    _, info = env.reset(seed=seed)
-    return env, env.unwrapped.instance, info
 
 
 @pytest.mark.parametrize("env_id,mode", MODES)

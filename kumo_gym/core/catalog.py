@@ -84,4 +84,5 @@ ENTRIES: list[EnvEntry] = [
     _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
     _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
     _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
+    _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
 ]

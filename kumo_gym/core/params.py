@@ -159,6 +159,15 @@ class Params:
 
     @classmethod
     def specs(cls) -> list[ParamSpec]:
+        # read once per class (environments ask on every reset); a fresh list for the caller
+        cached = cls.__dict__.get("_specs_cache")
+        if cached is None:
+            cached = tuple(cls._read_specs())
+            type.__setattr__(cls, "_specs_cache", cached)
+        return list(cached)
+
+    @classmethod
+    def _read_specs(cls) -> list[ParamSpec]:
         out = []
         for f in dataclasses.fields(cls):
             meta = f.metadata.get(_META)

@@ -1,7 +1,8 @@
 """What AnswerEnv and InteractiveEnv share: text spaces, seeding, instance choice, rendering."""
 from __future__ import annotations
 
-import dataclasses
+import copy
+import re
 import string
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -75,11 +76,27 @@ def text_space(max_length: int = MAX_TEXT) -> spaces.Text:
     return PromptText(max_length=max_length, min_length=0, charset="".join(sorted(TEXT_CHARSET)))
 
 
+#: the ASCII characters outside TEXT_CHARSET (string.printable holds the rest of ASCII)
+_ASCII_OUTSIDE = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+
+
 def to_charset(text: str) -> str:
     """Replace characters outside TEXT_CHARSET (defensive; prompts should not need it)."""
-    if TEXT_CHARSET.issuperset(text):  # one C-level pass: this runs on every observation
+    # this runs on every observation: ASCII text (the usual case) is checked by one regex scan
+    if text.isascii() and _ASCII_OUTSIDE.search(text) is None:
+        return text
+    if TEXT_CHARSET.issuperset(text):
         return text
     return "".join(c if c in TEXT_CHARSET else "?" for c in text)
+
+
+def _with_origin(inst: Instance, seed: int, split: str | None) -> Instance:
+    """``dataclasses.replace(inst, seed=seed, split=split)`` without normalising the (already
+    plain) data and params again: a reset builds one per episode."""
+    out = copy.copy(inst)
+    object.__setattr__(out, "seed", int(seed))
+    object.__setattr__(out, "split", split)
+    return out
 
 
 def render_modes(task: Task) -> list[str]:
@@ -92,31 +109,35 @@ def render_modes(task: Task) -> list[str]:
 RESET_OPTIONS = ("instance",)
 
 
-def check_prompt_template(template: Any, fields: list[str]) -> str | None:
-    """``template`` if it is a ``str.format`` template over plain ``fields``; else ConfigError.
+def check_prompt_template(template: Any, fields, what: str = "prompt_template", specs: bool = True) -> str | None:
+    """``template`` if it is a ``str.format`` template over plain ``fields``; else ConfigError
+    naming ``what`` (the option). The template is user text: formatted, never evaluated.
 
     Attribute access and indexing (``{prompt.__class__}``, ``{x[0]}``), nested fields in format
-    specs and unknown names are refused when the environment is made, not at the first reset.
+    specs (any format spec unless ``specs``) and unknown names are refused when the option is
+    given, not at the first use.
     """
     if template is None:
         return None
     if not isinstance(template, str):
-        raise ConfigError(f"prompt_template must be a string with {{fields}}, not {type(template).__name__} "
+        raise ConfigError(f"{what} must be a string with {{fields}}, not {type(template).__name__} "
                           f"{str(template)[:40]!r}")
     try:
         parsed = list(string.Formatter().parse(template))
     except ValueError as e:
-        raise ConfigError(f"prompt_template is not a valid format string: {e}") from None
+        raise ConfigError(f"{what} is not a valid format string: {e}") from None
     for _, name, spec, _ in parsed:
         if name is None:
             continue
         if not name.isidentifier():
-            raise ConfigError(f"prompt_template field {{{name}}} is not allowed: use plain names only "
+            raise ConfigError(f"{what} field {{{name}}} is not allowed: use plain names only "
                               f"(one of: {', '.join(sorted(fields))})")
         if name not in fields:
-            raise ConfigError(f"prompt_template field {name!r} is not one of: {', '.join(sorted(fields))}")
+            raise ConfigError(f"{what} field {name!r} is not one of: {', '.join(sorted(fields))}")
+        if spec and not specs:
+            raise ConfigError(f"{what} field {{{name}:{spec}}} has a format spec; give plain {{name}} fields")
         if spec and ("{" in spec or "}" in spec):
-            raise ConfigError(f"prompt_template field {{{name}:{spec}}} has a nested field in its format spec")
+            raise ConfigError(f"{what} field {{{name}:{spec}}} has a nested field in its format spec")
     return template
 
 
@@ -171,7 +192,7 @@ class PuzzleEnv(gym.Env):
         else:
             s = item_seed(self.env_id, self.task.seed_params(self.params), self.split, self._base_seed, self._episode)
             inst = self.task.generate(np.random.default_rng(s), **self.params)
-            inst = dataclasses.replace(inst, seed=s, split=self.split)
+            inst = _with_origin(inst, s, self.split)
         self._episode += 1
         self.instance = inst
         return inst

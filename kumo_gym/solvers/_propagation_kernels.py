@@ -1,30 +1,35 @@
 """The numba kernel behind :mod:`kumo_gym.solvers.propagation` (imported on first use only).
 
-One function with no helper calls: numba compiles a single dispatcher, which keeps the first use
-in a fresh process (empty cache) short (issue 14, "cold start"). The trail doubles as the
-propagation queue; ``nfalse[c]`` counts the false literals of clause c; a probe is undone by
-walking the trail back and decrementing the counters of the entries it had processed.
+One function with no helper calls, one explicit signature, no allocation (the caller passes every
+buffer) and no reference counting (``_nrt=False``): numba compiles a single small function at
+import, which keeps the first use in a fresh process (empty cache) short (issue 14, "cold
+start"). The trail doubles as the propagation queue; ``nfalse[c]`` counts the false literals of
+clause c; a probe is undone by walking the trail back and decrementing the counters of the
+entries it had processed.
 """
-import numpy as np
 from numba import njit
+from numba import types as nt
+
+_A = nt.int64[::1]
+_B = nt.int8[::1]
+#: (lits, starts, occ_start, occ, todo, candidates, target, n_target, value, nfalse, trail) -> ok
+DEDUCE_SIG = nt.boolean(_A, _A, _A, _A, _A, _A, _B, nt.int64, _B, _A, _A)
 
 
-@njit(cache=True, nogil=True)
-def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates, target, n_target):
-    """Propagate the units and ``assumptions``; then, when ``candidates`` is not empty,
-    failed-literal probing on them to a fixpoint. Returns (consistent, values).
+@njit(DEDUCE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, value, nfalse, trail):
+    """Propagate ``todo`` (the unit clauses' literals, then the assumptions); then, when
+    ``candidates`` is not empty, failed-literal probing on them to a fixpoint. Returns whether
+    the result is consistent; the values are left in ``value`` (zeroed by the caller, length
+    n_vars + 1), ``nfalse`` (one per clause) and ``trail`` (n_vars + 2) must be zeroed too.
 
     ``target[v]`` is 1 or -1 for the ``n_target`` literals the caller waits for: once all of them
     hold at the root the search stops early (returns True; the values are then incomplete).
     """
     hits = 0
-    value = np.zeros(n_vars + 1, np.int8)
-    nfalse = np.zeros(len(starts) - 1, np.int64)
-    trail = np.zeros(n_vars + 2, np.int64)
     head = 0
     tlen = 0
     # the trail is also the queue; entries below head were processed
-    todo = np.concatenate((units, assumptions))
     ok = True
     mark = -1          # trail length before the current probe (-1: at the root)
     probe_i = 0        # next candidate index
@@ -52,7 +57,7 @@ def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates,
                 if mark < 0 and target[v] == s:
                     hits += 1
                     if hits == n_target:
-                        return True, value
+                        return True
                 trail[tlen] = lit
                 tlen += 1
             if ok and (k < len(todo)):
@@ -96,7 +101,7 @@ def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates,
                         if mark < 0 and target[w] == s2:
                             hits += 1
                             if hits == n_target:
-                                return True, value
+                                return True
                         trail[tlen] = last
                         tlen += 1
         # 3. decide what the outcome means
@@ -127,20 +132,20 @@ def deduce(lits, starts, occ_start, occ, units, n_vars, assumptions, candidates,
                 sign = 1
                 probe_i += 1
         elif not ok:
-            return False, value
+            return False
         # 4. next probe
         while probe_i < len(candidates) and value[candidates[probe_i]] != 0:
             probe_i += 1
             sign = 1
         if probe_i >= len(candidates):
             if not changed or len(candidates) == 0:
-                return True, value
+                return True
             changed = False
             probe_i = 0
             sign = 1
             while probe_i < len(candidates) and value[candidates[probe_i]] != 0:
                 probe_i += 1
             if probe_i >= len(candidates):
-                return True, value
+                return True
         mark = tlen
         pending = sign * candidates[probe_i]

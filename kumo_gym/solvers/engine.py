@@ -120,6 +120,7 @@ class Engine:
     def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None):
         self.formula = formula
         self.answer = np.asarray(answer, np.int32)
+        self._answer64 = self.answer.astype(np.int64)  # the probing candidates, as the kernel reads them
         self.cuts = cuts
         formula._arrays = formula._arrays or (-1, None)  # freeze the formula: no new variables from now on
         self.n_vars = formula.n_vars
@@ -140,7 +141,7 @@ class Engine:
         return self.arrays.propagate(assumptions)
 
     def probe(self, assumptions: Sequence[int]) -> Values | None:
-        return self.arrays.probe(assumptions, self.answer)
+        return self.arrays.probe(assumptions, self._answer64)
 
     def fixes_answer(self, value: Values | None) -> bool:
         """Whether ``value`` (a propagation result) decides every answer variable."""
@@ -295,11 +296,12 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
         active[i] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
         if rederive:
-            probe = engine.answer if grade_limit == 1 else ()
+            probe = engine._answer64 if grade_limit == 1 else ()
             ok = False
             if near is not None:
-                local = [int(j) for j in near(int(i)) if active[j] and j != i]
-                ok = engine.arrays.derives(np.concatenate([fixed, flat[np.isin(owner, local)]]), groups[i], probe)
+                local = np.zeros(len(groups), bool)  # a mask: np.isin costs far more on small sets
+                local[[int(j) for j in near(int(i)) if active[j] and j != i]] = True
+                ok = engine.arrays.derives(np.concatenate([fixed, flat[local[owner]]]), groups[i], probe)
             ok = ok or engine.arrays.derives(lits, groups[i], probe)
         elif grade_limit == 0:
             ok = engine.fixes_answer(engine.propagate(lits))
@@ -377,20 +379,22 @@ def _negation(f: Formula, lits: Sequence[int], lo: int, hi: int) -> tuple[list[l
 
 
 def break_rule(enc: Encoding, breach: Breach, *, siblings: bool = False, phases: Sequence[int] | None = None,
-               alone: bool = False) -> Values | None:
+               alone: bool = False, bare: bool = False) -> Values | None:
     """A model of ``enc`` with ``breach`` negated and everything else kept (None: impossible).
 
     With ``siblings`` every other instance of the same rule is dropped as well (for rules whose
     instances are not independent, such as a matching stated per tree and per tent); the model
     then still breaks only that rule. With ``alone`` every tagged constraint and clue is dropped
     but the negated one (for rules that cannot break on their own; pass the solution as
-    ``phases`` to stay near it). The cut rule is broken by a model the cuts reject.
+    ``phases`` to stay near it). The cut rule is broken by a model the cuts reject; with ``bare``
+    (and ``alone``) every tagged constraint is dropped for it as well (Galaxies: on a small puzzle
+    every symmetric labelling may be connected, while asymmetric ones need not be).
     """
     f = enc.formula
     cons = f.constraints
     drop = set()
-    if breach.index is not None or breach.clue is not None:
-        drop = {i for i, c in enumerate(cons) if alone or (siblings and c.rule == breach.rule) or i == breach.index}
+    if bare or breach.index is not None or breach.clue is not None:
+        drop = {i for i, c in enumerate(cons) if alone or bare or (siblings and c.rule == breach.rule) or i == breach.index}
     skip = np.zeros(len(f.clauses), bool)
     for i in drop:
         skip[cons[i].start:cons[i].end] = True

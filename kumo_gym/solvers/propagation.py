@@ -99,21 +99,27 @@ class ClauseArrays:
         goal = np.asarray(goal, np.int64)
         if self.empty or len(goal) == 0:
             return not self.empty
+        where, sign = np.abs(goal), np.sign(goal).astype(np.int8)
         target = np.zeros(self.n_vars + 1, np.int8)
-        target[np.abs(goal)] = np.sign(goal)
-        ok, value = _kernels().deduce(*self._args(), np.asarray(assumptions, np.int64),
-                                      np.asarray(candidates, np.int64), target, len(goal))
-        return bool(ok) and bool((value[np.abs(goal)] == np.sign(goal)).all())
+        target[where] = sign
+        ok, value = self._deduce(assumptions, candidates, target, len(goal))
+        return ok and bool((value[where] == sign).all())
 
-    def _args(self):
+    def _deduce(self, assumptions, candidates, target, n_target: int) -> tuple[bool, np.ndarray]:
+        """Run the kernel with fresh buffers: ``(consistent, values)``."""
         occ_start, occ = self.occurrences
-        return self.lits, self.starts, occ_start, occ, self.units, self.n_vars
+        todo = np.concatenate((self.units, np.asarray(assumptions, np.int64)))
+        value = np.zeros(self.n_vars + 1, np.int8)
+        ok = _kernels().deduce(self.lits, self.starts, occ_start, occ, todo, np.asarray(candidates, np.int64),
+                               target, int(n_target), value, np.zeros(len(self.starts) - 1, np.int64),
+                               np.zeros(self.n_vars + 2, np.int64))
+        return bool(ok), value
 
     def propagate(self, assumptions) -> np.ndarray | None:
         """Values after unit propagation from the unit clauses and ``assumptions`` (None: conflict)."""
         if self.empty:
             return None
-        ok, value = _kernels().deduce(*self._args(), np.asarray(assumptions, np.int64), _NONE, self._no_target, 0)
+        ok, value = self._deduce(assumptions, _NONE, self._no_target, 0)
         return value if ok else None
 
     def probe(self, assumptions, candidates) -> np.ndarray | None:
@@ -124,6 +130,5 @@ class ClauseArrays:
         """
         if self.empty:
             return None
-        ok, value = _kernels().deduce(*self._args(), np.asarray(assumptions, np.int64),
-                                      np.asarray(candidates, np.int64), self._no_target, 0)
+        ok, value = self._deduce(assumptions, candidates, self._no_target, 0)
         return value if ok else None

@@ -25,6 +25,7 @@ Budgets are conflict counts, never wall-clock limits, so results do not depend o
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -106,6 +107,16 @@ class Formula:
         self._true: int | None = None
         self._arrays = None
 
+    def copy(self) -> Formula:
+        """An independent formula with the same variables, clauses and tagged constraints (build
+        a shared part once, then copy it and add what differs; the copy is not yet frozen)."""
+        out = Formula()
+        out.pool = copy.copy(self.pool)
+        out.pool.obj2id, out.pool.id2obj = dict(self.pool.obj2id), dict(self.pool.id2obj)
+        out.pool._occupied = list(self.pool._occupied)
+        out.clauses, out.constraints, out._true = list(self.clauses), list(self.constraints), self._true
+        return out
+
     def var(self, key: Hashable) -> int:
         if self._arrays is not None and key not in self.pool.obj2id:
             raise RuntimeError("the formula is already in use by a solver; build every variable first")
@@ -149,6 +160,9 @@ class Formula:
     def arrays(self):
         """The clauses as :class:`~kumo_gym.solvers.propagation.ClauseArrays` (built once; the
         formula must not grow afterwards)."""
+        arrays = self._arrays
+        if arrays is not None and arrays[1] is not None and arrays[0] == len(self.clauses):
+            return arrays[1]  # the usual case: deduction asks on every clue-removal test
         from .propagation import ClauseArrays
 
         if self._arrays is None or self._arrays[0] != len(self.clauses) or self._arrays[1] is None:

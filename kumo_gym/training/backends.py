@@ -669,12 +669,17 @@ def _build_tiny(out: Path, config: dict, seed: int, env_ids: list[str] | None) -
                         max_position_embeddings=config["max_position_embeddings"],
                         tie_word_embeddings=True, bos_token_id=fast.bos_token_id, eos_token_id=fast.eos_token_id,
                         pad_token_id=fast.pad_token_id)
-    model = LlamaForCausalLM(mconf)
-    model.generation_config.pad_token_id = fast.pad_token_id
-    model.generation_config.eos_token_id = fast.eos_token_id
+    save_built_model(out, LlamaForCausalLM(mconf), fast)
+
+
+def save_built_model(out: Path, model, tokenizer, processor=None) -> None:
+    """Save a model built from a config (the tiny ones) with its tokenizer (or ``processor``),
+    generation stopping at the tokenizer's end and padding tokens."""
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
-    fast.save_pretrained(out)
+    (processor or tokenizer).save_pretrained(out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ import shutil
 import threading
 from pathlib import Path
 
+from .backends import default_cache_dir, save_built_model, tiny_model
+
 #: the chat template of the tiny VLM: ChatML, an ``<image>`` token per image part
 VLM_CHAT_TEMPLATE = (
     "{% for message in messages %}{{ '<|im_start|>' + message['role'] + '\n' }}"
@@ -38,8 +40,6 @@ def tiny_vlm(path: str | os.PathLike | None = None, rebuild: bool = False, seed:
     with its tokenizer plus an ``<image>`` token), built on first use and reloadable with
     ``AutoModelForImageTextToText``/``AutoProcessor``. It knows nothing; it exists so that the
     vision path (TRL's VLM GRPO and SFT) runs end to end on a CPU."""
-    from .backends import default_cache_dir, tiny_model
-
     target = Path(path) if path is not None else default_cache_dir().parent / f"tiny-vlm-v{TINY_VLM_VERSION}"
     with _lock:
         if (target / "config.json").exists() and not rebuild:
@@ -91,9 +91,4 @@ def _build(out: Path, text_model: str, seed: int) -> None:
                        eos_token_id=tok.eos_token_id)
     config = LlavaConfig(vision_config=vision, text_config=text, image_token_index=tok.convert_tokens_to_ids("<image>"),
                          vision_feature_select_strategy="default", vision_feature_layer=-1)
-    model = LlavaForConditionalGeneration(config)
-    model.generation_config.pad_token_id = tok.pad_token_id
-    model.generation_config.eos_token_id = tok.eos_token_id
-    out.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out)
-    processor.save_pretrained(out)
+    save_built_model(out, LlavaForConditionalGeneration(config), tok, processor)

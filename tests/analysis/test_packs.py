@@ -25,7 +25,7 @@ from kumo_gym.analysis.extract import extract_claims, finalise, segment
 from kumo_gym.analysis.graph import reasoning_metrics
 from kumo_gym.analysis.packs.common import STYLES, say
 from kumo_gym.analysis.pipeline import analyse_trace
-from kumo_gym.analysis.schema import Bounds, validate_claim
+from kumo_gym.analysis.schema import _CHOICES, Bounds, validate_claim
 from kumo_gym.analysis.synth import synthetic_trace, wired_graph
 from kumo_gym.analysis.verify import label_claim, label_graph
 from kumo_gym.core.registry import entries, get_task
@@ -152,6 +152,8 @@ def test_clue_claims_are_correct_and_a_changed_clue_is_not(env_id):
                 changed = dict(payload, **{field: value + 1})
             elif isinstance(value, list) and all(isinstance(x, int) for x in value):
                 changed = dict(payload, **{field: [*value, 1]})
+            elif isinstance(value, str) and pack.kinds[kind].get(field) in _CHOICES:  # a colour, a side ...
+                changed = dict(payload, **{field: next(x for x in _CHOICES[pack.kinds[kind][field]] if x != value.upper())})
             else:
                 continue
             wrong += label_claim(kind, changed, inst, pack) == "incorrect"

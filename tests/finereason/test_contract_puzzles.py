@@ -18,17 +18,12 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.core.registry import get_task
 
 from ..conftest import hostile_strings
+from ..registry_helpers import first_instance
 
 IDS = ["kumo_gym/FineReasonStateChecking-v0", "kumo_gym/FineReasonStateTransition-v0",
        "kumo_gym/FineReasonTreeWalk-v0"]
 PUZZLES = ["sudoku", "coloring", "game24", "logicgrid"]
 CASES = [(i, p) for i in IDS for p in PUZZLES]
-
-
-def first_instance(env_id, seed=0, **kw):
-    env = gym.make(env_id, **kw)
-    _, info = env.reset(seed=seed)
-    return env, env.unwrapped.instance, info
 
 
 @pytest.mark.parametrize("env_id,puzzle", CASES)

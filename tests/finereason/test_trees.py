@@ -63,13 +63,19 @@ def test_coloring_tree_properties(seed, n, k):
     check_tree(coloring.RULES, {"graph": graph, "k": k})
 
 
-@SETTINGS
-@given(seed=st.integers(0, 10_000), holes=st.integers(3, 12))
-def test_sudoku_tree_properties(seed, holes):
+def holed_sudoku(seed: int, holes: int):
+    """``(rng, grid)``: a random full Sudoku grid from ``seed`` with ``holes`` cells emptied."""
     rng = np.random.default_rng(seed)
     grid = sudoku.random_full_grid(rng)
     for idx in rng.choice(81, holes, replace=False):
         grid[idx // 9][idx % 9] = 0
+    return rng, grid
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10_000), holes=st.integers(3, 12))
+def test_sudoku_tree_properties(seed, holes):
+    rng, grid = holed_sudoku(seed, holes)
     # a wrong given makes some puzzles unsolvable at the root: the properties still hold
     if rng.random() < 0.3:
         r, c = divmod(int(rng.integers(81)), 9)
@@ -91,10 +97,7 @@ def test_logicgrid_tree_properties(seed):
 @SETTINGS
 @given(seed=st.integers(0, 10_000), holes=st.integers(20, 60))
 def test_sudoku_kernel_matches_python_reference(seed, holes):
-    rng = np.random.default_rng(seed)
-    grid = sudoku.random_full_grid(rng)
-    for idx in rng.choice(81, holes, replace=False):
-        grid[idx // 9][idx % 9] = 0
+    rng, grid = holed_sudoku(seed, holes)
     r, c = divmod(int(rng.integers(81)), 9)
     if grid[r][c] == 0 and rng.random() < 0.5:
         grid[r][c] = int(rng.integers(1, 10))

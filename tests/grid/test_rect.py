@@ -51,9 +51,12 @@ def test_grammar_errors(desc):
 
 
 def test_params_grammar():
-    assert T.decode_params("7x7") == {"W": 7, "H": 7}
-    assert T.decode_params("2x1") == {"W": 2, "H": 1}
-    for bad in ("7x7e2", "7x7a", "1x1", "31x5"):
+    assert T.decode_params("7x7") == {"W": 7, "H": 7, "ambiguous": False}
+    assert T.decode_params("2x1") == {"W": 2, "H": 1, "ambiguous": False}
+    assert T.decode_params("7x7a") == {"W": 7, "H": 7, "ambiguous": True}
+    inst = T.load({"game_id": SPEC_ID, "tatham_params": "5x5a"})
+    assert inst.data["tatham_params"] == "5x5a" and inst.data["solution"] == SPEC_SOLUTION
+    for bad in ("7x7ae2", "7x7e", "7x7e9", "1x1", "31x5"):
         with pytest.raises(ConfigError):
             T.decode_params(bad)
 
@@ -109,3 +112,34 @@ def test_claims():
 def test_generated_divisions_have_tatham_density():
     counts = [T.clue_count(T.generate(np.random.default_rng(s), difficulty="normal")) for s in range(8)]
     assert 11 <= np.mean(counts) <= 17  # Tatham's 7x7: 14.0 rectangles on average
+
+
+def test_interactive_episode_with_rectangle_moves():
+    import gymnasium as gym
+
+    env = gym.make("kumo_gym/Rect-v0", mode="interactive")
+    obs, _ = env.reset(options={"instance": SPEC_ID})
+    assert '"op": "rect"' in obs
+    moves = T.golden_moves(env.unwrapped.instance)
+    for i, m in enumerate(moves):
+        _, reward, terminated, _, info = env.step(f"Next: {T.format_move(m)}")
+        assert terminated == (i == len(moves) - 1)
+    assert reward == 1.0 and info["verdict"]["status"] == "solved"
+
+
+def test_expansion_factor():
+    assert T.decode_params("7x7e0.5a") == {"W": 7, "H": 7, "expansion": 0.5, "ambiguous": True}
+    for s in ("7x7e1", "7x7e1.25", "7x7e0.5a", "15x15"):
+        assert T.encode_params(T.resolve_params(**T.decode_params(s))) == s
+    plain = [T.clue_count(T.generate(np.random.default_rng(s), W=9)) for s in range(4)]
+    wide = [T.generate(np.random.default_rng(s), W=9, expansion=1.0) for s in range(4)]
+    assert all(T.count_solutions(i) == 1 and i.data["tatham_params"] == "9x9e1" for i in wide)
+    assert np.mean([T.clue_count(i) for i in wide]) < np.mean(plain)  # stretched: fewer, larger rectangles
+    with pytest.raises(ConfigError):
+        T.resolve_params(W=7, expansion=9.0)
+
+
+def test_not_rect_claims():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 1}) == "correct"
+    assert label_claim(inst, {"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 2}) == "incorrect"

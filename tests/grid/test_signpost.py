@@ -112,3 +112,11 @@ def test_claims():
 def test_two_cell_grid_leaves_a_cell_to_fill():
     inst = T.generate(np.random.default_rng(0), difficulty="trivial")
     assert len(T.givens(inst)) == 1 and T.count_solutions(inst) == 1
+
+
+def test_corner_ends():
+    assert T.decode_params("4x4c") == {"W": 4, "H": 4, "corners": True}
+    inst = T.generate(np.random.default_rng(3), W=4, corners=True)
+    assert inst.data["tatham_params"] == "4x4c" and inst.data["game_id"].startswith("4x4:1")
+    sol = T.solve(inst)
+    assert sol[0][0] == 1 and sol[3][3] == 16 and T.count_solutions(inst) == 1

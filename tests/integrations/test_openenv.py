@@ -37,7 +37,7 @@ def _serve(*args):
         proc = subprocess.Popen([sys.executable, "-m", "kumo_gym.cli", "serve", *args, "--port", str(port)],
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 45
+        deadline = time.monotonic() + 120  # a loaded machine: openenv-core imports gradio on start
         while time.monotonic() < deadline and proc.poll() is None:
             try:
                 with urllib.request.urlopen(url + "/health", timeout=1) as r:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -13,6 +14,7 @@ from kumo_gym.integrations import ray_runner
 
 @pytest.fixture(scope="module")
 def local_ray():
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # offline: no usage report
     if not ray.is_initialized():
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield

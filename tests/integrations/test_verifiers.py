@@ -96,7 +96,7 @@ def _run(env: KumoEnv, url: str) -> list:
         async with env.serving():
             return await asyncio.gather(*(env.run_slot(RunSlot(task), ctx) for task in env.taskset))
 
-    return asyncio.run(asyncio.wait_for(main(), 50))
+    return asyncio.run(asyncio.wait_for(main(), 120))
 
 
 def test_answer_mode_single_turn_rubric(model_server):

@@ -146,22 +146,13 @@ def test_random_starts_give_many_puzzles_per_size_with_optimal_golds(env_id, kwa
 
 
 def test_random_hanoi_optimum_matches_breadth_first_search():
-    from collections import deque
+    from .test_planning_integrity import bfs_distances
 
     env = gym.make("kumo_gym/Hanoi-v0", n=4, start="random")
     for seed in range(8):
         env.reset(seed=seed)
         inst = env.unwrapped.instance
-        goal = HANOI.goal(inst)
-        dist, queue = {HANOI.initial_state(inst): 0}, deque([HANOI.initial_state(inst)])
-        while goal not in dist:
-            s = queue.popleft()
-            for m in HANOI.legal_moves(inst, s):
-                t = HANOI.apply(inst, s, m)
-                if t not in dist:
-                    dist[t] = dist[s] + 1
-                    queue.append(t)
-        assert HANOI.optimal_length(inst) == dist[goal]
+        assert HANOI.optimal_length(inst) == bfs_distances(HANOI, inst)[HANOI.initial_state(inst)]
 
 
 def test_random_river_start_is_described_and_played_from_its_bank():

@@ -276,7 +276,7 @@ def test_partial_credit_formula_and_its_edges():
     assert CHECKER.verify(c, dead).score == 0
 
 
-def _bfs_distances(task, inst):
+def bfs_distances(task, inst):
     """Exact distance to the goal of every reachable state, by breadth-first search from the goal
     (planning moves are reversible, except Checker's, which this is not used for)."""
     goal = task.goal(inst)
@@ -297,7 +297,7 @@ def _bfs_distances(task, inst):
 ], ids=["hanoi4", "river3k2", "river4k3", "blocks5", "blocks4x4"])
 def test_distance_oracles_are_exact_everywhere(task, inst):
     """The distances behind partial credit equal breadth-first search from every reachable state."""
-    truth = _bfs_distances(task, inst)
+    truth = bfs_distances(task, inst)
     assert truth[task.initial_state(inst)] == task.optimal_length(inst)
     for s, d in truth.items():
         assert task.distance(inst, s) == d, s

@@ -1,13 +1,15 @@
 """Rectangles: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Rect{r0,c0,r1,c1}`` (corners inclusive; C* = one per rectangle of the solution),
+``NotRect`` (that rectangle is not one of the solution's),
 ``SameRegion{a,b}`` / ``DiffRegion{a,b}`` (two cells ``[r, c]``, ``a < b``) as solution claims,
 ``Clue{r,c,n}`` (a number of the puzzle), ``Contradiction``. Region labels never appear: the
 answer's labels are arbitrary, so claims speak of rectangles and of cells sharing one.
 
-Deduction model: one variable per number, its domain the rectangles over its cell, up to its area,
-that hold no other number; the number fixes the area, and per cell exactly one chosen rectangle
-covers it (reading the numbers involved).
+Deduction model: one variable per number, its domain the rectangles over its cell (up to one cell
+more than its area) that hold no other number; the number fixes the area and, per cell, exactly
+one chosen rectangle covers it (reading the numbers involved). A rectangle ruled out is a
+``NotRect`` claim.
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ from .common import ALIASES, CONTRADICTION, generic_rules
 
 _CELL = r"@(\d+)@"
 _PAIRS = (
+    (re.compile(rf"\b(?:the )?rectangle (?:from|spanning) {_CELL} to {_CELL} (?:is ruled out|is impossible|cannot be one)"),
+     "NotRect"),
     (re.compile(rf"\b(?:the )?rectangle (?:from|spanning) {_CELL} to {_CELL}"), "Rect"),
     (re.compile(rf"{_CELL} and {_CELL} (?:are|lie|must be) in the same (?:rectangle|region)"), "SameRegion"),
     (re.compile(rf"{_CELL} and {_CELL} (?:are|lie|must be) in different (?:rectangles|regions)"), "DiffRegion"),
@@ -42,7 +46,7 @@ class RectReader(PhraseReader):
             for m in rx.finditer(masked):
                 (ra, ca), (rb, cb) = ((norm.coords[int(k)][0] - self.offset, norm.coords[int(k)][1] - self.offset)
                                       for k in m.groups())
-                if kind == "Rect":
+                if kind in ("Rect", "NotRect"):
                     payload = {"r0": min(ra, rb), "c0": min(ca, cb), "r1": max(ra, rb), "c1": max(ca, cb)}
                 else:
                     a, b = sorted([[ra, ca], [rb, cb]])
@@ -96,13 +100,14 @@ class RectPack(Pack):
         doms = {}
         for k, (r, c, n) in enumerate(nums):
             boxes = []
-            for h, w in (hw for area in range(1, n + 1) for hw in shapes(area, H, W)):
+            for h, w in (hw for area in range(1, n + 2) for hw in shapes(area, H, W)):
                 for r0 in range(max(0, r - h + 1), min(r, H - h) + 1):
                     for c0 in range(max(0, c - w + 1), min(c, W - w) + 1):
                         if sum(1 for rr, cc, _ in nums if r0 <= rr < r0 + h and c0 <= cc < c0 + w) == 1:
                             boxes.append((r0, c0, r0 + h - 1, c0 + w - 1))
             doms[k] = tuple(boxes)
-        # the domains hold every rectangle of the number's cell up to its area; the clue cuts it to its area
+        # the domains hold every rectangle of the number's cell up to one cell more than its area, so
+        # that the clue always speaks: it cuts the domain to its area
         cons = [Constraint((k,), lambda vals, n=n: (vals[0][2] - vals[0][0] + 1) * (vals[0][3] - vals[0][1] + 1) == n,
                            (clue_claim(r, c, n),), name="area") for k, (r, c, n) in enumerate(nums)]
         for x in ((r, c) for r in range(H) for c in range(W)):
@@ -113,7 +118,8 @@ class RectPack(Pack):
         truth = {k: rect_of([(r, c) for r in range(H) for c in range(W) if sol[r][c] == sol[nums[k][0]][nums[k][1]]])
                  for k in doms}
         return Model(domains=doms, constraints=cons,
-                     fact=lambda k, box: ("Rect", dict(zip(("r0", "c0", "r1", "c1"), box))), solution=truth)
+                     fact=lambda k, box: ("Rect", dict(zip(("r0", "c0", "r1", "c1"), box))),
+                     exclusion=lambda k, box: ("NotRect", dict(zip(("r0", "c0", "r1", "c1"), box))), solution=truth)
 
 
 PACK = RECT = RectPack(
@@ -121,24 +127,29 @@ PACK = RECT = RectPack(
     family="rect",
     kinds={
         "Rect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
+        "NotRect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
         "SameRegion": {"a": "cell", "b": "cell"},
         "DiffRegion": {"a": "cell", "b": "cell"},
         "Clue": {"r": "r", "c": "c", "n": "count"},
         **CONTRADICTION,
     },
-    solution_kinds=frozenset({"Rect", "SameRegion", "DiffRegion"}),
+    solution_kinds=frozenset({"Rect", "NotRect", "SameRegion", "DiffRegion"}),
     clue_kinds=frozenset({"Clue"}),
-    rules=generic_rules({"Rect", "SameRegion", "DiffRegion"}, negative={"DiffRegion"}, clues={"Clue"}),
+    rules=generic_rules({"Rect", "NotRect", "SameRegion", "DiffRegion"}, negative={"NotRect", "DiffRegion"},
+                        clues={"Clue"}),
     aliases=ALIASES,
-    claim_notes=("Rect is one rectangle of the division, by its top-left (r0, c0) and bottom-right (r1, c1) cells. "
+    claim_notes=("Rect is one rectangle of the division, by its top-left (r0, c0) and bottom-right (r1, c1) cells; "
+                 "NotRect says that rectangle is not one of them. "
                  "SameRegion / DiffRegion say two cells a, b ([r, c], a before b) lie in one rectangle or in two. "
                  "Clue is a number of the puzzle (the area of its rectangle)."),
-    opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion"},
-    negative_kinds=frozenset({"DiffRegion"}),
+    opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion", "Rect": "NotRect", "NotRect": "Rect"},
+    negative_kinds=frozenset({"DiffRegion", "NotRect"}),
     phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
              Phrase("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}")),
     templates={
         "Rect": ("the rectangle from {from_cell} to {to_cell}", "the rectangle spanning {from_cell} to {to_cell}"),
+        "NotRect": ("the rectangle from {from_cell} to {to_cell} is ruled out",
+                    "the rectangle spanning {from_cell} to {to_cell} cannot be one"),
         "SameRegion": ("{a_cell} and {b_cell} are in the same rectangle",),
         "DiffRegion": ("{a_cell} and {b_cell} are in different rectangles",),
         "Clue": ("{cell} shows the number {n}", "the clue {n} at {cell}"),

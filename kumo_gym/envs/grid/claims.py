@@ -38,8 +38,9 @@ Unequal: ``Cell``/``NotCell {r, c, v}`` solution; ``Given {r, c, v}``, ``Greater
     ``a`` = [r, c] holds more than its neighbour ``b``: a sign of the puzzle) and ``Adj {a, b}``
     (Adjacent mode: the pair is marked, so it differs by one) clue; ``Cand``, ``Contradiction`` state.
 Lightup: ``Light``/``NoLight {r, c}``; clue ``Black {r, c, n}`` (n null for an unnumbered block).
-Rect: ``Rect {r0, c0, r1, c1}`` (corners inclusive; C* = one per rectangle), ``SameRegion`` /
-    ``DiffRegion {a, b}`` (cells ``[r, c]``) solution; ``Clue {r, c, n}`` clue.
+Rect: ``Rect {r0, c0, r1, c1}`` (corners inclusive; C* = one per rectangle), ``NotRect`` (that
+    rectangle is not one of the solution's), ``SameRegion`` / ``DiffRegion {a, b}`` (cells
+    ``[r, c]``) solution; ``Clue {r, c, n}`` clue.
 Signpost: ``Cell``/``NotCell {r, c, v}`` solution (C* = every cell); ``Given {r, c, v}``,
     ``Arrow {r, c, dir}`` (N, NE, ..., NW) clue.
 Mosaic, Pattern, Unruly, Singles, Range: ``Black``/``White {r, c}``; clues Mosaic and Range
@@ -57,15 +58,19 @@ Tracks, Pearl: ``Edge {a: [r, c], b: [r, c], on}`` (the line joins the two adjac
     Tracks' two border ends are edges to the off-grid cells (entry_row, -1) and (H, exit_col)),
     ``OnPath``/``OffPath {r, c}`` solution; C* is every edge of the line with on=true. Clues:
     Tracks ``Count {axis, index, n}``, ``Endpoint {side LEFT|BOTTOM, index}``, ``GivenPiece {r, c,
-    dirs}``; Pearl ``Pearl {r, c, color B|W}``.
+    dirs}``; Pearl ``Pearl {r, c, color B|W}`` (BLACK/WHITE accepted too).
 Net: ``TileDirs {r, c, dirs}`` (the solved tile's pipe directions, letters of URDL in any order),
     ``Link {a: [r, c], b: [r, c], on}`` (whether pipes join the two neighbouring tiles) solution;
-    ``Tile {r, c, type}`` clue (E, I, C, T or X). A ``cell`` claim's orientation is compared by the
+    ``Tile {r, c, type}`` (E, I, C, T or X) and ``Ends {r, c, n}`` (its number of pipe ends)
+    clue. A ``cell`` claim's orientation is compared by the
     connections it gives, so equivalent orientations of symmetric tiles are the same claim.
 Undead: ``Monster {r, c, t}`` / ``NotMonster {r, c, t}`` solution (t G, V or Z; C* = a Monster for every
     cell without a mirror); clues
     ``Mirror {r, c, kind}`` (kind ``\\`` or ``/``, or BACKSLASH / SLASH), ``Total {t, n}``,
     ``Sight {side TOP|BOTTOM|LEFT|RIGHT, index, n}``.
+Galaxies: ``InRegion {r, c, dot}`` (cell (r, c) lies in the region of dot index ``dot``),
+    ``SameRegion`` / ``DiffRegion {a: [r, c], b: [r, c]}`` solution; ``Dot {r2, c2}`` clue (a dot
+    at that half-cell position).
 """
 from __future__ import annotations
 
@@ -99,8 +104,8 @@ KINDS: dict[str, dict[str, str]] = {
     "pattern": {"Black": "solution", "White": "solution", "LineClue": "clue", "Contradiction": "state"},
     "unruly": {"Black": "solution", "White": "solution", "Given": "clue", "Contradiction": "state"},
     "dominosa": {"Domino": "solution", "NotDomino": "solution", "Number": "clue", "Contradiction": "state"},
-    "rect": {"Rect": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Clue": "clue",
-             "Contradiction": "state"},
+    "rect": {"Rect": "solution", "NotRect": "solution", "SameRegion": "solution", "DiffRegion": "solution",
+             "Clue": "clue", "Contradiction": "state"},
     "signpost": {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Arrow": "clue", "Cand": "state",
                  "Contradiction": "state"},
     "singles": {"Black": "solution", "White": "solution", "Number": "clue", "Contradiction": "state"},
@@ -111,9 +116,11 @@ KINDS: dict[str, dict[str, str]] = {
                "GivenPiece": "clue", "Contradiction": "state"},
     "pearl": {"Edge": "solution", "OnPath": "solution", "OffPath": "solution", "Pearl": "clue",
               "Contradiction": "state"},
-    "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Contradiction": "state"},
+    "net": {"TileDirs": "solution", "Link": "solution", "Tile": "clue", "Ends": "clue", "Contradiction": "state"},
     "undead": {"Monster": "solution", "NotMonster": "solution", "Mirror": "clue", "Total": "clue", "Sight": "clue",
                "Contradiction": "state"},
+    "galaxies": {"InRegion": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Dot": "clue",
+                 "Contradiction": "state"},
 }
 #: the puzzles whose solution is a line through cell centres (claims about edges, §7)
 LINES = ("tracks", "pearl")
@@ -310,13 +317,14 @@ def _label_line(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
 
 def _label_rect(kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     """Rect solution claims: regions are compared, never label values."""
-    if kind == "Rect":
+    if kind in ("Rect", "NotRect"):
         r0, c0, r1, c1 = (_int(p, k) for k in ("r0", "c0", "r1", "c1"))
         if not (_inside(H, W, r0, c0) and _inside(H, W, r1, c1) and r0 <= r1 and c0 <= c1):
             return INCORRECT
         label = sol[r0][c0]
         inside = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
-        return _verdict(inside == {(r, c) for r in range(H) for c in range(W) if sol[r][c] == label})
+        region = inside == {(r, c) for r in range(H) for c in range(W) if sol[r][c] == label}
+        return _verdict(region == (kind == "Rect"))
     (ra, ca), (rb, cb) = _cell(p, "a"), _cell(p, "b")
     if not (_inside(H, W, ra, ca) and _inside(H, W, rb, cb)):
         return INCORRECT
@@ -382,8 +390,25 @@ def _label_net(instance: Instance, kind: str, p: dict, sol: list[list], H: int, 
     return _verdict(same != bool(p.get("negated", False)))
 
 
+def _label_galaxies(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    """Galaxies solution claims: a cell's region named by its dot's index, or two cells in the
+    same (or different) regions. A ``cell`` claim names the dot index as its value."""
+    if kind in ("SameRegion", "DiffRegion"):
+        a, b = (_ints(p, k) for k in ("a", "b"))
+        if len(a) != 2 or len(b) != 2 or not (_inside(H, W, *a) and _inside(H, W, *b)):
+            return INCORRECT
+        return _verdict((sol[a[0]][a[1]] == sol[b[0]][b[1]]) == (kind == "SameRegion"))
+    if kind == "cell":
+        r, c = _int(p, "row"), _int(p, "col")
+        if not _inside(H, W, r, c):
+            return INCORRECT
+        return _verdict((sol[r][c] == normalize_cell(p.get("value"))) != bool(p.get("negated", False)))
+    r, c = _int(p, "r"), _int(p, "c")
+    return _verdict(_inside(H, W, r, c) and sol[r][c] == _int(p, "dot"))
+
+
 #: puzzles whose solution claims need the instance, not only the solution grid
-SOLUTION_LABELLERS = {"net": _label_net}
+SOLUTION_LABELLERS = {"net": _label_net, "galaxies": _label_galaxies}
 
 
 def _unit_cells(instance: Instance, unit: str, index: int) -> list[tuple[int, int]]:
@@ -490,10 +515,14 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
         return _verdict(0 <= i < len(counts) and counts[i] == _int(p, "n"))
     if family == "pearl":
         r, c = _int(p, "r"), _int(p, "c")
-        colour = _axis(p, "color", ("B", "W"))
+        colour = {"BLACK": "B", "WHITE": "W"}.get(str(p.get("color", "")).upper(), str(p.get("color", "")).upper())
+        if colour not in ("B", "W"):
+            raise ClaimError(f"claim field 'color' {p.get('color')!r} is not one of: B, W, BLACK, WHITE")
         return _verdict(_inside(H, W, r, c) and st["grid"][r][c] == colour)
     if family == "net":
         r, c = _int(p, "r"), _int(p, "c")
+        if kind == "Ends":
+            return _verdict(_inside(H, W, r, c) and len(st["tiles"][r][c]["dirs"]) == _int(p, "n"))
         return _verdict(_inside(H, W, r, c) and st["tiles"][r][c]["type"] == str(p.get("type", "")).upper())
     if family == "undead":
         if kind == "Mirror":
@@ -504,6 +533,8 @@ def _label_clue(instance: Instance, family: str, kind: str, p: dict, H: int, W: 
             return _verdict(st["totals"].get(str(p.get("t", "")).upper()) == _int(p, "n"))
         side, i = _axis(p, "side", ("TOP", "BOTTOM", "LEFT", "RIGHT")), _int(p, "index")
         return _verdict(0 <= i < len(st[side.lower()]) and st[side.lower()][i] == _int(p, "n"))
+    if family == "galaxies":
+        return _verdict([_int(p, "r2"), _int(p, "c2")] in [list(d) for d in st["dots"]])
     raise ClaimError(f"no clue claims are defined for {family!r}")
 
 
@@ -595,6 +626,8 @@ def solution_claims(instance: Instance, solution: list[list] | None = None) -> l
         return [{"type": "Edge", "a": list(a), "b": list(b), "on": True} for a, b in sorted(line_edges(sol))]
     if family == "net":
         return [{"type": "TileDirs", "r": r, "c": c, "dirs": _net_dirs(instance, sol, r, c)} for r, c, _ in cells]
+    if family == "galaxies":
+        return [{"type": "InRegion", "r": r, "c": c, "dot": v} for r, c, v in cells]
     return [{"type": "cell", "row": r, "col": c, "value": v, "negated": False} for r, c, v in cells]
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import ClassVar
 
 import numpy as np
@@ -42,9 +43,9 @@ class DominosaTask(DominoMoves, GridTask):
     top and bottom halves of a vertical one. Any valid tiling scores 1.
 
     ## Generation
-    §8: a random domino tiling (straight rows, then many random 2x2 flips), a random permutation
-    of the number pairs laid on it, redrawn until the tiling is the only solution. Level ``t``
-    keeps puzzles that failed-literal probing solves (grade <= 1); higher levels prefer grade >= 1.
+    §8: a random domino tiling (straight rows, then random 2x2 flips) with the number pairs in random
+    order; two dominoes (one on a slot failed-literal probing leaves open) swap pairs, kept when no
+    more slots stay open, until probing solves it (grade <= 1: unique). Above ``t`` grade 1 is preferred.
 
     ## Interactive mode
     ``{"op": "domino", "cells": [[r1, c1], [r2, c2]]}`` lays a domino on two adjacent cells
@@ -94,14 +95,12 @@ class DominosaTask(DominoMoves, GridTask):
         H, W = len(nums), len(nums[0])
         f = Formula()
         slots = DominosaTask._slot_cells(H, W)
-        x = {s: f.var(("slot", *s[0], *s[1])) for s in slots}
-        touching, by_pair = {}, {}
+        x = {s: f.var(("slot", *s[0], *s[1])) for s in slots}  # slot k is variable k + 1
+        by_pair: dict = {}
         for s in slots:
-            for (r, c) in s:
-                touching.setdefault((r, c), []).append(x[s])
             by_pair.setdefault(tuple(sorted(nums[r][c] for r, c in s)), []).append(x[s])
-        for cell in sorted(touching):
-            f.exactly(touching[cell], 1, rule="R1")
+        for group in DominosaTask._cover(H, W):
+            f.exactly(list(group), 1, rule="R1")
         n = max(max(row) for row in nums)
         for p in ((a, b) for a in range(n + 1) for b in range(a, n + 1)):
             f.exactly(by_pair.get(p, []), 1, rule="R2")
@@ -116,9 +115,7 @@ class DominosaTask(DominoMoves, GridTask):
         return Encoding(f, [x[s] for s in slots], decode, extra={"nums": nums})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random tiling with random number pairs, then pairs of dominoes swap their numbers
-        (kept when failed-literal probing leaves no more slots undecided) until probing solves it:
-        grade <= 1, which proves uniqueness. Above level ``t`` grade 1 is preferred (as Tatham's)."""
+        """A random tiling and pairs; pairs swapped until probing solves it (the class docstring)."""
         n, level = params["max_pip"], params["tatham_difficulty"]
         H, W = n + 1, n + 2
         pairs = [(a, b) for a in range(n + 1) for b in range(a, n + 1)]
@@ -157,20 +154,24 @@ class DominosaTask(DominoMoves, GridTask):
     @classmethod
     def _undecided(cls, H: int, W: int, nums: list[list[int]]) -> list[int]:
         """The slots failed-literal probing leaves open (slot k is variable k + 1; arrays built directly)."""
-        slots = cls._slot_cells(H, W)
-        groups: dict = {(0, *cell): [] for cell in np.ndindex(H, W)}
-        groups |= {(1, a, b): [] for a in range(H) for b in range(a, H)}  # the pairs 0..N (N = H - 1)
+        slots, cover = cls._slot_cells(H, W), cls._cover(H, W)
+        pairs: dict = {(a, b): [] for a in range(H) for b in range(a, H)}  # the pairs 0..N (N = H - 1)
         for k, ((a, b), (c, d)) in enumerate(slots):
-            for key in ((0, a, b), (0, c, d), (1, min(nums[a][b], nums[c][d]), max(nums[a][b], nums[c][d]))):
-                groups[key].append(k + 1)
-        value = ClauseArrays.exactly_one(list(groups.values()), len(slots)).probe([], np.arange(1, len(slots) + 1))
+            pairs[min(nums[a][b], nums[c][d]), max(nums[a][b], nums[c][d])].append(k + 1)
+        value = ClauseArrays.exactly_one([*cover, *pairs.values()], len(slots)).probe([], np.arange(1, len(slots) + 1))
         return list(range(len(slots))) if value is None else [k for k in range(len(slots)) if value[k + 1] == 0]
 
     @staticmethod
-    def _slot_cells(H: int, W: int) -> list:
+    @functools.lru_cache(maxsize=16)
+    def _slot_cells(H: int, W: int) -> tuple:
         """The domino slots of an H x W grid, sorted (the order of the answer variables)."""
-        return sorted([((r, c), (r, c + 1)) for r in range(H) for c in range(W - 1)] +
-                      [((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)])
+        return tuple(sorted([((r, c), (r, c + 1)) for r in range(H) for c in range(W - 1)] +
+                            [((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)]))
+
+    @classmethod
+    @functools.lru_cache(maxsize=16)
+    def _cover(cls, H: int, W: int) -> tuple:
+        return tuple(tuple(k + 1 for k, s in enumerate(cls._slot_cells(H, W)) if cell in s) for cell in np.ndindex(H, W))
 
     def clue_count(self, instance: Instance) -> int:
         return instance.data["W"] * instance.data["H"]  # every number is shown

@@ -220,24 +220,28 @@ def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
     return (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
 
 
-def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000) -> list[Cell]:
+def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000, start: Cell | None = None,
+               end: Cell | None = None) -> list[Cell]:
     """A random Hamiltonian path of queen moves over the H x W grid: Warnsdorff's rule (the
-    cell with the fewest onward moves first) with random ties, restarted on a dead end."""
+    cell with the fewest onward moves first) with random ties, restarted on a dead end; ``start``
+    and ``end`` fix its first and last cells."""
     def onward(cell, seen):
         return [b for st in QUEEN_STEPS for b in ray(*cell, st, H, W) if b not in seen]
 
     for _ in range(tries):
-        cell = (int(rng.integers(H)), int(rng.integers(W)))
+        cell = start or (int(rng.integers(H)), int(rng.integers(W)))
         seen, path = {cell}, [cell]
         while len(path) < H * W:
             nxt = onward(path[-1], seen)
+            if end is not None and len(path) < H * W - 1:
+                nxt = [b for b in nxt if b != end]
             if not nxt:
                 break
             degree = [len(onward(b, seen)) for b in nxt]
             best = [b for b, g in zip(nxt, degree) if g == min(degree)]
             path.append(best[int(rng.integers(len(best)))])
             seen.add(path[-1])
-        if len(path) == H * W:
+        if len(path) == H * W and path[-1] == (end or path[-1]):
             return path
     raise RuntimeError(f"no Hamiltonian path of queen moves found on a {W}x{H} grid")
 def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
@@ -569,3 +573,65 @@ def sight_line(grid: list[list[str]], side: str, i: int) -> list[tuple[tuple[int
             out.append(((r, c), turned))
         r, c = r + dr, c + dc
     return out
+# ---- symmetric regions (Galaxies) -----------------------------------------------------------------
+def dot_cells(dot) -> list[Cell]:
+    """The cells a dot at half-cell position (r2, c2) touches: 1, 2 or 4 of them."""
+    r2, c2 = dot
+    return [(r, c) for r in range(r2 // 2, (r2 + 1) // 2 + 1) for c in range(c2 // 2, (c2 + 1) // 2 + 1)]
+
+
+def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: int,
+                               shapes: dict) -> tuple[list, list[list]]:
+    """A random partition of the grid into connected regions, each symmetric under a half turn
+    about its dot: ``seeds`` dots on random free cells (at the cell's centre, on its right or lower
+    edge or its lower-right corner, where those cells are free, weighted by ``shapes[(r2 % 2,
+    c2 % 2)]``), then a random region grows by a free neighbour and its mirror image while any
+    can, and a new dot is seeded when none can, until every cell has a region. Returns the dots
+    in scan order and the grid of dot indices."""
+    owner = -np.ones((H, W), int)
+    found: list = []
+
+    def seed() -> None:
+        free = np.flatnonzero(owner.ravel() < 0)
+        r, c = divmod(int(free[int(rng.integers(len(free)))]), W)
+        opts = [d for d in ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
+                if all(0 <= a < H and 0 <= b < W and owner[a, b] < 0 for a, b in dot_cells(d))]
+        weight = np.asarray([shapes[(d[0] % 2, d[1] % 2)] for d in opts], float)
+        found.append(opts[int(rng.choice(len(opts), p=weight / weight.sum()))])
+        for cell in dot_cells(found[-1]):
+            owner[cell] = len(found) - 1
+
+    def growth(k: int) -> list:
+        r2, c2 = found[k]
+        return sorted({n for a, b in zip(*np.nonzero(owner == k)) for n in neighbours4(int(a), int(b), H, W)
+                       if owner[n] < 0 and 0 <= r2 - n[0] < H and 0 <= c2 - n[1] < W
+                       and owner[r2 - n[0], c2 - n[1]] < 0 and (r2 - n[0], c2 - n[1]) != n})
+    for _ in range(max(1, seeds)):
+        if (owner < 0).any():
+            seed()
+    while (owner < 0).any():
+        open_ = [k for k in range(len(found)) if growth(k)]
+        if not open_:
+            seed()
+            continue
+        k = open_[int(rng.integers(len(open_)))]
+        grow = growth(k)
+        p = grow[int(rng.integers(len(grow)))]
+        owner[p] = owner[found[k][0] - p[0], found[k][1] - p[1]] = k
+    order = sorted(range(len(found)), key=lambda i: found[i])
+    label = {old: new for new, old in enumerate(order)}
+    return [list(found[i]) for i in order], [[label[int(owner[r, c])] for c in range(W)] for r in range(H)]
+
+
+def repair_tree(rng: np.random.Generator, tree: frozenset[int], edges: list[tuple[int, int]], wanted: set,
+                ok: Callable[[frozenset], bool]) -> frozenset[int] | None:
+    """A spanning tree one swap closer to the edge set ``wanted`` (Net's generator, after SAT found
+    a second network): an edge of ``wanted`` outside ``tree``, taken in random order, replaces a tree
+    edge that ``wanted`` lacks on the loop it closes; the first result that passes ``ok``, or None."""
+    theirs = [i for i in sorted(wanted) if i not in tree]
+    for j in rng.permutation(len(theirs)):
+        add = theirs[int(j)]
+        for cut in tree_path(tree, edges, *edges[add]):
+            if cut not in wanted and ok(new := (tree - {cut}) | {add}):
+                return new
+    return None

@@ -85,13 +85,24 @@ class RewardIntegrity:
             out[name] = [[vals[k] for k in row] for row in g.tolist()]
         return out
 
+    def _solution_codes(self, instance: Instance) -> np.ndarray:
+        """``_coded`` of the instance's solution (solved when not stored), kept per instance:
+        generation asks for it twice per drawn puzzle. Read-only."""
+        cached = getattr(self, "_codes_cache", None)
+        if cached is not None and cached[0] is instance:
+            return cached[1]
+        sol = self._coded(instance, instance.data.get("solution") or self.solve(instance))
+        sol.flags.writeable = False
+        self._codes_cache = (instance, sol)
+        return sol
+
     def _coded(self, instance: Instance, grid: list[list]) -> np.ndarray:
         index = {v: i for i, v in enumerate(self.cell_values(instance))}
         return np.asarray([[index.get(v, -1) if not isinstance(v, bool) else -1 for v in row] for row in grid], np.int16)
 
     def _blind_scores(self, instance: Instance) -> tuple[np.ndarray, np.ndarray, int]:
         """(solution codes, given mask, non-given count) and each blind grid's right cells."""
-        sol = self._coded(instance, instance.data.get("solution") or self.solve(instance))
+        sol = self._solution_codes(instance)
         H, W = sol.shape
         mask = np.zeros((H, W), bool)
         for (r, c) in self.givens(instance):
@@ -151,12 +162,16 @@ class RewardIntegrity:
             return np.zeros(len(targets), bool)
         start = self._coded(instance, self.initial_grid(instance))
         vals = list(self.cell_values(instance))
-        movable = np.isin(targets, [i for i, v in enumerate(vals) if v in set(self.move_values(instance))])
+        moves = set(self.move_values(instance))
+        # a lookup table by value index (np.isin costs far more on these small arrays); -1 marks
+        # a value outside cell_values, never movable
+        table = np.asarray([v in moves for v in vals] + [False], bool)
+        movable = table[np.where(targets >= 0, targets, len(vals))]
         for (r, c) in self.givens(instance):
             movable[:, r, c] = False
         final = np.where(movable, targets, start)
         canon = lambda x: self.canonical_codes(instance, x).reshape(*x.shape[:-2], -1)
-        truth = canon(self._coded(instance, sol))
+        truth = canon(self._solution_codes(instance))
         a, b = canon(final) != truth, canon(start) != truth
         n = truth.shape[-1]
         last_b = int(np.nonzero(b)[0].max()) if b.any() else -1
@@ -269,8 +284,11 @@ class RewardIntegrity:
         if not sol_values or not cands:
             return []
         phases = [v if sol_values[0][v] > 0 else -v for v in range(1, enc.formula.n_vars + 1)]
-        for i in dict.fromkeys([0, len(cands) - 1, int(rng.integers(len(cands)))]):
-            value = break_rule(enc, cands[i], alone=True, phases=phases)
+        tries = [(i, False) for i in dict.fromkeys([0, len(cands) - 1, int(rng.integers(len(cands)))])]
+        # last resort for a rule enforced by cuts: drop every other constraint as well
+        tries += [(i, True) for i, b in enumerate(cands) if b.index is None and b.clue is None]
+        for i, bare in tries:
+            value = break_rule(enc, cands[i], alone=True, bare=bare, phases=phases)
             if value is not None:
                 grid = enc.decode(value)
                 v = self.verify(instance, grid)

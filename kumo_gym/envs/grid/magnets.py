@@ -23,9 +23,8 @@ STRIP_KEEP = 0.5
 
 def count_lines(H: int, W: int):
     """(state key, index, cells, sign) of every count clue, in the order of COUNTS."""
-    for key, sign in zip(COUNTS, (PLUS, PLUS, MINUS, MINUS)):
-        for i in range(W if key.endswith("cols") else H):
-            yield key, i, [(r, i) for r in range(H)] if key.endswith("cols") else [(i, c) for c in range(W)], sign
+    return [(key, i, [(r, i) for r in range(H)] if key.endswith("cols") else [(i, c) for c in range(W)], sign)
+            for key, sign in zip(COUNTS, (PLUS, PLUS, MINUS, MINUS)) for i in range(W if key.endswith("cols") else H)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,8 +46,7 @@ class MagnetsTask(GridTask):
     is free (grid_puzzles.md §5, Tatham's *Magnets*).
 
     ## Answer
-    A JSON array of H rows of W integers: ``1`` a + pole, ``-1`` a - pole, ``0`` blank. Any
-    valid filling scores 1.
+    H rows of W integers: ``1`` a + pole, ``-1`` a - pole, ``0`` blank. Any valid filling scores 1.
 
     ## Generation
     §8: a random slot layout (domino tiling), magnets laid slot by slot in random order (a quarter
@@ -58,8 +56,7 @@ class MagnetsTask(GridTask):
     unique set (``t``), and random ones come back while fewer than half remain (Tatham's density).
 
     ## Interactive mode
-    ``{"r": row, "c": col, "v": 1}`` (+), ``-1`` (-), ``0`` (blank), ``null`` clears. Single cells
-    are fixed at 0.
+    ``{"r": row, "c": col, "v": 1}`` (+), ``-1`` (-), ``0`` (blank), ``null`` clears; single cells are 0.
     """
 
     family = "magnets"
@@ -101,36 +98,42 @@ class MagnetsTask(GridTask):
                          for key, i, cells, sign in count_lines(H, W) if st[key][i] is not None]
 
     def encode(self, state: dict) -> Encoding:
-        """One formula per slot layout; the counts are counters fixed by assumption."""
-        layout = tuple(map(tuple, state["slots"]))
-        enc = self.layout(layout, lambda: self._rules(layout))
-        return enc.with_clues({(key, i): ("R3", tuple(enc.extra["count"][key, i].eq(state[key][i])))
-                               for key, i, _, _ in count_lines(*self.shape(state)) if state[key][i] is not None})
+        """One formula per grid size; the slot layout (one R1 clue) and the counts are assumptions."""
+        H, W = self.shape(state)
+        enc = self.layout((H, W), lambda: self._rules(H, W))
+        slot, single = enc.extra["slot"], enc.extra["single"]
+        pairs, singles, _ = slot_pairs(state["slots"])
+        lits = [v if (a, b) in set(pairs) else -v for (a, b), v in slot.items()]
+        lits += [v if cell in set(singles) else -v for cell, v in single.items()]
+        return enc.with_clues({("layout",): ("R1", tuple(lits))} | {
+            (key, i): ("R3", tuple(enc.extra["count"][key, i].eq(state[key][i])))
+            for key, i, _, _ in count_lines(H, W) if state[key][i] is not None})
 
     @staticmethod
-    def _rules(layout: tuple) -> Encoding:
-        H, W = len(layout), len(layout[0])
+    def _rules(H: int, W: int) -> Encoding:
         f = Formula()
         p, m = f.grid("plus", H, W), f.grid("minus", H, W)
-        for cell in np.ndindex(H, W):
+        slot = {(a, b): f.var(("slot", *a, *b)) for a in np.ndindex(H, W) for b in ((a[0], a[1] + 1), (a[0] + 1, a[1]))
+                if b[0] < H and b[1] < W}
+        single = {cell: f.var(("single", *cell)) for cell in np.ndindex(H, W)}
+        for cell in np.ndindex(H, W):  # a cell is not both; a single cell is blank
             f.add([-int(p[cell]), -int(m[cell])])
-        pairs, singles, mate = slot_pairs([list(row) for row in layout])
-        for a, b in pairs:  # a magnet is + at one end exactly when - at the other
+            f.add([-single[cell], -int(p[cell])], rule="R1")
+            f.add([-single[cell], -int(m[cell])], rule="R1")
+        for (a, b), t in slot.items():  # in a slot, + at one end exactly when - at the other
             for x, y in ((p[a], m[b]), (m[b], p[a]), (m[a], p[b]), (p[b], m[a])):
-                f.add([-int(x), int(y)], rule="R1")
-        for s in singles:
-            f.add([-int(p[s])], rule="R1")
-            f.add([-int(m[s])], rule="R1")
-        for x, y in across(H, W, mate):
-            f.add([-int(p[x]), -int(p[y])], rule="R2")
-            f.add([-int(m[x]), -int(m[y])], rule="R2")
+                f.add([-t, -int(x), int(y)], rule="R1")
+        for (a, b), t in slot.items():  # neighbours in different slots: no like poles
+            f.add([t, -int(p[a]), -int(p[b])], rule="R2")
+            f.add([t, -int(m[a]), -int(m[b])], rule="R2")
         count = {(key, i): f.count([int((p if sign == PLUS else m)[cell]) for cell in cells])
                  for key, i, cells, sign in count_lines(H, W)}
 
         def decode(value: np.ndarray) -> list[list]:
             return np.where(value[p] > 0, PLUS, np.where(value[m] > 0, MINUS, BLANK)).tolist()
 
-        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode, extra={"count": count})
+        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode,
+                        extra={"count": count, "slot": slot, "single": single})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
@@ -146,20 +149,18 @@ class MagnetsTask(GridTask):
                                                             for x, y in neighbours4(*cell, H, W))]
                 if ok:
                     (sol[a[0]][a[1]], sol[b[0]][b[1]]) = ok[int(rng.integers(len(ok)))]
-            state = {"slots": slots} | {key: [0] * (W if key.endswith("cols") else H) for key in COUNTS}
-            for key, i, cells, sign in count_lines(H, W):
-                state[key][i] = sum(sol[r][c] == sign for r, c in cells)
+            state = {"slots": slots} | {key: [sum(sol[r][c] == sign for r, c in cells) for k, _, cells, sign in
+                                              count_lines(H, W) if k == key] for key in COUNTS}
             enc = self.encode(state)
             eng, every = enc.engine, enc.assumptions()
             g = eng.grade(every)
-            if g == 2 and len(eng.models(every, 2)) != 1:
-                continue
-            if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not params["strip"]:
+            if g == 2 and len(eng.models(every, 2)) != 1 or level == "e" and g > 1 or \
+                    level == "t" and g == 0 and attempt < 30 and not params["strip"]:
                 continue
             if params["strip"]:
-                keys = sorted(enc.clues)
+                keys = sorted(k for k in enc.clues if k != ("layout",))
                 value = eng.models(every, 1)[0]
-                kept = reduce_clues(eng, [list(enc.clues[k][1]) for k in keys], rng, value,
+                kept = reduce_clues(eng, [list(enc.clues[k][1]) for k in keys], rng, value, fixed=enc.clues["layout", ][1],
                                     grade_limit=1 if level == "e" else None)
                 gone = [j for j in rng.permutation(len(keys)) if not kept[j]]
                 for j in gone[:max(0, round(STRIP_KEEP * len(keys)) - sum(kept))]:
@@ -193,7 +194,7 @@ class MagnetsTask(GridTask):
         H, W = self.dims(instance)
         label = {PLUS: "+", MINUS: "-", BLANK: "x"}
         text = [["*" if st["slots"][r][c] == "*" else label.get(v, ".") for c, v in enumerate(row)] for r, row in enumerate(grid)]
-        clue = lambda vals: [["" if v is None else str(v)] for v in vals]
+        clue = lambda vals, sign: [["" if v is None else f"{sign}{v}"] for v in vals]  # "+2": two + poles
         return Sketch(H, W, text, [[{PLUS: "red", MINUS: "blue", BLANK: "grey"}.get(v) for v in row] for row in grid],
-                      top=clue(st["plus_cols"]), left=clue(st["plus_rows"]), bottom=clue(st["minus_cols"]),
-                      right=clue(st["minus_rows"]), walls=across(H, W, slot_pairs(st["slots"])[2]))
+                      top=clue(st["plus_cols"], "+"), left=clue(st["plus_rows"], "+"), bottom=clue(st["minus_cols"], "-"),
+                      right=clue(st["minus_rows"], "-"), walls=across(H, W, slot_pairs(st["slots"])[2]))

@@ -10,13 +10,12 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import DIFFICULTIES, Check, GridParams, GridTask
 from .geometry import OPPOSITE as OPP
-from .geometry import STEP, grid_links, link_dirs, random_tree, spanning_tree_cuts, step, tree_path, union_find
+from .geometry import STEP, grid_links, link_dirs, random_tree, repair_tree, spanning_tree_cuts, step, union_find
 from .render import _GLYPH, Sketch
-from .tatham.net import CANONICAL, TURN, rotate, tile, tile_of
+from .tatham.net import CANONICAL, ORIENTATIONS, PERIOD, SHAPES, TURN, rotate, tile, tile_of
 
-ORIENTATIONS = (0, 90, 180, 270)
 ARROW = {"U": "\u2191", "R": "\u2192", "D": "\u2193", "L": "\u2190"}
 
 
@@ -25,6 +24,16 @@ class NetParams(GridParams):
     W: int = param(5, lo=2, hi=30, doc="columns")
     H: int = param(None, kind=int, lo=2, hi=30, doc="rows (default: W)")
     wrap: bool = param(False, doc="Tatham's 'w': pipes may leave one side of the grid and come back on the opposite side")
+
+
+def geometry(state: dict) -> tuple[int, int, bool, frozenset]:
+    return len(state["tiles"]), len(state["tiles"][0]), bool(state["wrap"]), frozenset(map(tuple, state["barriers"]))
+
+
+def tile_dirs(state: dict, grid: list[list]) -> list[list[str]]:
+    """Each tile's connections at the answer's orientation ("" where the value is not one)."""
+    return [[rotate(CANONICAL[t["type"]], v) if v in ORIENTATIONS else "" for t, v in zip(trow, row)]
+            for trow, row in zip(state["tiles"], grid)]
 
 
 class NetTask(GridTask):
@@ -49,51 +58,39 @@ class NetTask(GridTask):
     the other's) and re-checked. Every tile is shown, as in Tatham's puzzles.
 
     ## Interactive mode
-    ``{"r": row, "c": col, "v": 90}`` sets the orientation of one tile; the episode starts from the
-    scrambled orientations.
+    ``{"r": row, "c": col, "v": 90}`` sets one tile's orientation; play starts from the scrambled tiles.
     """
 
     family = "net"
     title = "Net"
     Params = NetParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 2, "H": 2, "wrap": False},
-        "easy": {"W": 4, "H": 4, "wrap": False},
-        "normal": {"W": 5, "H": 5, "wrap": False},
-        "hard": {"W": 11, "H": 11, "wrap": False},
-    }
+    difficulties: ClassVar[dict] = {d: {"W": n, "H": n, "wrap": False} for d, n in zip(DIFFICULTIES, (2, 4, 5, 11))}
     rule_codes: ClassVar[dict] = {
         "net.R1": "each tile keeps its type and only rotates",
-        "net.R2": "every pipe end meets the opposite end of its neighbour: none points off the grid (unless it "
-                  "wraps) or through a barrier",
+        "net.R2": "every pipe end meets its neighbour's opposite end (none off a non-wrapping grid or through a barrier)",
         "net.R3": "the tiles joined by their pipes form one connected network without loops",
     }
     symbols = frozenset(ORIENTATIONS)
     state_keys = ("tiles", "wrap", "barriers")
     empty = 0
 
-    @staticmethod
-    def _geometry(state: dict) -> tuple[int, int, bool, frozenset]:
-        return len(state["tiles"]), len(state["tiles"][0]), bool(state["wrap"]), frozenset(map(tuple, state["barriers"]))
-
     def shape(self, state: dict) -> tuple[int, int]:
-        return self._geometry(state)[:2]
+        return geometry(state)[:2]
 
     def initial_grid(self, instance: Instance) -> list[list]:
         return [[t["orientation"] for t in row] for row in instance.data["state"]["tiles"]]
 
     def equivalent_values(self, instance: Instance, r: int, c: int, a, b) -> bool:
-        kind = instance.data["state"]["tiles"][r][c]["type"]
-        return a in ORIENTATIONS and b in ORIENTATIONS and rotate(CANONICAL[kind], a) == rotate(CANONICAL[kind], b)
+        period = PERIOD.get(instance.data["state"]["tiles"][r][c]["type"], 360)
+        return a in ORIENTATIONS and b in ORIENTATIONS and a % period == b % period
 
     def canonical_codes(self, instance: Instance, codes: np.ndarray) -> np.ndarray:
-        period = np.asarray([[{"I": 2, "X": 1}.get(t["type"], 4) for t in row] for row in instance.data["state"]["tiles"]])
+        period = np.asarray([[PERIOD.get(t["type"], 360) // 90 for t in row] for row in instance.data["state"]["tiles"]])
         return np.where(codes >= 0, codes % period, codes)
 
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
-        H, W, wrap, bars = self._geometry(instance.data["state"])
-        tiles = instance.data["state"]["tiles"]
-        dirs = [[rotate(CANONICAL[tiles[r][c]["type"]], grid[r][c]) for c in range(W)] for r in range(H)]
+        H, W, wrap, bars = geometry(instance.data["state"])
+        dirs = tile_dirs(instance.data["state"], grid)
         ends = [((r, c), d, step(r, c, d, H, W, wrap, bars)) for r, c in np.ndindex(H, W) for d in dirs[r][c]]
         checks = [Check("R2", [a] + [n] * bool(n), bool(n) and OPP[d] in dirs[n[0]][n[1]]) for a, d, n in ends]
         joined = [(a, b) for a, d, b in grid_links(H, W, wrap, bars) if d in dirs[a[0]][a[1]] or OPP[d] in dirs[b[0]][b[1]]]
@@ -103,7 +100,7 @@ class NetTask(GridTask):
 
     def encode(self, state: dict) -> Encoding:
         """One formula per grid size, wrapping and barriers; the tile types are assumptions."""
-        H, W, wrap, bars = self._geometry(state)
+        H, W, wrap, bars = geometry(state)
         enc = self.layout((H, W, wrap, bars), lambda: self._rules(H, W, wrap, bars))
         end, typ = enc.extra["end"], enc.extra["type"]
         kinds = [[t["type"] for t in row] for row in state["tiles"]]
@@ -120,14 +117,13 @@ class NetTask(GridTask):
 
     @staticmethod
     def _rules(H: int, W: int, wrap: bool, bars: frozenset) -> Encoding:
-        """``end[r, c, d]``: the tile at (r, c) has a pipe end towards d (the answer variables); a
-        type selector per tile allows only its rotations (R1); R2 says both ends of a link agree;
-        a link is on when either end points across it, and the links form a spanning tree (R3, cuts)."""
+        """``end[r, c, d]`` (answer): a pipe end of (r, c) towards d; a type selector per tile allows its
+        rotations (R1); both ends of a link agree (R2); a link is on when either end points across it,
+        and the links form a spanning tree (R3, cuts)."""
         f = Formula()
         end, typ = f.grid("end", H, W, 4), f.grid("type", H, W, len(CANONICAL))
-        shapes = [{rotate(canon, o) for o in ORIENTATIONS} for canon in CANONICAL.values()]
-        for r, c, k, m in np.ndindex(H, W, len(shapes), 16):  # type k forbids every other set of ends
-            if "".join(d for i, d in enumerate(TURN) if m >> i & 1) not in shapes[k]:
+        for r, c, k, m in np.ndindex(H, W, len(SHAPES), 16):  # type k forbids every other set of ends
+            if "".join(d for i, d in enumerate(TURN) if m >> i & 1) not in SHAPES[k]:
                 f.add([-int(typ[r, c, k])] + [int(-end[r, c, i] if m >> i & 1 else end[r, c, i]) for i in range(4)])
         for r, c, i in np.ndindex(H, W, 4):
             if step(r, c, TURN[i], H, W, wrap, bars) is None:
@@ -144,9 +140,8 @@ class NetTask(GridTask):
                         extra={"end": end, "type": typ})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random tree grown from the centre with no crosses (Tatham's have none); while SAT finds
-        a second network, one of its links not in the tree replaces a tree link on the loop it
-        closes (keeping crosses out), and the check repeats."""
+        """A random tree grown from the centre with no crosses (Tatham's have none), repaired towards
+        the second network SAT finds (``geometry.repair_tree``, keeping crosses out) until unique."""
         W, H, wrap = params["W"], params["H"], bool(params["wrap"])
         every = grid_links(H, W, wrap)
         pairs = [(a[0] * W + a[1], b[0] * W + b[1]) for a, _, b in every]
@@ -165,30 +160,26 @@ class NetTask(GridTask):
                 if enc.engine.alternative(lits, truth) is None:
                     return state, [[o for _, o in row] for row in kinds]
                 other = enc.engine.sample(lits, avoid=truth)
-                on = [other[end[a][TURN.index(d)]] > 0 for a, d, _ in every]
-                theirs = [i for i in range(len(every)) if on[i] and i not in tree]
-                swaps = [(tree - {cut}) | {add} for add in (theirs[int(i)] for i in rng.permutation(len(theirs)))
-                         for cut in tree_path(tree, pairs, *pairs[add]) if not on[cut]]
-                tree = next((t for t in swaps if max(len(d) for row in link_dirs(H, W, every, t) for d in row) < 4), None)
+                on = {i for i, (a, d, _) in enumerate(every) if other[end[a][TURN.index(d)]] > 0}
+                tree = repair_tree(rng, tree, pairs, on, lambda t: all(len(d) < 4 for row in link_dirs(H, W, every, t)
+                                                                       for d in row))
                 if tree is None:
                     break  # every repair makes a cross: start again from a new tree
         raise RuntimeError(f"could not generate a {W}x{H} Net puzzle")
 
     def rules_text(self, instance: Instance) -> str:
         st = instance.data["state"]
-        edge = ("- The grid wraps around: a pipe leaving one side enters the cell on the opposite side."
-                if st["wrap"] else "- No pipe may point off the edge of the grid.")
-        bars = ("\n- \"barriers\" lists walls as [row, col, side]: side \"R\" is the wall on the right of that cell, "
-                "\"D\" the wall below it. No pipe may cross a wall." if st["barriers"] else "")
-        return ("- Every cell holds one pipe tile; \"tiles\" gives, for each cell, its type, the directions its pipes "
-                "point in now (letters U up, R right, D down, L left) and its current orientation.\n"
-                "- Tile types at orientation 0: E (an end) points U; I (a straight) points U and D; C (a corner) "
-                "points U and R; T (a tee) points U, R and L; X (a cross) points all four ways. Orientation 90, 180 "
-                "or 270 turns that shape clockwise by so many degrees (90 turns U into R).\n"
-                "- You may only turn tiles, never change their type.\n"
+        return ("- Every cell holds a pipe tile; \"tiles\" gives each one's type, the directions its pipes point in now "
+                "(U up, R right, D down, L left) and its current orientation.\n- At orientation 0, E (an end) points U, I "
+                "(a straight) U and D, C (a corner) U and R, T (a tee) U, R and L, X (a cross) all four ways; orientation "
+                "90, 180 or 270 turns that shape clockwise by so many degrees (90 turns U into R).\n"
+                "- Tiles may only be turned, never changed.\n"
                 "- Every pipe end must meet a pipe end of the neighbouring tile pointing straight back at it.\n"
-                f"{edge}{bars}\n"
-                "- All tiles must join into one single network, and the network must contain no loop.")
+                + ("- The grid wraps around: a pipe leaving one side enters the cell on the opposite side.\n" if st["wrap"]
+                   else "- No pipe may point off the edge of the grid.\n")
+                + ("- \"barriers\" lists walls as [row, col, side] (side \"R\": right of that cell, \"D\": below it); no "
+                   "pipe may cross a wall.\n" if st["barriers"] else "")
+                + "- All tiles must join into one single network, and the network must contain no loop.")
 
     def answer_text(self, instance: Instance) -> str:
         return ("give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from "
@@ -197,16 +188,12 @@ class NetTask(GridTask):
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         """Pipes as line segments from each cell centre (one leaving the grid shows a wrap or a bad
         end), a glyph per tile in text, barriers between neighbouring cells as walls."""
-        H, W, _, bars = self._geometry(instance.data["state"])
-        tiles = instance.data["state"]["tiles"]
-        dirs = [[rotate(CANONICAL[t["type"]], v) if v in ORIENTATIONS else "" for t, v in zip(trow, row)]
-                for trow, row in zip(tiles, grid)]
+        H, W, _, bars = geometry(instance.data["state"])
+        dirs = tile_dirs(instance.data["state"], grid)
         walls = [((r, c), (r, c + 1) if s == "R" else (r + 1, c)) for r, c, s in sorted(bars)
                  if (c + 1 < W if s == "R" else r + 1 < H)]
-        return Sketch(H, W, [[_GLYPH.get(frozenset(d)) or ARROW.get(d, "?") for d in row] for row in dirs],
-                      labels=[[""] * W for _ in range(H)], walls=walls,
+        return Sketch(H, W, [[_GLYPH.get(frozenset(d)) or ARROW.get(d, "?") for d in row] for row in dirs], walls=walls,
                       edges=[((r, c), (r + STEP[d][0], c + STEP[d][1])) for r, c in np.ndindex(H, W) for d in dirs[r][c]])
 
-    def clue_features(self, instance: Instance) -> np.ndarray:
-        kinds = list(CANONICAL)
-        return np.asarray([kinds.index(t["type"]) for row in instance.data["state"]["tiles"] for t in row], np.float32)
+    def clue_features(self, instance: Instance) -> np.ndarray:  # the tile types
+        return np.asarray([list(CANONICAL).index(t["type"]) for row in instance.data["state"]["tiles"] for t in row], float)

@@ -38,6 +38,10 @@ class PearlParams(GridParams):
         return p
 
 
+def _loop_edges(loop: list) -> set:
+    return {tuple(sorted((loop[i - 1], loop[i]))) for i in range(len(loop))}
+
+
 class PearlTask(EdgeMoves, GridTask):
     """Pearl: draw one loop through every pearl.
 
@@ -183,29 +187,43 @@ class PearlTask(EdgeMoves, GridTask):
                         cuts=loop_cuts(on, exits, links, single_loop=True), extra={"on": on, "black": black, "white": white})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        """A random loop with every pearl it allows; while another loop also fits those pearls, move
+        to that loop (it allows all of them and more, so this ends), redrawing when it allows no
+        more; then pearls are removed while the loop stays the only one."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
+        loop = None
         while True:
-            loop = random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
-            n = len(loop)
-            line = [straight(loop[i - 1], loop[i], loop[(i + 1) % n]) for i in range(n)]
-            grid = [[EMPTY] * W for _ in range(H)]
-            for i, (r, c) in enumerate(loop):  # every pearl the loop allows
-                if not line[i] and line[i - 1] and line[(i + 1) % n]:
-                    grid[r][c] = BLACK
-                elif line[i] and not (line[i - 1] and line[(i + 1) % n]):
-                    grid[r][c] = WHITE
-            sol = number_loops(H, W, {tuple(sorted((loop[i - 1], loop[i]))) for i in range(n)})
+            loop = loop or random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
+            grid, sol = self._pearls(loop, H, W), number_loops(H, W, _loop_edges(loop))
             enc = self.encode({"grid": grid})
             drawn = numbered_edges(sol)
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
+            other = enc.engine.sample(enc.assumptions(), avoid=truth)  # a fresh solver: deterministic
+            if other is not None:
+                nxt = enc.decode(other)
+                nxt_loop = [x for _, x in sorted((v, (r, c)) for r, row in enumerate(nxt) for c, v in enumerate(row) if v > 0)]
+                loop = nxt_loop if self._pearls(nxt_loop, H, W) != grid else None
+                continue
             keys = sorted({k[1:] for k in enc.clues})
             groups = [enc.assumptions([("on", *x), (grid[x[0]][x[1]], *x)]) for x in keys]
-            if not keys or not enc.engine.unique(enc.assumptions(), truth):
-                continue
             kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=GRADE_TARGET[level])
             for (r, c), keep in zip(keys, kept):
                 grid[r][c] = grid[r][c] if keep else EMPTY
             return {"grid": grid}, sol
+
+    @staticmethod
+    def _pearls(loop: list, H: int, W: int) -> list[list[str]]:
+        """Every pearl a loop (cells in order) allows: black at a turn between two straights, white
+        on a straight beside a turn."""
+        n = len(loop)
+        line = [straight(loop[i - 1], loop[i], loop[(i + 1) % n]) for i in range(n)]
+        grid = [[EMPTY] * W for _ in range(H)]
+        for i, (r, c) in enumerate(loop):
+            if not line[i] and line[i - 1] and line[(i + 1) % n]:
+                grid[r][c] = BLACK
+            elif line[i] and not (line[i - 1] and line[(i + 1) % n]):
+                grid[r][c] = WHITE
+        return grid
 
     def rules_text(self, instance: Instance) -> str:
         return ("- Draw one closed loop that passes through the centres of cells, each step going to an "

@@ -13,7 +13,7 @@ from ...core.params import param
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask
-from .regions import EMPTY, RectMoves, RegionAnswers, label_classes, random_division, rect_of, shapes
+from .regions import EMPTY, RectMoves, RegionAnswers, expand_division, label_classes, random_division, rect_of, shapes
 from .render import Sketch
 from .tatham.rect import encode as encode_desc
 
@@ -25,6 +25,8 @@ AMAX_DIV = 7  # the largest rectangle drawn has area W*H/7 (Tatham uses W*H/6; t
 class RectParams(GridParams):
     W: int = param(7, lo=1, hi=MAX_SIDE, doc="columns")
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+    expansion: float = param(0.0, lo=0.0, hi=4.0, doc="Tatham's 'e': divide a grid 1+e times smaller, then stretch it")
+    ambiguous: bool = param(False, doc="Tatham's 'a' (his generator may leave several solutions); ours are unique")
 
     def check(self):
         p = super().check()
@@ -49,8 +51,9 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     ## Generation
     §8: a random division (a random cell that some free domino covers, then a random free
     rectangle of area 2 to W*H/7 over it, until none fits; leftover single cells are merged
-    into a neighbour), a number in a random cell of each
-    rectangle, numbers moved until SAT proves the division unique.
+    into a neighbour; with Tatham's ``e`` on a grid 1+e times smaller, then stretched by copying
+    random rows and columns), a number in a random cell of each rectangle, numbers moved until
+    SAT proves the division unique.
 
     ## Interactive mode
     ``{"op": "rect", "r0", "c0", "r1", "c1"}`` draws a rectangle (corners inclusive; regions it
@@ -146,7 +149,9 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
         for _ in range(1000):
-            rects = random_division(rng, H, W, max(2, H * W // AMAX_DIV))
+            h2, w2 = (max(1, int(x / (1.0 + params.get("expansion", 0.0)))) for x in (H, W))
+            h2, w2 = (h2, w2) if h2 * w2 >= 2 else (min(H, 2), 1 if H >= 2 else 2)
+            rects = expand_division(rng, random_division(rng, h2, w2, max(2, h2 * w2 // AMAX_DIV)), H, W)
             spots = [(r0 + int(rng.integers(h)), c0 + int(rng.integers(w))) for r0, c0, h, w in rects]
             for _ in range(12):
                 grid = [[0] * W for _ in range(H)]

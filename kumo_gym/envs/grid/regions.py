@@ -88,8 +88,6 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
     taken = np.zeros((H, W), bool)
     rects: list[list[int]] = []
     while True:
-        s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
-        free = {(h, w): s[h:, w:] - s[:-h, w:] - s[h:, :-w] + s[:-h, :-w] == 0 for h, w in kinds}
         pair = np.zeros((H, W), bool)  # a free cell with a free neighbour: some free domino covers it
         pair[:, 1:] |= ~taken[:, 1:] & ~taken[:, :-1]
         pair[:, :-1] |= ~taken[:, 1:] & ~taken[:, :-1]
@@ -99,8 +97,14 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
         if not len(open_cells):
             break
         r, c = (int(x) for x in open_cells[int(rng.integers(len(open_cells)))])
-        fits = [(int(r0) + max(0, r - h + 1), int(c0) + max(0, c - w + 1), h, w) for (h, w), m in free.items()
-                for r0, c0 in np.argwhere(m[max(0, r - h + 1):r + 1, max(0, c - w + 1):c + 1])]
+        s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
+        fits = []
+        for h, w in kinds:  # the free placements over (r, c), shape by shape, in row-major order
+            ra, rb, ca, cb = max(0, r - h + 1), min(r, H - h) + 1, max(0, c - w + 1), min(c, W - w) + 1
+            if ra < rb and ca < cb:
+                window = (s[ra + h:rb + h, ca + w:cb + w] - s[ra:rb, ca + w:cb + w] - s[ra + h:rb + h, ca:cb]
+                          + s[ra:rb, ca:cb])
+                fits += [(ra + int(i), ca + int(j), h, w) for i, j in np.argwhere(window == 0)]
         r0, c0, h, w = fits[int(rng.integers(len(fits)))]
         taken[r0:r0 + h, c0:c0 + w] = True
         rects.append([r0, c0, h, w])
@@ -116,6 +120,23 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
             x[0], x[2] = min(x[0], r), x[2] + 1
         else:
             x[1], x[3] = min(x[1], c), x[3] + 1
+    return sorted(tuple(x) for x in rects)
+
+
+def expand_division(rng, rects: list, H: int, W: int) -> list[tuple[int, int, int, int]]:
+    """Stretch a division to H x W (Tatham's Rect expansion factor): repeatedly copy a random row
+    (then column); every rectangle across it grows by one, those beyond it move along."""
+    rects = [list(x) for x in rects]
+    for axis, size in ((0, H), (1, W)):
+        now = max(x[axis] + x[axis + 2] for x in rects)
+        for _ in range(size - now):
+            p = int(rng.integers(now))
+            for x in rects:
+                if x[axis] > p:
+                    x[axis] += 1
+                elif x[axis] + x[axis + 2] > p:
+                    x[axis + 2] += 1
+            now += 1
     return sorted(tuple(x) for x in rects)
 
 
@@ -251,6 +272,13 @@ class RectMoves:
             t.details["move_matches_solution"] = len({sol[r][c] for r, c in cells}) == 1 and \
                 sum(v == sol[r0][c0] for row in sol for v in row) == len(cells)
         return t
+
+    def interactive_prompt(self, instance: Instance) -> str:
+        return super().interactive_prompt(instance).replace(
+            "Given cells cannot change.",
+            'You may also draw a whole rectangle with {"op": "rect", "r0": top, "c0": left, "r1": bottom, '
+            '"c1": right} (corners included; any region it overlaps is erased first, and it gets a new label) '
+            'or erase the region of a cell with {"op": "erase", "r": row, "c": column}.', 1)
 
     def golden_moves(self, instance: Instance) -> list[tuple]:
         """One rectangle move per region of the solution."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import ClassVar
 
 import numpy as np
@@ -26,12 +27,26 @@ SMALL = 16
 class SignpostParams(GridParams):
     W: int = param(4, lo=1, hi=MAX_SIDE, doc="columns")
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+    corners: bool = param(False, doc="Tatham's 'c': 1 in the top-left corner, W*H in the bottom-right")
 
     def check(self):
         p = super().check()
         if p.W * p.H < 2:
             raise ConfigError(f"Signpost W={p.W}, H={p.H}: the grid needs at least 2 cells")
         return p
+
+
+@functools.lru_cache(maxsize=8)
+def _permutation(H: int, W: int) -> tuple[Formula, np.ndarray]:
+    """R1 alone (``x[r, c, k-1]``: the cell holds k; a permutation), built once per size and
+    copied per layout: the arrows only add clauses over the same variables."""
+    f = Formula()
+    x = f.grid("x", H, W, H * W)
+    for r, c in np.ndindex(H, W):
+        f.exactly(x[r, c].tolist(), 1, rule="R1")
+    for k in range(H * W):
+        f.exactly(x[:, :, k].ravel().tolist(), 1, rule="R1")
+    return f, x
 
 
 class SignpostTask(GridTask):
@@ -49,13 +64,14 @@ class SignpostTask(GridTask):
 
     ## Generation
     §8: a random Hamiltonian path through the queen-move graph (Warnsdorff's rule with random
-    ties), arrows along it, all numbers shown, then numbers other than 1 and W*H (1 too on a
-    two-cell grid, which would otherwise leave nothing to fill) removed in a
-    seeded order while deduction on the SAT encoding still fixes every cell (failed-literal
-    probing up to 16 cells, unit propagation beyond: Tatham's given density), which proves the
-    numbering unique. The single chain needs no lazy cut here:
-    the encoding numbers the cells (a permutation with every arrow followed), which rules out
-    loops; a model of the arrows alone would admit them (tests/grid/test_signpost.py).
+    ties; with Tatham's ``c`` it runs from the top-left to the bottom-right corner), arrows
+    along it, every number shown, then numbers other than 1 and W*H (1 too on a two-cell grid,
+    which would otherwise leave nothing to fill) removed in a seeded order while deduction on
+    the SAT encoding still fixes every cell (failed-literal probing up to 16 cells, unit
+    propagation beyond: Tatham's given density), which proves the numbering unique. The single
+    chain needs no lazy cut here: the encoding numbers the cells (a permutation with every arrow
+    followed), which rules out loops; a model of the arrows alone would admit them
+    (tests/grid/test_signpost.py).
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": k}`` writes k into a cell, ``0`` clears it.
@@ -116,22 +132,19 @@ class SignpostTask(GridTask):
         ray, and (the same rule seen from the other end) the cell of k+1 has k on a ray into it."""
         H, W = len(arrows), len(arrows[0])
         n = H * W
-        f = Formula()
-        x = f.grid("x", H, W, n)
-        for r, c in np.ndindex(H, W):
-            f.exactly(x[r, c].tolist(), 1, rule="R1")
-        for k in range(n):
-            f.exactly(x[:, :, k].ravel().tolist(), 1, rule="R1")
+        base, x = _permutation(H, W)
+        f = base.copy()
+        xs = x.tolist()
         into: dict = {}
         for r, c in np.ndindex(H, W):
             cells = ray(r, c, STEP.get(arrows[r][c]), H, W)
             for b in cells:
                 into.setdefault(b, []).append((r, c))
             for k in range(n - 1):
-                f.add([-int(x[r, c, k])] + [int(x[b][k + 1]) for b in cells], rule="R2")
+                f.add([-xs[r][c][k]] + [xs[b[0]][b[1]][k + 1] for b in cells], rule="R2")
         for b in np.ndindex(H, W):
             for k in range(1, n):
-                f.add([-int(x[b][k])] + [int(x[a][k - 1]) for a in into.get(b, [])], rule="R2")
+                f.add([-xs[b[0]][b[1]][k]] + [xs[a[0]][a[1]][k - 1] for a in into.get(b, [])], rule="R2")
 
         def decode(value: np.ndarray) -> list[list]:
             return (np.argmax(value[x] > 0, axis=2) + 1).tolist()
@@ -143,7 +156,8 @@ class SignpostTask(GridTask):
         deduction still finds the numbering (which proves it unique): probing on small grids,
         propagation on larger ones (``SMALL``)."""
         W, H = params["W"], params["H"]
-        path = queen_path(rng, H, W)
+        ends = {"start": (0, 0), "end": (H - 1, W - 1)} if params.get("corners") else {}
+        path = queen_path(rng, H, W, **ends)
         sol = [[0] * W for _ in range(H)]
         arrows: list[list] = [[None] * W for _ in range(H)]
         for i, (r, c) in enumerate(path):

@@ -40,14 +40,12 @@ class UndeadTask(GridTask):
 
     ## Description
     Some cells hold diagonal mirrors; every other cell holds a ghost (G), a vampire (V) or a zombie
-    (Z). The totals of each kind are given. A number at the edge counts the monsters seen looking
-    into the grid from there, the line of sight bouncing off mirrors: zombies are always seen,
-    vampires only before the first mirror, ghosts only after it (a cell passed twice counts
-    twice). grid_puzzles.md §5, Tatham's *Undead*.
+    (Z), with the totals given. An edge number counts the monsters seen from there, the line of
+    sight bouncing off mirrors: zombies always, vampires only before the first mirror, ghosts only
+    after it (a cell passed twice counts twice). grid_puzzles.md §5, Tatham's *Undead*.
 
     ## Answer
-    A JSON array of H rows of W strings: ``"G"``, ``"V"`` or ``"Z"`` on every cell without a mirror;
-    mirror cells are copied (``"\\\\"`` or ``"/"``), though anything written there is ignored.
+    H rows of W strings: ``"G"``, ``"V"`` or ``"Z"``; mirrors copied (anything there is ignored).
 
     ## Generation
     §8: mirrors on 34-40 % of the cells (Tatham's density), random monsters, every total and sight
@@ -56,7 +54,7 @@ class UndeadTask(GridTask):
     ``e`` prefers puzzles unit propagation solves, ``n`` and ``t`` ones it does not.
 
     ## Interactive mode
-    ``{"r": row, "c": col, "v": "G"}`` (or ``"V"``, ``"Z"``), ``"."`` clears. Mirrors are fixed.
+    ``{"r": row, "c": col, "v": "G"}`` (``"V"``, ``"Z"``), ``"."`` clears; mirrors are fixed.
     """
 
     family = "undead"
@@ -77,6 +75,7 @@ class UndeadTask(GridTask):
     state_keys = ("grid", "totals", *SIDES)
     empty = "."
     given_symbols = frozenset(MIRRORS)
+    max_cells = 54  # Tatham's limit
 
     def cell_values(self, instance: Instance) -> tuple:
         return (*MONSTERS, *MIRRORS)

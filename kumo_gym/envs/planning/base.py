@@ -934,14 +934,19 @@ class PlanningInteractiveEnv(_InfoCache, InteractiveEnv):
         if isinstance(step_budget, bool) or not isinstance(step_budget, (int, float)) or not 1 <= step_budget <= 1e6:
             raise ConfigError(f"step_budget {step_budget!r} is not a number in 1..1000000")
         self.step_budget = float(step_budget)
+        self._max_steps_for: Instance | None = None
+        self._max_steps_value = 0
 
     @property
     def max_steps(self) -> int:
         """``max_steps`` if given, else ceil(step_budget x optimal length) (spec §6.2)."""
         if self._max_steps_arg:
             return self._max_steps_arg
-        opt = self.task.optimal_steps(self.instance) or 4 * int(self.instance.data.get("n", 1)) + 1
-        return max(1, math.ceil(self.step_budget * opt))
+        if self._max_steps_for is not self.instance:  # once per instance: step() asks every move
+            opt = self.task.optimal_steps(self.instance) or 4 * int(self.instance.data.get("n", 1)) + 1
+            self._max_steps_value = max(1, math.ceil(self.step_budget * opt))
+            self._max_steps_for = self.instance
+        return self._max_steps_value
 
     def _interactive_prompt(self, inst: Instance) -> str:
         text = self.task.interactive_prompt(inst)

@@ -179,23 +179,10 @@ TEMPLATE_FIELDS = ("width", "height", "start", "end", "grid", "polyshapes", "exa
 
 def check_template(template: str) -> str:
     """Raise ConfigError unless ``template`` uses only plain named fields of TEMPLATE_FIELDS
-    (no attribute or index access: the template is user text, formatted, never evaluated)."""
-    import string
+    (no attribute or index access, no format spec: the template is user text, formatted, never evaluated)."""
+    from ..base import check_prompt_template
 
-    from ...core.errors import ConfigError
-
-    if not isinstance(template, str):
-        raise ConfigError(f"template must be a string, got {type(template).__name__}")
-    try:
-        parsed = list(string.Formatter().parse(template))
-    except ValueError as e:
-        raise ConfigError(f"template is not a valid format string: {e}") from None
-    for _, name, spec, _ in parsed:
-        if name is None:
-            continue
-        if name not in TEMPLATE_FIELDS or spec:
-            raise ConfigError(f"template field {{{name}}} is not one of: {', '.join(TEMPLATE_FIELDS)}")
-    return template
+    return check_prompt_template(template, TEMPLATE_FIELDS, what="template", specs=False)
 
 
 def build_prompt(p: SparcPuzzle, fmt: str = "array", shots: int = 1, template: str | None = None,

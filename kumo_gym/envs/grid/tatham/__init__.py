@@ -83,15 +83,24 @@ def codec(family: str) -> ModuleType:
     """The codec module of a grid puzzle (``kumo_gym.envs.grid.tatham.<family>``; a family named
     like a Python builtin, Range, lives in ``<family>_.py``, since a submodule called ``range``
     would replace the builtin inside this package)."""
+    mod = _CODECS.get(family)  # asked several times per generated instance
+    if mod is not None:
+        return mod
     name = family.lower()
     if not name.isidentifier() or name in ("grammar",):
         raise ConfigError(f"no Tatham codec for {family!r}")
     if hasattr(builtins, name):
         name += "_"
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        mod = importlib.import_module(f"{__name__}.{name}")
     except ModuleNotFoundError:
         raise ConfigError(f"no Tatham codec for {family!r}: expected kumo_gym/envs/grid/tatham/{name}.py") from None
+    _CODECS[family] = mod
+    return mod
+
+
+#: codec modules found so far, by family name as asked
+_CODECS: dict[str, ModuleType] = {}
 
 
 def parse_game_id(game_id: str, task, tatham_params: str | None = None, params: dict | None = None,

@@ -213,9 +213,9 @@ class Field:
     """One field of a Tatham parameter string after the size.
 
     ``kind``: ``letter`` (``prefix`` + one of ``choices``: ``de``), ``number`` (``prefix`` +
-    digits: ``b20``), ``bit`` (``prefix`` + 0/1 read as a bool: Mosaic ``h0``), ``flag``
-    (``prefix`` alone means True: Unruly ``u``) or ``token`` (one of ``choices`` with no
-    prefix: Solo's ``r2``). ``in_id``: the field changes the rules, so game IDs carry it.
+    digits: ``b20``), ``decimal`` (``prefix`` + a decimal written as C's ``%g``: Rect ``e0.5``),
+    ``bit`` (``prefix`` + 0/1 read as a bool: Mosaic ``h0``), ``flag`` (``prefix`` alone means
+    True: Unruly ``u``) or ``token`` (one of ``choices`` with no prefix: Solo's ``r2``). ``in_id``: the field changes the rules, so game IDs carry it.
     ``omit``: a value the full form leaves out (Tatham's encoder skips its default there).
     """
 
@@ -233,6 +233,8 @@ class Field:
             return ""
         if self.kind == "bit":
             return f"{self.prefix}{int(bool(value))}"
+        if self.kind == "decimal":
+            return f"{self.prefix}{float(value):g}"  # C's %g, as Tatham writes Rect's e0.5
         return f"{self.prefix}{value}"
 
     def read(self, rest: str) -> tuple[Any, str] | None:
@@ -252,6 +254,11 @@ class Field:
                 return after[0], after[1:]
             raise ConfigError(f"{self.prefix}{after[:1]!r} is not one of: "
                               + ", ".join(self.prefix + c for c in self.choices))
+        if self.kind == "decimal":
+            m = re.match(r"\d{1,3}(?:\.\d{1,4})?", after)
+            if not m:
+                raise ConfigError(f"{self.prefix!r} must be followed by a number in {rest!r}")
+            return float(m.group(0)), after[m.end():]
         m = re.match(r"\d{1,4}", after)
         if not m:
             raise ConfigError(f"{self.prefix!r} must be followed by a number in {rest!r}")

@@ -17,6 +17,13 @@ def rotate(dirs: str, degrees: int) -> str:
     return "".join(d for d in TURN if d in out)
 
 
+ORIENTATIONS = (0, 90, 180, 270)
+#: the turn after which a symmetric tile looks the same (others: 360)
+PERIOD = {"I": 180, "X": 90}
+#: every connection set of each tile type, in CANONICAL's order
+SHAPES = [{rotate(canon, o) for o in ORIENTATIONS} for canon in CANONICAL.values()]
+
+
 def tile_of(dirs: str) -> tuple[str, int]:
     """(type, smallest orientation) of a connection string."""
     for kind, canon in CANONICAL.items():

@@ -1,16 +1,17 @@
 """Rectangles game IDs (grid_puzzles.md §5 "Rect"): a NUMGRID of the area numbers.
 
 Tatham's full parameter form may add ``e<f>`` (expansion) and ``a`` (allow ambiguous puzzles);
-both are generation-only, so game IDs carry the size alone. We generate with neither (the
-canonical presets are plain ``WxH``) and refuse them in parameter strings. Save files carry
+both are generation-only, so game IDs carry the size alone. ``a`` is accepted (our puzzles are
+unique either way); ``e`` divides a smaller grid and stretches it by inserting rows and columns. Save files carry
 AUXINFO as a move string, which we do not need (the solution is found by SAT).
 """
 from __future__ import annotations
 
 from ....core.errors import ConfigError
-from .grammar import ParamFormat, decode_numgrid, encode_numgrid
+from .grammar import Field, ParamFormat, decode_numgrid, encode_numgrid
 
-PARAMS = ParamFormat(("W", "H"), (), title="Rect")
+PARAMS = ParamFormat(("W", "H"), (Field("expansion", "e", kind="decimal", omit=0.0),
+                                  Field("ambiguous", "a", kind="flag")), title="Rect")
 
 
 def decode(params: dict, desc: str) -> dict:

@@ -3,14 +3,14 @@ direction letter ``a``..``h`` = N, NE, E, SE, S, SW, W, NW.
 
 The cell that holds W*H has no arrow; Tatham writes a placeholder letter there (``a`` in
 generated IDs), which we read as ``null`` when that cell's number W*H is given. Tatham's ``c``
-parameter (chain ends in the corners) is generation-only and not supported by our generator.
+parameter (the chain runs from the top-left to the bottom-right corner) is generation-only.
 """
 from __future__ import annotations
 
 from ....core.errors import ConfigError
-from .grammar import ParamFormat
+from .grammar import Field, ParamFormat
 
-PARAMS = ParamFormat(("W", "H"), (), title="Signpost")
+PARAMS = ParamFormat(("W", "H"), (Field("corners", "c", kind="flag"),), title="Signpost")
 DIRS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 STEP = {"N": (-1, 0), "NE": (-1, 1), "E": (0, 1), "SE": (1, 1), "S": (1, 0), "SW": (1, -1), "W": (0, -1),
         "NW": (-1, -1)}

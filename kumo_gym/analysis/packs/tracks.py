@@ -1,0 +1,141 @@
+"""Train Tracks: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+
+Claims: ``Edge{a,b,on}`` (solution: the track joins the two neighbouring cells, or not; C* = every
+edge of the track with on=true, the two border ends included as edges to the off-grid cells
+``[entry_row, -1]`` and ``[H, exit_col]``), ``OnPath{r,c}`` / ``OffPath{r,c}`` (solution),
+``Count{axis,index,n}``, ``Endpoint{side,index}``, ``GivenPiece{r,c,dirs}`` (clues),
+``Contradiction``. Edge claims name two cells, so a small reader of their own reads them ("the
+track joins (1, 2) and (1, 3)", "no track between (0, 0) and (1, 0)"); Pearl's pack shares it.
+
+No deduction model yet (the one-path rule is global; synthetic traces skip this puzzle).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...envs.grid.claims import line_edges
+from ..reading import Found, Phrase, PhraseReader
+from ..schema import Pack
+from ..text import Norm
+from .common import ALIASES, CONTRADICTION, generic_rules
+
+_CELL = r"@(\d+)@"
+_LINE = r"(?:the )?(?:track|loop|line|path)"
+#: (pattern, on) -- negative phrasings first; the two cells of a match are not read again
+EDGE_PHRASES = (
+    (re.compile(rf"\bno (?:track|loop|line|edge|connection|link|segment) (?:between|from) {_CELL} (?:and|to) {_CELL}"), False),
+    (re.compile(rf"\b{_LINE} (?:does not|doesn't|cannot|can't|can not|never|must not) (?:join|connect|link|run between|"
+                rf"go between|pass between) {_CELL} and {_CELL}"), False),
+    (re.compile(rf"{_CELL} (?:is not|isn't|cannot be|can't be|is never|must not be) (?:joined|connected|linked) "
+                rf"(?:to|with) {_CELL}"), False),
+    (re.compile(rf"\b{_LINE} (?:joins|connects|links|runs between|goes between|passes between|must join|must connect) "
+                rf"{_CELL} (?:and|to|with) {_CELL}"), True),
+    (re.compile(rf"{_CELL} (?:is|must be|has to be) (?:joined|connected|linked) (?:to|with) {_CELL}"), True),
+    (re.compile(rf"\b(?:an? |the )?(?:edge|connection|link|segment) (?:between|from) {_CELL} (?:and|to) {_CELL}"), True),
+)
+EDGE_TEMPLATES = {
+    "Edge:on": ("the track joins {a_cell} and {b_cell}", "{a_cell} is connected to {b_cell}"),
+    "Edge:off": ("no track between {a_cell} and {b_cell}", "{a_cell} is not connected to {b_cell}"),
+    "OnPath": ("{cell} is on the track", "the track passes through {cell}"),
+    "OffPath": ("{cell} is off the track", "{cell} is not on the track"),
+}
+PATH_PHRASES = (
+    Phrase("OffPath", r"{subj}{cells} (?:is|are) (?:not on|off) the (?:track|loop|path)\b"),
+    Phrase("OffPath", r"{subj}{cells} {neg} (?:be )?on the (?:track|loop|path)\b"),
+    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) on the (?:track|loop|path)\b"),
+    Phrase("OnPath", r"\bthe (?:track|loop|path) (?:passes|goes|runs) through {cells}"),
+)
+_DIRS = {"UR": "up and right", "UD": "up and down", "UL": "up and left", "RD": "right and down",
+         "RL": "right and left", "DL": "down and left"}
+
+
+class EdgeReader(PhraseReader):
+    """The pack's phrases, plus Edge claims between two cells."""
+
+    def read(self, norm: Norm) -> list[Found]:
+        out, masked = [], norm.text
+        for rx, on in EDGE_PHRASES:
+            for m in rx.finditer(masked):
+                a, b = sorted([norm.coords[int(k)][0] - self.offset, norm.coords[int(k)][1] - self.offset]
+                              for k in m.groups())
+                out.append(Found("Edge", {"a": a, "b": b, "on": on}, m.start(), True, m.end(), m.start()))
+                masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+        return out + super().read(Norm(masked, norm.coords))
+
+
+class LinePack(Pack):
+    """A puzzle whose answer is a line through cell centres (Tracks, Pearl): C* is its edges."""
+
+    def reader(self, offset: int):
+        return EdgeReader(self, offset)
+
+    def grid_claims(self, instance: Any, grid: list) -> list:
+        return [("Edge", {"a": list(a), "b": list(b), "on": True}) for a, b in sorted(line_edges(grid))]
+
+    def template_variant(self, kind: str, payload: dict) -> str:
+        if kind == "Edge":
+            return "on" if payload.get("on", True) else "off"
+        return ""
+
+
+class TracksPack(LinePack):
+    def template_variant(self, kind: str, payload: dict) -> str:
+        if kind == "Endpoint":
+            return str(payload.get("side", "")).upper()
+        if kind == "GivenPiece":
+            return str(payload.get("dirs", ""))
+        return super().template_variant(kind, payload)
+
+    def clue_claims(self, instance: Any) -> list:
+        st = instance.data["state"]
+        out = [("Count", {"axis": "COL", "index": c, "n": n}) for c, n in enumerate(st["col_counts"])]
+        out += [("Count", {"axis": "ROW", "index": r, "n": n}) for r, n in enumerate(st["row_counts"])]
+        out += [("Endpoint", {"side": "LEFT", "index": st["entry_row"]}),
+                ("Endpoint", {"side": "BOTTOM", "index": st["exit_col"]})]
+        for key, dirs in sorted(st["given_pieces"].items(), key=lambda kv: tuple(map(int, kv[0].split(",")))):
+            r, c = (int(x) for x in key.split(","))
+            out.append(("GivenPiece", {"r": r, "c": c, "dirs": dirs}))
+        return out
+
+
+PACK = TRACKS = TracksPack(
+    puzzle="tracks",
+    family="tracks",
+    kinds={
+        "Edge": {"a": "xcell", "b": "xcell", "on": "bool"},
+        "OnPath": {"r": "r", "c": "c"},
+        "OffPath": {"r": "r", "c": "c"},
+        "Count": {"axis": "axis", "index": "index", "n": "count"},
+        "Endpoint": {"side": "side", "index": "index"},
+        "GivenPiece": {"r": "r", "c": "c", "dirs": "dirs"},
+        **CONTRADICTION,
+    },
+    solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
+    clue_kinds=frozenset({"Count", "Endpoint", "GivenPiece"}),
+    rules=generic_rules({"Edge", "OnPath", "OffPath"}, negative={"OffPath"}, clues={"Count", "Endpoint", "GivenPiece"}),
+    aliases=ALIASES,
+    claim_notes=("Edge: the track joins neighbouring cells a and b ([r, c] each; on=false: it does not); the border "
+                 "ends are edges to [entry_row, -1] and [H, exit_col]. OnPath / OffPath: cell (r, c) is on / off the "
+                 "track. Count: a row or column (axis ROW/COL) holds n track cells. Endpoint: the track enters on "
+                 "the LEFT at row index or leaves at the BOTTOM at column index. GivenPiece: a given piece at (r, c) "
+                 "joining the directions dirs (URDL letters)."),
+    opposites={"OnPath": "OffPath", "OffPath": "OnPath"},
+    negative_kinds=frozenset({"OffPath"}),
+    phrases=(
+        Phrase("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} track (?:cells|squares|pieces)\b"),
+        Phrase("Count", r"\bthe (?:count|clue|number) (?:for|of) {line} is {n}\b"),
+        Phrase("Endpoint", r"\bthe track enters from the left (?:edge )?(?:at|in) row (?P<index>\d{1,3})\b", {"side": "LEFT"}),
+        Phrase("Endpoint", r"\bthe track (?:leaves|exits) (?:through|at|from) the bottom (?:edge )?(?:at|in) column "
+                           r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
+    ) + tuple(Phrase("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece joining {words}\b", {"dirs": d})
+              for d, words in _DIRS.items()) + PATH_PHRASES,
+    templates={
+        **EDGE_TEMPLATES,
+        "Count": ("{line} has {n} track cells", "the count for {line} is {n}"),
+        "Endpoint:LEFT": ("the track enters from the left at row {idx}",),
+        "Endpoint:BOTTOM": ("the track leaves through the bottom at column {idx}",),
+        **{f"GivenPiece:{d}": (f"{{cell}} is a given piece joining {words}", f"{{cell}} holds a given piece joining {words}")
+           for d, words in _DIRS.items()},
+    },
+)

@@ -1,0 +1,197 @@
+"""Galaxies (grid_puzzles.md §5 "Galaxies"; Tatham's ``galaxies``). Game IDs: ``tatham/galaxies.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding
+from ...solvers.sat import Formula
+from .base import DIFFICULTIES, Check, GridParams, GridTask
+from .geometry import components, connected_cuts, dot_cells, random_symmetric_partition
+from .render import Sketch
+
+#: the most dots a grid of the largest size may hold (answer labels are dot indices)
+MAX_DOTS = 400
+#: dots seeded before the regions grow (``geometry.random_symmetric_partition``): a * cells + b,
+#: tuned so that our dot counts are Tatham's (§8 calibration)
+SEEDS = (0.082, -1.5)
+#: how often a seeded dot goes on a cell centre, an edge or a corner
+SHAPES = {(0, 0): 1.0, (0, 1): 1.5, (1, 0): 1.5, (1, 1): 4.0}
+#: unique partitions drawn on grids of at most so many cells, keeping the one with the fewest dots
+PICK = {9: 20, 25: 2}
+
+
+@dataclasses.dataclass(frozen=True)
+class GalaxiesParams(GridParams):
+    W: int = param(7, lo=3, hi=20, doc="columns")
+    H: int = param(None, kind=int, lo=3, hi=20, doc="rows (default: W)")
+    tatham_difficulty: str = param("n", choices=("n", "u"), doc="Tatham's level: n normal, u unreasonable")
+
+
+class GalaxiesTask(GridTask):
+    """Galaxies: split the grid into regions, each symmetric about its own dot.
+
+    ## Description
+    Dots sit at cell centres, on edges between two cells or on corners between four. Divide the
+    grid into connected regions so that each region holds exactly one dot (with every cell that
+    dot touches) and looks the same after a half turn about its dot (grid_puzzles.md §5, Tatham's
+    *Galaxies*).
+
+    ## Answer
+    A JSON array of H rows of W integers: the region of every cell, written as the index of its
+    dot in the state's ``dots`` list. Any labelling is accepted: each set of equal labels is
+    checked as one region. Rule galaxies.R1 (the grid is partitioned) holds by construction.
+
+    ## Generation
+    §8: random symmetric region growth (a free cell picks a dot at its centre, edge or corner,
+    then the region grows by a cell and its mirror image at a time), redrawn until SAT certifies
+    the partition unique, with connectivity as lazy cuts.
+
+    ## Interactive mode
+    ``{"r": row, "c": col, "v": k}`` puts a cell in the region of dot k; ``-1`` clears it.
+    """
+
+    family = "galaxies"
+    title = "Galaxies"
+    Params = GalaxiesParams
+    difficulties: ClassVar[dict] = {d: {"W": n, "H": n, "tatham_difficulty": "n"}
+                                    for d, n in zip(DIFFICULTIES, (3, 5, 7, 15))}
+    rule_codes: ClassVar[dict] = {
+        "galaxies.R1": "the grid is partitioned into regions (every cell in exactly one)",
+        "galaxies.R2": "every region is connected (orthogonally)",
+        "galaxies.R3": "every region holds exactly one dot, together with every cell that dot touches",
+        "galaxies.R4": "every region is unchanged by a half turn about its dot",
+    }
+    symbols = frozenset(range(MAX_DOTS))
+    state_keys = ("W", "H", "dots")
+    empty = -1
+
+    def shape(self, state: dict) -> tuple[int, int]:
+        return int(state["H"]), int(state["W"])
+
+    def cell_values(self, instance: Instance) -> tuple:
+        return tuple(range(len(instance.data["state"]["dots"])))
+
+    def move_values(self, instance: Instance) -> tuple:
+        """-1 and every label a grid of this size could need (the structured view's catalogue is
+        fixed per size); labels beyond this puzzle's dots are refused by :meth:`check_move`."""
+        H, W = self.dims(instance)
+        return (-1,) + tuple(range(H * W))
+
+    def check_move(self, instance: Instance, state, move: tuple) -> str | None:
+        bad = super().check_move(instance, state, move)
+        n = len(instance.data["state"]["dots"])
+        return bad or (None if len(move) != 3 or move[2] < n else f"there is no dot {move[2]}: dots are 0..{n - 1}")
+
+    def legal_moves(self, instance: Instance, state) -> list[tuple]:
+        n = len(instance.data["state"]["dots"])
+        return [m for m in super().legal_moves(instance, state) if m[2] < n]
+
+    def interactive_prompt(self, instance: Instance) -> str:  # the moves this puzzle's dots allow
+        H, W, n = *self.dims(instance), len(instance.data["state"]["dots"])
+        return super().interactive_prompt(instance).replace(f"-1..{H * W - 1} (", f"-1..{n - 1} (", 1)
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        H, W = self.dims(instance)
+        dots = instance.data["state"]["dots"]
+        labels = np.asarray(grid)
+        checks, inside = [], {}
+        for label in sorted(set(labels.ravel().tolist())):
+            comps = components(labels == label)
+            checks.append(Check("R2", [cell for comp in comps[:-1] for cell in comp], len(comps) == 1))
+        for k, dot in enumerate(dots):
+            held = {grid[r][c] for r, c in dot_cells(dot)}
+            checks.append(Check("R3", dot_cells(dot), len(held) == 1))
+            if len(held) == 1:
+                inside.setdefault(held.pop(), []).append(k)
+        for label in sorted(set(labels.ravel().tolist())):
+            cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(labels == label))]
+            mine = inside.get(label, [])
+            checks.append(Check("R3", [] if len(mine) == 1 else cells, len(mine) == 1))
+            if len(mine) == 1:
+                r2, c2 = dots[mine[0]]
+                bad = [(r, c) for r, c in cells if not (0 <= r2 - r < H and 0 <= c2 - c < W and grid[r2 - r][c2 - c] == label)]
+                checks.append(Check("R4", bad, not bad))
+        return checks
+
+    def encode(self, state: dict) -> Encoding:
+        """One formula per dot layout: ``x[r, c, k]`` (cell in dot k's region) for the cells whose
+        mirror image about dot k lies in the grid; the cells each dot touches are assumptions (R3)."""
+        H, W = self.shape(state)
+        dots = tuple(tuple(d) for d in state["dots"])
+        enc = self.layout((H, W, dots), lambda: self._rules(H, W, dots))
+        x = enc.extra["x"]
+        return enc.with_clues({(k, cell): ("R3", (int(x[cell][k]),)) for k, dot in enumerate(dots) for cell in dot_cells(dot)})
+
+    @staticmethod
+    def _rules(H: int, W: int, dots: tuple) -> Encoding:
+        f = Formula()
+        x = np.zeros((H, W, len(dots)), np.int32)
+        for (r, c), (k, (r2, c2)) in ((cell, kd) for cell in np.ndindex(H, W) for kd in enumerate(dots)):
+            if 0 <= r2 - r < H and 0 <= c2 - c < W:
+                x[r, c, k] = f.var(("in", r, c, k))
+        for r, c in np.ndindex(H, W):
+            f.exactly_one([int(v) for v in x[r, c] if v])
+        for r, c, k in zip(*np.nonzero(x)):
+            r2, c2 = dots[k]
+            if (r2 - r, c2 - c) != (r, c):
+                f.add([-int(x[r, c, k]), int(x[r2 - r, c2 - c, k])], rule="R4")
+        per_dot = [connected_cuts(x[:, :, k]) for k in range(len(dots))]  # R2: each region is connected
+        return Encoding(f, x[x > 0], lambda value: np.argmax(value[x] > 0, axis=2).tolist(),
+                        cuts=lambda value: [cl for cut in per_dot for cl in cut(value)], cut_rule="R2", extra={"x": x})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        """Random symmetric partitions until SAT (with connectivity cuts) certifies one unique; on
+        small grids the one with the fewest dots among :data:`PICK` unique draws (blocked growth
+        leaves many one-cell regions there, and Tatham's puzzles have larger ones)."""
+        W, H = params["W"], params["H"]
+        picked: list = []
+        for _ in range(500):
+            dots, sol = random_symmetric_partition(rng, H, W, round(SEEDS[0] * H * W + SEEDS[1]), SHAPES)
+            state = {"W": W, "H": H, "dots": dots}
+            enc = self.encode(state)
+            truth = enc.solution_values([int(v) if k == sol[r][c] else -int(v)
+                                         for (r, c, k), v in np.ndenumerate(enc.extra["x"]) if v])
+            if len(dots) > 1 and enc.engine.alternative(enc.assumptions(), truth) is None:
+                picked.append((state, sol))
+                if len(picked) >= next((n for cells, n in sorted(PICK.items()) if H * W <= cells), 1):
+                    return min(picked, key=lambda p: len(p[0]["dots"]))
+        raise RuntimeError(f"could not generate a {W}x{H} Galaxies puzzle")
+
+    def rules_text(self, instance: Instance) -> str:
+        return ("- \"dots\" lists the dots as [r2, c2] in half-cell units: the centre of cell (r, c) is [2r, 2c], so an "
+                "odd r2 or c2 puts the dot on the edge between two cells, and both odd on the corner where four cells "
+                "meet. Dot k is the k-th entry (from 0).\n"
+                "- Divide the whole grid into regions of orthogonally connected cells.\n"
+                "- Each region contains exactly one dot, together with every cell that dot lies in or touches.\n"
+                "- Each region is symmetric about its dot: turning it half way round the dot maps it onto itself, so "
+                "cell (r, c) is in the region of dot [r2, c2] exactly when cell (r2 - r, c2 - c) is.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return ("give every cell the index k of the dot whose region it belongs to (an integer from 0 to "
+                f"{len(instance.data['state']['dots']) - 1}).")
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        """Region borders drawn as walls between differently labelled cells, the dots on top."""
+        H, W = self.dims(instance)
+        st = instance.data["state"]
+        walls = [((r, c), n) for r, c in np.ndindex(H, W) for n in ((r, c + 1), (r + 1, c))
+                 if n[0] < H and n[1] < W and grid[r][c] != grid[n[0]][n[1]]]
+        black = set(st.get("black", ()))
+        return Sketch(H, W, [["." if v == self.empty else str(v) for v in row] for row in grid], walls=walls,
+                      labels=[["" if v == self.empty else str(v) for v in row] for row in grid],
+                      dots=[(r2, c2, k in black) for k, (r2, c2) in enumerate(st["dots"])])
+
+    def clue_count(self, instance: Instance) -> int:
+        return len(instance.data["state"]["dots"])
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        H, W = self.dims(instance)
+        out = np.zeros((2 * H - 1, 2 * W - 1), np.float32)
+        for r2, c2 in instance.data["state"]["dots"]:
+            out[r2, c2] = 1.0
+        return out.ravel()
