@@ -38,14 +38,13 @@ class DominosaTask(DominoMoves, GridTask):
     0 <= a <= b <= N is the pair of exactly one domino (grid_puzzles.md §5, Tatham's *Dominosa*).
 
     ## Answer
-    A JSON array of N+1 rows of N+2 strings saying which half of its domino each cell is:
-    ``"L"``/``"R"`` for the left and right halves of a horizontal domino, ``"T"``/``"B"`` for the
-    top and bottom halves of a vertical one. Any valid tiling scores 1.
+    N+1 rows of N+2 strings, each cell's half of its domino: ``"L"``/``"R"`` (left/right of a
+    horizontal one), ``"T"``/``"B"`` (top/bottom of a vertical one). Any valid tiling scores 1.
 
     ## Generation
     §8: a random domino tiling (straight rows, then random 2x2 flips) with the number pairs in random
     order; two dominoes (one on a slot failed-literal probing leaves open) swap pairs, kept when no
-    more slots stay open, until probing solves it (grade <= 1: unique). Above ``t`` grade 1 is preferred.
+    more slots stay open, until probing solves it (grade <= 1: unique). As Tatham's, ``t`` prefers grade 0.
 
     ## Interactive mode
     ``{"op": "domino", "cells": [[r1, c1], [r2, c2]]}`` lays a domino on two adjacent cells
@@ -144,10 +143,10 @@ class DominosaTask(DominoMoves, GridTask):
             if best[1]:
                 continue
             state = {"max_pip": n, "grid": undecided}
-            if level == "t" or self.encode(state).engine.grade([]) == 1 or n < 3:
+            if self.encode(state).engine.grade([]) == (0 if level == "t" else 1) or n < 3:
                 return state, sol
             first = first or (state, sol)
-            if attempt >= 4:  # grade 1 is rare for this size: take the first unique one
+            if attempt >= 4:  # the preferred grade is rare for this size: take the first unique one
                 return first
         raise RuntimeError(f"could not generate a Dominosa puzzle with maximum {n}")
 

@@ -389,13 +389,21 @@ def random_tree(rng: np.random.Generator, n_nodes: int, edges: list[tuple[int, i
     no node above ``max_degree``: the indices of its edges."""
     degree = {start: 0}
     tree = set()
+    incident: dict[int, list[int]] = {}
+    for i, (a, b) in enumerate(edges):
+        incident.setdefault(a, []).append(i)
+        incident.setdefault(b, []).append(i)
+    touching = set(incident.get(start, ()))  # edges with an end in the tree (the frontier, and stale ones)
     while len(degree) < n_nodes:
-        frontier = [i for i, (a, b) in enumerate(edges) if (a in degree) != (b in degree)
-                    and degree.get(a, degree.get(b)) < max_degree]
+        frontier = sorted(i for i in touching if (edges[i][0] in degree) != (edges[i][1] in degree)
+                          and degree.get(edges[i][0], degree.get(edges[i][1])) < max_degree)
         i = frontier[int(rng.integers(len(frontier)))]
         tree.add(i)
         for x in edges[i]:
+            if x not in degree:
+                touching |= set(incident[x])
             degree[x] = degree.get(x, 0) + 1
+        touching = {j for j in touching if not (edges[j][0] in degree and edges[j][1] in degree)}
     return frozenset(tree)
 
 
