@@ -318,6 +318,10 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         enc = self.encoding(instance)
         return enc.engine.grade(enc.assumptions())
 
+    def record_fields(self, instance: Instance) -> dict:
+        """Dataset records carry the §8 grade (0 propagation, 1 probing, 2 search) and the clue count."""
+        return {"grade": self.grade(instance), "clues": self.clue_count(instance)}
+
     def solve(self, instance: Instance) -> list[list]:
         sol = instance.data.get("solution")
         if sol:

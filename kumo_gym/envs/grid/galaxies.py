@@ -47,9 +47,9 @@ class GalaxiesTask(GridTask):
     checked as one region. Rule galaxies.R1 (the grid is partitioned) holds by construction.
 
     ## Generation
-    §8: random symmetric region growth (a free cell picks a dot at its centre, edge or corner,
-    then the region grows by a cell and its mirror image at a time), redrawn until SAT certifies
-    the partition unique, with connectivity as lazy cuts.
+    §8: regions grown symmetrically from seeded dots (centre, edge or corner), redrawn until SAT with
+    lazy connectivity cuts certifies them unique; small grids keep the fewest dots of a few draws
+    (Tatham's dot counts), level ``u`` prefers puzzles that need search.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": k}`` puts a cell in the region of dot k; ``-1`` clears it.
@@ -145,18 +145,20 @@ class GalaxiesTask(GridTask):
                         cuts=lambda value: [cl for cut in per_dot for cl in cut(value)], cut_rule="R2", extra={"x": x})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Random symmetric partitions until SAT (with connectivity cuts) certifies one unique; on
-        small grids the one with the fewest dots among :data:`PICK` unique draws (blocked growth
-        leaves many one-cell regions there, and Tatham's puzzles have larger ones)."""
+        """Random symmetric partitions until SAT (with connectivity cuts) certifies one unique; on small
+        grids the one with the fewest dots among :data:`PICK` unique draws (blocked growth leaves many
+        one-cell regions, Tatham's are larger); at level 'u' one needing search (grade 2) if found."""
         W, H = params["W"], params["H"]
         picked: list = []
-        for _ in range(500):
+        for attempt in range(500):
             dots, sol = random_symmetric_partition(rng, H, W, round(SEEDS[0] * H * W + SEEDS[1]), SHAPES)
             state = {"W": W, "H": H, "dots": dots}
             enc = self.encode(state)
             truth = enc.solution_values([int(v) if k == sol[r][c] else -int(v)
                                          for (r, c, k), v in np.ndenumerate(enc.extra["x"]) if v])
-            if len(dots) > 1 and enc.engine.alternative(enc.assumptions(), truth) is None:
+            hard = params["tatham_difficulty"] == "u" and attempt < 50  # 'u': prefer puzzles that need search
+            if len(dots) > 1 and enc.engine.alternative(enc.assumptions(), truth) is None and \
+                    (not hard or enc.engine.grade(enc.assumptions()) == 2):
                 picked.append((state, sol))
                 if len(picked) >= next((n for cells, n in sorted(PICK.items()) if H * W <= cells), 1):
                     return min(picked, key=lambda p: len(p[0]["dots"]))

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
 from ...solvers.engine import Encoding
@@ -25,6 +26,12 @@ class NetParams(GridParams):
     H: int = param(None, kind=int, lo=2, hi=30, doc="rows (default: W)")
     wrap: bool = param(False, doc="Tatham's 'w': pipes may leave one side of the grid and come back on the opposite side")
 
+    def check(self):
+        p = super().check()
+        if p.wrap and min(p.W, p.H) == 2:  # two parallel links between the same tiles: never unique (as Tatham says)
+            raise ConfigError(f"a wrapping Net grid needs W and H of at least 3, got W={p.W}, H={p.H}")
+        return p
+
 
 def geometry(state: dict) -> tuple[int, int, bool, frozenset]:
     return len(state["tiles"]), len(state["tiles"][0]), bool(state["wrap"]), frozenset(map(tuple, state["barriers"]))
@@ -40,22 +47,19 @@ class NetTask(GridTask):
     """Net: rotate the tiles so the pipes join into one network.
 
     ## Description
-    Every cell holds a pipe tile: an end (E), a straight (I), a corner (C), a tee (T) or a cross
-    (X). Turn each tile so that every pipe end meets the matching end of its neighbour (never the
-    edge of the grid unless it wraps, never a barrier), and all tiles join into one connected
-    network without loops (grid_puzzles.md §5, Tatham's *Net*).
+    Every cell holds a pipe tile: an end (E), a straight (I), a corner (C), a tee (T) or a cross (X).
+    Turn the tiles so that every pipe end meets its neighbour's (never the edge of a non-wrapping
+    grid, never a barrier) and all tiles join into one network without loops (§5, Tatham's *Net*).
 
     ## Answer
-    A JSON array of H rows of W integers: each tile's absolute orientation 0, 90, 180 or 270, the
-    clockwise turn from its type's standard form (E: U, I: UD, C: UR, T: URL, X: URDL). Symmetric
-    tiles accept every orientation that gives the same connections. Rule net.R1 (a tile keeps its
-    type) holds by construction of this answer.
+    A JSON array of H rows of W integers: each tile's clockwise turn 0, 90, 180 or 270 from its
+    type's standard form (E: U, I: UD, C: UR, T: URL, X: URDL); symmetric tiles accept every turn
+    giving the same connections. Rule net.R1 (a tile keeps its type) holds by construction.
 
     ## Generation
-    §8: a random spanning tree grown from the centre without crosses (as Tatham's), every tile
-    turned at random. Uniqueness is certified by SAT with lazy spanning-tree cuts; where a second
-    network exists, the tree is changed where the two differ (one of its links swapped for one of
-    the other's) and re-checked. Every tile is shown, as in Tatham's puzzles.
+    §8: a random spanning tree grown from the centre without crosses (as Tatham's), tiles turned at
+    random, uniqueness certified by SAT with lazy spanning-tree cuts; while a second network exists
+    the tree swaps a link for one of the other's and is checked again. Wrapping needs W, H >= 3.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 90}`` sets one tile's orientation; play starts from the scrambled tiles.
@@ -108,11 +112,9 @@ class NetTask(GridTask):
                                       for k, kind in enumerate(CANONICAL))) for r, c in np.ndindex(H, W)}
 
         def decode(value: np.ndarray) -> list[list]:  # the orientation nearest to the ends that are on
-            on = value[end] > 0
-            return [[min(ORIENTATIONS, key=lambda o: len({d for i, d in enumerate(TURN) if on[r, c, i]} ^
-                                                         set(rotate(CANONICAL[kinds[r][c]], o))))
+            have = [[{d for i, d in enumerate(TURN) if value[end[r, c, i]] > 0} for c in range(W)] for r in range(H)]
+            return [[min(ORIENTATIONS, key=lambda o: len(have[r][c] ^ set(rotate(CANONICAL[kinds[r][c]], o))))
                      for c in range(W)] for r in range(H)]
-
         return enc.with_clues(clues, decode=decode)
 
     @staticmethod
@@ -161,10 +163,9 @@ class NetTask(GridTask):
                     return state, [[o for _, o in row] for row in kinds]
                 other = enc.engine.sample(lits, avoid=truth)
                 on = {i for i, (a, d, _) in enumerate(every) if other[end[a][TURN.index(d)]] > 0}
-                tree = repair_tree(rng, tree, pairs, on, lambda t: all(len(d) < 4 for row in link_dirs(H, W, every, t)
-                                                                       for d in row))
-                if tree is None:
-                    break  # every repair makes a cross: start again from a new tree
+                tree = repair_tree(rng, tree, pairs, on, lambda t: not any("URDL" in row for row in link_dirs(H, W, every, t)))
+                if tree is None:  # every repair makes a cross: start again from a new tree
+                    break
         raise RuntimeError(f"could not generate a {W}x{H} Net puzzle")
 
     def rules_text(self, instance: Instance) -> str:
@@ -190,8 +191,7 @@ class NetTask(GridTask):
         end), a glyph per tile in text, barriers between neighbouring cells as walls."""
         H, W, _, bars = geometry(instance.data["state"])
         dirs = tile_dirs(instance.data["state"], grid)
-        walls = [((r, c), (r, c + 1) if s == "R" else (r + 1, c)) for r, c, s in sorted(bars)
-                 if (c + 1 < W if s == "R" else r + 1 < H)]
+        walls = [((r, c), n) for r, c, s in sorted(bars) if (n := step(r, c, s, H, W)) is not None]  # wraps: none
         return Sketch(H, W, [[_GLYPH.get(frozenset(d)) or ARROW.get(d, "?") for d in row] for row in dirs], walls=walls,
                       edges=[((r, c), (r + STEP[d][0], c + STEP[d][1])) for r, c in np.ndindex(H, W) for d in dirs[r][c]])
 

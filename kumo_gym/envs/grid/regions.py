@@ -81,6 +81,33 @@ def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
     return [(h, area // h) for h in range(1, area + 1) if area % h == 0 and h <= H and area // h <= W]
 
 
+def _free_rects(taken: np.ndarray, r: int, c: int, kinds: list) -> list[tuple[int, int, int, int]]:
+    """Every free rectangle ``(r0, c0, h, w)`` over the free cell (r, c) with a shape of ``kinds``,
+    shape by shape, then in row-major order: from the free stretch of each row around column c."""
+    H, W = taken.shape
+    rows = taken.tolist()
+    span = {}  # row -> (leftmost, rightmost) column of the free stretch through column c
+    for step in (-1, 1):
+        i = r
+        while 0 <= i < H and not rows[i][c]:
+            lo = hi = c
+            while lo > 0 and not rows[i][lo - 1]:
+                lo -= 1
+            while hi < W - 1 and not rows[i][hi + 1]:
+                hi += 1
+            span[i] = (lo, hi)
+            i += step
+    out = []
+    for h, w in kinds:
+        for r0 in range(max(0, r - h + 1), min(r, H - h) + 1):
+            if r0 not in span or r0 + h - 1 not in span:
+                continue
+            lo = max(span[i][0] for i in range(r0, r0 + h))
+            hi = min(span[i][1] for i in range(r0, r0 + h))
+            out += [(r0, c0, h, w) for c0 in range(max(c - w + 1, lo), min(c, hi - w + 1) + 1)]
+    return out
+
+
 def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int, int]]:
     """Random free rectangles (area 2..max) over random open cells until none fits, then
     every single leftover cell merged into a neighbour where the union is a rectangle."""
@@ -97,14 +124,7 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
         if not len(open_cells):
             break
         r, c = (int(x) for x in open_cells[int(rng.integers(len(open_cells)))])
-        s = np.pad(np.cumsum(np.cumsum(taken, 0), 1), ((1, 0), (1, 0)))
-        fits = []
-        for h, w in kinds:  # the free placements over (r, c), shape by shape, in row-major order
-            ra, rb, ca, cb = max(0, r - h + 1), min(r, H - h) + 1, max(0, c - w + 1), min(c, W - w) + 1
-            if ra < rb and ca < cb:
-                window = (s[ra + h:rb + h, ca + w:cb + w] - s[ra:rb, ca + w:cb + w] - s[ra + h:rb + h, ca:cb]
-                          + s[ra:rb, ca:cb])
-                fits += [(ra + int(i), ca + int(j), h, w) for i, j in np.argwhere(window == 0)]
+        fits = _free_rects(taken, r, c, kinds)
         r0, c0, h, w = fits[int(rng.integers(len(fits)))]
         taken[r0:r0 + h, c0:c0 + w] = True
         rects.append([r0, c0, h, w])

@@ -18,8 +18,9 @@ from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
 
 #: Tatham's layouts put a mirror on 35 % (3x3), 37 % (4x4), 40 % (7x7) of the cells; ours on 0.33 + 0.0015 W H
 MIRROR_SHARE = (0.33, 0.0015)
-#: the §8 grade per level (Tatham's: mostly 0 at e, 1-2 at n); after 6 layouts the first unique one is taken
-GRADE_TARGET = {"e": 0, "n": 1, "t": 1}
+#: the §8 grade per level (Tatham's: mostly 0 at e, 1-2 at n; after 6 layouts the first unique one is
+#: taken), and the monster draws per mirror layout
+GRADE_TARGET, LAYOUT_TRIES = {"e": 0, "n": 1, "t": 1}, 3
 
 
 @dataclasses.dataclass(frozen=True)
@@ -136,10 +137,12 @@ class UndeadTask(GridTask):
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         first = None
         for attempt in range(400):
-            k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
-            places = set(rng.permutation(W * H)[:k].tolist())
-            layout = [[MIRRORS[int(rng.integers(2))] if r * W + c in places else "." for c in range(W)] for r in range(H)]
-            free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
+            if attempt % LAYOUT_TRIES == 0:  # a new mirror layout (a new formula) every few draws
+                k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
+                places = set(rng.permutation(W * H)[:k].tolist())
+                layout = [[MIRRORS[int(rng.integers(2))] if r * W + c in places else "." for c in range(W)]
+                          for r in range(H)]
+                free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
             start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
             sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g),
                                       lambda g, cells: self._change(rng, g, cells), 8 + 2 * len(free))
@@ -147,7 +150,7 @@ class UndeadTask(GridTask):
                 continue
             enc = self.encode(state := state_of(layout, sol))
             g = enc.engine.grade(enc.assumptions())
-            if g == GRADE_TARGET[level] or first and attempt >= 6:
+            if g == GRADE_TARGET[level] or first and attempt >= 6 * LAYOUT_TRIES:
                 return (state, sol) if g == GRADE_TARGET[level] else first
             first = first or (state, sol)
         if not first:
@@ -174,21 +177,20 @@ class UndeadTask(GridTask):
         return np.asarray([st["totals"][t] for t in MONSTERS] + [n for side in SIDES for n in st[side]], np.float32)
 
     def rules_text(self, instance: Instance) -> str:
-        return ("- In the grid \"\\\\\" and \"/\" are two-sided mirrors, \".\" an empty cell (a letter: a monster given "
-                "in advance). Every cell without a mirror holds one monster: a ghost G, a vampire V or a zombie Z.\n"
+        return ("- In the grid \"\\\\\" (one backslash, escaped as JSON writes it) and \"/\" are two-sided mirrors, \".\" an "
+                "empty cell (a letter: a given monster). Every cell without a mirror holds one monster: a ghost G, a "
+                "vampire V or a zombie Z.\n"
                 "- \"totals\" says how many ghosts, vampires and zombies there are in all.\n"
                 "- Each edge number counts the monsters seen looking into the grid from that spot: \"top\" and "
                 "\"bottom\" list the numbers above and below the columns (left to right), \"left\" and \"right\" "
-                "those beside the rows (top to bottom). The gaze starts at the edge cell and goes straight into the "
-                "grid; a mirror \"\\\\\" turns it from moving down to moving right, right to down, up to left and left "
-                "to up; a mirror \"/\" turns down to left, left to down, up to right and right to up. It ends when it "
-                "leaves the grid.\n"
+                "those beside the rows (top to bottom). The gaze goes straight into the grid from the edge; a mirror "
+                "\"\\\\\" turns it from down to right, right to down, up to left and left to up, a mirror \"/\" from "
+                "down to left, left to down, up to right and right to up; it ends when it leaves the grid.\n"
                 "- Zombies are always seen. Vampires are seen only before the gaze has hit any mirror; ghosts are "
                 "seen only after it has hit at least one. A monster passed twice is counted twice.")
 
     def answer_text(self, instance: Instance) -> str:
-        return ('give every cell: "G", "V" or "Z" for the monster in it, and copy the mirrors ("\\\\" or "/") where '
-                'the grid has them.')
+        return 'give every cell: "G", "V" or "Z" for its monster; copy the mirrors ("\\\\" or "/") where they are.'
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

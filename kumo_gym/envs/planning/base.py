@@ -230,8 +230,17 @@ class PlanningTask(StepwiseTask):
         if isinstance(obj, int):
             obj = {"n": obj}
         if isinstance(obj, dict) and "family" not in obj:
-            return self.from_parameters(obj)
+            given = self.given_state(obj)
+            if given is None:
+                return self.from_parameters(obj)
+            inst = Instance(self.family, *given)
+            self.validate_instance(inst)
+            return inst
         return super().load(obj)
+
+    def given_state(self, obj: dict) -> tuple[dict, dict] | None:
+        """(data, params) of a plain dict that gives the start itself (e.g. ``initial``), else None."""
+        return None
 
     def from_parameters(self, obj: dict) -> Instance:
         """The instance of explicit parameters; ``n`` is required (a replay names its puzzle)."""
@@ -326,8 +335,21 @@ class PlanningTask(StepwiseTask):
         """The user part: the instance's start and goal."""
         raise NotImplementedError
 
+    def start_and_goal(self, instance: Instance, initial_label: str, goal_label: str) -> str:
+        """The start and the goal, each rendered after its label, one line ending each."""
+        return (f"{initial_label}{self.render_state(instance, self.initial_state(instance))}\n"
+                f"{goal_label}{self.render_state(instance, self.goal(instance))}\n")
+
+    def canonical(self, instance: Instance) -> bool:
+        """Whether the instance is the paper's family, solved in closed form (and hinted)."""
+        return False
+
+    def procedure(self, instance: Instance) -> str:
+        """The solution procedure of a canonical instance, for ``algorithm_hint``."""
+        raise NotImplementedError
+
     def algorithm_hint(self, instance: Instance) -> str | None:
-        return None
+        return self.procedure(instance) if self.canonical(instance) else None
 
     def system_prompt(self, instance: Instance) -> str:
         """System part (spec §4): rules, a worked example, thinking and answer-format duties."""

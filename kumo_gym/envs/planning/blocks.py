@@ -147,21 +147,18 @@ class BlocksWorldTask(PlanningTask):
             initial, goal = blocks_interleaved(n, stacks)
         return {"n": n, "n_stacks": stacks, "initial": initial, "goal": goal}
 
-    def load(self, obj: Any) -> Instance:
-        """Also reads ``{"initial": [[...], ...], "goal": [[...], ...]}`` (stacks bottom to top)."""
-        if isinstance(obj, dict) and "family" not in obj and "initial" in obj:
-            return self.custom(obj["initial"], obj.get("goal"), allow_slow_search=bool(obj.get("allow_slow_search")))
-        return super().load(obj)
+    def given_state(self, obj: dict) -> tuple[dict, dict] | None:
+        """Reads ``{"initial": [[...], ...], "goal": [[...], ...]}`` (stacks bottom to top)."""
+        if "initial" not in obj:
+            return None
+        initial = check_stacks("initial", obj["initial"])
+        goal = check_stacks("goal", obj.get("goal"), len(initial))
+        params = {"allow_slow_search": True} if obj.get("allow_slow_search") else {}
+        return {"n": sum(len(s) for s in initial), "n_stacks": len(initial), "initial": initial, "goal": goal}, params
 
     def custom(self, initial, goal, allow_slow_search: bool = False) -> Instance:
         """An instance with a user-given start and goal (validated)."""
-        initial = check_stacks("initial", initial)
-        goal = check_stacks("goal", goal, len(initial))
-        params = {"allow_slow_search": True} if allow_slow_search else {}
-        inst = Instance(self.family, {"n": sum(len(s) for s in initial), "n_stacks": len(initial),
-                                      "initial": initial, "goal": goal}, params=params)
-        self.validate_instance(inst)
-        return inst
+        return self.load({"initial": initial, "goal": goal, "allow_slow_search": allow_slow_search})
 
     def validate_instance(self, instance: Instance) -> None:
         super().validate_instance(instance)
@@ -180,11 +177,11 @@ class BlocksWorldTask(PlanningTask):
             raise ConfigError("initial and goal must hold the same blocks, each exactly once")
         if len(a) != d["n"]:
             raise ConfigError(f"n {d['n']} does not match the {len(a)} blocks of initial")
-        if not self._is_interleaved(instance) and len(a) > SEARCH_LIMIT and not instance.params.get("allow_slow_search"):
+        if not self.canonical(instance) and len(a) > SEARCH_LIMIT and not instance.params.get("allow_slow_search"):
             raise ConfigError(f"an instance with {len(a)} blocks (more than {SEARCH_LIMIT}) outside the interleaved "
                               "family needs allow_slow_search=True")
 
-    def _is_interleaved(self, instance: Instance) -> bool:
+    def canonical(self, instance: Instance) -> bool:
         d = instance.data
         if d["n_stacks"] != 3:
             return False
@@ -202,13 +199,13 @@ class BlocksWorldTask(PlanningTask):
         return _freeze(instance.data["goal"])
 
     def optimal_length(self, instance: Instance) -> int | None:
-        if self._is_interleaved(instance):
+        if self.canonical(instance):
             return blocks_interleaved_optimal_length(instance.data["n"])
         sol = self._search(instance)
         return None if sol is None else len(sol)
 
     def solve(self, instance: Instance) -> list:
-        if self._is_interleaved(instance):
+        if self.canonical(instance):
             return blocks_interleaved_moves(instance.data["n"])
         sol = self._search(instance)
         if sol is None:
@@ -333,13 +330,10 @@ class BlocksWorldTask(PlanningTask):
 
     def describe(self, instance: Instance) -> str:
         return (f"There are {instance.data['n']} blocks in {instance.data['n_stacks']} stacks.\n"
-                f"Initial state:\n{self.render_state(instance, self.initial_state(instance))}\n"
-                f"Goal state:\n{self.render_state(instance, self.goal(instance))}\n"
-                "Find the shortest sequence of moves that transforms the initial state into the goal state.")
+                + self.start_and_goal(instance, "Initial state:\n", "Goal state:\n")
+                + "Find the shortest sequence of moves that transforms the initial state into the goal state.")
 
-    def algorithm_hint(self, instance: Instance) -> str | None:
-        if not self._is_interleaved(instance):
-            return None
+    def procedure(self, instance: Instance) -> str:
         return ("A procedure that solves this kind of instance optimally: move all blocks of stack 0 except "
                 "its bottom block onto stack 1; move the bottom block of stack 0 to stack 2; move the blocks "
                 "you just put on stack 1 over to stack 2; then, starting with stack 1, alternately take the top "

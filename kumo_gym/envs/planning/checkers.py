@@ -94,14 +94,12 @@ class CheckerJumpingTask(PlanningTask):
             board = checker_scrambled(n, int(rng.integers((top + 1) // 2, top + 1)), rng)
         return {"n": n, "initial": board, "goal": checker_goal(board)}
 
-    def load(self, obj: Any) -> Instance:
-        """Also reads ``{"initial": "RR_B"}`` (the goal puts blue left and red right)."""
-        if isinstance(obj, dict) and "family" not in obj and isinstance(obj.get("initial"), str):
-            board = obj["initial"]
-            inst = Instance(self.family, {"n": len(board) // 2, "initial": board, "goal": checker_goal(board)})
-            self.validate_instance(inst)
-            return inst
-        return super().load(obj)
+    def given_state(self, obj: dict) -> tuple[dict, dict] | None:
+        """Reads ``{"initial": "RR_B"}`` (the goal puts blue left and red right)."""
+        board = obj.get("initial")
+        if not isinstance(board, str):
+            return None
+        return {"n": len(board) // 2, "initial": board, "goal": checker_goal(board)}, {}
 
     def validate_instance(self, instance: Instance) -> None:
         super().validate_instance(instance)
@@ -120,17 +118,17 @@ class CheckerJumpingTask(PlanningTask):
     def goal_state(self, instance: Instance) -> str:
         return instance.data["goal"]
 
-    def _canonical(self, instance: Instance) -> bool:
+    def canonical(self, instance: Instance) -> bool:
         n = instance.data["n"]
         return instance.data["initial"] == checker_board(n, n)
 
     def optimal_length(self, instance: Instance) -> int | None:
-        if self._canonical(instance):
+        if self.canonical(instance):
             return checker_optimal_length(instance.data["n"])
         return checker_distance(instance.data["initial"])
 
     def solve(self, instance: Instance) -> list:
-        if self._canonical(instance):
+        if self.canonical(instance):
             return checker_moves(instance.data["n"])
         return checker_path(instance.data["initial"])
 
@@ -244,13 +242,10 @@ class CheckerJumpingTask(PlanningTask):
         board = instance.data["initial"]
         red, blue = board.count("R"), board.count("B")
         return (f"There are {red} red and {blue} blue checkers on a board of {len(board)} cells.\n"
-                f"Initial board: {self.render_state(instance, board)}\n"
-                f"Goal board:    {self.render_state(instance, self.goal(instance))}\n"
-                "Find the shortest sequence of moves from the initial board to the goal board.")
+                + self.start_and_goal(instance, "Initial board: ", "Goal board:    ")
+                + "Find the shortest sequence of moves from the initial board to the goal board.")
 
-    def algorithm_hint(self, instance: Instance) -> str | None:
-        if not self._canonical(instance):
-            return None
+    def procedure(self, instance: Instance) -> str:
         n = instance.data["n"]
         return ("A procedure that solves the puzzle optimally. Make groups of moves whose sizes are "
                 f"1, 2, ..., {n}, then {n} once more, then {n}, ..., 2, 1 again. The groups alternate in colour, "

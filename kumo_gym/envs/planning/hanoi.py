@@ -107,15 +107,12 @@ class HanoiTask(PlanningTask):
             return {"n": n, "initial": hanoi_pegs(start), "goal": hanoi_pegs(goal)}
         return {"n": n, "initial": [list(range(n, 0, -1)), [], []], "goal": [[], [], list(range(n, 0, -1))]}
 
-    def load(self, obj: Any) -> Instance:
-        """Also reads ``{"initial": [[3, 2, 1], [], []], "goal": [...]}`` (pegs bottom to top)."""
-        if isinstance(obj, dict) and "family" not in obj and "initial" in obj:
-            initial = check_stacks("initial", obj["initial"], 3)
-            inst = Instance(self.family, {"n": sum(len(p) for p in initial), "initial": initial,
-                                          "goal": obj.get("goal")})
-            self.validate_instance(inst)
-            return inst
-        return super().load(obj)
+    def given_state(self, obj: dict) -> tuple[dict, dict] | None:
+        """Reads ``{"initial": [[3, 2, 1], [], []], "goal": [...]}`` (pegs bottom to top)."""
+        if "initial" not in obj:
+            return None
+        initial = check_stacks("initial", obj["initial"], 3)
+        return {"n": sum(len(p) for p in initial), "initial": initial, "goal": obj.get("goal")}, {}
 
     def validate_instance(self, instance: Instance) -> None:
         super().validate_instance(instance)
@@ -140,7 +137,7 @@ class HanoiTask(PlanningTask):
     def _goal_positions(self, instance: Instance) -> list[int]:
         return self.cached(instance, "goal_pos", lambda: hanoi_positions(instance.data["goal"]))
 
-    def _canonical(self, instance: Instance) -> bool:
+    def canonical(self, instance: Instance) -> bool:
         n = instance.data["n"]
         return instance.data["initial"] == [list(range(n, 0, -1)), [], []] and \
             instance.data["goal"] == [[], [], list(range(n, 0, -1))]
@@ -149,7 +146,7 @@ class HanoiTask(PlanningTask):
         return hanoi_distance(hanoi_positions(instance.data["initial"]), self._goal_positions(instance))
 
     def solve(self, instance: Instance) -> list:
-        if self._canonical(instance):
+        if self.canonical(instance):
             return hanoi_moves(instance.data["n"])
         return hanoi_path(hanoi_positions(instance.data["initial"]), self._goal_positions(instance))
 
@@ -296,13 +293,10 @@ class HanoiTask(PlanningTask):
     def describe(self, instance: Instance) -> str:
         n = instance.data["n"]
         return (f"There are {n} disks, numbered 1 (smallest) to {n} (largest).\n"
-                f"Initial configuration:\n{self.render_state(instance, self.initial_state(instance))}\n"
-                f"Goal configuration:\n{self.render_state(instance, self.goal(instance))}\n"
-                "Find a sequence of moves that turns the initial configuration into the goal configuration.")
+                + self.start_and_goal(instance, "Initial configuration:\n", "Goal configuration:\n")
+                + "Find a sequence of moves that turns the initial configuration into the goal configuration.")
 
-    def algorithm_hint(self, instance: Instance) -> str | None:
-        if not self._canonical(instance):
-            return None
+    def procedure(self, instance: Instance) -> str:
         return ("A procedure that solves the puzzle. To move a tower of n disks from peg `source` to peg "
                 "`target` using peg `spare`, call solve(n, source, target, spare):\n"
                 "- if n is 0, do nothing;\n"

@@ -183,20 +183,18 @@ class RiverCrossingTask(PlanningTask):
                           else (f"a_{i}",) if kind == 3 else ())]
         return left, BOAT_SIDES[boat]
 
-    def load(self, obj: Any) -> Instance:
-        """Also reads ``{"n": 3, "k": 2}`` and ``{"n": 3, "k": 2, "initial_left": [...], "boat": "right"}``."""
-        if isinstance(obj, dict) and "family" not in obj and "initial_left" in obj:
-            params = self.resolve_params(**{k: v for k, v in obj.items() if k not in ("initial_left", "boat")})
-            n, k = params["n"], self._k(params["n"], params)
-            data = {"n": n, "k": k, "solvable": True, "initial_left": obj["initial_left"], "boat": obj.get("boat", "left")}
-            try:
-                data["solvable"] = self._state_distance(n, k, data) is not None
-            except (TypeError, AttributeError):
-                pass  # validate_instance names the bad field
-            inst = Instance(self.family, data, params={k: v for k, v in params.items() if v is not None})
-            self.validate_instance(inst)
-            return inst
-        return super().load(obj)
+    def given_state(self, obj: dict) -> tuple[dict, dict] | None:
+        """Reads ``{"n": 3, "k": 2, "initial_left": [...], "boat": "right"}``."""
+        if "initial_left" not in obj:
+            return None
+        params = self.resolve_params(**{k: v for k, v in obj.items() if k not in ("initial_left", "boat")})
+        n, k = params["n"], self._k(params["n"], params)
+        data = {"n": n, "k": k, "solvable": True, "initial_left": obj["initial_left"], "boat": obj.get("boat", "left")}
+        try:
+            data["solvable"] = self._state_distance(n, k, data) is not None
+        except (TypeError, AttributeError):
+            pass  # validate_instance names the bad field
+        return data, {k: v for k, v in params.items() if v is not None}
 
     def validate_instance(self, instance: Instance) -> None:
         super().validate_instance(instance)

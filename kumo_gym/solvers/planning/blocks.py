@@ -8,8 +8,8 @@ goal stack (it must leave so the stack below it can be fixed, then come back) or
 that belongs under it in the goal and is not well placed yet (it must leave before that block
 moves and can land only after). A* reopens states whose cost improves, so an admissible
 heuristic gives an optimum. With ``heuristic=False`` the search is plain uniform-cost search.
-Each search has a numba kernel (compiled on first use) and a pure-Python twin with the same
-packing and move order.
+One search function serves both backends: numba compiles it on first use (over numpy arrays)
+and small searches run it as plain Python (over lists), where loading numba would cost more.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import heapq
 import numpy as np
 
 from ...core.errors import ConfigError
-from .jit import compile_kernels
+from .jit import compiled
 
 #: above this many blocks the search for a custom instance needs allow_slow_search (spec §2.4)
 SEARCH_LIMIT = 12
@@ -126,8 +126,8 @@ def goal_stacks(goal: np.ndarray) -> np.ndarray:
 def _blocks_key(below, base):
     key = 0
     mul = 1
-    for b in range(below.shape[0]):
-        key += below[b] * mul
+    for x in below:
+        key += x * mul
         mul *= base
     return key
 
@@ -163,25 +163,22 @@ def _blocks_h(below, goal, anc, gstack, n, use_h, well):
             continue
         c = below[b]
         while c < n:
-            if anc[b, c] and not well[c]:
+            if anc[b][c] and not well[c]:
                 total += 1
                 break
             c = below[c]
     return total
 
 
-def _blocks_astar_kernel(start, goal, anc, gstack, n, n_stacks, use_h, max_expansions):
+def _blocks_astar_kernel(start, goal, anc, gstack, n, n_stacks, use_h, max_expansions, below, top, has_above, well):
+    """A* from ``start`` to ``goal``; the last four are scratch buffers (numpy arrays or lists)."""
     base = n + n_stacks
     skey = _blocks_key(start, base)
     gkey = _blocks_key(goal, base)
-    well = np.empty(n, np.bool_)
     gbest = {skey: 0}
-    parent = {skey: np.int64(-1)}
-    pmove = {skey: np.int64(-1)}
+    parent = {skey: -1}
+    pmove = {skey: -1}
     heap = [(_blocks_h(start, goal, anc, gstack, n, use_h, well), 0, skey)]
-    below = np.empty(n, np.int64)
-    top = np.empty(n_stacks, np.int64)
-    has_above = np.empty(n, np.bool_)
     expansions = 0
     found = False
     while len(heap) > 0:
@@ -195,11 +192,13 @@ def _blocks_astar_kernel(start, goal, anc, gstack, n, n_stacks, use_h, max_expan
         if expansions > max_expansions:
             break
         _blocks_unpack(key, n, base, below)
-        has_above[:] = False
+        for b in range(n):
+            has_above[b] = False
         for b in range(n):
             if below[b] < n:
                 has_above[below[b]] = True
-        top[:] = -1
+        for s in range(n_stacks):
+            top[s] = -1
         for b in range(n):
             if not has_above[b]:
                 c = b
@@ -222,101 +221,6 @@ def _blocks_astar_kernel(start, goal, anc, gstack, n, n_stacks, use_h, max_expan
                     parent[k2] = key
                     pmove[k2] = (t * 64 + s) * 64 + s2
                     heapq.heappush(heap, (g2 + _blocks_h(below, goal, anc, gstack, n, use_h, well), g2, k2))
-            below[t] = old
-    path = []
-    if found:
-        k = gkey
-        while parent[k] >= 0:
-            path.append(pmove[k])
-            k = parent[k]
-    return found, path[::-1], expansions
-
-
-def _blocks_astar_python(start, goal, anc, gstack, n, n_stacks, use_h, max_expansions):
-    """The same A* as ``_blocks_astar_kernel``, in plain Python (same packing and move order)."""
-    base = n + n_stacks
-    start, goal = [int(x) for x in start], [int(x) for x in goal]
-    anc = anc.tolist()
-    gstack = [int(x) for x in gstack]
-
-    def key_of(below):
-        key, mul = 0, 1
-        for x in below:
-            key += x * mul
-            mul *= base
-        return key
-
-    def h(below):
-        if not use_h:
-            return 0
-        well = []
-        for b in range(n):
-            c = b
-            ok = True
-            while c < n:
-                if below[c] != goal[c]:
-                    ok = False
-                    break
-                c = below[c]
-            well.append(ok)
-        total = 0
-        for b in range(n):
-            if well[b]:
-                continue
-            total += 1
-            c = b
-            while below[c] < n:
-                c = below[c]
-            if below[c] - n == gstack[b]:
-                total += 1
-                continue
-            c = below[b]
-            while c < n:
-                if anc[b][c] and not well[c]:
-                    total += 1
-                    break
-                c = below[c]
-        return total
-
-    skey, gkey = key_of(start), key_of(goal)
-    gbest, parent, pmove = {skey: 0}, {skey: -1}, {skey: -1}
-    heap = [(h(start), 0, skey)]
-    expansions, found = 0, False
-    while heap:
-        _, g, key = heapq.heappop(heap)
-        if g > gbest[key]:
-            continue
-        if key == gkey:
-            found = True
-            break
-        expansions += 1
-        if expansions > max_expansions:
-            break
-        below = [(key // base ** b) % base for b in range(n)]
-        has_above = [False] * n
-        for b in range(n):
-            if below[b] < n:
-                has_above[below[b]] = True
-        top = [-1] * n_stacks
-        for b in range(n):
-            if not has_above[b]:
-                c = b
-                while below[c] < n:
-                    c = below[c]
-                top[below[c] - n] = b
-        for s in range(n_stacks):
-            t = top[s]
-            if t < 0:
-                continue
-            old = below[t]
-            for s2 in range(n_stacks):
-                if s2 == s:
-                    continue
-                below[t] = top[s2] if top[s2] >= 0 else n + s2
-                k2, g2 = key_of(below), g + 1
-                if k2 not in gbest or g2 < gbest[k2]:
-                    gbest[k2], parent[k2], pmove[k2] = g2, key, (t * 64 + s) * 64 + s2
-                    heapq.heappush(heap, (g2 + h(below), g2, k2))
             below[t] = old
     path = []
     if found:
@@ -359,12 +263,15 @@ def blocks_search(initial: list[list[str]], goal: list[list[str]], *, heuristic:
     if backend == "auto":
         backend = "python" if n < PYTHON_BELOW else "numba"
     if backend == "numba":
-        compile_kernels(globals(), _KERNELS)
-        found, path, used = _blocks_astar_kernel(start, target, anc, gstack, n, n_stacks, heuristic, max_expansions)
+        kernel = compiled(globals(), _KERNELS)._blocks_astar_kernel
+        scratch = np.empty(n, np.int64), np.empty(n_stacks, np.int64), np.empty(n, np.bool_), np.empty(n, np.bool_)
     elif backend == "python":
-        found, path, used = _blocks_astar_python(start, target, anc, gstack, n, n_stacks, heuristic, max_expansions)
+        kernel = _blocks_astar_kernel
+        start, target, anc, gstack = start.tolist(), target.tolist(), anc.tolist(), gstack.tolist()
+        scratch = [0] * n, [-1] * n_stacks, [False] * n, [False] * n
     else:
         raise ConfigError(f"backend {backend!r} is not one of: auto, numba, python")
+    found, path, used = kernel(start, target, anc, gstack, n, n_stacks, heuristic, max_expansions, *scratch)
     if not found:
         if used > max_expansions:
             raise SearchBudgetExceeded(f"blocks search passed {max_expansions} expanded states")

@@ -168,9 +168,9 @@ def hanoi_run(moves: np.ndarray, initial: list[list[int]], goal: list[list[int]]
     Returns ``(n_legal_prefix, reason or None, pegs after the legal prefix, goal_first_reached_at
     or None)``. Used for long answers (a complete N=20 answer is a million moves).
     """
-    from .jit import compile_kernels
+    from .jit import compiled
 
-    compile_kernels(globals(), ("_hanoi_run_kernel",))
+    kernel = compiled(globals(), ("_hanoi_run_kernel",))._hanoi_run_kernel
     n = sum(len(p) for p in initial)
     pegs = np.zeros((3, n + 1), np.int64)
     heights = np.zeros(3, np.int64)
@@ -181,6 +181,6 @@ def hanoi_run(moves: np.ndarray, initial: list[list[int]], goal: list[list[int]]
     pos[1:] = hanoi_positions(initial)
     goal_pos = np.zeros(n + 1, np.int64)
     goal_pos[1:] = hanoi_positions(goal)
-    k, code, goal_at = _hanoi_run_kernel(np.ascontiguousarray(moves, np.int64), pegs, heights, pos, goal_pos, n)
+    k, code, goal_at = kernel(np.ascontiguousarray(moves, np.int64), pegs, heights, pos, goal_pos, n)
     final = [pegs[p, :heights[p]].tolist() for p in range(3)]
     return int(k), RUN_REASONS[int(code)], final, (None if goal_at < 0 else int(goal_at))

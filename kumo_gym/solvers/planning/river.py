@@ -11,8 +11,8 @@ safety on the boat and on both banks depends only on these counts.
 Between states whose banks are both safe every trip can be undone by the same group going back,
 so one search from the goal gives the exact distance of every state that can still reach it
 (:func:`river_distances`); solutions walk down those distances. The forward search of the paper
-(:func:`river_count_moves`) is kept with a numba kernel and a pure-Python twin for the benchmark
-and the cross-checks; a plain search over sets of people (:func:`river_explicit_bfs`) checks
+(:func:`river_count_moves`) is kept, one function run as Python or compiled by numba, for the
+benchmark and the cross-checks; a plain search over sets of people (:func:`river_explicit_bfs`) checks
 both for small N.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from collections import deque
 from functools import lru_cache
 
 from ...core.errors import ConfigError
-from .jit import compile_kernels
+from .jit import compiled
 
 # A trip is packed into one integer, 10 bits per count.
 _PACK = 1024
@@ -38,11 +38,14 @@ def bank_unsafe_counts(n: int, nll: int, nlr: int, nrl: int) -> tuple[bool, bool
     return _unsafe(nll, nrl, nlr), _unsafe(nrr, nlr, nrl)
 
 
-def river_successors(n: int, k: int, state: tuple[int, int, int, int]):
-    """Every legal trip ``(cb, ca, cg, da, dg)`` from a count state, with the state it leads to."""
-    nll, nlr, nrl, boat = state
+def _river_trips(n, k, nll, nlr, nrl, boat):
+    """Every legal trip from a count state, in search order: ``(cb, ca, cg, da, dg, nll', nlr', nrl')``."""
     nrr = n - nll - nlr - nrl
-    f, aonly, gonly, ft = (nll, nrl, nlr, nrr) if boat == 0 else (nrr, nlr, nrl, nll)
+    if boat == 0:
+        f, aonly, gonly, ft = nll, nrl, nlr, nrr
+    else:
+        f, aonly, gonly, ft = nrr, nlr, nrl, nll
+    out = []
     for cb in range(min(f, k // 2) + 1):
         for ca in range(min(f - cb, k - 2 * cb) + 1):
             for cg in range(min(f - cb - ca, k - 2 * cb - ca) + 1):
@@ -57,10 +60,17 @@ def river_successors(n: int, k: int, state: tuple[int, int, int, int]):
                         if _unsafe(ft + cb + da + dg, gonly - dg + ca, aonly - da + cg):
                             continue
                         if boat == 0:
-                            nxt = (nll - cb - ca - cg, nlr - dg + ca, nrl - da + cg, 1)
+                            out.append((cb, ca, cg, da, dg, nll - cb - ca - cg, nlr - dg + ca, nrl - da + cg))
                         else:
-                            nxt = (nll + cb + da + dg, nlr - da + cg, nrl - dg + ca, 0)
-                        yield (cb, ca, cg, da, dg), nxt
+                            out.append((cb, ca, cg, da, dg, nll + cb + da + dg, nlr - da + cg, nrl - dg + ca))
+    return out
+
+
+def river_successors(n: int, k: int, state: tuple[int, int, int, int]):
+    """Every legal trip ``(cb, ca, cg, da, dg)`` from a count state, with the state it leads to."""
+    nll, nlr, nrl, boat = state
+    for cb, ca, cg, da, dg, a, b, c in _river_trips(n, k, nll, nlr, nrl, boat):
+        yield (cb, ca, cg, da, dg), (a, b, c, 1 - boat)
 
 
 @lru_cache(maxsize=256)
@@ -156,7 +166,7 @@ def _concrete_trip(n: int, move: tuple[int, ...], side: int, actor: list[int], a
     return boat
 
 
-# ---- the forward search of the paper: numba kernel and its pure-Python twin -------------------
+# ---- the forward search of the paper: one function, run as Python or compiled by numba ---------
 def _river_bfs_kernel(n, k):
     start = ((n * (n + 1) + 0) * (n + 1) + 0) * 2 + 0
     goal = 1
@@ -175,40 +185,12 @@ def _river_bfs_kernel(n, k):
         rest //= (n + 1)
         nlr = rest % (n + 1)
         nll = rest // (n + 1)
-        nrr = n - nll - nlr - nrl
-        if boat == 0:
-            f, aonly, gonly, ft = nll, nrl, nlr, nrr
-        else:
-            f, aonly, gonly, ft = nrr, nlr, nrl, nll
-        for cb in range(min(f, k // 2) + 1):
-            for ca in range(min(f - cb, k - 2 * cb) + 1):
-                for cg in range(min(f - cb - ca, k - 2 * cb - ca) + 1):
-                    for da in range(min(aonly, k - 2 * cb - ca - cg) + 1):
-                        for dg in range(min(gonly, k - 2 * cb - ca - cg - da) + 1):
-                            if 2 * cb + ca + cg + da + dg == 0:
-                                continue
-                            y = ca + da
-                            if y > 0 and cb + cg + dg > 0:
-                                continue
-                            dep_a = aonly - da + cg
-                            if dep_a > 0 and (f - cb - ca - cg) + (gonly - dg + ca) > 0:
-                                continue
-                            arr_a = gonly - dg + ca
-                            if arr_a > 0 and (ft + cb + da + dg) + (aonly - da + cg) > 0:
-                                continue
-                            if boat == 0:
-                                a2 = nll - cb - ca - cg
-                                b2 = nlr - dg + ca
-                                c2 = nrl - da + cg
-                            else:
-                                a2 = nll + cb + da + dg
-                                b2 = nlr - da + cg
-                                c2 = nrl - dg + ca
-                            s2 = ((a2 * (n + 1) + b2) * (n + 1) + c2) * 2 + (1 - boat)
-                            if s2 not in parent:
-                                parent[s2] = s
-                                pmove[s2] = (((cb * 1024 + ca) * 1024 + cg) * 1024 + da) * 1024 + dg
-                                queue.append(s2)
+        for cb, ca, cg, da, dg, a2, b2, c2 in _river_trips(n, k, nll, nlr, nrl, boat):
+            s2 = ((a2 * (n + 1) + b2) * (n + 1) + c2) * 2 + (1 - boat)
+            if s2 not in parent:
+                parent[s2] = s
+                pmove[s2] = (((cb * _PACK + ca) * _PACK + cg) * _PACK + da) * _PACK + dg
+                queue.append(s2)
     path = []
     if goal in parent:
         s = goal
@@ -218,41 +200,18 @@ def _river_bfs_kernel(n, k):
     return goal in parent, path[::-1]
 
 
-def _river_bfs_python(n: int, k: int):
-    """The same breadth-first search as ``_river_bfs_kernel``, in plain Python."""
-    start, goal = (n, 0, 0, 0), (0, 0, 0, 1)
-    parent: dict = {start: None}
-    queue = deque([start])
-    while queue:
-        s = queue.popleft()
-        if s == goal:
-            break
-        for move, t in river_successors(n, k, s):
-            if t not in parent:
-                parent[t] = (s, move)
-                queue.append(t)
-    path = []
-    if goal in parent:
-        s = goal
-        while parent[s] is not None:
-            s, move = parent[s]
-            path.append(move)
-    return goal in parent, path[::-1]
-
-
 def river_count_moves(n: int, k: int, backend: str = "python") -> list[tuple[int, ...]] | None:
     """The optimal trips of the forward search as count tuples ``(cb, ca, cg, da, dg)``, or None."""
     if n < 1 or k < 1 or n >= _PACK:
         raise ConfigError(f"river crossing needs 1 <= n < {_PACK} and k >= 1, got n={n}, k={k}")
     if backend == "numba":
-        compile_kernels(globals(), ("_river_bfs_kernel",))
-        found, path = _river_bfs_kernel(n, k)
-        path = [_unpack(p) for p in path]
+        kernel = compiled(globals(), ("_unsafe", "_river_trips", "_river_bfs_kernel"))._river_bfs_kernel
     elif backend == "python":
-        found, path = _river_bfs_python(n, k)
+        kernel = _river_bfs_kernel
     else:
         raise ConfigError(f"backend {backend!r} is not one of: numba, python")
-    return list(path) if found else None
+    found, path = kernel(n, k)
+    return [_unpack(p) for p in path] if found else None
 
 
 def _unpack(p: int) -> tuple[int, ...]:
