@@ -295,38 +295,13 @@ def graph_to_csr(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, 
     return indptr, indices
 
 
-def _flow_mass_csr_python(n: int, indptr, indices) -> list[float]:
-    """Pure-Python reference of :func:`flow_mass_arrays` (same algorithm, same order)."""
-    indeg = [0] * n
+def _flow_mass_csr_impl(n, indptr, indices, m, indeg, queue):
+    """Kahn-order propagation into ``m``; ``indeg`` (zeros) and ``queue`` are scratch of length n.
+
+    Returns how many nodes were reached (n unless there is a cycle). Plain Python over lists, or
+    compiled by numba over arrays.
+    """
     for k in range(len(indices)):
-        indeg[indices[k]] += 1
-    n_src = sum(1 for v in range(n) if indeg[v] == 0)
-    if n and not n_src:
-        raise GraphError("the claim graph has a cycle")
-    m = [1.0 / n_src if indeg[v] == 0 else 0.0 for v in range(n)]
-    left = indeg[:]
-    queue = deque(v for v in range(n) if indeg[v] == 0)
-    seen = 0
-    while queue:
-        u = queue.popleft()
-        seen += 1
-        a, b = indptr[u], indptr[u + 1]
-        if b > a:
-            flow = m[u] / (b - a)
-            for k in range(a, b):
-                w = indices[k]
-                m[w] += flow
-                left[w] -= 1
-                if left[w] == 0:
-                    queue.append(w)
-    if seen != n:
-        raise GraphError("the claim graph has a cycle")
-    return m
-
-
-def _flow_mass_csr_impl(n, indptr, indices, m):
-    indeg = np.zeros(n, dtype=np.int64)
-    for k in range(indices.shape[0]):
         indeg[indices[k]] += 1
     n_src = 0
     for v in range(n):
@@ -334,7 +309,6 @@ def _flow_mass_csr_impl(n, indptr, indices, m):
             n_src += 1
     if n_src == 0:
         return -1
-    queue = np.empty(n, dtype=np.int64)
     head = 0
     tail = 0
     for v in range(n):
@@ -366,18 +340,21 @@ _flow_mass_csr_numba = numba.njit(cache=True)(_flow_mass_csr_impl) if numba is n
 def flow_mass_arrays(n: int, indptr: np.ndarray, indices: np.ndarray, use_numba: bool = True) -> np.ndarray:
     """Logical mass on a graph given as CSR arrays (nodes ``0..n-1``), numba-compiled.
 
-    The same Kahn-order propagation as :func:`flow_mass`; ``use_numba=False`` runs the
-    pure-Python reference.
+    The same Kahn-order propagation as :func:`flow_mass`; ``use_numba=False`` runs the same
+    function uncompiled, over lists.
     """
     if n == 0:
         return np.zeros(0)
     if not use_numba or _flow_mass_csr_numba is None:
-        return np.asarray(_flow_mass_csr_python(n, list(indptr), list(indices)))
-    m = np.empty(n, dtype=np.float64)
-    seen = _flow_mass_csr_numba(n, np.asarray(indptr, np.int64), np.asarray(indices, np.int64), m)
+        m = [0.0] * n
+        seen = _flow_mass_csr_impl(n, list(indptr), list(indices), m, [0] * n, [0] * n)
+    else:
+        m = np.empty(n, dtype=np.float64)
+        seen = _flow_mass_csr_numba(n, np.asarray(indptr, np.int64), np.asarray(indices, np.int64), m,
+                                    np.zeros(n, np.int64), np.empty(n, np.int64))
     if seen != n:
         raise GraphError("the claim graph has a cycle")
-    return m
+    return np.asarray(m)
 
 
 def entropy_of_array(m: np.ndarray) -> float:

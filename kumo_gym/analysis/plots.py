@@ -38,34 +38,36 @@ def _save(plt, fig, path: str | Path) -> Path:
     return path
 
 
+def _rc(p: dict) -> str:
+    return f"({p.get('r')},{p.get('c')})"
+
+
+def _cand_label(p: dict) -> str:
+    vals = p.get("d", p.get("vals", []))
+    return f"{_rc(p)}{'in' if p.get('polarity') == 'IN' else '!'}{{{','.join(map(str, vals))}}}"
+
+
+#: claim kind -> its compact node text
+_SHORT_LABELS = {
+    "Tent": lambda p: f"T{_rc(p)}",
+    "NotTent": lambda p: f"~T{_rc(p)}",
+    "Tree": lambda p: f"Tr{_rc(p)}",
+    "Quota": lambda p: f"Q({p['axis'][0]}{p['index']})={p['tents']}",
+    "Remaining": lambda p: f"R({p['axis'][0]}{p['index']})={p['remaining']}",
+    "Assign": lambda p: f"{_rc(p)}={p.get('d', p.get('v'))}",
+    "Given": lambda p: f"{_rc(p)}={p.get('d', p.get('v'))}",
+    "Cell": lambda p: f"{_rc(p)}={p['v']}",
+    "NotCell": lambda p: f"{_rc(p)}!={p['v']}",
+    "Cand": _cand_label,
+    "Contradiction": lambda p: f"X#{p.get('branch')}",
+    **{kind: (lambda p, word=word: f"{word}({p['unit'][0]}{p['index']})") for kind, word in _UNIT_WORDS.items()},
+}
+
+
 def short_label(kind: str, payload: dict) -> str:
     """Compact node text: ``T(1,0)``, ``~T(1,3)``, ``Q(R1)=2``, ``(2,3)=4`` ... (§9)."""
-    p = payload
-    rc = f"({p.get('r')},{p.get('c')})"
-    if kind == "Tent":
-        return f"T{rc}"
-    if kind == "NotTent":
-        return f"~T{rc}"
-    if kind == "Tree":
-        return f"Tr{rc}"
-    if kind == "Quota":
-        return f"Q({p['axis'][0]}{p['index']})={p['tents']}"
-    if kind == "Remaining":
-        return f"R({p['axis'][0]}{p['index']})={p['remaining']}"
-    if kind in ("Assign", "Given"):
-        return f"{rc}={p.get('d', p.get('v'))}"
-    if kind == "Cell":
-        return f"{rc}={p['v']}"
-    if kind == "NotCell":
-        return f"{rc}!={p['v']}"
-    if kind == "Cand":
-        vals = p.get("d", p.get("vals", []))
-        return f"{rc}{'in' if p.get('polarity') == 'IN' else '!'}{{{','.join(map(str, vals))}}}"
-    if kind == "Contradiction":
-        return f"X#{p.get('branch')}"
-    if kind in ("UnitHas", "UnitMissing", "UnitPlaces"):
-        return f"{_UNIT_WORDS[kind]}({p['unit'][0]}{p['index']})"
-    return kind[:8]
+    label = _SHORT_LABELS.get(kind)
+    return label(payload) if label else kind[:8]
 
 
 def graph_of(doc_or_graph: Any) -> nx.DiGraph:

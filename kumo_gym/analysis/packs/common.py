@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..deduce import Model
 from ..reading import Phrase
 from ..schema import CONTRADICTION_CAUSE, DISCHARGE
 from ..text import NOT_A_LIST
@@ -111,6 +112,42 @@ VALUE_TEMPLATES = {
     "NotCell": ("{cell} cannot be {v}", "{cell} is not {v}", "{v} cannot go in {cell}", "{cell} can't be {v}"),
     "Given": ("{cell} is a given {v}", "the given {v} at {cell}"),
 }
+
+
+# ---- two-colour puzzles ------------------------------------------------------------------------
+def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), **kinds: dict) -> dict:
+    """The :class:`~kumo_gym.analysis.schema.Pack` fields every two-colour puzzle shares.
+
+    ``Black``/``White`` solution claims (C* = the black cells; the answer writes ``black`` and
+    ``white``), the clue kinds ``clues``, the count kinds ``counts`` and the other ``kinds``
+    (name -> fields), with the generic rules; a pack adds its phrases (ending with
+    :func:`colour_phrases`) and templates (with :data:`COLOUR_TEMPLATES`).
+    """
+    return {
+        "kinds": {"Black": {"r": "r", "c": "c"}, "White": {"r": "r", "c": "c"}, **kinds, **CONTRADICTION},
+        "solution_kinds": frozenset({"Black", "White"}),
+        "clue_kinds": frozenset(clues),
+        "rules": generic_rules({"Black", "White"}, negative={"White"}, clues=set(clues), counts=set(counts)),
+        "aliases": ALIASES,
+        "opposites": {"Black": "White", "White": "Black"},
+        "negative_kinds": frozenset({"White"}),
+        "count_kinds": frozenset(counts),
+        "cstar_symbols": {black: "Black"},
+        "answer_kinds": {black: "Black", white: "White"},
+    }
+
+
+def colour_model(solution: list, constraints: list, black: Any, white: Any, **extra: Any) -> Model:
+    """The deduction model of a two-colour puzzle: one (black, white) variable per cell."""
+    cells = [(r, c) for r in range(len(solution)) for c in range(len(solution[0]))]
+    return Model(domains={x: (black, white) for x in cells}, constraints=constraints,
+                 fact=lambda v, x: ("Black" if x == black else "White", {"r": v[0], "c": v[1]}),
+                 solution={(r, c): solution[r][c] for r, c in cells}, **extra)
+
+
+def cell_claims(kind: str, grid: list, field: str, keep) -> list:
+    """``(kind, {r, c, field: value})`` for every cell value of ``grid`` that ``keep`` accepts."""
+    return [(kind, {"r": r, "c": c, field: v}) for r, row in enumerate(grid) for c, v in enumerate(row) if keep(v)]
 
 
 # ---- rendering claims as clauses (synthetic traces) -----------------------------------------

@@ -13,55 +13,35 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules
+from .common import COLOUR_TEMPLATES, cell_claims, colour_model, colour_pack, colour_phrases
 
 BLACK, WHITE = 1, 2
 
 
 class MosaicPack(Pack):
     def clue_claims(self, instance: Any) -> list:
-        grid = instance.data["state"]["grid"]
-        return [("Clue", {"r": r, "c": c, "n": v}) for r, row in enumerate(grid) for c, v in enumerate(row) if v >= 0]
+        return cell_claims("Clue", instance.data["state"]["grid"], "n", lambda v: v >= 0)
 
     def deduction_model(self, instance: Any) -> Model:
         grid = instance.data["state"]["grid"]
         H, W = len(grid), len(grid[0])
-        sol = instance.data["solution"]
-        cells = [(r, c) for r in range(H) for c in range(W)]
         cons = []
-        for r, c in cells:
-            k = grid[r][c]
+        for r, c, k in ((r, c, k) for r, row in enumerate(grid) for c, k in enumerate(row)):
             if k >= 0:
                 block = tuple((a, b) for a in (r - 1, r, r + 1) for b in (c - 1, c, c + 1) if 0 <= a < H and 0 <= b < W)
                 cons.append(Constraint(block, lambda vals, k=k: sum(v == BLACK for v in vals) == k,
                                        (("Clue", {"r": r, "c": c, "n": k}),), name="clue block"))
-        return Model(domains={x: (BLACK, WHITE) for x in cells}, constraints=cons,
-                     fact=lambda v, x: ("Black" if x == BLACK else "White", {"r": v[0], "c": v[1]}),
-                     solution={(r, c): sol[r][c] for r, c in cells})
+        return colour_model(instance.data["solution"], cons, BLACK, WHITE)
 
 
 PACK = MOSAIC = MosaicPack(
     puzzle="mosaic",
     family="mosaic",
-    kinds={
-        "Black": {"r": "r", "c": "c"},
-        "White": {"r": "r", "c": "c"},
-        "Clue": {"r": "r", "c": "c", "n": "count"},
-        "Needs": {"r": "r", "c": "c", "n": "count"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Black", "White"}),
-    clue_kinds=frozenset({"Clue"}),
-    rules=generic_rules({"Black", "White"}, negative={"White"}, clues={"Clue"}, counts={"Needs"}),
-    aliases=ALIASES,
+    **colour_pack(BLACK, WHITE, {"Clue"}, {"Needs"}, Clue={"r": "r", "c": "c", "n": "count"},
+                  Needs={"r": "r", "c": "c", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "
                  "(it counts black cells in the 3x3 block around it, itself included). Needs: that clue still "
                  "needs n more black cells."),
-    opposites={"Black": "White", "White": "Black"},
-    negative_kinds=frozenset({"White"}),
-    count_kinds=frozenset({"Needs"}),
-    cstar_symbols={BLACK: "Black"},
-    answer_kinds={BLACK: "Black", WHITE: "White"},
     phrases=(
         Phrase("Needs", r"{subj}(?:the (?:clue |number )?(?:\d )?(?:at|in|on) )?{cell} (?:still |now )?(?:needs|requires) "
                         r"(?:exactly )?{n} more\b"),

@@ -13,7 +13,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules, lines, runs_of
+from .common import COLOUR_TEMPLATES, colour_model, colour_pack, colour_phrases, lines, runs_of
 
 BLACK, WHITE = 1, 0
 
@@ -72,7 +72,6 @@ class PatternPack(Pack):
     def deduction_model(self, instance: Any) -> Model:
         st = instance.data["state"]
         H, W = len(st["rows"]), len(st["cols"])
-        sol = instance.data["solution"]
         cons = []
         for axis, i, line in lines(H, W):
             runs = list((st["rows"] if axis == "ROW" else st["cols"])[i])
@@ -80,30 +79,15 @@ class PatternPack(Pack):
                                    (("LineClue", {"axis": axis, "index": i, "runs": runs}),), name="line runs",
                                    support=lambda doms, runs=runs: line_support(runs, doms)))
         givens = {(r, c): v for r, c, v in st.get("filled", [])}
-        return Model(domains={(r, c): (BLACK, WHITE) for r in range(H) for c in range(W)}, constraints=cons,
-                     fact=lambda v, x: ("Black" if x == BLACK else "White", {"r": v[0], "c": v[1]}),
-                     givens=givens, solution={(r, c): sol[r][c] for r in range(H) for c in range(W)})
+        return colour_model(instance.data["solution"], cons, BLACK, WHITE, givens=givens)
 
 
 PACK = PATTERN = PatternPack(
     puzzle="pattern",
     family="pattern",
-    kinds={
-        "Black": {"r": "r", "c": "c"},
-        "White": {"r": "r", "c": "c"},
-        "LineClue": {"axis": "axis", "index": "index", "runs": "runs"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Black", "White"}),
-    clue_kinds=frozenset({"LineClue"}),
-    rules=generic_rules({"Black", "White"}, negative={"White"}, clues={"LineClue"}),
-    aliases=ALIASES,
+    **colour_pack(BLACK, WHITE, {"LineClue"}, LineClue={"axis": "axis", "index": "index", "runs": "runs"}),
     claim_notes=("Black / White: the colour of cell (r, c). LineClue: the clue of a row (axis ROW) or column "
                  "(axis COL): the lengths of its black runs in order (left to right, top to bottom); [] for none."),
-    opposites={"Black": "White", "White": "Black"},
-    negative_kinds=frozenset({"White"}),
-    cstar_symbols={BLACK: "Black"},
-    answer_kinds={BLACK: "Black", WHITE: "White"},
     phrases=(
         Phrase("LineClue", r"\b{line}(?:'s)? (?:clue|clues|hint|runs|blocks|numbers) (?:is|are|=|:|of|reads?) {runs}"),
         Phrase("LineClue", r"\b(?:the )?(?:clue|clues|runs|hint|numbers) (?:for|of|in) {line} (?:is|are|=|:|reads?) {runs}"),

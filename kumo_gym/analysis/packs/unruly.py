@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules, lines
+from .common import COLOUR_TEMPLATES, cell_claims, colour_model, colour_pack, colour_phrases, lines
 
 BLACK, WHITE = 1, 0
 
@@ -25,13 +25,11 @@ class UnrulyPack(Pack):
         return ("black" if payload.get("v") == BLACK else "white") if kind == "Given" else ""
 
     def clue_claims(self, instance: Any) -> list:
-        grid = instance.data["state"]["grid"]
-        return [("Given", {"r": r, "c": c, "v": v}) for r, row in enumerate(grid) for c, v in enumerate(row) if v >= 0]
+        return cell_claims("Given", instance.data["state"]["grid"], "v", lambda v: v >= 0)
 
     def deduction_model(self, instance: Any) -> Model:
         grid = instance.data["state"]["grid"]
         H, W = len(grid), len(grid[0])
-        sol = instance.data["solution"]
         cons = []
         for axis, i, line in lines(H, W):
             half = len(line) // 2
@@ -39,34 +37,18 @@ class UnrulyPack(Pack):
                                    reason="every line is half black", name="balance"))
             for j in range(len(line) - 2):
                 cons.append(Constraint(tuple(line[j:j + 3]), lambda vals: len(set(vals)) > 1, name="no three"))
-        return Model(domains={(r, c): (BLACK, WHITE) for r in range(H) for c in range(W)}, constraints=cons,
-                     fact=lambda v, x: ("Black" if x == BLACK else "White", {"r": v[0], "c": v[1]}),
-                     givens={(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v >= 0},
-                     given_fact=lambda v, x: ("Given", {"r": v[0], "c": v[1], "v": x}),
-                     solution={(r, c): sol[r][c] for r in range(H) for c in range(W)})
+        return colour_model(instance.data["solution"], cons, BLACK, WHITE,
+                            givens={(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v >= 0},
+                            given_fact=lambda v, x: ("Given", {"r": v[0], "c": v[1], "v": x}))
 
 
 PACK = UNRULY = UnrulyPack(
     puzzle="unruly",
     family="unruly",
-    kinds={
-        "Black": {"r": "r", "c": "c"},
-        "White": {"r": "r", "c": "c"},
-        "Given": {"r": "r", "c": "c", "v": "value"},
-        "Remaining": {"axis": "axis", "index": "index", "color": "color", "n": "count"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Black", "White"}),
-    clue_kinds=frozenset({"Given"}),
-    rules=generic_rules({"Black", "White"}, negative={"White"}, clues={"Given"}, counts={"Remaining"}),
-    aliases=ALIASES,
+    **colour_pack(BLACK, WHITE, {"Given"}, {"Remaining"}, Given={"r": "r", "c": "c", "v": "value"},
+                  Remaining={"axis": "axis", "index": "index", "color": "color", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c). Given: a cell fixed by the puzzle (v 1 black, 0 "
                  "white). Remaining: row/column (axis ROW/COL) still needs n cells of color BLACK or WHITE."),
-    opposites={"Black": "White", "White": "Black"},
-    negative_kinds=frozenset({"White"}),
-    count_kinds=frozenset({"Remaining"}),
-    cstar_symbols={BLACK: "Black"},
-    answer_kinds={BLACK: "Black", WHITE: "White"},
     phrases=(
         Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:black|1)\b", {"v": BLACK}),
         Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:white|0)\b", {"v": WHITE}),

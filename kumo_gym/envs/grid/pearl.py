@@ -18,7 +18,7 @@ from .render import Sketch
 
 BLACK, WHITE, EMPTY, OFF = "B", "W", ".", -1
 #: the §8 grade a removal must keep: probing at Easy; Tricky is minimal
-GRADE_TARGET = {"e": None, "t": None}
+GRADE_TARGET = {"e": 1, "t": None}
 #: the share of the grid Tatham's loops cover, by grid area (measured on its presets)
 DENSITY = ((25, 0.85), (36, 0.92), (64, 0.925), (100, 0.958))
 
@@ -204,9 +204,14 @@ class PearlTask(EdgeMoves, GridTask):
                 nxt_loop = [x for _, x in sorted((v, (r, c)) for r, row in enumerate(nxt) for c, v in enumerate(row) if v > 0)]
                 loop = nxt_loop if self._pearls(nxt_loop, H, W) != grid else None
                 continue
+            limit = GRADE_TARGET[level]
+            if limit is not None and enc.engine.grade(enc.assumptions()) > limit:
+                loop = None  # every pearl shown and still too hard for the level: another loop
+                continue
             keys = sorted({k[1:] for k in enc.clues})
             groups = [enc.assumptions([("on", *x), (grid[x[0]][x[1]], *x)]) for x in keys]
-            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=GRADE_TARGET[level])
+            kept = reduce_clues(enc.engine, groups, rng, truth,  # pearl guards are never derived: grade by callback
+                                acceptable=None if limit is None else lambda lits, e=enc.engine: e.grade(lits) <= 1)
             for (r, c), keep in zip(keys, kept):
                 grid[r][c] = grid[r][c] if keep else EMPTY
             return {"grid": grid}, sol
