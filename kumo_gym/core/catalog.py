@@ -72,6 +72,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Pattern", "pattern", "Pattern (nonogram): paint the picture whose row and column runs are given"),
     _grid("Signpost", "signpost", "Signpost: number the cells 1..n so every arrow points on to the next number"),
     _grid("Rect", "rect", "Rectangles: cut the grid into rectangles, each holding one number equal to its area"),
+    _grid("Filling", "filling", "Filling (Fillomino): write digits so each block of equal digits has that many cells"),
     _grid("Range", "range", "Range (Kurodoko): black out cells so each number sees exactly that many cells"),
     _grid("Singles", "singles", "Singles (Hitori): black out repeats; blacks never touch; whites stay connected"),
     _grid("Unruly", "unruly", "Unruly: balanced black/white lines with no three of a colour in a row"),

@@ -89,6 +89,48 @@ def connected_cuts(cell_lits: np.ndarray) -> Callable[[np.ndarray], list[list[in
     return cuts
 
 
+def sized_block_cuts(label_lits: np.ndarray) -> Callable[[np.ndarray], list[list[int]]]:
+    """The ``cuts`` callback for "every maximal 4-connected block of cells with the same label k
+    has exactly k cells" (Filling), where ``label_lits[r, c, k - 1]`` is the literal "cell (r, c)
+    has label k" (exactly one true per cell).
+
+    For each block B of label k in a model that is the wrong size:
+
+    * too big: a connected part S of B with k + 1 cells cannot all have label k (they would lie in
+      one block of more than k cells): ``not all of S is k``;
+    * too small: if all of B has label k, its block has k > |B| cells, so it reaches past B through
+      a cell of its border N: ``not all of B is k, or some cell of N is k``.
+
+    Both follow from the rule alone (never from clues), so the layout's solver may keep them.
+    """
+    H, W, K = label_lits.shape
+
+    def cuts(value: np.ndarray) -> list[list[int]]:
+        on = value[np.abs(label_lits)] * np.sign(label_lits) > 0
+        label = np.where(on.any(axis=2), on.argmax(axis=2) + 1, 0)
+        out = []
+        for k in range(1, K + 1):
+            for block in components(label == k):
+                if len(block) == k:
+                    continue
+                lit = lambda cell: int(label_lits[cell[0], cell[1], k - 1])
+                if len(block) > k:
+                    part, seen, inside = [block[0]], {block[0]}, set(block)
+                    for cell in part:  # breadth first from the block's first cell
+                        for n in neighbours4(*cell, H, W):
+                            if n in inside and n not in seen and len(seen) <= k:
+                                seen.add(n)
+                                part.append(n)
+                    out.append([-lit(cell) for cell in sorted(seen)])
+                else:
+                    inside = set(block)
+                    border = sorted({n for cell in block for n in neighbours4(*cell, H, W) if n not in inside})
+                    out.append([-lit(cell) for cell in block] + [lit(n) for n in border])
+        return out
+
+    return cuts
+
+
 def line_runs(mask: np.ndarray) -> list[list[Cell]]:
     """The maximal runs of True cells along every row, then every column (single cells
     included): Light Up's white stretches, Range's lines of sight."""

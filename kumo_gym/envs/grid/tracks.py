@@ -57,8 +57,8 @@ class TracksTask(EdgeMoves, GridTask):
     §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
     Tatham's track density; every count shown, both end pieces given, the other pieces removed in
     a seeded random order while the puzzle stays unique (SAT with lazy cuts against closed
-    loops), at Easy (and on grids over 100 cells) only while failed-literal probing solves it. ``o``
-    is honoured by redrawing.
+    loops), at Easy (and on grids over 100 cells) only while failed-literal probing solves it; Tricky
+    on smaller grids keeps the better of two draws. ``o`` is honoured by redrawing.
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` lays the track between two
@@ -171,6 +171,13 @@ class TracksTask(EdgeMoves, GridTask):
         return Encoding(f, d.ravel(), decode, cuts=cuts, cut_rule="R3", extra={"d": d, "rows": rows, "cols": cols})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        """Tricky on small grids keeps the better of two draws (fewer pieces: Tatham's 8x8dt average
+        4.0, a single minimal draw 4.7)."""
+        tries = 2 if params["tatham_difficulty"] != "e" and params["W"] * params["H"] <= BOUNDED_ABOVE else 1
+        draws = [self._draw(rng, params) for _ in range(tries)]
+        return min(draws, key=lambda d: len(d[0]["given_pieces"]))
+
+    def _draw(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         while True:
             entry, exit_ = int(rng.integers(H)), int(rng.integers(W))

@@ -1,0 +1,109 @@
+"""Filling: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+
+Claims: ``Cell{r,c,v}`` / ``NotCell{r,c,v}`` (solution; C* = every cell), ``Given{r,c,v}`` (clue:
+a given digit), ``Cand`` (state), ``Contradiction``.
+
+Deduction model: one variable per cell (digits 1-9), the givens fixed; two 1s never touch; a
+digit above 1 needs a neighbour with the same digit; a digit d needs room: the cells reachable
+from it through cells that may still hold d number at least d (each checked by its own support
+function rather than by enumeration).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..deduce import Constraint, Model
+from ..schema import Pack
+from .common import ALIASES, CONTRADICTION, VALUE_TEMPLATES, generic_rules, neighbours4, value_phrases
+
+DIGITS = tuple(range(1, 10))
+#: how far the "room" check looks (cells within this distance; digits above ROOM + 1 always fit)
+ROOM = 3
+
+
+def _company(doms: list) -> list:
+    """Support of "the first cell holds 1, or one of the others (its neighbours) holds its digit"."""
+    centre, others = doms[0], doms[1:]
+    ok = {v for v in centre if v == 1 or any(v in d for d in others)}
+    out = [ok]
+    for j, d in enumerate(others):
+        rest = [o for k, o in enumerate(others) if k != j]
+        out.append({u for u in d if any(v == 1 or v == u or any(v in o for o in rest) for v in ok)} if ok else set())
+    return out
+
+
+def _room(order: list, H: int, W: int):
+    """Support for "the first cell's digit d has d cells reachable through cells that may hold d"
+    over ``order`` (the cells within distance ROOM, the first one the centre)."""
+    where = {cell: i for i, cell in enumerate(order)}
+
+    def support(doms: list) -> list:
+        keep = set()
+        for d in doms[0]:
+            seen, stack = {order[0]}, [order[0]]
+            while stack and len(seen) < d:
+                for n in neighbours4(*stack.pop(), H, W):
+                    if n in where and n not in seen and d in doms[where[n]]:
+                        seen.add(n)
+                        stack.append(n)
+            if len(seen) >= d or d > ROOM + 1:
+                keep.add(d)
+        return [keep] + [set(d) if keep else set() for d in doms[1:]]
+
+    return support
+
+
+class FillingPack(Pack):
+    def clue_claims(self, instance: Any) -> list:
+        grid = instance.data["state"]["grid"]
+        return [("Given", {"r": r, "c": c, "v": v}) for r, row in enumerate(grid) for c, v in enumerate(row) if v]
+
+    def deduction_model(self, instance: Any) -> Model:
+        grid, sol = instance.data["state"]["grid"], instance.data["solution"]
+        H, W = len(grid), len(grid[0])
+        cells = [(r, c) for r in range(H) for c in range(W)]
+        cons = []
+        for r, c in cells:
+            around = tuple(neighbours4(r, c, H, W))
+            for n in around:
+                if n > (r, c):
+                    cons.append(Constraint(((r, c), n), lambda vals: not (vals[0] == 1 == vals[1]),
+                                           reason="two 1s never touch", name="lonely 1"))
+            cons.append(Constraint(((r, c),) + around, lambda vals: vals[0] == 1 or vals[0] in vals[1:],
+                                   reason="a block of two or more has a neighbour with its digit", name="company",
+                                   support=_company))
+            near = [(a, b) for a, b in cells if 0 < abs(a - r) + abs(b - c) <= ROOM]
+            order = [(r, c)] + near
+            cons.append(Constraint(tuple(order), lambda vals: True, reason="a digit needs room for its block",
+                                   name="room", support=_room(order, H, W)))
+        return Model(domains={x: DIGITS for x in cells}, constraints=cons,
+                     fact=lambda v, x: ("Cell", {"r": v[0], "c": v[1], "v": x}),
+                     exclusion=lambda v, x: ("NotCell", {"r": v[0], "c": v[1], "v": x}),
+                     givens={(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v},
+                     given_fact=lambda v, x: ("Given", {"r": v[0], "c": v[1], "v": x}),
+                     solution={(r, c): sol[r][c] for r, c in cells})
+
+
+PACK = FILLING = FillingPack(
+    puzzle="filling",
+    family="filling",
+    kinds={
+        "Cell": {"r": "r", "c": "c", "v": "value"},
+        "NotCell": {"r": "r", "c": "c", "v": "value"},
+        "Given": {"r": "r", "c": "c", "v": "value"},
+        "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"},
+        **CONTRADICTION,
+    },
+    solution_kinds=frozenset({"Cell", "NotCell"}),
+    clue_kinds=frozenset({"Given"}),
+    rules=generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues={"Given"}, cand=True),
+    aliases=ALIASES,
+    claim_notes=("Cell states a cell's digit, NotCell rules one out. Given is a digit printed in the puzzle. "
+                 "Every block of equal connected digits has as many cells as its digit."),
+    opposites={"Cell": "NotCell", "NotCell": "Cell"},
+    negative_kinds=frozenset({"NotCell"}),
+    value_claim=("Cell", "v"),
+    phrases=value_phrases("v"),
+    # a Given ending in its digit ("... is a given 6, 4 cannot go in ...") would read as a list
+    templates={**VALUE_TEMPLATES, "Given": ("the given {v} at {cell}",)},
+)

@@ -1,0 +1,170 @@
+"""Filling (grid_puzzles.md §5 "Filling"; Tatham's ``filling``). Game IDs: ``tatham/filling.py``."""
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+import numpy as np
+
+from ...core.instance import Instance
+from ...core.params import param
+from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.sat import Formula
+from .base import Check, GridParams, GridTask
+from .geometry import components, neighbours4, sized_block_cuts
+from .render import Sketch
+from .tatham.filling import largest
+
+DIGITS = tuple(range(1, 10))
+EMPTY = 0
+
+
+def blocks(grid: list[list[int]]) -> list[list[tuple[int, int]]]:
+    """The maximal 4-connected blocks of equal digits, in row-major order of their first cell."""
+    arr = np.asarray(grid)
+    return sorted((b for d in np.unique(arr) for b in components(arr == d)), key=lambda b: b[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class FillingParams(GridParams):
+    W: int = param(9, lo=2, hi=25, doc="columns")
+    H: int = param(None, kind=int, lo=2, hi=25, doc="rows (default: W)")
+
+
+class FillingTask(GridTask):
+    """Filling (Fillomino): write digits so each block of equal digits is that big.
+
+    ## Description
+    Some cells show a digit 1-9. Write a digit in every empty cell so that every maximal group of
+    orthogonally connected cells holding the same digit has exactly that many cells (a 3 lies in
+    a block of three 3s, a 1 touches no other 1). Given digits stay. grid_puzzles.md §5, Tatham's
+    *Filling*.
+
+    ## Answer
+    A JSON array of H rows of W integers 1-9, givens included. Any grid that keeps the rules
+    scores 1, whatever blocks it draws.
+
+    ## Generation
+    §8: a random partition into blocks of at most max(W, H, 3) <= 9 cells (the largest digit
+    Tatham's parser takes), merging neighbours until no two
+    blocks of one size touch; every cell's digit given, then digits removed in a seeded random
+    order down to a minimal set that SAT, with lazy block-size cuts, proves unique.
+
+    ## Interactive mode
+    ``{"r": row, "c": col, "v": 4}`` writes a digit, ``0`` clears it. Givens are fixed.
+    """
+
+    family = "filling"
+    title = "Filling"
+    Params = FillingParams
+    difficulties: ClassVar[dict] = {
+        "trivial": {"W": 3, "H": 3}, "easy": {"W": 9, "H": 7}, "normal": {"W": 13, "H": 9}, "hard": {"W": 17, "H": 13},
+    }
+    rule_codes: ClassVar[dict] = {
+        "filling.R1": "every cell holds a digit 1-9 and given digits are kept",
+        "filling.R2": "every maximal block of equal orthogonally connected digits has as many cells as its digit",
+    }
+    symbols = frozenset(DIGITS)
+    empty = EMPTY
+
+    def givens(self, instance: Instance) -> dict:
+        grid = instance.data["state"]["grid"]
+        return {(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v}
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        checks = [Check("R1", [(r, c)], grid[r][c] == v) for (r, c), v in sorted(self.givens(instance).items())]
+        return checks + [Check("R2", b, len(b) == grid[b[0][0]][b[0][1]]) for b in blocks(grid)]
+
+    def encode(self, state: dict) -> Encoding:
+        """One formula per grid size; the givens are assumptions and block sizes lazy cuts."""
+        grid = state["grid"]
+        H, W = len(grid), len(grid[0])
+        enc = self.layout((H, W), lambda: self._rules(H, W))
+        x = enc.extra["x"]
+        return enc.with_clues({(r, c): ("R1", (int(x[r, c, v - 1]),))
+                               for r, row in enumerate(grid) for c, v in enumerate(row) if v})
+
+    @staticmethod
+    def _rules(H: int, W: int) -> Encoding:
+        """One variable per cell and digit; R2's local half in clauses (two 1s never touch, a
+        larger digit has a neighbour with the same digit), the sizes themselves as cuts."""
+        f = Formula()
+        x = f.grid("digit", H, W, 9)
+        for r in range(H):
+            for c in range(W):
+                f.exactly_one(x[r, c].tolist())
+                around = list(neighbours4(r, c, H, W))
+                for n in around:
+                    if n > (r, c):
+                        f.add([-int(x[r, c, 0]), -int(x[n[0], n[1], 0])], rule="R2")
+                for k in range(1, 9):
+                    f.add([-int(x[r, c, k])] + [int(x[a, b, k]) for a, b in around], rule="R2")
+
+        def decode(value: np.ndarray) -> list[list]:
+            return ((value[x] > 0).argmax(axis=2) + 1).tolist()
+
+        return Encoding(f, x.ravel(), decode, cuts=sized_block_cuts(x), cut_rule="R2", extra={"x": x})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        W, H = params["W"], params["H"]
+        for _attempt in range(200):
+            sol = self._partition(rng, H, W)
+            if sol is None:
+                continue
+            full = self.encode({"grid": sol})
+            truth = np.zeros(full.formula.n_vars + 1, np.int8)
+            x = full.extra["x"]
+            truth[x.ravel()] = -1
+            for r in range(H):
+                for c in range(W):
+                    truth[x[r, c, sol[r][c] - 1]] = 1
+            keys = sorted(full.clues)
+            kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, truth)
+            on = {k for k, keep in zip(keys, kept) if keep}
+            return {"grid": [[sol[r][c] if (r, c) in on else EMPTY for c in range(W)] for r in range(H)]}, sol
+        raise RuntimeError(f"could not generate a {W}x{H} Filling puzzle")
+
+    @staticmethod
+    def _partition(rng: np.random.Generator, H: int, W: int) -> list[list[int]] | None:
+        """Blocks of at most max(W, H, 3) <= 9 cells (Tatham's limit) with no two of one size touching: from single cells, a block
+        touching another of its size is merged with a random neighbouring block while they fit."""
+        label, top = np.arange(H * W).reshape(H, W), largest(W, H)
+        for _ in range(20 * H * W):
+            size = np.bincount(label.ravel(), minlength=H * W)
+            clash = sorted({int(label[r, c]) for r in range(H) for c in range(W) for a, b in neighbours4(r, c, H, W)
+                            if label[a, b] != label[r, c] and size[label[a, b]] == size[label[r, c]]})
+            if not clash:
+                return size[label].tolist()
+            block = clash[int(rng.integers(len(clash)))]
+            cells = list(zip(*np.nonzero(label == block)))
+            near = sorted({int(label[n]) for cell in cells for n in neighbours4(*cell, H, W)} - {block})
+            fit = [q for q in near if size[q] + size[block] <= top]
+            if not fit:
+                return None
+            label[label == fit[int(rng.integers(len(fit)))]] = block
+        return None
+
+    def rules_text(self, instance: Instance) -> str:
+        return ("- In the state's grid a digit 1 to 9 is given and 0 is an empty cell. Write a digit from 1 to 9 "
+                "in every empty cell; given digits stay as they are.\n"
+                "- Cells holding the same digit that share a side belong to the same block (and so on, through "
+                "chains of such neighbours).\n"
+                "- Every block must have exactly as many cells as the digit written in it: a 1 stands alone, "
+                "two 2s form a block of two, and so on. Two different blocks with the same digit must not touch "
+                "along a side.")
+
+    def answer_text(self, instance: Instance) -> str:
+        return "give the digit (1 to 9) of every cell, givens included."
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        fixed = self.givens(instance)
+        H, W = len(grid), len(grid[0])
+        walls = [((r, c), n) for r in range(H) for c in range(W) for n in ((r, c + 1), (r + 1, c))
+                 if n[0] < H and n[1] < W and grid[r][c] != grid[n[0]][n[1]]]
+        return Sketch(H, W, [[(f"[{v}]" if (r, c) in fixed else str(v) if v else ".") for c, v in enumerate(row)]
+                             for r, row in enumerate(grid)],
+                      [["given" if (r, c) in fixed else None for c in range(W)] for r in range(H)],
+                      labels=[[str(v) if v else "" for v in row] for row in grid], walls=walls)
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        return np.asarray([v for row in instance.data["state"]["grid"] for v in row], np.float32)

@@ -1,0 +1,83 @@
+"""Filling (grid_puzzles.md §5 "Filling", §7, §8)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.envs.grid.claims import label_claim
+from kumo_gym.envs.grid.filling import FillingTask, blocks
+from kumo_gym.solvers import sat
+
+T = FillingTask()
+SPEC_ID = "3x3:b12a21b"
+SPEC_SOLUTION = [[2, 3, 1], [2, 3, 2], [1, 3, 2]]
+
+
+def rules(inst, grid):
+    return {v["rule"] for v in T.verify(inst, grid).details.get("violations", [])}
+
+
+def test_spec_example():
+    inst = T.load(SPEC_ID)
+    assert inst.data["state"]["grid"] == [[0, 0, 1], [2, 0, 2], [1, 0, 0]]
+    assert inst.data["solution"] == SPEC_SOLUTION
+    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
+    assert T.to_game_id(inst) == SPEC_ID
+
+
+def test_params_and_grammar_errors():
+    assert [T.tatham_preset(d) for d in T.difficulties] == ["3x3", "9x7", "13x9", "17x13"]
+    for bad in ("9x7de", "1x1"):
+        with pytest.raises(ConfigError):
+            T.decode_params(bad)
+    for bad in ("3x3:b12a21", "3x3:b12a21bb", "3x3:b10a21b", "3x3:b12A21b", "3x3:b12_21b", "3x3:b12a24b"):
+        with pytest.raises(ConfigError):
+            T.load(bad)
+
+
+def test_uniqueness_needs_the_block_size_cuts():
+    """The clauses alone (no two 1s touch, a larger digit has a like neighbour) admit grids whose
+    blocks have the wrong size; the proof must run with the cuts to find the one solution."""
+    inst = T.load(SPEC_ID)
+    enc = T.encoding(inst)
+    plain = sat.enumerate_models(enc.formula.clauses, enc.answer.tolist(), limit=3, assumptions=enc.assumptions())
+    assert len(plain) == 3
+    assert T.count_solutions(inst, limit=3) == 1
+
+
+def test_one_wrong_answer_per_rule():
+    inst = T.load("2x2:3c")  # a 3 at (0, 0)
+    assert T.verify(inst, [[3, 3], [3, 1]]).solved
+    assert rules(inst, [[1, 3], [3, 3]]) == {"filling.R1"}  # valid blocks, the given changed
+    assert rules(inst, [[3, 3], [3, 3]]) == {"filling.R2"}  # a block of four 3s
+    v = T.verify(inst, [[3, 3], [3, 3]])
+    assert v.details["violations"][0]["cells"] == [[0, 0], [0, 1], [1, 0], [1, 1]]
+
+
+def test_any_valid_filling_is_accepted():
+    """Blocks are checked by their own digits, never against a stored partition."""
+    inst = T.load("2x2:d")
+    for grid in ([[4, 4], [4, 4]], [[3, 3], [3, 1]], [[1, 3], [3, 3]], [[3, 1], [3, 3]]):
+        assert T.verify(inst, grid).solved, grid
+    assert not T.verify(inst, [[2, 2], [2, 2]]).solved
+
+
+def test_generated_blocks_are_at_most_nine():
+    inst = T.generate(np.random.default_rng(1), difficulty="normal")
+    sol = inst.data["solution"]
+    assert all(len(b) == sol[b[0][0]][b[0][1]] <= 9 for b in blocks(sol))
+    small = T.generate(np.random.default_rng(1), difficulty="trivial")
+    assert max(v for row in small.data["solution"] for v in row) <= 3  # Tatham's parser takes up to 3 here
+    assert T.count_solutions(inst) == 1 and T.clue_count(inst) == len(T.givens(inst))
+
+
+def test_claims_render_and_moves():
+    inst = T.load(SPEC_ID)
+    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 1, "v": 3}) == "correct"
+    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 1, "v": 3}) == "incorrect"
+    assert label_claim(inst, {"type": "Given", "r": 0, "c": 2, "v": 1}) == "correct"
+    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "v": 3}) == "incorrect"
+    assert len(T.solution_claims(inst)) == 9
+    assert T.check_move(inst, T.initial_state(inst), (0, 2, 5)) is not None  # givens are fixed
+    assert "[1]" in T.render(inst) and T.render_rgb(inst, SPEC_SOLUTION).ndim == 3
