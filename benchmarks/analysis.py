@@ -29,8 +29,6 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse
-import json
-import math
 import platform
 import sys
 import time
@@ -41,6 +39,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _common import write_result
 
 from kumo_gym.analysis.extract import extract_deterministic
 from kumo_gym.analysis.graph import (
@@ -235,10 +235,7 @@ def main() -> int:
     result = {"benchmark": "analysis", "machine": {"python": platform.python_version(), "processor": platform.processor(),
                                                    "machine": platform.machine()},
               "quick": args.quick, "eta": eta, "extraction": ext}
-    out = ROOT / "benchmarks" / "results" / "analysis.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1, default=lambda x: None if isinstance(x, float) and math.isnan(x) else x))
-    print(f"\nwrote {out.relative_to(ROOT)}")
+    write_result(ROOT / "benchmarks" / "results" / "analysis.json", result)
     return 0
 
 

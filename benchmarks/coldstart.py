@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import write_result
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # one environment per family, default parameters unless noted
@@ -98,9 +100,7 @@ def main(argv=None) -> int:
                         "reset(seed=0); CPU = getrusage(RUSAGE_CHILDREN) user+sys delta; lowest of --repeat runs",
               "rows": rows}
     if not args.only:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
-        print(f"\nwrote {args.out}")
+        write_result(args.out, result, indent=2)
     return 0
 
 

@@ -38,6 +38,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _common import write_result
+
 from kumo_gym.envs.finereason import cluelang, logicgrid, sudoku
 from kumo_gym.envs.finereason.export import sample_items
 from kumo_gym.envs.finereason.tree import label_tree, walk
@@ -313,9 +315,7 @@ def main() -> int:
     for name, r in results["hostile_step"].items():
         print(f"{name:<40}{r['gold_wall']:>10.4f}s{r['gold_cpu']:>9.4f}s{r['worst_wall']:>11.4f}s"
               f"{r['worst_cpu']:>10.4f}s  {r['worst']}")
-    out = ROOT / "benchmarks" / "results" / "finereason.json"
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"\nwrote {out.relative_to(ROOT)}")
+    write_result(ROOT / "benchmarks" / "results" / "finereason.json", results, indent=2)
     return 0
 
 

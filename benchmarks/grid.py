@@ -20,7 +20,6 @@ Every grid puzzle of the catalogue is included.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import resource
 import subprocess
@@ -33,6 +32,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _common import write_result
 
 from kumo_gym.core.registry import entries, get_task
 from kumo_gym.envs.grid import tatham
@@ -156,9 +157,7 @@ def main(argv=None) -> int:
             "sgt_version": tatham.sgt_version(tasks[0].family) if tasks else None, "quick": args.quick,
             "method": "ours: process_time of task.generate per instance; Tatham: marginal per-game CPU of "
                       "sgt-<name> --generate at two batch sizes (RUSAGE_CHILDREN), interleaved round by round"}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
-    print(f"\nwrote {args.out}")
+    write_result(args.out, {"meta": meta, "rows": rows})
     return 0
 
 

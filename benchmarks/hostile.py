@@ -12,7 +12,6 @@ parser"; the gold step is the yardstick. Prints a table and writes
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -22,6 +21,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _common import write_result
 
 import kumo_gym  # noqa: F401
 from kumo_gym.core.capabilities import GoldenMoves, OracleMoves
@@ -67,10 +68,8 @@ def main() -> None:
             r = rows[-1]
             print(f"{e.id:40s} {mode:11s} worst {r['worst_cpu_ms']:9.1f} ms CPU ({r['worst_wall_ms']:9.1f} wall) "
                   f"on {r['worst_input']:48s} gold {r['gold_cpu_ms']:8.2f} ms", flush=True)
-    out = ROOT / "benchmarks" / "results" / "hostile.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"method": "one step per input, time.process_time and perf_counter", "rows": rows}, indent=1))
-    print(f"wrote {out}")
+    write_result(ROOT / "benchmarks" / "results" / "hostile.json",
+                 {"method": "one step per input, time.process_time and perf_counter", "rows": rows})
 
 
 if __name__ == "__main__":

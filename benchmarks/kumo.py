@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numba
 import numpy as np
+from _common import write_result
 
 from kumo_gym.envs.kumo.domain import builtin_domain_names, load_domain, reference_dir
 from kumo_gym.envs.kumo.game import procedural_domain
@@ -313,8 +314,7 @@ def main() -> int:
     except OSError:
         pass
     print(result["table"])
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
+    write_result(args.out, result)
     return 0
 
 

@@ -25,7 +25,6 @@ Prints a table and writes ``benchmarks/results/planning.json``. ``--quick`` runs
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
@@ -37,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import gymnasium as gym
+from _common import write_result
 
 import kumo_gym  # noqa: F401
 from kumo_gym.core.registry import get_task
@@ -308,9 +308,7 @@ def main(argv=None) -> int:
               "scoring_vs_reasoning_gym": scoring,
               "method": "rates over >= min_time s of wall time (perf_counter) in one process; interactive rates "
                         "count resets between episodes; scoring: calls per CPU second (process_time)"}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=2) + "\n")
-    print(f"\nwrote {args.out}")
+    write_result(args.out, result, indent=2)
     return 0
 
 

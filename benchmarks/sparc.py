@@ -14,7 +14,6 @@ generates ``--per-level`` puzzles per difficulty level. Prints a table and write
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -26,6 +25,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _common import write_result
 
 from kumo_gym.envs.sparc.generate import generate
 from kumo_gym.envs.sparc.official import read_records, reference_file
@@ -143,9 +144,7 @@ def main(argv=None) -> int:
     result["machine"]["load_average_at_end"] = list(os.getloadavg())
     print(f"load average at start / end: {result['machine']['load_average_at_start'][0]:.1f} / "
           f"{result['machine']['load_average_at_end'][0]:.1f} on {os.cpu_count()} CPUs")
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=1))
-    print(f"\nwrote {args.out}")
+    write_result(args.out, result)
     return 0
 
 

@@ -19,6 +19,8 @@ import itertools
 
 import numpy as np
 
+from .jit import compiled
+
 __all__ = [
     "GridPuzzle",
     "GridSearchBudget",
@@ -31,6 +33,15 @@ __all__ = [
     "sudoku_count_solutions_py",
     "sudoku_solve",
 ]
+
+
+def _bit_index(bit):
+    """The index of the one set bit of ``bit`` (a power of two)."""
+    v = 0
+    while bit > 1:
+        bit >>= 1
+        v += 1
+    return v
 
 
 def _sudoku_search(grid, limit, out):
@@ -118,12 +129,7 @@ def _sudoku_search(grid, limit, out):
         i = cell_at[level]
         r, c = i // 9, i % 9
         b = (r // 3) * 3 + c // 3
-        v = 0
-        x = bit
-        while x > 1:
-            x >>= 1
-            v += 1
-        g[i] = v
+        g[i] = _bit_index(bit)
         rows[r] |= bit
         cols[c] |= bit
         boxes[b] |= bit
@@ -207,11 +213,7 @@ def _coloring_search(adj, colours, k):
         bit = mask & -mask
         cand_at[level] = mask ^ bit
         v = vert_at[level]
-        c = 0
-        x = bit
-        while x > 1:
-            x >>= 1
-            c += 1
+        c = _bit_index(bit)
         col[v] = c
         used[c] += 1
         for u in range(n):
@@ -222,10 +224,8 @@ def _coloring_search(adj, colours, k):
 
 
 try:  # numba is a core dependency; the fallback only keeps the module importable without it
-    import numba
-
-    _sudoku_search_nb = numba.njit(cache=True)(_sudoku_search)
-    _coloring_search_nb = numba.njit(cache=True)(_coloring_search)
+    _nb = compiled(globals(), ("_bit_index", "_sudoku_search", "_coloring_search"))
+    _sudoku_search_nb, _coloring_search_nb = _nb._sudoku_search, _nb._coloring_search
 except ImportError:  # pragma: no cover
     _sudoku_search_nb = _sudoku_search
     _coloring_search_nb = _coloring_search

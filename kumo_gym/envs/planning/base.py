@@ -55,6 +55,18 @@ PARTIAL_CREDIT = (
     "nothing; 0 when the goal was reached and the answer went on past it")
 
 
+#: parse_move's cache of action texts (at most this many, each at most MOVE_CACHE_TEXT long)
+MOVE_CACHE_SIZE = 4096
+MOVE_CACHE_TEXT = 200
+#: rendered states kept per instance for the observations
+STATE_TEXT_CACHE = 4096
+
+
+def _copy_move(move):
+    """A copy of a parsed move (nested lists of atoms)."""
+    return [_copy_move(x) for x in move] if isinstance(move, list) else move
+
+
 # ---- parameters ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class PlanningParams(Params):
@@ -383,7 +395,16 @@ class PlanningTask(StepwiseTask):
         """State, goal, move count and the last feedback (spec §6.2)."""
         head = f"{feedback}\n\n" if feedback else ""
         goal = self.cached(instance, "goal_text", lambda: self.render_state(instance, self.goal(instance)))
-        return f"{head}Moves made: {step}\nCurrent state:\n{self.render_state(instance, state)}\nGoal state:\n{goal}"
+        texts = self.cached(instance, "state_texts", dict)  # states recur within an episode and across resets
+        try:
+            now = texts.get(state)
+        except TypeError:  # a state that cannot be hashed is rendered every time
+            return f"{head}Moves made: {step}\nCurrent state:\n{self.render_state(instance, state)}\nGoal state:\n{goal}"
+        if now is None:
+            now = self.render_state(instance, state)
+            if len(texts) < STATE_TEXT_CACHE:
+                texts[state] = now
+        return f"{head}Moves made: {step}\nCurrent state:\n{now}\nGoal state:\n{goal}"
 
     def render(self, instance: Instance, state: Any = None) -> str:
         state = self.initial_state(instance) if state is None else state
@@ -421,8 +442,19 @@ class PlanningTask(StepwiseTask):
             raise
 
     def parse_move(self, text: str) -> list:
-        return mv.read_one_move(text if isinstance(text, str) else str(text), self.coerce_move, self.is_single_move,
-                                self.move_example)
+        text = text if isinstance(text, str) else str(text)
+        # an agent sends the same few action strings again and again: short ones are read once
+        # (a fresh copy each time, since the env keeps the moves it applies)
+        cache = self.__dict__.setdefault("_move_cache", {})
+        hit = cache.get(text)
+        if hit is not None and not getattr(self, "_disabled_rules", None):
+            return _copy_move(hit)
+        move = mv.read_one_move(text, self.coerce_move, self.is_single_move, self.move_example)
+        if len(text) <= MOVE_CACHE_TEXT and not getattr(self, "_disabled_rules", None):
+            if len(cache) >= MOVE_CACHE_SIZE:
+                cache.clear()
+            cache[text] = _copy_move(move)
+        return move
 
     # ---- verification -----------------------------------------------------------------------
     def simulate(self, instance: Instance, moves: list) -> dict:

@@ -32,24 +32,9 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.errors import ConfigError, check_choice
-from ...solvers.sparc import enumerate_solutions
+from ...solvers.sparc import COLOURS, POLY, SQUARE, STAR, TRIANGLE, TRIANGLE_LETTERS, YLOP, enumerate_solutions, is_cell
 from .difficulty import difficulty_score, level_of_score, raw_score, rules_for_level, score_of_raw
-from .puzzle import (
-    COLOURS,
-    KIND_NAMES,
-    MAX_SIDE,
-    MIN_SIDE,
-    POLY,
-    SQUARE,
-    STAR,
-    TRIANGLE,
-    TRIANGLE_LETTERS,
-    YLOP,
-    SparcPuzzle,
-    is_cell,
-    shape_array,
-    shape_id,
-)
+from .puzzle import KIND_NAMES, MAX_SIDE, MIN_SIDE, SparcPuzzle, shape_array, shape_id
 
 CELL_TYPES = ("square", "star", "triangle", "poly", "ylop")
 EDGE_TYPES = ("dot", "gap")

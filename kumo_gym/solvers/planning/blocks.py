@@ -18,7 +18,7 @@ import heapq
 import numpy as np
 
 from ...core.errors import ConfigError
-from .jit import compiled
+from ..jit import compiled
 
 #: above this many blocks the search for a custom instance needs allow_slow_search (spec §2.4)
 SEARCH_LIMIT = 12

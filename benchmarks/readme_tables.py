@@ -1,0 +1,151 @@
+"""Regenerate tables of the README's "Performance" section from the benchmark JSON files.
+
+Each table sits between ``<!-- perf:NAME:start -->`` and ``<!-- perf:NAME:end -->`` in README.md
+and is rewritten from ``benchmarks/results/NAME.json`` (written by ``benchmarks/NAME.py``):
+
+* ``coldstart``: first reset in a fresh process with an empty numba cache, CPU beside wall;
+* ``planning``: interactive steps per second (with resets, and alone) beside CartPole-v1 in the
+  same process, and golden-answer scoring beside reasoning-gym's scorer (CPU per call);
+* ``grid``: CPU (wall) ms per generated instance, ours beside Tatham's per-game marginal CPU. Rows
+  of puzzles that ``results/grid.json`` does not hold are taken from the table in
+  ``docs/grid.md`` (the same benchmark's output, run per puzzle as each was added).
+
+Usage: ``python benchmarks/readme_tables.py`` (``--check`` exits 1 when README.md is stale).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+PRESETS = ("trivial", "easy", "normal", "hard")
+
+
+def _load(name: str) -> dict:
+    return json.loads((RESULTS / f"{name}.json").read_text())
+
+
+def _n(x: float) -> str:
+    """A rate or a time with about three significant digits."""
+    if x >= 100:
+        return f"{x:,.0f}"
+    if x >= 10:
+        return f"{x:.1f}"
+    return f"{x:.2f}"
+
+
+def coldstart_table() -> str:
+    d = _load("coldstart")
+    lines = [(f"Method: {d['method']}; target < {d['target_cpu_s']:g} s CPU (issue 14); "
+             f"1-minute load average {d['load_avg_1m']:.1f} on {d['cpus']} cores during the run."), "",
+             "| family | env | CPU s | wall s | import / make / reset CPU s | numba, pysat ... loaded | < 3 s CPU |",
+             "|---|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        lines.append(f"| {r['family']} | `{r['env']}` | {r['cpu_s']:.2f} | {r['wall_s']:.2f} | "
+                     f"{r['import_cpu_s']:.2f} / {r['make_cpu_s']:.2f} / {r['reset_cpu_s']:.2f} | "
+                     f"{', '.join(r['heavy_modules']) or '-'} | {'yes' if r['meets_target'] else 'no'} |")
+    return "\n".join(lines)
+
+
+def planning_table() -> str:
+    d = _load("planning")
+    cart = d["cartpole_steps_per_s"]
+    lines = [(f"Method: {d.get('method', 'wall-clock rates in one process')}. Gymnasium's CartPole-v1 (random "
+             f"actions) ran at {cart:,.0f} steps/s in the same process; target: within 3x of it."), "",
+             ("| env | answer episodes/s | interactive steps/s (with resets) | steps/s alone | x CartPole | "
+             "structured steps/s |"), "|---|---|---|---|---|---|"]
+    for r in d["envs"]:
+        s = r.get("structured_steps_per_s")
+        alone = r.get("interactive_step_only_per_s")
+        ratio = r.get("cartpole_ratio", cart / r["interactive_steps_per_s"])
+        lines.append(f"| {r['env'].split('/')[-1].removesuffix('-v0')} | {_n(r['answer_episodes_per_s'])} | "
+                     f"{_n(r['interactive_steps_per_s'])} | {'n/a' if alone is None else _n(alone)} | {ratio:.2f} | "
+                     f"{'n/a' if s is None else _n(s)} |")
+    lines += ["", "| solver (same search) | numba | pure Python | speed-up |", "|---|---|---|---|"]
+    for puzzle in ("RiverCrossing", "BlocksWorld"):
+        rows = [r for r in d["solvers"] if r["puzzle"] == puzzle]
+        if rows:
+            r = max(rows, key=lambda r: r["python_ms"])  # the hardest instance of the run
+            lines.append(f"| {puzzle}, {r['instance']} | {r['numba_ms']:.2f} ms | {r['python_ms']:.1f} ms | "
+                         f"{r['speedup']:.0f}x |")
+    v = d["verification"]
+    lines += ["", (f"Hanoi N=10 answers ({v['moves_per_answer']:,} moves) verify at {v['hanoi10_text_per_s']:,.0f}/s "
+                  f"from raw text, {v['hanoi10_list_per_s']:,.0f}/s from parsed lists.")]
+    scoring = d.get("scoring_vs_reasoning_gym")
+    lines.append("")
+    if scoring is None:
+        lines.append("Scoring beside reasoning-gym: skipped (reasoning-gym was not installed for this run).")
+    else:
+        lines += [("Scoring one golden answer (CPU microseconds per call; ours parses the reply text and checks "
+                  "every rule, reasoning-gym compares with its stored answer):"), "",
+                  "| ours | reasoning-gym | ours us | reasoning-gym us | ratio | within 3x |", "|---|---|---|---|---|---|"]
+        for r in scoring:
+            lines.append(f"| `{r['ours']}` {r['params']} | `{r['reasoning_gym']}` | {r['ours_us']:.1f} | "
+                         f"{r['rg_us']:.1f} | {r['ratio']:.1f} | {'yes' if r['meets_target'] else 'no'} |")
+    return "\n".join(lines)
+
+
+def _docs_grid_rows() -> dict[tuple[str, str], tuple[str, str, str]]:
+    """(puzzle, preset) -> (ours "cpu (wall)", Tatham cpu, verify/s) from docs/grid.md's table."""
+    out = {}
+    for line in (ROOT / "docs" / "grid.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 11 and cells[1] in PRESETS and cells[2].startswith("`"):
+            tatham = cells[4].split(" ")[0]
+            out[(cells[0], cells[1])] = (cells[3], tatham, cells[10])
+    return out
+
+
+def grid_table() -> str:
+    d = _load("grid")
+    rows = _docs_grid_rows()
+    for r in d["rows"]:
+        tatham = "n/a" if r["tatham_cpu_ms"] is None else f"{r['tatham_cpu_ms']:.3f}"
+        rows[(r["puzzle"], r["preset"])] = (f"{r['ours_cpu_ms']:.2f} ({r['ours_wall_ms']:.2f})", tatham,
+                                            f"{r['verify_per_s']:.0f}")
+    puzzles = list(dict.fromkeys(p for p, _ in rows))
+    lines = ["Method: " + d["meta"]["method"] + ". Each cell: our CPU ms (wall ms) / Tatham's CPU ms per "
+             "instance; target max(3 x Tatham, 1 ms) (issue 14).", "",
+             "| puzzle | trivial | easy | normal | hard | verify /s (normal) |", "|---|---|---|---|---|---|"]
+    for p in puzzles:
+        cells = []
+        for preset in PRESETS:
+            got = rows.get((p, preset))
+            cells.append("n/a" if got is None else f"{got[0]} / {got[1]}")
+        normal = rows.get((p, "normal"))
+        lines.append(f"| {p} | " + " | ".join(cells) + f" | {normal[2] if normal else 'n/a'} |")
+    return "\n".join(lines)
+
+
+TABLES = {"coldstart": coldstart_table, "planning": planning_table, "grid": grid_table}
+
+
+def regenerate(text: str) -> str:
+    for name, build in TABLES.items():
+        pattern = re.compile(rf"(<!-- perf:{name}:start -->\n).*?(<!-- perf:{name}:end -->)", re.DOTALL)
+        if pattern.search(text):
+            table = build()
+            text = pattern.sub(lambda m, t=table: m.group(1) + t + "\n" + m.group(2), text)
+    return text
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 when README.md differs from the JSON")
+    args = ap.parse_args(argv)
+    path = ROOT / "README.md"
+    old = path.read_text()
+    new = regenerate(old)
+    if args.check:
+        return 0 if new == old else 1
+    path.write_text(new)
+    print("README.md performance tables regenerated" if new != old else "README.md already up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
