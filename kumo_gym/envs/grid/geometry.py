@@ -125,13 +125,13 @@ def sized_block_cuts(label_lits: np.ndarray) -> Callable[[np.ndarray], list[list
                         block.append(j)
             if k == 0 or len(block) == k:
                 continue
-            lit = lambda i: int(flat[i, k - 1])
+            col = flat[:, k - 1]
             if len(block) > k:  # the first k + 1 cells of the breadth-first fill are connected
-                out.append([-lit(i) for i in sorted(block[:k + 1])])
+                out.append([-int(col[i]) for i in sorted(block[:k + 1])])
             else:
                 inside = set(block)
                 border = sorted({j for i in block for j in near[i] if j not in inside})
-                out.append([-lit(i) for i in sorted(block)] + [lit(j) for j in border])
+                out.append([-int(col[i]) for i in sorted(block)] + [int(col[j]) for j in border])
         return out
 
     return cuts
