@@ -93,6 +93,16 @@ class PearlTask(EdgeMoves, GridTask):
     def _blind(self, H: int, W: int, n: int):
         return super()._blind(H, W, min(n, 3))  # blind grids: -1, 1 and 2 everywhere and their checkerboards
 
+    def progress(self, instance: Instance, grid: list[list]) -> float:
+        """Partial credit on the loop as our generator numbers it, so a start or direction of one's
+        own does not cost credit (grids that are not one loop are compared as written)."""
+        if all(isinstance(v, int) and not isinstance(v, bool) for row in grid for v in row):
+            edges = numbered_edges(grid)
+            again = number_loops(*self.dims(instance), edges)
+            if len(edges) == sum(v > 0 for row in grid for v in row) == sum(v > 0 for row in again for v in row):
+                grid = again
+        return super().progress(instance, grid)
+
     # ---- edge moves -------------------------------------------------------------------------
     def answer_dirs(self, instance: Instance, answer: list[list]) -> list[list[str]]:
         return edges_dirs(*self.dims(instance), numbered_edges(answer))
