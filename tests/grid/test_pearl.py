@@ -82,6 +82,11 @@ def test_each_rule_alone():
     assert rules(inst, r4) == ["pearl.R4"]
     with T.rules_disabled("pearl.R4"):
         assert T.verify(inst, r4).solved
+    # partial credit does not depend on where the numbering starts or which way it runs
+    L = 22
+    turned = [[(L - v + 5) % L + 1 if v > 0 else -1 for v in row] for row in r4]
+    assert T.verify(inst, turned).rules == ["pearl.R4"]
+    assert T.verify(inst, turned).score == T.verify(inst, r4).score > 0
 
 
 def test_two_loops_break_the_one_loop_rule():

@@ -333,6 +333,16 @@ def dirs_edges(dirs: list[list[str]]) -> set[tuple[tuple[int, int], tuple[int, i
             if direction(a, b) in dirs[a[0]][a[1]] and direction(b, a) in dirs[b[0]][b[1]]}
 
 
+def edges_dirs(H: int, W: int, edges, ends: dict | None = None) -> list[list[str]]:
+    """The grid of direction strings of a set of edges (the inverse of :func:`dirs_edges`), plus
+    ``ends`` (cell -> extra letters, such as Tracks' off-grid ends)."""
+    dirs = [[set((ends or {}).get((r, c), "")) for c in range(W)] for r in range(H)]
+    for a, b in edges:
+        dirs[a[0]][a[1]].add(direction(a, b))
+        dirs[b[0]][b[1]].add(direction(b, a))
+    return [[canonical_dirs(x) for x in row] for row in dirs]
+
+
 class EdgeMoves(CellMoves):
     """The §6 edge protocol (Pearl, Tracks): ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}``
     draws the connection between two adjacent cells, ``"v": 0`` erases it.

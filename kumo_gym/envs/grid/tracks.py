@@ -13,7 +13,7 @@ from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask
 from .geometry import link_components, loop_cuts, random_path
-from .play import STEPS, EdgeMoves, canonical_dirs, direction, dirs_edges, grid_edges
+from .play import STEPS, EdgeMoves, canonical_dirs, direction, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
 
 PIECES = ("", "UR", "UD", "UL", "RD", "RL", "DL")
@@ -181,12 +181,10 @@ class TracksTask(EdgeMoves, GridTask):
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         while True:
             entry, exit_ = int(rng.integers(H)), int(rng.integers(W))
+            if (entry, 0) == (H - 1, exit_):
+                continue  # a one-cell track: no puzzle
             path = random_path(rng, H, W, (entry, 0), (H - 1, exit_), float(np.interp(H * W, *zip(*DENSITY))) * H * W)
-            dirs = {path[0]: {"L"}, path[-1]: {"D"}}
-            for a, b in pairwise(path):
-                dirs.setdefault(a, set()).add(direction(a, b))
-                dirs.setdefault(b, set()).add(direction(b, a))
-            sol = [[canonical_dirs(dirs.get((r, c), "")) for c in range(W)] for r in range(H)]
+            sol = edges_dirs(H, W, pairwise(path), {path[0]: "L", path[-1]: "D"})
             cols, rows = [sum(sol[r][c] != "" for r in range(H)) for c in range(W)], [sum(map(bool, x)) for x in sol]
             if params.get("single_ones") and any(a == b == 1 for line in (rows, cols) for a, b in pairwise(line)):
                 continue

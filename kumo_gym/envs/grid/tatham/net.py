@@ -2,6 +2,8 @@
 barriers (``v`` on its right side, ``h`` below it); ``w`` in the params means wrapping."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ....core.errors import ConfigError
 from .grammar import DIRECTIONS, Field, ParamFormat
 
@@ -11,6 +13,7 @@ TURN = "URDL"
 CANONICAL = {"E": "U", "I": "UD", "C": "UR", "T": "URL", "X": "URDL"}
 
 
+@lru_cache(maxsize=1024)
 def rotate(dirs: str, degrees: int) -> str:
     """``dirs`` turned clockwise by ``degrees`` (a multiple of 90), in URDL order."""
     out = {TURN[(TURN.index(d) + degrees // 90) % 4] for d in dirs}
@@ -24,6 +27,7 @@ PERIOD = {"I": 180, "X": 90}
 SHAPES = [{rotate(canon, o) for o in ORIENTATIONS} for canon in CANONICAL.values()]
 
 
+@lru_cache(maxsize=64)
 def tile_of(dirs: str) -> tuple[str, int]:
     """(type, smallest orientation) of a connection string."""
     for kind, canon in CANONICAL.items():
