@@ -79,7 +79,7 @@ class Encoding:
     def with_clues(self, clues: dict, decode: Callable[[np.ndarray], list[list]] | None = None) -> Encoding:
         """The same rules with another clue set (the layout's engine is shared), and optionally
         another ``decode`` (when the answer grid shows clues, as Light Up's numbers)."""
-        return dataclasses.replace(self, clues={k: (r, tuple(int(x) for x in lits)) for k, (r, lits) in clues.items()},
+        return dataclasses.replace(self, clues={k: (r, tuple(map(int, lits))) for k, (r, lits) in clues.items()},
                                    decode=decode or self.decode)
 
     def assumptions(self, keys=None) -> list[int]:

@@ -82,8 +82,12 @@ class Count:
 
     def eq(self, k: int) -> list[int]:
         """Assumption literals meaning "exactly ``k`` are true" (trivially true ones left out)."""
-        out = [self.ge(k), -self.ge(k + 1)]
-        return [lit for lit in out if lit != self.f.true]
+        # ge(k) and -ge(k + 1) inlined: encoders call this once per clue and clue value
+        true, outs = self.f.true, self.outputs
+        n = len(outs)
+        lo = true if k <= 0 else (-true if k > n else outs[k - 1])
+        hi = -(true if k + 1 <= 0 else (-true if k + 1 > n else outs[k]))
+        return [lit for lit in (lo, hi) if lit != true]
 
     def le(self, k: int) -> list[int]:
         lit = -self.ge(k + 1)

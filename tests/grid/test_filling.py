@@ -81,3 +81,25 @@ def test_claims_render_and_moves():
     assert len(T.solution_claims(inst)) == 9
     assert T.check_move(inst, T.initial_state(inst), (0, 2, 5)) is not None  # givens are fixed
     assert "[1]" in T.render(inst) and T.render_rgb(inst, SPEC_SOLUTION).ndim == 3
+
+
+def test_block_size_cuts_forbid_the_model_they_reject():
+    """A too-big block loses k + 1 connected cells of it; a too-small one must grow or change."""
+    from kumo_gym.envs.grid.geometry import sized_block_cuts
+
+    x = np.arange(1, 2 * 2 * 9 + 1).reshape(2, 2, 9)
+    cuts = sized_block_cuts(x)
+
+    def model(grid):
+        value = np.full(x.size + 1, -1, np.int8)
+        for (r, c), v in np.ndenumerate(np.asarray(grid)):
+            value[x[r, c, v - 1]] = 1
+        return value
+
+    assert cuts(model([[3, 3], [3, 1]])) == []
+    big = cuts(model([[2, 2], [2, 1]]))  # three 2s: any two plus one more cannot all be 2
+    assert len(big) == 1 and len(big[0]) == 3 and all(lit < 0 for lit in big[0])
+    small = cuts(model([[3, 3], [1, 2]]))  # two 3s need a third; the lone 2 needs a partner
+    for clause in small:
+        assert not any((lit > 0) == (model([[3, 3], [1, 2]])[abs(lit)] > 0) for lit in clause)  # each is violated
+    assert len(small) == 2

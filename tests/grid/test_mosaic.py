@@ -46,12 +46,15 @@ def test_rule_code_and_partial_score():
     bad = [list(r) for r in SPEC_SOLUTION]
     bad[1][1] = WHITE  # every clue's block holds the centre
     v = T.verify(inst, bad)
-    # partial credit: 8 of 9 cells right against a best blind grid (all black) of 7 of 9
-    assert not v.solved and v.score == pytest.approx((8 / 9 - 7 / 9) / (1 - 7 / 9))
+    # partial credit: 8 of 9 cells right against the floor b: the best blind grid (all black, 7 of
+    # 9) or, larger on 9 cells, a random fill's luck 1/2 + 2 sqrt(1/4 / 9) = 5/6
+    b = T.luck_floor(inst)
+    assert b == pytest.approx(5 / 6)
+    assert not v.solved and v.score == pytest.approx((8 / 9 - b) / (1 - b))
     assert {x["rule"] for x in v.details["violations"]} == {"mosaic.R1"}
     bad = [list(r) for r in SPEC_SOLUTION]
     bad[0][2] = BLACK  # one wrong cell (only the centre clue sees it): the same credit
-    assert T.verify(inst, bad).score == pytest.approx(0.5)
+    assert T.verify(inst, bad).score == pytest.approx((8 / 9 - b) / (1 - b))
     bad[2][0] = BLACK  # all black: no better than the blind grid
     assert T.verify(inst, bad).score == 0.0
 

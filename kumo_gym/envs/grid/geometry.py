@@ -104,28 +104,34 @@ def sized_block_cuts(label_lits: np.ndarray) -> Callable[[np.ndarray], list[list
     Both follow from the rule alone (never from clues), so the layout's solver may keep them.
     """
     H, W, K = label_lits.shape
+    n = H * W
+    near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(n)]
+    flat = label_lits.reshape(n, K)
 
     def cuts(value: np.ndarray) -> list[list[int]]:
-        on = value[np.abs(label_lits)] * np.sign(label_lits) > 0
-        label = np.where(on.any(axis=2), on.argmax(axis=2) + 1, 0)
+        on = value[np.abs(flat)] * np.sign(flat) > 0
+        label = np.where(on.any(axis=1), on.argmax(axis=1) + 1, 0).tolist()
+        seen = [False] * n
         out = []
-        for k in range(1, K + 1):
-            for block in components(label == k):
-                if len(block) == k:
-                    continue
-                lit = lambda cell: int(label_lits[cell[0], cell[1], k - 1])
-                if len(block) > k:
-                    part, seen, inside = [block[0]], {block[0]}, set(block)
-                    for cell in part:  # breadth first from the block's first cell
-                        for n in neighbours4(*cell, H, W):
-                            if n in inside and n not in seen and len(seen) <= k:
-                                seen.add(n)
-                                part.append(n)
-                    out.append([-lit(cell) for cell in sorted(seen)])
-                else:
-                    inside = set(block)
-                    border = sorted({n for cell in block for n in neighbours4(*cell, H, W) if n not in inside})
-                    out.append([-lit(cell) for cell in block] + [lit(n) for n in border])
+        for start in range(n):  # one flood fill over the grid, block by block in row-major order
+            if seen[start]:
+                continue
+            k, block = label[start], [start]
+            seen[start] = True
+            for i in block:
+                for j in near[i]:
+                    if not seen[j] and label[j] == k:
+                        seen[j] = True
+                        block.append(j)
+            if k == 0 or len(block) == k:
+                continue
+            col = flat[:, k - 1]
+            if len(block) > k:  # the first k + 1 cells of the breadth-first fill are connected
+                out.append([-int(col[i]) for i in sorted(block[:k + 1])])
+            else:
+                inside = set(block)
+                border = sorted({j for i in block for j in near[i] if j not in inside})
+                out.append([-int(col[i]) for i in sorted(block)] + [int(col[j]) for j in border])
         return out
 
     return cuts
