@@ -104,6 +104,9 @@ class TracksTask(EdgeMoves, GridTask):
                        for v in row] for row in answer]
         return super().verify(instance, answer)
 
+    def fixed_cells(self, instance: Instance) -> set:
+        return set(self.givens(instance))  # an end cell without a given piece keeps its other side free
+
     def fixed_pieces(self, instance: Instance) -> dict:
         st, H = instance.data["state"], self.dims(instance)[0]
         ends = {(st["entry_row"], 0): "L", (H - 1, st["exit_col"]): "D"}
