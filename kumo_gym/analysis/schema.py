@@ -121,13 +121,18 @@ class Pack:
         return False
 
     def choose_rule(self, output: tuple, inputs: list[tuple]) -> str | None:
-        """The rule id explaining ``output`` from premises of the given kinds (§6 generic rules).
-
-        Packs with their own rule table (Tents, Sudoku) override this with their tie-breakers.
-        """
+        """The rule id explaining ``output`` from premises of the given kinds (§6 generic rules):
+        a contradiction's own cause, else :meth:`rule_for`."""
         kind = output[0]
         if kind == "Contradiction":
             return CONTRADICTION_CAUSE
+        return self.rule_for(kind, {c[0] for c in inputs}, output, inputs)
+
+    def rule_for(self, kind: str, kinds: set, output: tuple, inputs: list[tuple]) -> str | None:
+        """The rule of an ``output`` claim of ``kind`` from premises of ``kinds`` (generic table).
+
+        Packs with their own rule table (Tents, Sudoku) override this with their tie-breakers.
+        """
         payload = json.loads(output[1])
         for rule in ("R_ELIM_BY_RULE", "R_FORCED", "R_COUNT", "R_CANDIDATES", "R_CLUE_STATED"):
             if rule not in self.rules or kind not in self.rules[rule]:

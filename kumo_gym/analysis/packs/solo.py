@@ -149,11 +149,7 @@ class SoloPack(Pack):
     def reader(self, offset: int) -> Reader:
         return SoloReader(self, offset)
 
-    def choose_rule(self, output: tuple, inputs: list[tuple]) -> str | None:
-        kind = output[0]
-        kinds = {c[0] for c in inputs}
-        if kind == "Contradiction":
-            return CONTRADICTION_CAUSE
+    def rule_for(self, kind: str, kinds: set, output: tuple, inputs: list[tuple]) -> str | None:
         if kind == "Assign":
             if "Cand" in kinds or not kinds & {"UnitMissing", "UnitHas"}:
                 return "R_ONLY_REMAINING_IN_CELL"

@@ -161,12 +161,8 @@ class TentsPack(Pack):
     def reader(self, offset: int) -> Reader:
         return TentsReader(self, offset)
 
-    def choose_rule(self, output: tuple, inputs: list[tuple]) -> str | None:
+    def rule_for(self, kind: str, kinds: set, output: tuple, inputs: list[tuple]) -> str | None:
         """§6 "Tents": the rule for the output kind, with the NotTent tie-breaks in order."""
-        kind = output[0]
-        kinds = {c[0] for c in inputs}
-        if kind == "Contradiction":
-            return CONTRADICTION_CAUSE
         if kind == "NotTent":
             zero_line = any(c[0] in ("Quota", "Remaining") and json.loads(c[1]).get(
                 "tents" if c[0] == "Quota" else "remaining") == 0 for c in inputs)
