@@ -365,11 +365,16 @@ class StepwiseTask(InteractiveTask):
         """Every legal move in ``state`` (used by the structured wrapper and random agents)."""
 
     def transition(self, instance: Instance, state: Any, move: Any) -> Transition:
+        return self.checked_step(instance, state, move)
+
+    def checked_step(self, instance: Instance, state: Any, move: Any,
+                     solved: str = "Solved: the goal is reached.") -> Transition:
+        """``check_move``, ``apply`` and ``is_goal`` as one transition; ``solved`` is the goal's feedback."""
         reason = self.check_move(instance, state, move)
         if reason is not None:
             return Transition(state, "illegal_move", f"Illegal move {self.format_move(move)}: {reason}.",
                               details={"reason": reason, "rule": reason})
         new_state = self.apply(instance, state, move)
         if self.is_goal(instance, new_state):
-            return Transition(new_state, "solved", "Solved: the goal is reached.", reward=1.0)
+            return Transition(new_state, "solved", solved, reward=1.0)
         return Transition(new_state, "continue", f"Move {self.format_move(move)} applied.")

@@ -142,6 +142,14 @@ def test_edge_moves():
         state = T.apply(inst, state, m)
     assert [list(r) for r in state] == SPEC_SOLUTION and T.is_goal(inst, state)
     assert json.loads(T.format_move(move)) == {"op": "edge", "cells": [[0, 0], [0, 1]], "v": 1}
+    # without given end pieces the border ends are still drawn, and the end cells stay playable
+    bare = T.load("4x4:p,S4,3,2,3,4,2,S4,2")
+    s0 = T.initial_state(bare)
+    assert s0[2][0] == "L" and s0[3][0] == "D" and T.check_move(bare, s0, ("edge", 2, 0, 3, 0, 1)) is None
+    state = s0
+    for m in T.golden_moves(bare):
+        state = T.apply(bare, state, m)
+    assert T.is_goal(bare, state)
 
 
 def test_claims():

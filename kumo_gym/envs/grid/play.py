@@ -138,16 +138,19 @@ class CellMoves:
         return [(r, c, v) for r, row in enumerate(grid) for c, v in enumerate(row)
                 if (r, c) not in fixed and start[r][c] != v and v in self.move_values(instance)]
 
-    def interactive_prompt(self, instance: Instance) -> str:
+    def play_prompt(self, instance: Instance, unit: str, moves: str, grid_note: str = "") -> str:
+        """The one-move-per-step prompt: the puzzle, its rules, how to move (``moves``) and the state."""
         H, W = self.dims(instance)
+        return (f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns, one {unit} "
+                f"at a time.\n\nRules:\n{self.rules_text(instance)}\n\nEach turn, reply with one move as JSON: "
+                f"{moves}\n\nPuzzle state (JSON):\n{self.state_json(instance)}\n\nThe grid so far{grid_note}:")
+
+    def interactive_prompt(self, instance: Instance) -> str:
         vals = describe_symbols(self.move_values(instance))
-        return (f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns, one cell "
-                f"at a time.\n\nRules:\n{self.rules_text(instance)}\n\n"
-                f"Each turn, reply with one move as JSON: {{\"r\": row, \"c\": column, \"v\": value}} with rows "
-                f"and columns numbered from 0 and value one of: {vals} ({json.dumps(self.empty)} clears a cell). "
-                "Given cells cannot change. The episode ends when the grid satisfies every rule; "
-                '{"op": "submit"} asks for a final check.\n\n'
-                f"Puzzle state (JSON):\n{self.state_json(instance)}\n\nThe grid so far:")
+        return self.play_prompt(instance, "cell", (
+            f"{{\"r\": row, \"c\": column, \"v\": value}} with rows and columns numbered from 0 and value one "
+            f"of: {vals} ({json.dumps(self.empty)} clears a cell). Given cells cannot change. The episode ends "
+            'when the grid satisfies every rule; {"op": "submit"} asks for a final check.'))
 
     def max_steps(self, instance: Instance) -> int:
         H, W = self.dims(instance)
@@ -284,15 +287,11 @@ class DominoMoves(CellMoves):
         return None if not sol else len(self.moves_to(instance, sol))
 
     def interactive_prompt(self, instance: Instance) -> str:
-        H, W = self.dims(instance)
-        return (f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns, one domino "
-                f"at a time.\n\nRules:\n{self.rules_text(instance)}\n\n"
-                'Each turn, reply with one move as JSON: {"op": "domino", "cells": [[r1, c1], [r2, c2]]} lays a '
-                "domino on two cells that share a side (any domino already on either cell is lifted), "
-                '{"op": "erase", "cells": [[r1, c1], [r2, c2]]} lifts the domino lying exactly there. Rows and '
-                "columns are numbered from 0. The episode ends when the dominoes satisfy every rule; "
-                '{"op": "submit"} asks for a final check.\n\n'
-                f"Puzzle state (JSON):\n{self.state_json(instance)}\n\nThe grid so far (\".\" is a free cell):")
+        return self.play_prompt(instance, "domino", (
+            '{"op": "domino", "cells": [[r1, c1], [r2, c2]]} lays a domino on two cells that share a side (any '
+            'domino already on either cell is lifted), {"op": "erase", "cells": [[r1, c1], [r2, c2]]} lifts the '
+            "domino lying exactly there. Rows and columns are numbered from 0. The episode ends when the dominoes "
+            'satisfy every rule; {"op": "submit"} asks for a final check.'), ' ("." is a free cell)')
 
     def encode_state(self, instance: Instance, state: Any) -> np.ndarray:
         """One-hot of the halves (free, L, R, T, B) per cell, then :meth:`clue_features`."""
@@ -487,14 +486,11 @@ class EdgeMoves(CellMoves):
         return None
 
     def interactive_prompt(self, instance: Instance) -> str:
-        H, W = self.dims(instance)
-        return (f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns, one "
-                f"connection at a time.\n\nRules:\n{self.rules_text(instance)}\n\n"
-                'Each turn, reply with one move as JSON: {"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1} '
-                "draws the connection between two orthogonally adjacent cells (rows and columns numbered from "
-                '0), "v": 0 erases it. Connections of given cells cannot change. The episode ends when the '
-                'connections satisfy every rule; {"op": "submit"} asks for a final check.\n\n'
-                f"Puzzle state (JSON):\n{self.state_json(instance)}\n\nThe grid so far:")
+        return self.play_prompt(instance, "connection", (
+            '{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1} draws the connection between two orthogonally '
+            'adjacent cells (rows and columns numbered from 0), "v": 0 erases it. Connections of given cells '
+            'cannot change. The episode ends when the connections satisfy every rule; {"op": "submit"} asks for a '
+            "final check."))
 
     def move_catalog(self, instance: Instance) -> list[tuple]:
         H, W = self.dims(instance)

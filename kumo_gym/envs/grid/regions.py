@@ -21,19 +21,17 @@ region of a cell) on top of the one-cell label moves.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import numpy as np
 
 from ...core.errors import ParseError
-from ...core.extract import normalize_quotes, tail
 from ...core.instance import Instance
 from ...core.task import Transition
+from .play import last_move_object
 
 Cell = tuple[int, int]
 EMPTY = -1
-_OBJ = re.compile(r"\{[^{}]{0,200}\}")
 
 
 def label_classes(grid: list[list]) -> dict[Any, list[Cell]]:
@@ -218,14 +216,7 @@ class RectMoves:
 
     def parse_move(self, text: str) -> tuple:
         """The last move object in ``text``: a rectangle or erase op here, anything else as cell moves."""
-        last = None
-        for m in _OBJ.finditer(tail(normalize_quotes(str(text)), 100_000)):
-            try:
-                obj = json.loads(m.group(0))
-            except ValueError:
-                continue
-            if isinstance(obj, dict) and (obj.get("op") in ("rect", "erase", "submit") or {"r", "c", "v"} <= set(obj)):
-                last = obj
+        last = last_move_object(text, lambda obj: obj.get("op") in ("rect", "erase", "submit") or {"r", "c", "v"} <= set(obj))
         if last is None or last.get("op") not in ("rect", "erase"):
             return super().parse_move(text)
         obj = last
@@ -277,16 +268,9 @@ class RectMoves:
         return self._rect_transition(instance, state, move)
 
     def _rect_transition(self, instance: Instance, state: Any, move: tuple) -> Transition:
-        reason = self.check_move(instance, state, move)
-        if reason is not None:
-            return Transition(state, "illegal_move", f"Illegal move {self.format_move(move)}: {reason}.",
-                              details={"reason": reason, "rule": reason})
-        new = self.apply(instance, state, move)
-        if self.is_goal(instance, new):
-            return Transition(new, "solved", "Solved: the grid satisfies every rule.", reward=1.0)
-        t = Transition(new, "continue", f"Move {self.format_move(move)} applied.")
+        t = self.checked_step(instance, state, move, solved="Solved: the grid satisfies every rule.")
         sol = instance.data.get("solution")
-        if sol and move[0] == "rect":
+        if sol and t.status == "continue" and move[0] == "rect":
             _, r0, c0, r1, c1 = move
             cells = [(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
             t.details["move_matches_solution"] = len({sol[r][c] for r, c in cells}) == 1 and \

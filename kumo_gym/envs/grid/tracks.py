@@ -104,6 +104,9 @@ class TracksTask(EdgeMoves, GridTask):
                        for v in row] for row in answer]
         return super().verify(instance, answer)
 
+    def fixed_cells(self, instance: Instance) -> set:
+        return set(self.givens(instance))  # an end cell without a given piece keeps its other side free
+
     def fixed_pieces(self, instance: Instance) -> dict:
         st, H = instance.data["state"], self.dims(instance)[0]
         ends = {(st["entry_row"], 0): "L", (H - 1, st["exit_col"]): "D"}
@@ -183,7 +186,10 @@ class TracksTask(EdgeMoves, GridTask):
             entry, exit_ = int(rng.integers(H)), int(rng.integers(W))
             if (entry, 0) == (H - 1, exit_):
                 continue  # a one-cell track: no puzzle
-            path = random_path(rng, H, W, (entry, 0), (H - 1, exit_), float(np.interp(H * W, *zip(*DENSITY))) * H * W)
+            length = float(np.interp(H * W, *zip(*DENSITY))) * H * W
+            path = random_path(rng, H, W, (entry, 0), (H - 1, exit_), length)
+            if len(path) < 0.8 * length:
+                continue  # a walk hugging a corner that no detour can stretch
             sol = edges_dirs(H, W, pairwise(path), {path[0]: "L", path[-1]: "D"})
             cols, rows = [sum(sol[r][c] != "" for r in range(H)) for c in range(W)], [sum(map(bool, x)) for x in sol]
             if params.get("single_ones") and any(a == b == 1 for line in (rows, cols) for a, b in pairwise(line)):
