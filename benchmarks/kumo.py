@@ -41,6 +41,7 @@ from kumo_gym.envs.kumo.domain import builtin_domain_names, load_domain, referen
 from kumo_gym.envs.kumo.game import procedural_domain
 from kumo_gym.envs.kumo.generate import generate_instance, import_kumo_instance
 from kumo_gym.envs.kumo.golden import golden_conversations
+from kumo_gym.solvers._kumo_kernel import _popcount
 from kumo_gym.solvers.kumo import OptimalSearch, SearchTimeout, baseline_play, oracle_tables, plain_search
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,17 +49,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # ---- the reference algorithm, compiled ---------------------------------------------------------------
 @numba.njit(cache=True)
-def _pc(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
-@numba.njit(cache=True)
 def _paper(T, A, n, m, masks, nstates, rel, memo):
     """The paper's Algorithm 3 line by line (base cases, memo, ascending actions, break at best)."""
-    cnt = _pc(T)
+    cnt = _popcount(T)
     if cnt <= 1 or A == 0:
         return 0.0, -1
     for t in range(n):
@@ -75,10 +68,10 @@ def _paper(T, A, n, m, masks, nstates, rel, memo):
         rest = A & ~(np.int64(1) << j)
         total = 0.0
         for s in range(nstates[j]):
-            total += cnt - _pc(masks[j, s] & T)
+            total += cnt - _popcount(masks[j, s] & T)
         acc = 0.0
         for s in range(nstates[j]):
-            p = (cnt - _pc(masks[j, s] & T)) / (total + 1e-9)
+            p = (cnt - _popcount(masks[j, s] & T)) / (total + 1e-9)
             acc += p * _paper(T & ~masks[j, s], rest, n, m, masks, nstates, rel, memo)[0]
             if acc >= best:
                 break

@@ -285,6 +285,24 @@ def scoring_error(task: Task, stage: str, exc: BaseException) -> Verdict:
                             "error": str(exc)[:500]})
 
 
+class SystemAndUser:
+    """Mixin for a task whose prompt is a system part and a user part (``system_prompt`` and
+    ``user_prompt``): :meth:`messages` gives them as two chat messages, :meth:`prompt` joins them."""
+
+    def system_prompt(self, instance: Instance) -> str:
+        raise NotImplementedError
+
+    def user_prompt(self, instance: Instance) -> str:
+        raise NotImplementedError
+
+    def messages(self, instance: Instance) -> list[dict]:
+        return [{"role": "system", "content": self.system_prompt(instance)},
+                {"role": "user", "content": self.user_prompt(instance)}]
+
+    def prompt(self, instance: Instance) -> str:
+        return self.system_prompt(instance) + "\n\n" + self.user_prompt(instance)
+
+
 @dataclass
 class Transition:
     """The outcome of one move in an interactive episode."""

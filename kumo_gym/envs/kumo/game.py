@@ -17,7 +17,7 @@ from ...core.errors import ConfigError, ContaminationError, ParseError, check_in
 from ...core.extract import split_thinking
 from ...core.instance import Instance
 from ...core.params import Params, param
-from ...core.task import InteractiveTask, Transition
+from ...core.task import InteractiveTask, SystemAndUser, Transition
 from ...core.verdict import Verdict
 from ...solvers.kumo import outcome_matches
 from ..base import to_charset
@@ -128,7 +128,7 @@ class KumoParams(Params):
         return self
 
 
-class KumoTask(InteractiveTask):
+class KumoTask(SystemAndUser, InteractiveTask):
     """KUMO: find the one valid truth by running tests whose outcomes rule truths out.
 
     ## Description
@@ -315,7 +315,7 @@ class KumoTask(InteractiveTask):
         d = instance.data
         return render_book(d, instance.params.get("book_format", "template"), int(d.get("book_seed", 0)))
 
-    def system_message(self, instance: Instance) -> str:
+    def system_prompt(self, instance: Instance) -> str:
         d = instance.data
         truth, action = d.get("truth_noun") or "truth", d.get("action_noun") or "action"
         truths, actions = plural(truth), plural(action)
@@ -341,20 +341,13 @@ class KumoTask(InteractiveTask):
                 f"{', '.join(d['truths'])}. Finish your reply with <ANSWER> ${{action_name}} </ANSWER> or "
                 f"<ANSWER> ${{truth_name}} </ANSWER>, putting the exact name in place of the placeholder.")
 
-    def first_turn(self, instance: Instance) -> str:
+    def user_prompt(self, instance: Instance) -> str:
         """The first user message: the start of the game and the turn instruction, once."""
         return "The game starts now. " + self.turn_instruction(instance)
 
-    def messages(self, instance: Instance) -> list[dict]:
-        return [{"role": "system", "content": self.system_message(instance)},
-                {"role": "user", "content": self.first_turn(instance)}]
-
-    def prompt(self, instance: Instance) -> str:
-        return self.system_message(instance) + "\n\n" + self.first_turn(instance)
-
     def interactive_prompt(self, instance: Instance) -> str:
         """The system part; the environment appends :meth:`observation` (the first turn)."""
-        return self.system_message(instance)
+        return self.system_prompt(instance)
 
     def observation_text(self, instance: Instance, action: str) -> str:
         value = instance.data["observations"][action]
@@ -364,7 +357,7 @@ class KumoTask(InteractiveTask):
 
     def observation(self, instance: Instance, state, feedback: str = "", step: int = 0) -> str:
         if not feedback:
-            return self.first_turn(instance) if step == 0 else self.turn_instruction(instance)
+            return self.user_prompt(instance) if step == 0 else self.turn_instruction(instance)
         return f"{feedback}\n\n{self.turn_instruction(instance)}"
 
     # ---- answers --------------------------------------------------------------------------------

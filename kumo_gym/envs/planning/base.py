@@ -21,7 +21,7 @@ from ...core.capabilities import CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ParseError, check_int
 from ...core.instance import Instance
 from ...core.params import Params, param
-from ...core.task import StepwiseTask, scoring_error
+from ...core.task import StepwiseTask, SystemAndUser, scoring_error
 from ...core.verdict import Verdict
 from ..answer import AnswerEnv
 from ..interactive import DEFAULT_MAX_INVALID, InteractiveEnv
@@ -129,7 +129,7 @@ def document_rules(cls: type) -> type:
 
 
 # ---- the task -------------------------------------------------------------------------------
-class PlanningTask(StepwiseTask):
+class PlanningTask(SystemAndUser, StepwiseTask):
     """Base class of Hanoi, Checker Jumping, River Crossing and Blocks World.
 
     Subclasses define the puzzle (``build``, ``initial_state``, ``goal_state``, ``check_move``,
@@ -368,13 +368,6 @@ class PlanningTask(StepwiseTask):
 
     def user_prompt(self, instance: Instance) -> str:
         return self.describe(instance)
-
-    def messages(self, instance: Instance) -> list[dict]:
-        return [{"role": "system", "content": self.system_prompt(instance)},
-                {"role": "user", "content": self.user_prompt(instance)}]
-
-    def prompt(self, instance: Instance) -> str:
-        return self.system_prompt(instance) + "\n\n" + self.user_prompt(instance)
 
     def interactive_prompt(self, instance: Instance) -> str:
         return (self.rules(instance) + "\n\n" + self.describe(instance) +
@@ -662,13 +655,8 @@ class PlanningTask(StepwiseTask):
         for m in candidates:
             if self.check_move(instance, state, m) != rule:
                 continue
-            with self.rules_disabled(rule):
-                try:  # with the check gone a bad index may reach a later check or the move itself
-                    alone = self.check_move(instance, state, m) is None
-                    after = self.apply(instance, state, m) if alone else None
-                except (IndexError, KeyError, ValueError):
-                    alone, after = False, None
-            if not alone or after is None:
+            after = self.after_breaking(instance, state, m, rule)
+            if after is None:
                 fallback = fallback or m
                 continue
             tail = self._recover(instance, gold, states, pos, rule, after)
@@ -680,6 +668,17 @@ class PlanningTask(StepwiseTask):
         return NearMiss(rule, gold[:pos] + [list(fallback)] + gold[pos:],
                         note=f"no move breaks {rule} alone here, or none that the goal can be reached after")
 
+    def after_breaking(self, instance: Instance, state: Any, move: Any, rule: str) -> Any | None:
+        """The state after ``move`` with the check of ``rule`` switched off, or None when another
+        check (or the move itself) still refuses it."""
+        with self.rules_disabled(rule):
+            try:  # with the check gone a bad index may reach a later check or the move itself
+                if self.check_move(instance, state, move) is not None:
+                    return None
+                return self.apply(instance, state, move)
+            except (IndexError, KeyError, ValueError):
+                return None
+
     def _recover(self, instance, gold, states, pos, rule, after) -> list | None:
         """A way on to the goal after the rule-breaking move (None if none is found)."""
         if after == states[pos]:
@@ -687,17 +686,10 @@ class PlanningTask(StepwiseTask):
         if after == states[pos + 1]:
             return gold[pos + 1:]
         for u in self.candidate_moves(instance, after):
-            reason = self.check_move(instance, after, u)
-            if reason not in (None, rule):
+            if self.check_move(instance, after, u) not in (None, rule):
                 continue
-            with self.rules_disabled(rule):
-                try:
-                    if self.check_move(instance, after, u) is not None:
-                        continue
-                    back = self.apply(instance, after, u)
-                except (IndexError, KeyError, ValueError):
-                    continue
-            if back == states[pos]:
+            back = self.after_breaking(instance, after, u, rule)
+            if back is not None and back == states[pos]:
                 return [list(u)] + gold[pos:]
         path = self.path_from(instance, after)
         return None if path is None else [list(m) for m in path]
