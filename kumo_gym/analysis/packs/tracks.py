@@ -11,6 +11,7 @@ No deduction model yet (the one-path rule is global; synthetic traces skip this 
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -69,6 +70,13 @@ class LinePack(Pack):
 
     def reader(self, offset: int):
         return EdgeReader(self, offset)
+
+    def negates(self, a: tuple, b: tuple) -> bool:
+        """An Edge claim is negated by the same edge with the other ``on``."""
+        if a[0] == b[0] == "Edge":
+            pa, pb = json.loads(a[1]), json.loads(b[1])
+            return (pa["a"], pa["b"]) == (pb["a"], pb["b"]) and pa["on"] != pb["on"]
+        return super().negates(a, b)
 
     def grid_claims(self, instance: Any, grid: list) -> list:
         return [("Edge", {"a": list(a), "b": list(b), "on": True}) for a, b in sorted(line_edges(grid))]

@@ -5,7 +5,8 @@ Adding a grid puzzle
 Five things, each small; ``tents.py`` (a layout-per-instance puzzle) and ``towers.py`` (a
 Latin square whose rules formula is shared by every instance of a size) are the models.
 
-1. ``kumo_gym/envs/grid/tatham/<family>.py`` -- the game-ID codec (§3-§4)::
+1. ``kumo_gym/envs/grid/tatham/<family>.py`` -- the game-ID codec (§3-§4; a family named like a
+   Python builtin, Range, is ``range_.py``, so the package's ``range`` stays the builtin)::
 
        PARAMS = ParamFormat(("W", "H"), (Field("tatham_difficulty", "d", choices="et"),), title="Tents")
        def decode(params: dict, desc: str) -> dict: ...      # the description after ':' -> state
@@ -31,7 +32,8 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      depend only on the layout go through ``self.layout(key, build)`` so the formula and its
      solver are built once; clue values then fix counters (``f.count(lits).eq(k)``) by assumption.
      Global rules (connectivity, one loop) are a ``cuts`` callback (``geometry.connected_cuts``
-     for one region of cells, ``geometry.spanning_tree_cuts`` for links forming a tree, as Net);
+     for one region of cells, ``geometry.sized_block_cuts`` for blocks as big as their label, as
+     Filling, ``geometry.spanning_tree_cuts`` for links forming a tree, as Net);
    * ``sample(rng, params) -> (state, solution)`` -- the §8 sampler: draw a solution, encode the
      full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``;
    * ``rules_text``, ``answer_text`` -- the prompt, in our own words; ``sketch(instance, grid)``
