@@ -73,21 +73,20 @@ class _Parser:
     def peek(self):
         return self.t[self.i] if self.i < len(self.t) else None
 
-    def expr(self):
-        node = self.term()
-        while self.peek() in ("+", "-"):
+    def _left_assoc(self, ops, operand):
+        """``operand (op operand)*`` for the operators ``ops``, grouped from the left."""
+        node = operand()
+        while self.peek() in ops:
             op = self.t[self.i]
             self.i += 1
-            node = (op, node, self.term())
+            node = (op, node, operand())
         return node
 
+    def expr(self):
+        return self._left_assoc(("+", "-"), self.term)
+
     def term(self):
-        node = self.factor()
-        while self.peek() in ("*", "/"):
-            op = self.t[self.i]
-            self.i += 1
-            node = (op, node, self.factor())
-        return node
+        return self._left_assoc(("*", "/"), self.factor)
 
     def factor(self):
         tok = self.peek()
