@@ -114,6 +114,31 @@ VALUE_TEMPLATES = {
 }
 
 
+# ---- number-per-cell puzzles --------------------------------------------------------------------
+#: the fields of a claim about one cell's value (``Cell``, ``NotCell``, ``Given``)
+CELL_VALUE = {"r": "r", "c": "c", "v": "value"}
+
+
+def value_pack(**clues: dict) -> dict:
+    """The :class:`~kumo_gym.analysis.schema.Pack` fields every number-per-cell puzzle shares.
+
+    ``Cell``/``NotCell`` solution claims (every answer cell is a C* ``Cell`` claim), the clue kinds
+    ``clues`` (name -> fields, in order) and ``Cand``, with the generic rules; a pack adds its
+    phrases (ending with :func:`value_phrases`) and templates (with :data:`VALUE_TEMPLATES`).
+    """
+    return {
+        "kinds": {"Cell": CELL_VALUE, "NotCell": CELL_VALUE, **clues,
+                  "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"}, **CONTRADICTION},
+        "solution_kinds": frozenset({"Cell", "NotCell"}),
+        "clue_kinds": frozenset(clues),
+        "rules": generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues=set(clues), cand=True),
+        "aliases": ALIASES,
+        "opposites": {"Cell": "NotCell", "NotCell": "Cell"},
+        "negative_kinds": frozenset({"NotCell"}),
+        "value_claim": ("Cell", "v"),
+    }
+
+
 # ---- two-colour puzzles ------------------------------------------------------------------------
 def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), **kinds: dict) -> dict:
     """The :class:`~kumo_gym.analysis.schema.Pack` fields every two-colour puzzle shares.

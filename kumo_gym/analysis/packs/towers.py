@@ -14,7 +14,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, CONTRADICTION, VALUE_TEMPLATES, generic_rules, value_phrases
+from .common import CELL_VALUE, VALUE_TEMPLATES, value_pack, value_phrases
 
 
 def visible(heights: tuple) -> int:
@@ -87,23 +87,9 @@ def _edge_phrases() -> tuple:
 PACK = TOWERS = TowersPack(
     puzzle="towers",
     family="towers",
-    kinds={
-        "Cell": {"r": "r", "c": "c", "v": "value"},
-        "NotCell": {"r": "r", "c": "c", "v": "value"},
-        "Given": {"r": "r", "c": "c", "v": "value"},
-        "EdgeClue": {"side": "side", "index": "index", "n": "count"},
-        "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Cell", "NotCell"}),
-    clue_kinds=frozenset({"Given", "EdgeClue"}),
-    rules=generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues={"Given", "EdgeClue"}, cand=True),
-    aliases=ALIASES,
+    **value_pack(Given=CELL_VALUE, EdgeClue={"side": "side", "index": "index", "n": "count"}),
     claim_notes=("Cell states a tower's height, NotCell rules one out. EdgeClue is a visibility clue: side TOP or "
                  "BOTTOM for a column clue, LEFT or RIGHT for a row clue; index is the column or row."),
-    opposites={"Cell": "NotCell", "NotCell": "Cell"},
-    negative_kinds=frozenset({"NotCell"}),
-    value_claim=("Cell", "v"),
     phrases=_edge_phrases() + value_phrases("v"),
     templates={
         **VALUE_TEMPLATES,
