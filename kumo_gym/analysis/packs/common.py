@@ -99,6 +99,9 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
         Phrase("NotCell", rf"\b(?:eliminate|remove|rule out|exclude) (?:the )?(?:value |digit )?{{each:{f}}} from {{cell}}"),
         Phrase(given, rf"{{cell}} (?:is )?(?:a )?given (?:as |= ?|value )?{{n:{f}}}\b"),
         Phrase(given, rf"\bgiven (?:value |digit |number )?{{n:{f}}} (?:at|in) {{cell}}"),
+        # "(1, 0) and (2, 1) both have to be 4", "r1c1 and r2c2 must both be 3"
+        Phrase("Cell", rf"{{subj}}{{cells}} (?:(?:both|all) (?:have to be|must be|are|equal)|(?:must|have to|are) "
+                       rf"(?:both|all) (?:be )?) {{n:{f}}}\b" + NOT_A_LIST),
         Phrase("Cell", rf"{{cell}} (?:=|:|is|must be|has to be|becomes|gets|will be|should be|is therefore|is then|"
                        rf"is forced to be|has height|has value|holds) (?:a |the )?{{n:{f}}}\b" + NOT_A_LIST),
         Phrase("Cell", rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
