@@ -1,6 +1,7 @@
 """Checks the grid puzzles' tests share."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
@@ -21,3 +22,27 @@ def check_rejected(read, bad_values) -> None:
     for bad in bad_values:
         with pytest.raises(ConfigError):
             read(bad)
+
+
+def violated_rules(task, inst, grid) -> list[str]:
+    """The rule codes an unsolved ``grid`` breaks, sorted (it must not solve the puzzle)."""
+    v = task.verify(inst, grid)
+    assert not v.solved
+    return sorted({x["rule"] for x in v.details["violations"]})
+
+
+def check_cuts_needed(task, rule: str, difficulty: str, seeds: int = 4, at_least: int = 2) -> None:
+    """Generated puzzles are unique only with the cuts of ``rule``: without them the encoding has
+    other 'solutions' (which break ``rule``) for at least ``at_least`` of ``seeds`` seeds."""
+    from kumo_gym.solvers.engine import Engine
+
+    found = 0
+    for seed in range(seeds):
+        inst = task.generate(np.random.default_rng(seed), difficulty=difficulty)
+        enc = task.encoding(inst)
+        extra = [enc.decode(v) for v in Engine(enc.formula, enc.answer, None).models(enc.assumptions(), 2)]
+        assert task.count_solutions(inst) == 1
+        if len(extra) == 2:
+            assert any(rule in task.verify(inst, g).rules for g in extra)
+            found += 1
+    assert found >= at_least
