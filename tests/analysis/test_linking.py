@@ -154,5 +154,6 @@ def test_every_grid_puzzle_with_a_pack_has_a_fixture():
     for env_id in packs.grid_env_ids():
         name = packs.puzzle_name(env_id)
         if packs.pack_for(name) is not None and name in ("tents", "solo", "towers", "lightup", "mosaic", "pattern",
-                                                        "unruly"):
+                                                        "unruly",
+                                                        "range", "singles"):
             assert name in have, f"no linking fixture for {name}"

@@ -64,15 +64,18 @@ def colour_phrases(black: Any, white: Any, black_words: str = "black|shaded|fill
                         rf"(?:all |both )?(?:{black_words})\b"),
         Phrase("White", rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{white_words})\b"),
         # "row 1 has (1, 0) white, (1, 3) black and (1, 5) white", "column 2 is (1, 2), (2, 2) black"
-        Phrase("White", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )){{cells}} (?:{white_words})\b"
+        Phrase("White", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )|(?<=: )){{cells}} (?:{white_words})\b"
                         rf"(?! (?:cells?|squares?) (?:at|in))"),
-        Phrase("Black", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )){{cells}} (?:{black_words})\b"
+        Phrase("Black", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )|(?<=: )){{cells}} (?:{black_words})\b"
                         rf"(?! (?:cells?|squares?) (?:at|in))"),
+        # "try (1, 2) black", "suppose r3c4 white": the assumption without a verb
+        Phrase("White", rf"\b(?:try|trying|suppose|assume|assuming|say) {{cell}} (?:is |as |being )?(?:{white_words})\b"),
+        Phrase("Black", rf"\b(?:try|trying|suppose|assume|assuming|say) {{cell}} (?:is |as |being )?(?:{black_words})\b"),
         Phrase("White", r"\b(?:whites|white cells)\s*:\s*{cells}"),
         Phrase("Black", r"\b(?:blacks|black cells)\s*:\s*{cells}"),
-        Phrase("Black", rf"\b(?:{black_words}) (?:cells|squares) (?:are|:|include)\b[^@.;]{{0,30}}{{cells}}"),
+        Phrase("Black", rf"\b(?:{black_words}) (?:cells|squares)(?: are\b| ?:| include\b)[^@.;]{{0,30}}{{cells}}"),
         Phrase("Black", rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{black_words})\b"),
-        Phrase("Black", rf"\b(?:{black_words}) (?:cells? )?(?:at|in|on) {{cells}}"),
+        Phrase("Black", rf"\b(?:{black_words}) (?:(?:cells? |squares? )(?:at |in |on )?|(?:at|in|on) ){{cells}}"),
     )
 
 
