@@ -185,7 +185,7 @@ _CONTRADICTION = re.compile(r"\b(contradiction|contradicts|contradictory|impossi
                             r"does not work|fails)\b")
 _NEGATED = re.compile(r"\b(?:no|not|don't|doesn't|didn't|isn't|wasn't|won't|without|never|any|see\s+no|can't|cannot|"
                       r"couldn't|can\s+not)\b[^,.;]{0,20}$")
-_IF = re.compile(r"\b(?:if|whether|unless)\b")
+_IF = re.compile(r"\b(?:if|whether|unless|otherwise)\b")
 _ABANDON = re.compile(r"\b(?:go(?:ing)? back|back to|drop (?:this|that|it)|scratch that|never ?mind|instead|"
                       r"(?:doesn't|does not|didn't) (?:lead|help|get)|no contradiction|keep (?:it|this|that) as a candidate|"
                       r"abandon|start over|undo)\b")

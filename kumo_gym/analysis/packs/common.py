@@ -92,17 +92,19 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
     return (
         Phrase("Cand", r"{cell} (?:can only be|must be either|is either|must be one of|has (?:only )?(?:the )?"
                        r"candidates|candidates (?:are|:)) [{{\[(]?\s*{list:vals}", {"polarity": "IN"}),
-        Phrase("NotCell", rf"{{cell}} {{neg}} (?:be |hold |contain |take )?(?:a |the )?(?:value )?{{each:{f}}}\b"),
+        Phrase("NotCell", rf"{{subj}}{{cells}} {{neg}} (?:be |hold |contain |take )?(?:a |the )?(?:value )?{{each:{f}}}\b"),
         # (a number right after "=" or "is" belongs to that statement: "(2, 3) = 1 and 2 cannot go in ...")
         Phrase("NotCell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )\b{{each:{f}}} (?:cannot|can't|can not|must not|is not possible) (?:go |be )?"
                           rf"(?:placed )?(?:in|at|into) {{cell}}"),
         Phrase("NotCell", rf"\b(?:eliminate|remove|rule out|exclude) (?:the )?(?:value |digit )?{{each:{f}}} from {{cell}}"),
         Phrase(given, rf"{{cell}} (?:is )?(?:a )?given (?:as |= ?|value )?{{n:{f}}}\b"),
         Phrase(given, rf"\bgiven (?:value |digit |number )?{{n:{f}}} (?:at|in) {{cell}}"),
-        Phrase("Cell", rf"{{cell}} (?:=|:|is|must be|has to be|becomes|gets|will be|should be|is therefore|is then|"
+        # (not the second half of a choice: "r4c5 = 5 or r5c4 = 5")
+        Phrase("Cell", rf"(?<!\bor )(?<!\beither ){{cell}} (?:also |still |then |now |definitely |really )?(?:=|:|is|must be|"
+                       rf"has to be|becomes|gets|will be|should be|is therefore|is then|"
                        rf"is forced to be|has height|has value|holds) (?:a |the )?{{n:{f}}}\b" + NOT_A_LIST),
         Phrase("Cell", rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
-                       rf"{{n:{f}}} (?:at|in|into) {{cell}}"),
+                       rf"{{n:{f}}} (?:at|in|into) {{cells}}"),
         Phrase("Cell", rf"\b{{n:{f}}} (?:goes|must go|has to go|belongs) (?:in|at|into) {{cell}}"),
         Phrase("Cell", rf"\b(?:has|have|with|holds|contains|and) (?:a |an |the )?{{n:{f}}} (?:at|in) {{cell}}"),
         Phrase("Cell", rf"\b(?:leaves|leaving|gives|giving) (?:the |a )?(?:value |digit |number )?{{n:{f}}} (?:for|in|at|to) "
