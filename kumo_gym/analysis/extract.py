@@ -289,7 +289,8 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
                          "start": min(f.pos, f.start) if f.start is not None else f.pos,
                          "cid": len(out) + len(here), "premises": [], "clue": f.kind in pack.clue_kinds,
                          "abandoned": list(abandoned)})
-        if con is None and scope != MAIN and _ABANDON.search(norm.text):
+        # ("Suppose instead X" opens a branch: its "instead" drops the previous one, not this one)
+        if con is None and scope != MAIN and assumption_pos is None and _ABANDON.search(norm.text):
             abandoned.append(branch_number(scope))
             scope = MAIN  # "let me go back": the branch is dropped without a verdict
         if con is not None and scope != MAIN:

@@ -60,8 +60,9 @@ BE = (r"(?:is|are|must\s+be|has\s+to\s+be|have\s+to\s+be|should\s+be|will\s+be|w
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9}
-_COUNT_WORD = re.compile(r"\b(zero|one|two|three|four|five|six|seven|eight|nine)(\s+(?:more|tents?|lights?|bulbs?|"
-                         r"black|white|shaded|cells?|squares?|left|remaining)\b)")
+_COUNT_WORD = re.compile(r"\b(zero|one|two|three|four|five|six|seven|eight|nine)(\s+(?:(?:more|tents?|lights?|bulbs?|"
+                         r"black|white|shaded|cells?|squares?|left|remaining|poles?|plus|minus|positive|negative|"
+                         r"ghosts?|vampires?|zombies?|monsters?)\b|[+-](?!\S)))")
 
 
 @dataclass

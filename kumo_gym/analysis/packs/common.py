@@ -92,6 +92,9 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
     return (
         Phrase("Cand", r"{cell} (?:can only be|must be either|is either|must be one of|has (?:only )?(?:the )?"
                        r"candidates|candidates (?:are|:)) [{{\[(]?\s*{list:vals}", {"polarity": "IN"}),
+        # "(1, 1) is 2 or 3", "(1, 1) must be either 2, 3 or 4": a list of options, never one value
+        Phrase("Cand", r"{cell} (?:is|must be|has to be) (?:either )?(?=\d{1,2}(?:\s*,\s*\d{1,2}){0,8},?\s+or\s+\d)"
+                       r"{list:vals}", {"polarity": "IN"}),
         Phrase("NotCell", rf"{{subj}}{{cells}} {{neg}} (?:be |hold |contain |take )?(?:a |the )?(?:value )?{{each:{f}}}\b"),
         # (a number right after "=" or "is" belongs to that statement: "(2, 3) = 1 and 2 cannot go in ...")
         Phrase("NotCell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )\b{{each:{f}}} (?:cannot|can't|can not|must not|is not possible) (?:go |be )?"
@@ -99,6 +102,9 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
         Phrase("NotCell", rf"\b(?:eliminate|remove|rule out|exclude) (?:the )?(?:value |digit )?{{each:{f}}} from {{cell}}"),
         Phrase(given, rf"{{cell}} (?:is )?(?:a )?given (?:as |= ?|value )?{{n:{f}}}\b"),
         Phrase(given, rf"\bgiven (?:value |digit |number )?{{n:{f}}} (?:at|in) {{cell}}"),
+        # "(1, 0) and (2, 1) both have to be 4", "r1c1 and r2c2 must both be 3"
+        Phrase("Cell", rf"{{subj}}{{cells}} (?:(?:both|all) (?:have to be|must be|are|equal)|(?:must|have to|are) "
+                       rf"(?:both|all) (?:be )?) {{n:{f}}}\b" + NOT_A_LIST),
         # (not the second half of a choice: "r4c5 = 5 or r5c4 = 5")
         Phrase("Cell", rf"(?<!\bor )(?<!\beither ){{cell}} (?:also |still |then |now |definitely |really )?(?:=|:|is|must be|"
                        rf"has to be|becomes|gets|will be|should be|is therefore|is then|"
@@ -106,6 +112,7 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
         Phrase("Cell", rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
                        rf"{{n:{f}}} (?:at|in|into) {{cells}}"),
         Phrase("Cell", rf"\b{{n:{f}}} (?:goes|must go|has to go|belongs) (?:in|at|into) {{cell}}"),
+        Phrase("Cell", rf"\b{{n:{f}}} is already (?:in (?:row|column) \d{{1,3}} )?(?:at|in) {{cell}}"),
         Phrase("Cell", rf"\b(?:has|have|with|holds|contains|and) (?:a |an |the )?{{n:{f}}} (?:at|in) {{cell}}"),
         Phrase("Cell", rf"\b(?:leaves|leaving|gives|giving) (?:the |a )?(?:value |digit |number )?{{n:{f}}} (?:for|in|at|to) "
                        rf"{{cell}}"),
