@@ -381,7 +381,9 @@ def premise_links(text: str, items: list[dict]) -> tuple[dict, list[int], bool]:
     cuts = [m for m in FORWARD.finditer(text)]
     # "C1 because P1, and it cannot be 3 because P2": a new clause that does not build on the last
     breaks = {m.start() for m in _CLAUSE.finditer(text)}
-    marks = sorted([(m.start(), m.end(), True) for m in cuts] + [(b, b, False) for b in breaks])
+    # a marker inside a claim's own words ("(1, 0) is then a zombie") does not split its clause
+    splits = [m for m in cuts if not any(min(o["pos"], o.get("start", o["pos"])) < m.start() < o["end"] for o in items)]
+    marks = sorted([(m.start(), m.end(), True) for m in splits] + [(b, b, False) for b in breaks])
     bounds = [0] + [a for a, _, _ in marks] + [n + 1]
     starts = [0] + [e for _, e, _ in marks]
     flows = [False] + [f for _, _, f in marks]
@@ -469,7 +471,9 @@ def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[i
     """Fill ``premises`` (candidate ids) of one sentence's candidates; returns the candidate ids a
     following "So ..." sentence builds on (a sentence without claims passes the previous ones on)."""
     if not here:
-        return prev_out
+        # a sentence that reasons on its own ("..., so seeing 3 means none of row 2 is a ghost")
+        # without naming a claim: what follows builds on that reasoning, not on older claims
+        return [] if FORWARD.search(text) else prev_out
     links, _outputs, from_previous = premise_links(text, here)
     for j in list(links):
         if here[j].get("clue"):  # a clue is read off the puzzle, never concluded

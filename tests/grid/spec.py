@@ -1,5 +1,9 @@
-"""A check every grid puzzle's tests share."""
+"""Checks the grid puzzles' tests share."""
 from __future__ import annotations
+
+import pytest
+
+from kumo_gym.core.errors import ConfigError
 
 
 def check_tatham_example(task, game_id: str, solution: list):
@@ -10,3 +14,10 @@ def check_tatham_example(task, game_id: str, solution: list):
     assert task.verify(inst, solution).solved
     assert task.to_game_id(inst) == game_id
     return inst
+
+
+def check_rejected(read, bad_values) -> None:
+    """``read(value)`` raises ConfigError for every one of ``bad_values``."""
+    for bad in bad_values:
+        with pytest.raises(ConfigError):
+            read(bad)

@@ -9,7 +9,7 @@ from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.unruly import BLACK, EMPTY, WHITE, UnrulyTask
 from kumo_gym.solvers.sat import grade
 
-from .spec import check_tatham_example
+from .spec import check_rejected, check_tatham_example
 
 T = UnrulyTask()
 SPEC_ID = "6x6:AcGBcbAIAec"
@@ -38,9 +38,7 @@ def test_params_grammar():
     assert [T.tatham_preset(d) for d in T.difficulties] == ["6x6dt", "8x6dt", "8x8dt", "14x14dt"]
     assert T.decode_params("8x8udn") == {"W": 8, "H": 8, "unique": True, "tatham_difficulty": "n"}
     assert T.encode_params(T.resolve_params(W=8, H=8, unique=True), full=False) == "8x8u"
-    for bad in ("4x4dt", "7x8dt", "8x8dq", "8x8du"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("4x4dt", "7x8dt", "8x8dq", "8x8du"))
     with pytest.raises(ConfigError):
         T.load("6x6:AcGBcbAIAe")  # the sentinel is missing
     with pytest.raises(ConfigError):
