@@ -168,5 +168,5 @@ def test_every_grid_puzzle_with_a_pack_has_a_fixture():
     for env_id in packs.grid_env_ids():
         name = packs.puzzle_name(env_id)
         if packs.pack_for(name) is not None and name in ("tents", "solo", "towers", "lightup", "mosaic", "pattern",
-                                                        "unruly", "keen", "unequal", "dominosa", "magnets", "undead", "rect"):
+                                                        "unruly", "keen", "unequal", "dominosa", "magnets", "undead", "rect", "signpost"):
             assert name in have, f"no linking fixture for {name}"
