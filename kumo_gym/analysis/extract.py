@@ -183,8 +183,9 @@ _HYPOTHESIS = re.compile(r"\b(suppose|assume|assuming|what if|if we|if i|let's t
 _CONTRADICTION = re.compile(r"\b(contradiction|contradicts|contradictory|impossible|inconsistent|"
                             r"not possible|violates?|violation|can't work|cannot work|doesn't work|"
                             r"does not work|fails)\b")
-_NEGATED = re.compile(r"\b(?:no|not|don't|doesn't|didn't|isn't|wasn't|won't|without|never|any|see\s+no)\b[^,.;]{0,20}$")
-_IF = re.compile(r"\b(?:if|whether|unless)\b")
+_NEGATED = re.compile(r"\b(?:no|not|don't|doesn't|didn't|isn't|wasn't|won't|without|never|any|see\s+no|can't|cannot|"
+                      r"couldn't|can\s+not)\b[^,.;]{0,20}$")
+_IF = re.compile(r"\b(?:if|whether|unless|otherwise)\b")
 _ABANDON = re.compile(r"\b(?:go(?:ing)? back|back to|drop (?:this|that|it)|scratch that|never ?mind|instead|"
                       r"(?:doesn't|does not|didn't) (?:lead|help|get)|no contradiction|keep (?:it|this|that) as a candidate|"
                       r"abandon|start over|undo)\b")
@@ -204,10 +205,18 @@ def _conditional(text: str, pos: int, hyp) -> bool:
     for m in _IF.finditer(text, 0, pos):
         if hyp is not None and hyp.start() <= m.start() < hyp.end():
             continue
-        end = re.compile(r",|;|\bthen\b").search(text, m.end())
+        # "If P, Q" opening the sentence: Q is only the condition's consequence, asserted no more
+        # than P is, up to a conclusion marker ("..., so C") or a semicolon
+        opening = _OPENING_IF.match(text[:m.start()]) is not None
+        end = (_IF_END_OPENING if opening else _IF_END).search(text, m.end())
         if end is None or pos < end.start():
             return True
     return False
+
+
+_IF_END = re.compile(r",|;|\bthen\b")
+_IF_END_OPENING = re.compile(r";|\b(?:so|therefore|thus|hence|which is|which would be)\b")
+_OPENING_IF = re.compile(r"^\s*(?:(?:and|but|now|even|hmm|ok|okay|so|or)\b[\s,]*)*$")
 
 
 #: longest sentence prefix the regex reader looks at (real sentences are far shorter)

@@ -32,8 +32,13 @@ EDGE_PHRASES = (
                 rf"(?:to|with) {_CELL}"), False),
     (re.compile(rf"\b{_LINE} (?:joins|connects|links|runs between|goes between|passes between|must join|must connect) "
                 rf"{_CELL} (?:and|to|with) {_CELL}"), True),
-    (re.compile(rf"{_CELL} (?:is|must be|has to be) (?:joined|connected|linked) (?:to|with) {_CELL}"), True),
+    (re.compile(rf"{_CELL} ?,? (?:is |are |must be |has to be )?(?:also |then |now |still |already )?(?:joined|connected|linked) "
+                rf"(?:to|with) {_CELL}"), True),
     (re.compile(rf"\b(?:an? |the )?(?:edge|connection|link|segment) (?:between|from) {_CELL} (?:and|to) {_CELL}"), True),
+    # "the loop continues from (0, 1) to (0, 2), and from (1, 0) to (2, 0)"
+    (re.compile(rf"\b{_LINE} (?:goes|runs|continues|extends|passes|carries on) (?:straight )?from {_CELL} to {_CELL}"
+                rf"(?: ?,? and (?:also )?from {_CELL} to {_CELL})?"), True),
+    (re.compile(rf"{_CELL} connects (?:to|with) {_CELL}"), True),
 )
 EDGE_TEMPLATES = {
     "Edge:on": ("the track joins {a_cell} and {b_cell}", "{a_cell} is connected to {b_cell}"),
@@ -44,7 +49,8 @@ EDGE_TEMPLATES = {
 PATH_PHRASES = (
     Phrase("OffPath", r"{subj}{cells} (?:is|are) (?:not on|off) the (?:track|loop|path)\b"),
     Phrase("OffPath", r"{subj}{cells} {neg} (?:be )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) on the (?:track|loop|path)\b"),
+    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) (?:already |now |still |also )?on the (?:track|loop|path)\b"),
+    Phrase("OnPath", r"{cell} ?,? which (?:is|lies) (?:already |now |still |also )?on the (?:track|loop|path)\b"),
     Phrase("OnPath", r"\bthe (?:track|loop|path) (?:passes|goes|runs) through {cells}"),
 )
 _DIRS = {"UR": "up and right", "UD": "up and down", "UL": "up and left", "RD": "right and down",
@@ -58,9 +64,11 @@ class EdgeReader(PhraseReader):
         out, masked = [], norm.text
         for rx, on in EDGE_PHRASES:
             for m in rx.finditer(masked):
-                a, b = sorted([norm.coords[int(k)][0] - self.offset, norm.coords[int(k)][1] - self.offset]
-                              for k in m.groups())
-                out.append(Found("Edge", {"a": a, "b": b, "on": on}, m.start(), True, m.end(), m.start()))
+                ks = [int(k) for k in m.groups() if k is not None]
+                for j in range(0, len(ks) - 1, 2):  # one edge per pair of cells named
+                    a, b = sorted([norm.coords[k][0] - self.offset, norm.coords[k][1] - self.offset] for k in ks[j:j + 2])
+                    pos = m.start() if j == 0 else m.start(j + 1)
+                    out.append(Found("Edge", {"a": a, "b": b, "on": on}, pos, True, m.end(), m.start()))
                 masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
         return out + super().read(Norm(masked, norm.coords))
 
