@@ -100,7 +100,7 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
         Phrase("NotCell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )\b{{each:{f}}} (?:cannot|can't|can not|must not|is not possible) (?:go |be )?"
                           rf"(?:placed )?(?:in|at|into) {{cell}}"),
         Phrase("NotCell", rf"\b(?:eliminate|remove|rule out|exclude) (?:the )?(?:value |digit )?{{each:{f}}} from {{cell}}"),
-        Phrase(given, rf"{{cell}} (?:is )?(?:a )?given (?:as |= ?|value )?{{n:{f}}}\b"),
+        Phrase(given, rf"{{cell}} (?:is |holds )?(?:a |the )?given (?:as |= ?|value )?{{n:{f}}}\b"),
         Phrase(given, rf"\bgiven (?:value |digit |number )?{{n:{f}}} (?:at|in) {{cell}}"),
         # "(1, 0) and (2, 1) both have to be 4", "r1c1 and r2c2 must both be 3"
         Phrase("Cell", rf"{{subj}}{{cells}} (?:(?:both|all) (?:have to be|must be|are|equal)|(?:must|have to|are) "
@@ -112,6 +112,10 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
         Phrase("Cell", rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
                        rf"{{n:{f}}} (?:at|in|into) {{cells}}"),
         Phrase("Cell", rf"\b{{n:{f}}} (?:goes|must go|has to go|belongs) (?:in|at|into) {{cell}}"),
+        # "so 2 is at (0, 1)", "5 must be at r2c1" (not "the clue is 3 at", "sees 2 at")
+        Phrase("Cell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )(?<!sum )"
+                       rf"(?<!product )(?<!difference )(?<!quotient )\b{{n:{f}}} (?:is|must be|has to be|lies|sits|is then|"
+                       rf"is therefore|must then be) (?:at|in) {{cell}}(?! ?,? or\b)"),
         Phrase("Cell", rf"\b{{n:{f}}} is already (?:in (?:row|column) \d{{1,3}} )?(?:at|in) {{cell}}"),
         Phrase("Cell", rf"\b(?:has|have|with|holds|contains|and) (?:a |an |the )?{{n:{f}}} (?:at|in) {{cell}}"),
         Phrase("Cell", rf"\b(?:leaves|leaving|gives|giving) (?:the |a )?(?:value |digit |number )?{{n:{f}}} (?:for|in|at|to) "
