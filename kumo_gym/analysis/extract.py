@@ -346,6 +346,9 @@ def _lead_cut(text: str, items: list[dict], start: int, end: int) -> int | None:
     first = _first_after(items, start, end)
     if first is None:
         return None
+    early = re.compile(r",|;").search(text, start, end)
+    if early is not None and early.start() < first["pos"]:
+        return early.start()  # "Because of that piece, C1 and C2": a premise clause naming no claim
     for m in re.finditer(r"\band\b", text[start:end]):
         nxt = _first_after(items, start + m.end(), end)
         if nxt is None:

@@ -172,5 +172,6 @@ def test_every_grid_puzzle_with_a_pack_has_a_fixture():
         name = packs.puzzle_name(env_id)
         if packs.pack_for(name) is not None and name in ("tents", "solo", "towers", "lightup", "mosaic", "pattern",
                                                         "unruly", "keen", "unequal", "dominosa", "magnets", "undead", "rect",
-                                                        "signpost", "range", "singles", "filling", "pearl"):
+                                                        "signpost",
+                                                        "range", "singles", "filling", "pearl", "tracks"):
             assert name in have, f"no linking fixture for {name}"

@@ -49,12 +49,18 @@ EDGE_TEMPLATES = {
 PATH_PHRASES = (
     Phrase("OffPath", r"{subj}{cells} (?:is|are) (?:not on|off) the (?:track|loop|path)\b"),
     Phrase("OffPath", r"{subj}{cells} {neg} (?:be )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) (?:already |now |still |also )?on the (?:track|loop|path)\b"),
+    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) (?:already |now |still |also |all |both )?on the "
+                     r"(?:track|loop|path)\b"),
+    Phrase("OnPath", r"\b(?:try|trying|suppose|assume|assuming|put|say) {cell} (?:is )?on the (?:track|loop|path)\b"),
     Phrase("OnPath", r"{cell} ?,? which (?:is|lies) (?:already |now |still |also )?on the (?:track|loop|path)\b"),
     Phrase("OnPath", r"\bthe (?:track|loop|path) (?:passes|goes|runs) through {cells}"),
 )
 _DIRS = {"UR": "up and right", "UD": "up and down", "UL": "up and left", "RD": "right and down",
          "RL": "right and left", "DL": "down and left"}
+#: the same pairs read in either order ("left and right")
+_DIRS_RX = {"UR": "(?:up and right|right and up)", "UD": "(?:up and down|down and up)", "UL": "(?:up and left|left and up)",
+         "RD": "(?:right and down|down and right)", "RL": "(?:right and left|left and right)",
+         "DL": "(?:down and left|left and down)"}
 
 
 class EdgeReader(PhraseReader):
@@ -139,13 +145,21 @@ PACK = TRACKS = TracksPack(
     opposites={"OnPath": "OffPath", "OffPath": "OnPath"},
     negative_kinds=frozenset({"OffPath"}),
     phrases=(
-        Phrase("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} track (?:cells|squares|pieces)\b"),
-        Phrase("Count", r"\bthe (?:count|clue|number) (?:for|of) {line} is {n}\b"),
-        Phrase("Endpoint", r"\bthe track enters from the left (?:edge )?(?:at|in) row (?P<index>\d{1,3})\b", {"side": "LEFT"}),
-        Phrase("Endpoint", r"\bthe track (?:leaves|exits) (?:through|at|from) the bottom (?:edge )?(?:at|in) column "
+        Phrase("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} (?:track )?(?:cells?|squares?|pieces?)\b"),
+        Phrase("Count", r"\b(?:the )?(?:count|clue|number) (?:for|of) {line} (?:is|=|:) {n}\b"),
+        Phrase("Count", r"\b{line}'s (?:count|clue|number) (?:is|=|:) {n}\b"),
+        Phrase("Endpoint", r"\b(?:the track )?enters (?:from|on|at) the left (?:edge )?(?:at|in|of) row (?P<index>\d{1,3})\b",
+               {"side": "LEFT"}),
+        Phrase("Endpoint", r"\bthe (?:entry|entrance|start) is (?:at|on|in) (?:the left (?:edge )?(?:of|at|in) )?row "
+                           r"(?P<index>\d{1,3})\b", {"side": "LEFT"}),
+        Phrase("Endpoint", r"\b(?:the track )?(?:leaves|exits) (?:through|at|from|via) the bottom (?:edge )?(?:at|in|of) column "
                            r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
-    ) + tuple(Phrase("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece joining {words}\b", {"dirs": d})
-              for d, words in _DIRS.items()) + PATH_PHRASES,
+        Phrase("Endpoint", r"\bthe (?:exit|end) is (?:at|on|in) (?:the bottom (?:edge )?(?:of|at|in) )?column "
+                           r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
+    ) + tuple(p for d, words in _DIRS_RX.items() for p in (
+        Phrase("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece (?:joining|connecting|linking) {words}\b", {"dirs": d}),
+        Phrase("GivenPiece", rf"\bthe given piece (?:at|in) {{cell}} (?:joins|connects|links|goes) {words}\b", {"dirs": d}),
+    )) + PATH_PHRASES,
     templates={
         **EDGE_TEMPLATES,
         "Count": ("{line} has {n} track cells", "the count for {line} is {n}"),
