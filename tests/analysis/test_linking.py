@@ -42,11 +42,14 @@ def _field(typ: str, text: str):
         return [int(x) for x in text.split("|")]
     if typ == "value":
         return int(text) if text.lstrip("-").isdigit() else text
+    if typ == "bool":
+        return text.lower() in ("true", "on", "yes", "1")
     return text
 
 
 def parse_claim(pack, item: str):
-    """``Tent(1,0)``, ``?Tent(2,2)`` (tentative), ``CandOUT(0,1,2)``, ``TreeCandidate(0,0:1,0|0,1)`` ..."""
+    """``Tent(1,0)``, ``?Tent(2,2)`` (tentative), ``CandOUT(0,1,2)``, ``TreeCandidate(0,0:1,0|0,1)``,
+    ``Edge([1,2],[1,3],true)`` ..."""
     item = item.strip()
     tentative = item.startswith("?")
     kind, args = re.fullmatch(r"\??(\w+)\((.*)\)", item).groups()
@@ -168,5 +171,7 @@ def test_every_grid_puzzle_with_a_pack_has_a_fixture():
     for env_id in packs.grid_env_ids():
         name = packs.puzzle_name(env_id)
         if packs.pack_for(name) is not None and name in ("tents", "solo", "towers", "lightup", "mosaic", "pattern",
-                                                        "unruly", "keen", "unequal", "dominosa", "magnets"):
+                                                        "unruly", "keen", "unequal", "dominosa", "magnets", "undead", "rect",
+                                                        "signpost",
+                                                        "range", "singles", "filling", "pearl", "tracks", "galaxies", "net"):
             assert name in have, f"no linking fixture for {name}"
