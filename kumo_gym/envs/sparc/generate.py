@@ -87,7 +87,7 @@ LEVEL_PROFILES = {
     4: LevelProfile({"dot": .45, "gap": .73, "square": .91, "star": .82, "triangle": .64, "poly": .64,
                      "ylop": .09}, 12.0, 0.70, (0.03, 8, 50), 3, 5.5, 0.8),
     5: LevelProfile({"dot": .80, "gap": .70, "square": 1.0, "star": 1.0, "triangle": .70, "poly": .90, "ylop": 0},
-                    25.0, 0.72, (0.03, 8, 22), 4, 8.4, 0.8),
+                    25.0, 0.72, (0.03, 8, 20), 4, 8.4, 0.8),
 }
 #: no trivial puzzles: the fewest positions of the shortest solution, per level
 MIN_LENGTH = {1: 11, 2: 11, 3: 11, 4: 13, 5: 19}
