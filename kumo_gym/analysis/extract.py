@@ -183,8 +183,9 @@ _HYPOTHESIS = re.compile(r"\b(suppose|assume|assuming|what if|if we|if i|let's t
 _CONTRADICTION = re.compile(r"\b(contradiction|contradicts|contradictory|impossible|inconsistent|"
                             r"not possible|violates?|violation|can't work|cannot work|doesn't work|"
                             r"does not work|fails)\b")
-_NEGATED = re.compile(r"\b(?:no|not|don't|doesn't|didn't|isn't|wasn't|won't|without|never|any|see\s+no)\b[^,.;]{0,20}$")
-_IF = re.compile(r"\b(?:if|whether|unless)\b")
+_NEGATED = re.compile(r"\b(?:no|not|don't|doesn't|didn't|isn't|wasn't|won't|without|never|any|see\s+no|can't|cannot|"
+                      r"couldn't|can\s+not)\b[^,.;]{0,20}$")
+_IF = re.compile(r"\b(?:if|whether|unless|otherwise)\b")
 _ABANDON = re.compile(r"\b(?:go(?:ing)? back|back to|drop (?:this|that|it)|scratch that|never ?mind|instead|"
                       r"(?:doesn't|does not|didn't) (?:lead|help|get)|no contradiction|keep (?:it|this|that) as a candidate|"
                       r"abandon|start over|undo)\b")
@@ -204,10 +205,18 @@ def _conditional(text: str, pos: int, hyp) -> bool:
     for m in _IF.finditer(text, 0, pos):
         if hyp is not None and hyp.start() <= m.start() < hyp.end():
             continue
-        end = re.compile(r",|;|\bthen\b").search(text, m.end())
+        # "If P, Q" opening the sentence: Q is only the condition's consequence, asserted no more
+        # than P is, up to a conclusion marker ("..., so C") or a semicolon
+        opening = _OPENING_IF.match(text[:m.start()]) is not None
+        end = (_IF_END_OPENING if opening else _IF_END).search(text, m.end())
         if end is None or pos < end.start():
             return True
     return False
+
+
+_IF_END = re.compile(r",|;|\bthen\b")
+_IF_END_OPENING = re.compile(r";|\b(?:so|therefore|thus|hence|which is|which would be)\b")
+_OPENING_IF = re.compile(r"^\s*(?:(?:and|but|now|even|hmm|ok|okay|so|or)\b[\s,]*)*$")
 
 
 #: longest sentence prefix the regex reader looks at (real sentences are far shorter)
@@ -280,7 +289,8 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
                          "start": min(f.pos, f.start) if f.start is not None else f.pos,
                          "cid": len(out) + len(here), "premises": [], "clue": f.kind in pack.clue_kinds,
                          "abandoned": list(abandoned)})
-        if con is None and scope != MAIN and _ABANDON.search(norm.text):
+        # ("Suppose instead X" opens a branch: its "instead" drops the previous one, not this one)
+        if con is None and scope != MAIN and assumption_pos is None and _ABANDON.search(norm.text):
             abandoned.append(branch_number(scope))
             scope = MAIN  # "let me go back": the branch is dropped without a verdict
         if con is not None and scope != MAIN:
@@ -336,6 +346,9 @@ def _lead_cut(text: str, items: list[dict], start: int, end: int) -> int | None:
     first = _first_after(items, start, end)
     if first is None:
         return None
+    early = re.compile(r",|;").search(text, start, end)
+    if early is not None and early.start() < first["pos"]:
+        return early.start()  # "Because of that piece, C1 and C2": a premise clause naming no claim
     for m in re.finditer(r"\band\b", text[start:end]):
         nxt = _first_after(items, start + m.end(), end)
         if nxt is None:
@@ -371,7 +384,9 @@ def premise_links(text: str, items: list[dict]) -> tuple[dict, list[int], bool]:
     cuts = [m for m in FORWARD.finditer(text)]
     # "C1 because P1, and it cannot be 3 because P2": a new clause that does not build on the last
     breaks = {m.start() for m in _CLAUSE.finditer(text)}
-    marks = sorted([(m.start(), m.end(), True) for m in cuts] + [(b, b, False) for b in breaks])
+    # a marker inside a claim's own words ("(1, 0) is then a zombie") does not split its clause
+    splits = [m for m in cuts if not any(min(o["pos"], o.get("start", o["pos"])) < m.start() < o["end"] for o in items)]
+    marks = sorted([(m.start(), m.end(), True) for m in splits] + [(b, b, False) for b in breaks])
     bounds = [0] + [a for a, _, _ in marks] + [n + 1]
     starts = [0] + [e for _, e, _ in marks]
     flows = [False] + [f for _, _, f in marks]
@@ -459,7 +474,9 @@ def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[i
     """Fill ``premises`` (candidate ids) of one sentence's candidates; returns the candidate ids a
     following "So ..." sentence builds on (a sentence without claims passes the previous ones on)."""
     if not here:
-        return prev_out
+        # a sentence that reasons on its own ("..., so seeing 3 means none of row 2 is a ghost")
+        # without naming a claim: what follows builds on that reasoning, not on older claims
+        return [] if FORWARD.search(text) else prev_out
     links, _outputs, from_previous = premise_links(text, here)
     for j in list(links):
         if here[j].get("clue"):  # a clue is read off the puzzle, never concluded

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .graph import content_key
 
@@ -99,11 +99,14 @@ class Pack:
         return "\n".join(lines) + ("\n" + self.rule_notes if self.rule_notes else "")
 
     # ---- reading and linking ----------------------------------------------------------------
+    #: the class of the stage-4a reader, ``Reader(pack, offset)``; None: the generic phrase reader
+    reader_class: ClassVar[type | None] = None
+
     def reader(self, offset: int):
         """The stage-4a reader (default: the generic phrase reader over ``phrases``)."""
         from .reading import PhraseReader
 
-        return PhraseReader(self, offset)
+        return (self.reader_class or PhraseReader)(self, offset)
 
     def negates(self, a: tuple, b: tuple) -> bool:
         """Whether claim ``b`` negates the branch assumption ``a`` (a discharge of a refuted branch)."""

@@ -53,13 +53,16 @@ NEG = (r"(?:cannot|can't|can\s+not|must\s+not|mustn't|is\s+not|isn't|are\s+not|a
        r"couldn't|won't|will\s+not|does\s+not|doesn't|do\s+not|don't|should\s+not|shouldn't|may\s+not)")
 BE = (r"(?:is|are|must\s+be|has\s+to\s+be|have\s+to\s+be|should\s+be|will\s+be|would\s+be|becomes?|gets?|"
       r"stays?|remains?|is\s+therefore|is\s+then|is\s+forced\s+to\s+be|is\s+definitely|is\s+now|are\s+now|"
-      r"are\s+both|are\s+all|is\s+also|are\s+also|must\s+all\s+be|must\s+both\s+be|have\s+to\s+be|=|:)")
+      r"are\s+both|are\s+all|is\s+also|are\s+also|must\s+all\s+be|must\s+both\s+be|have\s+to\s+be|is\s+already|"
+      r"are\s+already|is\s+still|are\s+still|would\s+have\s+to\s+be|must\s+stay|must\s+remain|has\s+to\s+stay|"
+      r"have\s+to\s+stay|=|:)")
 
 
 _NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9}
-_COUNT_WORD = re.compile(r"\b(zero|one|two|three|four|five|six|seven|eight|nine)(\s+(?:more|tents?|lights?|bulbs?|"
-                         r"black|white|shaded|cells?|squares?|left|remaining)\b)")
+_COUNT_WORD = re.compile(r"\b(zero|one|two|three|four|five|six|seven|eight|nine)(\s+(?:(?:more|tents?|lights?|bulbs?|"
+                         r"black|white|shaded|cells?|squares?|left|remaining|poles?|plus|minus|positive|negative|"
+                         r"ghosts?|vampires?|zombies?|monsters?)\b|[+-](?!\S)))")
 
 
 @dataclass

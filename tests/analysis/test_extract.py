@@ -287,3 +287,38 @@ def test_hostile_sentences_stay_linear():
     n_inputs = [len(a["inputs"]) for a in art["apps"]]
     assert max(n_inputs) <= MAX_PREMISES
     assert len(art["sentences"]) == 20
+
+
+# ---- premise linking on phrasings the fixtures met (issue 19 item 2) --------------------------------
+def _premises_by_claim(text, pack, offset=0, bounds=Bounds(4, 4)):
+    sents = segment(text)
+    claims = finalise(extract_claims(sents, pack, offset), pack, bounds, len(sents))
+    apps = link_rules(claims, pack)
+    return [(c["claim"][0], json.loads(c["claim"][1]), c["scope"], sorted(claims[j]["claim"][0] for j in a["inputs"]))
+            for c, a in zip(claims, apps)]
+
+
+def test_suppose_instead_opens_a_branch_and_its_consequences_stay_in_it():
+    from kumo_gym.analysis.packs import KEEN
+    text = ("Suppose (1, 1) = 3.\nThen (2, 1) = 2.\nSuppose instead (1, 1) = 2.\nThen (2, 1) = 3.")
+    got = _premises_by_claim(text, KEEN, 1)
+    assert [(k, p["v"], scope) for k, p, scope, _ in got] == [("Cell", 3, "BRANCH#1"), ("Cell", 2, "BRANCH#1"),
+                                                              ("Cell", 2, "BRANCH#2"), ("Cell", 3, "BRANCH#2")]
+    assert got[3][3] == ["Cell"]  # (2, 1) = 3 follows from the second assumption
+
+
+def test_a_claimless_reasoning_sentence_breaks_the_premise_chain():
+    from kumo_gym.analysis.packs import TOWERS
+    base = "The top clue of column 1 is 3.\n{}\nSo (1, 1) cannot be 4."
+    # a sentence that only comments passes the clue on; one that reasons on its own does not
+    chained = _premises_by_claim(base.format("Let me think."), TOWERS, 1)
+    broken = _premises_by_claim(base.format("Seeing 3 means the tallest is not first, so hmm."), TOWERS, 1)
+    assert chained[-1][3] == ["EdgeClue"] and broken[-1][3] == []
+
+
+def test_a_marker_inside_a_claims_words_does_not_split_its_clause():
+    from kumo_gym.analysis.packs import UNDEAD
+    text = "(2, 1) is a zombie.\n(1, 0) is then a zombie, because the total of zombies is 3."
+    got = _premises_by_claim(text, UNDEAD, 0, Bounds(3, 3))
+    monster = next(x for x in got if x[0] == "Monster" and x[1]["r"] == 1)
+    assert "Total" in monster[3]

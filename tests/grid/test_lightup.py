@@ -8,6 +8,8 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.lightup import LightupTask, segments
 
+from .spec import check_rejected, check_tatham_example
+
 T = LightupTask()
 SPEC_ID = "3x3:d4d"
 SPEC_SOLUTION = [[".", "L", "."], ["L", 4, "L"], [".", "L", "."]]
@@ -21,11 +23,8 @@ TATHAM_7_SOLUTION = [["L", ".", "#", ".", "L", ".", "."], [".", 1, "L", ".", "."
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
+    inst = check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
     assert inst.data["state"]["grid"] == [[".", ".", "."], [".", "4", "."], [".", ".", "."]]
-    assert inst.data["solution"] == SPEC_SOLUTION
-    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
     assert inst.data["tatham_params"] == "3x3b20s4d0"
 
 
@@ -45,9 +44,7 @@ def test_params_grammar():
                                               "tatham_difficulty": 0}
     assert T.decode_params("10x7") == {"W": 10, "H": 7}
     assert T.encode_params(T.resolve_params(W=10, H=7)) == "10x7b20s2d0"  # no quarter turn off-square
-    for bad in ("7x7b20s5d0", "7x7b2s4d0", "7x7b20s4d3", "7x7d0s2"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("7x7b20s5d0", "7x7b2s4d0", "7x7b20s4d3", "7x7d0s2"))
     with pytest.raises(ConfigError):
         T.resolve_params(W=8, H=6, symmetry=4)
     with pytest.raises(ConfigError):

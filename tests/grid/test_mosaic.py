@@ -8,18 +8,16 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.mosaic import BLACK, WHITE, MosaicTask, block
 
+from .spec import check_rejected, check_tatham_example
+
 T = MosaicTask()
 SPEC_ID = "3x3:4c7c4"
 SPEC_SOLUTION = [[1, 1, 2], [1, 1, 1], [2, 1, 1]]
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
+    inst = check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
     assert inst.data["state"]["grid"] == [[4, -1, -1], [-1, 7, -1], [-1, -1, 4]]
-    assert inst.data["solution"] == SPEC_SOLUTION
-    assert T.count_solutions(inst) == 1
-    assert T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
 
 
 def test_block_counts_edges_and_corners():
@@ -32,9 +30,7 @@ def test_params_grammar():
     assert T.decode_params("5x5h0") == {"W": 5, "H": 5, "aggressive": False}
     assert T.encode_params(T.resolve_params(**T.decode_params("5x5h0"))) == "5x5h0"
     assert T.decode_params("7") == {"W": 7, "H": 7}
-    for bad in ("5x5h2", "5x5x", "2x2"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("5x5h2", "5x5x", "2x2"))
     with pytest.raises(ConfigError):
         T.load("3x3:4c7c")  # one cell short
     with pytest.raises(ConfigError):

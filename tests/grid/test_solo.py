@@ -9,16 +9,15 @@ from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.solo import SoloTask, units
 from kumo_gym.envs.grid.tatham import Unsupported
 
+from .spec import check_tatham_example
+
 S = SoloTask()
 SPEC_ID = "2x2:3a1j1a2"
 SPEC_SOLUTION = [[3, 2, 1, 4], [1, 4, 2, 3], [2, 3, 4, 1], [4, 1, 3, 2]]
 
 
 def test_spec_example():
-    inst = S.load(SPEC_ID)
-    assert inst.data["solution"] == SPEC_SOLUTION and S.count_solutions(inst) == 1
-    assert S.verify(inst, SPEC_SOLUTION).solved
-    assert S.to_game_id(inst) == SPEC_ID
+    check_tatham_example(S, SPEC_ID, SPEC_SOLUTION)
 
 
 def test_box_shape_of_cxr():

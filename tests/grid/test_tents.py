@@ -9,6 +9,8 @@ from kumo_gym.envs.grid.claims import claim_types, label_claim, solution_claims
 from kumo_gym.envs.grid.geometry import matching, neighbours4
 from kumo_gym.envs.grid.tents import TentsTask
 
+from .spec import check_rejected, check_tatham_example
+
 T = TentsTask()
 SPEC_ID = "4x4:adag,1,1,0,1,0,2,0,1"
 SPEC_SOLUTION = [[".", "T", ".", "."], [".", "A", "T", "A"], ["T", ".", ".", "."], ["A", ".", ".", "."]]
@@ -16,20 +18,14 @@ E8_ID = "4x4:_jba,1,1,0,1,0,2,0,1"  # reasoning_graphs.md §4, E8
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
-    assert inst.data["solution"] == SPEC_SOLUTION
-    assert T.count_solutions(inst) == 1
-    assert T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
+    check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
 
 
 def test_params_grammar():
     assert T.decode_params("8x8de") == {"W": 8, "H": 8, "tatham_difficulty": "e"}
     assert T.decode_params("6x5") == {"W": 6, "H": 5}
     assert [T.tatham_preset(d) for d in T.difficulties] == ["4x4de", "6x6de", "8x8de", "15x15de"]
-    for bad in ("8x8dq", "8x8de7", "x8"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("8x8dq", "8x8de7", "x8"))
 
 
 def test_tree_map_with_z_and_marks():

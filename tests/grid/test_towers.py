@@ -8,16 +8,15 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.towers import TowersTask, line_cells, visible_count
 
+from .spec import check_rejected, check_tatham_example
+
 T = TowersTask()
 SPEC_ID = "3:2/1/3/2/2/1/2/1/3/2/2/1"
 SPEC_SOLUTION = [[2, 3, 1], [3, 1, 2], [1, 2, 3]]
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
-    assert inst.data["solution"] == SPEC_SOLUTION and T.count_solutions(inst) == 1
-    assert T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
+    check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
 
 
 def test_visibility():
@@ -38,9 +37,7 @@ def test_givens_and_empty_clues():
 def test_params_grammar():
     assert T.decode_params("5de") == {"n": 5, "tatham_difficulty": "e"}
     assert [T.tatham_preset(d) for d in T.difficulties] == ["3de", "4de", "5de", "6de"]
-    for bad in ("5x5de", "5dq", "12"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("5x5de", "5dq", "12"))
     with pytest.raises(ConfigError):
         T.load("3:2/1/3/2/2/1/2/1/3/2/2")  # 11 clues
     with pytest.raises(ConfigError):

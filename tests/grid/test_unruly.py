@@ -9,6 +9,8 @@ from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.unruly import BLACK, EMPTY, WHITE, UnrulyTask
 from kumo_gym.solvers.sat import grade
 
+from .spec import check_rejected, check_tatham_example
+
 T = UnrulyTask()
 SPEC_ID = "6x6:AcGBcbAIAec"
 SPEC_SOLUTION = [[1, 0, 1, 0, 0, 1], [0, 1, 0, 1, 1, 0], [1, 0, 1, 0, 1, 0],
@@ -16,14 +18,11 @@ SPEC_SOLUTION = [[1, 0, 1, 0, 0, 1], [0, 1, 0, 1, 1, 0], [1, 0, 1, 0, 1, 0],
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
+    inst = check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
     grid = inst.data["state"]["grid"]
     # A: black at 0; c: skip 2, white at 3; G: skip 6, black at 10
     assert grid[0][0] == BLACK and grid[0][3] == WHITE and grid[1][4] == BLACK and grid[0][1] == EMPTY
     assert inst.data["state"]["unique"] is False
-    assert inst.data["solution"] == SPEC_SOLUTION
-    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
 
 
 def test_unique_flag_id_from_tatham():
@@ -39,9 +38,7 @@ def test_params_grammar():
     assert [T.tatham_preset(d) for d in T.difficulties] == ["6x6dt", "8x6dt", "8x8dt", "14x14dt"]
     assert T.decode_params("8x8udn") == {"W": 8, "H": 8, "unique": True, "tatham_difficulty": "n"}
     assert T.encode_params(T.resolve_params(W=8, H=8, unique=True), full=False) == "8x8u"
-    for bad in ("4x4dt", "7x8dt", "8x8dq", "8x8du"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("4x4dt", "7x8dt", "8x8dq", "8x8du"))
     with pytest.raises(ConfigError):
         T.load("6x6:AcGBcbAIAe")  # the sentinel is missing
     with pytest.raises(ConfigError):

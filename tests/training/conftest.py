@@ -31,3 +31,23 @@ def tiny(reach, tmp_path_factory):
     if os.environ.get("PYTEST_XDIST_WORKER"):
         root = root.parent
     return tiny_model(root / "tiny-reach" / "model", env_ids=[reach])
+
+
+@pytest.fixture
+def trainer_calls(monkeypatch):
+    """The keyword arguments (and ``envs``) of the last GRPO or SFT training call, which does nothing."""
+    from kumo_gym.training import grpo, sft
+
+    seen: dict = {}
+
+    def fake(envs, **kw):
+        seen.update(kw, envs=envs)
+
+        class T:
+            class state:
+                global_step = 0
+        return T()
+
+    monkeypatch.setattr(grpo, "train_grpo", fake)
+    monkeypatch.setattr(sft, "train_sft", fake)
+    return seen

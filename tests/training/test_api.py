@@ -74,22 +74,11 @@ def test_cli_size_and_env_kwargs(tmp_path, capsys):
     assert len(recs) == 3 and {r["instance"]["params"]["n"] for r in recs} == {3}
 
 
-def test_cli_train_size_reaches_the_data_builder(monkeypatch, tmp_path):
+def test_cli_train_size_reaches_the_data_builder(trainer_calls, tmp_path):
     """``train --size`` is the number of training items per --env; ``n`` in a spec is Hanoi's."""
-    from kumo_gym.training import grpo
     from kumo_gym.training.evaluate import parse_env_spec
 
-    seen = {}
-
-    def fake_train(envs, **kw):
-        seen.update(kw, envs=envs)
-
-        class T:
-            class state:
-                global_step = 0
-        return T()
-
-    monkeypatch.setattr(grpo, "train_grpo", fake_train)
+    seen = trainer_calls
     assert main(["train", "grpo", "--env", "Hanoi:n=3", "--size", "7", "--out", str(tmp_path), "--no-save"]) == 0
     assert seen["size"] == 7 and seen["envs"] == ["Hanoi:n=3"]
     spec = parse_env_spec("Hanoi:n=3")

@@ -107,22 +107,10 @@ lora_alpha: 8
     assert (run / "results.json").exists()
 
 
-def test_mixture_and_curriculum_reach_the_trainer(tmp_path, monkeypatch):
-    from kumo_gym.training import grpo, sft
+def test_mixture_and_curriculum_reach_the_trainer(tmp_path, trainer_calls):
     from kumo_gym.training.run import run_training
 
-    seen = {}
-
-    def fake(envs, **kw):
-        seen.update(kw, envs=envs)
-
-        class T:
-            class state:
-                global_step = 0
-        return T()
-
-    monkeypatch.setattr(grpo, "train_grpo", fake)
-    monkeypatch.setattr(sft, "train_sft", fake)
+    seen = trainer_calls
     cfg = tmp_path / "run.yaml"
     cfg.write_text("mixture:\n  envs:\n    - {id: Hanoi, weight: 2, difficulty: easy}\n    - {id: Towers}\n"
                    "curriculum:\n  envs:\n    Hanoi: [easy, medium]\nsize: 10\n")

@@ -64,15 +64,18 @@ def colour_phrases(black: Any, white: Any, black_words: str = "black|shaded|fill
                         rf"(?:all |both )?(?:{black_words})\b"),
         Phrase("White", rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{white_words})\b"),
         # "row 1 has (1, 0) white, (1, 3) black and (1, 5) white", "column 2 is (1, 2), (2, 2) black"
-        Phrase("White", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )){{cells}} (?:{white_words})\b"
+        Phrase("White", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )|(?<=: )){{cells}} (?:{white_words})\b"
                         rf"(?! (?:cells?|squares?) (?:at|in))"),
-        Phrase("Black", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )){{cells}} (?:{black_words})\b"
+        Phrase("Black", rf"(?:(?<=\bhas )|(?<=\bhave )|(?<=\bis )|(?<=\bbe )|(?<=, )|(?<=\band )|(?<=: )){{cells}} (?:{black_words})\b"
                         rf"(?! (?:cells?|squares?) (?:at|in))"),
+        # "try (1, 2) black", "suppose r3c4 white": the assumption without a verb
+        Phrase("White", rf"\b(?:try|trying|suppose|assume|assuming|say) {{cell}} (?:is |as |being )?(?:{white_words})\b"),
+        Phrase("Black", rf"\b(?:try|trying|suppose|assume|assuming|say) {{cell}} (?:is |as |being )?(?:{black_words})\b"),
         Phrase("White", r"\b(?:whites|white cells)\s*:\s*{cells}"),
         Phrase("Black", r"\b(?:blacks|black cells)\s*:\s*{cells}"),
-        Phrase("Black", rf"\b(?:{black_words}) (?:cells|squares) (?:are|:|include)\b[^@.;]{{0,30}}{{cells}}"),
+        Phrase("Black", rf"\b(?:{black_words}) (?:cells|squares)(?: are\b| ?:| include\b)[^@.;]{{0,30}}{{cells}}"),
         Phrase("Black", rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{black_words})\b"),
-        Phrase("Black", rf"\b(?:{black_words}) (?:cells? )?(?:at|in|on) {{cells}}"),
+        Phrase("Black", rf"\b(?:{black_words}) (?:(?:cells? |squares? )(?:at |in |on )?|(?:at|in|on) ){{cells}}"),
     )
 
 
@@ -89,18 +92,31 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
     return (
         Phrase("Cand", r"{cell} (?:can only be|must be either|is either|must be one of|has (?:only )?(?:the )?"
                        r"candidates|candidates (?:are|:)) [{{\[(]?\s*{list:vals}", {"polarity": "IN"}),
-        Phrase("NotCell", rf"{{cell}} {{neg}} (?:be |hold |contain |take )?(?:a |the )?(?:value )?{{each:{f}}}\b"),
+        # "(1, 1) is 2 or 3", "(1, 1) must be either 2, 3 or 4": a list of options, never one value
+        Phrase("Cand", r"{cell} (?:is|must be|has to be) (?:either )?(?=\d{1,2}(?:\s*,\s*\d{1,2}){0,8},?\s+or\s+\d)"
+                       r"{list:vals}", {"polarity": "IN"}),
+        Phrase("NotCell", rf"{{subj}}{{cells}} {{neg}} (?:be |hold |contain |take )?(?:a |the )?(?:value )?{{each:{f}}}\b"),
         # (a number right after "=" or "is" belongs to that statement: "(2, 3) = 1 and 2 cannot go in ...")
         Phrase("NotCell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )\b{{each:{f}}} (?:cannot|can't|can not|must not|is not possible) (?:go |be )?"
                           rf"(?:placed )?(?:in|at|into) {{cell}}"),
         Phrase("NotCell", rf"\b(?:eliminate|remove|rule out|exclude) (?:the )?(?:value |digit )?{{each:{f}}} from {{cell}}"),
-        Phrase(given, rf"{{cell}} (?:is )?(?:a )?given (?:as |= ?|value )?{{n:{f}}}\b"),
+        Phrase(given, rf"{{cell}} (?:is |holds )?(?:a |the )?given (?:as |= ?|value )?{{n:{f}}}\b"),
         Phrase(given, rf"\bgiven (?:value |digit |number )?{{n:{f}}} (?:at|in) {{cell}}"),
-        Phrase("Cell", rf"{{cell}} (?:=|:|is|must be|has to be|becomes|gets|will be|should be|is therefore|is then|"
+        # "(1, 0) and (2, 1) both have to be 4", "r1c1 and r2c2 must both be 3"
+        Phrase("Cell", rf"{{subj}}{{cells}} (?:(?:both|all) (?:have to be|must be|are|equal)|(?:must|have to|are) "
+                       rf"(?:both|all) (?:be )?) {{n:{f}}}\b" + NOT_A_LIST),
+        # (not the second half of a choice: "r4c5 = 5 or r5c4 = 5")
+        Phrase("Cell", rf"(?<!\bor )(?<!\beither ){{cell}} (?:also |still |then |now |definitely |really )?(?:=|:|is|must be|"
+                       rf"has to be|becomes|gets|will be|should be|is therefore|is then|"
                        rf"is forced to be|has height|has value|holds) (?:a |the )?{{n:{f}}}\b" + NOT_A_LIST),
         Phrase("Cell", rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
-                       rf"{{n:{f}}} (?:at|in|into) {{cell}}"),
+                       rf"{{n:{f}}} (?:at|in|into) {{cells}}"),
         Phrase("Cell", rf"\b{{n:{f}}} (?:goes|must go|has to go|belongs) (?:in|at|into) {{cell}}"),
+        # "so 2 is at (0, 1)", "5 must be at r2c1" (not "the clue is 3 at", "sees 2 at")
+        Phrase("Cell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )(?<!sum )"
+                       rf"(?<!product )(?<!difference )(?<!quotient )\b{{n:{f}}} (?:is|must be|has to be|lies|sits|is then|"
+                       rf"is therefore|must then be) (?:at|in) {{cell}}(?! ?,? or\b)"),
+        Phrase("Cell", rf"\b{{n:{f}}} is already (?:in (?:row|column) \d{{1,3}} )?(?:at|in) {{cell}}"),
         Phrase("Cell", rf"\b(?:has|have|with|holds|contains|and) (?:a |an |the )?{{n:{f}}} (?:at|in) {{cell}}"),
         Phrase("Cell", rf"\b(?:leaves|leaving|gives|giving) (?:the |a )?(?:value |digit |number )?{{n:{f}}} (?:for|in|at|to) "
                        rf"{{cell}}"),

@@ -20,10 +20,20 @@ from ..schema import Pack
 from ..text import Norm
 from .common import ALIASES, CONTRADICTION, generic_rules
 
+_NOT = r"(?:cannot|can't|can not|do not|don't|are not|aren't|must not|is not|isn't)"
 _PAIRS = (  # negatives first
-    (re.compile(r"@(\d+)@ and @(\d+)@ (?:cannot|can't|do not|don't|are not|aren't) (?:form |be )?(?:a|one) domino\b"),
-     "NotDomino"),
-    (re.compile(r"@(\d+)@ and @(\d+)@ (?:form|are|make|must form|must be) (?:a|one) domino\b"), "Domino"),
+    (re.compile(rf"@(\d+)@ and @(\d+)@ {_NOT} (?:form |be |make )?(?:a|one|the same) domino\b"), "NotDomino"),
+    (re.compile(rf"@(\d+)@ {_NOT} (?:be )?(?:pair|paired|go|join|joined)(?:ed)? (?:up )?with @(\d+)@"), "NotDomino"),
+    (re.compile(rf"\bdomino (?:at|on|covering) @(\d+)@ ?(?:-|and|to) ?@(\d+)@ is (?:ruled out|impossible)"), "NotDomino"),
+    (re.compile(r"@(\d+)@ and @(\d+)@ (?:form|are|make|must form|must be|have to form|has to be) (?:a|one) domino\b"),
+     "Domino"),
+    # "(0, 0) pairs with (0, 1)", "place a domino on (0, 0)-(0, 1)", "(0, 0)-(0, 1) is a domino"
+    (re.compile(r"@(\d+)@ (?:must |has to |should )?(?:therefore |then |thus )?(?:pairs?|be paired|is paired|goes|go|"
+                r"joins?) (?:up )?with @(\d+)@(?! ?or\b)"), "Domino"),
+    (re.compile(r"\b(?:domino|dominoes|go|goes|lies|lie|sits?|placed?) (?:at|on|covering|over) @(\d+)@ ?(?:-|and|to) ?"
+                r"@(\d+)@(?! ?or\b)"), "Domino"),
+    (re.compile(r"@(\d+)@ and @(\d+)@ as (?:a|the|one) (?:domino\b|\d{1,2}-\d{1,2})"), "Domino"),
+    (re.compile(r"@(\d+)@ ?- ?@(\d+)@ (?:is|must be|has to be|forms) (?:a|one) domino\b"), "Domino"),
 )
 
 
@@ -97,6 +107,8 @@ PACK = DOMINOSA = DominosaPack(
     opposites={"Domino": "NotDomino", "NotDomino": "Domino"},
     negative_kinds=frozenset({"NotDomino"}),
     phrases=(Phrase("Number", r"\bthe number (?:at|in) {cell} is {n}\b"),
+             Phrase("Number", r"\bthe {n} (?:at|in) {cell}"),
+             Phrase("Number", r"{subj}{cell} (?:is|=) (?:a )?{n}\b(?! or)"),
              Phrase("Number", r"{subj}{cell} (?:holds|shows) (?:the number |a )?{n}\b")),
     templates={
         "Domino": ("{cell_list} form a domino", "{cell_list} must form a domino"),

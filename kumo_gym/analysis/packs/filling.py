@@ -12,8 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 from ..deduce import Constraint, Model
+from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
+from ..text import Norm
 from .common import ALIASES, CONTRADICTION, VALUE_TEMPLATES, generic_rules, neighbours4, value_phrases
 
 DIGITS = tuple(range(1, 10))
@@ -53,7 +57,34 @@ def _room(order: list, H: int, W: int):
     return support
 
 
+#: a sentence listing the puzzle's givens ("The givens are a 4 at (0, 0), a 3 at (1, 2) ...")
+_LISTS_GIVENS = re.compile(r"^(?:the )?(?:givens?|given (?:digits|numbers|cells|clues)|clues)(?: are|:| :| include)")
+
+
+class FillingReader(PhraseReader):
+    """The phrase reader, remembering the givens the trace has named: a digit stated later at a
+    given's cell ("because r1c3 is a 1", "the 1 at (2, 0)") is that given, not a placed digit."""
+
+    def __init__(self, pack: Any, offset: int):
+        super().__init__(pack, offset)
+        self.givens: set = set()
+
+    def read(self, norm: Norm) -> list[Found]:
+        out = super().read(norm)
+        listing = _LISTS_GIVENS.match(norm.text) is not None
+        for f in sorted(out, key=lambda f: f.kind != "Given"):
+            key = (f.payload["r"], f.payload["c"], f.payload.get("v")) if "r" in f.payload else None
+            if f.kind == "Cell" and (listing or key in self.givens):
+                f.kind = "Given"
+            if f.kind == "Given":
+                self.givens.add(key)
+        return out
+
+
 class FillingPack(Pack):
+    def reader(self, offset: int):
+        return FillingReader(self, offset)
+
     def clue_claims(self, instance: Any) -> list:
         grid = instance.data["state"]["grid"]
         return [("Given", {"r": r, "c": c, "v": v}) for r, row in enumerate(grid) for c, v in enumerate(row) if v]
@@ -103,7 +134,8 @@ PACK = FILLING = FillingPack(
     opposites={"Cell": "NotCell", "NotCell": "Cell"},
     negative_kinds=frozenset({"NotCell"}),
     value_claim=("Cell", "v"),
-    phrases=value_phrases("v"),
+    # "a 4 at (0, 0)", "the 1 at (2, 0)": a digit named by its cell (a given, when the trace named it so)
+    phrases=value_phrases("v") + (Phrase("Cell", r"\b(?:a|an|the|another) {n:v} (?:at|in) {cell}"),),
     # a Given ending in its digit ("... is a given 6, 4 cannot go in ...") would read as a list
     templates={**VALUE_TEMPLATES, "Given": ("the given {v} at {cell}",)},
 )

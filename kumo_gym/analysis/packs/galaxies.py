@@ -15,23 +15,61 @@ from typing import Any
 
 from ...envs.grid.geometry import dot_cells
 from ..deduce import Constraint, Model
-from ..reading import Found, PhraseReader
+from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
 from .common import ALIASES, CONTRADICTION, generic_rules
 
 _C = r"@(\d+)@"
 _PATTERNS = (
-    (re.compile(rf"{_C} and {_C} (?:are|lie|must be) in different regions\b"), "DiffRegion"),
-    (re.compile(rf"{_C} and {_C} (?:are|lie|must be) in the same region\b"), "SameRegion"),
-    (re.compile(rf"{_C} (?:belongs to|is in the region of|goes to) dot (\d{{1,3}})\b"), "InRegion"),
+    (re.compile(rf"{_C} and {_C} (?:are|lie|must be) (?:in different regions|not in the same region|in different galaxies)\b"),
+     "DiffRegion"),
+    (re.compile(rf"{_C} and {_C} (?:are|lie|must be) (?:both )?in the same (?:region|galaxy)\b"), "SameRegion"),
+    (re.compile(rf"{_C} (?:belongs to|is in the region of|goes to) dot (\d{{1,3}})\b(?!'s region)"), "InRegion"),
     (re.compile(r"\ba dot (?:sits |lies )?at half-cell (?:position )?(\d{1,3})/(\d{1,3})\b"), "Dot"),
 )
+_BRACKET = r"\[ ?(\d{1,3}) ?, ?(\d{1,3}) ?\]"
+#: "dot 2 is at [4, 2]", "dot 1 at [3, 4]", "dot 3 [6, 0]": the dot's position, and its index
+_DOT_AT = re.compile(rf"\bdot (\d{{1,3}}),? (?:is |sits |lies )?(?:at |= ?|: ?)?{_BRACKET}")
+_DOT_POS = re.compile(rf"\b(?:the )?dot (?:is |sits |lies )?(?:at |= ?|: ?)?{_BRACKET}")
+#: "the dots are [1, 1], [1, 5] and [5, 1]", "the last three dots, [8, 4], [8, 6] and [8, 8]"
+_DOT_LIST = re.compile(rf"\bdots\b(?:(?: are| sit| lie)?(?: at)?|:|,) ((?:{_BRACKET.replace('(', '(?:')}(?: ?,? ?(?:and )?)?){{1,40}})")
+#: "since dot 0 touches ...": a known dot named as the subject of what it does
+_DOT_SUBJECT = re.compile(r"\bdot (\d{1,3}) (?=touches|covers|sits|lies|has|needs|owns)")
 
 
 class GalaxiesReader(PhraseReader):
+    """Cell pairs and dot positions by pattern, then the pack's phrases ("X and Y belong to dot 2",
+    "dot 1's region includes X"); remembers each dot's position once the trace gives it ("dot 0 is
+    at [1, 7]"), so that "since dot 0 touches ..." names that dot."""
+
+    def __init__(self, pack: Any, offset: int):
+        super().__init__(pack, offset)
+        self.where: dict = {}
+
     def read(self, norm: Norm) -> list[Found]:
         out, masked = [], norm.text
+
+        def mask(a: int, b: int) -> None:
+            nonlocal masked
+            masked = masked[:a] + " " * (b - a) + masked[b:]
+
+        for m in _DOT_AT.finditer(masked):
+            self.where[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+            out.append(Found("Dot", {"r2": int(m.group(2)), "c2": int(m.group(3))}, m.start(), True, m.end(), m.start()))
+            mask(m.start(), m.end())
+        for m in _DOT_LIST.finditer(masked):
+            for p in re.finditer(_BRACKET, m.group(1)):
+                out.append(Found("Dot", {"r2": int(p.group(1)), "c2": int(p.group(2))}, m.start(1) + p.start(), True,
+                                 m.start(1) + p.end(), m.start()))
+            mask(m.start(), m.end())
+        for m in _DOT_POS.finditer(masked):
+            out.append(Found("Dot", {"r2": int(m.group(1)), "c2": int(m.group(2))}, m.start(), True, m.end(), m.start()))
+            mask(m.start(), m.end())
+        for m in _DOT_SUBJECT.finditer(masked):
+            if int(m.group(1)) in self.where:
+                r2, c2 = self.where[int(m.group(1))]
+                out.append(Found("Dot", {"r2": r2, "c2": c2}, m.start(), True, m.end(), m.start()))
         for rx, kind in _PATTERNS:
             for m in rx.finditer(masked):
                 cell = lambda g, m=m: [x - self.offset for x in norm.coords[int(m.group(g))]]
@@ -44,8 +82,8 @@ class GalaxiesReader(PhraseReader):
                     a, b = sorted([cell(1), cell(2)])
                     payload = {"a": a, "b": b}
                 out.append(Found(kind, payload, m.start(), True, m.end(), m.start()))
-                masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
-        return out
+                mask(m.start(), m.end())
+        return out + super().read(Norm(masked, norm.coords))
 
 
 def dot_claim(dot) -> tuple:
@@ -104,6 +142,15 @@ PACK = GALAXIES = GalaxiesPack(
                  "Dot: a dot of the puzzle at half-cell position (r2, c2), where cell (r, c) has centre (2r, 2c)."),
     opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion"},
     negative_kinds=frozenset({"DiffRegion"}),
+    phrases=(
+        Phrase("InRegion", r"{subj}{cells} (?:all |both |also )?(?:belongs?|must belong|belong) to dot {n:dot}\b"),
+        Phrase("InRegion", r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) dot {n:dot}'s (?:region|galaxy)"),
+        Phrase("InRegion", r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) the (?:region|galaxy) of dot {n:dot}\b"),
+        Phrase("InRegion", r"{subj}{cells} {be} (?:all |both |also )?in dot {n:dot}\b(?!')"),
+        Phrase("InRegion", r"{cell} ?,? which (?:is|lies) (?:also |already |now )?in dot {n:dot}(?:'s (?:region|galaxy)|\b(?!'))"),
+        Phrase("InRegion", r"\bdot {n:dot}'s (?:region|galaxy) (?:also )?(?:includes|contains|takes|gets|covers) {cells}"),
+        Phrase("InRegion", r"\b(?:assign|give|put) {cells} (?:to|in|into) dot {n:dot}\b"),
+    ),
     templates={
         "InRegion": ("{cell} belongs to dot {dot}", "{cell} is in the region of dot {dot}"),
         "SameRegion": ("{a_cell} and {b_cell} are in the same region",),

@@ -22,7 +22,7 @@ from .common import ALIASES, CONTRADICTION, generic_rules
 
 WORDS = {1: "positive", -1: "negative", 0: "blank"}
 SIGN_WORDS = {"+": "plus", "-": "minus"}
-_SLOT = re.compile(r"@(\d+)@ and @(\d+)@ (?:form|make up|are) (?:one|a|the same) slot\b")
+_SLOT = re.compile(r"@(\d+)@ and @(\d+)@ (?:form|make up|are|share|are in|lie in) (?:one|a|the same) (?:slot|domino)\b")
 
 
 class SlotReader(PhraseReader):
@@ -78,13 +78,28 @@ class MagnetsPack(Pack):
                      givens={x: 0 for x in singles}, solution={x: sol[x[0]][x[1]] for x in cells})
 
 
+#: how traces name a cell's content: words, and the signs "+" and "-" ("(0, 0) is +", "a - pole")
+_POLE = {1: r"(?:positive|plus|\+)(?: poles?| signs?| ends?)?(?![\w-])",
+         -1: r"(?:negative|minus|-)(?: poles?| signs?| ends?)?(?![\w-])",
+         0: r"(?:blank|empty|neutral)\b"}
+_SIGN = {"+": r"(?:plus|positive|\+)", "-": r"(?:minus|negative|-)"}
+
+
 def _phrases() -> tuple:
     out = []
-    for v, word in WORDS.items():
-        out += [Phrase("NotPole", rf"{{subj}}{{cells_or}} {{neg}} (?:be )?{word}\b", {"v": v}),
-                Phrase("Pole", rf"{{subj}}{{cells}} (?:is|are|must be|has to be) {word}\b", {"v": v})]
-    for sign, word in SIGN_WORDS.items():
-        out.append(Phrase("Count", rf"\b{{line}} (?:has|holds|needs) {{n}} {word} (?:poles?|signs?)\b", {"sign": sign}))
+    for v, word in _POLE.items():
+        out += [Phrase("NotPole", rf"{{subj}}{{cells_or}} {{neg}} (?:be |hold |have )?(?:a |an )?{word}", {"v": v}),
+                Phrase("Pole", rf"{{subj}}{{cells}} (?:is|are|must be|has to be|=|:|becomes|gets|holds) (?:a |an )?{word}",
+                       {"v": v}),
+                Phrase("Pole", rf"{{subj}}{{cells}} (?:is|must be) (?:therefore|then|thus) {word}", {"v": v}),
+                Phrase("Pole", rf"{{cell}} ?,? (?:which is|a|an|the) {word}", {"v": v}),
+                Phrase("Pole", rf"\b(?:put|place|write|mark|the|a|an) {word} (?:at|in|on) {{cells}}", {"v": v}),
+                Phrase("Pole", rf"{word}:\s*{{cells}}", {"v": v})]
+    for sign, word in _SIGN.items():
+        out += [Phrase("Count", rf"\b{{line}} (?:has|holds|needs|wants|must have|has to have|has to find|must find|still needs) {{n}} {word}"
+                                rf"(?: poles?| signs?)?(?![\w-])", {"sign": sign}),
+                Phrase("Count", rf"\bthe {word} (?:clue|count|number) (?:of|for) {{line}} is {{n}}\b", {"sign": sign}),
+                Phrase("Count", rf"\b{{line}}'s {word} (?:clue|count|number) is {{n}}\b", {"sign": sign})]
     return tuple(out)
 
 

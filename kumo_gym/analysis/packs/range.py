@@ -85,7 +85,7 @@ PACK = RANGE = RangePack(
     cstar_symbols={BLACK: "Black"},
     answer_kinds={BLACK: "Black", WHITE: "White"},
     phrases=(
-        Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
+        Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:|being)(?: actually| really)? {n}\b"),
         Phrase("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}"),
         Phrase("Clue", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?(?:clue|number) (?:of )?{n}\b"),
         Phrase("Clue", r"\b(?:clue|number) {n} (?:at|in|on) {cell}"),

@@ -13,6 +13,7 @@ one chosen rectangle covers it (reading the numbers involved). A rectangle ruled
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -24,12 +25,23 @@ from ..text import Norm
 from .common import ALIASES, CONTRADICTION, generic_rules
 
 _CELL = r"@(\d+)@"
+_SHAPE = r"(?:rectangle|region|block|box)"
+_SPAN = rf"(?:from |spanning |covering |over |: |= |is )?{_CELL} ?(?:to|-|through|–) ?{_CELL}"
+_NOT = r"(?:cannot|can't|can not|must not|do not|don't|are not|aren't|could not|couldn't)"
 _PAIRS = (
-    (re.compile(rf"\b(?:the )?rectangle (?:from|spanning) {_CELL} to {_CELL} (?:is ruled out|is impossible|cannot be one)"),
-     "NotRect"),
-    (re.compile(rf"\b(?:the )?rectangle (?:from|spanning) {_CELL} to {_CELL}"), "Rect"),
-    (re.compile(rf"{_CELL} and {_CELL} (?:are|lie|must be) in the same (?:rectangle|region)"), "SameRegion"),
-    (re.compile(rf"{_CELL} and {_CELL} (?:are|lie|must be) in different (?:rectangles|regions)"), "DiffRegion"),
+    (re.compile(rf"\b(?:the )?{_SHAPE} {_SPAN},? (?:is ruled out|is impossible|cannot be one|cannot work|can't work|"
+                rf"doesn't work|does not work|fails|is not possible|is wrong)"), "NotRect"),
+    # ("the rectangle from X to Y would leave ..." is a hypothesis, not a claim)
+    (re.compile(rf"\b(?:the )?{_SHAPE} {_SPAN}(?! would\b| could\b)"), "Rect"),
+    # "the 6 covers (1, 2)-(3, 3)", "that leaves (0, 2)-(0, 3) for the 2", "(0, 0)-(1, 1) is one rectangle"
+    (re.compile(rf"\b(?:covers?|covering|fills?|takes?|leaves?|leaving) (?:the (?:cells |block |rectangle )?)?{_CELL} ?"
+                rf"(?:to|-|through) ?{_CELL}(?! ?(?:plus|\+|or|would|could)\b| and (?:one|two|three|\d) more\b)"), "Rect"),
+    (re.compile(rf"{_CELL} ?(?:-|to) ?{_CELL} (?:is|forms|must be|makes) (?:a|one|the|its) {_SHAPE}"), "Rect"),
+    (re.compile(rf"{_CELL} and {_CELL} {_NOT} (?:be |lie |go )?(?:in the same|in one|share a|share the same) {_SHAPE}"),
+     "DiffRegion"),
+    (re.compile(rf"{_CELL} and {_CELL} (?:are|lie|must be|belong to|go) in the same {_SHAPE}"), "SameRegion"),
+    (re.compile(rf"{_CELL} and {_CELL} (?:belong to|share) (?:the same|a|one) {_SHAPE}"), "SameRegion"),
+    (re.compile(rf"{_CELL} and {_CELL} (?:are|lie|must be|belong to) (?:in )?different {_SHAPE}s"), "DiffRegion"),
 )
 
 
@@ -37,11 +49,40 @@ def clue_claim(r: int, c: int, n: int) -> tuple:
     return ("Clue", {"r": r, "c": c, "n": n})
 
 
+#: "X and Y are in the same rectangle as Z" (three pairs), "X is in the same rectangle as Z" (one)
+_SAME_AS = re.compile(rf"{_CELL}(?: and {_CELL})? (?:is|are|lies|lie|must be) in the same {_SHAPE} as {_CELL}")
+#: "rectangles (0, 0)-(1, 1), (0, 2)-(0, 3) and ...": every span of the list is one
+_LISTED = re.compile(r"\brectangles:? ")
+_GAP = re.compile(r" ?,? ?(?:and )?")
+_ONE_SPAN = re.compile(rf"{_CELL} ?(?:-|to) ?{_CELL}")
+
+
 class RectReader(PhraseReader):
     """Rectangles (two corners) and region pairs, then the Clue phrases."""
 
+    def _cell(self, norm: Norm, k: str) -> list:
+        r, c = norm.coords[int(k)]
+        return [r - self.offset, c - self.offset]
+
     def read(self, norm: Norm) -> list[Found]:
         out, masked = [], norm.text
+        for m in _SAME_AS.finditer(masked):
+            cells = [self._cell(norm, k) for k in m.groups() if k is not None]
+            pairs = [(cells[i], cells[j]) for i in range(len(cells)) for j in range(i + 1, len(cells))]
+            out += [Found("SameRegion", dict(zip("ab", sorted(p))), m.start(), True, m.end(), m.start()) for p in pairs]
+            masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+        listed = _LISTED.search(masked)
+        if listed is not None:
+            pos = listed.end()
+            while True:  # consecutive spans only: "(0, 0)-(1, 1), (0, 2)-(0, 3) and (1, 2)-(3, 3)"
+                m = _ONE_SPAN.match(masked, _GAP.match(masked, pos).end())
+                if m is None:
+                    break
+                (ra, ca), (rb, cb) = (self._cell(norm, k) for k in m.groups())
+                out.append(Found("Rect", {"r0": min(ra, rb), "c0": min(ca, cb), "r1": max(ra, rb), "c1": max(ca, cb)},
+                                 m.start(), True, m.end(), m.start()))
+                masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+                pos = m.end()
         for rx, kind in _PAIRS:
             for m in rx.finditer(masked):
                 (ra, ca), (rb, cb) = ((norm.coords[int(k)][0] - self.offset, norm.coords[int(k)][1] - self.offset)
@@ -84,6 +125,12 @@ def cover_support(x: tuple):
 class RectPack(Pack):
     def reader(self, offset: int):
         return RectReader(self, offset)
+
+    def negates(self, a: tuple, b: tuple) -> bool:
+        # rectangles and cell pairs have no (r, c): the opposite kind over the same payload negates
+        if self.opposites.get(a[0]) == b[0] and a[0] != "Clue":
+            return json.loads(a[1]) == json.loads(b[1])
+        return super().negates(a, b)
 
     def grid_claims(self, instance: Any, grid: list) -> list:
         return [("Rect", dict(zip(("r0", "c0", "r1", "c1"), box))) for box in
@@ -145,7 +192,9 @@ PACK = RECT = RectPack(
     opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion", "Rect": "NotRect", "NotRect": "Rect"},
     negative_kinds=frozenset({"DiffRegion", "NotRect"}),
     phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
-             Phrase("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}")),
+             Phrase("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}"),
+             Phrase("Clue", r"\bthe {n:n} (?:at|in) {cell}"),
+             Phrase("Clue", r"{subj}{cell} (?:is|=|shows|holds) (?:a |the )?{n:n}(?! ?(?:x|by|cells?)\b)\b")),
     templates={
         "Rect": ("the rectangle from {from_cell} to {to_cell}", "the rectangle spanning {from_cell} to {to_cell}"),
         "NotRect": ("the rectangle from {from_cell} to {to_cell} is ruled out",

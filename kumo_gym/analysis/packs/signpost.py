@@ -80,12 +80,24 @@ class SignpostPack(Pack):
                      solution={(r, c): sol[r][c] for r, c in cells})
 
 
+#: screen directions models use beside the compass ("points down-right")
+SCREEN = {"N": "up", "NE": "up-right", "E": "right", "SE": "down-right", "S": "down", "SW": "down-left", "W": "left",
+          "NW": "up-left"}
+
+
 def _arrow_phrases() -> tuple:
     # compound directions first: "points ne" must not be read as "points n"
     order = sorted(DIRS, key=len, reverse=True)
-    return tuple(Phrase("Arrow", rf"\barrow (?:at|in|on|of) {{cell}} (?:points|goes|leads) "
-                                 rf"(?:{d.lower()}|{WORDS[d]}|{WORDS[d].replace('-', ' ')})\b", {"dir": d})
-                 for d in order)
+    out = []
+    for d in order:
+        words = {d.lower(), WORDS[d], WORDS[d].replace("-", " "), WORDS[d].replace("-", ""), SCREEN[d],
+                 SCREEN[d].replace("-", " "), SCREEN[d].replace("-", " and ")}
+        way = "(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")(?![\w-])"
+        out += [Phrase("Arrow", rf"\barrow (?:at|in|on|of) {{cell}} (?:points|goes|leads|is) (?:to the )?{way}", {"dir": d}),
+                Phrase("Arrow", rf"{{subj}}{{cell}}(?:'s arrow)? (?:points|goes|leads) (?:to the )?{way}", {"dir": d}),
+                Phrase("Arrow", rf"{{subj}}{{cell}} (?:has|holds) (?:an? )?{way} arrow", {"dir": d}),
+                Phrase("Arrow", rf"\b(?:the |an? )?{way} arrow (?:at|in|on) {{cell}}", {"dir": d})]
+    return tuple(out)
 
 
 PACK = SIGNPOST = SignpostPack(

@@ -15,6 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
+from ..text import NOT_A_LIST
 from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules, lines, neighbours4
 
 BLACK = -1
@@ -81,6 +82,10 @@ PACK = SINGLES = SinglesPack(
         Phrase("Number", r"\bthe number (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
         Phrase("Number", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?number {n}\b"),
         Phrase("Number", r"\bnumber {n} (?:at|in|on) {cell}"),
+        # "the 3 at (2, 2)", "another 3 at r4c4", "the 2s at (0, 0) and (0, 2)", "(1, 1) is a 4"
+        Phrase("Number", r"\b(?:the|a|an|another) {n} (?:at|in|on) {cell}"),
+        Phrase("Number", r"\b{n}s (?:at|in|on) {cells}"),
+        Phrase("Number", r"{subj}{cell} (?:is|=|shows|reads) (?:a |an )?{n}\b" + NOT_A_LIST),
     ) + colour_phrases(BLACK, "white"),
     templates={
         **COLOUR_TEMPLATES,

@@ -146,8 +146,7 @@ def boxes(n: int, box_w: int, box_h: int) -> list[list[tuple[int, int]]]:
 
 @dataclass(frozen=True)
 class SoloPack(Pack):
-    def reader(self, offset: int) -> Reader:
-        return SoloReader(self, offset)
+    reader_class = SoloReader
 
     def rule_for(self, kind: str, kinds: set, output: tuple, inputs: list[tuple]) -> str | None:
         if kind == "Assign":

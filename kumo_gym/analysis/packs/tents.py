@@ -158,8 +158,7 @@ class TentsReader(Reader):
 
 @dataclass(frozen=True)
 class TentsPack(Pack):
-    def reader(self, offset: int) -> Reader:
-        return TentsReader(self, offset)
+    reader_class = TentsReader
 
     def rule_for(self, kind: str, kinds: set, output: tuple, inputs: list[tuple]) -> str | None:
         """§6 "Tents": the rule for the output kind, with the NotTent tie-breaks in order."""

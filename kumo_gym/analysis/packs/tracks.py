@@ -32,8 +32,13 @@ EDGE_PHRASES = (
                 rf"(?:to|with) {_CELL}"), False),
     (re.compile(rf"\b{_LINE} (?:joins|connects|links|runs between|goes between|passes between|must join|must connect) "
                 rf"{_CELL} (?:and|to|with) {_CELL}"), True),
-    (re.compile(rf"{_CELL} (?:is|must be|has to be) (?:joined|connected|linked) (?:to|with) {_CELL}"), True),
+    (re.compile(rf"{_CELL} ?,? (?:is |are |must be |has to be )?(?:also |then |now |still |already )?(?:joined|connected|linked) "
+                rf"(?:to|with) {_CELL}"), True),
     (re.compile(rf"\b(?:an? |the )?(?:edge|connection|link|segment) (?:between|from) {_CELL} (?:and|to) {_CELL}"), True),
+    # "the loop continues from (0, 1) to (0, 2), and from (1, 0) to (2, 0)"
+    (re.compile(rf"\b{_LINE} (?:goes|runs|continues|extends|passes|carries on) (?:straight )?from {_CELL} to {_CELL}"
+                rf"(?: ?,? and (?:also )?from {_CELL} to {_CELL})?"), True),
+    (re.compile(rf"{_CELL} connects (?:to|with) {_CELL}"), True),
 )
 EDGE_TEMPLATES = {
     "Edge:on": ("the track joins {a_cell} and {b_cell}", "{a_cell} is connected to {b_cell}"),
@@ -44,11 +49,18 @@ EDGE_TEMPLATES = {
 PATH_PHRASES = (
     Phrase("OffPath", r"{subj}{cells} (?:is|are) (?:not on|off) the (?:track|loop|path)\b"),
     Phrase("OffPath", r"{subj}{cells} {neg} (?:be )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) on the (?:track|loop|path)\b"),
+    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) (?:already |now |still |also |all |both )?on the "
+                     r"(?:track|loop|path)\b"),
+    Phrase("OnPath", r"\b(?:try|trying|suppose|assume|assuming|put|say) {cell} (?:is )?on the (?:track|loop|path)\b"),
+    Phrase("OnPath", r"{cell} ?,? which (?:is|lies) (?:already |now |still |also )?on the (?:track|loop|path)\b"),
     Phrase("OnPath", r"\bthe (?:track|loop|path) (?:passes|goes|runs) through {cells}"),
 )
 _DIRS = {"UR": "up and right", "UD": "up and down", "UL": "up and left", "RD": "right and down",
          "RL": "right and left", "DL": "down and left"}
+#: the same pairs read in either order ("left and right")
+_DIRS_RX = {"UR": "(?:up and right|right and up)", "UD": "(?:up and down|down and up)", "UL": "(?:up and left|left and up)",
+         "RD": "(?:right and down|down and right)", "RL": "(?:right and left|left and right)",
+         "DL": "(?:down and left|left and down)"}
 
 
 class EdgeReader(PhraseReader):
@@ -58,9 +70,11 @@ class EdgeReader(PhraseReader):
         out, masked = [], norm.text
         for rx, on in EDGE_PHRASES:
             for m in rx.finditer(masked):
-                a, b = sorted([norm.coords[int(k)][0] - self.offset, norm.coords[int(k)][1] - self.offset]
-                              for k in m.groups())
-                out.append(Found("Edge", {"a": a, "b": b, "on": on}, m.start(), True, m.end(), m.start()))
+                ks = [int(k) for k in m.groups() if k is not None]
+                for j in range(0, len(ks) - 1, 2):  # one edge per pair of cells named
+                    a, b = sorted([norm.coords[k][0] - self.offset, norm.coords[k][1] - self.offset] for k in ks[j:j + 2])
+                    pos = m.start() if j == 0 else m.start(j + 1)
+                    out.append(Found("Edge", {"a": a, "b": b, "on": on}, pos, True, m.end(), m.start()))
                 masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
         return out + super().read(Norm(masked, norm.coords))
 
@@ -131,13 +145,21 @@ PACK = TRACKS = TracksPack(
     opposites={"OnPath": "OffPath", "OffPath": "OnPath"},
     negative_kinds=frozenset({"OffPath"}),
     phrases=(
-        Phrase("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} track (?:cells|squares|pieces)\b"),
-        Phrase("Count", r"\bthe (?:count|clue|number) (?:for|of) {line} is {n}\b"),
-        Phrase("Endpoint", r"\bthe track enters from the left (?:edge )?(?:at|in) row (?P<index>\d{1,3})\b", {"side": "LEFT"}),
-        Phrase("Endpoint", r"\bthe track (?:leaves|exits) (?:through|at|from) the bottom (?:edge )?(?:at|in) column "
+        Phrase("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} (?:track )?(?:cells?|squares?|pieces?)\b"),
+        Phrase("Count", r"\b(?:the )?(?:count|clue|number) (?:for|of) {line} (?:is|=|:) {n}\b"),
+        Phrase("Count", r"\b{line}'s (?:count|clue|number) (?:is|=|:) {n}\b"),
+        Phrase("Endpoint", r"\b(?:the track )?enters (?:from|on|at) the left (?:edge )?(?:at|in|of) row (?P<index>\d{1,3})\b",
+               {"side": "LEFT"}),
+        Phrase("Endpoint", r"\bthe (?:entry|entrance|start) is (?:at|on|in) (?:the left (?:edge )?(?:of|at|in) )?row "
+                           r"(?P<index>\d{1,3})\b", {"side": "LEFT"}),
+        Phrase("Endpoint", r"\b(?:the track )?(?:leaves|exits) (?:through|at|from|via) the bottom (?:edge )?(?:at|in|of) column "
                            r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
-    ) + tuple(Phrase("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece joining {words}\b", {"dirs": d})
-              for d, words in _DIRS.items()) + PATH_PHRASES,
+        Phrase("Endpoint", r"\bthe (?:exit|end) is (?:at|on|in) (?:the bottom (?:edge )?(?:of|at|in) )?column "
+                           r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
+    ) + tuple(p for d, words in _DIRS_RX.items() for p in (
+        Phrase("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece (?:joining|connecting|linking) {words}\b", {"dirs": d}),
+        Phrase("GivenPiece", rf"\bthe given piece (?:at|in) {{cell}} (?:joins|connects|links|goes) {words}\b", {"dirs": d}),
+    )) + PATH_PHRASES,
     templates={
         **EDGE_TEMPLATES,
         "Count": ("{line} has {n} track cells", "the count for {line} is {n}"),

@@ -65,20 +65,42 @@ class UndeadPack(Pack):
                      solution={x: sol[x[0]][x[1]] for x in cells})
 
 
+#: a monster named by its word or its letter ("(1, 1) is a ghost", "(1, 1) = G")
+_NAME = {t: rf"(?:{word}s?\b|{t.lower()}(?![\w'-]))" for t, word in NAMES.items()}
+_MIRROR = {"\\": r"(?:backslash|\\)", "/": r"(?:forward[- ]slash|slash|/)"}
+
+
 def _phrases() -> tuple:
     out = []
     for t, word in NAMES.items():
+        name = _NAME[t]
         out += [
-            Phrase("NotMonster", rf"{{subj}}{{cells_or}} {{neg}} (?:be |hold |contain )?(?:a |an )?{word}\b", {"t": t}),
+            Phrase("NotMonster", rf"{{subj}}{{cells_or}} {{neg}} (?:be |hold |contain )?(?:a |an )?{name}", {"t": t}),
             Phrase("NotMonster", rf"\b(?:a |the )?{word} (?:cannot|can't) (?:be|go) (?:at|in) {{cell}}", {"t": t}),
-            Phrase("Monster", rf"{{subj}}{{cells}} (?:is|are|must be|has to be|holds|hold|contains) (?:a |an )?{word}s?\b",
-                   {"t": t}),
-            Phrase("Monster", rf"\bthere is (?:a |an )?{word} (?:at|in) {{cell}}", {"t": t}),
-            Phrase("Total", rf"\bthere (?:are|is) {{n}} {word}s? in (?:total|all)\b", {"t": t}),
+            Phrase("Monster", rf"{{subj}}{{cells}} (?:is|are|=|:|must be|has to be|holds|hold|contains|becomes|gets) "
+                              rf"(?:therefore |then |also )?(?:a |an |the other |another |the last |the second |the )?{name}"
+                              rf"(?! or\b)", {"t": t}),
+            Phrase("Monster", rf"{{cell}} ?,? (?:which is|a|an|the) {word}\b", {"t": t}),
+            Phrase("Monster", rf"\b(?:there is|put|place) (?:a |an )?{word} (?:at|in) {{cell}}", {"t": t}),
+            Phrase("Monster", rf"\bthe {word} (?:at|in) {{cells}}", {"t": t}),  # ("a zombie at X is fine" asserts nothing)
+            Phrase("Total", rf"\bthere (?:are|is|must be) {{n}} {word}s? in (?:total|all)\b", {"t": t}),
+            Phrase("Total", rf"\b(?:the puzzle|we|i) (?:needs?|wants?|has|have) {{n}} {word}s?\b"
+                            rf"(?! (?:in|on|along|left|remaining|more)\b)", {"t": t}),
+            Phrase("Total", rf"\b(?:the )?(?:total|number|count) (?:of )?{word}s? is {{n}}\b", {"t": t}),
+            Phrase("Total", rf"\b(?:{word}s?|{t.lower()}) ?[:=] ?{{n}}\b", {"t": t}),
         ]
-    for kind, word in MIRROR_WORDS.items():
-        out.append(Phrase("Mirror", rf"{{subj}}{{cell}} (?:holds|has) a {word} mirror", {"kind": kind}))
-    out += [Phrase("Sight", r"\bthe {side} (?:clue|number) of (?:column|row) (?P<index>\d{1,3}) is {n}\b"),
+    for kind, word in _MIRROR.items():
+        out += [Phrase("Mirror", rf"{{subj}}{{cell}} (?:holds|has|is) an? {word} mirror", {"kind": kind}),
+                Phrase("Mirror", rf"\b(?:the|a|an) {word} mirror (?:at|in|on) {{cell}}", {"kind": kind}),
+                Phrase("Mirror", rf"\bthe mirror (?:at|in|on) {{cell}} is (?:a |an )?{word}(?!\w)", {"kind": kind})]
+    out += [Phrase("Sight", r"\bthe {side} (?:clue|number) (?:of|for|on) (?:column|row) (?P<index>\d{1,3}) (?:is|=|:|says|(?:only )?counts|shows) {n}\b"),
+            Phrase("Sight", r"\b(?:column|row) (?P<index>\d{1,3})'s {side} (?:clue|number) (?:is|=|:) {n}\b"),
+            Phrase("Sight", r"\b(?:looking|seen|looking in) from the {side}(?: of| into)? (?:column|row) (?P<index>\d{1,3}),? "
+                            r"(?:(?:i|we|one) )?(?:sees?|shows?|has) {n}\b"),
+            Phrase("Sight", r"\b(?:column|row) (?P<index>\d{1,3}),? (?:from|seen from) the {side},? (?:sees|shows|has) {n}\b"),
+            Phrase("Sight", r"\b(?:column|row) (?P<index>\d{1,3}) (?:sees|shows) {n} from the {side}\b"),
+            Phrase("Sight", r"\b(?:looking|seen|looking in) from the {side},? (?:column|row) (?P<index>\d{1,3}) "
+                            r"(?:sees|shows|has) {n}\b"),
             Phrase("Sight", r"\blooking in from the {side} of (?:column|row) (?P<index>\d{1,3}),? (?:i|we|one) sees? {n}\b")]
     return tuple(out)
 

@@ -23,8 +23,10 @@ from .common import ALIASES, CONTRADICTION, VALUE_TEMPLATES, generic_rules, valu
 
 _CELL = r"@(\d+)@"
 _PAIRS = (  # (pattern, kind, whether the first cell read is b)
-    (re.compile(rf"{_CELL} (?:is|must be|has to be) (?:greater|larger|bigger|higher) than {_CELL}"), "Greater", False),
-    (re.compile(rf"{_CELL} (?:is|must be|has to be) (?:less|smaller|lower) than {_CELL}"), "Greater", True),
+    (re.compile(rf"{_CELL} (?:is|must be|has to be|should be) (?:greater|larger|bigger|higher) than {_CELL}"), "Greater", False),
+    (re.compile(rf"{_CELL} (?:is|must be|has to be|should be) (?:less|smaller|lower) than {_CELL}"), "Greater", True),
+    (re.compile(rf"{_CELL} ?> ?{_CELL}"), "Greater", False),  # "(4, 4) > (3, 4)"
+    (re.compile(rf"{_CELL} ?< ?{_CELL}"), "Greater", True),
     (re.compile(rf"{_CELL} and {_CELL} (?:are marked as differing|differ) by (?:exactly )?(?:one|1)\b"), "Adj", False),
 )
 
