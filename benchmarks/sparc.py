@@ -119,7 +119,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*", help="official record files (JSONL/JSON) to enumerate as well")
     ap.add_argument("--python-limit", type=float, default=20.0, help="seconds per puzzle for the Python enumerator")
-    ap.add_argument("--per-level", type=int, default=100,
+    ap.add_argument("--per-level", type=int, default=300,
                     help="puzzles generated per level (timed, and compared with the official levels)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "sparc.json"))
     args = ap.parse_args(argv)
