@@ -59,7 +59,8 @@ class LevelProfile:
     prior (cells); ``coverage``: the share of the grid's corners the planted line visits (the
     official shortest solutions visit 0.64-0.82 on average); ``solutions``: (share of
     puzzles drawn to keep a single solution, the range the most solutions kept is drawn from
-    otherwise; the counts that remain are lower, the loop stops as soon as it is under); ``edges``: the most dots and the
+    otherwise; the counts that remain are lower, the loop stops as soon as it is under, and a
+    puzzle whose drawn count is out of reach keeps at most the top of the range); ``edges``: the most dots and the
     most gaps a puzzle of the level gets; ``symbols``: the official mean number of cell symbols
     (counts near it are preferred among those that keep the level); ``short``: no solution may be
     shorter than this share of the planted line.
