@@ -8,8 +8,10 @@ Enumerates every solution of each record (the reference sample under ``../shared
 by default, plus any official record files given), once with the numba kernel (all pruning)
 and once with the plain-Python enumerator of the same search (pruning 1-2, cut after
 ``--python-limit`` seconds per puzzle); checks both against the stored solution lists; then
-generates ``--per-level`` puzzles per difficulty level. Prints a table and writes
-``benchmarks/results/sparc.json``.
+generates ``--per-level`` puzzles per difficulty level and compares their level statistics
+with the official ones of the reference sample (the calibration table of issue 18: per level
+and statistic, the official mean, ours, their ratio and whether ours lies within 15 %). Prints
+the tables and writes ``benchmarks/results/sparc.json``.
 """
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from _common import write_result
 
-from kumo_gym.envs.sparc.generate import generate
+from kumo_gym.analysis.sparc import calibration_markdown, calibration_table, level_stats
+from kumo_gym.envs.sparc.generate import MIN_CONSTRAINTS, MIN_LENGTH, generate
 from kumo_gym.envs.sparc.official import read_records, reference_file
 from kumo_gym.envs.sparc.puzzle import SparcPuzzle
 from kumo_gym.envs.sparc.rules import is_solution
@@ -79,27 +82,45 @@ def bench_enumeration(records, python_limit: float) -> dict:
     return {"summary": summary, "rows": rows}
 
 
-def bench_generation(per_level: int) -> list[dict]:
-    out = []
+def bench_generation(per_level: int) -> tuple[list[dict], list[dict]]:
+    """Throughput rows per level, and the generated records (for the calibration table)."""
+    out, records = [], []
     for level in (1, 2, 3, 4, 5):
         rng = np.random.default_rng(1000 + level)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         areas, sols = [], []
         for _ in range(per_level):
             g = generate(rng, level=level)
             areas.append(g.puzzle.width * g.puzzle.height)
             sols.append(len(g.solutions))
-        dt = time.perf_counter() - t
-        out.append({"level": level, "n": per_level, "seconds": dt, "per_second": per_level / dt,
+            records.append(g.record())
+        dt, cpu = time.perf_counter() - t, time.process_time() - c
+        out.append({"level": level, "n": per_level, "seconds": dt, "cpu_seconds": cpu, "per_second": per_level / dt,
+                    "per_cpu_second": per_level / max(cpu, 1e-9),
                     "mean_area": float(np.mean(areas)), "mean_solutions": float(np.mean(sols))})
-    return out
+    return out, records
+
+
+def calibration(generated: list[dict], official: list[dict]) -> dict:
+    """The calibration table (issue 18): our level statistics against the official ones, and
+    the no-trivial-puzzle floors (fewest positions of a shortest solution, fewest constraints)."""
+    ours, theirs = level_stats(generated), level_stats(official)
+    rows, text = calibration_table(ours, theirs)
+    floors = {lv: {"min_length": MIN_LENGTH[lv], "min_constraints": MIN_CONSTRAINTS[lv],
+                   "min_shortest": ours[lv]["min_shortest"], "min_constraints_seen": ours[lv]["min_constraints"],
+                   "ok": ours[lv]["min_shortest"] >= MIN_LENGTH[lv]
+                   and ours[lv]["min_constraints"] >= MIN_CONSTRAINTS[lv]} for lv in ours}
+    return {"rows": rows, "ours": ours, "official": theirs, "floors": floors, "text": text,
+            "markdown": calibration_markdown(rows, ours, theirs),
+            "all_within": all(r["ok"] for r in rows), "no_trivial": all(f["ok"] for f in floors.values())}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="*", help="official record files (JSONL/JSON) to enumerate as well")
     ap.add_argument("--python-limit", type=float, default=20.0, help="seconds per puzzle for the Python enumerator")
-    ap.add_argument("--per-level", type=int, default=20, help="puzzles generated per level")
+    ap.add_argument("--per-level", type=int, default=300,
+                    help="puzzles generated per level (timed, and compared with the official levels)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "sparc.json"))
     args = ap.parse_args(argv)
 
@@ -135,12 +156,25 @@ def main(argv=None) -> int:
                   f"(numba {r['numba_s']:.3f} s, {r['nodes']} nodes)")
     if not sources:
         print("no record files (reference sample not found); enumeration skipped")
-    gen = bench_generation(args.per_level)
+    gen, generated = bench_generation(args.per_level)
     result["generation"] = gen
     print("\n== generation (planted sampler, k = 50, enumeration included) ==")
-    print(f"{'level':>6}{'puzzles/s':>12}{'mean area':>12}{'mean sols':>12}")
+    print(f"{'level':>6}{'puzzles/s':>12}{'per CPU s':>12}{'mean area':>12}{'mean sols':>12}")
     for g in gen:
-        print(f"{g['level']:>6}{g['per_second']:>12.1f}{g['mean_area']:>12.1f}{g['mean_solutions']:>12.1f}")
+        print(f"{g['level']:>6}{g['per_second']:>12.1f}{g['per_cpu_second']:>12.1f}{g['mean_area']:>12.1f}"
+              f"{g['mean_solutions']:>12.1f}")
+    if ref is not None:
+        cal = calibration(generated, read_records(ref))
+        result["calibration"] = {k: v for k, v in cal.items() if k != "text"}
+        print(f"\n== level calibration: {args.per_level} generated puzzles per level vs the official sample "
+              f"({ref.name}); means within 15 % (presence rates within 0.15 absolute) ==")
+        print(cal["text"])
+        for lv, f in cal["floors"].items():
+            print(f"level {lv}: shortest solution >= {f['min_length']} positions (fewest seen {f['min_shortest']}), "
+                  f">= {f['min_constraints']} constraints (fewest seen {f['min_constraints_seen']})")
+        print(f"every statistic within tolerance: {cal['all_within']}; no trivial puzzle: {cal['no_trivial']}")
+    else:
+        print("\nno reference sample: level calibration skipped")
     result["machine"]["load_average_at_end"] = list(os.getloadavg())
     print(f"load average at start / end: {result['machine']['load_average_at_start'][0]:.1f} / "
           f"{result['machine']['load_average_at_end'][0]:.1f} on {os.cpu_count()} CPUs")

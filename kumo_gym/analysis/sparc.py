@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import combinations
+from statistics import mean
 
-from ..envs.sparc.puzzle import SparcPuzzle
+from ..envs.sparc.puzzle import KIND_NAMES, SparcPuzzle
 from .results import pass_at_k
 
 PATH_FLAGS = ("incorrect_start_end", "disconnected", "intersecting", "rule_cell_crossing", "invalid_path")
@@ -112,3 +113,91 @@ def format_table(summary: dict) -> str:
     for k, v in summary.get("pass_at_k", {}).items():
         lines.append(f"  pass@{k}: {100 * v:5.1f}%")
     return "\n".join(lines)
+
+
+# ---- level calibration (issue 18) -------------------------------------------------------------------
+#: the statistics compared per level; presence rates are shares of puzzles holding the type
+SYMBOL_TYPES = ("dot", "gap", "square", "star", "triangle", "poly", "ylop")
+LEVEL_STATS = ("area", "shortest", "rule_types", "solutions", "score") + tuple(f"has_{t}" for t in SYMBOL_TYPES)
+#: extra per-level means reported beside the compared statistics
+EXTRA_STATS = ("symbols", "dots", "gaps", "constraints")
+
+
+def puzzle_stats(record: dict) -> dict:
+    """The calibration statistics of one record (official or generated, with its solutions):
+    grid area, positions of the shortest solution, distinct cell-symbol types (the paper's
+    "mechanics", App. D), solution count, difficulty score, and which symbol types it holds;
+    also the numbers of cell symbols, dots, gaps and all three together (``constraints``)."""
+    p = SparcPuzzle.from_record(record)
+    lengths = [len(s["path"]) for s in record["solutions"]]
+    types = p.rule_types()
+    out = {"level": int(record["difficulty_level"]), "area": p.width * p.height, "shortest": min(lengths),
+           "rule_types": len({KIND_NAMES[s[0]] for s in p.symbols.values()}), "solutions": len(lengths),
+           "score": float(record["difficulty_score"]), "symbols": len(p.symbols), "dots": len(p.dots),
+           "gaps": len(p.gaps), "constraints": len(p.symbols) + len(p.dots) + len(p.gaps)}
+    out.update({f"has_{t}": float(t in types) for t in SYMBOL_TYPES})
+    return out
+
+
+def level_stats(records) -> dict:
+    """``{level: {statistic: mean}}`` over records (see :func:`puzzle_stats`), with ``n``, the
+    smallest shortest solution (``min_shortest``) and the fewest constraints
+    (``min_constraints``) per level."""
+    by_level: dict = defaultdict(list)
+    for r in records:
+        st = puzzle_stats(r)
+        by_level[st["level"]].append(st)
+    out = {}
+    for lv, rows in sorted(by_level.items()):
+        d = {k: mean(r[k] for r in rows) for k in LEVEL_STATS + EXTRA_STATS}
+        d["n"] = len(rows)
+        d["min_shortest"] = min(r["shortest"] for r in rows)
+        d["min_constraints"] = min(r["constraints"] for r in rows)
+        out[lv] = d
+    return out
+
+
+def calibration_table(ours: dict, official: dict, tolerance: float = 0.15) -> tuple[list[dict], str]:
+    """Rows comparing generated and official level statistics, and the table as text.
+
+    Means (area, shortest solution, rule types, solutions, score) must lie within ``tolerance``
+    of the official mean (relative: the ratio ours / official within ``1 +- tolerance``);
+    presence rates within ``tolerance`` as an absolute share (a rate of 1/7 measured on 7
+    official puzzles has no meaningful relative precision, and a rate of 0 none at all).
+    """
+    rows = []
+    for lv in sorted(set(ours) & set(official)):
+        for stat in LEVEL_STATS:
+            o, g = official[lv][stat], ours[lv][stat]
+            rate = stat.startswith("has_")
+            dev = abs(g - o) if rate else (abs(g - o) / abs(o) if o else abs(g))
+            rows.append({"level": lv, "stat": stat, "official": o, "generated": g,
+                         "ratio": g / o if o else None, "deviation": dev,
+                         "kind": "absolute" if rate else "relative", "ok": dev <= tolerance + 1e-12})
+    lines = [f"{'level':>5}  {'statistic':<12}{'official':>10}{'ours':>9}{'ratio':>8}{'deviation':>11}  within"]
+    for r in rows:
+        dev = f"{r['deviation']:.2f} abs" if r["kind"] == "absolute" else f"{100 * r['deviation']:.0f}%"
+        ratio = f"{r['ratio']:.2f}" if r["ratio"] is not None else "-"
+        lines.append(f"{r['level']:>5}  {r['stat']:<12}{r['official']:>10.2f}{r['generated']:>9.2f}{ratio:>8}"
+                     f"{dev:>11}  {'yes' if r['ok'] else 'NO'}")
+    return rows, "\n".join(lines)
+
+
+def calibration_markdown(rows: list[dict], ours: dict, official: dict) -> str:
+    """The calibration rows as a Markdown table (one line per level and statistic)."""
+    out = ["| level | statistic | official mean | ours | ratio | within ±15 % |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        ratio = f"{r['ratio']:.2f}" if r["ratio"] is not None else "-"
+        ok = "yes" if r["ok"] else "**no**"
+        if r["kind"] == "absolute":
+            ok += f" ({r['deviation']:.2f} abs)"
+        out.append(f"| {r['level']} | {r['stat']} | {r['official']:.2f} | {r['generated']:.2f} | {ratio} | {ok} |")
+    out.append("")
+    out.append("| level | puzzles (official / ours) | fewest positions of a shortest solution (official / ours) | "
+               "fewest constraints (official / ours) |")
+    out.append("|---|---|---|---|")
+    for lv in sorted(set(ours) & set(official)):
+        o, g = official[lv], ours[lv]
+        out.append(f"| {lv} | {o['n']} / {g['n']} | {o['min_shortest']} / {g['min_shortest']} | "
+                   f"{o['min_constraints']} / {g['min_constraints']} |")
+    return "\n".join(out)

@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -60,6 +64,25 @@ def test_generation_is_deterministic():
     a = generate(np.random.default_rng(11), level=3).record()
     b = generate(np.random.default_rng(11), level=3).record()
     assert a == b
+
+
+def test_generation_does_not_depend_on_the_hash_seed():
+    """The same generator state gives the same puzzles in processes with different hash seeds
+    (stars pick colours from sets of strings: their order must not follow the hash seed)."""
+    code = ("import numpy as np\n"
+            "from kumo_gym.envs.sparc.generate import generate\n"
+            "rng = np.random.default_rng(2005)\n"
+            "print(' '.join(generate(rng, level=5).puzzle.fingerprint() for _ in range(4)))\n")
+    root = Path(__file__).resolve().parents[2]
+    outs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+        res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300, check=False)
+        assert res.returncode == 0, res.stderr[-2000:]
+        outs.append(res.stdout.split())
+    rng = np.random.default_rng(2005)
+    here = [generate(rng, level=5).puzzle.fingerprint() for _ in range(4)]
+    assert outs[0] == outs[1] == here
 
 
 def test_balancer_counts_and_forbidden_fingerprints():

@@ -19,8 +19,8 @@ asked for; no official test puzzle reproduced):
   when no solution exists and raised when more than ``k`` do.
 
 Everything is driven by one ``numpy.random.Generator``: the same generator state gives the same
-puzzle in any process. ``benchmarks/sparc.py --calibrate`` prints our level statistics beside the
-official ones (docs/sparc.md shows the table).
+puzzle in any process, whatever its hash seed. ``benchmarks/sparc.py`` prints our level
+statistics beside the official ones (docs/sparc.md shows the table).
 """
 from __future__ import annotations
 
@@ -59,7 +59,8 @@ class LevelProfile:
     prior (cells); ``coverage``: the share of the grid's corners the planted line visits (the
     official shortest solutions visit 0.64-0.82 on average); ``solutions``: (share of
     puzzles drawn to keep a single solution, the range the most solutions kept is drawn from
-    otherwise; the counts that remain are lower, the loop stops as soon as it is under); ``edges``: the most dots and the
+    otherwise; the counts that remain are lower, the loop stops as soon as it is under, and a
+    puzzle whose drawn count is out of reach keeps at most the top of the range); ``edges``: the most dots and the
     most gaps a puzzle of the level gets; ``symbols``: the official mean number of cell symbols
     (counts near it are preferred among those that keep the level); ``short``: no solution may be
     shorter than this share of the planted line.
@@ -75,19 +76,19 @@ class LevelProfile:
 
 
 # Fitted on the 50-record official reference sample (shared/reference/sparc, spec §14) so that
-# the statistics of ``benchmarks/sparc.py --calibrate`` land within 15 % of the official means;
+# the statistics of ``benchmarks/sparc.py`` (its calibration table) land within 15 % of the official means;
 # rates and means only, no puzzle of the sample is used.
 LEVEL_PROFILES = {
-    1: LevelProfile({"dot": .86, "gap": .57, "square": .36, "star": .18, "triangle": .18, "poly": .36, "ylop": 0},
-                    5.0, 0.74, (0.45, 2, 5), 4, 1.7, 0.8),
+    1: LevelProfile({"dot": .86, "gap": .57, "square": .30, "star": .15, "triangle": .15, "poly": .32, "ylop": 0},
+                    5.0, 0.74, (0.35, 2, 5), 4, 3.0, 0.8),
     2: LevelProfile({"dot": .73, "gap": .64, "square": .55, "star": .45, "triangle": .18, "poly": .73, "ylop": 0},
                     8.5, 0.62, (0.1, 2, 12), 3, 2.8, 0.8),
     3: LevelProfile({"dot": .55, "gap": .73, "square": .73, "star": .45, "triangle": .55, "poly": .55,
-                     "ylop": .09}, 9.0, 0.52, (0.03, 4, 50), 3, 4.6, 0.65),
+                     "ylop": .09}, 9.0, 0.52, (0.03, 20, 50), 3, 4.6, 0.65),
     4: LevelProfile({"dot": .45, "gap": .73, "square": .91, "star": .82, "triangle": .64, "poly": .64,
-                     "ylop": .09}, 12.0, 0.70, (0.03, 4, 50), 3, 5.5, 0.8),
+                     "ylop": .09}, 12.0, 0.70, (0.03, 8, 50), 3, 5.5, 0.8),
     5: LevelProfile({"dot": .80, "gap": .70, "square": 1.0, "star": 1.0, "triangle": .70, "poly": .90, "ylop": 0},
-                    24.0, 0.72, (0.15, 2, 14), 4, 8.4, 0.8),
+                    25.0, 0.72, (0.03, 8, 20), 4, 8.4, 0.8),
 }
 #: no trivial puzzles: the fewest positions of the shortest solution, per level
 MIN_LENGTH = {1: 11, 2: 11, 3: 11, 4: 13, 5: 19}
@@ -357,7 +358,7 @@ class _Planted:
 
     def square_colour(self, r: int):
         cols = {s[1] for _, s in self.region_symbols(r) if s[0] == SQUARE}
-        return next(iter(cols)) if cols else None
+        return min(cols) if cols else None
 
     def safe_colours(self, cell) -> list:
         """Colours a new non-star symbol may take in ``cell`` without breaking a star there."""
@@ -500,7 +501,9 @@ class _Planted:
             counts: dict = {}
             for _, s in syms:
                 counts[s[1]] = counts.get(s[1], 0) + 1
-            lonely = {s[1] for _, s in syms if s[0] != STAR and counts[s[1]] == 1}
+            # colours in a fixed order: iterating a set of strings would follow the process's
+            # hash seed, and the same generator state must give the same puzzle in any process
+            lonely = [c for c in COLOURS if any(s[0] != STAR and s[1] == c for _, s in syms) and counts.get(c) == 1]
             for colour in lonely:
                 out += [([c], colour) for c in cells]
             absent = [c for c in COLOURS if c not in counts]
@@ -903,8 +906,9 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
         spendable = {**budget, "cell": budget["cell"] - _min_symbols(_missing(b, types, cells_only=True))}
         moves = [m for m in _candidates(b, alts, types, spendable) if m[0] > 0]
         if not moves:
-            if known and res.count <= k and shortest >= MIN_LENGTH[level]:
-                break  # the drawn count was out of reach; the puzzle is still within k
+            if known and res.count <= min(k, max(target_count, profile.solutions[2])) and \
+                    shortest >= MIN_LENGTH[level]:
+                break  # the drawn count was out of reach; the count is still within the level's range
             raise _Retry("no constraint rules out another solution")
         finishing = []
         if known:
