@@ -11,6 +11,8 @@ from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.dominosa import DominosaTask
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 
+from .spec import check_rejected, check_tatham_example
+
 T = DominosaTask()
 SPEC_ID = "3:03232201313101122300"
 SPEC_SOLUTION = [["T", "L", "R", "T", "T"], ["B", "L", "R", "B", "B"], ["L", "R", "T", "L", "R"],
@@ -18,11 +20,8 @@ SPEC_SOLUTION = [["T", "L", "R", "T", "T"], ["B", "L", "R", "B", "B"], ["L", "R"
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
-    assert inst.data["solution"] == SPEC_SOLUTION
+    inst = check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
     assert inst.data["state"]["max_pip"] == 3 and (inst.data["W"], inst.data["H"]) == (5, 4)
-    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
     # the AUXINFO of the same puzzle (sgt-dominosa --generate 1 '3dt#kumo1' --save)
     aux = decode_auxinfo("f593b12a5ff2994ed838bc8e47240caf3e4c7332")
     assert codec("dominosa").aux_solution(inst.data["state"], aux) == SPEC_SOLUTION
@@ -32,9 +31,7 @@ def test_params_grammar():
     assert T.decode_params("6db") == {"max_pip": 6, "tatham_difficulty": "b"}
     assert T.decode_params("9") == {"max_pip": 9}
     assert [T.tatham_preset(d) for d in T.difficulties] == ["1dt", "3dt", "6db", "9db"]
-    for bad in ("8x7db", "6dz", "6db1", "0dt"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("8x7db", "6dz", "6db1", "0dt"))
 
 
 def test_bracketed_numbers_round_trip():

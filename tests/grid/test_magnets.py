@@ -9,6 +9,8 @@ from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.magnets import MagnetsTask
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 
+from .spec import check_rejected, check_tatham_example
+
 T = MagnetsTask()
 SPEC_ID = "3x2:111,21,111,12,TTTBBB"
 SPEC_SOLUTION = [[1, -1, 1], [-1, 1, -1]]
@@ -19,10 +21,7 @@ NO_CLUES = "3x2:...,..,...,..,TTTBBB"
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
-    assert inst.data["solution"] == SPEC_SOLUTION
-    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
+    check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
 
 
 def test_stripped_counts_and_auxinfo():
@@ -50,9 +49,7 @@ def test_params_grammar():
     assert T.decode_params("6x5dtS") == {"W": 6, "H": 5, "tatham_difficulty": "t", "strip": True}
     assert T.decode_params("6x5") == {"W": 6, "H": 5, "strip": False}
     assert [T.tatham_preset(d) for d in T.difficulties] == ["3x2de", "6x5de", "6x5dtS", "10x9dtS"]
-    for bad in ("6x5dx", "6x5dtSS", "6x5S7", "1x5de"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("6x5dx", "6x5dtSS", "6x5S7", "1x5de"))
 
 
 @pytest.mark.parametrize("desc", [

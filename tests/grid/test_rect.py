@@ -10,23 +10,19 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.rect import RectTask
 
+from .spec import check_rejected, check_tatham_example, violated_rules
+
 T = RectTask()
 SPEC_ID = "5x5:3i2_4a3_3a3c2_3b2"
 SPEC_SOLUTION = [[0, 0, 0, 3, 4], [1, 2, 2, 3, 4], [1, 2, 2, 3, 4], [6, 5, 5, 5, 8], [6, 7, 7, 7, 8]]
 
 
 def rules(inst, grid):
-    v = T.verify(inst, grid)
-    assert not v.solved
-    return sorted({x["rule"] for x in v.details["violations"]})
+    return violated_rules(T, inst, grid)
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
-    assert inst.data["solution"] == SPEC_SOLUTION
-    assert T.count_solutions(inst) == 1
-    assert T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
+    check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
     assert [T.tatham_preset(d) for d in T.difficulties] == ["2x1", "5x5", "7x7", "15x15"]
 
 
@@ -56,9 +52,7 @@ def test_params_grammar():
     assert T.decode_params("7x7a") == {"W": 7, "H": 7, "ambiguous": True}
     inst = T.load({"game_id": SPEC_ID, "tatham_params": "5x5a"})
     assert inst.data["tatham_params"] == "5x5a" and inst.data["solution"] == SPEC_SOLUTION
-    for bad in ("7x7ae2", "7x7e", "7x7e9", "1x1", "31x5"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("7x7ae2", "7x7e", "7x7e9", "1x1", "31x5"))
 
 
 def test_each_rule_breaks_alone():

@@ -11,23 +11,20 @@ from kumo_gym.envs.grid.signpost import SignpostTask
 from kumo_gym.envs.grid.tatham.signpost import STEP, encode
 from kumo_gym.solvers import sat
 
+from .spec import check_tatham_example, violated_rules
+
 T = SignpostTask()
 SPEC_ID = "3x3:eeee9ahba1h"
 SPEC_SOLUTION = [[2, 7, 5], [3, 9, 6], [4, 8, 1]]
 
 
 def rules(inst, grid):
-    v = T.verify(inst, grid)
-    assert not v.solved
-    return sorted({x["rule"] for x in v.details["violations"]})
+    return violated_rules(T, inst, grid)
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
-    assert inst.data["solution"] == SPEC_SOLUTION
+    inst = check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
     assert inst.data["state"]["arrows"][1][1] is None and inst.data["state"]["arrows"][0][0] == "S"
-    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
     assert [T.tatham_preset(d) for d in T.difficulties] == ["2x1", "3x3", "4x4", "7x7"]
 
 

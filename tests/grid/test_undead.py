@@ -8,6 +8,8 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.undead import UndeadTask, sight_line
 
+from .spec import check_tatham_example
+
 T = UndeadTask()
 SPEC_ID = "3x3:1,3,1,LcLaLaR,0,1,4,2,1,0,0,1,0,0,2,2"
 SPEC_SOLUTION = [["\\", "V", "V"], ["Z", "\\", "V"], ["\\", "G", "/"]]
@@ -16,13 +18,10 @@ PLAIN_ID = "2x2:2,1,1,d,1,1,2,0,1,1,0,2"
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
+    inst = check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
     st = inst.data["state"]
-    assert inst.data["solution"] == SPEC_SOLUTION
     assert st["totals"] == {"G": 1, "V": 3, "Z": 1}
     assert (st["top"], st["right"], st["bottom"], st["left"]) == ([0, 1, 4], [2, 1, 0], [0, 1, 0], [2, 2, 0])
-    assert T.count_solutions(inst) == 1 and T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
 
 
 def test_sight_lines_bounce_and_count_twice():

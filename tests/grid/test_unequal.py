@@ -10,6 +10,8 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.unequal import UnequalTask
 
+from .spec import check_rejected, check_tatham_example
+
 T = UnequalTask()
 SPEC_ID = "3:2,0,0,0,1,0,0,0,0,"
 SPEC_SOLUTION = [[2, 3, 1], [3, 1, 2], [1, 2, 3]]
@@ -18,11 +20,8 @@ ADJACENT = "4a:0D,0,1,0,0UR,0DL,0,0,0,0UR,0DL,0,0,0,0UR,0L,"
 
 
 def test_spec_example():
-    inst = T.load(SPEC_ID)
+    inst = check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
     assert inst.data["state"] == {"n": 3, "mode": "unequal", "grid": [[2, 0, 0], [0, 1, 0], [0, 0, 0]], "gt": []}
-    assert inst.data["solution"] == SPEC_SOLUTION and T.count_solutions(inst) == 1
-    assert T.verify(inst, SPEC_SOLUTION).solved
-    assert T.to_game_id(inst) == SPEC_ID
 
 
 def test_signs_and_the_text_layout():
@@ -58,9 +57,7 @@ def test_skip_letters_are_read_and_stored_canonically():
 
 def test_grammar_errors():
     assert [T.tatham_preset(d) for d in T.difficulties] == ["3dt", "4de", "4dk", "7dk"]
-    for bad in ("4x4dk", "4dq", "12de"):
-        with pytest.raises(ConfigError):
-            T.decode_params(bad)
+    check_rejected(T.decode_params, ("4x4dk", "4dq", "12de"))
     for gid, why in (("3:2,0,0,0,1,0,0,0,", "covers 8"), ("3:2,0,0,0,1,0,0,0,0,0,", "more than 9"),
                      ("3:2,0,0,0,1,0,0,0,0", "','"), ("3:2,0,0,0,4,0,0,0,0,", "outside"),
                      ("3:2,0,0,0,1,0,0,0,z", "more than 9"), ("3:2U,0,0,0,1,0,0,0,0,", "off the grid"),

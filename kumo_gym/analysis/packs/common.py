@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..deduce import Model
+from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import CONTRADICTION_CAUSE, DISCHARGE
 from ..text import NOT_A_LIST
@@ -160,7 +160,7 @@ def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), *
     """The :class:`~kumo_gym.analysis.schema.Pack` fields every two-colour puzzle shares.
 
     ``Black``/``White`` solution claims (C* = the black cells; the answer writes ``black`` and
-    ``white``), the clue kinds ``clues``, the count kinds ``counts`` and the other ``kinds``
+    ``white``, or any value for white when ``white`` is None), the clue kinds ``clues``, the count kinds ``counts`` and the other ``kinds``
     (name -> fields), with the generic rules; a pack adds its phrases (ending with
     :func:`colour_phrases`) and templates (with :data:`COLOUR_TEMPLATES`).
     """
@@ -174,7 +174,7 @@ def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), *
         "negative_kinds": frozenset({"White"}),
         "count_kinds": frozenset(counts),
         "cstar_symbols": {black: "Black"},
-        "answer_kinds": {black: "Black", white: "White"},
+        "answer_kinds": {black: "Black"} if white is None else {black: "Black", white: "White"},
     }
 
 
@@ -184,6 +184,20 @@ def colour_model(solution: list, constraints: list, black: Any, white: Any, **ex
     return Model(domains={x: (black, white) for x in cells}, constraints=constraints,
                  fact=lambda v, x: ("Black" if x == black else "White", {"r": v[0], "c": v[1]}),
                  solution={(r, c): solution[r][c] for r, c in cells}, **extra)
+
+
+def shading_constraints(r: int, c: int, H: int, W: int, black: Any) -> list[Constraint]:
+    """The shading rules at cell (r, c) of a Hitori-like puzzle (Range, Singles): black cells never
+    touch (pairs to the right and below), and a white cell has a white neighbour (the local face of
+    the white area's connectivity)."""
+    cons = [Constraint(((r, c), (a, b)), lambda vals: not (vals[0] == black and vals[1] == black),
+                       reason="black cells never touch", name="no touching blacks")
+            for a, b in ((r, c + 1), (r + 1, c)) if a < H and b < W]
+    around = tuple(neighbours4(r, c, H, W))
+    if around:
+        cons.append(Constraint(((r, c),) + around, lambda vals: vals[0] == black or any(v != black for v in vals[1:]),
+                               reason="the white cells are connected", name="white has a white neighbour"))
+    return cons
 
 
 def cell_claims(kind: str, grid: list, field: str, keep) -> list:

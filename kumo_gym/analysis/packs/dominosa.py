@@ -24,7 +24,7 @@ _NOT = r"(?:cannot|can't|can not|do not|don't|are not|aren't|must not|is not|isn
 _PAIRS = (  # negatives first
     (re.compile(rf"@(\d+)@ and @(\d+)@ {_NOT} (?:form |be |make )?(?:a|one|the same) domino\b"), "NotDomino"),
     (re.compile(rf"@(\d+)@ {_NOT} (?:be )?(?:pair|paired|go|join|joined)(?:ed)? (?:up )?with @(\d+)@"), "NotDomino"),
-    (re.compile(rf"\bdomino (?:at|on|covering) @(\d+)@ ?(?:-|and|to) ?@(\d+)@ is (?:ruled out|impossible)"), "NotDomino"),
+    (re.compile(r"\bdomino (?:at|on|covering) @(\d+)@ ?(?:-|and|to) ?@(\d+)@ is (?:ruled out|impossible)"), "NotDomino"),
     (re.compile(r"@(\d+)@ and @(\d+)@ (?:form|are|make|must form|must be|have to form|has to be) (?:a|one) domino\b"),
      "Domino"),
     # "(0, 0) pairs with (0, 1)", "place a domino on (0, 0)-(0, 1)", "(0, 0)-(0, 1) is a domino"
@@ -52,8 +52,7 @@ class DominoReader(PhraseReader):
 
 
 class DominosaPack(Pack):
-    def reader(self, offset: int):
-        return DominoReader(self, offset)
+    reader_class = DominoReader
 
     def negates(self, a: tuple, b: tuple) -> bool:
         pa, pb = json.loads(a[1]), json.loads(b[1])

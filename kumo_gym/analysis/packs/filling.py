@@ -10,15 +10,20 @@ function rather than by enumeration).
 """
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, VALUE_TEMPLATES, generic_rules, neighbours4, value_phrases
+from .common import (
+    CELL_VALUE,
+    VALUE_TEMPLATES,
+    neighbours4,
+    value_pack,
+    value_phrases,
+)
 
 DIGITS = tuple(range(1, 10))
 #: how far the "room" check looks (cells within this distance; digits above ROOM + 1 always fit)
@@ -82,8 +87,7 @@ class FillingReader(PhraseReader):
 
 
 class FillingPack(Pack):
-    def reader(self, offset: int):
-        return FillingReader(self, offset)
+    reader_class = FillingReader
 
     def clue_claims(self, instance: Any) -> list:
         grid = instance.data["state"]["grid"]
@@ -118,22 +122,9 @@ class FillingPack(Pack):
 PACK = FILLING = FillingPack(
     puzzle="filling",
     family="filling",
-    kinds={
-        "Cell": {"r": "r", "c": "c", "v": "value"},
-        "NotCell": {"r": "r", "c": "c", "v": "value"},
-        "Given": {"r": "r", "c": "c", "v": "value"},
-        "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Cell", "NotCell"}),
-    clue_kinds=frozenset({"Given"}),
-    rules=generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues={"Given"}, cand=True),
-    aliases=ALIASES,
+    **value_pack(Given=CELL_VALUE),
     claim_notes=("Cell states a cell's digit, NotCell rules one out. Given is a digit printed in the puzzle. "
                  "Every block of equal connected digits has as many cells as its digit."),
-    opposites={"Cell": "NotCell", "NotCell": "Cell"},
-    negative_kinds=frozenset({"NotCell"}),
-    value_claim=("Cell", "v"),
     # "a 4 at (0, 0)", "the 1 at (2, 0)": a digit named by its cell (a given, when the trace named it so)
     phrases=value_phrases("v") + (Phrase("Cell", r"\b(?:a|an|the|another) {n:v} (?:at|in) {cell}"),),
     # a Given ending in its digit ("... is a given 6, 4 cannot go in ...") would read as a list

@@ -91,8 +91,7 @@ def dot_claim(dot) -> tuple:
 
 
 class GalaxiesPack(Pack):
-    def reader(self, offset: int):
-        return GalaxiesReader(self, offset)
+    reader_class = GalaxiesReader
 
     def grid_claims(self, instance: Any, grid: list) -> list:
         return [("InRegion", {"r": r, "c": c, "dot": v}) for r, row in enumerate(grid) for c, v in enumerate(row)

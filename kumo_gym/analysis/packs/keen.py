@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, PhraseReader
 from ..schema import Pack
 from ..text import LIST, Norm, tokens
-from .common import ALIASES, CONTRADICTION, VALUE_TEMPLATES, generic_rules, value_phrases
+from .common import VALUE_TEMPLATES, value_pack, value_phrases
 
 #: the operation of a cage in words (templates and reader)
 WORDS = {"+": "sum", "x": "product", "-": "difference", "/": "quotient"}
@@ -45,8 +45,7 @@ class CageReader(PhraseReader):
 
 
 class KeenPack(Pack):
-    def reader(self, offset: int):
-        return CageReader(self, offset)
+    reader_class = CageReader
 
     def template_variant(self, kind: str, payload: dict) -> str:
         return WORDS.get(str(payload.get("op", "")).lower(), "") if kind == "Cage" else ""
@@ -77,22 +76,9 @@ def _cage_templates() -> dict:
 PACK = KEEN = KeenPack(
     puzzle="keen",
     family="keen",
-    kinds={
-        "Cell": {"r": "r", "c": "c", "v": "value"},
-        "NotCell": {"r": "r", "c": "c", "v": "value"},
-        "Cage": {"cells": "cells", "op": "sym", "target": "value"},
-        "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Cell", "NotCell"}),
-    clue_kinds=frozenset({"Cage"}),
-    rules=generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues={"Cage"}, cand=True),
-    aliases=ALIASES,
+    **value_pack(Cage={"cells": "cells", "op": "sym", "target": "value"}),
     claim_notes=("Cell states a cell's value, NotCell rules one out. Cage is an arithmetic clue: the cells of the "
                  "cage, op one of + x - / and the target."),
-    opposites={"Cell": "NotCell", "NotCell": "Cell"},
-    negative_kinds=frozenset({"NotCell"}),
-    value_claim=("Cell", "v"),
     phrases=value_phrases("v"),
     templates={**VALUE_TEMPLATES, **_cage_templates()},
 )

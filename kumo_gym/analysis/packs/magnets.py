@@ -38,8 +38,7 @@ class SlotReader(PhraseReader):
 
 
 class MagnetsPack(Pack):
-    def reader(self, offset: int):
-        return SlotReader(self, offset)
+    reader_class = SlotReader
 
     def grid_claims(self, instance: Any, grid: list) -> list:
         return [("Pole", {"r": r, "c": c, "v": v}) for r, row in enumerate(grid) for c, v in enumerate(row)

@@ -112,8 +112,7 @@ class NetReader(PhraseReader):
 
 
 class NetPack(Pack):
-    def reader(self, offset: int):
-        return NetReader(self, offset)
+    reader_class = NetReader
 
     def negates(self, a: tuple, b: tuple) -> bool:
         """A tile's orientation is negated by "it does not point that way" (a Link off from it) and

@@ -14,7 +14,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules, neighbours4
+from .common import COLOUR_TEMPLATES, cell_claims, colour_model, colour_pack, colour_phrases, shading_constraints
 
 BLACK, WHITE = -1, 0
 
@@ -35,23 +35,14 @@ def _sees(n: int, arms: list[int]):
 
 class RangePack(Pack):
     def clue_claims(self, instance: Any) -> list:
-        grid = instance.data["state"]["grid"]
-        return [("Clue", {"r": r, "c": c, "n": v}) for r, row in enumerate(grid) for c, v in enumerate(row) if v]
+        return cell_claims("Clue", instance.data["state"]["grid"], "n", bool)
 
     def deduction_model(self, instance: Any) -> Model:
         grid = instance.data["state"]["grid"]
         H, W = len(grid), len(grid[0])
-        sol = instance.data["solution"]
-        cells = [(r, c) for r in range(H) for c in range(W)]
         cons = []
-        for r, c in cells:
-            for a, b in ((r, c + 1), (r + 1, c)):
-                if a < H and b < W:
-                    cons.append(Constraint(((r, c), (a, b)), lambda vals: not (vals[0] == BLACK == vals[1]),
-                                           reason="black cells never touch", name="no touching blacks"))
-            cons.append(Constraint(((r, c),) + tuple(neighbours4(r, c, H, W)),
-                                   lambda vals: vals[0] == BLACK or any(v != BLACK for v in vals[1:]),
-                                   reason="the white cells are connected", name="white has a white neighbour"))
+        for r, c in ((r, c) for r in range(H) for c in range(W)):
+            cons += shading_constraints(r, c, H, W, BLACK)
             n = grid[r][c]
             if n:
                 rays = [[(r - k, c) for k in range(1, r + 1)], [(r, c + k) for k in range(1, W - c)],
@@ -60,30 +51,15 @@ class RangePack(Pack):
                 cons.append(Constraint(((r, c),) + tuple(x for ray in rays for x in ray),
                                        _sees(n, [len(ray) for ray in rays]),
                                        (("Clue", {"r": r, "c": c, "n": n}),), name="sight count"))
-        return Model(domains={x: (BLACK, WHITE) for x in cells}, constraints=cons,
-                     fact=lambda v, x: ("Black" if x == BLACK else "White", {"r": v[0], "c": v[1]}),
-                     solution={(r, c): sol[r][c] for r, c in cells})
+        return colour_model(instance.data["solution"], cons, BLACK, WHITE)
 
 
 PACK = RANGE = RangePack(
     puzzle="range",
     family="range",
-    kinds={
-        "Black": {"r": "r", "c": "c"},
-        "White": {"r": "r", "c": "c"},
-        "Clue": {"r": "r", "c": "c", "n": "count"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Black", "White"}),
-    clue_kinds=frozenset({"Clue"}),
-    rules=generic_rules({"Black", "White"}, negative={"White"}, clues={"Clue"}),
-    aliases=ALIASES,
+    **colour_pack(BLACK, WHITE, {"Clue"}, Clue={"r": "r", "c": "c", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "
                  "(1 plus the white cells it sees up, down, left and right)."),
-    opposites={"Black": "White", "White": "Black"},
-    negative_kinds=frozenset({"White"}),
-    cstar_symbols={BLACK: "Black"},
-    answer_kinds={BLACK: "Black", WHITE: "White"},
     phrases=(
         Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:|being)(?: actually| really)? {n}\b"),
         Phrase("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}"),

@@ -123,8 +123,7 @@ def cover_support(x: tuple):
 
 
 class RectPack(Pack):
-    def reader(self, offset: int):
-        return RectReader(self, offset)
+    reader_class = RectReader
 
     def negates(self, a: tuple, b: tuple) -> bool:
         # rectangles and cell pairs have no (r, c): the opposite kind over the same payload negates

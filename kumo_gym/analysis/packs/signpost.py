@@ -17,7 +17,7 @@ from ...envs.grid.tatham.signpost import DIRS, STEP
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, CONTRADICTION, VALUE_TEMPLATES, generic_rules, value_phrases
+from .common import CELL_VALUE, VALUE_TEMPLATES, value_pack, value_phrases
 
 WORDS = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east", "S": "south", "SW": "south-west",
          "W": "west", "NW": "north-west"}
@@ -103,23 +103,9 @@ def _arrow_phrases() -> tuple:
 PACK = SIGNPOST = SignpostPack(
     puzzle="signpost",
     family="signpost",
-    kinds={
-        "Cell": {"r": "r", "c": "c", "v": "value"},
-        "NotCell": {"r": "r", "c": "c", "v": "value"},
-        "Given": {"r": "r", "c": "c", "v": "value"},
-        "Arrow": {"r": "r", "c": "c", "dir": "sym"},
-        "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Cell", "NotCell"}),
-    clue_kinds=frozenset({"Given", "Arrow"}),
-    rules=generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues={"Given", "Arrow"}, cand=True),
-    aliases=ALIASES,
+    **value_pack(Given=CELL_VALUE, Arrow={"r": "r", "c": "c", "dir": "sym"}),
     claim_notes=("Cell states a cell's number, NotCell rules one out. Arrow is the arrow of a cell: dir one of N, NE, "
                  "E, SE, S, SW, W, NW (N is up). Given is a number shown in the puzzle."),
-    opposites={"Cell": "NotCell", "NotCell": "Cell"},
-    negative_kinds=frozenset({"NotCell"}),
-    value_claim=("Cell", "v"),
     phrases=_arrow_phrases() + value_phrases("v"),
     # NotCell clauses never end in the number: the synthetic trace joins clauses with commas, and
     # "(2, 2) is not 6, 5 cannot go in (1, 1)" or "a given 1 and 7 cannot go in" read as lists

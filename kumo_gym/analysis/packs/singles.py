@@ -16,7 +16,13 @@ from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
 from ..text import NOT_A_LIST
-from .common import ALIASES, COLOUR_TEMPLATES, CONTRADICTION, colour_phrases, generic_rules, lines, neighbours4
+from .common import (
+    COLOUR_TEMPLATES,
+    colour_pack,
+    colour_phrases,
+    lines,
+    shading_constraints,
+)
 
 BLACK = -1
 
@@ -36,15 +42,7 @@ class SinglesPack(Pack):
         cells = [(r, c) for r in range(H) for c in range(W)]
         cons = []
         for r, c in cells:
-            for a, b in ((r, c + 1), (r + 1, c)):
-                if a < H and b < W:
-                    cons.append(Constraint(((r, c), (a, b)), lambda vals: not (vals[0] == BLACK and vals[1] == BLACK),
-                                           reason="black cells never touch", name="no touching blacks"))
-            around = tuple(neighbours4(r, c, H, W))
-            if around:
-                cons.append(Constraint(((r, c),) + around,
-                                       lambda vals: vals[0] == BLACK or any(v != BLACK for v in vals[1:]),
-                                       reason="the white cells are connected", name="white has a white neighbour"))
+            cons += shading_constraints(r, c, H, W, BLACK)
         for _axis, _i, line in lines(H, W):
             by_number: dict = {}
             for r, c in line:
@@ -62,22 +60,9 @@ class SinglesPack(Pack):
 PACK = SINGLES = SinglesPack(
     puzzle="singles",
     family="singles",
-    kinds={
-        "Black": {"r": "r", "c": "c"},
-        "White": {"r": "r", "c": "c"},
-        "Number": {"r": "r", "c": "c", "n": "count"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Black", "White"}),
-    clue_kinds=frozenset({"Number"}),
-    rules=generic_rules({"Black", "White"}, negative={"White"}, clues={"Number"}),
-    aliases=ALIASES,
+    **colour_pack(BLACK, None, {"Number"}, Number={"r": "r", "c": "c", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Number: the number n printed in "
                  "cell (r, c)."),
-    opposites={"Black": "White", "White": "Black"},
-    negative_kinds=frozenset({"White"}),
-    cstar_symbols={BLACK: "Black"},
-    answer_kinds={BLACK: "Black"},
     phrases=(
         Phrase("Number", r"\bthe number (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
         Phrase("Number", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?number {n}\b"),

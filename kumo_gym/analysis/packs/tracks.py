@@ -82,8 +82,7 @@ class EdgeReader(PhraseReader):
 class LinePack(Pack):
     """A puzzle whose answer is a line through cell centres (Tracks, Pearl): C* is its edges."""
 
-    def reader(self, offset: int):
-        return EdgeReader(self, offset)
+    reader_class = EdgeReader
 
     def negates(self, a: tuple, b: tuple) -> bool:
         """An Edge claim is negated by the same edge with the other ``on``."""

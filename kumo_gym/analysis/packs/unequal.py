@@ -19,7 +19,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, VALUE_TEMPLATES, generic_rules, value_phrases
+from .common import CELL_VALUE, VALUE_TEMPLATES, value_pack, value_phrases
 
 _CELL = r"@(\d+)@"
 _PAIRS = (  # (pattern, kind, whether the first cell read is b)
@@ -49,8 +49,7 @@ class PairReader(PhraseReader):
 
 
 class UnequalPack(Pack):
-    def reader(self, offset: int):
-        return PairReader(self, offset)
+    reader_class = PairReader
 
     def clue_claims(self, instance: Any) -> list:
         st = instance.data["state"]
@@ -83,25 +82,10 @@ class UnequalPack(Pack):
 PACK = UNEQUAL = UnequalPack(
     puzzle="unequal",
     family="unequal",
-    kinds={
-        "Cell": {"r": "r", "c": "c", "v": "value"},
-        "NotCell": {"r": "r", "c": "c", "v": "value"},
-        "Given": {"r": "r", "c": "c", "v": "value"},
-        "Greater": {"a": "cell", "b": "cell"},
-        "Adj": {"a": "cell", "b": "cell"},
-        "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"},
-        **CONTRADICTION,
-    },
-    solution_kinds=frozenset({"Cell", "NotCell"}),
-    clue_kinds=frozenset({"Given", "Greater", "Adj"}),
-    rules=generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues={"Given", "Greater", "Adj"}, cand=True),
-    aliases=ALIASES,
+    **value_pack(Given=CELL_VALUE, Greater={"a": "cell", "b": "cell"}, Adj={"a": "cell", "b": "cell"}),
     claim_notes=("Cell states a cell's value, NotCell rules one out. Greater is an inequality sign: cell a ([r, c]) "
                  "holds a larger number than its neighbour b. Adj (Adjacent mode) is a marked pair a, b whose numbers "
                  "differ by exactly one."),
-    opposites={"Cell": "NotCell", "NotCell": "Cell"},
-    negative_kinds=frozenset({"NotCell"}),
-    value_claim=("Cell", "v"),
     phrases=value_phrases("v"),
     templates={
         **VALUE_TEMPLATES,
