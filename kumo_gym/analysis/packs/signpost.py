@@ -92,7 +92,8 @@ def _arrow_phrases() -> tuple:
     for d in order:
         words = {d.lower(), WORDS[d], WORDS[d].replace("-", " "), WORDS[d].replace("-", ""), SCREEN[d],
                  SCREEN[d].replace("-", " "), SCREEN[d].replace("-", " and ")}
-        way = "(?:" + "|".join(sorted(words, key=len, reverse=True)) + r")(?![\w-])"
+        # longest first (a longer phrase must win), ties in a fixed order (a set iterates by hash)
+        way = "(?:" + "|".join(sorted(words, key=lambda w: (-len(w), w))) + r")(?![\w-])"
         out += [Phrase("Arrow", rf"\barrow (?:at|in|on|of) {{cell}} (?:points|goes|leads|is) (?:to the )?{way}", {"dir": d}),
                 Phrase("Arrow", rf"{{subj}}{{cell}}(?:'s arrow)? (?:points|goes|leads) (?:to the )?{way}", {"dir": d}),
                 Phrase("Arrow", rf"{{subj}}{{cell}} (?:has|holds) (?:an? )?{way} arrow", {"dir": d}),
