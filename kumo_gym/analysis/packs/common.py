@@ -130,6 +130,15 @@ VALUE_TEMPLATES = {
 }
 
 
+#: how traces state a number clue written in a cell (``Clue{r,c,n}``), after a pack's own phrasings
+CLUE_PHRASES = (
+    Phrase("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}"),
+    Phrase("Clue", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?(?:clue|number) (?:of )?{n}\b"),
+    Phrase("Clue", r"\b(?:clue|number) {n} (?:at|in|on) {cell}"),
+)
+CLUE_TEMPLATES = {"Clue": ("the clue at {cell} is {n}", "the {n} at {cell} is a clue", "{cell} has a clue of {n}")}
+
+
 # ---- number-per-cell puzzles --------------------------------------------------------------------
 #: the fields of a claim about one cell's value (``Cell``, ``NotCell``, ``Given``)
 CELL_VALUE = {"r": "r", "c": "c", "v": "value"}

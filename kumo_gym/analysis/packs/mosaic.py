@@ -13,7 +13,15 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import COLOUR_TEMPLATES, cell_claims, colour_model, colour_pack, colour_phrases
+from .common import (
+    CLUE_PHRASES,
+    CLUE_TEMPLATES,
+    COLOUR_TEMPLATES,
+    cell_claims,
+    colour_model,
+    colour_pack,
+    colour_phrases,
+)
 
 BLACK, WHITE = 1, 2
 
@@ -46,13 +54,10 @@ PACK = MOSAIC = MosaicPack(
         Phrase("Needs", r"{subj}(?:the (?:clue |number )?(?:\d )?(?:at|in|on) )?{cell} (?:still |now )?(?:needs|requires) "
                         r"(?:exactly )?{n} more\b"),
         Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
-        Phrase("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}"),
-        Phrase("Clue", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?(?:clue|number) (?:of )?{n}\b"),
-        Phrase("Clue", r"\b(?:clue|number) {n} (?:at|in|on) {cell}"),
-    ) + colour_phrases(BLACK, WHITE),
+    ) + CLUE_PHRASES + colour_phrases(BLACK, WHITE),
     templates={
         **COLOUR_TEMPLATES,
-        "Clue": ("the clue at {cell} is {n}", "the {n} at {cell} is a clue", "{cell} has a clue of {n}"),
+        **CLUE_TEMPLATES,
         "Needs": ("the clue at {cell} needs {n} more",),
     },
 )

@@ -14,7 +14,16 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import COLOUR_TEMPLATES, cell_claims, colour_model, colour_pack, colour_phrases, shading_constraints
+from .common import (
+    CLUE_PHRASES,
+    CLUE_TEMPLATES,
+    COLOUR_TEMPLATES,
+    cell_claims,
+    colour_model,
+    colour_pack,
+    colour_phrases,
+    shading_constraints,
+)
 
 BLACK, WHITE = -1, 0
 
@@ -62,12 +71,9 @@ PACK = RANGE = RangePack(
                  "(1 plus the white cells it sees up, down, left and right)."),
     phrases=(
         Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:|being)(?: actually| really)? {n}\b"),
-        Phrase("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}"),
-        Phrase("Clue", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?(?:clue|number) (?:of )?{n}\b"),
-        Phrase("Clue", r"\b(?:clue|number) {n} (?:at|in|on) {cell}"),
-    ) + colour_phrases(BLACK, WHITE),
+    ) + CLUE_PHRASES + colour_phrases(BLACK, WHITE),
     templates={
         **COLOUR_TEMPLATES,
-        "Clue": ("the clue at {cell} is {n}", "the {n} at {cell} is a clue", "{cell} has a clue of {n}"),
+        **CLUE_TEMPLATES,
     },
 )
