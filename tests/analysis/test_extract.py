@@ -290,7 +290,8 @@ def test_hostile_sentences_stay_linear():
 
 
 # ---- premise linking on phrasings the fixtures met (issue 19 item 2) --------------------------------
-def _premises_by_claim(text, pack, offset=0, bounds=Bounds(4, 4)):
+def _premises_by_claim(text, pack, offset=0, bounds=None):
+    bounds = Bounds(4, 4) if bounds is None else bounds
     sents = segment(text)
     claims = finalise(extract_claims(sents, pack, offset), pack, bounds, len(sents))
     apps = link_rules(claims, pack)
