@@ -18,6 +18,7 @@ in interactive mode) and the random agent plays uniformly random legal moves.
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ from ..core.task import StepwiseTask
 AGENTS = ("oracle", "random")
 
 
-class _BoundAgent:
+class _BoundAgent(ABC):
     name = "agent"
 
     def __init__(self, seed: int = 0):
@@ -45,8 +46,9 @@ class _BoundAgent:
         return self.env is not None and getattr(self.env, "state", None) is not None and \
             not hasattr(self.env, "score_completion")
 
+    @abstractmethod
     def reply(self) -> str:
-        raise NotImplementedError
+        """The agent's next reply to the bound environment."""
 
     def chat(self, messages: list[dict], *, max_tokens: int | None = None, temperature: float | None = None,
              n: int = 1, **kwargs) -> list[ChatResult]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -219,6 +220,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         self.validate_instance(inst)
         return inst
 
+    @abstractmethod
     def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
         """The instance data for size ``n``; ``start="random"`` draws its variation from ``rng``."""
         raise NotImplementedError
@@ -285,6 +287,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return None if d is None else str(d)
 
     # ---- the puzzle (subclasses) ------------------------------------------------------------
+    @abstractmethod
     def goal_state(self, instance: Instance) -> Any:
         raise NotImplementedError
 
@@ -295,17 +298,20 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     def is_goal(self, instance: Instance, state: Any) -> bool:
         return state == self.goal(instance)
 
+    @abstractmethod
     def optimal_length(self, instance: Instance) -> int | None:
         raise NotImplementedError
 
     def optimal_steps(self, instance: Instance) -> int | None:
         return self.cached(instance, "optimum", lambda: self.optimal_length(instance))
 
+    @abstractmethod
     def distance(self, instance: Instance, state: Any) -> int | None:
         """The exact number of moves from ``state`` to the goal; None when it cannot be reached
         (or, for searches with a budget, when the exact value is out of reach)."""
         raise NotImplementedError
 
+    @abstractmethod
     def path_from(self, instance: Instance, state: Any) -> list | None:
         """An optimal legal move list from ``state`` to the goal, or None."""
         raise NotImplementedError
@@ -315,6 +321,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         each rule (out-of-range indices, their negative aliases, unknown names ...)."""
         return self.move_catalog(instance)
 
+    @abstractmethod
     def coerce_move(self, value: Any) -> list:
         """A parsed item as a canonical move, or ParseError(malformed_move)."""
         raise NotImplementedError
@@ -324,13 +331,16 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return isinstance(value, list) and len(value) == 3 and not any(isinstance(v, list) for v in value)
 
     # ---- text -------------------------------------------------------------------------------
+    @abstractmethod
     def rules(self, instance: Instance) -> str:
         raise NotImplementedError
 
+    @abstractmethod
     def example(self) -> tuple[str, list]:
         """(description of the example instance, its complete solution) for the system part."""
         raise NotImplementedError
 
+    @abstractmethod
     def describe(self, instance: Instance) -> str:
         """The user part: the instance's start and goal."""
         raise NotImplementedError
@@ -344,9 +354,10 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         """Whether the instance is the paper's family, solved in closed form (and hinted)."""
         return False
 
-    def procedure(self, instance: Instance) -> str:
-        """The solution procedure of a canonical instance, for ``algorithm_hint``."""
-        raise NotImplementedError
+    def procedure(self, instance: Instance) -> str | None:
+        """The solution procedure of a canonical instance, for ``algorithm_hint`` (puzzles with
+        canonical instances override it; :meth:`canonical` is False for the others)."""
+        return None
 
     def algorithm_hint(self, instance: Instance) -> str | None:
         return self.procedure(instance) if self.canonical(instance) else None
@@ -403,6 +414,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         state = self.initial_state(instance) if state is None else state
         return self.render_state(instance, state)
 
+    @abstractmethod
     def cells(self, instance: Instance, state: Any) -> list[list[int]]:
         """The state as a grid of palette indices for :meth:`render_rgb` (0 = background)."""
         raise NotImplementedError
@@ -812,6 +824,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         state = self.initial_state(instance)
         return next(m for m in self.move_catalog(instance) if self.check_move(instance, state, m) is not None)
 
+    @abstractmethod
     def move_catalog(self, instance: Instance) -> list:
         raise NotImplementedError
 
