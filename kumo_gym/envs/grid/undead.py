@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, descend
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import sight_line
 from .render import Sketch
 from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
@@ -61,17 +61,12 @@ class UndeadTask(GridTask):
     family = "undead"
     title = "Undead"
     Params = UndeadParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3, "tatham_difficulty": "e"},
-        "easy": {"W": 4, "H": 4, "tatham_difficulty": "e"},
-        "normal": {"W": 4, "H": 4, "tatham_difficulty": "n"},
-        "hard": {"W": 7, "H": 7, "tatham_difficulty": "n"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "undead.R1": "every cell without a mirror holds G, V or Z, and given monsters are kept",
-        "undead.R2": "the numbers of ghosts, vampires and zombies equal the totals",
-        "undead.R3": "each edge number equals the monsters seen from there along its line of sight",
-    }
+    difficulties = presets("W H tatham_difficulty", (3, 3, "e"), (4, 4, "e"), (4, 4, "n"), (7, 7, "n"))
+    rule_codes = rule_table("undead", """
+        R1 every cell without a mirror holds G, V or Z, and given monsters are kept
+        R2 the numbers of ghosts, vampires and zombies equal the totals
+        R3 each edge number equals the monsters seen from there along its line of sight
+    """)
     symbols = frozenset({*MONSTERS, *MIRRORS})
     state_keys = ("grid", "totals", *SIDES)
     empty = "."
@@ -136,6 +131,7 @@ class UndeadTask(GridTask):
         """Random mirrors and monsters, changed where probing leaves cells open (the class docstring)."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         first = None
+        deep = GRADE_TARGET[level] > 0  # e: descend on propagation alone (grade 0 is the target)
         for attempt in range(400):
             if attempt % LAYOUT_TRIES == 0:  # a new mirror layout (a new formula) every few draws
                 k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
@@ -144,7 +140,7 @@ class UndeadTask(GridTask):
                           for r in range(H)]
                 free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
             start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
-            sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g),
+            sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g, deep),
                                       lambda g, cells: self._change(rng, g, cells), 8 + 2 * len(free))
             if still_open or not free:
                 continue
@@ -157,10 +153,11 @@ class UndeadTask(GridTask):
             raise RuntimeError(f"could not generate a {W}x{H} Undead puzzle")
         return first
 
-    def _open(self, layout: list, free: list, sol: list[list[str]]) -> list[tuple[int, int]]:
-        """The cells failed-literal probing leaves open in the puzzle of ``sol``."""
+    def _open(self, layout: list, free: list, sol: list[list[str]], deep: bool = True) -> list[tuple[int, int]]:
+        """The cells failed-literal probing (``deep``) or unit propagation leaves open in the puzzle of ``sol``."""
         enc = self.encode(state_of(layout, sol))
-        value, x = enc.engine.probe(enc.assumptions()), enc.extra["x"]
+        eng = enc.engine
+        value, x = (eng.probe if deep else eng.propagate)(enc.assumptions()), enc.extra["x"]
         return [(r, c) for r, c in free if any(value[x[r, c, t]] == 0 for t in MONSTERS)]
 
     @staticmethod
