@@ -221,6 +221,42 @@ def ray(r: int, c: int, step: tuple[int, int] | None, H: int, W: int) -> list[Ce
     return out
 
 
+def seen_from(grid: list[list], r: int, c: int, blocker) -> int:
+    """1 (the cell itself) plus the cells visible from (r, c) in the four directions, each line of
+    sight ending before the first ``blocker`` cell or at the edge (Range's numbers)."""
+    H, W = len(grid), len(grid[0])
+    total = 1
+    for step_ in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+        for a, b in ray(r, c, step_, H, W):
+            if grid[a][b] == blocker:
+                break
+            total += 1
+    return total
+
+
+def change_one(rng: np.random.Generator, grid: list[list], cells: list[Cell], symbols) -> list[list]:
+    """A copy of ``grid`` with one of ``cells`` (picked at random) changed to another of
+    ``symbols`` (a generator's local search step, :func:`~kumo_gym.solvers.engine.descend`)."""
+    (r, c), out = cells[int(rng.integers(len(cells)))], [list(row) for row in grid]
+    others = [t for t in symbols if t != grid[r][c]]
+    out[r][c] = others[int(rng.integers(len(others)))]
+    return out
+
+
+def random_scatter(rng: np.random.Generator, H: int, W: int, target: int) -> np.ndarray:
+    """Up to ``target`` marked cells in a random order, never two side by side, the unmarked cells
+    staying orthogonally connected (Range's black cells); a boolean mask."""
+    marked = np.zeros((H, W), bool)
+    for idx in rng.permutation(W * H):
+        cell = divmod(int(idx), W)
+        if marked.sum() >= target or any(marked[n] for n in neighbours4(*cell, H, W)):
+            continue
+        marked[cell] = True
+        if len(components(~marked)) != 1:
+            marked[cell] = False
+    return marked
+
+
 def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
     """The unit step (dr, dc) from ``a`` towards ``b`` (same row, column or diagonal)."""
     return (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
