@@ -253,7 +253,7 @@ class Engine:
 
 def block(value: Values, answer: np.ndarray) -> list[int]:
     """The clause false exactly under ``value``'s assignment of the answer variables."""
-    return [int(-v if value[v] > 0 else v) for v in answer]
+    return np.where(value[answer] > 0, -answer, answer).tolist()
 
 
 def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: float = 0.5) -> list[int]:

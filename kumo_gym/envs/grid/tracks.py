@@ -120,8 +120,8 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
         clues |= {("col", c): ("R4", cols[c].eq(k)) for c, k in enumerate(state["col_counts"])}
         clues |= {("row", r): ("R4", rows[r].eq(k)) for r, k in enumerate(state["row_counts"])}
         for (r, c), piece in given_pieces(state).items():
-            clues[("piece", r, c)] = ("R5", [int(d[r, c, k]) * (1 if x in piece else -1)
-                                              for k, x in enumerate("URDL") if x in inside_sides(r, c, "URDL", H, W)])
+            clues[("piece", r, c)] = ("R5", [int(d[r, c, "URDL".index(x)]) * (1 if x in piece else -1)
+                                              for x in inside_sides(r, c, "URDL", H, W)])
         return enc.with_clues(clues)
 
     @staticmethod
