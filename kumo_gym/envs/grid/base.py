@@ -71,6 +71,15 @@ class GridParams(Params):
         return out
 
 
+def presets(names: str, *rows: tuple) -> dict[str, dict]:
+    """``difficulties`` as a table: the parameter names once, then one row of values per preset of
+    :data:`DIFFICULTIES` (trivial, easy, normal, hard), e.g. ``presets("W H", (4, 4), (6, 6), ...)``."""
+    keys = names.split()
+    if len(rows) != len(DIFFICULTIES) or any(len(row) != len(keys) for row in rows):
+        raise ValueError(f"presets: {len(DIFFICULTIES)} rows of {len(keys)} values ({names}) expected")
+    return {level: dict(zip(keys, row)) for level, row in zip(DIFFICULTIES, rows)}
+
+
 def cells_decoder(x: np.ndarray, on, off):
     """``decode`` for one boolean variable per cell: ``on`` where it is true, else ``off``."""
     def decode(value: np.ndarray) -> list[list]:

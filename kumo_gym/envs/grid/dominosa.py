@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.propagation import ClauseArrays
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import dominoes, random_tiling
 from .play import DominoMoves
 from .render import Sketch
@@ -54,16 +54,11 @@ class DominosaTask(DominoMoves, GridTask):
     family = "dominosa"
     title = "Dominosa"
     Params = DominosaParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"max_pip": 1, "tatham_difficulty": "t"},
-        "easy": {"max_pip": 3, "tatham_difficulty": "t"},
-        "normal": {"max_pip": 6, "tatham_difficulty": "b"},
-        "hard": {"max_pip": 9, "tatham_difficulty": "b"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "dominosa.R1": "the grid is tiled by dominoes: every L has its R to the right, every T its B below",
-        "dominosa.R2": "no pair of numbers is the pair of two dominoes (with R1, every pair appears exactly once)",
-    }
+    difficulties = presets("max_pip tatham_difficulty", (1, "t"), (3, "t"), (6, "b"), (9, "b"))
+    rule_codes = rule_table("dominosa", """
+        R1 the grid is tiled by dominoes: every L has its R to the right, every T its B below
+        R2 no pair of numbers is the pair of two dominoes (with R1, every pair appears exactly once)
+    """)
     symbols = frozenset(PARTNER)
     state_keys = ("max_pip", "grid")
     empty = EMPTY

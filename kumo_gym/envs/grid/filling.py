@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import components, neighbours4, sized_block_cuts
 from .render import Sketch
 from .tatham.filling import largest
@@ -57,13 +57,11 @@ class FillingTask(GridTask):
     family = "filling"
     title = "Filling"
     Params = FillingParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3}, "easy": {"W": 9, "H": 7}, "normal": {"W": 13, "H": 9}, "hard": {"W": 17, "H": 13},
-    }
-    rule_codes: ClassVar[dict] = {
-        "filling.R1": "every cell holds a digit 1-9 and given digits are kept",
-        "filling.R2": "every maximal block of equal orthogonally connected digits has as many cells as its digit",
-    }
+    difficulties = presets("W H", (3, 3), (9, 7), (13, 9), (17, 13))
+    rule_codes = rule_table("filling", """
+        R1 every cell holds a digit 1-9 and given digits are kept
+        R2 every maximal block of equal orthogonally connected digits has as many cells as its digit
+    """)
     symbols = frozenset(DIGITS)
     empty = EMPTY
 

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import DIFFICULTIES, Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import components, connected_cuts, dot_cells, random_symmetric_partition
 from .render import Sketch
 
@@ -58,14 +58,13 @@ class GalaxiesTask(GridTask):
     family = "galaxies"
     title = "Galaxies"
     Params = GalaxiesParams
-    difficulties: ClassVar[dict] = {d: {"W": n, "H": n, "tatham_difficulty": "n"}
-                                    for d, n in zip(DIFFICULTIES, (3, 5, 7, 15))}
-    rule_codes: ClassVar[dict] = {
-        "galaxies.R1": "the grid is partitioned into regions (every cell in exactly one)",
-        "galaxies.R2": "every region is connected (orthogonally)",
-        "galaxies.R3": "every region holds exactly one dot, together with every cell that dot touches",
-        "galaxies.R4": "every region is unchanged by a half turn about its dot",
-    }
+    difficulties = presets("W H tatham_difficulty", (3, 3, "n"), (5, 5, "n"), (7, 7, "n"), (15, 15, "n"))
+    rule_codes = rule_table("galaxies", """
+        R1 the grid is partitioned into regions (every cell in exactly one)
+        R2 every region is connected (orthogonally)
+        R3 every region holds exactly one dot, together with every cell that dot touches
+        R4 every region is unchanged by a half turn about its dot
+    """)
     symbols = frozenset(range(MAX_DOTS))
     state_keys = ("W", "H", "dots")
     empty = -1

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
-from .base import Check, GridParams
+from .base import Check, GridParams, presets
 from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
 from .latin import LatinGridTask, latin_copy, random_latin
 from .render import Sketch
@@ -52,17 +52,12 @@ class KeenTask(LatinGridTask):
     family = "keen"
     title = "Keen"
     Params = KeenParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"n": 3, "tatham_difficulty": "e"},
-        "easy": {"n": 4, "tatham_difficulty": "e"},
-        "normal": {"n": 6, "tatham_difficulty": "n"},
-        "hard": {"n": 9, "tatham_difficulty": "n"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "keen.R1": "every row holds each value 1..n exactly once",
-        "keen.R2": "every column holds each value 1..n exactly once",
-        "keen.R3": "every cage meets its clue (sum, product, difference or quotient equals the target)",
-    }
+    difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (6, "n"), (9, "n"))
+    rule_codes = rule_table("keen", """
+        R1 every row holds each value 1..n exactly once
+        R2 every column holds each value 1..n exactly once
+        R3 every cage meets its clue (sum, product, difference or quotient equals the target)
+    """)
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "cage_grid", "cages")
 

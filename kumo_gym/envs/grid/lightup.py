@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import line_runs, neighbours4, symmetry_orbit
 from .render import Sketch
 
@@ -71,18 +71,14 @@ class LightupTask(GridTask):
     family = "lightup"
     title = "Light Up"
     Params = LightupParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3, "black_percent": 20, "symmetry": 4, "tatham_difficulty": 0},
-        "easy": {"W": 5, "H": 5, "black_percent": 20, "symmetry": 4, "tatham_difficulty": 0},
-        "normal": {"W": 7, "H": 7, "black_percent": 20, "symmetry": 4, "tatham_difficulty": 0},
-        "hard": {"W": 14, "H": 14, "black_percent": 20, "symmetry": 2, "tatham_difficulty": 0},
-    }
-    rule_codes: ClassVar[dict] = {
-        "lightup.R1": "lights only on white cells, and white cells hold a light or '.'",
-        "lightup.R2": "every white cell is lit",
-        "lightup.R3": "no light shines on another (at most one light per white row or column stretch)",
-        "lightup.R4": "a numbered black cell has exactly that many lights beside it",
-    }
+    difficulties = presets("W H black_percent symmetry tatham_difficulty",
+                           (3, 3, 20, 4, 0), (5, 5, 20, 4, 0), (7, 7, 20, 4, 0), (14, 14, 20, 2, 0))
+    rule_codes = rule_table("lightup", """
+        R1 lights only on white cells, and white cells hold a light or '.'
+        R2 every white cell is lit
+        R3 no light shines on another (at most one light per white row or column stretch)
+        R4 a numbered black cell has exactly that many lights beside it
+    """)
     symbols = frozenset({LIGHT, DARK, BLOCK, 0, 1, 2, 3, 4})
     empty = DARK
     given_symbols = frozenset({BLOCK, 0, 1, 2, 3, 4})

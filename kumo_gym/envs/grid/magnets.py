@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import across, neighbours4, random_tiling, slot_pairs
 from .render import Sketch
 from .tatham.magnets import COUNTS
@@ -62,17 +62,13 @@ class MagnetsTask(GridTask):
     family = "magnets"
     title = "Magnets"
     Params = MagnetsParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 2, "tatham_difficulty": "e", "strip": False},
-        "easy": {"W": 6, "H": 5, "tatham_difficulty": "e", "strip": False},
-        "normal": {"W": 6, "H": 5, "tatham_difficulty": "t", "strip": True},
-        "hard": {"W": 10, "H": 9, "tatham_difficulty": "t", "strip": True},
-    }
-    rule_codes: ClassVar[dict] = {
-        "magnets.R1": "each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0",
-        "magnets.R2": "no two orthogonally adjacent cells are both 1 or both -1",
-        "magnets.R3": "the + counts (top per column, left per row) and - counts (bottom, right) match their clues",
-    }
+    difficulties = presets("W H tatham_difficulty strip",
+                           (3, 2, "e", False), (6, 5, "e", False), (6, 5, "t", True), (10, 9, "t", True))
+    rule_codes = rule_table("magnets", """
+        R1 each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0
+        R2 no two orthogonally adjacent cells are both 1 or both -1
+        R3 the + counts (top per column, left per row) and - counts (bottom, right) match their clues
+    """)
     symbols = frozenset({PLUS, BLANK, MINUS})
     state_keys = ("slots", *COUNTS)
     empty = None

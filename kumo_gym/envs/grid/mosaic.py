@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, cells_decoder
+from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 2, 0
@@ -54,13 +54,10 @@ class MosaicTask(GridTask):
     family = "mosaic"
     title = "Mosaic"
     Params = MosaicParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3, "aggressive": True},
-        "easy": {"W": 5, "H": 5, "aggressive": True},
-        "normal": {"W": 10, "H": 10, "aggressive": True},
-        "hard": {"W": 25, "H": 25, "aggressive": True},
-    }
-    rule_codes: ClassVar[dict] = {"mosaic.R1": "each clue equals the number of black cells in its 3x3 block"}
+    difficulties = presets("W H aggressive", (3, 3, True), (5, 5, True), (10, 10, True), (25, 25, True))
+    rule_codes = rule_table("mosaic", """
+        R1 each clue equals the number of black cells in its 3x3 block
+    """)
     symbols = frozenset({BLACK, WHITE})
     empty = EMPTY
 

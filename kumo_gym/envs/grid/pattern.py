@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, cells_decoder
+from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
@@ -92,13 +92,11 @@ class PatternTask(GridTask):
     family = "pattern"
     title = "Pattern"
     Params = PatternParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 2, "H": 2}, "easy": {"W": 10, "H": 10}, "normal": {"W": 15, "H": 15}, "hard": {"W": 25, "H": 25},
-    }
-    rule_codes: ClassVar[dict] = {
-        "pattern.R1": "the black runs of every row and every column, in order, equal its clue; pre-filled "
-                      "cells of an imported ID are kept",
-    }
+    difficulties = presets("W H", (2, 2), (10, 10), (15, 15), (25, 25))
+    rule_codes = rule_table("pattern", """
+        R1 the black runs of every row and every column, in order, equal its clue; pre-filled cells of an imported ID
+           are kept
+    """)
     symbols = frozenset({BLACK, WHITE})
     state_keys = ("rows", "cols", "filled")
     empty = EMPTY

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import loop_cuts, number_loops, numbered_edges, random_loop, straight
 from .play import STEPS, EdgeMoves, direction, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
@@ -70,19 +70,14 @@ class PearlTask(EdgeMoves, GridTask):
     family = "pearl"
     title = "Pearl"
     Params = PearlParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 5, "H": 5, "tatham_difficulty": "e"},
-        "easy": {"W": 6, "H": 6, "tatham_difficulty": "e"},
-        "normal": {"W": 8, "H": 8, "tatham_difficulty": "e"},
-        "hard": {"W": 10, "H": 10, "tatham_difficulty": "t"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "pearl.R1": "the numbered cells form one closed loop: 1..L each once (L >= 4), consecutive numbers and "
-                    "L, 1 on orthogonal neighbours",
-        "pearl.R2": "every pearl is on the loop",
-        "pearl.R3": "the loop turns at a black pearl and goes straight through both of its loop neighbours",
-        "pearl.R4": "the loop goes straight through a white pearl and turns in at least one of its loop neighbours",
-    }
+    difficulties = presets("W H tatham_difficulty", (5, 5, "e"), (6, 6, "e"), (8, 8, "e"), (10, 10, "t"))
+    rule_codes = rule_table("pearl", """
+        R1 the numbered cells form one closed loop: 1..L each once (L >= 4), consecutive numbers and L, 1 on
+           orthogonal neighbours
+        R2 every pearl is on the loop
+        R3 the loop turns at a black pearl and goes straight through both of its loop neighbours
+        R4 the loop goes straight through a white pearl and turns in at least one of its loop neighbours
+    """)
     symbols = frozenset({OFF} | set(range(1, 16 * 16 + 1)))
     empty = OFF
 

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...core.verdict import Verdict
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Count, Formula
-from .base import Check, GridParams, GridTask, cells_decoder
+from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .geometry import components, connected_cuts, random_scatter, ray, seen_from
 from .render import Sketch
 
@@ -55,15 +55,13 @@ class RangeTask(GridTask):
     family = "range"
     title = "Range"
     Params = RangeParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3}, "easy": {"W": 6, "H": 4}, "normal": {"W": 9, "H": 6}, "hard": {"W": 13, "H": 9},
-    }
-    rule_codes: ClassVar[dict] = {
-        "range.R1": "numbered cells are white",
-        "range.R2": "no two black cells are orthogonally adjacent",
-        "range.R3": "the white cells form one orthogonally connected area",
-        "range.R4": "each number equals 1 plus the white cells it sees in the four directions",
-    }
+    difficulties = presets("W H", (3, 3), (6, 4), (9, 6), (13, 9))
+    rule_codes = rule_table("range", """
+        R1 numbered cells are white
+        R2 no two black cells are orthogonally adjacent
+        R3 the white cells form one orthogonally connected area
+        R4 each number equals 1 plus the white cells it sees in the four directions
+    """)
     symbols = frozenset(range(-1, 100))
     empty = WHITE
 

@@ -3,16 +3,16 @@ region labels, rectangle moves: ``regions.py``."""
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .regions import EMPTY, RectMoves, RegionAnswers, expand_division, label_classes, random_division, rect_of, shapes
 from .render import Sketch
 from .tatham.rect import encode as encode_desc
@@ -64,13 +64,12 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     family = "rect"
     title = "Rectangles"
     Params = RectParams
-    difficulties: ClassVar[dict] = {"trivial": {"W": 2, "H": 1}, "easy": {"W": 5, "H": 5},
-                                    "normal": {"W": 7, "H": 7}, "hard": {"W": 15, "H": 15}}
-    rule_codes: ClassVar[dict] = {
-        "rect.R1": "every cell is labelled and every label's cells fill one rectangle",
-        "rect.R2": "every region contains exactly one number",
-        "rect.R3": "a region's number equals its number of cells",
-    }
+    difficulties = presets("W H", (2, 1), (5, 5), (7, 7), (15, 15))
+    rule_codes = rule_table("rect", """
+        R1 every cell is labelled and every label's cells fill one rectangle
+        R2 every region contains exactly one number
+        R3 a region's number equals its number of cells
+    """)
     symbols = frozenset(range(EMPTY, MAX_SIDE * MAX_SIDE + 1))
 
     def clues(self, state: dict) -> list[tuple[int, int, int]]:

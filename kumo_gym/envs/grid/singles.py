@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import components, connected_cuts, neighbours4
 from .latin import random_latin
 from .render import Sketch
@@ -55,18 +55,13 @@ class SinglesTask(GridTask):
     family = "singles"
     title = "Singles"
     Params = SinglesParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 2, "H": 2, "tatham_difficulty": "e"},
-        "easy": {"W": 4, "H": 4, "tatham_difficulty": "e"},
-        "normal": {"W": 5, "H": 5, "tatham_difficulty": "e"},
-        "hard": {"W": 12, "H": 12, "tatham_difficulty": "e"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "singles.R1": "no two black cells are orthogonally adjacent",
-        "singles.R2": "the white cells form one orthogonally connected area",
-        "singles.R3": "no number repeats among the white cells of a row or a column",
-        "singles.R4": "a white cell shows the number printed in it",
-    }
+    difficulties = presets("W H tatham_difficulty", (2, 2, "e"), (4, 4, "e"), (5, 5, "e"), (12, 12, "e"))
+    rule_codes = rule_table("singles", """
+        R1 no two black cells are orthogonally adjacent
+        R2 the white cells form one orthogonally connected area
+        R3 no number repeats among the white cells of a row or a column
+        R4 a white cell shows the number printed in it
+    """)
     symbols = frozenset(range(-1, 63))
     empty = WHITE
 

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams
+from .base import Check, GridParams, presets
 from .latin import LatinGridTask, latin_formula, random_latin
 from .render import Sketch
 from .tatham.towers import SIDES
@@ -62,17 +62,12 @@ class TowersTask(LatinGridTask):
     family = "towers"
     title = "Towers"
     Params = TowersParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"n": 3, "tatham_difficulty": "e"},
-        "easy": {"n": 4, "tatham_difficulty": "e"},
-        "normal": {"n": 5, "tatham_difficulty": "e"},
-        "hard": {"n": 6, "tatham_difficulty": "e"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "towers.R1": "every row and every column holds each height 1..n exactly once",
-        "towers.R2": "each edge clue equals the number of towers visible from it",
-        "towers.R3": "given heights are kept",
-    }
+    difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (5, "e"), (6, "e"))
+    rule_codes = rule_table("towers", """
+        R1 every row and every column holds each height 1..n exactly once
+        R2 each edge clue equals the number of towers visible from it
+        R3 given heights are kept
+    """)
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "top", "bottom", "left", "right", "grid")
 

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import dataclasses
 from itertools import pairwise, permutations
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
 from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
@@ -65,20 +65,15 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     family = "tracks"
     title = "Train Tracks"
     Params = TracksParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 4, "H": 4, "tatham_difficulty": "e"},
-        "easy": {"W": 8, "H": 8, "tatham_difficulty": "e"},
-        "normal": {"W": 8, "H": 8, "tatham_difficulty": "t"},
-        "hard": {"W": 15, "H": 15, "tatham_difficulty": "t"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "tracks.R1": "the track enters from the left edge at entry_row and leaves through the bottom edge at "
-                     "exit_col, and touches the border nowhere else",
-        "tracks.R2": "every connection between two cells is claimed by both of them",
-        "tracks.R3": "the track is one path: no closed loop anywhere",
-        "tracks.R4": "each column and each row holds as many track cells as its count",
-        "tracks.R5": "given pieces keep their connections to their neighbours",
-    }
+    difficulties = presets("W H tatham_difficulty", (4, 4, "e"), (8, 8, "e"), (8, 8, "t"), (15, 15, "t"))
+    rule_codes = rule_table("tracks", """
+        R1 the track enters from the left edge at entry_row and leaves through the bottom edge at exit_col, and
+           touches the border nowhere else
+        R2 every connection between two cells is claimed by both of them
+        R3 the track is one path: no closed loop anywhere
+        R4 each column and each row holds as many track cells as its count
+        R5 given pieces keep their connections to their neighbours
+    """)
     symbols = frozenset({""} | {a + b for a, b in permutations("URDL", 2)})
     state_keys = ("col_counts", "row_counts", "entry_row", "exit_col", "given_pieces")
     empty = ""

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, descend
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import change_one, sight_line
 from .render import Sketch
 from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
@@ -61,17 +61,12 @@ class UndeadTask(GridTask):
     family = "undead"
     title = "Undead"
     Params = UndeadParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3, "tatham_difficulty": "e"},
-        "easy": {"W": 4, "H": 4, "tatham_difficulty": "e"},
-        "normal": {"W": 4, "H": 4, "tatham_difficulty": "n"},
-        "hard": {"W": 7, "H": 7, "tatham_difficulty": "n"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "undead.R1": "every cell without a mirror holds G, V or Z, and given monsters are kept",
-        "undead.R2": "the numbers of ghosts, vampires and zombies equal the totals",
-        "undead.R3": "each edge number equals the monsters seen from there along its line of sight",
-    }
+    difficulties = presets("W H tatham_difficulty", (3, 3, "e"), (4, 4, "e"), (4, 4, "n"), (7, 7, "n"))
+    rule_codes = rule_table("undead", """
+        R1 every cell without a mirror holds G, V or Z, and given monsters are kept
+        R2 the numbers of ghosts, vampires and zombies equal the totals
+        R3 each edge number equals the monsters seen from there along its line of sight
+    """)
     symbols = frozenset({*MONSTERS, *MIRRORS})
     state_keys = ("grid", "totals", *SIDES)
     empty = "."
