@@ -62,7 +62,8 @@ class Encoding:
 
     ``decode(values) -> grid`` reads the answer grid from a value array (``values[v] > 0``: v is
     true). ``clues`` maps a clue key (a cell, a line...) to ``(rule code, assumption literals)``.
-    ``cut_rule`` names the rule that ``cuts`` enforces.
+    ``cut_rule`` names the rule that ``cuts`` enforces. ``solver`` names the pysat solver of the
+    layout (puzzles whose uniqueness proofs run faster on another one may choose it).
     """
 
     formula: Formula
@@ -72,6 +73,7 @@ class Encoding:
     cuts: Cuts | None = None
     cut_rule: str | None = None
     extra: dict = field(default_factory=dict)
+    solver: str = DEFAULT_SOLVER
 
     def __post_init__(self):
         self.answer = np.asarray(self.answer, np.int32)
@@ -91,7 +93,7 @@ class Encoding:
         """The engine of this formula (created once and kept on the formula)."""
         eng = getattr(self.formula, "_engine", None)
         if eng is None:
-            eng = Engine(self.formula, self.answer, self.cuts)
+            eng = Engine(self.formula, self.answer, self.cuts, solver=self.solver)
             self.formula._engine = eng
         return eng
 
@@ -117,8 +119,10 @@ def values_of(model: Sequence[int] | None, n_vars: int) -> np.ndarray | None:
 class Engine:
     """Deduction and incremental SAT over one rules formula (see the module docstring)."""
 
-    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None):
+    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None, *,
+                 solver: str = DEFAULT_SOLVER):
         self.formula = formula
+        self.solver_name = solver
         self.answer = np.asarray(answer, np.int32)
         self._answer64 = self.answer.astype(np.int64)  # the probing candidates, as the kernel reads them
         self.cuts = cuts
@@ -159,7 +163,7 @@ class Engine:
         if self._solver is None or self._activations >= REBUILD_AFTER:
             if self._solver is not None:
                 self._solver.delete()
-            self._solver = Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses)
+            self._solver = Solver(name=self.solver_name, bootstrap_with=self.formula.clauses)
             for cl in self._cut_clauses:
                 self._solver.add_clause(cl)
             self._activations = 0
@@ -243,7 +247,7 @@ class Engine:
         process), with random ``phases`` for random solutions (§8 samplers); with ``avoid``, one
         that differs from that model on the answer (a second solution to repair, as Net's
         generator does)."""
-        with Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses) as s:
+        with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
             if phases is not None:
                 s.set_phases([int(p) for p in phases])
             if avoid is not None:
@@ -253,6 +257,7 @@ class Engine:
 
 def block(value: Values, answer: np.ndarray) -> list[int]:
     """The clause false exactly under ``value``'s assignment of the answer variables."""
+    answer = np.asarray(answer, np.int64)
     return np.where(value[answer] > 0, -answer, answer).tolist()
 
 
@@ -292,7 +297,10 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     # deduction from them re-derives the clue just removed (then the closure is unchanged), so
     # each test can stop as soon as it has (a large saving on big grids)
     rederive = grade_limit is not None and engine.grade(every) <= grade_limit
-    for i in rng.permutation(len(groups)):
+    order = rng.permutation(len(groups))
+    if grade_limit is None and acceptable is None:
+        return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)
+    for i in order:
         active[i] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
         if rederive:
@@ -319,6 +327,39 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
             ok = acceptable(lits.tolist())
         if not ok:
             active[i] = True
+    return active.tolist()
+
+
+def _reduce_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fixed: np.ndarray, flat: np.ndarray,
+                    owner: np.ndarray, solution: Values) -> list[bool]:
+    """:func:`reduce_clues` to a minimal unique set, testing runs of removals at once.
+
+    Uniqueness is monotone (fewer clues never remove solutions), so when dropping the next k
+    groups of the order together leaves the puzzle unique, dropping them one at a time would
+    have too: the kept mask is exactly the one-at-a-time result, with fewer solver calls. A run
+    that fails is halved until a single group is tested; the run length doubles after a success.
+    """
+    others: list[np.ndarray] = []
+    p, k, n = 0, 1, len(order)
+    while p < n:
+        run = order[p:p + k]
+        active[run] = False
+        lits = np.concatenate([fixed, flat[active[owner]]])
+        idx, sign = np.abs(lits), np.sign(lits)
+        ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
+        if ok:
+            alt = engine.alternative(lits.tolist(), solution)
+            if alt is not None:
+                others.append(alt)
+                ok = False
+        if ok:
+            p, k = p + len(run), 2 * k
+        else:
+            active[run] = True
+            if len(run) == 1:
+                p, k = p + 1, 1
+            else:
+                k = max(1, len(run) // 2)
     return active.tolist()
 
 
