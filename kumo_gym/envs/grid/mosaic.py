@@ -8,7 +8,7 @@ import numpy as np
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .render import Sketch
@@ -99,29 +99,29 @@ class MosaicTask(GridTask):
         return Encoding(f, x.ravel(), cells_decoder(x, BLACK, WHITE), extra={"x": x, "count": count})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        from . import _mosaic_kernel
+
         W, H = params["W"], params["H"]
+        n = H * W
+        val, queue, inq = np.zeros(n, np.int8), np.zeros(n + 1, np.int64), np.zeros(n, np.int8)
+        none = np.zeros(0, np.int64)
         for _attempt in range(2000):
-            sol = np.where(rng.random((H, W)) < 0.5, BLACK, WHITE).tolist()
-            full = {(r, c): sum(sol[a][b] == BLACK for a, b in block(r, c, H, W)) for r in range(H) for c in range(W)}
-            enc = self.encode({"grid": [[full[r, c] for c in range(W)] for r in range(H)]})
-            truth = enc.engine.propagate(enc.assumptions())
-            if not enc.engine.fixes_answer(truth):
-                continue  # as Tatham's: an image its deductions cannot solve from every clue is redrawn
-            keys = sorted(enc.clues)
-            groups = [list(enc.clues[k][1]) for k in keys]
-            order = rng.permutation(len(keys))
-            # not aggressive: only every second clue of the seeded order may go
-            tried = set(order.tolist() if params["aggressive"] else order[::2].tolist())
-            cand = [keys[i] for i in sorted(tried)]
-            where = {k: j for j, k in enumerate(cand)}
-            near = [[where[a, b] for a in range(r - 4, r + 5) for b in range(c - 4, c + 5) if (a, b) in where]
-                    for r, c in cand]
-            kept = reduce_clues(enc.engine, [list(enc.clues[k][1]) for k in cand], rng, truth, grade_limit=0,
-                                fixed=[lit for i, g in enumerate(groups) if i not in tried for lit in g],
-                                near=near.__getitem__)
-            dropped = {k for k, keep in zip(cand, kept) if not keep}
-            on = set(keys) - dropped
-            return {"grid": [[full[r, c] if (r, c) in on else NO_CLUE for c in range(W)] for r in range(H)]}, sol
+            black = rng.random((H, W)) < 0.5
+            pad = np.pad(black, 1).astype(np.int64)
+            clue = sum(pad[1 + dr:1 + dr + H, 1 + dc:1 + dc + W] for dr in (-1, 0, 1) for dc in (-1, 0, 1)).ravel()
+            truth, active = np.where(black, 1, -1).astype(np.int8).ravel(), np.ones(n, np.int8)
+            # propagation is done on the grid by the kernel (it deduces exactly what the CNF's
+            # propagation does, see _mosaic_kernel); as Tatham's generator does, an image it
+            # cannot solve from every clue is redrawn
+            if not _mosaic_kernel.reduce(H, W, truth, clue, active, none, val, queue, inq):
+                continue
+            # clues dropped in a seeded order while propagation still solves the puzzle, which
+            # proves it unique; not aggressive: only every second clue of the order may go
+            order = rng.permutation(n)
+            tried = np.sort(order if params["aggressive"] else order[::2]).astype(np.int64)
+            _mosaic_kernel.reduce(H, W, truth, clue, active, tried[rng.permutation(len(tried))], val, queue, inq)
+            grid = np.where(active > 0, clue, NO_CLUE).reshape(H, W)
+            return {"grid": grid.tolist()}, np.where(black, BLACK, WHITE).tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Mosaic puzzle")
 
     def clue_features(self, instance: Instance) -> np.ndarray:

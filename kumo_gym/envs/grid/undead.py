@@ -147,6 +147,7 @@ class UndeadTask(GridTask):
         """Random mirrors and monsters, changed where probing leaves cells open (the class docstring)."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         first = None
+        deep = GRADE_TARGET[level] > 0  # e: descend on propagation alone (grade 0 is the target)
         for attempt in range(400):
             if attempt % LAYOUT_TRIES == 0:  # a new mirror layout (a new formula) every few draws
                 k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
@@ -155,7 +156,7 @@ class UndeadTask(GridTask):
                           for r in range(H)]
                 free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
             start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
-            sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g),
+            sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g, deep),
                                       lambda g, cells: self._change(rng, g, cells), 8 + 2 * len(free))
             if still_open or not free:
                 continue
@@ -168,10 +169,11 @@ class UndeadTask(GridTask):
             raise RuntimeError(f"could not generate a {W}x{H} Undead puzzle")
         return first
 
-    def _open(self, layout: list, free: list, sol: list[list[str]]) -> list[tuple[int, int]]:
-        """The cells failed-literal probing leaves open in the puzzle of ``sol``."""
+    def _open(self, layout: list, free: list, sol: list[list[str]], deep: bool = True) -> list[tuple[int, int]]:
+        """The cells failed-literal probing (``deep``) or unit propagation leaves open in the puzzle of ``sol``."""
         enc = self.encode(state_of(layout, sol))
-        value, x = enc.engine.probe(enc.assumptions()), enc.extra["x"]
+        eng = enc.engine
+        value, x = (eng.probe if deep else eng.propagate)(enc.assumptions()), enc.extra["x"]
         return [(r, c) for r, c in free if any(value[x[r, c, t]] == 0 for t in MONSTERS)]
 
     @staticmethod
