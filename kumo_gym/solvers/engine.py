@@ -62,7 +62,8 @@ class Encoding:
 
     ``decode(values) -> grid`` reads the answer grid from a value array (``values[v] > 0``: v is
     true). ``clues`` maps a clue key (a cell, a line...) to ``(rule code, assumption literals)``.
-    ``cut_rule`` names the rule that ``cuts`` enforces.
+    ``cut_rule`` names the rule that ``cuts`` enforces. ``solver`` names the pysat solver of the
+    layout (puzzles whose uniqueness proofs run faster on another one may choose it).
     """
 
     formula: Formula
@@ -72,9 +73,7 @@ class Encoding:
     cuts: Cuts | None = None
     cut_rule: str | None = None
     extra: dict = field(default_factory=dict)
-    #: the SAT solver of the layout's incremental uniqueness checks (None: DEFAULT_SOLVER); they only
-    #: answer yes/no, so the choice changes speed, never an instance
-    solver: str | None = None
+    solver: str = DEFAULT_SOLVER
 
     def __post_init__(self):
         self.answer = np.asarray(self.answer, np.int32)
@@ -120,9 +119,10 @@ def values_of(model: Sequence[int] | None, n_vars: int) -> np.ndarray | None:
 class Engine:
     """Deduction and incremental SAT over one rules formula (see the module docstring)."""
 
-    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None, solver: str | None = None):
+    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None, *,
+                 solver: str = DEFAULT_SOLVER):
         self.formula = formula
-        self.solver_name = solver or DEFAULT_SOLVER
+        self.solver_name = solver
         self.answer = np.asarray(answer, np.int32)
         self._answer64 = self.answer.astype(np.int64)  # the probing candidates, as the kernel reads them
         self.cuts = cuts
@@ -247,7 +247,7 @@ class Engine:
         process), with random ``phases`` for random solutions (§8 samplers); with ``avoid``, one
         that differs from that model on the answer (a second solution to repair, as Net's
         generator does)."""
-        with Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses) as s:
+        with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
             if phases is not None:
                 s.set_phases([int(p) for p in phases])
             if avoid is not None:
@@ -257,7 +257,7 @@ class Engine:
 
 def block(value: Values, answer: np.ndarray) -> list[int]:
     """The clause false exactly under ``value``'s assignment of the answer variables."""
-    answer = np.asarray(answer)
+    answer = np.asarray(answer, np.int64)
     return np.where(value[answer] > 0, -answer, answer).tolist()
 
 
