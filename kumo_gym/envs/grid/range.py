@@ -62,6 +62,15 @@ class RangeTask(GridTask):
         R3 the white cells form one orthogonally connected area
         R4 each number equals 1 plus the white cells it sees in the four directions
     """)
+    rules_prompt = """
+        - Colour each cell black or white. In the state's grid a positive number is a clue and 0 means no clue.
+        - Cells with a number are white.
+        - Two black cells may never share a side (touching at a corner is fine).
+        - All white cells must form one connected area, moving between white cells that share a side.
+        - From a numbered cell, look up, down, left and right: in each direction count the white cells until the first
+          black cell or the edge of the grid. Those counts plus 1 (the numbered cell itself) must equal the number.
+    """
+    answer_prompt = "give every cell of the grid: -1 for a black cell, 0 for a white cell (numbered cells are white)."
     symbols = frozenset(range(-1, 100))
     empty = WHITE
 
@@ -166,19 +175,6 @@ class RangeTask(GridTask):
             on = {cell for orb, keep in zip(orbits, kept) if keep for cell in orb}
             return {"grid": [[full["grid"][r][c] if (r, c) in on else 0 for c in range(W)] for r in range(H)]}, sol
         raise RuntimeError(f"could not generate a unique {W}x{H} Range puzzle")
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Colour each cell black or white. In the state's grid a positive number is a clue and 0 means no "
-                "clue.\n"
-                "- Cells with a number are white.\n"
-                "- Two black cells may never share a side (touching at a corner is fine).\n"
-                "- All white cells must form one connected area, moving between white cells that share a side.\n"
-                "- From a numbered cell, look up, down, left and right: in each direction count the white cells "
-                "until the first black cell or the edge of the grid. Those counts plus 1 (the numbered cell "
-                "itself) must equal the number.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give every cell of the grid: -1 for a black cell, 0 for a white cell (numbered cells are white)."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         nums = instance.data["state"]["grid"]

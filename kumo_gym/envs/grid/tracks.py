@@ -74,6 +74,23 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
         R4 each column and each row holds as many track cells as its count
         R5 given pieces keep their connections to their neighbours
     """)
+    rules_prompt = """
+        - Lay a railway track through some cells of the grid. It comes in from outside the left edge into row
+          entry_row of column 0, and goes out through the bottom edge from column exit_col of the last row.
+        - Each track cell holds one piece joining exactly two of its sides: a straight piece or a quarter turn. When a
+          cell joins towards a neighbour, that neighbour must join back towards it; apart from the two ends, no piece
+          points off the grid.
+        - The whole track is one path from the entry to the exit: no branches, no crossings, and no closed loops
+          anywhere.
+        - col_counts (left to right) and row_counts (top to bottom) give how many cells of each column and row the
+          track passes through.
+        - given_pieces maps "row,column" to a piece that is already laid; keep it as given.
+    """
+    answer_prompt = """
+        for every cell give a string: the two sides its piece joins, written with the letters U (up), R (right), D
+          (down), L (left), such as "RD" or "UL"; or "" for a cell without track. The entry cell includes L and the
+          exit cell includes D.
+    """
     symbols = frozenset({""} | {a + b for a, b in permutations("URDL", 2)})
     state_keys = ("col_counts", "row_counts", "entry_row", "exit_col", "given_pieces")
     empty = ""
@@ -160,23 +177,6 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
             gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}
             state["given_pieces"] = {k: v for k, v in state["given_pieces"].items() if k not in gone}
             return state, sol
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Lay a railway track through some cells of the grid. It comes in from outside the left edge into "
-                "row entry_row of column 0, and goes out through the bottom edge from column exit_col of the last row.\n"
-                "- Each track cell holds one piece joining exactly two of its sides: a straight piece or a quarter "
-                "turn. When a cell joins towards a neighbour, that neighbour must join back towards it; apart from "
-                "the two ends, no piece points off the grid.\n"
-                "- The whole track is one path from the entry to the exit: no branches, no crossings, and no closed "
-                "loops anywhere.\n"
-                "- col_counts (left to right) and row_counts (top to bottom) give how many cells of each column and "
-                "row the track passes through.\n"
-                "- given_pieces maps \"row,column\" to a piece that is already laid; keep it as given.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ('for every cell give a string: the two sides its piece joins, written with the letters U (up), '
-                'R (right), D (down), L (left), such as "RD" or "UL"; or "" for a cell without track. The entry '
-                'cell includes L and the exit cell includes D.')
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st, (H, W) = instance.data["state"], self.dims(instance)

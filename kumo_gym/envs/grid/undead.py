@@ -67,6 +67,22 @@ class UndeadTask(GridTask):
         R2 the numbers of ghosts, vampires and zombies equal the totals
         R3 each edge number equals the monsters seen from there along its line of sight
     """)
+    rules_prompt = """
+        - In the grid "\\\\" (one backslash, escaped as JSON writes it) and "/" are two-sided mirrors, "." an empty cell
+          (a letter: a given monster). Every cell without a mirror holds one monster: a ghost G, a vampire V or a
+          zombie Z.
+        - "totals" says how many ghosts, vampires and zombies there are in all.
+        - Each edge number counts the monsters seen looking into the grid from that spot: "top" and "bottom" list the
+          numbers above and below the columns (left to right), "left" and "right" those beside the rows (top to
+          bottom). The gaze goes straight into the grid from the edge; a mirror "\\\\" turns it from down to right,
+          right to down, up to left and left to up, a mirror "/" from down to left, left to down, up to right and
+          right to up; it ends when it leaves the grid.
+        - Zombies are always seen. Vampires are seen only before the gaze has hit any mirror; ghosts are seen only
+          after it has hit at least one. A monster passed twice is counted twice.
+    """
+    answer_prompt = """
+        give every cell: "G", "V" or "Z" for its monster; copy the mirrors ("\\\\" or "/") where they are.
+    """
     symbols = frozenset({*MONSTERS, *MIRRORS})
     state_keys = ("grid", "totals", *SIDES)
     empty = "."
@@ -166,22 +182,6 @@ class UndeadTask(GridTask):
     def clue_features(self, instance: Instance) -> np.ndarray:
         st = instance.data["state"]
         return np.asarray([st["totals"][t] for t in MONSTERS] + [n for side in SIDES for n in st[side]], np.float32)
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- In the grid \"\\\\\" (one backslash, escaped as JSON writes it) and \"/\" are two-sided mirrors, \".\" an "
-                "empty cell (a letter: a given monster). Every cell without a mirror holds one monster: a ghost G, a "
-                "vampire V or a zombie Z.\n"
-                "- \"totals\" says how many ghosts, vampires and zombies there are in all.\n"
-                "- Each edge number counts the monsters seen looking into the grid from that spot: \"top\" and "
-                "\"bottom\" list the numbers above and below the columns (left to right), \"left\" and \"right\" "
-                "those beside the rows (top to bottom). The gaze goes straight into the grid from the edge; a mirror "
-                "\"\\\\\" turns it from down to right, right to down, up to left and left to up, a mirror \"/\" from "
-                "down to left, left to down, up to right and right to up; it ends when it leaves the grid.\n"
-                "- Zombies are always seen. Vampires are seen only before the gaze has hit any mirror; ghosts are "
-                "seen only after it has hit at least one. A monster passed twice is counted twice.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return 'give every cell: "G", "V" or "Z" for its monster; copy the mirrors ("\\\\" or "/") where they are.'
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]
