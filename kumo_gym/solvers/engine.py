@@ -62,7 +62,8 @@ class Encoding:
 
     ``decode(values) -> grid`` reads the answer grid from a value array (``values[v] > 0``: v is
     true). ``clues`` maps a clue key (a cell, a line...) to ``(rule code, assumption literals)``.
-    ``cut_rule`` names the rule that ``cuts`` enforces.
+    ``cut_rule`` names the rule that ``cuts`` enforces. ``solver`` names the pysat solver of the
+    layout (puzzles whose uniqueness proofs run faster on another one may choose it).
     """
 
     formula: Formula
@@ -72,6 +73,7 @@ class Encoding:
     cuts: Cuts | None = None
     cut_rule: str | None = None
     extra: dict = field(default_factory=dict)
+    solver: str = DEFAULT_SOLVER
 
     def __post_init__(self):
         self.answer = np.asarray(self.answer, np.int32)
@@ -91,7 +93,7 @@ class Encoding:
         """The engine of this formula (created once and kept on the formula)."""
         eng = getattr(self.formula, "_engine", None)
         if eng is None:
-            eng = Engine(self.formula, self.answer, self.cuts)
+            eng = Engine(self.formula, self.answer, self.cuts, solver=self.solver)
             self.formula._engine = eng
         return eng
 
@@ -117,8 +119,10 @@ def values_of(model: Sequence[int] | None, n_vars: int) -> np.ndarray | None:
 class Engine:
     """Deduction and incremental SAT over one rules formula (see the module docstring)."""
 
-    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None):
+    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None, *,
+                 solver: str = DEFAULT_SOLVER):
         self.formula = formula
+        self.solver_name = solver
         self.answer = np.asarray(answer, np.int32)
         self._answer64 = self.answer.astype(np.int64)  # the probing candidates, as the kernel reads them
         self.cuts = cuts
@@ -159,7 +163,7 @@ class Engine:
         if self._solver is None or self._activations >= REBUILD_AFTER:
             if self._solver is not None:
                 self._solver.delete()
-            self._solver = Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses)
+            self._solver = Solver(name=self.solver_name, bootstrap_with=self.formula.clauses)
             for cl in self._cut_clauses:
                 self._solver.add_clause(cl)
             self._activations = 0
@@ -243,7 +247,7 @@ class Engine:
         process), with random ``phases`` for random solutions (§8 samplers); with ``avoid``, one
         that differs from that model on the answer (a second solution to repair, as Net's
         generator does)."""
-        with Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses) as s:
+        with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
             if phases is not None:
                 s.set_phases([int(p) for p in phases])
             if avoid is not None:
@@ -253,7 +257,8 @@ class Engine:
 
 def block(value: Values, answer: np.ndarray) -> list[int]:
     """The clause false exactly under ``value``'s assignment of the answer variables."""
-    return [int(-v if value[v] > 0 else v) for v in answer]
+    answer = np.asarray(answer, np.int64)
+    return np.where(value[answer] > 0, -answer, answer).tolist()
 
 
 def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: float = 0.5) -> list[int]:

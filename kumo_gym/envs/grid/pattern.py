@@ -98,6 +98,9 @@ class PatternTask(GridTask):
         R1 the black runs of every row and every column, in order, equal its clue; pre-filled cells of an imported ID
            are kept
     """)
+    answer_prompt = """
+        give the colour of every cell as an integer: 1 for black, 0 for white (the clues are not part of the grid).
+    """
     symbols = frozenset({BLACK, WHITE})
     state_keys = ("rows", "cols", "filled")
     empty = EMPTY
@@ -186,9 +189,6 @@ class PatternTask(GridTask):
             text += ("\n- \"filled\" lists cells whose colour is already known as [row, column, colour] "
                      "(1 black, 0 white); keep them.")
         return text
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the colour of every cell as an integer: 1 for black, 0 for white (the clues are not part of the grid)."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]
