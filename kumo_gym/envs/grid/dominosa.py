@@ -59,6 +59,10 @@ class DominosaTask(DominoMoves, GridTask):
         R1 the grid is tiled by dominoes: every L has its R to the right, every T its B below
         R2 no pair of numbers is the pair of two dominoes (with R1, every pair appears exactly once)
     """)
+    answer_prompt = """
+        for every cell say which half of its domino it is: "L" and "R" for the left and right halves of a horizontal
+          domino, "T" and "B" for the top and bottom halves of a vertical one.
+    """
     symbols = frozenset(PARTNER)
     state_keys = ("max_pip", "grid")
     empty = EMPTY
@@ -180,10 +184,6 @@ class DominosaTask(DominoMoves, GridTask):
                 f"- A domino's pair is the two numbers it covers. Each of the {(n + 1) * (n + 2) // 2} possible pairs "
                 f"{{a, b}} with 0 <= a <= b <= {n} (doubles such as {{0, 0}} included, order not mattering) must be the "
                 "pair of exactly one domino.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ('for every cell say which half of its domino it is: "L" and "R" for the left and right halves of '
-                'a horizontal domino, "T" and "B" for the top and bottom halves of a vertical one.')
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         nums = instance.data["state"]["grid"]

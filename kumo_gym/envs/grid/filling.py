@@ -62,6 +62,15 @@ class FillingTask(GridTask):
         R1 every cell holds a digit 1-9 and given digits are kept
         R2 every maximal block of equal orthogonally connected digits has as many cells as its digit
     """)
+    rules_prompt = """
+        - In the state's grid a digit 1 to 9 is given and 0 is an empty cell. Write a digit from 1 to 9 in every empty
+          cell; given digits stay as they are.
+        - Cells holding the same digit that share a side belong to the same block (and so on, through chains of such
+          neighbours).
+        - Every block must have exactly as many cells as the digit written in it: a 1 stands alone, two 2s form a
+          block of two, and so on. Two different blocks with the same digit must not touch along a side.
+    """
+    answer_prompt = "give the digit (1 to 9) of every cell, givens included."
     symbols = frozenset(DIGITS)
     empty = EMPTY
 
@@ -161,18 +170,6 @@ class FillingTask(GridTask):
                 return None
             label[label == fit[int(rng.integers(len(fit)))]] = block
         return None
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- In the state's grid a digit 1 to 9 is given and 0 is an empty cell. Write a digit from 1 to 9 "
-                "in every empty cell; given digits stay as they are.\n"
-                "- Cells holding the same digit that share a side belong to the same block (and so on, through "
-                "chains of such neighbours).\n"
-                "- Every block must have exactly as many cells as the digit written in it: a 1 stands alone, "
-                "two 2s form a block of two, and so on. Two different blocks with the same digit must not touch "
-                "along a side.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the digit (1 to 9) of every cell, givens included."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         fixed = self.givens(instance)

@@ -71,6 +71,15 @@ class GalaxiesTask(GridTask):
         R3 every region holds exactly one dot, together with every cell that dot touches
         R4 every region is unchanged by a half turn about its dot
     """)
+    rules_prompt = """
+        - "dots" lists the dots as [r2, c2] in half-cell units: the centre of cell (r, c) is [2r, 2c], so an odd r2 or
+          c2 puts the dot on the edge between two cells, and both odd on the corner where four cells meet. Dot k is
+          the k-th entry (from 0).
+        - Divide the whole grid into regions of orthogonally connected cells.
+        - Each region contains exactly one dot, together with every cell that dot lies in or touches.
+        - Each region is symmetric about its dot: turning it half way round the dot maps it onto itself, so cell (r,
+          c) is in the region of dot [r2, c2] exactly when cell (r2 - r, c2 - c) is.
+    """
     symbols = frozenset(range(MAX_DOTS))
     state_keys = ("W", "H", "dots")
     empty = -1
@@ -222,15 +231,6 @@ class GalaxiesTask(GridTask):
             if len(picked) >= next((n for cells, n in sorted(PICK.items()) if H * W <= cells), 1):
                 return min(picked, key=lambda p: len(p[0]["dots"]))
         raise RuntimeError(f"could not generate a {W}x{H} Galaxies puzzle")
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- \"dots\" lists the dots as [r2, c2] in half-cell units: the centre of cell (r, c) is [2r, 2c], so an "
-                "odd r2 or c2 puts the dot on the edge between two cells, and both odd on the corner where four cells "
-                "meet. Dot k is the k-th entry (from 0).\n"
-                "- Divide the whole grid into regions of orthogonally connected cells.\n"
-                "- Each region contains exactly one dot, together with every cell that dot lies in or touches.\n"
-                "- Each region is symmetric about its dot: turning it half way round the dot maps it onto itself, so "
-                "cell (r, c) is in the region of dot [r2, c2] exactly when cell (r2 - r, c2 - c) is.")
 
     def answer_text(self, instance: Instance) -> str:
         return ("give every cell the index k of the dot whose region it belongs to (an integer from 0 to "

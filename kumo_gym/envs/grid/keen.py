@@ -58,6 +58,16 @@ class KeenTask(LatinGridTask):
         R2 every column holds each value 1..n exactly once
         R3 every cage meets its clue (sum, product, difference or quotient equals the target)
     """)
+    rules_prompt = """
+        - Fill every cell with a number from 1 to {n}; each row and each column contains every number exactly once.
+        - The grid is divided into cages. cage_grid gives the cage id of each cell; cages lists every cage with its
+          cells ([row, column]), its operation and its target.
+        - "+": the numbers in the cage add up to the target. "x": they multiply to the target. "-" (two cells): the
+          larger minus the smaller equals the target. "/" (two cells): the larger divided by the smaller equals the
+          target.
+        - A number may appear more than once in a cage if those cells are in different rows and columns.
+    """
+    answer_prompt = "give the completed grid as integers 1 to {n}."
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "cage_grid", "cages")
 
@@ -116,21 +126,6 @@ class KeenTask(LatinGridTask):
     def _truth(enc: Encoding, sol: list[list]) -> list[int]:
         x = enc.extra["x"]
         return [int(x[r, c, v - 1]) for r, row in enumerate(sol) for c, v in enumerate(row)]
-
-    def rules_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return (f"- Fill every cell with a number from 1 to {n}; each row and each column contains every number "
-                "exactly once.\n"
-                "- The grid is divided into cages. cage_grid gives the cage id of each cell; cages lists every cage "
-                "with its cells ([row, column]), its operation and its target.\n"
-                "- \"+\": the numbers in the cage add up to the target. \"x\": they multiply to the target. "
-                "\"-\" (two cells): the larger minus the smaller equals the target. \"/\" (two cells): the larger "
-                "divided by the smaller equals the target.\n"
-                "- A number may appear more than once in a cage if those cells are in different rows and columns.")
-
-    def answer_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return f"give the completed grid as integers 1 to {n}."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

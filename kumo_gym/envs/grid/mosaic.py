@@ -58,6 +58,16 @@ class MosaicTask(GridTask):
     rule_codes = rule_table("mosaic", """
         R1 each clue equals the number of black cells in its 3x3 block
     """)
+    rules_prompt = """
+        - Colour every cell of the grid either black or white.
+        - In the state's grid, a number 0 to 9 is a clue and -1 means no clue. A clue counts the black cells in the
+          3x3 square centred on its own cell: the clue cell itself and the up to eight cells touching it, including
+          diagonally. Cells beyond the edge of the grid do not exist and count nothing, so a corner clue looks at 4
+          cells and an edge clue at 6.
+        - Every clue must equal that count exactly. Cells without a clue may be either colour as long as all clues
+          hold.
+    """
+    answer_prompt = "give the colour of every cell as an integer: 1 for black, 2 for white."
     symbols = frozenset({BLACK, WHITE})
     empty = EMPTY
 
@@ -117,18 +127,6 @@ class MosaicTask(GridTask):
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Per cell: clue + 1, so 0 means no clue (the structured view wants non-negative numbers)."""
         return np.asarray([v + 1 for row in instance.data["state"]["grid"] for v in row], np.float32)
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Colour every cell of the grid either black or white.\n"
-                "- In the state's grid, a number 0 to 9 is a clue and -1 means no clue. A clue counts the black "
-                "cells in the 3x3 square centred on its own cell: the clue cell itself and the up to eight cells "
-                "touching it, including diagonally. Cells beyond the edge of the grid do not exist and count "
-                "nothing, so a corner clue looks at 4 cells and an edge clue at 6.\n"
-                "- Every clue must equal that count exactly. Cells without a clue may be either colour as long "
-                "as all clues hold.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the colour of every cell as an integer: 1 for black, 2 for white."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         clues = instance.data["state"]["grid"]

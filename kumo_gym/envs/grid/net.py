@@ -74,6 +74,10 @@ class NetTask(GridTask):
         R2 every pipe end meets its neighbour's opposite end (none off a non-wrapping grid or through a barrier)
         R3 the tiles joined by their pipes form one connected network without loops
     """)
+    answer_prompt = """
+        give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from its type's
+          orientation-0 shape, not the turn to apply to the current one).
+    """
     symbols = frozenset(ORIENTATIONS)
     state_keys = ("tiles", "wrap", "barriers")
     empty = 0
@@ -181,10 +185,6 @@ class NetTask(GridTask):
                 + ("- \"barriers\" lists walls as [row, col, side] (side \"R\": right of that cell, \"D\": below it); no "
                    "pipe may cross a wall.\n" if st["barriers"] else "")
                 + "- All tiles must join into one single network, and the network must contain no loop.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ("give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from "
-                "its type's orientation-0 shape, not the turn to apply to the current one).")
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         """Pipes as line segments from each cell centre (one leaving the grid shows a wrap or a bad

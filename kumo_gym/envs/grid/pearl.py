@@ -78,6 +78,19 @@ class PearlTask(EdgeMoves, GridTask):
         R3 the loop turns at a black pearl and goes straight through both of its loop neighbours
         R4 the loop goes straight through a white pearl and turns in at least one of its loop neighbours
     """)
+    rules_prompt = """
+        - Draw one closed loop that passes through the centres of cells, each step going to an orthogonally adjacent
+          cell. The loop never visits a cell twice and never branches.
+        - Every pearl ("B" black, "W" white in the grid) must be on the loop.
+        - At a black pearl the loop makes a 90-degree turn, and in both cells it reaches next from there it continues
+          straight.
+        - At a white pearl the loop passes straight through, and it turns in at least one of the two cells it reaches
+          next from there.
+    """
+    answer_prompt = """
+        number the loop's cells 1, 2, ..., L in the order the loop visits them (start anywhere, go either way; the
+          cell numbered L is next to the cell numbered 1) and write -1 in every cell off the loop.
+    """
     symbols = frozenset({OFF} | set(range(1, 16 * 16 + 1)))
     empty = OFF
 
@@ -229,19 +242,6 @@ class PearlTask(EdgeMoves, GridTask):
             elif line[i] and not (line[i - 1] and line[(i + 1) % n]):
                 grid[r][c] = WHITE
         return grid
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Draw one closed loop that passes through the centres of cells, each step going to an "
-                "orthogonally adjacent cell. The loop never visits a cell twice and never branches.\n"
-                "- Every pearl (\"B\" black, \"W\" white in the grid) must be on the loop.\n"
-                "- At a black pearl the loop makes a 90-degree turn, and in both cells it reaches next from "
-                "there it continues straight.\n"
-                "- At a white pearl the loop passes straight through, and it turns in at least one of the two "
-                "cells it reaches next from there.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ("number the loop's cells 1, 2, ..., L in the order the loop visits them (start anywhere, go either "
-                "way; the cell numbered L is next to the cell numbered 1) and write -1 in every cell off the loop.")
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         H, W = self.dims(instance)

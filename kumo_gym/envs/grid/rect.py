@@ -70,6 +70,12 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
         R2 every region contains exactly one number
         R3 a region's number equals its number of cells
     """)
+    rules_prompt = """
+        - Some cells of the grid hold numbers (0 in the grid below means no number).
+        - Cut the whole grid along the cell borders into rectangles (squares count as rectangles); every cell belongs
+          to exactly one rectangle.
+        - Every rectangle contains exactly one number, and that number equals the count of cells in the rectangle.
+    """
     symbols = frozenset(range(EMPTY, MAX_SIDE * MAX_SIDE + 1))
 
     def clues(self, state: dict) -> list[tuple[int, int, int]]:
@@ -165,13 +171,6 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
                     if any(a[r][c] != b[r][c] for r in range(r0, r0 + h) for c in range(c0, c0 + w)):
                         spots[i] = (r0 + int(rng.integers(h)), c0 + int(rng.integers(w)))
         raise RuntimeError(f"could not generate a {W}x{H} Rect puzzle")
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Some cells of the grid hold numbers (0 in the grid below means no number).\n"
-                "- Cut the whole grid along the cell borders into rectangles (squares count as rectangles); every "
-                "cell belongs to exactly one rectangle.\n"
-                "- Every rectangle contains exactly one number, and that number equals the count of cells in the "
-                "rectangle.")
 
     def answer_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)

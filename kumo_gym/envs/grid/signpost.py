@@ -86,6 +86,7 @@ class SignpostTask(GridTask):
         R1 the numbers 1..W*H are each used exactly once and every given number is kept
         R2 for every k < W*H the cell of k+1 lies along the arrow of the cell of k
     """)
+    answer_prompt = "give the number of every cell (given numbers copied)."
     symbols = frozenset(range(1, MAX_SIDE * MAX_SIDE + 1))
     state_keys = ("arrows", "givens")
     empty = 0
@@ -183,9 +184,6 @@ class SignpostTask(GridTask):
                 "may lie in between.\n"
                 f"- The cell without an arrow (null) holds {H * W}.\n"
                 "- Non-zero entries of givens are numbers already placed and must be kept; 0 means unknown.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the number of every cell (given numbers copied)."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

@@ -62,6 +62,14 @@ class SinglesTask(GridTask):
         R3 no number repeats among the white cells of a row or a column
         R4 a white cell shows the number printed in it
     """)
+    rules_prompt = """
+        - Every cell of the state's grid holds a number. Colour each cell black or white.
+        - Within any single row, and within any single column, a number may appear in at most one white cell; black
+          cells do not count.
+        - Two black cells may never share a side (touching at a corner is fine).
+        - All white cells must form one connected area, moving between white cells that share a side.
+    """
+    answer_prompt = "give every cell of the grid: -1 for a black cell, or the cell's own number for a white cell."
     symbols = frozenset(range(-1, 63))
     empty = WHITE
 
@@ -168,16 +176,6 @@ class SinglesTask(GridTask):
             if enc.engine.unique(enc.assumptions(), truth):
                 return state, np.where(black, BLACK, np.asarray(nums)).tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Singles puzzle")
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Every cell of the state's grid holds a number. Colour each cell black or white.\n"
-                "- Within any single row, and within any single column, a number may appear in at most one white "
-                "cell; black cells do not count.\n"
-                "- Two black cells may never share a side (touching at a corner is fine).\n"
-                "- All white cells must form one connected area, moving between white cells that share a side.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give every cell of the grid: -1 for a black cell, or the cell's own number for a white cell."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         nums = self.numbers(instance)

@@ -56,6 +56,18 @@ class TentsTask(GridTask):
         R3 each row and each column holds the number of tents given for it
         R4 trees and tents pair off one to one between orthogonal neighbours
     """)
+    rules_prompt = """
+        - Some cells hold trees ("T"). Put tents in some of the other cells.
+        - Trees and tents come in pairs: every tree is matched with exactly one tent directly above, below, left or
+          right of it, and every tent with exactly one tree, so there are as many tents as trees. A tent may also
+          happen to touch other trees.
+        - No two tents may touch each other, not even at a corner.
+        - The number of tents in each row equals that row's entry in row_counts (top to bottom), and the number in
+          each column equals its entry in col_counts (left to right).
+    """
+    answer_prompt = """
+        give every cell of the grid: "T" for a tree (copied from the puzzle), "A" for a tent, "." for an empty cell.
+    """
     symbols = frozenset({TREE, TENT, GRASS})
     state_keys = ("grid", "col_counts", "row_counts")
     empty = GRASS
@@ -166,19 +178,6 @@ class TentsTask(GridTask):
                 a, b = spots[int(rng.integers(len(spots)))]
                 grid[r][c], grid[a][b], placed = TENT, TREE, placed + 1
         return grid if placed == n_pairs else None
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Some cells hold trees (\"T\"). Put tents in some of the other cells.\n"
-                "- Trees and tents come in pairs: every tree is matched with exactly one tent directly above, "
-                "below, left or right of it, and every tent with exactly one tree, so there are as many tents as "
-                "trees. A tent may also happen to touch other trees.\n"
-                "- No two tents may touch each other, not even at a corner.\n"
-                "- The number of tents in each row equals that row's entry in row_counts (top to bottom), and "
-                "the number in each column equals its entry in col_counts (left to right).")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ('give every cell of the grid: "T" for a tree (copied from the puzzle), "A" for a tent, '
-                '"." for an empty cell.')
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

@@ -72,6 +72,7 @@ class UnrulyTask(GridTask):
         R3 given cells keep their colour
         R4 with 'unique' set, no two rows and no two columns are equal
     """)
+    answer_prompt = "give the colour of every cell as an integer: 1 for black, 0 for white, givens included."
     symbols = frozenset({BLACK, WHITE})
     state_keys = ("grid", "unique")
     empty = EMPTY
@@ -156,9 +157,6 @@ class UnrulyTask(GridTask):
         if instance.data["state"].get("unique"):
             return text + "\n- \"unique\" is true: no two rows may be identical, and no two columns may be identical."
         return text + "\n- \"unique\" is false: rows (or columns) may repeat."
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the colour of every cell as an integer: 1 for black, 0 for white, givens included."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         fixed = self.givens(instance)
