@@ -211,7 +211,8 @@ class PearlTask(EdgeMoves, GridTask):
             enc = self.encode({"grid": grid})
             drawn = numbered_edges(sol)
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
-            other = enc.engine.sample(enc.assumptions(), avoid=truth)  # a fresh solver: deterministic
+            # the layout's solver answers yes/no; a second loop to move to comes from a fresh one (deterministic)
+            other = None if enc.engine.unique(enc.assumptions(), truth) else enc.engine.sample(enc.assumptions(), avoid=truth)
             if other is not None:
                 nxt = enc.decode(other)
                 nxt_loop = [x for _, x in sorted((v, (r, c)) for r, row in enumerate(nxt) for c, v in enumerate(row) if v > 0)]
@@ -223,8 +224,7 @@ class PearlTask(EdgeMoves, GridTask):
                 continue
             keys = sorted({k[1:] for k in enc.clues})
             groups = [enc.assumptions([("on", *x), (grid[x[0]][x[1]], *x)]) for x in keys]
-            kept = reduce_clues(enc.engine, groups, rng, truth,  # pearl guards are never derived: grade by callback
-                                acceptable=None if limit is None else lambda lits, e=enc.engine: e.grade(lits) <= 1)
+            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=limit, derive=False)  # guards are never derived
             for (r, c), keep in zip(keys, kept):
                 grid[r][c] = grid[r][c] if keep else EMPTY
             return {"grid": grid}, sol
