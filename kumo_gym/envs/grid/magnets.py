@@ -138,7 +138,7 @@ class MagnetsTask(GridTask):
         def decode(value: np.ndarray) -> list[list]:
             return np.where(value[p] > 0, PLUS, np.where(value[m] > 0, MINUS, BLANK)).tolist()
 
-        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode,
+        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode, solver="glucose4",
                         extra={"count": count, "slot": slot, "single": single})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:

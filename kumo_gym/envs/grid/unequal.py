@@ -110,7 +110,7 @@ class UnequalTask(LatinGridTask):
                 f.extend([[-g, -ge[q, v], ge[p, v + 1]] for v in range(2, n)])
                 f.add([-g, -ge[q, n]])
                 f.extend([[g, -ge[p, v], ge[q, v]] for v in range(2, n + 1)])
-        return Encoding(f, x.ravel(), self.decoder(x), extra={"x": x, "rel": rel})
+        return Encoding(f, x.ravel(), self.decoder(x), extra={"x": x, "rel": rel}, solver="glucose4")
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """Above Easy, a puzzle that propagation alone solves is redrawn (up to 20 times)."""
