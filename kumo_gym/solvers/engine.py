@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pysat.solvers import Solver
 
+from .propagation import ClauseArrays
 from .sat import DEFAULT_SOLVER, Formula
 
 #: after this many activation literals the layout's solver is rebuilt (bounded memory over
@@ -156,6 +157,40 @@ class Engine:
         if self.fixes_answer(self.propagate(assumptions)):
             return 0
         return 1 if self.fixes_answer(self.probe(assumptions)) else 2
+
+    def cut_grade(self, assumptions: Sequence[int]) -> int:
+        """The §8 grade of a puzzle whose global rule is a cut (connectivity, block sizes), which
+        plain propagation of the rules formula cannot see: propagation (0) or probing (1) over the
+        formula plus the cuts that a uniqueness proof of the puzzle needed, 2 when even that
+        stalls (or the puzzle is not unique). The proof runs on a fresh solver, so the grade of an
+        instance is the same in any process."""
+        assumptions = [int(a) for a in assumptions]
+        cuts: list[list[int]] = []
+        with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
+            value = self._solve_collect(s, assumptions, cuts)
+            if value is None:
+                return 2
+            s.add_clause(block(value, self.answer))
+            if self._solve_collect(s, assumptions, cuts) is not None:
+                return 2
+        arrays = ClauseArrays.from_clauses(list(self.formula.clauses) + cuts, self.n_vars)
+        if self.fixes_answer(arrays.propagate(assumptions)):
+            return 0
+        return 1 if self.fixes_answer(arrays.probe(assumptions, self._answer64)) else 2
+
+    def _solve_collect(self, solver: Solver, assumptions: list[int], cuts: list[list[int]]) -> Values | None:
+        """The cut loop on ``solver``, appending every cut it adds to ``cuts``."""
+        for _ in range(MAX_CUT_ROUNDS):
+            if not solver.solve(assumptions=assumptions):
+                return None
+            value = values_of(solver.get_model(), self.n_vars)
+            found = self.cuts(value) if self.cuts is not None else []
+            if not found:
+                return value
+            for cl in found:
+                solver.add_clause(list(cl))
+                cuts.append(list(cl))
+        raise RuntimeError("the cut loop did not converge")
 
     # ---- the layout's incremental solver ----------------------------------------------------
     @property
