@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
+from .play import direction, dirs_edges, grid_edges
+
 Cell = tuple[int, int]
 
 
@@ -220,6 +222,42 @@ def ray(r: int, c: int, step: tuple[int, int] | None, H: int, W: int) -> list[Ce
         r, c = r + step[0], c + step[1]
         out.append((r, c))
     return out
+
+
+def seen_from(grid: list[list], r: int, c: int, blocker) -> int:
+    """1 (the cell itself) plus the cells visible from (r, c) in the four directions, each line of
+    sight ending before the first ``blocker`` cell or at the edge (Range's numbers)."""
+    H, W = len(grid), len(grid[0])
+    total = 1
+    for step_ in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+        for a, b in ray(r, c, step_, H, W):
+            if grid[a][b] == blocker:
+                break
+            total += 1
+    return total
+
+
+def change_one(rng: np.random.Generator, grid: list[list], cells: list[Cell], symbols) -> list[list]:
+    """A copy of ``grid`` with one of ``cells`` (picked at random) changed to another of
+    ``symbols`` (a generator's local search step, :func:`~kumo_gym.solvers.engine.descend`)."""
+    (r, c), out = cells[int(rng.integers(len(cells)))], [list(row) for row in grid]
+    others = [t for t in symbols if t != grid[r][c]]
+    out[r][c] = others[int(rng.integers(len(others)))]
+    return out
+
+
+def random_scatter(rng: np.random.Generator, H: int, W: int, target: int) -> np.ndarray:
+    """Up to ``target`` marked cells in a random order, never two side by side, the unmarked cells
+    staying orthogonally connected (Range's black cells); a boolean mask."""
+    marked = np.zeros((H, W), bool)
+    for idx in rng.permutation(W * H):
+        cell = divmod(int(idx), W)
+        if marked.sum() >= target or any(marked[n] for n in neighbours4(*cell, H, W)):
+            continue
+        marked[cell] = True
+        if len(components(~marked)) != 1:
+            marked[cell] = False
+    return marked
 
 
 def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
@@ -498,6 +536,175 @@ def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callabl
     return cuts
 
 
+#: (dr, dc) of the direction letters U, R, D, L (the order of the last axis of direction variables)
+URDL = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+
+def track_vars(f, H: int, W: int, rule: str) -> tuple[np.ndarray, np.ndarray, Callable, Callable]:
+    """Lines through cell centres as four direction variables per cell (``d[r, c, k]``: the cell
+    connects in direction URDL[k]; off-grid ones too, for a line entering from outside) and "on
+    the line" per cell (``t``): 0 or 2 directions per cell, ``rule`` "both cells claim a
+    connection" between neighbours, and no 2x2 loop (implied by any no-loop rule; it helps
+    propagation). With them :func:`track_decoder` and :func:`track_cuts` (no closed loop). Tracks."""
+    d, t = f.grid("dir", H, W, 4), f.grid("track", H, W)
+    for r in range(H):
+        for c in range(W):
+            lits = [int(x) for x in d[r, c]]
+            f.at_most(lits, 2)
+            f.extend([[-x] + [y for y in lits if y != x] for x in lits])
+            f.extend([[-x, int(t[r, c])] for x in lits] + [[-int(t[r, c])] + lits])
+            if c + 1 < W:
+                f.exactly([int(d[r, c, 1]), -int(d[r, c + 1, 3])], 1, rule=rule)
+            if r + 1 < H:
+                f.exactly([int(d[r, c, 2]), -int(d[r + 1, c, 0])], 1, rule=rule)
+            if r + 1 < H and c + 1 < W:
+                f.add([-int(d[r, c, 1]), -int(d[r, c + 1, 2]), -int(d[r + 1, c + 1, 3]), -int(d[r + 1, c, 0])])
+    return d, t, track_decoder(d), track_cuts(d, t)
+
+
+def track_cuts(d: np.ndarray, t: np.ndarray) -> Callable[[np.ndarray], list[list[int]]]:
+    """The ``cuts`` of "no closed loop" over :func:`track_vars` (Tracks; the clauses of
+    :func:`loop_cuts` with ``single_loop=False``, found on the value array directly): a component
+    of the model's lines that nowhere leaves the grid is a closed loop S, and every solution with
+    all of S on the line connects some cell of S out of S."""
+    H, W = t.shape
+
+    def cuts(value: np.ndarray) -> list[list[int]]:
+        on = value[d] > 0
+        seen = np.zeros((H, W), bool)
+        out = []
+        for r0, c0 in np.argwhere(on.any(axis=2)).tolist():
+            if seen[r0, c0]:
+                continue
+            seen[r0, c0], comp, leaves, i = True, [(r0, c0)], False, 0
+            while i < len(comp):
+                r, c = comp[i]
+                i += 1
+                for k, (dr, dc) in enumerate(URDL):
+                    if on[r, c, k]:
+                        a, b = r + dr, c + dc
+                        if not (0 <= a < H and 0 <= b < W) or not on[a, b, (k + 2) % 4]:
+                            leaves = True
+                        elif not seen[a, b]:
+                            seen[a, b] = True
+                            comp.append((a, b))
+            if not leaves:
+                cells = sorted(comp)
+                inside = set(cells)
+                out.append([-int(t[x]) for x in cells] + [int(d[x][k]) for x in cells for k, (dr, dc) in enumerate(URDL)
+                                                          if (x[0] + dr, x[1] + dc) not in inside])
+        return out
+
+    return cuts
+
+
+def track_decoder(d: np.ndarray) -> Callable[[np.ndarray], list[list[str]]]:
+    """A value array over :func:`track_vars` as a grid of direction strings (URDL order)."""
+    letters = np.array(["", "U", "R", "UR", "D", "UD", "RD", "URD", "L", "UL", "RL", "URL", "DL", "UDL", "RDL", "URDL"])
+
+    def decode(value: np.ndarray) -> list[list[str]]:
+        return letters[((value[d] > 0) * np.array([1, 2, 4, 8])).sum(axis=2)].tolist()
+
+    return decode
+
+
+def inside_sides(r: int, c: int, letters: str, H: int, W: int) -> str:
+    """Those of the direction ``letters`` that point from (r, c) to a cell of the grid."""
+    return "".join(x for x in letters if step(r, c, x, H, W) is not None)
+
+
+def track_literals(d: np.ndarray, dirs: list[list[str]]) -> list[int]:
+    """The literals setting every variable of :func:`track_vars` as a grid of direction strings does."""
+    H, W = d.shape[:2]
+    return [int(d[r, c, k]) * (1 if x in dirs[r][c] else -1) for r in range(H) for c in range(W) for k, x in enumerate("URDL")]
+
+
+def track_border(d: np.ndarray, ends: set[tuple[Cell, str]]) -> list[int]:
+    """The literals fixing every off-grid direction of :func:`track_vars`: true for the line's
+    ``ends`` ((cell, letter) where it leaves the grid), false elsewhere (Tracks' entry and exit)."""
+    H, W = d.shape[:2]
+    return [int(d[r, c, k]) * (1 if ((r, c), x) in ends else -1) for r in range(H) for c in range(W)
+            for k, x in enumerate("URDL") if step(r, c, x, H, W) is None]
+
+
+def track_faults(grid: list[list[str]], ends: set[tuple[Cell, str]]) -> tuple[list[Cell], set, list[Cell]]:
+    """What breaks a line in a grid of direction strings: the cells whose off-grid directions are
+    not exactly the line's ``ends`` ((cell, letter)), the neighbour pairs (row-major) where only one
+    cell claims the connection, and the cells of closed loops (Tracks' R1, R2, R3)."""
+    H, W = len(grid), len(grid[0])
+    off = {((r, c), x) for r in range(H) for c in range(W) for x in grid[r][c] if step(r, c, x, H, W) is None}
+    one_sided = {(a, b) for a, b in grid_edges(H, W)
+                 if (direction(a, b) in grid[a[0]][a[1]]) != (direction(b, a) in grid[b[0]][b[1]])}
+    loops = [x for cells, n in link_components(H, W, dirs_edges(grid)) if n == len(cells) for x in cells]
+    return sorted({x for x, _ in off ^ ends}), one_sided, loops
+
+
+def loop_vars(f, H: int, W: int) -> tuple[np.ndarray, Callable, np.ndarray, Callable, Callable]:
+    """Lines through cell centres as one variable per pair of neighbours and "on the line" per
+    cell (``on``); ``e(a, d, k)`` is the edge variable leaving the cell ``k`` - 1 steps from ``a``
+    in direction d (U, R, D, L), None off the grid. With them the answer variables (the edges in
+    :func:`~.play.grid_edges` order), the decoder (the loops numbered, :func:`number_loops`) and
+    the single-loop cuts (:func:`loop_cuts`). Pearl; :func:`loop_degree` adds each cell's rule."""
+    edge = {x: f.var(("edge", x)) for x in grid_edges(H, W)}
+    on = f.grid("on", H, W)
+
+    def e(a: Cell, d: str, k: int = 1) -> int | None:
+        dr, dc = STEP[d]
+        a = (a[0] + dr * (k - 1), a[1] + dc * (k - 1))
+        return edge.get(tuple(sorted((a, (a[0] + dr, a[1] + dc)))))
+
+    keys, lits = list(edge), np.asarray(list(edge.values()), np.int64)
+
+    def links(value: np.ndarray) -> list:
+        return [keys[i] for i in np.flatnonzero(value[lits] > 0).tolist()]
+
+    exits = {(x, d): e(x, d) for x in np.ndindex(H, W) for d in "URDL" if e(x, d)}
+    return (on, e, np.asarray([edge[k] for k in grid_edges(H, W)], np.int32),
+            lambda value: number_loops(H, W, links(value)), loop_cuts(on, exits, links, single_loop=True))
+
+
+def loop_degree(f, on: np.ndarray, e: Callable, x: Cell) -> None:
+    """Cell ``x`` of :func:`loop_vars` has two of its edges when on the line, none otherwise."""
+    inc = [e(x, d) for d in "URDL" if e(x, d)]
+    f.extend([[-i, int(on[x])] for i in inc])
+    f.exactly(inc, 2, guard=int(on[x]))
+
+
+def loop_around(one: dict, step: dict, k: int, L: int) -> list[Cell] | None:
+    """The cells numbered k - 2, k - 1, k + 1, k + 2 along a loop of :func:`loop_numbers` (None
+    when the loop is broken anywhere from k - 2 to k + 2)."""
+    ks = [(k + i - 1) % L + 1 for i in (-2, -1, 0, 1)] if k > 0 and L >= 4 else []
+    if not ks or not all(step[j] for j in ks):
+        return None
+    return [one[(k + i - 1) % L + 1] for i in (-2, -1, 1, 2)]
+
+
+def loop_edges(loop: list[Cell]) -> set:
+    """The edges (sorted cell pairs) of a closed loop given as its cells in order."""
+    return {tuple(sorted((loop[i - 1], loop[i]))) for i in range(len(loop))}
+
+
+def loop_order(grid: list[list]) -> list[Cell]:
+    """The cells of a numbered answer in the order of their numbers."""
+    return [x for _, x in sorted((v, (r, c)) for r, row in enumerate(grid) for c, v in enumerate(row) if v > 0)]
+
+
+def loop_numbers(grid: list[list]) -> tuple[int, list[Cell], dict, dict]:
+    """How a numbered answer forms a loop: its length L, the cells whose number repeats or exceeds
+    L, ``one`` (number -> its cell, for the numbers used once) and ``step`` (k -> whether k and
+    k + 1, or L and 1, lie on neighbouring cells)."""
+    at: dict = {}
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if v > 0:
+                at.setdefault(v, []).append((r, c))
+    L = sum(map(len, at.values()))
+    bad = sorted(x for v, xs in at.items() if v > L or len(xs) > 1 for x in xs)
+    one = {k: xs[0] for k, xs in at.items() if len(xs) == 1 and k <= L}
+    step_ = {k: bool(one.get(k) and one.get(k % L + 1) and direction(one[k], one[k % L + 1])) for k in range(1, L + 1)}
+    return L, bad, one, step_
+
+
 def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cell, length: float) -> list[Cell]:
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
@@ -526,20 +733,23 @@ def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: 
     """Random detours: one step a -> b of the path (or loop) is pushed sideways by a cell, through
     two free neighbours a', b' (a -> a' -> b' -> b), until ``length`` cells or no detour fits."""
     path = list(path)
-    used = set(path)
+    free = np.zeros((H + 2, W + 2), bool)  # a border of taken cells: no bounds checks
+    free[1:-1, 1:-1] = True
+    for r, c in path:
+        free[r + 1, c + 1] = False
     while len(path) < length:
-        spots = []
-        steps = list(zip(path, path[1:])) + ([(path[-1], path[0])] if closed else [])  # noqa: RUF007
-        for i, (a, b) in enumerate(steps):
-            for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
-                x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
-                if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
-                    spots.append((i, x, y))
-        if not spots:
+        p = np.asarray(path, np.int64) + 1
+        a, b = (p, np.roll(p, -1, axis=0)) if closed else (p[:-1], p[1:])
+        side = (b - a)[:, ::-1]
+        x = np.stack([a + side, a - side], axis=1)  # per step, the two sideways pushes (as listed before)
+        y = np.stack([b + side, b - side], axis=1)
+        spots = np.argwhere(free[x[..., 0], x[..., 1]] & free[y[..., 0], y[..., 1]])
+        if not len(spots):
             break
-        i, x, y = spots[int(rng.integers(len(spots)))]
-        path[i + 1:i + 1] = [x, y]
-        used |= {x, y}
+        i, j = spots[int(rng.integers(len(spots)))].tolist()
+        cx, cy = (tuple((x if k == 0 else y)[i, j].tolist()) for k in (0, 1))
+        path[i + 1:i + 1] = [(cx[0] - 1, cx[1] - 1), (cy[0] - 1, cy[1] - 1)]
+        free[cx], free[cy] = False, False
     return path
 
 

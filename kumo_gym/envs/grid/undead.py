@@ -12,7 +12,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding, descend
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
-from .geometry import sight_line
+from .geometry import change_one, sight_line
 from .render import Sketch
 from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
 
@@ -157,7 +157,7 @@ class UndeadTask(GridTask):
                 free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
             start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
             sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g, deep),
-                                      lambda g, cells: self._change(rng, g, cells), 8 + 2 * len(free))
+                                      lambda g, cells: change_one(rng, g, cells, MONSTERS), 8 + 2 * len(free))
             if still_open or not free:
                 continue
             enc = self.encode(state := state_of(layout, sol))
@@ -176,12 +176,6 @@ class UndeadTask(GridTask):
         value, x = (eng.probe if deep else eng.propagate)(enc.assumptions()), enc.extra["x"]
         return [(r, c) for r, c in free if any(value[x[r, c, t]] == 0 for t in MONSTERS)]
 
-    @staticmethod
-    def _change(rng: np.random.Generator, sol: list[list[str]], cells: list) -> list[list[str]]:
-        (r, c), out = cells[int(rng.integers(len(cells)))], [list(row) for row in sol]  # another monster there
-        out[r][c] = [t for t in MONSTERS if t != sol[r][c]][int(rng.integers(2))]
-        return out
-
     def clue_count(self, instance: Instance) -> int:  # mirrors and givens (every count is always shown)
         return sum(v != "." for row in instance.data["state"]["grid"] for v in row)
 
@@ -195,8 +189,5 @@ class UndeadTask(GridTask):
         colour = {"G": "blue", "V": "red", "Z": "green", "\\": "given", "/": "given"}
         return Sketch(H, W, [[st["grid"][r][c] if st["grid"][r][c] in MIRRORS else grid[r][c] for c in range(W)]
                              for r in range(H)], [[colour.get(v) for v in row] for row in grid],
+                      caption="  ".join(f"{k}: {st['totals'][k]}" for k in MONSTERS),
                       **{side: [[str(n)] for n in st[side]] for side in SIDES})
-
-    def render(self, instance: Instance, state=None) -> str:  # the totals under the board
-        t = instance.data["state"]["totals"]
-        return super().render(instance, state) + "\n" + "  ".join(f"{k}: {t[k]}" for k in MONSTERS)
