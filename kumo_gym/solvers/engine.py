@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pysat.solvers import Solver
 
+from .propagation import ClauseArrays
 from .sat import DEFAULT_SOLVER, Formula
 
 #: after this many activation literals the layout's solver is rebuilt (bounded memory over
@@ -157,6 +158,40 @@ class Engine:
             return 0
         return 1 if self.fixes_answer(self.probe(assumptions)) else 2
 
+    def cut_grade(self, assumptions: Sequence[int]) -> int:
+        """The §8 grade of a puzzle whose global rule is a cut (connectivity, block sizes), which
+        plain propagation of the rules formula cannot see: propagation (0) or probing (1) over the
+        formula plus the cuts that a uniqueness proof of the puzzle needed, 2 when even that
+        stalls (or the puzzle is not unique). The proof runs on a fresh solver, so the grade of an
+        instance is the same in any process."""
+        assumptions = [int(a) for a in assumptions]
+        cuts: list[list[int]] = []
+        with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
+            value = self._solve_collect(s, assumptions, cuts)
+            if value is None:
+                return 2
+            s.add_clause(block(value, self.answer))
+            if self._solve_collect(s, assumptions, cuts) is not None:
+                return 2
+        arrays = ClauseArrays.from_clauses(list(self.formula.clauses) + cuts, self.n_vars)
+        if self.fixes_answer(arrays.propagate(assumptions)):
+            return 0
+        return 1 if self.fixes_answer(arrays.probe(assumptions, self._answer64)) else 2
+
+    def _solve_collect(self, solver: Solver, assumptions: list[int], cuts: list[list[int]]) -> Values | None:
+        """The cut loop on ``solver``, appending every cut it adds to ``cuts``."""
+        for _ in range(MAX_CUT_ROUNDS):
+            if not solver.solve(assumptions=assumptions):
+                return None
+            value = values_of(solver.get_model(), self.n_vars)
+            found = self.cuts(value) if self.cuts is not None else []
+            if not found:
+                return value
+            for cl in found:
+                solver.add_clause(list(cl))
+                cuts.append(list(cl))
+        raise RuntimeError("the cut loop did not converge")
+
     # ---- the layout's incremental solver ----------------------------------------------------
     @property
     def solver(self) -> Solver:
@@ -271,7 +306,7 @@ def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: fl
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
                  acceptable: Callable[[list[int]], bool] | None = None,
-                 near: Callable[[int], Sequence[int]] | None = None) -> list[bool]:
+                 near: Callable[[int], Sequence[int]] | None = None, derive: bool = True) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -281,7 +316,9 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     with None the clue set is reduced to a minimal unique one (deduction first, SAT otherwise).
     ``acceptable(literals)`` may veto a removal (a puzzle's own target). ``near(i)`` may list the
     groups around group i (Mosaic: clues within two cells): deduction from those alone is tried
-    first, which is sound (fewer clues deduce less) and far cheaper on big grids.
+    first, which is sound (fewer clues deduce less) and far cheaper on big grids. ``derive=False``
+    tests the grade itself after each removal instead of whether deduction re-derives the removed
+    clue (for clues deduction never derives, such as Pearl's pearl guards).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -296,7 +333,7 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     # when the whole clue set meets the grade target, the remaining clues do too exactly when
     # deduction from them re-derives the clue just removed (then the closure is unchanged), so
     # each test can stop as soon as it has (a large saving on big grids)
-    rederive = grade_limit is not None and engine.grade(every) <= grade_limit
+    rederive = derive and grade_limit is not None and engine.grade(every) <= grade_limit
     order = rng.permutation(len(groups))
     if grade_limit is None and acceptable is None:
         return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)

@@ -107,10 +107,30 @@ class FillingTask(GridTask):
                 for k in range(1, 9):
                     f.add([-int(x[r, c, k])] + [int(x[a, b, k]) for a, b in around], rule="R2")
 
+        # the commonest block-size cuts, up front (issue 14: fewer cut rounds): two cells holding k > 2
+        # that share a side have a third k next to them; three connected cells are never all 2
+        for r in range(H):
+            for c in range(W):
+                for a in ((r, c + 1), (r + 1, c)):
+                    if a[0] >= H or a[1] >= W:
+                        continue
+                    pair = {(r, c), a}
+                    rim = sorted({n for p in pair for n in neighbours4(*p, H, W)} - pair)
+                    for k in range(2, 9):
+                        f.add([-int(x[r, c, k]), -int(x[a[0], a[1], k])] + [int(x[n][k]) for n in rim], rule="R2")
+                    for b in sorted(set(neighbours4(*a, H, W)) - {(r, c)}):
+                        f.add([-int(x[r, c, 1]), -int(x[a[0], a[1], 1]), -int(x[b[0], b[1], 1])], rule="R2")
+
         def decode(value: np.ndarray) -> list[list]:
             return ((value[x] > 0).argmax(axis=2) + 1).tolist()
 
         return Encoding(f, x.ravel(), decode, cuts=sized_block_cuts(x), cut_rule="R2", extra={"x": x})
+
+    def grade(self, instance: Instance) -> int:
+        """§8 grade with the block-size rule in view (:meth:`Engine.cut_grade`): plain propagation
+        of the clauses never sees a block's size, so it would call every puzzle search-hard."""
+        enc = self.encoding(instance)
+        return enc.engine.cut_grade(enc.assumptions())
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]

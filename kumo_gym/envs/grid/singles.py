@@ -145,6 +145,12 @@ class SinglesTask(GridTask):
         return Encoding(f, x.ravel(), None, cuts=connected_cuts(-x.astype(np.int64)), cut_rule="R2",
                         extra={"black": x, "same": same})
 
+    def grade(self, instance: Instance) -> int:
+        """§8 grade with connectivity in view (:meth:`Engine.cut_grade`): plain propagation of the
+        clauses never sees that white cells must stay connected."""
+        enc = self.encoding(instance)
+        return enc.engine.cut_grade(enc.assumptions())
+
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """Latin numbers, a maximal black set, each black renumbered to clash with a white of its
         row or column; the first drawing SAT proves unique (cuts in place) is kept."""
