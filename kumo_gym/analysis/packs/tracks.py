@@ -19,7 +19,7 @@ from ...envs.grid.claims import line_edges
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 _CELL = r"@(\d+)@"
 _LINE = r"(?:the )?(?:track|loop|line|path)"
@@ -122,7 +122,6 @@ class TracksPack(LinePack):
 
 PACK = TRACKS = TracksPack(
     puzzle="tracks",
-    family="tracks",
     kinds={
         "Edge": {"a": "xcell", "b": "xcell", "on": "bool"},
         "OnPath": {"r": "r", "c": "c"},
@@ -130,12 +129,10 @@ PACK = TRACKS = TracksPack(
         "Count": {"axis": "axis", "index": "index", "n": "count"},
         "Endpoint": {"side": "side", "index": "index"},
         "GivenPiece": {"r": "r", "c": "c", "dirs": "dirs"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
     clue_kinds=frozenset({"Count", "Endpoint", "GivenPiece"}),
     rules=generic_rules({"Edge", "OnPath", "OffPath"}, negative={"OffPath"}, clues={"Count", "Endpoint", "GivenPiece"}),
-    aliases=ALIASES,
     claim_notes=("Edge: the track joins neighbouring cells a and b ([r, c] each; on=false: it does not); the border "
                  "ends are edges to [entry_row, -1] and [H, exit_col]. OnPath / OffPath: cell (r, c) is on / off the "
                  "track. Count: a row or column (axis ROW/COL) holds n track cells. Endpoint: the track enters on "
