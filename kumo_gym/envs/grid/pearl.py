@@ -92,7 +92,8 @@ class PearlTask(LoopAnswers, GridTask):
 
     # ---- rules --------------------------------------------------------------------------------
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
-        checks, around = self.loop_checks(grid, "R1")
+        loop, around = self.loop_checks(grid)
+        checks = [Check("R1", cells, ok) for cells, ok in loop]
         pearls = [(r, c, v) for r, row in enumerate(instance.data["state"]["grid"]) for c, v in enumerate(row) if v != EMPTY]
         for r, c, colour in pearls:
             k = grid[r][c]

@@ -33,7 +33,6 @@ import numpy as np
 from ...core.errors import ParseError
 from ...core.instance import Instance
 from ...core.task import Transition
-from .base import Check
 from .geometry import loop_around, loop_numbers, number_loops, numbered_edges
 from .play import EdgeMoves, dirs_edges, edges_dirs, last_move_object
 
@@ -330,13 +329,13 @@ class LoopAnswers(EdgeMoves):
         return number_loops(*self.dims(instance), dirs_edges([list(r) for r in state]))
 
     @staticmethod
-    def loop_checks(grid: list[list], rule: str) -> tuple[list[Check], Callable]:
-        """The checks of ``rule`` "the numbered cells form one closed loop" (1..L each once, L >= 4,
-        consecutive numbers and L, 1 on neighbouring cells) and ``around(k)``: the cells numbered
-        k - 2, k - 1, k + 1, k + 2 (None where the loop is broken there, or k is not on it)."""
+    def loop_checks(grid: list[list]) -> tuple[list[tuple[list[Cell], bool]], Callable]:
+        """The checks (cells, holds) of "the numbered cells form one closed loop" (1..L each once,
+        L >= 4, consecutive numbers and L, 1 on neighbouring cells) and ``around(k)``: the cells
+        numbered k - 2, k - 1, k + 1, k + 2 (None where the loop is broken there, or k is not on it)."""
         L, bad, one, step = loop_numbers(grid)
-        checks = [Check(rule, bad, not bad), Check(rule, [], L >= 4)]
-        checks += [Check(rule, [x for x in (one.get(k), one.get(k % L + 1)) if x], step[k]) for k in range(1, L + 1)]
+        checks = [(bad, not bad), ([], L >= 4)]
+        checks += [([x for x in (one.get(k), one.get(k % L + 1)) if x], step[k]) for k in range(1, L + 1)]
         return checks, lambda k: loop_around(one, step, k, L)
 
     @staticmethod
