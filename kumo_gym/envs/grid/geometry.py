@@ -827,35 +827,50 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
     can, and a new dot is seeded when none can, until every cell has a region. Returns the dots
     in scan order and the grid of dot indices."""
     owner = -np.ones((H, W), int)
+    own = [[-1] * W for _ in range(H)]  # the same, for fast scalar reads
     found: list = []
+    grow: list[set] = []  # per region, the free cells it may grow by (kept up to date, not recomputed)
+    near = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+
+    def fits(k: int, n: Cell) -> bool:
+        a, b = found[k][0] - n[0], found[k][1] - n[1]
+        return own[n[0]][n[1]] < 0 and 0 <= a < H and 0 <= b < W and own[a][b] < 0 and (a, b) != n
+
+    def take(k: int, cells) -> None:
+        """Give ``cells`` to region k: no region may grow into them (or into the cells whose
+        mirror image they are) any more; region k may grow next to them."""
+        for cell in cells:
+            owner[cell] = own[cell[0]][cell[1]] = k
+        for j, (r2, c2) in enumerate(found):
+            g = grow[j]
+            if g:
+                for q in cells:
+                    g.discard(q)
+                    g.discard((r2 - q[0], c2 - q[1]))
+        grow[k].update(n for cell in cells for n in near[cell] if fits(k, n))
 
     def seed() -> None:
         free = np.flatnonzero(owner.ravel() < 0)
         r, c = divmod(int(free[int(rng.integers(len(free)))]), W)
         opts = [d for d in ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
-                if all(0 <= a < H and 0 <= b < W and owner[a, b] < 0 for a, b in dot_cells(d))]
+                if all(0 <= a < H and 0 <= b < W and own[a][b] < 0 for a, b in dot_cells(d))]
         weight = np.asarray([shapes[(d[0] % 2, d[1] % 2)] for d in opts], float)
         found.append(opts[int(rng.choice(len(opts), p=weight / weight.sum()))])
-        for cell in dot_cells(found[-1]):
-            owner[cell] = len(found) - 1
+        grow.append(set())
+        take(len(found) - 1, dot_cells(found[-1]))
 
-    def growth(k: int) -> list:
-        r2, c2 = found[k]
-        return sorted({n for a, b in zip(*np.nonzero(owner == k)) for n in neighbours4(int(a), int(b), H, W)
-                       if owner[n] < 0 and 0 <= r2 - n[0] < H and 0 <= c2 - n[1] < W
-                       and owner[r2 - n[0], c2 - n[1]] < 0 and (r2 - n[0], c2 - n[1]) != n})
     for _ in range(max(1, seeds)):
         if (owner < 0).any():
             seed()
     while (owner < 0).any():
-        open_ = [k for k in range(len(found)) if growth(k)]
+        open_ = [k for k in range(len(found)) if grow[k]]
         if not open_:
             seed()
             continue
         k = open_[int(rng.integers(len(open_)))]
-        grow = growth(k)
-        p = grow[int(rng.integers(len(grow)))]
-        owner[p] = owner[found[k][0] - p[0], found[k][1] - p[1]] = k
+        cand = sorted(grow[k])
+        p = cand[int(rng.integers(len(cand)))]
+        take(k, {p, (found[k][0] - p[0], found[k][1] - p[1])})
     order = sorted(range(len(found)), key=lambda i: found[i])
     label = {old: new for new, old in enumerate(order)}
     return [list(found[i]) for i in order], [[label[int(owner[r, c])] for c in range(W)] for r in range(H)]
