@@ -24,6 +24,19 @@ def line_pairs(H: int, W: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     return rows + [((a, c), (b, c)) for c in range(W) for a in range(H) for b in range(a + 1, H)]
 
 
+def _white_connected(dark: list[bool], near: list[list[int]]) -> bool:
+    """Whether the cells not ``dark`` (flat indices, ``near[i]`` their neighbours) are connected."""
+    start = dark.index(False)
+    seen = {start}
+    todo = [start]
+    while todo:
+        for j in near[todo.pop()]:
+            if not dark[j] and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(dark) - sum(dark)
+
+
 @dataclasses.dataclass(frozen=True)
 class SinglesParams(GridParams):
     W: int = param(5, lo=2, hi=20, doc="columns")
@@ -157,14 +170,15 @@ class SinglesTask(GridTask):
         W, H = params["W"], params["H"]
         for _attempt in range(5000):
             nums = [row[:W] for row in random_latin(rng, max(W, H))[:H]]
-            black = np.zeros((H, W), bool)
-            for idx in rng.permutation(W * H):
-                cell = divmod(int(idx), W)
-                if any(black[n] for n in neighbours4(*cell, H, W)):
+            near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+            dark = [False] * (W * H)
+            for idx in rng.permutation(W * H).tolist():
+                if any(dark[n] for n in near[idx]):
                     continue
-                black[cell] = True
-                if len(components(~black)) != 1:
-                    black[cell] = False
+                dark[idx] = True
+                if not _white_connected(dark, near):
+                    dark[idx] = False
+            black = np.asarray(dark, bool).reshape(H, W)
             for r, c in sorted(zip(*np.nonzero(black))):
                 seen = sorted({nums[a][b] for a, b in [(r, k) for k in range(W)] + [(k, c) for k in range(H)]
                                if not black[a, b]})
