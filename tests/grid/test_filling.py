@@ -96,3 +96,13 @@ def test_block_size_cuts_forbid_the_model_they_reject():
     for clause in small:
         assert not any((lit > 0) == (model([[3, 3], [1, 2]])[abs(lit)] > 0) for lit in clause)  # each is violated
     assert len(small) == 2
+
+
+def test_grade_sees_the_block_sizes():
+    # plain propagation never sees a block's size (every puzzle would grade 2); with the cuts a
+    # uniqueness proof needed, some easy puzzles are solved by propagation or probing
+    insts = [T.generate(np.random.default_rng([5, s]), difficulty="easy") for s in range(8)]
+    grades = [T.grade(i) for i in insts]
+    assert min(grades) < 2 and grades == [T.grade(i) for i in insts]  # deterministic
+    plain = [T.encoding(i).engine.grade(T.encoding(i).assumptions()) for i in insts]
+    assert plain == [2] * len(insts)

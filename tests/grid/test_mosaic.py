@@ -86,3 +86,41 @@ def test_render_and_interactive_values():
     assert "7#" in text and "4." not in text
     assert set(T.move_values(inst)) == {0, 1, 2}
     assert T.parse(T.format_answer(SPEC_SOLUTION)) == SPEC_SOLUTION
+
+
+def test_generator_kernel_deduces_what_the_cnf_propagation_does():
+    """The generator's grid kernel (issue 14) keeps exactly the clues that the engine's CNF
+    propagation (reduce_clues at grade 0) keeps, for solvable and unsolvable images alike."""
+    from kumo_gym.envs.grid import _mosaic_kernel
+
+    rng = np.random.default_rng(5)
+    H, W = 4, 5
+    n = H * W
+    scratch = (np.zeros(n, np.int8), np.zeros(n + 1, np.int64), np.zeros(n, np.int8))
+    solvable = 0
+    for _ in range(60):
+        black = rng.random((H, W)) < 0.5
+        full = [[sum(black[a][b] for a, b in block(r, c, H, W)) for c in range(W)] for r in range(H)]
+        enc = T.encode({"grid": full})
+        truth = enc.engine.propagate(enc.assumptions())
+        active = np.ones(n, np.int8)
+        sign = np.where(black, 1, -1).astype(np.int8).ravel()
+        clue = np.asarray(full, np.int64).ravel()
+        ok = _mosaic_kernel.reduce(H, W, sign, clue, active, np.zeros(0, np.int64), *scratch)
+        assert ok == enc.engine.fixes_answer(truth)
+        if not ok:
+            continue
+        solvable += 1
+        order = rng.permutation(n).astype(np.int64)
+        _mosaic_kernel.reduce(H, W, sign, clue, active, order, *scratch)
+        keys = sorted(enc.clues)
+        # the engine's propagation, clue by clue in the same order
+        lits = {k: list(enc.clues[k][1]) for k in keys}
+        on = set(keys)
+        for i in order.tolist():
+            k = (i // W, i % W)
+            on.discard(k)
+            if not enc.engine.fixes_answer(enc.engine.propagate([x for j in sorted(on) for x in lits[j]])):
+                on.add(k)
+        assert sorted(on) == [(i // W, i % W) for i in np.flatnonzero(active)]
+    assert solvable >= 2

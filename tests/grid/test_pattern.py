@@ -103,3 +103,32 @@ def test_claims_and_render():
     assert solution_claims(inst) == [{"type": "Black", "r": 0, "c": 0}, {"type": "Black", "r": 1, "c": 0}]
     assert T.render(inst, SPEC_SOLUTION).splitlines()[-1] == "1  # ."
     assert T.parse("[[1,0],[1,0]]") == SPEC_SOLUTION
+
+
+def test_line_solver_certifies_only_unique_pictures():
+    """The generator's line solver (issue 14) accepts a picture only when its clues have no other
+    solution (checked by SAT), rejects the 2x2 diagonal (two solutions), and accepts most blobs."""
+    from kumo_gym.envs.grid import _pattern_kernel
+
+    assert not _pattern_kernel.solves(2, 2, np.asarray([1, 0, 0, 1], np.int8))
+    assert _pattern_kernel.solves(2, 2, np.asarray([1, 1, 0, 1], np.int8))
+    rng = np.random.default_rng(3)
+    accepted = unique = 0
+    for i in range(40):
+        H, W = 4 + i % 4, 5 + i % 3
+        pic = (rng.random((H, W)) < 0.55).astype(np.int8)
+        sol = pic.tolist()
+        inst = T.make_instance({"W": W, "H": H}, {"rows": [runs(r) for r in sol], "cols": [runs(c) for c in pic.T.tolist()]},
+                               sol, source="test")
+        n = T.count_solutions(inst)
+        unique += n == 1
+        if _pattern_kernel.solves(H, W, pic.ravel()):
+            accepted += 1
+            assert n == 1
+    assert accepted >= 10 and unique >= accepted
+
+
+def test_generated_hard_puzzles_are_unique():
+    for seed in range(3):
+        a = T.generate(np.random.default_rng(seed), difficulty="hard")
+        assert T.count_solutions(a) == 1

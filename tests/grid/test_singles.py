@@ -90,3 +90,13 @@ def test_claims_render_and_moves():
     assert s == ((1, 2), (-1, 1)) and T.is_goal(inst, s)
     assert T.apply(inst, s, T.parse_move('{"r": 1, "c": 0, "v": null}')) == ((1, 2), (1, 1))
     assert "#" in T.render(inst, SPEC_SOLUTION) and T.render_rgb(inst).ndim == 3
+
+
+def test_grade_sees_connectivity():
+    # plain propagation never sees that white cells stay connected; the grade adds the cuts a
+    # uniqueness proof needed, so easy puzzles are not all graded as needing search
+    insts = [T.generate(np.random.default_rng([16, s]), difficulty="easy") for s in range(6)]
+    grades = [T.grade(i) for i in insts]
+    assert min(grades) < 2 and grades == [T.grade(i) for i in insts]
+    plain = [T.encoding(i).engine.grade(T.encoding(i).assumptions()) for i in insts]
+    assert max(plain) == 2

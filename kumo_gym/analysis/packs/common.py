@@ -21,7 +21,6 @@ from ..schema import CONTRADICTION_CAUSE, DISCHARGE
 from ..text import NOT_A_LIST
 
 # ---- schema pieces -------------------------------------------------------------------------
-CONTRADICTION = {"Contradiction": {"branch": "branch", "note": "note"}}
 
 
 def generic_rules(solution: set, negative: set = frozenset(), clues: set = frozenset(), counts: set = frozenset(),
@@ -38,8 +37,6 @@ def generic_rules(solution: set, negative: set = frozenset(), clues: set = froze
     }
     return {k: v for k, v in rules.items() if v}
 
-
-ALIASES = {"R_CONTRADICTION_DISCHARGE": DISCHARGE}
 
 
 # ---- phrase sets ---------------------------------------------------------------------------
@@ -153,11 +150,10 @@ def value_pack(**clues: dict) -> dict:
     """
     return {
         "kinds": {"Cell": CELL_VALUE, "NotCell": CELL_VALUE, **clues,
-                  "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"}, **CONTRADICTION},
+                  "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"}},
         "solution_kinds": frozenset({"Cell", "NotCell"}),
         "clue_kinds": frozenset(clues),
         "rules": generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues=set(clues), cand=True),
-        "aliases": ALIASES,
         "opposites": {"Cell": "NotCell", "NotCell": "Cell"},
         "negative_kinds": frozenset({"NotCell"}),
         "value_claim": ("Cell", "v"),
@@ -174,11 +170,10 @@ def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), *
     :func:`colour_phrases`) and templates (with :data:`COLOUR_TEMPLATES`).
     """
     return {
-        "kinds": {"Black": {"r": "r", "c": "c"}, "White": {"r": "r", "c": "c"}, **kinds, **CONTRADICTION},
+        "kinds": {"Black": {"r": "r", "c": "c"}, "White": {"r": "r", "c": "c"}, **kinds},
         "solution_kinds": frozenset({"Black", "White"}),
         "clue_kinds": frozenset(clues),
         "rules": generic_rules({"Black", "White"}, negative={"White"}, clues=set(clues), counts=set(counts)),
-        "aliases": ALIASES,
         "opposites": {"Black": "White", "White": "Black"},
         "negative_kinds": frozenset({"White"}),
         "count_kinds": frozenset(counts),

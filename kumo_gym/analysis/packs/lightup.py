@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, CONTRADICTION, generic_rules, neighbours4
+from .common import generic_rules, neighbours4
 
 LIGHT_WORDS = r"(?:light|bulb|lamp|l)s?"
 
@@ -74,18 +74,15 @@ class LightupPack(Pack):
 
 PACK = LIGHTUP = LightupPack(
     puzzle="lightup",
-    family="lightup",
     kinds={
         "Light": {"r": "r", "c": "c"},
         "NoLight": {"r": "r", "c": "c"},
         "Black": {"r": "r", "c": "c", "n": "optcount"},
         "Needs": {"r": "r", "c": "c", "n": "count"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Light", "NoLight"}),
     clue_kinds=frozenset({"Black"}),
     rules=generic_rules({"Light", "NoLight"}, negative={"NoLight"}, clues={"Black"}, counts={"Needs"}),
-    aliases=ALIASES,
     claim_notes=("Light / NoLight: a light is (not) placed on the white cell (r, c). Black is a black cell, n its "
                  "number (null when it has none). Needs: the number at (r, c) still needs n more lights."),
     opposites={"Light": "NoLight", "NoLight": "Light"},

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 WORDS = {1: "positive", -1: "negative", 0: "blank"}
 SIGN_WORDS = {"+": "plus", "-": "minus"}
@@ -104,18 +104,15 @@ def _phrases() -> tuple:
 
 PACK = MAGNETS = MagnetsPack(
     puzzle="magnets",
-    family="magnets",
     kinds={
         "Pole": {"r": "r", "c": "c", "v": "value"},
         "NotPole": {"r": "r", "c": "c", "v": "value"},
         "Count": {"axis": "axis", "index": "index", "sign": "sym", "n": "count"},
         "Slot": {"cells": "cells"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Pole", "NotPole"}),
     clue_kinds=frozenset({"Count", "Slot"}),
     rules=generic_rules({"Pole", "NotPole"}, negative={"NotPole"}, clues={"Count", "Slot"}),
-    aliases=ALIASES,
     claim_notes=("Pole: cell (r, c) holds v (1 a + pole, -1 a - pole, 0 blank); NotPole rules v out there. Count: row or "
                  "column index holds n poles of sign + or -. Slot: the two cells form one domino slot."),
     opposites={"Pole": "NotPole", "NotPole": "Pole"},

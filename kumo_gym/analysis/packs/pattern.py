@@ -84,7 +84,6 @@ class PatternPack(Pack):
 
 PACK = PATTERN = PatternPack(
     puzzle="pattern",
-    family="pattern",
     **colour_pack(BLACK, WHITE, {"LineClue"}, LineClue={"axis": "axis", "index": "index", "runs": "runs"}),
     claim_notes=("Black / White: the colour of cell (r, c). LineClue: the clue of a row (axis ROW) or column "
                  "(axis COL): the lengths of its black runs in order (left to right, top to bottom); [] for none."),

@@ -22,7 +22,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 _CELL = r"@(\d+)@"
 _SHAPE = r"(?:rectangle|region|block|box)"
@@ -170,20 +170,17 @@ class RectPack(Pack):
 
 PACK = RECT = RectPack(
     puzzle="rect",
-    family="rect",
     kinds={
         "Rect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
         "NotRect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
         "SameRegion": {"a": "cell", "b": "cell"},
         "DiffRegion": {"a": "cell", "b": "cell"},
         "Clue": {"r": "r", "c": "c", "n": "count"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Rect", "NotRect", "SameRegion", "DiffRegion"}),
     clue_kinds=frozenset({"Clue"}),
     rules=generic_rules({"Rect", "NotRect", "SameRegion", "DiffRegion"}, negative={"NotRect", "DiffRegion"},
                         clues={"Clue"}),
-    aliases=ALIASES,
     claim_notes=("Rect is one rectangle of the division, by its top-left (r0, c0) and bottom-right (r1, c1) cells; "
                  "NotRect says that rectangle is not one of them. "
                  "SameRegion / DiffRegion say two cells a, b ([r, c], a before b) lie in one rectangle or in two. "

@@ -103,7 +103,6 @@ def _arrow_phrases() -> tuple:
 
 PACK = SIGNPOST = SignpostPack(
     puzzle="signpost",
-    family="signpost",
     **value_pack(Given=CELL_VALUE, Arrow={"r": "r", "c": "c", "dir": "sym"}),
     claim_notes=("Cell states a cell's number, NotCell rules one out. Arrow is the arrow of a cell: dir one of N, NE, "
                  "E, SE, S, SW, W, NW (N is up). Given is a number shown in the puzzle."),

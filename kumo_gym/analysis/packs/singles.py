@@ -59,7 +59,6 @@ class SinglesPack(Pack):
 
 PACK = SINGLES = SinglesPack(
     puzzle="singles",
-    family="singles",
     **colour_pack(BLACK, None, {"Number"}, Number={"r": "r", "c": "c", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Number: the number n printed in "
                  "cell (r, c)."),

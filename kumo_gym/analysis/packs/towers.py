@@ -86,7 +86,6 @@ def _edge_phrases() -> tuple:
 
 PACK = TOWERS = TowersPack(
     puzzle="towers",
-    family="towers",
     **value_pack(Given=CELL_VALUE, EdgeClue={"side": "side", "index": "index", "n": "count"}),
     claim_notes=("Cell states a tower's height, NotCell rules one out. EdgeClue is a visibility clue: side TOP or "
                  "BOTTOM for a column clue, LEFT or RIGHT for a row clue; index is the column or row."),

@@ -24,7 +24,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 _CELL = r"@(\d+)@"
 _LINE = r"(?:the )?(?:track|loop|line|path)"
@@ -130,7 +130,6 @@ class TracksPack(LinePack):
 
 PACK = TRACKS = TracksPack(
     puzzle="tracks",
-    family="tracks",
     kinds={
         "Edge": {"a": "xcell", "b": "xcell", "on": "bool"},
         "OnPath": {"r": "r", "c": "c"},
@@ -138,12 +137,10 @@ PACK = TRACKS = TracksPack(
         "Count": {"axis": "axis", "index": "index", "n": "count"},
         "Endpoint": {"side": "side", "index": "index"},
         "GivenPiece": {"r": "r", "c": "c", "dirs": "dirs"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
     clue_kinds=frozenset({"Count", "Endpoint", "GivenPiece"}),
     rules=generic_rules({"Edge", "OnPath", "OffPath"}, negative={"OffPath"}, clues={"Count", "Endpoint", "GivenPiece"}),
-    aliases=ALIASES,
     claim_notes=("Edge: the track joins neighbouring cells a and b ([r, c] each; on=false: it does not); the border "
                  "ends are edges to [entry_row, -1] and [H, exit_col]. OnPath / OffPath: cell (r, c) is on / off the "
                  "track. Count: a row or column (axis ROW/COL) holds n track cells. Endpoint: the track enters on "

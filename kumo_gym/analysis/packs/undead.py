@@ -16,7 +16,7 @@ from ...envs.grid.tatham.undead import MIRRORS, MONSTERS, SIDES, visible
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 NAMES = {"G": "ghost", "V": "vampire", "Z": "zombie"}
 MIRROR_WORDS = {"\\": "backslash", "/": "slash"}
@@ -107,19 +107,16 @@ def _phrases() -> tuple:
 
 PACK = UNDEAD = UndeadPack(
     puzzle="undead",
-    family="undead",
     kinds={
         "Monster": {"r": "r", "c": "c", "t": "sym"},
         "NotMonster": {"r": "r", "c": "c", "t": "sym"},
         "Mirror": {"r": "r", "c": "c", "kind": "sym"},
         "Total": {"t": "sym", "n": "count"},
         "Sight": {"side": "side", "index": "index", "n": "count"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Monster", "NotMonster"}),
     clue_kinds=frozenset({"Mirror", "Total", "Sight"}),
     rules=generic_rules({"Monster", "NotMonster"}, negative={"NotMonster"}, clues={"Mirror", "Total", "Sight"}),
-    aliases=ALIASES,
     claim_notes=("Monster: cell (r, c) holds monster t (G ghost, V vampire, Z zombie); NotMonster rules t out there. "
                  "Mirror: a mirror of kind \\ or / at (r, c). Total: there are n monsters of kind t. Sight: the edge "
                  "number on side TOP/BOTTOM (a column) or LEFT/RIGHT (a row) at that index is n."),

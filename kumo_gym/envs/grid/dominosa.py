@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.propagation import ClauseArrays
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import dominoes, random_tiling
 from .play import DominoMoves
 from .render import Sketch
@@ -54,16 +54,15 @@ class DominosaTask(DominoMoves, GridTask):
     family = "dominosa"
     title = "Dominosa"
     Params = DominosaParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"max_pip": 1, "tatham_difficulty": "t"},
-        "easy": {"max_pip": 3, "tatham_difficulty": "t"},
-        "normal": {"max_pip": 6, "tatham_difficulty": "b"},
-        "hard": {"max_pip": 9, "tatham_difficulty": "b"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "dominosa.R1": "the grid is tiled by dominoes: every L has its R to the right, every T its B below",
-        "dominosa.R2": "no pair of numbers is the pair of two dominoes (with R1, every pair appears exactly once)",
-    }
+    difficulties = presets("max_pip tatham_difficulty", (1, "t"), (3, "t"), (6, "b"), (9, "b"))
+    rule_codes = rule_table("dominosa", """
+        R1 the grid is tiled by dominoes: every L has its R to the right, every T its B below
+        R2 no pair of numbers is the pair of two dominoes (with R1, every pair appears exactly once)
+    """)
+    answer_prompt = """
+        for every cell say which half of its domino it is: "L" and "R" for the left and right halves of a horizontal
+          domino, "T" and "B" for the top and bottom halves of a vertical one.
+    """
     symbols = frozenset(PARTNER)
     state_keys = ("max_pip", "grid")
     empty = EMPTY
@@ -185,10 +184,6 @@ class DominosaTask(DominoMoves, GridTask):
                 f"- A domino's pair is the two numbers it covers. Each of the {(n + 1) * (n + 2) // 2} possible pairs "
                 f"{{a, b}} with 0 <= a <= b <= {n} (doubles such as {{0, 0}} included, order not mattering) must be the "
                 "pair of exactly one domino.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ('for every cell say which half of its domino it is: "L" and "R" for the left and right halves of '
-                'a horizontal domino, "T" and "B" for the top and bottom halves of a vertical one.')
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         nums = instance.data["state"]["grid"]

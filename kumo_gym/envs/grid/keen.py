@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
-from .base import Check, GridParams
+from .base import Check, GridParams, presets
 from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
 from .latin import LatinGridTask, latin_copy, random_latin
 from .render import Sketch
@@ -52,17 +52,22 @@ class KeenTask(LatinGridTask):
     family = "keen"
     title = "Keen"
     Params = KeenParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"n": 3, "tatham_difficulty": "e"},
-        "easy": {"n": 4, "tatham_difficulty": "e"},
-        "normal": {"n": 6, "tatham_difficulty": "n"},
-        "hard": {"n": 9, "tatham_difficulty": "n"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "keen.R1": "every row holds each value 1..n exactly once",
-        "keen.R2": "every column holds each value 1..n exactly once",
-        "keen.R3": "every cage meets its clue (sum, product, difference or quotient equals the target)",
-    }
+    difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (6, "n"), (9, "n"))
+    rule_codes = rule_table("keen", """
+        R1 every row holds each value 1..n exactly once
+        R2 every column holds each value 1..n exactly once
+        R3 every cage meets its clue (sum, product, difference or quotient equals the target)
+    """)
+    rules_prompt = """
+        - Fill every cell with a number from 1 to {n}; each row and each column contains every number exactly once.
+        - The grid is divided into cages. cage_grid gives the cage id of each cell; cages lists every cage with its
+          cells ([row, column]), its operation and its target.
+        - "+": the numbers in the cage add up to the target. "x": they multiply to the target. "-" (two cells): the
+          larger minus the smaller equals the target. "/" (two cells): the larger divided by the smaller equals the
+          target.
+        - A number may appear more than once in a cage if those cells are in different rows and columns.
+    """
+    answer_prompt = "give the completed grid as integers 1 to {n}."
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "cage_grid", "cages")
 
@@ -121,21 +126,6 @@ class KeenTask(LatinGridTask):
     def _truth(enc: Encoding, sol: list[list]) -> list[int]:
         x = enc.extra["x"]
         return [int(x[r, c, v - 1]) for r, row in enumerate(sol) for c, v in enumerate(row)]
-
-    def rules_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return (f"- Fill every cell with a number from 1 to {n}; each row and each column contains every number "
-                "exactly once.\n"
-                "- The grid is divided into cages. cage_grid gives the cage id of each cell; cages lists every cage "
-                "with its cells ([row, column]), its operation and its target.\n"
-                "- \"+\": the numbers in the cage add up to the target. \"x\": they multiply to the target. "
-                "\"-\" (two cells): the larger minus the smaller equals the target. \"/\" (two cells): the larger "
-                "divided by the smaller equals the target.\n"
-                "- A number may appear more than once in a cage if those cells are in different rows and columns.")
-
-    def answer_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return f"give the completed grid as integers 1 to {n}."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import across, neighbours4, random_tiling, slot_pairs
 from .render import Sketch
 from .tatham.magnets import COUNTS
@@ -62,17 +62,23 @@ class MagnetsTask(GridTask):
     family = "magnets"
     title = "Magnets"
     Params = MagnetsParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 2, "tatham_difficulty": "e", "strip": False},
-        "easy": {"W": 6, "H": 5, "tatham_difficulty": "e", "strip": False},
-        "normal": {"W": 6, "H": 5, "tatham_difficulty": "t", "strip": True},
-        "hard": {"W": 10, "H": 9, "tatham_difficulty": "t", "strip": True},
-    }
-    rule_codes: ClassVar[dict] = {
-        "magnets.R1": "each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0",
-        "magnets.R2": "no two orthogonally adjacent cells are both 1 or both -1",
-        "magnets.R3": "the + counts (top per column, left per row) and - counts (bottom, right) match their clues",
-    }
+    difficulties = presets("W H tatham_difficulty strip",
+                           (3, 2, "e", False), (6, 5, "e", False), (6, 5, "t", True), (10, 9, "t", True))
+    rule_codes = rule_table("magnets", """
+        R1 each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0
+        R2 no two orthogonally adjacent cells are both 1 or both -1
+        R3 the + counts (top per column, left per row) and - counts (bottom, right) match their clues
+    """)
+    rules_prompt = """
+        - "slots" cuts the grid into two-cell slots: "L" and "R" are the left and right cells of a horizontal slot,
+          "T" and "B" the top and bottom cells of a vertical one; "*" is a single cell that belongs to no slot.
+        - Each slot is either a magnet, one cell + (1) and the other - (-1) in either order, or empty, both cells 0. A
+          single cell is always 0.
+        - Two cells that share a side never hold the same pole: no 1 next to a 1, no -1 next to a -1.
+        - plus_cols[c] is the number of 1s in column c and plus_rows[r] the number in row r; minus_cols and minus_rows
+          count the -1s the same way. A null entry means that count is not given.
+    """
+    answer_prompt = "give every cell as an integer: 1 for a + pole, -1 for a - pole, 0 for an empty cell."
     symbols = frozenset({PLUS, BLANK, MINUS})
     state_keys = ("slots", *COUNTS)
     empty = None
@@ -132,7 +138,7 @@ class MagnetsTask(GridTask):
         def decode(value: np.ndarray) -> list[list]:
             return np.where(value[p] > 0, PLUS, np.where(value[m] > 0, MINUS, BLANK)).tolist()
 
-        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode,
+        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode, solver="glucose4",
                         extra={"count": count, "slot": slot, "single": single})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
@@ -175,19 +181,6 @@ class MagnetsTask(GridTask):
 
     def clue_features(self, instance: Instance) -> np.ndarray:  # a hidden count is -1
         return np.asarray([-1 if v is None else v for key in COUNTS for v in instance.data["state"][key]], np.float32)
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- \"slots\" cuts the grid into two-cell slots: \"L\" and \"R\" are the left and right cells of a "
-                "horizontal slot, \"T\" and \"B\" the top and bottom cells of a vertical one; \"*\" is a single cell "
-                "that belongs to no slot.\n"
-                "- Each slot is either a magnet, one cell + (1) and the other - (-1) in either order, or empty, both "
-                "cells 0. A single cell is always 0.\n"
-                "- Two cells that share a side never hold the same pole: no 1 next to a 1, no -1 next to a -1.\n"
-                "- plus_cols[c] is the number of 1s in column c and plus_rows[r] the number in row r; minus_cols and "
-                "minus_rows count the -1s the same way. A null entry means that count is not given.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give every cell as an integer: 1 for a + pole, -1 for a - pole, 0 for an empty cell."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import DIFFICULTIES, Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import OPPOSITE as OPP
 from .geometry import STEP, grid_links, link_dirs, random_tree, repair_tree, spanning_tree_cuts, step, union_find
 from .render import _GLYPH, Sketch
@@ -68,12 +68,16 @@ class NetTask(GridTask):
     family = "net"
     title = "Net"
     Params = NetParams
-    difficulties: ClassVar[dict] = {d: {"W": n, "H": n, "wrap": False} for d, n in zip(DIFFICULTIES, (2, 4, 5, 11))}
-    rule_codes: ClassVar[dict] = {
-        "net.R1": "each tile keeps its type and only rotates",
-        "net.R2": "every pipe end meets its neighbour's opposite end (none off a non-wrapping grid or through a barrier)",
-        "net.R3": "the tiles joined by their pipes form one connected network without loops",
-    }
+    difficulties = presets("W H wrap", (2, 2, False), (4, 4, False), (5, 5, False), (11, 11, False))
+    rule_codes = rule_table("net", """
+        R1 each tile keeps its type and only rotates
+        R2 every pipe end meets its neighbour's opposite end (none off a non-wrapping grid or through a barrier)
+        R3 the tiles joined by their pipes form one connected network without loops
+    """)
+    answer_prompt = """
+        give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from its type's
+          orientation-0 shape, not the turn to apply to the current one).
+    """
     symbols = frozenset(ORIENTATIONS)
     state_keys = ("tiles", "wrap", "barriers")
     empty = 0
@@ -181,10 +185,6 @@ class NetTask(GridTask):
                 + ("- \"barriers\" lists walls as [row, col, side] (side \"R\": right of that cell, \"D\": below it); no "
                    "pipe may cross a wall.\n" if st["barriers"] else "")
                 + "- All tiles must join into one single network, and the network must contain no loop.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ("give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from "
-                "its type's orientation-0 shape, not the turn to apply to the current one).")
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         """Pipes as line segments from each cell centre (one leaving the grid shows a wrap or a bad

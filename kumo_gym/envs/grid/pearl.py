@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import loop_cuts, number_loops, numbered_edges, random_loop, straight
 from .play import STEPS, EdgeMoves, direction, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
@@ -70,19 +70,27 @@ class PearlTask(EdgeMoves, GridTask):
     family = "pearl"
     title = "Pearl"
     Params = PearlParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 5, "H": 5, "tatham_difficulty": "e"},
-        "easy": {"W": 6, "H": 6, "tatham_difficulty": "e"},
-        "normal": {"W": 8, "H": 8, "tatham_difficulty": "e"},
-        "hard": {"W": 10, "H": 10, "tatham_difficulty": "t"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "pearl.R1": "the numbered cells form one closed loop: 1..L each once (L >= 4), consecutive numbers and "
-                    "L, 1 on orthogonal neighbours",
-        "pearl.R2": "every pearl is on the loop",
-        "pearl.R3": "the loop turns at a black pearl and goes straight through both of its loop neighbours",
-        "pearl.R4": "the loop goes straight through a white pearl and turns in at least one of its loop neighbours",
-    }
+    difficulties = presets("W H tatham_difficulty", (5, 5, "e"), (6, 6, "e"), (8, 8, "e"), (10, 10, "t"))
+    rule_codes = rule_table("pearl", """
+        R1 the numbered cells form one closed loop: 1..L each once (L >= 4), consecutive numbers and L, 1 on
+           orthogonal neighbours
+        R2 every pearl is on the loop
+        R3 the loop turns at a black pearl and goes straight through both of its loop neighbours
+        R4 the loop goes straight through a white pearl and turns in at least one of its loop neighbours
+    """)
+    rules_prompt = """
+        - Draw one closed loop that passes through the centres of cells, each step going to an orthogonally adjacent
+          cell. The loop never visits a cell twice and never branches.
+        - Every pearl ("B" black, "W" white in the grid) must be on the loop.
+        - At a black pearl the loop makes a 90-degree turn, and in both cells it reaches next from there it continues
+          straight.
+        - At a white pearl the loop passes straight through, and it turns in at least one of the two cells it reaches
+          next from there.
+    """
+    answer_prompt = """
+        number the loop's cells 1, 2, ..., L in the order the loop visits them (start anywhere, go either way; the
+          cell numbered L is next to the cell numbered 1) and write -1 in every cell off the loop.
+    """
     symbols = frozenset({OFF} | set(range(1, 16 * 16 + 1)))
     empty = OFF
 
@@ -234,19 +242,6 @@ class PearlTask(EdgeMoves, GridTask):
             elif line[i] and not (line[i - 1] and line[(i + 1) % n]):
                 grid[r][c] = WHITE
         return grid
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Draw one closed loop that passes through the centres of cells, each step going to an "
-                "orthogonally adjacent cell. The loop never visits a cell twice and never branches.\n"
-                "- Every pearl (\"B\" black, \"W\" white in the grid) must be on the loop.\n"
-                "- At a black pearl the loop makes a 90-degree turn, and in both cells it reaches next from "
-                "there it continues straight.\n"
-                "- At a white pearl the loop passes straight through, and it turns in at least one of the two "
-                "cells it reaches next from there.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ("number the loop's cells 1, 2, ..., L in the order the loop visits them (start anywhere, go either "
-                "way; the cell numbered L is next to the cell numbered 1) and write -1 in every cell off the loop.")
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         H, W = self.dims(instance)

@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import queen_path, ray, step_towards
 from .render import Sketch
 from .tatham.signpost import STEP
@@ -81,12 +81,12 @@ class SignpostTask(GridTask):
     family = "signpost"
     title = "Signpost"
     Params = SignpostParams
-    difficulties: ClassVar[dict] = {"trivial": {"W": 2, "H": 1}, "easy": {"W": 3, "H": 3},
-                                    "normal": {"W": 4, "H": 4}, "hard": {"W": 7, "H": 7}}
-    rule_codes: ClassVar[dict] = {
-        "signpost.R1": "the numbers 1..W*H are each used exactly once and every given number is kept",
-        "signpost.R2": "for every k < W*H the cell of k+1 lies along the arrow of the cell of k",
-    }
+    difficulties = presets("W H", (2, 1), (3, 3), (4, 4), (7, 7))
+    rule_codes = rule_table("signpost", """
+        R1 the numbers 1..W*H are each used exactly once and every given number is kept
+        R2 for every k < W*H the cell of k+1 lies along the arrow of the cell of k
+    """)
+    answer_prompt = "give the number of every cell (given numbers copied)."
     symbols = frozenset(range(1, MAX_SIDE * MAX_SIDE + 1))
     state_keys = ("arrows", "givens")
     empty = 0
@@ -184,9 +184,6 @@ class SignpostTask(GridTask):
                 "may lie in between.\n"
                 f"- The cell without an arrow (null) holds {H * W}.\n"
                 "- Non-zero entries of givens are numbers already placed and must be kept; 0 means unknown.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the number of every cell (given numbers copied)."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams
+from .base import Check, GridParams, presets
 from .latin import LatinGridTask, latin_formula, random_latin
 from .render import Sketch
 from .tatham.towers import SIDES
@@ -62,17 +62,21 @@ class TowersTask(LatinGridTask):
     family = "towers"
     title = "Towers"
     Params = TowersParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"n": 3, "tatham_difficulty": "e"},
-        "easy": {"n": 4, "tatham_difficulty": "e"},
-        "normal": {"n": 5, "tatham_difficulty": "e"},
-        "hard": {"n": 6, "tatham_difficulty": "e"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "towers.R1": "every row and every column holds each height 1..n exactly once",
-        "towers.R2": "each edge clue equals the number of towers visible from it",
-        "towers.R3": "given heights are kept",
-    }
+    difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (5, "e"), (6, "e"))
+    rule_codes = rule_table("towers", """
+        R1 every row and every column holds each height 1..n exactly once
+        R2 each edge clue equals the number of towers visible from it
+        R3 given heights are kept
+    """)
+    rules_prompt = """
+        - Every cell holds a tower of height 1 to {n}; each row and each column contains every height exactly once.
+        - A clue outside the grid gives the number of towers visible from that point looking into the grid along its
+          row or column. A tower is visible when it is taller than all towers in front of it.
+        - "top" clues look down the columns (left to right), "bottom" clues look up the columns, "left" clues look
+          right along the rows (top to bottom), "right" clues look left along the rows; 0 means no clue.
+        - Non-zero heights in the grid are given and must be kept; 0 marks an empty cell.
+    """
+    answer_prompt = "give the completed grid of heights as integers 1 to {n}, including the given heights."
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "top", "bottom", "left", "right", "grid")
 
@@ -170,21 +174,6 @@ class TowersTask(LatinGridTask):
                             for s, side in enumerate(SIDES)}}
         return {**state, "grid": [[v if enc.clues[r, c][1][0] in on else 0 for c, v in enumerate(row)]
                                   for r, row in enumerate(sol)]}, sol
-
-    def rules_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return (f"- Every cell holds a tower of height 1 to {n}; each row and each column contains every height "
-                "exactly once.\n"
-                "- A clue outside the grid gives the number of towers visible from that point looking into the "
-                "grid along its row or column. A tower is visible when it is taller than all towers in front of it.\n"
-                "- \"top\" clues look down the columns (left to right), \"bottom\" clues look up the columns, "
-                "\"left\" clues look right along the rows (top to bottom), \"right\" clues look left along the rows; "
-                "0 means no clue.\n"
-                "- Non-zero heights in the grid are given and must be kept; 0 marks an empty cell.")
-
-    def answer_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return f"give the completed grid of heights as integers 1 to {n}, including the given heights."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

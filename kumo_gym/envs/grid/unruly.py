@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, cells_decoder
+from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
@@ -64,18 +64,15 @@ class UnrulyTask(GridTask):
     family = "unruly"
     title = "Unruly"
     Params = UnrulyParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 6, "H": 6, "unique": False, "tatham_difficulty": "t"},
-        "easy": {"W": 8, "H": 6, "unique": False, "tatham_difficulty": "t"},
-        "normal": {"W": 8, "H": 8, "unique": False, "tatham_difficulty": "t"},
-        "hard": {"W": 14, "H": 14, "unique": False, "tatham_difficulty": "t"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "unruly.R1": "every row and every column holds as many black cells as white ones",
-        "unruly.R2": "no three consecutive cells of one colour in a row or a column",
-        "unruly.R3": "given cells keep their colour",
-        "unruly.R4": "with 'unique' set, no two rows and no two columns are equal",
-    }
+    difficulties = presets("W H unique tatham_difficulty",
+                           (6, 6, False, "t"), (8, 6, False, "t"), (8, 8, False, "t"), (14, 14, False, "t"))
+    rule_codes = rule_table("unruly", """
+        R1 every row and every column holds as many black cells as white ones
+        R2 no three consecutive cells of one colour in a row or a column
+        R3 given cells keep their colour
+        R4 with 'unique' set, no two rows and no two columns are equal
+    """)
+    answer_prompt = "give the colour of every cell as an integer: 1 for black, 0 for white, givens included."
     symbols = frozenset({BLACK, WHITE})
     state_keys = ("grid", "unique")
     empty = EMPTY
@@ -160,9 +157,6 @@ class UnrulyTask(GridTask):
         if instance.data["state"].get("unique"):
             return text + "\n- \"unique\" is true: no two rows may be identical, and no two columns may be identical."
         return text + "\n- \"unique\" is false: rows (or columns) may repeat."
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the colour of every cell as an integer: 1 for black, 0 for white, givens included."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         fixed = self.givens(instance)
