@@ -306,7 +306,7 @@ def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: fl
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
                  acceptable: Callable[[list[int]], bool] | None = None,
-                 near: Callable[[int], Sequence[int]] | None = None) -> list[bool]:
+                 near: Callable[[int], Sequence[int]] | None = None, derive: bool = True) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -316,7 +316,9 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     with None the clue set is reduced to a minimal unique one (deduction first, SAT otherwise).
     ``acceptable(literals)`` may veto a removal (a puzzle's own target). ``near(i)`` may list the
     groups around group i (Mosaic: clues within two cells): deduction from those alone is tried
-    first, which is sound (fewer clues deduce less) and far cheaper on big grids.
+    first, which is sound (fewer clues deduce less) and far cheaper on big grids. ``derive=False``
+    tests the grade itself after each removal instead of whether deduction re-derives the removed
+    clue (for clues deduction never derives, such as Pearl's pearl guards).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -331,7 +333,7 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     # when the whole clue set meets the grade target, the remaining clues do too exactly when
     # deduction from them re-derives the clue just removed (then the closure is unchanged), so
     # each test can stop as soon as it has (a large saving on big grids)
-    rederive = grade_limit is not None and engine.grade(every) <= grade_limit
+    rederive = derive and grade_limit is not None and engine.grade(every) <= grade_limit
     order = rng.permutation(len(groups))
     if grade_limit is None and acceptable is None:
         return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)

@@ -116,3 +116,25 @@ def test_interactive_and_drawing():
     assert ((0, 1), (0, 2)) in sketch.walls and len(sketch.dots) == 3  # region borders drawn as walls
     assert not np.array_equal(T.render_rgb(inst, SPEC_SOLUTION), T.render_rgb(inst))
     assert json.loads(T.prompt(inst).split("Puzzle state (JSON):\n", 1)[1]) == inst.data["state"]
+
+
+def test_array_deduction_matches_the_formula_deduction():
+    # deduce_regions (no formula) and GalaxiesTask.deduce (propagation of the clauses plus
+    # reachability) agree, and a decided grid is the solution
+    from kumo_gym.envs.grid.galaxies import deduce_regions
+    from kumo_gym.envs.grid.geometry import random_symmetric_partition
+
+    rng = np.random.default_rng(5)
+    solved = 0
+    for H, W, seeds in [(5, 5, 1), (7, 7, 3), (8, 6, 3)] * 4:
+        dots, sol = random_symmetric_partition(rng, H, W, seeds, {(0, 0): 1, (0, 1): 1, (1, 0): 1, (1, 1): 1})
+        labels = deduce_regions(H, W, dots)
+        enc = T.encode({"W": W, "H": H, "dots": dots})
+        value = T.deduce(enc)
+        by_arrays = labels is not None and bool((labels >= 0).all())
+        assert by_arrays == enc.engine.fixes_answer(value)
+        if by_arrays:
+            solved += 1
+            assert labels.tolist() == sol == enc.decode(value)
+    assert solved > 0
+    assert deduce_regions(4, 5, T.load(SPLIT_ID).data["state"]["dots"]).tolist() == SPLIT_SOLUTION

@@ -55,7 +55,9 @@ def cage_literal(f: Formula, x: np.ndarray, n: int, key, cells: list, op: str, t
     negation breaks exactly this cage): a selector per value tuple, or for large sum/product
     cages a chain of partial results that can still reach the target. Support clauses let
     propagation remove values no tuple (or chain edge) uses while the clue is assumed."""
-    lit = lambda i, v: int(x[cells[i][0], cells[i][1], v - 1])
+    xs = x.tolist() if isinstance(x, np.ndarray) else x  # nested lists: numpy scalar indexing is slow
+    cell_vars = [xs[r][c] for r, c in cells]
+    lit = lambda i, v: cell_vars[i][v - 1]
     ok = f.var(("ok", key))
     tuples = cage_tuples(n, len(cells), op, target)
     if tuples is not None:

@@ -31,6 +31,64 @@ DEDUCED_TRIES = 100
 PICK = {9: 20, 25: 2}
 
 
+def deduce_regions(H: int, W: int, dots) -> np.ndarray | None:
+    """Galaxies' deduction without a formula (what :meth:`GalaxiesTask.deduce` computes without
+    probing, on arrays): ``open[r, c, k]`` (cell in dot k's region is still possible) and
+    ``known[r, c, k]``, from the cells each dot touches, to a fixpoint of
+
+    * R1: a cell known in one region is in no other; a cell with one region left is in it;
+    * R4: a cell is in k's region exactly when its mirror image about dot k is (and never when
+      that image lies off the grid);
+    * R2: a cell that no path of cells still open to k joins to dot k's cells is not in k's region.
+
+    These are unit propagation of the rules' clauses plus the reachability step, so the result is
+    the same; every step follows from the rules. The dot index of every cell when that decides
+    them all, -1 where some stay open; None when the dots contradict the rules.
+    """
+    K = len(dots)
+    r = np.arange(H)[:, None, None]
+    c = np.arange(W)[None, :, None]
+    r2 = np.asarray([d[0] for d in dots])[None, None, :]
+    c2 = np.asarray([d[1] for d in dots])[None, None, :]
+    mr, mc = r2 - r, c2 - c
+    open_ = (mr >= 0) & (mr < H) & (mc >= 0) & (mc < W)
+    valid = open_.ravel()
+    kk = np.broadcast_to(np.arange(K)[None, None, :], (H, W, K))
+    mirror = ((np.clip(mr, 0, H - 1) * W + np.clip(mc, 0, W - 1)) * K + kk).ravel()
+    known = np.zeros((H, W, K), bool)
+    for k, dot in enumerate(dots):
+        for cell in dot_cells(dot):
+            known[cell][k] = True
+    while True:
+        before = (open_.sum(), known.sum())
+        if (known & ~open_).any() or (known.sum(axis=2) > 1).any():
+            return None
+        open_ &= known | ~known.any(axis=2, keepdims=True)
+        flat_open, flat_known = open_.ravel(), known.ravel()
+        open_ = (flat_open & flat_open[mirror]).reshape(H, W, K)
+        known = (flat_known | (flat_known[mirror] & valid)).reshape(H, W, K)
+        left = open_.sum(axis=2, keepdims=True)
+        if (left == 0).any():
+            return None
+        known |= open_ & (left == 1)
+        reach = known & open_
+        while True:  # flood every region at once from the cells known to be in it
+            grown = reach.copy()
+            grown[1:] |= reach[:-1]
+            grown[:-1] |= reach[1:]
+            grown[:, 1:] |= reach[:, :-1]
+            grown[:, :-1] |= reach[:, 1:]
+            grown &= open_
+            if (grown == reach).all():
+                break
+            reach = grown
+        open_ &= reach
+        if (open_.sum(), known.sum()) == before:
+            break
+    decided = known.any(axis=2)
+    return np.where(decided, known.argmax(axis=2), -1)
+
+
 @dataclasses.dataclass(frozen=True)
 class GalaxiesParams(GridParams):
     W: int = param(7, lo=3, hi=20, doc="columns")
@@ -194,11 +252,13 @@ class GalaxiesTask(GridTask):
     def grade(self, instance: Instance) -> int:
         """§8 grade by Galaxies' own deduction (:meth:`deduce`): 0 propagation with reachability
         solves it, 1 probing with reachability does, 2 search is needed."""
-        return self._grade(self.encoding(instance))
+        return self._grade(instance.data["state"])
 
-    def _grade(self, enc: Encoding) -> int:
-        if enc.engine.fixes_answer(self.deduce(enc)):
+    def _grade(self, state: dict, enc: Encoding | None = None) -> int:
+        labels = deduce_regions(*self.shape(state), state["dots"])
+        if labels is not None and (labels >= 0).all():
             return 0
+        enc = enc or self.encode(state)
         return 1 if enc.engine.fixes_answer(self.deduce(enc, probe=True)) else 2
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
@@ -215,14 +275,20 @@ class GalaxiesTask(GridTask):
             if len(dots) <= 1:
                 continue
             state = {"W": W, "H": H, "dots": dots}
-            enc = self.encode(state)
-            grade = self._grade(enc)
+            labels = deduce_regions(H, W, dots)
+            solved = labels is not None and bool((labels >= 0).all())  # unique, with no formula built
             if params["tatham_difficulty"] == "u" and attempt < 50:  # 'u': prefer puzzles that need search
-                if grade < 2:
+                if solved or self._grade(state) < 2:
                     continue
-            elif grade == 2 and attempt < DEDUCED_TRIES:
+                grade = 2
+            elif solved:
+                grade = 0
+            elif attempt < DEDUCED_TRIES:
                 continue
+            else:
+                grade = self._grade(state)
             if grade == 2:  # deduction stalls: SAT with the cuts certifies it
+                enc = self.encode(state)
                 truth = enc.solution_values([int(v) if k == sol[r][c] else -int(v)
                                              for (r, c, k), v in np.ndenumerate(enc.extra["x"]) if v])
                 if enc.engine.alternative(enc.assumptions(), truth, deduce=False) is not None:

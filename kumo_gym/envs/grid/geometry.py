@@ -3,6 +3,7 @@ cuts that make "these cells are connected" a rule the SAT engine can enforce (gr
 §8; Range, Singles, Filling, Galaxies, Net, Pearl and Tracks need it)."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
@@ -269,25 +270,38 @@ def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000, star
     """A random Hamiltonian path of queen moves over the H x W grid: Warnsdorff's rule (the
     cell with the fewest onward moves first) with random ties, restarted on a dead end; ``start``
     and ``end`` fix its first and last cells."""
-    def onward(cell, seen):
-        return [b for st in QUEEN_STEPS for b in ray(*cell, st, H, W) if b not in seen]
-
+    moves, masks = _queen_moves(H, W)
+    n = H * W
+    stop = -1 if end is None else end[0] * W + end[1]
     for _ in range(tries):
-        cell = start or (int(rng.integers(H)), int(rng.integers(W)))
-        seen, path = {cell}, [cell]
-        while len(path) < H * W:
-            nxt = onward(path[-1], seen)
-            if end is not None and len(path) < H * W - 1:
-                nxt = [b for b in nxt if b != end]
+        r, c = start or (int(rng.integers(H)), int(rng.integers(W)))
+        cell = r * W + c
+        free = ((1 << n) - 1) & ~(1 << cell)  # the cells not yet on the path
+        path = [cell]
+        while len(path) < n:
+            nxt = [b for b in moves[path[-1]] if free >> b & 1]
+            if stop >= 0 and len(path) < n - 1:
+                nxt = [b for b in nxt if b != stop]
             if not nxt:
                 break
-            degree = [len(onward(b, seen)) for b in nxt]
-            best = [b for b, g in zip(nxt, degree) if g == min(degree)]
+            degree = [(masks[b] & free).bit_count() - 1 for b in nxt]  # b itself is still free
+            low = min(degree)
+            best = [b for b, g in zip(nxt, degree) if g == low]
             path.append(best[int(rng.integers(len(best)))])
-            seen.add(path[-1])
-        if len(path) == H * W and path[-1] == (end or path[-1]):
-            return path
+            free &= ~(1 << path[-1])
+        if len(path) == n and (stop < 0 or path[-1] == stop):
+            return [divmod(b, W) for b in path]
     raise RuntimeError(f"no Hamiltonian path of queen moves found on a {W}x{H} grid")
+
+
+@functools.lru_cache(maxsize=16)
+def _queen_moves(H: int, W: int) -> tuple[list[list[int]], list[int]]:
+    """Per cell index: the cells a queen reaches (in QUEEN_STEPS order, nearest first) and the
+    same set as a bit mask, plus the cell's own bit (so the onward count is one popcount)."""
+    moves = [[r2 * W + c2 for st in QUEEN_STEPS for r2, c2 in ray(r, c, st, H, W)] for r in range(H) for c in range(W)]
+    return moves, [sum(1 << b for b in m) | (1 << i) for i, m in enumerate(moves)]
+
+
 def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
     """Of a tiling (``L``/``R``, ``T``/``B`` halves, ``*`` single cells): (the two-cell slots as
     (first, second) cells, the single cells, each cell's other half)."""
@@ -625,6 +639,72 @@ def track_faults(grid: list[list[str]], ends: set[tuple[Cell, str]]) -> tuple[li
     return sorted({x for x, _ in off ^ ends}), one_sided, loops
 
 
+def loop_vars(f, H: int, W: int) -> tuple[np.ndarray, Callable, np.ndarray, Callable, Callable]:
+    """Lines through cell centres as one variable per pair of neighbours and "on the line" per
+    cell (``on``); ``e(a, d, k)`` is the edge variable leaving the cell ``k`` - 1 steps from ``a``
+    in direction d (U, R, D, L), None off the grid. With them the answer variables (the edges in
+    :func:`~.play.grid_edges` order), the decoder (the loops numbered, :func:`number_loops`) and
+    the single-loop cuts (:func:`loop_cuts`). Pearl; :func:`loop_degree` adds each cell's rule."""
+    edge = {x: f.var(("edge", x)) for x in grid_edges(H, W)}
+    on = f.grid("on", H, W)
+
+    def e(a: Cell, d: str, k: int = 1) -> int | None:
+        dr, dc = STEP[d]
+        a = (a[0] + dr * (k - 1), a[1] + dc * (k - 1))
+        return edge.get(tuple(sorted((a, (a[0] + dr, a[1] + dc)))))
+
+    keys, lits = list(edge), np.asarray(list(edge.values()), np.int64)
+
+    def links(value: np.ndarray) -> list:
+        return [keys[i] for i in np.flatnonzero(value[lits] > 0).tolist()]
+
+    exits = {(x, d): e(x, d) for x in np.ndindex(H, W) for d in "URDL" if e(x, d)}
+    return (on, e, np.asarray([edge[k] for k in grid_edges(H, W)], np.int32),
+            lambda value: number_loops(H, W, links(value)), loop_cuts(on, exits, links, single_loop=True))
+
+
+def loop_degree(f, on: np.ndarray, e: Callable, x: Cell) -> None:
+    """Cell ``x`` of :func:`loop_vars` has two of its edges when on the line, none otherwise."""
+    inc = [e(x, d) for d in "URDL" if e(x, d)]
+    f.extend([[-i, int(on[x])] for i in inc])
+    f.exactly(inc, 2, guard=int(on[x]))
+
+
+def loop_around(one: dict, step: dict, k: int, L: int) -> list[Cell] | None:
+    """The cells numbered k - 2, k - 1, k + 1, k + 2 along a loop of :func:`loop_numbers` (None
+    when the loop is broken anywhere from k - 2 to k + 2)."""
+    ks = [(k + i - 1) % L + 1 for i in (-2, -1, 0, 1)] if k > 0 and L >= 4 else []
+    if not ks or not all(step[j] for j in ks):
+        return None
+    return [one[(k + i - 1) % L + 1] for i in (-2, -1, 1, 2)]
+
+
+def loop_edges(loop: list[Cell]) -> set:
+    """The edges (sorted cell pairs) of a closed loop given as its cells in order."""
+    return {tuple(sorted((loop[i - 1], loop[i]))) for i in range(len(loop))}
+
+
+def loop_order(grid: list[list]) -> list[Cell]:
+    """The cells of a numbered answer in the order of their numbers."""
+    return [x for _, x in sorted((v, (r, c)) for r, row in enumerate(grid) for c, v in enumerate(row) if v > 0)]
+
+
+def loop_numbers(grid: list[list]) -> tuple[int, list[Cell], dict, dict]:
+    """How a numbered answer forms a loop: its length L, the cells whose number repeats or exceeds
+    L, ``one`` (number -> its cell, for the numbers used once) and ``step`` (k -> whether k and
+    k + 1, or L and 1, lie on neighbouring cells)."""
+    at: dict = {}
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if v > 0:
+                at.setdefault(v, []).append((r, c))
+    L = sum(map(len, at.values()))
+    bad = sorted(x for v, xs in at.items() if v > L or len(xs) > 1 for x in xs)
+    one = {k: xs[0] for k, xs in at.items() if len(xs) == 1 and k <= L}
+    step_ = {k: bool(one.get(k) and one.get(k % L + 1) and direction(one[k], one[k % L + 1])) for k in range(1, L + 1)}
+    return L, bad, one, step_
+
+
 def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cell, length: float) -> list[Cell]:
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
@@ -653,20 +733,23 @@ def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: 
     """Random detours: one step a -> b of the path (or loop) is pushed sideways by a cell, through
     two free neighbours a', b' (a -> a' -> b' -> b), until ``length`` cells or no detour fits."""
     path = list(path)
-    used = set(path)
+    free = np.zeros((H + 2, W + 2), bool)  # a border of taken cells: no bounds checks
+    free[1:-1, 1:-1] = True
+    for r, c in path:
+        free[r + 1, c + 1] = False
     while len(path) < length:
-        spots = []
-        steps = list(zip(path, path[1:])) + ([(path[-1], path[0])] if closed else [])  # noqa: RUF007
-        for i, (a, b) in enumerate(steps):
-            for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
-                x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
-                if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
-                    spots.append((i, x, y))
-        if not spots:
+        p = np.asarray(path, np.int64) + 1
+        a, b = (p, np.roll(p, -1, axis=0)) if closed else (p[:-1], p[1:])
+        side = (b - a)[:, ::-1]
+        x = np.stack([a + side, a - side], axis=1)  # per step, the two sideways pushes (as listed before)
+        y = np.stack([b + side, b - side], axis=1)
+        spots = np.argwhere(free[x[..., 0], x[..., 1]] & free[y[..., 0], y[..., 1]])
+        if not len(spots):
             break
-        i, x, y = spots[int(rng.integers(len(spots)))]
-        path[i + 1:i + 1] = [x, y]
-        used |= {x, y}
+        i, j = spots[int(rng.integers(len(spots)))].tolist()
+        cx, cy = (tuple((x if k == 0 else y)[i, j].tolist()) for k in (0, 1))
+        path[i + 1:i + 1] = [(cx[0] - 1, cx[1] - 1), (cy[0] - 1, cy[1] - 1)]
+        free[cx], free[cy] = False, False
     return path
 
 
@@ -744,35 +827,50 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
     can, and a new dot is seeded when none can, until every cell has a region. Returns the dots
     in scan order and the grid of dot indices."""
     owner = -np.ones((H, W), int)
+    own = [[-1] * W for _ in range(H)]  # the same, for fast scalar reads
     found: list = []
+    grow: list[set] = []  # per region, the free cells it may grow by (kept up to date, not recomputed)
+    near = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+
+    def fits(k: int, n: Cell) -> bool:
+        a, b = found[k][0] - n[0], found[k][1] - n[1]
+        return own[n[0]][n[1]] < 0 and 0 <= a < H and 0 <= b < W and own[a][b] < 0 and (a, b) != n
+
+    def take(k: int, cells) -> None:
+        """Give ``cells`` to region k: no region may grow into them (or into the cells whose
+        mirror image they are) any more; region k may grow next to them."""
+        for cell in cells:
+            owner[cell] = own[cell[0]][cell[1]] = k
+        for j, (r2, c2) in enumerate(found):
+            g = grow[j]
+            if g:
+                for q in cells:
+                    g.discard(q)
+                    g.discard((r2 - q[0], c2 - q[1]))
+        grow[k].update(n for cell in cells for n in near[cell] if fits(k, n))
 
     def seed() -> None:
         free = np.flatnonzero(owner.ravel() < 0)
         r, c = divmod(int(free[int(rng.integers(len(free)))]), W)
         opts = [d for d in ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
-                if all(0 <= a < H and 0 <= b < W and owner[a, b] < 0 for a, b in dot_cells(d))]
+                if all(0 <= a < H and 0 <= b < W and own[a][b] < 0 for a, b in dot_cells(d))]
         weight = np.asarray([shapes[(d[0] % 2, d[1] % 2)] for d in opts], float)
         found.append(opts[int(rng.choice(len(opts), p=weight / weight.sum()))])
-        for cell in dot_cells(found[-1]):
-            owner[cell] = len(found) - 1
+        grow.append(set())
+        take(len(found) - 1, dot_cells(found[-1]))
 
-    def growth(k: int) -> list:
-        r2, c2 = found[k]
-        return sorted({n for a, b in zip(*np.nonzero(owner == k)) for n in neighbours4(int(a), int(b), H, W)
-                       if owner[n] < 0 and 0 <= r2 - n[0] < H and 0 <= c2 - n[1] < W
-                       and owner[r2 - n[0], c2 - n[1]] < 0 and (r2 - n[0], c2 - n[1]) != n})
     for _ in range(max(1, seeds)):
         if (owner < 0).any():
             seed()
     while (owner < 0).any():
-        open_ = [k for k in range(len(found)) if growth(k)]
+        open_ = [k for k in range(len(found)) if grow[k]]
         if not open_:
             seed()
             continue
         k = open_[int(rng.integers(len(open_)))]
-        grow = growth(k)
-        p = grow[int(rng.integers(len(grow)))]
-        owner[p] = owner[found[k][0] - p[0], found[k][1] - p[1]] = k
+        cand = sorted(grow[k])
+        p = cand[int(rng.integers(len(cand)))]
+        take(k, {p, (found[k][0] - p[0], found[k][1] - p[1])})
     order = sorted(range(len(found)), key=lambda i: found[i])
     label = {old: new for new, old in enumerate(order)}
     return [list(found[i]) for i in order], [[label[int(owner[r, c])] for c in range(W)] for r in range(H)]

@@ -13,14 +13,16 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
-from .geometry import queen_path, ray, step_towards
+from .geometry import queen_path, ray
 from .render import Sketch
 from .tatham.signpost import STEP
 
 MAX_SIDE = 10
 #: up to this many cells the givens are reduced while failed-literal probing solves the puzzle,
-#: beyond it while unit propagation does: this matches Tatham's given counts (2.2 at 4x4, 11.8 at 7x7)
+#: beyond it placed while unit propagation does: this matches Tatham's given counts (2.2 at 4x4, 12.9 at 7x7)
 SMALL = 16
+#: the arrow of each unit step (dr, dc)
+DIRECTION = {st: d for d, st in STEP.items()}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +51,49 @@ def _permutation(H: int, W: int) -> tuple[Formula, np.ndarray]:
     return f, x
 
 
+@functools.lru_cache(maxsize=8)
+def _ray_cells(H: int, W: int) -> dict:
+    """Per direction, per cell index: the cell indices along its ray (Signpost's arrows)."""
+    return {d: [[r2 * W + c2 for r2, c2 in ray(r, c, st, H, W)] for r in range(H) for c in range(W)]
+            for d, st in STEP.items()}
+
+
+def _place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> set[int]:
+    """The cells (indices) whose numbers are shown, placed as Tatham's generator does: 1 and W*H,
+    then the numbers of cells taken in a seeded order, skipping cells deduction has already
+    numbered, until deduction numbers every cell; then each added number is dropped again (in
+    the same order) when deduction still numbers every cell without it. Deduction is unit
+    propagation on the SAT encoding, run on the grid by :mod:`._signpost_kernel`, so the grid
+    it numbers is unique (tests/grid/test_signpost.py checks it against the engine)."""
+    from . import _signpost_kernel
+
+    H, W = len(arrows), len(arrows[0])
+    n = H * W
+    rays = _ray_cells(H, W)
+    out: list[list[int]] = [[] for _ in range(n)]
+    into: list[list[int]] = [[] for _ in range(n)]
+    for r, row in enumerate(arrows):
+        for c, d in enumerate(row):
+            if d is not None:
+                out[r * W + c] = rays[d][r * W + c]
+                for b in out[r * W + c]:
+                    into[b].append(r * W + c)
+    csr = [np.asarray(x, np.int64) for lists in (out, into)
+           for x in (np.cumsum([0] + [len(v) for v in lists]), [b for v in lists for b in v])]
+    number = np.zeros(n, np.int64)
+    for i, (r, c) in enumerate(path):
+        number[r * W + c] = i
+    ends = np.asarray([path[-1][0] * W + path[-1][1]] + ([path[0][0] * W + path[0][1]] if n > 2 else []), np.int64)
+    shown = np.zeros(n, np.int8)
+    ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64), np.zeros(n * n, np.int8),
+                                np.zeros(n * n, np.int8), np.zeros(2 * n, np.int64), np.zeros(2 * n, np.int64),
+                                np.zeros(2 * n * n, np.int64), np.zeros(2 * n * n, np.int64), np.zeros(n * n, np.int64),
+                                np.zeros(n, np.int64), shown, np.zeros(4 * n, np.int8))
+    if not ok:
+        raise RuntimeError("Signpost: deduction contradicts the chain it was given (a bug)")
+    return set(np.flatnonzero(shown).tolist())
+
+
 class SignpostTask(GridTask):
     """Signpost: number the cells 1..W*H so that each number's arrow points at the next.
 
@@ -65,13 +110,17 @@ class SignpostTask(GridTask):
     ## Generation
     §8: a random Hamiltonian path through the queen-move graph (Warnsdorff's rule with random
     ties; with Tatham's ``c`` it runs from the top-left to the bottom-right corner), arrows
-    along it, every number shown, then numbers other than 1 and W*H (1 too on a two-cell grid,
-    which would otherwise leave nothing to fill) removed in a seeded order while deduction on
-    the SAT encoding still fixes every cell (failed-literal probing up to 16 cells, unit
-    propagation beyond: Tatham's given density), which proves the numbering unique. The single
-    chain needs no lazy cut here: the encoding numbers the cells (a permutation with every arrow
-    followed), which rules out loops; a model of the arrows alone would admit them
-    (tests/grid/test_signpost.py).
+    along it. Up to 16 cells every number is shown, then numbers other than 1 and W*H (1 too on a
+    two-cell grid, which would otherwise leave nothing to fill) are removed in a seeded order
+    while failed-literal probing on the SAT encoding still fixes every cell. Beyond 16 cells the
+    givens are placed as Tatham's generator places them: 1 and W*H, then numbers of cells in a
+    seeded order (skipping cells already numbered) until unit propagation numbers every cell,
+    then each added number dropped again when propagation does without it; a compiled kernel
+    runs that propagation on the grid (:mod:`._signpost_kernel`, the same deductions as on the
+    encoding). Either way deduction solves the puzzle, which proves the numbering unique; these
+    densities match Tatham's (2.2 givens at 4x4, 12.9 at 7x7). The single chain needs no lazy cut:
+    the encoding numbers the cells (a permutation with every arrow followed), which rules out
+    loops; a model of the arrows alone would admit them (tests/grid/test_signpost.py).
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": k}`` writes k into a cell, ``0`` clears it.
@@ -152,9 +201,7 @@ class SignpostTask(GridTask):
         return Encoding(f, x.ravel(), decode, extra={"x": x})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random chain, every number shown, then numbers other than 1 and W*H removed while
-        deduction still finds the numbering (which proves it unique): probing on small grids,
-        propagation on larger ones (``SMALL``)."""
+        """A random chain, then givens as Tatham's generator places them (see :func:`_place_givens`)."""
         W, H = params["W"], params["H"]
         ends = {"start": (0, 0), "end": (H - 1, W - 1)} if params.get("corners") else {}
         path = queen_path(rng, H, W, **ends)
@@ -163,17 +210,27 @@ class SignpostTask(GridTask):
         for i, (r, c) in enumerate(path):
             sol[r][c] = i + 1
             if i + 1 < len(path):
-                arrows[r][c] = next(d for d, st in STEP.items() if st == step_towards((r, c), path[i + 1]))
+                r2, c2 = path[i + 1]
+                arrows[r][c] = DIRECTION[(r2 > r) - (r2 < r), (c2 > c) - (c2 < c)]
+        if W * H <= SMALL:
+            givens = self._reduced(rng, path, arrows, sol)
+        else:
+            shown = _place_givens(rng, path, arrows)
+            givens = [[v if r * W + c in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
+        return {"arrows": arrows, "givens": givens}, sol
+
+    def _reduced(self, rng: np.random.Generator, path: list, arrows: list[list], sol: list[list]) -> list[list]:
+        """Small grids: every number shown, then numbers other than 1 and W*H (1 too on a two-cell
+        grid, which would otherwise leave nothing to fill) removed in a seeded order while
+        failed-literal probing on the SAT encoding still fixes every cell."""
         enc = self.encode({"arrows": arrows, "givens": sol})
-        # 1 and W*H stay shown, except 1 on a two-cell grid (it would leave no cell to fill)
-        ends = [("given", *path[-1])] + ([("given", *path[0])] if W * H > 2 else [])
+        ends = [("given", *path[-1])] + ([("given", *path[0])] if len(path) > 2 else [])
         keys = [("given", r, c) for r, c in path[:-1] if ("given", r, c) not in ends]
         truth = enc.solution_values(enc.assumptions())
         kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, fixed=enc.assumptions(ends),
-                            grade_limit=1 if W * H <= SMALL else 0)
+                            grade_limit=1)
         shown = {k[1:] for k, keep in zip(keys + ends, kept + [True] * len(ends)) if keep}
-        givens = [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
-        return {"arrows": arrows, "givens": givens}, sol
+        return [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
 
     def rules_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)

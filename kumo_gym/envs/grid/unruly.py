@@ -135,16 +135,40 @@ class UnrulyTask(GridTask):
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H, unique = params["W"], params["H"], bool(params["unique"])
+        level = GRADE_TARGET[params["tatham_difficulty"]]
+        if not unique and level == 0:
+            return self._sample_fast(rng, H, W)
         enc = self.encode({"grid": [[EMPTY] * W for _ in range(H)], "unique": unique})
         value = enc.engine.sample([], random_phases(rng, enc.answer))
         sol = enc.decode(value)
         full = self.encode({"grid": sol, "unique": unique})
         keys = sorted(full.clues)
-        kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, value,
-                            grade_limit=GRADE_TARGET[params["tatham_difficulty"]])
+        kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, value, grade_limit=level)
         on = {k for k, keep in zip(keys, kept) if keep}
         return {"grid": [[sol[r][c] if (r, c) in on else EMPTY for c in range(W)] for r in range(H)],
                 "unique": unique}, sol
+
+    @staticmethod
+    def _sample_fast(rng: np.random.Generator, H: int, W: int) -> tuple[dict, list[list]]:
+        """Tatham's lowest level without 'unique' (every preset), on the grid by a kernel that
+        deduces exactly what propagation over the CNF does (see _unruly_kernel): a random valid
+        grid filled cell by cell with propagation, then givens dropped in a seeded order while
+        propagation still solves the puzzle, which proves it unique."""
+        from . import _unruly_kernel
+
+        n = H * W
+        val, counts, trail = np.zeros(n, np.int8), np.zeros(2 * (H + W), np.int64), np.zeros(n + 1, np.int64)
+        for _attempt in range(10_000):
+            order = rng.permutation(n).astype(np.int64)
+            colour = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int8)
+            if _unruly_kernel.fill(H, W, order, colour, val, counts, trail):
+                break
+        else:
+            raise RuntimeError(f"could not fill a {W}x{H} Unruly grid")
+        truth, active = val.copy(), np.ones(n, np.int8)
+        _unruly_kernel.reduce(H, W, truth, active, rng.permutation(n).astype(np.int64), val, counts, trail)
+        sol = np.where(truth > 0, BLACK, WHITE).reshape(H, W)
+        return {"grid": np.where(active.reshape(H, W) > 0, sol, EMPTY).tolist(), "unique": False}, sol.tolist()
 
     def rules_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)
