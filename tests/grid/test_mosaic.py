@@ -108,6 +108,9 @@ def test_generator_kernel_deduces_what_the_cnf_propagation_does():
         clue = np.asarray(full, np.int64).ravel()
         ok = _mosaic_kernel.reduce(H, W, sign, clue, active, np.zeros(0, np.int64), *scratch)
         assert ok == enc.engine.fixes_answer(truth)
+        bufs = (np.zeros(n, np.int8), np.zeros(n, np.int64), np.zeros(n, np.int8))
+        assert _mosaic_kernel.first_solvable(H, W, black.astype(np.int8).ravel(), *bufs, *scratch) == (0 if ok else -1)
+        assert not ok or (bufs[0].tolist() == sign.tolist() and bufs[1].tolist() == clue.tolist())
         if not ok:
             continue
         solvable += 1
