@@ -9,7 +9,7 @@ from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.magnets import MagnetsTask
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = MagnetsTask()
 SPEC_ID = "3x2:111,21,111,12,TTTBBB"
@@ -94,11 +94,11 @@ def test_claims():
     inst = T.load(SPEC_ID)
     assert solution_claims(inst)[0] == {"type": "Pole", "r": 0, "c": 0, "v": 1}
     assert all(label_claim(inst, c) == "correct" for c in solution_claims(inst))
-    assert label_claim(inst, {"type": "Pole", "r": 0, "c": 0, "v": -1}) == "incorrect"
-    assert label_claim(inst, {"type": "Count", "axis": "ROW", "index": 0, "sign": "+", "n": 2}) == "correct"
-    assert label_claim(inst, {"type": "Count", "axis": "COL", "index": 0, "sign": "-", "n": 2}) == "incorrect"
-    assert label_claim(inst, {"type": "Slot", "cells": [[1, 0], [0, 0]]}) == "correct"
-    assert label_claim(inst, {"type": "Slot", "cells": [[0, 0], [0, 1]]}) == "incorrect"
+    check_labels(inst, incorrect=[{"type": "Pole", "r": 0, "c": 0, "v": -1},
+                                  {"type": "Count", "axis": "COL", "index": 0, "sign": "-", "n": 2},
+                                  {"type": "Slot", "cells": [[0, 0], [0, 1]]}],
+                       correct=[{"type": "Count", "axis": "ROW", "index": 0, "sign": "+", "n": 2},
+                                {"type": "Slot", "cells": [[1, 0], [0, 0]]}])
     hidden = T.load(STRIPPED_ID)  # a hidden count is checked against the unique solution
     n = sum(v == 1 for v in (row[0] for row in hidden.data["solution"]))
     assert label_claim(hidden, {"type": "Count", "axis": "COL", "index": 0, "sign": "+", "n": n}) == "correct"

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.mosaic import BLACK, WHITE, MosaicTask, block
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = MosaicTask()
 SPEC_ID = "3x3:4c7c4"
@@ -72,11 +72,10 @@ def test_generation_is_deterministic_and_reduced():
 
 def test_claims():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "White", "r": 0, "c": 2}) == "correct"
-    assert label_claim(inst, {"type": "Black", "r": 2, "c": 0}) == "incorrect"
-    assert label_claim(inst, {"type": "Clue", "r": 1, "c": 1, "n": 7}) == "correct"
-    assert label_claim(inst, {"type": "Clue", "r": 0, "c": 1, "n": 0}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 0, "c": 0},
+                                {"type": "White", "r": 0, "c": 2},
+                                {"type": "Clue", "r": 1, "c": 1, "n": 7}],
+                       incorrect=[{"type": "Black", "r": 2, "c": 0}, {"type": "Clue", "r": 0, "c": 1, "n": 0}])
     assert len(solution_claims(inst)) == sum(v == BLACK for row in SPEC_SOLUTION for v in row)
 
 
@@ -108,6 +107,9 @@ def test_generator_kernel_deduces_what_the_cnf_propagation_does():
         clue = np.asarray(full, np.int64).ravel()
         ok = _mosaic_kernel.reduce(H, W, sign, clue, active, np.zeros(0, np.int64), *scratch)
         assert ok == enc.engine.fixes_answer(truth)
+        bufs = (np.zeros(n, np.int8), np.zeros(n, np.int64), np.zeros(n, np.int8))
+        assert _mosaic_kernel.first_solvable(H, W, black.astype(np.int8).ravel(), *bufs, *scratch) == (0 if ok else -1)
+        assert not ok or (bufs[0].tolist() == sign.tolist() and bufs[1].tolist() == clue.tolist())
         if not ok:
             continue
         solvable += 1

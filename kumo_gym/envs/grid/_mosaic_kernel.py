@@ -113,3 +113,29 @@ def reduce(H, W, truth, clue, active, order, val, queue, inq):
         if not _closes(H, W, truth, clue, active, val, queue, inq, 0, H, 0, W, i):
             active[i] = 1
     return True
+
+
+#: (H, W, images, truth, clue, active, val, queue, inq) -> the first image that every clue solves, or -1
+FIRST_SIG = nt.int64(nt.int64, nt.int64, _I8, _I8, _I64, _I8, _I8, _I64, _I8)
+
+
+@njit(FIRST_SIG, cache=True, nogil=True, _nrt=False)
+def first_solvable(H, W, images, truth, clue, active, val, queue, inq):
+    """The index of the first of the images (H * W cells each, 1 black / 0 white, one after the
+    other) whose full clue set propagation solves, or -1; its colours (1 / -1) and clues are
+    left in ``truth`` and ``clue``."""
+    n = H * W
+    for k in range(len(images) // n):
+        for i in range(n):
+            truth[i] = 1 if images[k * n + i] else -1
+            active[i] = 1
+        for r in range(H):
+            for c in range(W):
+                black = 0
+                for a in range(max(r - 1, 0), min(r + 2, H)):
+                    for b in range(max(c - 1, 0), min(c + 2, W)):
+                        black += images[k * n + a * W + b]
+                clue[r * W + c] = black
+        if _closes(H, W, truth, clue, active, val, queue, inq, 0, H, 0, W, -1):
+            return k
+    return -1

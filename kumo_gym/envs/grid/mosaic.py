@@ -104,24 +104,27 @@ class MosaicTask(GridTask):
         W, H = params["W"], params["H"]
         n = H * W
         val, queue, inq = np.zeros(n, np.int8), np.zeros(n + 1, np.int64), np.zeros(n, np.int8)
-        none = np.zeros(0, np.int64)
-        for _attempt in range(2000):
-            black = rng.random((H, W)) < 0.5
-            pad = np.pad(black, 1).astype(np.int64)
-            clue = sum(pad[1 + dr:1 + dr + H, 1 + dc:1 + dc + W] for dr in (-1, 0, 1) for dc in (-1, 0, 1)).ravel()
-            truth, active = np.where(black, 1, -1).astype(np.int8).ravel(), np.ones(n, np.int8)
-            # propagation is done on the grid by the kernel (it deduces exactly what the CNF's
-            # propagation does, see _mosaic_kernel); as Tatham's generator does, an image it
-            # cannot solve from every clue is redrawn
-            if not _mosaic_kernel.reduce(H, W, truth, clue, active, none, val, queue, inq):
+        truth, clue, active = np.zeros(n, np.int8), np.zeros(n, np.int64), np.zeros(n, np.int8)
+        # as Tatham's generator, an image is redrawn until propagation solves it from every clue;
+        # images are drawn in batches (the same numbers as one at a time) and tested by the kernel
+        # (it deduces exactly what the CNF's propagation does, see _mosaic_kernel); the generator
+        # is then left just after the image taken, as drawing them one by one would leave it
+        batch = max(4, min(64, 4096 // n))
+        for _round in range(0, 2000, batch):
+            state = rng.bit_generator.state
+            images = (rng.random((batch, H, W)) < 0.5).view(np.int8).ravel()
+            k = _mosaic_kernel.first_solvable(H, W, images, truth, clue, active, val, queue, inq)
+            if k < 0:
                 continue
+            rng.bit_generator.state = state
+            rng.random((k + 1, H, W))
             # clues dropped in a seeded order while propagation still solves the puzzle, which
             # proves it unique; not aggressive: only every second clue of the order may go
             order = rng.permutation(n)
             tried = np.sort(order if params["aggressive"] else order[::2]).astype(np.int64)
             _mosaic_kernel.reduce(H, W, truth, clue, active, tried[rng.permutation(len(tried))], val, queue, inq)
             grid = np.where(active > 0, clue, NO_CLUE).reshape(H, W)
-            return {"grid": grid.tolist()}, np.where(black, BLACK, WHITE).tolist()
+            return {"grid": grid.tolist()}, np.where(truth > 0, BLACK, WHITE).reshape(H, W).tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Mosaic puzzle")
 
     def clue_features(self, instance: Instance) -> np.ndarray:
