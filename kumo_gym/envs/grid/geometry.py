@@ -3,6 +3,7 @@ cuts that make "these cells are connected" a rule the SAT engine can enforce (gr
 §8; Range, Singles, Filling, Galaxies, Net, Pearl and Tracks need it)."""
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Callable, Iterable, Iterator
 
@@ -345,6 +346,9 @@ def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Calla
     edge leaving S is on" (every spanning tree has one); a connected model with a cycle gets "not
     every edge of this cycle is on". Both follow from the rule alone, so the layout keeps them.
     """
+    ends = np.asarray([(u, v) for u, v, _ in edges], np.int64).reshape(-1, 2)
+    lits = np.asarray([lit for _, _, lit in edges], np.int64)
+
     def cuts(value: np.ndarray) -> list[list[int]]:
         parent = list(range(n_nodes))
 
@@ -356,9 +360,8 @@ def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Calla
 
         adj: dict[int, list[tuple[int, int]]] = {}
         cycle: list[int] | None = None
-        for i, (u, v, lit) in enumerate(edges):
-            if np.sign(lit) * value[abs(lit)] <= 0:
-                continue
+        for i in np.flatnonzero(np.sign(lits) * value[np.abs(lits)] > 0).tolist():
+            u, v, _ = edges[i]
             ru, rv = find(u), find(v)
             if ru == rv:
                 if cycle is None:
@@ -374,8 +377,9 @@ def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Calla
         if len(comps) > 1:
             out = []
             for comp in comps[:-1]:
-                inside = set(comp)
-                out.append([int(lit) for u, v, lit in edges if (u in inside) != (v in inside)])
+                inside = np.zeros(n_nodes, bool)
+                inside[comp] = True
+                out.append(lits[inside[ends[:, 0]] != inside[ends[:, 1]]].tolist())
             return out
         if cycle is not None:
             return [[-int(edges[i][2]) for i in cycle]]
@@ -445,23 +449,35 @@ def random_tree(rng: np.random.Generator, n_nodes: int, edges: list[tuple[int, i
                 max_degree: int) -> frozenset[int]:
     """A random spanning tree grown from ``start``, one random edge leaving the tree at a time,
     no node above ``max_degree``: the indices of its edges."""
-    degree = {start: 0}
-    tree = set()
     incident: dict[int, list[int]] = {}
-    for i, (a, b) in enumerate(edges):
-        incident.setdefault(a, []).append(i)
-        incident.setdefault(b, []).append(i)
-    touching = set(incident.get(start, ()))  # edges with an end in the tree (the frontier, and stale ones)
+    for i, (u, v) in enumerate(edges):
+        incident.setdefault(u, []).append(i)
+        incident.setdefault(v, []).append(i)
+    degree = {start: 0}
+    frontier: list[int] = []  # the edges leaving the tree at a node below max_degree, in index order
+    tree = set()
+
+    def enter(x: int) -> None:  # x joins the tree: its edges into the tree stop leaving it, the others start
+        for j in incident.get(x, ()):
+            if (edges[j][0] in degree) and (edges[j][1] in degree):
+                k = bisect.bisect_left(frontier, j)
+                if k < len(frontier) and frontier[k] == j:
+                    del frontier[k]
+            elif degree[x] < max_degree:
+                bisect.insort(frontier, j)
+
+    enter(start)
     while len(degree) < n_nodes:
-        frontier = sorted(i for i in touching if (edges[i][0] in degree) != (edges[i][1] in degree)
-                          and degree.get(edges[i][0], degree.get(edges[i][1])) < max_degree)
         i = frontier[int(rng.integers(len(frontier)))]
         tree.add(i)
+        new = [x for x in edges[i] if x not in degree]
         for x in edges[i]:
-            if x not in degree:
-                touching |= set(incident[x])
             degree[x] = degree.get(x, 0) + 1
-        touching = {j for j in touching if not (edges[j][0] in degree and edges[j][1] in degree)}
+        for x in new:
+            enter(x)
+        for x in edges[i]:
+            if x not in new and degree[x] >= max_degree:  # full: its other edges leave the frontier
+                frontier[:] = [j for j in frontier if x not in edges[j]]
     return frozenset(tree)
 
 

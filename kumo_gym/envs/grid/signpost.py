@@ -6,7 +6,6 @@ import functools
 
 import numpy as np
 
-from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
@@ -30,12 +29,7 @@ class SignpostParams(GridParams):
     W: int = param(4, lo=1, hi=MAX_SIDE, doc="columns")
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
     corners: bool = param(False, doc="Tatham's 'c': 1 in the top-left corner, W*H in the bottom-right")
-
-    def check(self):
-        p = super().check()
-        if p.W * p.H < 2:
-            raise ConfigError(f"Signpost W={p.W}, H={p.H}: the grid needs at least 2 cells")
-        return p
+    min_cells = 2
 
 
 @functools.lru_cache(maxsize=8)
