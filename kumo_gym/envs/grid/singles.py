@@ -11,7 +11,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
-from .geometry import components, connected_cuts, neighbours4
+from .geometry import components, connected_cuts, neighbours4, unmarked_connected
 from .latin import random_latin
 from .render import Sketch
 
@@ -22,19 +22,6 @@ def line_pairs(H: int, W: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """Every pair of cells sharing a row (row by row), then a column (column by column)."""
     rows = [((r, a), (r, b)) for r in range(H) for a in range(W) for b in range(a + 1, W)]
     return rows + [((a, c), (b, c)) for c in range(W) for a in range(H) for b in range(a + 1, H)]
-
-
-def _white_connected(dark: list[bool], near: list[list[int]]) -> bool:
-    """Whether the cells not ``dark`` (flat indices, ``near[i]`` their neighbours) are connected."""
-    start = dark.index(False)
-    seen = {start}
-    todo = [start]
-    while todo:
-        for j in near[todo.pop()]:
-            if not dark[j] and j not in seen:
-                seen.add(j)
-                todo.append(j)
-    return len(seen) == len(dark) - sum(dark)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -176,7 +163,7 @@ class SinglesTask(GridTask):
                 if any(dark[n] for n in near[idx]):
                     continue
                 dark[idx] = True
-                if not _white_connected(dark, near):
+                if not unmarked_connected(dark, near):
                     dark[idx] = False
             black = np.asarray(dark, bool).reshape(H, W)
             for r, c in sorted(zip(*np.nonzero(black))):
