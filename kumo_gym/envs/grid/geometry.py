@@ -250,15 +250,31 @@ def change_one(rng: np.random.Generator, grid: list[list], cells: list[Cell], sy
 def random_scatter(rng: np.random.Generator, H: int, W: int, target: int) -> np.ndarray:
     """Up to ``target`` marked cells in a random order, never two side by side, the unmarked cells
     staying orthogonally connected (Range's black cells); a boolean mask."""
-    marked = np.zeros((H, W), bool)
-    for idx in rng.permutation(W * H):
-        cell = divmod(int(idx), W)
-        if marked.sum() >= target or any(marked[n] for n in neighbours4(*cell, H, W)):
+    near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+    marked, count = [False] * (W * H), 0
+    for idx in rng.permutation(W * H).tolist():
+        if count >= target or any(marked[n] for n in near[idx]):
             continue
-        marked[cell] = True
-        if len(components(~marked)) != 1:
-            marked[cell] = False
-    return marked
+        marked[idx] = True
+        if unmarked_connected(marked, near):
+            count += 1
+        else:
+            marked[idx] = False
+    return np.asarray(marked, bool).reshape(H, W)
+
+
+def unmarked_connected(marked: list[bool], near: list[list[int]]) -> bool:
+    """Whether the cells not ``marked`` (flat indices; ``near[i]`` the neighbours of cell i) are
+    connected: one breadth-first search over plain lists (the generators' inner loop)."""
+    start = marked.index(False)
+    seen = {start}
+    todo = [start]
+    while todo:
+        for j in near[todo.pop()]:
+            if not marked[j] and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(marked) - sum(marked)
 
 
 def step_towards(a: Cell, b: Cell) -> tuple[int, int]:

@@ -112,8 +112,9 @@ class NetTask(GridTask):
         enc = self.layout((H, W, wrap, bars), lambda: self._rules(H, W, wrap, bars))
         end, typ = enc.extra["end"], enc.extra["type"]
         kinds = [[t["type"] for t in row] for row in state["tiles"]]
-        clues = {(r, c): ("R1", tuple(int(typ[r, c, k]) * (1 if kind == kinds[r][c] else -1)
-                                      for k, kind in enumerate(CANONICAL))) for r, c in np.ndindex(H, W)}
+        picked = np.asarray([[list(CANONICAL).index(k) for k in row] for row in kinds])[..., None] == np.arange(len(CANONICAL))
+        lits = np.where(picked, typ, -typ).reshape(H * W, -1).tolist()  # the type selectors, the tile's on
+        clues = {(r, c): ("R1", tuple(x)) for (r, c), x in zip(np.ndindex(H, W), lits)}
 
         def decode(value: np.ndarray) -> list[list]:  # the orientation nearest to the ends that are on
             have = [[{d for i, d in enumerate(TURN) if value[end[r, c, i]] > 0} for c in range(W)] for r in range(H)]
@@ -161,8 +162,7 @@ class NetTask(GridTask):
                                    for row, trow in zip(kinds, turns)], "wrap": wrap, "barriers": []}
                 enc = self.encode(state)
                 end, lits = enc.extra["end"], enc.assumptions()
-                truth = enc.solution_values([int(end[r, c, i]) * (1 if TURN[i] in dirs[r][c] else -1)
-                                             for r, c, i in np.ndindex(H, W, 4)])
+                truth = enc.solution_values(np.where([[[x in d for x in TURN] for d in row] for row in dirs], end, -end).ravel())
                 if enc.engine.alternative(lits, truth) is None:
                     return state, [[o for _, o in row] for row in kinds]
                 other = enc.engine.sample(lits, avoid=truth)
