@@ -289,10 +289,12 @@ def folded(text: str) -> list[str]:
 
 def rule_table(family: str, text: str) -> dict[str, str]:
     """:attr:`Task.rule_codes` written as a table (:func:`folded`): one rule per line, its short code
-    first (``R2 no two tents touch``). Codes get the prefix ``family.`` (none when ``family`` is empty)."""
+    first (``R2 no two tents touch``, or ``bad_peg: ...``). Codes get the prefix ``family.`` (none when
+    ``family`` is empty)."""
     table: dict[str, str] = {}
     for line in folded(text):
         code, _, rule = line.partition(" ")
+        code = code.removesuffix(":")
         key = f"{family}.{code}" if family else code
         if key in table or not rule.strip():
             raise ValueError(f"rule_table: rule {code!r} repeated or without text")

@@ -382,7 +382,9 @@ def _rederive_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fix
         run = order[p:p + k]
         active[run] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
-        goal = np.unique(flat[np.isin(owner, run)])
+        mark = np.zeros(len(order), bool)  # a mask: np.isin costs far more on small sets
+        mark[run] = True
+        goal = flat[mark[owner]]
         if engine.arrays.derives(lits, goal, probe):
             p, k = p + len(run), 2 * k
         else:

@@ -26,6 +26,13 @@ def claims_of(doc):
     return [(c["kind"], c["payload"], c["status"], c["scope"], c["source_sents"][0]) for c in doc["claims"]]
 
 
+def read_trace(record, indexing: str):
+    """The analysis of ``record`` (which must have read its cells as ``indexing``) and its claims."""
+    doc = analyse_trace(record)
+    assert doc["indexing"] == indexing
+    return doc, claims_of(doc)
+
+
 def inference_edges(doc):
     ids = {c["id"]: (c["kind"], tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                               for k, v in c["payload"].items() if k != "note")))
@@ -103,9 +110,7 @@ def test_chunks_are_whole_sentences_and_balanced():
 
 # ---- stage 4a + 8 on a Tents trace (the E8 puzzle) ------------------------------------------------
 def test_tents_trace_claims_and_edges(tents_record):
-    doc = analyse_trace(tents_record)
-    assert doc["indexing"] == "0-based"
-    got = claims_of(doc)
+    doc, got = read_trace(tents_record, "0-based")
     expect = [
         ("Quota", {"axis": "ROW", "index": 0, "tents": 0}, "stated", "MAIN", 1),
         ("Tree", {"r": 0, "c": 0}, "stated", "MAIN", 2),
@@ -169,9 +174,7 @@ def test_tents_trace_claims_and_edges(tents_record):
 
 # ---- Sudoku ---------------------------------------------------------------------------------------
 def test_solo_trace_claims_and_edges(solo_record):
-    doc = analyse_trace(solo_record)
-    assert doc["indexing"] == "1-based"
-    got = claims_of(doc)
+    doc, got = read_trace(solo_record, "1-based")
     head = [
         ("UnitHas", {"unit": "ROW", "index": 0, "digit": 3}, "stated", "MAIN", 1),
         ("UnitHas", {"unit": "ROW", "index": 0, "digit": 1}, "stated", "MAIN", 1),

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.filling import FillingTask, blocks
 from kumo_gym.solvers import sat
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = FillingTask()
 SPEC_ID = "3x3:b12a21b"
@@ -67,10 +66,9 @@ def test_generated_blocks_are_at_most_nine():
 
 def test_claims_render_and_moves():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 1, "v": 3}) == "correct"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 1, "v": 3}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 2, "v": 1}) == "correct"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "v": 3}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Cell", "r": 0, "c": 1, "v": 3}, {"type": "Given", "r": 0, "c": 2, "v": 1}],
+                       incorrect=[{"type": "NotCell", "r": 0, "c": 1, "v": 3},
+                                  {"type": "Given", "r": 0, "c": 1, "v": 3}])
     assert len(T.solution_claims(inst)) == 9
     assert T.check_move(inst, T.initial_state(inst), (0, 2, 5)) is not None  # givens are fixed
     assert "[1]" in T.render(inst) and T.render_rgb(inst, SPEC_SOLUTION).ndim == 3

@@ -5,12 +5,12 @@ import json
 
 import numpy as np
 
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.galaxies import GalaxiesTask
 from kumo_gym.solvers import sat
 from kumo_gym.solvers.engine import values_of
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = GalaxiesTask()
 SPEC_ID = "3x3:ehh"
@@ -92,13 +92,13 @@ def test_generator_is_deterministic_and_unique():
 def test_claims():
     inst = T.load(SPEC_ID)
     assert solution_claims(inst)[0] == {"type": "InRegion", "r": 0, "c": 0, "dot": 1}
-    assert label_claim(inst, {"type": "InRegion", "r": 2, "c": 0, "dot": 2}) == "correct"
-    assert label_claim(inst, {"type": "InRegion", "r": 2, "c": 0, "dot": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "SameRegion", "a": [0, 0], "b": [2, 2]}) == "correct"
-    assert label_claim(inst, {"type": "DiffRegion", "a": [0, 0], "b": [0, 2]}) == "correct"
-    assert label_claim(inst, {"type": "SameRegion", "a": [0, 0], "b": [0, 2]}) == "incorrect"
-    assert label_claim(inst, {"type": "Dot", "r2": 2, "c2": 2}) == "correct"
-    assert label_claim(inst, {"type": "Dot", "r2": 1, "c2": 2}) == "incorrect"
+    check_labels(inst, correct=[{"type": "InRegion", "r": 2, "c": 0, "dot": 2},
+                                {"type": "SameRegion", "a": [0, 0], "b": [2, 2]},
+                                {"type": "DiffRegion", "a": [0, 0], "b": [0, 2]},
+                                {"type": "Dot", "r2": 2, "c2": 2}],
+                       incorrect=[{"type": "InRegion", "r": 2, "c": 0, "dot": 1},
+                                  {"type": "SameRegion", "a": [0, 0], "b": [0, 2]},
+                                  {"type": "Dot", "r2": 1, "c2": 2}])
 
 
 def test_interactive_and_drawing():

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.mosaic import BLACK, WHITE, MosaicTask, block
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = MosaicTask()
 SPEC_ID = "3x3:4c7c4"
@@ -72,11 +72,10 @@ def test_generation_is_deterministic_and_reduced():
 
 def test_claims():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "White", "r": 0, "c": 2}) == "correct"
-    assert label_claim(inst, {"type": "Black", "r": 2, "c": 0}) == "incorrect"
-    assert label_claim(inst, {"type": "Clue", "r": 1, "c": 1, "n": 7}) == "correct"
-    assert label_claim(inst, {"type": "Clue", "r": 0, "c": 1, "n": 0}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 0, "c": 0},
+                                {"type": "White", "r": 0, "c": 2},
+                                {"type": "Clue", "r": 1, "c": 1, "n": 7}],
+                       incorrect=[{"type": "Black", "r": 2, "c": 0}, {"type": "Clue", "r": 0, "c": 1, "n": 0}])
     assert len(solution_claims(inst)) == sum(v == BLACK for row in SPEC_SOLUTION for v in row)
 
 

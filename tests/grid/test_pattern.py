@@ -6,11 +6,11 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid import tatham
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.pattern import BLACK, WHITE, PatternTask, runs
 from kumo_gym.solvers.sat import Formula, enumerate_models, true_vars
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = PatternTask()
 SPEC_ID = "2x2:2//1/1"
@@ -96,10 +96,10 @@ def test_generation_is_deterministic_and_sized():
 
 def test_claims_and_render():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 1, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "Black", "r": 1, "c": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "LineClue", "axis": "COL", "index": 1, "runs": []}) == "correct"
-    assert label_claim(inst, {"type": "LineClue", "axis": "ROW", "index": 0, "runs": [2]}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 1, "c": 0},
+                                {"type": "LineClue", "axis": "COL", "index": 1, "runs": []}],
+                       incorrect=[{"type": "Black", "r": 1, "c": 1},
+                                  {"type": "LineClue", "axis": "ROW", "index": 0, "runs": [2]}])
     assert solution_claims(inst) == [{"type": "Black", "r": 0, "c": 0}, {"type": "Black", "r": 1, "c": 0}]
     assert T.render(inst, SPEC_SOLUTION).splitlines()[-1] == "1  # ."
     assert T.parse("[[1,0],[1,0]]") == SPEC_SOLUTION

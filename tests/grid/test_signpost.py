@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.geometry import ray
 from kumo_gym.envs.grid.signpost import SignpostTask
 from kumo_gym.envs.grid.tatham.signpost import STEP, encode
 from kumo_gym.solvers import sat
 
-from .spec import check_tatham_example, violated_rules
+from .spec import check_labels, check_tatham_example, violated_rules
 
 T = SignpostTask()
 SPEC_ID = "3x3:eeee9ahba1h"
@@ -100,12 +100,12 @@ def test_a_proof_ignoring_the_single_chain_would_be_wrong():
 def test_claims():
     inst = T.load(SPEC_ID)
     assert len(solution_claims(inst)) == 9
-    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 1, "v": 7}) == "correct"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 1, "v": 7}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 2, "c": 2, "v": 1}) == "correct"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "v": 7}) == "incorrect"
-    assert label_claim(inst, {"type": "Arrow", "r": 2, "c": 0, "dir": "NE"}) == "correct"
-    assert label_claim(inst, {"type": "Arrow", "r": 1, "c": 1, "dir": "N"}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Cell", "r": 0, "c": 1, "v": 7},
+                                {"type": "Given", "r": 2, "c": 2, "v": 1},
+                                {"type": "Arrow", "r": 2, "c": 0, "dir": "NE"}],
+                       incorrect=[{"type": "NotCell", "r": 0, "c": 1, "v": 7},
+                                  {"type": "Given", "r": 0, "c": 1, "v": 7},
+                                  {"type": "Arrow", "r": 1, "c": 1, "dir": "N"}])
 
 
 def test_two_cell_grid_leaves_a_cell_to_fill():

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.singles import BLACK, SinglesTask
 from kumo_gym.solvers import sat
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = SinglesTask()
 SPEC_ID = "2x2:1211"
@@ -81,10 +80,8 @@ def test_generated_puzzles_have_clashing_blacks():
 
 def test_claims_render_and_moves():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 1, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "White", "r": 1, "c": 0}) == "incorrect"
-    assert label_claim(inst, {"type": "Number", "r": 0, "c": 1, "n": 2}) == "correct"
-    assert label_claim(inst, {"type": "Number", "r": 0, "c": 1, "n": 1}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 1, "c": 0}, {"type": "Number", "r": 0, "c": 1, "n": 2}],
+                       incorrect=[{"type": "White", "r": 1, "c": 0}, {"type": "Number", "r": 0, "c": 1, "n": 1}])
     assert T.solution_claims(inst) == [{"type": "Black", "r": 1, "c": 0}]
     s = T.apply(inst, T.initial_state(inst), (1, 0, BLACK))
     assert s == ((1, 2), (-1, 1)) and T.is_goal(inst, s)

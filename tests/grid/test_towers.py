@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.towers import TowersTask, line_cells, visible_count
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = TowersTask()
 SPEC_ID = "3:2/1/3/2/2/1/2/1/3/2/2/1"
@@ -63,12 +63,12 @@ def test_hard_and_extreme_generation():
 
 def test_claims():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 0, "v": 2}) == "correct"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 0, "v": 2}) == "incorrect"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 0, "v": 3}) == "correct"
-    assert label_claim(inst, {"type": "EdgeClue", "side": "top", "index": 2, "n": 3}) == "correct"
-    assert label_claim(inst, {"type": "EdgeClue", "side": "LEFT", "index": 0, "n": 3}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 0, "v": 2}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Cell", "r": 0, "c": 0, "v": 2},
+                                {"type": "NotCell", "r": 0, "c": 0, "v": 3},
+                                {"type": "EdgeClue", "side": "top", "index": 2, "n": 3}],
+                       incorrect=[{"type": "NotCell", "r": 0, "c": 0, "v": 2},
+                                  {"type": "EdgeClue", "side": "LEFT", "index": 0, "n": 3},
+                                  {"type": "Given", "r": 0, "c": 0, "v": 2}])
     assert len(solution_claims(inst)) == 9
 
 

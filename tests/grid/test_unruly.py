@@ -5,11 +5,10 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.unruly import BLACK, EMPTY, WHITE, UnrulyTask
 from kumo_gym.solvers.sat import grade
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = UnrulyTask()
 SPEC_ID = "6x6:AcGBcbAIAec"
@@ -78,10 +77,8 @@ def test_unique_variant_generation_and_determinism():
 
 def test_claims_and_render():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "White", "r": 0, "c": 0}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 3, "v": 0}) == "correct"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "v": 0}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 0, "c": 0}, {"type": "Given", "r": 0, "c": 3, "v": 0}],
+                       incorrect=[{"type": "White", "r": 0, "c": 0}, {"type": "Given", "r": 0, "c": 1, "v": 0}])
     assert T.render(inst).splitlines()[1].split()[:4] == ["[#]", ".", ".", "[o]"]
     assert T.check_move(inst, T.initial_state(inst), (0, 0, WHITE)) is not None  # givens are fixed
 

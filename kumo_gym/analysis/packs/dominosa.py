@@ -103,9 +103,9 @@ PACK = DOMINOSA = DominosaPack(
     opposites={"Domino": "NotDomino", "NotDomino": "Domino"},
     negative_kinds=frozenset({"NotDomino"}),
     phrases=(Phrase("Number", r"\bthe number (?:at|in) {cell} is {n}\b"),
-             Phrase("Number", r"\bthe {n} (?:at|in) {cell}"),
-             Phrase("Number", r"{subj}{cell} (?:is|=) (?:a )?{n}\b(?! or)"),
-             Phrase("Number", r"{subj}{cell} (?:holds|shows) (?:the number |a )?{n}\b")),
+             *Phrase.group("Number", r"\bthe {n} (?:at|in) {cell}",
+                                     r"{subj}{cell} (?:is|=) (?:a )?{n}\b(?! or)",
+                                     r"{subj}{cell} (?:holds|shows) (?:the number |a )?{n}\b")),
     templates={
         "Domino": ("{cell_list} form a domino", "{cell_list} must form a domino"),
         "NotDomino": ("{cell_list} cannot form a domino", "{cell_list} are not one domino"),

@@ -50,8 +50,9 @@ PACK = PEARL = PearlPack(
     negative_kinds=frozenset({"OffPath"}),
     phrases=tuple(
         p for colour in ("black", "white") for p in (
-            Phrase("Pearl", rf"{{subj}}{{cells}} (?:is|are|holds|has) (?:a |the )?{colour} pearls?\b", {"color": colour.upper()}),
-            Phrase("Pearl", rf"\b(?:there is |there's )?(?:a |the )?{colour} pearls? (?:at|in|on) {{cells}}", {"color": colour.upper()}),
+            *Phrase.group("Pearl", rf"{{subj}}{{cells}} (?:is|are|holds|has) (?:a |the )?{colour} pearls?\b",
+                                   rf"\b(?:there is |there's )?(?:a |the )?{colour} pearls? (?:at|in|on) {{cells}}",
+                                   fixed={"color": colour.upper()}),
         )) + PATH_PHRASES,
     templates={
         **EDGE_TEMPLATES,

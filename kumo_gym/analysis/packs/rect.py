@@ -188,9 +188,9 @@ PACK = RECT = RectPack(
     opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion", "Rect": "NotRect", "NotRect": "Rect"},
     negative_kinds=frozenset({"DiffRegion", "NotRect"}),
     phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
-             Phrase("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}"),
-             Phrase("Clue", r"\bthe {n:n} (?:at|in) {cell}"),
-             Phrase("Clue", r"{subj}{cell} (?:is|=|shows|holds) (?:a |the )?{n:n}(?! ?(?:x|by|cells?)\b)\b")),
+             *Phrase.group("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}",
+                                   r"\bthe {n:n} (?:at|in) {cell}",
+                                   r"{subj}{cell} (?:is|=|shows|holds) (?:a |the )?{n:n}(?! ?(?:x|by|cells?)\b)\b")),
     templates={
         "Rect": ("the rectangle from {from_cell} to {to_cell}", "the rectangle spanning {from_cell} to {to_cell}"),
         "NotRect": ("the rectangle from {from_cell} to {to_cell} is ruled out",

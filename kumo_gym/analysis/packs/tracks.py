@@ -52,13 +52,13 @@ EDGE_TEMPLATES = {
     "OffPath": ("{cell} is off the track", "{cell} is not on the track"),
 }
 PATH_PHRASES = (
-    Phrase("OffPath", r"{subj}{cells} (?:is|are) (?:not on|off) the (?:track|loop|path)\b"),
-    Phrase("OffPath", r"{subj}{cells} {neg} (?:be )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) (?:already |now |still |also |all |both )?on the "
-                     r"(?:track|loop|path)\b"),
-    Phrase("OnPath", r"\b(?:try|trying|suppose|assume|assuming|put|say) {cell} (?:is )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"{cell} ?,? which (?:is|lies) (?:already |now |still |also )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"\bthe (?:track|loop|path) (?:passes|goes|runs) through {cells}"),
+    *Phrase.group("OffPath", r"{subj}{cells} (?:is|are) (?:not on|off) the (?:track|loop|path)\b",
+                             r"{subj}{cells} {neg} (?:be )?on the (?:track|loop|path)\b"),
+    *Phrase.group("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) (?:already |now |still |also |all |both )?on the "
+                                r"(?:track|loop|path)\b",
+                            r"\b(?:try|trying|suppose|assume|assuming|put|say) {cell} (?:is )?on the (?:track|loop|path)\b",
+                            r"{cell} ?,? which (?:is|lies) (?:already |now |still |also )?on the (?:track|loop|path)\b",
+                            r"\bthe (?:track|loop|path) (?:passes|goes|runs) through {cells}"),
 )
 _DIRS = {"UR": "up and right", "UD": "up and down", "UL": "up and left", "RD": "right and down",
          "RL": "right and left", "DL": "down and left"}
@@ -149,20 +149,22 @@ PACK = TRACKS = TracksPack(
     opposites={"OnPath": "OffPath", "OffPath": "OnPath"},
     negative_kinds=frozenset({"OffPath"}),
     phrases=(
-        Phrase("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} (?:track )?(?:cells?|squares?|pieces?)\b"),
-        Phrase("Count", r"\b(?:the )?(?:count|clue|number) (?:for|of) {line} (?:is|=|:) {n}\b"),
-        Phrase("Count", r"\b{line}'s (?:count|clue|number) (?:is|=|:) {n}\b"),
-        Phrase("Endpoint", r"\b(?:the track )?enters (?:from|on|at) the left (?:edge )?(?:at|in|of) row (?P<index>\d{1,3})\b",
-               {"side": "LEFT"}),
-        Phrase("Endpoint", r"\bthe (?:entry|entrance|start) is (?:at|on|in) (?:the left (?:edge )?(?:of|at|in) )?row "
-                           r"(?P<index>\d{1,3})\b", {"side": "LEFT"}),
-        Phrase("Endpoint", r"\b(?:the track )?(?:leaves|exits) (?:through|at|from|via) the bottom (?:edge )?(?:at|in|of) column "
-                           r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
-        Phrase("Endpoint", r"\bthe (?:exit|end) is (?:at|on|in) (?:the bottom (?:edge )?(?:of|at|in) )?column "
-                           r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
+        *Phrase.group("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} (?:track )?(?:cells?|squares?|pieces?)\b",
+                               r"\b(?:the )?(?:count|clue|number) (?:for|of) {line} (?:is|=|:) {n}\b",
+                               r"\b{line}'s (?:count|clue|number) (?:is|=|:) {n}\b"),
+        *Phrase.group("Endpoint", r"\b(?:the track )?enters (?:from|on|at) the left (?:edge )?(?:at|in|of) row (?P<index>\d{1,3})\b",
+                                  r"\bthe (?:entry|entrance|start) is (?:at|on|in) (?:the left (?:edge )?(?:of|at|in) )?row "
+                                      r"(?P<index>\d{1,3})\b",
+                                  fixed={"side": "LEFT"}),
+        *Phrase.group("Endpoint", r"\b(?:the track )?(?:leaves|exits) (?:through|at|from|via) the bottom (?:edge )?(?:at|in|of) column "
+                                      r"(?P<index>\d{1,3})\b",
+                                  r"\bthe (?:exit|end) is (?:at|on|in) (?:the bottom (?:edge )?(?:of|at|in) )?column "
+                                      r"(?P<index>\d{1,3})\b",
+                                  fixed={"side": "BOTTOM"}),
     ) + tuple(p for d, words in _DIRS_RX.items() for p in (
-        Phrase("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece (?:joining|connecting|linking) {words}\b", {"dirs": d}),
-        Phrase("GivenPiece", rf"\bthe given piece (?:at|in) {{cell}} (?:joins|connects|links|goes) {words}\b", {"dirs": d}),
+        *Phrase.group("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece (?:joining|connecting|linking) {words}\b",
+                                    rf"\bthe given piece (?:at|in) {{cell}} (?:joins|connects|links|goes) {words}\b",
+                                    fixed={"dirs": d}),
     )) + PATH_PHRASES,
     templates={
         **EDGE_TEMPLATES,

@@ -61,13 +61,21 @@ class GridParams(Params):
     backend: str = param("kumo", choices=("kumo", "tatham"),
                          doc="'kumo': our generator; 'tatham': Tatham's sgt-<name> --generate, seeded params#seed")
 
+    #: the fewest cells a ``W`` x ``H`` grid may have
+    min_cells: ClassVar[int] = 1
+
     def check(self):
-        """``H`` defaults to ``W`` and ``box_h`` to ``box_w`` (declare them ``param(None, kind=int)``);
-        puzzles with more cross-field rules extend this."""
+        """``H`` defaults to ``W`` and ``box_h`` to ``box_w`` (declare them ``param(None, kind=int)``),
+        and a ``W`` x ``H`` grid has at least :attr:`min_cells` cells; puzzles with more cross-field
+        rules extend this."""
         out = self
         for name, like in (("H", "W"), ("box_h", "box_w")):
             if getattr(out, name, 0) is None:
                 out = dataclasses.replace(out, **{name: getattr(out, like)})
+        W, H = getattr(out, "W", None), getattr(out, "H", None)
+        if W is not None and H is not None and W * H < self.min_cells:
+            raise ConfigError(f"{type(self).__name__.removesuffix('Params')} W={W}, H={H}: the grid needs at least "
+                              f"{self.min_cells} cells")
         return out
 
 

@@ -250,15 +250,31 @@ def change_one(rng: np.random.Generator, grid: list[list], cells: list[Cell], sy
 def random_scatter(rng: np.random.Generator, H: int, W: int, target: int) -> np.ndarray:
     """Up to ``target`` marked cells in a random order, never two side by side, the unmarked cells
     staying orthogonally connected (Range's black cells); a boolean mask."""
-    marked = np.zeros((H, W), bool)
-    for idx in rng.permutation(W * H):
-        cell = divmod(int(idx), W)
-        if marked.sum() >= target or any(marked[n] for n in neighbours4(*cell, H, W)):
+    near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+    marked, count = [False] * (W * H), 0
+    for idx in rng.permutation(W * H).tolist():
+        if count >= target or any(marked[n] for n in near[idx]):
             continue
-        marked[cell] = True
-        if len(components(~marked)) != 1:
-            marked[cell] = False
-    return marked
+        marked[idx] = True
+        if unmarked_connected(marked, near):
+            count += 1
+        else:
+            marked[idx] = False
+    return np.asarray(marked, bool).reshape(H, W)
+
+
+def unmarked_connected(marked: list[bool], near: list[list[int]]) -> bool:
+    """Whether the cells not ``marked`` (flat indices; ``near[i]`` the neighbours of cell i) are
+    connected: one breadth-first search over plain lists (the generators' inner loop)."""
+    start = marked.index(False)
+    seen = {start}
+    todo = [start]
+    while todo:
+        for j in near[todo.pop()]:
+            if not marked[j] and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(marked) - sum(marked)
 
 
 def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
@@ -834,6 +850,24 @@ def dot_cells(dot) -> list[Cell]:
     return [(r, c) for r in range(r2 // 2, (r2 + 1) // 2 + 1) for c in range(c2 // 2, (c2 + 1) // 2 + 1)]
 
 
+@functools.lru_cache(maxsize=64)
+def neighbour_table(H: int, W: int) -> dict[Cell, list[Cell]]:
+    """Every cell's orthogonal neighbours (built once per grid size; read only)."""
+    return {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+
+
+@functools.lru_cache(maxsize=64)
+def dot_options(H: int, W: int) -> list[list[tuple[tuple[int, int], list[Cell]]]]:
+    """Per cell (flat index), the dots at its centre, on its right or lower edge or its lower-right
+    corner whose cells all lie in the grid, each with those cells."""
+    out = []
+    for r in range(H):
+        for c in range(W):
+            dots = ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
+            out.append([(d, dot_cells(d)) for d in dots if all(a < H and b < W for a, b in dot_cells(d))])
+    return out
+
+
 def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: int,
                                shapes: dict) -> tuple[list, list[list]]:
     """A random partition of the grid into connected regions, each symmetric under a half turn
@@ -842,11 +876,11 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
     c2 % 2)]``), then a random region grows by a free neighbour and its mirror image while any
     can, and a new dot is seeded when none can, until every cell has a region. Returns the dots
     in scan order and the grid of dot indices."""
-    owner = -np.ones((H, W), int)
-    own = [[-1] * W for _ in range(H)]  # the same, for fast scalar reads
+    own = [[-1] * W for _ in range(H)]
+    free = [H * W]  # how many cells have no region yet
     found: list = []
     grow: list[set] = []  # per region, the free cells it may grow by (kept up to date, not recomputed)
-    near = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+    near = neighbour_table(H, W)
 
     def fits(k: int, n: Cell) -> bool:
         a, b = found[k][0] - n[0], found[k][1] - n[1]
@@ -856,7 +890,8 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
         """Give ``cells`` to region k: no region may grow into them (or into the cells whose
         mirror image they are) any more; region k may grow next to them."""
         for cell in cells:
-            owner[cell] = own[cell[0]][cell[1]] = k
+            own[cell[0]][cell[1]] = k
+        free[0] -= len(cells)
         for j, (r2, c2) in enumerate(found):
             g = grow[j]
             if g:
@@ -866,19 +901,28 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
         grow[k].update(n for cell in cells for n in near[cell] if fits(k, n))
 
     def seed() -> None:
-        free = np.flatnonzero(owner.ravel() < 0)
-        r, c = divmod(int(free[int(rng.integers(len(free)))]), W)
-        opts = [d for d in ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
-                if all(0 <= a < H and 0 <= b < W and own[a][b] < 0 for a, b in dot_cells(d))]
-        weight = np.asarray([shapes[(d[0] % 2, d[1] % 2)] for d in opts], float)
-        found.append(opts[int(rng.choice(len(opts), p=weight / weight.sum()))])
+        cells = [i for i in range(H * W) if own[i // W][i % W] < 0]
+        r, c = divmod(cells[int(rng.integers(len(cells)))], W)
+        opts = [d for d, cells in dot_options(H, W)[r * W + c] if all(own[a][b] < 0 for a, b in cells)]
+        # rng.choice(len(opts), p=weights / their sum), with the same floating-point steps and the
+        # same one uniform draw, without numpy's per-call overhead
+        weight = [float(shapes[(d[0] % 2, d[1] % 2)]) for d in opts]
+        total = 0.0
+        for w in weight:
+            total += w
+        cdf, acc = [], 0.0
+        for w in weight:
+            acc += w / total
+            cdf.append(acc)
+        u = rng.random()
+        found.append(opts[sum(1 for x in cdf if x / cdf[-1] <= u)])
         grow.append(set())
-        take(len(found) - 1, dot_cells(found[-1]))
+        take(len(found) - 1, next(cells for d, cells in dot_options(H, W)[r * W + c] if d == found[-1]))
 
     for _ in range(max(1, seeds)):
-        if (owner < 0).any():
+        if free[0]:
             seed()
-    while (owner < 0).any():
+    while free[0]:
         open_ = [k for k in range(len(found)) if grow[k]]
         if not open_:
             seed()
@@ -889,7 +933,7 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
         take(k, {p, (found[k][0] - p[0], found[k][1] - p[1])})
     order = sorted(range(len(found)), key=lambda i: found[i])
     label = {old: new for new, old in enumerate(order)}
-    return [list(found[i]) for i in order], [[label[int(owner[r, c])] for c in range(W)] for r in range(H)]
+    return [list(found[i]) for i in order], [[label[own[r][c]] for c in range(W)] for r in range(H)]
 
 
 def repair_tree(rng: np.random.Generator, tree: frozenset[int], edges: list[tuple[int, int]], wanted: set,

@@ -6,7 +6,6 @@ import dataclasses
 
 import numpy as np
 
-from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
@@ -27,12 +26,7 @@ class RectParams(GridParams):
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
     expansion: float = param(0.0, lo=0.0, hi=4.0, doc="Tatham's 'e': divide a grid 1+e times smaller, then stretch it")
     ambiguous: bool = param(False, doc="Tatham's 'a' (his generator may leave several solutions); ours are unique")
-
-    def check(self):
-        p = super().check()
-        if p.W * p.H < 2:
-            raise ConfigError(f"Rect W={p.W}, H={p.H}: the grid needs at least 2 cells")
-        return p
+    min_cells = 2
 
 
 class RectTask(RectMoves, RegionAnswers, GridTask):

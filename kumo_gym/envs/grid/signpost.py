@@ -6,7 +6,6 @@ import functools
 
 import numpy as np
 
-from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
@@ -30,12 +29,7 @@ class SignpostParams(GridParams):
     W: int = param(4, lo=1, hi=MAX_SIDE, doc="columns")
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
     corners: bool = param(False, doc="Tatham's 'c': 1 in the top-left corner, W*H in the bottom-right")
-
-    def check(self):
-        p = super().check()
-        if p.W * p.H < 2:
-            raise ConfigError(f"Signpost W={p.W}, H={p.H}: the grid needs at least 2 cells")
-        return p
+    min_cells = 2
 
 
 @functools.lru_cache(maxsize=8)
@@ -85,10 +79,12 @@ def _place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> s
         number[r * W + c] = i
     ends = np.asarray([path[-1][0] * W + path[-1][1]] + ([path[0][0] * W + path[0][1]] if n > 2 else []), np.int64)
     shown = np.zeros(n, np.int8)
-    ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64), np.zeros(n * n, np.int8),
-                                np.zeros(n * n, np.int8), np.zeros(2 * n, np.int64), np.zeros(2 * n, np.int64),
-                                np.zeros(2 * n * n, np.int64), np.zeros(2 * n * n, np.int64), np.zeros(n * n, np.int64),
-                                np.zeros(n, np.int64), shown, np.zeros(4 * n, np.int8))
+    slots = n + 2  # the kernel's deduction states (live, per removal test, the ends alone)
+    ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64),
+                                np.zeros(slots * n * n, np.int8), np.zeros(slots * n, np.int64),
+                                np.zeros(slots * n, np.int64), np.zeros(slots * n * n, np.int16),
+                                np.zeros(slots * n * n, np.int16), np.zeros(n * n, np.int64), np.zeros(n, np.int64),
+                                shown, np.zeros(slots * 2 * n, np.int8))
     if not ok:
         raise RuntimeError("Signpost: deduction contradicts the chain it was given (a bug)")
     return set(np.flatnonzero(shown).tolist())
