@@ -156,11 +156,12 @@ class PatternTask(GridTask):
         from . import _pattern_kernel
 
         W, H = params["W"], params["H"]
+        scratch = _pattern_kernel.scratch(H, W)
         for _attempt in range(2000):
             pic = self.picture(rng, H, W)
             # as Tatham's generator: a picture is kept when line-by-line deduction solves it,
             # which proves it the only solution (no SAT search; see _pattern_kernel)
-            if _pattern_kernel.solves(H, W, pic.ravel()):
+            if _pattern_kernel.solves(H, W, pic.ravel(), *scratch):
                 sol = pic.tolist()
                 return {"rows": [runs(row) for row in sol], "cols": [runs(col) for col in pic.T.tolist()]}, sol
         raise RuntimeError(f"could not generate a unique {W}x{H} Pattern puzzle")
