@@ -53,10 +53,13 @@ class UnrulyTask(GridTask):
     A JSON array of H rows of W integers: ``1`` black, ``0`` white. Any valid grid scores 1.
 
     ## Generation
-    §8: a random valid grid from SAT with random phases, every cell given, then givens removed in
-    a seeded random order. At Tatham's lowest level (``t``) a removal is kept only if unit
-    propagation alone still solves the puzzle, at ``e`` only if failed-literal probing does; at
-    ``n`` the givens are reduced to a minimal unique set.
+    §8: a random valid grid, every cell given, then givens removed in a seeded random order. At
+    Tatham's lowest level (``t``) a removal is kept only if unit propagation alone still solves
+    the puzzle, at ``e`` only if failed-literal probing does; at ``n`` the givens are reduced to
+    a minimal unique set. At ``t`` without ``unique`` (every preset) a grid kernel does both steps
+    as Tatham's generator does (the grid filled cell by cell in a random order with propagation;
+    its deductions are exactly the CNF's propagation); otherwise the grid comes from SAT with
+    random phases.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` black, ``0`` white, ``-1`` clears. Givens are fixed.
