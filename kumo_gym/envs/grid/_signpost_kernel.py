@@ -17,9 +17,10 @@ from numba import types as nt
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
-#: (n, ray_start, ray_cells, into_start, into_cells, number, ends, order, P, P0, rowc, colc, fsup,
-#:  bsup, stack, added, shown, done) -> whether the givens placed solve the grid
-PLACE_SIG = nt.boolean(nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I8, _I8, _I64, _I64, _I64, _I64,
+_I16 = nt.int16[::1]
+#: (n, ray_start, ray_cells, into_start, into_cells, number, ends, order, P, rowc, colc, fsup, bsup,
+#:  stack, added, shown, done) -> whether the givens placed solve the grid
+PLACE_SIG = nt.boolean(nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I8, _I64, _I64, _I16, _I16,
                        _I64, _I64, _I8, _I8)
 
 
@@ -154,17 +155,36 @@ def _solved(n, rowc):
     return True
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _copy(n, src, dst, P, rowc, colc, fsup, bsup, done):
+    """Copy the whole deduction state from slot ``src`` to slot ``dst`` of the buffers (slot 0 is
+    the live one)."""
+    nn = n * n
+    for i in range(nn):
+        P[dst * nn + i] = P[src * nn + i]
+        fsup[dst * nn + i] = fsup[src * nn + i]
+        bsup[dst * nn + i] = bsup[src * nn + i]
+    for a in range(n):
+        rowc[dst * n + a] = rowc[src * n + a]
+        colc[dst * n + a] = colc[src * n + a]
+    for a in range(2 * n):
+        done[dst * 2 * n + a] = done[src * 2 * n + a]
+
+
 @njit(PLACE_SIG, cache=True, nogil=True, _nrt=False)
-def place(n, rs, rc, is_, ic, number, ends, order, P, P0, rowc, colc, fsup, bsup, stack, added, shown, done):
+def place(n, rs, rc, is_, ic, number, ends, order, P, rowc, colc, fsup, bsup, stack, added, shown, done):
     """Tatham's placement of the givens: the ``ends`` shown, then the cells of ``order`` not yet
     numbered by deduction shown one by one until deduction numbers every cell, then each added
     one hidden again (same order) when deduction still numbers every cell without it. ``shown``
     (per cell, 1: shown) is the result; returns whether it solves the grid.
 
-    Each removal test starts from the closure of the ends (kept with its counters in the second
-    half of each buffer) and stops as soon as deduction gives the hidden cell its number again:
-    the remaining givens then imply all the givens before the removal, which solved the grid."""
+    The buffers hold n + 2 slots of the deduction state (the table and its counters): slot 0 is
+    live, slot n + 1 the closure of the ends, slot 1 + i that of the ends and ``added[i:]``.
+    Removal test i starts from slot 2 + i, shows the kept ones before i and stops as soon as
+    deduction gives cell ``added[i]`` its number again: the remaining givens then imply all the
+    givens before the removal, which solved the grid."""
     nn = n * n
+    base = n + 1
     for i in range(nn):
         P[i] = 1
     top = _init(n, rs, rc, is_, ic, P, rowc, colc, fsup, bsup, stack, done)
@@ -174,15 +194,7 @@ def place(n, rs, rc, is_, ic, number, ends, order, P, P0, rowc, colc, fsup, bsup
             return False
     if not _closure(n, rs, rc, is_, ic, P, rowc, colc, fsup, bsup, stack, top, -1, done):
         return False
-    for i in range(nn):
-        P0[i] = P[i]
-        fsup[nn + i] = fsup[i]
-        bsup[nn + i] = bsup[i]
-    for a in range(n):
-        rowc[n + a] = rowc[a]
-        colc[n + a] = colc[a]
-        done[2 * n + a] = done[a]
-        done[3 * n + a] = done[n + a]
+    _copy(n, 0, base, P, rowc, colc, fsup, bsup, done)
     nadd = 0
     for j in order:
         if _solved(n, rowc):
@@ -195,6 +207,12 @@ def place(n, rs, rc, is_, ic, number, ends, order, P, P0, rowc, colc, fsup, bsup
                 return False
     if not _solved(n, rowc):
         return False
+    for i in range(nadd - 1, 0, -1):  # slot 1 + i: the ends and added[i:], each from the next
+        _copy(n, base if i == nadd - 1 else 2 + i, 0, P, rowc, colc, fsup, bsup, done)
+        top = _show(n, added[i], number[added[i]], P, rowc, colc, stack, 0)
+        if top < 0 or not _closure(n, rs, rc, is_, ic, P, rowc, colc, fsup, bsup, stack, top, -1, done):
+            return False
+        _copy(n, 0, 1 + i, P, rowc, colc, fsup, bsup, done)
     for c in range(n):
         shown[c] = 0
     for e in ends:
@@ -204,18 +222,11 @@ def place(n, rs, rc, is_, ic, number, ends, order, P, P0, rowc, colc, fsup, bsup
     for t in range(nadd):
         j = added[t]
         shown[j] = 0
-        for i in range(nn):
-            P[i] = P0[i]
-            fsup[i] = fsup[nn + i]
-            bsup[i] = bsup[nn + i]
-        for a in range(n):
-            rowc[a] = rowc[n + a]
-            colc[a] = colc[n + a]
-            done[a] = done[2 * n + a]
-            done[n + a] = done[3 * n + a]
+        _copy(n, base if t == nadd - 1 else 2 + t, 0, P, rowc, colc, fsup, bsup, done)
         top = 0
         ok = True
-        for c in range(n):
+        for u in range(t):
+            c = added[u]
             if ok and shown[c]:
                 top = _show(n, c, number[c], P, rowc, colc, stack, top)
                 ok = top >= 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -87,6 +88,13 @@ def deduce_regions(H: int, W: int, dots) -> np.ndarray | None:
             break
     decided = known.any(axis=2)
     return np.where(decided, known.argmax(axis=2), -1)
+
+
+@functools.lru_cache(maxsize=4096)
+def deduced(H: int, W: int, dots: tuple) -> bool:
+    """Whether :func:`deduce_regions` decides every cell (small grids draw the same dots often)."""
+    labels = deduce_regions(H, W, dots)
+    return labels is not None and bool((labels >= 0).all())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -275,8 +283,7 @@ class GalaxiesTask(GridTask):
             if len(dots) <= 1:
                 continue
             state = {"W": W, "H": H, "dots": dots}
-            labels = deduce_regions(H, W, dots)
-            solved = labels is not None and bool((labels >= 0).all())  # unique, with no formula built
+            solved = deduced(H, W, tuple(map(tuple, dots)))  # unique, with no formula built
             if params["tatham_difficulty"] == "u" and attempt < 50:  # 'u': prefer puzzles that need search
                 if solved or self._grade(state) < 2:
                     continue

@@ -250,15 +250,31 @@ def change_one(rng: np.random.Generator, grid: list[list], cells: list[Cell], sy
 def random_scatter(rng: np.random.Generator, H: int, W: int, target: int) -> np.ndarray:
     """Up to ``target`` marked cells in a random order, never two side by side, the unmarked cells
     staying orthogonally connected (Range's black cells); a boolean mask."""
-    marked = np.zeros((H, W), bool)
-    for idx in rng.permutation(W * H):
-        cell = divmod(int(idx), W)
-        if marked.sum() >= target or any(marked[n] for n in neighbours4(*cell, H, W)):
+    near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+    marked, count = [False] * (W * H), 0
+    for idx in rng.permutation(W * H).tolist():
+        if count >= target or any(marked[n] for n in near[idx]):
             continue
-        marked[cell] = True
-        if len(components(~marked)) != 1:
-            marked[cell] = False
-    return marked
+        marked[idx] = True
+        if unmarked_connected(marked, near):
+            count += 1
+        else:
+            marked[idx] = False
+    return np.asarray(marked, bool).reshape(H, W)
+
+
+def unmarked_connected(marked: list[bool], near: list[list[int]]) -> bool:
+    """Whether the cells not ``marked`` (flat indices; ``near[i]`` the neighbours of cell i) are
+    connected: one breadth-first search over plain lists (the generators' inner loop)."""
+    start = marked.index(False)
+    seen = {start}
+    todo = [start]
+    while todo:
+        for j in near[todo.pop()]:
+            if not marked[j] and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(marked) - sum(marked)
 
 
 def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
@@ -748,24 +764,31 @@ def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list
 def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: float, *, closed: bool) -> list[Cell]:
     """Random detours: one step a -> b of the path (or loop) is pushed sideways by a cell, through
     two free neighbours a', b' (a -> a' -> b' -> b), until ``length`` cells or no detour fits."""
-    path = list(path)
-    free = np.zeros((H + 2, W + 2), bool)  # a border of taken cells: no bounds checks
-    free[1:-1, 1:-1] = True
-    for r, c in path:
-        free[r + 1, c + 1] = False
+    path, used = list(path), set(path)
+
+    def options(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:  # the detours of step a -> b, in a fixed order
+        out = []
+        for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
+            x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
+            if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
+                out.append((x, y))
+        return out
+
+    # the detours of every step, kept up to date as the path grows (only x and y change each time)
+    spots = [options(path[i], path[(i + 1) % len(path)]) for i in range(len(path) - (0 if closed else 1))]
     while len(path) < length:
-        p = np.asarray(path, np.int64) + 1
-        a, b = (p, np.roll(p, -1, axis=0)) if closed else (p[:-1], p[1:])
-        side = (b - a)[:, ::-1]
-        x = np.stack([a + side, a - side], axis=1)  # per step, the two sideways pushes (as listed before)
-        y = np.stack([b + side, b - side], axis=1)
-        spots = np.argwhere(free[x[..., 0], x[..., 1]] & free[y[..., 0], y[..., 1]])
-        if not len(spots):
+        k = sum(map(len, spots))
+        if not k:
             break
-        i, j = spots[int(rng.integers(len(spots)))].tolist()
-        cx, cy = (tuple((x if k == 0 else y)[i, j].tolist()) for k in (0, 1))
-        path[i + 1:i + 1] = [(cx[0] - 1, cx[1] - 1), (cy[0] - 1, cy[1] - 1)]
-        free[cx], free[cy] = False, False
+        k = int(rng.integers(k))
+        i = 0
+        while k >= len(spots[i]):
+            k, i = k - len(spots[i]), i + 1
+        x, y = spots[i][k]
+        path[i + 1:i + 1] = [x, y]
+        used |= {x, y}
+        spots = [[o for o in opts if x not in o and y not in o] for opts in spots]
+        spots[i:i + 1] = [options(path[i], x), options(x, y), options(y, path[(i + 3) % len(path)])]
     return path
 
 
@@ -834,6 +857,24 @@ def dot_cells(dot) -> list[Cell]:
     return [(r, c) for r in range(r2 // 2, (r2 + 1) // 2 + 1) for c in range(c2 // 2, (c2 + 1) // 2 + 1)]
 
 
+@functools.lru_cache(maxsize=64)
+def neighbour_table(H: int, W: int) -> dict[Cell, list[Cell]]:
+    """Every cell's orthogonal neighbours (built once per grid size; read only)."""
+    return {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+
+
+@functools.lru_cache(maxsize=64)
+def dot_options(H: int, W: int) -> list[list[tuple[tuple[int, int], list[Cell]]]]:
+    """Per cell (flat index), the dots at its centre, on its right or lower edge or its lower-right
+    corner whose cells all lie in the grid, each with those cells."""
+    out = []
+    for r in range(H):
+        for c in range(W):
+            dots = ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
+            out.append([(d, dot_cells(d)) for d in dots if all(a < H and b < W for a, b in dot_cells(d))])
+    return out
+
+
 def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: int,
                                shapes: dict) -> tuple[list, list[list]]:
     """A random partition of the grid into connected regions, each symmetric under a half turn
@@ -842,11 +883,11 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
     c2 % 2)]``), then a random region grows by a free neighbour and its mirror image while any
     can, and a new dot is seeded when none can, until every cell has a region. Returns the dots
     in scan order and the grid of dot indices."""
-    owner = -np.ones((H, W), int)
-    own = [[-1] * W for _ in range(H)]  # the same, for fast scalar reads
+    own = [[-1] * W for _ in range(H)]
+    free = [H * W]  # how many cells have no region yet
     found: list = []
     grow: list[set] = []  # per region, the free cells it may grow by (kept up to date, not recomputed)
-    near = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+    near = neighbour_table(H, W)
 
     def fits(k: int, n: Cell) -> bool:
         a, b = found[k][0] - n[0], found[k][1] - n[1]
@@ -856,7 +897,8 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
         """Give ``cells`` to region k: no region may grow into them (or into the cells whose
         mirror image they are) any more; region k may grow next to them."""
         for cell in cells:
-            owner[cell] = own[cell[0]][cell[1]] = k
+            own[cell[0]][cell[1]] = k
+        free[0] -= len(cells)
         for j, (r2, c2) in enumerate(found):
             g = grow[j]
             if g:
@@ -866,19 +908,28 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
         grow[k].update(n for cell in cells for n in near[cell] if fits(k, n))
 
     def seed() -> None:
-        free = np.flatnonzero(owner.ravel() < 0)
-        r, c = divmod(int(free[int(rng.integers(len(free)))]), W)
-        opts = [d for d in ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
-                if all(0 <= a < H and 0 <= b < W and own[a][b] < 0 for a, b in dot_cells(d))]
-        weight = np.asarray([shapes[(d[0] % 2, d[1] % 2)] for d in opts], float)
-        found.append(opts[int(rng.choice(len(opts), p=weight / weight.sum()))])
+        cells = [i for i in range(H * W) if own[i // W][i % W] < 0]
+        r, c = divmod(cells[int(rng.integers(len(cells)))], W)
+        opts = [d for d, cells in dot_options(H, W)[r * W + c] if all(own[a][b] < 0 for a, b in cells)]
+        # rng.choice(len(opts), p=weights / their sum), with the same floating-point steps and the
+        # same one uniform draw, without numpy's per-call overhead
+        weight = [float(shapes[(d[0] % 2, d[1] % 2)]) for d in opts]
+        total = 0.0
+        for w in weight:
+            total += w
+        cdf, acc = [], 0.0
+        for w in weight:
+            acc += w / total
+            cdf.append(acc)
+        u = rng.random()
+        found.append(opts[sum(1 for x in cdf if x / cdf[-1] <= u)])
         grow.append(set())
-        take(len(found) - 1, dot_cells(found[-1]))
+        take(len(found) - 1, next(cells for d, cells in dot_options(H, W)[r * W + c] if d == found[-1]))
 
     for _ in range(max(1, seeds)):
-        if (owner < 0).any():
+        if free[0]:
             seed()
-    while (owner < 0).any():
+    while free[0]:
         open_ = [k for k in range(len(found)) if grow[k]]
         if not open_:
             seed()
@@ -889,7 +940,7 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
         take(k, {p, (found[k][0] - p[0], found[k][1] - p[1])})
     order = sorted(range(len(found)), key=lambda i: found[i])
     label = {old: new for new, old in enumerate(order)}
-    return [list(found[i]) for i in order], [[label[int(owner[r, c])] for c in range(W)] for r in range(H)]
+    return [list(found[i]) for i in order], [[label[own[r][c]] for c in range(W)] for r in range(H)]
 
 
 def repair_tree(rng: np.random.Generator, tree: frozenset[int], edges: list[tuple[int, int]], wanted: set,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -9,6 +10,7 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding
+from ...solvers.propagation import ClauseArrays
 from .base import Check, GridParams, presets
 from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
 from .latin import LatinGridTask, latin_copy, random_latin
@@ -24,6 +26,20 @@ class KeenParams(GridParams):
     tatham_difficulty: str = param("n", choices=("e", "n", "h", "x", "u"),
                                    doc="Tatham's level: e easy (probing solves it), higher levels any unique puzzle")
     multiplication_only: bool = param(False, doc="every cage of two or more cells is a product clue")
+
+
+@functools.lru_cache(maxsize=8)
+def _latin_arrays(n: int) -> ClauseArrays:
+    f, _ = latin_copy(n, rules=("R1", "R2", None))
+    return ClauseArrays.from_clauses(f.clauses, f.n_vars)
+
+
+def _extended(base: ClauseArrays, clauses: list[list[int]], n_vars: int) -> ClauseArrays:
+    """``base`` followed by ``clauses``, as one set of clause arrays (only the new part is converted)."""
+    more = ClauseArrays.from_clauses(clauses, n_vars)
+    return ClauseArrays(max(base.n_vars, more.n_vars), np.concatenate([base.lits, more.lits]),
+                        np.concatenate([base.starts, more.starts[1:] + base.starts[-1]]),
+                        np.concatenate([base.units, more.units]), base.empty or more.empty)
 
 
 class KeenTask(LatinGridTask):
@@ -95,9 +111,12 @@ class KeenTask(LatinGridTask):
 
     def _rules(self, n: int, cages: list[dict]) -> Encoding:
         f, x = latin_copy(n, rules=("R1", "R2", None))
+        start = len(f.clauses)
         xs = x.tolist()
         lits = {k: cage_literal(f, xs, n, k, [tuple(c) for c in cage["cells"]], cage["op"], cage["target"])
                 for k, cage in enumerate(cages)}
+        # the deduction arrays: the Latin square's, built once per n, then the cages' clauses
+        f._arrays = (len(f.clauses), _extended(_latin_arrays(n), f.clauses[start:], f.n_vars))
         return Encoding(f, x.ravel(), self.decoder(x), clues={("cage", k): ("R3", (lit,)) for k, lit in lits.items()},
                         extra={"x": x})
 

@@ -79,10 +79,12 @@ def _place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> s
         number[r * W + c] = i
     ends = np.asarray([path[-1][0] * W + path[-1][1]] + ([path[0][0] * W + path[0][1]] if n > 2 else []), np.int64)
     shown = np.zeros(n, np.int8)
-    ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64), np.zeros(n * n, np.int8),
-                                np.zeros(n * n, np.int8), np.zeros(2 * n, np.int64), np.zeros(2 * n, np.int64),
-                                np.zeros(2 * n * n, np.int64), np.zeros(2 * n * n, np.int64), np.zeros(n * n, np.int64),
-                                np.zeros(n, np.int64), shown, np.zeros(4 * n, np.int8))
+    slots = n + 2  # the kernel's deduction states (live, per removal test, the ends alone)
+    ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64),
+                                np.zeros(slots * n * n, np.int8), np.zeros(slots * n, np.int64),
+                                np.zeros(slots * n, np.int64), np.zeros(slots * n * n, np.int16),
+                                np.zeros(slots * n * n, np.int16), np.zeros(n * n, np.int64), np.zeros(n, np.int64),
+                                shown, np.zeros(slots * 2 * n, np.int8))
     if not ok:
         raise RuntimeError("Signpost: deduction contradicts the chain it was given (a bug)")
     return set(np.flatnonzero(shown).tolist())

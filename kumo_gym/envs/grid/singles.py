@@ -11,7 +11,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .geometry import components, connected_cuts, neighbours4
+from .geometry import components, connected_cuts, neighbours4, unmarked_connected
 from .latin import random_latin
 from .render import Sketch
 
@@ -157,14 +157,15 @@ class SinglesTask(GridTask):
         W, H = params["W"], params["H"]
         for _attempt in range(5000):
             nums = [row[:W] for row in random_latin(rng, max(W, H))[:H]]
-            black = np.zeros((H, W), bool)
-            for idx in rng.permutation(W * H):
-                cell = divmod(int(idx), W)
-                if any(black[n] for n in neighbours4(*cell, H, W)):
+            near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+            dark = [False] * (W * H)
+            for idx in rng.permutation(W * H).tolist():
+                if any(dark[n] for n in near[idx]):
                     continue
-                black[cell] = True
-                if len(components(~black)) != 1:
-                    black[cell] = False
+                dark[idx] = True
+                if not unmarked_connected(dark, near):
+                    dark[idx] = False
+            black = np.asarray(dark, bool).reshape(H, W)
             for r, c in sorted(zip(*np.nonzero(black))):
                 seen = sorted({nums[a][b] for a, b in [(r, k) for k in range(W)] + [(k, c) for k in range(H)]
                                if not black[a, b]})
