@@ -306,7 +306,8 @@ def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: fl
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
                  acceptable: Callable[[list[int]], bool] | None = None,
-                 near: Callable[[int], Sequence[int]] | None = None, derive: bool = True) -> list[bool]:
+                 near: Callable[[int], Sequence[int]] | None = None, derive: bool = True,
+                 runs: bool = True) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -318,7 +319,9 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     groups around group i (Mosaic: clues within two cells): deduction from those alone is tried
     first, which is sound (fewer clues deduce less) and far cheaper on big grids. ``derive=False``
     tests the grade itself after each removal instead of whether deduction re-derives the removed
-    clue (for clues deduction never derives, such as Pearl's pearl guards).
+    clue (for clues deduction never derives, such as Pearl's pearl guards). ``runs=False`` tests
+    graded removals one at a time rather than in runs (cheaper where a failed run costs a full
+    probing: Tracks).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -337,7 +340,7 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     order = rng.permutation(len(groups))
     if grade_limit is None and acceptable is None:
         return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)
-    if rederive and near is None and acceptable is None:
+    if runs and rederive and near is None and acceptable is None:
         probe = engine._answer64 if grade_limit == 1 else ()
         return _rederive_in_runs(engine, order, active, fixed, flat, owner, probe)
     for i in order:

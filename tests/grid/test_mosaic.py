@@ -88,41 +88,38 @@ def test_render_and_interactive_values():
 
 
 def test_generator_kernel_deduces_what_the_cnf_propagation_does():
-    """The generator's grid kernel (issue 14) keeps exactly the clues that the engine's CNF
-    propagation (reduce_clues at grade 0) keeps, for solvable and unsolvable images alike."""
-    from kumo_gym.envs.grid import _mosaic_kernel
+    """The generator's grid kernel (issue 14) accepts exactly the images whose full clue set the
+    engine's CNF propagation solves, and keeps exactly the clues that propagation keeps."""
+    from kumo_gym.envs.grid import _mosaic_kernel as K
 
     rng = np.random.default_rng(5)
     H, W = 4, 5
     n = H * W
-    scratch = (np.zeros(n, np.int8), np.zeros(n + 1, np.int64), np.zeros(n, np.int8))
+    nbr, bufs = K.blocks(H, W), K.scratch(H, W)
+    none, no_image = np.zeros(0, np.int64), np.zeros(0, np.int8)
     solvable = 0
     for _ in range(60):
         black = rng.random((H, W)) < 0.5
         full = [[sum(black[a][b] for a, b in block(r, c, H, W)) for c in range(W)] for r in range(H)]
         enc = T.encode({"grid": full})
-        truth = enc.engine.propagate(enc.assumptions())
-        active = np.ones(n, np.int8)
-        sign = np.where(black, 1, -1).astype(np.int8).ravel()
-        clue = np.asarray(full, np.int64).ravel()
-        ok = _mosaic_kernel.reduce(H, W, sign, clue, active, np.zeros(0, np.int64), *scratch)
-        assert ok == enc.engine.fixes_answer(truth)
-        bufs = (np.zeros(n, np.int8), np.zeros(n, np.int64), np.zeros(n, np.int8))
-        assert _mosaic_kernel.first_solvable(H, W, black.astype(np.int8).ravel(), *bufs, *scratch) == (0 if ok else -1)
-        assert not ok or (bufs[0].tolist() == sign.tolist() and bufs[1].tolist() == clue.tolist())
+        ok = enc.engine.fixes_answer(enc.engine.propagate(enc.assumptions()))
+        # a batch of two: the first image solvable exactly when the CNF's propagation solves it
+        two = np.concatenate([black.astype(np.int8).ravel(), np.zeros(n, np.int8)])
+        assert K.run(H, W, nbr, two, *bufs[:3], none, *bufs[3:]) == (0 if ok else 1)
         if not ok:
             continue
         solvable += 1
+        K.run(H, W, nbr, two[:n], *bufs[:3], none, *bufs[3:])
+        assert bufs[0].tolist() == np.where(black, 1, -1).ravel().tolist() and bufs[1].tolist() == np.ravel(full).tolist()
         order = rng.permutation(n).astype(np.int64)
-        _mosaic_kernel.reduce(H, W, sign, clue, active, order, *scratch)
-        keys = sorted(enc.clues)
+        K.run(H, W, nbr, no_image, *bufs[:3], order, *bufs[3:])
         # the engine's propagation, clue by clue in the same order
-        lits = {k: list(enc.clues[k][1]) for k in keys}
-        on = set(keys)
+        lits = {k: list(enc.clues[k][1]) for k in enc.clues}
+        on = set(enc.clues)
         for i in order.tolist():
             k = (i // W, i % W)
             on.discard(k)
             if not enc.engine.fixes_answer(enc.engine.propagate([x for j in sorted(on) for x in lits[j]])):
                 on.add(k)
-        assert sorted(on) == [(i // W, i % W) for i in np.flatnonzero(active)]
+        assert sorted(on) == [(i // W, i % W) for i in np.flatnonzero(bufs[2])]
     assert solvable >= 2

@@ -110,8 +110,8 @@ def test_line_solver_certifies_only_unique_pictures():
     solution (checked by SAT), rejects the 2x2 diagonal (two solutions), and accepts most blobs."""
     from kumo_gym.envs.grid import _pattern_kernel
 
-    assert not _pattern_kernel.solves(2, 2, np.asarray([1, 0, 0, 1], np.int8))
-    assert _pattern_kernel.solves(2, 2, np.asarray([1, 1, 0, 1], np.int8))
+    assert not _pattern_kernel.solves(2, 2, np.asarray([1, 0, 0, 1], np.int8), *_pattern_kernel.scratch(2, 2))
+    assert _pattern_kernel.solves(2, 2, np.asarray([1, 1, 0, 1], np.int8), *_pattern_kernel.scratch(2, 2))
     rng = np.random.default_rng(3)
     accepted = unique = 0
     for i in range(40):
@@ -122,7 +122,7 @@ def test_line_solver_certifies_only_unique_pictures():
                                sol, source="test")
         n = T.count_solutions(inst)
         unique += n == 1
-        if _pattern_kernel.solves(H, W, pic.ravel()):
+        if _pattern_kernel.solves(H, W, pic.ravel(), *_pattern_kernel.scratch(H, W)):
             accepted += 1
             assert n == 1
     assert accepted >= 10 and unique >= accepted

@@ -91,12 +91,12 @@ def test_generator_kernel_fills_valid_grids_and_reduces_as_the_cnf_propagation()
     rng = np.random.default_rng(11)
     for H, W in ((6, 6), (6, 8), (10, 8)):
         n = H * W
-        val, counts, trail = np.zeros(n, np.int8), np.zeros(2 * (H + W), np.int64), np.zeros(n + 1, np.int64)
+        val, counts, trail = _unruly_kernel.scratch(H, W)
         filled = 0
         while filled < 2:
             order = rng.permutation(n).astype(np.int64)
             colour = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int8)
-            if not _unruly_kernel.fill(H, W, order, colour, val, counts, trail):
+            if not _unruly_kernel.run(H, W, order, colour, val, val, val, counts, trail):
                 continue
             filled += 1
             sol = np.where(val > 0, BLACK, WHITE).reshape(H, W).tolist()
@@ -105,7 +105,7 @@ def test_generator_kernel_fills_valid_grids_and_reduces_as_the_cnf_propagation()
             assert T.verify(inst, sol).solved
             truth, active = val.copy(), np.ones(n, np.int8)
             drop = rng.permutation(n).astype(np.int64)
-            _unruly_kernel.reduce(H, W, truth, active, drop, val, counts, trail)
+            _unruly_kernel.run(H, W, drop, np.zeros(0, np.int8), truth, active, val, counts, trail)
             enc = T.encode({"grid": sol, "unique": False})
             on = set(enc.clues)
             for i in drop.tolist():

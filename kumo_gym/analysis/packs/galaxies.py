@@ -100,6 +100,13 @@ class GalaxiesPack(Pack):
     def clue_claims(self, instance: Any) -> list:
         return [dot_claim(d) for d in instance.data["state"]["dots"]]
 
+    def referents(self, kind: str, payload: dict) -> frozenset:
+        """A dot is about the cells it touches (its centre cell, the two cells of its edge or the
+        four of its corner)."""
+        if kind == "Dot":
+            return frozenset(("cell", r, c) for r, c in dot_cells((payload["r2"], payload["c2"])))
+        return super().referents(kind, payload)
+
     def deduction_model(self, instance: Any) -> Model:
         st, sol = instance.data["state"], instance.data["solution"]
         H, W, dots = int(st["H"]), int(st["W"]), [tuple(d) for d in st["dots"]]

@@ -764,24 +764,31 @@ def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list
 def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: float, *, closed: bool) -> list[Cell]:
     """Random detours: one step a -> b of the path (or loop) is pushed sideways by a cell, through
     two free neighbours a', b' (a -> a' -> b' -> b), until ``length`` cells or no detour fits."""
-    path = list(path)
-    free = np.zeros((H + 2, W + 2), bool)  # a border of taken cells: no bounds checks
-    free[1:-1, 1:-1] = True
-    for r, c in path:
-        free[r + 1, c + 1] = False
+    path, used = list(path), set(path)
+
+    def options(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:  # the detours of step a -> b, in a fixed order
+        out = []
+        for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
+            x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
+            if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
+                out.append((x, y))
+        return out
+
+    # the detours of every step, kept up to date as the path grows (only x and y change each time)
+    spots = [options(path[i], path[(i + 1) % len(path)]) for i in range(len(path) - (0 if closed else 1))]
     while len(path) < length:
-        p = np.asarray(path, np.int64) + 1
-        a, b = (p, np.roll(p, -1, axis=0)) if closed else (p[:-1], p[1:])
-        side = (b - a)[:, ::-1]
-        x = np.stack([a + side, a - side], axis=1)  # per step, the two sideways pushes (as listed before)
-        y = np.stack([b + side, b - side], axis=1)
-        spots = np.argwhere(free[x[..., 0], x[..., 1]] & free[y[..., 0], y[..., 1]])
-        if not len(spots):
+        k = sum(map(len, spots))
+        if not k:
             break
-        i, j = spots[int(rng.integers(len(spots)))].tolist()
-        cx, cy = (tuple((x if k == 0 else y)[i, j].tolist()) for k in (0, 1))
-        path[i + 1:i + 1] = [(cx[0] - 1, cx[1] - 1), (cy[0] - 1, cy[1] - 1)]
-        free[cx], free[cy] = False, False
+        k = int(rng.integers(k))
+        i = 0
+        while k >= len(spots[i]):
+            k, i = k - len(spots[i]), i + 1
+        x, y = spots[i][k]
+        path[i + 1:i + 1] = [x, y]
+        used |= {x, y}
+        spots = [[o for o in opts if x not in o and y not in o] for opts in spots]
+        spots[i:i + 1] = [options(path[i], x), options(x, y), options(y, path[(i + 3) % len(path)])]
     return path
 
 

@@ -15,6 +15,7 @@ from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 2, 0
 NO_CLUE = -1
+NONE, NO_IMAGE = np.zeros(0, np.int64), np.zeros(0, np.int8)
 
 
 def block(r: int, c: int, H: int, W: int) -> list[tuple[int, int]]:
@@ -103,8 +104,7 @@ class MosaicTask(GridTask):
 
         W, H = params["W"], params["H"]
         n = H * W
-        val, queue, inq = np.zeros(n, np.int8), np.zeros(n + 1, np.int64), np.zeros(n, np.int8)
-        truth, clue, active = np.zeros(n, np.int8), np.zeros(n, np.int64), np.zeros(n, np.int8)
+        nbr, (truth, clue, active, val, queue, inq) = _mosaic_kernel.blocks(H, W), _mosaic_kernel.scratch(H, W)
         # as Tatham's generator, an image is redrawn until propagation solves it from every clue;
         # images are drawn in batches (the same numbers as one at a time) and tested by the kernel
         # (it deduces exactly what the CNF's propagation does, see _mosaic_kernel); the generator
@@ -113,7 +113,7 @@ class MosaicTask(GridTask):
         for _round in range(0, 2000, batch):
             state = rng.bit_generator.state
             images = (rng.random((batch, H, W)) < 0.5).view(np.int8).ravel()
-            k = _mosaic_kernel.first_solvable(H, W, images, truth, clue, active, val, queue, inq)
+            k = _mosaic_kernel.run(H, W, nbr, images, truth, clue, active, NONE, val, queue, inq)
             if k < 0:
                 continue
             rng.bit_generator.state = state
@@ -122,7 +122,7 @@ class MosaicTask(GridTask):
             # proves it unique; not aggressive: only every second clue of the order may go
             order = rng.permutation(n)
             tried = np.sort(order if params["aggressive"] else order[::2]).astype(np.int64)
-            _mosaic_kernel.reduce(H, W, truth, clue, active, tried[rng.permutation(len(tried))], val, queue, inq)
+            _mosaic_kernel.run(H, W, nbr, NO_IMAGE, truth, clue, active, tried[rng.permutation(len(tried))], val, queue, inq)
             grid = np.where(active > 0, clue, NO_CLUE).reshape(H, W)
             return {"grid": grid.tolist()}, np.where(truth > 0, BLACK, WHITE).reshape(H, W).tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Mosaic puzzle")

@@ -178,7 +178,7 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
             kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth,
                                 grade_limit=1 if big else GRADE_TARGET[level],
                                 fixed=enc.assumptions([k for k in enc.clues if k not in keys]),
-                                acceptable=(lambda _lits, b=budget: next(b, None) is not None) if big else None)
+                                acceptable=(lambda _lits, b=budget: next(b, None) is not None) if big else None, runs=False)
             gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}
             state["given_pieces"] = {k: v for k, v in state["given_pieces"].items() if k not in gone}
             return state, sol

@@ -15,6 +15,7 @@ from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
+NO_COLOUR = np.zeros(0, np.int8)
 #: the §8 grade a removal must keep per level: propagation at Trivial, probing at Easy; Normal is minimal
 GRADE_TARGET = {"t": 0, "e": 1, "n": None}
 
@@ -52,10 +53,13 @@ class UnrulyTask(GridTask):
     A JSON array of H rows of W integers: ``1`` black, ``0`` white. Any valid grid scores 1.
 
     ## Generation
-    §8: a random valid grid from SAT with random phases, every cell given, then givens removed in
-    a seeded random order. At Tatham's lowest level (``t``) a removal is kept only if unit
-    propagation alone still solves the puzzle, at ``e`` only if failed-literal probing does; at
-    ``n`` the givens are reduced to a minimal unique set.
+    §8: a random valid grid, every cell given, then givens removed in a seeded random order. At
+    Tatham's lowest level (``t``) a removal is kept only if unit propagation alone still solves
+    the puzzle, at ``e`` only if failed-literal probing does; at ``n`` the givens are reduced to
+    a minimal unique set. At ``t`` without ``unique`` (every preset) a grid kernel does both steps
+    as Tatham's generator does (the grid filled cell by cell in a random order with propagation;
+    its deductions are exactly the CNF's propagation); otherwise the grid comes from SAT with
+    random phases.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` black, ``0`` white, ``-1`` clears. Givens are fixed.
@@ -157,16 +161,16 @@ class UnrulyTask(GridTask):
         from . import _unruly_kernel
 
         n = H * W
-        val, counts, trail = np.zeros(n, np.int8), np.zeros(2 * (H + W), np.int64), np.zeros(n + 1, np.int64)
+        val, counts, trail = _unruly_kernel.scratch(H, W)
         for _attempt in range(10_000):
             order = rng.permutation(n).astype(np.int64)
             colour = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int8)
-            if _unruly_kernel.fill(H, W, order, colour, val, counts, trail):
+            if _unruly_kernel.run(H, W, order, colour, val, val, val, counts, trail):  # truth, active unused
                 break
         else:
             raise RuntimeError(f"could not fill a {W}x{H} Unruly grid")
         truth, active = val.copy(), np.ones(n, np.int8)
-        _unruly_kernel.reduce(H, W, truth, active, rng.permutation(n).astype(np.int64), val, counts, trail)
+        _unruly_kernel.run(H, W, rng.permutation(n).astype(np.int64), NO_COLOUR, truth, active, val, counts, trail)
         sol = np.where(truth > 0, BLACK, WHITE).reshape(H, W)
         return {"grid": np.where(active.reshape(H, W) > 0, sol, EMPTY).tolist(), "unique": False}, sol.tolist()
 
