@@ -28,12 +28,14 @@ from ...core.task import StepwiseTask
 from ...core.verdict import Verdict
 from ...solvers.engine import Encoding
 from . import render
-from .answer import describe_symbols, dump_state, format_grid, parse_grid
+from .answer import SymbolGrid, describe_symbols, dump_state, format_grid, parse_grid
 from .geometry import neighbours4, neighbours8  # noqa: F401  (re-exported for the puzzles)
 from .integrity import RewardIntegrity
 from .play import CellMoves
 from .tatham import NotExportable, codec, generate_with_tatham, parse_game_id, to_game_id
 
+#: where GridTask.verify keeps the last grid it found solved on an Instance (see verify)
+_SOLVED_MEMO = "_grid_solved_memo"
 Cell = tuple[int, int]
 #: the version tag written into Instance.data["source"] for our generator
 GENERATOR_VERSION = "kumo-gen-2"
@@ -283,7 +285,18 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
 
     def verify(self, instance: Instance, answer: Any) -> Verdict:
         """Rule checking (§1): any valid grid is solved; checks of switched-off rules are skipped;
-        the partial score of an unsolved grid is :meth:`progress`."""
+        the partial score of an unsolved grid is :meth:`progress`.
+
+        A grid read by :meth:`parse` (a :class:`SymbolGrid`) that equals one this task has already
+        found solved on this same instance object, with the same rules switched on, is solved
+        without running the checks again (issue 14: scoring a golden answer many times); any
+        other grid, every wrong one included, gets every rule check.
+        """
+        disabled = getattr(self, "_disabled_rules", frozenset())
+        memo = instance.__dict__.get(_SOLVED_MEMO)
+        if memo is not None and type(answer) is SymbolGrid and memo[0] is self and memo[1] == disabled \
+                and answer == memo[3]:
+            return Verdict.success(f"The {self.title} grid satisfies every rule.", n_checks=memo[2])
         bad = self.answer_grid_error(instance, answer)
         if bad is not None:
             return bad
@@ -291,6 +304,9 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         checks = [ch for ch in self.rule_checks(instance, answer) if self.rule_enabled(self.rule_code(ch.rule))]
         failed = [ch for ch in checks if not ch.ok]
         if not failed:
+            if type(answer) is SymbolGrid:
+                # the Instance is frozen (its data normalised at construction): remember the grid
+                object.__setattr__(instance, _SOLVED_MEMO, (self, disabled, len(checks), [list(r) for r in answer]))
             return Verdict.success(f"The {self.title} grid satisfies every rule.", n_checks=len(checks))
         cells = [tuple(x) for ch in failed for x in ch.cells]
         first = min(cells, key=lambda rc: rc[0] * W + rc[1]) if cells else None
