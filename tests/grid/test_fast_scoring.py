@@ -138,8 +138,22 @@ def test_verify_memo_respects_switched_off_rules_and_patched_checks(solo, monkey
 
     monkeypatch.setattr(type(task), "rule_checks", counting)
     assert task.score(inst, format_grid(gold)).solved
+    assert calls == [1]  # other rule checks (a planted bug, say): the golden grid is checked again
+    assert task.score(inst, format_grid(gold)).solved
     assert not task.score(inst, format_grid(wrong)).solved
-    assert calls == [1]  # the wrong grid was checked, the golden one was not
+    assert calls == [1, 1]  # the wrong grid was checked, the golden one not a second time
     with task.rules_disabled(code):
         assert task.score(inst, format_grid(gold)).solved
-    assert len(calls) == 2  # another rule set: checked again
+    assert len(calls) == 3  # another rule set: checked again
+    copy = type(inst).from_json(inst.to_json())
+    assert task.score(copy, format_grid(gold)).solved
+    assert len(calls) == 4  # another Instance object: checked again
+
+
+def test_instances_and_tasks_still_pickle_after_scoring(solo):
+    import pickle
+
+    task, inst = solo
+    assert task.score(inst, format_grid(task.solve(inst))).solved
+    again = pickle.loads(pickle.dumps(inst))
+    assert again == inst and pickle.loads(pickle.dumps(task)).score(again, format_grid(task.solve(inst))).solved

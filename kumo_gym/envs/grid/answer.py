@@ -167,9 +167,8 @@ def _digit_tables(symbols: frozenset) -> tuple[bytes, bytes] | None:
 
 @lru_cache(maxsize=256)
 def _skeleton(width: int, height: int) -> bytes:
-    """The canonical grid's inside (between the first ``[`` of row 0 and the last ``]``) with every
-    cell a placeholder (NUL)."""
-    return b"],\n  [".join([b", ".join([b"\0"] * width)] * height)
+    """The canonical grid (:func:`format_grid`) of this size with every cell a placeholder (NUL)."""
+    return b"[\n  [" + b"],\n  [".join([b", ".join([b"\0"] * width)] * height) + b"]\n]"
 
 
 def _fast_grid(text: str, symbols: frozenset) -> list[list] | None:
@@ -186,19 +185,21 @@ def _fast_grid(text: str, symbols: frozenset) -> list[list] | None:
     if len(text) > MAX_SCAN or "<" in text or "\\" in text or "`" in text or "\0" in text:
         return None
     start = text.find("[")
+    if start < 0:
+        return None
     body = text[start:].rstrip()
-    if start < 0 or not (body.startswith("[\n  [") and body.endswith("]\n]")):
+    digits = _digit_tables(symbols)
+    if digits is not None and body.isascii():
+        raw = body.encode("ascii")
+        row_len = raw.find(b"]") - 5  # after "[\n  ["
+        width, height = (row_len + 2) // 3, raw.count(b"\n") - 1
+        if width > 0 and height > 0 and width * height <= MAX_CELLS and row_len % 3 == 1 \
+                and raw.translate(digits[0]) == _skeleton(width, height):
+            cells = list(raw.replace(b"],\n  [", b", ")[5:-3:3].translate(digits[1]))
+            return SymbolGrid([cells[i:i + width] for i in range(0, width * height, width)])
+    if not (body.startswith("[\n  [") and body.endswith("]\n]")):
         return None
     inner = body[5:-3]
-    digits = _digit_tables(symbols)
-    if digits is not None and inner.isascii():
-        raw = inner.encode("ascii")
-        first = raw.find(b"]")
-        row_len = len(raw) if first < 0 else first
-        width, height = (row_len + 2) // 3, raw.count(b"\n") + 1
-        if width * height <= MAX_CELLS and row_len % 3 == 1 and raw.translate(digits[0]) == _skeleton(width, height):
-            cells = list(raw.replace(b"],\n  [", b", ")[::3].translate(digits[1]))
-            return SymbolGrid([cells[i:i + width] for i in range(0, width * height, width)])
     table = _cell_table(symbols)
     if table is None:
         return None
