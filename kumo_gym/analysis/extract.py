@@ -336,6 +336,13 @@ def _first_after(items: list[dict], pos: int, end: int) -> dict | None:
     return min(cands, key=lambda o: o["pos"]) if cands else None
 
 
+def _inside_claim(items: list[dict], at: int, following: int) -> bool:
+    """Whether position ``at`` lies within the words of one of ``items`` (past its first character)
+    that ends before the claim ``following`` it begins (a reading whose words run on into the
+    next claim, as "X is not 3 and 4 cannot go in X", does not hide that claim's "and")."""
+    return any(min(o["pos"], o.get("start", o["pos"])) < at < o["end"] <= following for o in items)
+
+
 def _lead_cut(text: str, items: list[dict], start: int, end: int) -> int | None:
     """Where the premise clause opened at ``start`` ends: the comma that closes it.
 
@@ -353,6 +360,8 @@ def _lead_cut(text: str, items: list[dict], start: int, end: int) -> int | None:
         nxt = _first_after(items, start + m.end(), end)
         if nxt is None:
             break
+        if _inside_claim(items, start + m.start(), min(nxt["pos"], nxt.get("start", nxt["pos"]))):
+            continue  # the "and" of one claim's own words ("the track joins X and Y") ends no list
         cut = _CUT.search(text, max(nxt["end"], nxt["pos"]), end)
         if cut is not None:
             return cut.start()

@@ -93,6 +93,11 @@ class Phrase:
     fixed: dict = field(default_factory=dict)
     tentative_ok: bool = True
 
+    @classmethod
+    def group(cls, kind: str, *patterns: str, **options: Any) -> tuple[Phrase, ...]:
+        """Several patterns of one kind (and the same ``fixed`` / ``tentative_ok``), in order."""
+        return tuple(cls(kind, pattern, **options) for pattern in patterns)
+
     def compile(self) -> re.Pattern:
         text = self.pattern
         for key, rx in _PLACEHOLDERS.items():

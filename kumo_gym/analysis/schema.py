@@ -22,6 +22,10 @@ STATUSES = ("stated", "derived", "tentative")
 MISSING = "C_MISSING"
 DISCHARGE = "R_TENTATIVE_DISCHARGE"
 CONTRADICTION_CAUSE = "R_CONTRADICTION_CAUSE"
+#: the claim every puzzle has: a branch (or the whole trace) reaches a contradiction
+CONTRADICTION = {"Contradiction": {"branch": "branch", "note": "note"}}
+#: rule ids models write that mean one of ours
+ALIASES = {"R_CONTRADICTION_DISCHARGE": DISCHARGE}
 
 # Field types of claim payloads (docs/analysis.md "Field types"):
 #   r, c          grid row / column (0-based, range-checked against the instance)
@@ -46,7 +50,7 @@ class Pack:
     A pack is data plus a few hooks, so that a new grid puzzle adds one module under
     ``kumo_gym/analysis/packs/`` (docs/analysis.md, "Adding a pack for a new grid puzzle"):
 
-    - schema: ``kinds`` (kind -> {field: field type}), which kinds are solution / clue claims
+    - schema: ``kinds`` (kind -> {field: field type}; every pack also gets ``Contradiction``), which kinds are solution / clue claims
       (grid_puzzles.md §7; everything else is state-dependent), ``rules`` (rule id -> the kinds
       it may output), notes for the LLM prompts;
     - reading: ``phrases`` for the generic :class:`~kumo_gym.analysis.reading.PhraseReader`
@@ -63,7 +67,7 @@ class Pack:
     solution_kinds: frozenset
     clue_kinds: frozenset
     rules: dict  # rule id -> frozenset of output kinds
-    aliases: dict = field(default_factory=dict)
+    aliases: dict = field(default_factory=lambda: dict(ALIASES))
     claim_notes: str = ""
     rule_notes: str = ""
     family: str = ""
@@ -75,6 +79,10 @@ class Pack:
     cstar_symbols: dict = field(default_factory=dict)  # answer symbol -> C* kind with payload {r, c}
     value_claim: tuple = ()  # (kind, value field): every answer cell is a C* claim {r, c, field: value}
     answer_kinds: dict = field(default_factory=dict)  # answer symbol -> solution kind of that cell (templates)
+
+    def __post_init__(self):
+        # every puzzle has the Contradiction claim (last, after the pack's own kinds)
+        object.__setattr__(self, "kinds", {**self.kinds, **CONTRADICTION})
 
     # ---- schema -----------------------------------------------------------------------------
     @property

@@ -20,13 +20,20 @@ import re
 from dataclasses import dataclass
 
 # (pattern, swapped): swapped patterns name the column first
+# (a coordinate may be -1: the cell just off the grid where a line leaves it, as Tracks' border
+# ends "(6, -1)" on the left; schema validation decides whether a claim may name it)
 _CELL_PATTERNS = (
-    (re.compile(r"\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*\)"), False),
+    (re.compile(r"\(\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*\)"), False),
     (re.compile(r"\b[rR](\d{1,3})\s?[cC](\d{1,3})\b"), False),
-    (re.compile(r"\brow\s+(\d{1,3})\s*(?:,\s*|\s+)(?:in\s+)?(?:column|col)\s+(\d{1,3})\b", re.IGNORECASE), False),
+    (re.compile(r"\brow\s+(-?\d{1,3})\s*(?:,\s*|\s+)(?:in\s+)?(?:column|col)\s+(-?\d{1,3})\b", re.IGNORECASE), False),
     (re.compile(r"(?<=\bin )row\s+(\d{1,3})\s+and\s+(?:column|col)\s+(\d{1,3})\b", re.IGNORECASE), False),
-    (re.compile(r"\b(?:column|col)\s+(\d{1,3})\s*(?:,\s*|\s+)(?:in\s+)?row\s+(\d{1,3})\b", re.IGNORECASE), True),
+    (re.compile(r"\b(?:column|col)\s+(-?\d{1,3})\s*(?:,\s*|\s+)(?:in\s+)?row\s+(-?\d{1,3})\b", re.IGNORECASE), True),
 )
+#: the trace saying how it counts: "0-based", "zero-indexed", "number rows and columns from 1",
+#: "rows and columns count from 0", "indices start at 1"
+_DECLARED = re.compile(r"\b(?:(?:(0|1|zero|one)-|(0|1) )(?:based|indexed)\b|(?:number(?:ing)?(?! of)|count(?:ing)?|"
+                       r"index(?:ing)?|label(?:ling|ing)?)\b[a-z ]{0,40}?\bfrom ([01])\b(?! ?(?:to|-|through)\b)|"
+                       r"(?:indices|indexes|coordinates|numbering) (?:start|begin)s? (?:at|from) ([01])\b)", re.IGNORECASE)
 
 _UNIT = re.compile(r"\b(row|column|col|box|block)\s+(\d{1,3})\b", re.IGNORECASE)
 
@@ -140,9 +147,16 @@ def axis_of(word: str) -> str:
 def vote_indexing(text: str, H: int, W: int) -> tuple[str | None, dict]:
     """The deterministic indexing vote (§5 stage 2): ``"0-based"``, ``"1-based"`` or None.
 
-    Evidence for 0-based: "row 0", "column 0", a coordinate with a 0. Evidence for 1-based: an
-    index equal to H (rows) or W (columns). A vote is decisive when only one side has evidence.
+    A trace that states its counting ("0-based", "1-indexed", "I number rows and columns from 0")
+    is taken at its word. Otherwise, evidence for 0-based: "row 0", "column 0", a coordinate with
+    a 0; evidence for 1-based: an index equal to H (rows) or W (columns). A vote is decisive when
+    only one side has evidence.
     """
+    declared = {m.group(1) or m.group(2) or m.group(3) or m.group(4) for m in _DECLARED.finditer(text)}
+    declared = {"0" if d.lower() in ("0", "zero") else "1" for d in declared}
+    if len(declared) == 1:  # the trace says how it counts: nothing outweighs that
+        (d,) = declared
+        return ("0-based" if d == "0" else "1-based"), {"declared": int(d)}
     zero = one = 0
     for pat, swapped in _CELL_PATTERNS:
         for m in pat.finditer(text):

@@ -81,10 +81,14 @@ def add_size_arg(p: argparse.ArgumentParser, default: int | None, help: str) -> 
     p.add_argument("--n", type=positive_int, dest="size", action=_DeprecatedCount, help=argparse.SUPPRESS)
 
 
-def add_env_args(p: argparse.ArgumentParser, mode: bool = True, optional: bool = False) -> None:
+def add_env_args(p: argparse.ArgumentParser, mode: bool = True, optional: bool = False,
+                 seed: bool = True) -> None:
+    """The environment and its kwargs; ``seed=False`` where the seed comes from elsewhere (a
+    server's clients pass theirs to ``reset``), so no flag is shown that would do nothing."""
     p.add_argument("env", nargs="?" if optional else None, default=None,
                    help="environment id, e.g. kumo_gym/Hanoi-v0 (the kumo_gym/ prefix and -v0 may be left out)")
-    p.add_argument("--seed", type=seed_int, default=0)
+    if seed:
+        p.add_argument("--seed", type=seed_int, default=0)
     p.add_argument("--difficulty", default=None)
     p.add_argument("--split", default="train")
     if mode:

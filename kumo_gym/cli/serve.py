@@ -18,7 +18,7 @@ def register(sub) -> None:
     p = sub.add_parser("serve", help="serve an environment over OpenEnv's HTTP/WebSocket API",
                        description="Serve ENV with openenv-core (pip install 'kumo-gym[openenv]'): one environment "
                                    "per WebSocket session; reset by seed or by instance. See docs/integrations.md.")
-    add_env_args(p)
+    add_env_args(p, seed=False)  # each client seeds its own reset
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
     p.add_argument("--port", type=positive_int, default=8000)
     p.add_argument("--max-sessions", type=positive_int, default=16, help="concurrent sessions (default 16)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import textwrap
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -268,6 +269,37 @@ class Task(ABC):
 
 
 _LOGGED: set[tuple[str, str, str]] = set()
+
+
+def folded(text: str) -> list[str]:
+    """The lines of a text block written wrapped in the source: a line indented further than the
+    block continues the line above (joined with one space); blank lines are dropped."""
+    out: list[str] = []
+    for line in textwrap.dedent(text).splitlines():
+        if not line.strip():
+            continue
+        if line[0].isspace():
+            if not out:
+                raise ValueError(f"continuation line before the first line: {line.strip()!r}")
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line.rstrip())
+    return out
+
+
+def rule_table(family: str, text: str) -> dict[str, str]:
+    """:attr:`Task.rule_codes` written as a table (:func:`folded`): one rule per line, its short code
+    first (``R2 no two tents touch``, or ``bad_peg: ...``). Codes get the prefix ``family.`` (none when
+    ``family`` is empty)."""
+    table: dict[str, str] = {}
+    for line in folded(text):
+        code, _, rule = line.partition(" ")
+        code = code.removesuffix(":")
+        key = f"{family}.{code}" if family else code
+        if key in table or not rule.strip():
+            raise ValueError(f"rule_table: rule {code!r} repeated or without text")
+        table[key] = rule.strip()
+    return table
 
 
 def scoring_error(task: Task, stage: str, exc: BaseException) -> Verdict:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from pysat.solvers import Solver
 
+from .propagation import ClauseArrays
 from .sat import DEFAULT_SOLVER, Formula
 
 #: after this many activation literals the layout's solver is rebuilt (bounded memory over
@@ -62,7 +63,8 @@ class Encoding:
 
     ``decode(values) -> grid`` reads the answer grid from a value array (``values[v] > 0``: v is
     true). ``clues`` maps a clue key (a cell, a line...) to ``(rule code, assumption literals)``.
-    ``cut_rule`` names the rule that ``cuts`` enforces.
+    ``cut_rule`` names the rule that ``cuts`` enforces. ``solver`` names the pysat solver of the
+    layout (puzzles whose uniqueness proofs run faster on another one may choose it).
     """
 
     formula: Formula
@@ -72,6 +74,7 @@ class Encoding:
     cuts: Cuts | None = None
     cut_rule: str | None = None
     extra: dict = field(default_factory=dict)
+    solver: str = DEFAULT_SOLVER
 
     def __post_init__(self):
         self.answer = np.asarray(self.answer, np.int32)
@@ -91,7 +94,7 @@ class Encoding:
         """The engine of this formula (created once and kept on the formula)."""
         eng = getattr(self.formula, "_engine", None)
         if eng is None:
-            eng = Engine(self.formula, self.answer, self.cuts)
+            eng = Engine(self.formula, self.answer, self.cuts, solver=self.solver)
             self.formula._engine = eng
         return eng
 
@@ -117,8 +120,10 @@ def values_of(model: Sequence[int] | None, n_vars: int) -> np.ndarray | None:
 class Engine:
     """Deduction and incremental SAT over one rules formula (see the module docstring)."""
 
-    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None):
+    def __init__(self, formula: Formula, answer: np.ndarray, cuts: Cuts | None = None, *,
+                 solver: str = DEFAULT_SOLVER):
         self.formula = formula
+        self.solver_name = solver
         self.answer = np.asarray(answer, np.int32)
         self._answer64 = self.answer.astype(np.int64)  # the probing candidates, as the kernel reads them
         self.cuts = cuts
@@ -153,13 +158,47 @@ class Engine:
             return 0
         return 1 if self.fixes_answer(self.probe(assumptions)) else 2
 
+    def cut_grade(self, assumptions: Sequence[int]) -> int:
+        """The §8 grade of a puzzle whose global rule is a cut (connectivity, block sizes), which
+        plain propagation of the rules formula cannot see: propagation (0) or probing (1) over the
+        formula plus the cuts that a uniqueness proof of the puzzle needed, 2 when even that
+        stalls (or the puzzle is not unique). The proof runs on a fresh solver, so the grade of an
+        instance is the same in any process."""
+        assumptions = [int(a) for a in assumptions]
+        cuts: list[list[int]] = []
+        with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
+            value = self._solve_collect(s, assumptions, cuts)
+            if value is None:
+                return 2
+            s.add_clause(block(value, self.answer))
+            if self._solve_collect(s, assumptions, cuts) is not None:
+                return 2
+        arrays = ClauseArrays.from_clauses(list(self.formula.clauses) + cuts, self.n_vars)
+        if self.fixes_answer(arrays.propagate(assumptions)):
+            return 0
+        return 1 if self.fixes_answer(arrays.probe(assumptions, self._answer64)) else 2
+
+    def _solve_collect(self, solver: Solver, assumptions: list[int], cuts: list[list[int]]) -> Values | None:
+        """The cut loop on ``solver``, appending every cut it adds to ``cuts``."""
+        for _ in range(MAX_CUT_ROUNDS):
+            if not solver.solve(assumptions=assumptions):
+                return None
+            value = values_of(solver.get_model(), self.n_vars)
+            found = self.cuts(value) if self.cuts is not None else []
+            if not found:
+                return value
+            for cl in found:
+                solver.add_clause(list(cl))
+                cuts.append(list(cl))
+        raise RuntimeError("the cut loop did not converge")
+
     # ---- the layout's incremental solver ----------------------------------------------------
     @property
     def solver(self) -> Solver:
         if self._solver is None or self._activations >= REBUILD_AFTER:
             if self._solver is not None:
                 self._solver.delete()
-            self._solver = Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses)
+            self._solver = Solver(name=self.solver_name, bootstrap_with=self.formula.clauses)
             for cl in self._cut_clauses:
                 self._solver.add_clause(cl)
             self._activations = 0
@@ -243,7 +282,7 @@ class Engine:
         process), with random ``phases`` for random solutions (§8 samplers); with ``avoid``, one
         that differs from that model on the answer (a second solution to repair, as Net's
         generator does)."""
-        with Solver(name=DEFAULT_SOLVER, bootstrap_with=self.formula.clauses) as s:
+        with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
             if phases is not None:
                 s.set_phases([int(p) for p in phases])
             if avoid is not None:
@@ -253,7 +292,8 @@ class Engine:
 
 def block(value: Values, answer: np.ndarray) -> list[int]:
     """The clause false exactly under ``value``'s assignment of the answer variables."""
-    return [int(-v if value[v] > 0 else v) for v in answer]
+    answer = np.asarray(answer, np.int64)
+    return np.where(value[answer] > 0, -answer, answer).tolist()
 
 
 def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: float = 0.5) -> list[int]:
@@ -266,7 +306,8 @@ def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: fl
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
                  acceptable: Callable[[list[int]], bool] | None = None,
-                 near: Callable[[int], Sequence[int]] | None = None) -> list[bool]:
+                 near: Callable[[int], Sequence[int]] | None = None, derive: bool = True,
+                 runs: bool = True) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -276,7 +317,11 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     with None the clue set is reduced to a minimal unique one (deduction first, SAT otherwise).
     ``acceptable(literals)`` may veto a removal (a puzzle's own target). ``near(i)`` may list the
     groups around group i (Mosaic: clues within two cells): deduction from those alone is tried
-    first, which is sound (fewer clues deduce less) and far cheaper on big grids.
+    first, which is sound (fewer clues deduce less) and far cheaper on big grids. ``derive=False``
+    tests the grade itself after each removal instead of whether deduction re-derives the removed
+    clue (for clues deduction never derives, such as Pearl's pearl guards). ``runs=False`` tests
+    graded removals one at a time rather than in runs (cheaper where a failed run costs a full
+    probing: Tracks).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -291,8 +336,14 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     # when the whole clue set meets the grade target, the remaining clues do too exactly when
     # deduction from them re-derives the clue just removed (then the closure is unchanged), so
     # each test can stop as soon as it has (a large saving on big grids)
-    rederive = grade_limit is not None and engine.grade(every) <= grade_limit
-    for i in rng.permutation(len(groups)):
+    rederive = derive and grade_limit is not None and engine.grade(every) <= grade_limit
+    order = rng.permutation(len(groups))
+    if grade_limit is None and acceptable is None:
+        return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)
+    if runs and rederive and near is None and acceptable is None:
+        probe = engine._answer64 if grade_limit == 1 else ()
+        return _rederive_in_runs(engine, order, active, fixed, flat, owner, probe)
+    for i in order:
         active[i] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
         if rederive:
@@ -319,6 +370,65 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
             ok = acceptable(lits.tolist())
         if not ok:
             active[i] = True
+    return active.tolist()
+
+
+def _rederive_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fixed: np.ndarray, flat: np.ndarray,
+                      owner: np.ndarray, probe) -> list[bool]:
+    """:func:`reduce_clues` at a grade target met by the whole clue set, testing runs of removals
+    at once: deduction from the remaining clues must re-derive every group of the run. Deduction
+    is monotone, so then it re-derives each of them one at a time too (and the closure stays the
+    whole set's): the kept mask is the one-at-a-time result, with fewer deductions. A run that
+    fails is halved until a single group is tested; the run length doubles after a success."""
+    p, k, n = 0, 1, len(order)
+    while p < n:
+        run = order[p:p + k]
+        active[run] = False
+        lits = np.concatenate([fixed, flat[active[owner]]])
+        mark = np.zeros(len(order), bool)  # a mask: np.isin costs far more on small sets
+        mark[run] = True
+        goal = flat[mark[owner]]
+        if engine.arrays.derives(lits, goal, probe):
+            p, k = p + len(run), 2 * k
+        else:
+            active[run] = True
+            if len(run) == 1:
+                p, k = p + 1, 1
+            else:
+                k = max(1, len(run) // 2)
+    return active.tolist()
+
+
+def _reduce_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fixed: np.ndarray, flat: np.ndarray,
+                    owner: np.ndarray, solution: Values) -> list[bool]:
+    """:func:`reduce_clues` to a minimal unique set, testing runs of removals at once.
+
+    Uniqueness is monotone (fewer clues never remove solutions), so when dropping the next k
+    groups of the order together leaves the puzzle unique, dropping them one at a time would
+    have too: the kept mask is exactly the one-at-a-time result, with fewer solver calls. A run
+    that fails is halved until a single group is tested; the run length doubles after a success.
+    """
+    others: list[np.ndarray] = []
+    p, k, n = 0, 1, len(order)
+    while p < n:
+        run = order[p:p + k]
+        active[run] = False
+        lits = np.concatenate([fixed, flat[active[owner]]])
+        idx, sign = np.abs(lits), np.sign(lits)
+        ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
+        if ok:
+            alt = engine.alternative(lits.tolist(), solution)
+            if alt is not None:
+                others.append(alt)
+                ok = False
+        if ok:
+            p, k = p + len(run), 2 * k
+        else:
+            active[run] = True
+            if len(run) == 1:
+                p, k = p + 1, 1
+            else:
+                k = max(1, len(run) // 2)
     return active.tolist()
 
 

@@ -26,6 +26,13 @@ def claims_of(doc):
     return [(c["kind"], c["payload"], c["status"], c["scope"], c["source_sents"][0]) for c in doc["claims"]]
 
 
+def read_trace(record, indexing: str):
+    """The analysis of ``record`` (which must have read its cells as ``indexing``) and its claims."""
+    doc = analyse_trace(record)
+    assert doc["indexing"] == indexing
+    return doc, claims_of(doc)
+
+
 def inference_edges(doc):
     ids = {c["id"]: (c["kind"], tuple(sorted((k, tuple(v) if isinstance(v, list) else v)
                                               for k, v in c["payload"].items() if k != "note")))
@@ -64,6 +71,23 @@ def test_indexing_vote():
     assert vote_indexing("Row 4 is full; r4c2 = 1.", 4, 4)[0] == "1-based"
     assert vote_indexing("Row 2 has 1 tent.", 4, 4)[0] is None
     assert vote_indexing("row 0 and row 4", 4, 4)[0] is None  # contradictory evidence: no decision
+    # a trace that says how it counts is taken at its word, whatever its coordinates suggest (the
+    # border ends of Tracks, (4, 1) in a 0-based 4x4 trace or (2, 0) in a 1-based one, name off-grid cells)
+    assert vote_indexing("I number rows and columns from 0. The track leaves at (4, 1).", 4, 4)[0] == "0-based"
+    assert vote_indexing("Rows and columns count from 1. It enters at (2, 0).", 4, 4)[0] == "1-based"
+    assert vote_indexing("Using 1-indexed coordinates: (0, 2) is off the grid.", 4, 4)[0] == "1-based"
+    assert vote_indexing("Zero-based: row 4 is outside.", 4, 4)[0] == "0-based"
+    # ... but a count running from 0 or 1 is no declaration, and "one based on" is not "one-based"
+    assert vote_indexing("The number of tents from 0 to 3 in row 4.", 4, 4)[0] == "1-based"
+    assert vote_indexing("Pick one based on the clue at (0, 1).", 4, 4)[0] == "0-based"
+    assert vote_indexing("0-based, no wait, 1-based.", 4, 4)[0] is None  # both declared: no decision
+
+
+def test_an_off_grid_cell_of_a_border_edge_is_read():
+    from kumo_gym.analysis.packs import TRACKS
+    got = _premises_by_claim("The track enters from the left at row 2, so the track joins (2, -1) and (2, 0).",
+                             TRACKS, 0)
+    assert got[-1][:2] == ("Edge", {"a": [2, -1], "b": [2, 0], "on": True}) and got[-1][3] == ["Endpoint"]
 
 
 # ---- stage 3 ------------------------------------------------------------------------------------
@@ -86,9 +110,7 @@ def test_chunks_are_whole_sentences_and_balanced():
 
 # ---- stage 4a + 8 on a Tents trace (the E8 puzzle) ------------------------------------------------
 def test_tents_trace_claims_and_edges(tents_record):
-    doc = analyse_trace(tents_record)
-    assert doc["indexing"] == "0-based"
-    got = claims_of(doc)
+    doc, got = read_trace(tents_record, "0-based")
     expect = [
         ("Quota", {"axis": "ROW", "index": 0, "tents": 0}, "stated", "MAIN", 1),
         ("Tree", {"r": 0, "c": 0}, "stated", "MAIN", 2),
@@ -152,9 +174,7 @@ def test_tents_trace_claims_and_edges(tents_record):
 
 # ---- Sudoku ---------------------------------------------------------------------------------------
 def test_solo_trace_claims_and_edges(solo_record):
-    doc = analyse_trace(solo_record)
-    assert doc["indexing"] == "1-based"
-    got = claims_of(doc)
+    doc, got = read_trace(solo_record, "1-based")
     head = [
         ("UnitHas", {"unit": "ROW", "index": 0, "digit": 3}, "stated", "MAIN", 1),
         ("UnitHas", {"unit": "ROW", "index": 0, "digit": 1}, "stated", "MAIN", 1),
@@ -323,3 +343,19 @@ def test_a_marker_inside_a_claims_words_does_not_split_its_clause():
     got = _premises_by_claim(text, UNDEAD, 0, Bounds(3, 3))
     monster = next(x for x in got if x[0] == "Monster" and x[1]["r"] == 1)
     assert "Total" in monster[3]
+
+
+def test_an_and_inside_a_claims_words_does_not_end_a_premise_list():
+    """"Since P1, P2, P3 and P4, C" where P1 itself says "X and Y": every P supports C."""
+    from kumo_gym.analysis.packs import TRACKS, UNEQUAL
+    text = ("Since no track between (1, 2) and (1, 3), the track joins (0, 0) and (0, 1), (3, 2) is on the track and "
+            "(2, 2) is off the track, (3, 3) is on the track.")
+    got = _premises_by_claim(text, TRACKS, 0)
+    assert got[-1][:2] == ("OnPath", {"r": 3, "c": 3})
+    assert got[-1][3] == ["Edge", "Edge", "OffPath", "OnPath"]
+    assert all(x[3] == [] for x in got[:-1])
+    # a reading whose words run on into the next claim ("is not 3 and 4 cannot go in") keeps the list's "and"
+    got = _premises_by_claim("Because (1, 3) has to be 1, (1, 1) is not 3 and 4 cannot go in (1, 1), (1, 1) has to be 2.",
+                             UNEQUAL, 0)
+    assert got[-1][:2] == ("Cell", {"r": 1, "c": 1, "v": 2}) and set(got[-1][3]) == {"Cell", "NotCell"}
+    assert len(got) == 4  # (the two NotCell claims are read twice: once per phrasing, kept once)

@@ -160,32 +160,46 @@ def judge(item, text):
     return task.score(inst, text).details
 
 
-def test_judge_categories_at_an_unsolvable_state():
-    item = game24_item()
-    assert judge(item, "Next state: ['1', '9', '10', '13']")["category"] == "correct"
-    assert judge(item, "Next state: ['13', '10', '9', '1']")["category"] == "correct"  # order-insensitive
-    assert judge(item, "Next state: ['(1 + 9)', '10', '13']")["error"] == "sibling"
-    assert judge(item, "Next state: ['(9 - 1)', '10', '13']")["category"] == "sibling"
-    assert judge(item, "Next state: ['((1 + 9) + 10)', '13']")["category"] == "forward"
-    assert judge(item, "Next state: ['((1 + 9) + 10)', '13']")["error"] == "backtracking_failure"
-    assert judge(item, "Next state: ['1', '9', '10', '12']")["category"] == "backtracking_failure"
-    assert judge(item, "Next state: ['1 +']")["error"] == "parse_error"
-    assert judge(item, "nothing here")["error"] == "parse_error"
-
-
-def test_judge_categories_at_a_solvable_state():
+def explored_colouring():
     item = coloring_item("Solvable")
     item["explored"] = [1, 2, 3, 0]
-    assert judge(item, "Next state: [1, 2, 0, 1]")["category"] == "correct"  # any legal move, not only a tree edge
-    assert judge(item, "Next state: [1, 2, 3, 0]")["category"] == "unsolvable_child"
-    d = judge(item, "Next state: [1, 2, 3, 2]")
-    assert d["category"] == "invalid_move" and d["error"] == "multiple_moves"
-    assert judge(item, "Next state: [1, 2, 1, 0]")["reason"] == "rule_clash"
-    assert judge(item, "Next state: [1, 2, 0, 4]")["reason"] == "value_out_of_range"
-    assert judge(item, "Next state: [2, 2, 0, 0]")["reason"] == "changed_filled_cell"
-    assert judge(item, "Next state: [1, 2, 0, 0]")["reason"] == "no_change"
-    assert judge(item, "Next state: [1, 0, 0, 0]")["reason"] == "unneeded_backtrack"
-    assert judge(item, "Next state: [1, 2, 0]")["error"] == "parse_error"
+    return item
+
+
+#: item -> (reply, detail field, expected value) for the transition judge
+JUDGEMENTS = {
+    "game24 at an unsolvable state": (game24_item, [
+        ("Next state: ['1', '9', '10', '13']", "category", "correct"),
+        ("Next state: ['13', '10', '9', '1']", "category", "correct"),  # order-insensitive
+        ("Next state: ['(1 + 9)', '10', '13']", "error", "sibling"),
+        ("Next state: ['(9 - 1)', '10', '13']", "category", "sibling"),
+        ("Next state: ['((1 + 9) + 10)', '13']", "category", "forward"),
+        ("Next state: ['((1 + 9) + 10)', '13']", "error", "backtracking_failure"),
+        ("Next state: ['1', '9', '10', '12']", "category", "backtracking_failure"),
+        ("Next state: ['1 +']", "error", "parse_error"),
+        ("nothing here", "error", "parse_error"),
+    ]),
+    "colouring at a solvable state": (explored_colouring, [
+        ("Next state: [1, 2, 0, 1]", "category", "correct"),  # any legal move, not only a tree edge
+        ("Next state: [1, 2, 3, 0]", "category", "unsolvable_child"),
+        ("Next state: [1, 2, 3, 2]", "category", "invalid_move"),
+        ("Next state: [1, 2, 3, 2]", "error", "multiple_moves"),
+        ("Next state: [1, 2, 1, 0]", "reason", "rule_clash"),
+        ("Next state: [1, 2, 0, 4]", "reason", "value_out_of_range"),
+        ("Next state: [2, 2, 0, 0]", "reason", "changed_filled_cell"),
+        ("Next state: [1, 2, 0, 0]", "reason", "no_change"),
+        ("Next state: [1, 0, 0, 0]", "reason", "unneeded_backtrack"),
+        ("Next state: [1, 2, 0]", "error", "parse_error"),
+    ]),
+}
+
+
+@pytest.mark.parametrize("case", JUDGEMENTS)
+def test_judge_categories(case):
+    make_item, judged = JUDGEMENTS[case]
+    item = make_item()
+    for reply, key, expected in judged:
+        assert judge(item, reply)[key] == expected, (reply, key)
 
 
 def test_labels_are_recomputed_on_load():

@@ -46,3 +46,12 @@ def check_cuts_needed(task, rule: str, difficulty: str, seeds: int = 4, at_least
             assert any(rule in task.verify(inst, g).rules for g in extra)
             found += 1
     assert found >= at_least
+
+
+def check_labels(inst, correct=(), incorrect=(), unverifiable=()) -> None:
+    """``label_claim`` labels every claim (a §7 payload) as the argument it is listed under."""
+    from kumo_gym.envs.grid.claims import label_claim
+
+    for label, claims in (("correct", correct), ("incorrect", incorrect), ("unverifiable", unverifiable)):
+        for claim in claims:
+            assert label_claim(inst, claim) == label, (claim, label)

@@ -11,7 +11,7 @@ from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.dominosa import DominosaTask
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = DominosaTask()
 SPEC_ID = "3:03232201313101122300"
@@ -107,17 +107,17 @@ def test_claims():
     inst = T.load(SPEC_ID)
     cstar = solution_claims(inst)
     assert len(cstar) == 10 and all(label_claim(inst, c) == "correct" for c in cstar)
-    assert label_claim(inst, {"type": "Domino", "cells": [[0, 0], [0, 1]]}) == "incorrect"
-    assert label_claim(inst, {"type": "NotDomino", "cells": [[0, 1], [0, 0]]}) == "correct"
-    assert label_claim(inst, {"type": "Domino", "cells": [[0, 0], [2, 0]]}) == "incorrect"
+    check_labels(inst, incorrect=[{"type": "Domino", "cells": [[0, 0], [0, 1]]},
+                                  {"type": "Domino", "cells": [[0, 0], [2, 0]]}],
+                       correct=[{"type": "NotDomino", "cells": [[0, 1], [0, 0]]}])
     # a T left of a B is two halves of vertical dominoes, not a horizontal domino (this puzzle's
     # solution has T at (1,3) and B at (1,4): once wrongly read as a domino)
     other = T.load("3:00113020033112323221")
     assert other.data["solution"][1][3:] == ["T", "B"]
-    assert label_claim(other, {"type": "NotDomino", "cells": [[1, 3], [1, 4]]}) == "correct"
-    assert label_claim(other, {"type": "Domino", "cells": [[0, 4], [1, 4]]}) == "correct"
-    assert label_claim(inst, {"type": "Number", "r": 0, "c": 1, "n": 3}) == "correct"
-    assert label_claim(inst, {"type": "Number", "r": 0, "c": 1, "n": 2}) == "incorrect"
+    check_labels(other, correct=[{"type": "NotDomino", "cells": [[1, 3], [1, 4]]},
+                                 {"type": "Domino", "cells": [[0, 4], [1, 4]]}])
+    check_labels(inst, correct=[{"type": "Number", "r": 0, "c": 1, "n": 3}],
+                       incorrect=[{"type": "Number", "r": 0, "c": 1, "n": 2}])
 
 
 def test_hard_preset_is_unique_and_probing_solves_it():

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.filling import FillingTask, blocks
 from kumo_gym.solvers import sat
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = FillingTask()
 SPEC_ID = "3x3:b12a21b"
@@ -67,10 +66,9 @@ def test_generated_blocks_are_at_most_nine():
 
 def test_claims_render_and_moves():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 1, "v": 3}) == "correct"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 1, "v": 3}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 2, "v": 1}) == "correct"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "v": 3}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Cell", "r": 0, "c": 1, "v": 3}, {"type": "Given", "r": 0, "c": 2, "v": 1}],
+                       incorrect=[{"type": "NotCell", "r": 0, "c": 1, "v": 3},
+                                  {"type": "Given", "r": 0, "c": 1, "v": 3}])
     assert len(T.solution_claims(inst)) == 9
     assert T.check_move(inst, T.initial_state(inst), (0, 2, 5)) is not None  # givens are fixed
     assert "[1]" in T.render(inst) and T.render_rgb(inst, SPEC_SOLUTION).ndim == 3
@@ -96,3 +94,13 @@ def test_block_size_cuts_forbid_the_model_they_reject():
     for clause in small:
         assert not any((lit > 0) == (model([[3, 3], [1, 2]])[abs(lit)] > 0) for lit in clause)  # each is violated
     assert len(small) == 2
+
+
+def test_grade_sees_the_block_sizes():
+    # plain propagation never sees a block's size (every puzzle would grade 2); with the cuts a
+    # uniqueness proof needed, some easy puzzles are solved by propagation or probing
+    insts = [T.generate(np.random.default_rng([5, s]), difficulty="easy") for s in range(8)]
+    grades = [T.grade(i) for i in insts]
+    assert min(grades) < 2 and grades == [T.grade(i) for i in insts]  # deterministic
+    plain = [T.encoding(i).engine.grade(T.encoding(i).assumptions()) for i in insts]
+    assert plain == [2] * len(insts)

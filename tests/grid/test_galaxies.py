@@ -5,12 +5,12 @@ import json
 
 import numpy as np
 
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.galaxies import GalaxiesTask
 from kumo_gym.solvers import sat
 from kumo_gym.solvers.engine import values_of
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = GalaxiesTask()
 SPEC_ID = "3x3:ehh"
@@ -92,13 +92,13 @@ def test_generator_is_deterministic_and_unique():
 def test_claims():
     inst = T.load(SPEC_ID)
     assert solution_claims(inst)[0] == {"type": "InRegion", "r": 0, "c": 0, "dot": 1}
-    assert label_claim(inst, {"type": "InRegion", "r": 2, "c": 0, "dot": 2}) == "correct"
-    assert label_claim(inst, {"type": "InRegion", "r": 2, "c": 0, "dot": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "SameRegion", "a": [0, 0], "b": [2, 2]}) == "correct"
-    assert label_claim(inst, {"type": "DiffRegion", "a": [0, 0], "b": [0, 2]}) == "correct"
-    assert label_claim(inst, {"type": "SameRegion", "a": [0, 0], "b": [0, 2]}) == "incorrect"
-    assert label_claim(inst, {"type": "Dot", "r2": 2, "c2": 2}) == "correct"
-    assert label_claim(inst, {"type": "Dot", "r2": 1, "c2": 2}) == "incorrect"
+    check_labels(inst, correct=[{"type": "InRegion", "r": 2, "c": 0, "dot": 2},
+                                {"type": "SameRegion", "a": [0, 0], "b": [2, 2]},
+                                {"type": "DiffRegion", "a": [0, 0], "b": [0, 2]},
+                                {"type": "Dot", "r2": 2, "c2": 2}],
+                       incorrect=[{"type": "InRegion", "r": 2, "c": 0, "dot": 1},
+                                  {"type": "SameRegion", "a": [0, 0], "b": [0, 2]},
+                                  {"type": "Dot", "r2": 1, "c2": 2}])
 
 
 def test_interactive_and_drawing():
@@ -116,3 +116,25 @@ def test_interactive_and_drawing():
     assert ((0, 1), (0, 2)) in sketch.walls and len(sketch.dots) == 3  # region borders drawn as walls
     assert not np.array_equal(T.render_rgb(inst, SPEC_SOLUTION), T.render_rgb(inst))
     assert json.loads(T.prompt(inst).split("Puzzle state (JSON):\n", 1)[1]) == inst.data["state"]
+
+
+def test_array_deduction_matches_the_formula_deduction():
+    # deduce_regions (no formula) and GalaxiesTask.deduce (propagation of the clauses plus
+    # reachability) agree, and a decided grid is the solution
+    from kumo_gym.envs.grid.galaxies import deduce_regions
+    from kumo_gym.envs.grid.geometry import random_symmetric_partition
+
+    rng = np.random.default_rng(5)
+    solved = 0
+    for H, W, seeds in [(5, 5, 1), (7, 7, 3), (8, 6, 3)] * 4:
+        dots, sol = random_symmetric_partition(rng, H, W, seeds, {(0, 0): 1, (0, 1): 1, (1, 0): 1, (1, 1): 1})
+        labels = deduce_regions(H, W, dots)
+        enc = T.encode({"W": W, "H": H, "dots": dots})
+        value = T.deduce(enc)
+        by_arrays = labels is not None and bool((labels >= 0).all())
+        assert by_arrays == enc.engine.fixes_answer(value)
+        if by_arrays:
+            solved += 1
+            assert labels.tolist() == sol == enc.decode(value)
+    assert solved > 0
+    assert deduce_regions(4, 5, T.load(SPLIT_ID).data["state"]["dots"]).tolist() == SPLIT_SOLUTION

@@ -8,12 +8,12 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.cages import cage_literal, cage_ok, cage_tuples
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.keen import KeenTask
 from kumo_gym.envs.grid.latin import latin_formula
 from kumo_gym.solvers.sat import Formula, enumerate_models
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = KeenTask()
 SPEC_ID = "3:_baa_3a,a8s1m3s1"
@@ -113,12 +113,12 @@ def test_generation_presets_and_multiplication_only():
 
 def test_claims():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 0, "v": 3}) == "correct"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 0, "v": 3}) == "incorrect"
-    assert label_claim(inst, {"type": "Cage", "cells": [[1, 1], [0, 0], [1, 0]], "op": "+", "target": 8}) == "correct"
-    assert label_claim(inst, {"type": "Cage", "cells": [[1, 2], [2, 2]], "op": "X", "target": 3}) == "correct"
-    assert label_claim(inst, {"type": "Cage", "cells": [[1, 2], [2, 2]], "op": "+", "target": 3}) == "incorrect"
-    assert label_claim(inst, {"type": "Cage", "cells": [[0, 1]], "op": "-", "target": 1}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Cell", "r": 0, "c": 0, "v": 3},
+                                {"type": "Cage", "cells": [[1, 1], [0, 0], [1, 0]], "op": "+", "target": 8},
+                                {"type": "Cage", "cells": [[1, 2], [2, 2]], "op": "X", "target": 3}],
+                       incorrect=[{"type": "NotCell", "r": 0, "c": 0, "v": 3},
+                                  {"type": "Cage", "cells": [[1, 2], [2, 2]], "op": "+", "target": 3},
+                                  {"type": "Cage", "cells": [[0, 1]], "op": "-", "target": 1}])
     assert len(solution_claims(inst)) == 9
 
 

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.lightup import LightupTask, segments
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = LightupTask()
 SPEC_ID = "3x3:d4d"
@@ -93,10 +93,8 @@ def test_generation_density_symmetry_determinism():
 
 def test_claims_render_moves():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Light", "r": 0, "c": 1}) == "correct"
-    assert label_claim(inst, {"type": "NoLight", "r": 0, "c": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "Black", "r": 1, "c": 1, "n": 4}) == "correct"
-    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0, "n": None}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Light", "r": 0, "c": 1}, {"type": "Black", "r": 1, "c": 1, "n": 4}],
+                       incorrect=[{"type": "NoLight", "r": 0, "c": 1}, {"type": "Black", "r": 0, "c": 0, "n": None}])
     assert solution_claims(inst) == [{"type": "Light", "r": 0, "c": 1}, {"type": "Light", "r": 1, "c": 0},
                                      {"type": "Light", "r": 1, "c": 2}, {"type": "Light", "r": 2, "c": 1}]
     assert T.render(inst, SPEC_SOLUTION).splitlines()[-1].strip() == "+ L +"

@@ -9,7 +9,7 @@ from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.magnets import MagnetsTask
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = MagnetsTask()
 SPEC_ID = "3x2:111,21,111,12,TTTBBB"
@@ -94,11 +94,11 @@ def test_claims():
     inst = T.load(SPEC_ID)
     assert solution_claims(inst)[0] == {"type": "Pole", "r": 0, "c": 0, "v": 1}
     assert all(label_claim(inst, c) == "correct" for c in solution_claims(inst))
-    assert label_claim(inst, {"type": "Pole", "r": 0, "c": 0, "v": -1}) == "incorrect"
-    assert label_claim(inst, {"type": "Count", "axis": "ROW", "index": 0, "sign": "+", "n": 2}) == "correct"
-    assert label_claim(inst, {"type": "Count", "axis": "COL", "index": 0, "sign": "-", "n": 2}) == "incorrect"
-    assert label_claim(inst, {"type": "Slot", "cells": [[1, 0], [0, 0]]}) == "correct"
-    assert label_claim(inst, {"type": "Slot", "cells": [[0, 0], [0, 1]]}) == "incorrect"
+    check_labels(inst, incorrect=[{"type": "Pole", "r": 0, "c": 0, "v": -1},
+                                  {"type": "Count", "axis": "COL", "index": 0, "sign": "-", "n": 2},
+                                  {"type": "Slot", "cells": [[0, 0], [0, 1]]}],
+                       correct=[{"type": "Count", "axis": "ROW", "index": 0, "sign": "+", "n": 2},
+                                {"type": "Slot", "cells": [[1, 0], [0, 0]]}])
     hidden = T.load(STRIPPED_ID)  # a hidden count is checked against the unique solution
     n = sum(v == 1 for v in (row[0] for row in hidden.data["solution"]))
     assert label_claim(hidden, {"type": "Count", "axis": "COL", "index": 0, "sign": "+", "n": n}) == "correct"
@@ -116,3 +116,26 @@ def test_hard_preset_strips_counts():
     inst = T.generate(np.random.default_rng(0), difficulty="hard")
     assert (inst.data["W"], inst.data["H"]) == (10, 9) and T.count_solutions(inst) == 1
     assert 0 < T.clue_count(inst) < 38
+
+
+def test_strip_to_keeps_a_unique_set_at_the_floor_or_minimal():
+    """Stripping counts stops at the floor; short of it every kept count is needed for uniqueness."""
+    from kumo_gym.envs.grid.magnets import strip_to
+
+    task = T
+    inst = task.generate(np.random.default_rng(3), W=6, H=5)  # every count shown
+    st, sol = inst.data["state"], inst.data["solution"]
+    enc = task.encode(st)
+    keys = sorted(k for k in enc.clues if k != ("layout",))
+    groups, fixed = [list(enc.clues[k][1]) for k in keys], list(enc.clues["layout", ][1])
+    value = task._values(enc, sol)
+    for floor in (0, len(keys) - 3):
+        kept = strip_to(enc.engine, groups, np.random.default_rng(floor), value, fixed, floor)
+        on = fixed + [x for g, k in zip(groups, kept) if k for x in g]
+        assert sum(kept) >= floor and enc.engine.unique(on, value, deduce=False)
+        if sum(kept) > floor:
+            for j in (j for j, k in enumerate(kept) if k):
+                rest = fixed + [x for i, (g, k) in enumerate(zip(groups, kept)) if k and i != j for x in g]
+                assert not enc.engine.unique(rest, value, deduce=False)
+        else:
+            assert floor == len(keys) - 3

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.mosaic import BLACK, WHITE, MosaicTask, block
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = MosaicTask()
 SPEC_ID = "3x3:4c7c4"
@@ -72,11 +72,10 @@ def test_generation_is_deterministic_and_reduced():
 
 def test_claims():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "White", "r": 0, "c": 2}) == "correct"
-    assert label_claim(inst, {"type": "Black", "r": 2, "c": 0}) == "incorrect"
-    assert label_claim(inst, {"type": "Clue", "r": 1, "c": 1, "n": 7}) == "correct"
-    assert label_claim(inst, {"type": "Clue", "r": 0, "c": 1, "n": 0}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 0, "c": 0},
+                                {"type": "White", "r": 0, "c": 2},
+                                {"type": "Clue", "r": 1, "c": 1, "n": 7}],
+                       incorrect=[{"type": "Black", "r": 2, "c": 0}, {"type": "Clue", "r": 0, "c": 1, "n": 0}])
     assert len(solution_claims(inst)) == sum(v == BLACK for row in SPEC_SOLUTION for v in row)
 
 
@@ -86,3 +85,41 @@ def test_render_and_interactive_values():
     assert "7#" in text and "4." not in text
     assert set(T.move_values(inst)) == {0, 1, 2}
     assert T.parse(T.format_answer(SPEC_SOLUTION)) == SPEC_SOLUTION
+
+
+def test_generator_kernel_deduces_what_the_cnf_propagation_does():
+    """The generator's grid kernel (issue 14) accepts exactly the images whose full clue set the
+    engine's CNF propagation solves, and keeps exactly the clues that propagation keeps."""
+    from kumo_gym.envs.grid import _mosaic_kernel as K
+
+    rng = np.random.default_rng(5)
+    H, W = 4, 5
+    n = H * W
+    nbr, bufs = K.blocks(H, W), K.scratch(H, W)
+    none, no_image = np.zeros(0, np.int64), np.zeros(0, np.int8)
+    solvable = 0
+    for _ in range(60):
+        black = rng.random((H, W)) < 0.5
+        full = [[sum(black[a][b] for a, b in block(r, c, H, W)) for c in range(W)] for r in range(H)]
+        enc = T.encode({"grid": full})
+        ok = enc.engine.fixes_answer(enc.engine.propagate(enc.assumptions()))
+        # a batch of two: the first image solvable exactly when the CNF's propagation solves it
+        two = np.concatenate([black.astype(np.int8).ravel(), np.zeros(n, np.int8)])
+        assert K.run(H, W, nbr, two, *bufs[:3], none, *bufs[3:]) == (0 if ok else 1)
+        if not ok:
+            continue
+        solvable += 1
+        K.run(H, W, nbr, two[:n], *bufs[:3], none, *bufs[3:])
+        assert bufs[0].tolist() == np.where(black, 1, -1).ravel().tolist() and bufs[1].tolist() == np.ravel(full).tolist()
+        order = rng.permutation(n).astype(np.int64)
+        K.run(H, W, nbr, no_image, *bufs[:3], order, *bufs[3:])
+        # the engine's propagation, clue by clue in the same order
+        lits = {k: list(enc.clues[k][1]) for k in enc.clues}
+        on = set(enc.clues)
+        for i in order.tolist():
+            k = (i // W, i % W)
+            on.discard(k)
+            if not enc.engine.fixes_answer(enc.engine.propagate([x for j in sorted(on) for x in lits[j]])):
+                on.add(k)
+        assert sorted(on) == [(i // W, i % W) for i in np.flatnonzero(bufs[2])]
+    assert solvable >= 2

@@ -11,7 +11,7 @@ from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 from kumo_gym.solvers import sat
 from kumo_gym.solvers.engine import values_of
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = NetTask()
 SPEC_ID = "2x2:2233"
@@ -115,11 +115,11 @@ def test_generator_has_no_crosses_and_is_deterministic():
 def test_claims():
     inst = T.load(SPEC_ID)
     assert solution_claims(inst)[0] == {"type": "TileDirs", "r": 0, "c": 0, "dirs": "D"}
-    assert label_claim(inst, {"type": "TileDirs", "r": 1, "c": 1, "dirs": "LU"}) == "correct"
-    assert label_claim(inst, {"type": "TileDirs", "r": 1, "c": 1, "dirs": "UR"}) == "incorrect"
-    assert label_claim(inst, {"type": "Link", "a": [0, 0], "b": [1, 0], "on": True}) == "correct"
-    assert label_claim(inst, {"type": "Link", "a": [0, 0], "b": [0, 1], "on": True}) == "incorrect"
-    assert label_claim(inst, {"type": "Link", "a": [0, 0], "b": [0, 1], "on": False}) == "correct"
+    check_labels(inst, correct=[{"type": "TileDirs", "r": 1, "c": 1, "dirs": "LU"},
+                                {"type": "Link", "a": [0, 0], "b": [1, 0], "on": True},
+                                {"type": "Link", "a": [0, 0], "b": [0, 1], "on": False}],
+                       incorrect=[{"type": "TileDirs", "r": 1, "c": 1, "dirs": "UR"},
+                                  {"type": "Link", "a": [0, 0], "b": [0, 1], "on": True}])
     assert label_claim(inst, {"type": "Tile", "r": 1, "c": 0, "type_": 0, "payload": {"r": 1, "c": 0, "type": "C"}}) \
         == "correct"
     assert label_claim(inst, {"type": "Tile", "payload": {"r": 1, "c": 0, "type": "E"}}) == "incorrect"

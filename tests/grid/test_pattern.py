@@ -6,11 +6,11 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid import tatham
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.pattern import BLACK, WHITE, PatternTask, runs
 from kumo_gym.solvers.sat import Formula, enumerate_models, true_vars
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = PatternTask()
 SPEC_ID = "2x2:2//1/1"
@@ -96,10 +96,39 @@ def test_generation_is_deterministic_and_sized():
 
 def test_claims_and_render():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 1, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "Black", "r": 1, "c": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "LineClue", "axis": "COL", "index": 1, "runs": []}) == "correct"
-    assert label_claim(inst, {"type": "LineClue", "axis": "ROW", "index": 0, "runs": [2]}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 1, "c": 0},
+                                {"type": "LineClue", "axis": "COL", "index": 1, "runs": []}],
+                       incorrect=[{"type": "Black", "r": 1, "c": 1},
+                                  {"type": "LineClue", "axis": "ROW", "index": 0, "runs": [2]}])
     assert solution_claims(inst) == [{"type": "Black", "r": 0, "c": 0}, {"type": "Black", "r": 1, "c": 0}]
     assert T.render(inst, SPEC_SOLUTION).splitlines()[-1] == "1  # ."
     assert T.parse("[[1,0],[1,0]]") == SPEC_SOLUTION
+
+
+def test_line_solver_certifies_only_unique_pictures():
+    """The generator's line solver (issue 14) accepts a picture only when its clues have no other
+    solution (checked by SAT), rejects the 2x2 diagonal (two solutions), and accepts most blobs."""
+    from kumo_gym.envs.grid import _pattern_kernel
+
+    assert not _pattern_kernel.solves(2, 2, np.asarray([1, 0, 0, 1], np.int8), *_pattern_kernel.scratch(2, 2))
+    assert _pattern_kernel.solves(2, 2, np.asarray([1, 1, 0, 1], np.int8), *_pattern_kernel.scratch(2, 2))
+    rng = np.random.default_rng(3)
+    accepted = unique = 0
+    for i in range(40):
+        H, W = 4 + i % 4, 5 + i % 3
+        pic = (rng.random((H, W)) < 0.55).astype(np.int8)
+        sol = pic.tolist()
+        inst = T.make_instance({"W": W, "H": H}, {"rows": [runs(r) for r in sol], "cols": [runs(c) for c in pic.T.tolist()]},
+                               sol, source="test")
+        n = T.count_solutions(inst)
+        unique += n == 1
+        if _pattern_kernel.solves(H, W, pic.ravel(), *_pattern_kernel.scratch(H, W)):
+            accepted += 1
+            assert n == 1
+    assert accepted >= 10 and unique >= accepted
+
+
+def test_generated_hard_puzzles_are_unique():
+    for seed in range(3):
+        a = T.generate(np.random.default_rng(seed), difficulty="hard")
+        assert T.count_solutions(a) == 1

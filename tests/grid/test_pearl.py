@@ -10,7 +10,7 @@ from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.geometry import number_loops, numbered_edges
 from kumo_gym.envs.grid.pearl import PearlTask
 
-from .spec import check_cuts_needed, check_rejected, check_tatham_example
+from .spec import check_cuts_needed, check_labels, check_rejected, check_tatham_example
 
 T = PearlTask()
 SPEC_ID = "5x5:BbWiWcBeWa"
@@ -126,11 +126,10 @@ def test_claims():
     cstar = T.solution_claims(inst)
     assert len(cstar) == 24 and all(label_claim(inst, c) == "correct" for c in cstar)
     assert {"type": "Edge", "a": [0, 0], "b": [1, 0], "on": True} in cstar
-    assert label_claim(inst, {"type": "Edge", "a": [0, 0], "b": [1, 0], "on": False}) == "incorrect"
-    assert label_claim(inst, {"type": "OffPath", "r": 2, "c": 4}) == "correct"
-    assert label_claim(inst, {"type": "OnPath", "r": 2, "c": 4}) == "incorrect"
-    assert label_claim(inst, {"type": "Pearl", "r": 3, "c": 2, "color": "B"}) == "correct"
-    assert label_claim(inst, {"type": "Pearl", "r": 3, "c": 2, "color": "W"}) == "incorrect"
+    check_labels(inst, incorrect=[{"type": "Edge", "a": [0, 0], "b": [1, 0], "on": False},
+                                  {"type": "OnPath", "r": 2, "c": 4},
+                                  {"type": "Pearl", "r": 3, "c": 2, "color": "W"}],
+                       correct=[{"type": "OffPath", "r": 2, "c": 4}, {"type": "Pearl", "r": 3, "c": 2, "color": "B"}])
 
 
 def test_image_draws_loop_and_pearls():

@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.range import BLACK, WHITE, RangeTask
 from kumo_gym.solvers import sat
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = RangeTask()
 SPEC_ID = "3x3:b3_5a5_3b"
@@ -69,10 +68,8 @@ def test_generated_symmetric_numbers():
 
 def test_claims_render_and_moves():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 0, "c": 1}) == "correct"
-    assert label_claim(inst, {"type": "White", "r": 0, "c": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "Clue", "r": 1, "c": 0, "n": 5}) == "correct"
-    assert label_claim(inst, {"type": "Clue", "r": 1, "c": 1, "n": 5}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 0, "c": 1}, {"type": "Clue", "r": 1, "c": 0, "n": 5}],
+                       incorrect=[{"type": "White", "r": 0, "c": 1}, {"type": "Clue", "r": 1, "c": 1, "n": 5}])
     assert T.solution_claims(inst) == [{"type": "Black", "r": 0, "c": 1}, {"type": "Black", "r": 2, "c": 1}]
     assert T.check_move(inst, T.initial_state(inst), (0, 2, BLACK)) is not None  # numbered cells are fixed
     assert "#" in T.render(inst, SPEC_SOLUTION) and T.render_rgb(inst).ndim == 3

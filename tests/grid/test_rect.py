@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.rect import RectTask
 
-from .spec import check_rejected, check_tatham_example, violated_rules
+from .spec import check_labels, check_rejected, check_tatham_example, violated_rules
 
 T = RectTask()
 SPEC_ID = "5x5:3i2_4a3_3a3c2_3b2"
@@ -95,12 +95,12 @@ def test_claims():
     inst = T.load(SPEC_ID)
     cstar = solution_claims(inst)
     assert len(cstar) == 9 and {"type": "Rect", "r0": 1, "c0": 1, "r1": 2, "c1": 2} in cstar
-    assert label_claim(inst, {"type": "Rect", "r0": 1, "c0": 1, "r1": 2, "c1": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "SameRegion", "a": [0, 0], "b": [0, 2]}) == "correct"
-    assert label_claim(inst, {"type": "DiffRegion", "a": [0, 2], "b": [0, 3]}) == "correct"
-    assert label_claim(inst, {"type": "SameRegion", "a": [0, 2], "b": [0, 3]}) == "incorrect"
-    assert label_claim(inst, {"type": "Clue", "r": 2, "c": 1, "n": 4}) == "correct"
-    assert label_claim(inst, {"type": "Clue", "r": 2, "c": 1, "n": 3}) == "incorrect"
+    check_labels(inst, incorrect=[{"type": "Rect", "r0": 1, "c0": 1, "r1": 2, "c1": 1},
+                                  {"type": "SameRegion", "a": [0, 2], "b": [0, 3]},
+                                  {"type": "Clue", "r": 2, "c": 1, "n": 3}],
+                       correct=[{"type": "SameRegion", "a": [0, 0], "b": [0, 2]},
+                                {"type": "DiffRegion", "a": [0, 2], "b": [0, 3]},
+                                {"type": "Clue", "r": 2, "c": 1, "n": 4}])
 
 
 def test_generated_divisions_have_tatham_density():
@@ -135,5 +135,5 @@ def test_expansion_factor():
 
 def test_not_rect_claims():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 1}) == "correct"
-    assert label_claim(inst, {"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 2}) == "incorrect"
+    check_labels(inst, correct=[{"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 1}],
+                       incorrect=[{"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 2}])

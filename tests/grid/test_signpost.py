@@ -1,17 +1,19 @@
 """Signpost (grid_puzzles.md §5 "Signpost", §7): numberings are checked by the rules."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.geometry import ray
 from kumo_gym.envs.grid.signpost import SignpostTask
 from kumo_gym.envs.grid.tatham.signpost import STEP, encode
 from kumo_gym.solvers import sat
 
-from .spec import check_tatham_example, violated_rules
+from .spec import check_labels, check_tatham_example, violated_rules
 
 T = SignpostTask()
 SPEC_ID = "3x3:eeee9ahba1h"
@@ -98,12 +100,12 @@ def test_a_proof_ignoring_the_single_chain_would_be_wrong():
 def test_claims():
     inst = T.load(SPEC_ID)
     assert len(solution_claims(inst)) == 9
-    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 1, "v": 7}) == "correct"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 1, "v": 7}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 2, "c": 2, "v": 1}) == "correct"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "v": 7}) == "incorrect"
-    assert label_claim(inst, {"type": "Arrow", "r": 2, "c": 0, "dir": "NE"}) == "correct"
-    assert label_claim(inst, {"type": "Arrow", "r": 1, "c": 1, "dir": "N"}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Cell", "r": 0, "c": 1, "v": 7},
+                                {"type": "Given", "r": 2, "c": 2, "v": 1},
+                                {"type": "Arrow", "r": 2, "c": 0, "dir": "NE"}],
+                       incorrect=[{"type": "NotCell", "r": 0, "c": 1, "v": 7},
+                                  {"type": "Given", "r": 0, "c": 1, "v": 7},
+                                  {"type": "Arrow", "r": 1, "c": 1, "dir": "N"}])
 
 
 def test_two_cell_grid_leaves_a_cell_to_fill():
@@ -117,3 +119,34 @@ def test_corner_ends():
     assert inst.data["tatham_params"] == "4x4c" and inst.data["game_id"].startswith("4x4:1")
     sol = T.solve(inst)
     assert sol[0][0] == 1 and sol[3][3] == 16 and T.count_solutions(inst) == 1
+
+
+@pytest.mark.parametrize("W, H, corners", [(5, 5, False), (7, 7, False), (6, 5, True)])
+def test_fast_placement_matches_propagation_on_the_sat_encoding(W, H, corners):
+    """Beyond 16 cells the givens are placed by the generator's own kernel. What it keeps must be
+    exactly what unit propagation on the SAT encoding needs: the puzzle has grade 0 (so it is
+    unique, which the solver confirms) and hiding any given other than 1 and W*H leaves
+    propagation short of a full numbering."""
+    for seed in range(3):
+        inst = T.generate(np.random.default_rng(seed), W=W, H=H, corners=corners)
+        st = inst.data["state"]
+        assert T.grade(inst) == 0 and T.count_solutions(inst, limit=2) == 1
+        enc = T.encode(st)
+        eng = enc.engine
+        keys = [k for k in enc.clues if st["givens"][k[1]][k[2]] not in (1, W * H)]
+        assert keys
+        for k in keys:
+            others = enc.assumptions([j for j in enc.clues if j != k])
+            assert not eng.fixes_answer(eng.propagate(others)), k
+
+
+def test_queen_path_is_a_hamiltonian_queen_walk():
+    from kumo_gym.envs.grid.geometry import QUEEN_STEPS, queen_path
+
+    for seed in range(5):
+        path = queen_path(np.random.default_rng(seed), 5, 6, start=(0, 0), end=(4, 5))
+        assert sorted(path) == [(r, c) for r in range(5) for c in range(6)]
+        assert path[0] == (0, 0) and path[-1] == (4, 5)
+        for (r, c), (r2, c2) in itertools.pairwise(path):
+            dr, dc = r2 - r, c2 - c
+            assert ((dr > 0) - (dr < 0), (dc > 0) - (dc < 0)) in QUEEN_STEPS and (dr == 0 or dc == 0 or abs(dr) == abs(dc))

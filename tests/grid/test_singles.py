@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.singles import BLACK, SinglesTask
 from kumo_gym.solvers import sat
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = SinglesTask()
 SPEC_ID = "2x2:1211"
@@ -81,12 +80,20 @@ def test_generated_puzzles_have_clashing_blacks():
 
 def test_claims_render_and_moves():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 1, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "White", "r": 1, "c": 0}) == "incorrect"
-    assert label_claim(inst, {"type": "Number", "r": 0, "c": 1, "n": 2}) == "correct"
-    assert label_claim(inst, {"type": "Number", "r": 0, "c": 1, "n": 1}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 1, "c": 0}, {"type": "Number", "r": 0, "c": 1, "n": 2}],
+                       incorrect=[{"type": "White", "r": 1, "c": 0}, {"type": "Number", "r": 0, "c": 1, "n": 1}])
     assert T.solution_claims(inst) == [{"type": "Black", "r": 1, "c": 0}]
     s = T.apply(inst, T.initial_state(inst), (1, 0, BLACK))
     assert s == ((1, 2), (-1, 1)) and T.is_goal(inst, s)
     assert T.apply(inst, s, T.parse_move('{"r": 1, "c": 0, "v": null}')) == ((1, 2), (1, 1))
     assert "#" in T.render(inst, SPEC_SOLUTION) and T.render_rgb(inst).ndim == 3
+
+
+def test_grade_sees_connectivity():
+    # plain propagation never sees that white cells stay connected; the grade adds the cuts a
+    # uniqueness proof needed, so easy puzzles are not all graded as needing search
+    insts = [T.generate(np.random.default_rng([16, s]), difficulty="easy") for s in range(6)]
+    grades = [T.grade(i) for i in insts]
+    assert min(grades) < 2 and grades == [T.grade(i) for i in insts]
+    plain = [T.encoding(i).engine.grade(T.encoding(i).assumptions()) for i in insts]
+    assert max(plain) == 2

@@ -9,7 +9,7 @@ from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.solo import SoloTask, units
 from kumo_gym.envs.grid.tatham import Unsupported
 
-from .spec import check_tatham_example
+from .spec import check_labels, check_tatham_example
 
 S = SoloTask()
 SPEC_ID = "2x2:3a1j1a2"
@@ -72,14 +72,13 @@ def test_normal_and_hard_presets():
 
 def test_claims():
     inst = S.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Assign", "r": 0, "c": 1, "d": 2}) == "correct"
-    assert label_claim(inst, {"type": "Assign", "r": 0, "c": 1, "d": 3}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 0, "d": 3}) == "correct"
+    check_labels(inst, correct=[{"type": "Assign", "r": 0, "c": 1, "d": 2}, {"type": "Given", "r": 0, "c": 0, "d": 3}],
+                       incorrect=[{"type": "Assign", "r": 0, "c": 1, "d": 3}])
     assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "d": 2}) == "incorrect"  # placed, not given
-    assert label_claim(inst, {"type": "UnitHas", "unit": "ROW", "index": 0, "digit": 1}) == "correct"
-    assert label_claim(inst, {"type": "UnitHas", "unit": "box", "index": 1, "digit": 1}) == "correct"
-    assert label_claim(inst, {"type": "UnitHas", "unit": "ROW", "index": 0, "digit": 2}) == "unverifiable"
-    assert label_claim(inst, {"type": "UnitHas", "unit": "COL", "index": 7, "digit": 2}) == "incorrect"
+    check_labels(inst, correct=[{"type": "UnitHas", "unit": "ROW", "index": 0, "digit": 1},
+                                {"type": "UnitHas", "unit": "box", "index": 1, "digit": 1}],
+                       unverifiable=[{"type": "UnitHas", "unit": "ROW", "index": 0, "digit": 2}],
+                       incorrect=[{"type": "UnitHas", "unit": "COL", "index": 7, "digit": 2}])
     cand_out = {"type": "Cand", "r": 0, "c": 1, "d": [2], "polarity": "OUT"}
     assert label_claim(inst, cand_out) == "unverifiable"
     assert label_claim(inst, cand_out, profile="consistency") == "incorrect"

@@ -9,7 +9,7 @@ from kumo_gym.envs.grid.claims import claim_types, label_claim, solution_claims
 from kumo_gym.envs.grid.geometry import matching, neighbours4
 from kumo_gym.envs.grid.tents import TentsTask
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = TentsTask()
 SPEC_ID = "4x4:adag,1,1,0,1,0,2,0,1"
@@ -80,18 +80,18 @@ def test_hard_preset_reaches_15x15_and_is_unique():
 def test_claims_e8():
     inst = T.load(E8_ID)
     assert inst.data["solution"][1] == ["A", ".", ".", "A"]
-    assert label_claim(inst, {"type": "Quota", "axis": "ROW", "index": 0, "tents": 0}) == "correct"
-    assert label_claim(inst, {"type": "Quota", "axis": "COL", "index": 1, "tents": 2}) == "incorrect"
-    assert label_claim(inst, {"type": "Tree", "r": 0, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "Tree", "r": 1, "c": 0}) == "incorrect"
-    assert label_claim(inst, {"type": "Tent", "r": 1, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "NotTent", "r": 1, "c": 1}) == "correct"
-    assert label_claim(inst, {"type": "NotTent", "r": 1, "c": 3}) == "incorrect"
-    assert label_claim(inst, {"kind": "Tent", "payload": {"r": 9, "c": 0}}) == "incorrect"
-    assert label_claim(inst, {"type": "Remaining", "axis": "COL", "index": 1, "remaining": 0}) == "unverifiable"
-    assert label_claim(inst, {"type": "Contradiction", "branch": 1, "note": ""}) == "unverifiable"
-    assert label_claim(inst, {"type": "cell", "row": 3, "col": 1, "value": "A", "negated": False}) == "correct"
-    assert label_claim(inst, {"type": "cell", "row": 3, "col": 1, "value": "A", "negated": True}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Quota", "axis": "ROW", "index": 0, "tents": 0},
+                                {"type": "Tree", "r": 0, "c": 0},
+                                {"type": "Tent", "r": 1, "c": 0},
+                                {"type": "NotTent", "r": 1, "c": 1},
+                                {"type": "cell", "row": 3, "col": 1, "value": "A", "negated": False}],
+                       incorrect=[{"type": "Quota", "axis": "COL", "index": 1, "tents": 2},
+                                  {"type": "Tree", "r": 1, "c": 0},
+                                  {"type": "NotTent", "r": 1, "c": 3},
+                                  {"kind": "Tent", "payload": {"r": 9, "c": 0}},
+                                  {"type": "cell", "row": 3, "col": 1, "value": "A", "negated": True}],
+                       unverifiable=[{"type": "Remaining", "axis": "COL", "index": 1, "remaining": 0},
+                                     {"type": "Contradiction", "branch": 1, "note": ""}])
     assert solution_claims(inst) == [{"type": "Tent", "r": 1, "c": 0}, {"type": "Tent", "r": 1, "c": 3},
                                      {"type": "Tent", "r": 3, "c": 1}]
     assert "TreeCandidate" in claim_types("tents")

@@ -1,14 +1,16 @@
 """Towers (grid_puzzles.md §5 "Towers", §7)."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.towers import TowersTask, line_cells, visible_count
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = TowersTask()
 SPEC_ID = "3:2/1/3/2/2/1/2/1/3/2/2/1"
@@ -61,10 +63,42 @@ def test_hard_and_extreme_generation():
 
 def test_claims():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 0, "v": 2}) == "correct"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 0, "v": 2}) == "incorrect"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 0, "v": 3}) == "correct"
-    assert label_claim(inst, {"type": "EdgeClue", "side": "top", "index": 2, "n": 3}) == "correct"
-    assert label_claim(inst, {"type": "EdgeClue", "side": "LEFT", "index": 0, "n": 3}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 0, "v": 2}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Cell", "r": 0, "c": 0, "v": 2},
+                                {"type": "NotCell", "r": 0, "c": 0, "v": 3},
+                                {"type": "EdgeClue", "side": "top", "index": 2, "n": 3}],
+                       incorrect=[{"type": "NotCell", "r": 0, "c": 0, "v": 2},
+                                  {"type": "EdgeClue", "side": "LEFT", "index": 0, "n": 3},
+                                  {"type": "Given", "r": 0, "c": 0, "v": 2}])
     assert len(solution_claims(inst)) == 9
+
+
+def test_line_deduction_certifies_only_unique_puzzles():
+    """The Easy generator's line solver (issue 14) decides every cell only of puzzles whose clues
+    and givens have no other solution (checked by SAT), and Easy puzzles come out unique."""
+    from kumo_gym.envs.grid import _towers_kernel
+    from kumo_gym.envs.grid.tatham.towers import SIDES
+
+    rng = np.random.default_rng(8)
+    accepted = nonunique = 0
+    for i in range(24):
+        n = 4 + i % 2
+        inst = T.generate(np.random.default_rng(100 + i), n=n, tatham_difficulty="x")  # a minimal clue set
+        st = inst.data["state"]
+        sol = np.asarray(inst.data["solution"], np.int8).ravel()
+        given = np.where(rng.random(n * n) < 0.15, sol, 0).astype(np.int8)
+        clues = np.asarray([v if rng.random() < 0.7 else 0 for side in SIDES for v in st[side]], np.int64)
+        perms = np.asarray(list(itertools.permutations(range(1, n + 1))), np.int8)
+        front = np.asarray([visible_count(p) for p in perms.tolist()], np.int8)
+        back = np.asarray([visible_count(p[::-1]) for p in perms.tolist()], np.int8)
+        scratch = (np.zeros(n * n, np.int64), np.zeros(n, np.int64), np.zeros(2 * n + 1, np.int64), np.zeros(2 * n, np.int8))
+        ok = _towers_kernel.solves(n, perms, front, back, clues, given, -1, *scratch)
+        state = {"n": n, **{side: clues[k * n:(k + 1) * n].tolist() for k, side in enumerate(SIDES)},
+                 "grid": given.reshape(n, n).tolist()}
+        unique = T.count_solutions(T.make_instance({"n": n}, state, None, source="test")) == 1
+        assert unique or not ok
+        accepted += ok
+        nonunique += not unique
+    assert accepted >= 4 and nonunique >= 4
+    for seed in range(3):
+        inst = T.generate(np.random.default_rng(seed), difficulty="hard")
+        assert T.count_solutions(inst) == 1

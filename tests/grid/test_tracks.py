@@ -11,7 +11,7 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.tracks import TracksTask
 
-from .spec import check_cuts_needed, check_tatham_example
+from .spec import check_cuts_needed, check_labels, check_tatham_example
 
 T = TracksTask()
 SPEC_ID = "4x4:h6c9c,S4,3,2,3,4,2,S4,2"
@@ -147,14 +147,14 @@ def test_claims():
     assert {"type": "Edge", "a": [2, -1], "b": [2, 0], "on": True} in cstar  # the entry
     assert {"type": "Edge", "a": [3, 0], "b": [4, 0], "on": True} in cstar   # the exit
     assert len(cstar) == 13 and all(label_claim(inst, c) == "correct" for c in cstar)
-    assert label_claim(inst, {"type": "Edge", "a": [1, 1], "b": [1, 2], "on": True}) == "incorrect"
-    assert label_claim(inst, {"type": "Edge", "a": [1, 1], "b": [1, 2], "on": False}) == "correct"
-    assert label_claim(inst, {"type": "OnPath", "r": 3, "c": 1}) == "correct"
-    assert label_claim(inst, {"type": "OffPath", "r": 3, "c": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "Count", "axis": "COL", "index": 0, "n": 4}) == "correct"
-    assert label_claim(inst, {"type": "Endpoint", "side": "LEFT", "index": 2}) == "correct"
-    assert label_claim(inst, {"type": "Endpoint", "side": "BOTTOM", "index": 1}) == "incorrect"
-    assert label_claim(inst, {"type": "GivenPiece", "r": 2, "c": 0, "dirs": "LU"}) == "correct"
+    check_labels(inst, incorrect=[{"type": "Edge", "a": [1, 1], "b": [1, 2], "on": True},
+                                  {"type": "OffPath", "r": 3, "c": 1},
+                                  {"type": "Endpoint", "side": "BOTTOM", "index": 1}],
+                       correct=[{"type": "Edge", "a": [1, 1], "b": [1, 2], "on": False},
+                                {"type": "OnPath", "r": 3, "c": 1},
+                                {"type": "Count", "axis": "COL", "index": 0, "n": 4},
+                                {"type": "Endpoint", "side": "LEFT", "index": 2},
+                                {"type": "GivenPiece", "r": 2, "c": 0, "dirs": "LU"}])
 
 
 def test_render_draws_the_track():

@@ -8,7 +8,7 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
 from kumo_gym.envs.grid.undead import UndeadTask, sight_line
 
-from .spec import check_tatham_example
+from .spec import check_labels, check_tatham_example
 
 T = UndeadTask()
 SPEC_ID = "3x3:1,3,1,LcLaLaR,0,1,4,2,1,0,0,1,0,0,2,2"
@@ -100,13 +100,13 @@ def test_claims():
     inst = T.load(SPEC_ID)
     cstar = solution_claims(inst)
     assert len(cstar) == 5 and all(label_claim(inst, c) == "correct" for c in cstar)
-    assert label_claim(inst, {"type": "Monster", "r": 0, "c": 1, "t": "G"}) == "incorrect"
-    assert label_claim(inst, {"type": "Mirror", "r": 0, "c": 0, "kind": "\\"}) == "correct"
-    assert label_claim(inst, {"type": "Mirror", "r": 2, "c": 2, "kind": "SLASH"}) == "correct"
-    assert label_claim(inst, {"type": "Mirror", "r": 0, "c": 1, "kind": "/"}) == "incorrect"
-    assert label_claim(inst, {"type": "Total", "t": "V", "n": 3}) == "correct"
-    assert label_claim(inst, {"type": "Sight", "side": "TOP", "index": 2, "n": 4}) == "correct"
-    assert label_claim(inst, {"type": "Sight", "side": "LEFT", "index": 2, "n": 1}) == "incorrect"
+    check_labels(inst, incorrect=[{"type": "Monster", "r": 0, "c": 1, "t": "G"},
+                                  {"type": "Mirror", "r": 0, "c": 1, "kind": "/"},
+                                  {"type": "Sight", "side": "LEFT", "index": 2, "n": 1}],
+                       correct=[{"type": "Mirror", "r": 0, "c": 0, "kind": "\\"},
+                                {"type": "Mirror", "r": 2, "c": 2, "kind": "SLASH"},
+                                {"type": "Total", "t": "V", "n": 3},
+                                {"type": "Sight", "side": "TOP", "index": 2, "n": 4}])
 
 
 def test_interactive_mirrors_are_fixed():

@@ -7,10 +7,10 @@ import pytest
 
 import kumo_gym  # noqa: F401
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.unequal import UnequalTask
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = UnequalTask()
 SPEC_ID = "3:2,0,0,0,1,0,0,0,0,"
@@ -91,13 +91,13 @@ def test_generation_levels():
 
 def test_claims():
     inst = T.load(TRICKY)
-    assert label_claim(inst, {"type": "Cell", "r": 0, "c": 0, "v": 4}) == "correct"
-    assert label_claim(inst, {"type": "NotCell", "r": 0, "c": 0, "v": 4}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 3, "v": 3}) == "correct"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 0, "v": 4}) == "incorrect"
-    assert label_claim(inst, {"type": "Greater", "a": [0, 1], "b": [0, 2]}) == "correct"
-    assert label_claim(inst, {"type": "Greater", "a": [0, 2], "b": [0, 1]}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Cell", "r": 0, "c": 0, "v": 4},
+                                {"type": "Given", "r": 0, "c": 3, "v": 3},
+                                {"type": "Greater", "a": [0, 1], "b": [0, 2]}],
+                       incorrect=[{"type": "NotCell", "r": 0, "c": 0, "v": 4},
+                                  {"type": "Given", "r": 0, "c": 0, "v": 4},
+                                  {"type": "Greater", "a": [0, 2], "b": [0, 1]}])
     adj = T.load(ADJACENT)
-    assert label_claim(adj, {"type": "Adj", "a": [1, 0], "b": [0, 0]}) == "correct"
-    assert label_claim(adj, {"type": "Adj", "a": [0, 1], "b": [0, 2]}) == "incorrect"
+    check_labels(adj, correct=[{"type": "Adj", "a": [1, 0], "b": [0, 0]}],
+                      incorrect=[{"type": "Adj", "a": [0, 1], "b": [0, 2]}])
     assert len(solution_claims(inst)) == 16

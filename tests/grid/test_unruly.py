@@ -5,11 +5,10 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.unruly import BLACK, EMPTY, WHITE, UnrulyTask
 from kumo_gym.solvers.sat import grade
 
-from .spec import check_rejected, check_tatham_example
+from .spec import check_labels, check_rejected, check_tatham_example
 
 T = UnrulyTask()
 SPEC_ID = "6x6:AcGBcbAIAec"
@@ -78,9 +77,47 @@ def test_unique_variant_generation_and_determinism():
 
 def test_claims_and_render():
     inst = T.load(SPEC_ID)
-    assert label_claim(inst, {"type": "Black", "r": 0, "c": 0}) == "correct"
-    assert label_claim(inst, {"type": "White", "r": 0, "c": 0}) == "incorrect"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 3, "v": 0}) == "correct"
-    assert label_claim(inst, {"type": "Given", "r": 0, "c": 1, "v": 0}) == "incorrect"
+    check_labels(inst, correct=[{"type": "Black", "r": 0, "c": 0}, {"type": "Given", "r": 0, "c": 3, "v": 0}],
+                       incorrect=[{"type": "White", "r": 0, "c": 0}, {"type": "Given", "r": 0, "c": 1, "v": 0}])
     assert T.render(inst).splitlines()[1].split()[:4] == ["[#]", ".", ".", "[o]"]
     assert T.check_move(inst, T.initial_state(inst), (0, 0, WHITE)) is not None  # givens are fixed
+
+
+def test_generator_kernel_fills_valid_grids_and_reduces_as_the_cnf_propagation():
+    """The generator's grid kernel (issue 14): filled grids keep every rule, and clue reduction
+    keeps exactly the givens the engine's CNF propagation keeps in the same order."""
+    from kumo_gym.envs.grid import _unruly_kernel
+
+    rng = np.random.default_rng(11)
+    for H, W in ((6, 6), (6, 8), (10, 8)):
+        n = H * W
+        val, counts, trail = _unruly_kernel.scratch(H, W)
+        filled = 0
+        while filled < 2:
+            order = rng.permutation(n).astype(np.int64)
+            colour = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int8)
+            if not _unruly_kernel.run(H, W, order, colour, val, val, val, counts, trail):
+                continue
+            filled += 1
+            sol = np.where(val > 0, BLACK, WHITE).reshape(H, W).tolist()
+            inst = T.make_instance({"W": W, "H": H}, {"grid": [[EMPTY] * W for _ in range(H)], "unique": False},
+                                   sol, source="test")
+            assert T.verify(inst, sol).solved
+            truth, active = val.copy(), np.ones(n, np.int8)
+            drop = rng.permutation(n).astype(np.int64)
+            _unruly_kernel.run(H, W, drop, np.zeros(0, np.int8), truth, active, val, counts, trail)
+            enc = T.encode({"grid": sol, "unique": False})
+            on = set(enc.clues)
+            for i in drop.tolist():
+                on.discard((i // W, i % W))
+                lits = [x for k in sorted(on) for x in enc.clues[k][1]]
+                if not enc.engine.fixes_answer(enc.engine.propagate(lits)):
+                    on.add((i // W, i % W))
+            assert sorted(on) == [(i // W, i % W) for i in np.flatnonzero(active)]
+
+
+def test_generated_presets_are_unique_and_propagation_solved():
+    for d in ("trivial", "hard"):
+        a = T.generate(np.random.default_rng(2), difficulty=d)
+        assert a == T.generate(np.random.default_rng(2), difficulty=d)
+        assert T.grade(a) == 0 and T.count_solutions(a) == 1 and T.verify(a, a.data["solution"]).solved

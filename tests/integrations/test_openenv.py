@@ -140,3 +140,11 @@ def test_answer_mode_instance_reset_and_bad_arguments(capsys):
     assert main(["serve", "kumo_gym/Nope-v0", "--port", "1"]) == 2
     assert main(["serve", "kumo_gym/Tents-v0", "--difficulty", "insane", "--port", "1"]) == 2
     assert "is not one of" in capsys.readouterr().err
+
+
+def test_serve_offers_no_inert_seed_flag(capsys):
+    """Clients seed their own resets, so ``serve`` has no ``--seed`` that would do nothing."""
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    out = capsys.readouterr().out
+    assert "--port" in out and "--seed" not in out

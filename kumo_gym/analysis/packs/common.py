@@ -21,7 +21,6 @@ from ..schema import CONTRADICTION_CAUSE, DISCHARGE
 from ..text import NOT_A_LIST
 
 # ---- schema pieces -------------------------------------------------------------------------
-CONTRADICTION = {"Contradiction": {"branch": "branch", "note": "note"}}
 
 
 def generic_rules(solution: set, negative: set = frozenset(), clues: set = frozenset(), counts: set = frozenset(),
@@ -39,8 +38,6 @@ def generic_rules(solution: set, negative: set = frozenset(), clues: set = froze
     return {k: v for k, v in rules.items() if v}
 
 
-ALIASES = {"R_CONTRADICTION_DISCHARGE": DISCHARGE}
-
 
 # ---- phrase sets ---------------------------------------------------------------------------
 def colour_phrases(black: Any, white: Any, black_words: str = "black|shaded|filled|dark|painted",
@@ -51,13 +48,13 @@ def colour_phrases(black: Any, white: Any, black_words: str = "black|shaded|fill
         # negatives first: "(1, 2) cannot be black" is a White claim
         Phrase("White", rf"{{subj}}{{cells_or}} {{neg}} (?:be |get |stay )?(?:coloured |colored |painted )?(?:{black_words})\b"),
         Phrase("Black", rf"{{subj}}{{cells_or}} {{neg}} (?:be |get |stay )?(?:coloured |colored |painted )?(?:{white_words})\b"),
-        Phrase("White", rf"\bmark (?:cells? )?{{cells}} (?:as )?(?:{white_words})\b"),
-        Phrase("White", rf"{{subj}}{{cells}} {{be}} (?:a |an )?(?:{white_words})\b"),
-        Phrase("White", rf"{{subj}}{{cell}} (?:=|is|:) {w}\b(?! or)"),
-        Phrase("White", rf"\b(?:{white_words}) (?:cells? )?(?:at|in|on) {{cells}}"),
-        Phrase("Black", rf"{{subj}}{{cells}} {{be}} (?:a |an )?(?:{black_words})\b"),
-        Phrase("Black", rf"{{subj}}{{cell}} (?:=|is|:) {b}\b(?! or)"),
-        Phrase("Black", r"\b(?:shade|fill|colour|color|paint|blacken|mark) (?:in )?(?:cells? )?{cells}"),
+        *Phrase.group("White", rf"\bmark (?:cells? )?{{cells}} (?:as )?(?:{white_words})\b",
+                               rf"{{subj}}{{cells}} {{be}} (?:a |an )?(?:{white_words})\b",
+                               rf"{{subj}}{{cell}} (?:=|is|:) {w}\b(?! or)",
+                               rf"\b(?:{white_words}) (?:cells? )?(?:at|in|on) {{cells}}"),
+        *Phrase.group("Black", rf"{{subj}}{{cells}} {{be}} (?:a |an )?(?:{black_words})\b",
+                               rf"{{subj}}{{cell}} (?:=|is|:) {b}\b(?! or)",
+                               r"\b(?:shade|fill|colour|color|paint|blacken|mark) (?:in )?(?:cells? )?{cells}"),
         Phrase("White", rf"\b(?:needs?|makes?|making|forces?|forcing|leaves|leaving|with|sees?) {{cells}} (?:to be |as |are )?"
                         rf"(?:all |both )?(?:{white_words})\b"),
         Phrase("Black", rf"\b(?:needs?|makes?|making|forces?|forcing|leaves|leaving|with|sees?) {{cells}} (?:to be |as |are )?"
@@ -72,10 +69,10 @@ def colour_phrases(black: Any, white: Any, black_words: str = "black|shaded|fill
         Phrase("White", rf"\b(?:try|trying|suppose|assume|assuming|say) {{cell}} (?:is |as |being )?(?:{white_words})\b"),
         Phrase("Black", rf"\b(?:try|trying|suppose|assume|assuming|say) {{cell}} (?:is |as |being )?(?:{black_words})\b"),
         Phrase("White", r"\b(?:whites|white cells)\s*:\s*{cells}"),
-        Phrase("Black", r"\b(?:blacks|black cells)\s*:\s*{cells}"),
-        Phrase("Black", rf"\b(?:{black_words}) (?:cells|squares)(?: are\b| ?:| include\b)[^@.;]{{0,30}}{{cells}}"),
-        Phrase("Black", rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{black_words})\b"),
-        Phrase("Black", rf"\b(?:{black_words}) (?:(?:cells? |squares? )(?:at |in |on )?|(?:at|in|on) ){{cells}}"),
+        *Phrase.group("Black", r"\b(?:blacks|black cells)\s*:\s*{cells}",
+                               rf"\b(?:{black_words}) (?:cells|squares)(?: are\b| ?:| include\b)[^@.;]{{0,30}}{{cells}}",
+                               rf"(?:all|each|both) (?:\w+ )?of {{cells}} (?:to be |must be |are |is )(?:{black_words})\b",
+                               rf"\b(?:{black_words}) (?:(?:cells? |squares? )(?:at |in |on )?|(?:at|in|on) ){{cells}}"),
     )
 
 
@@ -97,29 +94,29 @@ def value_phrases(field: str = "v", given: str = "Given") -> tuple:
                        r"{list:vals}", {"polarity": "IN"}),
         Phrase("NotCell", rf"{{subj}}{{cells}} {{neg}} (?:be |hold |contain |take )?(?:a |the )?(?:value )?{{each:{f}}}\b"),
         # (a number right after "=" or "is" belongs to that statement: "(2, 3) = 1 and 2 cannot go in ...")
-        Phrase("NotCell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )\b{{each:{f}}} (?:cannot|can't|can not|must not|is not possible) (?:go |be )?"
-                          rf"(?:placed )?(?:in|at|into) {{cell}}"),
-        Phrase("NotCell", rf"\b(?:eliminate|remove|rule out|exclude) (?:the )?(?:value |digit )?{{each:{f}}} from {{cell}}"),
+        *Phrase.group("NotCell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )\b{{each:{f}}} (?:cannot|can't|can not|must not|is not possible) (?:go |be )?"
+                                     rf"(?:placed )?(?:in|at|into) {{cell}}",
+                                 rf"\b(?:eliminate|remove|rule out|exclude) (?:the )?(?:value |digit )?{{each:{f}}} from {{cell}}"),
         Phrase(given, rf"{{cell}} (?:is |holds )?(?:a |the )?given (?:as |= ?|value )?{{n:{f}}}\b"),
         Phrase(given, rf"\bgiven (?:value |digit |number )?{{n:{f}}} (?:at|in) {{cell}}"),
         # "(1, 0) and (2, 1) both have to be 4", "r1c1 and r2c2 must both be 3"
         Phrase("Cell", rf"{{subj}}{{cells}} (?:(?:both|all) (?:have to be|must be|are|equal)|(?:must|have to|are) "
                        rf"(?:both|all) (?:be )?) {{n:{f}}}\b" + NOT_A_LIST),
         # (not the second half of a choice: "r4c5 = 5 or r5c4 = 5")
-        Phrase("Cell", rf"(?<!\bor )(?<!\beither ){{cell}} (?:also |still |then |now |definitely |really )?(?:=|:|is|must be|"
-                       rf"has to be|becomes|gets|will be|should be|is therefore|is then|"
-                       rf"is forced to be|has height|has value|holds) (?:a |the )?{{n:{f}}}\b" + NOT_A_LIST),
-        Phrase("Cell", rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
-                       rf"{{n:{f}}} (?:at|in|into) {{cells}}"),
-        Phrase("Cell", rf"\b{{n:{f}}} (?:goes|must go|has to go|belongs) (?:in|at|into) {{cell}}"),
+        *Phrase.group("Cell", rf"(?<!\bor )(?<!\beither ){{cell}} (?:also |still |then |now |definitely |really )?(?:=|:|is|must be|"
+                                  rf"has to be|becomes|gets|will be|should be|is therefore|is then|"
+                                  rf"is forced to be|has height|has value|holds) (?:a |the )?{{n:{f}}}\b" + NOT_A_LIST,
+                              rf"\b(?:place|put|write|fill in|enter|placing|putting|writing) (?:a |the )?(?:value |digit |number )?"
+                                  rf"{{n:{f}}} (?:at|in|into) {{cells}}",
+                              rf"\b{{n:{f}}} (?:goes|must go|has to go|belongs) (?:in|at|into) {{cell}}"),
         # "so 2 is at (0, 1)", "5 must be at r2c1" (not "the clue is 3 at", "sees 2 at")
-        Phrase("Cell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )(?<!sum )"
-                       rf"(?<!product )(?<!difference )(?<!quotient )\b{{n:{f}}} (?:is|must be|has to be|lies|sits|is then|"
-                       rf"is therefore|must then be) (?:at|in) {{cell}}(?! ?,? or\b)"),
-        Phrase("Cell", rf"\b{{n:{f}}} is already (?:in (?:row|column) \d{{1,3}} )?(?:at|in) {{cell}}"),
-        Phrase("Cell", rf"\b(?:has|have|with|holds|contains|and) (?:a |an |the )?{{n:{f}}} (?:at|in) {{cell}}"),
-        Phrase("Cell", rf"\b(?:leaves|leaving|gives|giving) (?:the |a )?(?:value |digit |number )?{{n:{f}}} (?:for|in|at|to) "
-                       rf"{{cell}}"),
+        *Phrase.group("Cell", rf"(?<![=:] )(?<!\bis )(?<!\bbe )(?<!sees )(?<!shows )(?<!has )(?<!needs )(?<!of )(?<!sum )"
+                                  rf"(?<!product )(?<!difference )(?<!quotient )\b{{n:{f}}} (?:is|must be|has to be|lies|sits|is then|"
+                                  rf"is therefore|must then be) (?:at|in) {{cell}}(?! ?,? or\b)",
+                              rf"\b{{n:{f}}} is already (?:in (?:row|column) \d{{1,3}} )?(?:at|in) {{cell}}",
+                              rf"\b(?:has|have|with|holds|contains|and) (?:a |an |the )?{{n:{f}}} (?:at|in) {{cell}}",
+                              rf"\b(?:leaves|leaving|gives|giving) (?:the |a )?(?:value |digit |number )?{{n:{f}}} (?:for|in|at|to) "
+                                  rf"{{cell}}"),
     )
 
 
@@ -132,9 +129,9 @@ VALUE_TEMPLATES = {
 
 #: how traces state a number clue written in a cell (``Clue{r,c,n}``), after a pack's own phrasings
 CLUE_PHRASES = (
-    Phrase("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}"),
-    Phrase("Clue", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?(?:clue|number) (?:of )?{n}\b"),
-    Phrase("Clue", r"\b(?:clue|number) {n} (?:at|in|on) {cell}"),
+    *Phrase.group("Clue", r"\bthe (?:clue |number )?{n} (?:clue )?(?:at|in|on) {cell}",
+                          r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?(?:clue|number) (?:of )?{n}\b",
+                          r"\b(?:clue|number) {n} (?:at|in|on) {cell}"),
 )
 CLUE_TEMPLATES = {"Clue": ("the clue at {cell} is {n}", "the {n} at {cell} is a clue", "{cell} has a clue of {n}")}
 
@@ -153,11 +150,10 @@ def value_pack(**clues: dict) -> dict:
     """
     return {
         "kinds": {"Cell": CELL_VALUE, "NotCell": CELL_VALUE, **clues,
-                  "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"}, **CONTRADICTION},
+                  "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"}},
         "solution_kinds": frozenset({"Cell", "NotCell"}),
         "clue_kinds": frozenset(clues),
         "rules": generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues=set(clues), cand=True),
-        "aliases": ALIASES,
         "opposites": {"Cell": "NotCell", "NotCell": "Cell"},
         "negative_kinds": frozenset({"NotCell"}),
         "value_claim": ("Cell", "v"),
@@ -174,11 +170,10 @@ def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), *
     :func:`colour_phrases`) and templates (with :data:`COLOUR_TEMPLATES`).
     """
     return {
-        "kinds": {"Black": {"r": "r", "c": "c"}, "White": {"r": "r", "c": "c"}, **kinds, **CONTRADICTION},
+        "kinds": {"Black": {"r": "r", "c": "c"}, "White": {"r": "r", "c": "c"}, **kinds},
         "solution_kinds": frozenset({"Black", "White"}),
         "clue_kinds": frozenset(clues),
         "rules": generic_rules({"Black", "White"}, negative={"White"}, clues=set(clues), counts=set(counts)),
-        "aliases": ALIASES,
         "opposites": {"Black": "White", "White": "Black"},
         "negative_kinds": frozenset({"White"}),
         "count_kinds": frozenset(counts),

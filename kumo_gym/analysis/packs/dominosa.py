@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 _NOT = r"(?:cannot|can't|can not|do not|don't|are not|aren't|must not|is not|isn't)"
 _PAIRS = (  # negatives first
@@ -90,25 +90,22 @@ class DominosaPack(Pack):
 
 PACK = DOMINOSA = DominosaPack(
     puzzle="dominosa",
-    family="dominosa",
     kinds={
         "Domino": {"cells": "cells"},
         "NotDomino": {"cells": "cells"},
         "Number": {"r": "r", "c": "c", "n": "count"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Domino", "NotDomino"}),
     clue_kinds=frozenset({"Number"}),
     rules=generic_rules({"Domino", "NotDomino"}, negative={"NotDomino"}, clues={"Number"}),
-    aliases=ALIASES,
     claim_notes=("Domino: the two adjacent cells [[r1, c1], [r2, c2]] form one domino of the solution; NotDomino: "
                  "they do not. Number: the number n printed in cell (r, c)."),
     opposites={"Domino": "NotDomino", "NotDomino": "Domino"},
     negative_kinds=frozenset({"NotDomino"}),
     phrases=(Phrase("Number", r"\bthe number (?:at|in) {cell} is {n}\b"),
-             Phrase("Number", r"\bthe {n} (?:at|in) {cell}"),
-             Phrase("Number", r"{subj}{cell} (?:is|=) (?:a )?{n}\b(?! or)"),
-             Phrase("Number", r"{subj}{cell} (?:holds|shows) (?:the number |a )?{n}\b")),
+             *Phrase.group("Number", r"\bthe {n} (?:at|in) {cell}",
+                                     r"{subj}{cell} (?:is|=) (?:a )?{n}\b(?! or)",
+                                     r"{subj}{cell} (?:holds|shows) (?:the number |a )?{n}\b")),
     templates={
         "Domino": ("{cell_list} form a domino", "{cell_list} must form a domino"),
         "NotDomino": ("{cell_list} cannot form a domino", "{cell_list} are not one domino"),

@@ -121,7 +121,6 @@ class FillingPack(Pack):
 
 PACK = FILLING = FillingPack(
     puzzle="filling",
-    family="filling",
     **value_pack(Given=CELL_VALUE),
     claim_notes=("Cell states a cell's digit, NotCell rules one out. Given is a digit printed in the puzzle. "
                  "Every block of equal connected digits has as many cells as its digit."),

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 _C = r"@(\d+)@"
 _PATTERNS = (
@@ -124,31 +124,28 @@ class GalaxiesPack(Pack):
 
 PACK = GALAXIES = GalaxiesPack(
     puzzle="galaxies",
-    family="galaxies",
     kinds={
         "InRegion": {"r": "r", "c": "c", "dot": "count"},
         "SameRegion": {"a": "cell", "b": "cell"},
         "DiffRegion": {"a": "cell", "b": "cell"},
         "Dot": {"r2": "count", "c2": "count"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"InRegion", "SameRegion", "DiffRegion"}),
     clue_kinds=frozenset({"Dot"}),
     rules=generic_rules({"InRegion", "SameRegion", "DiffRegion"}, negative={"DiffRegion"}, clues={"Dot"}),
-    aliases=ALIASES,
     claim_notes=("InRegion: cell (r, c) lies in the region of dot number `dot` (the index into the state's dots). "
                  "SameRegion / DiffRegion: two cells a, b ([r, c], a before b) lie in one region or in two. "
                  "Dot: a dot of the puzzle at half-cell position (r2, c2), where cell (r, c) has centre (2r, 2c)."),
     opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion"},
     negative_kinds=frozenset({"DiffRegion"}),
     phrases=(
-        Phrase("InRegion", r"{subj}{cells} (?:all |both |also )?(?:belongs?|must belong|belong) to dot {n:dot}\b"),
-        Phrase("InRegion", r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) dot {n:dot}'s (?:region|galaxy)"),
-        Phrase("InRegion", r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) the (?:region|galaxy) of dot {n:dot}\b"),
-        Phrase("InRegion", r"{subj}{cells} {be} (?:all |both |also )?in dot {n:dot}\b(?!')"),
-        Phrase("InRegion", r"{cell} ?,? which (?:is|lies) (?:also |already |now )?in dot {n:dot}(?:'s (?:region|galaxy)|\b(?!'))"),
-        Phrase("InRegion", r"\bdot {n:dot}'s (?:region|galaxy) (?:also )?(?:includes|contains|takes|gets|covers) {cells}"),
-        Phrase("InRegion", r"\b(?:assign|give|put) {cells} (?:to|in|into) dot {n:dot}\b"),
+        *Phrase.group("InRegion", r"{subj}{cells} (?:all |both |also )?(?:belongs?|must belong|belong) to dot {n:dot}\b",
+                                  r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) dot {n:dot}'s (?:region|galaxy)",
+                                  r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) the (?:region|galaxy) of dot {n:dot}\b",
+                                  r"{subj}{cells} {be} (?:all |both |also )?in dot {n:dot}\b(?!')",
+                                  r"{cell} ?,? which (?:is|lies) (?:also |already |now )?in dot {n:dot}(?:'s (?:region|galaxy)|\b(?!'))",
+                                  r"\bdot {n:dot}'s (?:region|galaxy) (?:also )?(?:includes|contains|takes|gets|covers) {cells}",
+                                  r"\b(?:assign|give|put) {cells} (?:to|in|into) dot {n:dot}\b"),
     ),
     templates={
         "InRegion": ("{cell} belongs to dot {dot}", "{cell} is in the region of dot {dot}"),

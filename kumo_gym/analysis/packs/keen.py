@@ -75,7 +75,6 @@ def _cage_templates() -> dict:
 
 PACK = KEEN = KeenPack(
     puzzle="keen",
-    family="keen",
     **value_pack(Cage={"cells": "cells", "op": "sym", "target": "value"}),
     claim_notes=("Cell states a cell's value, NotCell rules one out. Cage is an arithmetic clue: the cells of the "
                  "cage, op one of + x - / and the target."),

@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, CONTRADICTION, generic_rules, neighbours4
+from .common import generic_rules, neighbours4
 
 LIGHT_WORDS = r"(?:light|bulb|lamp|l)s?"
 
@@ -74,18 +74,15 @@ class LightupPack(Pack):
 
 PACK = LIGHTUP = LightupPack(
     puzzle="lightup",
-    family="lightup",
     kinds={
         "Light": {"r": "r", "c": "c"},
         "NoLight": {"r": "r", "c": "c"},
         "Black": {"r": "r", "c": "c", "n": "optcount"},
         "Needs": {"r": "r", "c": "c", "n": "count"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Light", "NoLight"}),
     clue_kinds=frozenset({"Black"}),
     rules=generic_rules({"Light", "NoLight"}, negative={"NoLight"}, clues={"Black"}, counts={"Needs"}),
-    aliases=ALIASES,
     claim_notes=("Light / NoLight: a light is (not) placed on the white cell (r, c). Black is a black cell, n its "
                  "number (null when it has none). Needs: the number at (r, c) still needs n more lights."),
     opposites={"Light": "NoLight", "NoLight": "Light"},
@@ -97,33 +94,33 @@ PACK = LIGHTUP = LightupPack(
         # the numbers first (they own their cell for the clue group)
         Phrase("Needs", r"{subj}(?:the (?:\d )?(?:clue |number )?(?:at|in|on) )?{cell} (?:still |now )?(?:needs|requires|wants) "
                         r"(?:exactly )?{n} more\b"),
-        Phrase("Black", r"\bthe (?:black )?(?:cell )?(?:number |clue )?{n} (?:clue |cell )?(?:at|in|on) {cell}"),
-        Phrase("Black", r"\b(?:the )?(?:clue|number|black cell|black square) (?:at|in|on) {cell} (?:is|shows|says|=) {n}\b"),
-        Phrase("Black", r"{subj}{cell} (?:is|has) (?:a )?(?:black )?(?:cell |square )?(?:numbered |with (?:the )?(?:number|clue) |"
-                        r"showing )?{n}\b(?! (?:more|light|bulb|lamp))"),
-        Phrase("Black", r"{subj}{cell} (?:shows|has the number|has the clue|has clue|has number) {n}\b"),
-        Phrase("Black", r"\b(?:a |the |plain |unnumbered )?(?:black|blocked|wall) (?:cell|square|block)s? (?:at|in|on) {cells}",
-               {"n": None}),
-        Phrase("Black", r"{subj}{cells} (?:is|are) (?:a |an )?(?:plain |unnumbered )?(?:black|blocked|wall|block)(?: cells?| squares?)?\b"
-                        r"(?! \d)", {"n": None}),
-        Phrase("Black", r"\b(?:blocked|interrupted|cut) (?:by a black cell )?at {cells}", {"n": None}),
+        *Phrase.group("Black", r"\bthe (?:black )?(?:cell )?(?:number |clue )?{n} (?:clue |cell )?(?:at|in|on) {cell}",
+                               r"\b(?:the )?(?:clue|number|black cell|black square) (?:at|in|on) {cell} (?:is|shows|says|=) {n}\b",
+                               r"{subj}{cell} (?:is|has) (?:a )?(?:black )?(?:cell |square )?(?:numbered |with (?:the )?(?:number|clue) |"
+                                   r"showing )?{n}\b(?! (?:more|light|bulb|lamp))",
+                               r"{subj}{cell} (?:shows|has the number|has the clue|has clue|has number) {n}\b"),
+        *Phrase.group("Black", r"\b(?:a |the |plain |unnumbered )?(?:black|blocked|wall) (?:cell|square|block)s? (?:at|in|on) {cells}",
+                               r"{subj}{cells} (?:is|are) (?:a |an )?(?:plain |unnumbered )?(?:black|blocked|wall|block)(?: cells?| squares?)?\b"
+                                   r"(?! \d)",
+                               r"\b(?:blocked|interrupted|cut) (?:by a black cell )?at {cells}",
+                               fixed={"n": None}),
         # negatives before positives
-        Phrase("NoLight", rf"\bno {LIGHT_WORDS} (?:(?:can|could|may|will) (?:go|be) )?(?:at|in|on) {{cells_or}}"),
-        Phrase("NoLight", rf"{{subj}}{{cells_or}} {{neg}} (?:be |have |hold |contain |get |take |receive |host )?"
-                          rf"(?:a |an )?{LIGHT_WORDS}\b"),
-        Phrase("NoLight", rf"{{subj}}{{cells_or}} (?:has|have|gets|holds|takes) no {LIGHT_WORDS}\b"),
-        Phrase("NoLight", rf"\b(?:rule out|eliminate|exclude) (?:a )?(?:{LIGHT_WORDS} )?(?:at|in|on )?{{cells_or}}"),
-        Phrase("NoLight", rf"\b{LIGHT_WORDS} (?:at|in|on) {{cells_or}} (?:is|are|would be) (?:impossible|not possible|"
-                          rf"ruled out|not allowed|invalid)"),
-        Phrase("NoLight", r"{subj}{cells} (?:is|are|must be|has to be|stays?|remains?) (?:empty|dark|unlit-free|a dot|"
-                          r"lightless|without a light)\b"),
-        Phrase("Light", rf"\b(?:place|put|add|places|puts|placing|putting) (?:a |an |the )?{LIGHT_WORDS} (?:at|in|on) {{cells}}"
-                        rf"(?! ?,? or\b)"),
-        Phrase("Light", rf"(?<!no )\b{LIGHT_WORDS} (?:must be |must go |goes |is |are |will be |has to be |sits |sitting )?"
-                        rf"(?:at|in|on) {{cells}}(?! ?,? or\b)"),
-        Phrase("Light", rf"{{subj}}{{cells}} {{be}} (?:a |an |the )?{LIGHT_WORDS}\b"),
-        Phrase("Light", rf"{{subj}}{{cells}} (?:has|gets|holds|takes|contains) (?:a |an |the )?{LIGHT_WORDS}\b"),
-        Phrase("Light", rf"{{cells}} ?,? (?:both|all|each) {LIGHT_WORDS}\b"),
+        *Phrase.group("NoLight", rf"\bno {LIGHT_WORDS} (?:(?:can|could|may|will) (?:go|be) )?(?:at|in|on) {{cells_or}}",
+                                 rf"{{subj}}{{cells_or}} {{neg}} (?:be |have |hold |contain |get |take |receive |host )?"
+                                     rf"(?:a |an )?{LIGHT_WORDS}\b",
+                                 rf"{{subj}}{{cells_or}} (?:has|have|gets|holds|takes) no {LIGHT_WORDS}\b",
+                                 rf"\b(?:rule out|eliminate|exclude) (?:a )?(?:{LIGHT_WORDS} )?(?:at|in|on )?{{cells_or}}",
+                                 rf"\b{LIGHT_WORDS} (?:at|in|on) {{cells_or}} (?:is|are|would be) (?:impossible|not possible|"
+                                     rf"ruled out|not allowed|invalid)",
+                                 r"{subj}{cells} (?:is|are|must be|has to be|stays?|remains?) (?:empty|dark|unlit-free|a dot|"
+                                     r"lightless|without a light)\b"),
+        *Phrase.group("Light", rf"\b(?:place|put|add|places|puts|placing|putting) (?:a |an |the )?{LIGHT_WORDS} (?:at|in|on) {{cells}}"
+                                   rf"(?! ?,? or\b)",
+                               rf"(?<!no )\b{LIGHT_WORDS} (?:must be |must go |goes |is |are |will be |has to be |sits |sitting )?"
+                                   rf"(?:at|in|on) {{cells}}(?! ?,? or\b)",
+                               rf"{{subj}}{{cells}} {{be}} (?:a |an |the )?{LIGHT_WORDS}\b",
+                               rf"{{subj}}{{cells}} (?:has|gets|holds|takes|contains) (?:a |an |the )?{LIGHT_WORDS}\b",
+                               rf"{{cells}} ?,? (?:both|all|each) {LIGHT_WORDS}\b"),
     ),
     templates={
         "Light": ("there is a light at {cell}", "{cell} is a light", "{cell} must be a bulb",

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 WORDS = {1: "positive", -1: "negative", 0: "blank"}
 SIGN_WORDS = {"+": "plus", "-": "minus"}
@@ -88,34 +88,32 @@ def _phrases() -> tuple:
     out = []
     for v, word in _POLE.items():
         out += [Phrase("NotPole", rf"{{subj}}{{cells_or}} {{neg}} (?:be |hold |have )?(?:a |an )?{word}", {"v": v}),
-                Phrase("Pole", rf"{{subj}}{{cells}} (?:is|are|must be|has to be|=|:|becomes|gets|holds) (?:a |an )?{word}",
-                       {"v": v}),
-                Phrase("Pole", rf"{{subj}}{{cells}} (?:is|must be) (?:therefore|then|thus) {word}", {"v": v}),
-                Phrase("Pole", rf"{{cell}} ?,? (?:which is|a|an|the) {word}", {"v": v}),
-                Phrase("Pole", rf"\b(?:put|place|write|mark|the|a|an) {word} (?:at|in|on) {{cells}}", {"v": v}),
-                Phrase("Pole", rf"{word}:\s*{{cells}}", {"v": v})]
+                *Phrase.group("Pole", rf"{{subj}}{{cells}} (?:is|are|must be|has to be|=|:|becomes|gets|holds) (?:a |an )?{word}",
+                                      rf"{{subj}}{{cells}} (?:is|must be) (?:therefore|then|thus) {word}",
+                                      rf"{{cell}} ?,? (?:which is|a|an|the) {word}",
+                                      rf"\b(?:put|place|write|mark|the|a|an) {word} (?:at|in|on) {{cells}}",
+                                      rf"{word}:\s*{{cells}}",
+                                      fixed={"v": v})]
     for sign, word in _SIGN.items():
         out += [Phrase("Count", rf"\b{{line}} (?:has|holds|needs|wants|must have|has to have|has to find|must find|still needs) {{n}} {word}"
                                 rf"(?: poles?| signs?)?(?![\w-])", {"sign": sign}),
-                Phrase("Count", rf"\bthe {word} (?:clue|count|number) (?:of|for) {{line}} is {{n}}\b", {"sign": sign}),
-                Phrase("Count", rf"\b{{line}}'s {word} (?:clue|count|number) is {{n}}\b", {"sign": sign})]
+                *Phrase.group("Count", rf"\bthe {word} (?:clue|count|number) (?:of|for) {{line}} is {{n}}\b",
+                                       rf"\b{{line}}'s {word} (?:clue|count|number) is {{n}}\b",
+                                       fixed={"sign": sign})]
     return tuple(out)
 
 
 PACK = MAGNETS = MagnetsPack(
     puzzle="magnets",
-    family="magnets",
     kinds={
         "Pole": {"r": "r", "c": "c", "v": "value"},
         "NotPole": {"r": "r", "c": "c", "v": "value"},
         "Count": {"axis": "axis", "index": "index", "sign": "sym", "n": "count"},
         "Slot": {"cells": "cells"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Pole", "NotPole"}),
     clue_kinds=frozenset({"Count", "Slot"}),
     rules=generic_rules({"Pole", "NotPole"}, negative={"NotPole"}, clues={"Count", "Slot"}),
-    aliases=ALIASES,
     claim_notes=("Pole: cell (r, c) holds v (1 a + pole, -1 a - pole, 0 blank); NotPole rules v out there. Count: row or "
                  "column index holds n poles of sign + or -. Slot: the two cells form one domino slot."),
     opposites={"Pole": "NotPole", "NotPole": "Pole"},

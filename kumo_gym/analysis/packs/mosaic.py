@@ -44,7 +44,6 @@ class MosaicPack(Pack):
 
 PACK = MOSAIC = MosaicPack(
     puzzle="mosaic",
-    family="mosaic",
     **colour_pack(BLACK, WHITE, {"Clue"}, {"Needs"}, Clue={"r": "r", "c": "c", "n": "count"},
                   Needs={"r": "r", "c": "c", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "

@@ -84,15 +84,14 @@ class PatternPack(Pack):
 
 PACK = PATTERN = PatternPack(
     puzzle="pattern",
-    family="pattern",
     **colour_pack(BLACK, WHITE, {"LineClue"}, LineClue={"axis": "axis", "index": "index", "runs": "runs"}),
     claim_notes=("Black / White: the colour of cell (r, c). LineClue: the clue of a row (axis ROW) or column "
                  "(axis COL): the lengths of its black runs in order (left to right, top to bottom); [] for none."),
     phrases=(
-        Phrase("LineClue", r"\b{line}(?:'s)? (?:clue|clues|hint|runs|blocks|numbers) (?:is|are|=|:|of|reads?) {runs}"),
-        Phrase("LineClue", r"\b(?:the )?(?:clue|clues|runs|hint|numbers) (?:for|of|in) {line} (?:is|are|=|:|reads?) {runs}"),
-        Phrase("LineClue", r"\b{line} (?:has|needs|wants) (?:the )?(?:clue|runs|blocks) {runs}"),
-        Phrase("LineClue", r"\b{line} (?:is|has) (?:a )?(?:clue|runs) \({runs}\)"),
+        *Phrase.group("LineClue", r"\b{line}(?:'s)? (?:clue|clues|hint|runs|blocks|numbers) (?:is|are|=|:|of|reads?) {runs}",
+                                  r"\b(?:the )?(?:clue|clues|runs|hint|numbers) (?:for|of|in) {line} (?:is|are|=|:|reads?) {runs}",
+                                  r"\b{line} (?:has|needs|wants) (?:the )?(?:clue|runs|blocks) {runs}",
+                                  r"\b{line} (?:is|has) (?:a )?(?:clue|runs) \({runs}\)"),
         # where a run lies: "the 3 in column 3 must be (3, 3), (4, 3) and (5, 3)", "the run of 3 is (3, 2), ..."
         Phrase("Black", r"\b(?:the |its |that )?(?:run |block )?(?:of )?\d+ (?:in (?:row|column|col) \d+ )?(?:must be|is|are|covers|"
                         r"occupies|has to be)(?: then| therefore)? {cells}"),

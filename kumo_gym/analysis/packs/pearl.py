@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..reading import Phrase
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack
 
 
@@ -35,26 +35,24 @@ class PearlPack(LinePack):
 
 PACK = PEARL = PearlPack(
     puzzle="pearl",
-    family="pearl",
     kinds={
         "Edge": {"a": "cell", "b": "cell", "on": "bool"},
         "OnPath": {"r": "r", "c": "c"},
         "OffPath": {"r": "r", "c": "c"},
         "Pearl": {"r": "r", "c": "c", "color": "color"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
     clue_kinds=frozenset({"Pearl"}),
     rules=generic_rules({"Edge", "OnPath", "OffPath"}, negative={"OffPath"}, clues={"Pearl"}),
-    aliases=ALIASES,
     claim_notes=("Edge: the loop joins neighbouring cells a and b ([r, c] each; on=false: it does not). OnPath / "
                  "OffPath: cell (r, c) is on / off the loop. Pearl: a BLACK or WHITE pearl at (r, c)."),
     opposites={"OnPath": "OffPath", "OffPath": "OnPath"},
     negative_kinds=frozenset({"OffPath"}),
     phrases=tuple(
         p for colour in ("black", "white") for p in (
-            Phrase("Pearl", rf"{{subj}}{{cells}} (?:is|are|holds|has) (?:a |the )?{colour} pearls?\b", {"color": colour.upper()}),
-            Phrase("Pearl", rf"\b(?:there is |there's )?(?:a |the )?{colour} pearls? (?:at|in|on) {{cells}}", {"color": colour.upper()}),
+            *Phrase.group("Pearl", rf"{{subj}}{{cells}} (?:is|are|holds|has) (?:a |the )?{colour} pearls?\b",
+                                   rf"\b(?:there is |there's )?(?:a |the )?{colour} pearls? (?:at|in|on) {{cells}}",
+                                   fixed={"color": colour.upper()}),
         )) + PATH_PHRASES,
     templates={
         **EDGE_TEMPLATES,

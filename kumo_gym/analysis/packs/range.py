@@ -65,7 +65,6 @@ class RangePack(Pack):
 
 PACK = RANGE = RangePack(
     puzzle="range",
-    family="range",
     **colour_pack(BLACK, WHITE, {"Clue"}, Clue={"r": "r", "c": "c", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "
                  "(1 plus the white cells it sees up, down, left and right)."),

@@ -22,7 +22,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 _CELL = r"@(\d+)@"
 _SHAPE = r"(?:rectangle|region|block|box)"
@@ -170,20 +170,17 @@ class RectPack(Pack):
 
 PACK = RECT = RectPack(
     puzzle="rect",
-    family="rect",
     kinds={
         "Rect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
         "NotRect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
         "SameRegion": {"a": "cell", "b": "cell"},
         "DiffRegion": {"a": "cell", "b": "cell"},
         "Clue": {"r": "r", "c": "c", "n": "count"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Rect", "NotRect", "SameRegion", "DiffRegion"}),
     clue_kinds=frozenset({"Clue"}),
     rules=generic_rules({"Rect", "NotRect", "SameRegion", "DiffRegion"}, negative={"NotRect", "DiffRegion"},
                         clues={"Clue"}),
-    aliases=ALIASES,
     claim_notes=("Rect is one rectangle of the division, by its top-left (r0, c0) and bottom-right (r1, c1) cells; "
                  "NotRect says that rectangle is not one of them. "
                  "SameRegion / DiffRegion say two cells a, b ([r, c], a before b) lie in one rectangle or in two. "
@@ -191,9 +188,9 @@ PACK = RECT = RectPack(
     opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion", "Rect": "NotRect", "NotRect": "Rect"},
     negative_kinds=frozenset({"DiffRegion", "NotRect"}),
     phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
-             Phrase("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}"),
-             Phrase("Clue", r"\bthe {n:n} (?:at|in) {cell}"),
-             Phrase("Clue", r"{subj}{cell} (?:is|=|shows|holds) (?:a |the )?{n:n}(?! ?(?:x|by|cells?)\b)\b")),
+             *Phrase.group("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}",
+                                   r"\bthe {n:n} (?:at|in) {cell}",
+                                   r"{subj}{cell} (?:is|=|shows|holds) (?:a |the )?{n:n}(?! ?(?:x|by|cells?)\b)\b")),
     templates={
         "Rect": ("the rectangle from {from_cell} to {to_cell}", "the rectangle spanning {from_cell} to {to_cell}"),
         "NotRect": ("the rectangle from {from_cell} to {to_cell} is ruled out",

@@ -95,15 +95,15 @@ def _arrow_phrases() -> tuple:
         # longest first (a longer phrase must win), ties in a fixed order (a set iterates by hash)
         way = "(?:" + "|".join(sorted(words, key=lambda w: (-len(w), w))) + r")(?![\w-])"
         out += [Phrase("Arrow", rf"\barrow (?:at|in|on|of) {{cell}} (?:points|goes|leads|is) (?:to the )?{way}", {"dir": d}),
-                Phrase("Arrow", rf"{{subj}}{{cell}}(?:'s arrow)? (?:points|goes|leads) (?:to the )?{way}", {"dir": d}),
-                Phrase("Arrow", rf"{{subj}}{{cell}} (?:has|holds) (?:an? )?{way} arrow", {"dir": d}),
-                Phrase("Arrow", rf"\b(?:the |an? )?{way} arrow (?:at|in|on) {{cell}}", {"dir": d})]
+                *Phrase.group("Arrow", rf"{{subj}}{{cell}}(?:'s arrow)? (?:points|goes|leads) (?:to the )?{way}",
+                                       rf"{{subj}}{{cell}} (?:has|holds) (?:an? )?{way} arrow",
+                                       rf"\b(?:the |an? )?{way} arrow (?:at|in|on) {{cell}}",
+                                       fixed={"dir": d})]
     return tuple(out)
 
 
 PACK = SIGNPOST = SignpostPack(
     puzzle="signpost",
-    family="signpost",
     **value_pack(Given=CELL_VALUE, Arrow={"r": "r", "c": "c", "dir": "sym"}),
     claim_notes=("Cell states a cell's number, NotCell rules one out. Arrow is the arrow of a cell: dir one of N, NE, "
                  "E, SE, S, SW, W, NW (N is up). Given is a number shown in the puzzle."),

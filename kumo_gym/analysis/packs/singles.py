@@ -59,18 +59,17 @@ class SinglesPack(Pack):
 
 PACK = SINGLES = SinglesPack(
     puzzle="singles",
-    family="singles",
     **colour_pack(BLACK, None, {"Number"}, Number={"r": "r", "c": "c", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Number: the number n printed in "
                  "cell (r, c)."),
     phrases=(
-        Phrase("Number", r"\bthe number (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
-        Phrase("Number", r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?number {n}\b"),
-        Phrase("Number", r"\bnumber {n} (?:at|in|on) {cell}"),
+        *Phrase.group("Number", r"\bthe number (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b",
+                                r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?number {n}\b",
+                                r"\bnumber {n} (?:at|in|on) {cell}"),
         # "the 3 at (2, 2)", "another 3 at r4c4", "the 2s at (0, 0) and (0, 2)", "(1, 1) is a 4"
-        Phrase("Number", r"\b(?:the|a|an|another) {n} (?:at|in|on) {cell}"),
-        Phrase("Number", r"\b{n}s (?:at|in|on) {cells}"),
-        Phrase("Number", r"{subj}{cell} (?:is|=|shows|reads) (?:a |an )?{n}\b" + NOT_A_LIST),
+        *Phrase.group("Number", r"\b(?:the|a|an|another) {n} (?:at|in|on) {cell}",
+                                r"\b{n}s (?:at|in|on) {cells}",
+                                r"{subj}{cell} (?:is|=|shows|reads) (?:a |an )?{n}\b" + NOT_A_LIST),
     ) + colour_phrases(BLACK, "white"),
     templates={
         **COLOUR_TEMPLATES,

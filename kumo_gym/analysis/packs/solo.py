@@ -17,7 +17,6 @@ from ..deduce import Model
 from ..reading import Found, Reader
 from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import DIGITS, LIST_OR, NEG, NOT_A_LIST, UNITX, Norm, axis_of, ints, tokens
-from .common import ALIASES, CONTRADICTION
 
 _UNIT_LATER = r"(?:already\s+|now\s+|also\s+|still\s+|then\s+)?"
 
@@ -186,7 +185,6 @@ PACK = SOLO = SoloPack(
         "UnitMissing": {"unit": "unit", "index": "index", "d": "digits"},
         "UnitPlaces": {"unit": "unit", "index": "index", "digit": "digit", "cell_r": "rs", "cell_c": "cs"},
         "UnitHas": {"unit": "unit", "index": "index", "digit": "digit"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Assign"}),
     clue_kinds=frozenset({"Given", "UnitHas"}),
@@ -201,12 +199,10 @@ PACK = SOLO = SoloPack(
         CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
         DISCHARGE: frozenset({"Cand", "Assign"}),
     },
-    aliases=ALIASES,
     claim_notes=("Assign states a digit in a cell; Cand OUT removes the listed digits from a cell "
                  "(one claim per eliminated digit), Cand IN lists a cell's only possible digits. "
                  "unit is ROW, COL or BOX; boxes are numbered row-major."),
     rule_notes="R_PATTERN_EXPERT only when the text names a technique (pair, wing, fish ...).",
-    family="solo",
     value_claim=("Assign", "d"),
     templates={
         "Assign": ("{cell} = {d}", "{cell} is {d}", "{cell} must be {d}", "{d} goes in {cell}"),

@@ -17,7 +17,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Reader
 from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import LINE, LIST, LIST_OR, NEG, SUBJ, Norm, axis_of, tokens
-from .common import ALIASES, CONTRADICTION, lines, neighbours4, neighbours8
+from .common import lines, neighbours4, neighbours8
 
 _EMPTY = r"(?:empty|grass|blank|unoccupied|blocked|ruled\s+out|excluded|eliminated|impossible|free\s+of\s+tents)"
 _TREE_REF = r"(?:the\s+)?(?:tree\s+(?:at\s+)?)?@\d+@"
@@ -231,7 +231,6 @@ PACK = TENTS = TentsPack(
         "Remaining": {"axis": "axis", "index": "index", "remaining": "count"},
         "TreeCandidate": {"tree_r": "r", "tree_c": "c", "cell_r": "rs", "cell_c": "cs"},
         "LineCandidates": {"axis": "axis", "index": "index", "cell_r": "rs", "cell_c": "cs"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Tent", "NotTent"}),
     clue_kinds=frozenset({"Tree", "Quota"}),
@@ -245,14 +244,12 @@ PACK = TENTS = TentsPack(
         CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
         DISCHARGE: frozenset({"Tent", "NotTent"}),
     },
-    aliases=ALIASES,
     claim_notes=("Quota is the row/column clue; Remaining is how many tents a line still needs at "
                  "that point. TreeCandidate/LineCandidates list exactly the cells the text names "
                  "(cell_r[i], cell_c[i] is one cell). axis is ROW or COL."),
     rule_notes=("For NotTent prefer, in order: R_LINE_BLOCK (line full), R_NO_TOUCH (touches a "
                 "tent), R_CELL_NEEDS_TREE (no adjacent tree), R_TENTATIVE_DISCHARGE (negates a "
                 "branch assumption)."),
-    family="tents",
     opposites={"Tent": "NotTent", "NotTent": "Tent"},
     negative_kinds=frozenset({"NotTent"}),
     count_kinds=frozenset({"Remaining"}),

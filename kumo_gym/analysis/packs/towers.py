@@ -75,18 +75,18 @@ def _edge_phrases() -> tuple:
         line = "(?:column|col)" if side in ("TOP", "BOTTOM") else "row"
         fixed = {"side": side}
         out += [
-            Phrase("EdgeClue", rf"\b{word} clue (?:of|for|on) {line} (?P<index>\d{{1,3}}) (?:is|=|:|says) {{n}}\b", fixed),
-            Phrase("EdgeClue", rf"\b{line} (?P<index>\d{{1,3}})'s {word} clue (?:is|=|:) {{n}}\b", fixed),
-            Phrase("EdgeClue", rf"\bclue {{n}} (?:on the {word} of|{word}(?: of)?) {line} (?P<index>\d{{1,3}})\b", fixed),
-            Phrase("EdgeClue", rf"\b(?:looking |seen |viewed )?from the {word},? {line} (?P<index>\d{{1,3}}) "
-                               rf"(?:sees|shows|has) {{n}}\b", fixed),
+            *Phrase.group("EdgeClue", rf"\b{word} clue (?:of|for|on) {line} (?P<index>\d{{1,3}}) (?:is|=|:|says) {{n}}\b",
+                                      rf"\b{line} (?P<index>\d{{1,3}})'s {word} clue (?:is|=|:) {{n}}\b",
+                                      rf"\bclue {{n}} (?:on the {word} of|{word}(?: of)?) {line} (?P<index>\d{{1,3}})\b",
+                                      rf"\b(?:looking |seen |viewed )?from the {word},? {line} (?P<index>\d{{1,3}}) "
+                                          rf"(?:sees|shows|has) {{n}}\b",
+                                      fixed=fixed),
         ]
     return tuple(out)
 
 
 PACK = TOWERS = TowersPack(
     puzzle="towers",
-    family="towers",
     **value_pack(Given=CELL_VALUE, EdgeClue={"side": "side", "index": "index", "n": "count"}),
     claim_notes=("Cell states a tower's height, NotCell rules one out. EdgeClue is a visibility clue: side TOP or "
                  "BOTTOM for a column clue, LEFT or RIGHT for a row clue; index is the column or row."),

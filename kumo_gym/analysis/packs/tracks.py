@@ -7,7 +7,11 @@ edge of the track with on=true, the two border ends included as edges to the off
 ``Contradiction``. Edge claims name two cells, so a small reader of their own reads them ("the
 track joins (1, 2) and (1, 3)", "no track between (0, 0) and (1, 0)"); Pearl's pack shares it.
 
-No deduction model yet (the one-path rule is global; synthetic traces skip this puzzle).
+Deduction model: one true/false variable per cell (on the track or not) and per edge (the two
+border ends included); each cell has two of its edges on if it is on the track and none if not;
+each row and column count reads its cells; each Endpoint clue puts its border edge on; each given
+piece fixes its cell's edges; and no four edges close a 2x2 loop. The one-path rule is otherwise
+global and is left to probing (and the stated fallback), as Pearl's one-loop rule is.
 """
 from __future__ import annotations
 
@@ -16,10 +20,11 @@ import re
 from typing import Any
 
 from ...envs.grid.claims import line_edges
+from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 _CELL = r"@(\d+)@"
 _LINE = r"(?:the )?(?:track|loop|line|path)"
@@ -47,13 +52,13 @@ EDGE_TEMPLATES = {
     "OffPath": ("{cell} is off the track", "{cell} is not on the track"),
 }
 PATH_PHRASES = (
-    Phrase("OffPath", r"{subj}{cells} (?:is|are) (?:not on|off) the (?:track|loop|path)\b"),
-    Phrase("OffPath", r"{subj}{cells} {neg} (?:be )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) (?:already |now |still |also |all |both )?on the "
-                     r"(?:track|loop|path)\b"),
-    Phrase("OnPath", r"\b(?:try|trying|suppose|assume|assuming|put|say) {cell} (?:is )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"{cell} ?,? which (?:is|lies) (?:already |now |still |also )?on the (?:track|loop|path)\b"),
-    Phrase("OnPath", r"\bthe (?:track|loop|path) (?:passes|goes|runs) through {cells}"),
+    *Phrase.group("OffPath", r"{subj}{cells} (?:is|are) (?:not on|off) the (?:track|loop|path)\b",
+                             r"{subj}{cells} {neg} (?:be )?on the (?:track|loop|path)\b"),
+    *Phrase.group("OnPath", r"{subj}{cells} (?:is|are|must be|lies|lie) (?:already |now |still |also |all |both )?on the "
+                                r"(?:track|loop|path)\b",
+                            r"\b(?:try|trying|suppose|assume|assuming|put|say) {cell} (?:is )?on the (?:track|loop|path)\b",
+                            r"{cell} ?,? which (?:is|lies) (?:already |now |still |also )?on the (?:track|loop|path)\b",
+                            r"\bthe (?:track|loop|path) (?:passes|goes|runs) through {cells}"),
 )
 _DIRS = {"UR": "up and right", "UD": "up and down", "UL": "up and left", "RD": "right and down",
          "RL": "right and left", "DL": "down and left"}
@@ -101,6 +106,9 @@ class LinePack(Pack):
 
 
 class TracksPack(LinePack):
+    def deduction_model(self, instance: Any) -> Model:
+        return _tracks_model(instance)
+
     def template_variant(self, kind: str, payload: dict) -> str:
         if kind == "Endpoint":
             return str(payload.get("side", "")).upper()
@@ -122,7 +130,6 @@ class TracksPack(LinePack):
 
 PACK = TRACKS = TracksPack(
     puzzle="tracks",
-    family="tracks",
     kinds={
         "Edge": {"a": "xcell", "b": "xcell", "on": "bool"},
         "OnPath": {"r": "r", "c": "c"},
@@ -130,12 +137,10 @@ PACK = TRACKS = TracksPack(
         "Count": {"axis": "axis", "index": "index", "n": "count"},
         "Endpoint": {"side": "side", "index": "index"},
         "GivenPiece": {"r": "r", "c": "c", "dirs": "dirs"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
     clue_kinds=frozenset({"Count", "Endpoint", "GivenPiece"}),
     rules=generic_rules({"Edge", "OnPath", "OffPath"}, negative={"OffPath"}, clues={"Count", "Endpoint", "GivenPiece"}),
-    aliases=ALIASES,
     claim_notes=("Edge: the track joins neighbouring cells a and b ([r, c] each; on=false: it does not); the border "
                  "ends are edges to [entry_row, -1] and [H, exit_col]. OnPath / OffPath: cell (r, c) is on / off the "
                  "track. Count: a row or column (axis ROW/COL) holds n track cells. Endpoint: the track enters on "
@@ -144,20 +149,22 @@ PACK = TRACKS = TracksPack(
     opposites={"OnPath": "OffPath", "OffPath": "OnPath"},
     negative_kinds=frozenset({"OffPath"}),
     phrases=(
-        Phrase("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} (?:track )?(?:cells?|squares?|pieces?)\b"),
-        Phrase("Count", r"\b(?:the )?(?:count|clue|number) (?:for|of) {line} (?:is|=|:) {n}\b"),
-        Phrase("Count", r"\b{line}'s (?:count|clue|number) (?:is|=|:) {n}\b"),
-        Phrase("Endpoint", r"\b(?:the track )?enters (?:from|on|at) the left (?:edge )?(?:at|in|of) row (?P<index>\d{1,3})\b",
-               {"side": "LEFT"}),
-        Phrase("Endpoint", r"\bthe (?:entry|entrance|start) is (?:at|on|in) (?:the left (?:edge )?(?:of|at|in) )?row "
-                           r"(?P<index>\d{1,3})\b", {"side": "LEFT"}),
-        Phrase("Endpoint", r"\b(?:the track )?(?:leaves|exits) (?:through|at|from|via) the bottom (?:edge )?(?:at|in|of) column "
-                           r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
-        Phrase("Endpoint", r"\bthe (?:exit|end) is (?:at|on|in) (?:the bottom (?:edge )?(?:of|at|in) )?column "
-                           r"(?P<index>\d{1,3})\b", {"side": "BOTTOM"}),
+        *Phrase.group("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} (?:track )?(?:cells?|squares?|pieces?)\b",
+                               r"\b(?:the )?(?:count|clue|number) (?:for|of) {line} (?:is|=|:) {n}\b",
+                               r"\b{line}'s (?:count|clue|number) (?:is|=|:) {n}\b"),
+        *Phrase.group("Endpoint", r"\b(?:the track )?enters (?:from|on|at) the left (?:edge )?(?:at|in|of) row (?P<index>\d{1,3})\b",
+                                  r"\bthe (?:entry|entrance|start) is (?:at|on|in) (?:the left (?:edge )?(?:of|at|in) )?row "
+                                      r"(?P<index>\d{1,3})\b",
+                                  fixed={"side": "LEFT"}),
+        *Phrase.group("Endpoint", r"\b(?:the track )?(?:leaves|exits) (?:through|at|from|via) the bottom (?:edge )?(?:at|in|of) column "
+                                      r"(?P<index>\d{1,3})\b",
+                                  r"\bthe (?:exit|end) is (?:at|on|in) (?:the bottom (?:edge )?(?:of|at|in) )?column "
+                                      r"(?P<index>\d{1,3})\b",
+                                  fixed={"side": "BOTTOM"}),
     ) + tuple(p for d, words in _DIRS_RX.items() for p in (
-        Phrase("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece (?:joining|connecting|linking) {words}\b", {"dirs": d}),
-        Phrase("GivenPiece", rf"\bthe given piece (?:at|in) {{cell}} (?:joins|connects|links|goes) {words}\b", {"dirs": d}),
+        *Phrase.group("GivenPiece", rf"{{subj}}{{cell}} (?:is|holds) a given piece (?:joining|connecting|linking) {words}\b",
+                                    rf"\bthe given piece (?:at|in) {{cell}} (?:joins|connects|links|goes) {words}\b",
+                                    fixed={"dirs": d}),
     )) + PATH_PHRASES,
     templates={
         **EDGE_TEMPLATES,
@@ -168,3 +175,83 @@ PACK = TRACKS = TracksPack(
            for d, words in _DIRS.items()},
     },
 )
+
+
+_STEP = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+
+
+def count_support(n: int):
+    """``support`` of "exactly ``n`` of these true/false variables are true", without enumerating."""
+    def support(doms: list) -> list:
+        if any(not d for d in doms):
+            return [set() for _ in doms]
+        t = sum(1 for d in doms if d == {True})
+        u = sum(1 for d in doms if len(d) == 2)
+        if t > n or t + u < n:
+            return [set() for _ in doms]
+        free = {False} if t == n else {True} if t + u == n else {True, False}
+        return [set(d) if len(d) == 1 else set(free) for d in doms]
+    return support
+
+
+def _tracks_model(instance: Any) -> Model:
+    """Cells and edges as true/false variables (see the module docstring)."""
+    st, sol = instance.data["state"], instance.data["solution"]
+    H, W = len(sol), len(sol[0])
+    entry, exit_ = (st["entry_row"], -1), (H, st["exit_col"])
+    border = {(st["entry_row"], 0): entry, (H - 1, st["exit_col"]): exit_}
+
+    def edge(a, b) -> tuple:
+        return ("edge",) + tuple(sorted((tuple(a), tuple(b))))
+
+    def edge_of(x, d):
+        y = (x[0] + _STEP[d][0], x[1] + _STEP[d][1])
+        if 0 <= y[0] < H and 0 <= y[1] < W:
+            return edge(x, y)
+        # the track leaves the grid only at its two ends
+        if border.get(x) == y:
+            return edge(x, y)
+        return None
+
+    cells = [(r, c) for r in range(H) for c in range(W)]
+    doms: dict = {}
+    for x in cells:
+        doms[("cell",) + x] = (True, False)
+        for d in "URDL":
+            e = edge_of(x, d)
+            if e is not None:
+                doms[e] = (True, False)
+    cons = []
+    for x in cells:
+        inc = tuple(e for e in (edge_of(x, d) for d in "URDL") if e is not None)
+        cons.append(Constraint((("cell",) + x,) + inc, lambda vals: sum(vals[1:]) == (2 if vals[0] else 0),
+                               reason="the track enters and leaves each of its cells once", name="degree"))
+    for axis, counts in (("ROW", st["row_counts"]), ("COL", st["col_counts"])):
+        for i, n in enumerate(counts):
+            line = tuple(("cell", i, j) if axis == "ROW" else ("cell", j, i) for j in range(W if axis == "ROW" else H))
+            cons.append(Constraint(line, lambda vals, n=n: sum(vals) == n, (("Count", {"axis": axis, "index": i, "n": n}),),
+                                   name="count", support=count_support(n)))
+    cons.append(Constraint((edge((st["entry_row"], 0), entry),), lambda vals: bool(vals[0]),
+                           (("Endpoint", {"side": "LEFT", "index": st["entry_row"]}),), name="endpoint"))
+    cons.append(Constraint((edge((H - 1, st["exit_col"]), exit_),), lambda vals: bool(vals[0]),
+                           (("Endpoint", {"side": "BOTTOM", "index": st["exit_col"]}),), name="endpoint"))
+    for key, dirs in sorted(st["given_pieces"].items()):
+        x = tuple(int(v) for v in key.split(","))
+        ds = [d for d in "URDL" if edge_of(x, d) is not None]
+        cons.append(Constraint(tuple(edge_of(x, d) for d in ds), lambda vals, want=tuple(d in dirs for d in ds): tuple(
+            bool(v) for v in vals) == want, (("GivenPiece", {"r": x[0], "c": x[1], "dirs": dirs}),), name="given piece"))
+    for r in range(H - 1):
+        for c in range(W - 1):
+            square = (edge((r, c), (r, c + 1)), edge((r, c + 1), (r + 1, c + 1)), edge((r + 1, c), (r + 1, c + 1)),
+                      edge((r, c), (r + 1, c)))
+            cons.append(Constraint(square, lambda vals: not all(vals), reason="the track never closes a loop",
+                                   name="no 2x2 loop"))
+    on = line_edges(sol)
+
+    def fact(v, x) -> tuple:
+        if v[0] == "cell":
+            return ("OnPath" if x else "OffPath", {"r": v[1], "c": v[2]})
+        return ("Edge", {"a": list(v[1]), "b": list(v[2]), "on": bool(x)})
+
+    solution = {v: (sol[v[1]][v[2]] != "") if v[0] == "cell" else ((v[1], v[2]) in on) for v in doms}
+    return Model(domains=doms, constraints=cons, fact=fact, solution=solution)

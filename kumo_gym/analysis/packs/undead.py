@@ -16,7 +16,7 @@ from ...envs.grid.tatham.undead import MIRRORS, MONSTERS, SIDES, visible
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import ALIASES, CONTRADICTION, generic_rules
+from .common import generic_rules
 
 NAMES = {"G": "ghost", "V": "vampire", "Z": "zombie"}
 MIRROR_WORDS = {"\\": "backslash", "/": "slash"}
@@ -75,51 +75,52 @@ def _phrases() -> tuple:
     for t, word in NAMES.items():
         name = _NAME[t]
         out += [
-            Phrase("NotMonster", rf"{{subj}}{{cells_or}} {{neg}} (?:be |hold |contain )?(?:a |an )?{name}", {"t": t}),
-            Phrase("NotMonster", rf"\b(?:a |the )?{word} (?:cannot|can't) (?:be|go) (?:at|in) {{cell}}", {"t": t}),
-            Phrase("Monster", rf"{{subj}}{{cells}} (?:is|are|=|:|must be|has to be|holds|hold|contains|becomes|gets) "
-                              rf"(?:therefore |then |also )?(?:a |an |the other |another |the last |the second |the )?{name}"
-                              rf"(?! or\b)", {"t": t}),
-            Phrase("Monster", rf"{{cell}} ?,? (?:which is|a|an|the) {word}\b", {"t": t}),
-            Phrase("Monster", rf"\b(?:there is|put|place) (?:a |an )?{word} (?:at|in) {{cell}}", {"t": t}),
+            *Phrase.group("NotMonster", rf"{{subj}}{{cells_or}} {{neg}} (?:be |hold |contain )?(?:a |an )?{name}",
+                                        rf"\b(?:a |the )?{word} (?:cannot|can't) (?:be|go) (?:at|in) {{cell}}",
+                                        fixed={"t": t}),
+            *Phrase.group("Monster", rf"{{subj}}{{cells}} (?:is|are|=|:|must be|has to be|holds|hold|contains|becomes|gets) "
+                                         rf"(?:therefore |then |also )?(?:a |an |the other |another |the last |the second |the )?{name}"
+                                         rf"(?! or\b)",
+                                     rf"{{cell}} ?,? (?:which is|a|an|the) {word}\b",
+                                     rf"\b(?:there is|put|place) (?:a |an )?{word} (?:at|in) {{cell}}",
+                                     fixed={"t": t}),
             Phrase("Monster", rf"\bthe {word} (?:at|in) {{cells}}", {"t": t}),  # ("a zombie at X is fine" asserts nothing)
-            Phrase("Total", rf"\bthere (?:are|is|must be) {{n}} {word}s? in (?:total|all)\b", {"t": t}),
-            Phrase("Total", rf"\b(?:the puzzle|we|i) (?:needs?|wants?|has|have) {{n}} {word}s?\b"
-                            rf"(?! (?:in|on|along|left|remaining|more)\b)", {"t": t}),
-            Phrase("Total", rf"\b(?:the )?(?:total|number|count) (?:of )?{word}s? is {{n}}\b", {"t": t}),
-            Phrase("Total", rf"\b(?:{word}s?|{t.lower()}) ?[:=] ?{{n}}\b", {"t": t}),
+            *Phrase.group("Total", rf"\bthere (?:are|is|must be) {{n}} {word}s? in (?:total|all)\b",
+                                   rf"\b(?:the puzzle|we|i) (?:needs?|wants?|has|have) {{n}} {word}s?\b"
+                                       rf"(?! (?:in|on|along|left|remaining|more)\b)",
+                                   rf"\b(?:the )?(?:total|number|count) (?:of )?{word}s? is {{n}}\b",
+                                   rf"\b(?:{word}s?|{t.lower()}) ?[:=] ?{{n}}\b",
+                                   fixed={"t": t}),
         ]
     for kind, word in _MIRROR.items():
         out += [Phrase("Mirror", rf"{{subj}}{{cell}} (?:holds|has|is) an? {word} mirror", {"kind": kind}),
-                Phrase("Mirror", rf"\b(?:the|a|an) {word} mirror (?:at|in|on) {{cell}}", {"kind": kind}),
-                Phrase("Mirror", rf"\bthe mirror (?:at|in|on) {{cell}} is (?:a |an )?{word}(?!\w)", {"kind": kind})]
+                *Phrase.group("Mirror", rf"\b(?:the|a|an) {word} mirror (?:at|in|on) {{cell}}",
+                                        rf"\bthe mirror (?:at|in|on) {{cell}} is (?:a |an )?{word}(?!\w)",
+                                        fixed={"kind": kind})]
     out += [Phrase("Sight", r"\bthe {side} (?:clue|number) (?:of|for|on) (?:column|row) (?P<index>\d{1,3}) (?:is|=|:|says|(?:only )?counts|shows) {n}\b"),
-            Phrase("Sight", r"\b(?:column|row) (?P<index>\d{1,3})'s {side} (?:clue|number) (?:is|=|:) {n}\b"),
-            Phrase("Sight", r"\b(?:looking|seen|looking in) from the {side}(?: of| into)? (?:column|row) (?P<index>\d{1,3}),? "
-                            r"(?:(?:i|we|one) )?(?:sees?|shows?|has) {n}\b"),
-            Phrase("Sight", r"\b(?:column|row) (?P<index>\d{1,3}),? (?:from|seen from) the {side},? (?:sees|shows|has) {n}\b"),
-            Phrase("Sight", r"\b(?:column|row) (?P<index>\d{1,3}) (?:sees|shows) {n} from the {side}\b"),
-            Phrase("Sight", r"\b(?:looking|seen|looking in) from the {side},? (?:column|row) (?P<index>\d{1,3}) "
-                            r"(?:sees|shows|has) {n}\b"),
-            Phrase("Sight", r"\blooking in from the {side} of (?:column|row) (?P<index>\d{1,3}),? (?:i|we|one) sees? {n}\b")]
+            *Phrase.group("Sight", r"\b(?:column|row) (?P<index>\d{1,3})'s {side} (?:clue|number) (?:is|=|:) {n}\b",
+                                   r"\b(?:looking|seen|looking in) from the {side}(?: of| into)? (?:column|row) (?P<index>\d{1,3}),? "
+                                       r"(?:(?:i|we|one) )?(?:sees?|shows?|has) {n}\b",
+                                   r"\b(?:column|row) (?P<index>\d{1,3}),? (?:from|seen from) the {side},? (?:sees|shows|has) {n}\b",
+                                   r"\b(?:column|row) (?P<index>\d{1,3}) (?:sees|shows) {n} from the {side}\b",
+                                   r"\b(?:looking|seen|looking in) from the {side},? (?:column|row) (?P<index>\d{1,3}) "
+                                       r"(?:sees|shows|has) {n}\b",
+                                   r"\blooking in from the {side} of (?:column|row) (?P<index>\d{1,3}),? (?:i|we|one) sees? {n}\b")]
     return tuple(out)
 
 
 PACK = UNDEAD = UndeadPack(
     puzzle="undead",
-    family="undead",
     kinds={
         "Monster": {"r": "r", "c": "c", "t": "sym"},
         "NotMonster": {"r": "r", "c": "c", "t": "sym"},
         "Mirror": {"r": "r", "c": "c", "kind": "sym"},
         "Total": {"t": "sym", "n": "count"},
         "Sight": {"side": "side", "index": "index", "n": "count"},
-        **CONTRADICTION,
     },
     solution_kinds=frozenset({"Monster", "NotMonster"}),
     clue_kinds=frozenset({"Mirror", "Total", "Sight"}),
     rules=generic_rules({"Monster", "NotMonster"}, negative={"NotMonster"}, clues={"Mirror", "Total", "Sight"}),
-    aliases=ALIASES,
     claim_notes=("Monster: cell (r, c) holds monster t (G ghost, V vampire, Z zombie); NotMonster rules t out there. "
                  "Mirror: a mirror of kind \\ or / at (r, c). Total: there are n monsters of kind t. Sight: the edge "
                  "number on side TOP/BOTTOM (a column) or LEFT/RIGHT (a row) at that index is n."),

@@ -81,7 +81,6 @@ class UnequalPack(Pack):
 
 PACK = UNEQUAL = UnequalPack(
     puzzle="unequal",
-    family="unequal",
     **value_pack(Given=CELL_VALUE, Greater={"a": "cell", "b": "cell"}, Adj={"a": "cell", "b": "cell"}),
     claim_notes=("Cell states a cell's value, NotCell rules one out. Greater is an inequality sign: cell a ([r, c]) "
                  "holds a larger number than its neighbour b. Adj (Adjacent mode) is a marked pair a, b whose numbers "

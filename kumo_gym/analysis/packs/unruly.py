@@ -44,7 +44,6 @@ class UnrulyPack(Pack):
 
 PACK = UNRULY = UnrulyPack(
     puzzle="unruly",
-    family="unruly",
     **colour_pack(BLACK, WHITE, {"Given"}, {"Remaining"}, Given={"r": "r", "c": "c", "v": "value"},
                   Remaining={"axis": "axis", "index": "index", "color": "color", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c). Given: a cell fixed by the puzzle (v 1 black, 0 "

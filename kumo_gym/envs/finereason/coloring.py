@@ -198,12 +198,10 @@ class ColoringRules(PuzzleRules):
         lines += [f"  {v}: {format_value(nbrs)}" for v, nbrs in enumerate(data["graph"])]
         return "\n".join(lines)
 
-    def move_text(self):
-        return ("A forward move colours exactly one uncoloured vertex (a 0) with a colour that none of its "
-                "neighbours has, within the colour budget. Nothing else changes.")
+    move_rule = ("A forward move colours exactly one uncoloured vertex (a 0) with a colour that none of its "
+                 "neighbours has, within the colour budget. Nothing else changes.")
 
-    def backward_text(self):
-        return "A backward move uncolours the vertex coloured last, returning to the previous state."
+    backward_rule = "A backward move uncolours the vertex coloured last, returning to the previous state."
 
 
 RULES = ColoringRules()

@@ -383,13 +383,11 @@ class Game24Rules(PuzzleRules):
     def data_text(self, data):
         return "The numbers: " + ", ".join(data["numbers"]) + "."
 
-    def move_text(self):
-        return ("A forward move takes exactly two expressions of the state and replaces them with one new "
-                "expression that joins them with one operator, written with parentheses, e.g. (a + b); "
-                "division by zero is not allowed. The new expression goes first; the others keep their order.")
+    move_rule = ("A forward move takes exactly two expressions of the state and replaces them with one new "
+                 "expression that joins them with one operator, written with parentheses, e.g. (a + b); "
+                 "division by zero is not allowed. The new expression goes first; the others keep their order.")
 
-    def backward_text(self):
-        return "A backward move splits the last combination again, returning to the previous state."
+    backward_rule = "A backward move splits the last combination again, returning to the previous state."
 
 
 RULES = Game24Rules()

@@ -229,13 +229,11 @@ class LogicGridRules(PuzzleRules):
         lines += [f"{cid}. {data['clues'][cid]['text']}" for cid in clue_order(data)]
         return "\n".join(lines)
 
-    def move_text(self):
-        return ("A forward move applies one clue that has not been applied yet: it writes the values that "
-                "clue mentions and that are not yet in the table into empty cells, so that the clue holds. "
-                "Values are never filled in by elimination.")
+    move_rule = ("A forward move applies one clue that has not been applied yet: it writes the values that "
+                 "clue mentions and that are not yet in the table into empty cells, so that the clue holds. "
+                 "Values are never filled in by elimination.")
 
-    def backward_text(self):
-        return "A backward move takes back the clue applied last, returning to the previous state."
+    backward_rule = "A backward move takes back the clue applied last, returning to the previous state."
 
 
 RULES = LogicGridRules("canonical")

@@ -228,12 +228,10 @@ class SudokuRules(PuzzleRules):
         return ("Sudoku: fill the 9x9 grid so that every row, every column and every 3x3 box holds each "
                 "digit from 1 to 9 exactly once. In the grids below, 0 marks an empty cell.")
 
-    def move_text(self):
-        return ("A forward move writes one digit (1-9) into exactly one empty cell (a 0) so that the digit "
-                "does not already appear in that cell's row, column or 3x3 box. Nothing else changes.")
+    move_rule = ("A forward move writes one digit (1-9) into exactly one empty cell (a 0) so that the digit "
+                 "does not already appear in that cell's row, column or 3x3 box. Nothing else changes.")
 
-    def backward_text(self):
-        return "A backward move empties the cell filled last, returning to the previous state."
+    backward_rule = "A backward move empties the cell filled last, returning to the previous state."
 
 
 RULES = SudokuRules()

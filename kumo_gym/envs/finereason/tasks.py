@@ -433,7 +433,7 @@ class StateTransitionTask(FineReasonTask):
         i = item["depth"]
         parts = [(f"You are solving a {TITLES[item['puzzle']]} by searching its tree of states. Make exactly one "
                   f"move from the current state S({i}) toward a solution."), *self._puzzle_parts(item)]
-        parts.append("Moves:\n- Forward: " + rules.move_text() + "\n- Backward: " + rules.backward_text() +
+        parts.append("Moves:\n- Forward: " + rules.move_rule + "\n- Backward: " + rules.backward_rule +
                      f"\nIf S({i}) is {yes}, make a forward move that keeps the puzzle solvable; the explored state "
                      f"S({i + 1}) is {no}, so do not choose it. If S({i}) is {no}, make the backward move.")
         # faithful_labels: the reference prompts label every ancestor Solvable, even a dead one (§5)
@@ -677,7 +677,7 @@ class TreeWalkTask(InteractiveTask):
                   f"time, until you reach a complete solution."), "Rules:\n" + rules.rules_text(data)]
         if rules.data_text(data):
             parts.append(rules.data_text(data))
-        parts.append("Moves:\n- Forward: " + rules.move_text() + "\n- Backward: " + rules.backward_text() +
+        parts.append("Moves:\n- Forward: " + rules.move_rule + "\n- Backward: " + rules.backward_rule +
                      " Write the previous state to go back.")
         parts.append("Start state =\n" + rules.format_state(rules.root(data)))
         parts.append("Write each move on its own line as: Next state: <the new state as a Python list>. In one "

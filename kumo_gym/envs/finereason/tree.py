@@ -174,12 +174,10 @@ class PuzzleRules(ABC):
     def rules_text(self, data: dict) -> str:
         """The rules of the puzzle."""
 
-    @abstractmethod
-    def move_text(self) -> str:
-        """What one forward move is."""
-
-    def backward_text(self) -> str:
-        return "A backward move returns to the previous state (it undoes the last forward move)."
+    #: what one forward move is
+    move_rule: ClassVar[str]
+    #: what one backward move is
+    backward_rule: ClassVar[str] = "A backward move returns to the previous state (it undoes the last forward move)."
 
     def data_text(self, data: dict) -> str:
         """The fixed puzzle data shown before the states (graph, numbers, clues ...)."""

@@ -22,8 +22,10 @@ Latin square whose rules formula is shared by every instance of a size) are the 
    ``W``/``box_w``) and a :class:`~.base.GridTask` subclass that says only what is particular:
 
    * class attributes ``family`` (= the sgt binary name), ``title``, ``Params``, ``difficulties``
-     (the four §3 presets, in order trivial/easy/normal/hard), ``rule_codes``
-     (``{"tents.R2": "one line"}``), ``symbols``, ``state_keys``, ``empty``;
+     (the four §3 presets as a table: ``presets("W H", (4, 4), (6, 6), (8, 8), (15, 15))``),
+     ``rule_codes`` (``rule_table("tents", text)``: a line per rule, ``R2 no two tents touch ...``),
+     ``rules_prompt`` and ``answer_prompt`` (the prompt, in our own words, as text blocks; ``{n}``
+     is the state's ``n``), ``symbols``, ``state_keys``, ``empty``;
    * ``rule_checks(instance, grid) -> [Check("R2", cells, ok), ...]`` -- every rule, with the
      short code; the base skips checks of switched-off rules and builds the verdict;
    * ``encode(state) -> Encoding`` -- the SAT model (:mod:`kumo_gym.solvers.engine`): rule
@@ -36,7 +38,8 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      Filling, ``geometry.spanning_tree_cuts`` for links forming a tree, as Net);
    * ``sample(rng, params) -> (state, solution)`` -- the §8 sampler: draw a solution, encode the
      full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``;
-   * ``rules_text``, ``answer_text`` -- the prompt, in our own words; ``sketch(instance, grid)``
+   * ``rules_text``, ``answer_text`` -- only where the prompt's wording depends on more than the
+     state's fields; ``sketch(instance, grid)``
      -- what the board shows (text and image come from it); the class docstring with
      ``## Description``, ``## Answer``, ``## Generation``, ``## Interactive mode`` is the manual;
    * optional: ``givens``, ``cell_values``, ``shape`` (when the state has no ``grid``),

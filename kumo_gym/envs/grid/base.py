@@ -25,7 +25,7 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import Params, param
-from ...core.task import StepwiseTask
+from ...core.task import StepwiseTask, folded
 from ...core.verdict import Verdict
 from ...solvers.engine import Encoding
 from . import render
@@ -68,14 +68,31 @@ class GridParams(Params):
     backend: str = param("kumo", choices=("kumo", "tatham"),
                          doc="'kumo': our generator; 'tatham': Tatham's sgt-<name> --generate, seeded params#seed")
 
+    #: the fewest cells a ``W`` x ``H`` grid may have
+    min_cells: ClassVar[int] = 1
+
     def check(self):
-        """``H`` defaults to ``W`` and ``box_h`` to ``box_w`` (declare them ``param(None, kind=int)``);
-        puzzles with more cross-field rules extend this."""
+        """``H`` defaults to ``W`` and ``box_h`` to ``box_w`` (declare them ``param(None, kind=int)``),
+        and a ``W`` x ``H`` grid has at least :attr:`min_cells` cells; puzzles with more cross-field
+        rules extend this."""
         out = self
         for name, like in (("H", "W"), ("box_h", "box_w")):
             if getattr(out, name, 0) is None:
                 out = dataclasses.replace(out, **{name: getattr(out, like)})
+        W, H = getattr(out, "W", None), getattr(out, "H", None)
+        if W is not None and H is not None and W * H < self.min_cells:
+            raise ConfigError(f"{type(self).__name__.removesuffix('Params')} W={W}, H={H}: the grid needs at least "
+                              f"{self.min_cells} cells")
         return out
+
+
+def presets(names: str, *rows: tuple) -> dict[str, dict]:
+    """``difficulties`` as a table: the parameter names once, then one row of values per preset of
+    :data:`DIFFICULTIES` (trivial, easy, normal, hard), e.g. ``presets("W H", (4, 4), (6, 6), ...)``."""
+    keys = names.split()
+    if len(rows) != len(DIFFICULTIES) or any(len(row) != len(keys) for row in rows):
+        raise ValueError(f"presets: {len(DIFFICULTIES)} rows of {len(keys)} values ({names}) expected")
+    return {level: dict(zip(keys, row)) for level, row in zip(DIFFICULTIES, rows)}
 
 
 def cells_decoder(x: np.ndarray, on, off):
@@ -100,6 +117,12 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     empty: ClassVar[Any] = 0
     #: answer symbols only given cells hold (never written by a move)
     given_symbols: ClassVar[frozenset] = frozenset()
+    #: the rules in the prompt, in our own words, as a text block (:func:`~kumo_gym.core.task.folded`:
+    #: one line per ``- `` rule, wrapped lines indented further); ``{field}`` is :meth:`prompt_fields`'
+    rules_prompt: ClassVar[str] = ""
+    #: what the answer grid holds, the same way (puzzles whose wording depends on more override
+    #: :meth:`rules_text` / :meth:`answer_text` instead)
+    answer_prompt: ClassVar[str] = ""
     partial_credit: ClassVar[str] = (
         "max(0, (f - b) / (1 - b)), where f is the fraction of non-given cells holding the certified-unique "
         "solution's value (minus one cell per given the answer changes) and b the larger of the best fraction that a "
@@ -119,13 +142,22 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         """Every rule check of §5 on an answer grid of the right shape and symbols."""
 
-    @abstractmethod
     def rules_text(self, instance: Instance) -> str:
-        """The rules in the prompt, in our own words."""
+        """The rules in the prompt, in our own words: :attr:`rules_prompt` filled in."""
+        return self._prompt_part(self.rules_prompt, instance, "rules_prompt")
 
-    @abstractmethod
     def answer_text(self, instance: Instance) -> str:
-        """What the answer grid holds, for the prompt."""
+        """What the answer grid holds, for the prompt: :attr:`answer_prompt` filled in."""
+        return self._prompt_part(self.answer_prompt, instance, "answer_prompt")
+
+    def prompt_fields(self, instance: Instance) -> dict:
+        """The ``{fields}`` :attr:`rules_prompt` and :attr:`answer_prompt` may use: the state's."""
+        return instance.data["state"]
+
+    def _prompt_part(self, text: str, instance: Instance, name: str) -> str:
+        if not text:
+            raise NotImplementedError(f"{type(self).__name__} sets neither {name} nor its method")
+        return "\n".join(folded(text)).format_map(self.prompt_fields(instance))
 
     def sketch(self, instance: Instance, grid: list[list]) -> render.Sketch:
         """What the board shows (text and image); the default is the cell values."""

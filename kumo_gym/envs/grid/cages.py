@@ -2,6 +2,7 @@
 Tatham's way of cutting a Latin square into cages and handing out clue types."""
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -26,11 +27,13 @@ def cage_ok(op: str, target: int, vals: list[int]) -> bool:
     return hi - lo == target if op == "-" else hi == target * lo
 
 
-def cage_tuples(n: int, size: int, op: str, target: int) -> list[tuple] | None:
-    """The value tuples of ``size`` cells in 1..n meeting the clue (None: more than TUPLE_CAP)."""
+@functools.lru_cache(maxsize=4096)
+def cage_tuples(n: int, size: int, op: str, target: int) -> tuple[tuple, ...] | None:
+    """The value tuples of ``size`` cells in 1..n meeting the clue (None: more than TUPLE_CAP);
+    cached, the same clues come back in draw after draw."""
     if op in "-/":
         pairs = [(lo, lo + target if op == "-" else lo * target) for lo in range(1, n + 1)]
-        return [t for lo, hi in pairs if hi <= n and hi != lo for t in ((lo, hi), (hi, lo))]
+        return tuple(t for lo, hi in pairs if hi <= n and hi != lo for t in ((lo, hi), (hi, lo)))
     out: list[tuple] = []
 
     def walk(prefix: tuple, acc: int) -> bool:
@@ -47,31 +50,34 @@ def cage_tuples(n: int, size: int, op: str, target: int) -> list[tuple] | None:
                 return False
         return True
 
-    return out if walk((), 0 if op == "+" else 1) else None
+    return tuple(out) if walk((), 0 if op == "+" else 1) else None
 
 
-def cage_literal(f: Formula, x: np.ndarray, n: int, key, cells: list, op: str, target: int) -> int:
+def cage_literal(f: Formula, x: np.ndarray | list, n: int, key, cells: list, op: str, target: int) -> int:
     """A literal equivalent to "the cage meets its clue" (so assuming it enforces the clue and its
     negation breaks exactly this cage): a selector per value tuple, or for large sum/product
     cages a chain of partial results that can still reach the target. Support clauses let
     propagation remove values no tuple (or chain edge) uses while the clue is assumed."""
-    lit = lambda i, v: int(x[cells[i][0], cells[i][1], v - 1])
+    xs = x.tolist() if isinstance(x, np.ndarray) else x  # nested lists: numpy scalar indexing is slow
+    cell_vars = [xs[r][c] for r, c in cells]
+    lit = lambda i, v: cell_vars[i][v - 1]
+    add_all, add_one = f.clauses.extend, f.clauses.append  # fresh untagged lists: no copies
     ok = f.var(("ok", key))
     tuples = cage_tuples(n, len(cells), op, target)
     if tuples is not None:
         sels = []
         for t in tuples:
             s = f.var(("sel", key, t))
-            f.extend([[-s, lit(i, v)] for i, v in enumerate(t)])
-            f.add([s] + [-lit(i, v) for i, v in enumerate(t)])
+            add_all([[-s, lit(i, v)] for i, v in enumerate(t)])
+            add_one([s] + [-lit(i, v) for i, v in enumerate(t)])
             sels.append((s, t))
-        f.add([-ok] + [s for s, _ in sels])
-        f.extend([[ok, -s] for s, _ in sels])
+        add_one([-ok] + [s for s, _ in sels])
+        add_all([[ok, -s] for s, _ in sels])
         using = {(i, v): [] for i in range(len(cells)) for v in range(1, n + 1)}
         for s, t in sels:
             for i, v in enumerate(t):
                 using[i, v].append(s)
-        f.extend([-ok, -lit(i, v)] + ss for (i, v), ss in using.items())
+        add_all([-ok, -lit(i, v)] + ss for (i, v), ss in using.items())
         return ok
     step = (lambda a, v: a + v) if op == "+" else (lambda a, v: a * v)
     layers = [{0 if op == "+" else 1}]
@@ -94,13 +100,13 @@ def cage_literal(f: Formula, x: np.ndarray, n: int, key, cells: list, op: str, t
                         e = lit(0, v)
                     else:
                         e = f.var(("edge", key, j, a, v))
-                        f.extend([[-e, node[j, a]], [-e, lit(j, v)], [e, -node[j, a], -lit(j, v)]])
+                        add_all([[-e, node[j, a]], [-e, lit(j, v)], [e, -node[j, a], -lit(j, v)]])
                     into[j + 1, step(a, v)].append(e)
                     edges.append(e)
-            f.add([-ok, -lit(j, v)] + edges)
+            add_one([-ok, -lit(j, v)] + edges)
     for k, es in into.items():
-        f.add([-node[k]] + es)
-        f.extend([[node[k], -e] for e in es])
+        add_one([-node[k]] + es)
+        add_all([[node[k], -e] for e in es])
     return ok
 
 

@@ -3,16 +3,17 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import ClassVar
+import itertools
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.propagation import ClauseArrays
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import dominoes, random_tiling
 from .play import DominoMoves
 from .render import Sketch
@@ -54,16 +55,15 @@ class DominosaTask(DominoMoves, GridTask):
     family = "dominosa"
     title = "Dominosa"
     Params = DominosaParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"max_pip": 1, "tatham_difficulty": "t"},
-        "easy": {"max_pip": 3, "tatham_difficulty": "t"},
-        "normal": {"max_pip": 6, "tatham_difficulty": "b"},
-        "hard": {"max_pip": 9, "tatham_difficulty": "b"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "dominosa.R1": "the grid is tiled by dominoes: every L has its R to the right, every T its B below",
-        "dominosa.R2": "no pair of numbers is the pair of two dominoes (with R1, every pair appears exactly once)",
-    }
+    difficulties = presets("max_pip tatham_difficulty", (1, "t"), (3, "t"), (6, "b"), (9, "b"))
+    rule_codes = rule_table("dominosa", """
+        R1 the grid is tiled by dominoes: every L has its R to the right, every T its B below
+        R2 no pair of numbers is the pair of two dominoes (with R1, every pair appears exactly once)
+    """)
+    answer_prompt = """
+        for every cell say which half of its domino it is: "L" and "R" for the left and right halves of a horizontal
+          domino, "T" and "B" for the top and bottom halves of a vertical one.
+    """
     symbols = frozenset(PARTNER)
     state_keys = ("max_pip", "grid")
     empty = EMPTY
@@ -152,13 +152,37 @@ class DominosaTask(DominoMoves, GridTask):
 
     @classmethod
     def _undecided(cls, H: int, W: int, nums: list[list[int]]) -> list[int]:
-        """The slots failed-literal probing leaves open (slot k is variable k + 1; arrays built directly)."""
-        slots, cover = cls._slot_cells(H, W), cls._cover(H, W)
-        pairs: dict = {(a, b): [] for a in range(H) for b in range(a, H)}  # the pairs 0..N (N = H - 1)
-        for k, ((a, b), (c, d)) in enumerate(slots):
-            pairs[min(nums[a][b], nums[c][d]), max(nums[a][b], nums[c][d])].append(k + 1)
-        value = ClauseArrays.exactly_one([*cover, *pairs.values()], len(slots)).probe([], np.arange(1, len(slots) + 1))
-        return list(range(len(slots))) if value is None else [k for k in range(len(slots)) if value[k + 1] == 0]
+        """The slots failed-literal probing leaves open (slot k is variable k + 1): exactly one slot
+        per cell, exactly one per pair of numbers, pairwise, as clause arrays built with numpy (the
+        cells' part once per size; probing to a fixpoint does not depend on the clause order)."""
+        ends, cover_lits, cover_sizes = cls._cover_arrays(H, W)
+        g = np.asarray(nums, np.int64).ravel()
+        a, b = g[ends[:, 0]], g[ends[:, 1]]
+        key = np.minimum(a, b) * H + np.maximum(a, b)  # the pair of each slot (numbers 0..H-1)
+        if len(np.unique(key)) < H * (H + 1) // 2:
+            return list(range(len(ends)))  # a pair on no slot: no solution
+        i, j = np.nonzero(np.triu(key[:, None] == key[None, :], 1))
+        lits = np.concatenate([cover_lits, np.argsort(key, kind="stable") + 1, np.stack([-(i + 1), -(j + 1)], 1).ravel()])
+        sizes = np.concatenate([cover_sizes, np.bincount(key)[np.unique(key)], np.full(len(i), 2, np.int64)])
+        starts = np.zeros(len(sizes) + 1, np.int64)
+        np.cumsum(sizes, out=starts[1:])
+        value = ClauseArrays(len(ends), lits, starts, np.zeros(0, np.int64), False).probe([], np.arange(1, len(ends) + 1))
+        return list(range(len(ends))) if value is None else np.flatnonzero(value[1:] == 0).tolist()
+
+    @classmethod
+    @functools.lru_cache(maxsize=16)
+    def _cover_arrays(cls, H: int, W: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per slot its two cell indices; "exactly one slot per cell" (pairwise) as clause arrays."""
+        ends = np.asarray([[a * W + b, c * W + d] for (a, b), (c, d) in cls._slot_cells(H, W)], np.int64)
+        lits: list[int] = []
+        sizes: list[int] = []
+        for group in cls._cover(H, W):
+            lits += group
+            sizes.append(len(group))
+            for x, y in itertools.combinations(group, 2):
+                lits += (-x, -y)
+                sizes.append(2)
+        return ends, np.asarray(lits, np.int64), np.asarray(sizes, np.int64)
 
     @staticmethod
     @functools.lru_cache(maxsize=16)
@@ -185,10 +209,6 @@ class DominosaTask(DominoMoves, GridTask):
                 f"- A domino's pair is the two numbers it covers. Each of the {(n + 1) * (n + 2) // 2} possible pairs "
                 f"{{a, b}} with 0 <= a <= b <= {n} (doubles such as {{0, 0}} included, order not mattering) must be the "
                 "pair of exactly one domino.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ('for every cell say which half of its domino it is: "L" and "R" for the left and right halves of '
-                'a horizontal domino, "T" and "B" for the top and bottom halves of a vertical one.')
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         nums = instance.data["state"]["grid"]

@@ -3,9 +3,13 @@ cuts that make "these cells are connected" a rule the SAT engine can enforce (gr
 §8; Range, Singles, Filling, Galaxies, Net, Pearl and Tracks need it)."""
 from __future__ import annotations
 
+import bisect
+import functools
 from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
+
+from .play import direction, dirs_edges, grid_edges
 
 Cell = tuple[int, int]
 
@@ -221,6 +225,58 @@ def ray(r: int, c: int, step: tuple[int, int] | None, H: int, W: int) -> list[Ce
     return out
 
 
+def seen_from(grid: list[list], r: int, c: int, blocker) -> int:
+    """1 (the cell itself) plus the cells visible from (r, c) in the four directions, each line of
+    sight ending before the first ``blocker`` cell or at the edge (Range's numbers)."""
+    H, W = len(grid), len(grid[0])
+    total = 1
+    for step_ in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+        for a, b in ray(r, c, step_, H, W):
+            if grid[a][b] == blocker:
+                break
+            total += 1
+    return total
+
+
+def change_one(rng: np.random.Generator, grid: list[list], cells: list[Cell], symbols) -> list[list]:
+    """A copy of ``grid`` with one of ``cells`` (picked at random) changed to another of
+    ``symbols`` (a generator's local search step, :func:`~kumo_gym.solvers.engine.descend`)."""
+    (r, c), out = cells[int(rng.integers(len(cells)))], [list(row) for row in grid]
+    others = [t for t in symbols if t != grid[r][c]]
+    out[r][c] = others[int(rng.integers(len(others)))]
+    return out
+
+
+def random_scatter(rng: np.random.Generator, H: int, W: int, target: int) -> np.ndarray:
+    """Up to ``target`` marked cells in a random order, never two side by side, the unmarked cells
+    staying orthogonally connected (Range's black cells); a boolean mask."""
+    near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+    marked, count = [False] * (W * H), 0
+    for idx in rng.permutation(W * H).tolist():
+        if count >= target or any(marked[n] for n in near[idx]):
+            continue
+        marked[idx] = True
+        if unmarked_connected(marked, near):
+            count += 1
+        else:
+            marked[idx] = False
+    return np.asarray(marked, bool).reshape(H, W)
+
+
+def unmarked_connected(marked: list[bool], near: list[list[int]]) -> bool:
+    """Whether the cells not ``marked`` (flat indices; ``near[i]`` the neighbours of cell i) are
+    connected: one breadth-first search over plain lists (the generators' inner loop)."""
+    start = marked.index(False)
+    seen = {start}
+    todo = [start]
+    while todo:
+        for j in near[todo.pop()]:
+            if not marked[j] and j not in seen:
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == len(marked) - sum(marked)
+
+
 def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
     """The unit step (dr, dc) from ``a`` towards ``b`` (same row, column or diagonal)."""
     return (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
@@ -231,25 +287,38 @@ def queen_path(rng: np.random.Generator, H: int, W: int, tries: int = 1000, star
     """A random Hamiltonian path of queen moves over the H x W grid: Warnsdorff's rule (the
     cell with the fewest onward moves first) with random ties, restarted on a dead end; ``start``
     and ``end`` fix its first and last cells."""
-    def onward(cell, seen):
-        return [b for st in QUEEN_STEPS for b in ray(*cell, st, H, W) if b not in seen]
-
+    moves, masks = _queen_moves(H, W)
+    n = H * W
+    stop = -1 if end is None else end[0] * W + end[1]
     for _ in range(tries):
-        cell = start or (int(rng.integers(H)), int(rng.integers(W)))
-        seen, path = {cell}, [cell]
-        while len(path) < H * W:
-            nxt = onward(path[-1], seen)
-            if end is not None and len(path) < H * W - 1:
-                nxt = [b for b in nxt if b != end]
+        r, c = start or (int(rng.integers(H)), int(rng.integers(W)))
+        cell = r * W + c
+        free = ((1 << n) - 1) & ~(1 << cell)  # the cells not yet on the path
+        path = [cell]
+        while len(path) < n:
+            nxt = [b for b in moves[path[-1]] if free >> b & 1]
+            if stop >= 0 and len(path) < n - 1:
+                nxt = [b for b in nxt if b != stop]
             if not nxt:
                 break
-            degree = [len(onward(b, seen)) for b in nxt]
-            best = [b for b, g in zip(nxt, degree) if g == min(degree)]
+            degree = [(masks[b] & free).bit_count() - 1 for b in nxt]  # b itself is still free
+            low = min(degree)
+            best = [b for b, g in zip(nxt, degree) if g == low]
             path.append(best[int(rng.integers(len(best)))])
-            seen.add(path[-1])
-        if len(path) == H * W and path[-1] == (end or path[-1]):
-            return path
+            free &= ~(1 << path[-1])
+        if len(path) == n and (stop < 0 or path[-1] == stop):
+            return [divmod(b, W) for b in path]
     raise RuntimeError(f"no Hamiltonian path of queen moves found on a {W}x{H} grid")
+
+
+@functools.lru_cache(maxsize=16)
+def _queen_moves(H: int, W: int) -> tuple[list[list[int]], list[int]]:
+    """Per cell index: the cells a queen reaches (in QUEEN_STEPS order, nearest first) and the
+    same set as a bit mask, plus the cell's own bit (so the onward count is one popcount)."""
+    moves = [[r2 * W + c2 for st in QUEEN_STEPS for r2, c2 in ray(r, c, st, H, W)] for r in range(H) for c in range(W)]
+    return moves, [sum(1 << b for b in m) | (1 << i) for i, m in enumerate(moves)]
+
+
 def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
     """Of a tiling (``L``/``R``, ``T``/``B`` halves, ``*`` single cells): (the two-cell slots as
     (first, second) cells, the single cells, each cell's other half)."""
@@ -293,6 +362,9 @@ def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Calla
     edge leaving S is on" (every spanning tree has one); a connected model with a cycle gets "not
     every edge of this cycle is on". Both follow from the rule alone, so the layout keeps them.
     """
+    ends = np.asarray([(u, v) for u, v, _ in edges], np.int64).reshape(-1, 2)
+    lits = np.asarray([lit for _, _, lit in edges], np.int64)
+
     def cuts(value: np.ndarray) -> list[list[int]]:
         parent = list(range(n_nodes))
 
@@ -304,9 +376,8 @@ def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Calla
 
         adj: dict[int, list[tuple[int, int]]] = {}
         cycle: list[int] | None = None
-        for i, (u, v, lit) in enumerate(edges):
-            if np.sign(lit) * value[abs(lit)] <= 0:
-                continue
+        for i in np.flatnonzero(np.sign(lits) * value[np.abs(lits)] > 0).tolist():
+            u, v, _ = edges[i]
             ru, rv = find(u), find(v)
             if ru == rv:
                 if cycle is None:
@@ -322,8 +393,9 @@ def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Calla
         if len(comps) > 1:
             out = []
             for comp in comps[:-1]:
-                inside = set(comp)
-                out.append([int(lit) for u, v, lit in edges if (u in inside) != (v in inside)])
+                inside = np.zeros(n_nodes, bool)
+                inside[comp] = True
+                out.append(lits[inside[ends[:, 0]] != inside[ends[:, 1]]].tolist())
             return out
         if cycle is not None:
             return [[-int(edges[i][2]) for i in cycle]]
@@ -393,23 +465,35 @@ def random_tree(rng: np.random.Generator, n_nodes: int, edges: list[tuple[int, i
                 max_degree: int) -> frozenset[int]:
     """A random spanning tree grown from ``start``, one random edge leaving the tree at a time,
     no node above ``max_degree``: the indices of its edges."""
-    degree = {start: 0}
-    tree = set()
     incident: dict[int, list[int]] = {}
-    for i, (a, b) in enumerate(edges):
-        incident.setdefault(a, []).append(i)
-        incident.setdefault(b, []).append(i)
-    touching = set(incident.get(start, ()))  # edges with an end in the tree (the frontier, and stale ones)
+    for i, (u, v) in enumerate(edges):
+        incident.setdefault(u, []).append(i)
+        incident.setdefault(v, []).append(i)
+    degree = {start: 0}
+    frontier: list[int] = []  # the edges leaving the tree at a node below max_degree, in index order
+    tree = set()
+
+    def enter(x: int) -> None:  # x joins the tree: its edges into the tree stop leaving it, the others start
+        for j in incident.get(x, ()):
+            if (edges[j][0] in degree) and (edges[j][1] in degree):
+                k = bisect.bisect_left(frontier, j)
+                if k < len(frontier) and frontier[k] == j:
+                    del frontier[k]
+            elif degree[x] < max_degree:
+                bisect.insort(frontier, j)
+
+    enter(start)
     while len(degree) < n_nodes:
-        frontier = sorted(i for i in touching if (edges[i][0] in degree) != (edges[i][1] in degree)
-                          and degree.get(edges[i][0], degree.get(edges[i][1])) < max_degree)
         i = frontier[int(rng.integers(len(frontier)))]
         tree.add(i)
+        new = [x for x in edges[i] if x not in degree]
         for x in edges[i]:
-            if x not in degree:
-                touching |= set(incident[x])
             degree[x] = degree.get(x, 0) + 1
-        touching = {j for j in touching if not (edges[j][0] in degree and edges[j][1] in degree)}
+        for x in new:
+            enter(x)
+        for x in edges[i]:
+            if x not in new and degree[x] >= max_degree:  # full: its other edges leave the frontier
+                frontier[:] = [j for j in frontier if x not in edges[j]]
     return frozenset(tree)
 
 
@@ -484,6 +568,175 @@ def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callabl
     return cuts
 
 
+#: (dr, dc) of the direction letters U, R, D, L (the order of the last axis of direction variables)
+URDL = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+
+def track_vars(f, H: int, W: int, rule: str) -> tuple[np.ndarray, np.ndarray, Callable, Callable]:
+    """Lines through cell centres as four direction variables per cell (``d[r, c, k]``: the cell
+    connects in direction URDL[k]; off-grid ones too, for a line entering from outside) and "on
+    the line" per cell (``t``): 0 or 2 directions per cell, ``rule`` "both cells claim a
+    connection" between neighbours, and no 2x2 loop (implied by any no-loop rule; it helps
+    propagation). With them :func:`track_decoder` and :func:`track_cuts` (no closed loop). Tracks."""
+    d, t = f.grid("dir", H, W, 4), f.grid("track", H, W)
+    for r in range(H):
+        for c in range(W):
+            lits = [int(x) for x in d[r, c]]
+            f.at_most(lits, 2)
+            f.extend([[-x] + [y for y in lits if y != x] for x in lits])
+            f.extend([[-x, int(t[r, c])] for x in lits] + [[-int(t[r, c])] + lits])
+            if c + 1 < W:
+                f.exactly([int(d[r, c, 1]), -int(d[r, c + 1, 3])], 1, rule=rule)
+            if r + 1 < H:
+                f.exactly([int(d[r, c, 2]), -int(d[r + 1, c, 0])], 1, rule=rule)
+            if r + 1 < H and c + 1 < W:
+                f.add([-int(d[r, c, 1]), -int(d[r, c + 1, 2]), -int(d[r + 1, c + 1, 3]), -int(d[r + 1, c, 0])])
+    return d, t, track_decoder(d), track_cuts(d, t)
+
+
+def track_cuts(d: np.ndarray, t: np.ndarray) -> Callable[[np.ndarray], list[list[int]]]:
+    """The ``cuts`` of "no closed loop" over :func:`track_vars` (Tracks; the clauses of
+    :func:`loop_cuts` with ``single_loop=False``, found on the value array directly): a component
+    of the model's lines that nowhere leaves the grid is a closed loop S, and every solution with
+    all of S on the line connects some cell of S out of S."""
+    H, W = t.shape
+
+    def cuts(value: np.ndarray) -> list[list[int]]:
+        on = value[d] > 0
+        seen = np.zeros((H, W), bool)
+        out = []
+        for r0, c0 in np.argwhere(on.any(axis=2)).tolist():
+            if seen[r0, c0]:
+                continue
+            seen[r0, c0], comp, leaves, i = True, [(r0, c0)], False, 0
+            while i < len(comp):
+                r, c = comp[i]
+                i += 1
+                for k, (dr, dc) in enumerate(URDL):
+                    if on[r, c, k]:
+                        a, b = r + dr, c + dc
+                        if not (0 <= a < H and 0 <= b < W) or not on[a, b, (k + 2) % 4]:
+                            leaves = True
+                        elif not seen[a, b]:
+                            seen[a, b] = True
+                            comp.append((a, b))
+            if not leaves:
+                cells = sorted(comp)
+                inside = set(cells)
+                out.append([-int(t[x]) for x in cells] + [int(d[x][k]) for x in cells for k, (dr, dc) in enumerate(URDL)
+                                                          if (x[0] + dr, x[1] + dc) not in inside])
+        return out
+
+    return cuts
+
+
+def track_decoder(d: np.ndarray) -> Callable[[np.ndarray], list[list[str]]]:
+    """A value array over :func:`track_vars` as a grid of direction strings (URDL order)."""
+    letters = np.array(["", "U", "R", "UR", "D", "UD", "RD", "URD", "L", "UL", "RL", "URL", "DL", "UDL", "RDL", "URDL"])
+
+    def decode(value: np.ndarray) -> list[list[str]]:
+        return letters[((value[d] > 0) * np.array([1, 2, 4, 8])).sum(axis=2)].tolist()
+
+    return decode
+
+
+def inside_sides(r: int, c: int, letters: str, H: int, W: int) -> str:
+    """Those of the direction ``letters`` that point from (r, c) to a cell of the grid."""
+    return "".join(x for x in letters if step(r, c, x, H, W) is not None)
+
+
+def track_literals(d: np.ndarray, dirs: list[list[str]]) -> list[int]:
+    """The literals setting every variable of :func:`track_vars` as a grid of direction strings does."""
+    H, W = d.shape[:2]
+    return [int(d[r, c, k]) * (1 if x in dirs[r][c] else -1) for r in range(H) for c in range(W) for k, x in enumerate("URDL")]
+
+
+def track_border(d: np.ndarray, ends: set[tuple[Cell, str]]) -> list[int]:
+    """The literals fixing every off-grid direction of :func:`track_vars`: true for the line's
+    ``ends`` ((cell, letter) where it leaves the grid), false elsewhere (Tracks' entry and exit)."""
+    H, W = d.shape[:2]
+    return [int(d[r, c, k]) * (1 if ((r, c), x) in ends else -1) for r in range(H) for c in range(W)
+            for k, x in enumerate("URDL") if step(r, c, x, H, W) is None]
+
+
+def track_faults(grid: list[list[str]], ends: set[tuple[Cell, str]]) -> tuple[list[Cell], set, list[Cell]]:
+    """What breaks a line in a grid of direction strings: the cells whose off-grid directions are
+    not exactly the line's ``ends`` ((cell, letter)), the neighbour pairs (row-major) where only one
+    cell claims the connection, and the cells of closed loops (Tracks' R1, R2, R3)."""
+    H, W = len(grid), len(grid[0])
+    off = {((r, c), x) for r in range(H) for c in range(W) for x in grid[r][c] if step(r, c, x, H, W) is None}
+    one_sided = {(a, b) for a, b in grid_edges(H, W)
+                 if (direction(a, b) in grid[a[0]][a[1]]) != (direction(b, a) in grid[b[0]][b[1]])}
+    loops = [x for cells, n in link_components(H, W, dirs_edges(grid)) if n == len(cells) for x in cells]
+    return sorted({x for x, _ in off ^ ends}), one_sided, loops
+
+
+def loop_vars(f, H: int, W: int) -> tuple[np.ndarray, Callable, np.ndarray, Callable, Callable]:
+    """Lines through cell centres as one variable per pair of neighbours and "on the line" per
+    cell (``on``); ``e(a, d, k)`` is the edge variable leaving the cell ``k`` - 1 steps from ``a``
+    in direction d (U, R, D, L), None off the grid. With them the answer variables (the edges in
+    :func:`~.play.grid_edges` order), the decoder (the loops numbered, :func:`number_loops`) and
+    the single-loop cuts (:func:`loop_cuts`). Pearl; :func:`loop_degree` adds each cell's rule."""
+    edge = {x: f.var(("edge", x)) for x in grid_edges(H, W)}
+    on = f.grid("on", H, W)
+
+    def e(a: Cell, d: str, k: int = 1) -> int | None:
+        dr, dc = STEP[d]
+        a = (a[0] + dr * (k - 1), a[1] + dc * (k - 1))
+        return edge.get(tuple(sorted((a, (a[0] + dr, a[1] + dc)))))
+
+    keys, lits = list(edge), np.asarray(list(edge.values()), np.int64)
+
+    def links(value: np.ndarray) -> list:
+        return [keys[i] for i in np.flatnonzero(value[lits] > 0).tolist()]
+
+    exits = {(x, d): e(x, d) for x in np.ndindex(H, W) for d in "URDL" if e(x, d)}
+    return (on, e, np.asarray([edge[k] for k in grid_edges(H, W)], np.int32),
+            lambda value: number_loops(H, W, links(value)), loop_cuts(on, exits, links, single_loop=True))
+
+
+def loop_degree(f, on: np.ndarray, e: Callable, x: Cell) -> None:
+    """Cell ``x`` of :func:`loop_vars` has two of its edges when on the line, none otherwise."""
+    inc = [e(x, d) for d in "URDL" if e(x, d)]
+    f.extend([[-i, int(on[x])] for i in inc])
+    f.exactly(inc, 2, guard=int(on[x]))
+
+
+def loop_around(one: dict, step: dict, k: int, L: int) -> list[Cell] | None:
+    """The cells numbered k - 2, k - 1, k + 1, k + 2 along a loop of :func:`loop_numbers` (None
+    when the loop is broken anywhere from k - 2 to k + 2)."""
+    ks = [(k + i - 1) % L + 1 for i in (-2, -1, 0, 1)] if k > 0 and L >= 4 else []
+    if not ks or not all(step[j] for j in ks):
+        return None
+    return [one[(k + i - 1) % L + 1] for i in (-2, -1, 1, 2)]
+
+
+def loop_edges(loop: list[Cell]) -> set:
+    """The edges (sorted cell pairs) of a closed loop given as its cells in order."""
+    return {tuple(sorted((loop[i - 1], loop[i]))) for i in range(len(loop))}
+
+
+def loop_order(grid: list[list]) -> list[Cell]:
+    """The cells of a numbered answer in the order of their numbers."""
+    return [x for _, x in sorted((v, (r, c)) for r, row in enumerate(grid) for c, v in enumerate(row) if v > 0)]
+
+
+def loop_numbers(grid: list[list]) -> tuple[int, list[Cell], dict, dict]:
+    """How a numbered answer forms a loop: its length L, the cells whose number repeats or exceeds
+    L, ``one`` (number -> its cell, for the numbers used once) and ``step`` (k -> whether k and
+    k + 1, or L and 1, lie on neighbouring cells)."""
+    at: dict = {}
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if v > 0:
+                at.setdefault(v, []).append((r, c))
+    L = sum(map(len, at.values()))
+    bad = sorted(x for v, xs in at.items() if v > L or len(xs) > 1 for x in xs)
+    one = {k: xs[0] for k, xs in at.items() if len(xs) == 1 and k <= L}
+    step_ = {k: bool(one.get(k) and one.get(k % L + 1) and direction(one[k], one[k % L + 1])) for k in range(1, L + 1)}
+    return L, bad, one, step_
+
+
 def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cell, length: float) -> list[Cell]:
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
@@ -512,20 +765,23 @@ def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: 
     """Random detours: one step a -> b of the path (or loop) is pushed sideways by a cell, through
     two free neighbours a', b' (a -> a' -> b' -> b), until ``length`` cells or no detour fits."""
     path = list(path)
-    used = set(path)
+    free = np.zeros((H + 2, W + 2), bool)  # a border of taken cells: no bounds checks
+    free[1:-1, 1:-1] = True
+    for r, c in path:
+        free[r + 1, c + 1] = False
     while len(path) < length:
-        spots = []
-        steps = list(zip(path, path[1:])) + ([(path[-1], path[0])] if closed else [])  # noqa: RUF007
-        for i, (a, b) in enumerate(steps):
-            for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
-                x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
-                if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
-                    spots.append((i, x, y))
-        if not spots:
+        p = np.asarray(path, np.int64) + 1
+        a, b = (p, np.roll(p, -1, axis=0)) if closed else (p[:-1], p[1:])
+        side = (b - a)[:, ::-1]
+        x = np.stack([a + side, a - side], axis=1)  # per step, the two sideways pushes (as listed before)
+        y = np.stack([b + side, b - side], axis=1)
+        spots = np.argwhere(free[x[..., 0], x[..., 1]] & free[y[..., 0], y[..., 1]])
+        if not len(spots):
             break
-        i, x, y = spots[int(rng.integers(len(spots)))]
-        path[i + 1:i + 1] = [x, y]
-        used |= {x, y}
+        i, j = spots[int(rng.integers(len(spots)))].tolist()
+        cx, cy = (tuple((x if k == 0 else y)[i, j].tolist()) for k in (0, 1))
+        path[i + 1:i + 1] = [(cx[0] - 1, cx[1] - 1), (cy[0] - 1, cy[1] - 1)]
+        free[cx], free[cy] = False, False
     return path
 
 
@@ -594,6 +850,24 @@ def dot_cells(dot) -> list[Cell]:
     return [(r, c) for r in range(r2 // 2, (r2 + 1) // 2 + 1) for c in range(c2 // 2, (c2 + 1) // 2 + 1)]
 
 
+@functools.lru_cache(maxsize=64)
+def neighbour_table(H: int, W: int) -> dict[Cell, list[Cell]]:
+    """Every cell's orthogonal neighbours (built once per grid size; read only)."""
+    return {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+
+
+@functools.lru_cache(maxsize=64)
+def dot_options(H: int, W: int) -> list[list[tuple[tuple[int, int], list[Cell]]]]:
+    """Per cell (flat index), the dots at its centre, on its right or lower edge or its lower-right
+    corner whose cells all lie in the grid, each with those cells."""
+    out = []
+    for r in range(H):
+        for c in range(W):
+            dots = ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
+            out.append([(d, dot_cells(d)) for d in dots if all(a < H and b < W for a, b in dot_cells(d))])
+    return out
+
+
 def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: int,
                                shapes: dict) -> tuple[list, list[list]]:
     """A random partition of the grid into connected regions, each symmetric under a half turn
@@ -602,39 +876,64 @@ def random_symmetric_partition(rng: np.random.Generator, H: int, W: int, seeds: 
     c2 % 2)]``), then a random region grows by a free neighbour and its mirror image while any
     can, and a new dot is seeded when none can, until every cell has a region. Returns the dots
     in scan order and the grid of dot indices."""
-    owner = -np.ones((H, W), int)
+    own = [[-1] * W for _ in range(H)]
+    free = [H * W]  # how many cells have no region yet
     found: list = []
+    grow: list[set] = []  # per region, the free cells it may grow by (kept up to date, not recomputed)
+    near = neighbour_table(H, W)
+
+    def fits(k: int, n: Cell) -> bool:
+        a, b = found[k][0] - n[0], found[k][1] - n[1]
+        return own[n[0]][n[1]] < 0 and 0 <= a < H and 0 <= b < W and own[a][b] < 0 and (a, b) != n
+
+    def take(k: int, cells) -> None:
+        """Give ``cells`` to region k: no region may grow into them (or into the cells whose
+        mirror image they are) any more; region k may grow next to them."""
+        for cell in cells:
+            own[cell[0]][cell[1]] = k
+        free[0] -= len(cells)
+        for j, (r2, c2) in enumerate(found):
+            g = grow[j]
+            if g:
+                for q in cells:
+                    g.discard(q)
+                    g.discard((r2 - q[0], c2 - q[1]))
+        grow[k].update(n for cell in cells for n in near[cell] if fits(k, n))
 
     def seed() -> None:
-        free = np.flatnonzero(owner.ravel() < 0)
-        r, c = divmod(int(free[int(rng.integers(len(free)))]), W)
-        opts = [d for d in ((2 * r, 2 * c), (2 * r, 2 * c + 1), (2 * r + 1, 2 * c), (2 * r + 1, 2 * c + 1))
-                if all(0 <= a < H and 0 <= b < W and owner[a, b] < 0 for a, b in dot_cells(d))]
-        weight = np.asarray([shapes[(d[0] % 2, d[1] % 2)] for d in opts], float)
-        found.append(opts[int(rng.choice(len(opts), p=weight / weight.sum()))])
-        for cell in dot_cells(found[-1]):
-            owner[cell] = len(found) - 1
+        cells = [i for i in range(H * W) if own[i // W][i % W] < 0]
+        r, c = divmod(cells[int(rng.integers(len(cells)))], W)
+        opts = [d for d, cells in dot_options(H, W)[r * W + c] if all(own[a][b] < 0 for a, b in cells)]
+        # rng.choice(len(opts), p=weights / their sum), with the same floating-point steps and the
+        # same one uniform draw, without numpy's per-call overhead
+        weight = [float(shapes[(d[0] % 2, d[1] % 2)]) for d in opts]
+        total = 0.0
+        for w in weight:
+            total += w
+        cdf, acc = [], 0.0
+        for w in weight:
+            acc += w / total
+            cdf.append(acc)
+        u = rng.random()
+        found.append(opts[sum(1 for x in cdf if x / cdf[-1] <= u)])
+        grow.append(set())
+        take(len(found) - 1, next(cells for d, cells in dot_options(H, W)[r * W + c] if d == found[-1]))
 
-    def growth(k: int) -> list:
-        r2, c2 = found[k]
-        return sorted({n for a, b in zip(*np.nonzero(owner == k)) for n in neighbours4(int(a), int(b), H, W)
-                       if owner[n] < 0 and 0 <= r2 - n[0] < H and 0 <= c2 - n[1] < W
-                       and owner[r2 - n[0], c2 - n[1]] < 0 and (r2 - n[0], c2 - n[1]) != n})
     for _ in range(max(1, seeds)):
-        if (owner < 0).any():
+        if free[0]:
             seed()
-    while (owner < 0).any():
-        open_ = [k for k in range(len(found)) if growth(k)]
+    while free[0]:
+        open_ = [k for k in range(len(found)) if grow[k]]
         if not open_:
             seed()
             continue
         k = open_[int(rng.integers(len(open_)))]
-        grow = growth(k)
-        p = grow[int(rng.integers(len(grow)))]
-        owner[p] = owner[found[k][0] - p[0], found[k][1] - p[1]] = k
+        cand = sorted(grow[k])
+        p = cand[int(rng.integers(len(cand)))]
+        take(k, {p, (found[k][0] - p[0], found[k][1] - p[1])})
     order = sorted(range(len(found)), key=lambda i: found[i])
     label = {old: new for new, old in enumerate(order)}
-    return [list(found[i]) for i in order], [[label[int(owner[r, c])] for c in range(W)] for r in range(H)]
+    return [list(found[i]) for i in order], [[label[own[r][c]] for c in range(W)] for r in range(H)]
 
 
 def repair_tree(rng: np.random.Generator, tree: frozenset[int], edges: list[tuple[int, int]], wanted: set,

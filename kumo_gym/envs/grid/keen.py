@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+import functools
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
-from .base import Check, GridParams
+from ...solvers.propagation import ClauseArrays
+from .base import Check, GridParams, presets
 from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
 from .latin import LatinGridTask, latin_copy, random_latin
 from .render import Sketch
@@ -24,6 +26,20 @@ class KeenParams(GridParams):
     tatham_difficulty: str = param("n", choices=("e", "n", "h", "x", "u"),
                                    doc="Tatham's level: e easy (probing solves it), higher levels any unique puzzle")
     multiplication_only: bool = param(False, doc="every cage of two or more cells is a product clue")
+
+
+@functools.lru_cache(maxsize=8)
+def _latin_arrays(n: int) -> ClauseArrays:
+    f, _ = latin_copy(n, rules=("R1", "R2", None))
+    return ClauseArrays.from_clauses(f.clauses, f.n_vars)
+
+
+def _extended(base: ClauseArrays, clauses: list[list[int]], n_vars: int) -> ClauseArrays:
+    """``base`` followed by ``clauses``, as one set of clause arrays (only the new part is converted)."""
+    more = ClauseArrays.from_clauses(clauses, n_vars)
+    return ClauseArrays(max(base.n_vars, more.n_vars), np.concatenate([base.lits, more.lits]),
+                        np.concatenate([base.starts, more.starts[1:] + base.starts[-1]]),
+                        np.concatenate([base.units, more.units]), base.empty or more.empty)
 
 
 class KeenTask(LatinGridTask):
@@ -52,17 +68,22 @@ class KeenTask(LatinGridTask):
     family = "keen"
     title = "Keen"
     Params = KeenParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"n": 3, "tatham_difficulty": "e"},
-        "easy": {"n": 4, "tatham_difficulty": "e"},
-        "normal": {"n": 6, "tatham_difficulty": "n"},
-        "hard": {"n": 9, "tatham_difficulty": "n"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "keen.R1": "every row holds each value 1..n exactly once",
-        "keen.R2": "every column holds each value 1..n exactly once",
-        "keen.R3": "every cage meets its clue (sum, product, difference or quotient equals the target)",
-    }
+    difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (6, "n"), (9, "n"))
+    rule_codes = rule_table("keen", """
+        R1 every row holds each value 1..n exactly once
+        R2 every column holds each value 1..n exactly once
+        R3 every cage meets its clue (sum, product, difference or quotient equals the target)
+    """)
+    rules_prompt = """
+        - Fill every cell with a number from 1 to {n}; each row and each column contains every number exactly once.
+        - The grid is divided into cages. cage_grid gives the cage id of each cell; cages lists every cage with its
+          cells ([row, column]), its operation and its target.
+        - "+": the numbers in the cage add up to the target. "x": they multiply to the target. "-" (two cells): the
+          larger minus the smaller equals the target. "/" (two cells): the larger divided by the smaller equals the
+          target.
+        - A number may appear more than once in a cage if those cells are in different rows and columns.
+    """
+    answer_prompt = "give the completed grid as integers 1 to {n}."
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "cage_grid", "cages")
 
@@ -90,14 +111,19 @@ class KeenTask(LatinGridTask):
 
     def _rules(self, n: int, cages: list[dict]) -> Encoding:
         f, x = latin_copy(n, rules=("R1", "R2", None))
-        lits = {k: cage_literal(f, x, n, k, [tuple(c) for c in cage["cells"]], cage["op"], cage["target"])
+        start = len(f.clauses)
+        xs = x.tolist()
+        lits = {k: cage_literal(f, xs, n, k, [tuple(c) for c in cage["cells"]], cage["op"], cage["target"])
                 for k, cage in enumerate(cages)}
+        # the deduction arrays: the Latin square's, built once per n, then the cages' clauses
+        f._arrays = (len(f.clauses), _extended(_latin_arrays(n), f.clauses[start:], f.n_vars))
         return Encoding(f, x.ravel(), self.decoder(x), clues={("cage", k): ("R3", (lit,)) for k, lit in lits.items()},
                         extra={"x": x})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         n, diff = params["n"], params["tatham_difficulty"]
         first = None
+        pending: list = []  # draws not yet checked for uniqueness, in order
         for attempt in range(500):
             sol = random_latin(rng, n)
             while any(all(v == (r + s * c + k) % n + 1 for r, row in enumerate(sol) for c, v in enumerate(row))
@@ -111,31 +137,25 @@ class KeenTask(LatinGridTask):
             g = eng.grade(lits)
             if g <= 1 and (diff == "e" or g >= 1):
                 return state, sol
-            if diff != "e" and first is None and eng.unique(lits, enc.solution_values(self._truth(enc, sol))):
-                first = (state, sol)
-            if first is not None and attempt >= 20:
-                return first
+            if diff != "e":
+                pending.append((state, sol))
+            if attempt >= 20:
+                # the first unique draw (propagation settles grade 0, SAT the rest), checked only
+                # now, in draw order: most generations return a grade-1 draw before and never
+                # build a solver
+                while first is None and pending:
+                    st, so = pending.pop(0)
+                    e = self.encode(st)
+                    if e.engine.unique(e.assumptions(), e.solution_values(self._truth(e, so))):
+                        first = (st, so)
+                if first is not None:
+                    return first
         raise RuntimeError(f"could not generate a {n}x{n} Keen puzzle")
 
     @staticmethod
     def _truth(enc: Encoding, sol: list[list]) -> list[int]:
         x = enc.extra["x"]
         return [int(x[r, c, v - 1]) for r, row in enumerate(sol) for c, v in enumerate(row)]
-
-    def rules_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return (f"- Fill every cell with a number from 1 to {n}; each row and each column contains every number "
-                "exactly once.\n"
-                "- The grid is divided into cages. cage_grid gives the cage id of each cell; cages lists every cage "
-                "with its cells ([row, column]), its operation and its target.\n"
-                "- \"+\": the numbers in the cage add up to the target. \"x\": they multiply to the target. "
-                "\"-\" (two cells): the larger minus the smaller equals the target. \"/\" (two cells): the larger "
-                "divided by the smaller equals the target.\n"
-                "- A number may appear more than once in a cage if those cells are in different rows and columns.")
-
-    def answer_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return f"give the completed grid as integers 1 to {n}."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import line_runs, neighbours4, symmetry_orbit
 from .render import Sketch
 
@@ -71,18 +71,29 @@ class LightupTask(GridTask):
     family = "lightup"
     title = "Light Up"
     Params = LightupParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3, "black_percent": 20, "symmetry": 4, "tatham_difficulty": 0},
-        "easy": {"W": 5, "H": 5, "black_percent": 20, "symmetry": 4, "tatham_difficulty": 0},
-        "normal": {"W": 7, "H": 7, "black_percent": 20, "symmetry": 4, "tatham_difficulty": 0},
-        "hard": {"W": 14, "H": 14, "black_percent": 20, "symmetry": 2, "tatham_difficulty": 0},
-    }
-    rule_codes: ClassVar[dict] = {
-        "lightup.R1": "lights only on white cells, and white cells hold a light or '.'",
-        "lightup.R2": "every white cell is lit",
-        "lightup.R3": "no light shines on another (at most one light per white row or column stretch)",
-        "lightup.R4": "a numbered black cell has exactly that many lights beside it",
-    }
+    difficulties = presets("W H black_percent symmetry tatham_difficulty",
+                           (3, 3, 20, 4, 0), (5, 5, 20, 4, 0), (7, 7, 20, 4, 0), (14, 14, 20, 2, 0))
+    rule_codes = rule_table("lightup", """
+        R1 lights only on white cells, and white cells hold a light or '.'
+        R2 every white cell is lit
+        R3 no light shines on another (at most one light per white row or column stretch)
+        R4 a numbered black cell has exactly that many lights beside it
+    """)
+    rules_prompt = """
+        - In the state's grid, "." is a white cell, "#" a black cell and a digit "0" to "4" a black cell with a
+          number.
+        - Place lights on white cells only. A light shines on its own cell and along its row and its column in all
+          four directions, stopping at the first black cell or the edge of the grid.
+        - Every white cell must be lit by at least one light.
+        - No light may shine on another light: two lights never share a row or column stretch that has no black cell
+          between them.
+        - A black cell with a number has exactly that many lights in the cells directly above, below, left and right
+          of it. Black cells without a number have no such limit.
+    """
+    answer_prompt = """
+        give every cell of the grid: "L" for a light, "." for a white cell without a light, and copy each black cell
+          as it is ("#" or its number).
+    """
     symbols = frozenset({LIGHT, DARK, BLOCK, 0, 1, 2, 3, 4})
     empty = DARK
     given_symbols = frozenset({BLOCK, 0, 1, 2, 3, 4})
@@ -173,21 +184,6 @@ class LightupTask(GridTask):
         code = {DARK: 0.0, BLOCK: 1.0}
         return np.asarray([code[v] if v in code else 2.0 + int(v) for row in instance.data["state"]["grid"] for v in row],
                           np.float32)
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- In the state's grid, \".\" is a white cell, \"#\" a black cell and a digit \"0\" to \"4\" a black "
-                "cell with a number.\n"
-                "- Place lights on white cells only. A light shines on its own cell and along its row and its "
-                "column in all four directions, stopping at the first black cell or the edge of the grid.\n"
-                "- Every white cell must be lit by at least one light.\n"
-                "- No light may shine on another light: two lights never share a row or column stretch that has "
-                "no black cell between them.\n"
-                "- A black cell with a number has exactly that many lights in the cells directly above, below, "
-                "left and right of it. Black cells without a number have no such limit.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ('give every cell of the grid: "L" for a light, "." for a white cell without a light, and copy '
-                'each black cell as it is ("#" or its number).')
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]["grid"]

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import across, neighbours4, random_tiling, slot_pairs
 from .render import Sketch
 from .tatham.magnets import COUNTS
@@ -35,6 +35,37 @@ class MagnetsParams(GridParams):
     strip: bool = param(False, doc="Tatham's 'S': hide the counts the puzzle does not need")
 
 
+def strip_to(eng, groups: list[list[int]], rng: np.random.Generator, solution: np.ndarray, fixed, floor: int) -> list[bool]:
+    """Counts removed in a seeded order while the puzzle stays unique (a SAT certificate), until
+    ``floor`` remain: the kept mask. Runs of removals are tested at once (uniqueness is monotone,
+    so this keeps what one-at-a-time removal keeps), and every second solution found refuses later
+    removals it also satisfies without another SAT call."""
+    order = rng.permutation(len(groups))
+    active = np.ones(len(groups), bool)
+    flat = np.asarray([x for g in groups for x in g], np.int64)
+    owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+    fixed = np.asarray(fixed, np.int64)
+    others: list[np.ndarray] = []
+    p, k = 0, 1
+    while p < len(order) and active.sum() > floor:
+        run = order[p:p + min(k, int(active.sum()) - floor)]
+        active[run] = False
+        lits = np.concatenate([fixed, flat[active[owner]]])
+        idx, sign = np.abs(lits), np.sign(lits)
+        ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
+        if ok:
+            alt = eng.alternative(lits.tolist(), solution, deduce=False)  # propagation rarely settles these
+            if alt is not None:
+                others.append(alt)
+                ok = False
+        if ok:
+            p, k = p + len(run), 2 * k
+        else:
+            active[run] = True
+            p, k = (p + 1, 1) if len(run) == 1 else (p, max(1, len(run) // 2))
+    return active.tolist()
+
+
 class MagnetsTask(GridTask):
     """Magnets: fill domino slots with magnets and blanks to meet the pole counts.
 
@@ -52,8 +83,9 @@ class MagnetsTask(GridTask):
     §8: a random slot layout (domino tiling), magnets laid slot by slot in random order (a quarter
     blank, as in Tatham's, never two like poles side by side), every count shown; redrawn until
     failed-literal probing solves it (``e``; ``t`` prefers puzzles it does not). With ``S`` the
-    counts are then removed in random order, while probing still solves it (``e``) or to a minimal
-    unique set (``t``), and random ones come back while fewer than half remain (Tatham's density).
+    counts are then removed in random order: at ``e`` while probing still solves it, random ones
+    coming back while fewer than half remain; at ``t`` while SAT certifies the puzzle unique, until
+    half remain (Tatham's density either way).
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` (+), ``-1`` (-), ``0`` (blank), ``null`` clears; single cells are 0.
@@ -62,17 +94,23 @@ class MagnetsTask(GridTask):
     family = "magnets"
     title = "Magnets"
     Params = MagnetsParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 2, "tatham_difficulty": "e", "strip": False},
-        "easy": {"W": 6, "H": 5, "tatham_difficulty": "e", "strip": False},
-        "normal": {"W": 6, "H": 5, "tatham_difficulty": "t", "strip": True},
-        "hard": {"W": 10, "H": 9, "tatham_difficulty": "t", "strip": True},
-    }
-    rule_codes: ClassVar[dict] = {
-        "magnets.R1": "each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0",
-        "magnets.R2": "no two orthogonally adjacent cells are both 1 or both -1",
-        "magnets.R3": "the + counts (top per column, left per row) and - counts (bottom, right) match their clues",
-    }
+    difficulties = presets("W H tatham_difficulty strip",
+                           (3, 2, "e", False), (6, 5, "e", False), (6, 5, "t", True), (10, 9, "t", True))
+    rule_codes = rule_table("magnets", """
+        R1 each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0
+        R2 no two orthogonally adjacent cells are both 1 or both -1
+        R3 the + counts (top per column, left per row) and - counts (bottom, right) match their clues
+    """)
+    rules_prompt = """
+        - "slots" cuts the grid into two-cell slots: "L" and "R" are the left and right cells of a horizontal slot,
+          "T" and "B" the top and bottom cells of a vertical one; "*" is a single cell that belongs to no slot.
+        - Each slot is either a magnet, one cell + (1) and the other - (-1) in either order, or empty, both cells 0. A
+          single cell is always 0.
+        - Two cells that share a side never hold the same pole: no 1 next to a 1, no -1 next to a -1.
+        - plus_cols[c] is the number of 1s in column c and plus_rows[r] the number in row r; minus_cols and minus_rows
+          count the -1s the same way. A null entry means that count is not given.
+    """
+    answer_prompt = "give every cell as an integer: 1 for a + pole, -1 for a - pole, 0 for an empty cell."
     symbols = frozenset({PLUS, BLANK, MINUS})
     state_keys = ("slots", *COUNTS)
     empty = None
@@ -132,7 +170,7 @@ class MagnetsTask(GridTask):
         def decode(value: np.ndarray) -> list[list]:
             return np.where(value[p] > 0, PLUS, np.where(value[m] > 0, MINUS, BLANK)).tolist()
 
-        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode,
+        return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode, solver="glucose4",
                         extra={"count": count, "slot": slot, "single": single})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
@@ -154,40 +192,39 @@ class MagnetsTask(GridTask):
             enc = self.encode(state)
             eng, every = enc.engine, enc.assumptions()
             g = eng.grade(every)
-            if g == 2 and len(eng.models(every, 2)) != 1 or level == "e" and g > 1 or \
-                    level == "t" and g == 0 and attempt < 30 and not params["strip"]:
+            if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not params["strip"]:
+                continue
+            value = self._values(enc, sol)
+            if g == 2 and not eng.unique(every, value, deduce=False):
                 continue
             if params["strip"]:
                 keys = sorted(k for k in enc.clues if k != ("layout",))
-                value = eng.models(every, 1)[0]
-                kept = reduce_clues(eng, [list(enc.clues[k][1]) for k in keys], rng, value, fixed=enc.clues["layout", ][1],
-                                    grade_limit=1 if level == "e" else None)
-                gone = [j for j in rng.permutation(len(keys)) if not kept[j]]
-                for j in gone[:max(0, round(STRIP_KEEP * len(keys)) - sum(kept))]:
-                    kept[j] = True  # back up to Tatham's density (more counts keep it unique)
+                groups, fixed = [list(enc.clues[k][1]) for k in keys], enc.clues["layout", ][1]
+                if level == "e":
+                    kept = reduce_clues(eng, groups, rng, value, fixed=fixed, grade_limit=1)
+                    gone = [j for j in rng.permutation(len(keys)) if not kept[j]]
+                    for j in gone[:max(0, round(STRIP_KEEP * len(keys)) - sum(kept))]:
+                        kept[j] = True  # back up to Tatham's density (more counts keep it unique)
+                else:
+                    kept = strip_to(eng, groups, rng, value, fixed, round(STRIP_KEEP * len(keys)))
                 for (key, i), keep in zip(keys, kept):
                     state[key][i] = state[key][i] if keep else None
             return state, sol
         raise RuntimeError(f"could not generate a {W}x{H} Magnets puzzle")
+
+    @staticmethod
+    def _values(enc: Encoding, sol: list[list[int]]) -> np.ndarray:
+        """The solution's value array on the answer variables (the plus then the minus grid)."""
+        value = np.zeros(enc.formula.n_vars + 1, np.int8)
+        poles = np.asarray(sol)
+        value[enc.answer] = np.where(np.concatenate([(poles == PLUS).ravel(), (poles == MINUS).ravel()]), 1, -1)
+        return value
 
     def clue_count(self, instance: Instance) -> int:  # the counts shown
         return sum(v is not None for key in COUNTS for v in instance.data["state"][key])
 
     def clue_features(self, instance: Instance) -> np.ndarray:  # a hidden count is -1
         return np.asarray([-1 if v is None else v for key in COUNTS for v in instance.data["state"][key]], np.float32)
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- \"slots\" cuts the grid into two-cell slots: \"L\" and \"R\" are the left and right cells of a "
-                "horizontal slot, \"T\" and \"B\" the top and bottom cells of a vertical one; \"*\" is a single cell "
-                "that belongs to no slot.\n"
-                "- Each slot is either a magnet, one cell + (1) and the other - (-1) in either order, or empty, both "
-                "cells 0. A single cell is always 0.\n"
-                "- Two cells that share a side never hold the same pole: no 1 next to a 1, no -1 next to a -1.\n"
-                "- plus_cols[c] is the number of 1s in column c and plus_rows[r] the number in row r; minus_cols and "
-                "minus_rows count the -1s the same way. A null entry means that count is not given.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give every cell as an integer: 1 for a + pole, -1 for a - pole, 0 for an empty cell."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

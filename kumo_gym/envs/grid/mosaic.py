@@ -2,19 +2,20 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...solvers.engine import Encoding, reduce_clues
+from ...core.task import rule_table
+from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, cells_decoder
+from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 2, 0
 NO_CLUE = -1
+NONE, NO_IMAGE = np.zeros(0, np.int64), np.zeros(0, np.int8)
 
 
 def block(r: int, c: int, H: int, W: int) -> list[tuple[int, int]]:
@@ -54,13 +55,20 @@ class MosaicTask(GridTask):
     family = "mosaic"
     title = "Mosaic"
     Params = MosaicParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3, "aggressive": True},
-        "easy": {"W": 5, "H": 5, "aggressive": True},
-        "normal": {"W": 10, "H": 10, "aggressive": True},
-        "hard": {"W": 25, "H": 25, "aggressive": True},
-    }
-    rule_codes: ClassVar[dict] = {"mosaic.R1": "each clue equals the number of black cells in its 3x3 block"}
+    difficulties = presets("W H aggressive", (3, 3, True), (5, 5, True), (10, 10, True), (25, 25, True))
+    rule_codes = rule_table("mosaic", """
+        R1 each clue equals the number of black cells in its 3x3 block
+    """)
+    rules_prompt = """
+        - Colour every cell of the grid either black or white.
+        - In the state's grid, a number 0 to 9 is a clue and -1 means no clue. A clue counts the black cells in the
+          3x3 square centred on its own cell: the clue cell itself and the up to eight cells touching it, including
+          diagonally. Cells beyond the edge of the grid do not exist and count nothing, so a corner clue looks at 4
+          cells and an edge clue at 6.
+        - Every clue must equal that count exactly. Cells without a clue may be either colour as long as all clues
+          hold.
+    """
+    answer_prompt = "give the colour of every cell as an integer: 1 for black, 2 for white."
     symbols = frozenset({BLACK, WHITE})
     empty = EMPTY
 
@@ -92,46 +100,36 @@ class MosaicTask(GridTask):
         return Encoding(f, x.ravel(), cells_decoder(x, BLACK, WHITE), extra={"x": x, "count": count})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        from . import _mosaic_kernel
+
         W, H = params["W"], params["H"]
-        for _attempt in range(2000):
-            sol = np.where(rng.random((H, W)) < 0.5, BLACK, WHITE).tolist()
-            full = {(r, c): sum(sol[a][b] == BLACK for a, b in block(r, c, H, W)) for r in range(H) for c in range(W)}
-            enc = self.encode({"grid": [[full[r, c] for c in range(W)] for r in range(H)]})
-            truth = enc.engine.propagate(enc.assumptions())
-            if not enc.engine.fixes_answer(truth):
-                continue  # as Tatham's: an image its deductions cannot solve from every clue is redrawn
-            keys = sorted(enc.clues)
-            groups = [list(enc.clues[k][1]) for k in keys]
-            order = rng.permutation(len(keys))
-            # not aggressive: only every second clue of the seeded order may go
-            tried = set(order.tolist() if params["aggressive"] else order[::2].tolist())
-            cand = [keys[i] for i in sorted(tried)]
-            where = {k: j for j, k in enumerate(cand)}
-            near = [[where[a, b] for a in range(r - 4, r + 5) for b in range(c - 4, c + 5) if (a, b) in where]
-                    for r, c in cand]
-            kept = reduce_clues(enc.engine, [list(enc.clues[k][1]) for k in cand], rng, truth, grade_limit=0,
-                                fixed=[lit for i, g in enumerate(groups) if i not in tried for lit in g],
-                                near=near.__getitem__)
-            dropped = {k for k, keep in zip(cand, kept) if not keep}
-            on = set(keys) - dropped
-            return {"grid": [[full[r, c] if (r, c) in on else NO_CLUE for c in range(W)] for r in range(H)]}, sol
+        n = H * W
+        nbr, (truth, clue, active, val, queue, inq) = _mosaic_kernel.blocks(H, W), _mosaic_kernel.scratch(H, W)
+        # as Tatham's generator, an image is redrawn until propagation solves it from every clue;
+        # images are drawn in batches (the same numbers as one at a time) and tested by the kernel
+        # (it deduces exactly what the CNF's propagation does, see _mosaic_kernel); the generator
+        # is then left just after the image taken, as drawing them one by one would leave it
+        batch = max(4, min(64, 4096 // n))
+        for _round in range(0, 2000, batch):
+            state = rng.bit_generator.state
+            images = (rng.random((batch, H, W)) < 0.5).view(np.int8).ravel()
+            k = _mosaic_kernel.run(H, W, nbr, images, truth, clue, active, NONE, val, queue, inq)
+            if k < 0:
+                continue
+            rng.bit_generator.state = state
+            rng.random((k + 1, H, W))
+            # clues dropped in a seeded order while propagation still solves the puzzle, which
+            # proves it unique; not aggressive: only every second clue of the order may go
+            order = rng.permutation(n)
+            tried = np.sort(order if params["aggressive"] else order[::2]).astype(np.int64)
+            _mosaic_kernel.run(H, W, nbr, NO_IMAGE, truth, clue, active, tried[rng.permutation(len(tried))], val, queue, inq)
+            grid = np.where(active > 0, clue, NO_CLUE).reshape(H, W)
+            return {"grid": grid.tolist()}, np.where(truth > 0, BLACK, WHITE).reshape(H, W).tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Mosaic puzzle")
 
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Per cell: clue + 1, so 0 means no clue (the structured view wants non-negative numbers)."""
         return np.asarray([v + 1 for row in instance.data["state"]["grid"] for v in row], np.float32)
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Colour every cell of the grid either black or white.\n"
-                "- In the state's grid, a number 0 to 9 is a clue and -1 means no clue. A clue counts the black "
-                "cells in the 3x3 square centred on its own cell: the clue cell itself and the up to eight cells "
-                "touching it, including diagonally. Cells beyond the edge of the grid do not exist and count "
-                "nothing, so a corner clue looks at 4 cells and an edge clue at 6.\n"
-                "- Every clue must equal that count exactly. Cells without a clue may be either colour as long "
-                "as all clues hold.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the colour of every cell as an integer: 1 for black, 2 for white."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         clues = instance.data["state"]["grid"]

@@ -2,20 +2,20 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import DIFFICULTIES, Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import OPPOSITE as OPP
 from .geometry import STEP, grid_links, link_dirs, random_tree, repair_tree, spanning_tree_cuts, step, union_find
 from .render import _GLYPH, Sketch
-from .tatham.net import CANONICAL, ORIENTATIONS, PERIOD, SHAPES, TURN, rotate, tile, tile_of
+from .tatham.net import CANONICAL, ORIENTATIONS, PERIOD, SHAPE_CNF, TURN, rotate, tile, tile_of
 
 ARROW = {"U": "\u2191", "R": "\u2192", "D": "\u2193", "L": "\u2190"}
 
@@ -68,12 +68,16 @@ class NetTask(GridTask):
     family = "net"
     title = "Net"
     Params = NetParams
-    difficulties: ClassVar[dict] = {d: {"W": n, "H": n, "wrap": False} for d, n in zip(DIFFICULTIES, (2, 4, 5, 11))}
-    rule_codes: ClassVar[dict] = {
-        "net.R1": "each tile keeps its type and only rotates",
-        "net.R2": "every pipe end meets its neighbour's opposite end (none off a non-wrapping grid or through a barrier)",
-        "net.R3": "the tiles joined by their pipes form one connected network without loops",
-    }
+    difficulties = presets("W H wrap", (2, 2, False), (4, 4, False), (5, 5, False), (11, 11, False))
+    rule_codes = rule_table("net", """
+        R1 each tile keeps its type and only rotates
+        R2 every pipe end meets its neighbour's opposite end (none off a non-wrapping grid or through a barrier)
+        R3 the tiles joined by their pipes form one connected network without loops
+    """)
+    answer_prompt = """
+        give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from its type's
+          orientation-0 shape, not the turn to apply to the current one).
+    """
     symbols = frozenset(ORIENTATIONS)
     state_keys = ("tiles", "wrap", "barriers")
     empty = 0
@@ -108,8 +112,9 @@ class NetTask(GridTask):
         enc = self.layout((H, W, wrap, bars), lambda: self._rules(H, W, wrap, bars))
         end, typ = enc.extra["end"], enc.extra["type"]
         kinds = [[t["type"] for t in row] for row in state["tiles"]]
-        clues = {(r, c): ("R1", tuple(int(typ[r, c, k]) * (1 if kind == kinds[r][c] else -1)
-                                      for k, kind in enumerate(CANONICAL))) for r, c in np.ndindex(H, W)}
+        picked = np.asarray([[list(CANONICAL).index(k) for k in r] for r in kinds])[..., None] == np.arange(len(CANONICAL))
+        lits = np.where(picked, typ, -typ).reshape(H * W, -1).tolist()  # the type selectors, the tile's on
+        clues = {(r, c): ("R1", tuple(x)) for (r, c), x in zip(np.ndindex(H, W), lits)}
 
         def decode(value: np.ndarray) -> list[list]:  # the orientation nearest to the ends that are on
             have = [[{d for i, d in enumerate(TURN) if value[end[r, c, i]] > 0} for c in range(W)] for r in range(H)]
@@ -124,9 +129,9 @@ class NetTask(GridTask):
         and the links form a spanning tree (R3, cuts)."""
         f = Formula()
         end, typ = f.grid("end", H, W, 4), f.grid("type", H, W, len(CANONICAL))
-        for r, c, k, m in np.ndindex(H, W, len(SHAPES), 16):  # type k forbids every other set of ends
-            if "".join(d for i, d in enumerate(TURN) if m >> i & 1) not in SHAPES[k]:
-                f.add([-int(typ[r, c, k])] + [int(-end[r, c, i] if m >> i & 1 else end[r, c, i]) for i in range(4)])
+        for r, c, k in np.ndindex(H, W, len(SHAPE_CNF)):  # type k allows its sets of ends only
+            f.extend([[-int(typ[r, c, k])] + [int(end[r, c, abs(i) - 1]) * (1 if i > 0 else -1) for i in cl]
+                      for cl in SHAPE_CNF[k]])
         for r, c, i in np.ndindex(H, W, 4):
             if step(r, c, TURN[i], H, W, wrap, bars) is None:
                 f.add([-int(end[r, c, i])], rule="R2")
@@ -157,8 +162,7 @@ class NetTask(GridTask):
                                    for row, trow in zip(kinds, turns)], "wrap": wrap, "barriers": []}
                 enc = self.encode(state)
                 end, lits = enc.extra["end"], enc.assumptions()
-                truth = enc.solution_values([int(end[r, c, i]) * (1 if TURN[i] in dirs[r][c] else -1)
-                                             for r, c, i in np.ndindex(H, W, 4)])
+                truth = enc.solution_values(np.where([[[x in d for x in TURN] for d in row] for row in dirs], end, -end).ravel())
                 if enc.engine.alternative(lits, truth) is None:
                     return state, [[o for _, o in row] for row in kinds]
                 other = enc.engine.sample(lits, avoid=truth)
@@ -181,10 +185,6 @@ class NetTask(GridTask):
                 + ("- \"barriers\" lists walls as [row, col, side] (side \"R\": right of that cell, \"D\": below it); no "
                    "pipe may cross a wall.\n" if st["barriers"] else "")
                 + "- All tiles must join into one single network, and the network must contain no loop.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ("give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from "
-                "its type's orientation-0 shape, not the turn to apply to the current one).")
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         """Pipes as line segments from each cell centre (one leaving the grid shows a wrap or a bad

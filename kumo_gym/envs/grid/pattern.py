@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, cells_decoder
+from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
@@ -82,7 +82,8 @@ class PatternTask(GridTask):
     ## Generation
     §8: a random picture, smoothed into blobs the way Tatham's generator does (each cell replaced
     by the mean of its 3x3 neighbourhood, thresholded at the median), its clues derived, redrawn
-    until the picture is the only solution (deduction first, SAT when it stalls).
+    until line-by-line deduction solves it, Tatham's criterion, which proves the picture the only
+    solution without any search.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` black, ``0`` white, ``-1`` clears. Cells pre-filled by an
@@ -92,13 +93,14 @@ class PatternTask(GridTask):
     family = "pattern"
     title = "Pattern"
     Params = PatternParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 2, "H": 2}, "easy": {"W": 10, "H": 10}, "normal": {"W": 15, "H": 15}, "hard": {"W": 25, "H": 25},
-    }
-    rule_codes: ClassVar[dict] = {
-        "pattern.R1": "the black runs of every row and every column, in order, equal its clue; pre-filled "
-                      "cells of an imported ID are kept",
-    }
+    difficulties = presets("W H", (2, 2), (10, 10), (15, 15), (25, 25))
+    rule_codes = rule_table("pattern", """
+        R1 the black runs of every row and every column, in order, equal its clue; pre-filled cells of an imported ID
+           are kept
+    """)
+    answer_prompt = """
+        give the colour of every cell as an integer: 1 for black, 0 for white (the clues are not part of the grid).
+    """
     symbols = frozenset({BLACK, WHITE})
     state_keys = ("rows", "cols", "filled")
     empty = EMPTY
@@ -135,27 +137,33 @@ class PatternTask(GridTask):
         return Encoding(f, x.ravel(), cells_decoder(x, BLACK, WHITE), clues=clues, extra={"x": x})
 
     @staticmethod
-    def picture(rng: np.random.Generator, H: int, W: int) -> list[list[int]]:
+    def picture(rng: np.random.Generator, H: int, W: int) -> np.ndarray:
         """Random noise smoothed by 3x3 neighbourhood averaging, thresholded at the median, as
-        Tatham's generator does, so the picture has blobs rather than salt and pepper."""
+        Tatham's generator does, so the picture has blobs rather than salt and pepper (an int8
+        array of BLACK / WHITE)."""
         a = rng.random((H, W))
         if min(H, W) <= 3:
-            return np.where(a < 0.5, BLACK, WHITE).tolist()
-        pad, ones = np.pad(a, 1), np.pad(np.ones((H, W)), 1)
-        win = [(1 + dr, 1 + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
-        a = sum(pad[r:r + H, c:c + W] for r, c in win) / sum(ones[r:r + H, c:c + W] for r, c in win)
-        return np.where(a > np.median(a), BLACK, WHITE).tolist()
+            return np.where(a < 0.5, BLACK, WHITE).astype(np.int8)
+        pad = np.pad(a, 1)
+        total = sum(pad[1 + dr:1 + dr + H, 1 + dc:1 + dc + W] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+        # how many cells each 3x3 window holds: 9 inside, 6 on an edge, 4 in a corner
+        rows, cols = np.full(H, 3.0), np.full(W, 3.0)
+        rows[[0, -1]] = cols[[0, -1]] = 2.0
+        a = total / np.outer(rows, cols)
+        return np.where(a > np.median(a), BLACK, WHITE).astype(np.int8)
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        from . import _pattern_kernel
+
         W, H = params["W"], params["H"]
-        for _attempt in range(500):
-            sol = self.picture(rng, H, W)
-            state = {"rows": [runs(row) for row in sol], "cols": [runs([sol[r][c] for r in range(H)]) for c in range(W)]}
-            enc = self.encode(state)
-            x = enc.extra["x"]
-            truth = enc.solution_values([int(v) if sol[r][c] == BLACK else -int(v) for (r, c), v in np.ndenumerate(x)])
-            if enc.engine.unique([], truth, deduce=False):  # a new formula per picture: SAT at once
-                return state, sol
+        scratch = _pattern_kernel.scratch(H, W)
+        for _attempt in range(2000):
+            pic = self.picture(rng, H, W)
+            # as Tatham's generator: a picture is kept when line-by-line deduction solves it,
+            # which proves it the only solution (no SAT search; see _pattern_kernel)
+            if _pattern_kernel.solves(H, W, pic.ravel(), *scratch):
+                sol = pic.tolist()
+                return {"rows": [runs(row) for row in sol], "cols": [runs(col) for col in pic.T.tolist()]}, sol
         raise RuntimeError(f"could not generate a unique {W}x{H} Pattern puzzle")
 
     def clue_count(self, instance: Instance) -> int:
@@ -182,9 +190,6 @@ class PatternTask(GridTask):
             text += ("\n- \"filled\" lists cells whose colour is already known as [row, column, colour] "
                      "(1 black, 0 white); keep them.")
         return text
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the colour of every cell as an integer: 1 for black, 0 for white (the clues are not part of the grid)."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

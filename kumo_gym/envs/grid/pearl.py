@@ -2,21 +2,22 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
-from .geometry import loop_cuts, number_loops, numbered_edges, random_loop, straight
-from .play import STEPS, EdgeMoves, direction, dirs_edges, edges_dirs, grid_edges
+from .base import Check, GridParams, GridTask, presets
+from .geometry import loop_degree, loop_edges, loop_order, loop_vars, number_loops, random_loop, straight
+from .play import grid_edges
+from .regions import LoopAnswers
 from .render import Sketch
+from .tatham.pearl import BLACK, EMPTY, WHITE
 
-BLACK, WHITE, EMPTY, OFF = "B", "W", ".", -1
 #: the §8 grade a removal must keep: probing at Easy; Tricky is minimal
 GRADE_TARGET = {"e": 1, "t": None}
 #: the share of the grid Tatham's loops cover, by grid area (measured on its presets)
@@ -38,11 +39,7 @@ class PearlParams(GridParams):
         return p
 
 
-def _loop_edges(loop: list) -> set:
-    return {tuple(sorted((loop[i - 1], loop[i]))) for i in range(len(loop))}
-
-
-class PearlTask(EdgeMoves, GridTask):
+class PearlTask(LoopAnswers, GridTask):
     """Pearl: draw one loop through every pearl.
 
     ## Description
@@ -70,70 +67,40 @@ class PearlTask(EdgeMoves, GridTask):
     family = "pearl"
     title = "Pearl"
     Params = PearlParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 5, "H": 5, "tatham_difficulty": "e"},
-        "easy": {"W": 6, "H": 6, "tatham_difficulty": "e"},
-        "normal": {"W": 8, "H": 8, "tatham_difficulty": "e"},
-        "hard": {"W": 10, "H": 10, "tatham_difficulty": "t"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "pearl.R1": "the numbered cells form one closed loop: 1..L each once (L >= 4), consecutive numbers and "
-                    "L, 1 on orthogonal neighbours",
-        "pearl.R2": "every pearl is on the loop",
-        "pearl.R3": "the loop turns at a black pearl and goes straight through both of its loop neighbours",
-        "pearl.R4": "the loop goes straight through a white pearl and turns in at least one of its loop neighbours",
-    }
-    symbols = frozenset({OFF} | set(range(1, 16 * 16 + 1)))
-    empty = OFF
-
-    def cell_values(self, instance: Instance) -> tuple:
-        H, W = self.dims(instance)
-        return (OFF, *range(1, H * W + 1))
-
-    def _blind(self, H: int, W: int, n: int):
-        return super()._blind(H, W, min(n, 3))  # blind grids: -1, 1 and 2 everywhere and their checkerboards
-
-    def progress(self, instance: Instance, grid: list[list]) -> float:
-        """Partial credit on the loop as our generator numbers it, so a start or direction of one's
-        own does not cost credit (grids that are not one loop are compared as written)."""
-        if all(isinstance(v, int) and not isinstance(v, bool) for row in grid for v in row):
-            edges = numbered_edges(grid)
-            again = number_loops(*self.dims(instance), edges)
-            if len(edges) == sum(v > 0 for row in grid for v in row) == sum(v > 0 for row in again for v in row):
-                grid = again
-        return super().progress(instance, grid)
-
-    # ---- edge moves -------------------------------------------------------------------------
-    def answer_dirs(self, instance: Instance, answer: list[list]) -> list[list[str]]:
-        return edges_dirs(*self.dims(instance), numbered_edges(answer))
-
-    def state_answer(self, instance: Instance, state) -> list[list]:
-        return number_loops(*self.dims(instance), dirs_edges([list(r) for r in state]))
+    difficulties = presets("W H tatham_difficulty", (5, 5, "e"), (6, 6, "e"), (8, 8, "e"), (10, 10, "t"))
+    rule_codes = rule_table("pearl", """
+        R1 the numbered cells form one closed loop: 1..L each once (L >= 4), consecutive numbers and L, 1 on
+           orthogonal neighbours
+        R2 every pearl is on the loop
+        R3 the loop turns at a black pearl and goes straight through both of its loop neighbours
+        R4 the loop goes straight through a white pearl and turns in at least one of its loop neighbours
+    """)
+    rules_prompt = """
+        - Draw one closed loop that passes through the centres of cells, each step going to an orthogonally adjacent
+          cell. The loop never visits a cell twice and never branches.
+        - Every pearl ("B" black, "W" white in the grid) must be on the loop.
+        - At a black pearl the loop makes a 90-degree turn, and in both cells it reaches next from there it continues
+          straight.
+        - At a white pearl the loop passes straight through, and it turns in at least one of the two cells it reaches
+          next from there.
+    """
+    answer_prompt = """
+        number the loop's cells 1, 2, ..., L in the order the loop visits them (start anywhere, go either way; the
+          cell numbered L is next to the cell numbered 1) and write -1 in every cell off the loop.
+    """
+    symbols = frozenset({-1} | set(range(1, 16 * 16 + 1)))
 
     # ---- rules --------------------------------------------------------------------------------
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
-        at: dict = {}
-        for r, row in enumerate(grid):
-            for c, v in enumerate(row):
-                if v > 0:
-                    at.setdefault(v, []).append((r, c))
-        L = sum(map(len, at.values()))
-        bad = sorted(x for v, xs in at.items() if v > L or len(xs) > 1 for x in xs)
-        checks = [Check("R1", bad, not bad), Check("R1", [], L >= 4)]
-        one = {k: xs[0] for k, xs in at.items() if len(xs) == 1 and k <= L}
-        step = {}  # k -> whether k and k + 1 (L and 1) lie on neighbouring cells
-        for k in range(1, L + 1):
-            a, b = one.get(k), one.get(k % L + 1)
-            step[k] = bool(a and b and direction(a, b))
-            checks.append(Check("R1", [x for x in (a, b) if x], step[k]))
+        loop, around = self.loop_checks(grid)
+        checks = [Check("R1", cells, ok) for cells, ok in loop]
         pearls = [(r, c, v) for r, row in enumerate(instance.data["state"]["grid"]) for c, v in enumerate(row) if v != EMPTY]
         for r, c, colour in pearls:
             k = grid[r][c]
             checks.append(Check("R2", [(r, c)], k > 0))
-            ks = [(k + i - 1) % L + 1 for i in (-2, -1, 0, 1)] if k > 0 and L >= 4 else []
-            if not ks or not all(step[j] for j in ks):
+            if (near := around(k)) is None:
                 continue  # the loop around this pearl is broken: R1 reports it
-            p2, p1, n1, n2 = (one[(k + i - 1) % L + 1] for i in (-2, -1, 1, 2))
+            p2, p1, n1, n2 = near
             x, ends = (r, c), straight(p2, p1, (r, c)) and straight((r, c), n1, n2)
             if colour == BLACK:
                 checks.append(Check("R3", [x], not straight(p1, x, n1) and ends))
@@ -158,18 +125,10 @@ class PearlTask(EdgeMoves, GridTask):
         """Edge variables, "on the loop" per cell with degree 2 or 0, and per cell the black and
         white pearl rules switched on by a guard variable (the clues assume the guards)."""
         f = Formula()
-        edge = {e: f.var(("edge", e)) for e in grid_edges(H, W)}
-        on, black, white = f.grid("on", H, W), f.grid("black", H, W), f.grid("white", H, W)
-
-        def e(a, d, k=1):  # the edge leaving cell a in direction d, k cells on (None off the grid)
-            a = (a[0] + STEPS[d][0] * (k - 1), a[1] + STEPS[d][1] * (k - 1))
-            b = (a[0] + STEPS[d][0], a[1] + STEPS[d][1])
-            return edge.get(tuple(sorted((a, b))))
-
+        on, e, answer, decode, cuts = loop_vars(f, H, W)
+        black, white = f.grid("black", H, W), f.grid("white", H, W)
         for x in np.ndindex(H, W):
-            inc = [e(x, d) for d in "URDL" if e(x, d)]
-            f.extend([[-i, int(on[x])] for i in inc])
-            f.exactly(inc, 2, guard=int(on[x]))
+            loop_degree(f, on, e, x)
             b, w = int(black[x]), int(white[x])
             for d1, d2 in (("L", "R"), ("U", "D")):
                 if e(x, d1) and e(x, d2):
@@ -183,13 +142,7 @@ class PearlTask(EdgeMoves, GridTask):
                 if e(x, d):
                     f.add([-b, -e(x, d)] + ([e(x, d, 2)] if e(x, d, 2) else []), rule="R3")
         f.add(on.ravel().tolist())
-        answer = np.asarray([edge[k] for k in grid_edges(H, W)], np.int32)
-        exits = {(x, d): e(x, d) for x in np.ndindex(H, W) for d in "URDL" if e(x, d)}
-        def links(value: np.ndarray) -> list:
-            return [k for k, v in edge.items() if value[v] > 0]
-
-        return Encoding(f, answer, lambda value: number_loops(H, W, links(value)), cut_rule="R1",
-                        cuts=loop_cuts(on, exits, links, single_loop=True), extra={"on": on, "black": black, "white": white})
+        return Encoding(f, answer, decode, cut_rule="R1", cuts=cuts, extra={"on": on, "black": black, "white": white})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """A random loop with every pearl it allows; while another loop also fits those pearls, move
@@ -199,14 +152,14 @@ class PearlTask(EdgeMoves, GridTask):
         loop = None
         while True:
             loop = loop or random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
-            grid, sol = self._pearls(loop, H, W), number_loops(H, W, _loop_edges(loop))
+            drawn = loop_edges(loop)
+            grid, sol = self._pearls(loop, H, W), number_loops(H, W, drawn)
             enc = self.encode({"grid": grid})
-            drawn = numbered_edges(sol)
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
-            other = enc.engine.sample(enc.assumptions(), avoid=truth)  # a fresh solver: deterministic
+            # the layout's solver answers yes/no; a second loop to move to comes from a fresh one (deterministic)
+            other = None if enc.engine.unique(enc.assumptions(), truth) else enc.engine.sample(enc.assumptions(), avoid=truth)
             if other is not None:
-                nxt = enc.decode(other)
-                nxt_loop = [x for _, x in sorted((v, (r, c)) for r, row in enumerate(nxt) for c, v in enumerate(row) if v > 0)]
+                nxt_loop = loop_order(enc.decode(other))
                 loop = nxt_loop if self._pearls(nxt_loop, H, W) != grid else None
                 continue
             limit = GRADE_TARGET[level]
@@ -215,8 +168,7 @@ class PearlTask(EdgeMoves, GridTask):
                 continue
             keys = sorted({k[1:] for k in enc.clues})
             groups = [enc.assumptions([("on", *x), (grid[x[0]][x[1]], *x)]) for x in keys]
-            kept = reduce_clues(enc.engine, groups, rng, truth,  # pearl guards are never derived: grade by callback
-                                acceptable=None if limit is None else lambda lits, e=enc.engine: e.grade(lits) <= 1)
+            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=limit, derive=False)  # guards are never derived
             for (r, c), keep in zip(keys, kept):
                 grid[r][c] = grid[r][c] if keep else EMPTY
             return {"grid": grid}, sol
@@ -235,30 +187,13 @@ class PearlTask(EdgeMoves, GridTask):
                 grid[r][c] = WHITE
         return grid
 
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Draw one closed loop that passes through the centres of cells, each step going to an "
-                "orthogonally adjacent cell. The loop never visits a cell twice and never branches.\n"
-                "- Every pearl (\"B\" black, \"W\" white in the grid) must be on the loop.\n"
-                "- At a black pearl the loop makes a 90-degree turn, and in both cells it reaches next from "
-                "there it continues straight.\n"
-                "- At a white pearl the loop passes straight through, and it turns in at least one of the two "
-                "cells it reaches next from there.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ("number the loop's cells 1, 2, ..., L in the order the loop visits them (start anywhere, go either "
-                "way; the cell numbered L is next to the cell numbered 1) and write -1 in every cell off the loop.")
-
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
-        H, W = self.dims(instance)
-        strings = all(isinstance(v, str) for row in grid for v in row)
-        edges = dirs_edges([list(r) for r in grid]) if strings else numbered_edges(grid)
-        pearls = instance.data["state"]["grid"]
-        return Sketch(H, W, [[""] * W for _ in range(H)], edges=sorted(edges),
+        (H, W), pearls = self.dims(instance), instance.data["state"]["grid"]
+        return Sketch(H, W, [[""] * W for _ in range(H)], edges=self.drawn_edges(grid),
                       dots=[(2 * r, 2 * c, v == BLACK) for r, row in enumerate(pearls) for c, v in enumerate(row) if v != EMPTY])
 
     def clue_count(self, instance: Instance) -> int:
         return sum(v != EMPTY for row in instance.data["state"]["grid"] for v in row)
 
     def clue_features(self, instance: Instance) -> np.ndarray:
-        return np.asarray([{EMPTY: 0, BLACK: 1, WHITE: 2}[v] for row in instance.data["state"]["grid"] for v in row],
-                          np.float32)
+        return np.asarray([(EMPTY, BLACK, WHITE).index(v) for row in instance.data["state"]["grid"] for v in row], np.float32)

@@ -343,6 +343,20 @@ def edges_dirs(H: int, W: int, edges, ends: dict | None = None) -> list[list[str
     return [[canonical_dirs(x) for x in row] for row in dirs]
 
 
+class DirectionAnswers:
+    """Answers as direction strings (Tracks): any order and either case is read as the same piece,
+    kept in URDL order (a mixin before the task's base class)."""
+
+    def parse(self, text: str) -> list[list]:
+        return [[canonical_dirs(v) for v in row] for row in super().parse(text)]
+
+    def verify(self, instance: Instance, answer):
+        if isinstance(answer, list) and all(isinstance(row, list) for row in answer):
+            answer = [[canonical_dirs(v.upper()) if isinstance(v, str) and v.upper() in self.symbols else v
+                       for v in row] for row in answer]
+        return super().verify(instance, answer)
+
+
 class EdgeMoves(CellMoves):
     """The §6 edge protocol (Pearl, Tracks): ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}``
     draws the connection between two adjacent cells, ``"v": 0`` erases it.

@@ -2,44 +2,23 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...core.verdict import Verdict
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Count, Formula
-from .base import Check, GridParams, GridTask, cells_decoder
-from .geometry import components, connected_cuts, neighbours4
+from .base import Check, GridParams, GridTask, cells_decoder, presets
+from .geometry import components, connected_cuts, random_scatter, ray, seen_from
 from .render import Sketch
 
 BLACK, WHITE = -1, 0
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 #: the share of cells the sampler tries to blacken (Tatham's solutions have about a fifth black)
 BLACK_SHARE = 0.2
-
-
-def ray(r: int, c: int, dr: int, dc: int, H: int, W: int) -> list[tuple[int, int]]:
-    out = []
-    r, c = r + dr, c + dc
-    while 0 <= r < H and 0 <= c < W:
-        out.append((r, c))
-        r, c = r + dr, c + dc
-    return out
-
-
-def seen_from(grid, r: int, c: int) -> int:
-    """1 (the cell itself) plus the non-black cells visible in the four directions."""
-    H, W = len(grid), len(grid[0])
-    total = 1
-    for dr, dc in STEPS:
-        for a, b in ray(r, c, dr, dc, H, W):
-            if grid[a][b] == BLACK:
-                break
-            total += 1
-    return total
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,15 +55,22 @@ class RangeTask(GridTask):
     family = "range"
     title = "Range"
     Params = RangeParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3}, "easy": {"W": 6, "H": 4}, "normal": {"W": 9, "H": 6}, "hard": {"W": 13, "H": 9},
-    }
-    rule_codes: ClassVar[dict] = {
-        "range.R1": "numbered cells are white",
-        "range.R2": "no two black cells are orthogonally adjacent",
-        "range.R3": "the white cells form one orthogonally connected area",
-        "range.R4": "each number equals 1 plus the white cells it sees in the four directions",
-    }
+    difficulties = presets("W H", (3, 3), (6, 4), (9, 6), (13, 9))
+    rule_codes = rule_table("range", """
+        R1 numbered cells are white
+        R2 no two black cells are orthogonally adjacent
+        R3 the white cells form one orthogonally connected area
+        R4 each number equals 1 plus the white cells it sees in the four directions
+    """)
+    rules_prompt = """
+        - Colour each cell black or white. In the state's grid a positive number is a clue and 0 means no clue.
+        - Cells with a number are white.
+        - Two black cells may never share a side (touching at a corner is fine).
+        - All white cells must form one connected area, moving between white cells that share a side.
+        - From a numbered cell, look up, down, left and right: in each direction count the white cells until the first
+          black cell or the edge of the grid. Those counts plus 1 (the numbered cell itself) must equal the number.
+    """
+    answer_prompt = "give every cell of the grid: -1 for a black cell, 0 for a white cell (numbered cells are white)."
     symbols = frozenset(range(-1, 100))
     empty = WHITE
 
@@ -115,7 +101,7 @@ class RangeTask(GridTask):
         comps = components(np.array([[v != BLACK for v in row] for row in grid]))
         stray = sorted(cell for comp in sorted(comps, key=len)[:-1] for cell in comp)
         checks.append(Check("R3", stray, not stray))
-        return checks + [Check("R4", [(r, c)], seen_from(grid, r, c) == nums[r][c]) for r, c in clues]
+        return checks + [Check("R4", [(r, c)], seen_from(grid, r, c, BLACK) == nums[r][c]) for r, c in clues]
 
     def encode(self, state: dict) -> Encoding:
         """One formula per grid size: a number fixes, by assumption, its cell white and the
@@ -149,7 +135,7 @@ class RangeTask(GridTask):
                 chains = []
                 for dr, dc in STEPS:
                     chain, prev = [], None
-                    for a, b in ray(r, c, dr, dc, H, W):
+                    for a, b in ray(r, c, (dr, dc), H, W):
                         v = f.var(("vis", r, c, dr, dc, a, b))
                         f.extend([[-v, -int(x[a, b])], [int(x[a, b]), v] if prev is None else [int(x[a, b]), -prev, v]])
                         if prev is not None:
@@ -169,18 +155,11 @@ class RangeTask(GridTask):
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
         for _attempt in range(500):
-            black, target = np.zeros((H, W), bool), max(1, int(rng.binomial(W * H, BLACK_SHARE)))
-            for idx in rng.permutation(W * H):
-                cell = divmod(int(idx), W)
-                if black.sum() >= target or any(black[n] for n in neighbours4(*cell, H, W)):
-                    continue
-                black[cell] = True
-                if len(components(~black)) != 1:
-                    black[cell] = False
+            black = random_scatter(rng, H, W, max(1, int(rng.binomial(W * H, BLACK_SHARE))))
             if not black.any():
                 continue
             sol = np.where(black, BLACK, WHITE).tolist()
-            full = {"grid": [[0 if black[r, c] else seen_from(sol, r, c) for c in range(W)] for r in range(H)]}
+            full = {"grid": [[0 if black[r, c] else seen_from(sol, r, c, BLACK) for c in range(W)] for r in range(H)]}
             enc = self.encode(full)
             truth = np.zeros(enc.formula.n_vars + 1, np.int8)
             truth[enc.answer] = np.where(black.ravel(), 1, -1)
@@ -196,19 +175,6 @@ class RangeTask(GridTask):
             on = {cell for orb, keep in zip(orbits, kept) if keep for cell in orb}
             return {"grid": [[full["grid"][r][c] if (r, c) in on else 0 for c in range(W)] for r in range(H)]}, sol
         raise RuntimeError(f"could not generate a unique {W}x{H} Range puzzle")
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Colour each cell black or white. In the state's grid a positive number is a clue and 0 means no "
-                "clue.\n"
-                "- Cells with a number are white.\n"
-                "- Two black cells may never share a side (touching at a corner is fine).\n"
-                "- All white cells must form one connected area, moving between white cells that share a side.\n"
-                "- From a numbered cell, look up, down, left and right: in each direction count the white cells "
-                "until the first black cell or the edge of the grid. Those counts plus 1 (the numbered cell "
-                "itself) must equal the number.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give every cell of the grid: -1 for a black cell, 0 for a white cell (numbered cells are white)."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         nums = instance.data["state"]["grid"]

@@ -3,16 +3,15 @@ region labels, rectangle moves: ``regions.py``."""
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
-from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .regions import EMPTY, RectMoves, RegionAnswers, expand_division, label_classes, random_division, rect_of, shapes
 from .render import Sketch
 from .tatham.rect import encode as encode_desc
@@ -27,12 +26,7 @@ class RectParams(GridParams):
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
     expansion: float = param(0.0, lo=0.0, hi=4.0, doc="Tatham's 'e': divide a grid 1+e times smaller, then stretch it")
     ambiguous: bool = param(False, doc="Tatham's 'a' (his generator may leave several solutions); ours are unique")
-
-    def check(self):
-        p = super().check()
-        if p.W * p.H < 2:
-            raise ConfigError(f"Rect W={p.W}, H={p.H}: the grid needs at least 2 cells")
-        return p
+    min_cells = 2
 
 
 class RectTask(RectMoves, RegionAnswers, GridTask):
@@ -64,13 +58,18 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     family = "rect"
     title = "Rectangles"
     Params = RectParams
-    difficulties: ClassVar[dict] = {"trivial": {"W": 2, "H": 1}, "easy": {"W": 5, "H": 5},
-                                    "normal": {"W": 7, "H": 7}, "hard": {"W": 15, "H": 15}}
-    rule_codes: ClassVar[dict] = {
-        "rect.R1": "every cell is labelled and every label's cells fill one rectangle",
-        "rect.R2": "every region contains exactly one number",
-        "rect.R3": "a region's number equals its number of cells",
-    }
+    difficulties = presets("W H", (2, 1), (5, 5), (7, 7), (15, 15))
+    rule_codes = rule_table("rect", """
+        R1 every cell is labelled and every label's cells fill one rectangle
+        R2 every region contains exactly one number
+        R3 a region's number equals its number of cells
+    """)
+    rules_prompt = """
+        - Some cells of the grid hold numbers (0 in the grid below means no number).
+        - Cut the whole grid along the cell borders into rectangles (squares count as rectangles); every cell belongs
+          to exactly one rectangle.
+        - Every rectangle contains exactly one number, and that number equals the count of cells in the rectangle.
+    """
     symbols = frozenset(range(EMPTY, MAX_SIDE * MAX_SIDE + 1))
 
     def clues(self, state: dict) -> list[tuple[int, int, int]]:
@@ -166,13 +165,6 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
                     if any(a[r][c] != b[r][c] for r in range(r0, r0 + h) for c in range(c0, c0 + w)):
                         spots[i] = (r0 + int(rng.integers(h)), c0 + int(rng.integers(w)))
         raise RuntimeError(f"could not generate a {W}x{H} Rect puzzle")
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Some cells of the grid hold numbers (0 in the grid below means no number).\n"
-                "- Cut the whole grid along the cell borders into rectangles (squares count as rectangles); every "
-                "cell belongs to exactly one rectangle.\n"
-                "- Every rectangle contains exactly one number, and that number equals the count of cells in the "
-                "rectangle.")
 
     def answer_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)

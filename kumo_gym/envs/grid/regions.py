@@ -17,10 +17,15 @@ corruptions) see regions rather than label values:
 :class:`RectMoves` adds the §6 rectangle moves ``{"op": "rect", "r0", "c0", "r1", "c1"}`` (a new
 region; any region it overlaps is erased first) and ``{"op": "erase", "r", "c"}`` (erase the
 region of a cell) on top of the one-cell label moves.
+
+:class:`LoopAnswers` is the same idea for a closed loop numbered 1..L along it (Pearl): where it
+starts and which way it runs mean nothing, so partial credit renumbers it as the generator does;
+it is drawn with the §6 edge moves.
 """
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,7 +33,8 @@ import numpy as np
 from ...core.errors import ParseError
 from ...core.instance import Instance
 from ...core.task import Transition
-from .play import last_move_object
+from .geometry import loop_around, loop_numbers, number_loops, numbered_edges
+from .play import EdgeMoves, dirs_edges, edges_dirs, last_move_object
 
 Cell = tuple[int, int]
 EMPTY = -1
@@ -291,3 +297,49 @@ class RectMoves:
     def optimal_steps(self, instance: Instance) -> int | None:
         sol = instance.data.get("solution")
         return len(label_classes(sol)) if sol else None
+
+
+class LoopAnswers(EdgeMoves):
+    """Answers that number a closed loop's cells 1..L along it and write -1 elsewhere (see the
+    module docstring), played with edge moves."""
+
+    empty = -1
+
+    def cell_values(self, instance: Instance) -> tuple:
+        H, W = self.dims(instance)
+        return (-1, *range(1, H * W + 1))
+
+    def _blind(self, H: int, W: int, n: int):
+        return super()._blind(H, W, min(n, 3))  # blind grids: -1, 1 and 2 everywhere and their checkerboards
+
+    def progress(self, instance: Instance, grid: list[list]) -> float:
+        """Partial credit on the loop as our generator numbers it, so a start or direction of one's
+        own does not cost credit (grids that are not one loop are compared as written)."""
+        if all(isinstance(v, int) and not isinstance(v, bool) for row in grid for v in row):
+            edges = numbered_edges(grid)
+            again = number_loops(*self.dims(instance), edges)
+            if len(edges) == sum(v > 0 for row in grid for v in row) == sum(v > 0 for row in again for v in row):
+                grid = again
+        return super().progress(instance, grid)
+
+    def answer_dirs(self, instance: Instance, answer: list[list]) -> list[list[str]]:
+        return edges_dirs(*self.dims(instance), numbered_edges(answer))
+
+    def state_answer(self, instance: Instance, state) -> list[list]:
+        return number_loops(*self.dims(instance), dirs_edges([list(r) for r in state]))
+
+    @staticmethod
+    def loop_checks(grid: list[list]) -> tuple[list[tuple[list[Cell], bool]], Callable]:
+        """The checks (cells, holds) of "the numbered cells form one closed loop" (1..L each once,
+        L >= 4, consecutive numbers and L, 1 on neighbouring cells) and ``around(k)``: the cells
+        numbered k - 2, k - 1, k + 1, k + 2 (None where the loop is broken there, or k is not on it)."""
+        L, bad, one, step = loop_numbers(grid)
+        checks = [(bad, not bad), ([], L >= 4)]
+        checks += [([x for x in (one.get(k), one.get(k % L + 1)) if x], step[k]) for k in range(1, L + 1)]
+        return checks, lambda k: loop_around(one, step, k, L)
+
+    @staticmethod
+    def drawn_edges(grid: list[list]) -> list[tuple[Cell, Cell]]:
+        """The connections a grid shows, sorted: direction strings (a state) or a numbered answer."""
+        strings = all(isinstance(v, str) for row in grid for v in row)
+        return sorted(dirs_edges([list(r) for r in grid]) if strings else numbered_edges(grid))

@@ -45,6 +45,8 @@ class Sketch:
     walls: list[tuple[Cell, Cell]] = field(default_factory=list)
     edges: list[tuple[Cell, Cell]] = field(default_factory=list)
     dots: list[tuple[int, int, bool]] = field(default_factory=list)
+    #: a line of text under the board (Undead's totals)
+    caption: str = ""
 
 
 def sketch_cells(grid: list[list], show=str, fill=None) -> Sketch:
@@ -108,7 +110,7 @@ def render_text(s: Sketch) -> str:
                                         for c in range(s.W)).rstrip())
     if s.bottom:
         lines += column_labels(s.bottom, False)
-    return "\n".join(lines)
+    return "\n".join(lines + ([s.caption] if s.caption else []))
 
 
 # ---- image ----------------------------------------------------------------------------------

@@ -3,24 +3,25 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import ClassVar
 
 import numpy as np
 
-from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
-from .geometry import queen_path, ray, step_towards
+from .base import Check, GridParams, GridTask, presets
+from .geometry import queen_path, ray
 from .render import Sketch
 from .tatham.signpost import STEP
 
 MAX_SIDE = 10
 #: up to this many cells the givens are reduced while failed-literal probing solves the puzzle,
-#: beyond it while unit propagation does: this matches Tatham's given counts (2.2 at 4x4, 11.8 at 7x7)
+#: beyond it placed while unit propagation does: this matches Tatham's given counts (2.2 at 4x4, 12.9 at 7x7)
 SMALL = 16
+#: the arrow of each unit step (dr, dc)
+DIRECTION = {st: d for d, st in STEP.items()}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -28,12 +29,7 @@ class SignpostParams(GridParams):
     W: int = param(4, lo=1, hi=MAX_SIDE, doc="columns")
     H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
     corners: bool = param(False, doc="Tatham's 'c': 1 in the top-left corner, W*H in the bottom-right")
-
-    def check(self):
-        p = super().check()
-        if p.W * p.H < 2:
-            raise ConfigError(f"Signpost W={p.W}, H={p.H}: the grid needs at least 2 cells")
-        return p
+    min_cells = 2
 
 
 @functools.lru_cache(maxsize=8)
@@ -47,6 +43,51 @@ def _permutation(H: int, W: int) -> tuple[Formula, np.ndarray]:
     for k in range(H * W):
         f.exactly(x[:, :, k].ravel().tolist(), 1, rule="R1")
     return f, x
+
+
+@functools.lru_cache(maxsize=8)
+def _ray_cells(H: int, W: int) -> dict:
+    """Per direction, per cell index: the cell indices along its ray (Signpost's arrows)."""
+    return {d: [[r2 * W + c2 for r2, c2 in ray(r, c, st, H, W)] for r in range(H) for c in range(W)]
+            for d, st in STEP.items()}
+
+
+def _place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> set[int]:
+    """The cells (indices) whose numbers are shown, placed as Tatham's generator does: 1 and W*H,
+    then the numbers of cells taken in a seeded order, skipping cells deduction has already
+    numbered, until deduction numbers every cell; then each added number is dropped again (in
+    the same order) when deduction still numbers every cell without it. Deduction is unit
+    propagation on the SAT encoding, run on the grid by :mod:`._signpost_kernel`, so the grid
+    it numbers is unique (tests/grid/test_signpost.py checks it against the engine)."""
+    from . import _signpost_kernel
+
+    H, W = len(arrows), len(arrows[0])
+    n = H * W
+    rays = _ray_cells(H, W)
+    out: list[list[int]] = [[] for _ in range(n)]
+    into: list[list[int]] = [[] for _ in range(n)]
+    for r, row in enumerate(arrows):
+        for c, d in enumerate(row):
+            if d is not None:
+                out[r * W + c] = rays[d][r * W + c]
+                for b in out[r * W + c]:
+                    into[b].append(r * W + c)
+    csr = [np.asarray(x, np.int64) for lists in (out, into)
+           for x in (np.cumsum([0] + [len(v) for v in lists]), [b for v in lists for b in v])]
+    number = np.zeros(n, np.int64)
+    for i, (r, c) in enumerate(path):
+        number[r * W + c] = i
+    ends = np.asarray([path[-1][0] * W + path[-1][1]] + ([path[0][0] * W + path[0][1]] if n > 2 else []), np.int64)
+    shown = np.zeros(n, np.int8)
+    slots = n + 2  # the kernel's deduction states (live, per removal test, the ends alone)
+    ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64),
+                                np.zeros(slots * n * n, np.int8), np.zeros(slots * n, np.int64),
+                                np.zeros(slots * n, np.int64), np.zeros(slots * n * n, np.int16),
+                                np.zeros(slots * n * n, np.int16), np.zeros(n * n, np.int64), np.zeros(n, np.int64),
+                                shown, np.zeros(slots * 2 * n, np.int8))
+    if not ok:
+        raise RuntimeError("Signpost: deduction contradicts the chain it was given (a bug)")
+    return set(np.flatnonzero(shown).tolist())
 
 
 class SignpostTask(GridTask):
@@ -65,13 +106,17 @@ class SignpostTask(GridTask):
     ## Generation
     §8: a random Hamiltonian path through the queen-move graph (Warnsdorff's rule with random
     ties; with Tatham's ``c`` it runs from the top-left to the bottom-right corner), arrows
-    along it, every number shown, then numbers other than 1 and W*H (1 too on a two-cell grid,
-    which would otherwise leave nothing to fill) removed in a seeded order while deduction on
-    the SAT encoding still fixes every cell (failed-literal probing up to 16 cells, unit
-    propagation beyond: Tatham's given density), which proves the numbering unique. The single
-    chain needs no lazy cut here: the encoding numbers the cells (a permutation with every arrow
-    followed), which rules out loops; a model of the arrows alone would admit them
-    (tests/grid/test_signpost.py).
+    along it. Up to 16 cells every number is shown, then numbers other than 1 and W*H (1 too on a
+    two-cell grid, which would otherwise leave nothing to fill) are removed in a seeded order
+    while failed-literal probing on the SAT encoding still fixes every cell. Beyond 16 cells the
+    givens are placed as Tatham's generator places them: 1 and W*H, then numbers of cells in a
+    seeded order (skipping cells already numbered) until unit propagation numbers every cell,
+    then each added number dropped again when propagation does without it; a compiled kernel
+    runs that propagation on the grid (:mod:`._signpost_kernel`, the same deductions as on the
+    encoding). Either way deduction solves the puzzle, which proves the numbering unique; these
+    densities match Tatham's (2.2 givens at 4x4, 12.9 at 7x7). The single chain needs no lazy cut:
+    the encoding numbers the cells (a permutation with every arrow followed), which rules out
+    loops; a model of the arrows alone would admit them (tests/grid/test_signpost.py).
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": k}`` writes k into a cell, ``0`` clears it.
@@ -81,12 +126,12 @@ class SignpostTask(GridTask):
     family = "signpost"
     title = "Signpost"
     Params = SignpostParams
-    difficulties: ClassVar[dict] = {"trivial": {"W": 2, "H": 1}, "easy": {"W": 3, "H": 3},
-                                    "normal": {"W": 4, "H": 4}, "hard": {"W": 7, "H": 7}}
-    rule_codes: ClassVar[dict] = {
-        "signpost.R1": "the numbers 1..W*H are each used exactly once and every given number is kept",
-        "signpost.R2": "for every k < W*H the cell of k+1 lies along the arrow of the cell of k",
-    }
+    difficulties = presets("W H", (2, 1), (3, 3), (4, 4), (7, 7))
+    rule_codes = rule_table("signpost", """
+        R1 the numbers 1..W*H are each used exactly once and every given number is kept
+        R2 for every k < W*H the cell of k+1 lies along the arrow of the cell of k
+    """)
+    answer_prompt = "give the number of every cell (given numbers copied)."
     symbols = frozenset(range(1, MAX_SIDE * MAX_SIDE + 1))
     state_keys = ("arrows", "givens")
     empty = 0
@@ -152,9 +197,7 @@ class SignpostTask(GridTask):
         return Encoding(f, x.ravel(), decode, extra={"x": x})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random chain, every number shown, then numbers other than 1 and W*H removed while
-        deduction still finds the numbering (which proves it unique): probing on small grids,
-        propagation on larger ones (``SMALL``)."""
+        """A random chain, then givens as Tatham's generator places them (see :func:`_place_givens`)."""
         W, H = params["W"], params["H"]
         ends = {"start": (0, 0), "end": (H - 1, W - 1)} if params.get("corners") else {}
         path = queen_path(rng, H, W, **ends)
@@ -163,17 +206,27 @@ class SignpostTask(GridTask):
         for i, (r, c) in enumerate(path):
             sol[r][c] = i + 1
             if i + 1 < len(path):
-                arrows[r][c] = next(d for d, st in STEP.items() if st == step_towards((r, c), path[i + 1]))
+                r2, c2 = path[i + 1]
+                arrows[r][c] = DIRECTION[(r2 > r) - (r2 < r), (c2 > c) - (c2 < c)]
+        if W * H <= SMALL:
+            givens = self._reduced(rng, path, arrows, sol)
+        else:
+            shown = _place_givens(rng, path, arrows)
+            givens = [[v if r * W + c in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
+        return {"arrows": arrows, "givens": givens}, sol
+
+    def _reduced(self, rng: np.random.Generator, path: list, arrows: list[list], sol: list[list]) -> list[list]:
+        """Small grids: every number shown, then numbers other than 1 and W*H (1 too on a two-cell
+        grid, which would otherwise leave nothing to fill) removed in a seeded order while
+        failed-literal probing on the SAT encoding still fixes every cell."""
         enc = self.encode({"arrows": arrows, "givens": sol})
-        # 1 and W*H stay shown, except 1 on a two-cell grid (it would leave no cell to fill)
-        ends = [("given", *path[-1])] + ([("given", *path[0])] if W * H > 2 else [])
+        ends = [("given", *path[-1])] + ([("given", *path[0])] if len(path) > 2 else [])
         keys = [("given", r, c) for r, c in path[:-1] if ("given", r, c) not in ends]
         truth = enc.solution_values(enc.assumptions())
         kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, fixed=enc.assumptions(ends),
-                            grade_limit=1 if W * H <= SMALL else 0)
+                            grade_limit=1)
         shown = {k[1:] for k, keep in zip(keys + ends, kept + [True] * len(ends)) if keep}
-        givens = [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
-        return {"arrows": arrows, "givens": givens}, sol
+        return [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
 
     def rules_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)
@@ -184,9 +237,6 @@ class SignpostTask(GridTask):
                 "may lie in between.\n"
                 f"- The cell without an arrow (null) holds {H * W}.\n"
                 "- Non-zero entries of givens are numbers already placed and must be kept; 0 means unknown.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the number of every cell (given numbers copied)."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

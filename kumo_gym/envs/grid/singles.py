@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
-from .geometry import components, connected_cuts, neighbours4
+from .base import Check, GridParams, GridTask, presets
+from .geometry import components, connected_cuts, neighbours4, unmarked_connected
 from .latin import random_latin
 from .render import Sketch
 
@@ -55,18 +55,21 @@ class SinglesTask(GridTask):
     family = "singles"
     title = "Singles"
     Params = SinglesParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 2, "H": 2, "tatham_difficulty": "e"},
-        "easy": {"W": 4, "H": 4, "tatham_difficulty": "e"},
-        "normal": {"W": 5, "H": 5, "tatham_difficulty": "e"},
-        "hard": {"W": 12, "H": 12, "tatham_difficulty": "e"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "singles.R1": "no two black cells are orthogonally adjacent",
-        "singles.R2": "the white cells form one orthogonally connected area",
-        "singles.R3": "no number repeats among the white cells of a row or a column",
-        "singles.R4": "a white cell shows the number printed in it",
-    }
+    difficulties = presets("W H tatham_difficulty", (2, 2, "e"), (4, 4, "e"), (5, 5, "e"), (12, 12, "e"))
+    rule_codes = rule_table("singles", """
+        R1 no two black cells are orthogonally adjacent
+        R2 the white cells form one orthogonally connected area
+        R3 no number repeats among the white cells of a row or a column
+        R4 a white cell shows the number printed in it
+    """)
+    rules_prompt = """
+        - Every cell of the state's grid holds a number. Colour each cell black or white.
+        - Within any single row, and within any single column, a number may appear in at most one white cell; black
+          cells do not count.
+        - Two black cells may never share a side (touching at a corner is fine).
+        - All white cells must form one connected area, moving between white cells that share a side.
+    """
+    answer_prompt = "give every cell of the grid: -1 for a black cell, or the cell's own number for a white cell."
     symbols = frozenset(range(-1, 63))
     empty = WHITE
 
@@ -142,20 +145,27 @@ class SinglesTask(GridTask):
         return Encoding(f, x.ravel(), None, cuts=connected_cuts(-x.astype(np.int64)), cut_rule="R2",
                         extra={"black": x, "same": same})
 
+    def grade(self, instance: Instance) -> int:
+        """§8 grade with connectivity in view (:meth:`Engine.cut_grade`): plain propagation of the
+        clauses never sees that white cells must stay connected."""
+        enc = self.encoding(instance)
+        return enc.engine.cut_grade(enc.assumptions())
+
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """Latin numbers, a maximal black set, each black renumbered to clash with a white of its
         row or column; the first drawing SAT proves unique (cuts in place) is kept."""
         W, H = params["W"], params["H"]
         for _attempt in range(5000):
             nums = [row[:W] for row in random_latin(rng, max(W, H))[:H]]
-            black = np.zeros((H, W), bool)
-            for idx in rng.permutation(W * H):
-                cell = divmod(int(idx), W)
-                if any(black[n] for n in neighbours4(*cell, H, W)):
+            near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+            dark = [False] * (W * H)
+            for idx in rng.permutation(W * H).tolist():
+                if any(dark[n] for n in near[idx]):
                     continue
-                black[cell] = True
-                if len(components(~black)) != 1:
-                    black[cell] = False
+                dark[idx] = True
+                if not unmarked_connected(dark, near):
+                    dark[idx] = False
+            black = np.asarray(dark, bool).reshape(H, W)
             for r, c in sorted(zip(*np.nonzero(black))):
                 seen = sorted({nums[a][b] for a, b in [(r, k) for k in range(W)] + [(k, c) for k in range(H)]
                                if not black[a, b]})
@@ -167,16 +177,6 @@ class SinglesTask(GridTask):
             if enc.engine.unique(enc.assumptions(), truth):
                 return state, np.where(black, BLACK, np.asarray(nums)).tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Singles puzzle")
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Every cell of the state's grid holds a number. Colour each cell black or white.\n"
-                "- Within any single row, and within any single column, a number may appear in at most one white "
-                "cell; black cells do not count.\n"
-                "- Two black cells may never share a side (touching at a corner is fine).\n"
-                "- All white cells must form one connected area, moving between white cells that share a side.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give every cell of the grid: -1 for a black cell, or the cell's own number for a white cell."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         nums = self.numbers(instance)

@@ -2,16 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams
+from .base import Check, GridParams, presets
 from .latin import LatinGridTask, latin_formula, random_latin
 from .render import Sketch
 
@@ -67,18 +67,13 @@ class SoloTask(LatinGridTask):
     family = "solo"
     title = "Solo"
     Params = SoloParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"box_w": 2, "box_h": 2, "tatham_difficulty": "t"},
-        "easy": {"box_w": 3, "box_h": 2, "tatham_difficulty": "t"},
-        "normal": {"box_w": 3, "box_h": 3, "tatham_difficulty": "t"},
-        "hard": {"box_w": 3, "box_h": 3, "tatham_difficulty": "e"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "solo.R1": "every row holds each digit 1..n exactly once",
-        "solo.R2": "every column holds each digit 1..n exactly once",
-        "solo.R3": "every box holds each digit 1..n exactly once",
-        "solo.R4": "given digits are kept",
-    }
+    difficulties = presets("box_w box_h tatham_difficulty", (2, 2, "t"), (3, 2, "t"), (3, 3, "t"), (3, 3, "e"))
+    rule_codes = rule_table("solo", """
+        R1 every row holds each digit 1..n exactly once
+        R2 every column holds each digit 1..n exactly once
+        R3 every box holds each digit 1..n exactly once
+        R4 given digits are kept
+    """)
     symbols = frozenset(range(1, MAX_SYMBOLS + 1))
     state_keys = ("n", "box_w", "box_h", "grid")
 

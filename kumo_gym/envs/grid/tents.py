@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
+from .base import Check, GridParams, GridTask, presets
 from .geometry import matching, neighbours4, neighbours8
 from .render import Sketch
 
@@ -48,19 +48,26 @@ class TentsTask(GridTask):
     family = "tents"
     title = "Tents"
     Params = TentsParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 4, "H": 4, "tatham_difficulty": "e"},
-        "easy": {"W": 6, "H": 6, "tatham_difficulty": "e"},
-        "normal": {"W": 8, "H": 8, "tatham_difficulty": "e"},
-        "hard": {"W": 15, "H": 15, "tatham_difficulty": "e"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "tents.R1": "the given cells are kept: trees exactly where the puzzle has them (and an imported "
-                    "ID's given tents and non-tents)",
-        "tents.R2": "no two tents touch, not even diagonally (every 2x2 window holds at most one tent)",
-        "tents.R3": "each row and each column holds the number of tents given for it",
-        "tents.R4": "trees and tents pair off one to one between orthogonal neighbours",
-    }
+    difficulties = presets("W H tatham_difficulty", (4, 4, "e"), (6, 6, "e"), (8, 8, "e"), (15, 15, "e"))
+    rule_codes = rule_table("tents", """
+        R1 the given cells are kept: trees exactly where the puzzle has them (and an imported ID's given tents and
+           non-tents)
+        R2 no two tents touch, not even diagonally (every 2x2 window holds at most one tent)
+        R3 each row and each column holds the number of tents given for it
+        R4 trees and tents pair off one to one between orthogonal neighbours
+    """)
+    rules_prompt = """
+        - Some cells hold trees ("T"). Put tents in some of the other cells.
+        - Trees and tents come in pairs: every tree is matched with exactly one tent directly above, below, left or
+          right of it, and every tent with exactly one tree, so there are as many tents as trees. A tent may also
+          happen to touch other trees.
+        - No two tents may touch each other, not even at a corner.
+        - The number of tents in each row equals that row's entry in row_counts (top to bottom), and the number in
+          each column equals its entry in col_counts (left to right).
+    """
+    answer_prompt = """
+        give every cell of the grid: "T" for a tree (copied from the puzzle), "A" for a tent, "." for an empty cell.
+    """
     symbols = frozenset({TREE, TENT, GRASS})
     state_keys = ("grid", "col_counts", "row_counts")
     empty = GRASS
@@ -171,19 +178,6 @@ class TentsTask(GridTask):
                 a, b = spots[int(rng.integers(len(spots)))]
                 grid[r][c], grid[a][b], placed = TENT, TREE, placed + 1
         return grid if placed == n_pairs else None
-
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Some cells hold trees (\"T\"). Put tents in some of the other cells.\n"
-                "- Trees and tents come in pairs: every tree is matched with exactly one tent directly above, "
-                "below, left or right of it, and every tent with exactly one tree, so there are as many tents as "
-                "trees. A tent may also happen to touch other trees.\n"
-                "- No two tents may touch each other, not even at a corner.\n"
-                "- The number of tents in each row equals that row's entry in row_counts (top to bottom), and "
-                "the number in each column equals its entry in col_counts (left to right).")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ('give every cell of the grid: "T" for a tree (copied from the puzzle), "A" for a tent, '
-                '"." for an empty cell.')
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

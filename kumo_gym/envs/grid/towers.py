@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+import itertools
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams
+from .base import Check, GridParams, presets
 from .latin import LatinGridTask, latin_formula, random_latin
 from .render import Sketch
 from .tatham.towers import SIDES
@@ -52,8 +53,10 @@ class TowersTask(LatinGridTask):
 
     ## Generation
     §8: a random Latin square, its 4n edge clues and the fewest random givens that make it unique.
-    At Easy, as in Tatham's, every edge clue stays and givens go while failed-literal probing still
-    solves it (grade <= 1); other levels reduce clues and givens to a minimal unique set.
+    At Easy, as in Tatham's, every edge clue stays and givens go while line-by-line deduction
+    still solves it (each row and column with its two clues narrowed to the heights some fitting
+    permutation allows; up to n = 7, above that failed-literal probing, grade <= 1); other levels
+    reduce clues and givens to a minimal unique set.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": height}``, 0 clears a cell; given cells are fixed.
@@ -62,17 +65,21 @@ class TowersTask(LatinGridTask):
     family = "towers"
     title = "Towers"
     Params = TowersParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"n": 3, "tatham_difficulty": "e"},
-        "easy": {"n": 4, "tatham_difficulty": "e"},
-        "normal": {"n": 5, "tatham_difficulty": "e"},
-        "hard": {"n": 6, "tatham_difficulty": "e"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "towers.R1": "every row and every column holds each height 1..n exactly once",
-        "towers.R2": "each edge clue equals the number of towers visible from it",
-        "towers.R3": "given heights are kept",
-    }
+    difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (5, "e"), (6, "e"))
+    rule_codes = rule_table("towers", """
+        R1 every row and every column holds each height 1..n exactly once
+        R2 each edge clue equals the number of towers visible from it
+        R3 given heights are kept
+    """)
+    rules_prompt = """
+        - Every cell holds a tower of height 1 to {n}; each row and each column contains every height exactly once.
+        - A clue outside the grid gives the number of towers visible from that point looking into the grid along its
+          row or column. A tower is visible when it is taller than all towers in front of it.
+        - "top" clues look down the columns (left to right), "bottom" clues look up the columns, "left" clues look
+          right along the rows (top to bottom), "right" clues look left along the rows; 0 means no clue.
+        - Non-zero heights in the grid are given and must be kept; 0 marks an empty cell.
+    """
+    answer_prompt = "give the completed grid of heights as integers 1 to {n}, including the given heights."
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "top", "bottom", "left", "right", "grid")
 
@@ -144,6 +151,8 @@ class TowersTask(LatinGridTask):
         full = {"n": n, "top": [visible_count(col) for col in cols], "bottom": [visible_count(col[::-1]) for col in cols],
                 "left": [visible_count(row) for row in sol], "right": [visible_count(row[::-1]) for row in sol],
                 "grid": sol}
+        if easy and n <= 7:
+            return {**full, "grid": self._easy_givens(rng, n, full)}, sol
         enc = self.encode(full)
         eng, truth = enc.engine, enc.solution_values(enc.assumptions())
         edges = [list(enc.clues[side, i][1]) for side in SIDES for i in range(n)]
@@ -171,20 +180,43 @@ class TowersTask(LatinGridTask):
         return {**state, "grid": [[v if enc.clues[r, c][1][0] in on else 0 for c, v in enumerate(row)]
                                   for r, row in enumerate(sol)]}, sol
 
-    def rules_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return (f"- Every cell holds a tower of height 1 to {n}; each row and each column contains every height "
-                "exactly once.\n"
-                "- A clue outside the grid gives the number of towers visible from that point looking into the "
-                "grid along its row or column. A tower is visible when it is taller than all towers in front of it.\n"
-                "- \"top\" clues look down the columns (left to right), \"bottom\" clues look up the columns, "
-                "\"left\" clues look right along the rows (top to bottom), \"right\" clues look left along the rows; "
-                "0 means no clue.\n"
-                "- Non-zero heights in the grid are given and must be kept; 0 marks an empty cell.")
+    @staticmethod
+    def _easy_givens(rng: np.random.Generator, n: int, full: dict) -> list[list]:
+        """Easy (every edge clue kept): the givens, by line deduction on the grid (a kernel, see
+        _towers_kernel; what it solves is unique): the shortest prefix of a random cell order
+        that it solves (binary search: more givens never deduce less), then givens dropped in a
+        seeded order while it still solves the puzzle."""
+        from . import _towers_kernel
 
-    def answer_text(self, instance: Instance) -> str:
-        n = instance.data["state"]["n"]
-        return f"give the completed grid of heights as integers 1 to {n}, including the given heights."
+        perms = np.asarray(list(itertools.permutations(range(1, n + 1))), np.int8)
+        front = (np.diff(np.maximum.accumulate(perms, axis=1), axis=1) > 0).sum(axis=1).astype(np.int8) + 1
+        back = (np.diff(np.maximum.accumulate(perms[:, ::-1], axis=1), axis=1) > 0).sum(axis=1).astype(np.int8) + 1
+        clues = np.asarray([v for side in SIDES for v in full[side]], np.int64)
+        sol = np.asarray(full["grid"], np.int8).ravel()
+        scratch = (np.zeros(n * n, np.int64), np.zeros(n, np.int64), np.zeros(2 * n + 1, np.int64), np.zeros(2 * n, np.int8))
+        given = np.zeros(n * n, np.int8)
+
+        def solves(goal: int = -1) -> bool:
+            return _towers_kernel.solves(n, perms, front, back, clues, given, goal, *scratch)
+
+        order = rng.permutation(n * n)
+        lo, hi = 0, n * n
+        while lo < hi:
+            k = (lo + hi) // 2
+            given[:] = 0
+            given[order[:k]] = sol[order[:k]]
+            if solves():
+                hi = k
+            else:
+                lo = k + 1
+        given[:] = 0
+        given[order[:lo]] = sol[order[:lo]]
+        for j in rng.permutation(lo):
+            cell = int(order[j])
+            given[cell] = 0
+            if not solves(cell):  # the rest decide this cell again: then they decide every cell
+                given[cell] = sol[cell]
+        return given.reshape(n, n).tolist()
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]

@@ -3,18 +3,19 @@ from __future__ import annotations
 
 import dataclasses
 from itertools import pairwise, permutations
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
-from .geometry import link_components, loop_cuts, random_path
-from .play import STEPS, EdgeMoves, canonical_dirs, direction, dirs_edges, edges_dirs, grid_edges
+from .base import Check, GridParams, GridTask, presets
+from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
+from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
+from .tatham.tracks import count_labels, given_pieces, track_ends
 
 PIECES = ("", "UR", "UD", "UL", "RD", "RL", "DL")
 #: the §8 grade a removal must keep: probing at Easy; Tricky and Hard are minimal
@@ -22,6 +23,8 @@ GRADE_TARGET = {"e": 1, "t": None, "h": None}
 #: above this many cells Tricky also keeps probing-solvable piece sets: a minimal set there has a
 #: third fewer pieces than Tatham's bounded Tricky solver needs (15x15: 7.9 against 11.8)
 BOUNDED_ABOVE = 100
+#: there, as many pieces stay as Tatham's show: a share of the track (15x15dt: 12.9 of its 72 cells)
+BOUNDED_SHARE = 0.18
 #: the share of the grid Tatham's tracks fill, by grid area (measured on its presets)
 DENSITY = ((16, 0.77), (64, 0.55), (225, 0.32))
 
@@ -34,11 +37,7 @@ class TracksParams(GridParams):
     single_ones: bool = param(False, doc="Tatham's 'o' (generation only): no two neighbouring lines both count 1")
 
 
-def _inside(H: int, W: int, r: int, c: int, d: str) -> bool:
-    return 0 <= r + STEPS[d][0] < H and 0 <= c + STEPS[d][1] < W
-
-
-class TracksTask(EdgeMoves, GridTask):
+class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     """Train Tracks: lay one railway from the left edge to the bottom edge.
 
     ## Description
@@ -57,8 +56,9 @@ class TracksTask(EdgeMoves, GridTask):
     §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
     Tatham's track density; every count shown, both end pieces given, the other pieces removed in
     a seeded random order while the puzzle stays unique (SAT with lazy cuts against closed
-    loops), at Easy (and on grids over 100 cells) only while failed-literal probing solves it; Tricky
-    on smaller grids keeps the better of two draws. ``o`` is honoured by redrawing.
+    loops), at Easy (and on grids over 100 cells, down to Tatham's share of the track, 18 %) only
+    while failed-literal probing solves it; Tricky on smaller grids keeps the better of two draws.
+    ``o`` is honoured by redrawing.
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` lays the track between two
@@ -68,20 +68,32 @@ class TracksTask(EdgeMoves, GridTask):
     family = "tracks"
     title = "Train Tracks"
     Params = TracksParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 4, "H": 4, "tatham_difficulty": "e"},
-        "easy": {"W": 8, "H": 8, "tatham_difficulty": "e"},
-        "normal": {"W": 8, "H": 8, "tatham_difficulty": "t"},
-        "hard": {"W": 15, "H": 15, "tatham_difficulty": "t"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "tracks.R1": "the track enters from the left edge at entry_row and leaves through the bottom edge at "
-                     "exit_col, and touches the border nowhere else",
-        "tracks.R2": "every connection between two cells is claimed by both of them",
-        "tracks.R3": "the track is one path: no closed loop anywhere",
-        "tracks.R4": "each column and each row holds as many track cells as its count",
-        "tracks.R5": "given pieces keep their connections to their neighbours",
-    }
+    difficulties = presets("W H tatham_difficulty", (4, 4, "e"), (8, 8, "e"), (8, 8, "t"), (15, 15, "t"))
+    rule_codes = rule_table("tracks", """
+        R1 the track enters from the left edge at entry_row and leaves through the bottom edge at exit_col, and
+           touches the border nowhere else
+        R2 every connection between two cells is claimed by both of them
+        R3 the track is one path: no closed loop anywhere
+        R4 each column and each row holds as many track cells as its count
+        R5 given pieces keep their connections to their neighbours
+    """)
+    rules_prompt = """
+        - Lay a railway track through some cells of the grid. It comes in from outside the left edge into row
+          entry_row of column 0, and goes out through the bottom edge from column exit_col of the last row.
+        - Each track cell holds one piece joining exactly two of its sides: a straight piece or a quarter turn. When a
+          cell joins towards a neighbour, that neighbour must join back towards it; apart from the two ends, no piece
+          points off the grid.
+        - The whole track is one path from the entry to the exit: no branches, no crossings, and no closed loops
+          anywhere.
+        - col_counts (left to right) and row_counts (top to bottom) give how many cells of each column and row the
+          track passes through.
+        - given_pieces maps "row,column" to a piece that is already laid; keep it as given.
+    """
+    answer_prompt = """
+        for every cell give a string: the two sides its piece joins, written with the letters U (up), R (right), D
+          (down), L (left), such as "RD" or "UL"; or "" for a cell without track. The entry cell includes L and the
+          exit cell includes D.
+    """
     symbols = frozenset({""} | {a + b for a, b in permutations("URDL", 2)})
     state_keys = ("col_counts", "row_counts", "entry_row", "exit_col", "given_pieces")
     empty = ""
@@ -93,84 +105,47 @@ class TracksTask(EdgeMoves, GridTask):
         return PIECES  # one spelling per piece (URDL order); parse and verify accept any order
 
     def givens(self, instance: Instance) -> dict:
-        return {tuple(int(x) for x in k.split(",")): v for k, v in sorted(instance.data["state"]["given_pieces"].items())}
-
-    def parse(self, text: str) -> list[list]:
-        return [[canonical_dirs(v) for v in row] for row in super().parse(text)]
-
-    def verify(self, instance: Instance, answer):
-        if isinstance(answer, list) and all(isinstance(row, list) for row in answer):
-            answer = [[canonical_dirs(v.upper()) if isinstance(v, str) and v.upper() in self.symbols else v
-                       for v in row] for row in answer]
-        return super().verify(instance, answer)
+        return given_pieces(instance.data["state"])
 
     def fixed_cells(self, instance: Instance) -> set:
         return set(self.givens(instance))  # an end cell without a given piece keeps its other side free
 
     def fixed_pieces(self, instance: Instance) -> dict:
-        st, H = instance.data["state"], self.dims(instance)[0]
-        ends = {(st["entry_row"], 0): "L", (H - 1, st["exit_col"]): "D"}
+        ends = track_ends(instance.data["state"])
         return {**ends, **{x: canonical_dirs(v + ends.get(x, "")) for x, v in self.givens(instance).items()}}
 
     # ---- rules --------------------------------------------------------------------------------
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         st, (H, W) = instance.data["state"], self.dims(instance)
-        ends = {((st["entry_row"], 0), "L"), ((H - 1, st["exit_col"]), "D")}
-        off = {((r, c), d) for r in range(H) for c in range(W) for d in grid[r][c] if not _inside(H, W, r, c, d)}
-        bad = sorted({x for x, _ in off ^ ends})
-        checks = [Check("R1", bad, not bad)]
-        checks += [Check("R2", [a, b], (direction(a, b) in grid[a[0]][a[1]]) == (direction(b, a) in grid[b[0]][b[1]]))
-                   for a, b in grid_edges(H, W)]
-        loops = [x for cells, n in link_components(H, W, dirs_edges(grid)) if n == len(cells) for x in cells]
+        off, one_sided, loops = track_faults(grid, set(track_ends(st).items()))
+        checks = [Check("R1", off, not off)]
+        checks += [Check("R2", [a, b], (a, b) not in one_sided) for a, b in grid_edges(H, W)]
         checks.append(Check("R3", loops, not loops))
         checks += [Check("R4", [(0, c)], sum(grid[r][c] != "" for r in range(H)) == k)
                    for c, k in enumerate(st["col_counts"])]
         checks += [Check("R4", [(r, 0)], sum(v != "" for v in grid[r]) == k) for r, k in enumerate(st["row_counts"])]
-        for (r, c), piece in self.givens(instance).items():
-            checks.append(Check("R5", [(r, c)], {d for d in grid[r][c] if _inside(H, W, r, c, d)}
-                                == {d for d in piece if _inside(H, W, r, c, d)}))
-        return checks
+        return checks + [Check("R5", [(r, c)], set(inside_sides(r, c, grid[r][c], H, W)) == set(inside_sides(r, c, piece, H, W)))
+                         for (r, c), piece in self.givens(instance).items()]
 
     def encode(self, state: dict) -> Encoding:
         H, W = self.shape(state)
         enc = self.layout((H, W), lambda: self._rules(H, W))
         d, rows, cols = enc.extra["d"], enc.extra["rows"], enc.extra["cols"]
-        border = [int(d[r, c, k]) * (1 if (r, c, k) in ((state["entry_row"], 0, 3), (H - 1, state["exit_col"], 2)) else -1)
-                  for r in range(H) for c in range(W) for k in range(4) if not _inside(H, W, r, c, "URDL"[k])]
-        clues = {("border",): ("R1", border)}
+        clues = {("border",): ("R1", track_border(d, set(track_ends(state).items())))}
         clues |= {("col", c): ("R4", cols[c].eq(k)) for c, k in enumerate(state["col_counts"])}
         clues |= {("row", r): ("R4", rows[r].eq(k)) for r, k in enumerate(state["row_counts"])}
-        for key, piece in sorted(state["given_pieces"].items()):
-            r, c = (int(x) for x in key.split(","))
-            clues[("piece", r, c)] = ("R5", [int(d[r, c, k]) * (1 if x in piece else -1)
-                                              for k, x in enumerate("URDL") if _inside(H, W, r, c, x)])
+        for (r, c), piece in given_pieces(state).items():
+            clues[("piece", r, c)] = ("R5", [int(d[r, c, "URDL".index(x)]) * (1 if x in piece else -1)
+                                              for x in inside_sides(r, c, "URDL", H, W)])
         return enc.with_clues(clues)
 
     @staticmethod
     def _rules(H: int, W: int) -> Encoding:
-        """Four direction variables per cell (0 or 2 true: the answer's symbols); R2 "both
-        cells claim it" per pair of neighbours; track-cell counters; R3 by cuts."""
+        """Direction variables per cell (the answer's symbols) with R2 between neighbours,
+        track-cell counters, R3 by cuts (geometry.track_vars)."""
         f = Formula()
-        d, t = f.grid("dir", H, W, 4), f.grid("track", H, W)
-        for r in range(H):
-            for c in range(W):
-                lits = [int(x) for x in d[r, c]]
-                f.at_most(lits, 2)
-                f.extend([[-x] + [y for y in lits if y != x] for x in lits])
-                f.extend([[-x, int(t[r, c])] for x in lits] + [[-int(t[r, c])] + lits])
-                if c + 1 < W:
-                    f.exactly([int(d[r, c, 1]), -int(d[r, c + 1, 3])], 1, rule="R2")
-                if r + 1 < H:
-                    f.exactly([int(d[r, c, 2]), -int(d[r + 1, c, 0])], 1, rule="R2")
-                if r + 1 < H and c + 1 < W:  # no 2x2 loop (implied by R3; helps propagation)
-                    f.add([-int(d[r, c, 1]), -int(d[r, c + 1, 2]), -int(d[r + 1, c + 1, 3]), -int(d[r + 1, c, 0])])
+        d, t, decode, cuts = track_vars(f, H, W, rule="R2")
         rows, cols = [f.count(t[r].tolist()) for r in range(H)], [f.count(t[:, c].tolist()) for c in range(W)]
-        exits = {((r, c), x): int(d[r, c, k]) for r in range(H) for c in range(W) for k, x in enumerate("URDL")}
-
-        def decode(value: np.ndarray) -> list[list]:
-            return [["".join(x for k, x in enumerate("URDL") if value[d[r, c, k]] > 0) for c in range(W)] for r in range(H)]
-
-        cuts = loop_cuts(t, exits, lambda value: dirs_edges(decode(value)), single_loop=False)
         return Encoding(f, d.ravel(), decode, cuts=cuts, cut_rule="R3", extra={"d": d, "rows": rows, "cols": cols})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
@@ -198,42 +173,23 @@ class TracksTask(EdgeMoves, GridTask):
                      "given_pieces": {f"{r},{c}": sol[r][c] for r, c in sorted(path)}}
             enc = self.encode(state)
             keys = [("piece", r, c) for r, c in path[1:-1]]
-            d = enc.extra["d"]
-            truth = enc.solution_values([int(d[r, c, k]) * (1 if x in sol[r][c] else -1)
-                                         for r in range(H) for c in range(W) for k, x in enumerate("URDL")])
-            limit = 1 if H * W > BOUNDED_ABOVE else GRADE_TARGET[level]
-            kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, grade_limit=limit,
-                                fixed=enc.assumptions([k for k in enc.clues if k not in keys]))
+            truth = enc.solution_values(track_literals(enc.extra["d"], sol))
+            big, budget = H * W > BOUNDED_ABOVE, iter(range(len(path) - round(BOUNDED_SHARE * len(path))))  # removals
+            kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth,
+                                grade_limit=1 if big else GRADE_TARGET[level],
+                                fixed=enc.assumptions([k for k in enc.clues if k not in keys]),
+                                acceptable=(lambda _lits, b=budget: next(b, None) is not None) if big else None, runs=False)
             gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}
             state["given_pieces"] = {k: v for k, v in state["given_pieces"].items() if k not in gone}
             return state, sol
 
-    def rules_text(self, instance: Instance) -> str:
-        return ("- Lay a railway track through some cells of the grid. It comes in from outside the left edge into "
-                "row entry_row of column 0, and goes out through the bottom edge from column exit_col of the last row.\n"
-                "- Each track cell holds one piece joining exactly two of its sides: a straight piece or a quarter "
-                "turn. When a cell joins towards a neighbour, that neighbour must join back towards it; apart from "
-                "the two ends, no piece points off the grid.\n"
-                "- The whole track is one path from the entry to the exit: no branches, no crossings, and no closed "
-                "loops anywhere.\n"
-                "- col_counts (left to right) and row_counts (top to bottom) give how many cells of each column and "
-                "row the track passes through.\n"
-                "- given_pieces maps \"row,column\" to a piece that is already laid; keep it as given.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return ('for every cell give a string: the two sides its piece joins, written with the letters U (up), '
-                'R (right), D (down), L (left), such as "RD" or "UL"; or "" for a cell without track. The entry '
-                'cell includes L and the exit cell includes D.')
-
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st, (H, W) = instance.data["state"], self.dims(instance)
         edges = sorted(dirs_edges([[v if isinstance(v, str) else "" for v in row] for row in grid]))
-        edges += [((st["entry_row"], 0), (st["entry_row"], -1)), ((H - 1, st["exit_col"]), (H, st["exit_col"]))]
-        given = self.givens(instance)
-        return Sketch(H, W, [[""] * W for _ in range(H)], [["given" if (r, c) in given else None for c in range(W)]
-                                                          for r in range(H)], edges=edges,
-                      top=[[("S" if c == st["exit_col"] else "") + str(n)] for c, n in enumerate(st["col_counts"])],
-                      left=[[("S" if r == st["entry_row"] else "") + str(n)] for r, n in enumerate(st["row_counts"])])
+        edges += [(x, (x[0] + STEPS[k][0], x[1] + STEPS[k][1])) for x, k in track_ends(st).items()]
+        given, (top, left) = self.givens(instance), count_labels(st)
+        fill = [["given" if (r, c) in given else None for c in range(W)] for r in range(H)]
+        return Sketch(H, W, [[""] * W for _ in range(H)], fill, edges=edges, top=[[x] for x in top], left=[[x] for x in left])
 
     def clue_count(self, instance: Instance) -> int:
         return len(instance.data["state"]["given_pieces"])  # the pieces (every count is always shown)

@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, descend
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask
-from .geometry import sight_line
+from .base import Check, GridParams, GridTask, presets
+from .geometry import change_one, sight_line
 from .render import Sketch
 from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
 
@@ -61,17 +61,28 @@ class UndeadTask(GridTask):
     family = "undead"
     title = "Undead"
     Params = UndeadParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 3, "H": 3, "tatham_difficulty": "e"},
-        "easy": {"W": 4, "H": 4, "tatham_difficulty": "e"},
-        "normal": {"W": 4, "H": 4, "tatham_difficulty": "n"},
-        "hard": {"W": 7, "H": 7, "tatham_difficulty": "n"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "undead.R1": "every cell without a mirror holds G, V or Z, and given monsters are kept",
-        "undead.R2": "the numbers of ghosts, vampires and zombies equal the totals",
-        "undead.R3": "each edge number equals the monsters seen from there along its line of sight",
-    }
+    difficulties = presets("W H tatham_difficulty", (3, 3, "e"), (4, 4, "e"), (4, 4, "n"), (7, 7, "n"))
+    rule_codes = rule_table("undead", """
+        R1 every cell without a mirror holds G, V or Z, and given monsters are kept
+        R2 the numbers of ghosts, vampires and zombies equal the totals
+        R3 each edge number equals the monsters seen from there along its line of sight
+    """)
+    rules_prompt = """
+        - In the grid "\\\\" (one backslash, escaped as JSON writes it) and "/" are two-sided mirrors, "." an empty cell
+          (a letter: a given monster). Every cell without a mirror holds one monster: a ghost G, a vampire V or a
+          zombie Z.
+        - "totals" says how many ghosts, vampires and zombies there are in all.
+        - Each edge number counts the monsters seen looking into the grid from that spot: "top" and "bottom" list the
+          numbers above and below the columns (left to right), "left" and "right" those beside the rows (top to
+          bottom). The gaze goes straight into the grid from the edge; a mirror "\\\\" turns it from down to right,
+          right to down, up to left and left to up, a mirror "/" from down to left, left to down, up to right and
+          right to up; it ends when it leaves the grid.
+        - Zombies are always seen. Vampires are seen only before the gaze has hit any mirror; ghosts are seen only
+          after it has hit at least one. A monster passed twice is counted twice.
+    """
+    answer_prompt = """
+        give every cell: "G", "V" or "Z" for its monster; copy the mirrors ("\\\\" or "/") where they are.
+    """
     symbols = frozenset({*MONSTERS, *MIRRORS})
     state_keys = ("grid", "totals", *SIDES)
     empty = "."
@@ -136,6 +147,7 @@ class UndeadTask(GridTask):
         """Random mirrors and monsters, changed where probing leaves cells open (the class docstring)."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         first = None
+        deep = GRADE_TARGET[level] > 0  # e: descend on propagation alone (grade 0 is the target)
         for attempt in range(400):
             if attempt % LAYOUT_TRIES == 0:  # a new mirror layout (a new formula) every few draws
                 k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
@@ -144,8 +156,8 @@ class UndeadTask(GridTask):
                           for r in range(H)]
                 free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
             start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
-            sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g),
-                                      lambda g, cells: self._change(rng, g, cells), 8 + 2 * len(free))
+            sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g, deep),
+                                      lambda g, cells: change_one(rng, g, cells, MONSTERS), 8 + 2 * len(free))
             if still_open or not free:
                 continue
             enc = self.encode(state := state_of(layout, sol))
@@ -157,17 +169,12 @@ class UndeadTask(GridTask):
             raise RuntimeError(f"could not generate a {W}x{H} Undead puzzle")
         return first
 
-    def _open(self, layout: list, free: list, sol: list[list[str]]) -> list[tuple[int, int]]:
-        """The cells failed-literal probing leaves open in the puzzle of ``sol``."""
+    def _open(self, layout: list, free: list, sol: list[list[str]], deep: bool = True) -> list[tuple[int, int]]:
+        """The cells failed-literal probing (``deep``) or unit propagation leaves open in the puzzle of ``sol``."""
         enc = self.encode(state_of(layout, sol))
-        value, x = enc.engine.probe(enc.assumptions()), enc.extra["x"]
+        eng = enc.engine
+        value, x = (eng.probe if deep else eng.propagate)(enc.assumptions()), enc.extra["x"]
         return [(r, c) for r, c in free if any(value[x[r, c, t]] == 0 for t in MONSTERS)]
-
-    @staticmethod
-    def _change(rng: np.random.Generator, sol: list[list[str]], cells: list) -> list[list[str]]:
-        (r, c), out = cells[int(rng.integers(len(cells)))], [list(row) for row in sol]  # another monster there
-        out[r][c] = [t for t in MONSTERS if t != sol[r][c]][int(rng.integers(2))]
-        return out
 
     def clue_count(self, instance: Instance) -> int:  # mirrors and givens (every count is always shown)
         return sum(v != "." for row in instance.data["state"]["grid"] for v in row)
@@ -176,30 +183,11 @@ class UndeadTask(GridTask):
         st = instance.data["state"]
         return np.asarray([st["totals"][t] for t in MONSTERS] + [n for side in SIDES for n in st[side]], np.float32)
 
-    def rules_text(self, instance: Instance) -> str:
-        return ("- In the grid \"\\\\\" (one backslash, escaped as JSON writes it) and \"/\" are two-sided mirrors, \".\" an "
-                "empty cell (a letter: a given monster). Every cell without a mirror holds one monster: a ghost G, a "
-                "vampire V or a zombie Z.\n"
-                "- \"totals\" says how many ghosts, vampires and zombies there are in all.\n"
-                "- Each edge number counts the monsters seen looking into the grid from that spot: \"top\" and "
-                "\"bottom\" list the numbers above and below the columns (left to right), \"left\" and \"right\" "
-                "those beside the rows (top to bottom). The gaze goes straight into the grid from the edge; a mirror "
-                "\"\\\\\" turns it from down to right, right to down, up to left and left to up, a mirror \"/\" from "
-                "down to left, left to down, up to right and right to up; it ends when it leaves the grid.\n"
-                "- Zombies are always seen. Vampires are seen only before the gaze has hit any mirror; ghosts are "
-                "seen only after it has hit at least one. A monster passed twice is counted twice.")
-
-    def answer_text(self, instance: Instance) -> str:
-        return 'give every cell: "G", "V" or "Z" for its monster; copy the mirrors ("\\\\" or "/") where they are.'
-
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]
         H, W = self.dims(instance)
         colour = {"G": "blue", "V": "red", "Z": "green", "\\": "given", "/": "given"}
         return Sketch(H, W, [[st["grid"][r][c] if st["grid"][r][c] in MIRRORS else grid[r][c] for c in range(W)]
                              for r in range(H)], [[colour.get(v) for v in row] for row in grid],
+                      caption="  ".join(f"{k}: {st['totals'][k]}" for k in MONSTERS),
                       **{side: [[str(n)] for n in st[side]] for side in SIDES})
-
-    def render(self, instance: Instance, state=None) -> str:  # the totals under the board
-        t = instance.data["state"]["totals"]
-        return super().render(instance, state) + "\n" + "  ".join(f"{k}: {t[k]}" for k in MONSTERS)

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams
+from .base import Check, GridParams, presets
 from .latin import LatinGridTask, at_least_literals, latin_formula, random_latin
 from .render import Sketch
 from .tatham.unequal import diagram, neighbour_pairs
@@ -51,18 +51,13 @@ class UnequalTask(LatinGridTask):
     family = "unequal"
     title = "Unequal"
     Params = UnequalParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"n": 3, "tatham_difficulty": "t"},
-        "easy": {"n": 4, "tatham_difficulty": "e"},
-        "normal": {"n": 4, "tatham_difficulty": "k"},
-        "hard": {"n": 7, "tatham_difficulty": "k"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "unequal.R1": "every row and every column holds each value 1..n exactly once",
-        "unequal.R2": "given numbers are kept",
-        "unequal.R3": "every inequality sign holds: the cell it opens towards is larger",
-        "unequal.R3a": "Adjacent mode: marked neighbours differ by exactly one, unmarked neighbours do not",
-    }
+    difficulties = presets("n tatham_difficulty", (3, "t"), (4, "e"), (4, "k"), (7, "k"))
+    rule_codes = rule_table("unequal", """
+        R1 every row and every column holds each value 1..n exactly once
+        R2 given numbers are kept
+        R3 every inequality sign holds: the cell it opens towards is larger
+        R3a Adjacent mode: marked neighbours differ by exactly one, unmarked neighbours do not
+    """)
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "mode", "grid", "gt", "adj")
 
@@ -115,7 +110,7 @@ class UnequalTask(LatinGridTask):
                 f.extend([[-g, -ge[q, v], ge[p, v + 1]] for v in range(2, n)])
                 f.add([-g, -ge[q, n]])
                 f.extend([[g, -ge[p, v], ge[q, v]] for v in range(2, n + 1)])
-        return Encoding(f, x.ravel(), self.decoder(x), extra={"x": x, "rel": rel})
+        return Encoding(f, x.ravel(), self.decoder(x), extra={"x": x, "rel": rel}, solver="glucose4")
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """Above Easy, a puzzle that propagation alone solves is redrawn (up to 20 times)."""

@@ -2,19 +2,20 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
 
 import numpy as np
 
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, cells_decoder
+from .base import Check, GridParams, GridTask, cells_decoder, presets
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
+NO_COLOUR = np.zeros(0, np.int8)
 #: the §8 grade a removal must keep per level: propagation at Trivial, probing at Easy; Normal is minimal
 GRADE_TARGET = {"t": 0, "e": 1, "n": None}
 
@@ -64,18 +65,15 @@ class UnrulyTask(GridTask):
     family = "unruly"
     title = "Unruly"
     Params = UnrulyParams
-    difficulties: ClassVar[dict] = {
-        "trivial": {"W": 6, "H": 6, "unique": False, "tatham_difficulty": "t"},
-        "easy": {"W": 8, "H": 6, "unique": False, "tatham_difficulty": "t"},
-        "normal": {"W": 8, "H": 8, "unique": False, "tatham_difficulty": "t"},
-        "hard": {"W": 14, "H": 14, "unique": False, "tatham_difficulty": "t"},
-    }
-    rule_codes: ClassVar[dict] = {
-        "unruly.R1": "every row and every column holds as many black cells as white ones",
-        "unruly.R2": "no three consecutive cells of one colour in a row or a column",
-        "unruly.R3": "given cells keep their colour",
-        "unruly.R4": "with 'unique' set, no two rows and no two columns are equal",
-    }
+    difficulties = presets("W H unique tatham_difficulty",
+                           (6, 6, False, "t"), (8, 6, False, "t"), (8, 8, False, "t"), (14, 14, False, "t"))
+    rule_codes = rule_table("unruly", """
+        R1 every row and every column holds as many black cells as white ones
+        R2 no three consecutive cells of one colour in a row or a column
+        R3 given cells keep their colour
+        R4 with 'unique' set, no two rows and no two columns are equal
+    """)
+    answer_prompt = "give the colour of every cell as an integer: 1 for black, 0 for white, givens included."
     symbols = frozenset({BLACK, WHITE})
     state_keys = ("grid", "unique")
     empty = EMPTY
@@ -138,16 +136,40 @@ class UnrulyTask(GridTask):
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H, unique = params["W"], params["H"], bool(params["unique"])
+        level = GRADE_TARGET[params["tatham_difficulty"]]
+        if not unique and level == 0:
+            return self._sample_fast(rng, H, W)
         enc = self.encode({"grid": [[EMPTY] * W for _ in range(H)], "unique": unique})
         value = enc.engine.sample([], random_phases(rng, enc.answer))
         sol = enc.decode(value)
         full = self.encode({"grid": sol, "unique": unique})
         keys = sorted(full.clues)
-        kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, value,
-                            grade_limit=GRADE_TARGET[params["tatham_difficulty"]])
+        kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, value, grade_limit=level)
         on = {k for k, keep in zip(keys, kept) if keep}
         return {"grid": [[sol[r][c] if (r, c) in on else EMPTY for c in range(W)] for r in range(H)],
                 "unique": unique}, sol
+
+    @staticmethod
+    def _sample_fast(rng: np.random.Generator, H: int, W: int) -> tuple[dict, list[list]]:
+        """Tatham's lowest level without 'unique' (every preset), on the grid by a kernel that
+        deduces exactly what propagation over the CNF does (see _unruly_kernel): a random valid
+        grid filled cell by cell with propagation, then givens dropped in a seeded order while
+        propagation still solves the puzzle, which proves it unique."""
+        from . import _unruly_kernel
+
+        n = H * W
+        val, counts, trail = _unruly_kernel.scratch(H, W)
+        for _attempt in range(10_000):
+            order = rng.permutation(n).astype(np.int64)
+            colour = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int8)
+            if _unruly_kernel.run(H, W, order, colour, val, val, val, counts, trail):  # truth, active unused
+                break
+        else:
+            raise RuntimeError(f"could not fill a {W}x{H} Unruly grid")
+        truth, active = val.copy(), np.ones(n, np.int8)
+        _unruly_kernel.run(H, W, rng.permutation(n).astype(np.int64), NO_COLOUR, truth, active, val, counts, trail)
+        sol = np.where(truth > 0, BLACK, WHITE).reshape(H, W)
+        return {"grid": np.where(active.reshape(H, W) > 0, sol, EMPTY).tolist(), "unique": False}, sol.tolist()
 
     def rules_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)
@@ -160,9 +182,6 @@ class UnrulyTask(GridTask):
         if instance.data["state"].get("unique"):
             return text + "\n- \"unique\" is true: no two rows may be identical, and no two columns may be identical."
         return text + "\n- \"unique\" is false: rows (or columns) may repeat."
-
-    def answer_text(self, instance: Instance) -> str:
-        return "give the colour of every cell as an integer: 1 for black, 0 for white, givens included."
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         fixed = self.givens(instance)

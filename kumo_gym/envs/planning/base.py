@@ -120,7 +120,9 @@ def bucket_presets(buckets: dict[str, tuple[int, int]], fixed: dict[str, int] | 
 
 
 def document_rules(cls: type) -> type:
-    """Append the rule table, in checking order, to a task's docstring (its manual)."""
+    """Close a task's ``rule_codes`` with the goal rule every planning puzzle checks last, and append
+    the rule table, in checking order, to its docstring (its manual)."""
+    cls.rule_codes = {**{c: t for c, t in cls.rule_codes.items() if c != GOAL_RULE}, GOAL_RULE: GOAL_RULE_TEXT}
     rows = "\n".join(f"| ``{code}`` | {text} |" for code, text in cls.rule_codes.items())
     cls.__doc__ = (cls.__doc__ or "").rstrip() + (
         "\n\n    ## Rules\n    Checked in this order; a verdict names the first broken rule in "

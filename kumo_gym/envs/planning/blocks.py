@@ -11,6 +11,7 @@ import numpy as np
 from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.planning import (
     SEARCH_LIMIT,
     SearchBudgetExceeded,
@@ -23,8 +24,6 @@ from ...solvers.planning import (
 )
 from . import moves as mv
 from .base import (
-    GOAL_RULE,
-    GOAL_RULE_TEXT,
     MAX_DETAIL_MOVES,
     PlanningParams,
     PlanningTask,
@@ -113,17 +112,18 @@ class BlocksWorldTask(PlanningTask):
     puzzle = "Blocks World"
     Params = BlocksParams
     #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
-    rules_never_alone: ClassVar[dict[str, str]] = {
-        "empty_stack": "an empty stack has no top block, so with its check gone the move fails not_top_block",
-        "unknown_block": "an unknown block is on no stack, so the move also fails not_top_block"}
-    rule_codes: ClassVar[dict[str, str]] = {
-        "bad_stack": "every stack index is 0 .. n_stacks - 1",
-        "same_stack": "a move puts the block on another stack (from != to)",
-        "empty_stack": "the source stack holds a block",
-        "unknown_block": "the named block is one of the puzzle's blocks",
-        "not_top_block": "the named block is the top block of the source stack",
-        GOAL_RULE: GOAL_RULE_TEXT,
-    }
+    rules_never_alone = rule_table("", """
+        empty_stack: an empty stack has no top block, so with its check gone the move fails not_top_block
+        unknown_block: an unknown block is on no stack, so the move also fails not_top_block
+    """)
+    #: checked in this order; document_rules adds goal_not_reached last
+    rule_codes = rule_table("", """
+        bad_stack: every stack index is 0 .. n_stacks - 1
+        same_stack: a move puts the block on another stack (from != to)
+        empty_stack: the source stack holds a block
+        unknown_block: the named block is one of the puzzle's blocks
+        not_top_block: the named block is the top block of the source stack
+    """)
     difficulties: ClassVar[dict[str, dict]] = {
         **bucket_presets({"easy": (2, 7), "medium": (8, 20), "hard": (21, 50)}, {"n4": 4, "n6": 6, "n10": 10}),
         "paper": {"n_choices": [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50]},

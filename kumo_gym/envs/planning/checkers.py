@@ -9,6 +9,7 @@ import numpy as np
 from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.planning import (
     checker_board,
     checker_distance,
@@ -19,7 +20,7 @@ from ...solvers.planning import (
     checker_scrambled,
 )
 from . import moves as mv
-from .base import GOAL_RULE, GOAL_RULE_TEXT, PlanningParams, PlanningTask, bucket_presets, document_rules
+from .base import PlanningParams, PlanningTask, bucket_presets, document_rules
 
 _COLOURS = {"r": "R", "red": "R", "b": "B", "blue": "B"}
 
@@ -65,19 +66,20 @@ class CheckerJumpingTask(PlanningTask):
     puzzle = "Checker Jumping"
     Params = CheckerParams
     #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
-    rules_never_alone: ClassVar[dict[str, str]] = {
-        "target_occupied": "landing on a checker removes it, so the goal board is out of reach",
-        "bad_jump": "the only empty cell is the target, so a bad jump goes over its own colour and leaves the "
-                    "board two slides of that colour would, which lies on no solution"}
-    rule_codes: ClassVar[dict[str, str]] = {
-        "bad_position": "both positions are cells of the board (0 .. 2N)",
-        "wrong_color": "the source cell holds a checker of the named colour",
-        "target_occupied": "the target cell is the empty cell",
-        "bad_distance": "a checker moves one cell (a slide) or two (a jump)",
-        "backward_move": "red checkers move right and blue checkers move left",
-        "bad_jump": "a jump goes over a checker of the other colour",
-        GOAL_RULE: GOAL_RULE_TEXT,
-    }
+    rules_never_alone = rule_table("", """
+        target_occupied: landing on a checker removes it, so the goal board is out of reach
+        bad_jump: the only empty cell is the target, so a bad jump goes over its own colour and leaves the board two
+                  slides of that colour would, which lies on no solution
+    """)
+    #: checked in this order; document_rules adds goal_not_reached last
+    rule_codes = rule_table("", """
+        bad_position: both positions are cells of the board (0 .. 2N)
+        wrong_color: the source cell holds a checker of the named colour
+        target_occupied: the target cell is the empty cell
+        bad_distance: a checker moves one cell (a slide) or two (a jump)
+        backward_move: red checkers move right and blue checkers move left
+        bad_jump: a jump goes over a checker of the other colour
+    """)
     difficulties = bucket_presets({"easy": (1, 2), "medium": (3, 5), "hard": (6, 12), "paper": (1, 20)},
                                   {"n1": 1, "n3": 3, "n5": 5, "n10": 10})
     default_difficulty = "n3"

@@ -10,6 +10,7 @@ import numpy as np
 from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.planning import (
     hanoi_distance,
     hanoi_moves,
@@ -20,8 +21,6 @@ from ...solvers.planning import (
 )
 from . import moves as mv
 from .base import (
-    GOAL_RULE,
-    GOAL_RULE_TEXT,
     PlanningParams,
     PlanningTask,
     bucket_presets,
@@ -79,16 +78,17 @@ class HanoiTask(PlanningTask):
     puzzle = "Tower of Hanoi"
     Params = HanoiParams
     #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
-    rules_never_alone: ClassVar[dict[str, str]] = {
-        "empty_peg": "an empty peg has no top disk, so with its check gone the move fails not_top_disk"}
-    rule_codes: ClassVar[dict[str, str]] = {
-        "bad_peg": "every peg index is 0, 1 or 2",
-        "same_peg": "a move puts the disk on another peg (from != to)",
-        "empty_peg": "the source peg holds a disk",
-        "not_top_disk": "the named disk is the top disk of the source peg",
-        "larger_on_smaller": "a disk is never put on a smaller disk",
-        GOAL_RULE: GOAL_RULE_TEXT,
-    }
+    rules_never_alone = rule_table("", """
+        empty_peg: an empty peg has no top disk, so with its check gone the move fails not_top_disk
+    """)
+    #: checked in this order; document_rules adds goal_not_reached last
+    rule_codes = rule_table("", """
+        bad_peg: every peg index is 0, 1 or 2
+        same_peg: a move puts the disk on another peg (from != to)
+        empty_peg: the source peg holds a disk
+        not_top_disk: the named disk is the top disk of the source peg
+        larger_on_smaller: a disk is never put on a smaller disk
+    """)
     difficulties = bucket_presets({"easy": (1, 3), "medium": (4, 7), "hard": (8, 12), "paper": (1, 20)},
                                   {"n3": 3, "n5": 5, "n7": 7, "n10": 10})
     default_difficulty = "n5"

@@ -13,8 +13,9 @@ import numpy as np
 from ...core.errors import ConfigError, ParseError, UnsolvableInstanceError, check_choice
 from ...core.instance import Instance
 from ...core.params import param
+from ...core.task import rule_table
 from ...solvers.planning import bank_unsafe_counts, river_counts, river_distance, river_distances, river_moves
-from .base import GOAL_RULE, GOAL_RULE_TEXT, PlanningParams, PlanningTask, bucket_presets, check_size, document_rules
+from .base import PlanningParams, PlanningTask, bucket_presets, check_size, document_rules
 
 K_SCHEDULES = ("paper", "solvable")
 BOAT_SIDES = ("left", "right")
@@ -115,21 +116,22 @@ class RiverCrossingTask(PlanningTask):
     puzzle = "River Crossing"
     Params = RiverParams
     #: rules that no move can break alone and still leave the goal reachable (tested exhaustively)
-    rules_never_alone: ClassVar[dict[str, str]] = {
-        "unknown_person": "nobody unknown waits on the boat's bank, so the move also fails not_on_boat_side",
-        "unsafe_boat": "an actor boarding with another agent left their own agent behind on a safe bank, so "
-                       "the bank the boat reaches is unsafe too"}
-    rule_codes: ClassVar[dict[str, str]] = {
-        "unknown_person": "every name is an actor a_i or an agent A_i with i in 1..N",
-        "empty_boat": "the boat carries at least one person",
-        "duplicate_passenger": "nobody is listed twice in one trip",
-        "over_capacity": "the boat carries at most k people",
-        "not_on_boat_side": "everyone in the boat starts on the bank where the boat is",
-        "unsafe_boat": "no actor is in the boat with another agent unless their own agent is there too",
-        "unsafe_departure_bank": "the same safety holds on the bank the boat leaves",
-        "unsafe_arrival_bank": "the same safety holds on the bank the boat reaches, its passengers included",
-        GOAL_RULE: GOAL_RULE_TEXT,
-    }
+    rules_never_alone = rule_table("", """
+        unknown_person: nobody unknown waits on the boat's bank, so the move also fails not_on_boat_side
+        unsafe_boat: an actor boarding with another agent left their own agent behind on a safe bank, so the bank the
+                     boat reaches is unsafe too
+    """)
+    #: checked in this order; document_rules adds goal_not_reached last
+    rule_codes = rule_table("", """
+        unknown_person: every name is an actor a_i or an agent A_i with i in 1..N
+        empty_boat: the boat carries at least one person
+        duplicate_passenger: nobody is listed twice in one trip
+        over_capacity: the boat carries at most k people
+        not_on_boat_side: everyone in the boat starts on the bank where the boat is
+        unsafe_boat: no actor is in the boat with another agent unless their own agent is there too
+        unsafe_departure_bank: the same safety holds on the bank the boat leaves
+        unsafe_arrival_bank: the same safety holds on the bank the boat reaches, its passengers included
+    """)
     difficulties: ClassVar[dict[str, dict]] = {
         **bucket_presets({"easy": (1, 3), "medium": (4, 6), "hard": (7, 20), "solvable": (1, 20)},
                          k_schedule="solvable"),

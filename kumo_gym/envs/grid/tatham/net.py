@@ -25,6 +25,13 @@ ORIENTATIONS = (0, 90, 180, 270)
 PERIOD = {"I": 180, "X": 90}
 #: every connection set of each tile type, in CANONICAL's order
 SHAPES = [{rotate(canon, o) for o in ORIENTATIONS} for canon in CANONICAL.values()]
+#: the same sets as clauses over a tile's ends (1..4: U, R, D, L; negative: no end there), in
+#: CANONICAL's order: E one end, I two opposite, C one of U/D and one of R/L, T three, X four
+SHAPE_CNF = [((1, 2, 3, 4), (-1, -2), (-1, -3), (-1, -4), (-2, -3), (-2, -4), (-3, -4)),
+             ((-1, 3), (1, -3), (-2, 4), (2, -4), (1, 2), (-1, -2)),
+             ((-1, -3), (-2, -4), (1, 3), (2, 4)),
+             ((1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4), (-1, -2, -3, -4)),
+             ((1,), (2,), (3,), (4,))]
 
 
 @lru_cache(maxsize=64)

@@ -57,9 +57,25 @@ def decode(params: dict, desc: str) -> dict:
             "given_pieces": pieces}
 
 
+def given_pieces(state: dict) -> dict[tuple[int, int], str]:
+    """The given pieces by cell (the state keys them ``"row,column"``), in reading order."""
+    return {tuple(int(x) for x in k.split(",")): v for k, v in sorted(state["given_pieces"].items())}
+
+
+def track_ends(state: dict) -> dict[tuple[int, int], str]:
+    """Where the track leaves the grid: the entry cell to the left, the exit cell downwards."""
+    return {(state["entry_row"], 0): "L", (len(state["row_counts"]) - 1, state["exit_col"]): "D"}
+
+
+def count_labels(state: dict) -> tuple[list[str], list[str]]:
+    """The column and the row counts as an ID writes them: ``S`` before the exit column's and the entry row's."""
+    return ([("S" if c == state["exit_col"] else "") + str(int(n)) for c, n in enumerate(state["col_counts"])],
+            [("S" if r == state["entry_row"] else "") + str(int(n)) for r, n in enumerate(state["row_counts"])])
+
+
 def encode(state: dict) -> str:
     W, H = len(state["col_counts"]), len(state["row_counts"])
-    pieces = {tuple(int(x) for x in k.split(",")): v for k, v in state["given_pieces"].items()}
+    pieces = given_pieces(state)
     out, run = [], 0
     for r in range(H):
         for c in range(W):
@@ -70,6 +86,5 @@ def encode(state: dict) -> str:
             else:
                 run += 1
     out.append(run_letters(run))
-    cols = [("S" if c == state["exit_col"] else "") + str(int(n)) for c, n in enumerate(state["col_counts"])]
-    rows = [("S" if r == state["entry_row"] else "") + str(int(n)) for r, n in enumerate(state["row_counts"])]
+    cols, rows = count_labels(state)
     return "".join(out) + "," + ",".join(cols + rows)
