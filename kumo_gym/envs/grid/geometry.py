@@ -194,20 +194,29 @@ def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
     else:
         g = [["LR"[c % 2] for c in range(W - 1)] + ["TB"[r % 2] if r < H - 1 else "*"] for r in range(H)]
     steps = 25 * H * W
-    rows, cols = rng.integers(max(H - 1, 1), size=steps).tolist(), rng.integers(max(W - 1, 1), size=steps).tolist()
+    rows, cols = rng.integers(max(H - 1, 1), size=steps), rng.integers(max(W - 1, 1), size=steps)
     slides = rng.integers(4, size=steps).tolist() if W * H % 2 else None
-    single = (H - 1, W - 1)
-    for k, (r, c) in enumerate(zip(rows, cols)):
-        if r + 1 < H and c + 1 < W and g[r][c] == "L" and g[r + 1][c] == "L":
-            g[r][c], g[r][c + 1], g[r + 1][c], g[r + 1][c + 1] = "T", "T", "B", "B"
-        elif r + 1 < H and c + 1 < W and g[r][c] == "T" and g[r][c + 1] == "T":
-            g[r][c], g[r][c + 1], g[r + 1][c], g[r + 1][c + 1] = "L", "R", "L", "R"
+    # the same walk on a flat list (cell r * W + c), the 2x2 blocks that fit precomputed
+    f = [v for row in g for v in row]
+    at = np.where((rows + 1 < H) & (cols + 1 < W), rows * W + cols, -1).tolist()
+    moves = (((0, 1), "L", "R"), ((0, -1), "R", "L"), ((1, 0), "T", "B"), ((-1, 0), "B", "T"))
+    sr, sc = H - 1, W - 1  # the single cell
+    for k, i in enumerate(at):
+        if i >= 0:
+            v = f[i]
+            if v == "L" and f[i + W] == "L":
+                f[i] = f[i + 1] = "T"
+                f[i + W] = f[i + W + 1] = "B"
+            elif v == "T" and f[i + 1] == "T":
+                f[i] = f[i + W] = "L"
+                f[i + 1] = f[i + W + 1] = "R"
         if slides is not None:  # slide the domino beyond the single cell into it
-            (dr, dc), near, far = (((0, 1), "L", "R"), ((0, -1), "R", "L"), ((1, 0), "T", "B"), ((-1, 0), "B", "T"))[slides[k]]
-            (sr, sc), (ar, ac), (br, bc) = single, (single[0] + dr, single[1] + dc), (single[0] + 2 * dr, single[1] + 2 * dc)
-            if 0 <= br < H and 0 <= bc < W and g[ar][ac] == near and g[br][bc] == far:
-                g[sr][sc], g[ar][ac], g[br][bc], single = near, far, "*", (br, bc)
-    return g
+            (dr, dc), near, far = moves[slides[k]]
+            ar, ac, br, bc = sr + dr, sc + dc, sr + 2 * dr, sc + 2 * dc
+            if 0 <= br < H and 0 <= bc < W and f[ar * W + ac] == near and f[br * W + bc] == far:
+                f[sr * W + sc], f[ar * W + ac], f[br * W + bc] = near, far, "*"
+                sr, sc = br, bc
+    return [f[r * W:(r + 1) * W] for r in range(H)]
 
 
 # ---- queen moves (Signpost) ----------------------------------------------------------------

@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import line_runs, neighbours4, symmetry_orbit
 from .render import Sketch
 
@@ -35,7 +35,7 @@ class LightupParams(GridParams):
     black_percent: int = param(20, lo=5, hi=100, doc="black cells, percent of the grid")
     symmetry: int = param(None, kind=int, lo=0, hi=4,
                           doc="0 none, 1 mirror, 2 half turn, 3 both mirrors, 4 quarter turn (default 4 if square, else 2)")
-    tatham_difficulty: int = param(0, choices=(0, 1, 2), doc="Tatham's level: 0 easy, 1 tricky, 2 hard")
+    tatham_difficulty: int = tatham_level(0, {0: "easy", 1: "tricky", 2: "hard"})
 
     def check(self):
         p = super().check()

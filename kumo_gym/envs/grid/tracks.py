@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
 from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
@@ -33,7 +33,7 @@ DENSITY = ((16, 0.77), (64, 0.55), (225, 0.32))
 class TracksParams(GridParams):
     W: int = param(8, lo=4, hi=20, doc="columns")
     H: int = param(None, kind=int, lo=4, hi=20, doc="rows (default: W)")
-    tatham_difficulty: str = param("e", choices=("e", "t", "h"), doc="Tatham's level: e easy, t tricky, h hard")
+    tatham_difficulty: str = tatham_level("e", {"e": "easy", "t": "tricky", "h": "hard"})
     single_ones: bool = param(False, doc="Tatham's 'o' (generation only): no two neighbouring lines both count 1")
 
 
