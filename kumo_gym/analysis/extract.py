@@ -246,6 +246,7 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
     prev_out: list[int] = []
     assumed: dict = {}  # branch scope -> its assumption (kind, payload json)
     abandoned: list[int] = []  # branches dropped without a verdict (never confirmed later)
+    by_cid: dict = {}  # candidate id -> candidate, for the sentences read so far
     for sent in sentences:
         if scope != MAIN and sent.paragraph != paragraph:
             scope = MAIN
@@ -300,7 +301,8 @@ def extract_claims(sentences: list[Sentence], pack: Pack, offset: int = 0) -> li
                          "end": con.end(), "cid": len(out) + len(here), "premises": [], "clue": False})
             scope = MAIN
         here.sort(key=lambda o: o["pos"])
-        prev_out = _attach_premises(norm.text, here, prev_out)
+        prev_out = _attach_premises(norm.text, here, prev_out, pack, by_cid)
+        by_cid.update((o["cid"], o) for o in here)
         for o in here:
             o.pop("clue", None)
         out.extend(here)
@@ -479,9 +481,33 @@ def premise_links(text: str, items: list[dict]) -> tuple[dict, list[int], bool]:
     return links, prev_outputs, previous
 
 
-def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[int]:
+def respective(conclusions: list[tuple], premises: list[tuple], related: Callable) -> list[list[int]] | None:
+    """Which of ``premises`` each of ``conclusions`` builds on, when the two lists run in parallel.
+
+    "(4, 2), (4, 3) and (4, 4) are the dots' centres. So (4, 2) belongs to dot 5, (4, 3) to dot 6
+    ..." or "the loop joins X and Y, and X and Z. Therefore it continues from Y to ... and from Z
+    to ...": several conclusions building on several earlier claims pair up by place, each with
+    the premises about its own cells. The pairing is used only when it is clean: at least two of
+    each, every conclusion related to some premise and every premise to some conclusion, and at
+    least one pair unrelated (``related(p, c)`` True, False, or None when it cannot tell, which
+    counts as related). Returns per conclusion the indices of its premises, or None (link all).
+    """
+    if len(conclusions) < 2 or len(premises) < 2:
+        return None
+    rel = [[k for k, p in enumerate(premises) if related(p, c) is not False] for c in conclusions]
+    if not all(rel) or {k for r in rel for k in r} != set(range(len(premises))):
+        return None
+    if all(len(r) == len(premises) for r in rel):
+        return None
+    return rel
+
+
+def _attach_premises(text: str, here: list[dict], prev_out: list[int], pack: Pack | None = None,
+                     earlier: dict | None = None) -> list[int]:
     """Fill ``premises`` (candidate ids) of one sentence's candidates; returns the candidate ids a
-    following "So ..." sentence builds on (a sentence without claims passes the previous ones on)."""
+    following "So ..." sentence builds on (a sentence without claims passes the previous ones on).
+    ``earlier`` (the candidates so far, by id) lets several conclusions that build on the
+    previous sentence pair up with its claims by place (:func:`respective`)."""
     if not here:
         # a sentence that reasons on its own ("..., so seeing 3 means none of row 2 is a ghost")
         # without naming a claim: what follows builds on that reasoning, not on older claims
@@ -495,8 +521,16 @@ def _attach_premises(text: str, here: list[dict], prev_out: list[int]) -> list[i
         # a rule cites a handful of premises: keep the nearest MAX_PREMISES, which also keeps
         # a hostile sentence listing hundreds of cells from producing a quadratic edge set
         here[j]["premises"] = [here[p]["cid"] for p in prem][-MAX_PREMISES:]
+    inherited = {j: prev_out for j in from_previous}
+    if pack is not None and earlier is not None and all(p in earlier for p in prev_out):
+        def claim(o: dict) -> tuple:
+            return o["kind"], o["payload"]
+
+        pairs = respective([claim(here[j]) for j in from_previous], [claim(earlier[p]) for p in prev_out], pack.related)
+        if pairs is not None:
+            inherited = {j: [prev_out[k] for k in ks] for j, ks in zip(from_previous, pairs)}
     for j in from_previous:  # "So C", "This forces C": C builds on the previous sentence
-        here[j]["premises"] = (here[j]["premises"] + [p for p in prev_out if p not in here[j]["premises"]])[-MAX_PREMISES:]
+        here[j]["premises"] = (here[j]["premises"] + [p for p in inherited[j] if p not in here[j]["premises"]])[-MAX_PREMISES:]
     # what a following "So ..." builds on: the sentence's leaves, the claims it did not use as
     # premises of another of its claims
     used = {p for prem in links.values() for p in prem}

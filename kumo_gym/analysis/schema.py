@@ -116,6 +116,40 @@ class Pack:
 
         return (self.reader_class or PhraseReader)(self, offset)
 
+    def referents(self, kind: str, payload: dict) -> frozenset:
+        """What a claim is about, for premise linking: its cells ``("cell", r, c)`` (from ``r``/``c``,
+        ``tree_r``/``tree_c``, the pair fields ``a``/``b``, a ``cells`` list, zipped ``cell_r``/``cell_c``)
+        and its lines ``("ROW", i)``/``("COL", i)``/``("BOX", i)``. A pack overrides it for a claim
+        whose position is not a cell (Galaxies' dots, at half-cell positions, are about the cells
+        they touch). Empty when the claim names no place."""
+        out = set()
+        for r, c in (("r", "c"), ("tree_r", "tree_c")):
+            if isinstance(payload.get(r), int) and isinstance(payload.get(c), int):
+                out.add(("cell", payload[r], payload[c]))
+        pairs = [payload.get("a"), payload.get("b")] + list(payload.get("cells") or [])
+        out.update(("cell", x[0], x[1]) for x in pairs if isinstance(x, (list, tuple)) and len(x) == 2
+                   and all(isinstance(v, int) for v in x))
+        out.update(("cell", r, c) for r, c in zip(payload.get("cell_r") or [], payload.get("cell_c") or []))
+        line = payload.get("axis", payload.get("unit"))
+        if isinstance(line, str) and isinstance(payload.get("index"), int):
+            out.add((line.upper(), payload["index"]))
+        return frozenset(out)
+
+    def related(self, a: tuple, b: tuple) -> bool | None:
+        """Whether claims ``a`` and ``b`` ((kind, payload) each) are about the same place: a shared
+        cell or line, or a cell of one in a row or column of the other. None when either names no
+        place (nothing to tell)."""
+        ra, rb = self.referents(*a), self.referents(*b)
+        if not ra or not rb:
+            return None
+        if ra & rb:
+            return True
+        for x, lines in ((ra, rb), (rb, ra)):
+            for ref in x:
+                if ref[0] == "cell" and (("ROW", ref[1]) in lines or ("COL", ref[2]) in lines):
+                    return True
+        return False
+
     def negates(self, a: tuple, b: tuple) -> bool:
         """Whether claim ``b`` negates the branch assumption ``a`` (a discharge of a refuted branch)."""
         ka, pa = a[0], json.loads(a[1])

@@ -359,3 +359,43 @@ def test_an_and_inside_a_claims_words_does_not_end_a_premise_list():
                              UNEQUAL, 0)
     assert got[-1][:2] == ("Cell", {"r": 1, "c": 1, "v": 2}) and set(got[-1][3]) == {"Cell", "NotCell"}
     assert len(got) == 4  # (the two NotCell claims are read twice: once per phrasing, kept once)
+
+
+def test_parallel_conclusions_pair_up_with_the_previous_sentences_claims_by_place():
+    """"So A belongs to dot 5, B to dot 6 and C to dot 7" after three dots: each conclusion builds on
+    the dot about its own cell, not on all three (Galaxies' dots are about the cells they touch)."""
+    from kumo_gym.analysis.packs import GALAXIES, PEARL
+    text = ("The dots at [8, 4], [8, 6] and [8, 8] are the centres of (4, 2), (4, 3) and (4, 4).\n"
+            "So (4, 2) belongs to dot 5, (4, 3) belongs to dot 6 and (4, 4) belongs to dot 7.")
+    sents = segment(text)
+    claims = finalise(extract_claims(sents, GALAXIES, 0), GALAXIES, Bounds(5, 5), len(sents))
+    apps = link_rules(claims, GALAXIES)
+    got = {json.loads(c["claim"][1])["c"]: [json.loads(claims[j]["claim"][1])["c2"] for j in a["inputs"]]
+           for c, a in zip(claims, apps) if c["claim"][0] == "InRegion"}
+    assert got == {2: [4], 3: [6], 4: [8]}
+    text = ("So the loop joins (0, 0) and (0, 1), and the loop joins (0, 0) and (1, 0).\n"
+            "Therefore the loop continues from (0, 1) to (0, 2), and from (1, 0) to (2, 0).")
+    got = _premises_by_claim(text, PEARL, 0)
+    assert [len(x[3]) for x in got] == [0, 0, 1, 1]
+
+
+def test_premises_not_split_by_place_link_every_conclusion():
+    """No clean pairing (a premise about no conclusion's place, or every premise about every
+    conclusion): each conclusion keeps every claim of the previous sentence."""
+    from kumo_gym.analysis.extract import respective
+    from kumo_gym.analysis.packs import TENTS
+    # the tent at (1, 2) is about neither (2, 0) nor (2, 3), yet the text builds on it
+    text = "Row 2 is full and there is a tent at (1, 2).\nSo (2, 0) and (2, 3) are empty."
+    got = _premises_by_claim(text, TENTS, 0)
+    assert [x[3] for x in got if x[0] == "NotTent"] == [["Remaining", "Tent"]] * 2
+    # ... while a clean split by place pairs them: each cell with its own line
+    sents = segment("Row 2 is full and column 3 is full.\nSo (2, 0) and (0, 3) are empty.")
+    claims = finalise(extract_claims(sents, TENTS, 0), TENTS, Bounds(4, 4), len(sents))
+    got = [(json.loads(c["claim"][1])["r"], [json.loads(claims[j]["claim"][1])["axis"] for j in a["inputs"]])
+           for c, a in zip(claims, link_rules(claims, TENTS)) if c["claim"][0] == "NotTent"]
+    assert got == [(2, ["ROW"]), (0, ["COL"])]
+    assert respective([1, 2], [3, 4], lambda p, c: True) is None
+    assert respective([1], [3, 4], lambda p, c: p == 3) is None
+    assert respective([1, 2], [3, 4], lambda p, c: p - 2 == c) == [[0], [1]]
+    assert respective([1, 2], [3, 4, 5], lambda p, c: p - 2 == c) is None  # 5 relates to nothing
+    assert respective([1, 2], [3, 4], lambda p, c: None if p == 4 else p - 2 == c) == [[0, 1], [1]]

@@ -124,3 +124,16 @@ def test_hard_preset_is_unique_and_probing_solves_it():
     inst = T.generate(np.random.default_rng(0), difficulty="hard")
     assert (inst.data["W"], inst.data["H"]) == (11, 10)
     assert T.count_solutions(inst) == 1 and T.grade(inst) == 1
+
+
+def test_generator_deduction_arrays_match_the_encoding():
+    """The generator grades and probes on its own clause arrays; propagation and probing there
+    must decide exactly the slots they decide on the task's SAT encoding."""
+    for seed in range(6):
+        inst = T.generate(np.random.default_rng(seed), difficulty="normal")
+        nums = inst.data["state"]["grid"]
+        enc = T.encode(inst.data["state"])
+        arrays = T._slot_arrays(len(nums), len(nums[0]), nums)
+        for mine, theirs in ((arrays.propagate([]), enc.engine.propagate([])),
+                             (arrays.probe([], np.arange(1, arrays.n_vars + 1)), enc.engine.probe([]))):
+            assert np.array_equal(mine[1:], theirs[enc.answer])

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules
+from .common import generic_rules, negations
 
 _C = r"@(\d+)@"
 _PATTERNS = (
@@ -100,6 +100,13 @@ class GalaxiesPack(Pack):
     def clue_claims(self, instance: Any) -> list:
         return [dot_claim(d) for d in instance.data["state"]["dots"]]
 
+    def referents(self, kind: str, payload: dict) -> frozenset:
+        """A dot is about the cells it touches (its centre cell, the two cells of its edge or the
+        four of its corner)."""
+        if kind == "Dot":
+            return frozenset(("cell", r, c) for r, c in dot_cells((payload["r2"], payload["c2"])))
+        return super().referents(kind, payload)
+
     def deduction_model(self, instance: Any) -> Model:
         st, sol = instance.data["state"], instance.data["solution"]
         H, W, dots = int(st["H"]), int(st["W"]), [tuple(d) for d in st["dots"]]
@@ -136,8 +143,7 @@ PACK = GALAXIES = GalaxiesPack(
     claim_notes=("InRegion: cell (r, c) lies in the region of dot number `dot` (the index into the state's dots). "
                  "SameRegion / DiffRegion: two cells a, b ([r, c], a before b) lie in one region or in two. "
                  "Dot: a dot of the puzzle at half-cell position (r2, c2), where cell (r, c) has centre (2r, 2c)."),
-    opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion"},
-    negative_kinds=frozenset({"DiffRegion"}),
+    **negations(SameRegion="DiffRegion"),
     phrases=(
         *Phrase.group("InRegion", r"{subj}{cells} (?:all |both |also )?(?:belongs?|must belong|belong) to dot {n:dot}\b",
                                   r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) dot {n:dot}'s (?:region|galaxy)",

@@ -86,6 +86,12 @@ class GridParams(Params):
         return out
 
 
+def tatham_level(default: Any, levels: dict) -> Any:
+    """The ``tatham_difficulty`` parameter: one of Tatham's levels (``levels``: level -> its name)."""
+    return param(default, choices=tuple(levels),
+                 doc="Tatham's level: " + ", ".join(f"{level} {name}" for level, name in levels.items()))
+
+
 def presets(names: str, *rows: tuple) -> dict[str, dict]:
     """``difficulties`` as a table: the parameter names once, then one row of values per preset of
     :data:`DIFFICULTIES` (trivial, easy, normal, hard), e.g. ``presets("W H", (4, 4), (6, 6), ...)``."""

@@ -13,7 +13,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.propagation import ClauseArrays
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import dominoes, random_tiling
 from .play import DominoMoves
 from .render import Sketch
@@ -26,8 +26,7 @@ EMPTY = "."
 @dataclasses.dataclass(frozen=True)
 class DominosaParams(GridParams):
     max_pip: int = param(6, lo=1, hi=30, doc="the largest number N; the grid has N+1 rows and N+2 columns")
-    tatham_difficulty: str = param("b", choices=("t", "b", "h", "e"),
-                                   doc="Tatham's level: t trivial, b basic, h hard, e extreme")
+    tatham_difficulty: str = tatham_level("b", {"t": "trivial", "b": "basic", "h": "hard", "e": "extreme"})
 
 
 class DominosaTask(DominoMoves, GridTask):
@@ -143,7 +142,10 @@ class DominosaTask(DominoMoves, GridTask):
             if best[1]:
                 continue
             state = {"max_pip": n, "grid": undecided}
-            if self.encode(state).engine.grade([]) == (0 if level == "t" else 1) or n < 3:
+            # the §8 grade: probing solves it (the loop above), so 0 exactly when propagation does
+            value = self._slot_arrays(H, W, undecided).propagate([])
+            grade = 0 if value is not None and (value[1:] != 0).all() else 1
+            if grade == (0 if level == "t" else 1) or n < 3:
                 return state, sol
             first = first or (state, sol)
             if attempt >= 4:  # the preferred grade is rare for this size: take the first unique one
@@ -155,19 +157,27 @@ class DominosaTask(DominoMoves, GridTask):
         """The slots failed-literal probing leaves open (slot k is variable k + 1): exactly one slot
         per cell, exactly one per pair of numbers, pairwise, as clause arrays built with numpy (the
         cells' part once per size; probing to a fixpoint does not depend on the clause order)."""
+        arrays = cls._slot_arrays(H, W, nums)
+        value = arrays.probe([], np.arange(1, arrays.n_vars + 1))
+        return list(range(arrays.n_vars)) if value is None else np.flatnonzero(value[1:] == 0).tolist()
+
+    @classmethod
+    def _slot_arrays(cls, H: int, W: int, nums: list[list[int]]) -> ClauseArrays:
+        """The rules of the encoding for these numbers (slot k is variable k + 1), pairwise."""
         ends, cover_lits, cover_sizes = cls._cover_arrays(H, W)
         g = np.asarray(nums, np.int64).ravel()
         a, b = g[ends[:, 0]], g[ends[:, 1]]
         key = np.minimum(a, b) * H + np.maximum(a, b)  # the pair of each slot (numbers 0..H-1)
-        if len(np.unique(key)) < H * (H + 1) // 2:
-            return list(range(len(ends)))  # a pair on no slot: no solution
+        present = np.unique(key)
         i, j = np.nonzero(np.triu(key[:, None] == key[None, :], 1))
         lits = np.concatenate([cover_lits, np.argsort(key, kind="stable") + 1, np.stack([-(i + 1), -(j + 1)], 1).ravel()])
-        sizes = np.concatenate([cover_sizes, np.bincount(key)[np.unique(key)], np.full(len(i), 2, np.int64)])
+        sizes = np.concatenate([cover_sizes, np.bincount(key)[present], np.full(len(i), 2, np.int64)])
         starts = np.zeros(len(sizes) + 1, np.int64)
         np.cumsum(sizes, out=starts[1:])
-        value = ClauseArrays(len(ends), lits, starts, np.zeros(0, np.int64), False).probe([], np.arange(1, len(ends) + 1))
-        return list(range(len(ends))) if value is None else np.flatnonzero(value[1:] == 0).tolist()
+        counts = np.bincount(key)
+        units = np.flatnonzero(counts[key] == 1) + 1  # the only slot of its pair
+        # a pair on no slot has an empty clause: no solution
+        return ClauseArrays(len(ends), lits, starts, units.astype(np.int64), len(present) < H * (H + 1) // 2)
 
     @classmethod
     @functools.lru_cache(maxsize=16)

@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import components, connected_cuts, dot_cells, random_symmetric_partition
 from .render import Sketch
 
@@ -101,7 +101,7 @@ def deduced(H: int, W: int, dots: tuple) -> bool:
 class GalaxiesParams(GridParams):
     W: int = param(7, lo=3, hi=20, doc="columns")
     H: int = param(None, kind=int, lo=3, hi=20, doc="rows (default: W)")
-    tatham_difficulty: str = param("n", choices=("n", "u"), doc="Tatham's level: n normal, u unreasonable")
+    tatham_difficulty: str = tatham_level("n", {"n": "normal", "u": "unreasonable"})
 
 
 class GalaxiesTask(GridTask):

@@ -194,20 +194,29 @@ def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
     else:
         g = [["LR"[c % 2] for c in range(W - 1)] + ["TB"[r % 2] if r < H - 1 else "*"] for r in range(H)]
     steps = 25 * H * W
-    rows, cols = rng.integers(max(H - 1, 1), size=steps).tolist(), rng.integers(max(W - 1, 1), size=steps).tolist()
+    rows, cols = rng.integers(max(H - 1, 1), size=steps), rng.integers(max(W - 1, 1), size=steps)
     slides = rng.integers(4, size=steps).tolist() if W * H % 2 else None
-    single = (H - 1, W - 1)
-    for k, (r, c) in enumerate(zip(rows, cols)):
-        if r + 1 < H and c + 1 < W and g[r][c] == "L" and g[r + 1][c] == "L":
-            g[r][c], g[r][c + 1], g[r + 1][c], g[r + 1][c + 1] = "T", "T", "B", "B"
-        elif r + 1 < H and c + 1 < W and g[r][c] == "T" and g[r][c + 1] == "T":
-            g[r][c], g[r][c + 1], g[r + 1][c], g[r + 1][c + 1] = "L", "R", "L", "R"
+    # the same walk on a flat list (cell r * W + c), the 2x2 blocks that fit precomputed
+    f = [v for row in g for v in row]
+    at = np.where((rows + 1 < H) & (cols + 1 < W), rows * W + cols, -1).tolist()
+    moves = (((0, 1), "L", "R"), ((0, -1), "R", "L"), ((1, 0), "T", "B"), ((-1, 0), "B", "T"))
+    sr, sc = H - 1, W - 1  # the single cell
+    for k, i in enumerate(at):
+        if i >= 0:
+            v = f[i]
+            if v == "L" and f[i + W] == "L":
+                f[i] = f[i + 1] = "T"
+                f[i + W] = f[i + W + 1] = "B"
+            elif v == "T" and f[i + 1] == "T":
+                f[i] = f[i + W] = "L"
+                f[i + 1] = f[i + W + 1] = "R"
         if slides is not None:  # slide the domino beyond the single cell into it
-            (dr, dc), near, far = (((0, 1), "L", "R"), ((0, -1), "R", "L"), ((1, 0), "T", "B"), ((-1, 0), "B", "T"))[slides[k]]
-            (sr, sc), (ar, ac), (br, bc) = single, (single[0] + dr, single[1] + dc), (single[0] + 2 * dr, single[1] + 2 * dc)
-            if 0 <= br < H and 0 <= bc < W and g[ar][ac] == near and g[br][bc] == far:
-                g[sr][sc], g[ar][ac], g[br][bc], single = near, far, "*", (br, bc)
-    return g
+            (dr, dc), near, far = moves[slides[k]]
+            ar, ac, br, bc = sr + dr, sc + dc, sr + 2 * dr, sc + 2 * dc
+            if 0 <= br < H and 0 <= bc < W and f[ar * W + ac] == near and f[br * W + bc] == far:
+                f[sr * W + sc], f[ar * W + ac], f[br * W + bc] = near, far, "*"
+                sr, sc = br, bc
+    return [f[r * W:(r + 1) * W] for r in range(H)]
 
 
 # ---- queen moves (Signpost) ----------------------------------------------------------------
@@ -352,6 +361,38 @@ def _forest_path(adj: dict[int, list[tuple[int, int]]], a: int, b: int) -> list[
         node, e = back[node]
         path.append(e)
     return path
+
+
+def tree_small_clauses(n_nodes: int, edges: list[tuple[int, int, int]]) -> list[list[int]]:
+    """Clauses every spanning tree of more than two nodes meets, for the smallest ways to break
+    one (what the cuts of :func:`spanning_tree_cuts` would otherwise find one model at a time): no
+    two joined nodes without a further edge, no cycle of four edges. ``edges`` as there."""
+    if n_nodes <= 2:
+        return []
+    at: dict[int, list[tuple[int, int]]] = {}
+    for u, v, lit in edges:
+        at.setdefault(u, []).append((v, lit))
+        at.setdefault(v, []).append((u, lit))
+    out = [[-lit] + [x for w in (u, v) for _, x in at[w] if x != lit] for u, v, lit in edges]
+    seen = set()
+    for u in sorted(at):
+        for i, (v, a) in enumerate(at[u]):
+            for x, d in at[u][i + 1:]:
+                for w, b in at[v]:
+                    for y, c in at[x]:
+                        if y == w and w != u and v != x and len({a, b, c, d}) == 4:
+                            key = frozenset((a, b, c, d))
+                            if key not in seen:
+                                seen.add(key)
+                                out.append([-a, -b, -c, -d])
+    return out
+
+
+def tree_rules(f, n_nodes: int, edges: list[tuple[int, int, int]]) -> Callable[[np.ndarray], list[list[int]]]:
+    """The rule "the edges whose literal is true form a spanning tree": :func:`tree_small_clauses`
+    added to the formula ``f``, and the cuts of :func:`spanning_tree_cuts` returned (Net)."""
+    f.extend(tree_small_clauses(n_nodes, edges))
+    return spanning_tree_cuts(n_nodes, edges)
 
 
 def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Callable[[np.ndarray], list[list[int]]]:
@@ -764,24 +805,31 @@ def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list
 def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: float, *, closed: bool) -> list[Cell]:
     """Random detours: one step a -> b of the path (or loop) is pushed sideways by a cell, through
     two free neighbours a', b' (a -> a' -> b' -> b), until ``length`` cells or no detour fits."""
-    path = list(path)
-    free = np.zeros((H + 2, W + 2), bool)  # a border of taken cells: no bounds checks
-    free[1:-1, 1:-1] = True
-    for r, c in path:
-        free[r + 1, c + 1] = False
+    path, used = list(path), set(path)
+
+    def options(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:  # the detours of step a -> b, in a fixed order
+        out = []
+        for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
+            x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
+            if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
+                out.append((x, y))
+        return out
+
+    # the detours of every step, kept up to date as the path grows (only x and y change each time)
+    spots = [options(path[i], path[(i + 1) % len(path)]) for i in range(len(path) - (0 if closed else 1))]
     while len(path) < length:
-        p = np.asarray(path, np.int64) + 1
-        a, b = (p, np.roll(p, -1, axis=0)) if closed else (p[:-1], p[1:])
-        side = (b - a)[:, ::-1]
-        x = np.stack([a + side, a - side], axis=1)  # per step, the two sideways pushes (as listed before)
-        y = np.stack([b + side, b - side], axis=1)
-        spots = np.argwhere(free[x[..., 0], x[..., 1]] & free[y[..., 0], y[..., 1]])
-        if not len(spots):
+        k = sum(map(len, spots))
+        if not k:
             break
-        i, j = spots[int(rng.integers(len(spots)))].tolist()
-        cx, cy = (tuple((x if k == 0 else y)[i, j].tolist()) for k in (0, 1))
-        path[i + 1:i + 1] = [(cx[0] - 1, cx[1] - 1), (cy[0] - 1, cy[1] - 1)]
-        free[cx], free[cy] = False, False
+        k = int(rng.integers(k))
+        i = 0
+        while k >= len(spots[i]):
+            k, i = k - len(spots[i]), i + 1
+        x, y = spots[i][k]
+        path[i + 1:i + 1] = [x, y]
+        used |= {x, y}
+        spots = [[o for o in opts if x not in o and y not in o] for opts in spots]
+        spots[i:i + 1] = [options(path[i], x), options(x, y), options(y, path[(i + 3) % len(path)])]
     return path
 
 

@@ -57,19 +57,21 @@ class RewardIntegrity:
             type(self)._blind_cache = cache
         if key not in cache:
             r, c = np.mgrid[0:H, 0:W]
-            names, grids = [], []
+            names = []
             for i in range(n):
                 names.append(f"constant #{i}")
-                grids.append(np.full((H, W), i))
-                for j in range(n):
-                    if j != i:
-                        names.append(f"checkerboard #{i}/#{j}")
-                        grids.append(np.where((r + c) % 2 == 0, i, j))
+                names += [f"checkerboard #{i}/#{j}" for j in range(n) if j != i]
+            # the same grids in the same order, built at once (puzzles with many symbols, such as
+            # Galaxies' dot labels, have thousands of them): constant i, then i/j for every j != i
+            first = np.repeat(np.arange(n), n)
+            second = np.asarray([j for i in range(n) for j in [i, *range(i), *range(i + 1, n)]], np.int64)
+            grids = np.where(((r + c) % 2 == 0)[None], first[:, None, None], second[:, None, None]).astype(np.int16)
             if self.blind_latin:
                 for k in range(n):
                     names += [f"cyclic Latin square +{k}", f"cyclic Latin square -{k}"]
-                    grids += [(r + c + k) % n, (r - c + k) % n]
-            cache[key] = (names, np.asarray(grids, np.int16))
+                extra = [g for k in range(n) for g in ((r + c + k) % n, (r - c + k) % n)]
+                grids = np.concatenate([grids, np.asarray(extra, np.int16).reshape(-1, H, W)])
+            cache[key] = (names, grids)
         return cache[key]
 
     def blind_grids(self, instance: Instance) -> dict[str, list[list]]:

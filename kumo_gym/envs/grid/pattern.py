@@ -162,8 +162,9 @@ class PatternTask(GridTask):
             # as Tatham's generator: a picture is kept when line-by-line deduction solves it,
             # which proves it the only solution (no SAT search; see _pattern_kernel)
             if _pattern_kernel.solves(H, W, pic.ravel(), *scratch):
-                sol = pic.tolist()
-                return {"rows": [runs(row) for row in sol], "cols": [runs(col) for col in pic.T.tolist()]}, sol
+                clue, nk = scratch[0].tolist(), scratch[1].tolist()  # the kernel's runs of every line
+                lines = [clue[i][:nk[i]] for i in range(H + W)]
+                return {"rows": lines[:H], "cols": lines[H:]}, pic.tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Pattern puzzle")
 
     def clue_count(self, instance: Instance) -> int:

@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import loop_degree, loop_edges, loop_order, loop_vars, number_loops, random_loop, straight
 from .play import grid_edges
 from .regions import LoopAnswers
@@ -28,7 +28,7 @@ DENSITY = ((25, 0.85), (36, 0.92), (64, 0.925), (100, 0.958))
 class PearlParams(GridParams):
     W: int = param(6, lo=5, hi=16, doc="columns")
     H: int = param(None, kind=int, lo=5, hi=16, doc="rows (default: W)")
-    tatham_difficulty: str = param("e", choices=("e", "t"), doc="Tatham's level: e easy, t tricky")
+    tatham_difficulty: str = tatham_level("e", {"e": "easy", "t": "tricky"})
     nosolve: bool = param(False, doc="Tatham's 'n' (generation only: allow puzzles its solver cannot finish); "
                                      "ours are always unique")
 
@@ -145,9 +145,9 @@ class PearlTask(LoopAnswers, GridTask):
         return Encoding(f, answer, decode, cut_rule="R1", cuts=cuts, extra={"on": on, "black": black, "white": white})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random loop with every pearl it allows; while another loop also fits those pearls, move
-        to that loop (it allows all of them and more, so this ends), redrawing when it allows no
-        more; then pearls are removed while the loop stays the only one."""
+        """A random loop with every pearl it allows; while another loop (from a fresh solver: deterministic)
+        also fits those pearls, move to it (it allows all of them and more, so this ends), redrawing when
+        it allows no more; then pearls are removed while the loop stays the only one."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         loop = None
         while True:
@@ -156,14 +156,14 @@ class PearlTask(LoopAnswers, GridTask):
             grid, sol = self._pearls(loop, H, W), number_loops(H, W, drawn)
             enc = self.encode({"grid": grid})
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
-            # the layout's solver answers yes/no; a second loop to move to comes from a fresh one (deterministic)
-            other = None if enc.engine.unique(enc.assumptions(), truth) else enc.engine.sample(enc.assumptions(), avoid=truth)
+            limit, lits = GRADE_TARGET[level], enc.assumptions()
+            graded = limit is not None and enc.engine.grade(lits) <= limit  # deduction solves it: unique
+            other = None if graded or enc.engine.unique(lits, truth) else enc.engine.sample(lits, avoid=truth)
             if other is not None:
                 nxt_loop = loop_order(enc.decode(other))
                 loop = nxt_loop if self._pearls(nxt_loop, H, W) != grid else None
                 continue
-            limit = GRADE_TARGET[level]
-            if limit is not None and enc.engine.grade(enc.assumptions()) > limit:
+            if limit is not None and not graded:
                 loop = None  # every pearl shown and still too hard for the level: another loop
                 continue
             keys = sorted({k[1:] for k in enc.clues})

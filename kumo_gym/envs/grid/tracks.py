@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
 from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
@@ -33,7 +33,7 @@ DENSITY = ((16, 0.77), (64, 0.55), (225, 0.32))
 class TracksParams(GridParams):
     W: int = param(8, lo=4, hi=20, doc="columns")
     H: int = param(None, kind=int, lo=4, hi=20, doc="rows (default: W)")
-    tatham_difficulty: str = param("e", choices=("e", "t", "h"), doc="Tatham's level: e easy, t tricky, h hard")
+    tatham_difficulty: str = tatham_level("e", {"e": "easy", "t": "tricky", "h": "hard"})
     single_ones: bool = param(False, doc="Tatham's 'o' (generation only): no two neighbouring lines both count 1")
 
 
@@ -174,11 +174,11 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
             enc = self.encode(state)
             keys = [("piece", r, c) for r, c in path[1:-1]]
             truth = enc.solution_values(track_literals(enc.extra["d"], sol))
-            big, budget = H * W > BOUNDED_ABOVE, iter(range(len(path) - round(BOUNDED_SHARE * len(path))))  # removals
+            big = H * W > BOUNDED_ABOVE
             kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth,
                                 grade_limit=1 if big else GRADE_TARGET[level],
                                 fixed=enc.assumptions([k for k in enc.clues if k not in keys]),
-                                acceptable=(lambda _lits, b=budget: next(b, None) is not None) if big else None, runs=False)
+                                keep=round(BOUNDED_SHARE * len(path)) - 2 if big else 0, runs=False)  # 2: the ends
             gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}
             state["given_pieces"] = {k: v for k, v in state["given_pieces"].items() if k not in gone}
             return state, sol

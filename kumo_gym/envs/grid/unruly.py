@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, cells_decoder, presets
+from .base import Check, GridParams, GridTask, cells_decoder, presets, tatham_level
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
@@ -25,7 +25,7 @@ class UnrulyParams(GridParams):
     W: int = param(8, lo=6, hi=20, doc="columns (even)")
     H: int = param(None, kind=int, lo=6, hi=20, doc="rows (even; default: W)")
     unique: bool = param(False, doc="Tatham's 'u': no two rows and no two columns may be equal")
-    tatham_difficulty: str = param("t", choices=("t", "e", "n"), doc="Tatham's level: t trivial, e easy, n normal")
+    tatham_difficulty: str = tatham_level("t", {"t": "trivial", "e": "easy", "n": "normal"})
 
     def check(self):
         p = super().check()
@@ -53,10 +53,13 @@ class UnrulyTask(GridTask):
     A JSON array of H rows of W integers: ``1`` black, ``0`` white. Any valid grid scores 1.
 
     ## Generation
-    §8: a random valid grid from SAT with random phases, every cell given, then givens removed in
-    a seeded random order. At Tatham's lowest level (``t``) a removal is kept only if unit
-    propagation alone still solves the puzzle, at ``e`` only if failed-literal probing does; at
-    ``n`` the givens are reduced to a minimal unique set.
+    §8: a random valid grid, every cell given, then givens removed in a seeded random order. At
+    Tatham's lowest level (``t``) a removal is kept only if unit propagation alone still solves
+    the puzzle, at ``e`` only if failed-literal probing does; at ``n`` the givens are reduced to
+    a minimal unique set. At ``t`` without ``unique`` (every preset) a grid kernel does both steps
+    as Tatham's generator does (the grid filled cell by cell in a random order with propagation;
+    its deductions are exactly the CNF's propagation); otherwise the grid comes from SAT with
+    random phases.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` black, ``0`` white, ``-1`` clears. Givens are fixed.
