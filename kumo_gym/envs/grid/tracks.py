@@ -174,11 +174,11 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
             enc = self.encode(state)
             keys = [("piece", r, c) for r, c in path[1:-1]]
             truth = enc.solution_values(track_literals(enc.extra["d"], sol))
-            big, budget = H * W > BOUNDED_ABOVE, iter(range(len(path) - round(BOUNDED_SHARE * len(path))))  # removals
+            big = H * W > BOUNDED_ABOVE
             kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth,
                                 grade_limit=1 if big else GRADE_TARGET[level],
                                 fixed=enc.assumptions([k for k in enc.clues if k not in keys]),
-                                acceptable=(lambda _lits, b=budget: next(b, None) is not None) if big else None, runs=False)
+                                keep=round(BOUNDED_SHARE * len(path)) - 2 if big else 0, runs=False)  # 2: the ends
             gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}
             state["given_pieces"] = {k: v for k, v in state["given_pieces"].items() if k not in gone}
             return state, sol
