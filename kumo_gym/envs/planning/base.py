@@ -21,7 +21,7 @@ import numpy as np
 from ...core.capabilities import CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ParseError, check_int
 from ...core.instance import Instance
-from ...core.params import Params, param
+from ...core.params import Params, param, param_bounds
 from ...core.task import StepwiseTask, SystemAndUser, scoring_error
 from ...core.verdict import Verdict
 from ..answer import AnswerEnv
@@ -85,8 +85,14 @@ class PlanningParams(Params):
     algorithm_hint: bool = param(False, prompt=True, doc="append a solution procedure to the prompt (spec §8.3)")
     stepwise: bool = param(False, prompt=True, doc="ask for the full state after every move (spec §6.2)")
 
-    #: the largest N; subclasses override it together with the bound of ``n``
+    #: the largest N: the upper bound of ``n`` (a subclass redeclares ``n`` with its own bound)
     max_n: ClassVar[int] = 100
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("n")
+        if isinstance(declared, dataclasses.Field) and param_bounds(declared)[1] is not None:
+            cls.max_n = int(param_bounds(declared)[1])
 
     def check(self) -> PlanningParams:
         changes: dict[str, Any] = {}

@@ -53,7 +53,6 @@ def _searched(initial: tuple, goal: tuple, allow_slow: bool) -> tuple | None:
 
 @dataclass(frozen=True)
 class BlocksParams(PlanningParams):
-    max_n: ClassVar[int] = 60
     n: int | None = param(None, kind=int, lo=1, hi=60, doc="number of blocks N")
     n_stacks: int = param(3, lo=3, hi=6, doc="stacks; with more than 3 the optimum is searched, so N <= 12")
     allow_slow_search: bool = param(False, doc="allow optimal search over more than 12 blocks (may take minutes)")

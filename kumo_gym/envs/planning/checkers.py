@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +27,6 @@ _COLOURS = {"r": "R", "red": "R", "b": "B", "blue": "B"}
 
 @dataclass(frozen=True)
 class CheckerParams(PlanningParams):
-    max_n: ClassVar[int] = 40
     n: int | None = param(None, kind=int, lo=1, hi=40, doc="checkers per colour N (the board has 2N + 1 cells)")
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +36,6 @@ KERNEL_FROM = 50_000
 
 @dataclass(frozen=True)
 class HanoiParams(PlanningParams):
-    max_n: ClassVar[int] = 20
     n: int | None = param(None, kind=int, lo=1, hi=20, doc="number of disks N")
 
 

@@ -65,7 +65,6 @@ def group_unsafe(group) -> bool:
 
 @dataclass(frozen=True)
 class RiverParams(PlanningParams):
-    max_n: ClassVar[int] = 100
     n: int | None = param(None, kind=int, lo=1, hi=100, doc="actor/agent pairs N")
     k: int | None = param(None, kind=int, lo=1, hi=20, doc="boat capacity; default from k_schedule")
     k_schedule: str = param("paper", choices=K_SCHEDULES,
