@@ -22,7 +22,7 @@ from ...core.capabilities import CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ParseError, check_int
 from ...core.instance import Instance
 from ...core.params import Params, param, param_bounds
-from ...core.task import StepwiseTask, SystemAndUser, scoring_error
+from ...core.task import StepwiseTask, SystemAndUser, folded, scoring_error
 from ...core.verdict import Verdict
 from ..answer import AnswerEnv
 from ..interactive import DEFAULT_MAX_INVALID, InteractiveEnv
@@ -362,10 +362,16 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         """Whether the instance is the paper's family, solved in closed form (and hinted)."""
         return False
 
+    #: the solution procedure of a canonical instance, for ``algorithm_hint``: a text block
+    #: (:func:`~kumo_gym.core.task.folded`) whose ``{field}`` is the instance's (``{n}``); puzzles
+    #: without canonical instances (:meth:`canonical` False) leave it empty
+    procedure_prompt: ClassVar[str] = ""
+
     def procedure(self, instance: Instance) -> str | None:
-        """The solution procedure of a canonical instance, for ``algorithm_hint`` (puzzles with
-        canonical instances override it; :meth:`canonical` is False for the others)."""
-        return None
+        """:attr:`procedure_prompt` filled in for ``instance`` (None when the puzzle has none)."""
+        if not self.procedure_prompt:
+            return None
+        return "\n".join(folded(self.procedure_prompt)).format_map(instance.data)
 
     def algorithm_hint(self, instance: Instance) -> str | None:
         return self.procedure(instance) if self.canonical(instance) else None

@@ -332,8 +332,9 @@ class BlocksWorldTask(PlanningTask):
                 + self.start_and_goal(instance, "Initial state:\n", "Goal state:\n")
                 + "Find the shortest sequence of moves that transforms the initial state into the goal state.")
 
-    def procedure(self, instance: Instance) -> str:
-        return ("A procedure that solves this kind of instance optimally: move all blocks of stack 0 except "
-                "its bottom block onto stack 1; move the bottom block of stack 0 to stack 2; move the blocks "
-                "you just put on stack 1 over to stack 2; then, starting with stack 1, alternately take the top "
-                "block of stack 1 and the top block of stack 2 and put it on stack 0 until both are empty.")
+    procedure_prompt = """
+        A procedure that solves this kind of instance optimally: move all blocks of stack 0 except its bottom block
+          onto stack 1; move the bottom block of stack 0 to stack 2; move the blocks you just put on stack 1 over to
+          stack 2; then, starting with stack 1, alternately take the top block of stack 1 and the top block of stack 2
+          and put it on stack 0 until both are empty.
+    """

@@ -246,10 +246,10 @@ class CheckerJumpingTask(PlanningTask):
                 + self.start_and_goal(instance, "Initial board: ", "Goal board:    ")
                 + "Find the shortest sequence of moves from the initial board to the goal board.")
 
-    def procedure(self, instance: Instance) -> str:
-        n = instance.data["n"]
-        return ("A procedure that solves the puzzle optimally. Make groups of moves whose sizes are "
-                f"1, 2, ..., {n}, then {n} once more, then {n}, ..., 2, 1 again. The groups alternate in colour, "
-                "starting with red. Within a group, repeatedly move a checker of that colour into the empty "
-                "cell: jump when a jump into it is legal, otherwise slide.")
+    procedure_prompt = """
+        A procedure that solves the puzzle optimally. Make groups of moves whose sizes are 1, 2, ..., {n}, then {n}
+          once more, then {n}, ..., 2, 1 again. The groups alternate in colour, starting with red. Within a group,
+          repeatedly move a checker of that colour into the empty cell: jump when a jump into it is legal, otherwise
+          slide.
+    """
 

@@ -295,16 +295,16 @@ class HanoiTask(PlanningTask):
                 + self.start_and_goal(instance, "Initial configuration:\n", "Goal configuration:\n")
                 + "Find a sequence of moves that turns the initial configuration into the goal configuration.")
 
-    def procedure(self, instance: Instance) -> str:
-        return ("A procedure that solves the puzzle. To move a tower of n disks from peg `source` to peg "
-                "`target` using peg `spare`, call solve(n, source, target, spare):\n"
-                "- if n is 0, do nothing;\n"
-                "- otherwise first call solve(n - 1, source, spare, target), which clears the n - 1 smaller "
-                "disks away onto the spare peg;\n"
-                "- then move disk n from source to target, written [n, source, target];\n"
-                "- then call solve(n - 1, spare, target, source) to put the smaller disks back on top of it.\n"
-                "The whole puzzle is solve(N, 0, 2, 1). Keep track of which disk is on top of each peg as you "
-                "write the moves.")
+    procedure_prompt = """
+        A procedure that solves the puzzle. To move a tower of n disks from peg `source` to peg `target` using peg
+          `spare`, call solve(n, source, target, spare):
+        - if n is 0, do nothing;
+        - otherwise first call solve(n - 1, source, spare, target), which clears the n - 1 smaller disks away onto the
+          spare peg;
+        - then move disk n from source to target, written [n, source, target];
+        - then call solve(n - 1, spare, target, source) to put the smaller disks back on top of it.
+        The whole puzzle is solve(N, 0, 2, 1). Keep track of which disk is on top of each peg as you write the moves.
+    """
 
 
 def _short(value: Any) -> str:
