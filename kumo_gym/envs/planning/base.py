@@ -158,12 +158,20 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     template_field_names: ClassVar[tuple[str, ...]] = (
         "N", "k", "n_stacks", "initial_state", "goal_state", "rules", "format_example", "answer_format", "system",
         "user")
-    #: the shape of the final answer line, shown in prompts (spec §4)
-    answer_format: ClassVar[str] = ""
-    #: one move for interactive play, in words and by example (``[disk id, from peg, to peg], e.g. [1, 0, 2]``)
-    move_format: ClassVar[str] = ""
-    #: the example of :attr:`move_format`, shown when a move cannot be read
+    #: one move in words, as the answer lists it (``[disk id, from peg, to peg]``)
+    move_fields: ClassVar[str] = ""
+    #: one move by example (``[1, 0, 2]``), also shown when a move cannot be read
     move_example: ClassVar[str] = ""
+
+    @property
+    def answer_format(self) -> str:
+        """The shape of the final answer line, shown in prompts (spec §4)."""
+        return f"moves = [{self.move_fields}, ...]"
+
+    @property
+    def move_format(self) -> str:
+        """One move for interactive play, in words and by example."""
+        return f"{self.move_fields}, e.g. {self.move_example}"
     #: moves are integer triples (Tower of Hanoi): long answers are read by numpy
     int_moves: ClassVar[bool] = False
     #: rule code -> why no move can break that rule alone and still leave the goal reachable

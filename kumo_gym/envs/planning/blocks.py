@@ -128,8 +128,7 @@ class BlocksWorldTask(PlanningTask):
         "paper": {"n_choices": [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50]},
     }
     default_difficulty = "n6"
-    answer_format = "moves = [[block, from stack, to stack], ...]"
-    move_format = '[block, from stack, to stack], e.g. ["C", 1, 2]'
+    move_fields = "[block, from stack, to stack]"
     move_example = '["C", 1, 2]'
 
     # ---- parameters and instances -----------------------------------------------------------

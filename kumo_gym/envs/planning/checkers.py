@@ -82,8 +82,7 @@ class CheckerJumpingTask(PlanningTask):
     difficulties = bucket_presets({"easy": (1, 2), "medium": (3, 5), "hard": (6, 12), "paper": (1, 20)},
                                   {"n1": 1, "n3": 3, "n5": 5, "n10": 10})
     default_difficulty = "n3"
-    answer_format = "moves = [[checker_color, position_from, position_to], ...]"
-    move_format = '[checker_color, position_from, position_to], e.g. ["R", 0, 1]'
+    move_fields = "[checker_color, position_from, position_to]"
     move_example = '["R", 0, 1]'
 
     def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:

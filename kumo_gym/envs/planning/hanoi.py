@@ -91,8 +91,7 @@ class HanoiTask(PlanningTask):
     difficulties = bucket_presets({"easy": (1, 3), "medium": (4, 7), "hard": (8, 12), "paper": (1, 20)},
                                   {"n3": 3, "n5": 5, "n7": 7, "n10": 10})
     default_difficulty = "n5"
-    answer_format = "moves = [[disk id, from peg, to peg], ...]"
-    move_format = "[disk id, from peg, to peg], e.g. [1, 0, 2]"
+    move_fields = "[disk id, from peg, to peg]"
     move_example = "[1, 0, 2]"
     int_moves = True
 
