@@ -307,7 +307,7 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
                  acceptable: Callable[[list[int]], bool] | None = None,
                  near: Callable[[int], Sequence[int]] | None = None, derive: bool = True,
-                 runs: bool = True) -> list[bool]:
+                 runs: bool = True, keep: int = 0) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -321,7 +321,8 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     tests the grade itself after each removal instead of whether deduction re-derives the removed
     clue (for clues deduction never derives, such as Pearl's pearl guards). ``runs=False`` tests
     graded removals one at a time rather than in runs (cheaper where a failed run costs a full
-    probing: Tracks).
+    probing: Tracks). ``keep``: removals stop once that many groups are left (a puzzle's
+    calibrated clue density; the rest of the order is not tested).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -338,12 +339,15 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     # each test can stop as soon as it has (a large saving on big grids)
     rederive = derive and grade_limit is not None and engine.grade(every) <= grade_limit
     order = rng.permutation(len(groups))
-    if grade_limit is None and acceptable is None:
+    if grade_limit is None and acceptable is None and not keep:
         return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)
-    if runs and rederive and near is None and acceptable is None:
+    if runs and rederive and near is None and acceptable is None and not keep:
         probe = engine._answer64 if grade_limit == 1 else ()
         return _rederive_in_runs(engine, order, active, fixed, flat, owner, probe)
+    left = len(groups)
     for i in order:
+        if left <= keep:
+            break
         active[i] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
         if rederive:
@@ -370,6 +374,8 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
             ok = acceptable(lits.tolist())
         if not ok:
             active[i] = True
+        else:
+            left -= 1
     return active.tolist()
 
 
