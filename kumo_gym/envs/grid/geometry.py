@@ -782,9 +782,10 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
     path, where = [start], {start: 0}
+    nbrs = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
     while path[-1] != goal:
-        nbrs = list(neighbours4(*path[-1], H, W))
-        nxt = nbrs[int(rng.integers(len(nbrs)))]
+        options = nbrs[path[-1]]
+        nxt = options[int(rng.integers(len(options)))]
         if nxt in where:
             for x in path[where[nxt] + 1:]:
                 del where[x]
