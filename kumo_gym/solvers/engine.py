@@ -307,7 +307,7 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
                  acceptable: Callable[[list[int]], bool] | None = None,
                  near: Callable[[int], Sequence[int]] | None = None, derive: bool = True,
-                 runs: bool = True) -> list[bool]:
+                 runs: bool = True, keep: int = 0) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -321,7 +321,8 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     tests the grade itself after each removal instead of whether deduction re-derives the removed
     clue (for clues deduction never derives, such as Pearl's pearl guards). ``runs=False`` tests
     graded removals one at a time rather than in runs (cheaper where a failed run costs a full
-    probing: Tracks).
+    probing: Tracks). ``keep``: removals stop once that many groups are left (a puzzle's
+    calibrated clue density; the rest of the order is not tested).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -338,12 +339,15 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     # each test can stop as soon as it has (a large saving on big grids)
     rederive = derive and grade_limit is not None and engine.grade(every) <= grade_limit
     order = rng.permutation(len(groups))
-    if grade_limit is None and acceptable is None:
+    if grade_limit is None and acceptable is None and not keep:
         return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)
-    if runs and rederive and near is None and acceptable is None:
+    if runs and rederive and near is None and acceptable is None and not keep:
         probe = engine._answer64 if grade_limit == 1 else ()
         return _rederive_in_runs(engine, order, active, fixed, flat, owner, probe)
+    left = len(groups)
     for i in order:
+        if left <= keep:
+            break
         active[i] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
         if rederive:
@@ -370,6 +374,8 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
             ok = acceptable(lits.tolist())
         if not ok:
             active[i] = True
+        else:
+            left -= 1
     return active.tolist()
 
 
@@ -378,24 +384,34 @@ def _rederive_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fix
     """:func:`reduce_clues` at a grade target met by the whole clue set, testing runs of removals
     at once: deduction from the remaining clues must re-derive every group of the run. Deduction
     is monotone, so then it re-derives each of them one at a time too (and the closure stays the
-    whole set's): the kept mask is the one-at-a-time result, with fewer deductions. A run that
-    fails is halved until a single group is tested; the run length doubles after a success."""
+    whole set's): the kept mask is the one-at-a-time result, with fewer deductions. When a run
+    fails, the groups before the first one it does not re-derive are dropped all the same (for
+    the same reason), and that one is tested alone next; the run length doubles after a success."""
     p, k, n = 0, 1, len(order)
+    starts = np.zeros(len(order) + 1, np.int64)  # group g's literals are flat[starts[g]:starts[g + 1]]
+    np.cumsum(np.bincount(owner, minlength=len(order)), out=starts[1:])
     while p < n:
         run = order[p:p + k]
         active[run] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
-        mark = np.zeros(len(order), bool)  # a mask: np.isin costs far more on small sets
-        mark[run] = True
-        goal = flat[mark[owner]]
-        if engine.arrays.derives(lits, goal, probe):
-            p, k = p + len(run), 2 * k
+        goal = np.concatenate([flat[starts[g]:starts[g + 1]] for g in run])
+        value = engine.arrays.derived(lits, goal, probe)
+        if value is None:
+            done = 0
         else:
-            active[run] = True
-            if len(run) == 1:
-                p, k = p + 1, 1
-            else:
-                k = max(1, len(run) // 2)
+            done = 0
+            for g in run:
+                got = flat[starts[g]:starts[g + 1]]
+                if not (value[np.abs(got)] == np.sign(got)).all():
+                    break
+                done += 1
+        if done == len(run):
+            p, k = p + len(run), 2 * k
+            continue
+        active[run[done:]] = True  # the first groups stay dropped; the next is tested alone
+        if done == 0 and len(run) == 1:
+            p += 1  # needed
+        p, k = p + done, 1
     return active.tolist()
 
 

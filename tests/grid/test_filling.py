@@ -29,9 +29,10 @@ def test_params_and_grammar_errors():
 
 
 def test_uniqueness_needs_the_block_size_cuts():
-    """The clauses alone (no two 1s touch, a larger digit has a like neighbour) admit grids whose
-    blocks have the wrong size; the proof must run with the cuts to find the one solution."""
-    inst = T.load(SPEC_ID)
+    """The clauses alone (no two 1s touch, a larger digit has a like neighbour, the block sizes of
+    shapes up to four cells) admit grids whose blocks have the wrong size; the proof must run with
+    the cuts to find the one solution."""
+    inst = T.load("9x7:c416c1b9c2c4c63a2f1c6a8c14d45c31c452")
     enc = T.encoding(inst)
     plain = sat.enumerate_models(enc.formula.clauses, enc.answer.tolist(), limit=3, assumptions=enc.assumptions())
     assert len(plain) == 3

@@ -138,3 +138,14 @@ def test_array_deduction_matches_the_formula_deduction():
             assert labels.tolist() == sol == enc.decode(value)
     assert solved > 0
     assert deduce_regions(4, 5, T.load(SPLIT_ID).data["state"]["dots"]).tolist() == SPLIT_SOLUTION
+
+
+def test_solutions_by_deduction_match_sat():
+    # solutions() answers from the deduction when it decides every cell: the same as SAT's
+    from kumo_gym.envs.grid.galaxies import GalaxiesTask as G
+
+    inst = T.generate(np.random.default_rng(8), difficulty="normal")
+    by_sat = super(G, T).solutions(inst, 3)
+    assert T.solutions(inst, 3) == by_sat == [inst.data["solution"]]
+    split = T.load(SPLIT_ID)  # needs connectivity: the reachability step, or SAT with the cuts
+    assert T.solutions(split, 3) == super(G, T).solutions(split, 3) == [SPLIT_SOLUTION]

@@ -21,6 +21,11 @@ SPEC_SOLUTION = [[180, 180], [0, 270]]
 LOOPY_ID = "4x4:4224bd957d734161"
 LOOPY_SOLUTION = [[180, 180, 180, 180], [90, 0, 270, 0], [90, 180, 180, 270], [0, 0, 0, 270]]
 LOOPY_WRONG = [[180, 90, 270, 180], [90, 180, 180, 0], [90, 270, 90, 270], [0, 0, 0, 270]]
+#: a puzzle whose rules CNF (with the no-4-cycle and no-isolated-pair clauses) still allows a
+#: network with a longer loop: only the spanning-tree cuts rule it out
+LONG_LOOP_ID = "5x5:231c1ddc9853dd67e8b112872"
+LONG_LOOP_WRONG = [[180, 90, 270, 90, 270], [90, 0, 180, 0, 270], [0, 90, 0, 180, 180], [90, 270, 90, 270, 0],
+                   [0, 0, 90, 0, 270]]
 
 
 def rules(inst, grid):
@@ -78,14 +83,17 @@ def test_each_rule_breaks_alone():
 
 
 def test_uniqueness_needs_the_spanning_tree_cuts():
-    """Without the global rule the CNF has two answers (the loop above): a proof that ignored it
-    would call this puzzle ambiguous; with the cuts it is unique."""
-    inst = T.load(LOOPY_ID)
+    """Without the cuts the CNF has two answers (one with a loop of more than four links): a proof
+    that ignored them would call this puzzle ambiguous; with the cuts it is unique. The loop of
+    LOOPY_ID is a 2x2 square, which the formula itself rules out."""
+    enc = T.encoding(T.load(LOOPY_ID))
+    assert len(sat.enumerate_models(enc.formula.clauses, enc.answer.tolist(), limit=3, assumptions=enc.assumptions())) == 1
+    inst = T.load(LONG_LOOP_ID)
     enc = T.encoding(inst)
     models = sat.enumerate_models(enc.formula.clauses, enc.answer.tolist(), limit=3, assumptions=enc.assumptions())
     assert len(models) == 2
     grids = [enc.decode(values_of(m, enc.formula.n_vars)) for m in models]
-    assert LOOPY_WRONG in grids and not T.verify(inst, LOOPY_WRONG).solved
+    assert LONG_LOOP_WRONG in grids and not T.verify(inst, LONG_LOOP_WRONG).solved
     assert T.count_solutions(inst, limit=3) == 1
     assert T.encoding(inst).engine.stats["cuts"] >= 1
 

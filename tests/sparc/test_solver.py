@@ -84,3 +84,36 @@ def test_search_resumes_exactly_across_slices(ref_records, monkeypatch):
         assert sliced.complete and sliced.solutions == whole.solutions and sliced.nodes == whole.nodes
     hard = next(r for r in ref_records if r["id"] == "5569f16359d15a33")
     assert not enumerate_solutions(hard, cap=None, time_limit=0.0).complete
+
+
+@pytest.mark.parametrize("python_nodes", [1, 37, 10**9])
+def test_plain_python_first_slice_changes_nothing(maybe_ref_records, python_nodes):
+    """The first nodes of a search run as plain Python, the rest compiled (issue 14, cold start):
+    any hand-over point gives the result of the compiled kernel alone, node counts included."""
+    import kumo_gym.solvers.sparc as solver
+
+    records = [r for r in maybe_ref_records if r["grid_size"]["width"] * r["grid_size"]["height"] <= 9][:6]
+    puzzles = [SparcPuzzle.from_record(r) for r in records] + _small_generated(12, seed=2)
+    for p in puzzles:
+        data = puzzle_data(p)
+        for cap, node_limit in ((-1, 0), (2, 0), (-1, 150)):
+            ref = solver._run(data, cap, PRUNE_ALL, node_limit, 64, None, python_nodes=0)
+            got = solver._run(data, cap, PRUNE_ALL, node_limit, 64, None, python_nodes=python_nodes)
+            assert got[:3] == ref[:3]
+            assert (got[3] == ref[3]).all() and (got[4] == ref[4]).all()
+
+
+def test_small_puzzles_never_import_numba():
+    """A fresh process that enumerates small puzzles compiles nothing (issue 14, cold start)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np\n"
+            "from kumo_gym.envs.sparc.generate import generate\n"
+            "from kumo_gym.solvers.sparc import enumerate_solutions\n"
+            "rng = np.random.default_rng(0)\n"
+            "for _ in range(3):\n"
+            "    enumerate_solutions(generate(rng, width=2, height=2).puzzle, cap=None)\n"
+            "print('numba' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
+    assert out.stdout.strip().splitlines()[-1] == "False"

@@ -23,6 +23,15 @@ from ..text import NOT_A_LIST
 # ---- schema pieces -------------------------------------------------------------------------
 
 
+def negations(**pairs: str) -> dict:
+    """The :class:`~kumo_gym.analysis.schema.Pack` fields ``opposites`` (both ways) and
+    ``negative_kinds`` from ``positive="negative"`` kind pairs, e.g. ``negations(Tent="NotTent")``."""
+    opposites = {}
+    for positive, negative in pairs.items():
+        opposites.update({positive: negative, negative: positive})
+    return {"opposites": opposites, "negative_kinds": frozenset(pairs.values())}
+
+
 def generic_rules(solution: set, negative: set = frozenset(), clues: set = frozenset(), counts: set = frozenset(),
                   cand: bool = False) -> dict:
     """The generic rule table of reasoning_graphs.md §6 ("Other puzzles") for the given kinds."""
@@ -154,8 +163,7 @@ def value_pack(**clues: dict) -> dict:
         "solution_kinds": frozenset({"Cell", "NotCell"}),
         "clue_kinds": frozenset(clues),
         "rules": generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues=set(clues), cand=True),
-        "opposites": {"Cell": "NotCell", "NotCell": "Cell"},
-        "negative_kinds": frozenset({"NotCell"}),
+        **negations(Cell="NotCell"),
         "value_claim": ("Cell", "v"),
     }
 
@@ -174,8 +182,7 @@ def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), *
         "solution_kinds": frozenset({"Black", "White"}),
         "clue_kinds": frozenset(clues),
         "rules": generic_rules({"Black", "White"}, negative={"White"}, clues=set(clues), counts=set(counts)),
-        "opposites": {"Black": "White", "White": "Black"},
-        "negative_kinds": frozenset({"White"}),
+        **negations(Black="White"),
         "count_kinds": frozenset(counts),
         "cstar_symbols": {black: "Black"},
         "answer_kinds": {black: "Black"} if white is None else {black: "Black", white: "White"},

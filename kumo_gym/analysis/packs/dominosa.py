@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules
+from .common import generic_rules, negations
 
 _NOT = r"(?:cannot|can't|can not|do not|don't|are not|aren't|must not|is not|isn't)"
 _PAIRS = (  # negatives first
@@ -100,8 +100,7 @@ PACK = DOMINOSA = DominosaPack(
     rules=generic_rules({"Domino", "NotDomino"}, negative={"NotDomino"}, clues={"Number"}),
     claim_notes=("Domino: the two adjacent cells [[r1, c1], [r2, c2]] form one domino of the solution; NotDomino: "
                  "they do not. Number: the number n printed in cell (r, c)."),
-    opposites={"Domino": "NotDomino", "NotDomino": "Domino"},
-    negative_kinds=frozenset({"NotDomino"}),
+    **negations(Domino="NotDomino"),
     phrases=(Phrase("Number", r"\bthe number (?:at|in) {cell} is {n}\b"),
              *Phrase.group("Number", r"\bthe {n} (?:at|in) {cell}",
                                      r"{subj}{cell} (?:is|=) (?:a )?{n}\b(?! or)",

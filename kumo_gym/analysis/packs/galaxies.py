@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules
+from .common import generic_rules, negations
 
 _C = r"@(\d+)@"
 _PATTERNS = (
@@ -143,8 +143,7 @@ PACK = GALAXIES = GalaxiesPack(
     claim_notes=("InRegion: cell (r, c) lies in the region of dot number `dot` (the index into the state's dots). "
                  "SameRegion / DiffRegion: two cells a, b ([r, c], a before b) lie in one region or in two. "
                  "Dot: a dot of the puzzle at half-cell position (r2, c2), where cell (r, c) has centre (2r, 2c)."),
-    opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion"},
-    negative_kinds=frozenset({"DiffRegion"}),
+    **negations(SameRegion="DiffRegion"),
     phrases=(
         *Phrase.group("InRegion", r"{subj}{cells} (?:all |both |also )?(?:belongs?|must belong|belong) to dot {n:dot}\b",
                                   r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) dot {n:dot}'s (?:region|galaxy)",

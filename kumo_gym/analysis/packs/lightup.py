@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import generic_rules, neighbours4
+from .common import generic_rules, negations, neighbours4
 
 LIGHT_WORDS = r"(?:light|bulb|lamp|l)s?"
 
@@ -85,8 +85,7 @@ PACK = LIGHTUP = LightupPack(
     rules=generic_rules({"Light", "NoLight"}, negative={"NoLight"}, clues={"Black"}, counts={"Needs"}),
     claim_notes=("Light / NoLight: a light is (not) placed on the white cell (r, c). Black is a black cell, n its "
                  "number (null when it has none). Needs: the number at (r, c) still needs n more lights."),
-    opposites={"Light": "NoLight", "NoLight": "Light"},
-    negative_kinds=frozenset({"NoLight"}),
+    **negations(Light="NoLight"),
     count_kinds=frozenset({"Needs"}),
     cstar_symbols={"L": "Light"},
     answer_kinds={"L": "Light", ".": "NoLight"},

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules
+from .common import generic_rules, negations
 
 WORDS = {1: "positive", -1: "negative", 0: "blank"}
 SIGN_WORDS = {"+": "plus", "-": "minus"}
@@ -116,8 +116,7 @@ PACK = MAGNETS = MagnetsPack(
     rules=generic_rules({"Pole", "NotPole"}, negative={"NotPole"}, clues={"Count", "Slot"}),
     claim_notes=("Pole: cell (r, c) holds v (1 a + pole, -1 a - pole, 0 blank); NotPole rules v out there. Count: row or "
                  "column index holds n poles of sign + or -. Slot: the two cells form one domino slot."),
-    opposites={"Pole": "NotPole", "NotPole": "Pole"},
-    negative_kinds=frozenset({"NotPole"}),
+    **negations(Pole="NotPole"),
     phrases=_phrases(),
     templates={
         **{f"Pole:{w}": (f"{{cell}} is {w}", f"{{cell}} must be {w}") for w in WORDS.values()},

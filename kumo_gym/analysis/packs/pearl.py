@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..reading import Phrase
-from .common import generic_rules
+from .common import generic_rules, negations
 from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack
 
 
@@ -46,8 +46,7 @@ PACK = PEARL = PearlPack(
     rules=generic_rules({"Edge", "OnPath", "OffPath"}, negative={"OffPath"}, clues={"Pearl"}),
     claim_notes=("Edge: the loop joins neighbouring cells a and b ([r, c] each; on=false: it does not). OnPath / "
                  "OffPath: cell (r, c) is on / off the loop. Pearl: a BLACK or WHITE pearl at (r, c)."),
-    opposites={"OnPath": "OffPath", "OffPath": "OnPath"},
-    negative_kinds=frozenset({"OffPath"}),
+    **negations(OnPath="OffPath"),
     phrases=tuple(
         p for colour in ("black", "white") for p in (
             *Phrase.group("Pearl", rf"{{subj}}{{cells}} (?:is|are|holds|has) (?:a |the )?{colour} pearls?\b",

@@ -22,7 +22,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules
+from .common import generic_rules, negations
 
 _CELL = r"@(\d+)@"
 _SHAPE = r"(?:rectangle|region|block|box)"
@@ -185,8 +185,7 @@ PACK = RECT = RectPack(
                  "NotRect says that rectangle is not one of them. "
                  "SameRegion / DiffRegion say two cells a, b ([r, c], a before b) lie in one rectangle or in two. "
                  "Clue is a number of the puzzle (the area of its rectangle)."),
-    opposites={"SameRegion": "DiffRegion", "DiffRegion": "SameRegion", "Rect": "NotRect", "NotRect": "Rect"},
-    negative_kinds=frozenset({"DiffRegion", "NotRect"}),
+    **negations(SameRegion="DiffRegion", Rect="NotRect"),
     phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
              *Phrase.group("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}",
                                    r"\bthe {n:n} (?:at|in) {cell}",

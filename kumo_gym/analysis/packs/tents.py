@@ -17,73 +17,78 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Reader
 from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import LINE, LIST, LIST_OR, NEG, SUBJ, Norm, axis_of, tokens
-from .common import lines, neighbours4, neighbours8
+from .common import lines, negations, neighbours4, neighbours8
 
 _EMPTY = r"(?:empty|grass|blank|unoccupied|blocked|ruled\s+out|excluded|eliminated|impossible|free\s+of\s+tents)"
 _TREE_REF = r"(?:the\s+)?(?:tree\s+(?:at\s+)?)?@\d+@"
 
 
+def compiled(*patterns: str) -> tuple[re.Pattern, ...]:
+    """The patterns compiled, in order (the reader tries them in this order)."""
+    return tuple(re.compile(p) for p in patterns)
+
+
 class TentsReader(Reader):
     """Tents: Tree, Quota, Tent, NotTent, Remaining, TreeCandidate (pack ``tents``)."""
 
-    NOT_TENT = (
-        re.compile(rf"\bno\s+tents?\s+(?:(?:can|could|may|will)\s+(?:go|be)\s+)?(?:at|in|on)\s+({LIST_OR})"),
-        re.compile(rf"{SUBJ}({LIST_OR})\s+{NEG}\s+(?:be\s+|have\s+|hold\s+|contain\s+|get\s+|take\s+)?(?:a\s+)?tents?\b"),
-        re.compile(rf"{SUBJ}({LIST})\s+(?:is|are|must\s+be|becomes?|stays?|remains?)\s+(?:all\s+|both\s+|also\s+|then\s+|"
-                   rf"now\s+|therefore\s+|definitely\s+)?{_EMPTY}\b"),
-        re.compile(rf"\b(?:rules?\s+out|ruling\s+out|eliminates?|excludes?|mark|marks)\s+({LIST})(?:\s+as\s+(?:grass|empty))?"),
-        re.compile(rf"\btents?\s+(?:at|in|on)\s+({LIST_OR})\s+(?:is|are|would\s+be)\s+(?:impossible|not\s+possible|"
-                   rf"ruled\s+out|invalid|illegal|not\s+allowed)"),
-        re.compile(rf"\b(?:empty|grass|no\s+tents?)\s*:\s*({LIST})"),
-        re.compile(rf"\b(?:cannot|can't|can\s+not)\s+(?:use|take|go\s+(?:to|in|at))\s+({LIST_OR})"),
+    NOT_TENT = compiled(
+        rf"\bno\s+tents?\s+(?:(?:can|could|may|will)\s+(?:go|be)\s+)?(?:at|in|on)\s+({LIST_OR})",
+        rf"{SUBJ}({LIST_OR})\s+{NEG}\s+(?:be\s+|have\s+|hold\s+|contain\s+|get\s+|take\s+)?(?:a\s+)?tents?\b",
+        rf"{SUBJ}({LIST})\s+(?:is|are|must\s+be|becomes?|stays?|remains?)\s+(?:all\s+|both\s+|also\s+|then\s+|"
+            rf"now\s+|therefore\s+|definitely\s+)?{_EMPTY}\b",
+        rf"\b(?:rules?\s+out|ruling\s+out|eliminates?|excludes?|mark|marks)\s+({LIST})(?:\s+as\s+(?:grass|empty))?",
+        rf"\btents?\s+(?:at|in|on)\s+({LIST_OR})\s+(?:is|are|would\s+be)\s+(?:impossible|not\s+possible|"
+            rf"ruled\s+out|invalid|illegal|not\s+allowed)",
+        rf"\b(?:empty|grass|no\s+tents?)\s*:\s*({LIST})",
+        rf"\b(?:cannot|can't|can\s+not)\s+(?:use|take|go\s+(?:to|in|at))\s+({LIST_OR})",
     )
-    TENT = (
-        re.compile(rf"\b(?:place|put|add|places|puts|placing|putting)\s+(?:a\s+|the\s+|its\s+)?tents?\s+"
-                   rf"(?:(?:of|for)\s+{_TREE_REF}\s+)?(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
-        re.compile(rf"(?<!no\s)\btents?\s+(?:(?:for|of)\s+{_TREE_REF}\s+)?(?:must\s+be\s+|must\s+go\s+|goes\s+|is\s+|are\s+|"
-                   rf"will\s+be\s+|has\s+to\s+be\s+|is\s+then\s+|is\s+therefore\s+)?(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
-        re.compile(rf"{SUBJ}({LIST})\s+(?:is|are|must\s+be|has\s+to\s+be|should\s+be|will\s+be|becomes?|gets)\s+"
-                   rf"(?:then\s+|therefore\s+|also\s+|definitely\s+)?(?:a\s+|the\s+)?tents?\b"),
-        re.compile(r"\bonly\s+(?:possible\s+)?(?:place|cell|spot|option|candidate|position|choice)\b[^.;]{0,120}?\bis\s+(@\d+@)"),
-        re.compile(rf"\btree\s+(?:at\s+)?@\d+@\s+(?:must\s+|can\s+only\s+|has\s+to\s+|will\s+|then\s+|therefore\s+)*"
-                   rf"(?:take|takes|use|uses|get|gets|gets\s+its\s+tent\s+at|have\s+its\s+tent\s+at)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
-        re.compile(rf"\b(?:has|have|already\s+has|got)\s+(?:a\s+tent|one)\s+(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)"),
-        re.compile(rf"\b(?:with|having)\s+({LIST})\s+(?:as\s+)?(?:a\s+)?tents?\b"),
+    TENT = compiled(
+        rf"\b(?:place|put|add|places|puts|placing|putting)\s+(?:a\s+|the\s+|its\s+)?tents?\s+"
+            rf"(?:(?:of|for)\s+{_TREE_REF}\s+)?(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)",
+        rf"(?<!no\s)\btents?\s+(?:(?:for|of)\s+{_TREE_REF}\s+)?(?:must\s+be\s+|must\s+go\s+|goes\s+|is\s+|are\s+|"
+            rf"will\s+be\s+|has\s+to\s+be\s+|is\s+then\s+|is\s+therefore\s+)?(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)",
+        rf"{SUBJ}({LIST})\s+(?:is|are|must\s+be|has\s+to\s+be|should\s+be|will\s+be|becomes?|gets)\s+"
+            rf"(?:then\s+|therefore\s+|also\s+|definitely\s+)?(?:a\s+|the\s+)?tents?\b",
+        r"\bonly\s+(?:possible\s+)?(?:place|cell|spot|option|candidate|position|choice)\b[^.;]{0,120}?\bis\s+(@\d+@)",
+        rf"\btree\s+(?:at\s+)?@\d+@\s+(?:must\s+|can\s+only\s+|has\s+to\s+|will\s+|then\s+|therefore\s+)*"
+            rf"(?:take|takes|use|uses|get|gets|gets\s+its\s+tent\s+at|have\s+its\s+tent\s+at)\s+({LIST})(?!\s*(?:,\s*)?or\b)",
+        rf"\b(?:has|have|already\s+has|got)\s+(?:a\s+tent|one)\s+(?:at|in|on)\s+({LIST})(?!\s*(?:,\s*)?or\b)",
+        rf"\b(?:with|having)\s+({LIST})\s+(?:as\s+)?(?:a\s+)?tents?\b",
     )
-    TREE = (
-        re.compile(rf"(?<!no\s)(?<!adjacent\s)\btrees?\s+(?:is\s+|are\s+)?(?:at|in|on)\s+({LIST})"),
-        re.compile(rf"{SUBJ}({LIST})\s+(?:is|are)\s+(?:a\s+)?trees?\b"),
-        re.compile(rf"\btrees?\s*:\s*({LIST})"),
+    TREE = compiled(
+        rf"(?<!no\s)(?<!adjacent\s)\btrees?\s+(?:is\s+|are\s+)?(?:at|in|on)\s+({LIST})",
+        rf"{SUBJ}({LIST})\s+(?:is|are)\s+(?:a\s+)?trees?\b",
+        rf"\btrees?\s*:\s*({LIST})",
     )
-    TREE_CAND = (
-        re.compile(rf"\btree\s+(?:at\s+)?(@\d+@)\s+(?:needs|must\s+have|requires|has)\s+(?:its\s+|a\s+)?tent\s+(?:at|in|on)\s+({LIST_OR})"),
-        re.compile(rf"\bcandidates?\s+for\s+(?:the\s+)?tree\s+(?:at\s+)?(@\d+@)\s*(?:is|are|:)\s*({LIST_OR})"),
-        re.compile(rf"\btree\s+(?:at\s+)?(@\d+@)\s+(?:could|can|may|might)\s+(?:use|take|go\s+(?:to|at)|have\s+its\s+tent\s+at)\s+"
-                   rf"({LIST_OR})"),
-        re.compile(rf"\b(?:options|spots|neighbours|neighbors|candidate\s+cells)\s+(?:for|of)\s+(?:the\s+)?tree\s+(?:at\s+)?(@\d+@)"
-                   rf"\s*(?:are|:)\s*({LIST_OR})"),
+    TREE_CAND = compiled(
+        rf"\btree\s+(?:at\s+)?(@\d+@)\s+(?:needs|must\s+have|requires|has)\s+(?:its\s+|a\s+)?tent\s+(?:at|in|on)\s+({LIST_OR})",
+        rf"\bcandidates?\s+for\s+(?:the\s+)?tree\s+(?:at\s+)?(@\d+@)\s*(?:is|are|:)\s*({LIST_OR})",
+        rf"\btree\s+(?:at\s+)?(@\d+@)\s+(?:could|can|may|might)\s+(?:use|take|go\s+(?:to|at)|have\s+its\s+tent\s+at)\s+"
+            rf"({LIST_OR})",
+        rf"\b(?:options|spots|neighbours|neighbors|candidate\s+cells)\s+(?:for|of)\s+(?:the\s+)?tree\s+(?:at\s+)?(@\d+@)"
+            rf"\s*(?:are|:)\s*({LIST_OR})",
     )
-    QUOTA = (
-        re.compile(rf"\b{LINE}\s*(?:'s)?\s*(?:clue|count|quota|target|number)\s*(?:is|=|of|:)\s*(\d+)"),
-        re.compile(rf"\b{LINE}\s+(?:needs|requires|must\s+have|should\s+have|has\s+to\s+have|wants)\s+(?:exactly\s+)?(\d+)\s+tents?\b"),
-        re.compile(rf"\b{LINE}\s*:\s*(\d+)\s+tents?\b"),
-        re.compile(rf"\b{LINE}\s+has\s+(?:a\s+)?(?:clue|count)\s+(?:of\s+)?(\d+)"),
-        re.compile(rf"\b{LINE}\s*,?\s+(?:whose|which\s+has\s+a|with\s+a)\s+(?:clue|count)\s+(?:is\s+|of\s+)?(\d+)"),
-        re.compile(rf"\b{LINE}\s+has\s+its\s+(\d+)\s+tents?\b"),
-        re.compile(rf"\b{LINE}\s+(?:needs|requires|has|wants)\s+(no)\s+tents\b"),
+    QUOTA = compiled(
+        rf"\b{LINE}\s*(?:'s)?\s*(?:clue|count|quota|target|number)\s*(?:is|=|of|:)\s*(\d+)",
+        rf"\b{LINE}\s+(?:needs|requires|must\s+have|should\s+have|has\s+to\s+have|wants)\s+(?:exactly\s+)?(\d+)\s+tents?\b",
+        rf"\b{LINE}\s*:\s*(\d+)\s+tents?\b",
+        rf"\b{LINE}\s+has\s+(?:a\s+)?(?:clue|count)\s+(?:of\s+)?(\d+)",
+        rf"\b{LINE}\s*,?\s+(?:whose|which\s+has\s+a|with\s+a)\s+(?:clue|count)\s+(?:is\s+|of\s+)?(\d+)",
+        rf"\b{LINE}\s+has\s+its\s+(\d+)\s+tents?\b",
+        rf"\b{LINE}\s+(?:needs|requires|has|wants)\s+(no)\s+tents\b",
     )
     QUOTA_REV = re.compile(rf"\b(?:clue|count|quota)\s+(?:for|of)\s+{LINE}\s*(?:is|=|:)\s*(\d+)")
     # "row 1 is full since its clue is 1": the clue of the last line named before it
     QUOTA_ITS = re.compile(r"\bits\s+(?:clue|count|quota)\s+(?:is|=|of)\s+(\d+)")
-    REMAINING = (
-        re.compile(rf"\b{LINE}\s+(?:now\s+|still\s+|then\s+|would\s+)?(?:needs?|requires?|has)\s+(\d+)\s+more\b"),
-        re.compile(rf"\b{LINE}\s+(?:now\s+|still\s+|then\s+)?(?:needs|requires|has)\s+(\d+)\s+(?:tents?\s+)?(?:remaining|left)\b"),
+    REMAINING = compiled(
+        rf"\b{LINE}\s+(?:now\s+|still\s+|then\s+|would\s+)?(?:needs?|requires?|has)\s+(\d+)\s+more\b",
+        rf"\b{LINE}\s+(?:now\s+|still\s+|then\s+)?(?:needs|requires|has)\s+(\d+)\s+(?:tents?\s+)?(?:remaining|left)\b",
     )
-    LINE_FULL = (
-        re.compile(rf"\b{LINE}\s+(?:is\s+)?(?:now\s+|then\s+|already\s+)?(?:full|complete|satisfied|done|finished)\b"),
-        re.compile(rf"\b{LINE}\s+(?:now\s+|then\s+)?(?:needs|requires)\s+no\s+more\b"),
-        re.compile(rf"\b(?:uses|used|fills|filled|completes|completed)\s+up\s+{LINE}\b"),
-        re.compile(rf"\b(?:uses\s+up|fills|completes)\s+{LINE}\b"),
+    LINE_FULL = compiled(
+        rf"\b{LINE}\s+(?:is\s+)?(?:now\s+|then\s+|already\s+)?(?:full|complete|satisfied|done|finished)\b",
+        rf"\b{LINE}\s+(?:now\s+|then\s+)?(?:needs|requires)\s+no\s+more\b",
+        rf"\b(?:uses|used|fills|filled|completes|completed)\s+up\s+{LINE}\b",
+        rf"\b(?:uses\s+up|fills|completes)\s+{LINE}\b",
     )
     # "it cannot be a tent": the cell named last before the pronoun
     IT_NOT = re.compile(rf"\b(?:it|this\s+cell|that\s+cell)\s+{NEG}\s+(?:be\s+|have\s+|hold\s+)?(?:a\s+)?tents?\b")
@@ -250,8 +255,7 @@ PACK = TENTS = TentsPack(
     rule_notes=("For NotTent prefer, in order: R_LINE_BLOCK (line full), R_NO_TOUCH (touches a "
                 "tent), R_CELL_NEEDS_TREE (no adjacent tree), R_TENTATIVE_DISCHARGE (negates a "
                 "branch assumption)."),
-    opposites={"Tent": "NotTent", "NotTent": "Tent"},
-    negative_kinds=frozenset({"NotTent"}),
+    **negations(Tent="NotTent"),
     count_kinds=frozenset({"Remaining"}),
     cstar_symbols={"A": "Tent"},
     answer_kinds={"A": "Tent", ".": "NotTent"},

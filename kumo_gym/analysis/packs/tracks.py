@@ -24,7 +24,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules
+from .common import generic_rules, negations
 
 _CELL = r"@(\d+)@"
 _LINE = r"(?:the )?(?:track|loop|line|path)"
@@ -146,8 +146,7 @@ PACK = TRACKS = TracksPack(
                  "track. Count: a row or column (axis ROW/COL) holds n track cells. Endpoint: the track enters on "
                  "the LEFT at row index or leaves at the BOTTOM at column index. GivenPiece: a given piece at (r, c) "
                  "joining the directions dirs (URDL letters)."),
-    opposites={"OnPath": "OffPath", "OffPath": "OnPath"},
-    negative_kinds=frozenset({"OffPath"}),
+    **negations(OnPath="OffPath"),
     phrases=(
         *Phrase.group("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} (?:track )?(?:cells?|squares?|pieces?)\b",
                                r"\b(?:the )?(?:count|clue|number) (?:for|of) {line} (?:is|=|:) {n}\b",

@@ -16,7 +16,7 @@ from ...envs.grid.tatham.undead import MIRRORS, MONSTERS, SIDES, visible
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import generic_rules
+from .common import generic_rules, negations
 
 NAMES = {"G": "ghost", "V": "vampire", "Z": "zombie"}
 MIRROR_WORDS = {"\\": "backslash", "/": "slash"}
@@ -124,8 +124,7 @@ PACK = UNDEAD = UndeadPack(
     claim_notes=("Monster: cell (r, c) holds monster t (G ghost, V vampire, Z zombie); NotMonster rules t out there. "
                  "Mirror: a mirror of kind \\ or / at (r, c). Total: there are n monsters of kind t. Sight: the edge "
                  "number on side TOP/BOTTOM (a column) or LEFT/RIGHT (a row) at that index is n."),
-    opposites={"Monster": "NotMonster", "NotMonster": "Monster"},
-    negative_kinds=frozenset({"NotMonster"}),
+    **negations(Monster="NotMonster"),
     phrases=_phrases(),
     templates={
         **{f"Monster:{t}": (f"{{cell}} is a {w}", f"{{cell}} holds a {w}", f"there is a {w} at {{cell}}",

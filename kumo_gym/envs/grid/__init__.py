@@ -19,7 +19,9 @@ Latin square whose rules formula is shared by every instance of a size) are the 
 
 2. ``kumo_gym/envs/grid/<family>.py`` -- the puzzle: a ``Params`` dataclass (subclass
    :class:`~.base.GridParams`; ``H``/``box_h`` declared ``param(None, kind=int)`` default to
-   ``W``/``box_w``) and a :class:`~.base.GridTask` subclass that says only what is particular:
+   ``W``/``box_w``; ``tatham_difficulty = tatham_level("e", {"e": "easy", "t": "tricky"})``;
+   ``min_cells`` when a grid needs more than one cell) and a :class:`~.base.GridTask` subclass
+   that says only what is particular:
 
    * class attributes ``family`` (= the sgt binary name), ``title``, ``Params``, ``difficulties``
      (the four §3 presets as a table: ``presets("W H", (4, 4), (6, 6), (8, 8), (15, 15))``),

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ...core.errors import ParseError
-from ...core.extract import answer_regions, balanced_spans, normalize_quotes, tail, unclosed_open
+from ...core.extract import MAX_SCAN, answer_regions, balanced_spans, normalize_quotes, tail, unclosed_open
 
 # ---- answer parsing (§1) -------------------------------------------------------------------
 _TOKEN = re.compile(r"""\s*(?:(\[)|(\])|(,)|"((?:[^"\\\n]|\\.){0,64})"|'([^'\n]{0,64})'|([^\s\[\],"']{1,64}))""")
@@ -124,15 +125,108 @@ def normalize_cell(value: Any) -> Any:
     return value
 
 
+class SymbolGrid(list):
+    """A grid read by :func:`parse_grid`: a list of rows whose cells are each exactly one of the
+    puzzle's symbols (normalised, never a bool). ``GridTask.verify`` trusts that and compares it
+    with a grid it has already verified on the same instance (issue 14, step overhead)."""
+
+    __slots__ = ()
+
+
+#: the canonical text of a symbol the fast reader accepts: an integer, or a short quoted word
+#: with no quote, backslash, bracket, comma or blank inside
+_SYMBOL_TEXT = re.compile(r'-?\d{1,9}|"[^"\\\[\],\s\']{1,16}"')
+
+
+@lru_cache(maxsize=256)
+def _cell_table(symbols: frozenset) -> dict | None:
+    """Each symbol's canonical text (``7``, ``"T"``) -> the symbol; None when some symbol is not
+    its own normal form or has a text the fast reader does not take."""
+    table = {}
+    for s in symbols:
+        norm = normalize_cell(s)
+        text = json.dumps(s) if isinstance(s, (int, str)) and not isinstance(s, bool) else ""
+        if norm != s or type(norm) is not type(s) or not _SYMBOL_TEXT.fullmatch(text):
+            return None
+        table[text] = s
+    return table
+
+
+@lru_cache(maxsize=256)
+def _digit_tables(symbols: frozenset) -> tuple[bytes, bytes] | None:
+    """For symbols that include one-digit integers: ``bytes.translate`` tables mapping each such
+    digit to a placeholder (NUL) and to the byte of its value; None when there are none."""
+    digits = [s for s in symbols if type(s) is int and 0 <= s <= 9]
+    if not digits:
+        return None
+    mask, value = bytearray(range(256)), bytearray(range(256))
+    for d in digits:
+        mask[48 + d], value[48 + d] = 0, d
+    return bytes(mask), bytes(value)
+
+
+@lru_cache(maxsize=256)
+def _skeleton(width: int, height: int) -> bytes:
+    """The canonical grid (:func:`format_grid`) of this size with every cell a placeholder (NUL)."""
+    return b"[\n  [" + b"],\n  [".join([b", ".join([b"\0"] * width)] * height) + b"]\n]"
+
+
+def _fast_grid(text: str, symbols: frozenset) -> list[list] | None:
+    """The canonical answer (:func:`format_grid`: ``[``, one ``  [a, b, c]`` row a line, ``]``),
+    maybe after prose, read with a few C-level string operations; None when the text is anything
+    else, and the full reader decides.
+
+    Taken only where the full reader reads the same grid: no tag, ``\\boxed``, code fence,
+    backslash or NUL anywhere, no ``[`` before the grid, nothing but whitespace after it, and every
+    cell exactly the canonical text of a symbol (so no normalising, no quote or bracket inside
+    a cell). One-digit cells are matched against the whole grid's layout at once; other cells
+    are split and looked up one by one. Linear time; no eval.
+    """
+    if len(text) > MAX_SCAN or "<" in text or "\\" in text or "`" in text or "\0" in text:
+        return None
+    start = text.find("[")
+    if start < 0:
+        return None
+    body = text[start:].rstrip()
+    digits = _digit_tables(symbols)
+    if digits is not None and body.isascii():
+        raw = body.encode("ascii")
+        row_len = raw.find(b"]") - 5  # after "[\n  ["
+        width, height = (row_len + 2) // 3, raw.count(b"\n") - 1
+        if width > 0 and height > 0 and width * height <= MAX_CELLS and row_len % 3 == 1 \
+                and raw.translate(digits[0]) == _skeleton(width, height):
+            cells = list(raw.replace(b"],\n  [", b", ")[5:-3:3].translate(digits[1]))
+            return SymbolGrid([cells[i:i + width] for i in range(0, width * height, width)])
+    if not (body.startswith("[\n  [") and body.endswith("]\n]")):
+        return None
+    inner = body[5:-3]
+    table = _cell_table(symbols)
+    if table is None:
+        return None
+    try:
+        grid = [list(map(table.__getitem__, row.split(", "))) for row in inner.split("],\n  [")]
+    except KeyError:
+        return None
+    width = len(grid[0])
+    for row in grid:
+        if len(row) != width:
+            return None
+    return SymbolGrid(grid) if width * len(grid) <= MAX_CELLS else None
+
+
 def parse_grid(text: str, symbols: frozenset, tags: tuple[str, ...] = ("answer",)) -> list[list]:
     """The last complete top-level ``[[...]]`` grid in ``text`` (grid_puzzles.md §1).
 
     Wrappers (tags, ``\\boxed{}``, code fences, prose) are searched most explicit first; the last
     grid of the first region holding one is read. The grid must be rectangular and every cell
-    one of ``symbols`` after normalisation; the first bad cell is named in the error.
+    one of ``symbols`` after normalisation; the first bad cell is named in the error. The
+    canonical answer format takes a fast path (:func:`_fast_grid`) that reads the same grid.
     """
     if not isinstance(text, str):
         text = str(text)
+    fast = _fast_grid(text, symbols)
+    if fast is not None:
+        return fast
     for _source, region in answer_regions(text, tags):
         spans = _grid_spans(region)
         if spans:
@@ -159,7 +253,7 @@ def _check_grid(raw: list[list], symbols: frozenset) -> list[list]:
                                  f"{describe_symbols(symbols)}", "bad_symbol")
             out.append(nv)
         grid.append(out)
-    return grid
+    return SymbolGrid(grid)
 
 
 def describe_symbols(symbols) -> str:

@@ -13,6 +13,7 @@ The guide to adding a puzzle is the package docstring (``kumo_gym/envs/grid/__in
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from abc import abstractmethod
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -28,12 +29,18 @@ from ...core.task import StepwiseTask, folded
 from ...core.verdict import Verdict
 from ...solvers.engine import Encoding
 from . import render
-from .answer import describe_symbols, dump_state, format_grid, parse_grid
+from .answer import SymbolGrid, describe_symbols, dump_state, format_grid, parse_grid
 from .geometry import neighbours4, neighbours8  # noqa: F401  (re-exported for the puzzles)
 from .integrity import RewardIntegrity
 from .play import CellMoves
 from .tatham import NotExportable, codec, generate_with_tatham, parse_game_id, to_game_id
 
+#: grids GridTask.verify found solved lately (see verify), by ``id(instance)``: (a weak reference
+#: to the instance, the task class, its rule_checks, the switched-off rules, n_checks, the grid,
+#: the message); at most _SOLVED_MAX, oldest dropped first. Kept here, not on the Instance or
+#: the task, so that both pickle as before.
+_SOLVED: dict[int, tuple] = {}
+_SOLVED_MAX = 256
 Cell = tuple[int, int]
 #: the version tag written into Instance.data["source"] for our generator
 GENERATOR_VERSION = "kumo-gen-2"
@@ -77,6 +84,12 @@ class GridParams(Params):
             raise ConfigError(f"{type(self).__name__.removesuffix('Params')} W={W}, H={H}: the grid needs at least "
                               f"{self.min_cells} cells")
         return out
+
+
+def tatham_level(default: Any, levels: dict) -> Any:
+    """The ``tatham_difficulty`` parameter: one of Tatham's levels (``levels``: level -> its name)."""
+    return param(default, choices=tuple(levels),
+                 doc="Tatham's level: " + ", ".join(f"{level} {name}" for level, name in levels.items()))
 
 
 def presets(names: str, *rows: tuple) -> dict[str, dict]:
@@ -315,7 +328,18 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
 
     def verify(self, instance: Instance, answer: Any) -> Verdict:
         """Rule checking (§1): any valid grid is solved; checks of switched-off rules are skipped;
-        the partial score of an unsolved grid is :meth:`progress`."""
+        the partial score of an unsolved grid is :meth:`progress`.
+
+        A grid read by :meth:`parse` (a :class:`SymbolGrid`) that equals one a task of this class
+        has already found solved on this same instance object, with the same rule checks and the
+        same rules switched on, is solved without running the checks again (issue 14: scoring a
+        golden answer many times); any other grid, every wrong one included, gets every check.
+        """
+        disabled = getattr(self, "_disabled_rules", frozenset())
+        memo = _SOLVED.get(id(instance))
+        if memo is not None and type(answer) is SymbolGrid and memo[0]() is instance and memo[1] is type(self) \
+                and memo[2] is type(self).rule_checks and memo[3] == disabled and answer == memo[5]:
+            return Verdict("solved", memo[6], 1.0, details={"n_checks": memo[4]})
         bad = self.answer_grid_error(instance, answer)
         if bad is not None:
             return bad
@@ -323,7 +347,14 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         checks = [ch for ch in self.rule_checks(instance, answer) if self.rule_enabled(self.rule_code(ch.rule))]
         failed = [ch for ch in checks if not ch.ok]
         if not failed:
-            return Verdict.success(f"The {self.title} grid satisfies every rule.", n_checks=len(checks))
+            message = f"The {self.title} grid satisfies every rule."
+            if type(answer) is SymbolGrid:
+                # an Instance is frozen (its data normalised at construction): remember the grid
+                while len(_SOLVED) >= _SOLVED_MAX:
+                    _SOLVED.pop(next(iter(_SOLVED)), None)
+                _SOLVED[id(instance)] = (weakref.ref(instance), type(self), type(self).rule_checks, disabled,
+                                         len(checks), [list(r) for r in answer], message)
+            return Verdict.success(message, n_checks=len(checks))
         cells = [tuple(x) for ch in failed for x in ch.cells]
         first = min(cells, key=lambda rc: rc[0] * W + rc[1]) if cells else None
         violations = [{"rule": self.rule_code(ch.rule), "cells": [list(x) for x in ch.cells]} for ch in failed]

@@ -13,7 +13,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.propagation import ClauseArrays
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import dominoes, random_tiling
 from .play import DominoMoves
 from .render import Sketch
@@ -26,8 +26,7 @@ EMPTY = "."
 @dataclasses.dataclass(frozen=True)
 class DominosaParams(GridParams):
     max_pip: int = param(6, lo=1, hi=30, doc="the largest number N; the grid has N+1 rows and N+2 columns")
-    tatham_difficulty: str = param("b", choices=("t", "b", "h", "e"),
-                                   doc="Tatham's level: t trivial, b basic, h hard, e extreme")
+    tatham_difficulty: str = tatham_level("b", {"t": "trivial", "b": "basic", "h": "hard", "e": "extreme"})
 
 
 class DominosaTask(DominoMoves, GridTask):

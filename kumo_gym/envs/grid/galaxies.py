@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import components, connected_cuts, dot_cells, random_symmetric_partition
 from .render import Sketch
 
@@ -60,8 +60,9 @@ def deduce_regions(H: int, W: int, dots) -> np.ndarray | None:
     for k, dot in enumerate(dots):
         for cell in dot_cells(dot):
             known[cell][k] = True
+    count = np.count_nonzero
     while True:
-        before = (open_.sum(), known.sum())
+        before = (count(open_), count(known))
         if (known & ~open_).any() or (known.sum(axis=2) > 1).any():
             return None
         open_ &= known | ~known.any(axis=2, keepdims=True)
@@ -73,18 +74,20 @@ def deduce_regions(H: int, W: int, dots) -> np.ndarray | None:
             return None
         known |= open_ & (left == 1)
         reach = known & open_
-        while True:  # flood every region at once from the cells known to be in it
+        size = count(reach)
+        while True:  # flood every region at once from the cells known to be in it (it only grows)
             grown = reach.copy()
             grown[1:] |= reach[:-1]
             grown[:-1] |= reach[1:]
             grown[:, 1:] |= reach[:, :-1]
             grown[:, :-1] |= reach[:, 1:]
             grown &= open_
-            if (grown == reach).all():
+            reach, grew = grown, count(grown)
+            if grew == size:
                 break
-            reach = grown
+            size = grew
         open_ &= reach
-        if (open_.sum(), known.sum()) == before:
+        if (count(open_), count(known)) == before:
             break
     decided = known.any(axis=2)
     return np.where(decided, known.argmax(axis=2), -1)
@@ -101,7 +104,7 @@ def deduced(H: int, W: int, dots: tuple) -> bool:
 class GalaxiesParams(GridParams):
     W: int = param(7, lo=3, hi=20, doc="columns")
     H: int = param(None, kind=int, lo=3, hi=20, doc="rows (default: W)")
-    tatham_difficulty: str = param("n", choices=("n", "u"), doc="Tatham's level: n normal, u unreasonable")
+    tatham_difficulty: str = tatham_level("n", {"n": "normal", "u": "unreasonable"})
 
 
 class GalaxiesTask(GridTask):
@@ -256,6 +259,17 @@ class GalaxiesTask(GridTask):
             if not cut.any():
                 return value
             lits = np.concatenate([lits, -x[cut].astype(np.int64)])
+
+    def solutions(self, instance: Instance, limit: int = 2) -> list[list[list]]:
+        """Deduction first (:func:`deduce_regions`): when it decides every cell, that labelling is
+        the only solution; otherwise SAT enumeration with the connectivity cuts."""
+        st = instance.data["state"]
+        labels = deduce_regions(*self.shape(st), st["dots"])
+        if labels is None:
+            return []
+        if (labels >= 0).all():
+            return [labels.tolist()][:limit]
+        return super().solutions(instance, limit)
 
     def grade(self, instance: Instance) -> int:
         """§8 grade by Galaxies' own deduction (:meth:`deduce`): 0 propagation with reachability

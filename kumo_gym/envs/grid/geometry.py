@@ -363,6 +363,38 @@ def _forest_path(adj: dict[int, list[tuple[int, int]]], a: int, b: int) -> list[
     return path
 
 
+def tree_small_clauses(n_nodes: int, edges: list[tuple[int, int, int]]) -> list[list[int]]:
+    """Clauses every spanning tree of more than two nodes meets, for the smallest ways to break
+    one (what the cuts of :func:`spanning_tree_cuts` would otherwise find one model at a time): no
+    two joined nodes without a further edge, no cycle of four edges. ``edges`` as there."""
+    if n_nodes <= 2:
+        return []
+    at: dict[int, list[tuple[int, int]]] = {}
+    for u, v, lit in edges:
+        at.setdefault(u, []).append((v, lit))
+        at.setdefault(v, []).append((u, lit))
+    out = [[-lit] + [x for w in (u, v) for _, x in at[w] if x != lit] for u, v, lit in edges]
+    seen = set()
+    for u in sorted(at):
+        for i, (v, a) in enumerate(at[u]):
+            for x, d in at[u][i + 1:]:
+                for w, b in at[v]:
+                    for y, c in at[x]:
+                        if y == w and w != u and v != x and len({a, b, c, d}) == 4:
+                            key = frozenset((a, b, c, d))
+                            if key not in seen:
+                                seen.add(key)
+                                out.append([-a, -b, -c, -d])
+    return out
+
+
+def tree_rules(f, n_nodes: int, edges: list[tuple[int, int, int]]) -> Callable[[np.ndarray], list[list[int]]]:
+    """The rule "the edges whose literal is true form a spanning tree": :func:`tree_small_clauses`
+    added to the formula ``f``, and the cuts of :func:`spanning_tree_cuts` returned (Net)."""
+    f.extend(tree_small_clauses(n_nodes, edges))
+    return spanning_tree_cuts(n_nodes, edges)
+
+
 def spanning_tree_cuts(n_nodes: int, edges: list[tuple[int, int, int]]) -> Callable[[np.ndarray], list[list[int]]]:
     """The ``cuts`` callback for "the edges whose literal is true form a spanning tree of nodes
     0..n-1" (Net's pipes): ``edges`` are ``(u, v, literal)``, parallel edges allowed.
@@ -750,9 +782,10 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
     path, where = [start], {start: 0}
+    nbrs = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
     while path[-1] != goal:
-        nbrs = list(neighbours4(*path[-1], H, W))
-        nxt = nbrs[int(rng.integers(len(nbrs)))]
+        options = nbrs[path[-1]]
+        nxt = options[int(rng.integers(len(options)))]
         if nxt in where:
             for x in path[where[nxt] + 1:]:
                 del where[x]

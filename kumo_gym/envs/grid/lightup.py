@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import line_runs, neighbours4, symmetry_orbit
 from .render import Sketch
 
@@ -19,6 +19,8 @@ LIGHT, DARK, BLOCK = "L", ".", "#"
 NUMBERS = ("0", "1", "2", "3", "4")
 #: the §8 grade a number removal must keep, per level (level 2 reduces to a minimal set)
 GRADE_TARGET = {0: 0, 1: 1, 2: None}
+#: numbers per cell where removal stops, per black percent (Tatham's, 20 %: 1 per 8 cells, any size or level)
+NUMBER_SHARE = 0.125 / 20
 
 
 def segments(grid: list[list[str]]) -> list[list[tuple[int, int]]]:
@@ -33,7 +35,7 @@ class LightupParams(GridParams):
     black_percent: int = param(20, lo=5, hi=100, doc="black cells, percent of the grid")
     symmetry: int = param(None, kind=int, lo=0, hi=4,
                           doc="0 none, 1 mirror, 2 half turn, 3 both mirrors, 4 quarter turn (default 4 if square, else 2)")
-    tatham_difficulty: int = param(0, choices=(0, 1, 2), doc="Tatham's level: 0 easy, 1 tricky, 2 hard")
+    tatham_difficulty: int = tatham_level(0, {0: "easy", 1: "tricky", 2: "hard"})
 
     def check(self):
         p = super().check()
@@ -62,7 +64,8 @@ class LightupTask(GridTask):
     ## Generation
     §8: black cells at the density and symmetry, random lights lighting every cell, every black cell
     numbered, then numbers removed while propagation (level 0) or probing (1) solves it, or to a
-    minimal unique set (2). As Tatham's, 20 layouts failing in a row raise the density by 5 %.
+    minimal unique set (2), down to Tatham's density at most (one number per 8 cells at 20 % black;
+    20 layouts failing in a row raise the black density by 5 %, as Tatham's).
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": "L"}`` places a light, ``"."`` removes it. Black cells are fixed.
@@ -172,7 +175,8 @@ class LightupTask(GridTask):
             keys, target, every = sorted(full.clues), GRADE_TARGET[params["tatham_difficulty"]], full.assumptions()
             if not (full.engine.grade(every) <= target if target is not None else full.engine.unique(every, value)):
                 continue  # not pinned down even with every number: new layout
-            kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, value, grade_limit=target)
+            kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, value, grade_limit=target,
+                                keep=round(NUMBER_SHARE * params["black_percent"] * W * H))
             on = {k for k, keep in zip(keys, kept) if keep}
             state = {"grid": [[(str(numbers[r, c]) if (r, c) in on else BLOCK) if (r, c) in blocks else DARK
                                for c in range(W)] for r in range(H)]}

@@ -10,7 +10,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import across, neighbours4, random_tiling, slot_pairs
 from .render import Sketch
 from .tatham.magnets import COUNTS
@@ -31,7 +31,7 @@ def count_lines(H: int, W: int):
 class MagnetsParams(GridParams):
     W: int = param(6, lo=2, hi=30, doc="columns")
     H: int = param(5, lo=2, hi=30, doc="rows")
-    tatham_difficulty: str = param("e", choices=("e", "t"), doc="Tatham's level: e easy, t tricky")
+    tatham_difficulty: str = tatham_level("e", {"e": "easy", "t": "tricky"})
     strip: bool = param(False, doc="Tatham's 'S': hide the counts the puzzle does not need")
 
 

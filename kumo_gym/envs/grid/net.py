@@ -13,7 +13,7 @@ from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
 from .geometry import OPPOSITE as OPP
-from .geometry import STEP, grid_links, link_dirs, random_tree, repair_tree, spanning_tree_cuts, step, union_find
+from .geometry import STEP, grid_links, link_dirs, random_tree, repair_tree, step, tree_rules, union_find
 from .render import _GLYPH, Sketch
 from .tatham.net import CANONICAL, ORIENTATIONS, PERIOD, SHAPE_CNF, TURN, rotate, tile, tile_of
 
@@ -126,7 +126,7 @@ class NetTask(GridTask):
     def _rules(H: int, W: int, wrap: bool, bars: frozenset) -> Encoding:
         """``end[r, c, d]`` (answer): a pipe end of (r, c) towards d; a type selector per tile allows its
         rotations (R1); both ends of a link agree (R2); a link is on when either end points across it,
-        and the links form a spanning tree (R3, cuts)."""
+        and the links form a spanning tree (R3: the smallest breaks as clauses, the rest by cuts)."""
         f = Formula()
         end, typ = f.grid("end", H, W, 4), f.grid("type", H, W, len(CANONICAL))
         for r, c, k in np.ndindex(H, W, len(SHAPE_CNF)):  # type k allows its sets of ends only
@@ -143,8 +143,8 @@ class NetTask(GridTask):
             f.add([-x, y], rule="R2")
             f.add([-y, x], rule="R2")
             edges.append((a[0] * W + a[1], b[0] * W + b[1], link))
-        return Encoding(f, end.ravel(), None, cuts=spanning_tree_cuts(H * W, edges), cut_rule="R3",
-                        extra={"end": end, "type": typ})
+        cuts = tree_rules(f, H * W, edges)
+        return Encoding(f, end.ravel(), None, cuts=cuts, cut_rule="R3", extra={"end": end, "type": typ})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """A random tree grown from the centre with no crosses (Tatham's have none), repaired towards

@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import loop_degree, loop_edges, loop_order, loop_vars, number_loops, random_loop, straight
 from .play import grid_edges
 from .regions import LoopAnswers
@@ -28,7 +28,7 @@ DENSITY = ((25, 0.85), (36, 0.92), (64, 0.925), (100, 0.958))
 class PearlParams(GridParams):
     W: int = param(6, lo=5, hi=16, doc="columns")
     H: int = param(None, kind=int, lo=5, hi=16, doc="rows (default: W)")
-    tatham_difficulty: str = param("e", choices=("e", "t"), doc="Tatham's level: e easy, t tricky")
+    tatham_difficulty: str = tatham_level("e", {"e": "easy", "t": "tricky"})
     nosolve: bool = param(False, doc="Tatham's 'n' (generation only: allow puzzles its solver cannot finish); "
                                      "ours are always unique")
 

@@ -169,8 +169,8 @@ class RangeTask(GridTask):
             groups = [[lit for cell in orb for k in (("seen",) + cell, ("white",) + cell) for lit in enc.clues[k][1]]
                       for orb in orbits]
             every = [x for g in groups for x in g]
-            if enc.engine.grade(every) > 0 or not enc.engine.unique(every, truth):
-                continue  # unit propagation must finish the full clue set (it proves uniqueness too)
+            if enc.engine.grade(every) > 0:
+                continue  # unit propagation must finish the full clue set (which proves it unique)
             kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=0)
             on = {cell for orb, keep in zip(orbits, kept) if keep for cell in orb}
             return {"grid": [[full["grid"][r][c] if (r, c) in on else 0 for c in range(W)] for r in range(H)]}, sol

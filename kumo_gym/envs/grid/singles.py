@@ -10,7 +10,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import components, connected_cuts, neighbours4, unmarked_connected
 from .latin import random_latin
 from .render import Sketch
@@ -28,7 +28,7 @@ def line_pairs(H: int, W: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 class SinglesParams(GridParams):
     W: int = param(5, lo=2, hi=20, doc="columns")
     H: int = param(None, kind=int, lo=2, hi=20, doc="rows (default: W)")
-    tatham_difficulty: str = param("e", choices=("e", "k"), doc="Tatham's level: e easy, k tricky")
+    tatham_difficulty: str = tatham_level("e", {"e": "easy", "k": "tricky"})
 
 
 class SinglesTask(GridTask):

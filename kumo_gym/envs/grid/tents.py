@@ -10,7 +10,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import matching, neighbours4, neighbours8
 from .render import Sketch
 
@@ -21,7 +21,7 @@ TREE, TENT, GRASS = "T", "A", "."
 class TentsParams(GridParams):
     W: int = param(8, lo=4, hi=30, doc="columns")
     H: int = param(None, kind=int, lo=4, hi=30, doc="rows (default: W)")
-    tatham_difficulty: str = param("e", choices=("e", "t"), doc="Tatham's level: e easy, t tricky")
+    tatham_difficulty: str = tatham_level("e", {"e": "easy", "t": "tricky"})
 
 
 class TentsTask(GridTask):

@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, descend
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, presets
+from .base import Check, GridParams, GridTask, presets, tatham_level
 from .geometry import change_one, sight_line
 from .render import Sketch
 from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
@@ -27,7 +27,7 @@ GRADE_TARGET, LAYOUT_TRIES = {"e": 0, "n": 1, "t": 1}, 3
 class UndeadParams(GridParams):
     W: int = param(4, lo=2, hi=12, doc="columns (W*H at most 54, as Tatham's)")
     H: int = param(None, kind=int, lo=2, hi=12, doc="rows (default: W)")
-    tatham_difficulty: str = param("e", choices=("e", "n", "t"), doc="Tatham's level: e easy, n normal, t tricky")
+    tatham_difficulty: str = tatham_level("e", {"e": "easy", "n": "normal", "t": "tricky"})
 
     def check(self):
         p = super().check()

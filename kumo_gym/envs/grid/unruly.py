@@ -11,7 +11,7 @@ from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
-from .base import Check, GridParams, GridTask, cells_decoder, presets
+from .base import Check, GridParams, GridTask, cells_decoder, presets, tatham_level
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
@@ -25,7 +25,7 @@ class UnrulyParams(GridParams):
     W: int = param(8, lo=6, hi=20, doc="columns (even)")
     H: int = param(None, kind=int, lo=6, hi=20, doc="rows (even; default: W)")
     unique: bool = param(False, doc="Tatham's 'u': no two rows and no two columns may be equal")
-    tatham_difficulty: str = param("t", choices=("t", "e", "n"), doc="Tatham's level: t trivial, e easy, n normal")
+    tatham_difficulty: str = tatham_level("t", {"t": "trivial", "e": "easy", "n": "normal"})
 
     def check(self):
         p = super().check()

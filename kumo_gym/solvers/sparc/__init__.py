@@ -2,9 +2,10 @@
 
 Every simple ``S -> E`` path that satisfies the rules of §5 is found by an iterative depth-first
 search over line positions, in the fixed neighbour order +x, -y, -x, +y. The search runs in the
-numba kernels of :mod:`kumo_gym.solvers.sparc.kernels` (imported, and compiled or loaded from
-numba's cache, at the first enumeration only) over flat tables built here. Pruning, all sound,
-each switchable (a test checks that switching any subset off changes no result):
+kernels of :mod:`kumo_gym.solvers.sparc.kernels` over flat tables built here: its first nodes in
+plain Python, the rest (if any) compiled by numba, or loaded from numba's cache, at the first
+search that needs them (the result is the same either way). Pruning, all sound, each
+switchable (a test checks that switching any subset off changes no result):
 
 * ``PRUNE_TRIANGLE`` (1): a triangle's touch count never exceeds its target;
 * ``PRUNE_REACH`` (2): flood fill from the head over unvisited line positions: ``E``, every
@@ -216,6 +217,12 @@ def puzzle_data(obj) -> dict:
 
 #: nodes per kernel call when a time limit is checked between calls
 TIME_SLICE_NODES = 100_000
+#: nodes an enumeration first explores in plain Python (no numba: small puzzles never compile,
+#: issue 14); a search still going then continues, from the same state, in the compiled kernel
+PYTHON_SLICE_NODES = 10_000
+#: plain-Python nodes a process may spend in all before every search goes straight to numba
+PYTHON_NODES_PER_PROCESS = 20_000
+_python_nodes = 0
 
 
 def _pack(arrays: list) -> tuple[np.ndarray, np.ndarray]:
@@ -225,10 +232,16 @@ def _pack(arrays: list) -> tuple[np.ndarray, np.ndarray]:
     return (np.concatenate([np.asarray(a, np.int64) for a in arrays]) if arrays else np.zeros(0, np.int64)), off
 
 
-def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_limit: float | None):
+def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_limit: float | None,
+         python_nodes: int | None = None):
+    """One enumeration. The first ``python_nodes`` nodes (default :data:`PYTHON_SLICE_NODES`,
+    while the process has not compiled the kernel nor spent :data:`PYTHON_NODES_PER_PROCESS`)
+    run as plain Python; the rest in the compiled kernel, which resumes the same search state, so
+    the result is the same either way."""
+    global _python_nodes
     import time
 
-    from . import kernels  # numba: compiled, or loaded from its cache, on first use
+    from . import kernels
 
     cols, rows, w, h = data["cols"], data["rows"], data["w"], data["h"]
     n, nc = cols * rows, w * h
@@ -239,9 +252,10 @@ def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_li
     sols = np.zeros((buffer, n + 1), np.int64)  # the last column holds each path's length
     work = np.zeros((kernels.WORK_ROWS, 4 * nc + 8), np.int64)
     symbols = bool(data["ckind"].any())
-    regions = kernels.region_checker(symbols)
-    polys = kernels.poly_checker(bool((data["ckind"] >= kernels.POLY).any()))
+    pieces = bool((data["ckind"] >= kernels.POLY).any())
     ctr = st[soff[kernels.S_CTR]:soff[kernels.S_CTR + 1]]
+    if python_nodes is None:
+        python_nodes = 0 if kernels.compiled() or _python_nodes >= PYTHON_NODES_PER_PROCESS else PYTHON_SLICE_NODES
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     stopped = False
     while True:
@@ -249,8 +263,20 @@ def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_li
         if node_limit > 0:
             left = node_limit - int(ctr[2])
             budget = min(budget, left) if budget else left
-        status = kernels.search(w, h, int(data["start"]), int(data["end"]), int(cap), int(prune), int(budget), tab,
-                                off, st, soff, data["shape_cells"], sols, work, regions, polys)
+        args = (w, h, int(data["start"]), int(data["end"]), int(cap), int(prune))
+        if python_nodes > 0:
+            budget = min(budget, python_nodes) if budget else python_nodes
+            # memoryviews of the same arrays: plain Python reads them as ints, about 2.5 times
+            # faster than numpy scalars, and writes go to the arrays the kernel resumes from
+            status = kernels.search(*args, int(budget), memoryview(tab), memoryview(off), memoryview(st),
+                                    memoryview(soff), memoryview(data["shape_cells"]), memoryview(sols),
+                                    [memoryview(row) for row in work], kernels.regions_plain(symbols),
+                                    kernels.polys_plain(pieces))
+            _python_nodes += int(ctr[2])
+            python_nodes = 0
+        else:
+            status = kernels.compiled_search()(*args, int(budget), tab, off, st, soff, data["shape_cells"], sols,
+                                               work, kernels.region_checker(symbols), kernels.poly_checker(pieces))
         if status != 2:
             break
         if (node_limit > 0 and ctr[2] >= node_limit) or (deadline is not None and time.perf_counter() > deadline):

@@ -1,24 +1,28 @@
-"""The numba kernels of the SPaRC enumerator (spec ``shared/specs/sparc.md`` §8).
+"""The SPaRC enumerator's search (spec ``shared/specs/sparc.md`` §8), as plain Python functions
+compiled by numba on demand.
 
-Written to compile quickly, because a fresh process compiles them at its first SPaRC reset
-(issue 14): every kernel has one explicit signature (numba never compiles a second, literally
-specialised copy), every array is ``int64``, the geometry comes in as precomputed tables
+Written to compile quickly, because a fresh process compiles them at its first large SPaRC
+search (issue 14): every kernel has one explicit signature (numba never compiles a second,
+literally specialised copy), every array is ``int64``, the geometry comes in as precomputed tables
 (neighbours, the cells beside each edge, the edges of each cell) packed into one array with an
 offset table, so no kernel does index arithmetic, allocates or counts references. The region
 check and the poly/ylop check are separate kernels called through function pointers: each is
 compiled once, only when a puzzle needs it (:func:`region_checker`, :func:`poly_checker`), and
-never re-linked into its callers. This module is imported only when an enumeration runs;
-:mod:`kumo_gym.solvers.sparc` builds the tables.
+never re-linked into its callers.
+
+The same functions also run as they are, in plain Python over memoryviews of the same arrays
+(``search``, ``regions_plain``, ``polys_plain``): :mod:`kumo_gym.solvers.sparc` explores the
+first nodes of a search that way, so small puzzles never import numba (about 20 us a node
+against 0.4 us, but no compile time), and hands the search state on to
+:func:`compiled_search` when the search grows.
 
 Position tables are indexed by ``q = y * cols + x``; cell tables by ``ci = cy * w + cx`` (the
 cell at ``(2 cx + 1, 2 cy + 1)``). Directions ``k = 0..3`` are +x, -y, -x, +y.
 """
 from __future__ import annotations
 
+import types
 from functools import cache
-
-import numba
-from numba import types as nt
 
 SQUARE, STAR, TRIANGLE, POLY, YLOP = 1, 2, 3, 4, 5
 #: the tables packed into ``tab`` (``tab[off[i]:off[i + 1]]`` is table ``TABLES[i]``)
@@ -35,19 +39,37 @@ W_DEMAND, W_USED, W_PIECE, W_OX, W_OY, W_NEXT, W_TPOS, W_STACK, W_MEMBERS, W_POL
     range(13)
 WORK_ROWS = 13
 
-_I = nt.int64
-_A = nt.int64[::1]
-_A2 = nt.int64[:, ::1]
-_A3 = nt.int64[:, :, ::1]
 _OPTS = {"cache": True, "nogil": True, "error_model": "numpy", "_nrt": False}
 #: kernels called only from other kernels need no Python wrapper
 _INNER = {**_OPTS, "no_cpython_wrapper": True}
-#: the poly/ylop check of one region: (tab, off, shape_cells, work, region size, w, h, #polys, #ylops)
-POLY_SIG = nt.boolean(_A, _A, _A3, _A2, _I, _I, _I, _I, _I)
-#: the region check: (w, h, tab, off, st, soff, shape_cells, work, stamp, depth, use_marks, poly check)
-REGIONS_SIG = nt.boolean(_I, _I, _A, _A, _A, _A, _A3, _A2, _I, _I, _I, nt.FunctionType(POLY_SIG))
-SEARCH_SIG = nt.int64(_I, _I, _I, _I, _I, _I, _I, _A, _A, _A, _A, _A3, _A2, _A2,
-                      nt.FunctionType(REGIONS_SIG), nt.FunctionType(POLY_SIG))
+
+
+@cache
+def _numba():
+    """numba and the kernels' signatures (imported on the first compile only)."""
+    import numba
+    from numba import types as nt
+
+    i, a, a2, a3 = nt.int64, nt.int64[::1], nt.int64[:, ::1], nt.int64[:, :, ::1]
+    # the poly/ylop check of one region: (tab, off, shape_cells, work, region size, w, h, #polys, #ylops)
+    poly_sig = nt.boolean(a, a, a3, a2, i, i, i, i, i)
+    # the region check: (w, h, tab, off, st, soff, shape_cells, work, stamp, depth, use_marks, poly check)
+    regions_sig = nt.boolean(i, i, a, a, a, a, a3, a2, i, i, i, nt.FunctionType(poly_sig))
+    search_sig = nt.int64(i, i, i, i, i, i, i, a, a, a, a, a3, a2, a2, nt.FunctionType(regions_sig),
+                          nt.FunctionType(poly_sig))
+    tile_sig = nt.boolean(a, i, i, a, i, a3, a, a2)
+    return numba, {"poly": poly_sig, "regions": regions_sig, "search": search_sig, "tile": tile_sig}
+
+
+def _njit(fn, sig: str, opts: dict, **bound):
+    """``fn`` compiled with signature ``sig``; ``bound`` rebinds globals it calls (compiled
+    callees) in a copy of this module's namespace, leaving the plain function as it is."""
+    numba, sigs = _numba()
+    if bound:
+        twin = types.FunctionType(fn.__code__, {**globals(), **bound}, fn.__name__, fn.__defaults__, fn.__closure__)
+        twin.__qualname__, twin.__module__ = fn.__qualname__, fn.__module__
+        fn = twin
+    return numba.njit(sigs[sig], **opts)(fn)
 
 
 def _tile(demand, w, h, pieces, npieces, shape_cells, shape_size, work):
@@ -293,7 +315,6 @@ def _no_regions(w, h, tab, off, st, soff, shape_cells, work, stamp, depth, use_m
     return True
 
 
-@numba.njit(SEARCH_SIG, **_OPTS)
 def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_cells, sols, work, regions_fn,
            poly_fn):
     """The depth-first search, resumable: its state lives in ``st`` (see :data:`STATE`).
@@ -449,27 +470,46 @@ def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_
     return status
 
 
-# the helpers are compiled on demand: a puzzle without cell symbols needs neither check, one
-# without polyominoes no tiling (compile only what the puzzle needs)
+# the plain-Python twins of the function pointers (the poly check calls the tiler by name)
+tile = _tile
+
+
+def regions_plain(symbols: bool):
+    """The region check run as plain Python, or its stand-in for puzzles without symbols."""
+    return _regions_ok if symbols else _no_regions
+
+
+def polys_plain(pieces: bool):
+    """The poly/ylop check run as plain Python, or its stand-in for puzzles without pieces."""
+    return _poly_ok if pieces else _no_poly
+
+
+# the compiled kernels, each on first need: a puzzle without cell symbols needs neither check,
+# one without polyominoes no tiling (compile only what the puzzle needs)
+@cache
+def compiled_search():
+    return _njit(search, "search", _OPTS)
+
+
 @cache
 def tiler():
-    return numba.njit(nt.boolean(_A, _I, _I, _A, _I, _A3, _A, _A2), no_cfunc_wrapper=True, **_INNER)(_tile)
+    return _njit(_tile, "tile", {**_INNER, "no_cfunc_wrapper": True})
 
 
 @cache
 def poly_checker(needed: bool = True):
     """The poly/ylop kernel (compiled on first need), or a stand-in for puzzles without pieces."""
     if not needed:
-        return numba.njit(POLY_SIG, **_INNER)(_no_poly)
-    global tile
-    tile = tiler()
-    return numba.njit(POLY_SIG, **_INNER)(_poly_ok)
+        return _njit(_no_poly, "poly", _INNER)
+    return _njit(_poly_ok, "poly", _INNER, tile=tiler())
 
 
 @cache
 def region_checker(needed: bool = True):
     """The region kernel (compiled on first need), or a stand-in for puzzles without symbols."""
-    return numba.njit(REGIONS_SIG, **_INNER)(_regions_ok if needed else _no_regions)
+    return _njit(_regions_ok if needed else _no_regions, "regions", _INNER)
 
 
-tile = None  # bound by poly_checker(): the poly kernel links the tiler in
+def compiled() -> bool:
+    """Whether this process has compiled (or loaded) the search kernel already."""
+    return compiled_search.cache_info().currsize > 0
