@@ -147,10 +147,10 @@ class Formula:
 
     def add(self, clause: Iterable[int], rule: str | None = None) -> None:
         clause = list(clause)
-        if rule is None:
-            self.clauses.append(clause)
-        else:
-            self._tagged(rule, clause, 1, len(clause), lambda: self.clauses.append(clause))
+        self.clauses.append(clause)
+        if rule is not None:  # _tagged, inlined: encoders add many one-clause constraints
+            end = len(self.clauses)
+            self.constraints.append(Constraint(rule, tuple(map(int, clause)), 1, len(clause), end - 1, end))
 
     def extend(self, clauses: Iterable[Iterable[int]]) -> None:
         self.clauses.extend(list(c) for c in clauses)
@@ -158,8 +158,7 @@ class Formula:
     def _tagged(self, rule: str, lits, lo: int, hi: int, emit) -> None:
         start = len(self.clauses)
         emit()
-        self.constraints.append(Constraint(rule, tuple(int(x) for x in lits), int(lo), int(hi), start,
-                                           len(self.clauses)))
+        self.constraints.append(Constraint(rule, tuple(map(int, lits)), int(lo), int(hi), start, len(self.clauses)))
 
     def arrays(self):
         """The clauses as :class:`~kumo_gym.solvers.propagation.ClauseArrays` (built once; the
