@@ -189,12 +189,19 @@ class Formula:
     def _merge(self, a: list[int], b: list[int]) -> list[int]:
         p, q = len(a), len(b)
         r = [self.pool.id(("__count__", self.pool.top + 1)) for _ in range(p + q)]
+        add = self.clauses.append
         for i in range(p + 1):
             for j in range(q + 1):
                 if i + j > 0:  # at least i in a and j in b -> at least i + j
-                    self.clauses.append([x for x in (-a[i - 1] if i else 0, -b[j - 1] if j else 0) if x] + [r[i + j - 1]])
+                    if i and j:
+                        add([-a[i - 1], -b[j - 1], r[i + j - 1]])
+                    else:
+                        add([-a[i - 1] if i else -b[j - 1], r[i + j - 1]])
                 if i + j < p + q:  # fewer than i + 1 in a and j + 1 in b -> fewer than i + j + 1
-                    self.clauses.append([x for x in (a[i] if i < p else 0, b[j] if j < q else 0) if x] + [-r[i + j]])
+                    if i < p and j < q:
+                        add([a[i], b[j], -r[i + j]])
+                    else:
+                        add([a[i] if i < p else b[j], -r[i + j]])
         return r
 
     def _card(self, lits: Sequence[int], k: int, kind: str) -> None:
