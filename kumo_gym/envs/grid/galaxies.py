@@ -60,8 +60,9 @@ def deduce_regions(H: int, W: int, dots) -> np.ndarray | None:
     for k, dot in enumerate(dots):
         for cell in dot_cells(dot):
             known[cell][k] = True
+    count = np.count_nonzero
     while True:
-        before = (open_.sum(), known.sum())
+        before = (count(open_), count(known))
         if (known & ~open_).any() or (known.sum(axis=2) > 1).any():
             return None
         open_ &= known | ~known.any(axis=2, keepdims=True)
@@ -73,18 +74,20 @@ def deduce_regions(H: int, W: int, dots) -> np.ndarray | None:
             return None
         known |= open_ & (left == 1)
         reach = known & open_
-        while True:  # flood every region at once from the cells known to be in it
+        size = count(reach)
+        while True:  # flood every region at once from the cells known to be in it (it only grows)
             grown = reach.copy()
             grown[1:] |= reach[:-1]
             grown[:-1] |= reach[1:]
             grown[:, 1:] |= reach[:, :-1]
             grown[:, :-1] |= reach[:, 1:]
             grown &= open_
-            if (grown == reach).all():
+            reach, grew = grown, count(grown)
+            if grew == size:
                 break
-            reach = grown
+            size = grew
         open_ &= reach
-        if (open_.sum(), known.sum()) == before:
+        if (count(open_), count(known)) == before:
             break
     decided = known.any(axis=2)
     return np.where(decided, known.argmax(axis=2), -1)
