@@ -158,7 +158,7 @@ class Formula:
     def _tagged(self, rule: str, lits, lo: int, hi: int, emit) -> None:
         start = len(self.clauses)
         emit()
-        self.constraints.append(Constraint(rule, tuple(int(x) for x in lits), int(lo), int(hi), start,
+        self.constraints.append(Constraint(rule, tuple(map(int, lits)), int(lo), int(hi), start,
                                            len(self.clauses)))
 
     def arrays(self):
