@@ -40,7 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from _common import write_result
+from _common import print_table, write_result
 
 from kumo_gym.analysis.extract import extract_deterministic
 from kumo_gym.analysis.graph import (
@@ -220,18 +220,18 @@ def main() -> int:
         return "-" if x is None else (f"{x:,.1f}" if x >= 10 else f"{x:.3g}")
 
     print()
-    print(f"{'nodes':>10} {'edges':>10} {'numba/s':>10} {'py-csr/s':>10} {'nx-prop/s':>10} {'metrics/s':>10} "
-          f"{'dense/s':>10} {'|m-dense|':>10}")
-    for r in eta:
-        diff = r["max_abs_mass_diff_vs_dense"]
-        print(f"{r['nodes']:>10,} {r['edges']:>10,} {f(r['numba_graphs_per_s']):>10} {f(r['python_csr_graphs_per_s']):>10} "
-              f"{f(r['networkx_propagation_graphs_per_s']):>10} {f(r['reasoning_metrics_graphs_per_s']):>10} "
-              f"{f(r['dense_graphs_per_s']):>10} {('-' if diff is None else f'{diff:.1e}'):>10}")
+    rates = ("numba_graphs_per_s", "python_csr_graphs_per_s", "networkx_propagation_graphs_per_s",
+             "reasoning_metrics_graphs_per_s", "dense_graphs_per_s")
+    print_table([("nodes", ">10,"), ("edges", ">10,"), ("numba/s", ">10"), ("py-csr/s", ">10"), ("nx-prop/s", ">10"),
+                 ("metrics/s", ">10"), ("dense/s", ">10"), ("|m-dense|", ">10")],
+                [(r["nodes"], r["edges"], *(f(r[k]) for k in rates),
+                  "-" if r["max_abs_mass_diff_vs_dense"] is None else f"{r['max_abs_mass_diff_vs_dense']:.1e}")
+                 for r in eta])
     print()
-    print(f"{'puzzle':>8} {'sentences':>10} {'claims':>8} {'extract sent/s':>15} {'analyse sent/s':>15}")
-    for r in ext:
-        print(f"{r['puzzle']:>8} {r['sentences']:>10} {r['claims']:>8} {f(r['extraction_sentences_per_s']):>15} "
-              f"{f(r['analyse_trace_sentences_per_s']):>15}")
+    print_table([("puzzle", ">8"), ("sentences", ">10"), ("claims", ">8"), ("extract sent/s", ">15"),
+                 ("analyse sent/s", ">15")],
+                [(r["puzzle"], r["sentences"], r["claims"], f(r["extraction_sentences_per_s"]),
+                  f(r["analyse_trace_sentences_per_s"])) for r in ext])
     result = {"benchmark": "analysis", "machine": {"python": platform.python_version(), "processor": platform.processor(),
                                                    "machine": platform.machine()},
               "quick": args.quick, "eta": eta, "extraction": ext}

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import gymnasium as gym
-from _common import write_result
+from _common import print_table, write_result
 
 import kumo_gym  # noqa: F401
 from kumo_gym.core.registry import get_task
@@ -295,17 +295,18 @@ def main(argv=None) -> int:
     scoring = scoring_rows(min_time)
 
     print(f"\nGymnasium CartPole-v1 (random actions): {cart:,.0f} steps/s")
-    print(f"\n{'env':30} {'answer ep/s':>12} {'interactive st/s':>17} {'steps alone':>12} {'x CartPole':>11} "
-          f"{'structured st/s':>16}")
-    for r in env_rows:
-        s = r["structured_steps_per_s"]
-        print(f"{r['env']:30} {r['answer_episodes_per_s']:12,.0f} {r['interactive_steps_per_s']:17,.0f} "
-              f"{r['interactive_step_only_per_s']:12,.0f} {r['cartpole_ratio']:11.2f} "
-              f"{'n/a' if s is None else f'{s:,.0f}':>16}")
-    print(f"\n{'solver':14} {'instance':22} {'optimal':>7} {'numba ms':>10} {'python ms':>10} {'speedup':>8}")
-    for r in solver_rows:
-        print(f"{r['puzzle']:14} {r['instance']:22} {r['optimal']:7} {r['numba_ms']:10.3f} {r['python_ms']:10.2f} "
-              f"{r['speedup']:8.1f}")
+    print()
+    print_table([("env", "<30"), ("answer ep/s", ">12,.0f"), ("interactive st/s", ">17,.0f"),
+                 ("steps alone", ">12,.0f"), ("x CartPole", ">11.2f"), ("structured st/s", ">16")],
+                [(r["env"], r["answer_episodes_per_s"], r["interactive_steps_per_s"], r["interactive_step_only_per_s"],
+                  r["cartpole_ratio"],
+                  "n/a" if r["structured_steps_per_s"] is None else f"{r['structured_steps_per_s']:,.0f}")
+                 for r in env_rows])
+    print()
+    print_table([("solver", "<14"), ("instance", "<22"), ("optimal", ">7"), ("numba ms", ">10.3f"),
+                 ("python ms", ">10.2f"), ("speedup", ">8.1f")],
+                [(r["puzzle"], r["instance"], r["optimal"], r["numba_ms"], r["python_ms"], r["speedup"])
+                 for r in solver_rows])
     print(f"\nnumba first calls (compile or cache load): river {compiled['river_first_call_s']:.2f} s, "
           f"blocks {compiled['blocks_first_call_s']:.2f} s")
     print(f"Hanoi N=10 answers verified per second ({verify['moves_per_answer']} moves each): "

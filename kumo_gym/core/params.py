@@ -150,6 +150,13 @@ def param(default: Any, *, doc: str = "", lo: float | None = None, hi: float | N
     return field(default=default, metadata={_META: meta})
 
 
+def param_bounds(declared: Any) -> tuple[float | None, float | None]:
+    """``(lo, hi)`` of a field :func:`param` made (readable in ``__init_subclass__``, before the
+    dataclass is built)."""
+    meta = declared.metadata[_META]
+    return meta["lo"], meta["hi"]
+
+
 @dataclass(frozen=True)
 class Params:
     """Base of the frozen parameter dataclasses of the Tasks."""

@@ -384,24 +384,34 @@ def _rederive_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fix
     """:func:`reduce_clues` at a grade target met by the whole clue set, testing runs of removals
     at once: deduction from the remaining clues must re-derive every group of the run. Deduction
     is monotone, so then it re-derives each of them one at a time too (and the closure stays the
-    whole set's): the kept mask is the one-at-a-time result, with fewer deductions. A run that
-    fails is halved until a single group is tested; the run length doubles after a success."""
+    whole set's): the kept mask is the one-at-a-time result, with fewer deductions. When a run
+    fails, the groups before the first one it does not re-derive are dropped all the same (for
+    the same reason), and that one is tested alone next; the run length doubles after a success."""
     p, k, n = 0, 1, len(order)
+    starts = np.zeros(len(order) + 1, np.int64)  # group g's literals are flat[starts[g]:starts[g + 1]]
+    np.cumsum(np.bincount(owner, minlength=len(order)), out=starts[1:])
     while p < n:
         run = order[p:p + k]
         active[run] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
-        mark = np.zeros(len(order), bool)  # a mask: np.isin costs far more on small sets
-        mark[run] = True
-        goal = flat[mark[owner]]
-        if engine.arrays.derives(lits, goal, probe):
-            p, k = p + len(run), 2 * k
+        goal = np.concatenate([flat[starts[g]:starts[g + 1]] for g in run])
+        value = engine.arrays.derived(lits, goal, probe)
+        if value is None:
+            done = 0
         else:
-            active[run] = True
-            if len(run) == 1:
-                p, k = p + 1, 1
-            else:
-                k = max(1, len(run) // 2)
+            done = 0
+            for g in run:
+                got = flat[starts[g]:starts[g + 1]]
+                if not (value[np.abs(got)] == np.sign(got)).all():
+                    break
+                done += 1
+        if done == len(run):
+            p, k = p + len(run), 2 * k
+            continue
+        active[run[done:]] = True  # the first groups stay dropped; the next is tested alone
+        if done == 0 and len(run) == 1:
+            p += 1  # needed
+        p, k = p + done, 1
     return active.tolist()
 
 

@@ -105,6 +105,18 @@ class ClauseArrays:
         ok, value = self._deduce(assumptions, candidates, target, len(goal))
         return ok and bool((value[where] == sign).all())
 
+    def derived(self, assumptions, goal, candidates=()) -> np.ndarray | None:
+        """The values propagation (and probing on ``candidates``) reaches from ``assumptions``,
+        stopping as soon as every literal of ``goal`` (distinct variables) holds; complete when
+        some does not. None on a conflict."""
+        goal = np.asarray(goal, np.int64)
+        if self.empty:
+            return None
+        target = np.zeros(self.n_vars + 1, np.int8)
+        target[np.abs(goal)] = np.sign(goal).astype(np.int8)
+        ok, value = self._deduce(assumptions, candidates, target, len(goal))
+        return value if ok else None
+
     def _deduce(self, assumptions, candidates, target, n_target: int) -> tuple[bool, np.ndarray]:
         """Run the kernel with fresh buffers: ``(consistent, values)``."""
         occ_start, occ = self.occurrences

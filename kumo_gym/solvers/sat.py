@@ -147,10 +147,10 @@ class Formula:
 
     def add(self, clause: Iterable[int], rule: str | None = None) -> None:
         clause = list(clause)
-        if rule is None:
-            self.clauses.append(clause)
-        else:
-            self._tagged(rule, clause, 1, len(clause), lambda: self.clauses.append(clause))
+        self.clauses.append(clause)
+        if rule is not None:  # _tagged, inlined: encoders add many one-clause constraints
+            end = len(self.clauses)
+            self.constraints.append(Constraint(rule, tuple(map(int, clause)), 1, len(clause), end - 1, end))
 
     def extend(self, clauses: Iterable[Iterable[int]]) -> None:
         self.clauses.extend(list(c) for c in clauses)
@@ -158,8 +158,7 @@ class Formula:
     def _tagged(self, rule: str, lits, lo: int, hi: int, emit) -> None:
         start = len(self.clauses)
         emit()
-        self.constraints.append(Constraint(rule, tuple(map(int, lits)), int(lo), int(hi), start,
-                                           len(self.clauses)))
+        self.constraints.append(Constraint(rule, tuple(map(int, lits)), int(lo), int(hi), start, len(self.clauses)))
 
     def arrays(self):
         """The clauses as :class:`~kumo_gym.solvers.propagation.ClauseArrays` (built once; the
@@ -190,12 +189,19 @@ class Formula:
     def _merge(self, a: list[int], b: list[int]) -> list[int]:
         p, q = len(a), len(b)
         r = [self.pool.id(("__count__", self.pool.top + 1)) for _ in range(p + q)]
+        add = self.clauses.append
         for i in range(p + 1):
             for j in range(q + 1):
                 if i + j > 0:  # at least i in a and j in b -> at least i + j
-                    self.clauses.append([x for x in (-a[i - 1] if i else 0, -b[j - 1] if j else 0) if x] + [r[i + j - 1]])
+                    if i and j:
+                        add([-a[i - 1], -b[j - 1], r[i + j - 1]])
+                    else:
+                        add([-a[i - 1] if i else -b[j - 1], r[i + j - 1]])
                 if i + j < p + q:  # fewer than i + 1 in a and j + 1 in b -> fewer than i + j + 1
-                    self.clauses.append([x for x in (a[i] if i < p else 0, b[j] if j < q else 0) if x] + [-r[i + j]])
+                    if i < p and j < q:
+                        add([a[i], b[j], -r[i + j]])
+                    else:
+                        add([a[i] if i < p else b[j], -r[i + j]])
         return r
 
     def _card(self, lits: Sequence[int], k: int, kind: str) -> None:

@@ -23,6 +23,11 @@ from ..text import NOT_A_LIST
 # ---- schema pieces -------------------------------------------------------------------------
 
 
+def cell_fields(**more: str) -> dict:
+    """The fields of a claim about one cell: ``r``, ``c`` and ``more`` (name -> field type)."""
+    return {"r": "r", "c": "c", **more}
+
+
 def negations(**pairs: str) -> dict:
     """The :class:`~kumo_gym.analysis.schema.Pack` fields ``opposites`` (both ways) and
     ``negative_kinds`` from ``positive="negative"`` kind pairs, e.g. ``negations(Tent="NotTent")``."""
@@ -147,7 +152,7 @@ CLUE_TEMPLATES = {"Clue": ("the clue at {cell} is {n}", "the {n} at {cell} is a 
 
 # ---- number-per-cell puzzles --------------------------------------------------------------------
 #: the fields of a claim about one cell's value (``Cell``, ``NotCell``, ``Given``)
-CELL_VALUE = {"r": "r", "c": "c", "v": "value"}
+CELL_VALUE = cell_fields(v="value")
 
 
 def value_pack(**clues: dict) -> dict:
@@ -159,7 +164,7 @@ def value_pack(**clues: dict) -> dict:
     """
     return {
         "kinds": {"Cell": CELL_VALUE, "NotCell": CELL_VALUE, **clues,
-                  "Cand": {"r": "r", "c": "c", "vals": "values", "polarity": "polarity"}},
+                  "Cand": cell_fields(vals="values", polarity="polarity")},
         "solution_kinds": frozenset({"Cell", "NotCell"}),
         "clue_kinds": frozenset(clues),
         "rules": generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues=set(clues), cand=True),
@@ -178,7 +183,7 @@ def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), *
     :func:`colour_phrases`) and templates (with :data:`COLOUR_TEMPLATES`).
     """
     return {
-        "kinds": {"Black": {"r": "r", "c": "c"}, "White": {"r": "r", "c": "c"}, **kinds},
+        "kinds": {"Black": cell_fields(), "White": cell_fields(), **kinds},
         "solution_kinds": frozenset({"Black", "White"}),
         "clue_kinds": frozenset(clues),
         "rules": generic_rules({"Black", "White"}, negative={"White"}, clues=set(clues), counts=set(counts)),

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules, negations
+from .common import cell_fields, generic_rules, negations
 
 _NOT = r"(?:cannot|can't|can not|do not|don't|are not|aren't|must not|is not|isn't)"
 _PAIRS = (  # negatives first
@@ -93,7 +93,7 @@ PACK = DOMINOSA = DominosaPack(
     kinds={
         "Domino": {"cells": "cells"},
         "NotDomino": {"cells": "cells"},
-        "Number": {"r": "r", "c": "c", "n": "count"},
+        "Number": cell_fields(n="count"),
     },
     solution_kinds=frozenset({"Domino", "NotDomino"}),
     clue_kinds=frozenset({"Number"}),

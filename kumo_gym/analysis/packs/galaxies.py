@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules, negations
+from .common import cell_fields, generic_rules, negations
 
 _C = r"@(\d+)@"
 _PATTERNS = (
@@ -132,7 +132,7 @@ class GalaxiesPack(Pack):
 PACK = GALAXIES = GalaxiesPack(
     puzzle="galaxies",
     kinds={
-        "InRegion": {"r": "r", "c": "c", "dot": "count"},
+        "InRegion": cell_fields(dot="count"),
         "SameRegion": {"a": "cell", "b": "cell"},
         "DiffRegion": {"a": "cell", "b": "cell"},
         "Dot": {"r2": "count", "c2": "count"},

@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import generic_rules, negations, neighbours4
+from .common import cell_fields, generic_rules, negations, neighbours4
 
 LIGHT_WORDS = r"(?:light|bulb|lamp|l)s?"
 
@@ -75,10 +75,10 @@ class LightupPack(Pack):
 PACK = LIGHTUP = LightupPack(
     puzzle="lightup",
     kinds={
-        "Light": {"r": "r", "c": "c"},
-        "NoLight": {"r": "r", "c": "c"},
-        "Black": {"r": "r", "c": "c", "n": "optcount"},
-        "Needs": {"r": "r", "c": "c", "n": "count"},
+        "Light": cell_fields(),
+        "NoLight": cell_fields(),
+        "Black": cell_fields(n="optcount"),
+        "Needs": cell_fields(n="count"),
     },
     solution_kinds=frozenset({"Light", "NoLight"}),
     clue_kinds=frozenset({"Black"}),

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules, negations
+from .common import cell_fields, generic_rules, negations
 
 WORDS = {1: "positive", -1: "negative", 0: "blank"}
 SIGN_WORDS = {"+": "plus", "-": "minus"}
@@ -106,8 +106,8 @@ def _phrases() -> tuple:
 PACK = MAGNETS = MagnetsPack(
     puzzle="magnets",
     kinds={
-        "Pole": {"r": "r", "c": "c", "v": "value"},
-        "NotPole": {"r": "r", "c": "c", "v": "value"},
+        "Pole": cell_fields(v="value"),
+        "NotPole": cell_fields(v="value"),
         "Count": {"axis": "axis", "index": "index", "sign": "sym", "n": "count"},
         "Slot": {"cells": "cells"},
     },

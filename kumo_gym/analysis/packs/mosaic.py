@@ -18,6 +18,7 @@ from .common import (
     CLUE_TEMPLATES,
     COLOUR_TEMPLATES,
     cell_claims,
+    cell_fields,
     colour_model,
     colour_pack,
     colour_phrases,
@@ -44,8 +45,8 @@ class MosaicPack(Pack):
 
 PACK = MOSAIC = MosaicPack(
     puzzle="mosaic",
-    **colour_pack(BLACK, WHITE, {"Clue"}, {"Needs"}, Clue={"r": "r", "c": "c", "n": "count"},
-                  Needs={"r": "r", "c": "c", "n": "count"}),
+    **colour_pack(BLACK, WHITE, {"Clue"}, {"Needs"}, Clue=cell_fields(n="count"),
+                  Needs=cell_fields(n="count")),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "
                  "(it counts black cells in the 3x3 block around it, itself included). Needs: that clue still "
                  "needs n more black cells."),

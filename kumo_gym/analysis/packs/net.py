@@ -22,7 +22,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules
+from .common import cell_fields, generic_rules
 
 _C = r"@(\d+)@"
 _WORD = r"(?:up|right|down|left|[urdl])"
@@ -168,10 +168,10 @@ class NetPack(Pack):
 PACK = NET = NetPack(
     puzzle="net",
     kinds={
-        "TileDirs": {"r": "r", "c": "c", "dirs": "dirs"},
+        "TileDirs": cell_fields(dirs="dirs"),
         "Link": {"a": "cell", "b": "cell", "on": "bool"},
-        "Tile": {"r": "r", "c": "c", "type": "sym"},
-        "Ends": {"r": "r", "c": "c", "n": "count"},
+        "Tile": cell_fields(type="sym"),
+        "Ends": cell_fields(n="count"),
     },
     solution_kinds=frozenset({"TileDirs", "Link"}),
     clue_kinds=frozenset({"Tile", "Ends"}),

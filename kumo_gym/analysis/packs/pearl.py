@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..reading import Phrase
-from .common import generic_rules, negations
+from .common import cell_fields, generic_rules, negations
 from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack
 
 
@@ -37,9 +37,9 @@ PACK = PEARL = PearlPack(
     puzzle="pearl",
     kinds={
         "Edge": {"a": "cell", "b": "cell", "on": "bool"},
-        "OnPath": {"r": "r", "c": "c"},
-        "OffPath": {"r": "r", "c": "c"},
-        "Pearl": {"r": "r", "c": "c", "color": "color"},
+        "OnPath": cell_fields(),
+        "OffPath": cell_fields(),
+        "Pearl": cell_fields(color="color"),
     },
     solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
     clue_kinds=frozenset({"Pearl"}),

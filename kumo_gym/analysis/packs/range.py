@@ -19,6 +19,7 @@ from .common import (
     CLUE_TEMPLATES,
     COLOUR_TEMPLATES,
     cell_claims,
+    cell_fields,
     colour_model,
     colour_pack,
     colour_phrases,
@@ -65,7 +66,7 @@ class RangePack(Pack):
 
 PACK = RANGE = RangePack(
     puzzle="range",
-    **colour_pack(BLACK, WHITE, {"Clue"}, Clue={"r": "r", "c": "c", "n": "count"}),
+    **colour_pack(BLACK, WHITE, {"Clue"}, Clue=cell_fields(n="count")),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "
                  "(1 plus the white cells it sees up, down, left and right)."),
     phrases=(

@@ -22,7 +22,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules, negations
+from .common import cell_fields, generic_rules, negations
 
 _CELL = r"@(\d+)@"
 _SHAPE = r"(?:rectangle|region|block|box)"
@@ -175,7 +175,7 @@ PACK = RECT = RectPack(
         "NotRect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
         "SameRegion": {"a": "cell", "b": "cell"},
         "DiffRegion": {"a": "cell", "b": "cell"},
-        "Clue": {"r": "r", "c": "c", "n": "count"},
+        "Clue": cell_fields(n="count"),
     },
     solution_kinds=frozenset({"Rect", "NotRect", "SameRegion", "DiffRegion"}),
     clue_kinds=frozenset({"Clue"}),

@@ -17,7 +17,7 @@ from ...envs.grid.tatham.signpost import DIRS, STEP
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import CELL_VALUE, VALUE_TEMPLATES, value_pack, value_phrases
+from .common import CELL_VALUE, VALUE_TEMPLATES, cell_fields, value_pack, value_phrases
 
 WORDS = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east", "S": "south", "SW": "south-west",
          "W": "west", "NW": "north-west"}
@@ -104,7 +104,7 @@ def _arrow_phrases() -> tuple:
 
 PACK = SIGNPOST = SignpostPack(
     puzzle="signpost",
-    **value_pack(Given=CELL_VALUE, Arrow={"r": "r", "c": "c", "dir": "sym"}),
+    **value_pack(Given=CELL_VALUE, Arrow=cell_fields(dir="sym")),
     claim_notes=("Cell states a cell's number, NotCell rules one out. Arrow is the arrow of a cell: dir one of N, NE, "
                  "E, SE, S, SW, W, NW (N is up). Given is a number shown in the puzzle."),
     phrases=_arrow_phrases() + value_phrases("v"),

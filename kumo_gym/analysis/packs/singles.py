@@ -18,6 +18,7 @@ from ..schema import Pack
 from ..text import NOT_A_LIST
 from .common import (
     COLOUR_TEMPLATES,
+    cell_fields,
     colour_pack,
     colour_phrases,
     lines,
@@ -59,7 +60,7 @@ class SinglesPack(Pack):
 
 PACK = SINGLES = SinglesPack(
     puzzle="singles",
-    **colour_pack(BLACK, None, {"Number"}, Number={"r": "r", "c": "c", "n": "count"}),
+    **colour_pack(BLACK, None, {"Number"}, Number=cell_fields(n="count")),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Number: the number n printed in "
                  "cell (r, c)."),
     phrases=(

@@ -17,6 +17,7 @@ from ..deduce import Model
 from ..reading import Found, Reader
 from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import DIGITS, LIST_OR, NEG, NOT_A_LIST, UNITX, Norm, axis_of, ints, tokens
+from .common import cell_fields
 
 _UNIT_LATER = r"(?:already\s+|now\s+|also\s+|still\s+|then\s+)?"
 
@@ -179,9 +180,9 @@ class SoloPack(Pack):
 PACK = SOLO = SoloPack(
     puzzle="solo",
     kinds={
-        "Assign": {"r": "r", "c": "c", "d": "digit"},
-        "Given": {"r": "r", "c": "c", "d": "digit"},
-        "Cand": {"r": "r", "c": "c", "d": "digits", "polarity": "polarity"},
+        "Assign": cell_fields(d="digit"),
+        "Given": cell_fields(d="digit"),
+        "Cand": cell_fields(d="digits", polarity="polarity"),
         "UnitMissing": {"unit": "unit", "index": "index", "d": "digits"},
         "UnitPlaces": {"unit": "unit", "index": "index", "digit": "digit", "cell_r": "rs", "cell_c": "cs"},
         "UnitHas": {"unit": "unit", "index": "index", "digit": "digit"},

@@ -17,7 +17,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Reader
 from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import LINE, LIST, LIST_OR, NEG, SUBJ, Norm, axis_of, tokens
-from .common import lines, negations, neighbours4, neighbours8
+from .common import cell_fields, lines, negations, neighbours4, neighbours8
 
 _EMPTY = r"(?:empty|grass|blank|unoccupied|blocked|ruled\s+out|excluded|eliminated|impossible|free\s+of\s+tents)"
 _TREE_REF = r"(?:the\s+)?(?:tree\s+(?:at\s+)?)?@\d+@"
@@ -229,10 +229,10 @@ class TentsPack(Pack):
 PACK = TENTS = TentsPack(
     puzzle="tents",
     kinds={
-        "Tree": {"r": "r", "c": "c"},
+        "Tree": cell_fields(),
         "Quota": {"axis": "axis", "index": "index", "tents": "count"},
-        "Tent": {"r": "r", "c": "c"},
-        "NotTent": {"r": "r", "c": "c"},
+        "Tent": cell_fields(),
+        "NotTent": cell_fields(),
         "Remaining": {"axis": "axis", "index": "index", "remaining": "count"},
         "TreeCandidate": {"tree_r": "r", "tree_c": "c", "cell_r": "rs", "cell_c": "cs"},
         "LineCandidates": {"axis": "axis", "index": "index", "cell_r": "rs", "cell_c": "cs"},

@@ -24,7 +24,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import generic_rules, negations
+from .common import cell_fields, generic_rules, negations
 
 _CELL = r"@(\d+)@"
 _LINE = r"(?:the )?(?:track|loop|line|path)"
@@ -132,11 +132,11 @@ PACK = TRACKS = TracksPack(
     puzzle="tracks",
     kinds={
         "Edge": {"a": "xcell", "b": "xcell", "on": "bool"},
-        "OnPath": {"r": "r", "c": "c"},
-        "OffPath": {"r": "r", "c": "c"},
+        "OnPath": cell_fields(),
+        "OffPath": cell_fields(),
         "Count": {"axis": "axis", "index": "index", "n": "count"},
         "Endpoint": {"side": "side", "index": "index"},
-        "GivenPiece": {"r": "r", "c": "c", "dirs": "dirs"},
+        "GivenPiece": cell_fields(dirs="dirs"),
     },
     solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
     clue_kinds=frozenset({"Count", "Endpoint", "GivenPiece"}),

@@ -16,7 +16,7 @@ from ...envs.grid.tatham.undead import MIRRORS, MONSTERS, SIDES, visible
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import generic_rules, negations
+from .common import cell_fields, generic_rules, negations
 
 NAMES = {"G": "ghost", "V": "vampire", "Z": "zombie"}
 MIRROR_WORDS = {"\\": "backslash", "/": "slash"}
@@ -112,9 +112,9 @@ def _phrases() -> tuple:
 PACK = UNDEAD = UndeadPack(
     puzzle="undead",
     kinds={
-        "Monster": {"r": "r", "c": "c", "t": "sym"},
-        "NotMonster": {"r": "r", "c": "c", "t": "sym"},
-        "Mirror": {"r": "r", "c": "c", "kind": "sym"},
+        "Monster": cell_fields(t="sym"),
+        "NotMonster": cell_fields(t="sym"),
+        "Mirror": cell_fields(kind="sym"),
         "Total": {"t": "sym", "n": "count"},
         "Sight": {"side": "side", "index": "index", "n": "count"},
     },

@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import COLOUR_TEMPLATES, cell_claims, colour_model, colour_pack, colour_phrases, lines
+from .common import COLOUR_TEMPLATES, cell_claims, cell_fields, colour_model, colour_pack, colour_phrases, lines
 
 BLACK, WHITE = 1, 0
 
@@ -44,7 +44,7 @@ class UnrulyPack(Pack):
 
 PACK = UNRULY = UnrulyPack(
     puzzle="unruly",
-    **colour_pack(BLACK, WHITE, {"Given"}, {"Remaining"}, Given={"r": "r", "c": "c", "v": "value"},
+    **colour_pack(BLACK, WHITE, {"Given"}, {"Remaining"}, Given=cell_fields(v="value"),
                   Remaining={"axis": "axis", "index": "index", "color": "color", "n": "count"}),
     claim_notes=("Black / White: the colour of cell (r, c). Given: a cell fixed by the puzzle (v 1 black, 0 "
                  "white). Remaining: row/column (axis ROW/COL) still needs n cells of color BLACK or WHITE."),

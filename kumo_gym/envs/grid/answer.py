@@ -166,9 +166,12 @@ def _digit_tables(symbols: frozenset) -> tuple[bytes, bytes] | None:
 
 
 @lru_cache(maxsize=256)
-def _skeleton(width: int, height: int) -> bytes:
-    """The canonical grid (:func:`format_grid`) of this size with every cell a placeholder (NUL)."""
-    return b"[\n  [" + b"],\n  [".join([b", ".join([b"\0"] * width)] * height) + b"]\n]"
+def _layout(width: int, height: int) -> tuple[bytes, tuple[slice, ...]]:
+    """The canonical grid (:func:`format_grid`) of this size with every one-character cell a
+    placeholder (NUL), and the slice of each row's cells in it."""
+    row = 3 * width - 2  # "a, b, c"
+    skeleton = b"[\n  [" + b"],\n  [".join([b", ".join([b"\0"] * width)] * height) + b"]\n]"
+    return skeleton, tuple(slice(5 + r * (row + 6), 5 + r * (row + 6) + row, 3) for r in range(height))
 
 
 def _fast_grid(text: str, symbols: frozenset) -> list[list] | None:
@@ -193,10 +196,11 @@ def _fast_grid(text: str, symbols: frozenset) -> list[list] | None:
         raw = body.encode("ascii")
         row_len = raw.find(b"]") - 5  # after "[\n  ["
         width, height = (row_len + 2) // 3, raw.count(b"\n") - 1
-        if width > 0 and height > 0 and width * height <= MAX_CELLS and row_len % 3 == 1 \
-                and raw.translate(digits[0]) == _skeleton(width, height):
-            cells = list(raw.replace(b"],\n  [", b", ")[5:-3:3].translate(digits[1]))
-            return SymbolGrid([cells[i:i + width] for i in range(0, width * height, width)])
+        if width > 0 and height > 0 and width * height <= MAX_CELLS and row_len % 3 == 1:
+            skeleton, rows = _layout(width, height)
+            if raw.translate(digits[0]) == skeleton:
+                values = raw.translate(digits[1])
+                return SymbolGrid([list(values[r]) for r in rows])
     if not (body.startswith("[\n  [") and body.endswith("]\n]")):
         return None
     inner = body[5:-3]

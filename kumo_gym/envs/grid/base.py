@@ -41,6 +41,7 @@ from .tatham import NotExportable, codec, generate_with_tatham, parse_game_id, t
 #: the task, so that both pickle as before.
 _SOLVED: dict[int, tuple] = {}
 _SOLVED_MAX = 256
+_NO_RULES: frozenset = frozenset()
 Cell = tuple[int, int]
 #: the version tag written into Instance.data["source"] for our generator
 GENERATOR_VERSION = "kumo-gen-2"
@@ -335,7 +336,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         same rules switched on, is solved without running the checks again (issue 14: scoring a
         golden answer many times); any other grid, every wrong one included, gets every check.
         """
-        disabled = getattr(self, "_disabled_rules", frozenset())
+        disabled = getattr(self, "_disabled_rules", _NO_RULES)
         memo = _SOLVED.get(id(instance))
         if memo is not None and type(answer) is SymbolGrid and memo[0]() is instance and memo[1] is type(self) \
                 and memo[2] is type(self).rule_checks and memo[3] == disabled and answer == memo[5]:

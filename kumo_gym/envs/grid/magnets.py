@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -21,10 +22,11 @@ BLANK_SHARE = 0.27
 STRIP_KEEP = 0.5
 
 
-def count_lines(H: int, W: int):
-    """(state key, index, cells, sign) of every count clue, in the order of COUNTS."""
-    return [(key, i, [(r, i) for r in range(H)] if key.endswith("cols") else [(i, c) for c in range(W)], sign)
-            for key, sign in zip(COUNTS, (PLUS, PLUS, MINUS, MINUS)) for i in range(W if key.endswith("cols") else H)]
+@functools.lru_cache(maxsize=64)
+def count_lines(H: int, W: int) -> tuple:
+    """(state key, index, cells, sign) of every count clue, in the order of COUNTS (cached: read only)."""
+    return tuple((key, i, [(r, i) for r in range(H)] if key.endswith("cols") else [(i, c) for c in range(W)], sign)
+            for key, sign in zip(COUNTS, (PLUS, PLUS, MINUS, MINUS)) for i in range(W if key.endswith("cols") else H))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -187,8 +189,9 @@ class MagnetsTask(GridTask):
                                                             for x, y in neighbours4(*cell, H, W))]
                 if ok:
                     (sol[a[0]][a[1]], sol[b[0]][b[1]]) = ok[int(rng.integers(len(ok)))]
-            state = {"slots": slots} | {key: [sum(sol[r][c] == sign for r, c in cells) for k, _, cells, sign in
-                                              count_lines(H, W) if k == key] for key in COUNTS}
+            state = {"slots": slots} | {key: [] for key in COUNTS}
+            for key, _, cells, sign in count_lines(H, W):
+                state[key].append(sum(sol[r][c] == sign for r, c in cells))
             enc = self.encode(state)
             eng, every = enc.engine, enc.assumptions()
             g = eng.grade(every)

@@ -10,7 +10,7 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
-from ...solvers.sat import Formula
+from ...solvers.sat import Constraint, Formula
 from .base import Check, GridParams, GridTask, presets
 from .geometry import queen_path, ray
 from .render import Sketch
@@ -181,15 +181,20 @@ class SignpostTask(GridTask):
         f = base.copy()
         xs = x.tolist()
         into: dict = {}
+        clauses = []
         for r, c in np.ndindex(H, W):
             cells = ray(r, c, STEP.get(arrows[r][c]), H, W)
             for b in cells:
                 into.setdefault(b, []).append((r, c))
-            for k in range(n - 1):
-                f.add([-xs[r][c][k]] + [xs[b[0]][b[1]][k + 1] for b in cells], rule="R2")
+            on = [xs[b[0]][b[1]] for b in cells]
+            clauses += [[-xs[r][c][k]] + [v[k + 1] for v in on] for k in range(n - 1)]
         for b in np.ndindex(H, W):
-            for k in range(1, n):
-                f.add([-xs[b[0]][b[1]][k]] + [xs[a[0]][a[1]][k - 1] for a in into.get(b, [])], rule="R2")
+            on = [xs[a[0]][a[1]] for a in into.get(b, [])]
+            clauses += [[-xs[b[0]][b[1]][k]] + [v[k - 1] for v in on] for k in range(1, n)]
+        # each clause one tagged R2 constraint, as f.add(..., rule="R2") records it, in bulk
+        start = len(f.clauses)
+        f.clauses += clauses
+        f.constraints += [Constraint("R2", tuple(cl), 1, len(cl), i, i + 1) for i, cl in enumerate(clauses, start)]
 
         def decode(value: np.ndarray) -> list[list]:
             return (np.argmax(value[x] > 0, axis=2) + 1).tolist()

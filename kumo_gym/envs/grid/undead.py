@@ -155,8 +155,9 @@ class UndeadTask(GridTask):
                 layout = [[MIRRORS[int(rng.integers(2))] if r * W + c in places else "." for c in range(W)]
                           for r in range(H)]
                 free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
+                open_cells = self._opener(layout, free, deep)
             start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
-            sol, still_open = descend(start, lambda g, lay=layout, fr=free: self._open(lay, fr, g, deep),
+            sol, still_open = descend(start, open_cells,
                                       lambda g, cells: change_one(rng, g, cells, MONSTERS), 8 + 2 * len(free))
             if still_open or not free:
                 continue
@@ -169,12 +170,27 @@ class UndeadTask(GridTask):
             raise RuntimeError(f"could not generate a {W}x{H} Undead puzzle")
         return first
 
-    def _open(self, layout: list, free: list, sol: list[list[str]], deep: bool = True) -> list[tuple[int, int]]:
-        """The cells failed-literal probing (``deep``) or unit propagation leaves open in the puzzle of ``sol``."""
-        enc = self.encode(state_of(layout, sol))
-        eng = enc.engine
-        value, x = (eng.probe if deep else eng.propagate)(enc.assumptions()), enc.extra["x"]
-        return [(r, c) for r, c in free if any(value[x[r, c, t]] == 0 for t in MONSTERS)]
+    def _opener(self, layout: list, free: list, deep: bool):
+        """``open_cells(sol)``: the cells failed-literal probing (``deep``) or unit propagation leaves
+        open in the puzzle of ``sol`` on this mirror layout. The assumptions are those of
+        :meth:`encode` (totals, then sight counts), read from sight lines traced once per layout."""
+        key = tuple(tuple(v if v in MIRRORS else "." for v in row) for row in layout)
+        enc = self.layout(key, lambda: self._rules(key))
+        x, count = enc.extra["x"], enc.extra["count"]
+        H, W = len(layout), len(layout[0])
+        totals = [(t, count["total", t]) for t in MONSTERS]
+        lines = [(count[side, i], [(r, c, turned) for (r, c), turned in sight_line(layout, side, i)])
+                 for side in SIDES for i in range(W if side in ("top", "bottom") else H)]
+        cells = [(r, c, [x[r, c, t] for t in MONSTERS]) for r, c in free]
+        run = enc.engine.probe if deep else enc.engine.propagate
+
+        def open_cells(sol: list[list[str]]) -> list[tuple[int, int]]:
+            lits = [lit for t, cnt in totals for lit in cnt.eq(sum(v == t for row in sol for v in row))]
+            lits += [lit for cnt, line in lines for lit in cnt.eq(sum(visible(sol[r][c], turned) for r, c, turned in line))]
+            value = run(lits)
+            return [(r, c) for r, c, xs in cells if any(value[v] == 0 for v in xs)]
+
+        return open_cells
 
     def clue_count(self, instance: Instance) -> int:  # mirrors and givens (every count is always shown)
         return sum(v != "." for row in instance.data["state"]["grid"] for v in row)

@@ -21,8 +21,8 @@ import numpy as np
 from ...core.capabilities import CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ParseError, check_int
 from ...core.instance import Instance
-from ...core.params import Params, param
-from ...core.task import StepwiseTask, SystemAndUser, scoring_error
+from ...core.params import Params, param, param_bounds
+from ...core.task import StepwiseTask, SystemAndUser, folded, scoring_error
 from ...core.verdict import Verdict
 from ..answer import AnswerEnv
 from ..interactive import DEFAULT_MAX_INVALID, InteractiveEnv
@@ -85,8 +85,14 @@ class PlanningParams(Params):
     algorithm_hint: bool = param(False, prompt=True, doc="append a solution procedure to the prompt (spec §8.3)")
     stepwise: bool = param(False, prompt=True, doc="ask for the full state after every move (spec §6.2)")
 
-    #: the largest N; subclasses override it together with the bound of ``n``
+    #: the largest N: the upper bound of ``n`` (a subclass redeclares ``n`` with its own bound)
     max_n: ClassVar[int] = 100
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("n")
+        if isinstance(declared, dataclasses.Field) and param_bounds(declared)[1] is not None:
+            cls.max_n = int(param_bounds(declared)[1])
 
     def check(self) -> PlanningParams:
         changes: dict[str, Any] = {}
@@ -152,12 +158,20 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     template_field_names: ClassVar[tuple[str, ...]] = (
         "N", "k", "n_stacks", "initial_state", "goal_state", "rules", "format_example", "answer_format", "system",
         "user")
-    #: the shape of the final answer line, shown in prompts (spec §4)
-    answer_format: ClassVar[str] = ""
-    #: one move for interactive play, in words and by example (``[disk id, from peg, to peg], e.g. [1, 0, 2]``)
-    move_format: ClassVar[str] = ""
-    #: the example of :attr:`move_format`, shown when a move cannot be read
+    #: one move in words, as the answer lists it (``[disk id, from peg, to peg]``)
+    move_fields: ClassVar[str] = ""
+    #: one move by example (``[1, 0, 2]``), also shown when a move cannot be read
     move_example: ClassVar[str] = ""
+
+    @property
+    def answer_format(self) -> str:
+        """The shape of the final answer line, shown in prompts (spec §4)."""
+        return f"moves = [{self.move_fields}, ...]"
+
+    @property
+    def move_format(self) -> str:
+        """One move for interactive play, in words and by example."""
+        return f"{self.move_fields}, e.g. {self.move_example}"
     #: moves are integer triples (Tower of Hanoi): long answers are read by numpy
     int_moves: ClassVar[bool] = False
     #: rule code -> why no move can break that rule alone and still leave the goal reachable
@@ -356,10 +370,16 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         """Whether the instance is the paper's family, solved in closed form (and hinted)."""
         return False
 
+    #: the solution procedure of a canonical instance, for ``algorithm_hint``: a text block
+    #: (:func:`~kumo_gym.core.task.folded`) whose ``{field}`` is the instance's (``{n}``); puzzles
+    #: without canonical instances (:meth:`canonical` False) leave it empty
+    procedure_prompt: ClassVar[str] = ""
+
     def procedure(self, instance: Instance) -> str | None:
-        """The solution procedure of a canonical instance, for ``algorithm_hint`` (puzzles with
-        canonical instances override it; :meth:`canonical` is False for the others)."""
-        return None
+        """:attr:`procedure_prompt` filled in for ``instance`` (None when the puzzle has none)."""
+        if not self.procedure_prompt:
+            return None
+        return "\n".join(folded(self.procedure_prompt)).format_map(instance.data)
 
     def algorithm_hint(self, instance: Instance) -> str | None:
         return self.procedure(instance) if self.canonical(instance) else None

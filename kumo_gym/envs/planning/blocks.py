@@ -53,7 +53,6 @@ def _searched(initial: tuple, goal: tuple, allow_slow: bool) -> tuple | None:
 
 @dataclass(frozen=True)
 class BlocksParams(PlanningParams):
-    max_n: ClassVar[int] = 60
     n: int | None = param(None, kind=int, lo=1, hi=60, doc="number of blocks N")
     n_stacks: int = param(3, lo=3, hi=6, doc="stacks; with more than 3 the optimum is searched, so N <= 12")
     allow_slow_search: bool = param(False, doc="allow optimal search over more than 12 blocks (may take minutes)")
@@ -129,8 +128,7 @@ class BlocksWorldTask(PlanningTask):
         "paper": {"n_choices": [2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50]},
     }
     default_difficulty = "n6"
-    answer_format = "moves = [[block, from stack, to stack], ...]"
-    move_format = '[block, from stack, to stack], e.g. ["C", 1, 2]'
+    move_fields = "[block, from stack, to stack]"
     move_example = '["C", 1, 2]'
 
     # ---- parameters and instances -----------------------------------------------------------
@@ -333,8 +331,9 @@ class BlocksWorldTask(PlanningTask):
                 + self.start_and_goal(instance, "Initial state:\n", "Goal state:\n")
                 + "Find the shortest sequence of moves that transforms the initial state into the goal state.")
 
-    def procedure(self, instance: Instance) -> str:
-        return ("A procedure that solves this kind of instance optimally: move all blocks of stack 0 except "
-                "its bottom block onto stack 1; move the bottom block of stack 0 to stack 2; move the blocks "
-                "you just put on stack 1 over to stack 2; then, starting with stack 1, alternately take the top "
-                "block of stack 1 and the top block of stack 2 and put it on stack 0 until both are empty.")
+    procedure_prompt = """
+        A procedure that solves this kind of instance optimally: move all blocks of stack 0 except its bottom block
+          onto stack 1; move the bottom block of stack 0 to stack 2; move the blocks you just put on stack 1 over to
+          stack 2; then, starting with stack 1, alternately take the top block of stack 1 and the top block of stack 2
+          and put it on stack 0 until both are empty.
+    """

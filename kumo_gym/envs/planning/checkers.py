@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +27,6 @@ _COLOURS = {"r": "R", "red": "R", "b": "B", "blue": "B"}
 
 @dataclass(frozen=True)
 class CheckerParams(PlanningParams):
-    max_n: ClassVar[int] = 40
     n: int | None = param(None, kind=int, lo=1, hi=40, doc="checkers per colour N (the board has 2N + 1 cells)")
 
 
@@ -83,8 +82,7 @@ class CheckerJumpingTask(PlanningTask):
     difficulties = bucket_presets({"easy": (1, 2), "medium": (3, 5), "hard": (6, 12), "paper": (1, 20)},
                                   {"n1": 1, "n3": 3, "n5": 5, "n10": 10})
     default_difficulty = "n3"
-    answer_format = "moves = [[checker_color, position_from, position_to], ...]"
-    move_format = '[checker_color, position_from, position_to], e.g. ["R", 0, 1]'
+    move_fields = "[checker_color, position_from, position_to]"
     move_example = '["R", 0, 1]'
 
     def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
@@ -247,10 +245,10 @@ class CheckerJumpingTask(PlanningTask):
                 + self.start_and_goal(instance, "Initial board: ", "Goal board:    ")
                 + "Find the shortest sequence of moves from the initial board to the goal board.")
 
-    def procedure(self, instance: Instance) -> str:
-        n = instance.data["n"]
-        return ("A procedure that solves the puzzle optimally. Make groups of moves whose sizes are "
-                f"1, 2, ..., {n}, then {n} once more, then {n}, ..., 2, 1 again. The groups alternate in colour, "
-                "starting with red. Within a group, repeatedly move a checker of that colour into the empty "
-                "cell: jump when a jump into it is legal, otherwise slide.")
+    procedure_prompt = """
+        A procedure that solves the puzzle optimally. Make groups of moves whose sizes are 1, 2, ..., {n}, then {n}
+          once more, then {n}, ..., 2, 1 again. The groups alternate in colour, starting with red. Within a group,
+          repeatedly move a checker of that colour into the empty cell: jump when a jump into it is legal, otherwise
+          slide.
+    """
 

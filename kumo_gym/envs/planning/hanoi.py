@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +36,6 @@ KERNEL_FROM = 50_000
 
 @dataclass(frozen=True)
 class HanoiParams(PlanningParams):
-    max_n: ClassVar[int] = 20
     n: int | None = param(None, kind=int, lo=1, hi=20, doc="number of disks N")
 
 
@@ -92,8 +91,7 @@ class HanoiTask(PlanningTask):
     difficulties = bucket_presets({"easy": (1, 3), "medium": (4, 7), "hard": (8, 12), "paper": (1, 20)},
                                   {"n3": 3, "n5": 5, "n7": 7, "n10": 10})
     default_difficulty = "n5"
-    answer_format = "moves = [[disk id, from peg, to peg], ...]"
-    move_format = "[disk id, from peg, to peg], e.g. [1, 0, 2]"
+    move_fields = "[disk id, from peg, to peg]"
     move_example = "[1, 0, 2]"
     int_moves = True
 
@@ -296,16 +294,16 @@ class HanoiTask(PlanningTask):
                 + self.start_and_goal(instance, "Initial configuration:\n", "Goal configuration:\n")
                 + "Find a sequence of moves that turns the initial configuration into the goal configuration.")
 
-    def procedure(self, instance: Instance) -> str:
-        return ("A procedure that solves the puzzle. To move a tower of n disks from peg `source` to peg "
-                "`target` using peg `spare`, call solve(n, source, target, spare):\n"
-                "- if n is 0, do nothing;\n"
-                "- otherwise first call solve(n - 1, source, spare, target), which clears the n - 1 smaller "
-                "disks away onto the spare peg;\n"
-                "- then move disk n from source to target, written [n, source, target];\n"
-                "- then call solve(n - 1, spare, target, source) to put the smaller disks back on top of it.\n"
-                "The whole puzzle is solve(N, 0, 2, 1). Keep track of which disk is on top of each peg as you "
-                "write the moves.")
+    procedure_prompt = """
+        A procedure that solves the puzzle. To move a tower of n disks from peg `source` to peg `target` using peg
+          `spare`, call solve(n, source, target, spare):
+        - if n is 0, do nothing;
+        - otherwise first call solve(n - 1, source, spare, target), which clears the n - 1 smaller disks away onto the
+          spare peg;
+        - then move disk n from source to target, written [n, source, target];
+        - then call solve(n - 1, spare, target, source) to put the smaller disks back on top of it.
+        The whole puzzle is solve(N, 0, 2, 1). Keep track of which disk is on top of each peg as you write the moves.
+    """
 
 
 def _short(value: Any) -> str:

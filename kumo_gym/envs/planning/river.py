@@ -65,7 +65,6 @@ def group_unsafe(group) -> bool:
 
 @dataclass(frozen=True)
 class RiverParams(PlanningParams):
-    max_n: ClassVar[int] = 100
     n: int | None = param(None, kind=int, lo=1, hi=100, doc="actor/agent pairs N")
     k: int | None = param(None, kind=int, lo=1, hi=20, doc="boat capacity; default from k_schedule")
     k_schedule: str = param("paper", choices=K_SCHEDULES,
@@ -139,8 +138,8 @@ class RiverCrossingTask(PlanningTask):
         "n2": {"n": 2, "k": 2}, "n3": {"n": 3, "k": 2}, "n5": {"n": 5, "k": 3},
     }
     default_difficulty = "n3"
-    answer_format = 'moves = [["A_2", "a_2"], ["A_2"], ...]'
-    move_format = 'a list of the people in the boat, e.g. ["A_1", "a_1"]'
+    answer_format = 'moves = [["A_2", "a_2"], ["A_2"], ...]'  # trips of one or two people
+    move_fields = "a list of the people in the boat"
     move_example = '["A_1", "a_1"]'
 
     # ---- parameters -------------------------------------------------------------------------

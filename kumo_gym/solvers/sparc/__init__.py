@@ -221,7 +221,7 @@ TIME_SLICE_NODES = 100_000
 #: issue 14); a search still going then continues, from the same state, in the compiled kernel
 PYTHON_SLICE_NODES = 10_000
 #: plain-Python nodes a process may spend in all before every search goes straight to numba
-PYTHON_NODES_PER_PROCESS = 60_000
+PYTHON_NODES_PER_PROCESS = 20_000
 _python_nodes = 0
 
 
