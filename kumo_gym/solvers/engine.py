@@ -409,8 +409,8 @@ def _rederive_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fix
             p, k = p + len(run), 2 * k
             continue
         active[run[done:]] = True  # the first groups stay dropped; the next is tested alone
-        if done == 0 and len(run) == 1:
-            p += 1  # needed
+        if done == len(run) - 1:
+            p += 1  # the run was exactly the one-at-a-time test of its last group: that one is needed
         p, k = p + done, 1
     return active.tolist()
 
