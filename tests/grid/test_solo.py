@@ -27,7 +27,7 @@ def test_box_shape_of_cxr():
     assert S.tatham_preset("easy") == "2x3"
     assert [S.tatham_preset(d) for d in S.difficulties] == ["2x2", "2x3", "3x3", "3x3de"]
     boxes = units(6, 3, 2)
-    assert boxes[12 + 1] == ("R3", [(0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)])
+    assert boxes[12 + 1] == ("R3", ((0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)))
 
 
 def test_params_grammar_and_variants():

@@ -247,6 +247,14 @@ def seen_from(grid: list[list], r: int, c: int, blocker) -> int:
     return total
 
 
+def scatter_symbols(rng: np.random.Generator, H: int, W: int, k: int, symbols, blank: str = ".") -> list[list]:
+    """A grid with ``k`` random cells holding a random one of ``symbols`` each, ``blank`` elsewhere
+    (Undead's mirrors)."""
+    places = set(rng.permutation(W * H)[:k].tolist())
+    return [[symbols[int(rng.integers(len(symbols)))] if r * W + c in places else blank for c in range(W)]
+            for r in range(H)]
+
+
 def change_one(rng: np.random.Generator, grid: list[list], cells: list[Cell], symbols) -> list[list]:
     """A copy of ``grid`` with one of ``cells`` (picked at random) changed to another of
     ``symbols`` (a generator's local search step, :func:`~kumo_gym.solvers.engine.descend`)."""
@@ -897,6 +905,14 @@ def dot_cells(dot) -> list[Cell]:
     """The cells a dot at half-cell position (r2, c2) touches: 1, 2 or 4 of them."""
     r2, c2 = dot
     return [(r, c) for r in range(r2 // 2, (r2 + 1) // 2 + 1) for c in range(c2 // 2, (c2 + 1) // 2 + 1)]
+
+
+def sight_lines(grid: list[list[str]]) -> dict[tuple[str, int], list[tuple[Cell, bool]]]:
+    """Every border clue's :func:`sight_line`, keyed ``(side, index)``: top, bottom (by column),
+    left, right (by row)."""
+    H, W = len(grid), len(grid[0])
+    return {(side, i): sight_line(grid, side, i) for side in ("top", "bottom", "left", "right")
+            for i in range(W if side in ("top", "bottom") else H)}
 
 
 @functools.lru_cache(maxsize=64)

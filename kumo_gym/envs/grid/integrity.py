@@ -34,7 +34,7 @@ from ...core.capabilities import CheapAnswer, NearMiss
 from ...core.errors import ConfigError
 from ...core.instance import Instance, canonical_json
 from ...solvers.engine import breaches, break_rule, random_phases
-from .answer import format_grid
+from .answer import SymbolGrid, format_grid
 from .tatham import NotExportable, codec
 
 #: rule instances tried per rule when looking for a near miss that breaks that rule alone
@@ -406,7 +406,9 @@ class RewardIntegrity:
             bad = self.answer_grid_error(instance, sol)
             if bad is not None:
                 raise ConfigError(f"{self.title} instance 'solution' is malformed: {bad.message}")
-            if not self.verify(instance, sol).solved:
+            # read as a SymbolGrid, the checked solution is remembered (GridTask.verify): the first
+            # golden answer scored on a loaded instance needs no second round of rule checks
+            if not self.verify(instance, SymbolGrid([list(r) for r in sol])).solved:
                 raise ConfigError(f"{self.title} instance 'solution' breaks the rules of its own puzzle")
 
     def _check_state_round_trip(self, instance: Instance) -> None:

@@ -46,8 +46,9 @@ class LatinGridTask(GridTask):
     def unit_check(rule: str, grid: list[list], cells: list[Cell], n: int) -> Check:
         """``cells`` hold 1..n once each; the cells of repeated values are reported."""
         vals = [grid[r][c] for r, c in cells]
-        dup = [cells[i] for i, v in enumerate(vals) if vals.count(v) > 1]
-        return Check(rule, dup, sorted(vals) == list(range(1, n + 1)))
+        if sorted(vals) == list(range(1, n + 1)):
+            return Check(rule, [], True)  # a permutation of 1..n repeats nothing
+        return Check(rule, [cells[i] for i, v in enumerate(vals) if vals.count(v) > 1], False)
 
     @staticmethod
     def given_clues(x: np.ndarray, grid: list[list], rule: str) -> dict:

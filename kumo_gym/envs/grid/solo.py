@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -34,13 +35,15 @@ class SoloParams(GridParams):
         return p
 
 
-def units(n: int, bw: int, bh: int) -> list[tuple[str, list[tuple[int, int]]]]:
+@functools.cache
+def units(n: int, bw: int, bh: int) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
     """(rule, cells) of every row (R1), column (R2) and box (R3); box k is row-major (§5)."""
-    out = [("R1", [(r, c) for c in range(n)]) for r in range(n)] + [("R2", [(r, c) for r in range(n)]) for c in range(n)]
+    out = [("R1", tuple((r, c) for c in range(n))) for r in range(n)]
+    out += [("R2", tuple((r, c) for r in range(n))) for c in range(n)]
     for b in range(n):
         r0, c0 = (b // (n // bw)) * bh, (b % (n // bw)) * bw
-        out.append(("R3", [(r0 + i, c0 + j) for i in range(bh) for j in range(bw)]))
-    return out
+        out.append(("R3", tuple((r0 + i, c0 + j) for i in range(bh) for j in range(bw))))
+    return tuple(out)
 
 
 class SoloTask(LatinGridTask):

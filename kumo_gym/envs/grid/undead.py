@@ -12,8 +12,8 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding, descend
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .geometry import change_one, sight_line
-from .render import Sketch
+from .geometry import change_one, scatter_symbols, sight_lines
+from .render import Sketch, sketch_cells
 from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
 
 #: Tatham's layouts put a mirror on 35 % (3x3), 37 % (4x4), 40 % (7x7) of the cells; ours on 0.33 + 0.0015 W H
@@ -104,12 +104,10 @@ class UndeadTask(GridTask):
         for t in MONSTERS:
             have = [(r, c) for r, c in free if grid[r][c] == t]
             checks.append(Check("R2", have or free[:1], len(have) <= st["totals"][t] <= len(have) + unknown))
-        for side in SIDES:
-            for i, n in enumerate(st[side]):
-                seen = sight_line(st["grid"], side, i)
-                lo = sum(grid[r][c] in MONSTERS and visible(grid[r][c], t) for (r, c), t in seen)
-                hi = lo + sum(grid[r][c] not in MONSTERS for (r, c), _ in seen)
-                checks.append(Check("R3", [x for x, _ in seen[:1]], lo <= n <= hi))
+        for (side, i), seen in sight_lines(st["grid"]).items():
+            lo = sum(grid[r][c] in MONSTERS and visible(grid[r][c], t) for (r, c), t in seen)
+            hi = lo + sum(grid[r][c] not in MONSTERS for (r, c), _ in seen)
+            checks.append(Check("R3", [x for x, _ in seen[:1]], lo <= st[side][i] <= hi))
         return checks
 
     def encode(self, state: dict) -> Encoding:
@@ -132,10 +130,8 @@ class UndeadTask(GridTask):
         for r, c in free:
             f.exactly([x[r, c, t] for t in MONSTERS], 1)
         count = {("total", t): f.count([x[r, c, t] for r, c in free]) for t in MONSTERS}
-        for side in SIDES:
-            for i in range(W if side in ("top", "bottom") else H):
-                count[side, i] = f.count([x[r, c, t] for (r, c), turned in sight_line(layout, side, i)
-                                          for t in MONSTERS if visible(t, turned)])
+        count |= {key: f.count([x[r, c, t] for (r, c), turned in line for t in MONSTERS if visible(t, turned)])
+                  for key, line in sight_lines(layout).items()}
 
         def decode(value: np.ndarray) -> list[list]:
             return [[v if v != "." else next((t for t in MONSTERS if value[x[r, c, t]] > 0), "G")
@@ -151,9 +147,7 @@ class UndeadTask(GridTask):
         for attempt in range(400):
             if attempt % LAYOUT_TRIES == 0:  # a new mirror layout (a new formula) every few draws
                 k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
-                places = set(rng.permutation(W * H)[:k].tolist())
-                layout = [[MIRRORS[int(rng.integers(2))] if r * W + c in places else "." for c in range(W)]
-                          for r in range(H)]
+                layout = scatter_symbols(rng, H, W, k, MIRRORS)
                 free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
                 open_cells = self._opener(layout, free, deep)
             start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
@@ -177,10 +171,8 @@ class UndeadTask(GridTask):
         key = tuple(tuple(v if v in MIRRORS else "." for v in row) for row in layout)
         enc = self.layout(key, lambda: self._rules(key))
         x, count = enc.extra["x"], enc.extra["count"]
-        H, W = len(layout), len(layout[0])
         totals = [(t, count["total", t]) for t in MONSTERS]
-        lines = [(count[side, i], [(r, c, turned) for (r, c), turned in sight_line(layout, side, i)])
-                 for side in SIDES for i in range(W if side in ("top", "bottom") else H)]
+        lines = [(count[key], [(r, c, turned) for (r, c), turned in line]) for key, line in sight_lines(layout).items()]
         cells = [(r, c, [x[r, c, t] for t in MONSTERS]) for r, c in free]
         run = enc.engine.probe if deep else enc.engine.propagate
 
@@ -200,10 +192,8 @@ class UndeadTask(GridTask):
         return np.asarray([st["totals"][t] for t in MONSTERS] + [n for side in SIDES for n in st[side]], np.float32)
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
-        st = instance.data["state"]
-        H, W = self.dims(instance)
-        colour = {"G": "blue", "V": "red", "Z": "green", "\\": "given", "/": "given"}
-        return Sketch(H, W, [[st["grid"][r][c] if st["grid"][r][c] in MIRRORS else grid[r][c] for c in range(W)]
-                             for r in range(H)], [[colour.get(v) for v in row] for row in grid],
-                      caption="  ".join(f"{k}: {st['totals'][k]}" for k in MONSTERS),
-                      **{side: [[str(n)] for n in st[side]] for side in SIDES})
+        st, colour = instance.data["state"], {"G": "blue", "V": "red", "Z": "green", "\\": "given", "/": "given"}
+        cells = sketch_cells([[m if m in MIRRORS else v for m, v in zip(*rows)] for rows in zip(st["grid"], grid)],
+                             fill=lambda r, c, v: colour.get(v))
+        return dataclasses.replace(cells, caption="  ".join(f"{k}: {st['totals'][k]}" for k in MONSTERS),
+                                   **{side: [[str(n)] for n in st[side]] for side in SIDES})
