@@ -157,20 +157,40 @@ class FillingTask(GridTask):
     def _partition(rng: np.random.Generator, H: int, W: int) -> list[list[int]] | None:
         """Blocks of at most max(W, H, 3) <= 9 cells (Tatham's limit) with no two of one size touching: from single cells, a block
         touching another of its size is merged with a random neighbouring block while they fit."""
-        label, top = np.arange(H * W).reshape(H, W), largest(W, H)
+        top = largest(W, H)
+        # blocks by label (a block keeps the label of the one that absorbed the others), their sizes
+        # and neighbouring blocks, and the blocks touching another of their size, kept up to date
+        members = {i: [i] for i in range(H * W)}
+        size = {i: 1 for i in range(H * W)}
+        adj = {i: {a * W + b for a, b in neighbours4(i // W, i % W, H, W)} for i in range(H * W)}
+        clash = {i for i in members if adj[i]}
         for _ in range(20 * H * W):
-            size = np.bincount(label.ravel(), minlength=H * W)
-            clash = sorted({int(label[r, c]) for r in range(H) for c in range(W) for a, b in neighbours4(r, c, H, W)
-                            if label[a, b] != label[r, c] and size[label[a, b]] == size[label[r, c]]})
             if not clash:
-                return size[label].tolist()
-            block = clash[int(rng.integers(len(clash)))]
-            cells = list(zip(*np.nonzero(label == block)))
-            near = sorted({int(label[n]) for cell in cells for n in neighbours4(*cell, H, W)} - {block})
+                out = [0] * (H * W)
+                for b, cells in members.items():
+                    for i in cells:
+                        out[i] = size[b]
+                return [out[r * W:(r + 1) * W] for r in range(H)]
+            order = sorted(clash)
+            block = order[int(rng.integers(len(order)))]
+            near = sorted(adj[block])
             fit = [q for q in near if size[q] + size[block] <= top]
             if not fit:
                 return None
-            label[label == fit[int(rng.integers(len(fit)))]] = block
+            q = fit[int(rng.integers(len(fit)))]
+            members[block] += members.pop(q)
+            size[block] += size.pop(q)
+            for y in adj.pop(q):
+                adj[y].discard(q)
+                if y != block:
+                    adj[y].add(block)
+                    adj[block].add(y)
+            clash.discard(q)
+            for x in (block, *adj[block]):
+                if any(size[y] == size[x] for y in adj[x]):
+                    clash.add(x)
+                else:
+                    clash.discard(x)
         return None
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
