@@ -137,9 +137,9 @@ class UnequalTask(LatinGridTask):
         givens = [[enc.clues[int(i) // n, int(i) % n][1][0]] for i in rng.permutation(n * n)]
         signs = [] if adjacent or diff == "t" else [[enc.clues[k][1][0]] for k in enc.clues if k[0] == "gt"]
         fixed = [enc.clues[k][1][0] for k in enc.clues if k[0] == "adj"]
-        kept_g = reduce_clues(eng, givens, rng, truth, grade_limit=limit, fixed=fixed + [s[0] for s in signs])
+        kept_g = reduce_clues(eng, givens, rng, truth, grade_limit=limit, runs=limit is None, fixed=fixed + [s[0] for s in signs])
         on_g = [g[0] for g, keep in zip(givens, kept_g) if keep]
-        kept_s = reduce_clues(eng, signs, rng, truth, grade_limit=limit, fixed=fixed + on_g) if signs else []
+        kept_s = reduce_clues(eng, signs, rng, truth, grade_limit=limit, runs=limit is None, fixed=fixed + on_g) if signs else []
         on = set(on_g) | {s[0] for s, keep in zip(signs, kept_s) if keep}
         state = {**full, "grid": [[v if enc.clues[r, c][1][0] in on else 0 for c, v in enumerate(row)]
                                   for r, row in enumerate(sol)]}
