@@ -161,35 +161,15 @@ def test_connected_cuts_enforce_one_region():
     assert all(len(components(m[black] < 0)) == 1 for m in models)
 
 
-def test_minimal_reduction_in_runs_equals_one_at_a_time():
-    """reduce_clues to a minimal set tests runs of removals at once; by monotonicity the kept mask
-    must be exactly the greedy one-removal-at-a-time result in the same seeded order."""
+@pytest.mark.parametrize("limit", [None, 0, 1])
+def test_reduction_in_runs_equals_one_at_a_time(limit):
+    """reduce_clues tests runs of removals at once (to a minimal unique set, limit None, or at a
+    grade target, where deduction must re-derive every removed group); uniqueness and deduction
+    are monotone, so the kept mask must be exactly the greedy one-removal-at-a-time result in the
+    same seeded order."""
     from kumo_gym.envs.grid.latin import latin_formula, random_latin
 
     for seed in range(4):
-        f = Formula()
-        x = latin_formula(f, 5)
-        sol = random_latin(np.random.default_rng(seed), 5)
-        lits = [int(x[r, c, sol[r][c] - 1]) for r in range(5) for c in range(5)]
-        eng = Engine(f, x.ravel())
-        truth = eng.propagate(lits)
-        groups = [[lit] for lit in lits]
-        kept = reduce_clues(eng, groups, np.random.default_rng(seed), truth)
-        ref = [True] * len(groups)
-        for i in np.random.default_rng(seed).permutation(len(groups)):
-            ref[i] = False
-            if not eng.unique([g[0] for g, k in zip(groups, ref) if k], truth, deduce=False):
-                ref[i] = True
-        assert kept == ref and 0 < sum(kept) < len(groups)
-
-
-@pytest.mark.parametrize("limit", [0, 1])
-def test_graded_reduction_in_runs_equals_one_at_a_time(limit):
-    """At a grade target, reduce_clues tests runs of removals at once (deduction must re-derive
-    every removed group); deduction is monotone, so the kept mask is the one-at-a-time result."""
-    from kumo_gym.envs.grid.latin import latin_formula, random_latin
-
-    for seed in range(3):
         f = Formula()
         x = latin_formula(f, 5)
         sol = random_latin(np.random.default_rng(seed), 5)
@@ -201,6 +181,9 @@ def test_graded_reduction_in_runs_equals_one_at_a_time(limit):
         ref = [True] * len(groups)
         for i in np.random.default_rng(seed).permutation(len(groups)):
             ref[i] = False
-            if eng.grade([g[0] for g, k in zip(groups, ref) if k]) > limit:
-                ref[i] = True
+            clues = [g[0] for g, k in zip(groups, ref) if k]
+            if limit is None:
+                ref[i] = not eng.unique(clues, truth, deduce=False)
+            else:
+                ref[i] = eng.grade(clues) > limit
         assert kept == ref and 0 < sum(kept) < len(groups)

@@ -96,3 +96,18 @@ def test_render_shows_boxes():
     text = S.render(inst)
     # box borders: a wall between columns 1 and 2, a rule between rows 1 and 2
     assert "3 .|1 ." in text.splitlines()[1] and text.splitlines()[3].strip() == "- - - -"
+
+
+@pytest.mark.parametrize("bw, bh", [(2, 2), (3, 2), (3, 3)])
+def test_trivial_kernel_deduces_what_propagation_does(bw, bh):
+    # the kernel's singles keep exactly a set that CNF propagation solves, and each kept pair is
+    # needed by propagation too (so it deduces neither less nor more than the engine would)
+    n = bw * bh
+    for seed in range(3):
+        inst = S.generate(np.random.default_rng(seed), box_w=bw, box_h=bh, tatham_difficulty="t")
+        grid = inst.data["state"]["grid"]
+        enc = S.encoding(inst)
+        assert enc.engine.grade(enc.assumptions()) == 0 and S.count_solutions(inst) == 1
+        for r, c in [(r, c) for r in range(n) for c in range(n) if grid[r][c]][:6]:
+            drop = {(r, c), (n - 1 - r, n - 1 - c)}
+            assert enc.engine.grade(enc.assumptions([k for k in enc.clues if k not in drop])) > 0

@@ -13,6 +13,8 @@ import numpy as np
 from numba import njit
 from numba import types as nt
 
+from . import _line_queue as lines
+
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
 #: (H, W, picture: 1 black / 0 white per cell, row-major, scratch...) -> whether line solving decides every cell
@@ -116,17 +118,10 @@ def solves(H, W, pic, clue, nk, val, vals, F, B, white_before, can_black, queue,
                 run = 0
     for i in range(H * W):
         val[i] = 0
-    for li in range(nl):
-        queue[li] = li
-        inq[li] = 1
-    head, tail, cap = 0, nl, nl + 1
+    head, tail = lines.start(queue, inq, nl)
     open_cells = H * W
     while head != tail and open_cells:
-        li = queue[head]
-        head += 1
-        if head == cap:
-            head = 0
-        inq[li] = 0
+        li, head = lines.pop(queue, inq, head)
         n = W if li < H else H
         for p in range(n):
             vals[p] = val[li * W + p if li < H else p * W + (li - H)]
@@ -146,10 +141,5 @@ def solves(H, W, pic, clue, nk, val, vals, F, B, white_before, can_black, queue,
             val[cell] = 1 if can_black[p] > 0 else -1
             open_cells -= 1
             other = H + p if li < H else p
-            if not inq[other]:
-                inq[other] = 1
-                queue[tail] = other
-                tail += 1
-                if tail == cap:
-                    tail = 0
+            tail = lines.push(queue, inq, tail, other)
     return open_cells == 0

@@ -16,6 +16,8 @@ first use, cached on disk.
 from numba import njit
 from numba import types as nt
 
+from . import _line_queue as lines
+
 _I8_2 = nt.int8[:, ::1]
 _I64 = nt.int64[::1]
 #: (n, perms, front, back, clues, given, goal, dom, uni, queue, inq) -> solved (goal < 0) or goal decided
@@ -44,16 +46,9 @@ def solves(n, perms, front, back, clues, given, goal, dom, uni, queue, inq):
     if goal >= 0 and given[goal] > 0:
         return True
     nl = 2 * n
-    for li in range(nl):
-        queue[li] = li
-        inq[li] = 1
-    head, tail, cap = 0, nl, nl + 1
+    head, tail = lines.start(queue, inq, nl)
     while head != tail:
-        li = queue[head]
-        head += 1
-        if head == cap:
-            head = 0
-        inq[li] = 0
+        li, head = lines.pop(queue, inq, head)
         # lines 0..n-1: rows (left, right clues), n..2n-1: columns (top, bottom clues)
         if li < n:
             start, step = li * n, 1
@@ -88,12 +83,7 @@ def solves(n, perms, front, back, clues, given, goal, dom, uni, queue, inq):
                 if cell == goal:
                     return True
             other = n + cell % n if li < n else cell // n
-            if not inq[other]:
-                inq[other] = 1
-                queue[tail] = other
-                tail += 1
-                if tail == cap:
-                    tail = 0
+            tail = lines.push(queue, inq, tail, other)
     if goal >= 0:
         return dom[goal] & (dom[goal] - 1) == 0
     return open_cells == 0

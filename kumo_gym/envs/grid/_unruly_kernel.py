@@ -31,8 +31,8 @@ def scratch(H: int, W: int) -> tuple:
 
 @njit(inline="always", _nrt=False)
 def _set(H, W, j, s, val, counts, trail, tlen):
-    """Make open cell j colour s and put it on the trail: the new trail length, negated when a
-    line then holds more than half of s. ``counts``: black per row, white per row, black per
+    """Make open cell j colour s and put it on the trail: ``(new trail length, whether both lines
+    through j still hold at most half s)``. ``counts``: black per row, white per row, black per
     column, white per column."""
     val[j] = s
     trail[tlen] = j
@@ -40,9 +40,7 @@ def _set(H, W, j, s, val, counts, trail, tlen):
     b = 2 * H + (0 if s == 1 else W) + j % W
     counts[a] += 1
     counts[b] += 1
-    if 2 * counts[a] > W or 2 * counts[b] > H:
-        return -(tlen + 1)
-    return tlen + 1
+    return tlen + 1, 2 * counts[a] <= W and 2 * counts[b] <= H
 
 
 @njit(RUN_SIG, cache=True, nogil=True, _nrt=False)
@@ -79,7 +77,7 @@ def run(H, W, order, colour, truth, active, val, counts, trail):
                 return 1
             mark = tlen
             head = tlen
-            tlen = _set(H, W, order[t], -colour[t] if second else colour[t], val, counts, trail, tlen)
+            tlen, ok = _set(H, W, order[t], -colour[t] if second else colour[t], val, counts, trail, tlen)
         else:
             if t == len(order):
                 return 0
@@ -93,10 +91,8 @@ def run(H, W, order, colour, truth, active, val, counts, trail):
             head = 0
             for i in range(n):
                 if active[i]:
-                    tlen = _set(H, W, i, truth[i], val, counts, trail, tlen)
-        if tlen < 0:
-            tlen = -tlen
-            ok = False
+                    tlen, fits = _set(H, W, i, truth[i], val, counts, trail, tlen)
+                    ok = ok and fits
         done = False
         while ok and not done and head < tlen:
             j = trail[head]
@@ -123,10 +119,7 @@ def run(H, W, order, colour, truth, active, val, counts, trail):
                     if same == 3:
                         ok = False
                     elif same == 2 and free >= 0:
-                        tlen = _set(H, W, free, -s, val, counts, trail, tlen)
-                        if tlen < 0:
-                            tlen = -tlen
-                            ok = False
+                        tlen, ok = _set(H, W, free, -s, val, counts, trail, tlen)
                         done = free == goal
                     if not ok or done:
                         break
@@ -136,10 +129,7 @@ def run(H, W, order, colour, truth, active, val, counts, trail):
                         q = base + step * k
                         if val[q] != 0:
                             continue
-                        tlen = _set(H, W, q, -s, val, counts, trail, tlen)
-                        if tlen < 0:
-                            tlen = -tlen
-                            ok = False
+                        tlen, ok = _set(H, W, q, -s, val, counts, trail, tlen)
                         done = q == goal
                         if not ok or done:
                             break

@@ -123,70 +123,18 @@ def at_least_literals(f: Formula, x: np.ndarray) -> dict:
     return ge
 
 
-def random_latin(rng: np.random.Generator, n: int, box_w: int | None = None, box_h: int | None = None) -> list[list[int]]:
-    """A random Latin square of 1..n (§8 samplers), with Sudoku boxes if given.
-
-    Without boxes, as Tatham's latin.c: row by row, a random perfect matching of columns to the
-    symbols each column still lacks (Hall's theorem: a Latin rectangle always extends). With boxes,
-    randomised backtracking, most constrained cell first, restarted if it wanders too long.
-    """
-    if not (box_w and box_h):
-        free = [set(range(1, n + 1)) for _ in range(n)]
-        grid = []
-        for _ in range(n):
-            order = [int(v) + 1 for v in rng.permutation(n)]
-            match = matching(range(n), lambda c, order=order: [v for v in order if v in free[c]])
-            row = [0] * n
-            for c, v in match.items():
-                row[c] = v
-                free[c].discard(v)
-            grid.append(row)
-        return grid
-    while True:
-        grid = _fill_boxes(rng, n, box_w, box_h)
-        if grid is not None:
-            return grid
-
-
-def _fill_boxes(rng: np.random.Generator, n: int, bw: int, bh: int, budget: int = 20_000) -> list[list[int]] | None:
-    full = (1 << n) - 1
-    rows, cols, boxes = [0] * n, [0] * n, [0] * n
-    grid = [[0] * n for _ in range(n)]
-    keys = rng.random((n * n, n))
-    box = [[(r // bh) * (n // bw) + c // bw for c in range(n)] for r in range(n)]
-    steps = [0]
-
-    def solve(left: int) -> bool:
-        if left == 0:
-            return True
-        steps[0] += 1
-        if steps[0] > budget:
-            return False
-        best, best_free = None, n + 1
-        for r in range(n):
-            for c in range(n):
-                if not grid[r][c]:
-                    avail = full & ~(rows[r] | cols[c] | boxes[box[r][c]])
-                    k = (avail).bit_count()
-                    if k < best_free:
-                        best, best_free = (r, c, avail), k
-                        if k <= 1:
-                            break
-            if best_free <= 1:
-                break
-        r, c, avail = best
-        for v in sorted((v for v in range(n) if avail >> v & 1), key=lambda v: keys[r * n + c, v]):
-            bit = 1 << v
-            grid[r][c] = v + 1
-            rows[r] |= bit
-            cols[c] |= bit
-            boxes[box[r][c]] |= bit
-            if solve(left - 1):
-                return True
-            rows[r] &= ~bit
-            cols[c] &= ~bit
-            boxes[box[r][c]] &= ~bit
-            grid[r][c] = 0
-        return False
-
-    return grid if solve(n * n) else None
+def random_latin(rng: np.random.Generator, n: int) -> list[list[int]]:
+    """A random Latin square of 1..n (§8 samplers), as Tatham's latin.c: row by row, a random
+    perfect matching of columns to the symbols each column still lacks (Hall's theorem: a Latin
+    rectangle always extends). Sudoku solutions (with boxes): :func:`.solo.random_sudoku`."""
+    free = [set(range(1, n + 1)) for _ in range(n)]
+    grid = []
+    for _ in range(n):
+        order = [int(v) + 1 for v in rng.permutation(n)]
+        match = matching(range(n), lambda c, order=order: [v for v in order if v in free[c]])
+        row = [0] * n
+        for c, v in match.items():
+            row[c] = v
+            free[c].discard(v)
+        grid.append(row)
+    return grid

@@ -13,7 +13,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, presets
-from .latin import LatinGridTask, latin_formula, random_latin
+from .latin import LatinGridTask, latin_formula
 from .render import Sketch
 
 #: the largest box area accepted: 16x16 grids generate in seconds, 25x25 take minutes (issue 13)
@@ -44,6 +44,36 @@ def units(n: int, bw: int, bh: int) -> tuple[tuple[str, tuple[tuple[int, int], .
         r0, c0 = (b // (n // bw)) * bh, (b % (n // bw)) * bw
         out.append(("R3", tuple((r0 + i, c0 + j) for i in range(bh) for j in range(bw))))
     return tuple(out)
+
+
+@functools.cache
+def _kernel_tables(n: int, bw: int, bh: int) -> tuple[np.ndarray, ...]:
+    """What :mod:`._solo_kernel` reads: the cells of every unit (row-major indices), each cell's
+    row, column and box, and the cells of the half-turn-symmetric pairs (in sorted order)."""
+    cells = np.asarray([[r * n + c for r, c in u] for _, u in units(n, bw, bh)], np.int64)
+    unit_of = np.zeros((n * n, 3), np.int64)
+    for u, row in enumerate(cells):
+        unit_of[row, u // n] = u
+    pairs = sorted({tuple(sorted({(r, c), (n - 1 - r, n - 1 - c)})) for r in range(n) for c in range(n)})
+    ends = np.asarray([[p[0][0] * n + p[0][1], p[-1][0] * n + p[-1][1]] for p in pairs], np.int64)
+    return cells, unit_of, np.ascontiguousarray(ends[:, 0]), np.ascontiguousarray(ends[:, 1])
+
+
+def random_sudoku(rng: np.random.Generator, n: int, bw: int, bh: int, buffers: tuple | None = None) -> np.ndarray:
+    """A random solution (§8 samplers), row-major: randomised backtracking, most constrained cell
+    first, values in the order of random keys, redrawn after 20,000 steps (see _solo_kernel)."""
+    from . import _solo_kernel
+
+    cells, unit_of, _, _ = _kernel_tables(n, bw, bh)
+    grid, given, used, stack = buffers or _solo_kernel.scratch(n)
+    while True:
+        ranked = np.argsort(rng.random((n * n, n)), axis=1, kind="stable").ravel()
+        grid[:] = 0
+        if _solo_kernel.run(n, cells, unit_of, ranked, 20_000, _NONE, _NONE, _NONE, grid, given, used, stack):
+            return grid
+
+
+_NONE = np.zeros(0, np.int64)
 
 
 class SoloTask(LatinGridTask):
@@ -99,23 +129,35 @@ class SoloTask(LatinGridTask):
         return enc.with_clues(self.given_clues(enc.extra["x"], state["grid"], "R4"))
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Trivial: reduce while propagation solves it. Above: minimal sets, up to 8 tries for one
-        that propagation alone does not solve (grade >= 1)."""
+        """Trivial: givens dropped while propagation solves it, on the grid by a kernel that
+        deduces exactly what propagation over the CNF does (naked and hidden singles, see
+        _solo_kernel). Above: minimal sets, up to 8 tries for one that propagation alone does not
+        solve (grade >= 1)."""
         bw, bh = params["box_w"], params["box_h"]
         n = bw * bh
-        trivial = params["tatham_difficulty"] == "t"
+        if params["tatham_difficulty"] == "t":
+            from . import _solo_kernel
+
+            buffers = grid, given, used, stack = _solo_kernel.scratch(n)
+            cells, unit_of, pair_a, pair_b = _kernel_tables(n, bw, bh)
+            random_sudoku(rng, n, bw, bh, buffers)
+            order = rng.permutation(len(pair_a)).astype(np.int64)
+            _solo_kernel.run(n, cells, unit_of, _NONE, 0, order, pair_a, pair_b, grid, given, used, stack)
+            sol = grid.reshape(n, n)
+            state = {"n": n, "box_w": bw, "box_h": bh, "grid": np.where(given.reshape(n, n) > 0, sol, 0).tolist()}
+            return state, sol.tolist()
         best = None
-        for _ in range(1 if trivial else 8):
-            sol = random_latin(rng, n, bw, bh)
+        for _ in range(8):
+            sol = random_sudoku(rng, n, bw, bh).reshape(n, n).tolist()
             enc = self.encode({"n": n, "box_w": bw, "box_h": bh, "grid": sol})
             truth = enc.solution_values(enc.assumptions())
             pairs = sorted({tuple(sorted({(r, c), (n - 1 - r, n - 1 - c)})) for r in range(n) for c in range(n)})
             groups = [[enc.clues[cell][1][0] for cell in pair] for pair in pairs]
-            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=0 if trivial else None)
+            kept = reduce_clues(enc.engine, groups, rng, truth)
             on = {cell for pair, keep in zip(pairs, kept) if keep for cell in pair}
             state = {"n": n, "box_w": bw, "box_h": bh,
                      "grid": [[sol[r][c] if (r, c) in on else 0 for c in range(n)] for r in range(n)]}
-            if trivial or enc.engine.grade([g for pair, keep in zip(groups, kept) if keep for g in pair]) >= 1:
+            if enc.engine.grade([g for pair, keep in zip(groups, kept) if keep for g in pair]) >= 1:
                 return state, sol
             best = best or (state, sol)
         return best
