@@ -117,8 +117,9 @@ class UnequalTask(LatinGridTask):
         for _ in range(20):
             state, sol = self._draw(rng, params)
             enc = self.encode(state)
-            if params["tatham_difficulty"] in "te" or enc.engine.grade(enc.assumptions()):
-                break
+            eng = enc.engine
+            if params["tatham_difficulty"] in "te" or not eng.fixes_answer(eng.propagate(enc.assumptions())):
+                break  # grade above 0 (propagation alone does not solve it): no need to probe
         return state, sol
 
     def _draw(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
