@@ -163,12 +163,18 @@ class MagnetsTask(GridTask):
                 state[key].append(sum(sol[r][c] == sign for r, c in cells))
             enc = self.encode(state)
             eng, every = enc.engine, enc.assumptions()
-            g = eng.grade(every)
-            if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not params["strip"]:
-                continue
             value = self._values(enc, sol)
-            if g == 2 and not eng.unique(every, value, deduce=False):
-                continue
+            if level == "t" and params["strip"]:
+                # only uniqueness matters here (grade 0 and 1 are unique): propagation, else one
+                # SAT certificate, never the costlier probing
+                if not eng.unique(every, value):
+                    continue
+            else:
+                g = eng.grade(every)
+                if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not params["strip"]:
+                    continue
+                if g == 2 and not eng.unique(every, value, deduce=False):
+                    continue
             if params["strip"]:
                 keys = sorted(k for k in enc.clues if k != ("layout",))
                 groups, fixed = [list(enc.clues[k][1]) for k in keys], enc.clues["layout", ][1]
