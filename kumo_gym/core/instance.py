@@ -24,6 +24,8 @@ def _plain(obj: Any) -> Any:
     """
     t = type(obj)
     if t is list or t is tuple:
+        if _ATOMS.issuperset(map(type, obj)):
+            return list(obj)
         return [x if type(x) in _ATOMS else _plain(x) for x in obj]
     if t is dict:
         for k in obj:
