@@ -305,9 +305,8 @@ def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: fl
 # ---- clue reduction (§8 step 3) ------------------------------------------------------------
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
-                 acceptable: Callable[[list[int]], bool] | None = None,
                  near: Callable[[int], Sequence[int]] | None = None, derive: bool = True,
-                 runs: bool = True, keep: int = 0) -> list[bool]:
+                 runs: bool = True, keep: int = 0, deduce: bool = True) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -315,14 +314,14 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     ``grade_limit`` 0 or 1 a removal is kept only while propagation (0) or failed-literal probing
     (1) still fixes every answer variable, which also proves uniqueness, so no SAT call is made;
     with None the clue set is reduced to a minimal unique one (deduction first, SAT otherwise).
-    ``acceptable(literals)`` may veto a removal (a puzzle's own target). ``near(i)`` may list the
-    groups around group i (Mosaic: clues within two cells): deduction from those alone is tried
-    first, which is sound (fewer clues deduce less) and far cheaper on big grids. ``derive=False``
+    ``near(i)`` may list the groups around group i (Mosaic: clues within two cells): deduction
+    from those alone is tried first, which is sound (fewer clues deduce less) and far cheaper on big grids. ``derive=False``
     tests the grade itself after each removal instead of whether deduction re-derives the removed
     clue (for clues deduction never derives, such as Pearl's pearl guards). ``runs=False`` tests
     graded removals one at a time rather than in runs (cheaper where a failed run costs a full
     probing: Tracks). ``keep``: removals stop once that many groups are left (a puzzle's
-    calibrated clue density; the rest of the order is not tested).
+    calibrated clue density; the rest of the order is not tested). ``deduce=False``: the
+    uniqueness tests of a minimal set go straight to SAT (where propagation rarely settles them).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -332,16 +331,15 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     fixed = np.asarray(fixed, np.int64)
     flat = np.asarray([x for g in groups for x in g], np.int64)
     owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
-    others: list[np.ndarray] = []
     every = np.concatenate([fixed, flat])
     # when the whole clue set meets the grade target, the remaining clues do too exactly when
     # deduction from them re-derives the clue just removed (then the closure is unchanged), so
     # each test can stop as soon as it has (a large saving on big grids)
     rederive = derive and grade_limit is not None and engine.grade(every) <= grade_limit
     order = rng.permutation(len(groups))
-    if grade_limit is None and acceptable is None and not keep:
-        return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)
-    if runs and rederive and near is None and acceptable is None and not keep:
+    if grade_limit is None:
+        return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution, keep, deduce)
+    if runs and rederive and near is None and not keep:
         probe = engine._answer64 if grade_limit == 1 else ()
         return _rederive_in_runs(engine, order, active, fixed, flat, owner, probe)
     left = len(groups)
@@ -360,18 +358,8 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
             ok = ok or engine.arrays.derives(lits, groups[i], probe)
         elif grade_limit == 0:
             ok = engine.fixes_answer(engine.propagate(lits))
-        elif grade_limit == 1:
-            ok = engine.fixes_answer(engine.propagate(lits)) or engine.fixes_answer(engine.probe(lits))
         else:
-            idx, sign = np.abs(lits), np.sign(lits)
-            ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
-            if ok:
-                alt = engine.alternative(lits.tolist(), solution)
-                if alt is not None:
-                    others.append(alt)
-                    ok = False
-        if ok and acceptable is not None:
-            ok = acceptable(lits.tolist())
+            ok = engine.fixes_answer(engine.propagate(lits)) or engine.fixes_answer(engine.probe(lits))
         if not ok:
             active[i] = True
         else:
@@ -415,29 +403,38 @@ def _rederive_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fix
     return active.tolist()
 
 
+def _still_unique(engine: Engine, lits: np.ndarray, solution: Values, others: list[np.ndarray], deduce: bool) -> bool:
+    """Whether ``solution`` is the only solution under ``lits``. ``others`` are second solutions
+    found so far: one that satisfies ``lits`` answers no without a SAT call; a new one is added."""
+    idx, sign = np.abs(lits), np.sign(lits)
+    if any(bool((alt[idx] * sign > 0).all()) for alt in others):
+        return False
+    alt = engine.alternative(lits.tolist(), solution, deduce=deduce)
+    if alt is None:
+        return True
+    others.append(alt)
+    return False
+
+
 def _reduce_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fixed: np.ndarray, flat: np.ndarray,
-                    owner: np.ndarray, solution: Values) -> list[bool]:
-    """:func:`reduce_clues` to a minimal unique set, testing runs of removals at once.
+                    owner: np.ndarray, solution: Values, keep: int, deduce: bool) -> list[bool]:
+    """:func:`reduce_clues` to a minimal unique set (or down to ``keep`` groups), testing runs of
+    removals at once.
 
     Uniqueness is monotone (fewer clues never remove solutions), so when dropping the next k
     groups of the order together leaves the puzzle unique, dropping them one at a time would
     have too: the kept mask is exactly the one-at-a-time result, with fewer solver calls. A run
-    that fails is halved until a single group is tested; the run length doubles after a success.
+    that fails is halved until a single group is tested; the run length doubles after a success
+    (and never takes the groups left below ``keep``).
     """
     others: list[np.ndarray] = []
-    p, k, n = 0, 1, len(order)
-    while p < n:
-        run = order[p:p + k]
+    p, k, n, left = 0, 1, len(order), len(order)
+    while p < n and left > keep:
+        run = order[p:p + min(k, left - keep)]
         active[run] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
-        idx, sign = np.abs(lits), np.sign(lits)
-        ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
-        if ok:
-            alt = engine.alternative(lits.tolist(), solution)
-            if alt is not None:
-                others.append(alt)
-                ok = False
-        if ok:
+        if _still_unique(engine, lits, solution, others, deduce):
+            left -= len(run)
             p, k = p + len(run), 2 * k
         else:
             active[run] = True
