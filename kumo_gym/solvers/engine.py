@@ -167,30 +167,16 @@ class Engine:
         assumptions = [int(a) for a in assumptions]
         cuts: list[list[int]] = []
         with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
-            value = self._solve_collect(s, assumptions, cuts)
+            value = self._solve_cut(s, assumptions, cuts)
             if value is None:
                 return 2
             s.add_clause(block(value, self.answer))
-            if self._solve_collect(s, assumptions, cuts) is not None:
+            if self._solve_cut(s, assumptions, cuts) is not None:
                 return 2
         arrays = ClauseArrays.from_clauses(list(self.formula.clauses) + cuts, self.n_vars)
         if self.fixes_answer(arrays.propagate(assumptions)):
             return 0
         return 1 if self.fixes_answer(arrays.probe(assumptions, self._answer64)) else 2
-
-    def _solve_collect(self, solver: Solver, assumptions: list[int], cuts: list[list[int]]) -> Values | None:
-        """The cut loop on ``solver``, appending every cut it adds to ``cuts``."""
-        for _ in range(MAX_CUT_ROUNDS):
-            if not solver.solve(assumptions=assumptions):
-                return None
-            value = values_of(solver.get_model(), self.n_vars)
-            found = self.cuts(value) if self.cuts is not None else []
-            if not found:
-                return value
-            for cl in found:
-                solver.add_clause(list(cl))
-                cuts.append(list(cl))
-        raise RuntimeError("the cut loop did not converge")
 
     # ---- the layout's incremental solver ----------------------------------------------------
     @property
@@ -213,8 +199,10 @@ class Engine:
     def _retire(self, act: int) -> None:
         self.solver.add_clause([-act])
 
-    def _solve_cut(self, solver: Solver, assumptions: list[int], keep_cuts: bool) -> Values | None:
-        """Solve, adding cut clauses until the model passes the global rule (or UNSAT)."""
+    def _solve_cut(self, solver: Solver, assumptions: list[int], kept: list[list[int]] | None) -> Values | None:
+        """Solve, adding cut clauses until the model passes the global rule (or UNSAT); every cut
+        added is also appended to ``kept`` (the layout's solver: the cuts its rebuild restores;
+        :meth:`cut_grade`: the cuts its deduction adds), unless None."""
         if self.cuts is not None:
             CUT_STATS["solves"] += 1
         for rounds in range(MAX_CUT_ROUNDS):
@@ -230,14 +218,14 @@ class Engine:
             CUT_STATS["max_rounds"] = max(CUT_STATS["max_rounds"], rounds + 1)
             for cl in cuts:
                 solver.add_clause(list(cl))
-                if keep_cuts:
-                    self._cut_clauses.append(list(cl))
+                if kept is not None:
+                    kept.append(list(cl))
         raise RuntimeError("the cut loop did not converge; the puzzle's cuts callback must forbid the model it rejects")
 
     def solve(self, assumptions: Sequence[int] = ()) -> Values | None:
         """A model under ``assumptions`` (with cuts), or None. Yes/no use only: which model comes
         back depends on the solver's history; use :meth:`sample` for models that feed instances."""
-        return self._solve_cut(self.solver, [int(a) for a in assumptions], keep_cuts=True)
+        return self._solve_cut(self.solver, [int(a) for a in assumptions], self._cut_clauses)
 
     def models(self, assumptions: Sequence[int] = (), limit: int = 2) -> list[Values]:
         """Up to ``limit`` models that differ on the answer variables (block and re-solve)."""
@@ -245,7 +233,7 @@ class Engine:
         out: list[Values] = []
         try:
             while len(out) < limit:
-                value = self._solve_cut(self.solver, [act, *map(int, assumptions)], keep_cuts=True)
+                value = self._solve_cut(self.solver, [act, *map(int, assumptions)], self._cut_clauses)
                 if value is None:
                     break
                 out.append(value)
@@ -272,7 +260,7 @@ class Engine:
         act = self._activation()
         try:
             self.solver.add_clause([-act] + block(solution, self.answer))
-            return self._solve_cut(self.solver, [act, *assumptions], keep_cuts=True)
+            return self._solve_cut(self.solver, [act, *assumptions], self._cut_clauses)
         finally:
             self._retire(act)
 
@@ -287,7 +275,7 @@ class Engine:
                 s.set_phases([int(p) for p in phases])
             if avoid is not None:
                 s.add_clause(block(avoid, self.answer))
-            return self._solve_cut(s, [int(a) for a in assumptions], keep_cuts=False)
+            return self._solve_cut(s, [int(a) for a in assumptions], None)
 
 
 def block(value: Values, answer: np.ndarray) -> list[int]:

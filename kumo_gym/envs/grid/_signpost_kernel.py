@@ -39,24 +39,20 @@ def _rm(n, a, k, P, rowc, colc, stack, top):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _singles(n, a, k, P, rowc, colc, stack, top, done):
-    """Cell a left with one candidate number takes it from every other cell, number k+1 left
-    with one candidate cell takes that cell's other numbers (each single handled once:
-    ``done[a]`` / ``done[n + k]``); returns the new stack top."""
+    """Cell a left with one candidate number, or number k+1 left with one candidate cell: that
+    pair is shown (:func:`_show`: the rest of its row and column struck; its own line has no other
+    candidate). Each single is handled once (``done[a]`` / ``done[n + k]``); the new stack top."""
     if rowc[a] == 1 and not done[a]:
         done[a] = 1
         for kk in range(n):
             if P[a * n + kk]:
-                for c in range(n):
-                    if c != a:
-                        top = _rm(n, c, kk, P, rowc, colc, stack, top)
+                top = _show(n, a, kk, P, rowc, colc, stack, top)
                 break
     if colc[k] == 1 and not done[n + k]:
         done[n + k] = 1
         for c in range(n):
             if P[c * n + k]:
-                for kk in range(n):
-                    if kk != k:
-                        top = _rm(n, c, kk, P, rowc, colc, stack, top)
+                top = _show(n, c, k, P, rowc, colc, stack, top)
                 break
     return top
 
