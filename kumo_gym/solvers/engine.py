@@ -167,30 +167,16 @@ class Engine:
         assumptions = [int(a) for a in assumptions]
         cuts: list[list[int]] = []
         with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
-            value = self._solve_collect(s, assumptions, cuts)
+            value = self._solve_cut(s, assumptions, cuts)
             if value is None:
                 return 2
             s.add_clause(block(value, self.answer))
-            if self._solve_collect(s, assumptions, cuts) is not None:
+            if self._solve_cut(s, assumptions, cuts) is not None:
                 return 2
         arrays = ClauseArrays.from_clauses(list(self.formula.clauses) + cuts, self.n_vars)
         if self.fixes_answer(arrays.propagate(assumptions)):
             return 0
         return 1 if self.fixes_answer(arrays.probe(assumptions, self._answer64)) else 2
-
-    def _solve_collect(self, solver: Solver, assumptions: list[int], cuts: list[list[int]]) -> Values | None:
-        """The cut loop on ``solver``, appending every cut it adds to ``cuts``."""
-        for _ in range(MAX_CUT_ROUNDS):
-            if not solver.solve(assumptions=assumptions):
-                return None
-            value = values_of(solver.get_model(), self.n_vars)
-            found = self.cuts(value) if self.cuts is not None else []
-            if not found:
-                return value
-            for cl in found:
-                solver.add_clause(list(cl))
-                cuts.append(list(cl))
-        raise RuntimeError("the cut loop did not converge")
 
     # ---- the layout's incremental solver ----------------------------------------------------
     @property
@@ -213,8 +199,10 @@ class Engine:
     def _retire(self, act: int) -> None:
         self.solver.add_clause([-act])
 
-    def _solve_cut(self, solver: Solver, assumptions: list[int], keep_cuts: bool) -> Values | None:
-        """Solve, adding cut clauses until the model passes the global rule (or UNSAT)."""
+    def _solve_cut(self, solver: Solver, assumptions: list[int], kept: list[list[int]] | None) -> Values | None:
+        """Solve, adding cut clauses until the model passes the global rule (or UNSAT); every cut
+        added is also appended to ``kept`` (the layout's solver: the cuts its rebuild restores;
+        :meth:`cut_grade`: the cuts its deduction adds), unless None."""
         if self.cuts is not None:
             CUT_STATS["solves"] += 1
         for rounds in range(MAX_CUT_ROUNDS):
@@ -230,14 +218,14 @@ class Engine:
             CUT_STATS["max_rounds"] = max(CUT_STATS["max_rounds"], rounds + 1)
             for cl in cuts:
                 solver.add_clause(list(cl))
-                if keep_cuts:
-                    self._cut_clauses.append(list(cl))
+                if kept is not None:
+                    kept.append(list(cl))
         raise RuntimeError("the cut loop did not converge; the puzzle's cuts callback must forbid the model it rejects")
 
     def solve(self, assumptions: Sequence[int] = ()) -> Values | None:
         """A model under ``assumptions`` (with cuts), or None. Yes/no use only: which model comes
         back depends on the solver's history; use :meth:`sample` for models that feed instances."""
-        return self._solve_cut(self.solver, [int(a) for a in assumptions], keep_cuts=True)
+        return self._solve_cut(self.solver, [int(a) for a in assumptions], self._cut_clauses)
 
     def models(self, assumptions: Sequence[int] = (), limit: int = 2) -> list[Values]:
         """Up to ``limit`` models that differ on the answer variables (block and re-solve)."""
@@ -245,7 +233,7 @@ class Engine:
         out: list[Values] = []
         try:
             while len(out) < limit:
-                value = self._solve_cut(self.solver, [act, *map(int, assumptions)], keep_cuts=True)
+                value = self._solve_cut(self.solver, [act, *map(int, assumptions)], self._cut_clauses)
                 if value is None:
                     break
                 out.append(value)
@@ -272,7 +260,7 @@ class Engine:
         act = self._activation()
         try:
             self.solver.add_clause([-act] + block(solution, self.answer))
-            return self._solve_cut(self.solver, [act, *assumptions], keep_cuts=True)
+            return self._solve_cut(self.solver, [act, *assumptions], self._cut_clauses)
         finally:
             self._retire(act)
 
@@ -287,7 +275,7 @@ class Engine:
                 s.set_phases([int(p) for p in phases])
             if avoid is not None:
                 s.add_clause(block(avoid, self.answer))
-            return self._solve_cut(s, [int(a) for a in assumptions], keep_cuts=False)
+            return self._solve_cut(s, [int(a) for a in assumptions], None)
 
 
 def block(value: Values, answer: np.ndarray) -> list[int]:
@@ -305,9 +293,8 @@ def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: fl
 # ---- clue reduction (§8 step 3) ------------------------------------------------------------
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
-                 acceptable: Callable[[list[int]], bool] | None = None,
                  near: Callable[[int], Sequence[int]] | None = None, derive: bool = True,
-                 runs: bool = True, keep: int = 0) -> list[bool]:
+                 runs: bool = True, keep: int = 0, deduce: bool = True) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -315,14 +302,14 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     ``grade_limit`` 0 or 1 a removal is kept only while propagation (0) or failed-literal probing
     (1) still fixes every answer variable, which also proves uniqueness, so no SAT call is made;
     with None the clue set is reduced to a minimal unique one (deduction first, SAT otherwise).
-    ``acceptable(literals)`` may veto a removal (a puzzle's own target). ``near(i)`` may list the
-    groups around group i (Mosaic: clues within two cells): deduction from those alone is tried
-    first, which is sound (fewer clues deduce less) and far cheaper on big grids. ``derive=False``
+    ``near(i)`` may list the groups around group i (Mosaic: clues within two cells): deduction
+    from those alone is tried first, which is sound (fewer clues deduce less) and far cheaper on big grids. ``derive=False``
     tests the grade itself after each removal instead of whether deduction re-derives the removed
     clue (for clues deduction never derives, such as Pearl's pearl guards). ``runs=False`` tests
     graded removals one at a time rather than in runs (cheaper where a failed run costs a full
     probing: Tracks). ``keep``: removals stop once that many groups are left (a puzzle's
-    calibrated clue density; the rest of the order is not tested).
+    calibrated clue density; the rest of the order is not tested). ``deduce=False``: the
+    uniqueness tests of a minimal set go straight to SAT (where propagation rarely settles them).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -332,16 +319,15 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     fixed = np.asarray(fixed, np.int64)
     flat = np.asarray([x for g in groups for x in g], np.int64)
     owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
-    others: list[np.ndarray] = []
     every = np.concatenate([fixed, flat])
     # when the whole clue set meets the grade target, the remaining clues do too exactly when
     # deduction from them re-derives the clue just removed (then the closure is unchanged), so
     # each test can stop as soon as it has (a large saving on big grids)
     rederive = derive and grade_limit is not None and engine.grade(every) <= grade_limit
     order = rng.permutation(len(groups))
-    if grade_limit is None and acceptable is None and not keep:
-        return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution)
-    if runs and rederive and near is None and acceptable is None and not keep:
+    if grade_limit is None:
+        return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution, keep, deduce)
+    if runs and rederive and near is None and not keep:
         probe = engine._answer64 if grade_limit == 1 else ()
         return _rederive_in_runs(engine, order, active, fixed, flat, owner, probe)
     left = len(groups)
@@ -360,18 +346,8 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
             ok = ok or engine.arrays.derives(lits, groups[i], probe)
         elif grade_limit == 0:
             ok = engine.fixes_answer(engine.propagate(lits))
-        elif grade_limit == 1:
-            ok = engine.fixes_answer(engine.propagate(lits)) or engine.fixes_answer(engine.probe(lits))
         else:
-            idx, sign = np.abs(lits), np.sign(lits)
-            ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
-            if ok:
-                alt = engine.alternative(lits.tolist(), solution)
-                if alt is not None:
-                    others.append(alt)
-                    ok = False
-        if ok and acceptable is not None:
-            ok = acceptable(lits.tolist())
+            ok = engine.fixes_answer(engine.propagate(lits)) or engine.fixes_answer(engine.probe(lits))
         if not ok:
             active[i] = True
         else:
@@ -415,29 +391,38 @@ def _rederive_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fix
     return active.tolist()
 
 
+def _still_unique(engine: Engine, lits: np.ndarray, solution: Values, others: list[np.ndarray], deduce: bool) -> bool:
+    """Whether ``solution`` is the only solution under ``lits``. ``others`` are second solutions
+    found so far: one that satisfies ``lits`` answers no without a SAT call; a new one is added."""
+    idx, sign = np.abs(lits), np.sign(lits)
+    if any(bool((alt[idx] * sign > 0).all()) for alt in others):
+        return False
+    alt = engine.alternative(lits.tolist(), solution, deduce=deduce)
+    if alt is None:
+        return True
+    others.append(alt)
+    return False
+
+
 def _reduce_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fixed: np.ndarray, flat: np.ndarray,
-                    owner: np.ndarray, solution: Values) -> list[bool]:
-    """:func:`reduce_clues` to a minimal unique set, testing runs of removals at once.
+                    owner: np.ndarray, solution: Values, keep: int, deduce: bool) -> list[bool]:
+    """:func:`reduce_clues` to a minimal unique set (or down to ``keep`` groups), testing runs of
+    removals at once.
 
     Uniqueness is monotone (fewer clues never remove solutions), so when dropping the next k
     groups of the order together leaves the puzzle unique, dropping them one at a time would
     have too: the kept mask is exactly the one-at-a-time result, with fewer solver calls. A run
-    that fails is halved until a single group is tested; the run length doubles after a success.
+    that fails is halved until a single group is tested; the run length doubles after a success
+    (and never takes the groups left below ``keep``).
     """
     others: list[np.ndarray] = []
-    p, k, n = 0, 1, len(order)
-    while p < n:
-        run = order[p:p + k]
+    p, k, n, left = 0, 1, len(order), len(order)
+    while p < n and left > keep:
+        run = order[p:p + min(k, left - keep)]
         active[run] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
-        idx, sign = np.abs(lits), np.sign(lits)
-        ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
-        if ok:
-            alt = engine.alternative(lits.tolist(), solution)
-            if alt is not None:
-                others.append(alt)
-                ok = False
-        if ok:
+        if _still_unique(engine, lits, solution, others, deduce):
+            left -= len(run)
             p, k = p + len(run), 2 * k
         else:
             active[run] = True

@@ -1,6 +1,7 @@
 """Instance, Verdict, seeding, errors and shared extraction."""
 from __future__ import annotations
 
+import enum
 import json
 
 import numpy as np
@@ -22,6 +23,7 @@ from kumo_gym.core import (
     item_seed,
     shard_range,
 )
+from kumo_gym.core.instance import _json_default
 
 from ..conftest import hostile_strings
 
@@ -33,6 +35,54 @@ def test_instance_normalises_to_plain_json_and_round_trips():
     assert again == inst and again.to_json() == inst.to_json()
     assert inst.instance_id == Instance("x", {"n": 3, "f": 0.5, "grid": [[1, 2], [3, 4]]}).instance_id
     assert inst.instance_id != Instance("y", inst.data).instance_id
+
+
+def _typed(x):
+    """``x`` with every value's exact type spelled out (``1``, ``1.0`` and ``True`` compare equal)."""
+    if isinstance(x, list):
+        return ["list", [_typed(v) for v in x]]
+    if isinstance(x, dict):
+        return ["dict", [(type(k).__name__, k, _typed(v)) for k, v in x.items()]]
+    return [type(x).__name__, repr(x)]
+
+
+class _Level(enum.IntEnum):
+    LOW = 1
+
+
+_leaves = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**20, 10**20), st.floats(allow_nan=False), st.text(max_size=4),
+    st.integers(-100, 100).map(np.int64), st.integers(0, 200).map(np.uint8),
+    st.floats(-1e6, 1e6).map(np.float64), st.floats(-1e3, 1e3, width=32).map(np.float32),
+    st.just(_Level.LOW), st.frozensets(st.integers(-5, 5), max_size=3))
+_keys = st.one_of(st.text(max_size=3), st.integers(-3, 3), st.booleans(), st.none(), st.just(1.5))
+_nested = st.recursive(_leaves, lambda kids: st.one_of(
+    st.lists(kids, max_size=4), st.lists(kids, max_size=4).map(tuple),
+    st.dictionaries(_keys, kids, max_size=4), st.dictionaries(st.text(max_size=3), kids, max_size=4)), max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_nested)
+def test_instance_fast_normalisation_equals_the_json_round_trip(value):
+    # the fast copy of plain data (issue 14) must give exactly what the JSON round trip gives:
+    # tuples -> lists, numpy scalars -> Python, sets sorted, non-string keys as JSON writes them
+    expected = json.loads(json.dumps({"v": value}, default=_json_default))
+    assert _typed(Instance("x", {"v": value}).data) == _typed(expected)
+
+
+def test_instance_data_is_a_copy_in_plain_types():
+    grid = [[1, 2], [3, 4]]
+    state = {"grid": grid, "rows": (np.int64(1), (2, np.int32(3))), "w": np.float64(0.25), 3: "three"}
+    inst = Instance("x", {"state": state, "solution": grid}, params={"n": np.int16(4), "shape": (2, 2)})
+    assert _typed(inst.data) == _typed({"state": {"grid": [[1, 2], [3, 4]], "rows": [1, [2, 3]], "w": 0.25,
+                                                  "3": "three"}, "solution": [[1, 2], [3, 4]]})
+    assert _typed(inst.params) == _typed({"n": 4, "shape": [2, 2]})
+    grid[0][0] = 9  # the caller's lists are not the instance's
+    assert inst.data["solution"][0][0] == 1 and inst.data["state"]["grid"][0][0] == 1
+    assert Instance.from_json(inst.to_json()) == inst
+    for bad in (np.bool_(True), object(), [1, {"k": {2j}}]):
+        with pytest.raises(TypeError, match="not JSON-safe|not JSON serializable"):
+            Instance("x", {"v": bad})
 
 
 def test_instance_rejects_tampered_id_and_bad_dicts():

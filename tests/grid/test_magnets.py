@@ -118,9 +118,10 @@ def test_hard_preset_strips_counts():
     assert 0 < T.clue_count(inst) < 38
 
 
-def test_strip_to_keeps_a_unique_set_at_the_floor_or_minimal():
-    """Stripping counts stops at the floor; short of it every kept count is needed for uniqueness."""
-    from kumo_gym.envs.grid.magnets import strip_to
+def test_stripping_keeps_a_unique_set_at_the_floor_or_minimal():
+    """Stripping counts (reduce_clues with ``keep``, straight to SAT) stops at the floor; short of
+    it every kept count is needed for uniqueness."""
+    from kumo_gym.solvers.engine import reduce_clues
 
     task = T
     inst = task.generate(np.random.default_rng(3), W=6, H=5)  # every count shown
@@ -130,7 +131,8 @@ def test_strip_to_keeps_a_unique_set_at_the_floor_or_minimal():
     groups, fixed = [list(enc.clues[k][1]) for k in keys], list(enc.clues["layout", ][1])
     value = task._values(enc, sol)
     for floor in (0, len(keys) - 3):
-        kept = strip_to(enc.engine, groups, np.random.default_rng(floor), value, fixed, floor)
+        kept = reduce_clues(enc.engine, groups, np.random.default_rng(floor), value, fixed=fixed, keep=floor,
+                            deduce=False)
         on = fixed + [x for g, k in zip(groups, kept) if k for x in g]
         assert sum(kept) >= floor and enc.engine.unique(on, value, deduce=False)
         if sum(kept) > floor:

@@ -38,6 +38,26 @@ def _rm(n, a, k, P, rowc, colc, stack, top):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def _singles(n, a, k, P, rowc, colc, stack, top, done):
+    """Cell a left with one candidate number, or number k+1 left with one candidate cell: that
+    pair is shown (:func:`_show`: the rest of its row and column struck; its own line has no other
+    candidate). Each single is handled once (``done[a]`` / ``done[n + k]``); the new stack top."""
+    if rowc[a] == 1 and not done[a]:
+        done[a] = 1
+        for kk in range(n):
+            if P[a * n + kk]:
+                top = _show(n, a, kk, P, rowc, colc, stack, top)
+                break
+    if colc[k] == 1 and not done[n + k]:
+        done[n + k] = 1
+        for c in range(n):
+            if P[c * n + k]:
+                top = _show(n, c, k, P, rowc, colc, stack, top)
+                break
+    return top
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def _closure(n, rs, rc, is_, ic, P, rowc, colc, fsup, bsup, stack, top, goal, done):
     """Process the stack to a fixpoint; False on a contradiction (a cell or a number without
     candidates). With ``goal`` >= 0 (an index ``cell * n + k``), True as soon as that cell is
@@ -65,22 +85,7 @@ def _closure(n, rs, rc, is_, ic, P, rowc, colc, fsup, bsup, stack, top, goal, do
                 bsup[j] -= 1
                 if bsup[j] == 0 and P[j]:
                     top = _rm(n, rc[t], k + 1, P, rowc, colc, stack, top)
-        if rowc[a] == 1 and not done[a]:
-            done[a] = 1
-            for kk in range(n):
-                if P[a * n + kk]:
-                    for c in range(n):
-                        if c != a:
-                            top = _rm(n, c, kk, P, rowc, colc, stack, top)
-                    break
-        if colc[k] == 1 and not done[n + k]:
-            done[n + k] = 1
-            for c in range(n):
-                if P[c * n + k]:
-                    for kk in range(n):
-                        if kk != k:
-                            top = _rm(n, c, kk, P, rowc, colc, stack, top)
-                    break
+        top = _singles(n, a, k, P, rowc, colc, stack, top, done)
     return True
 
 
@@ -116,20 +121,7 @@ def _init(n, rs, rc, is_, ic, P, rowc, colc, fsup, bsup, stack, done):
             if P[a * n + k] and (k + 1 < n and fsup[a * n + k] == 0 or k >= 1 and bsup[a * n + k] == 0):
                 top = _rm(n, a, k, P, rowc, colc, stack, top)
     for a in range(n):
-        if rowc[a] == 1:
-            done[a] = 1
-            for kk in range(n):
-                if P[a * n + kk]:
-                    for c in range(n):
-                        if c != a:
-                            top = _rm(n, c, kk, P, rowc, colc, stack, top)
-        if colc[a] == 1:
-            done[n + a] = 1
-            for c in range(n):
-                if P[c * n + a]:
-                    for kk in range(n):
-                        if kk != a:
-                            top = _rm(n, c, kk, P, rowc, colc, stack, top)
+        top = _singles(n, a, a, P, rowc, colc, stack, top, done)
     return top
 
 

@@ -51,6 +51,8 @@ DIFFICULTIES = ("trivial", "easy", "normal", "hard")
 LAYOUT_CACHE = 16
 #: draws before a puzzle that a blind grid solves is kept anyway (degenerate presets)
 BLIND_REDRAWS = 20
+#: parameter sets whose resolved form and Tatham strings a task keeps (generation asks per instance)
+MEMO_MAX = 64
 
 
 @dataclass
@@ -85,6 +87,18 @@ class GridParams(Params):
             raise ConfigError(f"{type(self).__name__.removesuffix('Params')} W={W}, H={H}: the grid needs at least "
                               f"{self.min_cells} cells")
         return out
+
+
+def _typed_key(params: dict, *extra) -> tuple | None:
+    """A cache key for a dict of parameters that tells ``1``, ``1.0`` and ``True`` apart; None
+    unless every value is a plain ``str``, ``int``, ``float``, ``bool`` or ``None``."""
+    types = tuple(map(type, params.values()))
+    if not _PLAIN_TYPES.issuperset(types):
+        return None
+    return (*extra, tuple(params.items()), types)
+
+
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
 
 
 def tatham_level(default: Any, levels: dict) -> Any:
@@ -226,7 +240,18 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return {k: v for k, v in params.items() if k not in ("difficulty", "backend")}
 
     def encode_params(self, params: dict, full: bool = True) -> str:
-        return codec(self.family).PARAMS.encode(self.generation_params(params), full=full)
+        key = _typed_key(params, full)
+        cache = self.__dict__.get("_param_strings")
+        if cache is None:
+            cache = self.__dict__["_param_strings"] = {}
+        elif key is not None and key in cache:
+            return cache[key]
+        out = codec(self.family).PARAMS.encode(self.generation_params(params), full=full)
+        if key is not None:
+            if len(cache) >= MEMO_MAX:
+                cache.clear()
+            cache[key] = out
+        return out
 
     def decode_params(self, s: str) -> dict:
         """The parameters a Tatham string writes (checked against the ranges of ``Params``)."""
@@ -254,7 +279,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     # ---- generation (§8) ----------------------------------------------------------------------
     def generate(self, rng: np.random.Generator, **params) -> Instance:
         """A new instance from our generator (or Tatham's with ``backend="tatham"``)."""
-        params = self.resolve_params(**params)
+        params = self._resolved(params)
         if params.get("backend") == "tatham":
             return generate_with_tatham(self, params, int(rng.integers(0, 2**62)))
         seen = set()
@@ -267,6 +292,26 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         # a preset with almost no puzzles (Light Up 3x3b20s4d0 has exactly one, whose lights form a
         # checkerboard) keeps its blind-solvable puzzle; cheap_answers then states chance 1 for it
         return inst
+
+    def _resolved(self, params: dict) -> dict:
+        """``resolve_params(**params)``, kept per task for the last few argument sets (generation
+        resolves the same preset on every call; issue 14). A fresh dict each time; arguments
+        that fail are not kept, so they fail again."""
+        key = _typed_key(params)
+        if key is None:
+            return self.resolve_params(**params)
+        owner = (type(self).Params, self.difficulties)  # a class patched since: start afresh
+        held = self.__dict__.get("_resolved_params")
+        if held is None or held[0][0] is not owner[0] or held[0][1] is not owner[1]:
+            held = self.__dict__["_resolved_params"] = (owner, {})
+        cache = held[1]
+        hit = cache.get(key)
+        if hit is None:
+            hit = self.resolve_params(**params)
+            if len(cache) >= MEMO_MAX:
+                cache.clear()
+            cache[key] = dict(hit)
+        return dict(hit)
 
     def make_instance(self, params: dict, state: dict, solution: list[list] | None, source: str,
                       game_id: str | None = None, tatham_params: str | None = None) -> Instance:

@@ -12,7 +12,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .geometry import components, connected_cuts, dot_cells, random_symmetric_partition
+from .geometry import components, connected_cuts, dot_cells, flood, random_symmetric_partition
 from .render import Sketch
 
 #: the most dots a grid of the largest size may hold (answer labels are dot indices)
@@ -74,20 +74,7 @@ def deduce_regions(H: int, W: int, dots) -> np.ndarray | None:
         if (left == 0).any():
             return None
         known |= open_ & (left == 1)
-        reach = known & open_
-        size = count(reach)
-        while True:  # flood every region at once from the cells known to be in it (it only grows)
-            grown = reach.copy()
-            grown[1:] |= reach[:-1]
-            grown[:-1] |= reach[1:]
-            grown[:, 1:] |= reach[:, :-1]
-            grown[:, :-1] |= reach[:, 1:]
-            grown &= open_
-            reach, grew = grown, count(grown)
-            if grew == size:
-                break
-            size = grew
-        open_ &= reach
+        open_ &= flood(known & open_, open_)  # every region at once, from the cells known to be in it
         if (count(open_), count(known)) == before:
             break
     decided = known.any(axis=2)
@@ -247,18 +234,7 @@ class GalaxiesTask(GridTask):
                 return None
             v = value[x]
             open_ = has & (v >= 0)
-            reach = has & (v > 0)
-            while True:  # flood every region at once from the cells known to be in it
-                grown = reach.copy()
-                grown[1:] |= reach[:-1]
-                grown[:-1] |= reach[1:]
-                grown[:, 1:] |= reach[:, :-1]
-                grown[:, :-1] |= reach[:, 1:]
-                grown &= open_
-                if (grown == reach).all():
-                    break
-                reach = grown
-            cut = open_ & ~reach
+            cut = open_ & ~flood(has & (v > 0), open_)  # every region at once from its known cells
             if not cut.any():
                 return value
             lits = np.concatenate([lits, -x[cut].astype(np.int64)])

@@ -49,6 +49,24 @@ def components(mask: np.ndarray) -> list[list[Cell]]:
     return sorted(out, key=lambda comp: (len(comp), comp[0]))
 
 
+def flood(seeds: np.ndarray, inside: np.ndarray) -> np.ndarray:
+    """The cells of ``inside`` joined to ``seeds`` (a subset of it) by 4-connected paths within
+    ``inside``: boolean arrays whose first two axes are the rows and columns, every further axis a
+    separate layer flooded on its own (Galaxies: one layer per dot), all layers at once."""
+    reach, size = seeds, np.count_nonzero(seeds)
+    while True:  # the reached set only grows: it is done when its size stops changing
+        grown = reach.copy()
+        grown[1:] |= reach[:-1]
+        grown[:-1] |= reach[1:]
+        grown[:, 1:] |= reach[:, :-1]
+        grown[:, :-1] |= reach[:, 1:]
+        grown &= inside
+        reach, grew = grown, np.count_nonzero(grown)
+        if grew == size:
+            return reach
+        size = grew
+
+
 def matching(left: Iterable, options: Callable[[object], Iterable]) -> dict:
     """A maximum bipartite matching ``{left item: right item}`` (augmenting paths, Kuhn)."""
     owner: dict = {}

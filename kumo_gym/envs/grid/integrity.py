@@ -41,6 +41,20 @@ from .tatham import NotExportable, codec
 NEAR_MISS_TRIES = 40
 
 
+def _value_index(vals: tuple) -> dict:
+    """``{value: its index in vals}``, kept for the last few value lists (every grid read into
+    value indices needs one)."""
+    index = _VALUE_INDEX.get(vals)
+    if index is None:
+        if len(_VALUE_INDEX) >= 64:
+            _VALUE_INDEX.clear()
+        index = _VALUE_INDEX[vals] = {v: i for i, v in enumerate(vals)}
+    return index
+
+
+_VALUE_INDEX: dict[tuple, dict] = {}
+
+
 class RewardIntegrity:
     """Partial credit, cheap answers, near misses and instance validation (module docstring)."""
 
@@ -98,17 +112,25 @@ class RewardIntegrity:
         self._codes_cache = (instance, sol)
         return sol
 
-    def _coded(self, instance: Instance, grid: list[list]) -> np.ndarray:
-        index = {v: i for i, v in enumerate(self.cell_values(instance))}
-        return np.asarray([[index.get(v, -1) if not isinstance(v, bool) else -1 for v in row] for row in grid], np.int16)
+    def _coded(self, instance: Instance, grid: list[list], vals: tuple | None = None) -> np.ndarray:
+        """Value indices of ``grid`` (``cell_values`` order, or ``vals`` when the caller has them;
+        -1 for anything else, booleans included)."""
+        get = _value_index(tuple(self.cell_values(instance)) if vals is None else vals).get
+        return np.asarray([[-1 if type(v) is bool else get(v, -1) for v in row] for row in grid], np.int16)
+
+    @staticmethod
+    def _given_mask(shape: tuple[int, int], fixed) -> np.ndarray:
+        mask = np.zeros(shape, bool)
+        if fixed:
+            rows, cols = zip(*fixed)
+            mask[list(rows), list(cols)] = True
+        return mask
 
     def _blind_scores(self, instance: Instance) -> tuple[np.ndarray, np.ndarray, int]:
         """(solution codes, given mask, non-given count) and each blind grid's right cells."""
         sol = self._solution_codes(instance)
         H, W = sol.shape
-        mask = np.zeros((H, W), bool)
-        for (r, c) in self.givens(instance):
-            mask[r, c] = True
+        mask = self._given_mask((H, W), self.givens(instance))
         _, blind = self._blind(H, W, len(self.cell_values(instance)))
         right = ((blind == sol) & ~mask).sum(axis=(1, 2))
         return sol, mask, right
@@ -141,11 +163,18 @@ class RewardIntegrity:
     def blind_solves(self, instance: Instance) -> bool:
         """Whether a blind grid with the givens copied is the solution, or played as interactive
         moves from the starting grid passes through it (the generator redraws such puzzles, so
-        blind answers never pay)."""
-        _, mask, blind_right = self._blind_scores(instance)
-        if int((~mask).sum()) > 0 and bool((blind_right == (~mask).sum()).any()):
+        blind answers never pay). Generation asks this of every drawn puzzle, so the givens and
+        the value list are read once here (issue 14)."""
+        sol = self._solution_codes(instance)
+        vals = tuple(self.cell_values(instance))
+        fixed = self.givens(instance)
+        free = ~self._given_mask(sol.shape, fixed)
+        n_free = int(free.sum())
+        blind = self._blind(*sol.shape, len(vals))[1]
+        if n_free > 0 and bool((((blind == sol) & free).sum(axis=(1, 2)) == n_free).any()):
             return True
-        return bool(self._walks_solve(instance, self._blind(*self.dims(instance), len(self.cell_values(instance)))[1]).any())
+        blind = blind if self.dims(instance) == sol.shape else self._blind(*self.dims(instance), len(vals))[1]
+        return bool(self._walks(instance, blind, vals, fixed).any())
 
     def canonical_codes(self, instance: Instance, codes: np.ndarray) -> np.ndarray:
         """Value indices (``cell_values`` order, shape ``(..., H, W)``) mapped so that values the
@@ -159,26 +188,33 @@ class RewardIntegrity:
         form of a cheap answer) passes through the solution. With B the cells the starting grid
         gets wrong and A those the walk's final grid gets wrong, some state of the walk is solved
         exactly when every cell of B comes before every cell of A."""
-        sol = instance.data.get("solution")
-        if not sol:
+        return self._walks(instance, targets, tuple(self.cell_values(instance)), self.givens(instance))
+
+    def _walks(self, instance: Instance, targets: np.ndarray, vals: tuple, fixed) -> np.ndarray:
+        """:meth:`_walks_solve` with the instance's ``cell_values`` and ``givens`` already read."""
+        if not instance.data.get("solution"):
             return np.zeros(len(targets), bool)
-        start = self._coded(instance, self.initial_grid(instance))
-        vals = list(self.cell_values(instance))
+        start = self._coded(instance, self.initial_grid(instance), vals)
         moves = set(self.move_values(instance))
         # a lookup table by value index (np.isin costs far more on these small arrays); -1 marks
         # a value outside cell_values, never movable
         table = np.asarray([v in moves for v in vals] + [False], bool)
         movable = table[np.where(targets >= 0, targets, len(vals))]
-        for (r, c) in self.givens(instance):
-            movable[:, r, c] = False
+        if fixed:
+            rows, cols = zip(*fixed)
+            movable[:, list(rows), list(cols)] = False
         final = np.where(movable, targets, start)
-        canon = lambda x: self.canonical_codes(instance, x).reshape(*x.shape[:-2], -1)
-        truth = canon(self._solution_codes(instance))
-        a, b = canon(final) != truth, canon(start) != truth
-        n = truth.shape[-1]
-        last_b = int(np.nonzero(b)[0].max()) if b.any() else -1
-        first_a = np.where(a.any(axis=1), a.argmax(axis=1), n)
-        return last_b < first_a
+        # canonical_codes maps each cell on its own, so the walks' final grids, the starting grid
+        # and the solution go through it in one call
+        codes = self.canonical_codes(instance, np.concatenate(
+            [final, start[None], self._solution_codes(instance)[None]]))
+        codes = codes.reshape(len(codes), -1)
+        truth = codes[-1]
+        wrong_at_start = np.flatnonzero(codes[-2] != truth)
+        if not len(wrong_at_start):
+            return np.ones(len(targets), bool)
+        # solved on the way exactly when the walk's final grid is right up to the start's last wrong cell
+        return ~(codes[:-2, :int(wrong_at_start[-1]) + 1] != truth[:int(wrong_at_start[-1]) + 1]).any(axis=1)
 
     # ---- cheap strategies (issue 12) ----------------------------------------------------------
     def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:

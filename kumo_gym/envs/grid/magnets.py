@@ -37,37 +37,6 @@ class MagnetsParams(GridParams):
     strip: bool = param(False, doc="Tatham's 'S': hide the counts the puzzle does not need")
 
 
-def strip_to(eng, groups: list[list[int]], rng: np.random.Generator, solution: np.ndarray, fixed, floor: int) -> list[bool]:
-    """Counts removed in a seeded order while the puzzle stays unique (a SAT certificate), until
-    ``floor`` remain: the kept mask. Runs of removals are tested at once (uniqueness is monotone,
-    so this keeps what one-at-a-time removal keeps), and every second solution found refuses later
-    removals it also satisfies without another SAT call."""
-    order = rng.permutation(len(groups))
-    active = np.ones(len(groups), bool)
-    flat = np.asarray([x for g in groups for x in g], np.int64)
-    owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
-    fixed = np.asarray(fixed, np.int64)
-    others: list[np.ndarray] = []
-    p, k = 0, 1
-    while p < len(order) and active.sum() > floor:
-        run = order[p:p + min(k, int(active.sum()) - floor)]
-        active[run] = False
-        lits = np.concatenate([fixed, flat[active[owner]]])
-        idx, sign = np.abs(lits), np.sign(lits)
-        ok = not any(bool((alt[idx] * sign > 0).all()) for alt in others)
-        if ok:
-            alt = eng.alternative(lits.tolist(), solution, deduce=False)  # propagation rarely settles these
-            if alt is not None:
-                others.append(alt)
-                ok = False
-        if ok:
-            p, k = p + len(run), 2 * k
-        else:
-            active[run] = True
-            p, k = (p + 1, 1) if len(run) == 1 else (p, max(1, len(run) // 2))
-    return active.tolist()
-
-
 class MagnetsTask(GridTask):
     """Magnets: fill domino slots with magnets and blanks to meet the pole counts.
 
@@ -194,12 +163,18 @@ class MagnetsTask(GridTask):
                 state[key].append(sum(sol[r][c] == sign for r, c in cells))
             enc = self.encode(state)
             eng, every = enc.engine, enc.assumptions()
-            g = eng.grade(every)
-            if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not params["strip"]:
-                continue
             value = self._values(enc, sol)
-            if g == 2 and not eng.unique(every, value, deduce=False):
-                continue
+            if level == "t" and params["strip"]:
+                # only uniqueness matters here (grade 0 and 1 are unique): propagation, else one
+                # SAT certificate, never the costlier probing
+                if not eng.unique(every, value):
+                    continue
+            else:
+                g = eng.grade(every)
+                if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not params["strip"]:
+                    continue
+                if g == 2 and not eng.unique(every, value, deduce=False):
+                    continue
             if params["strip"]:
                 keys = sorted(k for k in enc.clues if k != ("layout",))
                 groups, fixed = [list(enc.clues[k][1]) for k in keys], enc.clues["layout", ][1]
@@ -209,7 +184,8 @@ class MagnetsTask(GridTask):
                     for j in gone[:max(0, round(STRIP_KEEP * len(keys)) - sum(kept))]:
                         kept[j] = True  # back up to Tatham's density (more counts keep it unique)
                 else:
-                    kept = strip_to(eng, groups, rng, value, fixed, round(STRIP_KEEP * len(keys)))
+                    kept = reduce_clues(eng, groups, rng, value, fixed=fixed, keep=round(STRIP_KEEP * len(keys)),
+                                        deduce=False)  # propagation rarely settles these
                 for (key, i), keep in zip(keys, kept):
                     state[key][i] = state[key][i] if keep else None
             return state, sol

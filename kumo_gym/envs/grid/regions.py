@@ -69,6 +69,17 @@ def canonical(grid: list[list], anchors: list[Cell]) -> list[list]:
     return out
 
 
+def refines(a: list[list], b: list[list]) -> bool:
+    """Whether every region of label grid ``a`` lies within one region of ``b`` and both leave the
+    same cells empty (over the cells both grids have)."""
+    within: dict = {}
+    for ra, rb in zip(a, b):
+        for x, y in zip(ra, rb):
+            if (x == EMPTY) != (y == EMPTY) or within.setdefault(x, y) != y:
+                return False
+    return True
+
+
 def same_regions(a: list[list], b: list[list]) -> bool:
     """Whether two label grids draw the same regions (and leave the same cells empty)."""
     fwd: dict = {}
@@ -177,15 +188,18 @@ class RegionAnswers:
         H, W = self.dims(instance)
         return tuple(range(EMPTY, H * W + 1))
 
+    @staticmethod
+    def _raw_blind(H: int, W: int) -> dict[str, list[list]]:
+        """The blind grids before :func:`canonical` (fresh lists)."""
+        return {"empty grid": [[EMPTY] * W for _ in range(H)], "one region": [[0] * W for _ in range(H)],
+                "checkerboard": [[(r + c) % 2 for c in range(W)] for r in range(H)],
+                "one region per cell": [[r * W + c for c in range(W)] for r in range(H)],
+                "one region per row": [[r] * W for r in range(H)],
+                "one region per column": [list(range(W)) for _ in range(H)]}
+
     def blind_grids(self, instance: Instance) -> dict[str, list[list]]:
-        H, W = self.dims(instance)
-        raw = {"empty grid": [[EMPTY] * W for _ in range(H)], "one region": [[0] * W for _ in range(H)],
-               "checkerboard": [[(r + c) % 2 for c in range(W)] for r in range(H)],
-               "one region per cell": [[r * W + c for c in range(W)] for r in range(H)],
-               "one region per row": [[r] * W for r in range(H)],
-               "one region per column": [list(range(W)) for _ in range(H)]}
         anchors = self.anchors(instance)
-        return {name: canonical(g, anchors) for name, g in raw.items()}
+        return {name: canonical(g, anchors) for name, g in self._raw_blind(*self.dims(instance)).items()}
 
     def _right(self, instance: Instance, grid: list[list]) -> int:
         sol = instance.data.get("solution") or self.solve(instance)
@@ -208,8 +222,22 @@ class RegionAnswers:
         return 0.0 if b >= 1.0 else max(0.0, (f - b) / (1.0 - b))
 
     def blind_solves(self, instance: Instance) -> bool:
+        """Whether a blind grid is the solution. :func:`canonical` only relabels whole regions
+        with labels other than ``EMPTY``, so it merges regions at most and keeps the empty cells;
+        a blind grid whose regions do not each lie within one region of the solution, or whose
+        empty cells differ, cannot become it, and only the others are relabelled and compared
+        (generation asks this of every drawn puzzle; issue 14)."""
         H, W = self.dims(instance)
-        return any(self._right(instance, g) == H * W for g in self.blind_grids(instance).values())
+        if type(self).blind_grids is not RegionAnswers.blind_grids:
+            return any(self._right(instance, g) == H * W for g in self.blind_grids(instance).values())
+        sol = instance.data.get("solution") or self.solve(instance)
+        anchors = None
+        for g in self._raw_blind(H, W).values():
+            if refines(g, sol):
+                anchors = self.anchors(instance) if anchors is None else anchors
+                if self._right(instance, canonical(g, anchors)) == H * W:
+                    return True
+        return False
 
     def single_cell_corruptions(self, instance: Instance, answer: list[list]):
         for cell, v, bad in super().single_cell_corruptions(instance, answer):

@@ -229,7 +229,7 @@ class SignpostTask(GridTask):
         keys = [("given", r, c) for r, c in path[:-1] if ("given", r, c) not in ends]
         truth = enc.solution_values(enc.assumptions())
         kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, fixed=enc.assumptions(ends),
-                            grade_limit=1)
+                            grade_limit=1, runs=False)
         shown = {k[1:] for k, keep in zip(keys + ends, kept + [True] * len(ends)) if keep}
         return [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
 

@@ -117,8 +117,9 @@ class UnequalTask(LatinGridTask):
         for _ in range(20):
             state, sol = self._draw(rng, params)
             enc = self.encode(state)
-            if params["tatham_difficulty"] in "te" or enc.engine.grade(enc.assumptions()):
-                break
+            eng = enc.engine
+            if params["tatham_difficulty"] in "te" or not eng.fixes_answer(eng.propagate(enc.assumptions())):
+                break  # grade above 0 (propagation alone does not solve it): no need to probe
         return state, sol
 
     def _draw(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
@@ -137,9 +138,9 @@ class UnequalTask(LatinGridTask):
         givens = [[enc.clues[int(i) // n, int(i) % n][1][0]] for i in rng.permutation(n * n)]
         signs = [] if adjacent or diff == "t" else [[enc.clues[k][1][0]] for k in enc.clues if k[0] == "gt"]
         fixed = [enc.clues[k][1][0] for k in enc.clues if k[0] == "adj"]
-        kept_g = reduce_clues(eng, givens, rng, truth, grade_limit=limit, fixed=fixed + [s[0] for s in signs])
+        kept_g = reduce_clues(eng, givens, rng, truth, grade_limit=limit, runs=limit is None, fixed=fixed + [s[0] for s in signs])
         on_g = [g[0] for g, keep in zip(givens, kept_g) if keep]
-        kept_s = reduce_clues(eng, signs, rng, truth, grade_limit=limit, fixed=fixed + on_g) if signs else []
+        kept_s = reduce_clues(eng, signs, rng, truth, grade_limit=limit, runs=limit is None, fixed=fixed + on_g) if signs else []
         on = set(on_g) | {s[0] for s, keep in zip(signs, kept_s) if keep}
         state = {**full, "grid": [[v if enc.clues[r, c][1][0] in on else 0 for c, v in enumerate(row)]
                                   for r, row in enumerate(sol)]}
