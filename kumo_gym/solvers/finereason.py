@@ -19,6 +19,7 @@ import itertools
 
 import numpy as np
 
+from .bits import popcount
 from .jit import compiled
 
 __all__ = [
@@ -96,11 +97,7 @@ def _sudoku_search(grid, limit, out):
                     r, c = i // 9, i % 9
                     b = (r // 3) * 3 + c // 3
                     m = ~(rows[r] | cols[c] | boxes[b]) & 0x3FE
-                    n = 0
-                    x = m
-                    while x:  # popcount, inline so numba and Python run the same code
-                        x &= x - 1
-                        n += 1
+                    n = popcount(m)
                     if n < best_n:
                         best, best_n, best_mask = i, n, m
                         if n <= 1:
@@ -224,7 +221,7 @@ def _coloring_search(adj, colours, k):
 
 
 try:  # numba is a core dependency; the fallback only keeps the module importable without it
-    _nb = compiled(globals(), ("_bit_index", "_sudoku_search", "_coloring_search"))
+    _nb = compiled(globals(), ("_bit_index", "popcount", "_sudoku_search", "_coloring_search"))
     _sudoku_search_nb, _coloring_search_nb = _nb._sudoku_search, _nb._coloring_search
 except ImportError:  # pragma: no cover
     _sudoku_search_nb = _sudoku_search

@@ -100,3 +100,16 @@ def test_claims_render_moves():
     assert T.render(inst, SPEC_SOLUTION).splitlines()[-1].strip() == "+ L +"
     assert T.check_move(inst, T.initial_state(inst), (1, 1, "L")) is not None
     assert T.parse('... [[".", "l", "."], ["L", "4", "L"], [".", "L", "."]]') == SPEC_SOLUTION
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "normal"])
+def test_easy_level_kernel_deduces_what_propagation_does(difficulty):
+    # level 0 comes from a kernel: what it keeps, CNF propagation solves (grade 0, so unique), and
+    # every kept number is needed by propagation too (the kernel deduces neither less nor more)
+    for seed in range(4):
+        inst = T.generate(np.random.default_rng(seed), difficulty=difficulty)
+        enc = T.encoding(inst)
+        assert enc.engine.grade(enc.assumptions()) == 0 and T.count_solutions(inst) == 1
+        assert T.verify(inst, inst.data["solution"]).solved
+        for k in enc.clues:
+            assert enc.engine.grade(enc.assumptions([j for j in enc.clues if j != k])) > 0

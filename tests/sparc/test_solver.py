@@ -117,3 +117,37 @@ def test_small_puzzles_never_import_numba():
             "print('numba' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
     assert out.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_python_slice_and_the_process_budget(monkeypatch):
+    """``python_slice`` sets how many nodes a search runs in plain Python before the compiled
+    kernel takes over (never more than the process has left of its budget); the result is the
+    same whatever it is."""
+    import kumo_gym.solvers.sparc as solver
+    from kumo_gym.solvers.sparc import kernels
+
+    puzzle = generate(np.random.default_rng(7), level=4).puzzle
+    ref = enumerate_solutions(puzzle, cap=None, python_slice=0)
+    assert ref.nodes > 300
+    monkeypatch.setattr(kernels, "compiled", lambda: False)
+    for slice_, spent_before, expect in ((200, 0, 200), (10**9, 0, ref.nodes),
+                                         (10**9, solver.PYTHON_NODES_PER_PROCESS - 150, 150)):
+        monkeypatch.setattr(solver, "_python_nodes", spent_before)
+        got = enumerate_solutions(puzzle, cap=None, python_slice=slice_)
+        assert solver._python_nodes - spent_before == expect
+        assert got.solutions == ref.solutions and got.nodes == ref.nodes
+
+
+def test_a_level4_reset_needs_no_numba():
+    """Level 1-4 generation searches run in plain Python up to ``SMALL_PYTHON_SLICE`` nodes, so
+    a typical level-4 reset in a fresh process never imports numba (issue 14, cold start; seed 4
+    of the default env is a level-4 puzzle of about 60k search nodes)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, gymnasium as gym, kumo_gym\n"
+            "env = gym.make('kumo_gym/SPaRC-v0')\n"
+            "env.reset(seed=4)\n"
+            "print(env.unwrapped.instance.data['difficulty_level'], 'numba' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
+    assert out.stdout.strip().splitlines()[-1] == "4 False"

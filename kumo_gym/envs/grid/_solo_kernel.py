@@ -22,6 +22,10 @@ import numpy as np
 from numba import njit
 from numba import types as nt
 
+from ...solvers.bits import popcount
+
+_popcount = njit(inline="always", _nrt=False)(popcount)
+
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
 #: (n, units, unit_of, ranked, budget, order, pair_a, pair_b, grid, given, used, stack) -> see :func:`run`
@@ -68,10 +72,7 @@ def run(n, units, unit_of, ranked, budget, order, pair_a, pair_b, grid, given, u
                 for cell in range(nn):
                     if grid[cell] == 0:
                         avail = full & ~(used[unit_of[cell, 0]] | used[unit_of[cell, 1]] | used[unit_of[cell, 2]])
-                        k, x = 0, avail
-                        while x:
-                            x &= x - 1
-                            k += 1
+                        k = _popcount(avail)
                         if k < best_free:
                             best, best_free, best_avail = cell, k, avail
                             if k <= 1:

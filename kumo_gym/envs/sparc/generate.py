@@ -100,6 +100,10 @@ GEN_NODE_LIMIT = 400_000
 FINAL_NODE_LIMIT = 3_000_000
 #: solutions looked at per round of the counterexample loop
 ROUND_CAP = 64
+#: nodes a search of a level-1..4 puzzle may run in plain Python before numba compiles its
+#: kernels (issue 14: the searches of nine in ten such puzzles stay under it, so their process
+#: never compiles); level 5 keeps the solver's default (its searches nearly always grow)
+SMALL_PYTHON_SLICE = {1: 25_000, 2: 25_000, 3: 25_000, 4: 25_000}
 
 
 @dataclass
@@ -893,7 +897,8 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
     target_count = _target_solutions(rng, profile, k)
     short_len = max(MIN_LENGTH[level], int(profile.short * len(line)))
     for _round in range(60):
-        res = enumerate_solutions(b.puzzle(), cap=ROUND_CAP, node_limit=GEN_NODE_LIMIT)
+        res = enumerate_solutions(b.puzzle(), cap=ROUND_CAP, node_limit=GEN_NODE_LIMIT,
+                                  python_slice=SMALL_PYTHON_SLICE.get(level))
         # a search cut by its node limit still shows solutions to rule out: the count is open
         known = res.complete and not res.capped
         if not res.complete and len(res.solutions) < 2:
@@ -965,7 +970,7 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
         if move[1] == "cell":
             budget["cell"] -= move[2]
     puzzle = b.puzzle()
-    res = enumerate_solutions(puzzle, cap=k, node_limit=FINAL_NODE_LIMIT)
+    res = enumerate_solutions(puzzle, cap=k, node_limit=FINAL_NODE_LIMIT, python_slice=SMALL_PYTHON_SLICE.get(level))
     if not res.complete or res.capped or res.count == 0:
         raise _Retry("final count out of range")
     score, lvl = difficulty_score(puzzle)

@@ -221,7 +221,8 @@ TIME_SLICE_NODES = 100_000
 #: issue 14); a search still going then continues, from the same state, in the compiled kernel
 PYTHON_SLICE_NODES = 10_000
 #: plain-Python nodes a process may spend in all before every search goes straight to numba
-PYTHON_NODES_PER_PROCESS = 20_000
+#: (a process that compiles anyway loses at most this many, about 1.4 s)
+PYTHON_NODES_PER_PROCESS = 70_000
 _python_nodes = 0
 
 
@@ -233,11 +234,12 @@ def _pack(arrays: list) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_limit: float | None,
-         python_nodes: int | None = None):
-    """One enumeration. The first ``python_nodes`` nodes (default :data:`PYTHON_SLICE_NODES`,
-    while the process has not compiled the kernel nor spent :data:`PYTHON_NODES_PER_PROCESS`)
-    run as plain Python; the rest in the compiled kernel, which resumes the same search state, so
-    the result is the same either way."""
+         python_nodes: int | None = None, python_slice: int | None = None):
+    """One enumeration. The first ``python_nodes`` nodes (default: ``python_slice``, itself
+    :data:`PYTHON_SLICE_NODES` by default, while the process has not compiled the kernel, and no
+    more than it has left of :data:`PYTHON_NODES_PER_PROCESS`) run as plain Python; the rest in
+    the compiled kernel, which resumes the same search state, so the result is the same either
+    way."""
     global _python_nodes
     import time
 
@@ -255,7 +257,8 @@ def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_li
     pieces = bool((data["ckind"] >= kernels.POLY).any())
     ctr = st[soff[kernels.S_CTR]:soff[kernels.S_CTR + 1]]
     if python_nodes is None:
-        python_nodes = 0 if kernels.compiled() or _python_nodes >= PYTHON_NODES_PER_PROCESS else PYTHON_SLICE_NODES
+        left = 0 if kernels.compiled() else PYTHON_NODES_PER_PROCESS - _python_nodes
+        python_nodes = max(0, min(PYTHON_SLICE_NODES if python_slice is None else python_slice, left))
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     stopped = False
     while True:
@@ -286,26 +289,31 @@ def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_li
 
 
 def enumerate_solutions(puzzle, cap: int | None = 50, prune: int = PRUNE_ALL, node_limit: int = 0,
-                        time_limit: float | None = None) -> SolveResult:
+                        time_limit: float | None = None, python_slice: int | None = None) -> SolveResult:
     """Every solution of ``puzzle`` up to ``cap`` (§8).
 
     Stops after ``cap + 1`` solutions (``capped=True``); ``cap=None`` is exhaustive.
     ``node_limit > 0`` (search nodes) and ``time_limit`` (seconds, checked every
     :data:`TIME_SLICE_NODES` nodes) bound the search; ``complete=False`` says one was hit.
+    ``python_slice``: the most nodes this search runs in plain Python before the compiled kernel
+    takes over (default :data:`PYTHON_SLICE_NODES`; a caller that expects small searches may
+    allow more, so that its process never compiles); it changes no result.
     """
     data = puzzle_data(puzzle)
     cols = data["cols"]
     if cap is None:
         buffer = 256
         while True:
-            found, nodes, stopped, sols, lens = _run(data, -1, prune, node_limit, buffer, time_limit)
+            found, nodes, stopped, sols, lens = _run(data, -1, prune, node_limit, buffer, time_limit,
+                                                     python_slice=python_slice)
             if found <= buffer:
                 break
             buffer = found  # more solutions than stored: run again with room for all
     else:
         if cap < 0:
             raise ValueError(f"cap {cap} must be >= 0 or None")
-        found, nodes, stopped, sols, lens = _run(data, cap, prune, node_limit, cap + 1, time_limit)
+        found, nodes, stopped, sols, lens = _run(data, cap, prune, node_limit, cap + 1, time_limit,
+                                                 python_slice=python_slice)
     paths = [[(int(q % cols), int(q // cols)) for q in sols[i, :lens[i]]] for i in range(min(found, len(lens)))]
     shortest = min(paths, key=len) if paths else None
     capped = cap is not None and found > cap

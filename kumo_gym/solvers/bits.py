@@ -1,0 +1,12 @@
+"""Bit-mask helpers of the search kernels, written as plain Python so that one source serves a
+kernel run as Python and its numba-compiled twin (:mod:`.jit`, or ``njit`` in a kernel module)."""
+
+
+def popcount(x):
+    """The number of set bits of a non-negative integer (one turn per set bit: cheap on the small
+    candidate masks of the Sudoku searches)."""
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
