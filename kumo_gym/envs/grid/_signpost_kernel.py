@@ -48,7 +48,7 @@ def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
     """Tatham's placement of the givens: the ``ends`` shown, then the cells of ``order`` not yet
     numbered by deduction shown one by one until deduction numbers every cell, then each added
     one hidden again (same order) when deduction still numbers every cell without it. ``shown``
-    (per cell, 1: shown) is the result; returns whether it solves the grid.
+    (per cell, zeros on entry; 1: shown) is the result; returns whether it solves the grid.
 
     ``S`` holds n + 2 slots (:func:`slot_size`) of the deduction state: ``P`` (1: a candidate),
     then the successor and predecessor support counts of each candidate, then per cell its
@@ -91,9 +91,11 @@ def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
         # the closure of the stack: a contradiction, or the goal reached
         ok = True
         reached = False
-        while top > 0:
+        while True:
             if goal >= 0 and S[cnt + goal // n] == 1 and S[goal]:
                 reached = True
+                break
+            if top == 0:
                 break
             top -= 1
             i = stack[top]
@@ -146,8 +148,6 @@ def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
                             stack[top] = nn + j
                             top += 1
                             break
-        if goal >= 0 and not reached:
-            reached = ok and S[cnt + goal // n] == 1 and S[goal] == 1
         # what the closure means for the step
         dst = -1  # the slot that keeps it
         if step == _TEST:
@@ -186,8 +186,6 @@ def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
             step = _DROP
             pos = nadd - 1
         if step == _DROP and pos <= 0:
-            for t in range(n):
-                shown[t] = 0
             for t in range(len(ends)):
                 shown[ends[t]] = 1
             for t in range(nadd):
