@@ -137,3 +137,31 @@ def test_generator_deduction_arrays_match_the_encoding():
         for mine, theirs in ((arrays.propagate([]), enc.engine.propagate([])),
                              (arrays.probe([], np.arange(1, arrays.n_vars + 1)), enc.engine.probe([]))):
             assert np.array_equal(mine[1:], theirs[enc.answer])
+
+
+def test_generator_kernel_deduces_what_the_clause_arrays_deduce():
+    """The generator's kernel works on the "exactly one" groups; propagation and probing must
+    leave exactly the slots open (and find exactly the contradictions) that they do on the
+    pairwise clause arrays, for tilings, swapped pairs (a pair on no slot) and random numbers."""
+    from kumo_gym.envs.grid.geometry import dominoes, random_tiling
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 5):
+        H, W = n + 1, n + 2
+        pairs = [(a, b) for a in range(n + 1) for b in range(a, n + 1)]
+        for trial in range(40):
+            if trial % 3 == 0:
+                nums = rng.integers(0, n + 1, (H, W)).tolist()
+            else:
+                nums = [[0] * W for _ in range(H)]
+                perm = rng.permutation(len(pairs))
+                if trial % 3 == 2:
+                    perm[0] = perm[1]
+                for (p, q), k in zip(dominoes(random_tiling(rng, H, W)), perm):
+                    (nums[p[0]][p[1]], nums[q[0]][q[1]]) = pairs[k]
+            arrays = T._slot_arrays(H, W, nums)
+            for probe, ref in ((False, arrays.propagate([])),
+                               (True, arrays.probe([], np.arange(1, arrays.n_vars + 1)))):
+                mine = T._deduce(H, W, nums, probe)
+                assert (mine is None) == (ref is None)
+                assert mine is None or np.array_equal(mine, ref[1:])

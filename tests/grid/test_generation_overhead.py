@@ -25,35 +25,69 @@ def draws(task, difficulty: str, n: int):
         yield task.make_instance(params, state, solution, source=GENERATOR_VERSION)
 
 
+def replay_walk(task, inst, target) -> bool:
+    """Whether writing ``target`` (value indices) into the starting grid one cell at a time in
+    row-major order, given cells and values no move writes skipped, passes through the solution."""
+    H, W = task.dims(inst)
+    vals = list(task.cell_values(inst))
+    fixed = task.givens(inst)
+    moves = set(task.move_values(inst))
+    canon = lambda codes: task.canonical_codes(inst, codes)
+    truth = canon(task._coded(inst, inst.data["solution"]))
+    state = task._coded(inst, task.initial_grid(inst))
+    if (canon(state) == truth).all():
+        return True
+    for r in range(H):
+        for c in range(W):
+            if (r, c) not in fixed and target[r, c] >= 0 and vals[target[r, c]] in moves:
+                state[r, c] = target[r, c]
+            if (canon(state) == truth).all():
+                return True
+    return False
+
+
 def replayed_blind_solves(task, inst) -> bool:
     """Every blind grid, with the givens copied, compared with the solution cell by cell; then
-    played from the starting grid one cell at a time in row-major order, every state compared."""
+    played from the starting grid (:func:`replay_walk`)."""
     if hasattr(task, "anchors"):  # region labels: the grids as blind_grids writes them, relabelled
         sol = inst.data["solution"]
         anchors = task.anchors(inst)
         return any(canonical(g, anchors) == sol for g in task.blind_grids(inst).values())
     H, W = task.dims(inst)
-    vals = list(task.cell_values(inst))
     fixed = task.givens(inst)
-    moves = set(task.move_values(inst))
     sol = task._coded(inst, inst.data["solution"])
-    canon = lambda codes: task.canonical_codes(inst, codes)
-    truth = canon(sol)
-    start = task._coded(inst, task.initial_grid(inst))
-    for target in task._blind(H, W, len(vals))[1]:
-        free = [(r, c) for r in range(H) for c in range(W) if (r, c) not in fixed]
+    free = [(r, c) for r in range(H) for c in range(W) if (r, c) not in fixed]
+    for target in task._blind(H, W, len(task.cell_values(inst)))[1]:
         if free and all(target[r, c] == sol[r, c] for r, c in free):
             return True
-        state = start.copy()
-        if (canon(state) == truth).all():
+        if replay_walk(task, inst, target):
             return True
-        for r in range(H):
-            for c in range(W):
-                if (r, c) not in fixed and vals[target[r, c]] in moves:
-                    state[r, c] = target[r, c]
-                if (canon(state) == truth).all():
-                    return True
     return False
+
+
+@pytest.mark.parametrize("name", ["Tents", "Unruly", "Signpost", "Undead", "Range", "Net", "Lightup"])
+def test_walks_decide_as_a_literal_replay(name):
+    # targets near the solution (some cells changed, early or late) walk through it or not
+    task = get_task(f"kumo_gym/{name}-v0")
+    rng = np.random.default_rng(5)
+    outcomes = set()
+    for inst in draws(task, "easy", 6):
+        sol = task._coded(inst, inst.data["solution"])
+        n = len(task.cell_values(inst))
+        targets = [sol.copy()]
+        for k in range(12):
+            t = sol.copy().ravel()
+            cells = rng.choice(t.size, size=1 + k % 3, replace=False)
+            if k % 2:  # late cells only: the walk has fixed every wrong starting cell by then
+                cells = t.size - 1 - rng.choice(max(1, t.size // 4), size=min(1 + k % 3, max(1, t.size // 4)), replace=False)
+            t[cells] = (t[cells] + rng.integers(1, max(2, n), size=len(cells))) % n
+            targets.append(t.reshape(sol.shape))
+        targets.append(np.full(sol.shape, -1, np.int16))
+        got = task._walks_solve(inst, np.asarray(targets))
+        want = [replay_walk(task, inst, t) for t in targets]
+        assert list(got) == want, inst.data["game_id"]
+        outcomes |= set(want)
+    assert outcomes == {True, False}
 
 
 @pytest.mark.parametrize("name,difficulty", CASES)
@@ -99,3 +133,14 @@ def test_kept_tatham_strings_match_fresh_ones():
             assert task.encode_params(gen, full=full) == fresh.encode_params(gen, full=full)
     inst = task.generate(np.random.default_rng(3), difficulty="easy")
     assert inst.data["game_id"].split(":", 1)[0] == task.encode_params(inst.params, full=False)
+
+
+def test_a_starting_grid_that_is_the_solution_counts_as_walked_through():
+    task = get_task("kumo_gym/Towers-v0")
+    params = task.resolve_params(difficulty="easy")
+    state, solution = task.sample(np.random.default_rng(1), params)
+    state["grid"] = [list(row) for row in solution]  # every cell given: nothing left to write
+    inst = task.make_instance(params, state, solution, source=GENERATOR_VERSION)
+    targets = task._blind(*task.dims(inst), len(task.cell_values(inst)))[1]
+    assert task._walks_solve(inst, targets).all() and replay_walk(task, inst, targets[0])
+    assert task.blind_solves(inst)

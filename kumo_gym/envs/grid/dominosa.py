@@ -138,13 +138,13 @@ class DominosaTask(DominoMoves, GridTask):
                 slot = best[1][int(rng.integers(len(best[1])))]
                 i, j = where[self._slot_cells(H, W)[slot][0]], int(rng.integers(len(doms)))
                 label = list(best[0])
-                label[i], label[j] = label[j][::int(rng.choice((1, -1)))], label[i][::int(rng.choice((1, -1)))]
+                label[i], label[j] = label[j][::(1, -1)[int(rng.integers(2))]], label[i][::(1, -1)[int(rng.integers(2))]]
             if best[1]:
                 continue
             state = {"max_pip": n, "grid": undecided}
             # the §8 grade: probing solves it (the loop above), so 0 exactly when propagation does
-            value = self._slot_arrays(H, W, undecided).propagate([])
-            grade = 0 if value is not None and (value[1:] != 0).all() else 1
+            value = self._deduce(H, W, undecided, False)
+            grade = 0 if value is not None and (value != 0).all() else 1
             if grade == (0 if level == "t" else 1) or n < 3:
                 return state, sol
             first = first or (state, sol)
@@ -153,17 +153,60 @@ class DominosaTask(DominoMoves, GridTask):
         raise RuntimeError(f"could not generate a Dominosa puzzle with maximum {n}")
 
     @classmethod
+    def _deduce(cls, H: int, W: int, nums: list[list[int]], probe: bool) -> np.ndarray | None:
+        """Per slot 1 (on), -1 (off) or 0 (open) after propagation (with ``probe``: and
+        failed-literal probing) over the rules of the encoding for these numbers, or None on a
+        contradiction: the deductions of the pairwise CNF of :meth:`_slot_arrays`, made by the
+        kernel on the "exactly one" groups themselves (issue 14: no clause arrays per test)."""
+        from . import _dominosa_kernel as kernel
+
+        ends, groups, cell_start, cell_slots, pair_of, buffers = cls._slot_groups(H, W)
+        g = np.asarray(nums, np.int64).ravel()
+        a, b = g[ends[:, 0]], g[ends[:, 1]]
+        pid = pair_of[np.minimum(a, b) * H + np.maximum(a, b)]  # the pair of each slot, 0..P-1
+        groups[:, 2] = H * W + pid
+        counts = np.bincount(pid, minlength=H * (H + 1) // 2)
+        gstart = np.concatenate([cell_start, cell_start[-1] + np.cumsum(counts)])
+        gslots = np.concatenate([cell_slots, np.argsort(pid, kind="stable")])
+        if not kernel.run(groups, gstart, gslots, probe, *buffers):
+            return None
+        return buffers[0].copy()
+
+    @classmethod
+    @functools.lru_cache(maxsize=16)
+    def _slot_groups(cls, H: int, W: int) -> tuple:
+        """Per size: the slots' cell indices, their groups (two cells, then the pair, filled per
+        test), the cells' groups as (starts, slots), the pair index of ``min * H + max`` and the
+        kernel's buffers."""
+        from . import _dominosa_kernel as kernel
+
+        ends = np.asarray([[a * W + b, c * W + d] for (a, b), (c, d) in cls._slot_cells(H, W)], np.int64)
+        groups = np.zeros((len(ends), 3), np.int64)
+        groups[:, :2] = ends
+        members = [[] for _ in range(H * W)]
+        for k, (x, y) in enumerate(ends.tolist()):
+            members[x].append(k)
+            members[y].append(k)
+        cell_start = np.zeros(H * W + 1, np.int64)
+        np.cumsum([len(m) for m in members], out=cell_start[1:])
+        cell_slots = np.asarray([k for m in members for k in m], np.int64)
+        pair_of = np.zeros(H * H, np.int64)
+        for i, (x, y) in enumerate((a, b) for a in range(H) for b in range(a, H)):
+            pair_of[x * H + y] = i
+        P = H * (H + 1) // 2
+        return ends, groups, cell_start, cell_slots, pair_of, kernel.scratch(len(ends), H * W + P)
+
+    @classmethod
     def _undecided(cls, H: int, W: int, nums: list[list[int]]) -> list[int]:
-        """The slots failed-literal probing leaves open (slot k is variable k + 1): exactly one slot
-        per cell, exactly one per pair of numbers, pairwise, as clause arrays built with numpy (the
-        cells' part once per size; probing to a fixpoint does not depend on the clause order)."""
-        arrays = cls._slot_arrays(H, W, nums)
-        value = arrays.probe([], np.arange(1, arrays.n_vars + 1))
-        return list(range(arrays.n_vars)) if value is None else np.flatnonzero(value[1:] == 0).tolist()
+        """The slots failed-literal probing leaves open (slot k is variable k + 1 of the encoding)."""
+        value = cls._deduce(H, W, nums, True)
+        return list(range(len(cls._slot_cells(H, W)))) if value is None else np.flatnonzero(value == 0).tolist()
 
     @classmethod
     def _slot_arrays(cls, H: int, W: int, nums: list[list[int]]) -> ClauseArrays:
-        """The rules of the encoding for these numbers (slot k is variable k + 1), pairwise."""
+        """The rules of the encoding for these numbers (slot k is variable k + 1), pairwise, as
+        clause arrays (built with numpy, the cells' part once per size): the reference that
+        :meth:`_deduce` follows."""
         ends, cover_lits, cover_sizes = cls._cover_arrays(H, W)
         g = np.asarray(nums, np.int64).ravel()
         a, b = g[ends[:, 0]], g[ends[:, 1]]

@@ -35,6 +35,7 @@ from ...core.errors import ConfigError
 from ...core.instance import Instance, canonical_json
 from ...solvers.engine import breaches, break_rule, random_phases
 from .answer import SymbolGrid, format_grid
+from .play import CellMoves
 from .tatham import NotExportable, codec
 
 #: rule instances tried per rule when looking for a near miss that breaks that rule alone
@@ -53,6 +54,24 @@ def _value_index(vals: tuple) -> dict:
 
 
 _VALUE_INDEX: dict[tuple, dict] = {}
+
+
+def _movable_table(vals: tuple, moves: tuple) -> np.ndarray:
+    """Whether a move may write each value of ``vals``, by value index, with a last entry (index
+    -1: a value outside ``vals``) that never is: a lookup table, as np.isin costs far more on
+    these small arrays. Read-only, kept for the last few value lists."""
+    key = (vals, moves)
+    table = _MOVABLE.get(key)
+    if table is None:
+        if len(_MOVABLE) >= 64:
+            _MOVABLE.clear()
+        allowed = set(moves)
+        table = _MOVABLE[key] = np.asarray([v in allowed for v in vals] + [False], bool)
+        table.flags.writeable = False
+    return table
+
+
+_MOVABLE: dict[tuple, np.ndarray] = {}
 
 
 class RewardIntegrity:
@@ -168,13 +187,14 @@ class RewardIntegrity:
         sol = self._solution_codes(instance)
         vals = tuple(self.cell_values(instance))
         fixed = self.givens(instance)
-        free = ~self._given_mask(sol.shape, fixed)
-        n_free = int(free.sum())
+        mask = self._given_mask(sol.shape, fixed)
         blind = self._blind(*sol.shape, len(vals))[1]
-        if n_free > 0 and bool((((blind == sol) & free).sum(axis=(1, 2)) == n_free).any()):
+        # some blind grid right on every non-given cell (and there is one)
+        if not mask.all() and bool(((blind == sol) | mask).all(axis=(1, 2)).any()):
             return True
-        blind = blind if self.dims(instance) == sol.shape else self._blind(*self.dims(instance), len(vals))[1]
-        return bool(self._walks(instance, blind, vals, fixed).any())
+        if self.dims(instance) != sol.shape:
+            return bool(self._walks(instance, self._blind(*self.dims(instance), len(vals))[1], vals, fixed).any())
+        return bool(self._walks(instance, blind, vals, fixed, mask).any())
 
     def canonical_codes(self, instance: Instance, codes: np.ndarray) -> np.ndarray:
         """Value indices (``cell_values`` order, shape ``(..., H, W)``) mapped so that values the
@@ -190,17 +210,22 @@ class RewardIntegrity:
         exactly when every cell of B comes before every cell of A."""
         return self._walks(instance, targets, tuple(self.cell_values(instance)), self.givens(instance))
 
-    def _walks(self, instance: Instance, targets: np.ndarray, vals: tuple, fixed) -> np.ndarray:
-        """:meth:`_walks_solve` with the instance's ``cell_values`` and ``givens`` already read."""
+    def _walks(self, instance: Instance, targets: np.ndarray, vals: tuple, fixed, mask=None) -> np.ndarray:
+        """:meth:`_walks_solve` with the instance's ``cell_values`` and ``givens`` (and the mask
+        of the given cells, shaped as the targets) already read."""
         if not instance.data.get("solution"):
             return np.zeros(len(targets), bool)
-        start = self._coded(instance, self.initial_grid(instance), vals)
-        moves = set(self.move_values(instance))
-        # a lookup table by value index (np.isin costs far more on these small arrays); -1 marks
-        # a value outside cell_values, never movable
-        table = np.asarray([v in moves for v in vals] + [False], bool)
-        movable = table[np.where(targets >= 0, targets, len(vals))]
-        if fixed:
+        if type(self).initial_grid is CellMoves.initial_grid:  # that grid, read without asking for the givens again
+            get = _value_index(vals).get
+            start = np.full(self.dims(instance), -1 if type(self.empty) is bool else get(self.empty, -1), np.int16)
+            for (r, c), v in fixed.items():
+                start[r, c] = -1 if type(v) is bool else get(v, -1)
+        else:
+            start = self._coded(instance, self.initial_grid(instance), vals)
+        movable = _movable_table(vals, tuple(self.move_values(instance)))[np.where(targets >= 0, targets, len(vals))]
+        if mask is not None:
+            movable[:, mask] = False
+        elif fixed:
             rows, cols = zip(*fixed)
             movable[:, list(rows), list(cols)] = False
         final = np.where(movable, targets, start)

@@ -12,7 +12,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.propagation import ClauseArrays
 from .base import Check, GridParams, presets
-from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
+from .cages import cage_literal, cage_ok, cage_template, tatham_cages, tatham_clue_types
 from .latin import LatinGridTask, latin_copy, random_latin
 from .render import Sketch
 from .tatham.keen import make_state
@@ -40,6 +40,43 @@ def _extended(base: ClauseArrays, clauses: list[list[int]], n_vars: int) -> Clau
     return ClauseArrays(max(base.n_vars, more.n_vars), np.concatenate([base.lits, more.lits]),
                         np.concatenate([base.starts, more.starts[1:] + base.starts[-1]]),
                         np.concatenate([base.units, more.units]), base.empty or more.empty)
+
+
+@functools.lru_cache(maxsize=8)
+def _latin_base(n: int) -> tuple[ClauseArrays, np.ndarray, int, np.ndarray]:
+    """Per n: the Latin square's clause arrays, its variables (n x n x n), the top variable and
+    the answer variables for probing."""
+    f, x = latin_copy(n, rules=("R1", "R2", None))
+    x = np.asarray(x, np.int64)
+    return _latin_arrays(n), x, f.pool.top, x.ravel()
+
+
+def _cage_grade(n: int, cages: list[dict]) -> int:
+    """§8 grade of a Keen draw (0 propagation, 1 failed-literal probing, 2 neither), deduced on
+    the clauses :meth:`KeenTask._rules` writes (each cage's :func:`cage_literal` clauses, from a
+    template kept per clue, its variables numbered in the same order), without building the
+    formula (issue 14)."""
+    base, x, top, answer = _latin_base(n)
+    parts, sizes, lits = [base.lits], [np.diff(base.starts)], []
+    for cage in cages:
+        cells = np.asarray(cage["cells"], np.int64)
+        t_lits, t_sizes, n_new, ok = cage_template(n, len(cells), cage["op"], cage["target"])
+        mapping = np.concatenate([[0], x[cells[:, 0], cells[:, 1]].ravel(), np.arange(top + 1, top + n_new + 1)])
+        parts.append(np.where(t_lits > 0, mapping[np.abs(t_lits)], -mapping[np.abs(t_lits)]))
+        sizes.append(t_sizes)
+        lits.append(int(mapping[ok]) if ok > 0 else -int(mapping[-ok]))
+        top += n_new
+    sizes_all = np.concatenate(sizes)
+    starts = np.zeros(len(sizes_all) + 1, np.int64)
+    np.cumsum(sizes_all, out=starts[1:])
+    flat = np.concatenate(parts)
+    units = flat[starts[:-1][sizes_all == 1]]
+    arrays = ClauseArrays(top, flat, starts, units, bool((sizes_all == 0).any()))
+    value = arrays.propagate(lits)
+    if value is not None and (value[answer] != 0).all():
+        return 0
+    value = arrays.probe(lits, answer)
+    return 1 if value is not None and (value[answer] != 0).all() else 2
 
 
 class KeenTask(LatinGridTask):
@@ -132,9 +169,7 @@ class KeenTask(LatinGridTask):
             cage_of = tatham_cages(rng, n)
             ops = tatham_clue_types(rng, n, sol, cage_of, diff in "en", params["multiplication_only"])
             state = make_state(n, cage_of, ops)
-            enc = self.encode(state)
-            eng, lits = enc.engine, enc.assumptions()
-            g = eng.grade(lits)
+            g = _cage_grade(n, state["cages"])
             if g <= 1 and (diff == "e" or g >= 1):
                 return state, sol
             if diff != "e":

@@ -29,6 +29,87 @@ class RectParams(GridParams):
     min_cells = 2
 
 
+_SHAPES: dict = {}
+
+
+def _shape_masks(H: int, W: int, area: int) -> list[tuple[int, int, int]]:
+    """``(h, w, bitmask at the top left corner)`` of every rectangle shape of ``area`` cells that
+    fits an H x W grid (bit ``r * W + c``), kept per size and area."""
+    key = (H, W, area)
+    out = _SHAPES.get(key)
+    if out is None:
+        out = [(h, w, sum(((1 << w) - 1) << (i * W) for i in range(h))) for h, w in shapes(area, H, W)]
+        if len(_SHAPES) > 4096:
+            _SHAPES.clear()
+        _SHAPES[key] = out
+    return out
+
+
+def deduce_division(grid: list[list[int]]) -> tuple[list[list[int]] | None, set[tuple[int, int]]]:
+    """Tatham's uniqueness test of a Rect puzzle (his ``rect_solver``): ``(division, set())`` when
+    deduction alone finds the division, else ``(None, cells)`` with the cells of the numbers it
+    could not place. Each number keeps its candidate rectangles (its area, over it, no other
+    number inside); repeatedly, cells that every candidate of a number covers are taken from the
+    other numbers' candidates, and cells only one number can reach must lie in each of its
+    candidates. Every step is sound, so when each number is left one candidate the division is
+    the only one. Labels are the numbers' row-major indices (as :meth:`RectTask._formula` decodes)."""
+    H, W = len(grid), len(grid[0])
+    clues = [(r, c, v) for r, row in enumerate(grid) for c, v in enumerate(row) if v]
+    numbers = 0
+    for r, c, _ in clues:
+        numbers |= 1 << (r * W + c)
+    cands = []
+    for r, c, n in clues:
+        bit, mine = 1 << (r * W + c), []
+        for h, w, base in _shape_masks(H, W, n):
+            for r0 in range(max(0, r - h + 1), min(r, H - h) + 1):
+                for c0 in range(max(0, c - w + 1), min(c, W - w) + 1):
+                    m = base << (r0 * W + c0)
+                    if m & numbers == bit:
+                        mine.append(m)
+        cands.append(mine)
+    full = (1 << (H * W)) - 1
+    changed = all(cands)
+    while changed:
+        changed = False
+        musts, unions = [], []
+        for mine in cands:
+            a, u = full, 0
+            for m in mine:
+                a &= m
+                u |= m
+            musts.append(a)
+            unions.append(u)
+        once = twice = taken = 0
+        for u, a in zip(unions, musts):
+            twice |= once & u
+            once |= u
+            taken |= a
+        if once != full:
+            break  # a cell no number reaches: no division at all
+        single = once & ~twice
+        for k, mine in enumerate(cands):
+            others = taken & ~musts[k]
+            only = unions[k] & single
+            keep = [m for m in mine if not m & others and m & only == only]
+            if len(keep) != len(mine):
+                cands[k] = keep
+                changed = bool(keep)
+                if not keep:
+                    break
+    open_ = {(r, c) for (r, c, _), mine in zip(clues, cands) if len(mine) != 1}
+    if open_:
+        return None, open_
+    out = [[EMPTY] * W for _ in range(H)]
+    for k, (m,) in enumerate(cands):
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            out[i // W][i % W] = k
+            m ^= low
+    return out, open_
+
+
 class RectTask(RectMoves, RegionAnswers, GridTask):
     """Rectangles: cut the grid into rectangles, one number in each, equal to its area.
 
@@ -46,8 +127,9 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     §8: a random division (a random cell that some free domino covers, then a random free
     rectangle of area 2 to W*H/7 over it, until none fits; leftover single cells are merged
     into a neighbour; with Tatham's ``e`` on a grid 1+e times smaller, then stretched by copying
-    random rows and columns), a number in a random cell of each rectangle, numbers moved until
-    SAT proves the division unique.
+    random rows and columns), a number in a random cell of each rectangle, and as in Tatham's
+    generator the numbers that deduction (:func:`deduce_division`) cannot place moved until it
+    finds the whole division, which proves it unique without SAT.
 
     ## Interactive mode
     ``{"op": "rect", "r0", "c0", "r1", "c1"}`` draws a rectangle (corners inclusive; regions it
@@ -156,13 +238,11 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
                 grid = [[0] * W for _ in range(H)]
                 for (r, c), (_, _, h, w) in zip(spots, rects):
                     grid[r][c] = h * w
-                enc = self._formula({"grid": grid}, False)
-                models = enc.engine.models([], 2)
-                if len(models) == 1:
-                    return {"grid": grid}, enc.decode(models[0])
-                a, b = (enc.decode(m) for m in models)
+                solution, open_ = deduce_division(grid)
+                if solution is not None:
+                    return {"grid": grid}, solution  # deduction settles it: unique (Tatham's test)
                 for i, (r0, c0, h, w) in enumerate(rects):
-                    if any(a[r][c] != b[r][c] for r in range(r0, r0 + h) for c in range(c0, c0 + w)):
+                    if spots[i] in open_:  # a number deduction could not place moves
                         spots[i] = (r0 + int(rng.integers(h)), c0 + int(rng.integers(w)))
         raise RuntimeError(f"could not generate a {W}x{H} Rect puzzle")
 

@@ -28,8 +28,6 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ...core.errors import ParseError
 from ...core.instance import Instance
 from ...core.task import Transition
@@ -96,29 +94,40 @@ def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
     return [(h, area // h) for h in range(1, area + 1) if area % h == 0 and h <= H and area // h <= W]
 
 
-def _free_rects(taken: np.ndarray, r: int, c: int, kinds: list) -> list[tuple[int, int, int, int]]:
-    """Every free rectangle ``(r0, c0, h, w)`` over the free cell (r, c) with a shape of ``kinds``,
-    shape by shape, then in row-major order: from the free stretch of each row around column c."""
-    H, W = taken.shape
-    rows = taken.tolist()
-    span = {}  # row -> (leftmost, rightmost) column of the free stretch through column c
+def _free_rects(rows: list[list[bool]], r: int, c: int, kinds: list) -> list[tuple[int, int, int, int]]:
+    """Every free rectangle ``(r0, c0, h, w)`` over the free cell (r, c) of the taken-cell grid
+    ``rows`` with a shape of ``kinds``, shape by shape, then in row-major order: from the free
+    stretch of each row around column c."""
+    H, W = len(rows), len(rows[0])
+    lo_of, hi_of = {}, {}  # row -> leftmost / rightmost column of the free stretch through column c
     for step in (-1, 1):
         i = r
         while 0 <= i < H and not rows[i][c]:
-            lo = hi = c
-            while lo > 0 and not rows[i][lo - 1]:
+            row, lo, hi = rows[i], c, c
+            while lo > 0 and not row[lo - 1]:
                 lo -= 1
-            while hi < W - 1 and not rows[i][hi + 1]:
+            while hi < W - 1 and not row[hi + 1]:
                 hi += 1
-            span[i] = (lo, hi)
+            lo_of[i], hi_of[i] = lo, hi
             i += step
+    top, bot = min(lo_of), max(lo_of)
+    # the stretch common to rows r0..r (up) and r..r1 (down), by running max / min
+    up_lo, up_hi, dn_lo, dn_hi = {}, {}, {}, {}
+    lo, hi = 0, W - 1
+    for i in range(r, top - 1, -1):
+        lo, hi = max(lo, lo_of[i]), min(hi, hi_of[i])
+        up_lo[i], up_hi[i] = lo, hi
+    lo, hi = 0, W - 1
+    for i in range(r, bot + 1):
+        lo, hi = max(lo, lo_of[i]), min(hi, hi_of[i])
+        dn_lo[i], dn_hi[i] = lo, hi
     out = []
     for h, w in kinds:
-        for r0 in range(max(0, r - h + 1), min(r, H - h) + 1):
-            if r0 not in span or r0 + h - 1 not in span:
-                continue
-            lo = max(span[i][0] for i in range(r0, r0 + h))
-            hi = min(span[i][1] for i in range(r0, r0 + h))
+        if h > bot - top + 1:
+            continue
+        for r0 in range(max(top, r - h + 1), min(r, bot - h + 1) + 1):
+            r1 = r0 + h - 1
+            lo, hi = max(up_lo[r0], dn_lo[r1]), min(up_hi[r0], dn_hi[r1])
             out += [(r0, c0, h, w) for c0 in range(max(c - w + 1, lo), min(c, hi - w + 1) + 1)]
     return out
 
@@ -127,23 +136,22 @@ def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int,
     """Random free rectangles (area 2..max) over random open cells until none fits, then
     every single leftover cell merged into a neighbour where the union is a rectangle."""
     kinds = [(h, w) for h in range(1, H + 1) for w in range(1, W + 1) if 2 <= h * w <= amax]
-    taken = np.zeros((H, W), bool)
+    taken = [[False] * W for _ in range(H)]
     rects: list[list[int]] = []
     while True:
-        pair = np.zeros((H, W), bool)  # a free cell with a free neighbour: some free domino covers it
-        pair[:, 1:] |= ~taken[:, 1:] & ~taken[:, :-1]
-        pair[:, :-1] |= ~taken[:, 1:] & ~taken[:, :-1]
-        pair[1:] |= ~taken[1:] & ~taken[:-1]
-        pair[:-1] |= ~taken[1:] & ~taken[:-1]
-        open_cells = np.argwhere(pair)
-        if not len(open_cells):
+        # a free cell with a free neighbour (some free domino covers it), in row-major order
+        open_cells = [(i, j) for i in range(H) for j in range(W) if not taken[i][j] and (
+            (j > 0 and not taken[i][j - 1]) or (j < W - 1 and not taken[i][j + 1]) or
+            (i > 0 and not taken[i - 1][j]) or (i < H - 1 and not taken[i + 1][j]))]
+        if not open_cells:
             break
-        r, c = (int(x) for x in open_cells[int(rng.integers(len(open_cells)))])
+        r, c = open_cells[int(rng.integers(len(open_cells)))]
         fits = _free_rects(taken, r, c, kinds)
         r0, c0, h, w = fits[int(rng.integers(len(fits)))]
-        taken[r0:r0 + h, c0:c0 + w] = True
+        for i in range(r0, r0 + h):
+            taken[i][c0:c0 + w] = [True] * w
         rects.append([r0, c0, h, w])
-    for r, c in ((int(r), int(c)) for r, c in np.argwhere(~taken)):
+    for r, c in [(i, j) for i in range(H) for j in range(W) if not taken[i][j]]:
         rows = [x for x in rects if x[0] == r and x[2] == 1 and c in (x[1] - 1, x[1] + x[3])]
         cols = [x for x in rects if x[1] == c and x[3] == 1 and r in (x[0] - 1, x[0] + x[2])]
         options = [(x, 0) for x in rows] + [(x, 1) for x in cols]
