@@ -78,13 +78,11 @@ def _place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> s
     for i, (r, c) in enumerate(path):
         number[r * W + c] = i
     ends = np.asarray([path[-1][0] * W + path[-1][1]] + ([path[0][0] * W + path[0][1]] if n > 2 else []), np.int64)
-    shown = np.zeros(n, np.int8)
+    shown = np.zeros(n, np.int64)
     slots = n + 2  # the kernel's deduction states (live, per removal test, the ends alone)
     ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64),
-                                np.zeros(slots * n * n, np.int8), np.zeros(slots * n, np.int64),
-                                np.zeros(slots * n, np.int64), np.zeros(slots * n * n, np.int16),
-                                np.zeros(slots * n * n, np.int16), np.zeros(n * n, np.int64), np.zeros(n, np.int64),
-                                shown, np.zeros(slots * 2 * n, np.int8))
+                                np.zeros(slots * _signpost_kernel.slot_size(n), np.int16),
+                                np.zeros(_signpost_kernel.stack_size(n), np.int64), np.zeros(n, np.int64), shown)
     if not ok:
         raise RuntimeError("Signpost: deduction contradicts the chain it was given (a bug)")
     return set(np.flatnonzero(shown).tolist())
