@@ -19,21 +19,33 @@ from numba import types as nt
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
-#: (slot_groups, gstart, gslots, probe, value, nopen, value2, nopen2, queue) -> consistent
-RUN_SIG = nt.boolean(nt.int64[:, ::1], _I64, _I64, nt.boolean, _I8, _I64, _I8, _I64, _I64)
+_I64_2 = nt.int64[:, ::1]
+#: (nums, ends, pair_of, side, cell_start, cell_slots, probe, slot_groups, gstart, gslots, counts,
+#:  value, nopen, value2, nopen2, queue) -> consistent
+RUN_SIG = nt.boolean(_I64, _I64_2, _I64, nt.int64, _I64, _I64, nt.boolean, _I64_2, _I64, _I64, _I64,
+                     _I8, _I64, _I8, _I64, _I64)
 
 
-def scratch(n_slots: int, n_groups: int) -> tuple:
-    """``(value, nopen, value2, nopen2, queue)`` for :func:`run`."""
-    return (np.zeros(n_slots, np.int8), np.zeros(n_groups, np.int64), np.zeros(n_slots, np.int8),
-            np.zeros(n_groups, np.int64), np.zeros(n_slots + 1, np.int64))
+def scratch(ends: np.ndarray, n_cells: int, n_pairs: int) -> tuple:
+    """``(slot_groups, gstart, gslots, counts, value, nopen, value2, nopen2, queue)`` for
+    :func:`run` over the slots whose cells are ``ends`` (the cells' groups filled in)."""
+    n, G = len(ends), n_cells + n_pairs
+    groups = np.zeros((n, 3), np.int64)
+    groups[:, :2] = ends
+    return (groups, np.zeros(G + 1, np.int64), np.zeros(3 * n, np.int64), np.zeros(n_pairs + 1, np.int64),
+            np.zeros(n, np.int8), np.zeros(G, np.int64), np.zeros(n, np.int8), np.zeros(G, np.int64),
+            np.zeros(n + 1, np.int64))
 
 
 @njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
-def run(slot_groups, gstart, gslots, probe, value, nopen, value2, nopen2, queue):
+def run(nums, ends, pair_of, side, cell_start, cell_slots, probe, slot_groups, gstart, gslots, counts,
+        value, nopen, value2, nopen2, queue):
     """Propagate (and with ``probe`` probe) from nothing assigned; False on a contradiction.
 
-    ``slot_groups[s]`` are the three groups of slot s; group g's slots are
+    ``nums`` are the numbers (row-major), ``ends[s]`` the cells of slot s, ``pair_of[a * side +
+    b]`` (a <= b) the index of a pair, and the cells' groups ``cell_slots[cell_start[c]:
+    cell_start[c + 1]]``. The pair groups are laid out here: ``slot_groups[s]`` are the three
+    groups of slot s (cells first; groups past the cells are pairs) and group g's slots are
     ``gslots[gstart[g]:gstart[g + 1]]``. On return ``value[s]`` is 1 (true), -1 (false) or 0
     (open). The others are scratch: ``nopen`` counts each group's slots not yet propagated as
     false; ``queue`` holds the slots assigned and not yet propagated, ``s + 1`` true and
@@ -41,6 +53,26 @@ def run(slot_groups, gstart, gslots, probe, value, nopen, value2, nopen2, queue)
     """
     n = len(value)
     G = len(gstart) - 1
+    C = len(cell_start) - 1
+    for p in range(len(counts)):
+        counts[p] = 0
+    for s in range(n):
+        a = nums[ends[s, 0]]
+        b = nums[ends[s, 1]]
+        p = pair_of[a * side + b] if a <= b else pair_of[b * side + a]
+        slot_groups[s, 2] = C + p
+        counts[p] += 1
+    for g in range(C + 1):
+        gstart[g] = cell_start[g]
+    for j in range(cell_start[C]):
+        gslots[j] = cell_slots[j]
+    for g in range(C, G):
+        gstart[g + 1] = gstart[g] + counts[g - C]
+        counts[g - C] = gstart[g]  # now the next free place of the pair's group
+    for s in range(n):
+        p = slot_groups[s, 2] - C
+        gslots[counts[p]] = s
+        counts[p] += 1
     for s in range(n):
         value[s] = 0
     val = value

@@ -124,17 +124,18 @@ class _Numbering:
 
 
 @functools.lru_cache(maxsize=4096)
-def cage_template(n: int, size: int, op: str, target: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+def cage_template(n: int, size: int, op: str, target: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
     """The clauses :func:`cage_literal` writes for a cage of ``size`` cells, over local variables:
     ``i * n + v`` is "cell i holds v" (1-based, up to ``size * n``), the ones above are its own
-    new variables in the order it creates them. ``(literals, clause sizes, new variables, local
-    literal of the clue)``; cached, the same clues come back in draw after draw."""
+    new variables in the order it creates them. ``(variable of each literal, its sign, clause
+    sizes, new variables, local literal of the clue)``; cached, the same clues come back in draw
+    after draw."""
     f = _Numbering(size * n)
     local = [[[i * n + v for v in range(1, n + 1)] for i in range(size)]]
     ok = cage_literal(f, local, n, 0, [(0, i) for i in range(size)], op, target)
     sizes = np.fromiter(map(len, f.clauses), np.int64, len(f.clauses))
     lits = np.asarray([lit for cl in f.clauses for lit in cl], np.int64)
-    return lits, sizes, f.top - size * n, ok
+    return np.abs(lits), np.sign(lits), sizes, f.top - size * n, ok
 
 
 def tatham_cages(rng: np.random.Generator, n: int) -> list[int]:

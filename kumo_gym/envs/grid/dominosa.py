@@ -160,29 +160,19 @@ class DominosaTask(DominoMoves, GridTask):
         kernel on the "exactly one" groups themselves (issue 14: no clause arrays per test)."""
         from . import _dominosa_kernel as kernel
 
-        ends, groups, cell_start, cell_slots, pair_of, buffers = cls._slot_groups(H, W)
-        g = np.asarray(nums, np.int64).ravel()
-        a, b = g[ends[:, 0]], g[ends[:, 1]]
-        pid = pair_of[np.minimum(a, b) * H + np.maximum(a, b)]  # the pair of each slot, 0..P-1
-        groups[:, 2] = H * W + pid
-        counts = np.bincount(pid, minlength=H * (H + 1) // 2)
-        gstart = np.concatenate([cell_start, cell_start[-1] + np.cumsum(counts)])
-        gslots = np.concatenate([cell_slots, np.argsort(pid, kind="stable")])
-        if not kernel.run(groups, gstart, gslots, probe, *buffers):
+        ends, cell_start, cell_slots, pair_of, buffers = cls._slot_groups(H, W)
+        if not kernel.run(np.asarray(nums, np.int64).ravel(), ends, pair_of, H, cell_start, cell_slots, probe, *buffers):
             return None
-        return buffers[0].copy()
+        return buffers[4].copy()
 
     @classmethod
     @functools.lru_cache(maxsize=16)
     def _slot_groups(cls, H: int, W: int) -> tuple:
-        """Per size: the slots' cell indices, their groups (two cells, then the pair, filled per
-        test), the cells' groups as (starts, slots), the pair index of ``min * H + max`` and the
-        kernel's buffers."""
+        """Per size: the slots' cell indices, the cells' groups as (starts, slots), the pair index
+        of ``min * H + max`` and the kernel's buffers."""
         from . import _dominosa_kernel as kernel
 
         ends = np.asarray([[a * W + b, c * W + d] for (a, b), (c, d) in cls._slot_cells(H, W)], np.int64)
-        groups = np.zeros((len(ends), 3), np.int64)
-        groups[:, :2] = ends
         members = [[] for _ in range(H * W)]
         for k, (x, y) in enumerate(ends.tolist()):
             members[x].append(k)
@@ -194,7 +184,7 @@ class DominosaTask(DominoMoves, GridTask):
         for i, (x, y) in enumerate((a, b) for a in range(H) for b in range(a, H)):
             pair_of[x * H + y] = i
         P = H * (H + 1) // 2
-        return ends, groups, cell_start, cell_slots, pair_of, kernel.scratch(len(ends), H * W + P)
+        return ends, cell_start, cell_slots, pair_of, kernel.scratch(ends, H * W, P)
 
     @classmethod
     def _undecided(cls, H: int, W: int, nums: list[list[int]]) -> list[int]:

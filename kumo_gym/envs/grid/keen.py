@@ -43,39 +43,44 @@ def _extended(base: ClauseArrays, clauses: list[list[int]], n_vars: int) -> Clau
 
 
 @functools.lru_cache(maxsize=8)
-def _latin_base(n: int) -> tuple[ClauseArrays, np.ndarray, int, np.ndarray]:
-    """Per n: the Latin square's clause arrays, its variables (n x n x n), the top variable and
-    the answer variables for probing."""
+def _latin_base(n: int) -> tuple[ClauseArrays, list, int, np.ndarray]:
+    """Per n: the Latin square's clause arrays, each cell's variables (a list of n per cell,
+    row-major), the top variable and the answer variables for probing."""
     f, x = latin_copy(n, rules=("R1", "R2", None))
     x = np.asarray(x, np.int64)
-    return _latin_arrays(n), x, f.pool.top, x.ravel()
+    return _latin_arrays(n), x.reshape(n * n, n).tolist(), f.pool.top, x.ravel()
 
 
 def _cage_grade(n: int, cages: list[dict]) -> int:
     """§8 grade of a Keen draw (0 propagation, 1 failed-literal probing, 2 neither), deduced on
     the clauses :meth:`KeenTask._rules` writes (each cage's :func:`cage_literal` clauses, from a
     template kept per clue, its variables numbered in the same order), without building the
-    formula (issue 14)."""
-    base, x, top, answer = _latin_base(n)
-    parts, sizes, lits = [base.lits], [np.diff(base.starts)], []
+    formula (issue 14). The templates' local variables are shifted into one table per draw
+    (the cells' variables, then each cage's new ones) and read back in one gather."""
+    base, cell_vars, top, answer = _latin_base(n)
+    table = [0]  # local index -> variable
+    where, signs, sizes, oks = [], [], [], []
     for cage in cages:
-        cells = np.asarray(cage["cells"], np.int64)
-        t_lits, t_sizes, n_new, ok = cage_template(n, len(cells), cage["op"], cage["target"])
-        mapping = np.concatenate([[0], x[cells[:, 0], cells[:, 1]].ravel(), np.arange(top + 1, top + n_new + 1)])
-        parts.append(np.where(t_lits > 0, mapping[np.abs(t_lits)], -mapping[np.abs(t_lits)]))
-        sizes.append(t_sizes)
-        lits.append(int(mapping[ok]) if ok > 0 else -int(mapping[-ok]))
+        t_where, t_sign, t_sizes, n_new, ok = cage_template(n, len(cage["cells"]), cage["op"], cage["target"])
+        offset = len(table) - 1
+        for r, c in cage["cells"]:
+            table += cell_vars[r * n + c]
+        table += range(top + 1, top + n_new + 1)
         top += n_new
-    sizes_all = np.concatenate(sizes)
+        where.append(t_where + offset)
+        signs.append(t_sign)
+        sizes.append(t_sizes)
+        oks.append(table[abs(ok) + offset] * (1 if ok > 0 else -1))
+    sizes_all = np.concatenate([np.diff(base.starts), *sizes])
     starts = np.zeros(len(sizes_all) + 1, np.int64)
     np.cumsum(sizes_all, out=starts[1:])
-    flat = np.concatenate(parts)
+    flat = np.concatenate([base.lits, np.asarray(table, np.int64)[np.concatenate(where)] * np.concatenate(signs)])
     units = flat[starts[:-1][sizes_all == 1]]
     arrays = ClauseArrays(top, flat, starts, units, bool((sizes_all == 0).any()))
-    value = arrays.propagate(lits)
+    value = arrays.propagate(oks)
     if value is not None and (value[answer] != 0).all():
         return 0
-    value = arrays.probe(lits, answer)
+    value = arrays.probe(oks, answer)
     return 1 if value is not None and (value[answer] != 0).all() else 2
 
 

@@ -9,7 +9,6 @@ from pysat.formula import IDPool
 from ...core.instance import Instance
 from ...solvers.sat import Formula
 from .base import Cell, Check, GridTask
-from .geometry import matching
 from .tatham import codec
 
 
@@ -123,18 +122,33 @@ def at_least_literals(f: Formula, x: np.ndarray) -> dict:
     return ge
 
 
+def _augment(c: int, options: list, owner: list, seen: list) -> bool:
+    """Kuhn's augmenting path from column c over symbols ``options[c]`` (``owner``: symbol ->
+    column, -1 free), visiting symbols in the same order as :func:`.geometry.matching`."""
+    for v in options[c]:
+        if not seen[v]:
+            seen[v] = True
+            if owner[v] < 0 or _augment(owner[v], options, owner, seen):
+                owner[v] = c
+                return True
+    return False
+
+
 def random_latin(rng: np.random.Generator, n: int) -> list[list[int]]:
     """A random Latin square of 1..n (§8 samplers), as Tatham's latin.c: row by row, a random
     perfect matching of columns to the symbols each column still lacks (Hall's theorem: a Latin
     rectangle always extends). Sudoku solutions (with boxes): :func:`.solo.random_sudoku`."""
-    free = [set(range(1, n + 1)) for _ in range(n)]
+    free = [[True] * (n + 1) for _ in range(n)]  # free[c][v]: column c still lacks v
     grid = []
     for _ in range(n):
-        order = [int(v) + 1 for v in rng.permutation(n)]
-        match = matching(range(n), lambda c, order=order: [v for v in order if v in free[c]])
+        order = (rng.permutation(n) + 1).tolist()
+        options = [[v for v in order if free[c][v]] for c in range(n)]
+        owner = [-1] * (n + 1)  # symbol -> column (Kuhn's augmenting paths, as geometry.matching)
+        for c in range(n):
+            _augment(c, options, owner, [False] * (n + 1))
         row = [0] * n
-        for c, v in match.items():
-            row[c] = v
-            free[c].discard(v)
+        for v in range(1, n + 1):
+            row[owner[v]] = v
+            free[owner[v]][v] = False
         grid.append(row)
     return grid
