@@ -1,12 +1,13 @@
 """The numba kernel behind :mod:`kumo_gym.solvers.propagation` (imported on first use only).
 
-One function (its one helper, the assignment of a literal, is inlined into it), one explicit
-signature, no allocation (the caller passes every buffer) and no reference counting
+One function (no helper: the assignment of a literal is written out at its two sites, and no
+call to a builtin such as ``min`` that numba would compile as a function of its own), one
+explicit signature, no allocation (the caller passes every buffer) and no reference counting
 (``_nrt=False``): numba compiles a single small function at import, which keeps the first use in
-a fresh process (empty cache) short (issue 14, "cold start"; the inlined helper adds about 0.05 s
-CPU to it). The trail doubles as the propagation queue; ``nfalse[c]`` counts the false literals of
-clause c; a probe is undone by walking the trail back and decrementing the counters of the
-entries it had processed.
+a fresh process (empty cache) short (issue 14, "cold start": about 1.1 s CPU with an inlined
+helper and ``min``, 0.95 s without). The trail doubles as the propagation queue; ``nfalse[c]``
+counts the false literals of clause c; a probe is undone by walking the trail back and
+decrementing the counters of the entries it had processed.
 """
 from numba import njit
 from numba import types as nt
@@ -15,28 +16,6 @@ _A = nt.int64[::1]
 _B = nt.int8[::1]
 #: (lits, starts, occ_start, occ, todo, candidates, target, n_target, value, nfalse, trail) -> ok
 DEDUCE_SIG = nt.boolean(_A, _A, _A, _A, _A, _A, _B, nt.int64, _B, _A, _A)
-
-
-_CONFLICT, _OK, _DONE = 0, 1, 2
-
-
-@njit(inline="always", _nrt=False)
-def _assign(lit, value, target, trail, tlen, mark, hits, n_target):
-    """Make ``lit`` true: ``(_CONFLICT, ...)`` when it is already false, ``(_DONE, ...)`` when the
-    last awaited target literal comes true at the root, else ``(_OK, new tlen, new hits)``."""
-    v = abs(lit)
-    s = 1 if lit > 0 else -1
-    if value[v] == -s:
-        return _CONFLICT, tlen, hits
-    if value[v] == 0:
-        value[v] = s
-        if mark < 0 and target[v] == s:
-            hits += 1
-            if hits == n_target:
-                return _DONE, tlen, hits
-        trail[tlen] = lit
-        tlen += 1
-    return _OK, tlen, hits
 
 
 @njit(DEDUCE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
@@ -71,11 +50,18 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
         else:
             lit = 0
         if lit != 0:
-            code, tlen, hits = _assign(lit, value, target, trail, tlen, mark, hits, n_target)
-            if code == _DONE:
-                return True
-            if code == _CONFLICT:
+            v = abs(lit)
+            s = 1 if lit > 0 else -1
+            if value[v] == -s:
                 ok = False
+            elif value[v] == 0:
+                value[v] = s
+                if mark < 0 and target[v] == s:
+                    hits += 1
+                    if hits == n_target:
+                        return True
+                trail[tlen] = lit
+                tlen += 1
             if ok and (k < len(todo)):
                 continue
         # 2. propagate
@@ -108,11 +94,15 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
                 if free == 0:
                     ok = False
                 elif free == 1:
-                    code, tlen, hits = _assign(last, value, target, trail, tlen, mark, hits, n_target)
-                    if code == _DONE:
-                        return True
-                    if code == _CONFLICT:
-                        ok = False
+                    v = abs(last)  # free: found so by the scan
+                    s = 1 if last > 0 else -1
+                    value[v] = s
+                    if mark < 0 and target[v] == s:
+                        hits += 1
+                        if hits == n_target:
+                            return True
+                    trail[tlen] = last
+                    tlen += 1
         # 3. decide what the outcome means
         if mark >= 0:
             # undo the probe
@@ -125,7 +115,8 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
                     for j in range(occ_start[code], occ_start[code + 1]):
                         nfalse[occ[j]] -= 1
                 value[abs(lit)] = 0
-            head = min(head, tlen)
+            if tlen < head:  # noqa: PLR1730 (numba compiles min() as a function of its own)
+                head = tlen
             probed = candidates[probe_i]
             mark = -1
             if not ok:
