@@ -29,19 +29,24 @@ class RectParams(GridParams):
     min_cells = 2
 
 
-_SHAPES: dict = {}
+_OVER: dict = {}
 
 
-def _shape_masks(H: int, W: int, area: int) -> list[tuple[int, int, int]]:
-    """``(h, w, bitmask at the top left corner)`` of every rectangle shape of ``area`` cells that
-    fits an H x W grid (bit ``r * W + c``), kept per size and area."""
-    key = (H, W, area)
-    out = _SHAPES.get(key)
+def _masks_over(H: int, W: int, area: int, r: int, c: int) -> list[int]:
+    """The cell bitmasks (bit ``r * W + c``) of every rectangle of ``area`` cells in an H x W
+    grid that covers (r, c), kept per size, area and cell."""
+    key = (H, W, area, r, c)
+    out = _OVER.get(key)
     if out is None:
-        out = [(h, w, sum(((1 << w) - 1) << (i * W) for i in range(h))) for h, w in shapes(area, H, W)]
-        if len(_SHAPES) > 4096:
-            _SHAPES.clear()
-        _SHAPES[key] = out
+        out = []
+        for h, w in shapes(area, H, W):
+            base = sum(((1 << w) - 1) << (i * W) for i in range(h))
+            for r0 in range(max(0, r - h + 1), min(r, H - h) + 1):
+                for c0 in range(max(0, c - w + 1), min(c, W - w) + 1):
+                    out.append(base << (r0 * W + c0))
+        if len(_OVER) > 50_000:
+            _OVER.clear()
+        _OVER[key] = out
     return out
 
 
@@ -60,14 +65,8 @@ def deduce_division(grid: list[list[int]]) -> tuple[list[list[int]] | None, set[
         numbers |= 1 << (r * W + c)
     cands = []
     for r, c, n in clues:
-        bit, mine = 1 << (r * W + c), []
-        for h, w, base in _shape_masks(H, W, n):
-            for r0 in range(max(0, r - h + 1), min(r, H - h) + 1):
-                for c0 in range(max(0, c - w + 1), min(c, W - w) + 1):
-                    m = base << (r0 * W + c0)
-                    if m & numbers == bit:
-                        mine.append(m)
-        cands.append(mine)
+        bit = 1 << (r * W + c)
+        cands.append([m for m in _masks_over(H, W, n, r, c) if m & numbers == bit])
     full = (1 << (H * W)) - 1
     changed = all(cands)
     while changed:

@@ -122,13 +122,23 @@ def _free_rects(rows: list[list[bool]], r: int, c: int, kinds: list) -> list[tup
         lo, hi = max(lo, lo_of[i]), min(hi, hi_of[i])
         dn_lo[i], dn_hi[i] = lo, hi
     out = []
+    spans: list = []
+    last_h = None
     for h, w in kinds:
-        if h > bot - top + 1:
-            continue
-        for r0 in range(max(top, r - h + 1), min(r, bot - h + 1) + 1):
-            r1 = r0 + h - 1
-            lo, hi = max(up_lo[r0], dn_lo[r1]), min(up_hi[r0], dn_hi[r1])
-            out += [(r0, c0, h, w) for c0 in range(max(c - w + 1, lo), min(c, hi - w + 1) + 1)]
+        if h != last_h:  # the common stretch of each run of h rows through row r (kinds come by height)
+            last_h, spans = h, []
+            for r0 in range(max(top, r - h + 1), min(r, bot - h + 1) + 1):
+                r1 = r0 + h - 1
+                lo, hi = up_lo[r0], up_hi[r0]
+                lo = max(lo, dn_lo[r1])
+                hi = min(hi, dn_hi[r1])
+                spans.append((r0, lo, hi))
+        for r0, lo, hi in spans:
+            a, b = c - w + 1, hi - w + 1
+            a = max(a, lo)
+            b = min(b, c)
+            if a <= b:
+                out += [(r0, c0, h, w) for c0 in range(a, b + 1)]
     return out
 
 
