@@ -13,7 +13,7 @@ from ...solvers.engine import Encoding
 from ...solvers.propagation import ClauseArrays
 from .base import Check, GridParams, presets
 from .cages import cage_literal, cage_ok, cage_template, tatham_cages, tatham_clue_types
-from .latin import LatinGridTask, latin_copy, random_latin
+from .latin import LatinGridTask, cyclic_latin, latin_copy, random_latin
 from .render import Sketch
 from .tatham.keen import make_state
 
@@ -168,8 +168,7 @@ class KeenTask(LatinGridTask):
         pending: list = []  # draws not yet checked for uniqueness, in order
         for attempt in range(500):
             sol = random_latin(rng, n)
-            while any(all(v == (r + s * c + k) % n + 1 for r, row in enumerate(sol) for c, v in enumerate(row))
-                      for k in range(n) for s in (1, -1)):
+            while cyclic_latin(sol):
                 sol = random_latin(rng, n)  # a cyclic square: a blind answer would solve it (half of 3x3)
             cage_of = tatham_cages(rng, n)
             ops = tatham_clue_types(rng, n, sol, cage_of, diff in "en", params["multiplication_only"])

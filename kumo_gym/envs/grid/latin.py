@@ -122,6 +122,14 @@ def at_least_literals(f: Formula, x: np.ndarray) -> dict:
     return ge
 
 
+def cyclic_latin(sol: list[list[int]]) -> bool:
+    """Whether ``sol`` is one of the cyclic Latin squares ``(r +- c + k) % n + 1``: the blind grids
+    of Latin puzzles, so a puzzle with that solution would be solved blind (generators redraw)."""
+    n = len(sol)
+    return any(all(v == (r + s * c + k) % n + 1 for r, row in enumerate(sol) for c, v in enumerate(row))
+               for k in range(n) for s in (1, -1))
+
+
 def _augment(c: int, options: list, owner: list, seen: list) -> bool:
     """Kuhn's augmenting path from column c over symbols ``options[c]`` (``owner``: symbol ->
     column, -1 free), visiting symbols in the same order as :func:`.geometry.matching`."""

@@ -11,7 +11,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, presets
-from .latin import LatinGridTask, at_least_literals, latin_formula, random_latin
+from .latin import LatinGridTask, at_least_literals, cyclic_latin, latin_formula, random_latin
 from .render import Sketch
 from .tatham.unequal import diagram, neighbour_pairs
 
@@ -125,6 +125,8 @@ class UnequalTask(LatinGridTask):
     def _draw(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         n, diff, adjacent = params["n"], params["tatham_difficulty"], params["adjacent"]
         sol = random_latin(rng, n)
+        while cyclic_latin(sol):
+            sol = random_latin(rng, n)  # a blind answer would solve it (half of 3x3): generate would redraw
         full = {"n": n, "mode": "adjacent" if adjacent else "unequal", "grid": sol}
         val = lambda cell: sol[cell[0]][cell[1]]
         if adjacent:
