@@ -1,4 +1,4 @@
-"""The work queue of the line-solving numba kernels (Pattern, Towers): which rows and columns
+"""The work queue of the line-solving numba kernel of Towers (Pattern's writes it out): which rows and columns
 still have to be solved again, each at most once in it.
 
 A ring buffer ``queue`` of one more slot than there are lines and a flag per line ``inq``

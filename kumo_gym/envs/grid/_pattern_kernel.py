@@ -8,12 +8,15 @@ cells can hold the first j runs, ``B[j, p]``: the cells from p on can hold the r
 cell that is black in every placement is black, white in every placement white. Lines whose
 cells changed are solved again until nothing changes. Every deduction holds in every solution,
 so a picture this solves is the only solution of its clues: no SAT search is needed.
+
+One entry point, the line tables and the work queue written out in it (no helper: numba
+re-optimises an inlined helper inside every caller, and tuple-returning ones cost more), so the
+first use in a fresh process compiles one function (issue 14, "cold start": about 0.25 s CPU less
+than with the helpers).
 """
 import numpy as np
 from numba import njit
 from numba import types as nt
-
-from . import _line_queue as lines
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -28,69 +31,6 @@ def scratch(H: int, W: int) -> tuple:
     return (np.zeros((H + W, L // 2 + 2), np.int64), np.zeros(H + W, np.int64), np.zeros(H * W, np.int8),
             np.zeros(L, np.int8), np.zeros((L // 2 + 3, L + 2), np.int8), np.zeros((L // 2 + 3, L + 2), np.int8),
             np.zeros(L + 1, np.int64), np.zeros(L + 1, np.int64), np.zeros(H + W + 1, np.int64), np.zeros(H + W, np.int8))
-
-
-@njit(inline="always", _nrt=False)
-def _line(vals, n, clue, k, F, B, white_before, can_black):
-    """The tables of one line (``vals``: 1 black, -1 white, 0 open; ``clue[0:k]`` its runs):
-    fills ``F`` and ``B`` (a cell p can be white when some ``F[j, p] and B[j, p + 1]``) and
-    ``can_black[0:n]`` (how many placements of a run cover the cell: > 0 when it can be black)."""
-    # white_before[p]: how many cells among the first p are decided white
-    white_before[0] = 0
-    for p in range(n):
-        white_before[p + 1] = white_before[p] + (1 if vals[p] == -1 else 0)
-    # every other entry of the tables is written below before it is read
-    for j in range(k + 1):
-        F[j, 0] = 1 if j == 0 else 0
-        B[j, n] = 1 if j == k else 0
-    for p in range(1, n + 1):
-        for j in range(k + 1):
-            ok = vals[p - 1] != 1 and (F[j, p - 1] != 0)
-            if not ok and j > 0:
-                s = p - clue[j - 1]
-                if s >= 0 and white_before[p] - white_before[s] == 0:
-                    if s == 0:
-                        ok = F[j - 1, 0] != 0
-                    else:
-                        ok = vals[s - 1] != 1 and (F[j - 1, s - 1] != 0)
-            F[j, p] = 1 if ok else 0
-    for p in range(n - 1, -1, -1):
-        for j in range(k, -1, -1):
-            ok = vals[p] != 1 and (B[j, p + 1] != 0)
-            if not ok and j < k:
-                e = p + clue[j]
-                if e <= n and white_before[e] - white_before[p] == 0:
-                    if e == n:
-                        ok = B[j + 1, n] != 0
-                    else:
-                        ok = vals[e] != 1 and (B[j + 1, e + 1] != 0)
-            B[j, p] = 1 if ok else 0
-    # black: some run j placed at s covering the cell; marked by a difference array
-    for p in range(n + 1):
-        can_black[p] = 0
-    for j in range(k):
-        ln = clue[j]
-        for s in range(n - ln + 1):
-            e = s + ln
-            if white_before[e] - white_before[s] != 0:
-                continue
-            if s == 0:
-                left = F[j, 0] != 0
-            else:
-                left = vals[s - 1] != 1 and (F[j, s - 1] != 0)
-            if not left:
-                continue
-            if e == n:
-                right = B[j + 1, n] != 0
-            else:
-                right = vals[e] != 1 and (B[j + 1, e + 1] != 0)
-            if right:
-                can_black[s] += 1
-                can_black[e] -= 1
-    run = 0
-    for p in range(n):
-        run += can_black[p]
-        can_black[p] = run
 
 
 @njit(SOLVES_SIG, cache=True, nogil=True, _nrt=False)
@@ -118,14 +58,79 @@ def solves(H, W, pic, clue, nk, val, vals, F, B, white_before, can_black, queue,
                 run = 0
     for i in range(H * W):
         val[i] = 0
-    head, tail = lines.start(queue, inq, nl)
+    # the work queue: a ring of nl + 1 slots, inq[li] whether line li waits in it; every line first
+    for li in range(nl):
+        queue[li] = li
+        inq[li] = 1
+    head = 0
+    tail = nl
     open_cells = H * W
     while head != tail and open_cells:
-        li, head = lines.pop(queue, inq, head)
+        li = queue[head]
+        inq[li] = 0
+        head = head + 1 if head + 1 < len(queue) else 0
         n = W if li < H else H
         for p in range(n):
             vals[p] = val[li * W + p if li < H else p * W + (li - H)]
-        _line(vals, n, clue[li], nk[li], F, B, white_before, can_black)
+        k = nk[li]
+        # the tables of the line: F, B (a cell p can be white when some F[j, p] and B[j, p + 1]) and
+        # can_black (how many placements of a run cover the cell: > 0 when it can be black)
+        # white_before[p]: how many cells among the first p are decided white
+        white_before[0] = 0
+        for p in range(n):
+            white_before[p + 1] = white_before[p] + (1 if vals[p] == -1 else 0)
+        # every other entry of the tables is written below before it is read
+        for j in range(k + 1):
+            F[j, 0] = 1 if j == 0 else 0
+            B[j, n] = 1 if j == k else 0
+        for p in range(1, n + 1):
+            for j in range(k + 1):
+                ok = vals[p - 1] != 1 and (F[j, p - 1] != 0)
+                if not ok and j > 0:
+                    s = p - clue[li, j - 1]
+                    if s >= 0 and white_before[p] - white_before[s] == 0:
+                        if s == 0:
+                            ok = F[j - 1, 0] != 0
+                        else:
+                            ok = vals[s - 1] != 1 and (F[j - 1, s - 1] != 0)
+                F[j, p] = 1 if ok else 0
+        for p in range(n - 1, -1, -1):
+            for j in range(k, -1, -1):
+                ok = vals[p] != 1 and (B[j, p + 1] != 0)
+                if not ok and j < k:
+                    e = p + clue[li, j]
+                    if e <= n and white_before[e] - white_before[p] == 0:
+                        if e == n:
+                            ok = B[j + 1, n] != 0
+                        else:
+                            ok = vals[e] != 1 and (B[j + 1, e + 1] != 0)
+                B[j, p] = 1 if ok else 0
+        # black: some run j placed at s covering the cell; marked by a difference array
+        for p in range(n + 1):
+            can_black[p] = 0
+        for j in range(k):
+            ln = clue[li, j]
+            for s in range(n - ln + 1):
+                e = s + ln
+                if white_before[e] - white_before[s] != 0:
+                    continue
+                if s == 0:
+                    left = F[j, 0] != 0
+                else:
+                    left = vals[s - 1] != 1 and (F[j, s - 1] != 0)
+                if not left:
+                    continue
+                if e == n:
+                    right = B[j + 1, n] != 0
+                else:
+                    right = vals[e] != 1 and (B[j + 1, e + 1] != 0)
+                if right:
+                    can_black[s] += 1
+                    can_black[e] -= 1
+        run = 0
+        for p in range(n):
+            run += can_black[p]
+            can_black[p] = run
         for p in range(n):
             if vals[p] != 0:
                 continue
@@ -141,5 +146,8 @@ def solves(H, W, pic, clue, nk, val, vals, F, B, white_before, can_black, queue,
             val[cell] = 1 if can_black[p] > 0 else -1
             open_cells -= 1
             other = H + p if li < H else p
-            tail = lines.push(queue, inq, tail, other)
+            if not inq[other]:
+                inq[other] = 1
+                queue[tail] = other
+                tail = tail + 1 if tail + 1 < len(queue) else 0
     return open_cells == 0
