@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import itertools
 
 import numpy as np
 
@@ -12,6 +11,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, presets
+from .deduce.towers import easy_givens
 from .latin import LatinGridTask, latin_formula, random_latin
 from .render import Sketch
 from .tatham.towers import SIDES
@@ -152,7 +152,7 @@ class TowersTask(LatinGridTask):
                 "left": [visible_count(row) for row in sol], "right": [visible_count(row[::-1]) for row in sol],
                 "grid": sol}
         if easy and n <= 7:
-            return {**full, "grid": self._easy_givens(rng, n, full)}, sol
+            return {**full, "grid": easy_givens(rng, n, full)}, sol
         enc = self.encode(full)
         eng, truth = enc.engine, enc.solution_values(enc.assumptions())
         edges = [list(enc.clues[side, i][1]) for side in SIDES for i in range(n)]
@@ -179,44 +179,6 @@ class TowersTask(LatinGridTask):
                             for s, side in enumerate(SIDES)}}
         return {**state, "grid": [[v if enc.clues[r, c][1][0] in on else 0 for c, v in enumerate(row)]
                                   for r, row in enumerate(sol)]}, sol
-
-    @staticmethod
-    def _easy_givens(rng: np.random.Generator, n: int, full: dict) -> list[list]:
-        """Easy (every edge clue kept): the givens, by line deduction on the grid (a kernel, see
-        _towers_kernel; what it solves is unique): the shortest prefix of a random cell order
-        that it solves (binary search: more givens never deduce less), then givens dropped in a
-        seeded order while it still solves the puzzle."""
-        from . import _towers_kernel
-
-        perms = np.asarray(list(itertools.permutations(range(1, n + 1))), np.int8)
-        front = (np.diff(np.maximum.accumulate(perms, axis=1), axis=1) > 0).sum(axis=1).astype(np.int8) + 1
-        back = (np.diff(np.maximum.accumulate(perms[:, ::-1], axis=1), axis=1) > 0).sum(axis=1).astype(np.int8) + 1
-        clues = np.asarray([v for side in SIDES for v in full[side]], np.int64)
-        sol = np.asarray(full["grid"], np.int8).ravel()
-        scratch = (np.zeros(n * n, np.int64), np.zeros(n, np.int64), np.zeros(2 * n + 1, np.int64), np.zeros(2 * n, np.int8))
-        given = np.zeros(n * n, np.int8)
-
-        def solves(goal: int = -1) -> bool:
-            return _towers_kernel.solves(n, perms, front, back, clues, given, goal, *scratch)
-
-        order = rng.permutation(n * n)
-        lo, hi = 0, n * n
-        while lo < hi:
-            k = (lo + hi) // 2
-            given[:] = 0
-            given[order[:k]] = sol[order[:k]]
-            if solves():
-                hi = k
-            else:
-                lo = k + 1
-        given[:] = 0
-        given[order[:lo]] = sol[order[:lo]]
-        for j in rng.permutation(lo):
-            cell = int(order[j])
-            given[cell] = 0
-            if not solves(cell):  # the rest decide this cell again: then they decide every cell
-                given[cell] = sol[cell]
-        return given.reshape(n, n).tolist()
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         st = instance.data["state"]
