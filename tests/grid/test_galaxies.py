@@ -119,9 +119,9 @@ def test_interactive_and_drawing():
 
 
 def test_array_deduction_matches_the_formula_deduction():
-    # deduce_regions (no formula) and GalaxiesTask.deduce (propagation of the clauses plus
+    # deduce_regions (no formula) and deduce_encoding (propagation of the clauses plus
     # reachability) agree, and a decided grid is the solution
-    from kumo_gym.envs.grid.galaxies import deduce_regions
+    from kumo_gym.envs.grid.deduce.galaxies import deduce_encoding, deduce_regions
     from kumo_gym.envs.grid.geometry import random_symmetric_partition
 
     rng = np.random.default_rng(5)
@@ -130,7 +130,7 @@ def test_array_deduction_matches_the_formula_deduction():
         dots, sol = random_symmetric_partition(rng, H, W, seeds, {(0, 0): 1, (0, 1): 1, (1, 0): 1, (1, 1): 1})
         labels = deduce_regions(H, W, dots)
         enc = T.encode({"W": W, "H": H, "dots": dots})
-        value = T.deduce(enc)
+        value = deduce_encoding(enc)
         by_arrays = labels is not None and bool((labels >= 0).all())
         assert by_arrays == enc.engine.fixes_answer(value)
         if by_arrays:

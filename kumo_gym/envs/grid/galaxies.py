@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import numpy as np
 
@@ -12,80 +11,15 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .geometry import components, connected_cuts, dot_cells, flood, random_symmetric_partition
+from .deduce.galaxies import deduce_regions, draw, grade_layout
+from .geometry import components, connected_cuts, dot_cells
 from .render import Sketch
 
 #: the most dots a grid of the largest size may hold (answer labels are dot indices)
 MAX_DOTS = 400
-#: dots seeded before the regions grow (``geometry.random_symmetric_partition``): a * cells + b,
-#: tuned so that our dot counts are Tatham's (§8 calibration)
-SEEDS = (0.082, -1.5)
-#: how often a seeded dot goes on a cell centre, an edge or a corner
-SHAPES = {(0, 0): 1.0, (0, 1): 1.5, (1, 0): 1.5, (1, 1): 4.0}
 #: the layout's SAT solver: the uniqueness proofs of the hard preset (15x15, ~45 dots) run faster on
 #: MiniSat than on CaDiCaL (benchmarks/grid.py; issue 14)
 SOLVER = "minisat22"
-#: level 'n' draws so many partitions for one that :meth:`GalaxiesTask.deduce` solves before it takes
-#: any unique one
-DEDUCED_TRIES = 100
-#: unique partitions drawn on grids of at most so many cells, keeping the one with the fewest dots
-#: (3x3: 3.05 dots on average, Tatham's 2.96 over 200 of his)
-PICK = {9: 12, 25: 2}
-
-
-def deduce_regions(H: int, W: int, dots) -> np.ndarray | None:
-    """Galaxies' deduction without a formula (what :meth:`GalaxiesTask.deduce` computes without
-    probing, on arrays): ``open[r, c, k]`` (cell in dot k's region is still possible) and
-    ``known[r, c, k]``, from the cells each dot touches, to a fixpoint of
-
-    * R1: a cell known in one region is in no other; a cell with one region left is in it;
-    * R4: a cell is in k's region exactly when its mirror image about dot k is (and never when
-      that image lies off the grid);
-    * R2: a cell that no path of cells still open to k joins to dot k's cells is not in k's region.
-
-    These are unit propagation of the rules' clauses plus the reachability step, so the result is
-    the same; every step follows from the rules. The dot index of every cell when that decides
-    them all, -1 where some stay open; None when the dots contradict the rules.
-    """
-    K = len(dots)
-    r = np.arange(H)[:, None, None]
-    c = np.arange(W)[None, :, None]
-    r2 = np.asarray([d[0] for d in dots])[None, None, :]
-    c2 = np.asarray([d[1] for d in dots])[None, None, :]
-    mr, mc = r2 - r, c2 - c
-    open_ = (mr >= 0) & (mr < H) & (mc >= 0) & (mc < W)
-    valid = open_.ravel()
-    kk = np.broadcast_to(np.arange(K)[None, None, :], (H, W, K))
-    mirror = ((np.clip(mr, 0, H - 1) * W + np.clip(mc, 0, W - 1)) * K + kk).ravel()
-    known = np.zeros((H, W, K), bool)
-    for k, dot in enumerate(dots):
-        for cell in dot_cells(dot):
-            known[cell][k] = True
-    count = np.count_nonzero
-    while True:
-        before = (count(open_), count(known))
-        if (known & ~open_).any() or (known.sum(axis=2) > 1).any():
-            return None
-        open_ &= known | ~known.any(axis=2, keepdims=True)
-        flat_open, flat_known = open_.ravel(), known.ravel()
-        open_ = (flat_open & flat_open[mirror]).reshape(H, W, K)
-        known = (flat_known | (flat_known[mirror] & valid)).reshape(H, W, K)
-        left = open_.sum(axis=2, keepdims=True)
-        if (left == 0).any():
-            return None
-        known |= open_ & (left == 1)
-        open_ &= flood(known & open_, open_)  # every region at once, from the cells known to be in it
-        if (count(open_), count(known)) == before:
-            break
-    decided = known.any(axis=2)
-    return np.where(decided, known.argmax(axis=2), -1)
-
-
-@functools.lru_cache(maxsize=4096)
-def deduced(H: int, W: int, dots: tuple) -> bool:
-    """Whether :func:`deduce_regions` decides every cell (small grids draw the same dots often)."""
-    labels = deduce_regions(H, W, dots)
-    return labels is not None and bool((labels >= 0).all())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -218,27 +152,6 @@ class GalaxiesTask(GridTask):
                         cuts=lambda value: [cl for cut in per_dot for cl in cut(value)], cut_rule="R2", extra={"x": x},
                         solver=SOLVER)
 
-    def deduce(self, enc: Encoding, probe: bool = False) -> np.ndarray | None:
-        """Galaxies' own deduction (Tatham's way): unit propagation of the rules (or failed-literal
-        probing, with ``probe``) alternated with reachability -- a cell that no path of cells still
-        open to dot k joins to that dot's cells is not in k's region (R2) -- until neither learns
-        anything. Sound, so a result that fixes every cell proves the puzzle unique; None: the
-        clues contradict the rules."""
-        x = enc.extra["x"]
-        has = x != 0
-        eng = enc.engine
-        lits = np.asarray(enc.assumptions(), np.int64)
-        while True:
-            value = eng.probe(lits) if probe else eng.propagate(lits)
-            if value is None:
-                return None
-            v = value[x]
-            open_ = has & (v >= 0)
-            cut = open_ & ~flood(has & (v > 0), open_)  # every region at once from its known cells
-            if not cut.any():
-                return value
-            lits = np.concatenate([lits, -x[cut].astype(np.int64)])
-
     def solutions(self, instance: Instance, limit: int = 2) -> list[list[list]]:
         """Deduction first (:func:`deduce_regions`): when it decides every cell, that labelling is
         the only solution; otherwise SAT enumeration with the connectivity cuts."""
@@ -251,52 +164,14 @@ class GalaxiesTask(GridTask):
         return super().solutions(instance, limit)
 
     def grade(self, instance: Instance) -> int:
-        """§8 grade by Galaxies' own deduction (:meth:`deduce`): 0 propagation with reachability
+        """§8 grade by Galaxies' own deduction (``deduce.galaxies``): 0 propagation with reachability
         solves it, 1 probing with reachability does, 2 search is needed."""
-        return self._grade(instance.data["state"])
-
-    def _grade(self, state: dict, enc: Encoding | None = None) -> int:
-        labels = deduce_regions(*self.shape(state), state["dots"])
-        if labels is not None and (labels >= 0).all():
-            return 0
-        enc = enc or self.encode(state)
-        return 1 if enc.engine.fixes_answer(self.deduce(enc, probe=True)) else 2
+        return grade_layout(instance.data["state"], self.encode)
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Random symmetric partitions until one is certified unique: by :meth:`deduce` (then no
-        search runs), else by SAT with connectivity cuts. Level 'n' keeps only puzzles the deduction
-        solves (Tatham's level 'n': his solver's normal deductions do) while any are found in
-        :data:`DEDUCED_TRIES` draws; level 'u' prefers ones that need search (grade 2). On small
-        grids the one with the fewest dots among :data:`PICK` unique draws (blocked growth leaves
-        many one-cell regions, Tatham's are larger)."""
-        W, H = params["W"], params["H"]
-        picked: list = []
-        for attempt in range(500):
-            dots, sol = random_symmetric_partition(rng, H, W, round(SEEDS[0] * H * W + SEEDS[1]), SHAPES)
-            if len(dots) <= 1:
-                continue
-            state = {"W": W, "H": H, "dots": dots}
-            solved = deduced(H, W, tuple(map(tuple, dots)))  # unique, with no formula built
-            if params["tatham_difficulty"] == "u" and attempt < 50:  # 'u': prefer puzzles that need search
-                if solved or self._grade(state) < 2:
-                    continue
-                grade = 2
-            elif solved:
-                grade = 0
-            elif attempt < DEDUCED_TRIES:
-                continue
-            else:
-                grade = self._grade(state)
-            if grade == 2:  # deduction stalls: SAT with the cuts certifies it
-                enc = self.encode(state)
-                truth = enc.solution_values([int(v) if k == sol[r][c] else -int(v)
-                                             for (r, c, k), v in np.ndenumerate(enc.extra["x"]) if v])
-                if enc.engine.alternative(enc.assumptions(), truth, deduce=False) is not None:
-                    continue
-            picked.append((state, sol))
-            if len(picked) >= next((n for cells, n in sorted(PICK.items()) if H * W <= cells), 1):
-                return min(picked, key=lambda p: len(p[0]["dots"]))
-        raise RuntimeError(f"could not generate a {W}x{H} Galaxies puzzle")
+        """Random symmetric partitions until one is certified unique, by Galaxies' deduction or else by
+        SAT with the connectivity cuts (:func:`.deduce.galaxies.draw` says how each level chooses)."""
+        return draw(rng, params["H"], params["W"], params["tatham_difficulty"], self.encode)
 
     def answer_text(self, instance: Instance) -> str:
         return ("give every cell the index k of the dot whose region it belongs to (an integer from 0 to "
