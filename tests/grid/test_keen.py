@@ -136,7 +136,7 @@ def test_generator_grade_matches_the_engine_grade():
     """The generator grades draws on clause arrays built from per-clue templates; the grade must
     be the engine's on the task's own encoding."""
     from kumo_gym.envs.grid.cages import tatham_cages, tatham_clue_types
-    from kumo_gym.envs.grid.keen import _cage_grade
+    from kumo_gym.envs.grid.deduce.keen import cage_grade
     from kumo_gym.envs.grid.latin import random_latin
     from kumo_gym.envs.grid.tatham.keen import make_state
 
@@ -148,7 +148,7 @@ def test_generator_grade_matches_the_engine_grade():
             cage_of = tatham_cages(rng, n)
             state = make_state(n, cage_of, tatham_clue_types(rng, n, sol, cage_of, True, bool(rng.integers(2))))
             enc = T.encode(state)
-            g = _cage_grade(n, state["cages"])
+            g = cage_grade(n, state["cages"])
             assert g == enc.engine.grade(enc.assumptions())
             seen.add(g)
     assert seen >= {0, 2}

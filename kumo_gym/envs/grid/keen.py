@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import numpy as np
 
@@ -10,9 +9,9 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding
-from ...solvers.propagation import ClauseArrays
 from .base import Check, GridParams, presets
-from .cages import cage_literal, cage_ok, cage_template, tatham_cages, tatham_clue_types
+from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
+from .deduce.keen import cage_grade, extended, latin_arrays
 from .latin import LatinGridTask, cyclic_latin, latin_copy, random_latin
 from .render import Sketch
 from .tatham.keen import make_state
@@ -26,62 +25,6 @@ class KeenParams(GridParams):
     tatham_difficulty: str = param("n", choices=("e", "n", "h", "x", "u"),
                                    doc="Tatham's level: e easy (probing solves it), higher levels any unique puzzle")
     multiplication_only: bool = param(False, doc="every cage of two or more cells is a product clue")
-
-
-@functools.lru_cache(maxsize=8)
-def _latin_arrays(n: int) -> ClauseArrays:
-    f, _ = latin_copy(n, rules=("R1", "R2", None))
-    return ClauseArrays.from_clauses(f.clauses, f.n_vars)
-
-
-def _extended(base: ClauseArrays, clauses: list[list[int]], n_vars: int) -> ClauseArrays:
-    """``base`` followed by ``clauses``, as one set of clause arrays (only the new part is converted)."""
-    more = ClauseArrays.from_clauses(clauses, n_vars)
-    return ClauseArrays(max(base.n_vars, more.n_vars), np.concatenate([base.lits, more.lits]),
-                        np.concatenate([base.starts, more.starts[1:] + base.starts[-1]]),
-                        np.concatenate([base.units, more.units]), base.empty or more.empty)
-
-
-@functools.lru_cache(maxsize=8)
-def _latin_base(n: int) -> tuple[ClauseArrays, list, int, np.ndarray]:
-    """Per n: the Latin square's clause arrays, each cell's variables (a list of n per cell,
-    row-major), the top variable and the answer variables for probing."""
-    f, x = latin_copy(n, rules=("R1", "R2", None))
-    x = np.asarray(x, np.int64)
-    return _latin_arrays(n), x.reshape(n * n, n).tolist(), f.pool.top, x.ravel()
-
-
-def _cage_grade(n: int, cages: list[dict]) -> int:
-    """§8 grade of a Keen draw (0 propagation, 1 failed-literal probing, 2 neither), deduced on
-    the clauses :meth:`KeenTask._rules` writes (each cage's :func:`cage_literal` clauses, from a
-    template kept per clue, its variables numbered in the same order), without building the
-    formula (issue 14). The templates' local variables are shifted into one table per draw
-    (the cells' variables, then each cage's new ones) and read back in one gather."""
-    base, cell_vars, top, answer = _latin_base(n)
-    table = [0]  # local index -> variable
-    where, signs, sizes, oks = [], [], [], []
-    for cage in cages:
-        t_where, t_sign, t_sizes, n_new, ok = cage_template(n, len(cage["cells"]), cage["op"], cage["target"])
-        offset = len(table) - 1
-        for r, c in cage["cells"]:
-            table += cell_vars[r * n + c]
-        table += range(top + 1, top + n_new + 1)
-        top += n_new
-        where.append(t_where + offset)
-        signs.append(t_sign)
-        sizes.append(t_sizes)
-        oks.append(table[abs(ok) + offset] * (1 if ok > 0 else -1))
-    sizes_all = np.concatenate([np.diff(base.starts), *sizes])
-    starts = np.zeros(len(sizes_all) + 1, np.int64)
-    np.cumsum(sizes_all, out=starts[1:])
-    flat = np.concatenate([base.lits, np.asarray(table, np.int64)[np.concatenate(where)] * np.concatenate(signs)])
-    units = flat[starts[:-1][sizes_all == 1]]
-    arrays = ClauseArrays(top, flat, starts, units, bool((sizes_all == 0).any()))
-    value = arrays.propagate(oks)
-    if value is not None and (value[answer] != 0).all():
-        return 0
-    value = arrays.probe(oks, answer)
-    return 1 if value is not None and (value[answer] != 0).all() else 2
 
 
 class KeenTask(LatinGridTask):
@@ -158,7 +101,7 @@ class KeenTask(LatinGridTask):
         lits = {k: cage_literal(f, xs, n, k, [tuple(c) for c in cage["cells"]], cage["op"], cage["target"])
                 for k, cage in enumerate(cages)}
         # the deduction arrays: the Latin square's, built once per n, then the cages' clauses
-        f._arrays = (len(f.clauses), _extended(_latin_arrays(n), f.clauses[start:], f.n_vars))
+        f._arrays = (len(f.clauses), extended(latin_arrays(n), f.clauses[start:], f.n_vars))
         return Encoding(f, x.ravel(), self.decoder(x), clues={("cage", k): ("R3", (lit,)) for k, lit in lits.items()},
                         extra={"x": x})
 
@@ -173,7 +116,7 @@ class KeenTask(LatinGridTask):
             cage_of = tatham_cages(rng, n)
             ops = tatham_clue_types(rng, n, sol, cage_of, diff in "en", params["multiplication_only"])
             state = make_state(n, cage_of, ops)
-            g = _cage_grade(n, state["cages"])
+            g = cage_grade(n, state["cages"])
             if g <= 1 and (diff == "e" or g >= 1):
                 return state, sol
             if diff != "e":

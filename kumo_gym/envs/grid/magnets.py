@@ -9,17 +9,16 @@ import numpy as np
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
+from .deduce.magnets import accepted, strip_counts
 from .geometry import across, neighbours4, random_tiling, slot_pairs
 from .render import Sketch
 from .tatham.magnets import COUNTS
 
 PLUS, BLANK, MINUS = 1, 0, -1  # Tatham's solutions leave about a quarter of the cells blank:
 BLANK_SHARE = 0.27
-#: Tatham's ``S`` puzzles show about half their counts; removed ones come back, at random, up to it
-STRIP_KEEP = 0.5
 
 
 @functools.lru_cache(maxsize=64)
@@ -164,30 +163,10 @@ class MagnetsTask(GridTask):
             enc = self.encode(state)
             eng, every = enc.engine, enc.assumptions()
             value = self._values(enc, sol)
-            if level == "t" and params["strip"]:
-                # only uniqueness matters here (grade 0 and 1 are unique): propagation, else one
-                # SAT certificate, never the costlier probing
-                if not eng.unique(every, value):
-                    continue
-            else:
-                g = eng.grade(every)
-                if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not params["strip"]:
-                    continue
-                if g == 2 and not eng.unique(every, value, deduce=False):
-                    continue
+            if not accepted(eng, every, value, level, params["strip"], attempt):
+                continue
             if params["strip"]:
-                keys = sorted(k for k in enc.clues if k != ("layout",))
-                groups, fixed = [list(enc.clues[k][1]) for k in keys], enc.clues["layout", ][1]
-                if level == "e":
-                    kept = reduce_clues(eng, groups, rng, value, fixed=fixed, grade_limit=1)
-                    gone = [j for j in rng.permutation(len(keys)) if not kept[j]]
-                    for j in gone[:max(0, round(STRIP_KEEP * len(keys)) - sum(kept))]:
-                        kept[j] = True  # back up to Tatham's density (more counts keep it unique)
-                else:
-                    kept = reduce_clues(eng, groups, rng, value, fixed=fixed, keep=round(STRIP_KEEP * len(keys)),
-                                        deduce=False)  # propagation rarely settles these
-                for (key, i), keep in zip(keys, kept):
-                    state[key][i] = state[key][i] if keep else None
+                strip_counts(enc, state, rng, value, level)
             return state, sol
         raise RuntimeError(f"could not generate a {W}x{H} Magnets puzzle")
 
