@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import numpy as np
 
@@ -10,16 +9,14 @@ from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.engine import Encoding, random_phases, reduce_clues
+from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
+from .deduce.lightup import BLOCK, DARK, LIGHT, easy_level, reduce_numbers, with_numbers
 from .geometry import line_runs, neighbours4, symmetry_orbit
 from .render import Sketch
 
-LIGHT, DARK, BLOCK = "L", ".", "#"
 NUMBERS = ("0", "1", "2", "3", "4")
-#: the §8 grade a number removal must keep, per level (level 2 reduces to a minimal set)
-GRADE_TARGET = {0: 0, 1: 1, 2: None}
 #: numbers per cell where removal stops, per black percent (Tatham's, 20 %: 1 per 8 cells, any size or level)
 NUMBER_SHARE = 0.125 / 20
 
@@ -27,25 +24,6 @@ NUMBER_SHARE = 0.125 / 20
 def segments(grid: list[list[str]]) -> list[list[tuple[int, int]]]:
     """The maximal runs of white cells, along rows then along columns (single cells included)."""
     return line_runs(np.array([[v == DARK for v in row] for row in grid]))
-
-
-@functools.cache
-def _kernel_tables(H: int, W: int, symmetry: int) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """What _lightup_kernel reads: each cell's images under the symmetry and its neighbours (4 per
-    cell, -1: none), and Tatham's black-cell count basis: the cells of one symmetric part (the
-    centre of a quarter turn apart, black one time in (percent + 1) / 100) and that centre."""
-    orbit = np.full((H * W, 4), -1, np.int64)
-    nbr = np.full((H * W, 4), -1, np.int64)
-    for r in range(H):
-        for c in range(W):
-            images = sorted(a * W + b for a, b in symmetry_orbit(r, c, H, W, symmetry))
-            orbit[r * W + c, :len(images)] = images
-            around = [a * W + b for a, b in neighbours4(r, c, H, W)]
-            nbr[r * W + c, :len(around)] = around
-    part = {0: W * H, 1: (W - W // 2) * H, 2: W * (H - H // 2), 3: (W - W // 2) * (H - H // 2),
-            4: (W // 2) * (H - H // 2)}[symmetry]
-    centre = (H // 2) * W + W // 2 if symmetry == 4 and H % 2 else -1
-    return orbit.ravel(), nbr.ravel(), part, centre
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,7 +126,7 @@ class LightupTask(GridTask):
         enc = self.layout(blocks, lambda: self._rules(len(grid), len(grid[0]), set(blocks)))
         return enc.with_clues({(r, c): ("R4", tuple(enc.extra["count"][r, c].eq(int(grid[r][c]))))
                                for r, c in blocks if grid[r][c] in NUMBERS},
-                              decode=lambda value: self.with_numbers(state, enc.decode(value)))
+                              decode=lambda value: with_numbers(state, enc.decode(value)))
 
     @staticmethod
     def _rules(H: int, W: int, blocks: set) -> Encoding:
@@ -171,10 +149,6 @@ class LightupTask(GridTask):
 
         return Encoding(f, [x[k] for k in sorted(x)], decode, extra={"x": x, "count": count})
 
-    def with_numbers(self, state: dict, grid: list[list]) -> list[list]:
-        """An answer grid with each black cell written as the state shows it (# or its number)."""
-        return [[v if s == DARK else BLOCK if s == BLOCK else int(s) for s, v in zip(*rows)] for rows in zip(state["grid"], grid)]
-
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """Black cells at the density and symmetry, random lights, every black cell numbered,
         then numbers removed (class docstring). Level 0 runs on the grid in a kernel whose
@@ -187,7 +161,7 @@ class LightupTask(GridTask):
                 percent += 5  # as Tatham's generator: 20 failed layouts in a row raise the density
             limit = W * H * percent // 100
             if params["tatham_difficulty"] == 0:
-                found = self._easy(rng, params, percent)
+                found = easy_level(rng, params, percent)
                 if found is not None:
                     return found
                 continue
@@ -197,50 +171,10 @@ class LightupTask(GridTask):
                     cells = symmetry_orbit(*divmod(int(idx), W), H, W, params["symmetry"])
                     if len(blocks | cells) <= limit:
                         blocks |= cells
-                found = self._reduce(rng, params, blocks, keep) if len(blocks) < W * H else None
+                found = reduce_numbers(rng, self.encode, params, blocks, keep) if len(blocks) < W * H else None
                 if found is not None:
                     return found
         raise RuntimeError(f"could not generate a unique {W}x{H} Light Up puzzle")
-
-    def _easy(self, rng: np.random.Generator, params: dict, percent: int):
-        """Level 0 as Tatham's generator: 20 layouts at ``percent`` black by the kernel, (state,
-        solution) of the first that every number pins down by propagation, or None; numbers are
-        removed while propagation still solves it, with no floor (Tatham's clue density follows)."""
-        from . import _lightup_kernel
-
-        W, H = params["W"], params["H"]
-        orbit, nbr, part, centre = _kernel_tables(H, W, params["symmetry"])
-        draws = np.argsort(rng.random((20, 3, H * W)), axis=2).reshape(20, 3 * H * W)
-        draws = np.concatenate([draws, (rng.integers(0, 100, (20, 1)) <= percent)], axis=1).ravel()
-        black, light, number, active, *scratch = _lightup_kernel.scratch(H, W)
-        if _lightup_kernel.run(H, W, centre, part * percent // 100, draws, orbit, nbr, black, light, number, active,
-                               *scratch) < 0:
-            return None
-        grid = np.where(black > 0, np.where(active > 0, number.astype(str), BLOCK), DARK).astype(object)
-        state = {"grid": grid.reshape(H, W).tolist()}
-        lights = np.where(light > 0, LIGHT, DARK).astype(object).reshape(H, W).tolist()
-        return state, self.with_numbers(state, lights)
-
-    def _reduce(self, rng: np.random.Generator, params: dict, blocks: set, keep: int):
-        """Levels 1 and 2 on the layout ``blocks`` (a set of black cells) by the engine: random lights from a SAT model,
-        numbers reduced while probing solves it (1) or to a minimal unique set (2); None when
-        even every number does not pin the lights down."""
-        W, H = params["W"], params["H"]
-        enc = self.encode({"grid": [[BLOCK if (r, c) in blocks else DARK for c in range(W)] for r in range(H)]})
-        value = enc.engine.sample([], random_phases(rng, enc.answer))
-        lights = enc.decode(value)
-        numbers = {b: sum(lights[a][c] == LIGHT for a, c in neighbours4(*b, H, W)) for b in sorted(blocks)}
-        full = self.encode({"grid": [[str(numbers[r, c]) if (r, c) in blocks else DARK for c in range(W)]
-                                     for r in range(H)]})
-        keys, target, every = sorted(full.clues), GRADE_TARGET[params["tatham_difficulty"]], full.assumptions()
-        if not (full.engine.grade(every) <= target if target is not None else full.engine.unique(every, value)):
-            return None  # not pinned down even with every number: new layout
-        kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, value, grade_limit=target,
-                            keep=keep)
-        on = {k for k, keep in zip(keys, kept) if keep}
-        state = {"grid": [[(str(numbers[r, c]) if (r, c) in on else BLOCK) if (r, c) in blocks else DARK
-                           for c in range(W)] for r in range(H)]}
-        return state, self.with_numbers(state, lights)
 
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Per cell: 0 white, 1 unnumbered black, 2 + n for a black cell numbered n."""
