@@ -9,9 +9,10 @@ import numpy as np
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.engine import Encoding
 from ...solvers.sat import Constraint, Formula
 from .base import Check, GridParams, GridTask, presets
+from .deduce.signpost import place_givens, reduce_givens
 from .geometry import queen_path, ray
 from .render import Sketch
 from .tatham.signpost import STEP
@@ -43,49 +44,6 @@ def _permutation(H: int, W: int) -> tuple[Formula, np.ndarray]:
     for k in range(H * W):
         f.exactly(x[:, :, k].ravel().tolist(), 1, rule="R1")
     return f, x
-
-
-@functools.lru_cache(maxsize=8)
-def _ray_cells(H: int, W: int) -> dict:
-    """Per direction, per cell index: the cell indices along its ray (Signpost's arrows)."""
-    return {d: [[r2 * W + c2 for r2, c2 in ray(r, c, st, H, W)] for r in range(H) for c in range(W)]
-            for d, st in STEP.items()}
-
-
-def _place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> set[int]:
-    """The cells (indices) whose numbers are shown, placed as Tatham's generator does: 1 and W*H,
-    then the numbers of cells taken in a seeded order, skipping cells deduction has already
-    numbered, until deduction numbers every cell; then each added number is dropped again (in
-    the same order) when deduction still numbers every cell without it. Deduction is unit
-    propagation on the SAT encoding, run on the grid by :mod:`._signpost_kernel`, so the grid
-    it numbers is unique (tests/grid/test_signpost.py checks it against the engine)."""
-    from . import _signpost_kernel
-
-    H, W = len(arrows), len(arrows[0])
-    n = H * W
-    rays = _ray_cells(H, W)
-    out: list[list[int]] = [[] for _ in range(n)]
-    into: list[list[int]] = [[] for _ in range(n)]
-    for r, row in enumerate(arrows):
-        for c, d in enumerate(row):
-            if d is not None:
-                out[r * W + c] = rays[d][r * W + c]
-                for b in out[r * W + c]:
-                    into[b].append(r * W + c)
-    csr = [np.asarray(x, np.int64) for lists in (out, into)
-           for x in (np.cumsum([0] + [len(v) for v in lists]), [b for v in lists for b in v])]
-    number = np.zeros(n, np.int64)
-    for i, (r, c) in enumerate(path):
-        number[r * W + c] = i
-    ends = np.asarray([path[-1][0] * W + path[-1][1]] + ([path[0][0] * W + path[0][1]] if n > 2 else []), np.int64)
-    shown = np.zeros(n, np.int64)
-    slots = n + 2  # the kernel's deduction states (live, per removal test, the ends alone)
-    ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64),
-                                np.zeros(slots * _signpost_kernel.slot_size(n), np.int16),
-                                np.zeros(_signpost_kernel.stack_size(n), np.int64), np.zeros(n, np.int64), shown)
-    if not ok:
-        raise RuntimeError("Signpost: deduction contradicts the chain it was given (a bug)")
-    return set(np.flatnonzero(shown).tolist())
 
 
 class SignpostTask(GridTask):
@@ -200,7 +158,7 @@ class SignpostTask(GridTask):
         return Encoding(f, x.ravel(), decode, extra={"x": x})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random chain, then givens as Tatham's generator places them (see :func:`_place_givens`)."""
+        """A random chain, then givens as Tatham's generator places them (see :func:`.deduce.signpost.place_givens`)."""
         W, H = params["W"], params["H"]
         ends = {"start": (0, 0), "end": (H - 1, W - 1)} if params.get("corners") else {}
         path = queen_path(rng, H, W, **ends)
@@ -212,24 +170,11 @@ class SignpostTask(GridTask):
                 r2, c2 = path[i + 1]
                 arrows[r][c] = DIRECTION[(r2 > r) - (r2 < r), (c2 > c) - (c2 < c)]
         if W * H <= SMALL:
-            givens = self._reduced(rng, path, arrows, sol)
+            givens = reduce_givens(rng, self.encode, path, arrows, sol)
         else:
-            shown = _place_givens(rng, path, arrows)
+            shown = place_givens(rng, path, arrows)
             givens = [[v if r * W + c in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
         return {"arrows": arrows, "givens": givens}, sol
-
-    def _reduced(self, rng: np.random.Generator, path: list, arrows: list[list], sol: list[list]) -> list[list]:
-        """Small grids: every number shown, then numbers other than 1 and W*H (1 too on a two-cell
-        grid, which would otherwise leave nothing to fill) removed in a seeded order while
-        failed-literal probing on the SAT encoding still fixes every cell."""
-        enc = self.encode({"arrows": arrows, "givens": sol})
-        ends = [("given", *path[-1])] + ([("given", *path[0])] if len(path) > 2 else [])
-        keys = [("given", r, c) for r, c in path[:-1] if ("given", r, c) not in ends]
-        truth = enc.solution_values(enc.assumptions())
-        kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, fixed=enc.assumptions(ends),
-                            grade_limit=1, runs=False)
-        shown = {k[1:] for k, keep in zip(keys + ends, kept + [True] * len(ends)) if keep}
-        return [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
 
     def rules_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)
