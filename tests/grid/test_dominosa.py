@@ -8,6 +8,7 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError, ParseError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.deduce.dominosa import deduce_slots, slot_arrays
 from kumo_gym.envs.grid.dominosa import DominosaTask
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 
@@ -133,7 +134,7 @@ def test_generator_deduction_arrays_match_the_encoding():
         inst = T.generate(np.random.default_rng(seed), difficulty="normal")
         nums = inst.data["state"]["grid"]
         enc = T.encode(inst.data["state"])
-        arrays = T._slot_arrays(len(nums), len(nums[0]), nums)
+        arrays = slot_arrays(len(nums), len(nums[0]), nums)
         for mine, theirs in ((arrays.propagate([]), enc.engine.propagate([])),
                              (arrays.probe([], np.arange(1, arrays.n_vars + 1)), enc.engine.probe([]))):
             assert np.array_equal(mine[1:], theirs[enc.answer])
@@ -159,9 +160,9 @@ def test_generator_kernel_deduces_what_the_clause_arrays_deduce():
                     perm[0] = perm[1]
                 for (p, q), k in zip(dominoes(random_tiling(rng, H, W)), perm):
                     (nums[p[0]][p[1]], nums[q[0]][q[1]]) = pairs[k]
-            arrays = T._slot_arrays(H, W, nums)
+            arrays = slot_arrays(H, W, nums)
             for probe, ref in ((False, arrays.propagate([])),
                                (True, arrays.probe([], np.arange(1, arrays.n_vars + 1)))):
-                mine = T._deduce(H, W, nums, probe)
+                mine = deduce_slots(H, W, nums, probe)
                 assert (mine is None) == (ref is None)
                 assert mine is None or np.array_equal(mine, ref[1:])

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
-import itertools
 
 import numpy as np
 
@@ -11,9 +9,9 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.engine import Encoding
-from ...solvers.propagation import ClauseArrays
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
+from .deduce.dominosa import deduce_slots, slot_cells, slot_cover, undecided_slots
 from .geometry import dominoes, random_tiling
 from .play import DominoMoves
 from .render import Sketch
@@ -83,6 +81,8 @@ class DominosaTask(DominoMoves, GridTask):
             seen.setdefault(tuple(sorted((nums[x[0]][x[1]], nums[y[0]][y[1]]))), []).extend([x, y])
         return checks + [Check("R2", cells, len(cells) <= 2) for _, cells in sorted(seen.items())]
 
+    _slot_cells = staticmethod(slot_cells)  # the slots in answer-variable order (analysis packs use it)
+
     def encode(self, state: dict) -> Encoding:
         """A variable per domino slot; R1: each cell on exactly one, R2: each pair on exactly one."""
         nums = tuple(tuple(row) for row in state["grid"])
@@ -92,12 +92,12 @@ class DominosaTask(DominoMoves, GridTask):
     def _rules(nums: tuple) -> Encoding:
         H, W = len(nums), len(nums[0])
         f = Formula()
-        slots = DominosaTask._slot_cells(H, W)
+        slots = slot_cells(H, W)
         x = {s: f.var(("slot", *s[0], *s[1])) for s in slots}  # slot k is variable k + 1
         by_pair: dict = {}
         for s in slots:
             by_pair.setdefault(tuple(sorted(nums[r][c] for r, c in s)), []).append(x[s])
-        for group in DominosaTask._cover(H, W):
+        for group in slot_cover(H, W):
             f.exactly(list(group), 1, rule="R1")
         n = max(max(row) for row in nums)
         for p in ((a, b) for a in range(n + 1) for b in range(a, n + 1)):
@@ -128,7 +128,7 @@ class DominosaTask(DominoMoves, GridTask):
                 nums = [[0] * W for _ in range(H)]
                 for (p, q), (a, b) in zip(doms, label):
                     nums[p[0]][p[1]], nums[q[0]][q[1]] = a, b
-                free = self._undecided(H, W, nums)
+                free = undecided_slots(H, W, nums)
                 if best is not None and len(free) > len(best[1]):
                     label = best[0]  # the swap made it worse: undo
                 else:
@@ -136,14 +136,14 @@ class DominosaTask(DominoMoves, GridTask):
                 if not best[1]:
                     break
                 slot = best[1][int(rng.integers(len(best[1])))]
-                i, j = where[self._slot_cells(H, W)[slot][0]], int(rng.integers(len(doms)))
+                i, j = where[slot_cells(H, W)[slot][0]], int(rng.integers(len(doms)))
                 label = list(best[0])
                 label[i], label[j] = label[j][::(1, -1)[int(rng.integers(2))]], label[i][::(1, -1)[int(rng.integers(2))]]
             if best[1]:
                 continue
             state = {"max_pip": n, "grid": undecided}
             # the §8 grade: probing solves it (the loop above), so 0 exactly when propagation does
-            value = self._deduce(H, W, undecided, False)
+            value = deduce_slots(H, W, undecided, False)
             grade = 0 if value is not None and (value != 0).all() else 1
             if grade == (0 if level == "t" else 1) or n < 3:
                 return state, sol
@@ -151,93 +151,6 @@ class DominosaTask(DominoMoves, GridTask):
             if attempt >= 4:  # the preferred grade is rare for this size: take the first unique one
                 return first
         raise RuntimeError(f"could not generate a Dominosa puzzle with maximum {n}")
-
-    @classmethod
-    def _deduce(cls, H: int, W: int, nums: list[list[int]], probe: bool) -> np.ndarray | None:
-        """Per slot 1 (on), -1 (off) or 0 (open) after propagation (with ``probe``: and
-        failed-literal probing) over the rules of the encoding for these numbers, or None on a
-        contradiction: the deductions of the pairwise CNF of :meth:`_slot_arrays`, made by the
-        kernel on the "exactly one" groups themselves (issue 14: no clause arrays per test)."""
-        from . import _dominosa_kernel as kernel
-
-        ends, cell_start, cell_slots, pair_of, buffers = cls._slot_groups(H, W)
-        if not kernel.run(np.asarray(nums, np.int64).ravel(), ends, pair_of, H, cell_start, cell_slots, probe, *buffers):
-            return None
-        return buffers[4].copy()
-
-    @classmethod
-    @functools.lru_cache(maxsize=16)
-    def _slot_groups(cls, H: int, W: int) -> tuple:
-        """Per size: the slots' cell indices, the cells' groups as (starts, slots), the pair index
-        of ``min * H + max`` and the kernel's buffers."""
-        from . import _dominosa_kernel as kernel
-
-        ends = np.asarray([[a * W + b, c * W + d] for (a, b), (c, d) in cls._slot_cells(H, W)], np.int64)
-        members = [[] for _ in range(H * W)]
-        for k, (x, y) in enumerate(ends.tolist()):
-            members[x].append(k)
-            members[y].append(k)
-        cell_start = np.zeros(H * W + 1, np.int64)
-        np.cumsum([len(m) for m in members], out=cell_start[1:])
-        cell_slots = np.asarray([k for m in members for k in m], np.int64)
-        pair_of = np.zeros(H * H, np.int64)
-        for i, (x, y) in enumerate((a, b) for a in range(H) for b in range(a, H)):
-            pair_of[x * H + y] = i
-        P = H * (H + 1) // 2
-        return ends, cell_start, cell_slots, pair_of, kernel.scratch(ends, H * W, P)
-
-    @classmethod
-    def _undecided(cls, H: int, W: int, nums: list[list[int]]) -> list[int]:
-        """The slots failed-literal probing leaves open (slot k is variable k + 1 of the encoding)."""
-        value = cls._deduce(H, W, nums, True)
-        return list(range(len(cls._slot_cells(H, W)))) if value is None else np.flatnonzero(value == 0).tolist()
-
-    @classmethod
-    def _slot_arrays(cls, H: int, W: int, nums: list[list[int]]) -> ClauseArrays:
-        """The rules of the encoding for these numbers (slot k is variable k + 1), pairwise, as
-        clause arrays (built with numpy, the cells' part once per size): the reference that
-        :meth:`_deduce` follows."""
-        ends, cover_lits, cover_sizes = cls._cover_arrays(H, W)
-        g = np.asarray(nums, np.int64).ravel()
-        a, b = g[ends[:, 0]], g[ends[:, 1]]
-        key = np.minimum(a, b) * H + np.maximum(a, b)  # the pair of each slot (numbers 0..H-1)
-        present = np.unique(key)
-        i, j = np.nonzero(np.triu(key[:, None] == key[None, :], 1))
-        lits = np.concatenate([cover_lits, np.argsort(key, kind="stable") + 1, np.stack([-(i + 1), -(j + 1)], 1).ravel()])
-        sizes = np.concatenate([cover_sizes, np.bincount(key)[present], np.full(len(i), 2, np.int64)])
-        starts = np.zeros(len(sizes) + 1, np.int64)
-        np.cumsum(sizes, out=starts[1:])
-        counts = np.bincount(key)
-        units = np.flatnonzero(counts[key] == 1) + 1  # the only slot of its pair
-        # a pair on no slot has an empty clause: no solution
-        return ClauseArrays(len(ends), lits, starts, units.astype(np.int64), len(present) < H * (H + 1) // 2)
-
-    @classmethod
-    @functools.lru_cache(maxsize=16)
-    def _cover_arrays(cls, H: int, W: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per slot its two cell indices; "exactly one slot per cell" (pairwise) as clause arrays."""
-        ends = np.asarray([[a * W + b, c * W + d] for (a, b), (c, d) in cls._slot_cells(H, W)], np.int64)
-        lits: list[int] = []
-        sizes: list[int] = []
-        for group in cls._cover(H, W):
-            lits += group
-            sizes.append(len(group))
-            for x, y in itertools.combinations(group, 2):
-                lits += (-x, -y)
-                sizes.append(2)
-        return ends, np.asarray(lits, np.int64), np.asarray(sizes, np.int64)
-
-    @staticmethod
-    @functools.lru_cache(maxsize=16)
-    def _slot_cells(H: int, W: int) -> tuple:
-        """The domino slots of an H x W grid, sorted (the order of the answer variables)."""
-        return tuple(sorted([((r, c), (r, c + 1)) for r in range(H) for c in range(W - 1)] +
-                            [((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)]))
-
-    @classmethod
-    @functools.lru_cache(maxsize=16)
-    def _cover(cls, H: int, W: int) -> tuple:
-        return tuple(tuple(k + 1 for k, s in enumerate(cls._slot_cells(H, W)) if cell in s) for cell in np.ndindex(H, W))
 
     def clue_count(self, instance: Instance) -> int:
         return instance.data["W"] * instance.data["H"]  # every number is shown
