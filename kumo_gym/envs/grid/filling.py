@@ -11,14 +11,12 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
+from .deduce.filling import shape_cuts
 from .geometry import components, neighbours4, sized_block_cuts
 from .render import Sketch
 from .tatham.filling import largest
 
 DIGITS = tuple(range(1, 10))
-#: block-size cuts are stated up front for every connected shape of up to this many cells (larger
-#: shapes add more clauses than they save cut rounds)
-SHAPE_CUTS = 4
 EMPTY = 0
 
 
@@ -110,18 +108,7 @@ class FillingTask(GridTask):
                 for k in range(1, 9):
                     f.add([-int(x[r, c, k])] + [int(x[a, b, k]) for a, b in around], rule="R2")
 
-        # the commonest block-size cuts, up front (issue 14: about half the cut rounds): for every
-        # connected shape of 2 to SHAPE_CUTS cells, all of it holding a k larger than the shape
-        # means a k next to it, and all of it holding size - 1 never happens
-        shapes = {frozenset([(r, c)]) for r in range(H) for c in range(W)}
-        for size in range(2, SHAPE_CUTS + 1):
-            shapes = {s | {n} for s in shapes for p in s for n in neighbours4(*p, H, W) if n not in s}
-            for shape in sorted(sorted(s) for s in shapes):
-                rim = sorted({n for p in shape for n in neighbours4(*p, H, W)} - set(shape))
-                for k in range(size, 9):
-                    f.add([-int(x[p][k]) for p in shape] + [int(x[n][k]) for n in rim], rule="R2")
-                if size > 2:  # two 1s side by side: stated above
-                    f.add([-int(x[p][size - 2]) for p in shape], rule="R2")
+        shape_cuts(f, x, H, W)  # the commonest block-size cuts, up front
 
         def decode(value: np.ndarray) -> list[list]:
             return ((value[x] > 0).argmax(axis=2) + 1).tolist()

@@ -11,6 +11,7 @@ from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, cells_decoder, presets
+from .deduce.pattern import LineSolver
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
@@ -153,17 +154,13 @@ class PatternTask(GridTask):
         return np.where(a > np.median(a), BLACK, WHITE).astype(np.int8)
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        from . import _pattern_kernel
-
         W, H = params["W"], params["H"]
-        scratch = _pattern_kernel.scratch(H, W)
+        solver = LineSolver(H, W)
         for _attempt in range(2000):
             pic = self.picture(rng, H, W)
-            # as Tatham's generator: a picture is kept when line-by-line deduction solves it,
-            # which proves it the only solution (no SAT search; see _pattern_kernel)
-            if _pattern_kernel.solves(H, W, pic.ravel(), *scratch):
-                clue, nk = scratch[0].tolist(), scratch[1].tolist()  # the kernel's runs of every line
-                lines = [clue[i][:nk[i]] for i in range(H + W)]
+            # as Tatham's generator: a picture is kept when line-by-line deduction solves it
+            lines = solver.clues_if_solved(pic)
+            if lines is not None:
                 return {"rows": lines[:H], "cols": lines[H:]}, pic.tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Pattern puzzle")
 
