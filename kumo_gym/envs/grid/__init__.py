@@ -39,7 +39,11 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      for one region of cells, ``geometry.sized_block_cuts`` for blocks as big as their label, as
      Filling, ``geometry.spanning_tree_cuts`` for links forming a tree, as Net);
    * ``sample(rng, params) -> (state, solution)`` -- the §8 sampler: draw a solution, encode the
-     full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``;
+     full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``; where SAT is
+     too slow, the puzzle's own deduction solver (Tatham's way: what deduction solves is unique,
+     SAT only as the fallback certificate) goes in ``deduce/<family>.py``, with a numba kernel in
+     ``_<family>_kernel.py`` if it needs one (one entry point, small, so the first compile stays
+     well under a second);
    * ``rules_text``, ``answer_text`` -- only where the prompt's wording depends on more than the
      state's fields; ``sketch(instance, grid)``
      -- what the board shows (text and image come from it); the class docstring with
