@@ -57,10 +57,13 @@ def solvable_choices(n: int) -> str:
 
 def group_unsafe(group) -> bool:
     """An actor without their own agent, next to some other agent (spec §2.3)."""
-    agents = {p[2:] for p in group if p[0] == "A"}
-    if not agents:
-        return False
-    return any(p[0] == "a" and p[2:] not in agents for p in group)
+    agents, actors = set(), []
+    for p in group:  # one pass: names are "A_i" (agent i) or "a_i" (actor i)
+        if p[0] == "A":
+            agents.add(p[2:])
+        elif p[0] == "a":
+            actors.append(p[2:])
+    return bool(agents) and any(a not in agents for a in actors)
 
 
 @dataclass(frozen=True)
