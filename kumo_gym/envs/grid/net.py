@@ -8,7 +8,6 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
@@ -22,9 +21,7 @@ ARROW = {"U": "\u2191", "R": "\u2192", "D": "\u2193", "L": "\u2190"}
 
 
 @dataclasses.dataclass(frozen=True)
-class NetParams(GridParams):
-    W: int = param(5, lo=2, hi=30, doc="columns")
-    H: int = param(None, kind=int, lo=2, hi=30, doc="rows (default: W)")
+class NetParams(GridParams.with_size(5, 2, 30)):
     wrap: bool = param(False, doc="Tatham's 'w': pipes may leave one side of the grid and come back on the opposite side")
 
     def check(self):
@@ -67,15 +64,13 @@ class NetTask(GridTask):
     ``{"r": row, "c": col, "v": 90}`` sets one tile's orientation; play starts from the scrambled tiles.
     """
 
-    family = "net"
-    title = "Net"
     Params = NetParams
     difficulties = presets("W H wrap", (2, 2, False), (4, 4, False), (5, 5, False), (11, 11, False))
-    rule_codes = rule_table("net", """
+    rule_codes = """
         R1 each tile keeps its type and only rotates
         R2 every pipe end meets its neighbour's opposite end (none off a non-wrapping grid or through a barrier)
         R3 the tiles joined by their pipes form one connected network without loops
-    """)
+    """
     answer_prompt = """
         give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from its type's
           orientation-0 shape, not the turn to apply to the current one).

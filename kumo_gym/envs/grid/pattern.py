@@ -6,8 +6,6 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, cells_decoder, presets
@@ -63,9 +61,8 @@ def encode_line(f: Formula, cells: list[int], clue: list[int], key) -> None:
 
 
 @dataclasses.dataclass(frozen=True)
-class PatternParams(GridParams):
-    W: int = param(10, lo=1, hi=30, doc="columns")
-    H: int = param(None, kind=int, lo=1, hi=30, doc="rows (default: W)")
+class PatternParams(GridParams.with_size(10, 1, 30)):
+    """Pattern's parameters are the size of its grid."""
 
 
 class PatternTask(GridTask):
@@ -91,14 +88,12 @@ class PatternTask(GridTask):
     imported Tatham ID are fixed.
     """
 
-    family = "pattern"
-    title = "Pattern"
     Params = PatternParams
     difficulties = presets("W H", (2, 2), (10, 10), (15, 15), (25, 25))
-    rule_codes = rule_table("pattern", """
+    rule_codes = """
         R1 the black runs of every row and every column, in order, equal its clue; pre-filled cells of an imported ID
            are kept
-    """)
+    """
     answer_prompt = """
         give the colour of every cell as an integer: 1 for black, 0 for white (the clues are not part of the grid).
     """
