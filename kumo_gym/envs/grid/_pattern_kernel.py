@@ -70,8 +70,13 @@ def solves(H, W, pic, clue, nk, val, vals, F, B, white_before, can_black, queue,
         inq[li] = 0
         head = head + 1 if head + 1 < len(queue) else 0
         n = W if li < H else H
+        free = 0
         for p in range(n):
             vals[p] = val[li * W + p if li < H else p * W + (li - H)]
+            if vals[p] == 0:
+                free += 1
+        if free == 0:
+            continue  # the crossing lines decided every cell of this one: nothing left to deduce
         k = nk[li]
         # the tables of the line: F, B (a cell p can be white when some F[j, p] and B[j, p + 1]) and
         # can_black (how many placements of a run cover the cell: > 0 when it can be black)

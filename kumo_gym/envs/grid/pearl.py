@@ -153,7 +153,12 @@ class PearlTask(LoopAnswers, GridTask):
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
             limit, lits = GRADE_TARGET[level], enc.assumptions()
             graded = limit is not None and enc.engine.grade(lits) <= limit  # deduction solves it: unique
-            other = None if graded or enc.engine.unique(lits, truth) else enc.engine.sample(lits, avoid=truth)
+            if graded:
+                other = None
+            elif limit is not None:  # a second loop or None, from a fresh solver, in one call (the usual case)
+                other = enc.engine.sample(lits, avoid=truth)
+            else:
+                other = None if enc.engine.unique(lits, truth) else enc.engine.sample(lits, avoid=truth)
             if other is not None:
                 nxt_loop = loop_order(enc.decode(other))
                 loop = nxt_loop if self._pearls(nxt_loop, H, W) != grid else None
