@@ -347,7 +347,7 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
         elif grade_limit == 0:
             ok = engine.fixes_answer(engine.propagate(lits))
         else:
-            ok = engine.fixes_answer(engine.propagate(lits)) or engine.fixes_answer(engine.probe(lits))
+            ok = engine.fixes_answer(engine.probe(lits))  # probing starts with propagation
         if not ok:
             active[i] = True
         else:

@@ -8,7 +8,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -64,16 +63,14 @@ class MagnetsTask(GridTask):
     ``{"r": row, "c": col, "v": 1}`` (+), ``-1`` (-), ``0`` (blank), ``null`` clears; single cells are 0.
     """
 
-    family = "magnets"
-    title = "Magnets"
     Params = MagnetsParams
     difficulties = presets("W H tatham_difficulty strip",
                            (3, 2, "e", False), (6, 5, "e", False), (6, 5, "t", True), (10, 9, "t", True))
-    rule_codes = rule_table("magnets", """
+    rule_codes = """
         R1 each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0
         R2 no two orthogonally adjacent cells are both 1 or both -1
         R3 the + counts (top per column, left per row) and - counts (bottom, right) match their clues
-    """)
+    """
     rules_prompt = """
         - "slots" cuts the grid into two-cell slots: "L" and "R" are the left and right cells of a horizontal slot,
           "T" and "B" the top and bottom cells of a vertical one; "*" is a single cell that belongs to no slot.

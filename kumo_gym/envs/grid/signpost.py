@@ -8,7 +8,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Constraint, Formula
 from .base import Check, GridParams, GridTask, presets
@@ -25,9 +24,7 @@ DIRECTION = {st: d for d, st in STEP.items()}
 
 
 @dataclasses.dataclass(frozen=True)
-class SignpostParams(GridParams):
-    W: int = param(4, lo=1, hi=MAX_SIDE, doc="columns")
-    H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+class SignpostParams(GridParams.with_size(4, 1, MAX_SIDE)):
     corners: bool = param(False, doc="Tatham's 'c': 1 in the top-left corner, W*H in the bottom-right")
     min_cells = 2
 
@@ -78,14 +75,12 @@ class SignpostTask(GridTask):
     Given numbers cannot be changed.
     """
 
-    family = "signpost"
-    title = "Signpost"
     Params = SignpostParams
     difficulties = presets("W H", (2, 1), (3, 3), (4, 4), (7, 7))
-    rule_codes = rule_table("signpost", """
+    rule_codes = """
         R1 the numbers 1..W*H are each used exactly once and every given number is kept
         R2 for every k < W*H the cell of k+1 lies along the arrow of the cell of k
-    """)
+    """
     answer_prompt = "give the number of every cell (given numbers copied)."
     symbols = frozenset(range(1, MAX_SIDE * MAX_SIDE + 1))
     state_keys = ("arrows", "givens")

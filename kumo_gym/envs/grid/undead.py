@@ -8,7 +8,6 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, descend
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -58,15 +57,13 @@ class UndeadTask(GridTask):
     ``{"r": row, "c": col, "v": "G"}`` (``"V"``, ``"Z"``), ``"."`` clears; mirrors are fixed.
     """
 
-    family = "undead"
-    title = "Undead"
     Params = UndeadParams
     difficulties = presets("W H tatham_difficulty", (3, 3, "e"), (4, 4, "e"), (4, 4, "n"), (7, 7, "n"))
-    rule_codes = rule_table("undead", """
+    rule_codes = """
         R1 every cell without a mirror holds G, V or Z, and given monsters are kept
         R2 the numbers of ghosts, vampires and zombies equal the totals
         R3 each edge number equals the monsters seen from there along its line of sight
-    """)
+    """
     rules_prompt = """
         - In the grid "\\\\" (one backslash, escaped as JSON writes it) and "/" are two-sided mirrors, "." an empty cell
           (a letter: a given monster). Every cell without a mirror holds one monster: a ghost G, a vampire V or a

@@ -7,7 +7,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, presets
@@ -50,16 +49,14 @@ class UnequalTask(LatinGridTask):
     ``{"r": row, "c": col, "v": value}``, 0 clears a cell; given cells are fixed.
     """
 
-    family = "unequal"
-    title = "Unequal"
     Params = UnequalParams
     difficulties = presets("n tatham_difficulty", (3, "t"), (4, "e"), (4, "k"), (7, "k"))
-    rule_codes = rule_table("unequal", """
+    rule_codes = """
         R1 every row and every column holds each value 1..n exactly once
         R2 given numbers are kept
         R3 every inequality sign holds: the cell it opens towards is larger
         R3a Adjacent mode: marked neighbours differ by exactly one, unmarked neighbours do not
-    """)
+    """
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "mode", "grid", "gt", "adj")
 
