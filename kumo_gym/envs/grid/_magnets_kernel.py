@@ -29,7 +29,7 @@ _I64 = nt.int64[::1]
 SETTLE_SIG = nt.int64(_I8, _I64, _I64, _I64, _I64, _I64, _I64)
 
 
-@njit(SETTLE_SIG, cache=True, nogil=True, _nrt=False)
+@njit(SETTLE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
 def settle(mask, mate, nbr, lcells, lstart, tp, tm):
     """The rules of the module docstring to a fixpoint on ``mask`` (one int8 per cell, row-major).
     ``mate[i]``: the other cell of i's slot (i itself for a single cell); ``nbr[4i:4i+4]``: its

@@ -119,9 +119,9 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
         checks = [Check("R1", off, not off)]
         checks += [Check("R2", [a, b], (a, b) not in one_sided) for a, b in grid_edges(H, W)]
         checks.append(Check("R3", loops, not loops))
-        checks += [Check("R4", [(0, c)], sum(grid[r][c] != "" for r in range(H)) == k)
-                   for c, k in enumerate(st["col_counts"])]
-        checks += [Check("R4", [(r, 0)], sum(v != "" for v in grid[r]) == k) for r, k in enumerate(st["row_counts"])]
+        used = [[v != "" for v in row] for row in grid]
+        checks += [Check("R4", [(0, c)], sum(col) == k) for c, (col, k) in enumerate(zip(zip(*used), st["col_counts"]))]
+        checks += [Check("R4", [(r, 0)], sum(row) == k) for r, (row, k) in enumerate(zip(used, st["row_counts"]))]
         return checks + [Check("R5", [(r, c)], set(inside_sides(r, c, grid[r][c], H, W)) == set(inside_sides(r, c, piece, H, W)))
                          for (r, c), piece in self.givens(instance).items()]
 
