@@ -6,8 +6,6 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -23,9 +21,7 @@ SOLVER = "minisat22"
 
 
 @dataclasses.dataclass(frozen=True)
-class GalaxiesParams(GridParams):
-    W: int = param(7, lo=3, hi=20, doc="columns")
-    H: int = param(None, kind=int, lo=3, hi=20, doc="rows (default: W)")
+class GalaxiesParams(GridParams.with_size(7, 3, 20)):
     tatham_difficulty: str = tatham_level("n", {"n": "normal", "u": "unreasonable"})
 
 
@@ -54,16 +50,14 @@ class GalaxiesTask(GridTask):
     ``{"r": row, "c": col, "v": k}`` puts a cell in the region of dot k; ``-1`` clears it.
     """
 
-    family = "galaxies"
-    title = "Galaxies"
     Params = GalaxiesParams
     difficulties = presets("W H tatham_difficulty", (3, 3, "n"), (5, 5, "n"), (7, 7, "n"), (15, 15, "n"))
-    rule_codes = rule_table("galaxies", """
+    rule_codes = """
         R1 the grid is partitioned into regions (every cell in exactly one)
         R2 every region is connected (orthogonally)
         R3 every region holds exactly one dot, together with every cell that dot touches
         R4 every region is unchanged by a half turn about its dot
-    """)
+    """
     rules_prompt = """
         - "dots" lists the dots as [r2, c2] in half-cell units: the centre of cell (r, c) is [2r, 2c], so an odd r2 or
           c2 puts the dot on the edge between two cells, and both odd on the corner where four cells meet. Dot k is

@@ -7,7 +7,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from .base import Check, GridParams, presets
 from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
@@ -50,15 +49,13 @@ class KeenTask(LatinGridTask):
     ``{"r": row, "c": col, "v": value}``, 0 clears a cell.
     """
 
-    family = "keen"
-    title = "Keen"
     Params = KeenParams
     difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (6, "n"), (9, "n"))
-    rule_codes = rule_table("keen", """
+    rule_codes = """
         R1 every row holds each value 1..n exactly once
         R2 every column holds each value 1..n exactly once
         R3 every cage meets its clue (sum, product, difference or quotient equals the target)
-    """)
+    """
     rules_prompt = """
         - Fill every cell with a number from 1 to {n}; each row and each column contains every number exactly once.
         - The grid is divided into cages. cage_grid gives the cage id of each cell; cages lists every cage with its

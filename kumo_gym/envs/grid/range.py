@@ -6,8 +6,6 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...core.verdict import Verdict
 from ...solvers.engine import Encoding
 from ...solvers.sat import Count, Formula
@@ -22,9 +20,8 @@ STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
 
 @dataclasses.dataclass(frozen=True)
-class RangeParams(GridParams):
-    W: int = param(9, lo=3, hi=25, doc="columns")
-    H: int = param(None, kind=int, lo=3, hi=25, doc="rows (default: W)")
+class RangeParams(GridParams.with_size(9, 3, 25)):
+    """Range's parameters are the size of its grid."""
 
 
 class RangeTask(GridTask):
@@ -53,16 +50,14 @@ class RangeTask(GridTask):
     Numbered cells are fixed white.
     """
 
-    family = "range"
-    title = "Range"
     Params = RangeParams
     difficulties = presets("W H", (3, 3), (6, 4), (9, 6), (13, 9))
-    rule_codes = rule_table("range", """
+    rule_codes = """
         R1 numbered cells are white
         R2 no two black cells are orthogonally adjacent
         R3 the white cells form one orthogonally connected area
         R4 each number equals 1 plus the white cells it sees in the four directions
-    """)
+    """
     rules_prompt = """
         - Colour each cell black or white. In the state's grid a positive number is a clue and 0 means no clue.
         - Cells with a number are white.

@@ -8,7 +8,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -65,18 +64,17 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     neighbouring cells, ``"v": 0`` removes it. Given pieces and the two border ends are fixed.
     """
 
-    family = "tracks"
     title = "Train Tracks"
     Params = TracksParams
     difficulties = presets("W H tatham_difficulty", (4, 4, "e"), (8, 8, "e"), (8, 8, "t"), (15, 15, "t"))
-    rule_codes = rule_table("tracks", """
+    rule_codes = """
         R1 the track enters from the left edge at entry_row and leaves through the bottom edge at exit_col, and
            touches the border nowhere else
         R2 every connection between two cells is claimed by both of them
         R3 the track is one path: no closed loop anywhere
         R4 each column and each row holds as many track cells as its count
         R5 given pieces keep their connections to their neighbours
-    """)
+    """
     rules_prompt = """
         - Lay a railway track through some cells of the grid. It comes in from outside the left edge into row
           entry_row of column 0, and goes out through the bottom edge from column exit_col of the last row.
@@ -121,9 +119,9 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
         checks = [Check("R1", off, not off)]
         checks += [Check("R2", [a, b], (a, b) not in one_sided) for a, b in grid_edges(H, W)]
         checks.append(Check("R3", loops, not loops))
-        checks += [Check("R4", [(0, c)], sum(grid[r][c] != "" for r in range(H)) == k)
-                   for c, k in enumerate(st["col_counts"])]
-        checks += [Check("R4", [(r, 0)], sum(v != "" for v in grid[r]) == k) for r, k in enumerate(st["row_counts"])]
+        used = [[v != "" for v in row] for row in grid]
+        checks += [Check("R4", [(0, c)], sum(col) == k) for c, (col, k) in enumerate(zip(zip(*used), st["col_counts"]))]
+        checks += [Check("R4", [(r, 0)], sum(row) == k) for r, (row, k) in enumerate(zip(used, st["row_counts"]))]
         return checks + [Check("R5", [(r, c)], set(inside_sides(r, c, grid[r][c], H, W)) == set(inside_sides(r, c, piece, H, W)))
                          for (r, c), piece in self.givens(instance).items()]
 
