@@ -811,10 +811,12 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
     path, where = [start], {start: 0}
-    nbrs = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+    nbrs, draws = _neighbour_lists(H, W), []
     while path[-1] != goal:
+        if not draws:  # random numbers in batches (one Generator call per step was most of the time)
+            draws = rng.random(4 * H * W).tolist()[::-1]
         options = nbrs[path[-1]]
-        nxt = options[int(rng.integers(len(options)))]
+        nxt = options[int(draws.pop() * len(options))]
         if nxt in where:
             for x in path[where[nxt] + 1:]:
                 del where[x]
@@ -823,6 +825,11 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
             where[nxt] = len(path)
             path.append(nxt)
     return stretch(rng, H, W, path, length, closed=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _neighbour_lists(H: int, W: int) -> dict:
+    return {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
 
 
 def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list[Cell]:
