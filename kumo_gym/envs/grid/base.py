@@ -422,7 +422,10 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         if bad is not None:
             return bad
         _, W = self.dims(instance)
-        checks = [ch for ch in self.rule_checks(instance, answer) if self.rule_enabled(self.rule_code(ch.rule))]
+        enabled: dict = {}  # per rule, asked once (a grid has hundreds of checks of a few rules)
+        checks = [ch for ch in self.rule_checks(instance, answer)
+                  if enabled.get(ch.rule, None) or (ch.rule not in enabled
+                                                    and enabled.setdefault(ch.rule, self.rule_enabled(self.rule_code(ch.rule))))]
         failed = [ch for ch in checks if not ch.ok]
         if not failed:
             message = f"The {self.title} grid satisfies every rule."

@@ -576,29 +576,29 @@ def tree_path(tree: frozenset[int], edges: list[tuple[int, int]], a: int, b: int
 
 # ---- lines through cell centres (Tracks, Pearl) ----------------------------------------------
 def link_components(H: int, W: int, links: Iterable[tuple[Cell, Cell]]) -> list[tuple[list[Cell], int]]:
-    """The connected components of the graph of ``links`` (pairs of cells), each as (sorted
-    cells, number of links), in row-major order of their first cell. With every cell on at most
-    two links, a component with as many links as cells is a closed loop."""
-    parent: dict[Cell, Cell] = {}
+    """The connected components of the graph of ``links`` (pairs of cells of the H x W grid), each
+    as (sorted cells, number of links), in row-major order of their first cell. With every cell on
+    at most two links, a component with as many links as cells is a closed loop."""
+    parent = list(range(H * W))  # by row-major index; a root is its component's first cell
 
-    def find(x: Cell) -> Cell:
-        while parent.setdefault(x, x) != x:
+    def find(x: int) -> int:
+        while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    links = list(links)
+    links = [(a[0] * W + a[1], b[0] * W + b[1]) for a, b in links]
     for a, b in links:
         ra, rb = find(a), find(b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
-    groups: dict[Cell, list[Cell]] = {}
-    for x in sorted(parent):
-        groups.setdefault(find(x), []).append(x)
-    count: dict[Cell, int] = {}
+    groups: dict[int, list[Cell]] = {}
+    for x in sorted({x for link in links for x in link}):
+        groups.setdefault(find(x), []).append(divmod(x, W))
+    count: dict[int, int] = {}
     for a, _ in links:
         count[find(a)] = count.get(find(a), 0) + 1
-    return [(cells, count.get(root, 0)) for root, cells in sorted(groups.items(), key=lambda kv: kv[1][0])]
+    return [(cells, count.get(root, 0)) for root, cells in groups.items()]
 
 
 def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callable[[np.ndarray], Iterable],
@@ -731,9 +731,12 @@ def track_faults(grid: list[list[str]], ends: set[tuple[Cell, str]]) -> tuple[li
     not exactly the line's ``ends`` ((cell, letter)), the neighbour pairs (row-major) where only one
     cell claims the connection, and the cells of closed loops (Tracks' R1, R2, R3)."""
     H, W = len(grid), len(grid[0])
-    off = {((r, c), x) for r in range(H) for c in range(W) for x in grid[r][c] if step(r, c, x, H, W) is None}
-    one_sided = {(a, b) for a, b in grid_edges(H, W)
-                 if (direction(a, b) in grid[a[0]][a[1]]) != (direction(b, a) in grid[b[0]][b[1]])}
+    off = {((0, c), "U") for c, v in enumerate(grid[0]) if "U" in v} | {((H - 1, c), "D") for c, v in enumerate(grid[-1]) if "D" in v}
+    off |= {((r, 0), "L") for r, row in enumerate(grid) if "L" in row[0]} | {((r, W - 1), "R") for r, row in enumerate(grid) if "R" in row[-1]}
+    one_sided = {((r, c), (r, c + 1)) for r, row in enumerate(grid) for c in range(W - 1)
+                 if ("R" in row[c]) != ("L" in row[c + 1])}
+    one_sided |= {((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)
+                  if ("D" in grid[r][c]) != ("U" in grid[r + 1][c])}
     loops = [x for cells, n in link_components(H, W, dirs_edges(grid)) if n == len(cells) for x in cells]
     return sorted({x for x, _ in off ^ ends}), one_sided, loops
 
@@ -808,10 +811,12 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
     path, where = [start], {start: 0}
-    nbrs = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+    nbrs, draws = _neighbour_lists(H, W), []
     while path[-1] != goal:
+        if not draws:  # random numbers in batches (one Generator call per step was most of the time)
+            draws = rng.random(4 * H * W).tolist()[::-1]
         options = nbrs[path[-1]]
-        nxt = options[int(rng.integers(len(options)))]
+        nxt = options[int(draws.pop() * len(options))]
         if nxt in where:
             for x in path[where[nxt] + 1:]:
                 del where[x]
@@ -820,6 +825,11 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
             where[nxt] = len(path)
             path.append(nxt)
     return stretch(rng, H, W, path, length, closed=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _neighbour_lists(H: int, W: int) -> dict:
+    return {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
 
 
 def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list[Cell]:

@@ -376,6 +376,15 @@ class LoopAnswers(EdgeMoves):
     def _blind(self, H: int, W: int, n: int):
         return super()._blind(H, W, min(n, 3))  # blind grids: -1, 1 and 2 everywhere and their checkerboards
 
+    def blind_solves(self, instance: Instance) -> bool:
+        """A blind grid holds at most two values, a loop numbers its L >= 4 cells 1..L, and without
+        givens every loop cell starts wrong (-1): neither a blind grid nor its walk from the
+        starting grid reaches the solution (the generic check, skipped; issue 14)."""
+        sol = instance.data.get("solution")
+        if sol and not self.givens(instance) and sum(v > 0 for row in sol for v in row) >= 4:
+            return False
+        return super().blind_solves(instance)
+
     def progress(self, instance: Instance, grid: list[list]) -> float:
         """Partial credit on the loop as our generator numbers it, so a start or direction of one's
         own does not cost credit (grids that are not one loop are compared as written)."""

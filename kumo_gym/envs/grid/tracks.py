@@ -11,14 +11,13 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
+from .deduce.tracks import strip_pieces
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
 from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
 from .tatham.tracks import count_labels, given_pieces, track_ends
 
 PIECES = ("", "UR", "UD", "UL", "RD", "RL", "DL")
-#: the §8 grade a removal must keep: probing at Easy; Tricky and Hard are minimal
-GRADE_TARGET = {"e": 1, "t": None, "h": None}
 #: above this many cells Tricky also keeps probing-solvable piece sets: a minimal set there has a
 #: third fewer pieces than Tatham's bounded Tricky solver needs (15x15: 7.9 against 11.8)
 BOUNDED_ABOVE = 100
@@ -54,8 +53,9 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     ## Generation
     §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
     Tatham's track density; every count shown, both end pieces given, the other pieces removed in
-    a seeded random order while the puzzle stays unique (SAT with lazy cuts against closed
-    loops), at Easy (and on grids over 100 cells, down to Tatham's share of the track, 16 %) only
+    a seeded random order: up to 100 cells while our deduction still finds the track (Tatham's
+    way, unique without SAT; Easy stops there), then while the puzzle stays unique (SAT with lazy
+    cuts against closed loops), on larger grids down to Tatham's share of the track (16 %) and
     while failed-literal probing solves it; Tricky on smaller grids keeps the better of two draws.
     ``o`` is honoured by redrawing.
 
@@ -119,9 +119,9 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
         checks = [Check("R1", off, not off)]
         checks += [Check("R2", [a, b], (a, b) not in one_sided) for a, b in grid_edges(H, W)]
         checks.append(Check("R3", loops, not loops))
-        checks += [Check("R4", [(0, c)], sum(grid[r][c] != "" for r in range(H)) == k)
-                   for c, k in enumerate(st["col_counts"])]
-        checks += [Check("R4", [(r, 0)], sum(v != "" for v in grid[r]) == k) for r, k in enumerate(st["row_counts"])]
+        used = [[v != "" for v in row] for row in grid]
+        checks += [Check("R4", [(0, c)], sum(col) == k) for c, (col, k) in enumerate(zip(zip(*used), st["col_counts"]))]
+        checks += [Check("R4", [(r, 0)], sum(row) == k) for r, (row, k) in enumerate(zip(used, st["row_counts"]))]
         return checks + [Check("R5", [(r, c)], set(inside_sides(r, c, grid[r][c], H, W)) == set(inside_sides(r, c, piece, H, W)))
                          for (r, c), piece in self.givens(instance).items()]
 
@@ -169,12 +169,14 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
                 continue
             state = {"col_counts": cols, "row_counts": rows, "entry_row": entry, "exit_col": exit_,
                      "given_pieces": {f"{r},{c}": sol[r][c] for r, c in sorted(path)}}
+            if not (big := H * W > BOUNDED_ABOVE):  # pieces go while our deduction finds the track (deduce/tracks.py)
+                state["given_pieces"] = strip_pieces(rng, state, sol, path)
+                if level == "e":
+                    return state, sol
             enc = self.encode(state)
-            keys = [("piece", r, c) for r, c in path[1:-1]]
+            keys = [("piece", r, c) for r, c in path[1:-1] if f"{r},{c}" in state["given_pieces"]]
             truth = enc.solution_values(track_literals(enc.extra["d"], sol))
-            big = H * W > BOUNDED_ABOVE
-            kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth,
-                                grade_limit=1 if big else GRADE_TARGET[level],
+            kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, grade_limit=1 if big else None,
                                 fixed=enc.assumptions([k for k in enc.clues if k not in keys]),
                                 keep=round(BOUNDED_SHARE * len(path)) - 2 if big else 0, runs=False)  # 2: the ends
             gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}
