@@ -7,6 +7,7 @@ import numpy as np
 
 from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.galaxies import GalaxiesTask
+from kumo_gym.envs.grid.geometry import components, label_components
 from kumo_gym.solvers import sat
 from kumo_gym.solvers.engine import values_of
 
@@ -149,3 +150,14 @@ def test_solutions_by_deduction_match_sat():
     assert T.solutions(inst, 3) == by_sat == [inst.data["solution"]]
     split = T.load(SPLIT_ID)  # needs connectivity: the reachability step, or SAT with the cuts
     assert T.solutions(split, 3) == super(G, T).solutions(split, 3) == [SPLIT_SOLUTION]
+
+
+def test_label_components_match_components_per_label():
+    """The one-pass labelling rule_checks uses gives, per value, what components() gives for it."""
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        grid = rng.integers(0, int(rng.integers(1, 5)), (int(rng.integers(1, 7)), int(rng.integers(1, 7))))
+        got = label_components(grid.tolist())
+        assert sorted(got) == sorted(set(grid.ravel().tolist()))
+        for v, comps in got.items():
+            assert comps == components(grid == v)

@@ -10,7 +10,7 @@ from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
 from .deduce.galaxies import deduce_regions, draw, grade_layout
-from .geometry import components, connected_cuts, dot_cells
+from .geometry import connected_cuts, dot_cells, label_components
 from .render import Sketch
 
 #: the most dots a grid of the largest size may hold (answer labels are dot indices)
@@ -99,18 +99,18 @@ class GalaxiesTask(GridTask):
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         H, W = self.dims(instance)
         dots = instance.data["state"]["dots"]
-        labels = np.asarray(grid)
+        regions = label_components(grid)  # every label's components in one pass (verify speed)
         checks, inside = [], {}
-        for label in sorted(set(labels.ravel().tolist())):
-            comps = components(labels == label)
+        for label in sorted(regions):
+            comps = regions[label]
             checks.append(Check("R2", [cell for comp in comps[:-1] for cell in comp], len(comps) == 1))
         for k, dot in enumerate(dots):
             held = {grid[r][c] for r, c in dot_cells(dot)}
             checks.append(Check("R3", dot_cells(dot), len(held) == 1))
             if len(held) == 1:
                 inside.setdefault(held.pop(), []).append(k)
-        for label in sorted(set(labels.ravel().tolist())):
-            cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(labels == label))]
+        for label in sorted(regions):
+            cells = sorted(cell for comp in regions[label] for cell in comp)
             mine = inside.get(label, [])
             checks.append(Check("R3", [] if len(mine) == 1 else cells, len(mine) == 1))
             if len(mine) == 1:

@@ -49,6 +49,35 @@ def components(mask: np.ndarray) -> list[list[Cell]]:
     return sorted(out, key=lambda comp: (len(comp), comp[0]))
 
 
+def label_components(labels: list[list]) -> dict:
+    """For every value of the grid ``labels``, the 4-connected components of its cells, as
+    :func:`components` gives them for ``labels == value`` (each sorted, smallest first, ties in
+    row-major order of their first cell): one pass over the grid instead of one per value."""
+    H, W = len(labels), len(labels[0])
+    flat = [v for row in labels for v in row]
+    seen = [False] * (H * W)
+    out: dict = {}
+    for start in range(H * W):
+        if seen[start]:
+            continue
+        v = flat[start]
+        seen[start] = True
+        comp, stack = [], [start]
+        while stack:
+            i = stack.pop()
+            comp.append(i)
+            r, c = divmod(i, W)
+            for j in (i - W if r else -1, i + 1 if c + 1 < W else -1, i + W if r + 1 < H else -1, i - 1 if c else -1):
+                if j >= 0 and not seen[j] and flat[j] == v:
+                    seen[j] = True
+                    stack.append(j)
+        comp.sort()
+        out.setdefault(v, []).append([divmod(i, W) for i in comp])
+    for comps in out.values():
+        comps.sort(key=lambda comp: (len(comp), comp[0]))
+    return out
+
+
 def flood(seeds: np.ndarray, inside: np.ndarray) -> np.ndarray:
     """The cells of ``inside`` joined to ``seeds`` (a subset of it) by 4-connected paths within
     ``inside``: boolean arrays whose first two axes are the rows and columns, every further axis a
@@ -811,10 +840,12 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
     path, where = [start], {start: 0}
-    nbrs = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+    nbrs, draws = _neighbour_lists(H, W), []
     while path[-1] != goal:
+        if not draws:  # random numbers in batches (one Generator call per step was most of the time)
+            draws = rng.random(4 * H * W).tolist()[::-1]
         options = nbrs[path[-1]]
-        nxt = options[int(rng.integers(len(options)))]
+        nxt = options[int(draws.pop() * len(options))]
         if nxt in where:
             for x in path[where[nxt] + 1:]:
                 del where[x]
@@ -823,6 +854,11 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
             where[nxt] = len(path)
             path.append(nxt)
     return stretch(rng, H, W, path, length, closed=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _neighbour_lists(H: int, W: int) -> dict:
+    return {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
 
 
 def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list[Cell]:

@@ -140,25 +140,23 @@ class PearlTask(LoopAnswers, GridTask):
         return Encoding(f, answer, decode, cut_rule="R1", cuts=cuts, extra={"on": on, "black": black, "white": white})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random loop with every pearl it allows; while another loop (from a fresh solver: deterministic)
-        also fits those pearls, move to it (it allows all of them and more, so this ends), redrawing when
+        """A random loop with every pearl it allows; while another loop (from a solver of this draw's own:
+        deterministic) also fits those pearls, move to it (it allows all of them and more, so this ends), redrawing when
         it allows no more; then pearls are removed while the loop stays the only one."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
-        loop = None
+        loop = sampler = None
         while True:
             loop = loop or random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
             drawn = loop_edges(loop)
-            grid, sol = self._pearls(loop, H, W), number_loops(H, W, drawn)
+            grid = self._pearls(loop, H, W)
             enc = self.encode({"grid": grid})
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
-            limit, lits = GRADE_TARGET[level], enc.assumptions()
-            graded = limit is not None and enc.engine.grade(lits) <= limit  # deduction solves it: unique
-            if graded:
-                other = None
-            elif limit is not None:  # a second loop or None, from a fresh solver, in one call (the usual case)
-                other = enc.engine.sample(lits, avoid=truth)
-            else:
-                other = None if enc.engine.unique(lits, truth) else enc.engine.sample(lits, avoid=truth)
+            (limit, lits), eng = (GRADE_TARGET[level], enc.assumptions()), enc.engine
+            # deduction solves it (probing at limit 1, propagation at 0): unique
+            graded = limit is not None and eng.fixes_answer((eng.probe if limit else eng.propagate)(lits))
+            # a second loop or None; at a grade limit from the draw's own solver alone (usually not unique)
+            sampler = sampler or eng.sampler()
+            other = None if graded or limit is None and eng.unique(lits, truth) else sampler(lits, truth)
             if other is not None:
                 nxt_loop = loop_order(enc.decode(other))
                 loop = nxt_loop if self._pearls(nxt_loop, H, W) != grid else None
@@ -171,7 +169,7 @@ class PearlTask(LoopAnswers, GridTask):
             kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=limit, derive=False)  # guards are never derived
             for (r, c), keep in zip(keys, kept):
                 grid[r][c] = grid[r][c] if keep else EMPTY
-            return {"grid": grid}, sol
+            return {"grid": grid}, number_loops(H, W, drawn)
 
     @staticmethod
     def _pearls(loop: list, H: int, W: int) -> list[list[str]]:

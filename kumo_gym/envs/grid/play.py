@@ -309,11 +309,15 @@ class DominoMoves(CellMoves):
 #: direction letters in URDL order and their (dr, dc) steps
 STEPS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
 OPPOSITE = {"U": "D", "R": "L", "D": "U", "L": "R"}
+_BY_STEP = {step: d for d, step in STEPS.items()}
 
 
 def direction(a: tuple[int, int], b: tuple[int, int]) -> str | None:
     """The letter of the step from cell ``a`` to the adjacent cell ``b`` (None if not adjacent)."""
-    return next((d for d, (dr, dc) in STEPS.items() if (a[0] + dr, a[1] + dc) == tuple(b)), None)
+    try:
+        return _BY_STEP.get((b[0] - a[0], b[1] - a[1])) if len(b) == 2 else None
+    except TypeError:  # not a pair of numbers
+        return None
 
 
 def canonical_dirs(letters) -> str:
