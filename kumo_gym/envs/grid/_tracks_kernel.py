@@ -83,6 +83,8 @@ def run(H, W, counts, sol, order, given, side, cell, dsf):
                         if cell[i] == 0:
                             cell[i] = 2 if on == counts[line] else 1
                     changed = True
+            if changed or not ok:
+                continue  # the local rules first: the loop rule only when they are stuck
             for i in range(n):  # the track's pieces so far: a connection inside one would close a loop
                 dsf[i] = i
             for i in range(n):

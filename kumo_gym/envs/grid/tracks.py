@@ -11,7 +11,7 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .deduce.tracks import strip_pieces
+from .deduce.tracks import STRIP_ORDERS, strip_pieces
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
 from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, edges_dirs, grid_edges
 from .render import Sketch
@@ -54,10 +54,10 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
     Tatham's track density; every count shown, both end pieces given, the other pieces removed in
     a seeded random order: up to 100 cells while our deduction still finds the track (Tatham's
-    way, unique without SAT; Easy stops there), then while the puzzle stays unique (SAT with lazy
-    cuts against closed loops), on larger grids down to Tatham's share of the track (16 %) and
-    while failed-literal probing solves it; Tricky on smaller grids keeps the better of two draws.
-    ``o`` is honoured by redrawing.
+    way, unique without SAT; Easy and Tricky stop there, Tricky keeping the fewest of two orders
+    and two draws), Hard then while unique (SAT with lazy cuts against closed loops); on larger
+    grids by SAT down to Tatham's share of the track (16 %) while failed-literal probing solves
+    it. ``o`` is honoured by redrawing.
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` lays the track between two
@@ -147,8 +147,7 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
         return Encoding(f, d.ravel(), decode, cuts=cuts, cut_rule="R3", extra={"d": d, "rows": rows, "cols": cols})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Tricky on small grids keeps the better of two draws (fewer pieces: Tatham's 8x8dt average
-        4.0, a single minimal draw 4.7)."""
+        """Tricky on small grids keeps the better of two draws (fewer pieces: Tatham's 8x8dt average 4.0 to 4.3)."""
         tries = 2 if params["tatham_difficulty"] != "e" and params["W"] * params["H"] <= BOUNDED_ABOVE else 1
         draws = [self._draw(rng, params) for _ in range(tries)]
         return min(draws, key=lambda d: len(d[0]["given_pieces"]))
@@ -170,8 +169,8 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
             state = {"col_counts": cols, "row_counts": rows, "entry_row": entry, "exit_col": exit_,
                      "given_pieces": {f"{r},{c}": sol[r][c] for r, c in sorted(path)}}
             if not (big := H * W > BOUNDED_ABOVE):  # pieces go while our deduction finds the track (deduce/tracks.py)
-                state["given_pieces"] = strip_pieces(rng, state, sol, path)
-                if level == "e":
+                state["given_pieces"] = strip_pieces(rng, state, sol, path, STRIP_ORDERS[level])
+                if level != "h":
                     return state, sol
             enc = self.encode(state)
             keys = [("piece", r, c) for r, c in path[1:-1] if f"{r},{c}" in state["given_pieces"]]
