@@ -278,6 +278,29 @@ class Engine:
             return self._solve_cut(s, [int(a) for a in assumptions], None)
 
 
+    def sampler(self) -> Callable[[Sequence[int], Values], Values | None]:
+        """``sample(assumptions, avoid)`` (as :meth:`sample` with ``avoid``) on one fresh solver
+        shared by the calls of the function returned, built on its first call: the models depend
+        only on the sequence of calls made through it, so they are deterministic wherever that
+        sequence is (a generator's own draw: Pearl's second loops). Each avoided model is blocked
+        for its call only (an activation literal); the cuts found stay (they are rules)."""
+        held: dict = {"solver": None, "top": self.n_vars}
+
+        def sample(assumptions: Sequence[int], avoid: Values) -> Values | None:
+            if held["solver"] is None:
+                held["solver"] = Solver(name=self.solver_name, bootstrap_with=self.formula.clauses)
+            solver = held["solver"]
+            held["top"] += 1
+            act = held["top"]
+            solver.add_clause([-act] + block(avoid, self.answer))
+            try:
+                return self._solve_cut(solver, [act, *map(int, assumptions)], None)
+            finally:
+                solver.add_clause([-act])
+
+        return sample
+
+
 def block(value: Values, answer: np.ndarray) -> list[int]:
     """The clause false exactly under ``value``'s assignment of the answer variables."""
     answer = np.asarray(answer, np.int64)
@@ -347,7 +370,7 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
         elif grade_limit == 0:
             ok = engine.fixes_answer(engine.propagate(lits))
         else:
-            ok = engine.fixes_answer(engine.propagate(lits)) or engine.fixes_answer(engine.probe(lits))
+            ok = engine.fixes_answer(engine.probe(lits))  # probing starts with propagation
         if not ok:
             active[i] = True
         else:

@@ -187,3 +187,27 @@ def test_reduction_in_runs_equals_one_at_a_time(limit):
             else:
                 ref[i] = eng.grade(clues) > limit
         assert kept == ref and 0 < sum(kept) < len(groups)
+
+
+def test_sampler_models_avoid_their_own_model_and_repeat_per_call_sequence():
+    """Engine.sampler (issue 14): the models of a sequence of calls depend only on that sequence
+    (a second sampler repeats them), each differs from the model it avoids, a block holds for its
+    own call only, and None means no other model."""
+    f = Formula()
+    x = f.grid("x", 3, 3)
+    for r in range(3):
+        f.exactly(x[r].tolist(), 1)
+        f.exactly(x[:, r].tolist(), 1)
+    eng = Engine(f, x.ravel())
+    first = eng.sample([int(x[0, 0])])
+    c1 = int(np.argmax(first[x[1]] > 0))  # first's 1 in row 1: with x[0, 0] it fixes the whole matrix
+    runs = []
+    for _ in range(2):
+        sample = eng.sampler()
+        got = [sample([int(x[0, 0])], first), sample([], first), sample([int(x[0, 0]), int(x[1, c1])], first)]
+        runs.append([None if v is None else v[x.ravel()].tolist() for v in got])
+    assert runs[0] == runs[1]
+    one, any_other, none = runs[0]
+    assert one is not None and one != first[x.ravel()].tolist() and one[0] == 1
+    assert any_other is not None and any_other != first[x.ravel()].tolist()
+    assert none is None  # x[0, 0] and x[1, c1] leave one permutation matrix: the avoided one

@@ -141,3 +141,42 @@ def test_stripping_keeps_a_unique_set_at_the_floor_or_minimal():
                 assert not enc.engine.unique(rest, value, deduce=False)
         else:
             assert floor == len(keys) - 3
+
+
+def _deduction(inst):
+    from kumo_gym.envs.grid.deduce.magnets import Deduction
+
+    st = inst.data["state"]
+    H = len(st["slots"])
+    hidden = lambda vals: [-1 if v is None else v for v in vals]
+    return Deduction(st["slots"], hidden(st["plus_rows"] + st["plus_cols"]),
+                     hidden(st["minus_rows"] + st["minus_cols"])), H
+
+
+def test_deduction_settles_generated_tricky_puzzles_and_needs_every_count():
+    # t with S: Magnets' own deduction settles the grid to the (SAT-unique) solution, and hiding
+    # any shown count leaves it stuck (counts are removed while deduction still settles it),
+    # unless counts came back up to half of them (Tatham's density)
+    for seed in range(6):
+        inst = T.generate(np.random.default_rng(seed), difficulty="normal")
+        d, _ = _deduction(inst)
+        assert d.solves() and T.count_solutions(inst) == 1
+        want = np.select([np.asarray(inst.data["solution"]) == 1, np.asarray(inst.data["solution"]) == -1], [1, 2], 4)
+        assert (d.mask == want.ravel()).all()
+        shown = T.clue_count(inst)
+        needed = 0
+        for counts in (d.tp, d.tm):
+            for k in np.flatnonzero(counts >= 0):
+                old, counts[k] = counts[k], -1
+                needed += not d.solves()
+                counts[k] = old
+        assert needed == shown or shown == 11 and needed < shown
+
+
+def test_deduction_is_sound_on_ambiguous_and_impossible_counts():
+    d, _ = _deduction(T.load(NO_CLUES))  # many fillings: nothing settles every cell
+    assert not d.solves() and (d.mask == 7).all()
+    d, _ = _deduction(T.load(SPEC_ID))
+    assert d.solves() and d.mask.tolist() == [1, 2, 1, 2, 1, 2]
+    d.tp[0] = 3  # a row of three cells with three + poles: the kernel reports the contradiction
+    assert not d.solves()

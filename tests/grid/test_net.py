@@ -5,7 +5,10 @@ import json
 
 import numpy as np
 
+from kumo_gym.envs.grid import net as net_module
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
+from kumo_gym.envs.grid.deduce.net import deduces
+from kumo_gym.envs.grid.geometry import grid_links, link_dirs, random_tree
 from kumo_gym.envs.grid.net import NetTask
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 from kumo_gym.solvers import sat
@@ -148,3 +151,45 @@ def test_interactive_rotations_and_drawing():
     img = T.render_rgb(inst, SPEC_SOLUTION)
     assert not np.array_equal(img, T.render_rgb(inst))
     assert json.loads(T.prompt(inst).split("Puzzle state (JSON):\n", 1)[1]) == inst.data["state"]
+
+
+def _dirs(inst):
+    return [[t["dirs"] for t in row] for row in inst.data["state"]["tiles"]]
+
+
+def test_deduction_is_sound_and_bites():
+    """Our deduction (deduce/net.py) says solved only where SAT finds one network, and leaves
+    ambiguous trees undecided; it needs its loop and closed-network rules (LOOPY_ID, LONG_LOOP_ID)."""
+    state = T.load("4x4w:149554a2b5a2c97b").data["state"]
+    assert deduces(_dirs(T.load(SPEC_ID)), False) and deduces(_dirs(T.load(LONG_LOOP_ID)), False)
+    assert deduces(_dirs(T.load(LOOPY_ID)), False) and deduces([[t["dirs"] for t in r] for r in state["tiles"]], True)
+    seen = {True: 0, False: 0}
+    for seed in range(40):
+        for H, W, wrap in ((4, 4, False), (3, 4, True)):
+            rng = np.random.default_rng(seed)
+            links = grid_links(H, W, wrap)
+            tree = random_tree(rng, H * W, [(a[0] * W + a[1], b[0] * W + b[1]) for a, _, b in links], 0, 3)
+            dirs = link_dirs(H, W, links, tree)
+            st = {"tiles": [[{"dirs": d, "orientation": 0, "type": "E"} for d in row] for row in dirs], "wrap": wrap,
+                  "barriers": []}
+            inst = T.load(f"{W}x{H}{'w' * wrap}:{codec('net').encode(st)}")
+            unique = T.count_solutions(inst) == 1
+            solved = deduces(dirs, wrap)
+            assert unique or not solved, (seed, H, W, wrap)
+            seen[unique] += 1
+    assert seen[True] and seen[False]
+    # a barrier is a closed link: this 2x2 with a wall down the middle has no network at all
+    assert deduces([["D", "D"], ["U", "U"]], False, frozenset({(0, 0, "R"), (1, 0, "R")})) is None
+
+
+def test_generator_is_certified_by_deduction_with_a_sat_fallback(monkeypatch):
+    """Generated puzzles are the deduction's (unique by SAT too); when it fails, the SAT loop
+    generates unique puzzles on its own, deterministically."""
+    for diff in ("normal", "hard"):
+        inst = T.generate(np.random.default_rng(7), difficulty=diff)
+        assert deduces(_dirs(inst), False) and T.count_solutions(inst) == 1
+    w = T.generate(np.random.default_rng(3), W=5, H=4, wrap=True)
+    assert deduces(_dirs(w), True) and T.count_solutions(w) == 1
+    monkeypatch.setattr(net_module, "unique_tree", lambda *a: None)
+    a = T.generate(np.random.default_rng(5), difficulty="normal")
+    assert a == T.generate(np.random.default_rng(5), difficulty="normal") and T.count_solutions(a) == 1

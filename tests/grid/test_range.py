@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kumo_gym.envs.grid.deduce.range import deduce_grid, draw
 from kumo_gym.envs.grid.range import BLACK, WHITE, RangeTask
 from kumo_gym.solvers import sat
 
@@ -39,6 +40,48 @@ def test_uniqueness_needs_the_connectivity_cuts():
     assert len(plain) == 2
     assert T.count_solutions(inst, limit=5) == 1
     assert T.solve(inst) == [[0, 0, -1], [0, 0, 0], [-1, 0, 0]]
+    # with the cuts SAT agrees; Range's own deduction stalls here (Tatham's would recurse), so the
+    # answer above came from SAT
+    assert len(enc.engine.models(enc.assumptions(), limit=5)) == 1
+    assert (deduce_grid(inst.data["state"]["grid"]) == 0).any() and T.grade(inst) > 0
+
+
+def sat_models(inst, limit=3):
+    enc = T.encoding(inst)
+    return [enc.decode(m) for m in enc.engine.models(enc.assumptions(), limit=limit)]
+
+
+def test_deduction_is_sound():
+    """On small puzzles (generated ones and random numbers): whenever Range's deduction solves a
+    puzzle, SAT with the cuts finds exactly that solution; a contradiction means no solution; an
+    undecided cell is never decided against a solution."""
+    rng = np.random.default_rng(5)
+    outcomes = set()
+    for trial in range(160):
+        H, W = int(rng.integers(3, 5)), int(rng.integers(3, 5))
+        grid = draw(rng, H, W)[0]["grid"]
+        if trial % 2:
+            grid = [[0] * W for _ in range(H)]
+            for _ in range(int(rng.integers(1, 5))):
+                grid[int(rng.integers(H))][int(rng.integers(W))] = int(rng.integers(1, H + W))
+        inst = T.make_instance({"W": W, "H": H}, {"grid": grid}, None, source="test")
+        st, models = deduce_grid(grid), sat_models(inst)
+        if st is None:
+            assert models == []
+            outcomes.add("contradiction")
+            continue
+        for m in models:
+            assert all(v == BLACK for v, s in zip(np.ravel(m), st.ravel()) if s < 0)
+            assert all(v == WHITE for v, s in zip(np.ravel(m), st.ravel()) if s > 0)
+        if (st != 0).all():
+            assert models == [np.where(st < 0, BLACK, WHITE).tolist()]
+            outcomes.add("solved")
+        else:
+            outcomes.add("open")
+    assert outcomes == {"contradiction", "solved", "open"}
+    # a puzzle with two solutions is never called solved
+    two = T.load("3x3:e3c")
+    assert len(sat_models(two)) > 1 and (deduce_grid(two.data["state"]["grid"]) == 0).any()
 
 
 def test_one_wrong_answer_per_rule():
@@ -63,7 +106,8 @@ def test_generated_symmetric_numbers():
         for c in range(W):  # numbers come in half-turn pairs unless the partner is black
             if grid[r][c] and sol[H - 1 - r][W - 1 - c] != BLACK:
                 assert grid[H - 1 - r][W - 1 - c]
-    assert T.grade(inst) == 0 and T.count_solutions(inst) == 1
+    assert T.grade(inst) == 0 and sat_models(inst) == [sol]
+    assert T.generate(np.random.default_rng(2), difficulty="normal").data == inst.data  # deterministic
 
 
 def test_claims_render_and_moves():

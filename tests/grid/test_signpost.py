@@ -150,3 +150,22 @@ def test_queen_path_is_a_hamiltonian_queen_walk():
         for (r, c), (r2, c2) in itertools.pairwise(path):
             dr, dc = r2 - r, c2 - c
             assert ((dr > 0) - (dr < 0), (dc > 0) - (dc < 0)) in QUEEN_STEPS and (dr == 0 or dc == 0 or abs(dr) == abs(dc))
+
+
+@pytest.mark.parametrize("W, H", [(3, 3), (4, 4), (4, 3)])
+def test_small_grid_reduction_matches_probing_on_the_sat_encoding(W, H):
+    """Up to 16 cells the givens are reduced by the generator's probing kernel. What it keeps must
+    be exactly what failed-literal probing on the SAT encoding needs: grade at most 1 (so unique,
+    which the solver confirms), and hiding any given other than 1 and W*H leaves probing short."""
+    kept = 0
+    for seed in range(12):
+        inst = T.generate(np.random.default_rng(seed), W=W, H=H)
+        st = inst.data["state"]
+        assert T.grade(inst) <= 1 and T.count_solutions(inst, limit=2) == 1
+        enc = T.encode(st)
+        eng = enc.engine
+        for k in [k for k in enc.clues if st["givens"][k[1]][k[2]] not in (1, W * H)]:
+            others = enc.assumptions([j for j in enc.clues if j != k])
+            assert not eng.fixes_answer(eng.probe(others)), k
+            kept += 1
+    assert kept or W * H < 16  # at 4x4 some grid needs a given beyond the ends (rarely at 3x3)

@@ -122,3 +122,28 @@ def test_hard_preset_is_unique_and_probing_solves_it():
     inst = T.generate(np.random.default_rng(0), difficulty="hard")
     assert (inst.data["W"], inst.data["H"]) == (7, 7)
     assert T.count_solutions(inst) == 1 and T.grade(inst) <= 1
+
+
+def test_easy_presets_are_settled_by_deduction():
+    from kumo_gym.envs.grid.deduce.undead import opener
+    from kumo_gym.envs.grid.tatham.undead import MIRRORS
+
+    for seed, level in ((0, "trivial"), (1, "easy"), (2, "easy")):
+        inst = T.generate(np.random.default_rng(seed), difficulty=level)
+        layout, sol = inst.data["state"]["grid"], inst.data["solution"]
+        free = [(r, c) for r, row in enumerate(layout) for c, v in enumerate(row) if v not in MIRRORS]
+        assert opener(layout, free)(sol) == [] and T.count_solutions(inst) == 1
+
+
+def test_undead_kernel_bounds_are_sound():
+    from kumo_gym.envs.grid import _undead_kernel as K
+
+    # two cells, each counted once per total (ghost, vampire, zombie): no vampire and no zombie
+    # leave two ghosts, so a ghost total of 1 is a contradiction and 2 settles both cells
+    cell, see = np.asarray([0, 1] * 3, np.int64), np.asarray([1, 1, 2, 2, 4, 4], np.int64)
+    start = np.asarray([0, 2, 4, 6], np.int64)
+    for ghosts, want in ((1, -1), (2, 2)):
+        mask = np.full(2, 7, np.int8)
+        assert K.settle(mask, cell, see, start, np.asarray([ghosts, 0, 0], np.int64)) == want
+    mask = np.full(2, 7, np.int8)  # one ghost, one vampire: either cell may hold either
+    assert K.settle(mask, cell, see, start, np.asarray([1, 1, 0], np.int64)) == 0 and mask.tolist() == [3, 3]

@@ -101,3 +101,40 @@ def test_claims():
     check_labels(adj, correct=[{"type": "Adj", "a": [1, 0], "b": [0, 0]}],
                       incorrect=[{"type": "Adj", "a": [0, 1], "b": [0, 2]}])
     assert len(solution_claims(inst)) == 16
+
+
+def _deduction(inst):
+    from kumo_gym.envs.grid.deduce.unequal import Deduction
+
+    st, sol = inst.data["state"], inst.data["solution"]
+    n = st["n"]
+    d = Deduction(n, sol, st["gt"])
+    return d, np.asarray(st["grid"]).ravel() > 0, np.ones(len(st["gt"]), bool)
+
+
+def test_easy_puzzles_are_settled_by_deduction_and_need_every_clue():
+    for seed in range(3):
+        inst = T.generate(np.random.default_rng(seed), difficulty="easy")
+        d, givens, signs = _deduction(inst)
+        assert d.solves(givens, signs) and T.count_solutions(inst) == 1
+        for mask in (givens, signs):  # hiding any shown clue leaves deduction stuck
+            for i in np.flatnonzero(mask):
+                mask[i] = False
+                assert not d.solves(givens, signs)
+                mask[i] = True
+
+
+def test_search_counts_as_sat_does():
+    # above Easy the clue set is minimal unique: the kernel's search finds it unique, and a
+    # second solution as soon as any clue is hidden (checked against SAT on the same clues)
+    inst = T.generate(np.random.default_rng(5), difficulty="normal")
+    d, givens, signs = _deduction(inst)
+    assert d.unique(givens, signs) and T.count_solutions(inst) == 1
+    st = inst.data["state"]
+    for k in range(len(st["gt"])):
+        signs[k] = False
+        fewer = T.make_instance(inst.params, {**st, "gt": [p for p, on in zip(st["gt"], signs) if on]},
+                                inst.data["solution"], source="test")
+        assert not d.unique(givens, signs) and T.count_solutions(fewer) >= 2
+        signs[k] = True
+    assert d.kernel.search(np.full((d.stack.shape[0], 16), 15, np.int64), 4, d.ga[:0], d.gb[:0], 10) == 10

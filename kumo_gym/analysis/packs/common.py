@@ -2,10 +2,12 @@
 
 A new grid puzzle's pack is mostly a choice among these (docs/analysis.md):
 
-- :func:`colour_phrases` / :data:`COLOUR_TEMPLATES` for puzzles whose answer paints cells
-  black or white (Mosaic, Pattern, Unruly, Range, Singles);
-- :func:`value_phrases` / :data:`VALUE_TEMPLATES` for puzzles whose answer is a number per cell
-  (Towers, Keen, Unequal, Filling, Signpost): ``Cell``, ``NotCell``, ``Given``, ``Cand``;
+- :func:`claim_schema`: the schema fields from the kinds, each named once;
+- :func:`colour_pack` (with :func:`colour_phrases` / :data:`COLOUR_TEMPLATES`) for puzzles whose
+  answer paints cells black or white (Mosaic, Pattern, Unruly, Range, Singles);
+- :func:`value_pack` (with :func:`value_phrases` / :data:`VALUE_TEMPLATES`) for puzzles whose
+  answer is a number per cell (Towers, Keen, Unequal, Filling, Signpost): ``Cell``, ``NotCell``,
+  ``Given``, ``Cand``;
 - :class:`Style` and :func:`say` render claims as clauses for synthetic traces, in the
   coordinate styles models use (``(2, 3)``, ``r3c4``, ``R3C4``, ``row 3, column 4``; 0- or 1-based).
 """
@@ -50,6 +52,24 @@ def generic_rules(solution: set, negative: set = frozenset(), clues: set = froze
         DISCHARGE: frozenset(solution) | (frozenset({"Cand"}) if cand else frozenset()),
     }
     return {k: v for k, v in rules.items() if v}
+
+
+def claim_schema(solution: dict, clues: dict | None = None, counts: dict | None = None, other: dict | None = None,
+                 opposite: dict | None = None, cand: bool = False) -> dict:
+    """The schema fields of a :class:`~kumo_gym.analysis.schema.Pack` from its kinds (name -> fields),
+    each kind named once: ``kinds`` in the order solution, clue, count, other kinds;
+    ``solution_kinds``, ``clue_kinds``, ``count_kinds``; the generic rules; and the negations of
+    ``opposite`` (``{"Tent": "NotTent"}``: the negative kinds are its values)."""
+    clues, counts, other, opposite = clues or {}, counts or {}, other or {}, opposite or {}
+    return {
+        "kinds": {**solution, **clues, **counts, **other},
+        "solution_kinds": frozenset(solution),
+        "clue_kinds": frozenset(clues),
+        "count_kinds": frozenset(counts),
+        "rules": generic_rules(set(solution), negative=set(opposite.values()), clues=set(clues), counts=set(counts),
+                               cand=cand),
+        **negations(**opposite),
+    }
 
 
 
@@ -155,42 +175,47 @@ CLUE_TEMPLATES = {"Clue": ("the clue at {cell} is {n}", "the {n} at {cell} is a 
 CELL_VALUE = cell_fields(v="value")
 
 
-def value_pack(**clues: dict) -> dict:
+def value_pack(clues: dict, phrases: tuple = (), templates: dict | None = None, fallback: tuple = ()) -> dict:
     """The :class:`~kumo_gym.analysis.schema.Pack` fields every number-per-cell puzzle shares.
 
     ``Cell``/``NotCell`` solution claims (every answer cell is a C* ``Cell`` claim), the clue kinds
-    ``clues`` (name -> fields, in order) and ``Cand``, with the generic rules; a pack adds its
-    phrases (ending with :func:`value_phrases`) and templates (with :data:`VALUE_TEMPLATES`).
+    ``clues`` (name -> fields, in order) and ``Cand``, with the generic rules; the pack's own
+    ``phrases`` are read before :func:`value_phrases` and its ``fallback`` phrases after them, its
+    ``templates`` add to (or replace) :data:`VALUE_TEMPLATES`.
     """
     return {
-        "kinds": {"Cell": CELL_VALUE, "NotCell": CELL_VALUE, **clues,
-                  "Cand": cell_fields(vals="values", polarity="polarity")},
-        "solution_kinds": frozenset({"Cell", "NotCell"}),
-        "clue_kinds": frozenset(clues),
-        "rules": generic_rules({"Cell", "NotCell"}, negative={"NotCell"}, clues=set(clues), cand=True),
-        **negations(Cell="NotCell"),
+        **claim_schema({"Cell": CELL_VALUE, "NotCell": CELL_VALUE}, clues, opposite={"Cell": "NotCell"},
+                       other={"Cand": cell_fields(vals="values", polarity="polarity")}, cand=True),
         "value_claim": ("Cell", "v"),
+        "phrases": tuple(phrases) + value_phrases("v") + tuple(fallback),
+        "templates": {**VALUE_TEMPLATES, **(templates or {})},
     }
 
 
 # ---- two-colour puzzles ------------------------------------------------------------------------
-def colour_pack(black: Any, white: Any, clues: set, counts: set = frozenset(), **kinds: dict) -> dict:
+#: the number clue written in a cell (``Clue{r,c,n}``) of a two-colour puzzle
+NUMBER_CLUE = {"Clue": cell_fields(n="count")}
+
+
+def colour_pack(black: Any, white: Any, clues: dict, counts: dict | None = None, phrases: tuple = (),
+                templates: dict | None = None, **words: str) -> dict:
     """The :class:`~kumo_gym.analysis.schema.Pack` fields every two-colour puzzle shares.
 
     ``Black``/``White`` solution claims (C* = the black cells; the answer writes ``black`` and
-    ``white``, or any value for white when ``white`` is None), the clue kinds ``clues``, the count kinds ``counts`` and the other ``kinds``
-    (name -> fields), with the generic rules; a pack adds its phrases (ending with
-    :func:`colour_phrases`) and templates (with :data:`COLOUR_TEMPLATES`).
+    ``white``, or any value for white when ``white`` is None), the clue kinds ``clues`` and the
+    count kinds ``counts`` (name -> fields, in order), with the generic rules. The pack's own
+    ``phrases`` are read first, then :data:`CLUE_PHRASES` when a clue is :data:`NUMBER_CLUE`,
+    then :func:`colour_phrases` (``words``: its ``black_words`` / ``white_words``); its
+    ``templates`` add to :data:`COLOUR_TEMPLATES` (and :data:`CLUE_TEMPLATES`).
     """
+    number = clues.get("Clue") == NUMBER_CLUE["Clue"]
     return {
-        "kinds": {"Black": cell_fields(), "White": cell_fields(), **kinds},
-        "solution_kinds": frozenset({"Black", "White"}),
-        "clue_kinds": frozenset(clues),
-        "rules": generic_rules({"Black", "White"}, negative={"White"}, clues=set(clues), counts=set(counts)),
-        **negations(Black="White"),
-        "count_kinds": frozenset(counts),
+        **claim_schema({"Black": cell_fields(), "White": cell_fields()}, clues, counts, opposite={"Black": "White"}),
         "cstar_symbols": {black: "Black"},
         "answer_kinds": {black: "Black"} if white is None else {black: "Black", white: "White"},
+        "phrases": (tuple(phrases) + (CLUE_PHRASES if number else ())
+                    + colour_phrases(black, "white" if white is None else white, **words)),
+        "templates": {**COLOUR_TEMPLATES, **(CLUE_TEMPLATES if number else {}), **(templates or {})},
     }
 
 

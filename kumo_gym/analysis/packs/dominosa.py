@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, generic_rules, negations
+from .common import cell_fields, claim_schema
 
 _NOT = r"(?:cannot|can't|can not|do not|don't|are not|aren't|must not|is not|isn't)"
 _PAIRS = (  # negatives first
@@ -90,17 +90,13 @@ class DominosaPack(Pack):
 
 PACK = DOMINOSA = DominosaPack(
     puzzle="dominosa",
-    kinds={
-        "Domino": {"cells": "cells"},
-        "NotDomino": {"cells": "cells"},
-        "Number": cell_fields(n="count"),
-    },
-    solution_kinds=frozenset({"Domino", "NotDomino"}),
-    clue_kinds=frozenset({"Number"}),
-    rules=generic_rules({"Domino", "NotDomino"}, negative={"NotDomino"}, clues={"Number"}),
+    **claim_schema(
+        {"Domino": {"cells": "cells"}, "NotDomino": {"cells": "cells"}},
+        {"Number": cell_fields(n="count")},
+        opposite={"Domino": "NotDomino"},
+    ),
     claim_notes=("Domino: the two adjacent cells [[r1, c1], [r2, c2]] form one domino of the solution; NotDomino: "
                  "they do not. Number: the number n printed in cell (r, c)."),
-    **negations(Domino="NotDomino"),
     phrases=(Phrase("Number", r"\bthe number (?:at|in) {cell} is {n}\b"),
              *Phrase.group("Number", r"\bthe {n} (?:at|in) {cell}",
                                      r"{subj}{cell} (?:is|=) (?:a )?{n}\b(?! or)",

@@ -17,13 +17,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import (
-    CELL_VALUE,
-    VALUE_TEMPLATES,
-    neighbours4,
-    value_pack,
-    value_phrases,
-)
+from .common import CELL_VALUE, neighbours4, value_pack
 
 DIGITS = tuple(range(1, 10))
 #: how far the "room" check looks (cells within this distance; digits above ROOM + 1 always fit)
@@ -121,11 +115,13 @@ class FillingPack(Pack):
 
 PACK = FILLING = FillingPack(
     puzzle="filling",
-    **value_pack(Given=CELL_VALUE),
+    **value_pack(
+        {"Given": CELL_VALUE},
+        # "a 4 at (0, 0)", "the 1 at (2, 0)": a digit named by its cell (a given, when the trace named it so)
+        fallback=(Phrase("Cell", r"\b(?:a|an|the|another) {n:v} (?:at|in) {cell}"),),
+        # a Given ending in its digit ("... is a given 6, 4 cannot go in ...") would read as a list
+        templates={"Given": ("the given {v} at {cell}",)},
+    ),
     claim_notes=("Cell states a cell's digit, NotCell rules one out. Given is a digit printed in the puzzle. "
                  "Every block of equal connected digits has as many cells as its digit."),
-    # "a 4 at (0, 0)", "the 1 at (2, 0)": a digit named by its cell (a given, when the trace named it so)
-    phrases=value_phrases("v") + (Phrase("Cell", r"\b(?:a|an|the|another) {n:v} (?:at|in) {cell}"),),
-    # a Given ending in its digit ("... is a given 6, 4 cannot go in ...") would read as a list
-    templates={**VALUE_TEMPLATES, "Given": ("the given {v} at {cell}",)},
 )

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, generic_rules, negations
+from .common import cell_fields, claim_schema
 
 _C = r"@(\d+)@"
 _PATTERNS = (
@@ -131,19 +131,16 @@ class GalaxiesPack(Pack):
 
 PACK = GALAXIES = GalaxiesPack(
     puzzle="galaxies",
-    kinds={
-        "InRegion": cell_fields(dot="count"),
-        "SameRegion": {"a": "cell", "b": "cell"},
-        "DiffRegion": {"a": "cell", "b": "cell"},
-        "Dot": {"r2": "count", "c2": "count"},
-    },
-    solution_kinds=frozenset({"InRegion", "SameRegion", "DiffRegion"}),
-    clue_kinds=frozenset({"Dot"}),
-    rules=generic_rules({"InRegion", "SameRegion", "DiffRegion"}, negative={"DiffRegion"}, clues={"Dot"}),
+    **claim_schema(
+        {"InRegion": cell_fields(dot="count"),
+         "SameRegion": {"a": "cell", "b": "cell"},
+         "DiffRegion": {"a": "cell", "b": "cell"}},
+        {"Dot": {"r2": "count", "c2": "count"}},
+        opposite={"SameRegion": "DiffRegion"},
+    ),
     claim_notes=("InRegion: cell (r, c) lies in the region of dot number `dot` (the index into the state's dots). "
                  "SameRegion / DiffRegion: two cells a, b ([r, c], a before b) lie in one region or in two. "
                  "Dot: a dot of the puzzle at half-cell position (r2, c2), where cell (r, c) has centre (2r, 2c)."),
-    **negations(SameRegion="DiffRegion"),
     phrases=(
         *Phrase.group("InRegion", r"{subj}{cells} (?:all |both |also )?(?:belongs?|must belong|belong) to dot {n:dot}\b",
                                   r"{subj}{cells} {be} (?:all |both |also )?(?:in|part of|inside) dot {n:dot}'s (?:region|galaxy)",

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, PhraseReader
 from ..schema import Pack
 from ..text import LIST, Norm, tokens
-from .common import VALUE_TEMPLATES, value_pack, value_phrases
+from .common import value_pack
 
 #: the operation of a cage in words (templates and reader)
 WORDS = {"+": "sum", "x": "product", "-": "difference", "/": "quotient"}
@@ -75,9 +75,7 @@ def _cage_templates() -> dict:
 
 PACK = KEEN = KeenPack(
     puzzle="keen",
-    **value_pack(Cage={"cells": "cells", "op": "sym", "target": "value"}),
+    **value_pack({"Cage": {"cells": "cells", "op": "sym", "target": "value"}}, templates=_cage_templates()),
     claim_notes=("Cell states a cell's value, NotCell rules one out. Cage is an arithmetic clue: the cells of the "
                  "cage, op one of + x - / and the target."),
-    phrases=value_phrases("v"),
-    templates={**VALUE_TEMPLATES, **_cage_templates()},
 )

@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import cell_fields, generic_rules, negations, neighbours4
+from .common import cell_fields, claim_schema, neighbours4
 
 LIGHT_WORDS = r"(?:light|bulb|lamp|l)s?"
 
@@ -74,19 +74,14 @@ class LightupPack(Pack):
 
 PACK = LIGHTUP = LightupPack(
     puzzle="lightup",
-    kinds={
-        "Light": cell_fields(),
-        "NoLight": cell_fields(),
-        "Black": cell_fields(n="optcount"),
-        "Needs": cell_fields(n="count"),
-    },
-    solution_kinds=frozenset({"Light", "NoLight"}),
-    clue_kinds=frozenset({"Black"}),
-    rules=generic_rules({"Light", "NoLight"}, negative={"NoLight"}, clues={"Black"}, counts={"Needs"}),
+    **claim_schema(
+        {"Light": cell_fields(), "NoLight": cell_fields()},
+        {"Black": cell_fields(n="optcount")},
+        {"Needs": cell_fields(n="count")},
+        opposite={"Light": "NoLight"},
+    ),
     claim_notes=("Light / NoLight: a light is (not) placed on the white cell (r, c). Black is a black cell, n its "
                  "number (null when it has none). Needs: the number at (r, c) still needs n more lights."),
-    **negations(Light="NoLight"),
-    count_kinds=frozenset({"Needs"}),
     cstar_symbols={"L": "Light"},
     answer_kinds={"L": "Light", ".": "NoLight"},
     phrases=(

@@ -18,7 +18,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, generic_rules, negations
+from .common import cell_fields, claim_schema
 
 WORDS = {1: "positive", -1: "negative", 0: "blank"}
 SIGN_WORDS = {"+": "plus", "-": "minus"}
@@ -105,18 +105,13 @@ def _phrases() -> tuple:
 
 PACK = MAGNETS = MagnetsPack(
     puzzle="magnets",
-    kinds={
-        "Pole": cell_fields(v="value"),
-        "NotPole": cell_fields(v="value"),
-        "Count": {"axis": "axis", "index": "index", "sign": "sym", "n": "count"},
-        "Slot": {"cells": "cells"},
-    },
-    solution_kinds=frozenset({"Pole", "NotPole"}),
-    clue_kinds=frozenset({"Count", "Slot"}),
-    rules=generic_rules({"Pole", "NotPole"}, negative={"NotPole"}, clues={"Count", "Slot"}),
+    **claim_schema(
+        {"Pole": cell_fields(v="value"), "NotPole": cell_fields(v="value")},
+        {"Count": {"axis": "axis", "index": "index", "sign": "sym", "n": "count"}, "Slot": {"cells": "cells"}},
+        opposite={"Pole": "NotPole"},
+    ),
     claim_notes=("Pole: cell (r, c) holds v (1 a + pole, -1 a - pole, 0 blank); NotPole rules v out there. Count: row or "
                  "column index holds n poles of sign + or -. Slot: the two cells form one domino slot."),
-    **negations(Pole="NotPole"),
     phrases=_phrases(),
     templates={
         **{f"Pole:{w}": (f"{{cell}} is {w}", f"{{cell}} must be {w}") for w in WORDS.values()},

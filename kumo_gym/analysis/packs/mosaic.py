@@ -13,16 +13,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import (
-    CLUE_PHRASES,
-    CLUE_TEMPLATES,
-    COLOUR_TEMPLATES,
-    cell_claims,
-    cell_fields,
-    colour_model,
-    colour_pack,
-    colour_phrases,
-)
+from .common import NUMBER_CLUE, cell_claims, cell_fields, colour_model, colour_pack
 
 BLACK, WHITE = 1, 2
 
@@ -45,19 +36,16 @@ class MosaicPack(Pack):
 
 PACK = MOSAIC = MosaicPack(
     puzzle="mosaic",
-    **colour_pack(BLACK, WHITE, {"Clue"}, {"Needs"}, Clue=cell_fields(n="count"),
-                  Needs=cell_fields(n="count")),
+    **colour_pack(
+        BLACK, WHITE, NUMBER_CLUE, {"Needs": cell_fields(n="count")},
+        phrases=(
+            Phrase("Needs", r"{subj}(?:the (?:clue |number )?(?:\d )?(?:at|in|on) )?{cell} (?:still |now )?(?:needs|requires) "
+                            r"(?:exactly )?{n} more\b"),
+            Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
+        ),
+        templates={"Needs": ("the clue at {cell} needs {n} more",)},
+    ),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "
                  "(it counts black cells in the 3x3 block around it, itself included). Needs: that clue still "
                  "needs n more black cells."),
-    phrases=(
-        Phrase("Needs", r"{subj}(?:the (?:clue |number )?(?:\d )?(?:at|in|on) )?{cell} (?:still |now )?(?:needs|requires) "
-                        r"(?:exactly )?{n} more\b"),
-        Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b"),
-    ) + CLUE_PHRASES + colour_phrases(BLACK, WHITE),
-    templates={
-        **COLOUR_TEMPLATES,
-        **CLUE_TEMPLATES,
-        "Needs": ("the clue at {cell} needs {n} more",),
-    },
 )

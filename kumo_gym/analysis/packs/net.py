@@ -22,7 +22,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, generic_rules
+from .common import cell_fields, claim_schema
 
 _C = r"@(\d+)@"
 _WORD = r"(?:up|right|down|left|[urdl])"
@@ -167,15 +167,10 @@ class NetPack(Pack):
 
 PACK = NET = NetPack(
     puzzle="net",
-    kinds={
-        "TileDirs": cell_fields(dirs="dirs"),
-        "Link": {"a": "cell", "b": "cell", "on": "bool"},
-        "Tile": cell_fields(type="sym"),
-        "Ends": cell_fields(n="count"),
-    },
-    solution_kinds=frozenset({"TileDirs", "Link"}),
-    clue_kinds=frozenset({"Tile", "Ends"}),
-    rules=generic_rules({"TileDirs", "Link"}, clues={"Tile", "Ends"}),
+    **claim_schema(
+        {"TileDirs": cell_fields(dirs="dirs"), "Link": {"a": "cell", "b": "cell", "on": "bool"}},
+        {"Tile": cell_fields(type="sym"), "Ends": cell_fields(n="count")},
+    ),
     claim_notes=("TileDirs: the directions (letters of URDL, in that order) the pipes of the tile at (r, c) point in "
                  "once solved. Link: whether neighbouring cells a and b ([r, c], a before b) are joined by a pipe (on). "
                  "Tile: the tile's type, E end, I straight, C corner, T tee, X cross; Ends: how many pipe ends it has."),

@@ -13,7 +13,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import COLOUR_TEMPLATES, colour_model, colour_pack, colour_phrases, lines, runs_of
+from .common import colour_model, colour_pack, lines, runs_of
 
 BLACK, WHITE = 1, 0
 
@@ -84,21 +84,23 @@ class PatternPack(Pack):
 
 PACK = PATTERN = PatternPack(
     puzzle="pattern",
-    **colour_pack(BLACK, WHITE, {"LineClue"}, LineClue={"axis": "axis", "index": "index", "runs": "runs"}),
+    **colour_pack(
+        BLACK, WHITE, {"LineClue": {"axis": "axis", "index": "index", "runs": "runs"}},
+        phrases=(
+            *Phrase.group("LineClue", r"\b{line}(?:'s)? (?:clue|clues|hint|runs|blocks|numbers) (?:is|are|=|:|of|reads?) {runs}",
+                                      r"\b(?:the )?(?:clue|clues|runs|hint|numbers) (?:for|of|in) {line} (?:is|are|=|:|reads?) {runs}",
+                                      r"\b{line} (?:has|needs|wants) (?:the )?(?:clue|runs|blocks) {runs}",
+                                      r"\b{line} (?:is|has) (?:a )?(?:clue|runs) \({runs}\)"),
+            # where a run lies: "the 3 in column 3 must be (3, 3), (4, 3) and (5, 3)", "the run of 3 is (3, 2), ..."
+            Phrase("Black", r"\b(?:the |its |that )?(?:run |block )?(?:of )?\d+ (?:in (?:row|column|col) \d+ )?(?:must be|is|are|covers|"
+                            r"occupies|has to be)(?: then| therefore)? {cells}"),
+        ),
+        templates={
+            "LineClue": ("the clue for {line} is {runs}", "{line}'s clue is {runs}", "{line} has the clue {runs}"),
+        },
+        black_words="black|shaded|filled|dark|painted|on",
+        white_words="white|unshaded|empty|blank|unfilled|clear|unpainted|off|crossed out|crossed",
+    ),
     claim_notes=("Black / White: the colour of cell (r, c). LineClue: the clue of a row (axis ROW) or column "
                  "(axis COL): the lengths of its black runs in order (left to right, top to bottom); [] for none."),
-    phrases=(
-        *Phrase.group("LineClue", r"\b{line}(?:'s)? (?:clue|clues|hint|runs|blocks|numbers) (?:is|are|=|:|of|reads?) {runs}",
-                                  r"\b(?:the )?(?:clue|clues|runs|hint|numbers) (?:for|of|in) {line} (?:is|are|=|:|reads?) {runs}",
-                                  r"\b{line} (?:has|needs|wants) (?:the )?(?:clue|runs|blocks) {runs}",
-                                  r"\b{line} (?:is|has) (?:a )?(?:clue|runs) \({runs}\)"),
-        # where a run lies: "the 3 in column 3 must be (3, 3), (4, 3) and (5, 3)", "the run of 3 is (3, 2), ..."
-        Phrase("Black", r"\b(?:the |its |that )?(?:run |block )?(?:of )?\d+ (?:in (?:row|column|col) \d+ )?(?:must be|is|are|covers|"
-                        r"occupies|has to be)(?: then| therefore)? {cells}"),
-    ) + colour_phrases(BLACK, WHITE, black_words="black|shaded|filled|dark|painted|on",
-                       white_words="white|unshaded|empty|blank|unfilled|clear|unpainted|off|crossed out|crossed"),
-    templates={
-        **COLOUR_TEMPLATES,
-        "LineClue": ("the clue for {line} is {runs}", "{line}'s clue is {runs}", "{line} has the clue {runs}"),
-    },
 )

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..reading import Phrase
-from .common import cell_fields, generic_rules, negations
+from .common import cell_fields, claim_schema
 from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack
 
 
@@ -35,18 +35,13 @@ class PearlPack(LinePack):
 
 PACK = PEARL = PearlPack(
     puzzle="pearl",
-    kinds={
-        "Edge": {"a": "cell", "b": "cell", "on": "bool"},
-        "OnPath": cell_fields(),
-        "OffPath": cell_fields(),
-        "Pearl": cell_fields(color="color"),
-    },
-    solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
-    clue_kinds=frozenset({"Pearl"}),
-    rules=generic_rules({"Edge", "OnPath", "OffPath"}, negative={"OffPath"}, clues={"Pearl"}),
+    **claim_schema(
+        {"Edge": {"a": "cell", "b": "cell", "on": "bool"}, "OnPath": cell_fields(), "OffPath": cell_fields()},
+        {"Pearl": cell_fields(color="color")},
+        opposite={"OnPath": "OffPath"},
+    ),
     claim_notes=("Edge: the loop joins neighbouring cells a and b ([r, c] each; on=false: it does not). OnPath / "
                  "OffPath: cell (r, c) is on / off the loop. Pearl: a BLACK or WHITE pearl at (r, c)."),
-    **negations(OnPath="OffPath"),
     phrases=tuple(
         p for colour in ("black", "white") for p in (
             *Phrase.group("Pearl", rf"{{subj}}{{cells}} (?:is|are|holds|has) (?:a |the )?{colour} pearls?\b",

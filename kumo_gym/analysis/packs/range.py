@@ -14,17 +14,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import (
-    CLUE_PHRASES,
-    CLUE_TEMPLATES,
-    COLOUR_TEMPLATES,
-    cell_claims,
-    cell_fields,
-    colour_model,
-    colour_pack,
-    colour_phrases,
-    shading_constraints,
-)
+from .common import NUMBER_CLUE, cell_claims, colour_model, colour_pack, shading_constraints
 
 BLACK, WHITE = -1, 0
 
@@ -66,14 +56,9 @@ class RangePack(Pack):
 
 PACK = RANGE = RangePack(
     puzzle="range",
-    **colour_pack(BLACK, WHITE, {"Clue"}, Clue=cell_fields(n="count")),
+    **colour_pack(BLACK, WHITE, NUMBER_CLUE, phrases=(
+        Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:|being)(?: actually| really)? {n}\b"),
+    )),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Clue: the number n written at (r, c) "
                  "(1 plus the white cells it sees up, down, left and right)."),
-    phrases=(
-        Phrase("Clue", r"\bthe (?:clue|number) (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:|being)(?: actually| really)? {n}\b"),
-    ) + CLUE_PHRASES + colour_phrases(BLACK, WHITE),
-    templates={
-        **COLOUR_TEMPLATES,
-        **CLUE_TEMPLATES,
-    },
 )

@@ -22,7 +22,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, generic_rules, negations
+from .common import cell_fields, claim_schema
 
 _CELL = r"@(\d+)@"
 _SHAPE = r"(?:rectangle|region|block|box)"
@@ -170,22 +170,18 @@ class RectPack(Pack):
 
 PACK = RECT = RectPack(
     puzzle="rect",
-    kinds={
-        "Rect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
-        "NotRect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
-        "SameRegion": {"a": "cell", "b": "cell"},
-        "DiffRegion": {"a": "cell", "b": "cell"},
-        "Clue": cell_fields(n="count"),
-    },
-    solution_kinds=frozenset({"Rect", "NotRect", "SameRegion", "DiffRegion"}),
-    clue_kinds=frozenset({"Clue"}),
-    rules=generic_rules({"Rect", "NotRect", "SameRegion", "DiffRegion"}, negative={"NotRect", "DiffRegion"},
-                        clues={"Clue"}),
+    **claim_schema(
+        {"Rect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
+         "NotRect": {"r0": "r", "c0": "c", "r1": "r", "c1": "c"},
+         "SameRegion": {"a": "cell", "b": "cell"},
+         "DiffRegion": {"a": "cell", "b": "cell"}},
+        {"Clue": cell_fields(n="count")},
+        opposite={"SameRegion": "DiffRegion", "Rect": "NotRect"},
+    ),
     claim_notes=("Rect is one rectangle of the division, by its top-left (r0, c0) and bottom-right (r1, c1) cells; "
                  "NotRect says that rectangle is not one of them. "
                  "SameRegion / DiffRegion say two cells a, b ([r, c], a before b) lie in one rectangle or in two. "
                  "Clue is a number of the puzzle (the area of its rectangle)."),
-    **negations(SameRegion="DiffRegion", Rect="NotRect"),
     phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
              *Phrase.group("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}",
                                    r"\bthe {n:n} (?:at|in) {cell}",

@@ -17,7 +17,7 @@ from ...envs.grid.tatham.signpost import DIRS, STEP
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import CELL_VALUE, VALUE_TEMPLATES, cell_fields, value_pack, value_phrases
+from .common import CELL_VALUE, cell_fields, value_pack
 
 WORDS = {"N": "north", "NE": "north-east", "E": "east", "SE": "south-east", "S": "south", "SW": "south-west",
          "W": "west", "NW": "north-west"}
@@ -104,11 +104,13 @@ def _arrow_phrases() -> tuple:
 
 PACK = SIGNPOST = SignpostPack(
     puzzle="signpost",
-    **value_pack(Given=CELL_VALUE, Arrow=cell_fields(dir="sym")),
+    **value_pack(
+        {"Given": CELL_VALUE, "Arrow": cell_fields(dir="sym")}, _arrow_phrases(),
+        # NotCell clauses never end in the number: the synthetic trace joins clauses with commas, and
+        # "(2, 2) is not 6, 5 cannot go in (1, 1)" or "a given 1 and 7 cannot go in" read as lists
+        templates={"NotCell": ("{cell} cannot be {v} here", "{cell} cannot hold {v} here"),
+                   "Arrow": ("the arrow at {cell} points {dir}", "the arrow in {cell} leads {dir}")},
+    ),
     claim_notes=("Cell states a cell's number, NotCell rules one out. Arrow is the arrow of a cell: dir one of N, NE, "
                  "E, SE, S, SW, W, NW (N is up). Given is a number shown in the puzzle."),
-    phrases=_arrow_phrases() + value_phrases("v"),
-    # NotCell clauses never end in the number: the synthetic trace joins clauses with commas, and
-    # "(2, 2) is not 6, 5 cannot go in (1, 1)" or "a given 1 and 7 cannot go in" read as lists
-    templates={**VALUE_TEMPLATES, "NotCell": ("{cell} cannot be {v} here", "{cell} cannot hold {v} here"), "Arrow": ("the arrow at {cell} points {dir}", "the arrow in {cell} leads {dir}")},
 )

@@ -16,14 +16,7 @@ from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
 from ..text import NOT_A_LIST
-from .common import (
-    COLOUR_TEMPLATES,
-    cell_fields,
-    colour_pack,
-    colour_phrases,
-    lines,
-    shading_constraints,
-)
+from .common import cell_fields, colour_pack, lines, shading_constraints
 
 BLACK = -1
 
@@ -60,20 +53,21 @@ class SinglesPack(Pack):
 
 PACK = SINGLES = SinglesPack(
     puzzle="singles",
-    **colour_pack(BLACK, None, {"Number"}, Number=cell_fields(n="count")),
+    **colour_pack(
+        BLACK, None, {"Number": cell_fields(n="count")},
+        phrases=(
+            *Phrase.group("Number", r"\bthe number (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b",
+                                    r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?number {n}\b",
+                                    r"\bnumber {n} (?:at|in|on) {cell}"),
+            # "the 3 at (2, 2)", "another 3 at r4c4", "the 2s at (0, 0) and (0, 2)", "(1, 1) is a 4"
+            *Phrase.group("Number", r"\b(?:the|a|an|another) {n} (?:at|in|on) {cell}",
+                                    r"\b{n}s (?:at|in|on) {cells}",
+                                    r"{subj}{cell} (?:is|=|shows|reads) (?:a |an )?{n}\b" + NOT_A_LIST),
+        ),
+        templates={
+            "Number": ("the number at {cell} is {n}", "{cell} holds the number {n}", "number {n} at {cell}"),
+        },
+    ),
     claim_notes=("Black / White: the colour of cell (r, c) in the solution. Number: the number n printed in "
                  "cell (r, c)."),
-    phrases=(
-        *Phrase.group("Number", r"\bthe number (?:at|in|on) {cell} ?,? (?:which is|is|=|says|:) {n}\b",
-                                r"{subj}{cell} (?:has|shows|contains|holds) (?:a |the )?number {n}\b",
-                                r"\bnumber {n} (?:at|in|on) {cell}"),
-        # "the 3 at (2, 2)", "another 3 at r4c4", "the 2s at (0, 0) and (0, 2)", "(1, 1) is a 4"
-        *Phrase.group("Number", r"\b(?:the|a|an|another) {n} (?:at|in|on) {cell}",
-                                r"\b{n}s (?:at|in|on) {cells}",
-                                r"{subj}{cell} (?:is|=|shows|reads) (?:a |an )?{n}\b" + NOT_A_LIST),
-    ) + colour_phrases(BLACK, "white"),
-    templates={
-        **COLOUR_TEMPLATES,
-        "Number": ("the number at {cell} is {n}", "{cell} holds the number {n}", "number {n} at {cell}"),
-    },
 )

@@ -14,7 +14,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import CELL_VALUE, VALUE_TEMPLATES, value_pack, value_phrases
+from .common import CELL_VALUE, value_pack
 
 
 def visible(heights: tuple) -> int:
@@ -87,12 +87,10 @@ def _edge_phrases() -> tuple:
 
 PACK = TOWERS = TowersPack(
     puzzle="towers",
-    **value_pack(Given=CELL_VALUE, EdgeClue={"side": "side", "index": "index", "n": "count"}),
+    **value_pack(
+        {"Given": CELL_VALUE, "EdgeClue": {"side": "side", "index": "index", "n": "count"}}, _edge_phrases(),
+        {"EdgeClue": ("the {side} clue of {dir} {idx} is {n}", "looking from the {side}, {dir} {idx} sees {n}")},
+    ),
     claim_notes=("Cell states a tower's height, NotCell rules one out. EdgeClue is a visibility clue: side TOP or "
                  "BOTTOM for a column clue, LEFT or RIGHT for a row clue; index is the column or row."),
-    phrases=_edge_phrases() + value_phrases("v"),
-    templates={
-        **VALUE_TEMPLATES,
-        "EdgeClue": ("the {side} clue of {dir} {idx} is {n}", "looking from the {side}, {dir} {idx} sees {n}"),
-    },
 )

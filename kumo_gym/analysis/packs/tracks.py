@@ -24,7 +24,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, generic_rules, negations
+from .common import cell_fields, claim_schema
 
 _CELL = r"@(\d+)@"
 _LINE = r"(?:the )?(?:track|loop|line|path)"
@@ -130,23 +130,18 @@ class TracksPack(LinePack):
 
 PACK = TRACKS = TracksPack(
     puzzle="tracks",
-    kinds={
-        "Edge": {"a": "xcell", "b": "xcell", "on": "bool"},
-        "OnPath": cell_fields(),
-        "OffPath": cell_fields(),
-        "Count": {"axis": "axis", "index": "index", "n": "count"},
-        "Endpoint": {"side": "side", "index": "index"},
-        "GivenPiece": cell_fields(dirs="dirs"),
-    },
-    solution_kinds=frozenset({"Edge", "OnPath", "OffPath"}),
-    clue_kinds=frozenset({"Count", "Endpoint", "GivenPiece"}),
-    rules=generic_rules({"Edge", "OnPath", "OffPath"}, negative={"OffPath"}, clues={"Count", "Endpoint", "GivenPiece"}),
+    **claim_schema(
+        {"Edge": {"a": "xcell", "b": "xcell", "on": "bool"}, "OnPath": cell_fields(), "OffPath": cell_fields()},
+        {"Count": {"axis": "axis", "index": "index", "n": "count"},
+         "Endpoint": {"side": "side", "index": "index"},
+         "GivenPiece": cell_fields(dirs="dirs")},
+        opposite={"OnPath": "OffPath"},
+    ),
     claim_notes=("Edge: the track joins neighbouring cells a and b ([r, c] each; on=false: it does not); the border "
                  "ends are edges to [entry_row, -1] and [H, exit_col]. OnPath / OffPath: cell (r, c) is on / off the "
                  "track. Count: a row or column (axis ROW/COL) holds n track cells. Endpoint: the track enters on "
                  "the LEFT at row index or leaves at the BOTTOM at column index. GivenPiece: a given piece at (r, c) "
                  "joining the directions dirs (URDL letters)."),
-    **negations(OnPath="OffPath"),
     phrases=(
         *Phrase.group("Count", r"\b{line} (?:has|holds|contains|uses|needs) {n} (?:track )?(?:cells?|squares?|pieces?)\b",
                                r"\b(?:the )?(?:count|clue|number) (?:for|of) {line} (?:is|=|:) {n}\b",

@@ -16,7 +16,7 @@ from ...envs.grid.tatham.undead import MIRRORS, MONSTERS, SIDES, visible
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import cell_fields, generic_rules, negations
+from .common import cell_fields, claim_schema
 
 NAMES = {"G": "ghost", "V": "vampire", "Z": "zombie"}
 MIRROR_WORDS = {"\\": "backslash", "/": "slash"}
@@ -111,20 +111,16 @@ def _phrases() -> tuple:
 
 PACK = UNDEAD = UndeadPack(
     puzzle="undead",
-    kinds={
-        "Monster": cell_fields(t="sym"),
-        "NotMonster": cell_fields(t="sym"),
-        "Mirror": cell_fields(kind="sym"),
-        "Total": {"t": "sym", "n": "count"},
-        "Sight": {"side": "side", "index": "index", "n": "count"},
-    },
-    solution_kinds=frozenset({"Monster", "NotMonster"}),
-    clue_kinds=frozenset({"Mirror", "Total", "Sight"}),
-    rules=generic_rules({"Monster", "NotMonster"}, negative={"NotMonster"}, clues={"Mirror", "Total", "Sight"}),
+    **claim_schema(
+        {"Monster": cell_fields(t="sym"), "NotMonster": cell_fields(t="sym")},
+        {"Mirror": cell_fields(kind="sym"),
+         "Total": {"t": "sym", "n": "count"},
+         "Sight": {"side": "side", "index": "index", "n": "count"}},
+        opposite={"Monster": "NotMonster"},
+    ),
     claim_notes=("Monster: cell (r, c) holds monster t (G ghost, V vampire, Z zombie); NotMonster rules t out there. "
                  "Mirror: a mirror of kind \\ or / at (r, c). Total: there are n monsters of kind t. Sight: the edge "
                  "number on side TOP/BOTTOM (a column) or LEFT/RIGHT (a row) at that index is n."),
-    **negations(Monster="NotMonster"),
     phrases=_phrases(),
     templates={
         **{f"Monster:{t}": (f"{{cell}} is a {w}", f"{{cell}} holds a {w}", f"there is a {w} at {{cell}}",

@@ -19,7 +19,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import CELL_VALUE, VALUE_TEMPLATES, value_pack, value_phrases
+from .common import CELL_VALUE, value_pack
 
 _CELL = r"@(\d+)@"
 _PAIRS = (  # (pattern, kind, whether the first cell read is b)
@@ -81,15 +81,12 @@ class UnequalPack(Pack):
 
 PACK = UNEQUAL = UnequalPack(
     puzzle="unequal",
-    **value_pack(Given=CELL_VALUE, Greater={"a": "cell", "b": "cell"}, Adj={"a": "cell", "b": "cell"}),
+    **value_pack({"Given": CELL_VALUE, "Greater": {"a": "cell", "b": "cell"}, "Adj": {"a": "cell", "b": "cell"}},
+                 templates={"Greater": ("{a_cell} is greater than {b_cell}", "the sign says {a_cell} is larger than {b_cell}",
+                                        "{b_cell} is less than {a_cell}"),
+                            "Adj": ("{a_cell} and {b_cell} differ by one",
+                                    "{a_cell} and {b_cell} are marked as differing by 1")}),
     claim_notes=("Cell states a cell's value, NotCell rules one out. Greater is an inequality sign: cell a ([r, c]) "
                  "holds a larger number than its neighbour b. Adj (Adjacent mode) is a marked pair a, b whose numbers "
                  "differ by exactly one."),
-    phrases=value_phrases("v"),
-    templates={
-        **VALUE_TEMPLATES,
-        "Greater": ("{a_cell} is greater than {b_cell}", "the sign says {a_cell} is larger than {b_cell}",
-                    "{b_cell} is less than {a_cell}"),
-        "Adj": ("{a_cell} and {b_cell} differ by one", "{a_cell} and {b_cell} are marked as differing by 1"),
-    },
 )

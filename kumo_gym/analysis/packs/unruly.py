@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import COLOUR_TEMPLATES, cell_claims, cell_fields, colour_model, colour_pack, colour_phrases, lines
+from .common import cell_claims, cell_fields, colour_model, colour_pack, lines
 
 BLACK, WHITE = 1, 0
 
@@ -44,22 +44,23 @@ class UnrulyPack(Pack):
 
 PACK = UNRULY = UnrulyPack(
     puzzle="unruly",
-    **colour_pack(BLACK, WHITE, {"Given"}, {"Remaining"}, Given=cell_fields(v="value"),
-                  Remaining={"axis": "axis", "index": "index", "color": "color", "n": "count"}),
+    **colour_pack(
+        BLACK, WHITE, {"Given": cell_fields(v="value")},
+        {"Remaining": {"axis": "axis", "index": "index", "color": "color", "n": "count"}},
+        phrases=(
+            Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:black|1)\b", {"v": BLACK}),
+            Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:white|0)\b", {"v": WHITE}),
+            Phrase("Given", r"\b(?:the )?given (?:black|1) (?:cell |square )?(?:at|in|on) {cell}", {"v": BLACK}),
+            Phrase("Given", r"\b(?:the )?given (?:white|0) (?:cell |square )?(?:at|in|on) {cell}", {"v": WHITE}),
+            Phrase("Remaining", r"\b{line} (?:still |now |only |then )?(?:needs|requires|has) {n} more black\b", {"color": "BLACK"}),
+            Phrase("Remaining", r"\b{line} (?:still |now |only |then )?(?:needs|requires|has) {n} more white\b", {"color": "WHITE"}),
+        ),
+        templates={
+            "Given:black": ("{cell} is given as black", "the given black at {cell}"),
+            "Given:white": ("{cell} is given as white", "the given white at {cell}"),
+            "Remaining": ("{line} needs {n} more {color}",),
+        },
+    ),
     claim_notes=("Black / White: the colour of cell (r, c). Given: a cell fixed by the puzzle (v 1 black, 0 "
                  "white). Remaining: row/column (axis ROW/COL) still needs n cells of color BLACK or WHITE."),
-    phrases=(
-        Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:black|1)\b", {"v": BLACK}),
-        Phrase("Given", r"{subj}{cell} (?:is )?(?:a )?given (?:as )?(?:a )?(?:white|0)\b", {"v": WHITE}),
-        Phrase("Given", r"\b(?:the )?given (?:black|1) (?:cell |square )?(?:at|in|on) {cell}", {"v": BLACK}),
-        Phrase("Given", r"\b(?:the )?given (?:white|0) (?:cell |square )?(?:at|in|on) {cell}", {"v": WHITE}),
-        Phrase("Remaining", r"\b{line} (?:still |now |only |then )?(?:needs|requires|has) {n} more black\b", {"color": "BLACK"}),
-        Phrase("Remaining", r"\b{line} (?:still |now |only |then )?(?:needs|requires|has) {n} more white\b", {"color": "WHITE"}),
-    ) + colour_phrases(BLACK, WHITE),
-    templates={
-        **COLOUR_TEMPLATES,
-        "Given:black": ("{cell} is given as black", "the given black at {cell}"),
-        "Given:white": ("{cell} is given as white", "the given white at {cell}"),
-        "Remaining": ("{line} needs {n} more {color}",),
-    },
 )

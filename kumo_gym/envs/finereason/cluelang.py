@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import operator
 import re
 from collections import OrderedDict
 from decimal import Decimal, InvalidOperation
@@ -252,26 +253,40 @@ def _num(x):
     return x
 
 
+_ORDER = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge}
+
+
+def _leaf(node, source):
+    """The value of a ``lit`` or ``cell`` node; ``source.lookup(key, col)`` reads a cell (a full
+    :class:`Table` or a partial one)."""
+    return node[1] if node[0] == "lit" else source.lookup(node[1], node[2])
+
+
+def _numeric(kind: str, op: str) -> bool:
+    """Whether a ``bin`` or ``cmp`` node needs numbers on both sides (all but ``==`` and ``!=``)."""
+    return kind == "bin" or op not in ("==", "!=")
+
+
+def _combine(kind: str, op: str, a, b):
+    """The value of a ``bin`` or ``cmp`` node on two known operands (numbers where :func:`_numeric`)."""
+    if kind == "bin":
+        return a + b if op == "+" else a - b
+    if op in ("==", "!="):
+        return equal(a, b) == (op == "==")
+    return _ORDER[op](a, b)
+
+
 def _eval(node, t: Table):
     kind = node[0]
-    if kind == "lit":
-        return node[1]
-    if kind == "cell":
-        return t.lookup(node[1], node[2])
+    if kind in ("lit", "cell"):
+        return _leaf(node, t)
     if kind == "neg":
         return -_num(_eval(node[1], t))
-    if kind == "bin":
-        a, b = _num(_eval(node[2], t)), _num(_eval(node[3], t))
-        return a + b if node[1] == "+" else a - b
-    if kind == "cmp":
-        op = node[1]
+    if kind in ("bin", "cmp"):
         a, b = _eval(node[2], t), _eval(node[3], t)
-        if op == "==":
-            return equal(a, b)
-        if op == "!=":
-            return not equal(a, b)
-        a, b = _num(a), _num(b)
-        return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
+        if _numeric(kind, node[1]):
+            a, b = _num(a), _num(b)
+        return _combine(kind, node[1], a, b)
     if kind == "and":
         return all(_truth(_eval(p, t)) for p in node[1])
     if kind == "or":
@@ -514,13 +529,35 @@ class _Ref:
         self.row, self.key_col, self.col = row, key_col, col
 
 
+#: how ``and`` / ``or`` read the verdicts of their parts, in order: (the verdict that is passed
+#: over, the verdicts that leave the result open, the verdicts that settle it: verdict -> (the
+#: result when every part before was decided, the result when one was open), the result of any
+#: other value: a bare value used as a condition); with no part settling it the result is the
+#: passed-over verdict, or U when a part was open
+_AND = (_T, (_U,), {_F: (_F, _N), _X: (_X, _N), _N: (_N, _N)}, (_X, _N))
+_OR = (_F, (_N, _U), {_T: (_T, _U), _X: (_X, _U)}, (_X, _U))
+
+
+def _fold(parts, p: _Partial, table: tuple):
+    """The verdict of an ``and`` or ``or`` node (``table`` is :data:`_AND` or :data:`_OR`)."""
+    passed, open_, settling, other = table
+    unknown = False
+    for part in parts:
+        v = _peval(part, p)
+        if v is passed:
+            continue
+        if v in open_:
+            unknown = True
+            continue
+        return settling.get(v, other)[unknown]
+    return _U if unknown else passed
+
+
 def _peval(node, p: _Partial):
     """Value, _U or _X for value nodes; _T/_F/_X/_N/_U for boolean nodes."""
     kind = node[0]
-    if kind == "lit":
-        return node[1]
-    if kind == "cell":
-        return p.lookup(node[1], node[2])
+    if kind in ("lit", "cell"):
+        return _leaf(node, p)
     if kind == "neg":
         v = _peval(node[1], p)
         if isinstance(v, _Ref):
@@ -540,48 +577,16 @@ def _peval(node, p: _Partial):
             return v if (v == _U or op == "==") else (_F if v == _T else _T)
         a = _U if isinstance(a, _Ref) else a
         b = _U if isinstance(b, _Ref) else b
-        numeric = kind == "bin" or op not in ("==", "!=")
-        if numeric and ((a != _U and not isinstance(a, Fraction)) or (b != _U and not isinstance(b, Fraction))):
+        if _numeric(kind, op) and ((a != _U and not isinstance(a, Fraction)) or (b != _U and not isinstance(b, Fraction))):
             return _X
         if a == _U or b == _U:
             return _U
-        if kind == "bin":
-            return a + b if op == "+" else a - b
-        if op == "==":
-            return _T if equal(a, b) else _F
-        if op == "!=":
-            return _F if equal(a, b) else _T
-        return _T if {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op] else _F
+        v = _combine(kind, op, a, b)
+        return v if kind == "bin" else (_T if v else _F)
     if kind == "and":
-        unknown = False
-        for part in node[1]:
-            v = _peval(part, p)
-            if v == _T:
-                continue
-            if v in (_F, _X):
-                return v if not unknown else _N
-            if v == _N:
-                return _N
-            if v == _U:
-                unknown = True
-            else:  # a bare value used as a condition
-                return _X if not unknown else _N
-        return _U if unknown else _T
+        return _fold(node[1], p, _AND)
     if kind == "or":
-        unknown = False
-        for part in node[1]:
-            v = _peval(part, p)
-            if v == _F:
-                continue
-            if v == _T:
-                return _U if unknown else _T
-            if v == _X:
-                return _U if unknown else _X
-            if v in (_N, _U):
-                unknown = True
-                continue
-            return _U if unknown else _X
-        return _U if unknown else _F
+        return _fold(node[1], p, _OR)
     return _X
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...core.errors import ConfigError, check_int
 from ...solvers.finereason import coloring_extends
-from .text import format_value
+from .text import format_value, state_int
 from .tree import MoveCheck, PuzzleRules, every_rule
 
 MAX_VERTICES = 40
@@ -149,14 +149,7 @@ class ColoringRules(PuzzleRules):
         n = len(data["graph"])
         if not (isinstance(raw, list) and len(raw) == n):
             raise ValueError(f"a colouring state is a list of {n} integers")
-        out = []
-        for v in raw:
-            if isinstance(v, float) and v.is_integer():
-                v = int(v)
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise TypeError(f"colour {v!r} is not an integer")
-            out.append(v)
-        return out
+        return [state_int(v, "colour") for v in raw]
 
     def format_state(self, state):
         return format_value(state)
@@ -203,12 +196,12 @@ class ColoringRules(PuzzleRules):
 
     backward_rule = "A backward move uncolours the vertex coloured last, returning to the previous state."
 
+    def from_reference(self, inputs: dict, outputs: dict) -> dict:
+        """Puzzle data from a reference ``graphcoloring_*`` row (``chromatic_number`` is the budget)."""
+        graph = [[int(u) for u in nbrs] for nbrs in inputs["graph"]]
+        return {"graph": graph, "k": int(inputs["chromatic_number"])}
+
 
 RULES = ColoringRules()
-
-
-def load_question(record: dict) -> dict:
-    """Puzzle data from a reference ``graphcoloring_*`` row (``chromatic_number`` is the budget)."""
-    inputs = record.get("inputs", record)
-    graph = [[int(u) for u in nbrs] for nbrs in inputs["graph"]]
-    return {"graph": graph, "k": int(inputs["chromatic_number"])}
+#: a reference row read as puzzle data (:meth:`~.tree.PuzzleRules.load_question`)
+load_question = RULES.load_question

@@ -389,12 +389,12 @@ class Game24Rules(PuzzleRules):
 
     backward_rule = "A backward move splits the last combination again, returning to the previous state."
 
+    def from_reference(self, inputs: dict, outputs: dict) -> dict:
+        """Puzzle data from a reference ``game24_*`` row (``initial_state``: four numeric strings)."""
+        nums = inputs["initial_state"]
+        return {"numbers": [str(int(str(x))) for x in nums]}
+
 
 RULES = Game24Rules()
-
-
-def load_question(record: dict) -> dict:
-    """Puzzle data from a reference ``game24_*`` row (``initial_state``: four numeric strings)."""
-    inputs = record.get("inputs", record)
-    nums = inputs["initial_state"]
-    return {"numbers": [str(int(str(x))) for x in nums]}
+#: a reference row read as puzzle data (:meth:`~.tree.PuzzleRules.load_question`)
+load_question = RULES.load_question

@@ -30,8 +30,7 @@ from .tree import SOLVABLE, UNSOLVABLE, PuzzleRules, explored_child, sample_item
 PUZZLES = ("sudoku", "coloring", "game24", "logicgrid")
 RULES: dict[str, PuzzleRules] = {"sudoku": sudoku.RULES, "coloring": coloring.RULES,
                                  "game24": game24.RULES, "logicgrid": logicgrid.RULES}
-LOADERS = {"sudoku": sudoku.load_question, "coloring": coloring.load_question,
-           "game24": game24.load_question, "logicgrid": logicgrid.load_question}
+LOADERS = {name: rules.load_question for name, rules in RULES.items()}
 
 #: named tolerances for the reference data (spec §9, "Defects to tolerate")
 DEFECTS = {

@@ -235,8 +235,39 @@ class LogicGridRules(PuzzleRules):
 
     backward_rule = "A backward move takes back the clue applied last, returning to the previous state."
 
+    def from_reference(self, inputs: dict, outputs: dict) -> dict:
+        """Puzzle data from a reference ``gridpuzzle_*`` row.
+
+        Domains are the columns of the stored solution when there is one, else the parsed
+        ``categories`` text. The solution is kept; when it breaks one of the puzzle's own coded clues
+        (our interpreter reads them exactly), labels follow the solution (``oracle = "solution"``),
+        as the reference labels do.
+        """
+        initial = inputs.get("initial")
+        clues = {str(k): {"text": str(v.get("text", "")), "conditions": str(v["conditions"])}
+                 for k, v in inputs["clues"].items()}
+        for c in clues.values():
+            parse_clue(c["conditions"])
+        sol = outputs.get("solution")
+        if sol:
+            domains = [sorted((row[j] for row in sol[1:]), key=format_value) for j in range(len(sol[0]))]
+        else:
+            domains = [vals for _, vals in parse_categories(inputs["categories"])]
+        if initial is None:
+            header = [name for name, _ in parse_categories(inputs["categories"])]
+            initial = [header] + [[v] + [""] * (len(header) - 1) for v in domains[0]]
+        data = {"question": str(inputs.get("question", "")), "categories": str(inputs.get("categories", "")),
+                "clues": clues, "initial": initial, "domains": domains}
+        if sol:
+            data["solution"] = sol
+            if not all(clue_holds(c["conditions"], sol) for c in clues.values()):
+                data["oracle"] = "solution"
+        return data
+
 
 RULES = LogicGridRules("canonical")
+#: a reference row read as puzzle data (:meth:`~.tree.PuzzleRules.load_question`)
+load_question = RULES.load_question
 RULES_BY_SEMANTICS = {"canonical": RULES, "finereason": LogicGridRules("finereason")}
 
 
@@ -327,38 +358,6 @@ def parse_categories(text: str) -> list[tuple[str, list]]:
                 items.append(v)
         out.append((name.strip(), items))
     return out
-
-
-def load_question(record: dict) -> dict:
-    """Puzzle data from a reference ``gridpuzzle_*`` row.
-
-    Domains are the columns of the stored solution when there is one, else the parsed
-    ``categories`` text. The solution is kept; when it breaks one of the puzzle's own coded clues
-    (our interpreter reads them exactly), labels follow the solution (``oracle = "solution"``),
-    as the reference labels do.
-    """
-    inputs = record.get("inputs", record)
-    outputs = record.get("outputs", {}) or {}
-    initial = inputs.get("initial")
-    clues = {str(k): {"text": str(v.get("text", "")), "conditions": str(v["conditions"])}
-             for k, v in inputs["clues"].items()}
-    for c in clues.values():
-        parse_clue(c["conditions"])
-    sol = outputs.get("solution")
-    if sol:
-        domains = [sorted((row[j] for row in sol[1:]), key=format_value) for j in range(len(sol[0]))]
-    else:
-        domains = [vals for _, vals in parse_categories(inputs["categories"])]
-    if initial is None:
-        header = [name for name, _ in parse_categories(inputs["categories"])]
-        initial = [header] + [[v] + [""] * (len(header) - 1) for v in domains[0]]
-    data = {"question": str(inputs.get("question", "")), "categories": str(inputs.get("categories", "")),
-            "clues": clues, "initial": initial, "domains": domains}
-    if sol:
-        data["solution"] = sol
-        if not all(clue_holds(c["conditions"], sol) for c in clues.values()):
-            data["oracle"] = "solution"
-    return data
 
 
 TABLES_FOR_GENERATION = 1_000_000

@@ -14,7 +14,7 @@ import numpy as np
 
 from ...core.errors import ConfigError, check_int
 from ...solvers.finereason import sudoku_count_solutions
-from .text import format_value
+from .text import format_value, state_int
 from .tree import SOLVABLE, MoveCheck, PuzzleRules, every_rule
 
 DIGITS = range(1, 10)
@@ -176,17 +176,7 @@ class SudokuRules(PuzzleRules):
         if not (isinstance(raw, list) and len(raw) == 9
                 and all(isinstance(row, list) and len(row) == 9 for row in raw)):
             raise ValueError("a Sudoku state is a list of 9 rows of 9 integers")
-        out = []
-        for row in raw:
-            vals = []
-            for v in row:
-                if isinstance(v, float) and v.is_integer():
-                    v = int(v)
-                if not isinstance(v, int) or isinstance(v, bool):
-                    raise TypeError(f"Sudoku cell {v!r} is not an integer")
-                vals.append(v)
-            out.append(vals)
-        return out
+        return [[state_int(v, "Sudoku cell") for v in row] for row in raw]
 
     def format_state(self, state):
         return "[" + ",\n ".join(format_value(row) for row in state) + "]"
@@ -233,12 +223,12 @@ class SudokuRules(PuzzleRules):
 
     backward_rule = "A backward move empties the cell filled last, returning to the previous state."
 
+    def from_reference(self, inputs: dict, outputs: dict) -> dict:
+        """Puzzle data from a reference ``sudoku_questions`` row (its stored ``final`` is not used)."""
+        grid = inputs.get("initial")
+        return {"initial": self.normalize({}, grid)}
+
 
 RULES = SudokuRules()
-
-
-def load_question(record: dict) -> dict:
-    """Puzzle data from a reference ``sudoku_questions`` row (its stored ``final`` is not used)."""
-    inputs = record.get("inputs", record)
-    grid = inputs.get("initial")
-    return {"initial": RULES.normalize({}, grid)}
+#: a reference row read as puzzle data (:meth:`~.tree.PuzzleRules.load_question`)
+load_question = RULES.load_question

@@ -85,3 +85,13 @@ def format_value(v) -> str:
     if isinstance(v, float) and v.is_integer():
         return repr(v)
     return repr(v) if isinstance(v, float) else str(v)
+
+
+def state_int(v, what: str) -> int:
+    """A number of a state the model wrote: an int (``2.0`` read as ``2``); TypeError naming
+    ``what`` for anything else (booleans included)."""
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise TypeError(f"{what} {v!r} is not an integer")
+    return v

@@ -183,6 +183,16 @@ class PuzzleRules(ABC):
         """The fixed puzzle data shown before the states (graph, numbers, clues ...)."""
         return ""
 
+    # ---- the reference data (spec §9) ---------------------------------------------------------
+    def load_question(self, record: dict) -> dict:
+        """Puzzle data from a row of the reference data, ``{"inputs": ..., "outputs": ...}`` or the
+        inputs alone (read by :meth:`from_reference`)."""
+        return self.from_reference(record.get("inputs", record), record.get("outputs") or {})
+
+    def from_reference(self, inputs: dict, outputs: dict) -> dict:
+        """Puzzle data from a reference row's inputs (and outputs, where the puzzle keeps its solution)."""
+        raise NotImplementedError(f"{type(self).__name__} reads no reference rows")
+
 
 # ---- walking and labelling ------------------------------------------------------------------
 def walk(rules: PuzzleRules, data: dict, max_depth: int | None = None) -> Iterator[tuple[int, Any]]:

@@ -18,14 +18,18 @@ Latin square whose rules formula is shared by every instance of a size) are the 
    ``u``); ``omit=`` a value Tatham's full form leaves out. Raise ``ConfigError`` on bad input.
 
 2. ``kumo_gym/envs/grid/<family>.py`` -- the puzzle: a ``Params`` dataclass (subclass
-   :class:`~.base.GridParams`; ``H``/``box_h`` declared ``param(None, kind=int)`` default to
-   ``W``/``box_w``; ``tatham_difficulty = tatham_level("e", {"e": "easy", "t": "tricky"})``;
-   ``min_cells`` when a grid needs more than one cell) and a :class:`~.base.GridTask` subclass
-   that says only what is particular:
+   :class:`~.base.GridParams`, or ``GridParams.with_size(8, 4, 30)`` for a ``W`` x ``H`` grid
+   of 4..30 cells a side, ``W`` 8 by default and ``H`` defaulting to ``W``; ``H``/``box_h``
+   declared ``param(None, kind=int)`` default to ``W``/``box_w``;
+   ``tatham_difficulty = tatham_level("e", {"e": "easy", "t": "tricky"})``; ``min_cells`` when a
+   grid needs more than one cell) and a :class:`~.base.GridTask` subclass named after the module
+   (``TentsTask``: its ``family`` is the module name, the sgt binary name, and its ``title`` the
+   class name, unless it sets ``title``) that says only what is particular:
 
-   * class attributes ``family`` (= the sgt binary name), ``title``, ``Params``, ``difficulties``
+   * class attributes ``Params``, ``difficulties``
      (the four §3 presets as a table: ``presets("W H", (4, 4), (6, 6), (8, 8), (15, 15))``),
-     ``rule_codes`` (``rule_table("tents", text)``: a line per rule, ``R2 no two tents touch ...``),
+     ``rule_codes`` (a text block: a line per rule, ``R2 no two tents touch ...``, read by
+     :func:`~kumo_gym.core.task.rule_table` with the family's prefix),
      ``rules_prompt`` and ``answer_prompt`` (the prompt, in our own words, as text blocks; ``{n}``
      is the state's ``n``), ``symbols``, ``state_keys``, ``empty``;
    * ``rule_checks(instance, grid) -> [Check("R2", cells, ok), ...]`` -- every rule, with the

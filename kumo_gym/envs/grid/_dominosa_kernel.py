@@ -124,6 +124,7 @@ def run(nums, ends, pair_of, side, cell_start, cell_slots, probe, slot_groups, g
                 if not ok:
                     break
         qlen = 0
+        sign = 1  # the value the next probe tries
         if stage == 0 or stage == 3:
             if not ok:
                 return False
@@ -144,35 +145,27 @@ def run(nums, ends, pair_of, side, cell_start, cell_slots, probe, slot_groups, g
                 stage = 3
                 continue
             if stage == 1:  # now try s false
-                for j in range(n):
-                    value2[j] = value[j]
-                for g in range(G):
-                    nopen2[g] = nopen[g]
-                val = value2
-                cnt = nopen2
-                val[s] = -1
-                queue[0] = -(s + 1)
-                qlen = 1
-                stage = 2
-                continue
-            s += 1
-        # the next open slot to probe (rounds until nothing changes)
-        while True:
-            while s < n and value[s] != 0:
+                sign = -1
+            else:
                 s += 1
-            if s < n:
-                break
-            if not changed:
-                return True
-            changed = False
-            s = 0
+        if sign == 1:  # the next open slot to probe (rounds until nothing changes)
+            while True:
+                while s < n and value[s] != 0:
+                    s += 1
+                if s < n:
+                    break
+                if not changed:
+                    return True
+                changed = False
+                s = 0
+        # probe s = sign on a copy of the root's values
         for j in range(n):
             value2[j] = value[j]
         for g in range(G):
             nopen2[g] = nopen[g]
         val = value2
         cnt = nopen2
-        val[s] = 1
-        queue[0] = s + 1
+        val[s] = sign
+        queue[0] = sign * (s + 1)
         qlen = 1
-        stage = 1
+        stage = 1 if sign == 1 else 2

@@ -9,22 +9,22 @@ cell. This kernel runs that closure with support counters and a work stack, so p
 (:func:`place`, Tatham's order: add numbers until deduction solves the grid, then drop the added
 ones it can do without) costs microseconds per test instead of a CNF propagation from scratch.
 
-One entry point with one explicit signature and no helper (numba re-optimises a helper inside
-every caller, and each function it types costs compile time): the closure is written once and
-driven by a small state machine over the steps of the placement, the deduction state is one
-array, no allocation (the caller passes every buffer), no reference counting. That keeps the
-compile on first use short (issue 14, "cold start": about 4.8 s CPU as seven functions, about
-half of that now); it is cached on disk. The closure's fixpoint does not depend on the order in
-which it strikes candidates (the deductions are monotone, and they never strike the true
-numbering, whose numbers the givens are), so neither does the placement.
+The placement is one entry point with no helper (numba re-optimises a helper inside every
+caller, and each function it types costs compile time): the closure is written once and driven
+by a small state machine over the steps of the placement, the deduction state is one array, no
+allocation (the caller passes every buffer), no reference counting. The closure's fixpoint does
+not depend on the order in which it strikes candidates (the deductions are monotone, and they
+never strike the true numbering, whose numbers the givens are), so neither does the placement.
+
+Grids of at most 16 cells keep fewer givens, down to what failed-literal probing needs
+(:func:`probe_solves`): there the candidates of a cell fit in a bit mask and the closure
+(:func:`_close`) is a few sweeps over the cells.
+
+Each kernel compiles on its first call (no eager signature), so a process that generates only
+small grids never compiles :func:`place`, nor one at 7x7 the probing (issue 14, "cold start");
+both are cached on disk.
 """
 from numba import njit
-from numba import types as nt
-
-_I64 = nt.int64[::1]
-#: (n, ray_start, ray_cells, into_start, into_cells, number, ends, order, state, stack, added, shown)
-#: -> whether the givens placed solve the grid
-PLACE_SIG = nt.boolean(nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, nt.int16[::1], _I64, _I64, _I64)
 
 # the steps of :func:`place`
 _ENDS, _ADD, _DROP, _TEST = 0, 1, 2, 3
@@ -43,9 +43,9 @@ def stack_size(n: int) -> int:
     return 9 * n * n + 3 * n
 
 
-@njit(PLACE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
-    """Tatham's placement of the givens: the ``ends`` shown, then the cells of ``order`` not yet
+    """(int64 arrays but ``S``, int16.) Tatham's placement of the givens: the ``ends`` shown, then the cells of ``order`` not yet
     numbered by deduction shown one by one until deduction numbers every cell, then each added
     one hidden again (same order) when deduction still numbers every cell without it. ``shown``
     (per cell, zeros on entry; 1: shown) is the result; returns whether it solves the grid.
@@ -209,3 +209,105 @@ def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
                 if shown[added[u]]:
                     stack[top] = nn + added[u] * n + number[added[u]]
                     top += 1
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def _close(n, C, s, rs, rc, is_, ic):
+    """Arc consistency on slot ``s`` of ``C`` (per cell, a bit mask of its candidate numbers):
+    a number with no successor candidate on the cell's ray (no predecessor candidate among the
+    cells pointing at it) goes, a cell with one candidate takes it from every other cell, a
+    number with one candidate cell takes that cell. The same deductions as unit propagation on
+    the SAT encoding (see :func:`place`), swept to the fixpoint; False on a contradiction."""
+    full = (1 << n) - 1
+    last = 1 << (n - 1)
+    while True:
+        changed = False
+        once = 0
+        twice = 0
+        fixed = 0
+        for a in range(n):
+            m = C[s, a]
+            succ = 0
+            for t in range(rs[a], rs[a + 1]):
+                succ |= C[s, rc[t]]
+            pred = 0
+            for t in range(is_[a], is_[a + 1]):
+                pred |= C[s, ic[t]]
+            m2 = m & ((succ >> 1) | last) & ((pred << 1) | 1)
+            if m2 == 0:
+                return False
+            if m2 != m:
+                C[s, a] = m2
+                changed = True
+            twice |= once & m2
+            once |= m2
+            if m2 & (m2 - 1) == 0:
+                if fixed & m2:
+                    return False
+                fixed |= m2
+        if once != full:
+            return False
+        hidden = once & ~twice
+        for a in range(n):
+            m = C[s, a]
+            if m & (m - 1) == 0:
+                continue
+            h = m & hidden
+            if h:
+                if h & (h - 1):
+                    return False
+                m2 = h
+            else:
+                m2 = m & ~fixed
+            if m2 != m:
+                C[s, a] = m2
+                changed = True
+        if not changed:
+            return True
+
+
+@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+def probe_solves(n, rs, rc, is_, ic, number, shown, C):
+    """Whether the numbers of the ``shown`` cells (``number``: each cell's, from 0) let arc
+    consistency (:func:`_close`) with failed-literal probing number every cell: a cell's
+    candidate whose closure contradicts goes, a candidate whose removal contradicts is the
+    cell's number, to the fixpoint. ``C`` is scratch, two slots of n masks. Deduction only, so a
+    grid it numbers has one numbering."""
+    full = (1 << n) - 1
+    for a in range(n):
+        C[0, a] = (1 << number[a]) if shown[a] else full
+    if not _close(n, C, 0, rs, rc, is_, ic):
+        return False
+    changed = True
+    while changed:
+        changed = False
+        solved = True
+        for a in range(n):
+            m = C[0, a]
+            if m & (m - 1) == 0:
+                continue
+            solved = False
+            b = m
+            while b:
+                low = b & -b
+                b ^= low
+                m = C[0, a]
+                if not m & low or m == low:
+                    continue
+                for v in range(2):  # the candidate alone, then the cell without it
+                    for t in range(n):
+                        C[1, t] = C[0, t]
+                    C[1, a] = low if v == 0 else m & ~low
+                    if not _close(n, C, 1, rs, rc, is_, ic):
+                        C[0, a] = m & ~low if v == 0 else low
+                        if not _close(n, C, 0, rs, rc, is_, ic):
+                            return False
+                        changed = True
+                        break
+        if solved:
+            return True
+    for a in range(n):
+        m = C[0, a]
+        if m & (m - 1):
+            return False
+    return True

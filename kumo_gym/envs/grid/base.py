@@ -13,6 +13,7 @@ The guide to adding a puzzle is the package docstring (``kumo_gym/envs/grid/__in
 from __future__ import annotations
 
 import dataclasses
+import functools
 import weakref
 from abc import abstractmethod
 from collections import OrderedDict
@@ -25,7 +26,7 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import Params, param
-from ...core.task import StepwiseTask, folded
+from ...core.task import StepwiseTask, folded, rule_table
 from ...core.verdict import Verdict
 from ...solvers.engine import Encoding
 from . import render
@@ -74,6 +75,12 @@ class GridParams(Params):
     #: the fewest cells a ``W`` x ``H`` grid may have
     min_cells: ClassVar[int] = 1
 
+    @staticmethod
+    def with_size(W: int, lo: int, hi: int) -> type[GridParams]:
+        """The base of a puzzle's ``Params`` whose grid is ``W`` columns by ``H`` rows, both in
+        ``lo..hi``, ``H`` defaulting to ``W``: ``class TentsParams(GridParams.with_size(8, 4, 30))``."""
+        return _sized(W, lo, hi)
+
     def check(self):
         """``H`` defaults to ``W`` and ``box_h`` to ``box_w`` (declare them ``param(None, kind=int)``),
         and a ``W`` x ``H`` grid has at least :attr:`min_cells` cells; puzzles with more cross-field
@@ -87,6 +94,16 @@ class GridParams(Params):
             raise ConfigError(f"{type(self).__name__.removesuffix('Params')} W={W}, H={H}: the grid needs at least "
                               f"{self.min_cells} cells")
         return out
+
+
+@functools.cache
+def _sized(columns: int, lo: int, hi: int) -> type[GridParams]:
+    @dataclass(frozen=True)
+    class SizedGridParams(GridParams):
+        W: int = param(columns, lo=lo, hi=hi, doc="columns")
+        H: int = param(None, kind=int, lo=lo, hi=hi, doc="rows (default: W)")
+
+    return SizedGridParams
 
 
 def _typed_key(params: dict, *extra) -> tuple | None:
@@ -127,6 +144,7 @@ def cells_decoder(x: np.ndarray, on, off):
 class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     """Base of the Tatham grid puzzles (see the package docstring for how to add one)."""
 
+    #: the puzzle's name in prompts and messages (default: the class name without ``Task``)
     title: ClassVar[str] = ""
     Params: ClassVar[type[GridParams]] = GridParams
     default_difficulty: ClassVar[str | None] = "easy"
@@ -149,6 +167,20 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         "solution's value (minus one cell per given the answer changes) and b the larger of the best fraction that a "
         "blind grid (one symbol everywhere, a checkerboard, a cyclic Latin square) gets right on the same cells "
         "and a random fill's luck, p + 2 sqrt(p (1 - p) / n) for p = 1 / (number of cell values)")
+
+    def __init_subclass__(cls, **kwargs):
+        """A puzzle class named after its module (``TentsTask`` in ``tents.py``) gets the module name
+        as its ``family`` (the sgt binary name) and the class name as its ``title`` unless it sets
+        them; ``rule_codes`` written as text become :func:`~kumo_gym.core.task.rule_table` of the
+        family."""
+        super().__init_subclass__(**kwargs)
+        name = cls.__name__.removesuffix("Task")
+        if "family" not in cls.__dict__ and cls.__module__.rpartition(".")[2] == name.lower():
+            cls.family = name.lower()
+        if "title" not in cls.__dict__ and cls.family == name.lower():
+            cls.title = name
+        if isinstance(cls.__dict__.get("rule_codes"), str):
+            cls.rule_codes = rule_table(cls.family, cls.rule_codes)
 
     # ---- what a puzzle writes -----------------------------------------------------------------
     @abstractmethod
@@ -390,7 +422,10 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         if bad is not None:
             return bad
         _, W = self.dims(instance)
-        checks = [ch for ch in self.rule_checks(instance, answer) if self.rule_enabled(self.rule_code(ch.rule))]
+        enabled: dict = {}  # per rule, asked once (a grid has hundreds of checks of a few rules)
+        checks = [ch for ch in self.rule_checks(instance, answer)
+                  if enabled.get(ch.rule, None) or (ch.rule not in enabled
+                                                    and enabled.setdefault(ch.rule, self.rule_enabled(self.rule_code(ch.rule))))]
         failed = [ch for ch in checks if not ch.ok]
         if not failed:
             message = f"The {self.title} grid satisfies every rule."

@@ -7,7 +7,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -49,14 +48,12 @@ class DominosaTask(DominoMoves, GridTask):
     (removing any domino it overlaps); ``{"op": "erase", "cells": [[r1, c1], [r2, c2]]}`` lifts one.
     """
 
-    family = "dominosa"
-    title = "Dominosa"
     Params = DominosaParams
     difficulties = presets("max_pip tatham_difficulty", (1, "t"), (3, "t"), (6, "b"), (9, "b"))
-    rule_codes = rule_table("dominosa", """
+    rule_codes = """
         R1 the grid is tiled by dominoes: every L has its R to the right, every T its B below
         R2 no pair of numbers is the pair of two dominoes (with R1, every pair appears exactly once)
-    """)
+    """
     answer_prompt = """
         for every cell say which half of its domino it is: "L" and "R" for the left and right halves of a horizontal
           domino, "T" and "B" for the top and bottom halves of a vertical one.

@@ -6,8 +6,6 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
@@ -27,9 +25,8 @@ def blocks(grid: list[list[int]]) -> list[list[tuple[int, int]]]:
 
 
 @dataclasses.dataclass(frozen=True)
-class FillingParams(GridParams):
-    W: int = param(9, lo=2, hi=25, doc="columns")
-    H: int = param(None, kind=int, lo=2, hi=25, doc="rows (default: W)")
+class FillingParams(GridParams.with_size(9, 2, 25)):
+    """Filling's parameters are the size of its grid."""
 
 
 class FillingTask(GridTask):
@@ -55,14 +52,12 @@ class FillingTask(GridTask):
     ``{"r": row, "c": col, "v": 4}`` writes a digit, ``0`` clears it. Givens are fixed.
     """
 
-    family = "filling"
-    title = "Filling"
     Params = FillingParams
     difficulties = presets("W H", (3, 3), (9, 7), (13, 9), (17, 13))
-    rule_codes = rule_table("filling", """
+    rule_codes = """
         R1 every cell holds a digit 1-9 and given digits are kept
         R2 every maximal block of equal orthogonally connected digits has as many cells as its digit
-    """)
+    """
     rules_prompt = """
         - In the state's grid a digit 1 to 9 is given and 0 is an empty cell. Write a digit from 1 to 9 in every empty
           cell; given digits stay as they are.

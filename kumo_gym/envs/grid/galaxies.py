@@ -6,13 +6,11 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .deduce.galaxies import deduce_regions, draw, grade_layout
-from .geometry import components, connected_cuts, dot_cells
+from .deduce.galaxies import blind_solved, deduce_regions, draw, grade_layout
+from .geometry import connected_cuts, dot_cells, label_components
 from .render import Sketch
 
 #: the most dots a grid of the largest size may hold (answer labels are dot indices)
@@ -23,9 +21,7 @@ SOLVER = "minisat22"
 
 
 @dataclasses.dataclass(frozen=True)
-class GalaxiesParams(GridParams):
-    W: int = param(7, lo=3, hi=20, doc="columns")
-    H: int = param(None, kind=int, lo=3, hi=20, doc="rows (default: W)")
+class GalaxiesParams(GridParams.with_size(7, 3, 20)):
     tatham_difficulty: str = tatham_level("n", {"n": "normal", "u": "unreasonable"})
 
 
@@ -54,16 +50,14 @@ class GalaxiesTask(GridTask):
     ``{"r": row, "c": col, "v": k}`` puts a cell in the region of dot k; ``-1`` clears it.
     """
 
-    family = "galaxies"
-    title = "Galaxies"
     Params = GalaxiesParams
     difficulties = presets("W H tatham_difficulty", (3, 3, "n"), (5, 5, "n"), (7, 7, "n"), (15, 15, "n"))
-    rule_codes = rule_table("galaxies", """
+    rule_codes = """
         R1 the grid is partitioned into regions (every cell in exactly one)
         R2 every region is connected (orthogonally)
         R3 every region holds exactly one dot, together with every cell that dot touches
         R4 every region is unchanged by a half turn about its dot
-    """)
+    """
     rules_prompt = """
         - "dots" lists the dots as [r2, c2] in half-cell units: the centre of cell (r, c) is [2r, 2c], so an odd r2 or
           c2 puts the dot on the edge between two cells, and both odd on the corner where four cells meet. Dot k is
@@ -105,18 +99,18 @@ class GalaxiesTask(GridTask):
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         H, W = self.dims(instance)
         dots = instance.data["state"]["dots"]
-        labels = np.asarray(grid)
+        regions = label_components(grid)  # every label's components in one pass (verify speed)
         checks, inside = [], {}
-        for label in sorted(set(labels.ravel().tolist())):
-            comps = components(labels == label)
+        for label in sorted(regions):
+            comps = regions[label]
             checks.append(Check("R2", [cell for comp in comps[:-1] for cell in comp], len(comps) == 1))
         for k, dot in enumerate(dots):
             held = {grid[r][c] for r, c in dot_cells(dot)}
             checks.append(Check("R3", dot_cells(dot), len(held) == 1))
             if len(held) == 1:
                 inside.setdefault(held.pop(), []).append(k)
-        for label in sorted(set(labels.ravel().tolist())):
-            cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(labels == label))]
+        for label in sorted(regions):
+            cells = sorted(cell for comp in regions[label] for cell in comp)
             mine = inside.get(label, [])
             checks.append(Check("R3", [] if len(mine) == 1 else cells, len(mine) == 1))
             if len(mine) == 1:
@@ -172,6 +166,9 @@ class GalaxiesTask(GridTask):
         """Random symmetric partitions until one is certified unique, by Galaxies' deduction or else by
         SAT with the connectivity cuts (:func:`.deduce.galaxies.draw` says how each level chooses)."""
         return draw(rng, params["H"], params["W"], params["tatham_difficulty"], self.encode)
+
+    def blind_solves(self, instance: Instance) -> bool:
+        return blind_solved(self.solve(instance))  # what the shared test finds, read off the solution
 
     def answer_text(self, instance: Instance) -> str:
         return ("give every cell the index k of the dot whose region it belongs to (an integer from 0 to "

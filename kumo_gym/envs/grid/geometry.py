@@ -49,6 +49,35 @@ def components(mask: np.ndarray) -> list[list[Cell]]:
     return sorted(out, key=lambda comp: (len(comp), comp[0]))
 
 
+def label_components(labels: list[list]) -> dict:
+    """For every value of the grid ``labels``, the 4-connected components of its cells, as
+    :func:`components` gives them for ``labels == value`` (each sorted, smallest first, ties in
+    row-major order of their first cell): one pass over the grid instead of one per value."""
+    H, W = len(labels), len(labels[0])
+    flat = [v for row in labels for v in row]
+    seen = [False] * (H * W)
+    out: dict = {}
+    for start in range(H * W):
+        if seen[start]:
+            continue
+        v = flat[start]
+        seen[start] = True
+        comp, stack = [], [start]
+        while stack:
+            i = stack.pop()
+            comp.append(i)
+            r, c = divmod(i, W)
+            for j in (i - W if r else -1, i + 1 if c + 1 < W else -1, i + W if r + 1 < H else -1, i - 1 if c else -1):
+                if j >= 0 and not seen[j] and flat[j] == v:
+                    seen[j] = True
+                    stack.append(j)
+        comp.sort()
+        out.setdefault(v, []).append([divmod(i, W) for i in comp])
+    for comps in out.values():
+        comps.sort(key=lambda comp: (len(comp), comp[0]))
+    return out
+
+
 def flood(seeds: np.ndarray, inside: np.ndarray) -> np.ndarray:
     """The cells of ``inside`` joined to ``seeds`` (a subset of it) by 4-connected paths within
     ``inside``: boolean arrays whose first two axes are the rows and columns, every further axis a
@@ -576,29 +605,29 @@ def tree_path(tree: frozenset[int], edges: list[tuple[int, int]], a: int, b: int
 
 # ---- lines through cell centres (Tracks, Pearl) ----------------------------------------------
 def link_components(H: int, W: int, links: Iterable[tuple[Cell, Cell]]) -> list[tuple[list[Cell], int]]:
-    """The connected components of the graph of ``links`` (pairs of cells), each as (sorted
-    cells, number of links), in row-major order of their first cell. With every cell on at most
-    two links, a component with as many links as cells is a closed loop."""
-    parent: dict[Cell, Cell] = {}
+    """The connected components of the graph of ``links`` (pairs of cells of the H x W grid), each
+    as (sorted cells, number of links), in row-major order of their first cell. With every cell on
+    at most two links, a component with as many links as cells is a closed loop."""
+    parent = list(range(H * W))  # by row-major index; a root is its component's first cell
 
-    def find(x: Cell) -> Cell:
-        while parent.setdefault(x, x) != x:
+    def find(x: int) -> int:
+        while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    links = list(links)
+    links = [(a[0] * W + a[1], b[0] * W + b[1]) for a, b in links]
     for a, b in links:
         ra, rb = find(a), find(b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
-    groups: dict[Cell, list[Cell]] = {}
-    for x in sorted(parent):
-        groups.setdefault(find(x), []).append(x)
-    count: dict[Cell, int] = {}
+    groups: dict[int, list[Cell]] = {}
+    for x in sorted({x for link in links for x in link}):
+        groups.setdefault(find(x), []).append(divmod(x, W))
+    count: dict[int, int] = {}
     for a, _ in links:
         count[find(a)] = count.get(find(a), 0) + 1
-    return [(cells, count.get(root, 0)) for root, cells in sorted(groups.items(), key=lambda kv: kv[1][0])]
+    return [(cells, count.get(root, 0)) for root, cells in groups.items()]
 
 
 def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callable[[np.ndarray], Iterable],
@@ -731,9 +760,12 @@ def track_faults(grid: list[list[str]], ends: set[tuple[Cell, str]]) -> tuple[li
     not exactly the line's ``ends`` ((cell, letter)), the neighbour pairs (row-major) where only one
     cell claims the connection, and the cells of closed loops (Tracks' R1, R2, R3)."""
     H, W = len(grid), len(grid[0])
-    off = {((r, c), x) for r in range(H) for c in range(W) for x in grid[r][c] if step(r, c, x, H, W) is None}
-    one_sided = {(a, b) for a, b in grid_edges(H, W)
-                 if (direction(a, b) in grid[a[0]][a[1]]) != (direction(b, a) in grid[b[0]][b[1]])}
+    off = {((0, c), "U") for c, v in enumerate(grid[0]) if "U" in v} | {((H - 1, c), "D") for c, v in enumerate(grid[-1]) if "D" in v}
+    off |= {((r, 0), "L") for r, row in enumerate(grid) if "L" in row[0]} | {((r, W - 1), "R") for r, row in enumerate(grid) if "R" in row[-1]}
+    one_sided = {((r, c), (r, c + 1)) for r, row in enumerate(grid) for c in range(W - 1)
+                 if ("R" in row[c]) != ("L" in row[c + 1])}
+    one_sided |= {((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)
+                  if ("D" in grid[r][c]) != ("U" in grid[r + 1][c])}
     loops = [x for cells, n in link_components(H, W, dirs_edges(grid)) if n == len(cells) for x in cells]
     return sorted({x for x, _ in off ^ ends}), one_sided, loops
 
@@ -808,10 +840,12 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
     """A random simple path of cells from ``start`` to ``goal``: a loop-erased random walk, then
     random detours until it has ``length`` cells (:func:`stretch`; Tracks)."""
     path, where = [start], {start: 0}
-    nbrs = {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
+    nbrs, draws = _neighbour_lists(H, W), []
     while path[-1] != goal:
+        if not draws:  # random numbers in batches (one Generator call per step was most of the time)
+            draws = rng.random(4 * H * W).tolist()[::-1]
         options = nbrs[path[-1]]
-        nxt = options[int(rng.integers(len(options)))]
+        nxt = options[int(draws.pop() * len(options))]
         if nxt in where:
             for x in path[where[nxt] + 1:]:
                 del where[x]
@@ -820,6 +854,11 @@ def random_path(rng: np.random.Generator, H: int, W: int, start: Cell, goal: Cel
             where[nxt] = len(path)
             path.append(nxt)
     return stretch(rng, H, W, path, length, closed=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _neighbour_lists(H: int, W: int) -> dict:
+    return {(r, c): list(neighbours4(r, c, H, W)) for r in range(H) for c in range(W)}
 
 
 def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list[Cell]:
@@ -836,9 +875,10 @@ def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: 
 
     def options(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:  # the detours of step a -> b, in a fixed order
         out = []
-        for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
-            x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
-            if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
+        (a0, a1), (b0, b1) = a, b
+        for dr, dc in ((b1 - a1, b0 - a0), (a1 - b1, a0 - b0)):
+            x, y = (a0 + dr, a1 + dc), (b0 + dr, b1 + dc)
+            if 0 <= x[0] < H and 0 <= x[1] < W and 0 <= y[0] < H and 0 <= y[1] < W and x not in used and y not in used:
                 out.append((x, y))
         return out
 
@@ -854,8 +894,9 @@ def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: 
             k, i = k - len(spots[i]), i + 1
         x, y = spots[i][k]
         path[i + 1:i + 1] = [x, y]
-        used |= {x, y}
-        spots = [[o for o in opts if x not in o and y not in o] for opts in spots]
+        used.add(x)
+        used.add(y)
+        spots = [[o for o in opts if x not in o and y not in o] if opts else opts for opts in spots]
         spots[i:i + 1] = [options(path[i], x), options(x, y), options(y, path[(i + 3) % len(path)])]
     return path
 

@@ -8,7 +8,6 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -27,9 +26,7 @@ def segments(grid: list[list[str]]) -> list[list[tuple[int, int]]]:
 
 
 @dataclasses.dataclass(frozen=True)
-class LightupParams(GridParams):
-    W: int = param(7, lo=2, hi=30, doc="columns")
-    H: int = param(None, kind=int, lo=2, hi=30, doc="rows (default: W)")
+class LightupParams(GridParams.with_size(7, 2, 30)):
     black_percent: int = param(20, lo=5, hi=100, doc="black cells, percent of the grid")
     symmetry: int = param(None, kind=int, lo=0, hi=4,
                           doc="0 none, 1 mirror, 2 half turn, 3 both mirrors, 4 quarter turn (default 4 if square, else 2)")
@@ -70,17 +67,16 @@ class LightupTask(GridTask):
     ``{"r": row, "c": col, "v": "L"}`` places a light, ``"."`` removes it. Black cells are fixed.
     """
 
-    family = "lightup"
     title = "Light Up"
     Params = LightupParams
     difficulties = presets("W H black_percent symmetry tatham_difficulty",
                            (3, 3, 20, 4, 0), (5, 5, 20, 4, 0), (7, 7, 20, 4, 0), (14, 14, 20, 2, 0))
-    rule_codes = rule_table("lightup", """
+    rule_codes = """
         R1 lights only on white cells, and white cells hold a light or '.'
         R2 every white cell is lit
         R3 no light shines on another (at most one light per white row or column stretch)
         R4 a numbered black cell has exactly that many lights beside it
-    """)
+    """
     rules_prompt = """
         - In the state's grid, "." is a white cell, "#" a black cell and a digit "0" to "4" a black cell with a
           number.

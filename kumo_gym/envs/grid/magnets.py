@@ -8,17 +8,17 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .deduce.magnets import accepted, strip_counts
-from .geometry import across, neighbours4, random_tiling, slot_pairs
+from .deduce.magnets import accepted, deduced, lay, strip_counts
+from .geometry import across, random_tiling, slot_pairs
 from .render import Sketch
 from .tatham.magnets import COUNTS
 
 PLUS, BLANK, MINUS = 1, 0, -1  # Tatham's solutions leave about a quarter of the cells blank:
 BLANK_SHARE = 0.27
+SEARCH_STEPS = 60  # local-search changes per layout at t with S before it is redrawn
 
 
 @functools.lru_cache(maxsize=64)
@@ -51,26 +51,26 @@ class MagnetsTask(GridTask):
 
     ## Generation
     §8: a random slot layout (domino tiling), magnets laid slot by slot in random order (a quarter
-    blank, as in Tatham's, never two like poles side by side), every count shown; redrawn until
-    failed-literal probing solves it (``e``; ``t`` prefers puzzles it does not). With ``S`` the
-    counts are then removed in random order: at ``e`` while probing still solves it, random ones
-    coming back while fewer than half remain; at ``t`` while SAT certifies the puzzle unique, until
-    half remain (Tatham's density either way).
+    blank, as in Tatham's, never two like poles side by side), every count shown; at ``e`` redrawn
+    until failed-literal probing solves it (without ``S``, ``t`` prefers puzzles it does not). At
+    ``t`` with ``S``, as Tatham's generator: slots that Magnets' own deduction (deduce/magnets.py:
+    slot, neighbour and line-count rules) leaves open are laid again until it settles the grid,
+    then counts are removed in random order while it still does (unique by deduction, no search).
+    At ``e`` with ``S`` counts are removed while probing still solves it, random ones coming back
+    while fewer than half remain.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` (+), ``-1`` (-), ``0`` (blank), ``null`` clears; single cells are 0.
     """
 
-    family = "magnets"
-    title = "Magnets"
     Params = MagnetsParams
     difficulties = presets("W H tatham_difficulty strip",
                            (3, 2, "e", False), (6, 5, "e", False), (6, 5, "t", True), (10, 9, "t", True))
-    rule_codes = rule_table("magnets", """
+    rule_codes = """
         R1 each slot holds a magnet (1 and -1) or two blanks (0, 0); a single cell is 0
         R2 no two orthogonally adjacent cells are both 1 or both -1
         R3 the + counts (top per column, left per row) and - counts (bottom, right) match their clues
-    """)
+    """
     rules_prompt = """
         - "slots" cuts the grid into two-cell slots: "L" and "R" are the left and right cells of a horizontal slot,
           "T" and "B" the top and bottom cells of a vertical one; "*" is a single cell that belongs to no slot.
@@ -147,16 +147,14 @@ class MagnetsTask(GridTask):
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         for attempt in range(3000):
             slots = random_tiling(rng, H, W)
-            pairs = slot_pairs(slots)[0]
-            sol = [[BLANK] * W for _ in range(H)]
-            for k in rng.permutation(len(pairs)):
-                a, b = pairs[int(k)]
-                if rng.random() < BLANK_SHARE:
+            sol = lay(rng, slots, BLANK_SHARE)
+            if level == "t" and params["strip"]:  # deduction alone, as Tatham's generator
+                d = deduced(rng, slots, sol, SEARCH_STEPS)
+                if d is None:
                     continue
-                ok = [(s, -s) for s in (PLUS, MINUS) if all(sol[x][y] != v for cell, v in ((a, s), (b, -s))
-                                                            for x, y in neighbours4(*cell, H, W))]
-                if ok:
-                    (sol[a[0]][a[1]], sol[b[0]][b[1]]) = ok[int(rng.integers(len(ok)))]
+                state = {"slots": slots} | {key: [None if v < 0 else int(v) for v in counts[sl]] for key, counts, sl in
+                                            zip(COUNTS, (d.tp, d.tp, d.tm, d.tm), (slice(H, None), slice(H)) * 2)}
+                return state, np.select([d.mask == 1, d.mask == 2], [PLUS, MINUS], BLANK).reshape(H, W).tolist()
             state = {"slots": slots} | {key: [] for key in COUNTS}
             for key, _, cells, sign in count_lines(H, W):
                 state[key].append(sum(sol[r][c] == sign for r, c in cells))
@@ -166,7 +164,7 @@ class MagnetsTask(GridTask):
             if not accepted(eng, every, value, level, params["strip"], attempt):
                 continue
             if params["strip"]:
-                strip_counts(enc, state, rng, value, level)
+                strip_counts(enc, state, rng, value)
             return state, sol
         raise RuntimeError(f"could not generate a {W}x{H} Magnets puzzle")
 

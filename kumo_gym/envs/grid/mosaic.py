@@ -7,7 +7,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, cells_decoder, presets
@@ -52,13 +51,11 @@ class MosaicTask(GridTask):
     ``{"r": row, "c": col, "v": 1}`` paints black, ``2`` white, ``0`` clears.
     """
 
-    family = "mosaic"
-    title = "Mosaic"
     Params = MosaicParams
     difficulties = presets("W H aggressive", (3, 3, True), (5, 5, True), (10, 10, True), (25, 25, True))
-    rule_codes = rule_table("mosaic", """
+    rule_codes = """
         R1 each clue equals the number of black cells in its 3x3 block
-    """)
+    """
     rules_prompt = """
         - Colour every cell of the grid either black or white.
         - In the state's grid, a number 0 to 9 is a clue and -1 means no clue. A clue counts the black cells in the

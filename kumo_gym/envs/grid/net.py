@@ -8,22 +8,20 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
+from .deduce.net import scramble, unique_tree
 from .geometry import OPPOSITE as OPP
 from .geometry import STEP, grid_links, link_dirs, random_tree, repair_tree, step, tree_rules, union_find
 from .render import _GLYPH, Sketch
-from .tatham.net import CANONICAL, ORIENTATIONS, PERIOD, SHAPE_CNF, TURN, rotate, tile, tile_of
+from .tatham.net import CANONICAL, ORIENTATIONS, PERIOD, QUARTERS, SHAPE_CNF, TURN, rotate
 
 ARROW = {"U": "\u2191", "R": "\u2192", "D": "\u2193", "L": "\u2190"}
 
 
 @dataclasses.dataclass(frozen=True)
-class NetParams(GridParams):
-    W: int = param(5, lo=2, hi=30, doc="columns")
-    H: int = param(None, kind=int, lo=2, hi=30, doc="rows (default: W)")
+class NetParams(GridParams.with_size(5, 2, 30)):
     wrap: bool = param(False, doc="Tatham's 'w': pipes may leave one side of the grid and come back on the opposite side")
 
     def check(self):
@@ -57,23 +55,22 @@ class NetTask(GridTask):
     giving the same connections. Rule net.R1 (a tile keeps its type) holds by construction.
 
     ## Generation
-    §8: a random spanning tree grown from the centre without crosses (as Tatham's), tiles turned at
-    random, uniqueness certified by SAT with lazy spanning-tree cuts; while a second network exists
-    the tree swaps a link for one of the other's and is checked again. Wrapping needs W, H >= 3.
+    §8: a random spanning tree from the centre without crosses (as Tatham's), tiles turned at random;
+    unique once our deduction (known links, no loop, no closed-off network) pins every tile, else a
+    link near an undecided tile is swapped (Tatham's repair); failing that, SAT with lazy tree cuts
+    certifies, the tree moving towards the second network SAT finds. Wrapping needs W, H >= 3.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 90}`` sets one tile's orientation; play starts from the scrambled tiles.
     """
 
-    family = "net"
-    title = "Net"
     Params = NetParams
     difficulties = presets("W H wrap", (2, 2, False), (4, 4, False), (5, 5, False), (11, 11, False))
-    rule_codes = rule_table("net", """
+    rule_codes = """
         R1 each tile keeps its type and only rotates
         R2 every pipe end meets its neighbour's opposite end (none off a non-wrapping grid or through a barrier)
         R3 the tiles joined by their pipes form one connected network without loops
-    """)
+    """
     answer_prompt = """
         give the final orientation of every tile as an integer 0, 90, 180 or 270 (the clockwise turn from its type's
           orientation-0 shape, not the turn to apply to the current one).
@@ -93,7 +90,7 @@ class NetTask(GridTask):
         return a in ORIENTATIONS and b in ORIENTATIONS and a % period == b % period
 
     def canonical_codes(self, instance: Instance, codes: np.ndarray) -> np.ndarray:
-        period = np.asarray([[PERIOD.get(t["type"], 360) // 90 for t in row] for row in instance.data["state"]["tiles"]])
+        period = np.asarray([[QUARTERS[t["type"]] for t in row] for row in instance.data["state"]["tiles"]])
         return np.where(codes >= 0, codes % period, codes)
 
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
@@ -147,24 +144,22 @@ class NetTask(GridTask):
         return Encoding(f, end.ravel(), None, cuts=cuts, cut_rule="R3", extra={"end": end, "type": typ})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random tree grown from the centre with no crosses (Tatham's have none), repaired towards
-        the second network SAT finds (``geometry.repair_tree``, keeping crosses out) until unique."""
+        """Tatham's way (``deduce/net.py``); failing that, a tree repaired towards SAT's second network until unique."""
         W, H, wrap = params["W"], params["H"], bool(params["wrap"])
+        if (dirs := unique_tree(rng, H, W, wrap)) is not None:
+            return scramble(rng, dirs, wrap)
         every = grid_links(H, W, wrap)
         pairs = [(a[0] * W + a[1], b[0] * W + b[1]) for a, _, b in every]
         for _ in range(100):
             tree = random_tree(rng, H * W, pairs, (H // 2) * W + W // 2, 3)
             for _ in range(4 * H * W):
                 dirs = link_dirs(H, W, every, tree)
-                kinds = [[tile_of(d) for d in row] for row in dirs]
-                turns = rng.integers(4, size=(H, W)) * 90
-                state = {"tiles": [[tile(rotate(CANONICAL[k], int(t))) for (k, _), t in zip(row, trow)]
-                                   for row, trow in zip(kinds, turns)], "wrap": wrap, "barriers": []}
+                state, solution = scramble(rng, dirs, wrap)
                 enc = self.encode(state)
                 end, lits = enc.extra["end"], enc.assumptions()
                 truth = enc.solution_values(np.where([[[x in d for x in TURN] for d in row] for row in dirs], end, -end).ravel())
                 if enc.engine.alternative(lits, truth) is None:
-                    return state, [[o for _, o in row] for row in kinds]
+                    return state, solution
                 other = enc.engine.sample(lits, avoid=truth)
                 on = {i for i, (a, d, _) in enumerate(every) if other[end[a][TURN.index(d)]] > 0}
                 tree = repair_tree(rng, tree, pairs, on, lambda t: not any("URDL" in row for row in link_dirs(H, W, every, t)))

@@ -6,12 +6,10 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, cells_decoder, presets
-from .deduce.pattern import LineSolver
+from .deduce.pattern import LineSolver, picture
 from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
@@ -63,9 +61,8 @@ def encode_line(f: Formula, cells: list[int], clue: list[int], key) -> None:
 
 
 @dataclasses.dataclass(frozen=True)
-class PatternParams(GridParams):
-    W: int = param(10, lo=1, hi=30, doc="columns")
-    H: int = param(None, kind=int, lo=1, hi=30, doc="rows (default: W)")
+class PatternParams(GridParams.with_size(10, 1, 30)):
+    """Pattern's parameters are the size of its grid."""
 
 
 class PatternTask(GridTask):
@@ -91,14 +88,12 @@ class PatternTask(GridTask):
     imported Tatham ID are fixed.
     """
 
-    family = "pattern"
-    title = "Pattern"
     Params = PatternParams
     difficulties = presets("W H", (2, 2), (10, 10), (15, 15), (25, 25))
-    rule_codes = rule_table("pattern", """
+    rule_codes = """
         R1 the black runs of every row and every column, in order, equal its clue; pre-filled cells of an imported ID
            are kept
-    """)
+    """
     answer_prompt = """
         give the colour of every cell as an integer: 1 for black, 0 for white (the clues are not part of the grid).
     """
@@ -137,21 +132,7 @@ class PatternTask(GridTask):
         clues = {(r, c): ("R1", (int(x[r, c]) if v == BLACK else -int(x[r, c]),)) for r, c, v in state.get("filled", [])}
         return Encoding(f, x.ravel(), cells_decoder(x, BLACK, WHITE), clues=clues, extra={"x": x})
 
-    @staticmethod
-    def picture(rng: np.random.Generator, H: int, W: int) -> np.ndarray:
-        """Random noise smoothed by 3x3 neighbourhood averaging, thresholded at the median, as
-        Tatham's generator does, so the picture has blobs rather than salt and pepper (an int8
-        array of BLACK / WHITE)."""
-        a = rng.random((H, W))
-        if min(H, W) <= 3:
-            return np.where(a < 0.5, BLACK, WHITE).astype(np.int8)
-        pad = np.pad(a, 1)
-        total = sum(pad[1 + dr:1 + dr + H, 1 + dc:1 + dc + W] for dr in (-1, 0, 1) for dc in (-1, 0, 1))
-        # how many cells each 3x3 window holds: 9 inside, 6 on an edge, 4 in a corner
-        rows, cols = np.full(H, 3.0), np.full(W, 3.0)
-        rows[[0, -1]] = cols[[0, -1]] = 2.0
-        a = total / np.outer(rows, cols)
-        return np.where(a > np.median(a), BLACK, WHITE).astype(np.int8)
+    picture = staticmethod(picture)
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]

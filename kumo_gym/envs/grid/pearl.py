@@ -8,7 +8,6 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -25,9 +24,7 @@ DENSITY = ((25, 0.85), (36, 0.92), (64, 0.925), (100, 0.958))
 
 
 @dataclasses.dataclass(frozen=True)
-class PearlParams(GridParams):
-    W: int = param(6, lo=5, hi=16, doc="columns")
-    H: int = param(None, kind=int, lo=5, hi=16, doc="rows (default: W)")
+class PearlParams(GridParams.with_size(6, 5, 16)):
     tatham_difficulty: str = tatham_level("e", {"e": "easy", "t": "tricky"})
     nosolve: bool = param(False, doc="Tatham's 'n' (generation only: allow puzzles its solver cannot finish); "
                                      "ours are always unique")
@@ -64,17 +61,15 @@ class PearlTask(LoopAnswers, GridTask):
     neighbouring cells, ``"v": 0`` erases it; the episode ends when the drawn loop is valid.
     """
 
-    family = "pearl"
-    title = "Pearl"
     Params = PearlParams
     difficulties = presets("W H tatham_difficulty", (5, 5, "e"), (6, 6, "e"), (8, 8, "e"), (10, 10, "t"))
-    rule_codes = rule_table("pearl", """
+    rule_codes = """
         R1 the numbered cells form one closed loop: 1..L each once (L >= 4), consecutive numbers and L, 1 on
            orthogonal neighbours
         R2 every pearl is on the loop
         R3 the loop turns at a black pearl and goes straight through both of its loop neighbours
         R4 the loop goes straight through a white pearl and turns in at least one of its loop neighbours
-    """)
+    """
     rules_prompt = """
         - Draw one closed loop that passes through the centres of cells, each step going to an orthogonally adjacent
           cell. The loop never visits a cell twice and never branches.
@@ -145,20 +140,23 @@ class PearlTask(LoopAnswers, GridTask):
         return Encoding(f, answer, decode, cut_rule="R1", cuts=cuts, extra={"on": on, "black": black, "white": white})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random loop with every pearl it allows; while another loop (from a fresh solver: deterministic)
-        also fits those pearls, move to it (it allows all of them and more, so this ends), redrawing when
+        """A random loop with every pearl it allows; while another loop (from a solver of this draw's own:
+        deterministic) also fits those pearls, move to it (it allows all of them and more, so this ends), redrawing when
         it allows no more; then pearls are removed while the loop stays the only one."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
-        loop = None
+        loop = sampler = None
         while True:
             loop = loop or random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
             drawn = loop_edges(loop)
-            grid, sol = self._pearls(loop, H, W), number_loops(H, W, drawn)
+            grid = self._pearls(loop, H, W)
             enc = self.encode({"grid": grid})
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
-            limit, lits = GRADE_TARGET[level], enc.assumptions()
-            graded = limit is not None and enc.engine.grade(lits) <= limit  # deduction solves it: unique
-            other = None if graded or enc.engine.unique(lits, truth) else enc.engine.sample(lits, avoid=truth)
+            (limit, lits), eng = (GRADE_TARGET[level], enc.assumptions()), enc.engine
+            # deduction solves it (probing at limit 1, propagation at 0): unique
+            graded = limit is not None and eng.fixes_answer((eng.probe if limit else eng.propagate)(lits))
+            # a second loop or None; at a grade limit from the draw's own solver alone (usually not unique)
+            sampler = sampler or eng.sampler()
+            other = None if graded or limit is None and eng.unique(lits, truth) else sampler(lits, truth)
             if other is not None:
                 nxt_loop = loop_order(enc.decode(other))
                 loop = nxt_loop if self._pearls(nxt_loop, H, W) != grid else None
@@ -171,7 +169,7 @@ class PearlTask(LoopAnswers, GridTask):
             kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=limit, derive=False)  # guards are never derived
             for (r, c), keep in zip(keys, kept):
                 grid[r][c] = grid[r][c] if keep else EMPTY
-            return {"grid": grid}, sol
+            return {"grid": grid}, number_loops(H, W, drawn)
 
     @staticmethod
     def _pearls(loop: list, H: int, W: int) -> list[list[str]]:

@@ -9,6 +9,7 @@ and Tracks, rotations for Net, dominoes, rectangles) override ``parse_move``, ``
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -308,11 +309,15 @@ class DominoMoves(CellMoves):
 #: direction letters in URDL order and their (dr, dc) steps
 STEPS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
 OPPOSITE = {"U": "D", "R": "L", "D": "U", "L": "R"}
+_BY_STEP = {step: d for d, step in STEPS.items()}
 
 
 def direction(a: tuple[int, int], b: tuple[int, int]) -> str | None:
     """The letter of the step from cell ``a`` to the adjacent cell ``b`` (None if not adjacent)."""
-    return next((d for d, (dr, dc) in STEPS.items() if (a[0] + dr, a[1] + dc) == tuple(b)), None)
+    try:
+        return _BY_STEP.get((b[0] - a[0], b[1] - a[1])) if len(b) == 2 else None
+    except TypeError:  # not a pair of numbers
+        return None
 
 
 def canonical_dirs(letters) -> str:
@@ -320,17 +325,28 @@ def canonical_dirs(letters) -> str:
     return "".join(d for d in "URDL" if d in set(letters))
 
 
+@functools.lru_cache(maxsize=256)
+def _canonical_upper(text: str) -> str:
+    """``canonical_dirs(text.upper())`` (kept: answers repeat the same few pieces)."""
+    return canonical_dirs(text.upper())
+
+
 def grid_edges(H: int, W: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """Every edge between two adjacent cells: horizontal ones row by row, then vertical ones."""
-    return ([((r, c), (r, c + 1)) for r in range(H) for c in range(W - 1)]
-            + [((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)])
+    return list(_grid_edges(H, W))
+
+
+@functools.lru_cache(maxsize=64)
+def _grid_edges(H: int, W: int) -> tuple:
+    return tuple([((r, c), (r, c + 1)) for r in range(H) for c in range(W - 1)]
+                 + [((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)])
 
 
 def dirs_edges(dirs: list[list[str]]) -> set[tuple[tuple[int, int], tuple[int, int]]]:
     """The edges both of whose cells claim the connection (a grid of direction strings)."""
     H, W = len(dirs), len(dirs[0])
-    return {(a, b) for a, b in grid_edges(H, W)
-            if direction(a, b) in dirs[a[0]][a[1]] and direction(b, a) in dirs[b[0]][b[1]]}
+    out = {((r, c), (r, c + 1)) for r, row in enumerate(dirs) for c in range(W - 1) if "R" in row[c] and "L" in row[c + 1]}
+    return out | {((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W) if "D" in dirs[r][c] and "U" in dirs[r + 1][c]}
 
 
 def edges_dirs(H: int, W: int, edges, ends: dict | None = None) -> list[list[str]]:
@@ -352,8 +368,9 @@ class DirectionAnswers:
 
     def verify(self, instance: Instance, answer):
         if isinstance(answer, list) and all(isinstance(row, list) for row in answer):
-            answer = [[canonical_dirs(v.upper()) if isinstance(v, str) and v.upper() in self.symbols else v
-                       for v in row] for row in answer]
+            symbols = self.symbols
+            answer = [[(_canonical_upper(v) if type(v) is str else canonical_dirs(v.upper()))
+                       if isinstance(v, str) and v.upper() in symbols else v for v in row] for row in answer]
         return super().verify(instance, answer)
 
 

@@ -6,25 +6,22 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...core.verdict import Verdict
-from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.engine import Encoding
 from ...solvers.sat import Count, Formula
 from .base import Check, GridParams, GridTask, cells_decoder, presets
-from .geometry import components, connected_cuts, random_scatter, ray, seen_from
+from .deduce.range import deduce_grid, draw
+from .deduce.range import grade as deduced_grade
+from .geometry import components, connected_cuts, ray, seen_from
 from .render import Sketch
 
 BLACK, WHITE = -1, 0
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
-#: the share of cells the sampler tries to blacken (Tatham's solutions have about a fifth black)
-BLACK_SHARE = 0.2
 
 
 @dataclasses.dataclass(frozen=True)
-class RangeParams(GridParams):
-    W: int = param(9, lo=3, hi=25, doc="columns")
-    H: int = param(None, kind=int, lo=3, hi=25, doc="rows (default: W)")
+class RangeParams(GridParams.with_size(9, 3, 25)):
+    """Range's parameters are the size of its grid."""
 
 
 class RangeTask(GridTask):
@@ -41,27 +38,26 @@ class RangeTask(GridTask):
     written as its number). Any valid grid scores 1.
 
     ## Generation
-    §8: random black cells, never side by side and keeping the whites connected, a fifth of the
-    grid on average; every white cell numbered, then numbers removed in half-turn symmetric pairs (as
-    Tatham's) in a seeded random order while unit propagation still solves the puzzle, which
-    proves it unique (Tatham's density; a minimal set would be a fifth sparser). SAT with lazy
-    connectivity cuts certifies every imported puzzle.
+    §8, Tatham's generator: a third of the cells, in a random order, made black unless that puts
+    two blacks side by side or splits the whites (about a fifth end up black); every white cell numbered, then numbers removed in
+    half-turn symmetric pairs in a seeded random order while Range's own deduction (``deduce.range``:
+    sight-count bounds, black cells never touching, connectivity by cut vertices) still solves the
+    puzzle, which proves it unique. The grade is that deduction's; SAT with lazy connectivity cuts
+    certifies puzzles it cannot solve.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": -1}`` shades a cell, ``0`` (or ``null``) makes it white again.
     Numbered cells are fixed white.
     """
 
-    family = "range"
-    title = "Range"
     Params = RangeParams
     difficulties = presets("W H", (3, 3), (6, 4), (9, 6), (13, 9))
-    rule_codes = rule_table("range", """
+    rule_codes = """
         R1 numbered cells are white
         R2 no two black cells are orthogonally adjacent
         R3 the white cells form one orthogonally connected area
         R4 each number equals 1 plus the white cells it sees in the four directions
-    """)
+    """
     rules_prompt = """
         - Colour each cell black or white. In the state's grid a positive number is a clue and 0 means no clue.
         - Cells with a number are white.
@@ -152,29 +148,23 @@ class RangeTask(GridTask):
         return Encoding(f, x.ravel(), cells_decoder(x, BLACK, WHITE), cuts=connected_cuts(-x.astype(np.int64)),
                         cut_rule="R3", extra={"black": x, "seen": seen})
 
+    def solutions(self, instance: Instance, limit: int = 2) -> list[list[list]]:
+        """Deduction first (:func:`deduce_grid`): when it decides every cell, that grid is the only
+        solution; otherwise SAT enumeration with the connectivity cuts."""
+        st = deduce_grid(instance.data["state"]["grid"])
+        if st is None:
+            return []
+        if (st != 0).all():
+            return [np.where(st < 0, BLACK, WHITE).tolist()][:limit]
+        return super().solutions(instance, limit)
+
+    def grade(self, instance: Instance) -> int:
+        """§8 grade by Range's own deduction: 0 it solves the puzzle, 1 it does with failed-literal
+        probing on top, 2 search is needed."""
+        return deduced_grade(instance.data["state"]["grid"])
+
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        W, H = params["W"], params["H"]
-        for _attempt in range(500):
-            black = random_scatter(rng, H, W, max(1, int(rng.binomial(W * H, BLACK_SHARE))))
-            if not black.any():
-                continue
-            sol = np.where(black, BLACK, WHITE).tolist()
-            full = {"grid": [[0 if black[r, c] else seen_from(sol, r, c, BLACK) for c in range(W)] for r in range(H)]}
-            enc = self.encode(full)
-            truth = np.zeros(enc.formula.n_vars + 1, np.int8)
-            truth[enc.answer] = np.where(black.ravel(), 1, -1)
-            # as Tatham's: numbers go in pairs symmetric under a half turn (the centre alone)
-            orbits = sorted({tuple(sorted({(r, c), (H - 1 - r, W - 1 - c)} - set(zip(*np.nonzero(black)))))
-                             for r in range(H) for c in range(W) if not black[r, c]})
-            groups = [[lit for cell in orb for k in (("seen",) + cell, ("white",) + cell) for lit in enc.clues[k][1]]
-                      for orb in orbits]
-            every = [x for g in groups for x in g]
-            if enc.engine.grade(every) > 0:
-                continue  # unit propagation must finish the full clue set (which proves it unique)
-            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=0)
-            on = {cell for orb, keep in zip(orbits, kept) if keep for cell in orb}
-            return {"grid": [[full["grid"][r][c] if (r, c) in on else 0 for c in range(W)] for r in range(H)]}, sol
-        raise RuntimeError(f"could not generate a unique {W}x{H} Range puzzle")
+        return draw(rng, params["H"], params["W"])
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         nums = instance.data["state"]["grid"]

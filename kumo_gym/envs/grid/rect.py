@@ -8,12 +8,21 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
 from .deduce.rect import deduce_division
-from .regions import EMPTY, RectMoves, RegionAnswers, expand_division, label_classes, random_division, rect_of, shapes
+from .regions import (
+    EMPTY,
+    Draws,
+    RectMoves,
+    RegionAnswers,
+    expand_division,
+    label_classes,
+    random_division,
+    rect_of,
+    shapes,
+)
 from .render import Sketch
 from .tatham.rect import encode as encode_desc
 
@@ -22,9 +31,7 @@ AMAX_DIV = 7  # the largest rectangle drawn has area W*H/7 (Tatham uses W*H/6; t
 
 
 @dataclasses.dataclass(frozen=True)
-class RectParams(GridParams):
-    W: int = param(7, lo=1, hi=MAX_SIDE, doc="columns")
-    H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+class RectParams(GridParams.with_size(7, 1, MAX_SIDE)):
     expansion: float = param(0.0, lo=0.0, hi=4.0, doc="Tatham's 'e': divide a grid 1+e times smaller, then stretch it")
     ambiguous: bool = param(False, doc="Tatham's 'a' (his generator may leave several solutions); ours are unique")
     min_cells = 2
@@ -57,15 +64,14 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     ``{"r", "c", "v"}`` writes one label (-1 clears).
     """
 
-    family = "rect"
     title = "Rectangles"
     Params = RectParams
     difficulties = presets("W H", (2, 1), (5, 5), (7, 7), (15, 15))
-    rule_codes = rule_table("rect", """
+    rule_codes = """
         R1 every cell is labelled and every label's cells fill one rectangle
         R2 every region contains exactly one number
         R3 a region's number equals its number of cells
-    """)
+    """
     rules_prompt = """
         - Some cells of the grid hold numbers (0 in the grid below means no number).
         - Cut the whole grid along the cell borders into rectangles (squares count as rectangles); every cell belongs
@@ -149,6 +155,7 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
+        rng = Draws(rng)  # integers from blocks of floats: dozens of draws per division
         for _ in range(1000):
             h2, w2 = (max(1, int(x / (1.0 + params.get("expansion", 0.0)))) for x in (H, W))
             h2, w2 = (h2, w2) if h2 * w2 >= 2 else (min(H, 2), 1 if H >= 2 else 2)

@@ -94,34 +94,56 @@ def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
     return [(h, area // h) for h in range(1, area + 1) if area % h == 0 and h <= H and area // h <= W]
 
 
-def _free_rects(rows: list[list[bool]], r: int, c: int, kinds: list) -> list[tuple[int, int, int, int]]:
-    """Every free rectangle ``(r0, c0, h, w)`` over the free cell (r, c) of the taken-cell grid
-    ``rows`` with a shape of ``kinds``, shape by shape, then in row-major order: from the free
-    stretch of each row around column c."""
+class Draws:
+    """Uniform integers below n, as ``Generator.integers(n)`` draws them, but from blocks of the
+    generator's floats (``floor(u * n)``): a numpy call per draw costs microseconds, and a random
+    division takes dozens (issue 14). Deterministic for a given generator state."""
+
+    def __init__(self, rng, block: int = 64):
+        self.rng, self.block, self.buf, self.i = rng, block, [], 0
+
+    def integers(self, n: int) -> int:
+        if self.i == len(self.buf):
+            self.buf, self.i = self.rng.random(self.block).tolist(), 0
+        u = self.buf[self.i]
+        self.i += 1
+        return min(int(u * n), n - 1)  # u * n rounds to n only at u just below 1
+
+
+def _free_rect(rows: list[bytearray], r: int, c: int, kinds: list, rng) -> tuple[int, int, int, int]:
+    """A random free rectangle ``(r0, c0, h, w)`` over the free cell (r, c) of the taken-cell grid
+    ``rows`` (1: taken) with a shape of ``kinds``: the one a seeded index picks among all of them
+    listed shape by shape, then in row-major order. They are counted from the free stretch of each
+    row around column c (found by the bytes' own search), not listed."""
     H, W = len(rows), len(rows[0])
-    lo_of, hi_of = {}, {}  # row -> leftmost / rightmost column of the free stretch through column c
+    lo_of, hi_of = [0] * H, [0] * H  # leftmost / rightmost column of the free stretch through column c
+    top = bot = r
     for step in (-1, 1):
         i = r
         while 0 <= i < H and not rows[i][c]:
-            row, lo, hi = rows[i], c, c
-            while lo > 0 and not row[lo - 1]:
-                lo -= 1
-            while hi < W - 1 and not row[hi + 1]:
-                hi += 1
-            lo_of[i], hi_of[i] = lo, hi
+            row = rows[i]
+            lo_of[i] = row.rfind(1, 0, c) + 1
+            hi = row.find(1, c)
+            hi_of[i] = W - 1 if hi < 0 else hi - 1
             i += step
-    top, bot = min(lo_of), max(lo_of)
+        if step < 0:
+            top = i + 1
+        else:
+            bot = i - 1
     # the stretch common to rows r0..r (up) and r..r1 (down), by running max / min
-    up_lo, up_hi, dn_lo, dn_hi = {}, {}, {}, {}
+    up_lo, up_hi, dn_lo, dn_hi = [0] * H, [0] * H, [0] * H, [0] * H
     lo, hi = 0, W - 1
     for i in range(r, top - 1, -1):
-        lo, hi = max(lo, lo_of[i]), min(hi, hi_of[i])
+        lo = max(lo, lo_of[i])
+        hi = min(hi, hi_of[i])
         up_lo[i], up_hi[i] = lo, hi
     lo, hi = 0, W - 1
     for i in range(r, bot + 1):
-        lo, hi = max(lo, lo_of[i]), min(hi, hi_of[i])
+        lo = max(lo, lo_of[i])
+        hi = min(hi, hi_of[i])
         dn_lo[i], dn_hi[i] = lo, hi
-    out = []
+    runs = []  # (r0, first c0, count, h, w): the rectangles of one shape and top row
+    total = 0
     spans: list = []
     last_h = None
     for h, w in kinds:
@@ -129,37 +151,49 @@ def _free_rects(rows: list[list[bool]], r: int, c: int, kinds: list) -> list[tup
             last_h, spans = h, []
             for r0 in range(max(top, r - h + 1), min(r, bot - h + 1) + 1):
                 r1 = r0 + h - 1
-                lo, hi = up_lo[r0], up_hi[r0]
-                lo = max(lo, dn_lo[r1])
-                hi = min(hi, dn_hi[r1])
+                lo = max(dn_lo[r1], up_lo[r0])
+                hi = min(dn_hi[r1], up_hi[r0])
                 spans.append((r0, lo, hi))
         for r0, lo, hi in spans:
             a, b = c - w + 1, hi - w + 1
             a = max(a, lo)
             b = min(b, c)
             if a <= b:
-                out += [(r0, c0, h, w) for c0 in range(a, b + 1)]
-    return out
+                runs.append((r0, a, b - a + 1, h, w))
+                total += b - a + 1
+    k = int(rng.integers(total))
+    for r0, a, count, h, w in runs:
+        if k < count:
+            return r0, a + k, h, w
+        k -= count
+    raise AssertionError("unreachable: k < total")
 
 
 def random_division(rng, H: int, W: int, amax: int) -> list[tuple[int, int, int, int]]:
     """Random free rectangles (area 2..max) over random open cells until none fits, then
     every single leftover cell merged into a neighbour where the union is a rectangle."""
     kinds = [(h, w) for h in range(1, H + 1) for w in range(1, W + 1) if 2 <= h * w <= amax]
-    taken = [[False] * W for _ in range(H)]
+    taken = [bytearray(W) for _ in range(H)]
     rects: list[list[int]] = []
+    # the free cells as a bit mask (bit r * W + c), and the columns a shift must not wrap from
+    full = (1 << (H * W)) - 1
+    first = sum(1 << (i * W) for i in range(H))
+    last = first << (W - 1)
+    free = full
     while True:
         # a free cell with a free neighbour (some free domino covers it), in row-major order
-        open_cells = [(i, j) for i in range(H) for j in range(W) if not taken[i][j] and (
-            (j > 0 and not taken[i][j - 1]) or (j < W - 1 and not taken[i][j + 1]) or
-            (i > 0 and not taken[i - 1][j]) or (i < H - 1 and not taken[i + 1][j]))]
+        near = ((free >> 1) & ~last) | ((free << 1) & ~first) | (free >> W) | (free << W)
+        open_cells = free & near & full
         if not open_cells:
             break
-        r, c = open_cells[int(rng.integers(len(open_cells)))]
-        fits = _free_rects(taken, r, c, kinds)
-        r0, c0, h, w = fits[int(rng.integers(len(fits)))]
+        for _ in range(int(rng.integers(open_cells.bit_count()))):
+            open_cells &= open_cells - 1
+        r, c = divmod((open_cells & -open_cells).bit_length() - 1, W)
+        r0, c0, h, w = _free_rect(taken, r, c, kinds, rng)
+        line = ((1 << w) - 1) << c0
         for i in range(r0, r0 + h):
-            taken[i][c0:c0 + w] = [True] * w
+            taken[i][c0:c0 + w] = b"\x01" * w
+            free &= ~(line << (i * W))
         rects.append([r0, c0, h, w])
     for r, c in [(i, j) for i in range(H) for j in range(W) if not taken[i][j]]:
         rows = [x for x in rects if x[0] == r and x[2] == 1 and c in (x[1] - 1, x[1] + x[3])]
@@ -357,6 +391,15 @@ class LoopAnswers(EdgeMoves):
 
     def _blind(self, H: int, W: int, n: int):
         return super()._blind(H, W, min(n, 3))  # blind grids: -1, 1 and 2 everywhere and their checkerboards
+
+    def blind_solves(self, instance: Instance) -> bool:
+        """A blind grid holds at most two values, a loop numbers its L >= 4 cells 1..L, and without
+        givens every loop cell starts wrong (-1): neither a blind grid nor its walk from the
+        starting grid reaches the solution (the generic check, skipped; issue 14)."""
+        sol = instance.data.get("solution")
+        if sol and not self.givens(instance) and sum(v > 0 for row in sol for v in row) >= 4:
+            return False
+        return super().blind_solves(instance)
 
     def progress(self, instance: Instance, grid: list[list]) -> float:
         """Partial credit on the loop as our generator numbers it, so a start or direction of one's

@@ -8,7 +8,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Constraint, Formula
 from .base import Check, GridParams, GridTask, presets
@@ -18,17 +17,14 @@ from .render import Sketch
 from .tatham.signpost import STEP
 
 MAX_SIDE = 10
-#: up to this many cells the givens are reduced while failed-literal probing solves the puzzle,
-#: beyond it placed while unit propagation does: this matches Tatham's given counts (2.2 at 4x4, 12.9 at 7x7)
+#: up to this many cells givens are reduced while probing solves, beyond placed while propagation does
 SMALL = 16
 #: the arrow of each unit step (dr, dc)
 DIRECTION = {st: d for d, st in STEP.items()}
 
 
 @dataclasses.dataclass(frozen=True)
-class SignpostParams(GridParams):
-    W: int = param(4, lo=1, hi=MAX_SIDE, doc="columns")
-    H: int = param(None, kind=int, lo=1, hi=MAX_SIDE, doc="rows (default: W)")
+class SignpostParams(GridParams.with_size(4, 1, MAX_SIDE)):
     corners: bool = param(False, doc="Tatham's 'c': 1 in the top-left corner, W*H in the bottom-right")
     min_cells = 2
 
@@ -64,29 +60,27 @@ class SignpostTask(GridTask):
     ties; with Tatham's ``c`` it runs from the top-left to the bottom-right corner), arrows
     along it. Up to 16 cells every number is shown, then numbers other than 1 and W*H (1 too on a
     two-cell grid, which would otherwise leave nothing to fill) are removed in a seeded order
-    while failed-literal probing on the SAT encoding still fixes every cell. Beyond 16 cells the
+    while deduction with failed-literal probing still numbers every cell. Beyond 16 cells the
     givens are placed as Tatham's generator places them: 1 and W*H, then numbers of cells in a
-    seeded order (skipping cells already numbered) until unit propagation numbers every cell,
-    then each added number dropped again when propagation does without it; a compiled kernel
-    runs that propagation on the grid (:mod:`._signpost_kernel`, the same deductions as on the
-    encoding). Either way deduction solves the puzzle, which proves the numbering unique; these
-    densities match Tatham's (2.2 givens at 4x4, 12.9 at 7x7). The single chain needs no lazy cut:
-    the encoding numbers the cells (a permutation with every arrow followed), which rules out
-    loops; a model of the arrows alone would admit them (tests/grid/test_signpost.py).
+    seeded order (skipping cells already numbered) until deduction numbers every cell, then each
+    added number dropped again when deduction does without it. Deduction is unit propagation on
+    the encoding, run on the grid by compiled kernels (:mod:`._signpost_kernel`), so it proves the
+    numbering unique; these densities match Tatham's (2.2 givens at 4x4, 12.9 at 7x7). The single
+    chain needs no lazy cut: the encoding numbers the cells (a permutation with every arrow
+    followed), which rules out loops; a model of the arrows alone would admit them
+    (tests/grid/test_signpost.py).
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": k}`` writes k into a cell, ``0`` clears it.
     Given numbers cannot be changed.
     """
 
-    family = "signpost"
-    title = "Signpost"
     Params = SignpostParams
     difficulties = presets("W H", (2, 1), (3, 3), (4, 4), (7, 7))
-    rule_codes = rule_table("signpost", """
+    rule_codes = """
         R1 the numbers 1..W*H are each used exactly once and every given number is kept
         R2 for every k < W*H the cell of k+1 lies along the arrow of the cell of k
-    """)
+    """
     answer_prompt = "give the number of every cell (given numbers copied)."
     symbols = frozenset(range(1, MAX_SIDE * MAX_SIDE + 1))
     state_keys = ("arrows", "givens")
@@ -169,12 +163,15 @@ class SignpostTask(GridTask):
             if i + 1 < len(path):
                 r2, c2 = path[i + 1]
                 arrows[r][c] = DIRECTION[(r2 > r) - (r2 < r), (c2 > c) - (c2 < c)]
-        if W * H <= SMALL:
-            givens = reduce_givens(rng, self.encode, path, arrows, sol)
-        else:
-            shown = place_givens(rng, path, arrows)
-            givens = [[v if r * W + c in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
+        shown = (reduce_givens if W * H <= SMALL else place_givens)(rng, path, arrows)
+        givens = [[v if r * W + c in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
         return {"arrows": arrows, "givens": givens}, sol
+
+    def blind_solves(self, instance: Instance) -> bool:
+        """A blind grid holds at most two numbers and the solution's free cells all differ: none
+        solves a grid with more than two free cells (no need to build 2 400 blind grids at 7x7)."""
+        H, W = self.dims(instance)
+        return H * W - len(self.givens(instance)) <= 2 and super().blind_solves(instance)
 
     def rules_text(self, instance: Instance) -> str:
         H, W = self.dims(instance)

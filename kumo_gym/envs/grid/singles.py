@@ -6,8 +6,6 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -25,9 +23,7 @@ def line_pairs(H: int, W: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 
 
 @dataclasses.dataclass(frozen=True)
-class SinglesParams(GridParams):
-    W: int = param(5, lo=2, hi=20, doc="columns")
-    H: int = param(None, kind=int, lo=2, hi=20, doc="rows (default: W)")
+class SinglesParams(GridParams.with_size(5, 2, 20)):
     tatham_difficulty: str = tatham_level("e", {"e": "easy", "k": "tricky"})
 
 
@@ -52,16 +48,14 @@ class SinglesTask(GridTask):
     ``{"r": row, "c": col, "v": -1}`` shades a cell, ``0`` (or ``null``) makes it white again.
     """
 
-    family = "singles"
-    title = "Singles"
     Params = SinglesParams
     difficulties = presets("W H tatham_difficulty", (2, 2, "e"), (4, 4, "e"), (5, 5, "e"), (12, 12, "e"))
-    rule_codes = rule_table("singles", """
+    rule_codes = """
         R1 no two black cells are orthogonally adjacent
         R2 the white cells form one orthogonally connected area
         R3 no number repeats among the white cells of a row or a column
         R4 a white cell shows the number printed in it
-    """)
+    """
     rules_prompt = """
         - Every cell of the state's grid holds a number. Colour each cell black or white.
         - Within any single row, and within any single column, a number may appear in at most one white cell; black

@@ -9,7 +9,6 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, presets
@@ -97,16 +96,14 @@ class SoloTask(LatinGridTask):
     ``{"r": row, "c": col, "v": digit}``, 0 clears a cell; given cells are fixed.
     """
 
-    family = "solo"
-    title = "Solo"
     Params = SoloParams
     difficulties = presets("box_w box_h tatham_difficulty", (2, 2, "t"), (3, 2, "t"), (3, 3, "t"), (3, 3, "e"))
-    rule_codes = rule_table("solo", """
+    rule_codes = """
         R1 every row holds each digit 1..n exactly once
         R2 every column holds each digit 1..n exactly once
         R3 every box holds each digit 1..n exactly once
         R4 given digits are kept
-    """)
+    """
     symbols = frozenset(range(1, MAX_SYMBOLS + 1))
     state_keys = ("n", "box_w", "box_h", "grid")
 

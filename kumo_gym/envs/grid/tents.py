@@ -6,8 +6,6 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
@@ -18,9 +16,7 @@ TREE, TENT, GRASS = "T", "A", "."
 
 
 @dataclasses.dataclass(frozen=True)
-class TentsParams(GridParams):
-    W: int = param(8, lo=4, hi=30, doc="columns")
-    H: int = param(None, kind=int, lo=4, hi=30, doc="rows (default: W)")
+class TentsParams(GridParams.with_size(8, 4, 30)):
     tatham_difficulty: str = tatham_level("e", {"e": "easy", "t": "tricky"})
 
 
@@ -45,17 +41,15 @@ class TentsTask(GridTask):
     Trees cannot be changed.
     """
 
-    family = "tents"
-    title = "Tents"
     Params = TentsParams
     difficulties = presets("W H tatham_difficulty", (4, 4, "e"), (6, 6, "e"), (8, 8, "e"), (15, 15, "e"))
-    rule_codes = rule_table("tents", """
+    rule_codes = """
         R1 the given cells are kept: trees exactly where the puzzle has them (and an imported ID's given tents and
            non-tents)
         R2 no two tents touch, not even diagonally (every 2x2 window holds at most one tent)
         R3 each row and each column holds the number of tents given for it
         R4 trees and tents pair off one to one between orthogonal neighbours
-    """)
+    """
     rules_prompt = """
         - Some cells hold trees ("T"). Put tents in some of the other cells.
         - Trees and tents come in pairs: every tree is matched with exactly one tent directly above, below, left or

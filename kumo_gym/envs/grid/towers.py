@@ -7,7 +7,6 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, presets
@@ -62,15 +61,13 @@ class TowersTask(LatinGridTask):
     ``{"r": row, "c": col, "v": height}``, 0 clears a cell; given cells are fixed.
     """
 
-    family = "towers"
-    title = "Towers"
     Params = TowersParams
     difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (5, "e"), (6, "e"))
-    rule_codes = rule_table("towers", """
+    rule_codes = """
         R1 every row and every column holds each height 1..n exactly once
         R2 each edge clue equals the number of towers visible from it
         R3 given heights are kept
-    """)
+    """
     rules_prompt = """
         - Every cell holds a tower of height 1 to {n}; each row and each column contains every height exactly once.
         - A clue outside the grid gives the number of towers visible from that point looking into the grid along its

@@ -8,18 +8,16 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
+from .deduce.tracks import STRIP_ORDERS, path_masks, strip_pieces
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
-from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, edges_dirs, grid_edges
+from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, grid_edges
 from .render import Sketch
 from .tatham.tracks import count_labels, given_pieces, track_ends
 
 PIECES = ("", "UR", "UD", "UL", "RD", "RL", "DL")
-#: the §8 grade a removal must keep: probing at Easy; Tricky and Hard are minimal
-GRADE_TARGET = {"e": 1, "t": None, "h": None}
 #: above this many cells Tricky also keeps probing-solvable piece sets: a minimal set there has a
 #: third fewer pieces than Tatham's bounded Tricky solver needs (15x15: 7.9 against 11.8)
 BOUNDED_ABOVE = 100
@@ -55,28 +53,28 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     ## Generation
     §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
     Tatham's track density; every count shown, both end pieces given, the other pieces removed in
-    a seeded random order while the puzzle stays unique (SAT with lazy cuts against closed
-    loops), at Easy (and on grids over 100 cells, down to Tatham's share of the track, 16 %) only
-    while failed-literal probing solves it; Tricky on smaller grids keeps the better of two draws.
-    ``o`` is honoured by redrawing.
+    a seeded random order: up to 100 cells while our deduction still finds the track (Tatham's
+    way, unique without SAT; Easy and Tricky stop there, Tricky keeping the fewest of two orders
+    and two draws), Hard then while unique (SAT with lazy cuts against closed loops); on larger
+    grids by SAT down to Tatham's share of the track (16 %) while failed-literal probing solves
+    it. ``o`` is honoured by redrawing.
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` lays the track between two
     neighbouring cells, ``"v": 0`` removes it. Given pieces and the two border ends are fixed.
     """
 
-    family = "tracks"
     title = "Train Tracks"
     Params = TracksParams
     difficulties = presets("W H tatham_difficulty", (4, 4, "e"), (8, 8, "e"), (8, 8, "t"), (15, 15, "t"))
-    rule_codes = rule_table("tracks", """
+    rule_codes = """
         R1 the track enters from the left edge at entry_row and leaves through the bottom edge at exit_col, and
            touches the border nowhere else
         R2 every connection between two cells is claimed by both of them
         R3 the track is one path: no closed loop anywhere
         R4 each column and each row holds as many track cells as its count
         R5 given pieces keep their connections to their neighbours
-    """)
+    """
     rules_prompt = """
         - Lay a railway track through some cells of the grid. It comes in from outside the left edge into row
           entry_row of column 0, and goes out through the bottom edge from column exit_col of the last row.
@@ -121,9 +119,9 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
         checks = [Check("R1", off, not off)]
         checks += [Check("R2", [a, b], (a, b) not in one_sided) for a, b in grid_edges(H, W)]
         checks.append(Check("R3", loops, not loops))
-        checks += [Check("R4", [(0, c)], sum(grid[r][c] != "" for r in range(H)) == k)
-                   for c, k in enumerate(st["col_counts"])]
-        checks += [Check("R4", [(r, 0)], sum(v != "" for v in grid[r]) == k) for r, k in enumerate(st["row_counts"])]
+        used = [[v != "" for v in row] for row in grid]
+        checks += [Check("R4", [(0, c)], sum(col) == k) for c, (col, k) in enumerate(zip(zip(*used), st["col_counts"]))]
+        checks += [Check("R4", [(r, 0)], sum(row) == k) for r, (row, k) in enumerate(zip(used, st["row_counts"]))]
         return checks + [Check("R5", [(r, c)], set(inside_sides(r, c, grid[r][c], H, W)) == set(inside_sides(r, c, piece, H, W)))
                          for (r, c), piece in self.givens(instance).items()]
 
@@ -149,8 +147,7 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
         return Encoding(f, d.ravel(), decode, cuts=cuts, cut_rule="R3", extra={"d": d, "rows": rows, "cols": cols})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Tricky on small grids keeps the better of two draws (fewer pieces: Tatham's 8x8dt average
-        4.0, a single minimal draw 4.7)."""
+        """Tricky on small grids keeps the better of two draws (fewer pieces: Tatham's 8x8dt average 4.0 to 4.3)."""
         tries = 2 if params["tatham_difficulty"] != "e" and params["W"] * params["H"] <= BOUNDED_ABOVE else 1
         draws = [self._draw(rng, params) for _ in range(tries)]
         return min(draws, key=lambda d: len(d[0]["given_pieces"]))
@@ -165,18 +162,21 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
             path = random_path(rng, H, W, (entry, 0), (H - 1, exit_), length)
             if len(path) < 0.8 * length:
                 continue  # a walk hugging a corner that no detour can stretch
-            sol = edges_dirs(H, W, pairwise(path), {path[0]: "L", path[-1]: "D"})
-            cols, rows = [sum(sol[r][c] != "" for r in range(H)) for c in range(W)], [sum(map(bool, x)) for x in sol]
+            masks, sol = path_masks(H, W, path)
+            on = masks.reshape(H, W) > 0
+            cols, rows = on.sum(axis=0).tolist(), on.sum(axis=1).tolist()
             if params.get("single_ones") and any(a == b == 1 for line in (rows, cols) for a, b in pairwise(line)):
                 continue
             state = {"col_counts": cols, "row_counts": rows, "entry_row": entry, "exit_col": exit_,
                      "given_pieces": {f"{r},{c}": sol[r][c] for r, c in sorted(path)}}
+            if not (big := H * W > BOUNDED_ABOVE):  # pieces go while our deduction finds the track (deduce/tracks.py)
+                state["given_pieces"] = strip_pieces(rng, state, masks, path, STRIP_ORDERS[level])
+                if level != "h":
+                    return state, sol
             enc = self.encode(state)
-            keys = [("piece", r, c) for r, c in path[1:-1]]
+            keys = [("piece", r, c) for r, c in path[1:-1] if f"{r},{c}" in state["given_pieces"]]
             truth = enc.solution_values(track_literals(enc.extra["d"], sol))
-            big = H * W > BOUNDED_ABOVE
-            kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth,
-                                grade_limit=1 if big else GRADE_TARGET[level],
+            kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, grade_limit=1 if big else None,
                                 fixed=enc.assumptions([k for k in enc.clues if k not in keys]),
                                 keep=round(BOUNDED_SHARE * len(path)) - 2 if big else 0, runs=False)  # 2: the ends
             gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}

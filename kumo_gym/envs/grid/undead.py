@@ -8,10 +8,10 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, descend
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
+from .deduce.undead import opener
 from .geometry import change_one, scatter_symbols, sight_lines
 from .render import Sketch, sketch_cells
 from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
@@ -50,23 +50,22 @@ class UndeadTask(GridTask):
 
     ## Generation
     §8: mirrors on 34-40 % of the cells (Tatham's density), random monsters, every total and sight
-    count shown; monsters on cells that failed-literal probing leaves open are changed (a change is
-    kept when no more cells stay open) until probing solves the puzzle, which proves it unique.
-    ``e`` prefers puzzles unit propagation solves, ``n`` and ``t`` ones it does not.
+    count shown; monsters on cells that deduction leaves open are changed (a change is kept when
+    no more cells stay open) until deduction solves the puzzle, which proves it unique. At ``e``
+    that is Undead's own deduction (the bounds of every count, deduce/undead.py, as Tatham's easy
+    solver); at ``n`` and ``t`` failed-literal probing, preferring puzzles propagation does not solve.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": "G"}`` (``"V"``, ``"Z"``), ``"."`` clears; mirrors are fixed.
     """
 
-    family = "undead"
-    title = "Undead"
     Params = UndeadParams
     difficulties = presets("W H tatham_difficulty", (3, 3, "e"), (4, 4, "e"), (4, 4, "n"), (7, 7, "n"))
-    rule_codes = rule_table("undead", """
+    rule_codes = """
         R1 every cell without a mirror holds G, V or Z, and given monsters are kept
         R2 the numbers of ghosts, vampires and zombies equal the totals
         R3 each edge number equals the monsters seen from there along its line of sight
-    """)
+    """
     rules_prompt = """
         - In the grid "\\\\" (one backslash, escaped as JSON writes it) and "/" are two-sided mirrors, "." an empty cell
           (a letter: a given monster). Every cell without a mirror holds one monster: a ghost G, a vampire V or a
@@ -143,18 +142,20 @@ class UndeadTask(GridTask):
         """Random mirrors and monsters, changed where probing leaves cells open (the class docstring)."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         first = None
-        deep = GRADE_TARGET[level] > 0  # e: descend on propagation alone (grade 0 is the target)
+        deep = GRADE_TARGET[level] > 0  # e: descend on the kernel's deduction (grade 0 is the target)
         for attempt in range(400):
             if attempt % LAYOUT_TRIES == 0:  # a new mirror layout (a new formula) every few draws
                 k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
                 layout = scatter_symbols(rng, H, W, k, MIRRORS)
                 free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
-                open_cells = self._opener(layout, free, deep)
+                open_cells = self._opener(layout, free) if deep else opener(layout, free)
             start = [[v if v != "." else MONSTERS[int(rng.integers(3))] for v in row] for row in layout]
             sol, still_open = descend(start, open_cells,
                                       lambda g, cells: change_one(rng, g, cells, MONSTERS), 8 + 2 * len(free))
             if still_open or not free:
                 continue
+            if not deep:  # the kernel's deduction settled it: unique (Easy's target)
+                return state_of(layout, sol), sol
             enc = self.encode(state := state_of(layout, sol))
             g = enc.engine.grade(enc.assumptions())
             if g == GRADE_TARGET[level] or first and attempt >= 6 * LAYOUT_TRIES:
@@ -164,17 +165,16 @@ class UndeadTask(GridTask):
             raise RuntimeError(f"could not generate a {W}x{H} Undead puzzle")
         return first
 
-    def _opener(self, layout: list, free: list, deep: bool):
-        """``open_cells(sol)``: the cells failed-literal probing (``deep``) or unit propagation leaves
-        open in the puzzle of ``sol`` on this mirror layout. The assumptions are those of
-        :meth:`encode` (totals, then sight counts), read from sight lines traced once per layout."""
+    def _opener(self, layout: list, free: list):
+        """``open_cells(sol)``: the cells failed-literal probing leaves open in the puzzle of ``sol``
+        on this mirror layout, the assumptions of :meth:`encode` read from sight lines traced once."""
         key = tuple(tuple(v if v in MIRRORS else "." for v in row) for row in layout)
         enc = self.layout(key, lambda: self._rules(key))
         x, count = enc.extra["x"], enc.extra["count"]
         totals = [(t, count["total", t]) for t in MONSTERS]
         lines = [(count[key], [(r, c, turned) for (r, c), turned in line]) for key, line in sight_lines(layout).items()]
         cells = [(r, c, [x[r, c, t] for t in MONSTERS]) for r, c in free]
-        run = enc.engine.probe if deep else enc.engine.propagate
+        run = enc.engine.probe
 
         def open_cells(sol: list[list[str]]) -> list[tuple[int, int]]:
             lits = [lit for t, cnt in totals for lit in cnt.eq(sum(v == t for row in sol for v in row))]

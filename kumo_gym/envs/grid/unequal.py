@@ -7,10 +7,10 @@ import numpy as np
 
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, presets
+from .deduce.unequal import reduce
 from .latin import LatinGridTask, at_least_literals, cyclic_latin, latin_formula, random_latin
 from .render import Sketch
 from .tatham.unequal import diagram, neighbour_pairs
@@ -40,24 +40,23 @@ class UnequalTask(LatinGridTask):
     ## Generation
     §8: a random Latin square with every given and every sign, reduced in a seeded random order
     (givens first, then signs, as Tatham's puzzles keep few givens) while the solution stays
-    unique: at Trivial (``t``) givens only and at Easy (``e``) while failed-literal probing still
-    solves it; above Easy to a minimal unique set. Adjacent mode keeps every mark (they are the
-    rules) and reduces the givens.
+    unique: at Trivial (``t``) givens only, while failed-literal probing still solves it; at Easy
+    (``e``) while Unequal's own deduction (Latin singles, the bounds of each sign) settles it;
+    above Easy to a minimal unique set (exact search, deduce/unequal.py). Adjacent mode keeps
+    every mark (they are the rules) and reduces the givens by probing or SAT.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": value}``, 0 clears a cell; given cells are fixed.
     """
 
-    family = "unequal"
-    title = "Unequal"
     Params = UnequalParams
     difficulties = presets("n tatham_difficulty", (3, "t"), (4, "e"), (4, "k"), (7, "k"))
-    rule_codes = rule_table("unequal", """
+    rule_codes = """
         R1 every row and every column holds each value 1..n exactly once
         R2 given numbers are kept
         R3 every inequality sign holds: the cell it opens towards is larger
         R3a Adjacent mode: marked neighbours differ by exactly one, unmarked neighbours do not
-    """)
+    """
     symbols = frozenset(range(1, 10))
     state_keys = ("n", "mode", "grid", "gt", "adj")
 
@@ -113,16 +112,15 @@ class UnequalTask(LatinGridTask):
         return Encoding(f, x.ravel(), self.decoder(x), extra={"x": x, "rel": rel}, solver="glucose4")
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Above Easy, a puzzle that propagation alone solves is redrawn (up to 20 times)."""
+        """Above Easy, a puzzle that deduction alone solves is redrawn (up to 20 times)."""
         for _ in range(20):
-            state, sol = self._draw(rng, params)
-            enc = self.encode(state)
-            eng = enc.engine
-            if params["tatham_difficulty"] in "te" or not eng.fixes_answer(eng.propagate(enc.assumptions())):
-                break  # grade above 0 (propagation alone does not solve it): no need to probe
+            state, sol, easy = self._draw(rng, params)
+            if not easy:
+                break
         return state, sol
 
-    def _draw(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+    def _draw(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list], bool]:
+        """A puzzle, its solution, and whether (above Easy) deduction alone solves it."""
         n, diff, adjacent = params["n"], params["tatham_difficulty"], params["adjacent"]
         sol = random_latin(rng, n)
         while cyclic_latin(sol):
@@ -134,21 +132,21 @@ class UnequalTask(LatinGridTask):
         else:
             full["gt"] = sorted([list(a), list(b)] if val(a) > val(b) else [list(b), list(a)]
                                 for a, b in neighbour_pairs(n))
+        if not adjacent and diff != "t":  # Unequal's own deduction and search (deduce/unequal.py)
+            givens, signs, easy = reduce(rng, n, sol, full["gt"], diff == "e")
+            return {**full, "grid": np.where(givens.reshape(n, n), sol, 0).tolist(),
+                    "gt": [p for p, on in zip(full["gt"], signs) if on]}, sol, easy
+        # Trivial (givens only) and Adjacent mode (every mark kept): givens reduced on the formula
         enc = self.encode(full)
         eng, truth = enc.engine, enc.solution_values([enc.clues[r, c][1][0] for r in range(n) for c in range(n)])
         limit = 1 if diff in "te" else None
         givens = [[enc.clues[int(i) // n, int(i) % n][1][0]] for i in rng.permutation(n * n)]
-        signs = [] if adjacent or diff == "t" else [[enc.clues[k][1][0]] for k in enc.clues if k[0] == "gt"]
         fixed = [enc.clues[k][1][0] for k in enc.clues if k[0] == "adj"]
-        kept_g = reduce_clues(eng, givens, rng, truth, grade_limit=limit, runs=limit is None, fixed=fixed + [s[0] for s in signs])
-        on_g = [g[0] for g, keep in zip(givens, kept_g) if keep]
-        kept_s = reduce_clues(eng, signs, rng, truth, grade_limit=limit, runs=limit is None, fixed=fixed + on_g) if signs else []
-        on = set(on_g) | {s[0] for s, keep in zip(signs, kept_s) if keep}
+        kept = reduce_clues(eng, givens, rng, truth, grade_limit=limit, runs=limit is None, fixed=fixed)
+        on = [g[0] for g, keep in zip(givens, kept) if keep]
         state = {**full, "grid": [[v if enc.clues[r, c][1][0] in on else 0 for c, v in enumerate(row)]
-                                  for r, row in enumerate(sol)]}
-        if not adjacent:
-            state["gt"] = [p for p in full["gt"] if enc.clues["gt", tuple(p[0]), tuple(p[1])][1][0] in on]
-        return state, sol
+                                  for r, row in enumerate(sol)]} | ({} if adjacent else {"gt": []})
+        return state, sol, diff not in "te" and eng.fixes_answer(eng.propagate(fixed + on))
 
     def rules_text(self, instance: Instance) -> str:
         st = instance.data["state"]

@@ -8,7 +8,6 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...core.task import rule_table
 from ...solvers.engine import Encoding, random_phases, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, cells_decoder, presets, tatham_level
@@ -65,17 +64,15 @@ class UnrulyTask(GridTask):
     ``{"r": row, "c": col, "v": 1}`` black, ``0`` white, ``-1`` clears. Givens are fixed.
     """
 
-    family = "unruly"
-    title = "Unruly"
     Params = UnrulyParams
     difficulties = presets("W H unique tatham_difficulty",
                            (6, 6, False, "t"), (8, 6, False, "t"), (8, 8, False, "t"), (14, 14, False, "t"))
-    rule_codes = rule_table("unruly", """
+    rule_codes = """
         R1 every row and every column holds as many black cells as white ones
         R2 no three consecutive cells of one colour in a row or a column
         R3 given cells keep their colour
         R4 with 'unique' set, no two rows and no two columns are equal
-    """)
+    """
     answer_prompt = "give the colour of every cell as an integer: 1 for black, 0 for white, givens included."
     symbols = frozenset({BLACK, WHITE})
     state_keys = ("grid", "unique")

@@ -125,7 +125,7 @@ def bucket_presets(buckets: dict[str, tuple[int, int]], fixed: dict[str, int] | 
     return out
 
 
-def document_rules(cls: type) -> type:
+def _document_rules(cls: type) -> None:
     """Close a task's ``rule_codes`` with the goal rule every planning puzzle checks last, and append
     the rule table, in checking order, to its docstring (its manual)."""
     cls.rule_codes = {**{c: t for c, t in cls.rule_codes.items() if c != GOAL_RULE}, GOAL_RULE: GOAL_RULE_TEXT}
@@ -134,7 +134,6 @@ def document_rules(cls: type) -> type:
         "\n\n    ## Rules\n    Checked in this order; a verdict names the first broken rule in "
         "``details['rule']``.\n\n    | code | rule |\n    |---|---|\n"
         + "\n".join("    " + line for line in rows.splitlines()) + "\n")
-    return cls
 
 
 # ---- the task -------------------------------------------------------------------------------
@@ -177,6 +176,13 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     #: rule code -> why no move can break that rule alone and still leave the goal reachable
     #: (with the rule's check switched off such a move is still refused, or strands the puzzle)
     rules_never_alone: ClassVar[dict[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs):
+        """A puzzle that declares ``rule_codes`` gets the goal rule last and the rule table in its
+        manual (:func:`_document_rules`)."""
+        super().__init_subclass__(**kwargs)
+        if "rule_codes" in cls.__dict__:
+            _document_rules(cls)
 
     def __init__(self):
         super().__init__()
@@ -875,26 +881,39 @@ def answer_tokens(text: str) -> int:
     return sum(1 for _ in _TOKEN_RE.finditer(text))
 
 
-def stack_move_reason(task: PlanningTask, state: tuple, src: int, dst: int, codes: tuple[str, str, str]) -> str | None:
-    """The checks Hanoi and Blocks World share, in their order: ``codes`` name a bad index, the
-    same source and target, and an empty source (``bad_peg``/``same_peg``/``empty_peg`` ...)."""
-    off = task._disabled_rules
-    if codes[0] not in off and not (0 <= src < len(state) and 0 <= dst < len(state)):
-        return codes[0]
-    if codes[1] not in off and src == dst:
-        return codes[1]
-    if codes[2] not in off and not state[src]:
-        return codes[2]
-    return None
+class StackTask(PlanningTask):
+    """A puzzle whose state is a tuple of stacks (bottom to top) and whose move puts the top piece
+    of one stack onto another (Hanoi, Blocks World). The stack checks come first, in this order,
+    under the codes :attr:`stack_rules` (a bad index, the same source and target, an empty source);
+    then the puzzle's own :meth:`check_piece`."""
 
+    #: the codes of the shared checks (``bad_peg``, ``same_peg``, ``empty_peg`` ...)
+    stack_rules: ClassVar[tuple[str, str, str]] = ("", "", "")
 
-def move_top(state: tuple, src: int, dst: int) -> tuple:
-    """``state`` (a tuple of stacks, bottom to top) with the top of ``src`` moved onto ``dst``."""
-    stacks = list(state)
-    top = state[src][-1:]
-    stacks[src] = state[src][:-1]
-    stacks[dst] = stacks[dst] + top
-    return tuple(stacks)
+    def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
+        piece, src, dst = move
+        bad, same, empty = self.stack_rules
+        off = self._disabled_rules
+        if bad not in off and not (0 <= src < len(state) and 0 <= dst < len(state)):
+            return bad
+        if same not in off and src == dst:
+            return same
+        if empty not in off and not state[src]:
+            return empty
+        return self.check_piece(instance, state, piece, src, dst)
+
+    def check_piece(self, instance: Instance, state: tuple, piece: Any, src: int, dst: int) -> str | None:
+        """The puzzle's own checks of moving ``piece`` from stack ``src`` onto ``dst`` (both valid)."""
+        return None
+
+    def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
+        """``state`` with the top of stack ``move[1]`` moved onto stack ``move[2]``."""
+        src, dst = move[1], move[2]
+        stacks = list(state)
+        top = state[src][-1:]
+        stacks[src] = state[src][:-1]
+        stacks[dst] = stacks[dst] + top
+        return tuple(stacks)
 
 
 def check_stacks(field: str, stacks: Any, n_stacks: int | None = None) -> list[list]:

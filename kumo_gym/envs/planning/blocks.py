@@ -12,27 +12,9 @@ from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning import (
-    SEARCH_LIMIT,
-    SearchBudgetExceeded,
-    block_names,
-    blocks_interleaved,
-    blocks_interleaved_moves,
-    blocks_interleaved_optimal_length,
-    blocks_random_state,
-    blocks_search,
-)
+from ...solvers.planning import blocks as solver
 from . import moves as mv
-from .base import (
-    MAX_DETAIL_MOVES,
-    PlanningParams,
-    PlanningTask,
-    bucket_presets,
-    check_stacks,
-    document_rules,
-    move_top,
-    stack_move_reason,
-)
+from .base import MAX_DETAIL_MOVES, PlanningParams, StackTask, bucket_presets, check_stacks
 
 _BLOCK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
 #: start="random" draws both configurations; A* finds their optimum in well under a second up to here
@@ -47,7 +29,7 @@ def _freeze(stacks) -> tuple:
 
 @lru_cache(maxsize=256)
 def _searched(initial: tuple, goal: tuple, allow_slow: bool) -> tuple | None:
-    sol = blocks_search([list(s) for s in initial], [list(s) for s in goal], allow_slow_search=allow_slow)
+    sol = solver.blocks_search([list(s) for s in initial], [list(s) for s in goal], allow_slow_search=allow_slow)
     return None if sol is None else tuple(tuple(m) for m in sol)
 
 
@@ -62,17 +44,16 @@ class BlocksParams(PlanningParams):
         top = params.n or max((params.n_range or [0, 0])[1], max(params.n_choices or [0]))
         if params.start == "random" and top > RANDOM_LIMIT and not params.allow_slow_search:
             raise ConfigError(f"start='random' needs a search for the optimum, so n must be at most {RANDOM_LIMIT} "
-                              f"(got {top}); use start='canonical' or allow_slow_search=True (n <= {SEARCH_LIMIT})")
-        if params.start == "random" and top > SEARCH_LIMIT:
-            raise ConfigError(f"start='random' with n={top}: the optimal search allows at most {SEARCH_LIMIT} blocks")
-        if params.n_stacks != 3 and top > SEARCH_LIMIT and not params.allow_slow_search:
+                              f"(got {top}); use start='canonical' or allow_slow_search=True (n <= {solver.SEARCH_LIMIT})")
+        if params.start == "random" and top > solver.SEARCH_LIMIT:
+            raise ConfigError(f"start='random' with n={top}: the optimal search allows at most {solver.SEARCH_LIMIT} blocks")
+        if params.n_stacks != 3 and top > solver.SEARCH_LIMIT and not params.allow_slow_search:
             raise ConfigError(f"n_stacks={params.n_stacks} needs a search for the optimum, so n must be "
-                              f"at most {SEARCH_LIMIT} (got {top}); use n_stacks=3 or allow_slow_search=True")
+                              f"at most {solver.SEARCH_LIMIT} (got {top}); use n_stacks=3 or allow_slow_search=True")
         return params
 
 
-@document_rules
-class BlocksWorldTask(PlanningTask):
+class BlocksWorldTask(StackTask):
     """Blocks World: restack N blocks into a goal tower, one top block at a time.
 
     ## Description
@@ -115,7 +96,7 @@ class BlocksWorldTask(PlanningTask):
         empty_stack: an empty stack has no top block, so with its check gone the move fails not_top_block
         unknown_block: an unknown block is on no stack, so the move also fails not_top_block
     """)
-    #: checked in this order; document_rules adds goal_not_reached last
+    #: checked in this order; the base adds goal_not_reached last
     rule_codes = rule_table("", """
         bad_stack: every stack index is 0 .. n_stacks - 1
         same_stack: a move puts the block on another stack (from != to)
@@ -130,19 +111,20 @@ class BlocksWorldTask(PlanningTask):
     default_difficulty = "n6"
     move_fields = "[block, from stack, to stack]"
     move_example = '["C", 1, 2]'
+    stack_rules = ("bad_stack", "same_stack", "empty_stack")
 
     # ---- parameters and instances -----------------------------------------------------------
     def build(self, n: int, params: dict, rng: np.random.Generator) -> dict:
         stacks = params.get("n_stacks", 3)
         if params.get("start") == "random":
             # at least half the canonical optimum apart, so N still sets the depth
-            names, floor = block_names(n), (blocks_interleaved_optimal_length(n) + 1) // 2
-            initial = goal = blocks_random_state(names, stacks, rng)
+            names, floor = solver.block_names(n), (solver.blocks_interleaved_optimal_length(n) + 1) // 2
+            initial = goal = solver.blocks_random_state(names, stacks, rng)
             while len(_searched(_freeze(initial), _freeze(goal), params.get("allow_slow_search", False))) < floor:
-                initial = blocks_random_state(names, stacks, rng)
-                goal = blocks_random_state(names, stacks, rng)
+                initial = solver.blocks_random_state(names, stacks, rng)
+                goal = solver.blocks_random_state(names, stacks, rng)
         else:
-            initial, goal = blocks_interleaved(n, stacks)
+            initial, goal = solver.blocks_interleaved(n, stacks)
         return {"n": n, "n_stacks": stacks, "initial": initial, "goal": goal}
 
     def given_state(self, obj: dict) -> tuple[dict, dict] | None:
@@ -175,15 +157,15 @@ class BlocksWorldTask(PlanningTask):
             raise ConfigError("initial and goal must hold the same blocks, each exactly once")
         if len(a) != d["n"]:
             raise ConfigError(f"n {d['n']} does not match the {len(a)} blocks of initial")
-        if not self.canonical(instance) and len(a) > SEARCH_LIMIT and not instance.params.get("allow_slow_search"):
-            raise ConfigError(f"an instance with {len(a)} blocks (more than {SEARCH_LIMIT}) outside the interleaved "
+        if not self.canonical(instance) and len(a) > solver.SEARCH_LIMIT and not instance.params.get("allow_slow_search"):
+            raise ConfigError(f"an instance with {len(a)} blocks (more than {solver.SEARCH_LIMIT}) outside the interleaved "
                               "family needs allow_slow_search=True")
 
     def canonical(self, instance: Instance) -> bool:
         d = instance.data
         if d["n_stacks"] != 3:
             return False
-        initial, goal = blocks_interleaved(d["n"], 3)
+        initial, goal = solver.blocks_interleaved(d["n"], 3)
         return initial == d["initial"] and goal == d["goal"]
 
     def _search(self, instance: Instance):
@@ -198,13 +180,13 @@ class BlocksWorldTask(PlanningTask):
 
     def optimal_length(self, instance: Instance) -> int | None:
         if self.canonical(instance):
-            return blocks_interleaved_optimal_length(instance.data["n"])
+            return solver.blocks_interleaved_optimal_length(instance.data["n"])
         sol = self._search(instance)
         return None if sol is None else len(sol)
 
     def solve(self, instance: Instance) -> list:
         if self.canonical(instance):
-            return blocks_interleaved_moves(instance.data["n"])
+            return solver.blocks_interleaved_moves(instance.data["n"])
         sol = self._search(instance)
         if sol is None:
             raise ConfigError("this Blocks World instance has no solution within the search limit")
@@ -224,11 +206,11 @@ class BlocksWorldTask(PlanningTask):
         """Exact on the optimal solution; elsewhere A* within :data:`DISTANCE_BUDGET` states (up to
         12 blocks); None when out of reach of that budget (every state can reach the goal)."""
         known = self._on_optimal_path(instance).get(state)
-        if known is not None or instance.data["n"] > SEARCH_LIMIT:
+        if known is not None or instance.data["n"] > solver.SEARCH_LIMIT:
             return known
         try:
-            sol = blocks_search([list(s) for s in state], instance.data["goal"], max_expansions=DISTANCE_BUDGET)
-        except SearchBudgetExceeded:
+            sol = solver.blocks_search([list(s) for s in state], instance.data["goal"], max_expansions=DISTANCE_BUDGET)
+        except solver.SearchBudgetExceeded:
             return None
         return None if sol is None else len(sol)
 
@@ -236,25 +218,18 @@ class BlocksWorldTask(PlanningTask):
         return False  # every Blocks World state can reach the goal: a None is a search that gave up
 
     def path_from(self, instance: Instance, state: tuple) -> list | None:
-        if sorted(b for s in state for b in s) != self._names(instance) or instance.data["n"] > SEARCH_LIMIT:
+        if sorted(b for s in state for b in s) != self._names(instance) or instance.data["n"] > solver.SEARCH_LIMIT:
             return None
-        return blocks_search([list(s) for s in state], instance.data["goal"])
+        return solver.blocks_search([list(s) for s in state], instance.data["goal"])
 
     # ---- rules (§2.4, checks in order) ------------------------------------------------------
-    def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
-        block, src, dst = move
-        reason = stack_move_reason(self, state, src, dst, ("bad_stack", "same_stack", "empty_stack"))
-        if reason is not None:
-            return reason
+    def check_piece(self, instance: Instance, state: tuple, block: Any, src: int, dst: int) -> str | None:
         off = self._disabled_rules
         if "unknown_block" not in off and block not in self._name_set(instance):
             return "unknown_block"
         if "not_top_block" not in off and (not state[src] or state[src][-1] != block):
             return "not_top_block"
         return None
-
-    def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
-        return move_top(state, move[1], move[2])
 
     def coerce_move(self, value: Any) -> list:
         if not isinstance(value, list) or len(value) != 3 or not isinstance(value[0], str):

@@ -10,7 +10,7 @@ from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning import (
+from ...solvers.planning.checkers import (
     checker_board,
     checker_distance,
     checker_goal,
@@ -20,7 +20,7 @@ from ...solvers.planning import (
     checker_scrambled,
 )
 from . import moves as mv
-from .base import PlanningParams, PlanningTask, bucket_presets, document_rules
+from .base import PlanningParams, PlanningTask, bucket_presets
 
 _COLOURS = {"r": "R", "red": "R", "b": "B", "blue": "B"}
 
@@ -30,7 +30,6 @@ class CheckerParams(PlanningParams):
     n: int | None = param(None, kind=int, lo=1, hi=40, doc="checkers per colour N (the board has 2N + 1 cells)")
 
 
-@document_rules
 class CheckerJumpingTask(PlanningTask):
     """Checker Jumping: swap N red and N blue checkers on a one-row board of 2N + 1 cells.
 
@@ -70,7 +69,7 @@ class CheckerJumpingTask(PlanningTask):
         bad_jump: the only empty cell is the target, so a bad jump goes over its own colour and leaves the board two
                   slides of that colour would, which lies on no solution
     """)
-    #: checked in this order; document_rules adds goal_not_reached last
+    #: checked in this order; the base adds goal_not_reached last
     rule_codes = rule_table("", """
         bad_position: both positions are cells of the board (0 .. 2N)
         wrong_color: the source cell holds a checker of the named colour

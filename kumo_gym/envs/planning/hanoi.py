@@ -11,24 +11,9 @@ from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning import (
-    hanoi_distance,
-    hanoi_moves,
-    hanoi_path,
-    hanoi_pegs,
-    hanoi_positions,
-    hanoi_run,
-)
+from ...solvers.planning.hanoi import hanoi_distance, hanoi_moves, hanoi_path, hanoi_pegs, hanoi_positions, hanoi_run
 from . import moves as mv
-from .base import (
-    PlanningParams,
-    PlanningTask,
-    bucket_presets,
-    check_stacks,
-    document_rules,
-    move_top,
-    stack_move_reason,
-)
+from .base import PlanningParams, StackTask, bucket_presets, check_stacks
 
 #: answers at least this long are checked by the compiled kernel when they were read as an array
 KERNEL_FROM = 50_000
@@ -39,8 +24,7 @@ class HanoiParams(PlanningParams):
     n: int | None = param(None, kind=int, lo=1, hi=20, doc="number of disks N")
 
 
-@document_rules
-class HanoiTask(PlanningTask):
+class HanoiTask(StackTask):
     """Tower of Hanoi: move a tower of N disks from peg 0 to peg 2.
 
     ## Description
@@ -80,7 +64,7 @@ class HanoiTask(PlanningTask):
     rules_never_alone = rule_table("", """
         empty_peg: an empty peg has no top disk, so with its check gone the move fails not_top_disk
     """)
-    #: checked in this order; document_rules adds goal_not_reached last
+    #: checked in this order; the base adds goal_not_reached last
     rule_codes = rule_table("", """
         bad_peg: every peg index is 0, 1 or 2
         same_peg: a move puts the disk on another peg (from != to)
@@ -93,6 +77,7 @@ class HanoiTask(PlanningTask):
     default_difficulty = "n5"
     move_fields = "[disk id, from peg, to peg]"
     move_example = "[1, 0, 2]"
+    stack_rules = ("bad_peg", "same_peg", "empty_peg")
     int_moves = True
 
     # ---- instance ---------------------------------------------------------------------------
@@ -158,20 +143,13 @@ class HanoiTask(PlanningTask):
         return hanoi_path(hanoi_positions(state), self._goal_positions(instance))
 
     # ---- rules (§2.1, checks in order) ------------------------------------------------------
-    def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
-        disk, src, dst = move
-        reason = stack_move_reason(self, state, src, dst, ("bad_peg", "same_peg", "empty_peg"))
-        if reason is not None:
-            return reason
+    def check_piece(self, instance: Instance, state: tuple, disk: Any, src: int, dst: int) -> str | None:
         off = self._disabled_rules
         if "not_top_disk" not in off and (not state[src] or state[src][-1] != disk):
             return "not_top_disk"
         if "larger_on_smaller" not in off and state[dst] and state[dst][-1] < disk:
             return "larger_on_smaller"
         return None
-
-    def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
-        return move_top(state, move[1], move[2])
 
     def simulate(self, instance: Instance, moves: list) -> dict:
         """The generic simulation, or for long answers with every rule on a compiled kernel

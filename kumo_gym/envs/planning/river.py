@@ -14,8 +14,8 @@ from ...core.errors import ConfigError, ParseError, UnsolvableInstanceError, che
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning import bank_unsafe_counts, river_counts, river_distance, river_distances, river_moves
-from .base import PlanningParams, PlanningTask, bucket_presets, check_size, document_rules
+from ...solvers.planning.river import bank_unsafe_counts, river_counts, river_distance, river_distances, river_moves
+from .base import PlanningParams, PlanningTask, bucket_presets, check_size
 
 K_SCHEDULES = ("paper", "solvable")
 BOAT_SIDES = ("left", "right")
@@ -79,7 +79,6 @@ class RiverParams(PlanningParams):
                                                  "instances (spec §8.2)")
 
 
-@document_rules
 class RiverCrossingTask(PlanningTask):
     """River Crossing: N actors and their N agents cross a river in a boat that holds k people.
 
@@ -123,7 +122,7 @@ class RiverCrossingTask(PlanningTask):
         unsafe_boat: an actor boarding with another agent left their own agent behind on a safe bank, so the bank the
                      boat reaches is unsafe too
     """)
-    #: checked in this order; document_rules adds goal_not_reached last
+    #: checked in this order; the base adds goal_not_reached last
     rule_codes = rule_table("", """
         unknown_person: every name is an actor a_i or an agent A_i with i in 1..N
         empty_boat: the boat carries at least one person

@@ -44,16 +44,18 @@ def deduce_division(grid: list[list[int]]) -> tuple[list[list[int]] | None, set[
         cands.append([m for m in _masks_over(H, W, n, r, c) if m & numbers == bit])
     full = (1 << (H * W)) - 1
     changed = all(cands)
+    # per number: the cells all its candidates cover, and those some candidate covers (kept up
+    # to date as candidates go)
+    musts, unions = [], []
+    for mine in cands:
+        a, u = full, 0
+        for m in mine:
+            a &= m
+            u |= m
+        musts.append(a)
+        unions.append(u)
     while changed:
         changed = False
-        musts, unions = [], []
-        for mine in cands:
-            a, u = full, 0
-            for m in mine:
-                a &= m
-                u |= m
-            musts.append(a)
-            unions.append(u)
         once = twice = taken = 0
         for u, a in zip(unions, musts):
             twice |= once & u
@@ -65,12 +67,19 @@ def deduce_division(grid: list[list[int]]) -> tuple[list[list[int]] | None, set[
         for k, mine in enumerate(cands):
             others = taken & ~musts[k]
             only = unions[k] & single
+            if not unions[k] & others and only & musts[k] == only:
+                continue  # every candidate avoids the others' cells and covers the ones only it reaches
             keep = [m for m in mine if not m & others and m & only == only]
             if len(keep) != len(mine):
                 cands[k] = keep
                 changed = bool(keep)
                 if not keep:
                     break
+                a, u = full, 0
+                for m in keep:
+                    a &= m
+                    u |= m
+                musts[k], unions[k] = a, u
     open_ = {(r, c) for (r, c, _), mine in zip(clues, cands) if len(mine) != 1}
     if open_:
         return None, open_

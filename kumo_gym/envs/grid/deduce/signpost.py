@@ -7,7 +7,6 @@ import functools
 
 import numpy as np
 
-from ....solvers.engine import reduce_clues
 from ..geometry import ray
 from ..tatham.signpost import STEP
 
@@ -19,15 +18,9 @@ def ray_cells(H: int, W: int) -> dict:
             for d, st in STEP.items()}
 
 
-def place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> set[int]:
-    """The cells (indices) whose numbers are shown, placed as Tatham's generator does: 1 and W*H,
-    then the numbers of cells taken in a seeded order, skipping cells deduction has already
-    numbered, until deduction numbers every cell; then each added number is dropped again (in
-    the same order) when deduction still numbers every cell without it. Deduction is unit
-    propagation on the SAT encoding, run on the grid by :mod:`.._signpost_kernel`, so the grid
-    it numbers is unique (tests/grid/test_signpost.py checks it against the engine)."""
-    from .. import _signpost_kernel
-
+def tables(arrows: list[list]) -> list[np.ndarray]:
+    """The arrows as two CSR tables (the kernels' input): per cell the cells on its ray, and per
+    cell the cells whose rays pass it."""
     H, W = len(arrows), len(arrows[0])
     n = H * W
     rays = ray_cells(H, W)
@@ -39,8 +32,22 @@ def place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> se
                 out[r * W + c] = rays[d][r * W + c]
                 for b in out[r * W + c]:
                     into[b].append(r * W + c)
-    csr = [np.asarray(x, np.int64) for lists in (out, into)
-           for x in (np.cumsum([0] + [len(v) for v in lists]), [b for v in lists for b in v])]
+    return [np.asarray(x, np.int64) for lists in (out, into)
+            for x in (np.cumsum([0] + [len(v) for v in lists]), [b for v in lists for b in v])]
+
+
+def place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> set[int]:
+    """The cells (indices) whose numbers are shown, placed as Tatham's generator does: 1 and W*H,
+    then the numbers of cells taken in a seeded order, skipping cells deduction has already
+    numbered, until deduction numbers every cell; then each added number is dropped again (in
+    the same order) when deduction still numbers every cell without it. Deduction is unit
+    propagation on the SAT encoding, run on the grid by :mod:`.._signpost_kernel`, so the grid
+    it numbers is unique (tests/grid/test_signpost.py checks it against the engine)."""
+    from .. import _signpost_kernel
+
+    W = len(arrows[0])
+    n = len(path)
+    csr = tables(arrows)
     number = np.zeros(n, np.int64)
     for i, (r, c) in enumerate(path):
         number[r * W + c] = i
@@ -55,15 +62,46 @@ def place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> se
     return set(np.flatnonzero(shown).tolist())
 
 
-def reduce_givens(rng: np.random.Generator, encode, path: list, arrows: list[list], sol: list[list]) -> list[list]:
-    """Small grids: every number shown, then numbers other than 1 and W*H (1 too on a two-cell
-    grid, which would otherwise leave nothing to fill) removed in a seeded order while
-    failed-literal probing on the SAT encoding still fixes every cell."""
-    enc = encode({"arrows": arrows, "givens": sol})
-    ends = [("given", *path[-1])] + ([("given", *path[0])] if len(path) > 2 else [])
-    keys = [("given", r, c) for r, c in path[:-1] if ("given", r, c) not in ends]
-    truth = enc.solution_values(enc.assumptions())
-    kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, fixed=enc.assumptions(ends),
-                        grade_limit=1, runs=False)
-    shown = {k[1:] for k, keep in zip(keys + ends, kept + [True] * len(ends)) if keep}
-    return [[v if (r, c) in shown else 0 for c, v in enumerate(row)] for r, row in enumerate(sol)]
+def reduce_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> set[int]:
+    """Small grids: the cells (indices) whose numbers are shown. Every number shown, then
+    numbers other than 1 and W*H (1 too on a two-cell grid, which would otherwise leave nothing
+    to fill) removed in a seeded order while deduction with failed-literal probing
+    (:func:`.._signpost_kernel.probe_solves`) still numbers every cell.
+
+    Deduction from more givens deduces more, so the one-at-a-time result is found with fewer
+    tests: when removing every remaining number still solves, all go (the usual case); otherwise
+    a bisection finds the first number of the order whose removal fails, the ones before it go,
+    it stays, and the rest is treated the same way."""
+    from .. import _signpost_kernel
+
+    W = len(arrows[0])
+    n = len(path)
+    csr = tables(arrows)
+    number = np.zeros(n, np.int64)
+    for i, (r, c) in enumerate(path):
+        number[r * W + c] = i
+    cells = [r * W + c for r, c in path]
+    ends = [cells[-1]] + ([cells[0]] if n > 2 else [])
+    keys = [a for a in cells[:-1] if a not in ends]
+    order = [keys[i] for i in rng.permutation(len(keys))]
+    shown = np.ones(n, np.int64)
+    scratch = np.zeros((2, n), np.int64)
+
+    def solves(removed: list[int]) -> bool:
+        shown[removed] = 0
+        ok = _signpost_kernel.probe_solves(n, *csr, number, shown, scratch)
+        shown[removed] = 1
+        return ok
+
+    p = 0
+    while p < len(order):
+        if solves(order[p:]):
+            shown[order[p:]] = 0
+            break
+        lo, hi = p, len(order)  # removing order[p:lo] solves, removing order[p:hi] does not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if solves(order[p:mid]) else (lo, mid)
+        shown[order[p:lo]] = 0
+        p = lo + 1
+    return set(np.flatnonzero(shown).tolist())

@@ -23,6 +23,8 @@ def rotate(dirs: str, degrees: int) -> str:
 ORIENTATIONS = (0, 90, 180, 270)
 #: the turn after which a symmetric tile looks the same (others: 360)
 PERIOD = {"I": 180, "X": 90}
+#: the same in quarter turns, for every type
+QUARTERS = {k: PERIOD.get(k, 360) // 90 for k in CANONICAL}
 #: every connection set of each tile type, in CANONICAL's order
 SHAPES = [{rotate(canon, o) for o in ORIENTATIONS} for canon in CANONICAL.values()]
 #: the same sets as clauses over a tile's ends (1..4: U, R, D, L; negative: no end there), in
@@ -82,12 +84,19 @@ def decode(params: dict, desc: str) -> dict:
             "barriers": [list(b) for b in sorted(barriers)]}
 
 
+@lru_cache(maxsize=64)
+def _hex(dirs: str) -> str:
+    return f"{sum(DIRECTIONS[d] for d in dirs):x}"
+
+
 def encode(state: dict) -> str:
     here = {(int(r), int(c), s) for r, c, s in state.get("barriers", [])}
+    if not here:  # the common case, one digit per tile (issue 14)
+        return "".join([_hex(tile["dirs"]) for row in state["tiles"] for tile in row])
     out = []
     for r, row in enumerate(state["tiles"]):
         for c, tile in enumerate(row):
-            out.append(f"{sum(DIRECTIONS[d] for d in tile['dirs']):x}")
+            out.append(_hex(tile["dirs"]))
             out += ["v"] * ((r, c, "R") in here) + ["h"] * ((r, c, "D") in here)
     return "".join(out)
 

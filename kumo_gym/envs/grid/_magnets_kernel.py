@@ -1,0 +1,155 @@
+"""The numba kernel of Magnets' generator: deduction on per-cell option masks (issue 14;
+imported on first generation only).
+
+Each cell keeps the set of what it may still hold (bit 1: a + pole, 2: a - pole, 4: blank). The
+rules, applied until nothing changes:
+
+* a slot's two cells agree: one end may be + only if the other may be -, and blank only together;
+* a cell next to a settled pole (outside its slot) cannot hold the same pole;
+* every shown count, the + and the - of a line and, when both are shown, its blanks (the line's
+  length minus the two), is met by bounds: the line is cut into units, a slot lying along the
+  line (which adds one + and one -, or two blanks) or a single cell, each with the values it may
+  still add; a value of a unit that would push the line's least total above the count, or its
+  greatest total below it, is struck out (Tatham's full-line, "needs all", polarised-slot,
+  single-neutral and slot-counting rules are all cases of it).
+
+* when a line's counts leave no blank to place, its runs of poles alternate, so a run of odd
+  length holds one more of the pole it starts with: when the runs not yet settled must all
+  start with the same pole to meet the counts, they do (Tatham's odd-length rule, generalised).
+
+Every deduction holds in every solution, so a puzzle that ends with one option per cell has
+exactly one solution. No allocation (the caller passes every buffer), no reference counting.
+"""
+from numba import njit
+from numba import types as nt
+
+_I8 = nt.int8[::1]
+_I64 = nt.int64[::1]
+#: (mask, mate, nbr, lcells, lstart, tp, tm) -> -1 contradiction, else the number of cells settled
+SETTLE_SIG = nt.int64(_I8, _I64, _I64, _I64, _I64, _I64, _I64)
+
+
+@njit(SETTLE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+def settle(mask, mate, nbr, lcells, lstart, tp, tm):
+    """The rules of the module docstring to a fixpoint on ``mask`` (one int8 per cell, row-major).
+    ``mate[i]``: the other cell of i's slot (i itself for a single cell); ``nbr[4i:4i+4]``: its
+    neighbours (-1 none); line L's cells, in order, are ``lcells[lstart[L]:lstart[L+1]]``;
+    ``tp``/``tm``: per line its + and - count, -1 hidden."""
+    n = len(mask)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            m = mask[i]
+            j = mate[i]
+            if j != i:
+                pm = mask[j]
+                m &= (pm & 4) | ((pm & 1) << 1) | ((pm & 2) >> 1)
+            for q in range(4 * i, 4 * i + 4):
+                k = nbr[q]
+                if k >= 0 and k != j and (mask[k] == 1 or mask[k] == 2):
+                    m &= 7 - mask[k]
+            if m == 0:
+                return -1
+            if m != mask[i]:
+                mask[i] = m
+                changed = True
+        for line in range(len(lstart) - 1):
+            a, b = lstart[line], lstart[line + 1]
+            for kind in range(3):  # 0: + poles, 1: - poles, 2: blanks
+                if kind == 0:
+                    t = tp[line]
+                elif kind == 1:
+                    t = tm[line]
+                elif tp[line] >= 0 and tm[line] >= 0:
+                    t = b - a - tp[line] - tm[line]
+                else:
+                    t = -1
+                if t < 0:
+                    continue
+                bit = 1 << kind
+                for rnd in range(2):  # 0: the bounds, 1: strike out what breaks them
+                    if rnd == 0:
+                        lo = 0
+                        hi = 0
+                    for p in range(a, b):
+                        c = lcells[p]
+                        m = mask[c]
+                        along = p + 1 < b and lcells[p + 1] == mate[c]
+                        if p > a and lcells[p - 1] == mate[c]:
+                            continue  # the second cell of a slot along the line: counted with the first
+                        if along:
+                            k = 2 if kind == 2 else 1
+                            yes = (m & 4) != 0 if kind == 2 else (m & 3) != 0
+                            no = (m & 3) != 0 if kind == 2 else (m & 4) != 0
+                        else:
+                            k = 1
+                            yes = (m & bit) != 0
+                            no = (m & (7 - bit)) != 0
+                        if rnd == 0:
+                            if yes:
+                                hi += k
+                            if not no:
+                                lo += k
+                            continue
+                        if not (yes and no):
+                            continue
+                        keep = 7
+                        if lo + k > t:  # taking k overshoots: the unit adds nothing
+                            keep = (3 if kind == 2 else 4) if along else 7 - bit
+                        elif hi - k < t:  # without it the line falls short: the unit adds k
+                            keep = (4 if kind == 2 else 3) if along else bit
+                        if keep != 7:
+                            mask[c] &= keep
+                            if along:
+                                mask[mate[c]] &= keep
+                            changed = True
+                    if rnd == 0 and (lo > t or hi < t):
+                        return -1
+            if tp[line] < 0 or tm[line] < 0:
+                continue
+            # runs of poles alternate: an odd run holds one more of the pole it starts with
+            need = tp[line] - tm[line]
+            odd = 0
+            for p in range(a, b + 1):
+                if p < b and mask[lcells[p]] & 4 != 0 and mask[lcells[p]] != 4:
+                    odd = -1  # a cell that may still be blank: no run is known
+                    break
+            if odd < 0:
+                continue
+            start = a
+            for p in range(a, b + 1):
+                if p < b and mask[lcells[p]] != 4:
+                    continue
+                if (p - start) % 2 == 1:
+                    first = 0
+                    for q in range(start, p):
+                        m = mask[lcells[q]]
+                        if m == 1 or m == 2:
+                            first = (1 if m == 1 else -1) * (1 if (q - start) % 2 == 0 else -1)
+                            break
+                    if first == 0:
+                        odd += 1
+                    else:
+                        need -= first
+                start = p + 1
+            if odd == 0 or (need != odd and need != -odd):
+                continue
+            start = a
+            for p in range(a, b + 1):
+                if p < b and mask[lcells[p]] != 4:
+                    continue
+                if (p - start) % 2 == 1:
+                    known = False
+                    for q in range(start, p):
+                        if mask[lcells[q]] != 3:
+                            known = True
+                    if not known:
+                        mask[lcells[start]] = 1 if need > 0 else 2
+                        changed = True
+                start = p + 1
+    settled = 0
+    for i in range(n):
+        if mask[i] == 1 or mask[i] == 2 or mask[i] == 4:
+            settled += 1
+    return settled
