@@ -137,3 +137,17 @@ def test_not_rect_claims():
     inst = T.load(SPEC_ID)
     check_labels(inst, correct=[{"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 1}],
                        incorrect=[{"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 2}])
+
+
+def test_block_draws_are_uniform_in_range_and_repeat_per_seed():
+    """The generator's integer draws (regions.Draws, issue 14) come from blocks of floats: each
+    below n, the same sequence for the same seed, every value about equally often."""
+    from kumo_gym.envs.grid.regions import Draws
+
+    a, b = Draws(np.random.default_rng(5)), Draws(np.random.default_rng(5))
+    xs = [a.integers(n) for n in [1, 2, 3, 7, 1000] * 40]
+    assert xs == [b.integers(n) for n in [1, 2, 3, 7, 1000] * 40]
+    assert all(0 <= x < n for x, n in zip(xs, [1, 2, 3, 7, 1000] * 40))
+    d = Draws(np.random.default_rng(7))
+    counts = np.bincount([d.integers(6) for _ in range(6000)], minlength=6)
+    assert counts.min() > 800 and counts.max() < 1200

@@ -12,7 +12,17 @@ from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
 from .deduce.rect import deduce_division
-from .regions import EMPTY, RectMoves, RegionAnswers, expand_division, label_classes, random_division, rect_of, shapes
+from .regions import (
+    EMPTY,
+    Draws,
+    RectMoves,
+    RegionAnswers,
+    expand_division,
+    label_classes,
+    random_division,
+    rect_of,
+    shapes,
+)
 from .render import Sketch
 from .tatham.rect import encode as encode_desc
 
@@ -145,6 +155,7 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
+        rng = Draws(rng)  # integers from blocks of floats: dozens of draws per division
         for _ in range(1000):
             h2, w2 = (max(1, int(x / (1.0 + params.get("expansion", 0.0)))) for x in (H, W))
             h2, w2 = (h2, w2) if h2 * w2 >= 2 else (min(H, 2), 1 if H >= 2 else 2)

@@ -94,6 +94,22 @@ def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
     return [(h, area // h) for h in range(1, area + 1) if area % h == 0 and h <= H and area // h <= W]
 
 
+class Draws:
+    """Uniform integers below n, as ``Generator.integers(n)`` draws them, but from blocks of the
+    generator's floats (``floor(u * n)``): a numpy call per draw costs microseconds, and a random
+    division takes dozens (issue 14). Deterministic for a given generator state."""
+
+    def __init__(self, rng, block: int = 64):
+        self.rng, self.block, self.buf, self.i = rng, block, [], 0
+
+    def integers(self, n: int) -> int:
+        if self.i == len(self.buf):
+            self.buf, self.i = self.rng.random(self.block).tolist(), 0
+        u = self.buf[self.i]
+        self.i += 1
+        return min(int(u * n), n - 1)  # u * n rounds to n only at u just below 1
+
+
 def _free_rect(rows: list[bytearray], r: int, c: int, kinds: list, rng) -> tuple[int, int, int, int]:
     """A random free rectangle ``(r0, c0, h, w)`` over the free cell (r, c) of the taken-cell grid
     ``rows`` (1: taken) with a shape of ``kinds``: the one a seeded index picks among all of them
