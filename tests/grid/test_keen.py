@@ -152,3 +152,30 @@ def test_generator_grade_matches_the_engine_grade():
             assert g == enc.engine.grade(enc.assumptions())
             seen.add(g)
     assert seen >= {0, 2}
+
+
+def test_small_squares_uniqueness_by_enumeration():
+    """Up to 4x4 the generator decides uniqueness by filtering every Latin square (12 of order
+    3, 576 of order 4); it must agree with SAT, and the Easy puzzles it then takes as they are
+    must be solved by probing (grade <= 1), as the level promises."""
+    from kumo_gym.envs.grid.cages import tatham_cages, tatham_clue_types
+    from kumo_gym.envs.grid.deduce.keen import latin_squares, several_solutions
+    from kumo_gym.envs.grid.latin import random_latin
+    from kumo_gym.envs.grid.tatham.keen import make_state
+
+    assert [len(latin_squares(n)) for n in (3, 4)] == [12, 576]
+    rng = np.random.default_rng(4)
+    seen = set()
+    for n in (3, 4):
+        for _ in range(12):
+            sol = random_latin(rng, n)
+            cage_of = tatham_cages(rng, n)
+            state = make_state(n, cage_of, tatham_clue_types(rng, n, sol, cage_of, True, False))
+            inst = T.make_instance({"n": n}, state, sol, source="test")
+            several = several_solutions(n, state["cages"])
+            assert several == (T.count_solutions(inst) > 1)
+            seen.add(several)
+    assert seen == {False, True}
+    for seed, level in ((0, "trivial"), (1, "easy"), (2, "easy")):
+        inst = T.generate(np.random.default_rng(seed), difficulty=level)
+        assert T.count_solutions(inst) == 1 and T.grade(inst) <= 1

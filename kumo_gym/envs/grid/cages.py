@@ -138,25 +138,37 @@ def cage_template(n: int, size: int, op: str, target: int) -> tuple[np.ndarray, 
     return np.abs(lits), np.sign(lits), sizes, f.top - size * n, ok
 
 
+@functools.lru_cache(maxsize=16)
+def _cell_neighbours(n: int) -> tuple[tuple[int, ...], ...]:
+    """Each cell's neighbours on an n x n grid (left, right, up, down; cached: read only)."""
+    a = n * n
+    return tuple(tuple(j for j, ok in ((i - 1, i % n), (i + 1, i % n < n - 1), (i - n, i >= n), (i + n, i < a - n)) if ok)
+                 for i in range(a))
+
+
 def tatham_cages(rng: np.random.Generator, n: int) -> list[int]:
     """A cage label per cell, as Tatham's generator cuts them: dominoes placed with probability
     3/4, then every leftover cell joined to its first neighbour (in a random order) whose cage
     has room; redrawn if a cell is left alone."""
     a = n * n
-    nbrs = [[j for j, ok in ((i - 1, i % n), (i + 1, i % n < n - 1), (i - n, i >= n), (i + n, i < a - n)) if ok]
-            for i in range(a)]
+    nbrs = _cell_neighbours(n)
     while True:
-        rank = np.empty(a, int)
+        rank = np.empty(a, np.int64)
         rank[rng.permutation(a)] = np.arange(a)
-        cage, size, single = list(range(a)), [1] * a, [True] * a
+        rank = rank.tolist()
+        cage, single = list(range(a)), [True] * a
+        members = [[i] for i in range(a)]  # a label's cells (its size)
         for fold in (False, True):
             for i in range(a):
-                cand = [j for j in nbrs[i] if (single[j] if not fold else size[cage[j]] < MAXBLK)]
-                if single[i] and cand and (fold or rng.integers(4)):
-                    best = min(cand, key=lambda j: rank[j])
+                if not single[i]:
+                    continue
+                cand = [j for j in nbrs[i] if (len(members[cage[j]]) < MAXBLK if fold else single[j])]
+                if cand and (fold or rng.integers(4)):
+                    best = min(cand, key=rank.__getitem__)
                     old, new = cage[i], cage[best]
-                    size[new] += size[old]
-                    cage = [new if lab == old else lab for lab in cage]
+                    for k in members[old]:
+                        cage[k] = new
+                    members[new] += members[old]
                     single[i] = single[best] = False
         if not any(single):
             return cage
@@ -178,22 +190,27 @@ def tatham_clue_types(rng: np.random.Generator, n: int, sol: list[list], cage_of
             q, p = sorted(vals)
             good[lab] = {"-"} if p - q < n - 1 else set()
             (good if 4 < p + q < 2 * n - 2 else bad)[lab].add("+")
-            opts = sum(1 for d in range(1, n + 1) if p * q % d == 0 and p * q // d <= n and p * q // d != d)
-            (bad if opts <= 2 and not easy_products else good)[lab].add("x")
+            (bad if _factorisations(n, p * q) <= 2 and not easy_products else good)[lab].add("x")
             if p % q == 0 and 2 * (p // q) <= n:
                 good[lab].add("/")
-    order = list(dict.fromkeys(cage_of[int(i)] for i in rng.permutation(n * n)))
+    order = list(dict.fromkeys(cage_of[i] for i in rng.permutation(n * n).tolist()))
     ops: dict[int, tuple[str, int]] = {}
-    while True:
+    while True:  # rounds of the four types, until a round places none
         done = False
         for op in OP_ORDER:
-            for pool in (good, bad):
-                lab = next((lab for lab in order if lab not in ops and op in pool[lab]), None)
-                if lab is not None:
-                    vals = cells[lab]
-                    target = {"+": sum(vals), "x": math.prod(vals), "-": abs(vals[0] - vals[-1]),
-                              "/": max(vals) // min(vals)}[op]
-                    ops[lab], done = (op, target), True
-                    break
+            lab = next((lab for lab in order if op in good[lab]), None)
+            if lab is None:
+                lab = next((lab for lab in order if op in bad[lab]), None)
+            if lab is not None:
+                vals = cells[lab]
+                ops[lab], done = (op, sum(vals) if op == "+" else math.prod(vals) if op == "x" else
+                                  abs(vals[0] - vals[-1]) if op == "-" else max(vals) // min(vals)), True
+                order.remove(lab)
         if not done:
             return ops
+
+
+@functools.lru_cache(maxsize=256)
+def _factorisations(n: int, product: int) -> int:
+    """How many ordered pairs of distinct values 1..n multiply to ``product``."""
+    return sum(1 for d in range(1, n + 1) if product % d == 0 and product // d <= n and product // d != d)

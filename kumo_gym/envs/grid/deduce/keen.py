@@ -4,6 +4,7 @@ probing on clause arrays built from per-clue cage templates, without building th
 from __future__ import annotations
 
 import functools
+import itertools
 
 import numpy as np
 
@@ -66,3 +67,46 @@ def cage_grade(n: int, cages: list[dict]) -> int:
         return 0
     value = arrays.probe(oks, answer)
     return 1 if value is not None and (value[answer] != 0).all() else 2
+
+
+#: up to this order every Latin square is listed (576 at 4): uniqueness is then a filter over them
+ENUMERATE_UP_TO = 4
+
+
+@functools.lru_cache(maxsize=4)
+def latin_squares(n: int) -> np.ndarray:
+    """Every Latin square of order ``n`` (one per row, row-major cells), built row by row."""
+    rows = np.asarray(list(itertools.permutations(range(1, n + 1))), np.int64)
+    squares = rows[:, None, :]
+    for _ in range(n - 1):  # extend each by every row clashing with none of its columns
+        clash = (squares[:, :, None, :] == rows[None, None, :, :]).any(axis=(1, 3))
+        s, r = np.nonzero(~clash)
+        squares = np.concatenate([squares[s], rows[r][:, None, :]], axis=1)
+    return squares.reshape(len(squares), n * n)
+
+
+@functools.lru_cache(maxsize=8192)
+def _meeting(n: int, cells: tuple, op: str, t: int) -> int:
+    """The Latin squares of order n (as bits of an int, by their index in :func:`latin_squares`)
+    in which the cage on ``cells`` meets its clue; cached, the same cages come back draw after draw."""
+    vals = latin_squares(n)[:, [r * n + c for r, c in cells]]
+    if op == "+":
+        ok = vals.sum(axis=1) == t
+    elif op == "x":
+        ok = vals.prod(axis=1) == t
+    else:
+        lo, hi = vals.min(axis=1), vals.max(axis=1)
+        ok = hi - lo == t if op == "-" else hi == t * lo
+    return int.from_bytes(np.packbits(ok, bitorder="little").tobytes(), "little")
+
+
+def several_solutions(n: int, cages: list[dict]) -> bool:
+    """Whether more than one Latin square meets every cage's clue (n <= ENUMERATE_UP_TO): the
+    sets of squares each cage allows are intersected, stopping once one is left (the solution
+    always is)."""
+    left = -1
+    for cage in cages:
+        left &= _meeting(n, tuple(map(tuple, cage["cells"])), cage["op"], cage["target"])
+        if left & (left - 1) == 0:
+            return False
+    return True
