@@ -161,3 +161,44 @@ def test_label_components_match_components_per_label():
         assert sorted(got) == sorted(set(grid.ravel().tolist()))
         for v, comps in got.items():
             assert comps == components(grid == v)
+
+
+def test_kernel_partitions_and_deduction():
+    """The generator's kernel draws valid symmetric partitions, and its deduction decides a
+    partition exactly when deduce_regions does (the same fixpoint); generated puzzles are unique
+    by SAT with the cuts, not only by the deduction."""
+    from kumo_gym.envs.grid import _galaxies_kernel as kernel
+    from kumo_gym.envs.grid.deduce.galaxies import SEEDS, _relabelled, deduce_regions
+    from kumo_gym.envs.grid.galaxies import GalaxiesTask as G
+
+    rng = np.random.default_rng(6)
+    outcomes = set()
+    for H, W in [(3, 3), (5, 5), (7, 7), (6, 9), (15, 15)] * 6:
+        bufs = kernel.scratch(H, W)
+        got = kernel.run(H, W, round(SEEDS[0] * H * W + SEEDS[1]), np.asarray([1.0, 1.5, 1.5, 4.0]),
+                         rng.random(2 * H * W + 2), *bufs)
+        K = abs(got) - 1
+        dots, sol = _relabelled(bufs[0][:2 * K].reshape(K, 2), bufs[1].reshape(H, W))
+        inst = T.make_instance({"W": W, "H": H}, {"W": W, "H": H, "dots": dots}, sol, source="test")
+        assert T.verify(inst, sol).solved
+        labels = deduce_regions(H, W, dots)
+        assert (got > 0) == bool((labels >= 0).all())
+        outcomes.add(got > 0)
+    assert outcomes == {True, False}
+    for diff in ("trivial", "hard"):
+        inst = T.generate(np.random.default_rng(11), difficulty=diff)
+        assert super(G, T).solutions(inst, 2) == [inst.data["solution"]]
+
+
+def test_blind_solves_matches_the_shared_test():
+    from kumo_gym.envs.grid.base import GridTask
+    from kumo_gym.envs.grid.geometry import random_symmetric_partition
+
+    found = set()
+    for s in range(80):
+        H, W = (3, 3) if s % 2 else (2, 3)
+        dots, sol = random_symmetric_partition(np.random.default_rng(s), H, W, 1 + s % 3, {(0, 0): 1, (0, 1): 1, (1, 0): 1, (1, 1): 1})
+        inst = T.make_instance({"W": W, "H": H}, {"W": W, "H": H, "dots": dots}, sol, source="test")
+        found.add(T.blind_solves(inst))
+        assert T.blind_solves(inst) == GridTask.blind_solves(T, inst)
+    assert found == {True, False}

@@ -9,7 +9,7 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim
-from kumo_gym.envs.grid.deduce.tracks import solves, strip_pieces
+from kumo_gym.envs.grid.deduce.tracks import path_masks, solves, strip_pieces
 from kumo_gym.envs.grid.geometry import random_path
 from kumo_gym.envs.grid.play import edges_dirs
 from kumo_gym.envs.grid.tracks import TracksTask
@@ -185,6 +185,7 @@ def test_deduction_is_sound_and_bites():
         if len(path) < 3:
             continue
         sol = edges_dirs(H, W, itertools.pairwise(path), {path[0]: "L", path[-1]: "D"})
+        assert path_masks(H, W, path)[1] == sol
         keep = [path[0], path[-1]] + [x for x in path[1:-1] if rng.random() < 0.2]
         st = {"col_counts": [sum(sol[r][c] != "" for r in range(H)) for c in range(W)],
               "row_counts": [sum(map(bool, row)) for row in sol], "entry_row": entry, "exit_col": exit_,
@@ -194,7 +195,7 @@ def test_deduction_is_sound_and_bites():
         seen[unique] += 1
         if seed < 5:  # stripping keeps what the deduction needs, and the ends
             st["given_pieces"] = {f"{r},{c}": sol[r][c] for r, c in path}
-            kept = strip_pieces(rng, st, sol, path)
+            kept = strip_pieces(rng, st, path_masks(H, W, path)[0], path, orders=2)
             assert {f"{r},{c}" for r, c in (path[0], path[-1])} <= set(kept)
             assert solves({**st, "given_pieces": kept}, sol) == 1
     assert seen[True] and seen[False]

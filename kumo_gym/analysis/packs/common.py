@@ -241,6 +241,12 @@ def shading_constraints(r: int, c: int, H: int, W: int, black: Any) -> list[Cons
     return cons
 
 
+def state_grid(instance: Any) -> tuple[list, int, int]:
+    """The grid of an instance's state with its height and width."""
+    grid = instance.data["state"]["grid"]
+    return grid, len(grid), len(grid[0])
+
+
 def cell_claims(kind: str, grid: list, field: str, keep) -> list:
     """``(kind, {r, c, field: value})`` for every cell value of ``grid`` that ``keep`` accepts."""
     return [(kind, {"r": r, "c": c, field: v}) for r, row in enumerate(grid) for c, v in enumerate(row) if keep(v)]

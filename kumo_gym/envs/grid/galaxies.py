@@ -9,7 +9,7 @@ from ...core.instance import Instance
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .deduce.galaxies import deduce_regions, draw, grade_layout
+from .deduce.galaxies import blind_solved, deduce_regions, draw, grade_layout
 from .geometry import connected_cuts, dot_cells, label_components
 from .render import Sketch
 
@@ -166,6 +166,9 @@ class GalaxiesTask(GridTask):
         """Random symmetric partitions until one is certified unique, by Galaxies' deduction or else by
         SAT with the connectivity cuts (:func:`.deduce.galaxies.draw` says how each level chooses)."""
         return draw(rng, params["H"], params["W"], params["tatham_difficulty"], self.encode)
+
+    def blind_solves(self, instance: Instance) -> bool:
+        return blind_solved(self.solve(instance))  # what the shared test finds, read off the solution
 
     def answer_text(self, instance: Instance) -> str:
         return ("give every cell the index k of the dot whose region it belongs to (an integer from 0 to "

@@ -875,9 +875,10 @@ def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: 
 
     def options(a: Cell, b: Cell) -> list[tuple[Cell, Cell]]:  # the detours of step a -> b, in a fixed order
         out = []
-        for dr, dc in ((b[1] - a[1], b[0] - a[0]), (a[1] - b[1], a[0] - b[0])):
-            x, y = (a[0] + dr, a[1] + dc), (b[0] + dr, b[1] + dc)
-            if all(0 <= p[0] < H and 0 <= p[1] < W and p not in used for p in (x, y)):
+        (a0, a1), (b0, b1) = a, b
+        for dr, dc in ((b1 - a1, b0 - a0), (a1 - b1, a0 - b0)):
+            x, y = (a0 + dr, a1 + dc), (b0 + dr, b1 + dc)
+            if 0 <= x[0] < H and 0 <= x[1] < W and 0 <= y[0] < H and 0 <= y[1] < W and x not in used and y not in used:
                 out.append((x, y))
         return out
 
@@ -893,8 +894,9 @@ def stretch(rng: np.random.Generator, H: int, W: int, path: list[Cell], length: 
             k, i = k - len(spots[i]), i + 1
         x, y = spots[i][k]
         path[i + 1:i + 1] = [x, y]
-        used |= {x, y}
-        spots = [[o for o in opts if x not in o and y not in o] for opts in spots]
+        used.add(x)
+        used.add(y)
+        spots = [[o for o in opts if x not in o and y not in o] if opts else opts for opts in spots]
         spots[i:i + 1] = [options(path[i], x), options(x, y), options(y, path[(i + 3) % len(path)])]
     return path
 

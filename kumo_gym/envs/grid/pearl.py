@@ -155,7 +155,7 @@ class PearlTask(LoopAnswers, GridTask):
             # deduction solves it (probing at limit 1, propagation at 0): unique
             graded = limit is not None and eng.fixes_answer((eng.probe if limit else eng.propagate)(lits))
             # a second loop or None; at a grade limit from the draw's own solver alone (usually not unique)
-            sampler = sampler or eng.sampler()
+            sampler = sampler or eng.sampler(tuple(enc.extra["black"].ravel()) + tuple(enc.extra["white"].ravel()))
             other = None if graded or limit is None and eng.unique(lits, truth) else sampler(lits, truth)
             if other is not None:
                 nxt_loop = loop_order(enc.decode(other))

@@ -11,9 +11,9 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .deduce.tracks import STRIP_ORDERS, strip_pieces
+from .deduce.tracks import STRIP_ORDERS, path_masks, strip_pieces
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
-from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, edges_dirs, grid_edges
+from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, grid_edges
 from .render import Sketch
 from .tatham.tracks import count_labels, given_pieces, track_ends
 
@@ -162,14 +162,15 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
             path = random_path(rng, H, W, (entry, 0), (H - 1, exit_), length)
             if len(path) < 0.8 * length:
                 continue  # a walk hugging a corner that no detour can stretch
-            sol = edges_dirs(H, W, pairwise(path), {path[0]: "L", path[-1]: "D"})
-            cols, rows = [sum(sol[r][c] != "" for r in range(H)) for c in range(W)], [sum(map(bool, x)) for x in sol]
+            masks, sol = path_masks(H, W, path)
+            on = masks.reshape(H, W) > 0
+            cols, rows = on.sum(axis=0).tolist(), on.sum(axis=1).tolist()
             if params.get("single_ones") and any(a == b == 1 for line in (rows, cols) for a, b in pairwise(line)):
                 continue
             state = {"col_counts": cols, "row_counts": rows, "entry_row": entry, "exit_col": exit_,
                      "given_pieces": {f"{r},{c}": sol[r][c] for r, c in sorted(path)}}
             if not (big := H * W > BOUNDED_ABOVE):  # pieces go while our deduction finds the track (deduce/tracks.py)
-                state["given_pieces"] = strip_pieces(rng, state, sol, path, STRIP_ORDERS[level])
+                state["given_pieces"] = strip_pieces(rng, state, masks, path, STRIP_ORDERS[level])
                 if level != "h":
                     return state, sol
             enc = self.encode(state)

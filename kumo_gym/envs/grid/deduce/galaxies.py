@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from ....solvers.engine import Encoding
-from ..geometry import dot_cells, flood, random_symmetric_partition
+from ..geometry import dot_cells, flood
 
 #: dots seeded before the regions grow (``geometry.random_symmetric_partition``): a * cells + b,
 #: tuned so that our dot counts are Tatham's (§8 calibration)
@@ -109,20 +109,46 @@ def grade_layout(state: dict, encode) -> int:
     return 1 if enc.engine.fixes_answer(deduce_encoding(enc, probe=True)) else 2
 
 
+def blind_solved(solution: list[list[int]]) -> bool:
+    """``blind_solves`` of a Galaxies instance, read off its solution: Galaxies has no givens, its
+    answer grid starts empty and any label may be written anywhere, so a blind grid (one label
+    everywhere, or a checkerboard of two) is right, or played cell by cell passes through the
+    solution, exactly when it is the solution: when the labels on the cells of each colour of the
+    checkerboard are a single label (the shared test builds thousands of blind grids for this)."""
+    sol = np.asarray(solution)
+    even = np.indices(sol.shape).sum(axis=0) % 2 == 0
+    return len(set(sol[even].tolist())) <= 1 and len(set(sol[~even].tolist())) <= 1
+
+
+def _relabelled(dots: np.ndarray, own: np.ndarray) -> tuple[list, list[list]]:
+    """Dots in scan order (by r2, then c2) and the grid of their new indices."""
+    order = np.lexsort((dots[:, 1], dots[:, 0]))
+    label = np.empty(len(order), np.int64)
+    label[order] = np.arange(len(order))
+    return dots[order].tolist(), label[own].tolist()
+
+
 def draw(rng: np.random.Generator, H: int, W: int, level: str, encode) -> tuple[dict, list[list]]:
-    """The draw loop of ``GalaxiesTask.sample``: random symmetric partitions until one is certified
-    unique: by deduction (then no search runs), else by SAT with the connectivity cuts of
+    """The draw loop of ``GalaxiesTask.sample``: random symmetric partitions (``_galaxies_kernel``, as
+    ``geometry.random_symmetric_partition`` draws them) until one is certified unique: by the
+    deduction of :func:`deduce_regions`, run in the same kernel (then no search runs), else by SAT with the connectivity cuts of
     ``encode(state)``. Level 'n' keeps only puzzles the deduction solves (Tatham's level 'n': his
     solver's normal deductions do) while any are found in :data:`DEDUCED_TRIES` draws; level 'u'
     prefers ones that need search (grade 2). On small grids the one with the fewest dots among
     :data:`PICK` unique draws (blocked growth leaves many one-cell regions, Tatham's are larger)."""
     picked: list = []
+    from .. import _galaxies_kernel as kernel
+
+    bufs = kernel.scratch(H, W)
+    weights = np.asarray([float(SHAPES[s]) for s in ((0, 0), (0, 1), (1, 0), (1, 1))])
     for attempt in range(500):
-        dots, sol = random_symmetric_partition(rng, H, W, round(SEEDS[0] * H * W + SEEDS[1]), SHAPES)
-        if len(dots) <= 1:
+        # the partition and the deduction on its dots in the kernel (unique when it decides every cell)
+        got = kernel.run(H, W, round(SEEDS[0] * H * W + SEEDS[1]), weights, rng.random(2 * H * W + 2), *bufs)
+        K, solved = abs(got) - 1, got > 0
+        if K <= 1:
             continue
+        dots, sol = _relabelled(bufs[0][:2 * K].reshape(K, 2), bufs[1].reshape(H, W))
         state = {"W": W, "H": H, "dots": dots}
-        solved = deduced(H, W, tuple(map(tuple, dots)))  # unique, with no formula built
         if level == "u" and attempt < 50:  # 'u': prefer puzzles that need search
             if solved or grade_layout(state, encode) < 2:
                 continue
