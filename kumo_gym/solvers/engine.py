@@ -150,7 +150,7 @@ class Engine:
 
     def fixes_answer(self, value: Values | None) -> bool:
         """Whether ``value`` (a propagation result) decides every answer variable."""
-        return value is not None and bool((value[self.answer] != 0).all())
+        return value is not None and bool(value[self.answer].all())
 
     def grade(self, assumptions: Sequence[int]) -> int:
         """§8: 0 propagation solves it, 1 failed-literal probing does, 2 search is needed."""
