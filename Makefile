@@ -15,6 +15,8 @@ $(PY):
 $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install -q "torch==2.13.0" || $(PIP) install -q torch
 	$(PIP) install -q -e ".[all]"
+	# the SPaRC search kernels built ahead of time (cold start, issue 14); without them they compile on first use
+	$(PY) -m kumo_gym.solvers.sparc.build_native || echo "SPaRC kernels will compile on first use"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -17,7 +17,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import CELL_VALUE, neighbours4, value_pack
+from .common import CELL_VALUE, neighbours4, state_grid, value_pack
 
 DIGITS = tuple(range(1, 10))
 #: how far the "room" check looks (cells within this distance; digits above ROOM + 1 always fit)
@@ -88,8 +88,8 @@ class FillingPack(Pack):
         return [("Given", {"r": r, "c": c, "v": v}) for r, row in enumerate(grid) for c, v in enumerate(row) if v]
 
     def deduction_model(self, instance: Any) -> Model:
-        grid, sol = instance.data["state"]["grid"], instance.data["solution"]
-        H, W = len(grid), len(grid[0])
+        grid, H, W = state_grid(instance)
+        sol = instance.data["solution"]
         cells = [(r, c) for r in range(H) for c in range(W)]
         cons = []
         for r, c in cells:

@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import cell_fields, claim_schema, neighbours4
+from .common import cell_fields, claim_schema, neighbours4, state_grid
 
 LIGHT_WORDS = r"(?:light|bulb|lamp|l)s?"
 
@@ -47,8 +47,7 @@ class LightupPack(Pack):
                 for r, row in enumerate(grid) for c, v in enumerate(row) if v != "."]
 
     def deduction_model(self, instance: Any) -> Model:
-        grid = instance.data["state"]["grid"]
-        H, W = len(grid), len(grid[0])
+        grid, H, W = state_grid(instance)
         sol = instance.data["solution"]
         white = [(r, c) for r in range(H) for c in range(W) if grid[r][c] == "."]
         segs = segments(grid)

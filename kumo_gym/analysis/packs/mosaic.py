@@ -13,7 +13,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import NUMBER_CLUE, cell_claims, cell_fields, colour_model, colour_pack
+from .common import NUMBER_CLUE, cell_claims, cell_fields, colour_model, colour_pack, state_grid
 
 BLACK, WHITE = 1, 2
 
@@ -23,8 +23,7 @@ class MosaicPack(Pack):
         return cell_claims("Clue", instance.data["state"]["grid"], "n", lambda v: v >= 0)
 
     def deduction_model(self, instance: Any) -> Model:
-        grid = instance.data["state"]["grid"]
-        H, W = len(grid), len(grid[0])
+        grid, H, W = state_grid(instance)
         cons = []
         for r, c, k in ((r, c, k) for r, row in enumerate(grid) for c, k in enumerate(row)):
             if k >= 0:

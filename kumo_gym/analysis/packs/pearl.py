@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..reading import Phrase
-from .common import cell_fields, claim_schema
+from .common import cell_fields, claim_schema, state_grid
 from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack
 
 
@@ -66,8 +66,8 @@ def _pearl_model(instance: Any):
     The one-loop rule is global and not modelled (probing and the stated fallback cover it)."""
     from ..deduce import Constraint, Model
 
-    grid, sol = instance.data["state"]["grid"], instance.data["solution"]
-    H, W = len(grid), len(grid[0])
+    grid, H, W = state_grid(instance)
+    sol = instance.data["solution"]
     steps = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
     edges = [_edge((r, c), (r, c + 1)) for r in range(H) for c in range(W - 1)] + \
             [_edge((r, c), (r + 1, c)) for r in range(H - 1) for c in range(W)]

@@ -14,7 +14,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import NUMBER_CLUE, cell_claims, colour_model, colour_pack, shading_constraints
+from .common import NUMBER_CLUE, cell_claims, colour_model, colour_pack, shading_constraints, state_grid
 
 BLACK, WHITE = -1, 0
 
@@ -38,8 +38,7 @@ class RangePack(Pack):
         return cell_claims("Clue", instance.data["state"]["grid"], "n", bool)
 
     def deduction_model(self, instance: Any) -> Model:
-        grid = instance.data["state"]["grid"]
-        H, W = len(grid), len(grid[0])
+        grid, H, W = state_grid(instance)
         cons = []
         for r, c in ((r, c) for r in range(H) for c in range(W)):
             cons += shading_constraints(r, c, H, W, BLACK)

@@ -22,7 +22,7 @@ from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, claim_schema
+from .common import cell_fields, claim_schema, state_grid
 
 _CELL = r"@(\d+)@"
 _SHAPE = r"(?:rectangle|region|block|box)"
@@ -140,8 +140,8 @@ class RectPack(Pack):
         return [clue_claim(r, c, n) for r, row in enumerate(grid) for c, n in enumerate(row) if n]
 
     def deduction_model(self, instance: Any) -> Model:
-        grid, sol = instance.data["state"]["grid"], instance.data["solution"]
-        H, W = len(grid), len(grid[0])
+        grid, H, W = state_grid(instance)
+        sol = instance.data["solution"]
         nums = [(r, c, n) for r, row in enumerate(grid) for c, n in enumerate(row) if n]
         doms = {}
         for k, (r, c, n) in enumerate(nums):

@@ -15,7 +15,7 @@ from typing import Any
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import cell_claims, cell_fields, colour_model, colour_pack, lines
+from .common import cell_claims, cell_fields, colour_model, colour_pack, lines, state_grid
 
 BLACK, WHITE = 1, 0
 
@@ -28,8 +28,7 @@ class UnrulyPack(Pack):
         return cell_claims("Given", instance.data["state"]["grid"], "v", lambda v: v >= 0)
 
     def deduction_model(self, instance: Any) -> Model:
-        grid = instance.data["state"]["grid"]
-        H, W = len(grid), len(grid[0])
+        grid, H, W = state_grid(instance)
         cons = []
         for axis, i, line in lines(H, W):
             half = len(line) // 2

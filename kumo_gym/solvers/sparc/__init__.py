@@ -2,9 +2,10 @@
 
 Every simple ``S -> E`` path that satisfies the rules of §5 is found by an iterative depth-first
 search over line positions, in the fixed neighbour order +x, -y, -x, +y. The search runs in the
-kernels of :mod:`kumo_gym.solvers.sparc.kernels` over flat tables built here: its first nodes in
-plain Python, the rest (if any) compiled by numba, or loaded from numba's cache, at the first
-search that needs them (the result is the same either way). Pruning, all sound, each
+kernels of :mod:`kumo_gym.solvers.sparc.kernels` over flat tables built here: natively when
+``make install`` built them ahead of time (:mod:`kumo_gym.solvers.sparc.build_native`), otherwise
+its first nodes in plain Python and the rest (if any) compiled by numba, or loaded from numba's
+cache, at the first search that needs them (the result is the same either way). Pruning, all sound, each
 switchable (a test checks that switching any subset off changes no result):
 
 * ``PRUNE_TRIANGLE`` (1): a triangle's touch count never exceeds its target;
@@ -236,10 +237,11 @@ def _pack(arrays: list) -> tuple[np.ndarray, np.ndarray]:
 def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_limit: float | None,
          python_nodes: int | None = None, python_slice: int | None = None):
     """One enumeration. The first ``python_nodes`` nodes (default: ``python_slice``, itself
-    :data:`PYTHON_SLICE_NODES` by default, while the process has not compiled the kernel, and no
-    more than it has left of :data:`PYTHON_NODES_PER_PROCESS`) run as plain Python; the rest in
-    the compiled kernel, which resumes the same search state, so the result is the same either
-    way."""
+    :data:`PYTHON_SLICE_NODES` by default, while the process has not compiled the kernel and has
+    no native build of it, and no more than it has left of :data:`PYTHON_NODES_PER_PROCESS`) run
+    as plain Python; the rest in the native build (:func:`kernels.native`) when there is one, else
+    in the kernel compiled on first use; each resumes the same search state, so the result is the
+    same either way."""
     global _python_nodes
     import time
 
@@ -277,6 +279,9 @@ def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_li
                                     kernels.polys_plain(pieces))
             _python_nodes += int(ctr[2])
             python_nodes = 0
+        elif kernels.native() is not None:  # built ahead of time: nothing to compile
+            status = kernels.native()(*args, int(budget), tab, off, st, soff, data["shape_cells"], sols, work,
+                                      int(symbols), int(pieces))
         else:
             status = kernels.compiled_search()(*args, int(budget), tab, off, st, soff, data["shape_cells"], sols,
                                                work, kernels.region_checker(symbols), kernels.poly_checker(pieces))

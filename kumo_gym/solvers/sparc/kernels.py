@@ -16,6 +16,10 @@ first nodes of a search that way, so small puzzles never import numba (about 20 
 against 0.4 us, but no compile time), and hands the search state on to
 :func:`compiled_search` when the search grows.
 
+``make install`` also builds these functions ahead of time into a native extension
+(:mod:`kumo_gym.solvers.sparc.build_native`, loaded by :func:`native`): a process that has it
+neither imports numba nor compiles anything, at any search size.
+
 Position tables are indexed by ``q = y * cols + x``; cell tables by ``ci = cy * w + cx`` (the
 cell at ``(2 cx + 1, 2 cy + 1)``). Directions ``k = 0..3`` are +x, -y, -x, +y.
 """
@@ -511,5 +515,33 @@ def region_checker(needed: bool = True):
 
 
 def compiled() -> bool:
-    """Whether this process has compiled (or loaded) the search kernel already."""
-    return compiled_search.cache_info().currsize > 0
+    """Whether this process has compiled (or loaded) the search kernel already, or has the
+    native build (no compile needed)."""
+    return native() is not None or compiled_search.cache_info().currsize > 0
+
+
+def source_key() -> int:
+    """A 63-bit digest of the sources the native build is made from (this module and its
+    builder): a build whose key differs is stale."""
+    import hashlib
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    digest = hashlib.blake2b(digest_size=8)
+    for name in ("kernels.py", "build_native.py"):
+        digest.update((here / name).read_bytes())
+    return int.from_bytes(digest.digest(), "little") >> 1
+
+
+@cache
+def native():
+    """The search built ahead of time (:mod:`kumo_gym.solvers.sparc.build_native`), or None when
+    it was not built or is stale. It takes the arguments of :func:`search` with the two
+    function pointers replaced by flags: whether the puzzle has cell symbols, and polyominoes."""
+    try:
+        from . import _sparc_native
+    except ImportError:
+        return None
+    if _sparc_native.source_key() != source_key():
+        return None
+    return _sparc_native.search
