@@ -8,7 +8,7 @@ import functools
 import numpy as np
 
 from ....solvers.engine import Encoding, Engine, descend, reduce_clues
-from ..geometry import neighbours4, slot_pairs
+from ..geometry import neighbour_table, slot_pairs
 
 #: Tatham's ``S`` puzzles show about half their counts; removed ones come back, at random, up to it
 STRIP_KEEP = 0.5
@@ -81,13 +81,13 @@ def lay(rng: np.random.Generator, slots: list[list[str]], share: float) -> list[
     """A solution on a slot layout: slots in random order, each left blank with chance ``share``,
     else a magnet in an orientation (chosen at random) that puts no pole beside a like one."""
     H, W = len(slots), len(slots[0])
-    sol = [[0] * W for _ in range(H)]
-    for k in rng.permutation(len(pairs := slot_pairs(slots)[0])):
-        a, b = pairs[int(k)]
+    sol, near = [[0] * W for _ in range(H)], neighbour_table(H, W)
+    for k in rng.permutation(len(pairs := slot_pairs(slots)[0])).tolist():
+        a, b = pairs[k]
         if rng.random() < share:
             continue
-        ok = [(s, -s) for s in (1, -1) if all(sol[x][y] != v for cell, v in ((a, s), (b, -s))
-                                              for x, y in neighbours4(*cell, H, W))]
+        ok = [(s, -s) for s in (1, -1) if all(sol[x][y] != s for x, y in near[a])
+              and all(sol[x][y] != -s for x, y in near[b])]
         if ok:
             (sol[a[0]][a[1]], sol[b[0]][b[1]]) = ok[int(rng.integers(len(ok)))]
     return sol
