@@ -115,7 +115,7 @@ def partition(rng: np.random.Generator, H: int, W: int, top: int) -> list[list[i
                 if u >= 0.1 and (sb < room or (sb == room and best >= 0 and u < rank)):
                     best, room, rank = b, sb, u
             if clash and best < 0:  # mended from the other side: a block of a's size beside it grows instead
-                for b in {find(j) for j in nbr[i] if j >= 0} - {a}:
+                for b in sorted({find(j) for j in nbr[i] if j >= 0} - {a}):
                     if size[b] == sa:
                         fits = {find(k) for c in range(n) if find(c) == b for k in nbr[c] if k >= 0} - {a, b}
                         fits = sorted((size[d], d) for d in fits if size[d] + sa <= top)
