@@ -9,7 +9,7 @@ from ...core.instance import Instance
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
-from .deduce.filling import SMALL, partition, reduce_exactly, reduce_givens, shape_cuts
+from .deduce.filling import SMALL, partition, reduce_exactly, reduce_givens, shape_cuts, small_layout
 from .geometry import components, neighbours4, sized_block_cuts
 from .render import Sketch
 from .tatham.filling import largest
@@ -48,8 +48,8 @@ class FillingTask(GridTask):
     (:func:`.deduce.filling.partition`); every cell's digit given, then whole blocks and then
     single digits blanked in a seeded order while our deduction (a numba kernel,
     :mod:`._filling_kernel`: the cells an unfinished block cannot be completed without) still
-    fills the grid, which proves the puzzle unique without search. Grids of at most 9 cells
-    check each blanking against the table of all their solutions instead.
+    fills the grid, which proves the puzzle unique without search. Grids of at most 9 cells draw
+    the layout from, and check each blanking against, the table of all their solutions instead.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 4}`` writes a digit, ``0`` clears it. Givens are fixed.
@@ -121,11 +121,13 @@ class FillingTask(GridTask):
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
+        if H * W <= SMALL:
+            sol = small_layout(rng, H, W, largest(W, H))
+            return {"grid": reduce_exactly(rng, sol, blocks(sol))}, sol
         for _attempt in range(1000):
             sol = partition(rng, H, W, largest(W, H))
             if sol is not None:
-                reduce = reduce_exactly if H * W <= SMALL else reduce_givens
-                return {"grid": reduce(rng, sol, blocks(sol))}, sol
+                return {"grid": reduce_givens(rng, sol, blocks(sol))}, sol
         raise RuntimeError(f"could not generate a {W}x{H} Filling puzzle")
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:

@@ -82,8 +82,10 @@ def partition(rng: np.random.Generator, H: int, W: int, top: int) -> list[list[i
     """A random layout of blocks of at most ``top`` cells, no two of one size side by side, as
     Tatham's generator draws it: from single cells, in passes over the cells in a seeded order,
     a block touching another of its size merges with its smallest neighbour that keeps it within
-    ``top`` (each candidate passed over with chance 1/10); None when a clash cannot be mended.
-    Then lone cells join neighbouring blocks where the grown block touches none of its new size."""
+    ``top`` (each candidate passed over with chance 1/10). Where none fits, a block of its size
+    beside it grows instead (its smallest neighbour that fits; Tatham starts the layout over,
+    which on 17x13 happens 99 times in 100); None when neither can. Then lone cells join
+    neighbouring blocks where the grown block touches none of its new size."""
     n = H * W
     nbr = neighbour_table(H, W).reshape(n, 4).tolist()
     parent, size = list(range(n)), [1] * n
@@ -98,20 +100,31 @@ def partition(rng: np.random.Generator, H: int, W: int, top: int) -> list[list[i
     changed = True
     while changed:
         changed = False
-        keys, skips = rng.random((n, 4)).tolist(), (rng.random((n, 4)) < 0.1).tolist()
+        draws = rng.random((n, 4)).tolist()  # per neighbour: below 0.1 passed over, else its rank in a random order
         for i in order:
             a = find(i)
-            clash, best, room = False, -1, top - size[a] + 1
-            for _, skip, j in sorted(zip(keys[i], skips[i], nbr[i])):
-                if j < 0 or find(j) == a:
+            sa, clash, best, room, rank = size[a], False, -1, top - size[a] + 1, 1.0
+            for j, u in zip(nbr[i], draws[i]):
+                if j < 0:
                     continue
                 b = find(j)
-                clash |= size[b] == size[a]
-                if size[b] < room and not skip:
-                    best, room = b, size[b]
-            if clash:
+                if b == a:
+                    continue
+                sb = size[b]
+                clash = clash or sb == sa
+                if u >= 0.1 and (sb < room or (sb == room and best >= 0 and u < rank)):
+                    best, room, rank = b, sb, u
+            if clash and best < 0:  # mended from the other side: a block of a's size beside it grows instead
+                for b in sorted({find(j) for j in nbr[i] if j >= 0} - {a}):
+                    if size[b] == sa:
+                        fits = {find(k) for c in range(n) if find(c) == b for k in nbr[c] if k >= 0} - {a, b}
+                        fits = sorted((size[d], d) for d in fits if size[d] + sa <= top)
+                        if fits:
+                            a, best = b, fits[0][1]
+                            break
                 if best < 0:
                     return None
+            if clash:
                 parent[best] = a
                 size[a] += size[best]
                 changed = True
@@ -182,13 +195,22 @@ def every_solution(H: int, W: int) -> np.ndarray:
     return np.asarray(out, np.int8)
 
 
+def small_layout(rng: np.random.Generator, H: int, W: int, top: int) -> list[list[int]]:
+    """For grids of at most SMALL cells: a layout drawn uniformly from the table of every
+    solution with no block over ``top`` cells (:func:`partition` fails most of its tries there;
+    on 3x3 the two give the same clue density)."""
+    table = every_solution(H, W)
+    fits = np.flatnonzero(table.max(axis=1) <= top)
+    return table[fits[rng.integers(len(fits))]].reshape(H, W).tolist()
+
+
 def reduce_exactly(rng: np.random.Generator, sol: list[list[int]], regions: list[list[tuple[int, int]]]) -> list[list[int]]:
     """:func:`reduce_givens` for grids of at most SMALL cells, with uniqueness read off the table
     of every solution (:func:`every_solution`) instead of deduction: our deduction sees no block
     without a given, which on a few cells would leave far more givens than Tatham's generator does."""
     H, W = len(sol), len(sol[0])
-    table = every_solution(H, W)
     flat = np.asarray(sol, np.int8).ravel()
+    match = every_solution(H, W) == flat
     region = np.zeros(H * W, np.int64)
     for b, cells in enumerate(regions):
         for r, c in cells:
@@ -198,6 +220,6 @@ def reduce_exactly(rng: np.random.Generator, sol: list[list[int]], regions: list
     blocks = list(dict.fromkeys(region[order].tolist()))  # each block once, by its first cell in the order
     for blank in [region == b for b in blocks] + [np.arange(H * W) == c for c in order]:
         keep = shown & ~blank
-        if (table[:, keep] == flat[keep]).all(axis=1).sum() == 1:
+        if match[:, keep].all(axis=1).sum() == 1:
             shown = keep
     return np.where(shown, flat, 0).reshape(H, W).tolist()
