@@ -169,17 +169,20 @@ def run(nbr, sol, order, region, given, board, parent, size, ring, mark, queue, 
                     todo[2 * m] = e
                     todo[2 * m + 1] = v
                     m += 1
+        if bad:
+            left = -1
         if c < 0:
-            return -1 if bad else left
-        ok = not bad and left == 0
+            return left
+        same = 0
         for i in range(n):
-            if ok and board[i] != sol[i]:
-                ok = False
-                wrong += 1
+            if board[i] == sol[i]:
+                same += 1
+        if same < n and left <= 0:  # filled otherwise, or a contradiction: never, when the deduction is sound
+            wrong += 1
         for i in range(n):
             if i == c or (t < n and region[i] == r):
                 if t < n:
                     region[i] = -1
-                if ok:
+                if same == n:
                     given[i] = 0
     return wrong

@@ -66,7 +66,7 @@ class Deduction:
         step = {"L": 1, "R": -1, "T": W, "B": -W, "*": 0}
         self.mate = np.arange(H * W, dtype=np.int64) + np.fromiter((step[v] for row in slots for v in row), np.int64, H * W)
         self.nbr, self.lcells, self.lstart = _grid_arrays(H, W)
-        self.start = np.where(self.mate == np.arange(H * W), 4, 7).astype(np.int8)
+        self.start = np.where(self.mate == np.arange(H * W), 4, 7).astype(np.int64)
         self.tp, self.tm = np.asarray(tp, np.int64), np.asarray(tm, np.int64)
         self.mask = self.start.copy()
 
