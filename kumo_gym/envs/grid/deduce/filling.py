@@ -14,6 +14,8 @@ from ..geometry import neighbours4
 SHAPE_CUTS = 4
 #: grids of at most this many cells are reduced against the table of all their solutions
 SMALL = 9
+#: a layout still mending clashes after this many passes over the cells is given up
+MAX_PASSES = 100
 
 
 def shape_cuts(f: Formula, x: np.ndarray, H: int, W: int) -> None:
@@ -83,8 +85,9 @@ def partition(rng: np.random.Generator, H: int, W: int, top: int) -> list[list[i
     Tatham's generator draws it: from single cells, in passes over the cells in a seeded order,
     a block touching another of its size merges with its smallest neighbour that keeps it within
     ``top`` (each candidate passed over with chance 1/10). Where none fits, a block of its size
-    beside it grows instead (its smallest neighbour that fits; Tatham starts the layout over,
-    which on 17x13 happens 99 times in 100); None when neither can. Then lone cells join
+    beside it grows instead (its smallest neighbour that fits), and where neither can, the block
+    breaks up into single cells to be merged again (Tatham starts the layout over, which on
+    17x13 happens 99 times in 100); None after MAX_PASSES passes. Then lone cells join
     neighbouring blocks where the grown block touches none of its new size."""
     n = H * W
     nbr = neighbour_table(H, W).reshape(n, 4).tolist()
@@ -97,9 +100,11 @@ def partition(rng: np.random.Generator, H: int, W: int, top: int) -> list[list[i
         return i
 
     order = rng.permutation(n).tolist()
-    changed = True
+    changed, passes = True, 0
     while changed:
-        changed = False
+        changed, passes = False, passes + 1
+        if passes > MAX_PASSES:
+            return None
         draws = rng.random((n, 4)).tolist()  # per neighbour: below 0.1 passed over, else its rank in a random order
         for i in order:
             a = find(i)
@@ -122,8 +127,11 @@ def partition(rng: np.random.Generator, H: int, W: int, top: int) -> list[list[i
                         if fits:
                             a, best = b, fits[0][1]
                             break
-                if best < 0:
-                    return None
+                if best < 0:  # neither: a breaks up into single cells, to be merged again
+                    for c in [c for c in range(n) if find(c) == a]:
+                        parent[c], size[c] = c, 1
+                    changed = True
+                    continue
             if clash:
                 parent[best] = a
                 size[a] += size[best]
