@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -301,7 +302,7 @@ def preferring(data: dict, path) -> dict:
     and the lines that branch off it late."""
     cols = data["cols"]
     nbr = data["nbr"].copy()
-    for (x, y), (nx, ny) in zip(path, path[1:]):
+    for (x, y), (nx, ny) in pairwise(path):
         q, nq = y * cols + x, ny * cols + nx
         row = list(nbr[4 * q:4 * q + 4])
         if nq in row:
