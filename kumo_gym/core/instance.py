@@ -28,9 +28,10 @@ def _plain(obj: Any) -> Any:
             return list(obj)
         return [x if type(x) in _ATOMS else _plain(x) for x in obj]
     if t is dict:
-        for k in obj:
-            if type(k) is not str:
-                return _json_copy(obj)
+        if not _STRS.issuperset(map(type, obj)):
+            return _json_copy(obj)
+        if _ATOMS.issuperset(map(type, obj.values())):  # a flat record (a grid cell's dict): one copy
+            return dict(obj)
         return {k: v if type(v) in _ATOMS else _plain(v) for k, v in obj.items()}
     if t in _ATOMS:
         return obj
@@ -40,6 +41,7 @@ def _plain(obj: Any) -> Any:
 #: the exact types JSON writes and reads back as themselves (a float subclass such as
 #: ``np.float64`` is not one of them: it takes the round trip and comes back a float)
 _ATOMS = frozenset({str, int, float, bool, type(None)})
+_STRS = frozenset({str})
 
 
 def _json_copy(obj: Any) -> Any:

@@ -150,7 +150,7 @@ class Engine:
 
     def fixes_answer(self, value: Values | None) -> bool:
         """Whether ``value`` (a propagation result) decides every answer variable."""
-        return value is not None and bool((value[self.answer] != 0).all())
+        return value is not None and bool(value[self.answer].all())
 
     def grade(self, assumptions: Sequence[int]) -> int:
         """§8: 0 propagation solves it, 1 failed-literal probing does, 2 search is needed."""
@@ -278,18 +278,29 @@ class Engine:
             return self._solve_cut(s, [int(a) for a in assumptions], None)
 
 
-    def sampler(self) -> Callable[[Sequence[int], Values], Values | None]:
+    def sampler(self, guards: Sequence[int] = ()) -> Callable[[Sequence[int], Values], Values | None]:
         """``sample(assumptions, avoid)`` (as :meth:`sample` with ``avoid``) on one fresh solver
         shared by the calls of the function returned, built on its first call: the models depend
         only on the sequence of calls made through it, so they are deterministic wherever that
         sequence is (a generator's own draw: Pearl's second loops). Each avoided model is blocked
-        for its call only (an activation literal); the cuts found stay (they are rules)."""
-        held: dict = {"solver": None, "top": self.n_vars}
+        for its call only (an activation literal); the cuts found stay (they are rules).
+
+        ``guards``: variables that switch rules on (Pearl's pearls). The clauses holding a guard's
+        negation join the solver only once a call assumes the guard: a guard no clause holds
+        positively can always be false, which satisfies them, so the models keep every rule of
+        the assumed guards and building the solver takes fewer clauses (issue 14)."""
+        base, deferred = self._split_guards(tuple(int(g) for g in guards))
+        held: dict = {"solver": None, "top": self.n_vars, "added": set()}
 
         def sample(assumptions: Sequence[int], avoid: Values) -> Values | None:
             if held["solver"] is None:
-                held["solver"] = Solver(name=self.solver_name, bootstrap_with=self.formula.clauses)
+                held["solver"] = Solver(name=self.solver_name, bootstrap_with=base)
             solver = held["solver"]
+            for lit in assumptions:
+                if lit in deferred and lit not in held["added"]:
+                    held["added"].add(lit)
+                    for cl in deferred[lit]:
+                        solver.add_clause(cl)
             held["top"] += 1
             act = held["top"]
             solver.add_clause([-act] + block(avoid, self.answer))
@@ -299,6 +310,21 @@ class Engine:
                 solver.add_clause([-act])
 
         return sample
+
+    def _split_guards(self, guards: tuple) -> tuple[list, dict]:
+        """The formula's clauses without those of the guards (see :meth:`sampler`), and those per
+        guard; kept per guard tuple."""
+        cache = self.__dict__.setdefault("_guard_splits", {})
+        if guards not in cache:
+            clauses = self.formula.clauses
+            positive = {lit for cl in clauses for lit in cl if lit > 0}
+            free = {g for g in guards if g not in positive}
+            base, deferred = [], {}
+            for cl in clauses:
+                g = next((-lit for lit in cl if -lit in free), None)
+                (base if g is None else deferred.setdefault(g, [])).append(cl)
+            cache[guards] = (base, deferred)
+        return cache[guards]
 
 
 def block(value: Values, answer: np.ndarray) -> list[int]:

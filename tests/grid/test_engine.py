@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kumo_gym.solvers.engine import Breach, Encoding, Engine, breaches, break_rule, reduce_clues
+from kumo_gym.solvers.engine import Breach, Encoding, Engine, breaches, break_rule, reduce_clues, values_of
 from kumo_gym.solvers.propagation import ClauseArrays
 from kumo_gym.solvers.sat import Formula, Propagator, count_models
 
@@ -211,3 +211,20 @@ def test_sampler_models_avoid_their_own_model_and_repeat_per_call_sequence():
     assert one is not None and one != first[x.ravel()].tolist() and one[0] == 1
     assert any_other is not None and any_other != first[x.ravel()].tolist()
     assert none is None  # x[0, 0] and x[1, c1] leave one permutation matrix: the avoided one
+
+
+def test_sampler_guard_clauses_hold_once_the_guard_is_assumed():
+    """Engine.sampler(guards): a guard's clauses join the solver when a call assumes the guard,
+    so its models keep them; before, the guard stays free and so do the rules it switches on."""
+    f = Formula()
+    a, b, g = f.var("a"), f.var("b"), f.var("g")
+    f.add([a, b])
+    f.add([-g, a])
+    f.add([-g, b])
+    eng = Engine(f, [a, b])
+    sample = eng.sampler([g])
+    first = sample([], values_of([a, b], eng.n_vars))  # without g: one of a, b false
+    assert first is not None and not (first[a] > 0 and first[b] > 0)
+    both = sample([g], first)  # with g: both true, the only model
+    assert both is not None and both[a] > 0 and both[b] > 0
+    assert sample([g], both) is None

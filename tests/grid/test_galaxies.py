@@ -178,7 +178,7 @@ def test_kernel_partitions_and_deduction():
         got = kernel.run(H, W, round(SEEDS[0] * H * W + SEEDS[1]), np.asarray([1.0, 1.5, 1.5, 4.0]),
                          rng.random(2 * H * W + 2), *bufs)
         K = abs(got) - 1
-        dots, sol = _relabelled(bufs[0][:2 * K].reshape(K, 2), bufs[1].reshape(H, W))
+        dots, sol = _relabelled(bufs[1][:2 * K].reshape(K, 2), bufs[2].reshape(H, W))
         inst = T.make_instance({"W": W, "H": H}, {"W": W, "H": H, "dots": dots}, sol, source="test")
         assert T.verify(inst, sol).solved
         labels = deduce_regions(H, W, dots)

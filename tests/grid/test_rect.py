@@ -139,15 +139,20 @@ def test_not_rect_claims():
                        incorrect=[{"type": "NotRect", "r0": 1, "c0": 1, "r1": 2, "c1": 2}])
 
 
-def test_block_draws_are_uniform_in_range_and_repeat_per_seed():
-    """The generator's integer draws (regions.Draws, issue 14) come from blocks of floats: each
-    below n, the same sequence for the same seed, every value about equally often."""
+def test_draws_repeat_generator_integers_exactly():
+    """The generator's integer draws (regions.Draws, issue 14) are ``Generator.integers(n)``'s own,
+    small and huge ranges alike, and ``finish`` leaves the generator where those calls would (the
+    next draws of any kind agree); a range beyond 2**32 is refused."""
     from kumo_gym.envs.grid.regions import Draws
 
-    a, b = Draws(np.random.default_rng(5)), Draws(np.random.default_rng(5))
-    xs = [a.integers(n) for n in [1, 2, 3, 7, 1000] * 40]
-    assert xs == [b.integers(n) for n in [1, 2, 3, 7, 1000] * 40]
-    assert all(0 <= x < n for x, n in zip(xs, [1, 2, 3, 7, 1000] * 40))
-    d = Draws(np.random.default_rng(7))
-    counts = np.bincount([d.integers(6) for _ in range(6000)], minlength=6)
-    assert counts.min() > 800 and counts.max() < 1200
+    ns = np.random.default_rng(1).integers(1, 3000, 3000).tolist() + [1, 2, 3, 2**31, 2**32 - 1, 2**32] * 50
+    for seed in range(3):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        b.integers(5)  # a buffered 32-bit half in the generator's state to start from
+        a.integers(5)
+        draws = Draws(b)
+        assert [int(a.integers(n)) for n in ns[seed::3]] == [draws.integers(n) for n in ns[seed::3]]
+        draws.finish()
+        assert int(a.integers(9)) == int(b.integers(9)) and a.random() == b.random()
+    with pytest.raises(ValueError):
+        Draws(np.random.default_rng(0)).integers(2**32 + 1)

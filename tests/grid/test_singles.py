@@ -97,3 +97,23 @@ def test_grade_sees_connectivity():
     assert min(grades) < 2 and grades == [T.grade(i) for i in insts]
     plain = [T.encoding(i).engine.grade(T.encoding(i).assumptions()) for i in insts]
     assert max(plain) == 2
+
+
+def test_still_connected_matches_a_full_search():
+    """The generator's early-stopping check agrees with a full search while the black set grows."""
+    from kumo_gym.envs.grid.geometry import still_connected, unmarked_connected
+    from kumo_gym.envs.grid.singles import _near
+
+    rng = np.random.default_rng(3)
+    verdicts = set()
+    for H, W in [(2, 2), (4, 4), (5, 5), (6, 3)] * 5:
+        near, dark = _near(H, W), [False] * (H * W)
+        for idx in rng.permutation(H * W).tolist():
+            if any(dark[n] for n in near[idx]):
+                continue
+            dark[idx] = True
+            ok = still_connected(dark, near, idx)
+            assert ok == unmarked_connected(dark, near)
+            verdicts.add(ok)
+            dark[idx] = ok
+    assert verdicts == {True, False}

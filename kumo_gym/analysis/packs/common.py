@@ -39,19 +39,32 @@ def negations(**pairs: str) -> dict:
     return {"opposites": opposites, "negative_kinds": frozenset(pairs.values())}
 
 
+def pack_rules(table: str, discharge: set) -> dict:
+    """A pack's own ``rules`` from a text table, one rule a line: its id, then the kinds it may
+    output (``R_ONLY_CAND TreeCandidate Tent``); the rules every pack has follow
+    (:func:`_closed_rules`)."""
+    rows = (line.split() for line in table.strip().splitlines())
+    return _closed_rules({rule: frozenset(kinds) for rule, *kinds in rows}, discharge)
+
+
+def _closed_rules(own: dict, discharge: set) -> dict:
+    """``own`` (rule id -> the kinds it may output), then the two rules every pack has: the cause of a
+    contradiction, and the discharge of a branch, which may output the ``discharge`` kinds."""
+    return {**own, CONTRADICTION_CAUSE: frozenset({"Contradiction"}), DISCHARGE: frozenset(discharge)}
+
+
 def generic_rules(solution: set, negative: set = frozenset(), clues: set = frozenset(), counts: set = frozenset(),
                   cand: bool = False) -> dict:
     """The generic rule table of reasoning_graphs.md §6 ("Other puzzles") for the given kinds."""
+    cands = frozenset({"Cand"}) if cand else frozenset()
     rules = {
         "R_CLUE_STATED": frozenset(clues),
-        "R_ELIM_BY_RULE": frozenset(negative) | (frozenset({"Cand"}) if cand else frozenset()),
+        "R_ELIM_BY_RULE": frozenset(negative) | cands,
         "R_FORCED": frozenset(solution),
         "R_COUNT": frozenset(counts),
-        "R_CANDIDATES": frozenset({"Cand"}) if cand else frozenset(),
-        CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
-        DISCHARGE: frozenset(solution) | (frozenset({"Cand"}) if cand else frozenset()),
+        "R_CANDIDATES": cands,
     }
-    return {k: v for k, v in rules.items() if v}
+    return _closed_rules({k: v for k, v in rules.items() if v}, frozenset(solution) | cands)
 
 
 def claim_schema(solution: dict, clues: dict | None = None, counts: dict | None = None, other: dict | None = None,
@@ -70,7 +83,6 @@ def claim_schema(solution: dict, clues: dict | None = None, counts: dict | None 
                                cand=cand),
         **negations(**opposite),
     }
-
 
 
 # ---- phrase sets ---------------------------------------------------------------------------

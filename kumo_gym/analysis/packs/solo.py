@@ -15,9 +15,9 @@ from typing import Any
 
 from ..deduce import Model
 from ..reading import Found, Reader
-from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
+from ..schema import Pack
 from ..text import DIGITS, LIST_OR, NEG, NOT_A_LIST, UNITX, Norm, axis_of, ints, tokens
-from .common import cell_fields
+from .common import cell_fields, pack_rules
 
 _UNIT_LATER = r"(?:already\s+|now\s+|also\s+|still\s+|then\s+)?"
 
@@ -189,17 +189,15 @@ PACK = SOLO = SoloPack(
     },
     solution_kinds=frozenset({"Assign"}),
     clue_kinds=frozenset({"Given", "UnitHas"}),
-    rules={
-        "R_UNIT_HAS_STATED": frozenset({"UnitHas"}),
-        "R_UNIT_MISSING_STATED": frozenset({"UnitMissing"}),
-        "R_ELIM_BY_UNIT_PRESENCE": frozenset({"Cand"}),
-        "R_ELIM_BY_CONSTRAINT": frozenset({"Cand"}),
-        "R_ONLY_REMAINING_IN_CELL": frozenset({"Assign"}),
-        "R_ONLY_MISSING_DIGIT_IN_UNIT": frozenset({"Assign"}),
-        "R_PATTERN_EXPERT": frozenset({"Cand", "Assign", "UnitPlaces"}),
-        CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
-        DISCHARGE: frozenset({"Cand", "Assign"}),
-    },
+    rules=pack_rules("""
+        R_UNIT_HAS_STATED UnitHas
+        R_UNIT_MISSING_STATED UnitMissing
+        R_ELIM_BY_UNIT_PRESENCE Cand
+        R_ELIM_BY_CONSTRAINT Cand
+        R_ONLY_REMAINING_IN_CELL Assign
+        R_ONLY_MISSING_DIGIT_IN_UNIT Assign
+        R_PATTERN_EXPERT Cand Assign UnitPlaces
+    """, discharge={"Cand", "Assign"}),
     claim_notes=("Assign states a digit in a cell; Cand OUT removes the listed digits from a cell "
                  "(one claim per eliminated digit), Cand IN lists a cell's only possible digits. "
                  "unit is ROW, COL or BOX; boxes are numbered row-major."),

@@ -15,9 +15,9 @@ from typing import Any
 
 from ..deduce import Constraint, Model
 from ..reading import Found, Reader
-from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
+from ..schema import Pack
 from ..text import LINE, LIST, LIST_OR, NEG, SUBJ, Norm, axis_of, tokens
-from .common import cell_fields, lines, negations, neighbours4, neighbours8
+from .common import cell_fields, lines, negations, neighbours4, neighbours8, pack_rules
 
 _EMPTY = r"(?:empty|grass|blank|unoccupied|blocked|ruled\s+out|excluded|eliminated|impossible|free\s+of\s+tents)"
 _TREE_REF = r"(?:the\s+)?(?:tree\s+(?:at\s+)?)?@\d+@"
@@ -239,16 +239,14 @@ PACK = TENTS = TentsPack(
     },
     solution_kinds=frozenset({"Tent", "NotTent"}),
     clue_kinds=frozenset({"Tree", "Quota"}),
-    rules={
-        "R_COUNT_REMAINING": frozenset({"Remaining"}),
-        "R_LINE_BLOCK": frozenset({"NotTent"}),
-        "R_NO_TOUCH": frozenset({"NotTent"}),
-        "R_CELL_NEEDS_TREE": frozenset({"NotTent"}),
-        "R_ONLY_CAND": frozenset({"TreeCandidate", "Tent"}),
-        "R_LINE_CAND": frozenset({"LineCandidates", "Tent"}),
-        CONTRADICTION_CAUSE: frozenset({"Contradiction"}),
-        DISCHARGE: frozenset({"Tent", "NotTent"}),
-    },
+    rules=pack_rules("""
+        R_COUNT_REMAINING Remaining
+        R_LINE_BLOCK NotTent
+        R_NO_TOUCH NotTent
+        R_CELL_NEEDS_TREE NotTent
+        R_ONLY_CAND TreeCandidate Tent
+        R_LINE_CAND LineCandidates Tent
+    """, discharge={"Tent", "NotTent"}),
     claim_notes=("Quota is the row/column clue; Remaining is how many tents a line still needs at "
                  "that point. TreeCandidate/LineCandidates list exactly the cells the text names "
                  "(cell_r[i], cell_c[i] is one cell). axis is ROW or COL."),

@@ -21,23 +21,23 @@ from numba import types as nt
 
 _I64 = nt.int64[::1]
 _F64 = nt.float64[::1]
-#: (H, W, seeds, weights, uniforms, dots, own, grow, opn, known, work) -> see :func:`run`
-RUN_SIG = nt.int64(nt.int64, nt.int64, nt.int64, _F64, _F64, _I64, _I64, _I64, _I64, _I64, _I64)
-
-
-_DR = (-1, 0, 1, 0)
-_DC = (0, 1, 0, -1)
+#: (H, W, seeds, weights, uniforms, nbr, dots, own, grow, opn, known, work) -> see :func:`run`
+RUN_SIG = nt.int64(nt.int64, nt.int64, nt.int64, _F64, _F64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
 
 
 def scratch(H: int, W: int) -> tuple:
-    """``(dots, own, grow, opn, known, work)`` buffers for :func:`run` on an H x W grid."""
+    """``(nbr, dots, own, grow, opn, known, work)`` for :func:`run` on an H x W grid: the neighbour
+    table (cell i's neighbour up, right, down, left at ``4 * i + d``, -1 off the grid) and buffers."""
     n = H * W
-    return (np.zeros(2 * n, np.int64), np.zeros(n, np.int64), np.zeros(n * n + n, np.int64),
+    r, c = np.divmod(np.arange(n), W)
+    nbr = np.stack([np.where(r > 0, np.arange(n) - W, -1), np.where(c < W - 1, np.arange(n) + 1, -1),
+                    np.where(r < H - 1, np.arange(n) + W, -1), np.where(c > 0, np.arange(n) - 1, -1)], axis=1)
+    return (np.ascontiguousarray(nbr.ravel(), np.int64), np.zeros(2 * n, np.int64), np.zeros(n, np.int64), np.zeros(n * n + n, np.int64),
             np.zeros(n * n, np.int64), np.zeros(n * n, np.int64), np.zeros(4 * n + 8, np.int64))
 
 
 @njit(RUN_SIG, cache=True, nogil=True, _nrt=False, error_model="numpy")
-def run(H, W, seeds, weights, uniforms, dots, own, grow, opn, known, work):
+def run(H, W, seeds, weights, uniforms, nbr, dots, own, grow, opn, known, work):
     """Draw a partition into ``own`` (region of each cell, regions numbered as the dots come in
     ``dots``: r2, c2 per dot) and deduce from its dots. Returns ``K + 1`` (K dots) when the
     deduction decides every cell, ``-(K + 1)`` when it does not, 0 when the uniforms ran out.
@@ -134,19 +134,22 @@ def run(H, W, seeds, weights, uniforms, dots, own, grow, opn, known, work):
                 continue
             for q in range(stack):
                 x = work[q]
-                a, b = dots[2 * j] - x // W, dots[2 * j + 1] - x % W
-                for y in (x, a * W + b if 0 <= a < H and 0 <= b < W else -1):
-                    if y >= 0 and grow[j * n + y]:
-                        grow[j * n + y] = 0
-                        grow[cnt + j] -= 1
+                if grow[j * n + x]:
+                    grow[j * n + x] = 0
+                    grow[cnt + j] -= 1
+                a = dots[2 * j] - x // W
+                b = dots[2 * j + 1] - x % W
+                if 0 <= a < H and 0 <= b < W and grow[j * n + a * W + b]:
+                    grow[j * n + a * W + b] = 0
+                    grow[cnt + j] -= 1
         for q in range(stack):  # region k may grow next to them
             x = work[q]
             for d in range(4):
-                r, c = x // W + _DR[d], x % W + _DC[d]
-                if r < 0 or r >= H or c < 0 or c >= W:
+                y = nbr[4 * x + d]
+                if y < 0:
                     continue
-                y = r * W + c
-                a, b = dots[2 * k] - r, dots[2 * k + 1] - c
+                a = dots[2 * k] - y // W
+                b = dots[2 * k + 1] - y % W
                 if own[y] < 0 and 0 <= a < H and 0 <= b < W and own[a * W + b] < 0 and a * W + b != y \
                         and not grow[k * n + y]:
                     grow[k * n + y] = 1
@@ -214,13 +217,11 @@ def run(H, W, seeds, weights, uniforms, dots, own, grow, opn, known, work):
                 x = work[head]
                 head += 1
                 for d in range(4):
-                    r, c = x // W + _DR[d], x % W + _DC[d]
-                    if 0 <= r < H and 0 <= c < W:
-                        y = r * W + c
-                        if not work[n + y] and opn[y * n + j]:
-                            work[n + y] = 1
-                            work[tail] = y
-                            tail += 1
+                    y = nbr[4 * x + d]
+                    if y >= 0 and not work[n + y] and opn[y * n + j]:
+                        work[n + y] = 1
+                        work[tail] = y
+                        tail += 1
             for i in range(n):
                 if opn[i * n + j] and not work[n + i]:
                     opn[i * n + j] = 0

@@ -23,15 +23,14 @@ exactly one solution. No allocation (the caller passes every buffer), no referen
 from numba import njit
 from numba import types as nt
 
-_I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
 #: (mask, mate, nbr, lcells, lstart, tp, tm) -> -1 contradiction, else the number of cells settled
-SETTLE_SIG = nt.int64(_I8, _I64, _I64, _I64, _I64, _I64, _I64)
+SETTLE_SIG = nt.int64(_I64, _I64, _I64, _I64, _I64, _I64, _I64)
 
 
 @njit(SETTLE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
 def settle(mask, mate, nbr, lcells, lstart, tp, tm):
-    """The rules of the module docstring to a fixpoint on ``mask`` (one int8 per cell, row-major).
+    """The rules of the module docstring to a fixpoint on ``mask`` (one per cell, row-major).
     ``mate[i]``: the other cell of i's slot (i itself for a single cell); ``nbr[4i:4i+4]``: its
     neighbours (-1 none); line L's cells, in order, are ``lcells[lstart[L]:lstart[L+1]]``;
     ``tp``/``tm``: per line its + and - count, -1 hidden."""
@@ -68,38 +67,29 @@ def settle(mask, mate, nbr, lcells, lstart, tp, tm):
                 if t < 0:
                     continue
                 bit = 1 << kind
+                lo = 0
+                hi = 0
                 for rnd in range(2):  # 0: the bounds, 1: strike out what breaks them
-                    if rnd == 0:
-                        lo = 0
-                        hi = 0
                     for p in range(a, b):
                         c = lcells[p]
-                        m = mask[c]
-                        along = p + 1 < b and lcells[p + 1] == mate[c]
                         if p > a and lcells[p - 1] == mate[c]:
                             continue  # the second cell of a slot along the line: counted with the first
+                        along = p + 1 < b and lcells[p + 1] == mate[c]
+                        # the options by which the unit adds k to the count (yes) or nothing (no)
                         if along:
-                            k = 2 if kind == 2 else 1
-                            yes = (m & 4) != 0 if kind == 2 else (m & 3) != 0
-                            no = (m & 3) != 0 if kind == 2 else (m & 4) != 0
+                            yes = 4 if kind == 2 else 3
                         else:
-                            k = 1
-                            yes = (m & bit) != 0
-                            no = (m & (7 - bit)) != 0
+                            yes = bit
+                        no = 7 - yes
+                        k = 2 if along and kind == 2 else 1
+                        m = mask[c]
                         if rnd == 0:
-                            if yes:
+                            if m & yes != 0:
                                 hi += k
-                            if not no:
-                                lo += k
-                            continue
-                        if not (yes and no):
-                            continue
-                        keep = 7
-                        if lo + k > t:  # taking k overshoots: the unit adds nothing
-                            keep = (3 if kind == 2 else 4) if along else 7 - bit
-                        elif hi - k < t:  # without it the line falls short: the unit adds k
-                            keep = (4 if kind == 2 else 3) if along else bit
-                        if keep != 7:
+                                if m & no == 0:
+                                    lo += k
+                        elif m & yes != 0 and m & no != 0 and (lo + k > t or hi - k < t):
+                            keep = no if lo + k > t else yes  # overshoot: adds nothing; short: adds k
                             mask[c] &= keep
                             if along:
                                 mask[mate[c]] &= keep
@@ -111,43 +101,37 @@ def settle(mask, mate, nbr, lcells, lstart, tp, tm):
             # runs of poles alternate: an odd run holds one more of the pole it starts with
             need = tp[line] - tm[line]
             odd = 0
+            start = a
+            sign = 0  # the pole the current run starts with, once one of its cells is settled
             for p in range(a, b + 1):
-                if p < b and mask[lcells[p]] & 4 != 0 and mask[lcells[p]] != 4:
-                    odd = -1  # a cell that may still be blank: no run is known
+                m = 4 if p == b else mask[lcells[p]]
+                if m == 4:  # the run ends
+                    if (p - start) % 2 == 1:
+                        if sign == 0:
+                            odd += 1
+                        else:
+                            need -= sign
+                    start = p + 1
+                    sign = 0
+                elif m & 4 != 0:
+                    odd = -1  # a cell may still be blank: the runs are not known
                     break
-            if odd < 0:
+                elif m != 3 and sign == 0:
+                    sign = (1 if m == 1 else -1) * (1 if (p - start) % 2 == 0 else -1)
+            if odd <= 0 or (need != odd and need != -odd):
                 continue
             start = a
-            for p in range(a, b + 1):
-                if p < b and mask[lcells[p]] != 4:
-                    continue
-                if (p - start) % 2 == 1:
-                    first = 0
-                    for q in range(start, p):
-                        m = mask[lcells[q]]
-                        if m == 1 or m == 2:
-                            first = (1 if m == 1 else -1) * (1 if (q - start) % 2 == 0 else -1)
-                            break
-                    if first == 0:
-                        odd += 1
-                    else:
-                        need -= first
-                start = p + 1
-            if odd == 0 or (need != odd and need != -odd):
-                continue
-            start = a
-            for p in range(a, b + 1):
-                if p < b and mask[lcells[p]] != 4:
-                    continue
-                if (p - start) % 2 == 1:
-                    known = False
-                    for q in range(start, p):
-                        if mask[lcells[q]] != 3:
-                            known = True
-                    if not known:
+            sign = 0
+            for p in range(a, b + 1):  # every open odd run starts with the pole in excess
+                m = 4 if p == b else mask[lcells[p]]
+                if m == 4:
+                    if (p - start) % 2 == 1 and sign == 0:
                         mask[lcells[start]] = 1 if need > 0 else 2
                         changed = True
-                start = p + 1
+                    start = p + 1
+                    sign = 0
+                elif m != 3:
+                    sign = 1
     settled = 0
     for i in range(n):
         if mask[i] == 1 or mask[i] == 2 or mask[i] == 4:

@@ -59,10 +59,8 @@ def run(H, W, nbr, target, scatter, order, black, full, clue, st, work):
     success, 0 when the deduction cannot solve even the full set (draw again).
     """
     n = H * W
-    L = max(H, W)
     dep, low, par, nxt, stk = 0, n, 2 * n, 3 * n, 4 * n
-    seq = 5 * n  # seq[d * L + k]: the k-th cell from a number in direction d
-    b = seq + 4 * L  # per direction: distance to a black cell or the edge, lowest and highest reach
+    b = 5 * n  # per direction of a number: the distance to a black cell or the edge, the white run
     gen = target > 0
     if gen:
         count = 0
@@ -154,57 +152,55 @@ def run(H, W, nbr, target, scatter, order, black, full, clue, st, work):
                                 changed += 1
             for k in range(n):  # sight counts
                 num = clue[k]
-                if num <= 0 or status < 0:
+                if num <= 0:
                     continue
-                for d in range(4):
+                slo, shi = 0, 0
+                for d in range(4):  # the cell at distance q in direction d is k + q * step
+                    step = W * (d - 1) if d % 2 == 0 else 2 - d
+                    edge = (k // W if d == 0 else H - 1 - k // W) if d % 2 == 0 else (W - 1 - k % W if d == 1 else k % W)
                     m = 0
-                    u = nbr[4 * k + d]
-                    while u >= 0 and st[u] >= 0:
-                        work[seq + d * L + m] = u
+                    while m < edge and st[k + (m + 1) * step] >= 0:
                         m += 1
-                        u = nbr[4 * u + d]
                     w = 0
-                    while w < m and st[work[seq + d * L + w]] > 0:
+                    while w < m and st[k + (w + 1) * step] > 0:
                         w += 1
                     work[b + d] = m
                     work[b + 4 + d] = w
-                    work[b + 8 + d] = m
-                # one pass of bounds from the others' (Tatham's strength; a fixpoint would deduce
-                # more and leave puzzles sparser than his)
-                slo = work[b + 4] + work[b + 5] + work[b + 6] + work[b + 7]
-                shi = work[b + 8] + work[b + 9] + work[b + 10] + work[b + 11]
+                    slo += w
+                    shi += m
                 if slo + 1 > num or shi + 1 < num:
                     status = -1
+                    break
+                # one pass of bounds from the others' (Tatham's strength; a fixpoint would deduce
+                # more and leave puzzles sparser than his)
                 for d in range(4):
-                    if status < 0:
-                        break
-                    m, lo, hi = work[b + d], work[b + 4 + d], work[b + 8 + d]
-                    a = max(lo, num - 1 - (shi - hi))
-                    z = min(hi, num - 1 - (slo - lo))
-                    # a reach k is possible only where the cell after it is not white (or k is the whole run)
-                    while a <= z and a < m and st[work[seq + d * L + a]] > 0:
+                    step = W * (d - 1) if d % 2 == 0 else 2 - d
+                    m = work[b + d]
+                    lo = work[b + 4 + d]
+                    a = num - 1 - shi + m
+                    a = max(a, lo)
+                    z = num - 1 - slo + lo
+                    z = min(z, m)
+                    # a reach is possible only where the cell after it is not white (or it is the whole run)
+                    while a <= z and a < m and st[k + (a + 1) * step] > 0:
                         a += 1
-                    while z >= a and z < m and st[work[seq + d * L + z]] > 0:
+                    while z >= a and z < m and st[k + (z + 1) * step] > 0:
                         z -= 1
                     if a > z:
                         status = -1
-                    else:
-                        work[b + 4 + d] = a
-                        work[b + 8 + d] = z
-                if status < 0:
-                    break
-                for d in range(4):
-                    m, lo, hi = work[b + d], work[b + 4 + d], work[b + 8 + d]
-                    for q in range(lo):
-                        u = work[seq + d * L + q]
+                        break
+                    for q in range(1, a + 1):
+                        u = k + q * step
                         if st[u] == 0:
                             st[u] = 1
                             changed += 1
-                    if lo == hi and lo < m:
-                        u = work[seq + d * L + lo]
+                    if a == z and a < m:
+                        u = k + (a + 1) * step
                         if st[u] == 0:
                             st[u] = -1
                             changed += 1
+                if status < 0:
+                    break
             if status < 0 or changed > 0:
                 continue
             # connectivity: open cut vertices of the non-black graph are white (iterative Tarjan)

@@ -6,10 +6,10 @@ import dataclasses
 import numpy as np
 
 from ...core.instance import Instance
-from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets
-from .deduce.filling import shape_cuts
+from .deduce.filling import SMALL, partition, reduce_exactly, reduce_givens, shape_cuts, small_layout
 from .geometry import components, neighbours4, sized_block_cuts
 from .render import Sketch
 from .tatham.filling import largest
@@ -43,10 +43,13 @@ class FillingTask(GridTask):
     scores 1, whatever blocks it draws.
 
     ## Generation
-    §8: a random partition into blocks of at most max(W, H, 3) <= 9 cells (the largest digit
-    Tatham's parser takes), merging neighbours until no two
-    blocks of one size touch; every cell's digit given, then digits removed in a seeded random
-    order down to a minimal set that SAT, with lazy block-size cuts, proves unique.
+    §8, as Tatham's generator: a random layout of blocks of at most max(W, H, 3) <= 9 cells (the
+    largest digit Tatham's parser takes), no two of one size touching
+    (:func:`.deduce.filling.partition`); every cell's digit given, then whole blocks and then
+    single digits blanked in a seeded order while our deduction (a numba kernel,
+    :mod:`._filling_kernel`: the cells an unfinished block cannot be completed without) still
+    fills the grid, which proves the puzzle unique without search. Grids of at most 9 cells draw
+    the layout from, and check each blanking against, the table of all their solutions instead.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 4}`` writes a digit, ``0`` clears it. Givens are fixed.
@@ -118,62 +121,14 @@ class FillingTask(GridTask):
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
-        for _attempt in range(200):
-            sol = self._partition(rng, H, W)
-            if sol is None:
-                continue
-            full = self.encode({"grid": sol})
-            truth = np.zeros(full.formula.n_vars + 1, np.int8)
-            x = full.extra["x"]
-            truth[x.ravel()] = -1
-            for r in range(H):
-                for c in range(W):
-                    truth[x[r, c, sol[r][c] - 1]] = 1
-            keys = sorted(full.clues)
-            kept = reduce_clues(full.engine, [list(full.clues[k][1]) for k in keys], rng, truth)
-            on = {k for k, keep in zip(keys, kept) if keep}
-            return {"grid": [[sol[r][c] if (r, c) in on else EMPTY for c in range(W)] for r in range(H)]}, sol
+        if H * W <= SMALL:
+            sol = small_layout(rng, H, W, largest(W, H))
+            return {"grid": reduce_exactly(rng, sol, blocks(sol))}, sol
+        for _attempt in range(1000):
+            sol = partition(rng, H, W, largest(W, H))
+            if sol is not None:
+                return {"grid": reduce_givens(rng, sol, blocks(sol))}, sol
         raise RuntimeError(f"could not generate a {W}x{H} Filling puzzle")
-
-    @staticmethod
-    def _partition(rng: np.random.Generator, H: int, W: int) -> list[list[int]] | None:
-        """Blocks of at most max(W, H, 3) <= 9 cells (Tatham's limit) with no two of one size touching: from single cells, a block
-        touching another of its size is merged with a random neighbouring block while they fit."""
-        top = largest(W, H)
-        # blocks by label (a block keeps the label of the one that absorbed the others), their sizes
-        # and neighbouring blocks, and the blocks touching another of their size, kept up to date
-        members = {i: [i] for i in range(H * W)}
-        size = {i: 1 for i in range(H * W)}
-        adj = {i: {a * W + b for a, b in neighbours4(i // W, i % W, H, W)} for i in range(H * W)}
-        clash = {i for i in members if adj[i]}
-        for _ in range(20 * H * W):
-            if not clash:
-                out = [0] * (H * W)
-                for b, cells in members.items():
-                    for i in cells:
-                        out[i] = size[b]
-                return [out[r * W:(r + 1) * W] for r in range(H)]
-            order = sorted(clash)
-            block = order[int(rng.integers(len(order)))]
-            near = sorted(adj[block])
-            fit = [q for q in near if size[q] + size[block] <= top]
-            if not fit:
-                return None
-            q = fit[int(rng.integers(len(fit)))]
-            members[block] += members.pop(q)
-            size[block] += size.pop(q)
-            for y in adj.pop(q):
-                adj[y].discard(q)
-                if y != block:
-                    adj[y].add(block)
-                    adj[block].add(y)
-            clash.discard(q)
-            for x in (block, *adj[block]):
-                if any(size[y] == size[x] for y in adj[x]):
-                    clash.add(x)
-                else:
-                    clash.discard(x)
-        return None
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         fixed = self.givens(instance)

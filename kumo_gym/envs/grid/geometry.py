@@ -341,6 +341,28 @@ def unmarked_connected(marked: list[bool], near: list[list[int]]) -> bool:
     return len(seen) == len(marked) - sum(marked)
 
 
+def still_connected(marked: list[bool], near: list[list[int]], idx: int) -> bool:
+    """:func:`unmarked_connected` just after marking cell ``idx``, when the unmarked cells were
+    connected before: they still are exactly when the unmarked neighbours of ``idx`` are joined
+    without it (a search from one of them that stops once it has met the others)."""
+    ends = [j for j in near[idx] if not marked[j]]
+    if len(ends) <= 1:
+        return True
+    want = set(ends[1:])
+    seen = {ends[0]}
+    todo = [ends[0]]
+    while todo:
+        for j in near[todo.pop()]:
+            if not marked[j] and j not in seen:
+                if j in want:
+                    want.discard(j)
+                    if not want:
+                        return True
+                seen.add(j)
+                todo.append(j)
+    return False
+
+
 def step_towards(a: Cell, b: Cell) -> tuple[int, int]:
     """The unit step (dr, dc) from ``a`` towards ``b`` (same row, column or diagonal)."""
     return (int(np.sign(b[0] - a[0])), int(np.sign(b[1] - a[1])))
@@ -813,6 +835,23 @@ def loop_around(one: dict, step: dict, k: int, L: int) -> list[Cell] | None:
 def loop_edges(loop: list[Cell]) -> set:
     """The edges (sorted cell pairs) of a closed loop given as its cells in order."""
     return {tuple(sorted((loop[i - 1], loop[i]))) for i in range(len(loop))}
+
+
+def cycle(edges) -> list[Cell]:
+    """The cells of one closed loop, given as its edges (every cell on two), in the order the
+    loop visits them from its first cell in reading order (the direction is immaterial to the
+    callers: a loop's edges and pearls read the same either way)."""
+    adj: dict = {}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    start = min(adj)
+    out, prev, cur = [start], start, adj[start][0]
+    while cur != start:
+        out.append(cur)
+        a, b = adj[cur]
+        prev, cur = cur, (b if a == prev else a)
+    return out
 
 
 def loop_order(grid: list[list]) -> list[Cell]:

@@ -110,9 +110,8 @@ class MagnetsTask(GridTask):
         H, W = self.shape(state)
         enc = self.layout((H, W), lambda: self._rules(H, W))
         slot, single = enc.extra["slot"], enc.extra["single"]
-        pairs, singles, _ = slot_pairs(state["slots"])
-        lits = [v if (a, b) in set(pairs) else -v for (a, b), v in slot.items()]
-        lits += [v if cell in set(singles) else -v for cell, v in single.items()]
+        pairs, singles = (set(x) for x in slot_pairs(state["slots"])[:2])
+        lits = [v if ab in pairs else -v for ab, v in slot.items()] + [v if cell in singles else -v for cell, v in single.items()]
         return enc.with_clues({("layout",): ("R1", tuple(lits))} | {
             (key, i): ("R3", tuple(enc.extra["count"][key, i].eq(state[key][i])))
             for key, i, _, _ in count_lines(H, W) if state[key][i] is not None})

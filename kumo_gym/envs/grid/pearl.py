@@ -11,7 +11,7 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .geometry import loop_degree, loop_edges, loop_order, loop_vars, number_loops, random_loop, straight
+from .geometry import cycle, loop_degree, loop_edges, loop_vars, number_loops, random_loop, straight
 from .play import grid_edges
 from .regions import LoopAnswers
 from .render import Sketch
@@ -144,25 +144,26 @@ class PearlTask(LoopAnswers, GridTask):
         deterministic) also fits those pearls, move to it (it allows all of them and more, so this ends), redrawing when
         it allows no more; then pearls are removed while the loop stays the only one."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
-        loop = sampler = None
+        loop = sampler = pearls = None  # pearls: those of loop, when already known
         while True:
             loop = loop or random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
             drawn = loop_edges(loop)
-            grid = self._pearls(loop, H, W)
+            grid = pearls or self._pearls(loop, H, W)
             enc = self.encode({"grid": grid})
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
             (limit, lits), eng = (GRADE_TARGET[level], enc.assumptions()), enc.engine
             # deduction solves it (probing at limit 1, propagation at 0): unique
             graded = limit is not None and eng.fixes_answer((eng.probe if limit else eng.propagate)(lits))
             # a second loop or None; at a grade limit from the draw's own solver alone (usually not unique)
-            sampler = sampler or eng.sampler()
+            sampler = sampler or eng.sampler(tuple(enc.extra["black"].ravel()) + tuple(enc.extra["white"].ravel()))
             other = None if graded or limit is None and eng.unique(lits, truth) else sampler(lits, truth)
             if other is not None:
-                nxt_loop = loop_order(enc.decode(other))
-                loop = nxt_loop if self._pearls(nxt_loop, H, W) != grid else None
+                nxt_loop = cycle(k for k, v in zip(grid_edges(H, W), other[enc.answer].tolist()) if v > 0)
+                pearls = self._pearls(nxt_loop, H, W)
+                loop, pearls = (nxt_loop, pearls) if pearls != grid else (None, None)
                 continue
             if limit is not None and not graded:
-                loop = None  # every pearl shown and still too hard for the level: another loop
+                loop = pearls = None  # every pearl shown and still too hard for the level: another loop
                 continue
             keys = sorted({k[1:] for k in enc.clues})
             groups = [enc.assumptions([("on", *x), (grid[x[0]][x[1]], *x)]) for x in keys]

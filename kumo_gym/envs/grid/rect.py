@@ -154,8 +154,14 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
         return Encoding(f, [y for y, *_ in cands], decode)
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        draws = Draws(rng)  # rng.integers exactly, without a numpy call per draw (dozens per division)
+        try:
+            return self._draw(draws, params)
+        finally:
+            draws.finish()
+
+    def _draw(self, rng: Draws, params: dict) -> tuple[dict, list[list]]:
         W, H = params["W"], params["H"]
-        rng = Draws(rng)  # integers from blocks of floats: dozens of draws per division
         for _ in range(1000):
             h2, w2 = (max(1, int(x / (1.0 + params.get("expansion", 0.0)))) for x in (H, W))
             h2, w2 = (h2, w2) if h2 * w2 >= 2 else (min(H, 2), 1 if H >= 2 else 2)

@@ -95,19 +95,57 @@ def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
 
 
 class Draws:
-    """Uniform integers below n, as ``Generator.integers(n)`` draws them, but from blocks of the
-    generator's floats (``floor(u * n)``): a numpy call per draw costs microseconds, and a random
-    division takes dozens (issue 14). Deterministic for a given generator state."""
+    """``integers(n)`` exactly as ``Generator.integers(n)`` draws it (n up to 2**32), without a
+    numpy call per draw (microseconds each; a random division takes dozens, issue 14): the raw
+    64-bit outputs of the generator's PCG64 come in blocks, each split in two 32-bit halves
+    (low first, the high one kept for the next draw, as PCG64 does) and scaled to [0, n) by
+    Lemire's method with numpy's rejection threshold. :meth:`finish` leaves the generator where
+    the same ``integers`` calls would have: the block's unused outputs are given back (a reset
+    and an ``advance``). Other bit generators are simply called."""
 
-    def __init__(self, rng, block: int = 64):
-        self.rng, self.block, self.buf, self.i = rng, block, [], 0
+    def __init__(self, rng, block: int = 32):
+        self.rng, self.bg, self.block = rng, rng.bit_generator, block
+        self.exact = type(self.bg).__name__ == "PCG64"
+        if self.exact:
+            self.saved = self.bg.state
+            self.has, self.half = self.saved["has_uint32"], self.saved["uinteger"]
+            self.buf, self.i, self.used = [], 0, 0
+
+    def _next32(self) -> int:
+        if self.has:
+            self.has = 0
+            return self.half
+        if self.i == len(self.buf):
+            self.buf, self.i = self.bg.random_raw(self.block).tolist(), 0
+        x = self.buf[self.i]
+        self.i += 1
+        self.used += 1
+        self.has, self.half = 1, x >> 32
+        return x & 0xFFFFFFFF
 
     def integers(self, n: int) -> int:
-        if self.i == len(self.buf):
-            self.buf, self.i = self.rng.random(self.block).tolist(), 0
-        u = self.buf[self.i]
-        self.i += 1
-        return min(int(u * n), n - 1)  # u * n rounds to n only at u just below 1
+        if not self.exact:
+            return int(self.rng.integers(n))
+        if not 1 <= n <= 1 << 32:
+            raise ValueError(f"Draws.integers: n = {n} must be between 1 and 2**32")
+        if n == 1:
+            return 0  # numpy draws nothing for a one-value range
+        m = self._next32() * n
+        if m & 0xFFFFFFFF < n:
+            threshold = (0xFFFFFFFF - (n - 1)) % n
+            while m & 0xFFFFFFFF < threshold:
+                m = self._next32() * n
+        return m >> 32
+
+    def finish(self) -> None:
+        """Put the generator where the ``integers`` calls so far would have left it."""
+        if self.exact:
+            self.bg.state = self.saved
+            self.bg.advance(self.used)
+            state = self.bg.state
+            state["has_uint32"], state["uinteger"] = self.has, self.half
+            self.bg.state = state
+            self.saved, self.buf, self.i, self.used = state, [], 0, 0
 
 
 def _free_rect(rows: list[bytearray], r: int, c: int, kinds: list, rng) -> tuple[int, int, int, int]:

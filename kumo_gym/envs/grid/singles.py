@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -9,17 +10,25 @@ from ...core.instance import Instance
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .geometry import components, connected_cuts, neighbours4, unmarked_connected
+from .geometry import components, connected_cuts, neighbours4, still_connected
 from .latin import random_latin
 from .render import Sketch
 
 BLACK, WHITE = -1, 0  # WHITE is the move value "keep this cell's number"
 
 
-def line_pairs(H: int, W: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Every pair of cells sharing a row (row by row), then a column (column by column)."""
+@functools.cache
+def line_pairs(H: int, W: int) -> tuple[tuple[tuple[int, int], tuple[int, int]], ...]:
+    """Every pair of cells sharing a row (row by row), then a column (column by column); built once
+    per size (generation and verification read it on every call)."""
     rows = [((r, a), (r, b)) for r in range(H) for a in range(W) for b in range(a + 1, W)]
-    return rows + [((a, c), (b, c)) for c in range(W) for a in range(H) for b in range(a + 1, H)]
+    return tuple(rows + [((a, c), (b, c)) for c in range(W) for a in range(H) for b in range(a + 1, H)])
+
+
+@functools.cache
+def _near(H: int, W: int) -> list[list[int]]:
+    """Every cell's orthogonal neighbours as flat indices (read only)."""
+    return [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,7 +126,9 @@ class SinglesTask(GridTask):
         H, W = len(nums), len(nums[0])
         enc = self.layout((H, W), lambda: self._rules(H, W))
         x, same = enc.extra["black"], enc.extra["same"]
-        clues = {(a, b): ("R3", (same[a, b],)) for a, b in line_pairs(H, W) if nums[a[0]][a[1]] == nums[b[0]][b[1]]}
+        flat = [v for row in nums for v in row]
+        clues = {(a, b): ("R3", (same[a, b],)) for a, b in line_pairs(H, W)
+                 if flat[a[0] * W + a[1]] == flat[b[0] * W + b[1]]}
         arr = np.asarray(nums)
 
         def decode(value: np.ndarray) -> list[list]:
@@ -151,13 +162,13 @@ class SinglesTask(GridTask):
         W, H = params["W"], params["H"]
         for _attempt in range(5000):
             nums = [row[:W] for row in random_latin(rng, max(W, H))[:H]]
-            near = [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+            near = _near(H, W)
             dark = [False] * (W * H)
             for idx in rng.permutation(W * H).tolist():
                 if any(dark[n] for n in near[idx]):
                     continue
                 dark[idx] = True
-                if not unmarked_connected(dark, near):
+                if not still_connected(dark, near, idx):
                     dark[idx] = False
             black = np.asarray(dark, bool).reshape(H, W)
             for r, c in sorted(zip(*np.nonzero(black))):
@@ -168,7 +179,7 @@ class SinglesTask(GridTask):
             enc = self.encode(state)
             truth = np.zeros(enc.formula.n_vars + 1, np.int8)
             truth[enc.answer] = np.where(black.ravel(), 1, -1)
-            if enc.engine.unique(enc.assumptions(), truth):
+            if enc.engine.unique(enc.assumptions(), truth, deduce=False):  # propagation never settles it
                 return state, np.where(black, BLACK, np.asarray(nums)).tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Singles puzzle")
 

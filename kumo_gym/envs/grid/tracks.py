@@ -11,15 +11,14 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .deduce.tracks import STRIP_ORDERS, path_masks, strip_pieces
+from .deduce.tracks import STRIP_ORDERS, few, path_masks, strip_pieces
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
 from .play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, grid_edges
 from .render import Sketch
 from .tatham.tracks import count_labels, given_pieces, track_ends
 
 PIECES = ("", "UR", "UD", "UL", "RD", "RL", "DL")
-#: above this many cells Tricky also keeps probing-solvable piece sets: a minimal set there has a
-#: third fewer pieces than Tatham's bounded Tricky solver needs (15x15: 7.9 against 11.8)
+#: above this many cells Tricky keeps probing-solvable piece sets (a minimal one: 7.9 at 15x15, Tatham 11.8)
 BOUNDED_ABOVE = 100
 #: there, as many pieces stay as Tatham's show: a share of the track (15x15dt: 11.5 over 60 puzzles)
 BOUNDED_SHARE = 0.16
@@ -139,17 +138,18 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
 
     @staticmethod
     def _rules(H: int, W: int) -> Encoding:
-        """Direction variables per cell (the answer's symbols) with R2 between neighbours,
-        track-cell counters, R3 by cuts (geometry.track_vars)."""
+        """Direction variables per cell (R2 between neighbours), line counters, R3 by cuts (geometry.track_vars)."""
         f = Formula()
         d, t, decode, cuts = track_vars(f, H, W, rule="R2")
         rows, cols = [f.count(t[r].tolist()) for r in range(H)], [f.count(t[:, c].tolist()) for c in range(W)]
         return Encoding(f, d.ravel(), decode, cuts=cuts, cut_rule="R3", extra={"d": d, "rows": rows, "cols": cols})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Tricky on small grids keeps the better of two draws (fewer pieces: Tatham's 8x8dt average 4.0 to 4.3)."""
+        """Tricky on small grids keeps the better of two draws, or the first with few pieces (``deduce.tracks.few``)."""
         tries = 2 if params["tatham_difficulty"] != "e" and params["W"] * params["H"] <= BOUNDED_ABOVE else 1
-        draws = [self._draw(rng, params) for _ in range(tries)]
+        draws = [self._draw(rng, params)]
+        while len(draws) < tries and not few(draws[-1][0]):
+            draws.append(self._draw(rng, params))
         return min(draws, key=lambda d: len(d[0]["given_pieces"]))
 
     def _draw(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:

@@ -16,8 +16,8 @@ from .geometry import change_one, scatter_symbols, sight_lines
 from .render import Sketch, sketch_cells
 from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
 
-#: Tatham's layouts put a mirror on 35 % (3x3), 37 % (4x4), 40 % (7x7) of the cells; ours on 0.33 + 0.0015 W H
-MIRROR_SHARE = (0.33, 0.0015)
+#: mirrors on base + per-cell W H of the cells: Tatham's 35/37/40 % at 3x3/4x4/7x7, ~38 % at Easy 4x4
+MIRROR_SHARE = {"e": (0.36, 0.0015), "n": (0.33, 0.0015), "t": (0.33, 0.0015)}
 #: the §8 grade per level (Tatham's: mostly 0 at e, 1-2 at n; after 6 layouts the first unique one is
 #: taken), and the monster draws per mirror layout
 GRADE_TARGET, LAYOUT_TRIES = {"e": 0, "n": 1, "t": 1}, 3
@@ -145,7 +145,7 @@ class UndeadTask(GridTask):
         deep = GRADE_TARGET[level] > 0  # e: descend on the kernel's deduction (grade 0 is the target)
         for attempt in range(400):
             if attempt % LAYOUT_TRIES == 0:  # a new mirror layout (a new formula) every few draws
-                k = int((MIRROR_SHARE[0] + MIRROR_SHARE[1] * W * H) * W * H + rng.random())  # Tatham's mean
+                k = int((MIRROR_SHARE[level][0] + MIRROR_SHARE[level][1] * W * H) * W * H + rng.random())
                 layout = scatter_symbols(rng, H, W, k, MIRRORS)
                 free = [(r, c) for r in range(H) for c in range(W) if layout[r][c] == "."]
                 open_cells = self._opener(layout, free) if deep else opener(layout, free)

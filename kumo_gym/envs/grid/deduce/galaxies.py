@@ -147,7 +147,7 @@ def draw(rng: np.random.Generator, H: int, W: int, level: str, encode) -> tuple[
         K, solved = abs(got) - 1, got > 0
         if K <= 1:
             continue
-        dots, sol = _relabelled(bufs[0][:2 * K].reshape(K, 2), bufs[1].reshape(H, W))
+        dots, sol = _relabelled(bufs[1][:2 * K].reshape(K, 2), bufs[2].reshape(H, W))
         state = {"W": W, "H": H, "dots": dots}
         if level == "u" and attempt < 50:  # 'u': prefer puzzles that need search
             if solved or grade_layout(state, encode) < 2:

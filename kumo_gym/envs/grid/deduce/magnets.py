@@ -8,7 +8,7 @@ import functools
 import numpy as np
 
 from ....solvers.engine import Encoding, Engine, descend, reduce_clues
-from ..geometry import neighbours4, slot_pairs
+from ..geometry import neighbour_table, slot_pairs
 
 #: Tatham's ``S`` puzzles show about half their counts; removed ones come back, at random, up to it
 STRIP_KEEP = 0.5
@@ -66,7 +66,7 @@ class Deduction:
         step = {"L": 1, "R": -1, "T": W, "B": -W, "*": 0}
         self.mate = np.arange(H * W, dtype=np.int64) + np.fromiter((step[v] for row in slots for v in row), np.int64, H * W)
         self.nbr, self.lcells, self.lstart = _grid_arrays(H, W)
-        self.start = np.where(self.mate == np.arange(H * W), 4, 7).astype(np.int8)
+        self.start = np.where(self.mate == np.arange(H * W), 4, 7).astype(np.int64)
         self.tp, self.tm = np.asarray(tp, np.int64), np.asarray(tm, np.int64)
         self.mask = self.start.copy()
 
@@ -81,13 +81,13 @@ def lay(rng: np.random.Generator, slots: list[list[str]], share: float) -> list[
     """A solution on a slot layout: slots in random order, each left blank with chance ``share``,
     else a magnet in an orientation (chosen at random) that puts no pole beside a like one."""
     H, W = len(slots), len(slots[0])
-    sol = [[0] * W for _ in range(H)]
-    for k in rng.permutation(len(pairs := slot_pairs(slots)[0])):
-        a, b = pairs[int(k)]
+    sol, near = [[0] * W for _ in range(H)], neighbour_table(H, W)
+    for k in rng.permutation(len(pairs := slot_pairs(slots)[0])).tolist():
+        a, b = pairs[k]
         if rng.random() < share:
             continue
-        ok = [(s, -s) for s in (1, -1) if all(sol[x][y] != v for cell, v in ((a, s), (b, -s))
-                                              for x, y in neighbours4(*cell, H, W))]
+        ok = [(s, -s) for s in (1, -1) if all(sol[x][y] != s for x, y in near[a])
+              and all(sol[x][y] != -s for x, y in near[b])]
         if ok:
             (sol[a[0]][a[1]], sol[b[0]][b[1]]) = ok[int(rng.integers(len(ok)))]
     return sol
