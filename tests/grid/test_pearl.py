@@ -137,3 +137,15 @@ def test_image_draws_loop_and_pearls():
     empty, solved = T.render_rgb(inst), T.render_rgb(inst, SPEC_SOLUTION)
     assert empty.shape == solved.shape and not np.array_equal(empty, solved)
     assert "\u250c" in T.render(inst, SPEC_SOLUTION) and "*" in T.render(inst)
+
+
+def test_cycle_walks_a_loop_from_its_edges():
+    """geometry.cycle (the generator's second loops, issue 14): every cell of the loop once, from
+    the first in reading order, neighbours in turn, and the same edges back."""
+    from kumo_gym.envs.grid.geometry import cycle, loop_edges, random_loop
+
+    for seed in range(5):
+        loop = random_loop(np.random.default_rng(seed), 6, 6, 30)
+        edges = loop_edges(loop)
+        got = cycle(sorted(edges, reverse=seed % 2 == 1))
+        assert got[0] == min(loop) and sorted(got) == sorted(loop) and loop_edges(got) == edges

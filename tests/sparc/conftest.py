@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -17,6 +19,17 @@ def ref_lines(reference):
 @pytest.fixture(scope="session")
 def ref_records(ref_lines):
     return [json.loads(line) for line in ref_lines]
+
+
+def fresh_reset(seed: int, timeout: int, **env_kwargs) -> str:
+    """Make ``kumo_gym/SPaRC-v0`` with ``env_kwargs`` and reset it with ``seed`` in a fresh Python
+    process: the puzzle's level and whether numba was imported, e.g. ``"5 False"``."""
+    code = ("import sys, gymnasium as gym, kumo_gym\n"
+            f"env = gym.make('kumo_gym/SPaRC-v0', **{env_kwargs!r})\n"
+            f"env.reset(seed={seed})\n"
+            "print(env.unwrapped.instance.data['difficulty_level'], 'numba' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=timeout)
+    return out.stdout.strip().splitlines()[-1]
 
 
 def stored_paths(record) -> list[list[tuple[int, int]]]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
-import subprocess
 import sys
 
 import numpy as np
@@ -14,6 +13,8 @@ import pytest
 from kumo_gym.envs.sparc.generate import generate
 from kumo_gym.envs.sparc.puzzle import SparcPuzzle
 from kumo_gym.solvers.sparc import PRUNE_ALL, _run, kernels, puzzle_data
+
+from .conftest import fresh_reset
 
 pytestmark = pytest.mark.slow
 
@@ -78,9 +79,4 @@ def test_a_stale_build_is_ignored(built, monkeypatch, fresh_native):
 def test_a_level5_reset_with_the_build_needs_no_numba():
     if kernels.native() is None:
         pytest.skip("the native kernels are not built in this checkout (python -m kumo_gym.solvers.sparc.build_native)")
-    code = ("import sys, gymnasium as gym, kumo_gym\n"
-            "env = gym.make('kumo_gym/SPaRC-v0', level=5)\n"
-            "env.reset(seed=0)\n"
-            "print(env.unwrapped.instance.data['difficulty_level'], 'numba' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=600)
-    assert out.stdout.strip().splitlines()[-1] == "5 False"
+    assert fresh_reset(0, 600, level=5) == "5 False"

@@ -10,7 +10,7 @@ from kumo_gym.envs.sparc.puzzle import SparcPuzzle
 from kumo_gym.envs.sparc.rules import is_solution
 from kumo_gym.solvers.sparc import PRUNE_ALL, enumerate_python, enumerate_solutions, puzzle_data, solve_all
 
-from .conftest import stored_paths
+from .conftest import fresh_reset, stored_paths
 
 
 def test_numba_reproduces_every_stored_solution_set(ref_records):
@@ -142,12 +142,4 @@ def test_a_level4_reset_needs_no_numba():
     """Level 1-4 generation searches run in plain Python up to ``SMALL_PYTHON_SLICE`` nodes, so
     a typical level-4 reset in a fresh process never imports numba (issue 14, cold start; seed 4
     of the default env is a level-4 puzzle of about 60k search nodes)."""
-    import subprocess
-    import sys
-
-    code = ("import sys, gymnasium as gym, kumo_gym\n"
-            "env = gym.make('kumo_gym/SPaRC-v0')\n"
-            "env.reset(seed=4)\n"
-            "print(env.unwrapped.instance.data['difficulty_level'], 'numba' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
-    assert out.stdout.strip().splitlines()[-1] == "4 False"
+    assert fresh_reset(4, 300) == "4 False"

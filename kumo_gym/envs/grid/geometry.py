@@ -837,6 +837,23 @@ def loop_edges(loop: list[Cell]) -> set:
     return {tuple(sorted((loop[i - 1], loop[i]))) for i in range(len(loop))}
 
 
+def cycle(edges) -> list[Cell]:
+    """The cells of one closed loop, given as its edges (every cell on two), in the order the
+    loop visits them from its first cell in reading order (the direction is immaterial to the
+    callers: a loop's edges and pearls read the same either way)."""
+    adj: dict = {}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    start = min(adj)
+    out, prev, cur = [start], start, adj[start][0]
+    while cur != start:
+        out.append(cur)
+        a, b = adj[cur]
+        prev, cur = cur, (b if a == prev else a)
+    return out
+
+
 def loop_order(grid: list[list]) -> list[Cell]:
     """The cells of a numbered answer in the order of their numbers."""
     return [x for _, x in sorted((v, (r, c)) for r, row in enumerate(grid) for c, v in enumerate(row) if v > 0)]

@@ -11,7 +11,7 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .geometry import loop_degree, loop_edges, loop_order, loop_vars, number_loops, random_loop, straight
+from .geometry import cycle, loop_degree, loop_edges, loop_vars, number_loops, random_loop, straight
 from .play import grid_edges
 from .regions import LoopAnswers
 from .render import Sketch
@@ -158,7 +158,7 @@ class PearlTask(LoopAnswers, GridTask):
             sampler = sampler or eng.sampler(tuple(enc.extra["black"].ravel()) + tuple(enc.extra["white"].ravel()))
             other = None if graded or limit is None and eng.unique(lits, truth) else sampler(lits, truth)
             if other is not None:
-                nxt_loop = loop_order(enc.decode(other))
+                nxt_loop = cycle(k for k, v in zip(grid_edges(H, W), other[enc.answer].tolist()) if v > 0)
                 pearls = self._pearls(nxt_loop, H, W)
                 loop, pearls = (nxt_loop, pearls) if pearls != grid else (None, None)
                 continue
