@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 
 from ..tatham.tracks import track_ends
+from .net import neighbours
 
 #: random removal orders tried per track, by level (the fewest pieces kept): Tricky's better of two
 #: draws of two orders keeps 4.5 pieces at 8x8 against Tatham's 4.0 to 4.3; Hard is then reduced
@@ -42,7 +43,7 @@ def _run(state: dict, masks: np.ndarray, given: np.ndarray, order: np.ndarray) -
     H, W = len(state["row_counts"]), len(state["col_counts"])
     counts = np.asarray([*state["row_counts"], *state["col_counts"]], np.int64)
     side, cell, dsf = np.zeros(4 * H * W, np.int64), np.zeros(H * W, np.int64), np.zeros(H * W, np.int64)
-    return _tracks_kernel.run(H, W, counts, masks, order, given, side, cell, dsf)
+    return _tracks_kernel.run(H, W, neighbours(H, W, False), counts, masks, order, given, side, cell, dsf)
 
 
 def solves(state: dict, sol: list[list[str]]) -> int:
