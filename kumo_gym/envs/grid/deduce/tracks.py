@@ -61,11 +61,13 @@ def solves(state: dict, sol: list[list[str]]) -> int:
     return _run(state, masks, given, np.zeros(0, np.int64))
 
 
-def strip_pieces(rng: np.random.Generator, state: dict, masks: np.ndarray, path: list, orders: int = 1) -> dict:
+def strip_pieces(rng: np.random.Generator, state: dict, masks: np.ndarray, path: list, orders: int = 1,
+                 keep: int = 0) -> dict:
     """The given pieces of ``state`` (every track cell's) less those that can go, tried in random
     order, with the deduction still finding the track (``masks``: :func:`path_masks`): the end
     pieces always stay. With ``orders`` above 1, the fewest pieces of that many random orders, or
-    of those up to the first with :data:`FEW` pieces."""
+    of those up to the first with :data:`FEW` pieces; then removed ones come back at random up to
+    ``keep`` pieces (more pieces never stop the deduction)."""
     W = len(state["col_counts"])
     cells = np.asarray([r * W + c for r, c in path], np.int64)
     best = None
@@ -78,6 +80,9 @@ def strip_pieces(rng: np.random.Generator, state: dict, masks: np.ndarray, path:
             best = given
         if best.sum() <= FEW * len(path):
             break
+    if best.sum() < keep:
+        gone = cells[best[cells] == 0]
+        best[rng.permutation(gone)[:keep - best.sum()]] = 1
     at = {f"{r},{c}": r * W + c for r, c in path}
     return {k: v for k, v in state["given_pieces"].items() if best[at[k]]}
 
