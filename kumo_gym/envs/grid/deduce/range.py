@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..geometry import flat_neighbours, still_connected
+
 BLACK, WHITE = -1, 0
 
 
@@ -22,21 +24,21 @@ def deduce_grid(numbers: list[list[int]], probe: bool = False) -> np.ndarray | N
     H, W = len(numbers), len(numbers[0])
     clue = np.asarray(numbers, np.int64).ravel()
     nbr, *_, st, work = k.scratch(H, W)
-    if k.run(H, W, nbr, 0, k.NONE, k.NONE, st, clue, clue, st, work) < 0:
+    if k.run(H, W, nbr, 0, k.NONE, st, clue, clue, st, work) < 0:
         return None
     while probe and (st == 0).any():
         for i in np.flatnonzero(st == 0).tolist():
             for colour in (-1, 1):
                 trial = st.copy()
                 trial[i] = colour
-                if k.run(H, W, nbr, 0, k.NONE, k.NONE, trial, clue, clue, trial, work) < 0:
+                if k.run(H, W, nbr, 0, k.NONE, trial, clue, clue, trial, work) < 0:
                     st[i] = -colour
                     break
             if st[i]:
                 break
         else:
             break  # no probe learnt anything
-        if k.run(H, W, nbr, 0, k.NONE, k.NONE, st, clue, clue, st, work) < 0:
+        if k.run(H, W, nbr, 0, k.NONE, st, clue, clue, st, work) < 0:
             return None
     return st.reshape(H, W)
 
@@ -59,10 +61,18 @@ def draw(rng: np.random.Generator, H: int, W: int) -> tuple[dict, list[list]]:
     k = _kernel()
     n = H * W
     nbr, black, full, clue, st, work = k.scratch(H, W)
+    near = flat_neighbours(H, W)
     for _attempt in range(500):
-        target = n // 3
         scatter, order = rng.permutation(n), rng.permutation(n)
-        if k.run(H, W, nbr, target, scatter, order, black, full, clue, st, work):
+        dark = [False] * n
+        for i in scatter[:n // 3].tolist():
+            if not any(dark[j] for j in near[i]):
+                dark[i] = True
+                dark[i] = still_connected(dark, near, i)
+        if not any(dark):
+            continue
+        black[:] = dark
+        if k.run(H, W, nbr, 1, order, black, full, clue, st, work):
             sol = np.where(black > 0, BLACK, WHITE).reshape(H, W).tolist()
             return {"grid": clue.reshape(H, W).tolist()}, sol
     raise RuntimeError(f"could not generate a unique {W}x{H} Range puzzle")
