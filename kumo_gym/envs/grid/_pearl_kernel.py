@@ -1,0 +1,196 @@
+"""The numba kernel of Pearl's generator (issue 14; imported on first generation only): a deduction
+solver for the loop, and the removal of pearls while it still solves the puzzle (Tatham's way;
+``deduce/pearl.py`` drives it).
+
+Each side of each cell (``4 * cell + d``, d: 0 up, 1 right, 2 down, 3 left) is unknown (0), on the
+loop (1) or off it (2). Each cell keeps the shapes it may still take, as a mask over the seven
+shapes (bit s for the shape whose sides are the bits of s: 0 empty, 5 and 10 straight, 3, 6, 9
+and 12 turns). Repeatedly: a shape that disagrees with a known side goes; a side that every shape
+left has (or none has) is on (off), on both cells it joins; a black pearl's loop neighbour is
+the straight that leads away from it, and a side towards a neighbour that cannot be is off; a
+white pearl's straight needs a neighbour that can turn back into it, and with one neighbour a
+straight the other turns; when that is stuck, the loop's pieces so far: a closed one is the loop
+(every other cell empty, a contradiction if one cannot be), and a side or a shape that would
+close a piece holding fewer cells than are known to be on the loop is impossible. Every step
+holds in every solution, so when no side is left unknown the loop is the only one.
+
+One function, no builtin calls, no allocation (the caller passes every buffer): one compile on
+first use, cached on disk.
+"""
+from numba import njit
+from numba import types as nt
+
+_I64 = nt.int64[::1]
+#: (H, W, clue, given, sol, order, side, shape, dsf, size) -> see :func:`run`
+RUN_SIG = nt.int64(nt.int64, nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
+#: the seven shapes as a mask, the straights, the turns
+EVERY, STRAIGHTS, TURNS = 1 | 1 << 3 | 1 << 5 | 1 << 6 | 1 << 9 | 1 << 10 | 1 << 12, 1 << 5 | 1 << 10, 1 << 3 | 1 << 6 | 1 << 9 | 1 << 12
+
+
+@njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+def run(H, W, clue, given, sol, order, side, shape, dsf, size):
+    """``clue``: each cell's pearl (0 none, 1 black, 2 white), shown where ``given`` is 1 (it
+    changes); ``sol``: each cell's sides in the loop the pearls came from (bit d).
+
+    Each cell of ``order`` in turn loses its pearl, given back when the deduction then no longer
+    solves the puzzle; with ``order`` empty, the deduction on ``given`` alone. Runs of the order
+    are tried at once, doubled after a success and halved after a failure. Returns 1 when the
+    final ``given`` is solved (the deduced loop checked against ``sol``), 0 when the deduction
+    gets stuck, -1 on a contradiction (or a deduced loop other than ``sol``: a bug).
+    Scratch: ``side`` (4 H W), ``shape``, ``dsf``, ``size`` (H W)."""
+    n, m = H * W, len(order)
+    pos, step, block = 0, 1, 0  # pearls order[pos:pos + block] are off in this round
+    while True:
+        for i in range(n):  # the grid's border sides are off
+            r, c = i // W, i % W
+            pearl = clue[i] if given[i] else 0
+            shape[i] = EVERY if pearl == 0 else TURNS if pearl == 1 else STRAIGHTS
+            side[4 * i] = 2 if r == 0 else 0
+            side[4 * i + 1] = 2 if c == W - 1 else 0
+            side[4 * i + 2] = 2 if r == H - 1 else 0
+            side[4 * i + 3] = 2 if c == 0 else 0
+        ok, changed, result = True, True, 0
+        while ok and changed:
+            changed = False
+            for i in range(n):  # shapes against sides, and back
+                keep, any_, all_ = 0, 0, 15
+                for s in range(13):
+                    if shape[i] >> s & 1:
+                        fits = True
+                        for d in range(4):
+                            v = side[4 * i + d]
+                            if (v == 1 and not s >> d & 1) or (v == 2 and s >> d & 1):
+                                fits = False
+                        if fits:
+                            keep |= 1 << s
+                            any_ |= s
+                            all_ &= s
+                if keep == 0:
+                    ok = False
+                    break
+                if keep != shape[i]:
+                    shape[i] = keep
+                    changed = True
+                for d in range(4):
+                    if side[4 * i + d] == 0 and (not any_ >> d & 1 or all_ >> d & 1):
+                        value = 1 if all_ >> d & 1 else 2
+                        j = i + (-W if d == 0 else 1 if d == 1 else W if d == 2 else -1)
+                        side[4 * i + d] = side[4 * j + (d + 2) % 4] = value
+                        changed = True
+            if changed or not ok:
+                continue
+            for i in range(n):  # the pearls
+                pearl = clue[i] if given[i] else 0
+                for d in range(4):
+                    if side[4 * i + d] == 2:
+                        continue
+                    j = i + (-W if d == 0 else 1 if d == 1 else W if d == 2 else -1)
+                    line = 1 << (5 if d % 2 == 0 else 10)  # the straight through j along d
+                    back = TURNS & (1 << 3 | 1 << 6 if d == 3 else 1 << 6 | 1 << 12 if d == 0 else
+                                    1 << 12 | 1 << 9 if d == 1 else 1 << 9 | 1 << 3)  # turns of j that join i
+                    if pearl == 1 and side[4 * i + d] == 1 and shape[j] & ~line:
+                        shape[j] &= line
+                        changed = True
+                    elif pearl == 1 and side[4 * i + d] == 0 and not shape[j] & line:
+                        side[4 * i + d] = side[4 * j + (d + 2) % 4] = 2
+                        changed = True
+                    elif pearl == 2 and shape[i] & line and d < 2:  # d: 0 the up-down straight, 1 left-right
+                        k = i + (W if d == 0 else -1)  # the neighbour on the other side
+                        back2 = TURNS & (1 << 3 | 1 << 9 if d == 0 else 1 << 3 | 1 << 6)
+                        if not shape[j] & back and not shape[k] & back2:
+                            shape[i] &= ~line
+                            changed = True
+                        elif shape[i] == line and not shape[j] & ~STRAIGHTS and shape[k] & ~TURNS:
+                            shape[k] &= TURNS
+                            changed = True
+                        elif shape[i] == line and not shape[k] & ~STRAIGHTS and shape[j] & ~TURNS:
+                            shape[j] &= TURNS
+                            changed = True
+            if changed:
+                continue
+            known = 0  # the loop's pieces so far, and the cells known to be on it
+            for i in range(n):
+                dsf[i], size[i] = i, 1
+                known += not shape[i] & 1
+            closed = -1
+            for i in range(n):
+                for d in range(1, 3):
+                    if side[4 * i + d] == 1:
+                        a, b = i, i + (1 if d == 1 else W)
+                        while dsf[a] != a:
+                            a = dsf[a]
+                        while dsf[b] != b:
+                            b = dsf[b]
+                        if a == b:
+                            ok = ok and closed == -1  # two closed loops
+                            closed = a
+                        else:
+                            dsf[a] = b
+                            size[b] += size[a]
+            if not ok:
+                continue
+            if closed >= 0:  # the loop: every other cell is empty
+                for i in range(n):
+                    a = i
+                    while dsf[a] != a:
+                        a = dsf[a]
+                    if a != closed and shape[i] != 1:
+                        if shape[i] & 1 == 0:
+                            ok = False
+                        shape[i] = 1
+                        changed = True
+                continue
+            for i in range(n):
+                a = i
+                while dsf[a] != a:
+                    a = dsf[a]
+                for d in range(1, 3):  # a side that would close a short loop
+                    if side[4 * i + d] == 0:
+                        b = i + (1 if d == 1 else W)
+                        while dsf[b] != b:
+                            b = dsf[b]
+                        if a == b and size[a] < known:
+                            side[4 * i + d] = side[4 * (i + (1 if d == 1 else W)) + (d + 2) % 4] = 2
+                            changed = True
+                for s in range(3, 13):  # a shape of a cell on no side yet that would close a short loop
+                    if size[a] == 1 and shape[i] >> s & 1:  # (its sides are not off: the shapes agree with them)
+                        e1, e2 = -1, -1
+                        for d in range(4):
+                            if s >> d & 1:
+                                b = i + (-W if d == 0 else 1 if d == 1 else W if d == 2 else -1)
+                                while dsf[b] != b:
+                                    b = dsf[b]
+                                if e1 == -1:
+                                    e1 = b
+                                else:
+                                    e2 = b
+                        if e1 == e2 and size[e1] + 1 < known + (shape[i] & 1):
+                            shape[i] &= ~(1 << s)
+                            changed = True
+        if ok:
+            result = 1
+            for i in range(4 * n):
+                if side[i] == 0:
+                    result = 0
+            if result == 1:
+                for i in range(n):
+                    for d in range(4):
+                        if (side[4 * i + d] == 1) != (sol[i] >> d & 1 == 1):
+                            result = -1
+        else:
+            result = -1
+        if block == 0 and (result != 1 or m == 0):
+            return result
+        if block and result == 1:  # gone for good: the next run twice as long
+            pos += block
+            step = 2 * block
+        elif block:  # back: a run of one is kept, a longer one is tried again at half its length
+            for q in range(pos, pos + block):
+                given[order[q]] = 1
+            pos += block == 1
+            step = block // 2 if block > 1 else 1
+        if pos >= m:
+            return 1
+        block = min(step, m - pos)
+        for q in range(pos, pos + block):
+            given[order[q]] = 0
