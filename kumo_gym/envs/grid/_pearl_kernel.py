@@ -21,16 +21,20 @@ from numba import njit
 from numba import types as nt
 
 _I64 = nt.int64[::1]
-#: (H, W, clue, given, sol, order, side, shape, dsf, size) -> see :func:`run`
-RUN_SIG = nt.int64(nt.int64, nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
-#: the seven shapes as a mask, the straights, the turns
-EVERY, STRAIGHTS, TURNS = 1 | 1 << 3 | 1 << 5 | 1 << 6 | 1 << 9 | 1 << 10 | 1 << 12, 1 << 5 | 1 << 10, 1 << 3 | 1 << 6 | 1 << 9 | 1 << 12
+#: (H, W, tab, clue, given, sol, order, side, shape, dsf, size) -> see :func:`run`
+RUN_SIG = nt.int64(nt.int64, nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
+#: the straights and the turns as masks of shapes
+STRAIGHTS, TURNS = 1 << 5 | 1 << 10, 1 << 3 | 1 << 6 | 1 << 9 | 1 << 12
 
 
 @njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
-def run(H, W, clue, given, sol, order, side, shape, dsf, size):
-    """``clue``: each cell's pearl (0 none, 1 black, 2 white), shown where ``given`` is 1 (it
-    changes); ``sol``: each cell's sides in the loop the pearls came from (bit d).
+def run(H, W, tab, clue, given, sol, order, side, shape, dsf, size):
+    """``tab``: per direction d the step to the neighbour (``tab[d]``), the neighbour's turns that
+    join back (``tab[4 + d]``) and the straight along d (``tab[8 + d]``); the shapes a cell with
+    no pearl, a black and a white one may take (``tab[12:15]``); the sides with the grid's border
+    off (``tab[15:]``); ``clue``: each cell's
+    pearl (0 none, 1 black, 2 white), shown where ``given`` is 1 (it changes); ``sol``: each
+    cell's sides in the loop the pearls came from (bit d).
 
     Each cell of ``order`` in turn loses its pearl, given back when the deduction then no longer
     solves the puzzle; with ``order`` empty, the deduction on ``given`` alone. Runs of the order
@@ -41,64 +45,49 @@ def run(H, W, clue, given, sol, order, side, shape, dsf, size):
     n, m = H * W, len(order)
     pos, step, block = 0, 1, 0  # pearls order[pos:pos + block] are off in this round
     while True:
-        for i in range(n):  # the grid's border sides are off
-            r, c = i // W, i % W
-            pearl = clue[i] if given[i] else 0
-            shape[i] = EVERY if pearl == 0 else TURNS if pearl == 1 else STRAIGHTS
-            side[4 * i] = 2 if r == 0 else 0
-            side[4 * i + 1] = 2 if c == W - 1 else 0
-            side[4 * i + 2] = 2 if r == H - 1 else 0
-            side[4 * i + 3] = 2 if c == 0 else 0
-        ok, changed, result = True, True, 0
+        for i in range(4 * n):  # the grid's border sides are off
+            side[i] = tab[15 + i]
+        for i in range(n):
+            shape[i] = tab[12 + clue[i] * given[i]]
+        ok, changed = True, True
         while ok and changed:
             changed = False
             for i in range(n):  # shapes against sides, and back
+                on, off = 0, 0
+                for d in range(4):
+                    on |= (side[4 * i + d] == 1) << d
+                    off |= (side[4 * i + d] == 2) << d
                 keep, any_, all_ = 0, 0, 15
                 for s in range(13):
-                    if shape[i] >> s & 1:
-                        fits = True
-                        for d in range(4):
-                            v = side[4 * i + d]
-                            if (v == 1 and not s >> d & 1) or (v == 2 and s >> d & 1):
-                                fits = False
-                        if fits:
-                            keep |= 1 << s
-                            any_ |= s
-                            all_ &= s
-                if keep == 0:
-                    ok = False
-                    break
-                if keep != shape[i]:
-                    shape[i] = keep
-                    changed = True
+                    if shape[i] >> s & 1 and not s & off and not on & ~s:
+                        keep |= 1 << s
+                        any_ |= s
+                        all_ &= s
+                ok &= keep != 0
+                changed |= keep != shape[i]
+                shape[i] = keep
                 for d in range(4):
                     if side[4 * i + d] == 0 and (not any_ >> d & 1 or all_ >> d & 1):
-                        value = 1 if all_ >> d & 1 else 2
-                        j = i + (-W if d == 0 else 1 if d == 1 else W if d == 2 else -1)
-                        side[4 * i + d] = side[4 * j + (d + 2) % 4] = value
+                        side[4 * i + d] = side[4 * (i + tab[d]) + (d + 2) % 4] = 1 if all_ >> d & 1 else 2
                         changed = True
             if changed or not ok:
                 continue
             for i in range(n):  # the pearls
-                pearl = clue[i] if given[i] else 0
+                pearl = clue[i] * given[i]
                 for d in range(4):
-                    if side[4 * i + d] == 2:
+                    j, line = i + tab[d], tab[8 + d]
+                    if pearl == 0 or side[4 * i + d] == 2:
                         continue
-                    j = i + (-W if d == 0 else 1 if d == 1 else W if d == 2 else -1)
-                    line = 1 << (5 if d % 2 == 0 else 10)  # the straight through j along d
-                    back = TURNS & (1 << 3 | 1 << 6 if d == 3 else 1 << 6 | 1 << 12 if d == 0 else
-                                    1 << 12 | 1 << 9 if d == 1 else 1 << 9 | 1 << 3)  # turns of j that join i
                     if pearl == 1 and side[4 * i + d] == 1 and shape[j] & ~line:
-                        shape[j] &= line
+                        shape[j] &= line  # a black pearl's neighbour leads straight on
                         changed = True
                     elif pearl == 1 and side[4 * i + d] == 0 and not shape[j] & line:
                         side[4 * i + d] = side[4 * j + (d + 2) % 4] = 2
                         changed = True
-                    elif pearl == 2 and shape[i] & line and d < 2:  # d: 0 the up-down straight, 1 left-right
-                        k = i + (W if d == 0 else -1)  # the neighbour on the other side
-                        back2 = TURNS & (1 << 3 | 1 << 9 if d == 0 else 1 << 3 | 1 << 6)
-                        if not shape[j] & back and not shape[k] & back2:
-                            shape[i] &= ~line
+                    elif pearl == 2 and d < 2 and shape[i] & line:  # the straight along d, and its neighbours
+                        k = i + tab[d + 2]
+                        if not shape[j] & tab[4 + d] and not shape[k] & tab[6 + d]:
+                            shape[i] &= ~line  # neither can turn
                             changed = True
                         elif shape[i] == line and not shape[j] & ~STRAIGHTS and shape[k] & ~TURNS:
                             shape[k] &= TURNS
@@ -108,77 +97,54 @@ def run(H, W, clue, given, sol, order, side, shape, dsf, size):
                             changed = True
             if changed:
                 continue
-            known = 0  # the loop's pieces so far, and the cells known to be on it
+            known, closed = 0, -1  # the loop's pieces so far, and the cells known to be on it
             for i in range(n):
                 dsf[i], size[i] = i, 1
                 known += not shape[i] & 1
-            closed = -1
             for i in range(n):
                 for d in range(1, 3):
                     if side[4 * i + d] == 1:
-                        a, b = i, i + (1 if d == 1 else W)
+                        a, b = i, i + tab[d]
                         while dsf[a] != a:
                             a = dsf[a]
                         while dsf[b] != b:
                             b = dsf[b]
-                        if a == b:
-                            ok = ok and closed == -1  # two closed loops
-                            closed = a
-                        else:
-                            dsf[a] = b
-                            size[b] += size[a]
-            if not ok:
-                continue
-            if closed >= 0:  # the loop: every other cell is empty
-                for i in range(n):
-                    a = i
-                    while dsf[a] != a:
-                        a = dsf[a]
-                    if a != closed and shape[i] != 1:
-                        if shape[i] & 1 == 0:
-                            ok = False
-                        shape[i] = 1
-                        changed = True
-                continue
-            for i in range(n):
+                        ok &= a != b or closed == -1  # two closed loops
+                        closed = a if a == b else closed
+                        dsf[a] = b
+                        size[b] += size[a] if a != b else 0
+            for i in range(n):  # every cell straight to its piece
                 a = i
                 while dsf[a] != a:
                     a = dsf[a]
+                dsf[i] = a
+            for i in range(n):
+                a = dsf[i]
+                if closed >= 0:  # the loop: every other cell is empty
+                    if a != closed and shape[i] != 1:
+                        ok &= shape[i] & 1 == 1
+                        shape[i] = 1
+                        changed = True
+                    continue
                 for d in range(1, 3):  # a side that would close a short loop
-                    if side[4 * i + d] == 0:
-                        b = i + (1 if d == 1 else W)
-                        while dsf[b] != b:
-                            b = dsf[b]
-                        if a == b and size[a] < known:
-                            side[4 * i + d] = side[4 * (i + (1 if d == 1 else W)) + (d + 2) % 4] = 2
-                            changed = True
+                    if side[4 * i + d] == 0 and a == dsf[i + tab[d]] and size[a] < known:
+                        side[4 * i + d] = side[4 * (i + tab[d]) + (d + 2) % 4] = 2
+                        changed = True
                 for s in range(3, 13):  # a shape of a cell on no side yet that would close a short loop
                     if size[a] == 1 and shape[i] >> s & 1:  # (its sides are not off: the shapes agree with them)
                         e1, e2 = -1, -1
                         for d in range(4):
                             if s >> d & 1:
-                                b = i + (-W if d == 0 else 1 if d == 1 else W if d == 2 else -1)
-                                while dsf[b] != b:
-                                    b = dsf[b]
-                                if e1 == -1:
-                                    e1 = b
-                                else:
-                                    e2 = b
+                                e2, e1 = e1, dsf[i + tab[d]]
                         if e1 == e2 and size[e1] + 1 < known + (shape[i] & 1):
                             shape[i] &= ~(1 << s)
                             changed = True
-        if ok:
-            result = 1
-            for i in range(4 * n):
-                if side[i] == 0:
-                    result = 0
-            if result == 1:
-                for i in range(n):
-                    for d in range(4):
-                        if (side[4 * i + d] == 1) != (sol[i] >> d & 1 == 1):
-                            result = -1
-        else:
-            result = -1
+        result = 1 if ok else -1
+        for i in range(4 * n):
+            if side[i] == 0 and ok:
+                result = 0
+            elif result == 1 and (side[i] == 1) != (sol[i // 4] >> i % 4 & 1 == 1):
+                result = -1
         if block == 0 and (result != 1 or m == 0):
             return result
         if block and result == 1:  # gone for good: the next run twice as long

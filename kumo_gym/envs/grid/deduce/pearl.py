@@ -9,6 +9,8 @@ from ..tatham.pearl import BLACK, EMPTY, WHITE
 
 #: the kernel's code of each pearl
 CODE = {EMPTY: 0, BLACK: 1, WHITE: 2}
+#: the shapes (their sides' bits) of a cell with no pearl, a black one (turns), a white one (straights)
+SHAPES = ((0, 3, 5, 6, 9, 10, 12), (3, 6, 9, 12), (5, 10))
 #: the bits of a step (dr, dc) from a cell and back into it (bit d: 0 up, 1 right, 2 down, 3 left)
 STEP_BITS = {(-1, 0): (1, 4), (0, 1): (2, 8), (1, 0): (4, 1), (0, -1): (8, 2)}
 
@@ -30,7 +32,12 @@ def _run(grid: list[list[str]], sol: np.ndarray, given: np.ndarray, order: np.nd
     H, W = len(grid), len(grid[0])
     clue = np.asarray([CODE[v] for row in grid for v in row], np.int64)
     n = H * W
-    return _pearl_kernel.run(H, W, clue, given, sol, order, np.zeros(4 * n, np.int64), np.zeros(n, np.int64),
+    # per direction: the step to the neighbour, its turns that join back, the straight along it
+    border = [2 if (d == 0 and r == 0) or (d == 1 and c == W - 1) or (d == 2 and r == H - 1) or (d == 3 and c == 0)
+              else 0 for r in range(H) for c in range(W) for d in range(4)]
+    tab = np.asarray([-W, 1, W, -1] + [sum(1 << s for s in SHAPES[1] if s >> (d + 2) % 4 & 1) for d in range(4)]
+                     + [1 << 5, 1 << 10] * 2 + [sum(1 << s for s in shapes) for shapes in SHAPES] + border, np.int64)
+    return _pearl_kernel.run(H, W, tab, clue, given, sol, order, np.zeros(4 * n, np.int64), np.zeros(n, np.int64),
                              np.zeros(n, np.int64), np.zeros(n, np.int64))
 
 
