@@ -7,7 +7,9 @@ imports ``kumo_gym``, makes the environment and calls ``reset(seed=0)`` once. Th
 the child's CPU time (user + system, ``resource.getrusage(RUSAGE_CHILDREN)`` deltas: compile
 work counts in full even when the machine is loaded) beside its wall time, plus the child's own
 split (import / make / reset, CPU seconds from ``time.process_time``) and whether numba, pysat,
-matplotlib or torch were imported. Target (issue 14): < 3 s CPU per family.
+matplotlib or torch were imported. Target (issue 14): < 3 s CPU per family. SPaRC's search is
+built ahead of time by ``make install`` (``python -m kumo_gym.solvers.sparc.build_native``); the
+first line printed (and ``sparc_native_build`` in the JSON) says whether this checkout has it.
 
 Prints a table and writes ``benchmarks/results/coldstart.json``. ``--repeat N`` runs each row N
 times (fresh cache every time) and keeps the lowest CPU time.
@@ -31,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kumo_gym.core.registry import entries
+from kumo_gym.solvers.sparc import kernels as sparc_kernels
 
 # one environment per family (every grid puzzle), default parameters unless noted
 FAMILIES = {
@@ -88,6 +91,10 @@ def main(argv=None) -> int:
 
 
     rows = []
+    # make install builds the SPaRC search ahead of time (kumo_gym.solvers.sparc.build_native);
+    # without that build its first large search compiles four numba kernels (about 4 s)
+    native = sparc_kernels.native() is not None
+    print(f"SPaRC search built ahead of time: {'yes' if native else 'no (python -m kumo_gym.solvers.sparc.build_native)'}")
     print(f"{'family':22} {'env':26} {'CPU s':>7} {'wall s':>7} {'import':>7} {'make':>6} {'reset':>6}  heavy modules")
     for family, (name, params) in FAMILIES.items():
         if args.only and name not in args.only:
@@ -102,6 +109,7 @@ def main(argv=None) -> int:
               flush=True)
     result = {"benchmark": "coldstart", "python": platform.python_version(), "machine": platform.machine(),
               "cpus": os.cpu_count(), "load_avg_1m": os.getloadavg()[0], "target_cpu_s": TARGET_CPU_S,
+              "sparc_native_build": native,
               "method": "fresh subprocess per row, NUMBA_CACHE_DIR = new empty temp dir; import kumo_gym, gym.make, "
                         "reset(seed=0); CPU = getrusage(RUSAGE_CHILDREN) user+sys delta; lowest of --repeat runs",
               "rows": rows}

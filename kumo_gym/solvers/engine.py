@@ -453,24 +453,23 @@ def _still_unique(engine: Engine, lits: np.ndarray, solution: Values, others: li
     return False
 
 
-def _reduce_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fixed: np.ndarray, flat: np.ndarray,
-                    owner: np.ndarray, solution: Values, keep: int, deduce: bool) -> list[bool]:
-    """:func:`reduce_clues` to a minimal unique set (or down to ``keep`` groups), testing runs of
-    removals at once.
+def minimal_in_runs(order: np.ndarray, active: np.ndarray, unique: Callable[[], bool], keep: int = 0) -> None:
+    """Drop the groups of ``order`` from ``active`` (a boolean mask, changed in place) while
+    ``unique()`` (which reads ``active``) holds, to a minimal unique set or down to ``keep`` groups,
+    testing runs of removals at once.
 
     Uniqueness is monotone (fewer clues never remove solutions), so when dropping the next k
     groups of the order together leaves the puzzle unique, dropping them one at a time would
-    have too: the kept mask is exactly the one-at-a-time result, with fewer solver calls. A run
-    that fails is halved until a single group is tested; the run length doubles after a success
-    (and never takes the groups left below ``keep``).
+    have too: the kept mask is exactly the one-at-a-time result, with fewer uniqueness tests. A
+    run that fails is halved until a single group is tested; the run length doubles after a
+    success (and never takes the groups left below ``keep``). Any puzzle's own uniqueness test can
+    drive it (Unequal's search kernel; the engine's SAT test in :func:`reduce_clues`).
     """
-    others: list[np.ndarray] = []
     p, k, n, left = 0, 1, len(order), len(order)
     while p < n and left > keep:
         run = order[p:p + min(k, left - keep)]
         active[run] = False
-        lits = np.concatenate([fixed, flat[active[owner]]])
-        if _still_unique(engine, lits, solution, others, deduce):
+        if unique():
             left -= len(run)
             p, k = p + len(run), 2 * k
         else:
@@ -479,6 +478,15 @@ def _reduce_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fixed
                 p, k = p + 1, 1
             else:
                 k = max(1, len(run) // 2)
+
+
+def _reduce_in_runs(engine: Engine, order: np.ndarray, active: np.ndarray, fixed: np.ndarray, flat: np.ndarray,
+                    owner: np.ndarray, solution: Values, keep: int, deduce: bool) -> list[bool]:
+    """:func:`reduce_clues` to a minimal unique set (or down to ``keep`` groups): :func:`minimal_in_runs`
+    on the engine's uniqueness test (deduction, else SAT, with the second solutions found so far)."""
+    others: list[np.ndarray] = []
+    minimal_in_runs(order, active, lambda: _still_unique(engine, np.concatenate([fixed, flat[active[owner]]]),
+                                                         solution, others, deduce), keep)
     return active.tolist()
 
 

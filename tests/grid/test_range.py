@@ -103,9 +103,9 @@ def test_generated_symmetric_numbers():
     H, W = len(grid), len(grid[0])
     sol = inst.data["solution"]
     for r in range(H):
-        for c in range(W):  # numbers come in half-turn pairs unless the partner is black
-            if grid[r][c] and sol[H - 1 - r][W - 1 - c] != BLACK:
-                assert grid[H - 1 - r][W - 1 - c]
+        for c in range(W):  # numbers come in half-turn pairs (as Tatham's: none faces a black cell)
+            if grid[r][c]:
+                assert grid[H - 1 - r][W - 1 - c] and sol[H - 1 - r][W - 1 - c] != BLACK
     assert T.grade(inst) == 0 and sat_models(inst) == [sol]
     assert T.generate(np.random.default_rng(2), difficulty="normal").data == inst.data  # deterministic
 

@@ -101,13 +101,12 @@ def test_grade_sees_connectivity():
 
 def test_still_connected_matches_a_full_search():
     """The generator's early-stopping check agrees with a full search while the black set grows."""
-    from kumo_gym.envs.grid.geometry import still_connected, unmarked_connected
-    from kumo_gym.envs.grid.singles import _near
+    from kumo_gym.envs.grid.geometry import flat_neighbours, still_connected, unmarked_connected
 
     rng = np.random.default_rng(3)
     verdicts = set()
     for H, W in [(2, 2), (4, 4), (5, 5), (6, 3)] * 5:
-        near, dark = _near(H, W), [False] * (H * W)
+        near, dark = flat_neighbours(H, W), [False] * (H * W)
         for idx in rng.permutation(H * W).tolist():
             if any(dark[n] for n in near[idx]):
                 continue

@@ -113,6 +113,10 @@ def test_generation_levels_and_ends():
     # probing of the CNF need not: Tatham's 8x8de puzzles are grade 2 there about half the time)
     easy = T.generate(np.random.default_rng(2), difficulty="easy")
     assert solves(easy.data["state"], easy.data["solution"]) == 1
+    # above 100 cells removed pieces come back up to Tatham's share of the track (16 %)
+    hard = T.generate(np.random.default_rng(2), difficulty="hard")
+    st = hard.data["state"]
+    assert solves(st, hard.data["solution"]) == 1 and len(st["given_pieces"]) >= round(0.16 * sum(st["row_counts"]))
     inst = T.generate(np.random.default_rng(3), W=6, H=5, single_ones=True)
     st = inst.data["state"]
     for line in (st["row_counts"], st["col_counts"]):

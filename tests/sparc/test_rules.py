@@ -226,3 +226,17 @@ def test_arbitrary_paths_never_raise(path):
 def test_answer_shaped_text_never_raises(text):
     _p, inst = _small(_grid(c11="o-R"))
     assert TASK.score(inst, text).status in ("solved", "wrong", "illegal_move", "incomplete", "parse_error")
+
+
+def test_rules_of_names_only_the_rules_a_line_can_break():
+    """The line rules always; a symbol's rule where the symbol is shown; the square rule only
+    with squares of two colours (one colour can never disagree)."""
+    line_rules = ["start_end", "connected", "no_revisit", "no_rule_cell", "in_bounds"]
+    _, bare = _small(_grid())
+    assert TASK.rules_of(bare) == line_rules
+    _, one_colour = _small(_grid(c11="o-R", c33="o-R", c24="."))
+    assert TASK.rules_of(one_colour) == line_rules + ["dot"]
+    _, two = _small(_grid(c11="o-R", c33="o-B", c13="*-R", c03="G"))
+    assert set(TASK.rules_of(two)) == set(line_rules) | {"gap", "square", "star"}
+    _, tri = _small(_grid(c11="B-Y"))
+    assert TASK.rules_of(tri) == line_rules + ["triangle"]

@@ -143,3 +143,17 @@ def test_a_level4_reset_needs_no_numba():
     a typical level-4 reset in a fresh process never imports numba (issue 14, cold start; seed 4
     of the default env is a level-4 puzzle of about 60k search nodes)."""
     assert fresh_reset(4, 300) == "4 False"
+
+
+def test_a_preferred_path_changes_the_order_not_the_solutions():
+    """``prefer`` (the generator's planted line) leads the search: a capped search finds it
+    first; an exhaustive one finds the same solutions as the plain order."""
+    rng = np.random.default_rng(5)
+    for _ in range(6):
+        g = generate(rng, level=int(rng.integers(2, 5)))
+        plain = enumerate_solutions(g.puzzle, cap=None)
+        for path in g.solutions:
+            led = enumerate_solutions(g.puzzle, cap=None, prefer=path)
+            assert sorted(map(tuple, led.solutions)) == sorted(map(tuple, plain.solutions))
+            assert led.nodes == plain.nodes  # the same search tree, walked in another order
+            assert enumerate_solutions(g.puzzle, cap=0, prefer=path).solutions[0] == path

@@ -3,8 +3,8 @@ still solves the puzzle (issue 14; imported on first generation only).
 
 The deduction is the core of Tatham's Filling solver (a block that must grow into a cell, his
 "forced expansion" and "critical square"), in our own words. A block is a maximal group of like
-digits side by side (a union-find over the cells, each block's cells on a ring, kept up to
-date as cells are written); an open block has fewer cells than its digit v. Once complete, an
+digits side by side (each cell names its block, each block's cells lie on a ring; when two
+blocks join, the smaller one's cells take the larger one's name); an open block has fewer cells than its digit v. Once complete, an
 open block of s cells lies within v - s steps of itself over cells that may hold v: cells
 holding v, and empty cells that would not join blocks of v into one too big by taking v. So
 when fewer than v such cells lie within reach without some empty cell, the block must take that
@@ -26,78 +26,25 @@ from numba import njit
 from numba import types as nt
 
 _I64 = nt.int64[::1]
-#: (nbr, sol, order, region, given, board, parent, size, ring, mark, queue, todo) -> see run
+#: (nbr, sol, order, region, given, board, root, size, ring, mark, queue, todo) -> see run
 RUN_SIG = nt.int64(_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
 
 
 def scratch(n: int) -> tuple:
-    """``(board, parent, size, ring, mark, queue, todo)`` for :func:`run` on n cells."""
+    """``(board, root, size, ring, mark, queue, todo)`` for :func:`run` on n cells."""
     return tuple(np.zeros(k * n + 2, np.int64) for k in (1, 1, 1, 1, 2, 1, 3))
 
 
-@njit(_nrt=False)
-def _find(parent, i):
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
-
-
-@njit(_nrt=False)
-def _reach(root, v, cap, cut, board, nbr, parent, size, ring, mark, stamp, queue):
-    """How many cells that may hold v (module docstring) lie within v - size steps of the block
-    at ``root`` (digit v), cell ``cut`` left out (a cell of the block: none), counting stopped at ``cap``; the cells reached
-    are ``queue[:count]`` in order of distance (the block's own first). ``mark[c]`` holds
-    ``stamp`` for each cell seen, and ``mark[c + n]`` its distance."""
-    n = len(nbr) // 4
-    limit = v - size[root]
-    tail = 0
-    j = root
-    while tail == 0 or j != root:
-        mark[j] = stamp
-        mark[j + n] = 0
-        queue[tail] = j
-        tail += 1
-        j = ring[j]
-    mark[cut] = stamp
-    head = 0
-    while head < tail < cap:
-        c = queue[head]
-        head += 1
-        if mark[c + n] == limit:
-            continue
-        for k in range(4):
-            e = nbr[4 * c + k]
-            if e < 0 or mark[e] == stamp or (board[e] != 0 and board[e] != v):
-                continue
-            mark[e] = stamp
-            if board[e] == 0:  # the size of the block e would be in, holding v
-                grown, r0, r1, r2 = 1, -1, -1, -1
-                for k2 in range(4):
-                    f = nbr[4 * e + k2]
-                    if f >= 0 and board[f] == v:
-                        r = _find(parent, f)
-                        if r != r0 and r != r1 and r != r2:
-                            grown += size[r]
-                            r2 = r1
-                            r1 = r0
-                            r0 = r
-                if grown > v:
-                    continue
-            mark[e + n] = mark[c + n] + 1
-            queue[tail] = e
-            tail += 1
-    return tail
-
-
 @njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
-def run(nbr, sol, order, region, given, board, parent, size, ring, mark, queue, todo):
+def run(nbr, sol, order, region, given, board, root, size, ring, mark, queue, todo):
     """With an empty ``order``: deduce from ``given`` (0: empty) into ``board``; returns the
     empty cells left (0: solved) or -1 (a contradiction). Otherwise ``given`` starts as the
     full grid ``sol`` and is reduced in place (module docstring; ``order`` a permutation of the
     cells, ``region[c]`` the index of c's block, overwritten); returns how many times the
-    deduction filled the grid other than with ``sol`` (0 unless it is wrong). Scratch:
-    ``board``, ``parent``, ``size``, ``ring`` (n), ``mark`` (2n), ``queue`` (n), ``todo`` (3n)."""
+    deduction filled the grid other than with ``sol`` or met a contradiction (0 unless it is
+    wrong). Scratch: ``board``, ``root`` (each cell's block, named by one of its cells),
+    ``size`` (a block's, at that cell), ``ring`` (n), ``mark`` (2n), ``queue`` (n), ``todo`` (3n).
+    One function, so that it compiles once: the helpers are written in."""
     n = len(nbr) // 4
     trials = 1
     if len(order):
@@ -116,7 +63,7 @@ def run(nbr, sol, order, region, given, board, parent, size, ring, mark, queue, 
         m = 0
         left = n
         for i in range(n):
-            parent[i] = i
+            root[i] = i
             size[i] = 1
             ring[i] = i
             board[i] = 0
@@ -135,19 +82,21 @@ def run(nbr, sol, order, region, given, board, parent, size, ring, mark, queue, 
                     left -= 1
                     for k in range(4):
                         f = nbr[4 * e + k]
-                        if f >= 0 and board[f] == v:
-                            a = _find(parent, e)
-                            b = _find(parent, f)
-                            if a != b:
-                                if size[a] < size[b]:
-                                    a = b
-                                    b = _find(parent, e)
-                                parent[b] = a
-                                size[a] += size[b]
-                                k2 = ring[a]
-                                ring[a] = ring[b]
-                                ring[b] = k2
-                    bad = bad or size[_find(parent, e)] > v
+                        if f >= 0 and board[f] == v and root[f] != root[e]:
+                            a = root[e]  # the larger block keeps its name, the other's cells take it
+                            b = root[f]
+                            if size[a] < size[b]:
+                                a = b
+                                b = root[e]
+                            x = b
+                            while root[x] != a:
+                                root[x] = a
+                                x = ring[x]
+                            size[a] += size[b]
+                            x = ring[a]
+                            ring[a] = ring[b]
+                            ring[b] = x
+                    bad = bad or size[root[e]] > v
                 bad = bad or board[e] != v
                 quiet = 0
             m = 0
@@ -155,18 +104,67 @@ def run(nbr, sol, order, region, given, board, parent, size, ring, mark, queue, 
             i = (i + 1) % n
             quiet += 1
             v = board[i]
-            if v == 0 or parent[i] != i or size[i] == v or bad:
+            if v == 0 or root[i] != i or size[i] == v or bad:
                 continue
-            stamp += 1
-            got = _reach(i, v, n + 1, i, board, nbr, parent, size, ring, mark, stamp, queue)
-            bad = got < v
-            for q in range(got):  # the empty cells within reach, kept in todo's last third
-                todo[2 * n + q] = queue[q] if board[queue[q]] == 0 else -1
-            for q in range(got):
-                e = todo[2 * n + q]
+            # first (q = 0) every cell that may hold v within v - size steps of the block; then,
+            # for each empty one, whether v of them are left without it (counting stopped at v)
+            limit = v - size[i]
+            got = 0
+            q = -1
+            while q < got:
+                cut = i  # a cell of the block: none left out
+                if q >= 0:
+                    cut = todo[2 * n + q]
+                q += 1
+                if cut < 0:
+                    continue
                 stamp += 1
-                if e >= 0 and _reach(i, v, v, e, board, nbr, parent, size, ring, mark, stamp, queue) < v:
-                    todo[2 * m] = e
+                tail = 0
+                x = i
+                while tail == 0 or x != i:
+                    mark[x] = stamp
+                    mark[x + n] = 0
+                    queue[tail] = x
+                    tail += 1
+                    x = ring[x]
+                mark[cut] = stamp
+                cap = n + 1
+                if q > 0:
+                    cap = v
+                head = 0
+                while head < tail < cap:
+                    y = queue[head]
+                    head += 1
+                    if mark[y + n] == limit:
+                        continue
+                    for k in range(4):
+                        e = nbr[4 * y + k]
+                        if e < 0 or mark[e] == stamp or (board[e] != 0 and board[e] != v):
+                            continue
+                        mark[e] = stamp
+                        if board[e] == 0:  # the size of the block e would be in, holding v
+                            grown, r0, r1, r2 = 1, -1, -1, -1
+                            for k2 in range(4):
+                                f = nbr[4 * e + k2]
+                                if f >= 0 and board[f] == v:
+                                    g = root[f]
+                                    if g != r0 and g != r1 and g != r2:
+                                        grown += size[g]
+                                        r2 = r1
+                                        r1 = r0
+                                        r0 = g
+                            if grown > v:
+                                continue
+                        mark[e + n] = mark[y + n] + 1
+                        queue[tail] = e
+                        tail += 1
+                if q == 0:
+                    bad = tail < v
+                    got = tail
+                    for p in range(tail):  # the empty cells within reach, kept in todo's last third
+                        todo[2 * n + p] = queue[p] if board[queue[p]] == 0 else -1
+                elif tail < v:
+                    todo[2 * m] = cut
                     todo[2 * m + 1] = v
                     m += 1
         if bad:

@@ -33,7 +33,7 @@ def scratch(H: int, W: int) -> tuple:
     nbr = np.stack([np.where(r > 0, np.arange(n) - W, -1), np.where(c < W - 1, np.arange(n) + 1, -1),
                     np.where(r < H - 1, np.arange(n) + W, -1), np.where(c > 0, np.arange(n) - 1, -1)], axis=1)
     return (np.ascontiguousarray(nbr.ravel(), np.int64), np.zeros(2 * n, np.int64), np.zeros(n, np.int64), np.zeros(n * n + n, np.int64),
-            np.zeros(n * n, np.int64), np.zeros(n * n, np.int64), np.zeros(4 * n + 8, np.int64))
+            np.zeros(n * n, np.int64), np.zeros(n * n, np.int64), np.zeros(5 * n + 8, np.int64))
 
 
 @njit(RUN_SIG, cache=True, nogil=True, _nrt=False, error_model="numpy")
@@ -165,11 +165,16 @@ def run(H, W, seeds, weights, uniforms, nbr, dots, own, grow, opn, known, work):
             for b in range(dots[2 * j + 1] // 2, (dots[2 * j + 1] + 1) // 2 + 1):
                 known[(a * W + b) * n + j] = 1
     dirty = 3 * n  # work[dirty + j]: region j's flags changed since its last flood
+    done = 4 * n + 8  # work[done + i]: cell i is decided (nothing left to learn there)
     for j in range(K):
         work[dirty + j] = 1
+    for i in range(n):
+        work[done + i] = 0
     while True:
         changed = False
         for i in range(n):
+            if work[done + i]:
+                continue
             held, left, last = -1, 0, -1
             for j in range(K):
                 if known[i * n + j]:
@@ -196,10 +201,12 @@ def run(H, W, seeds, weights, uniforms, nbr, dots, own, grow, opn, known, work):
                 last = j
             if left == 0:
                 return -(K + 1)
-            if left == 1 and not known[i * n + last]:
-                known[i * n + last] = 1
-                work[dirty + last] = 1
-                changed = True
+            if left == 1:
+                work[done + i] = 1
+                if not known[i * n + last]:
+                    known[i * n + last] = 1
+                    work[dirty + last] = 1
+                    changed = True
         if changed:
             continue  # the cheap rules first, the floods when they stall
         for j in range(K):  # R2: cells open to j that no open path joins to j's known cells

@@ -92,7 +92,7 @@ def run(n, nbr, start, tries, seed, tree, poss, edge, dead, dsf, order, parent, 
             for d in range(4):
                 edge[4 * i + d] = 2 if nbr[4 * i + d] < 0 else 0
                 dead[4 * i + d] = n + 1
-        left, changed = 0, True
+        left, changed, stamp = 0, True, n
         while changed and left >= 0:
             changed = False
             for i in range(n):
@@ -103,7 +103,9 @@ def run(n, nbr, start, tries, seed, tree, poss, edge, dead, dsf, order, parent, 
                 for m in range(16):
                     if not (poss[i] >> m) & 1:
                         continue
-                    ok, total, free, fdir, k = True, 0, 0, 0, 0
+                    ok, total, free, fdir = True, 0, 0, 0
+                    stamp += 1  # ``parent`` marks the classes this mask joins through unknown links
+                    parent[own] = stamp
                     for d in range(4):
                         e = edge[4 * i + d]
                         if not (m >> d) & 1:
@@ -115,13 +117,9 @@ def run(n, nbr, start, tries, seed, tree, poss, edge, dead, dsf, order, parent, 
                         else:
                             free += 1
                             fdir = d
-                        if e == 0 and ok:  # the classes joined through unknown links: all different
-                            c = dsf[nbr[4 * i + d]]
-                            ok = c != own
-                            for q in range(k):
-                                ok = ok and parent[q] != c
-                            parent[k] = c
-                            k += 1
+                        if e == 0:  # they must all differ
+                            ok = ok and parent[dsf[nbr[4 * i + d]]] != stamp
+                            parent[dsf[nbr[4 * i + d]]] = stamp
                     if not ok or (free == 0 and total + 1 < n):
                         continue  # ``not ok``, or a closed network short of the whole grid
                     new |= 1 << m

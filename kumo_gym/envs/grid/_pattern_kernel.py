@@ -20,9 +20,10 @@ of the next (fills from either side). The result is the same as the tables over 
 of the older kernel (each cell black or white in some full placement), in a few word operations
 per run instead of a pass over the line per run.
 
-One entry point with an explicit signature, the fills written out in it (no helper: numba
-re-optimises an inlined helper inside every caller), so the first use in a fresh process
-compiles one function (issue 14, "cold start"); it is cached on disk.
+One entry point and three word helpers (the two fills, the run windows), each with an explicit
+signature and cached on disk; ordinary calls, not inlined in numba's IR, so each helper is
+compiled once: the first use in a fresh process costs the same CPU as the older kernel with the
+fills written out four times (issue 14, "cold start"; measured with an empty cache).
 """
 import numpy as np
 from numba import njit
@@ -40,6 +41,41 @@ def scratch(H: int, W: int) -> tuple:
     return (np.zeros((H + W, L // 2 + 2), np.int64), np.zeros(H + W, np.int64), np.zeros(H * W, np.int8),
             np.zeros(L // 2 + 2, np.int64), np.zeros(L // 2 + 2, np.int64), np.zeros(H + W + 1, np.int64),
             np.zeros(H + W, np.int8))
+
+
+_WORD = nt.int64(nt.int64, nt.int64)
+
+
+@njit(_WORD, cache=True, nogil=True, _nrt=False)
+def _fill_right(g, m):
+    """``g`` spread to higher bits through the runs of ``m`` set bits that hold it (Kogge-Stone:
+    five doubling steps reach across 32 bits)."""
+    s = 1
+    while s < 32:
+        g |= m & (g << s)
+        m &= m << s
+        s <<= 1
+    return g
+
+
+@njit(_WORD, cache=True, nogil=True, _nrt=False)
+def _fill_left(g, m):
+    """:func:`_fill_right` towards lower bits."""
+    s = 1
+    while s < 32:
+        g |= m & (g >> s)
+        m &= m >> s
+        s <<= 1
+    return g
+
+
+@njit(_WORD, cache=True, nogil=True, _nrt=False)
+def _fits(nw, ln):
+    """The starts p at which cells p..p+ln-1 may all be black (bits of ``nw``)."""
+    win = nw
+    for i in range(1, ln):
+        win &= nw >> i
+    return win
 
 
 @njit(SOLVES_SIG, cache=True, nogil=True, _nrt=False)
@@ -98,69 +134,19 @@ def solves(H, W, pic, clue, nk, val, fs, bs, queue, inq):
             white_ok = nb
         else:
             # forward: fs[j], the starts of run j with runs 0..j-1 placed before it
-            g = 1 & nb  # the leading gap, filled right through nb
-            pr = nb
-            g |= pr & (g << 1)
-            pr &= pr << 1
-            g |= pr & (g << 2)
-            pr &= pr << 2
-            g |= pr & (g << 4)
-            pr &= pr << 4
-            g |= pr & (g << 8)
-            pr &= pr << 8
-            g |= pr & (g << 16)
-            cand = 1 | (g << 1)
+            cand = 1 | (_fill_right(1 & nb, nb) << 1)  # after the leading gap, filled right through nb
             nbx = nb | (1 << n)  # the end of the line counts as a white cell after a run
             for j in range(k):
                 ln = clue[li, j]
-                win = nw
-                for i in range(1, ln):
-                    win &= nw >> i
-                fs[j] = cand & win & (nbx >> ln)
-                g = (fs[j] << ln) & nb  # the first gap cells after it, filled right
-                pr = nb
-                g |= pr & (g << 1)
-                pr &= pr << 1
-                g |= pr & (g << 2)
-                pr &= pr << 2
-                g |= pr & (g << 4)
-                pr &= pr << 4
-                g |= pr & (g << 8)
-                pr &= pr << 8
-                g |= pr & (g << 16)
-                cand = g << 1
+                fs[j] = cand & _fits(nw, ln) & (nbx >> ln)
+                cand = _fill_right((fs[j] << ln) & nb, nb) << 1  # after the first gap cells after it
             # backward: bs[j], the starts of run j with runs j+1.. placed after it
-            g = (1 << (n - 1)) & nb  # the trailing gap, filled left through nb
-            pr = nb
-            g |= pr & (g >> 1)
-            pr &= pr >> 1
-            g |= pr & (g >> 2)
-            pr &= pr >> 2
-            g |= pr & (g >> 4)
-            pr &= pr >> 4
-            g |= pr & (g >> 8)
-            pr &= pr >> 8
-            g |= pr & (g >> 16)
-            ends = (1 << n) | g  # where the run may end (exclusive)
+            ends = (1 << n) | _fill_left((1 << (n - 1)) & nb, nb)  # where the run may end (exclusive)
             nbs = (nb << 1) | 1  # a start at 0, or after a cell that may be white
             for j in range(k - 1, -1, -1):
                 ln = clue[li, j]
-                win = nw
-                for i in range(1, ln):
-                    win &= nw >> i
-                bs[j] = (ends >> ln) & win & nbs
-                g = (bs[j] >> 1) & nb  # the last gap cells before it, filled left
-                pr = nb
-                g |= pr & (g >> 1)
-                pr &= pr >> 1
-                g |= pr & (g >> 2)
-                pr &= pr >> 2
-                g |= pr & (g >> 4)
-                pr &= pr >> 4
-                g |= pr & (g >> 8)
-                pr &= pr >> 8
-                g |= pr & (g >> 16)
-                ends = g
+                bs[j] = (ends >> ln) & _fits(nw, ln) & nbs
+                ends = _fill_left((bs[j] >> 1) & nb, nb)  # the last gap cells before it, filled left
             # the cells runs can cover, and the gaps between placeable ends and starts
             prev_end = 1  # the gap before run 0 starts at cell 0
             for j in range(k + 1):
@@ -173,28 +159,8 @@ def solves(H, W, pic, clue, nk, val, fs, bs, queue, inq):
                 else:
                     s = 0
                     right = (1 << (n - 1)) & nb
-                left = prev_end & nb  # the gap's first cell, filled right
-                pr = nb
-                left |= pr & (left << 1)
-                pr &= pr << 1
-                left |= pr & (left << 2)
-                pr &= pr << 2
-                left |= pr & (left << 4)
-                pr &= pr << 4
-                left |= pr & (left << 8)
-                pr &= pr << 8
-                left |= pr & (left << 16)
-                pr = nb
-                right |= pr & (right >> 1)
-                pr &= pr >> 1
-                right |= pr & (right >> 2)
-                pr &= pr >> 2
-                right |= pr & (right >> 4)
-                pr &= pr >> 4
-                right |= pr & (right >> 8)
-                pr &= pr >> 8
-                right |= pr & (right >> 16)
-                white_ok |= left & right
+                # the gap from its first cell (filled right) to its last (filled left)
+                white_ok |= _fill_right(prev_end & nb, nb) & _fill_left(right, nb)
                 if j < k:
                     prev_end = s << ln
         for p in range(n):

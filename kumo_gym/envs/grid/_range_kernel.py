@@ -9,7 +9,7 @@ over a grid of cells ``st`` (1 white, -1 black, 0 open, row-major) and the numbe
 * sight counts: seen from a number n, the reach in each direction (how many cells it sees there)
   lies between the run of white cells next to it and the distance to the first black cell or the
   edge, and can only stop before a cell that is not already white. The four reaches plus 1 must
-  make n, which narrows each reach's range from the others' bounds (one pass per step); the cells up to the smallest
+  make n, which narrows each reach's range from the others' bounds (to a fixpoint); the cells up to the smallest
   reach are white, and when the range is a single reach the cell just beyond it is black;
 * connectivity: every cut vertex of the graph of non-black cells is white (each side of it holds
   a white cell, since two non-black neighbours cannot both turn black, so blackening it would
@@ -18,9 +18,10 @@ over a grid of cells ``st`` (1 white, -1 black, 0 open, row-major) and the numbe
 Every step follows from the rules, so a fixpoint without open cells is the only solution.
 
 :func:`run` also holds Tatham's generator on top of it: a third of the cells in a random order,
-each made black unless it would touch a black cell or split the rest; every white cell numbered; then numbers removed in pairs
-symmetric under a half turn, in a random order, each removal kept while the deduction still
-solves the puzzle. One entry point with the deduction written once in it (numba re-optimises a
+each made black unless it would touch a black cell or split the rest; every white cell numbered
+except those facing a black cell under a half turn (a draw the deduction cannot solve from
+these is dropped); then numbers removed in half-turn pairs, in a random order, each removal kept
+while the deduction still solves the puzzle. One entry point with the deduction written once in it (numba re-optimises a
 called helper inside every caller), buffers from the caller (no allocation): a small compile,
 cached on disk.
 """
@@ -54,8 +55,8 @@ def run(H, W, nbr, target, scatter, order, black, full, clue, st, work):
     1 solved, 0 stalled, -1 contradiction.
 
     Otherwise one draw of the generator: the first ``target`` cells of ``scatter`` tried as black
-    cells (``black``) in turn; ``full`` every white cell's number; ``clue`` the numbers kept, removed in
-    half-turn pairs in the order ``order`` (a pair is tried when its first cell comes). 1 on
+    cells (``black``) in turn; ``full`` every white cell's number; ``clue`` the numbers kept (none
+    facing a black cell), removed in half-turn pairs in the order ``order`` (a pair is tried when its first cell comes). 1 on
     success, 0 when the deduction cannot solve even the full set (draw again).
     """
     n = H * W
@@ -112,7 +113,7 @@ def run(H, W, nbr, target, scatter, order, black, full, clue, st, work):
                     while j >= 0 and not black[j]:
                         full[i] += 1
                         j = nbr[4 * j + d]
-            clue[i] = full[i]
+            clue[i] = 0 if black[n - 1 - i] else full[i]  # as Tatham: none facing a black cell
     t = -1  # generating: -1 the full set, then positions in ``order``
     while True:
         # ---- the job: which numbers, from which cells
@@ -166,41 +167,51 @@ def run(H, W, nbr, target, scatter, order, black, full, clue, st, work):
                         w += 1
                     work[b + d] = m
                     work[b + 4 + d] = w
+                    work[b + 8 + d] = m
                     slo += w
                     shi += m
-                if slo + 1 > num or shi + 1 < num:
-                    status = -1
-                    break
-                # one pass of bounds from the others' (Tatham's strength; a fixpoint would deduce
-                # more and leave puzzles sparser than his)
-                for d in range(4):
-                    step = W * (d - 1) if d % 2 == 0 else 2 - d
-                    m = work[b + d]
-                    lo = work[b + 4 + d]
-                    a = num - 1 - shi + m
-                    a = max(a, lo)
-                    z = num - 1 - slo + lo
-                    z = min(z, m)
-                    # a reach is possible only where the cell after it is not white (or it is the whole run)
-                    while a <= z and a < m and st[k + (a + 1) * step] > 0:
-                        a += 1
-                    while z >= a and z < m and st[k + (z + 1) * step] > 0:
-                        z -= 1
-                    if a > z:
+                again = True
+                while again:  # the reaches' ranges narrowed from the others' until they settle
+                    again = False
+                    if slo + 1 > num or shi + 1 < num:
                         status = -1
                         break
-                    for q in range(1, a + 1):
+                    for d in range(4):
+                        step = W * (d - 1) if d % 2 == 0 else 2 - d
+                        m, lo, hi = work[b + d], work[b + 4 + d], work[b + 8 + d]
+                        a = max(lo, num - 1 - shi + hi)
+                        z = min(hi, num - 1 - slo + lo)
+                        # a reach is possible only where the cell after it is not white (or it is the whole run)
+                        while a <= z and a < m and st[k + (a + 1) * step] > 0:
+                            a += 1
+                        while z >= a and z < m and st[k + (z + 1) * step] > 0:
+                            z -= 1
+                        if a > z:
+                            status = -1
+                            break
+                        if a != lo or z != hi:
+                            work[b + 4 + d] = a
+                            work[b + 8 + d] = z
+                            slo += a - lo
+                            shi += z - hi
+                            again = True
+                    if status < 0:
+                        break
+                if status < 0:
+                    break
+                for d in range(4):
+                    step = W * (d - 1) if d % 2 == 0 else 2 - d
+                    m, lo, hi = work[b + d], work[b + 4 + d], work[b + 8 + d]
+                    for q in range(1, lo + 1):
                         u = k + q * step
                         if st[u] == 0:
                             st[u] = 1
                             changed += 1
-                    if a == z and a < m:
-                        u = k + (a + 1) * step
+                    if lo == hi and lo < m:
+                        u = k + (lo + 1) * step
                         if st[u] == 0:
                             st[u] = -1
                             changed += 1
-                if status < 0:
-                    break
             if status < 0 or changed > 0:
                 continue
             # connectivity: open cut vertices of the non-black graph are white (iterative Tarjan)

@@ -18,37 +18,36 @@ from numba import njit
 from numba import types as nt
 
 _I64 = nt.int64[::1]
-#: (H, W, counts, sol, order, given, side, cell, dsf) -> see :func:`run`
-RUN_SIG = nt.int64(nt.int64, nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
+_RO = nt.Array(nt.int64, 1, "C", readonly=True)
+#: (H, W, nbr, counts, sol, order, given, side, cell, dsf) -> see :func:`run`
+RUN_SIG = nt.int64(nt.int64, nt.int64, _RO, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
 
 
 @njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
-def run(H, W, counts, sol, order, given, side, cell, dsf):
-    """``counts``: the H row counts, then the W column counts; ``sol``: each cell's sides in the
-    solution (bit d), off-grid ends included; ``given`` (1: the cell's piece is shown) changes.
+def run(H, W, nbr, counts, sol, order, given, side, cell, dsf):
+    """``nbr[4 * cell + d]``: the cell that side d faces, -1 off the grid (a table is less code to
+    compile than the arithmetic); ``counts``: the H row counts, then the W column counts; ``sol``:
+    each cell's sides in the solution (bit d), off-grid ends included; ``given`` (1: the cell's
+    piece is shown) changes.
 
     Each cell of ``order`` in turn loses its piece, given back when the deduction then no longer
     solves the puzzle; with ``order`` empty, the deduction on ``given`` alone. Fewer givens never
     help the deduction, so a run of the order whose pieces all go at once would also go one by
     one: runs are tried, doubled after a success and halved after a failure (the same result in
-    about half the rounds). Returns 1 when the
-    final ``given`` is solved, 0 when the deduction gets stuck, -1 when it finds no track at all.
+    about half the rounds). Returns 1 when the final ``given`` is solved, 0 when the deduction
+    gets stuck, -1 when it finds no track at all.
     Scratch: ``side`` (4 H W), ``cell``, ``dsf`` (H W)."""
     n, m = H * W, len(order)
     pos, size, block = 0, 1, 0  # pieces order[pos:pos + block] are off in this round
     while True:
         for i in range(n):  # the off-grid sides are known: the two ends, no others
-            r, c = i // W, i % W
-            cell[i] = 1 if given[i] else 0
+            cell[i] = given[i]
             for d in range(4):
-                inside = (d == 0 and r > 0) or (d == 1 and c < W - 1) or (d == 2 and r < H - 1) or (d == 3 and c > 0)
-                side[4 * i + d] = 0 if inside and not given[i] else 1 if sol[i] >> d & 1 else 2
+                side[4 * i + d] = 0 if nbr[4 * i + d] >= 0 and not given[i] else 1 if sol[i] >> d & 1 else 2
         for i in range(n):  # a given piece fixes its neighbours' facing sides too
-            if given[i]:
-                for d in range(4):
-                    j = i + (-W if d == 0 else 1 if d == 1 else W if d == 2 else -1)
-                    if 0 <= j < n and side[4 * i + d] != 0 and (d % 2 == 0 or j // W == i // W):
-                        side[4 * j + (d + 2) % 4] = side[4 * i + d]
+            for d in range(4):
+                if given[i] and nbr[4 * i + d] >= 0:
+                    side[4 * nbr[4 * i + d] + (d + 2) % 4] = side[4 * i + d]
         ok, changed = True, True
         while ok and changed:
             changed = False
@@ -68,8 +67,7 @@ def run(H, W, counts, sol, order, given, side, cell, dsf):
                     value = 2 if cell[i] == 2 or yes == 2 else 1
                     for d in range(4):
                         if side[4 * i + d] == 0:
-                            j = i + (-W if d == 0 else 1 if d == 1 else W if d == 2 else -1)
-                            side[4 * i + d] = side[4 * j + (d + 2) % 4] = value
+                            side[4 * i + d] = side[4 * nbr[4 * i + d] + (d + 2) % 4] = value
                     changed = True
             for line in range(H + W):  # rows, then columns
                 on, unknown = 0, 0
@@ -91,8 +89,8 @@ def run(H, W, counts, sol, order, given, side, cell, dsf):
                 dsf[i] = i
             for i in range(n):
                 for d in range(1, 3):
-                    if side[4 * i + d] == 1 and (i % W < W - 1 if d == 1 else i < n - W):
-                        a, b = i, i + (1 if d == 1 else W)
+                    if side[4 * i + d] == 1 and nbr[4 * i + d] >= 0:
+                        a, b = i, nbr[4 * i + d]
                         while dsf[a] != a:
                             a = dsf[a]
                         while dsf[b] != b:
@@ -101,13 +99,13 @@ def run(H, W, counts, sol, order, given, side, cell, dsf):
             for i in range(n):
                 for d in range(1, 3):
                     if side[4 * i + d] == 0:
-                        a, b = i, i + (1 if d == 1 else W)
+                        a, b = i, nbr[4 * i + d]
                         while dsf[a] != a:
                             a = dsf[a]
                         while dsf[b] != b:
                             b = dsf[b]
                         if a == b:
-                            side[4 * i + d] = side[4 * (i + (1 if d == 1 else W)) + (d + 2) % 4] = 2
+                            side[4 * i + d] = side[4 * nbr[4 * i + d] + (d + 2) % 4] = 2
                             changed = True
         result = 1 if ok else -1
         for i in range(4 * n):

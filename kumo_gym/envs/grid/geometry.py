@@ -341,6 +341,12 @@ def unmarked_connected(marked: list[bool], near: list[list[int]]) -> bool:
     return len(seen) == len(marked) - sum(marked)
 
 
+@functools.lru_cache(maxsize=64)
+def flat_neighbours(H: int, W: int) -> list[list[int]]:
+    """Every cell's orthogonal neighbours, as flat indices (built once per grid size; read only)."""
+    return [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+
+
 def still_connected(marked: list[bool], near: list[list[int]], idx: int) -> bool:
     """:func:`unmarked_connected` just after marking cell ``idx``, when the unmarked cells were
     connected before: they still are exactly when the unmarked neighbours of ``idx`` are joined

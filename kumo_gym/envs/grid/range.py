@@ -39,10 +39,11 @@ class RangeTask(GridTask):
 
     ## Generation
     §8, Tatham's generator: a third of the cells, in a random order, made black unless that puts
-    two blacks side by side or splits the whites (about a fifth end up black); every white cell numbered, then numbers removed in
-    half-turn symmetric pairs in a seeded random order while Range's own deduction (``deduce.range``:
-    sight-count bounds, black cells never touching, connectivity by cut vertices) still solves the
-    puzzle, which proves it unique. The grade is that deduction's; SAT with lazy connectivity cuts
+    two blacks side by side or splits the whites (about a fifth end up black); every white cell
+    numbered except those facing a black cell under a half turn, then numbers removed in half-turn
+    pairs in a seeded random order while Range's own deduction (``deduce.range``: sight-count
+    bounds, black cells never touching, connectivity by cut vertices) still solves the puzzle,
+    which proves it unique (Tatham's clue density). The grade is that deduction's; SAT with lazy connectivity cuts
     certifies puzzles it cannot solve.
 
     ## Interactive mode

@@ -10,7 +10,7 @@ from ...core.instance import Instance
 from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .geometry import components, connected_cuts, neighbours4, still_connected
+from .geometry import components, connected_cuts, flat_neighbours, still_connected
 from .latin import random_latin
 from .render import Sketch
 
@@ -25,10 +25,10 @@ def line_pairs(H: int, W: int) -> tuple[tuple[tuple[int, int], tuple[int, int]],
     return tuple(rows + [((a, c), (b, c)) for c in range(W) for a in range(H) for b in range(a + 1, H)])
 
 
-@functools.cache
-def _near(H: int, W: int) -> list[list[int]]:
-    """Every cell's orthogonal neighbours as flat indices (read only)."""
-    return [[a * W + b for a, b in neighbours4(i // W, i % W, H, W)] for i in range(W * H)]
+def equal_pairs(nums: list[list[int]]) -> list:
+    """The pairs of :func:`line_pairs` whose cells hold the same number (one must be black)."""
+    W, flat = len(nums[0]), [v for row in nums for v in row]
+    return [(a, b) for a, b in line_pairs(len(nums), W) if flat[a[0] * W + a[1]] == flat[b[0] * W + b[1]]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,9 +126,7 @@ class SinglesTask(GridTask):
         H, W = len(nums), len(nums[0])
         enc = self.layout((H, W), lambda: self._rules(H, W))
         x, same = enc.extra["black"], enc.extra["same"]
-        flat = [v for row in nums for v in row]
-        clues = {(a, b): ("R3", (same[a, b],)) for a, b in line_pairs(H, W)
-                 if flat[a[0] * W + a[1]] == flat[b[0] * W + b[1]]}
+        clues = {p: ("R3", (same[p],)) for p in equal_pairs(nums)}
         arr = np.asarray(nums)
 
         def decode(value: np.ndarray) -> list[list]:
@@ -162,7 +160,7 @@ class SinglesTask(GridTask):
         W, H = params["W"], params["H"]
         for _attempt in range(5000):
             nums = [row[:W] for row in random_latin(rng, max(W, H))[:H]]
-            near = _near(H, W)
+            near = flat_neighbours(H, W)
             dark = [False] * (W * H)
             for idx in rng.permutation(W * H).tolist():
                 if any(dark[n] for n in near[idx]):
@@ -176,10 +174,11 @@ class SinglesTask(GridTask):
                                if not black[a, b]})
                 nums[r][c] = seen[int(rng.integers(len(seen)))]
             state = {"grid": [[int(v) for v in row] for row in nums]}
-            enc = self.encode(state)
+            enc = self.layout((H, W), lambda: self._rules(H, W))  # encode()'s assumptions, built directly
             truth = np.zeros(enc.formula.n_vars + 1, np.int8)
             truth[enc.answer] = np.where(black.ravel(), 1, -1)
-            if enc.engine.unique(enc.assumptions(), truth, deduce=False):  # propagation never settles it
+            lits = [enc.extra["same"][p] for p in equal_pairs(state["grid"])]
+            if enc.engine.unique(lits, truth, deduce=False):  # propagation never settles it
                 return state, np.where(black, BLACK, np.asarray(nums)).tolist()
         raise RuntimeError(f"could not generate a unique {W}x{H} Singles puzzle")
 

@@ -18,9 +18,9 @@ from .render import Sketch
 from .tatham.tracks import count_labels, given_pieces, track_ends
 
 PIECES = ("", "UR", "UD", "UL", "RD", "RL", "DL")
-#: above this many cells Tricky keeps probing-solvable piece sets (a minimal one: 7.9 at 15x15, Tatham 11.8)
+#: above this many cells at least as many pieces stay as Tatham's show (a minimal set: 7.9 at 15x15, his 11.8)
 BOUNDED_ABOVE = 100
-#: there, as many pieces stay as Tatham's show: a share of the track (15x15dt: 11.5 over 60 puzzles)
+#: as a share of the track (15x15dt: 11.5 over 60 puzzles)
 BOUNDED_SHARE = 0.16
 #: the share of the grid Tatham's tracks fill, by grid area (measured on its presets)
 DENSITY = ((16, 0.77), (64, 0.55), (225, 0.32))
@@ -52,11 +52,10 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     ## Generation
     §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
     Tatham's track density; every count shown, both end pieces given, the other pieces removed in
-    a seeded random order: up to 100 cells while our deduction still finds the track (Tatham's
-    way, unique without SAT; Easy and Tricky stop there, Tricky keeping the fewest of two orders
-    and two draws), Hard then while unique (SAT with lazy cuts against closed loops); on larger
-    grids by SAT down to Tatham's share of the track (16 %) while failed-literal probing solves
-    it. ``o`` is honoured by redrawing.
+    a seeded random order while our deduction still finds the track (Tatham's way, unique without
+    SAT; Tricky keeps the fewest of two orders and two draws up to 100 cells), on larger grids with
+    removed pieces given back up to Tatham's share of the track (16 %). Level Hard then removes
+    more while unique (SAT with lazy cuts against closed loops). ``o`` is honoured by redrawing.
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` lays the track between two
@@ -169,16 +168,16 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
                 continue
             state = {"col_counts": cols, "row_counts": rows, "entry_row": entry, "exit_col": exit_,
                      "given_pieces": {f"{r},{c}": sol[r][c] for r, c in sorted(path)}}
-            if not (big := H * W > BOUNDED_ABOVE):  # pieces go while our deduction finds the track (deduce/tracks.py)
-                state["given_pieces"] = strip_pieces(rng, state, masks, path, STRIP_ORDERS[level])
-                if level != "h":
-                    return state, sol
+            share = round(BOUNDED_SHARE * len(path)) if (big := H * W > BOUNDED_ABOVE) else 0  # a floor on big grids
+            state["given_pieces"] = strip_pieces(rng, state, masks, path, STRIP_ORDERS[level], keep=share)
+            if level != "h":
+                return state, sol
             enc = self.encode(state)
             keys = [("piece", r, c) for r, c in path[1:-1] if f"{r},{c}" in state["given_pieces"]]
             truth = enc.solution_values(track_literals(enc.extra["d"], sol))
             kept = reduce_clues(enc.engine, [enc.clues[k][1] for k in keys], rng, truth, grade_limit=1 if big else None,
                                 fixed=enc.assumptions([k for k in enc.clues if k not in keys]),
-                                keep=round(BOUNDED_SHARE * len(path)) - 2 if big else 0, runs=False)  # 2: the ends
+                                keep=share - 2 if big else 0, runs=False)  # 2: the ends
             gone = {f"{k[1]},{k[2]}" for k, keep in zip(keys, kept) if not keep}
             state["given_pieces"] = {k: v for k, v in state["given_pieces"].items() if k not in gone}
             return state, sol

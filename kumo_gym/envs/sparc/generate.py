@@ -10,7 +10,10 @@ asked for; no official test puzzle reproduced):
   this line satisfies. Then, counterexample by counterexample, it adds the constraint (a dot, a
   gap, a square, a star or a triangle that the planted line satisfies) that rules out the most
   of the other solutions found, the shortest ones first, until at most the drawn number of
-  solutions is left and none is much shorter than the planted line. Every level therefore has
+  solutions is left and none is much shorter than the planted line (each round's search tries
+  the planted line's steps first, so a search cut short by its node limit still brings back
+  the planted line and the lines that branch off it, rather than nothing: large grids are no
+  longer rejected for being expensive to search, issue 14). Every level therefore has
   long forced lines and the official mix of rule types, and no puzzle is trivial: the shortest
   solution has at least :data:`MIN_LENGTH` positions, the puzzle at least
   :data:`MIN_CONSTRAINTS` constraints, and neither the shortest rule-blind line nor a walk along
@@ -898,7 +901,7 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
     short_len = max(MIN_LENGTH[level], int(profile.short * len(line)))
     for _round in range(60):
         res = enumerate_solutions(b.puzzle(), cap=ROUND_CAP, node_limit=GEN_NODE_LIMIT,
-                                  python_slice=SMALL_PYTHON_SLICE.get(level))
+                                  python_slice=SMALL_PYTHON_SLICE.get(level), prefer=line)
         # a search cut by its node limit still shows solutions to rule out: the count is open
         known = res.complete and not res.capped
         if not res.complete and len(res.solutions) < 2:

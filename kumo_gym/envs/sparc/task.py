@@ -17,7 +17,7 @@ from ...core.instance import Instance
 from ...core.params import Params, param
 from ...core.task import StepwiseTask, Transition
 from ...core.verdict import Verdict
-from ...solvers.sparc import enumerate_solutions
+from ...solvers.sparc import POLY, SQUARE, STAR, TRIANGLE, YLOP, enumerate_solutions
 from . import text as tx
 from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, border_walks, generate, long_path, shortest_line
 from .integrity import prefix_credit
@@ -406,6 +406,17 @@ class SparcTask(StepwiseTask):
         return prefix_credit(p, path, self.solutions(instance))
 
     # ---- reward integrity (core.capabilities) ----------------------------------------------
+    def rules_of(self, instance: Instance) -> list[str]:
+        """The rule codes a line can break on ``instance``: the line rules always, a symbol's rule
+        only where the puzzle shows the symbol, and the square rule only with squares of two
+        colours or more (squares of one colour never disagree, whatever the line)."""
+        p = self.puzzle(instance)
+        kinds = {s[0] for s in p.symbols.values()}
+        shown = {"gap": bool(p.gaps), "dot": bool(p.dots), "star": STAR in kinds, "triangle": TRIANGLE in kinds,
+                 "poly": bool(kinds & {POLY, YLOP}),
+                 "square": len({s[1] for s in p.symbols.values() if s[0] == SQUARE}) >= 2}
+        return [code for code in self.rule_codes if shown.get(code, True)]
+
     def near_misses(self, instance: Instance, rng: np.random.Generator):
         """Lines that break exactly one rule (see :mod:`kumo_gym.envs.sparc.scoring`)."""
         from .integrity import near_misses

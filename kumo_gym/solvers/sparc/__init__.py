@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -293,8 +294,26 @@ def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_li
     return int(ctr[1]), int(ctr[2]), stopped, sols[:, :-1], sols[:, -1]
 
 
+def preferring(data: dict, path) -> dict:
+    """``data`` whose search tries the steps of ``path`` (``(x, y)`` positions) first: at each
+    position of the path its next position leads the neighbour order, the other directions
+    follow in their usual order. The solutions are the same; a search that runs to the end finds
+    them in another order, and a search cut short (``cap``, ``node_limit``) starts from ``path``
+    and the lines that branch off it late."""
+    cols = data["cols"]
+    nbr = data["nbr"].copy()
+    for (x, y), (nx, ny) in pairwise(path):
+        q, nq = y * cols + x, ny * cols + nx
+        row = list(nbr[4 * q:4 * q + 4])
+        if nq in row:
+            row.remove(nq)
+            nbr[4 * q:4 * q + 4] = [nq] + row
+    return {**data, "nbr": nbr}
+
+
 def enumerate_solutions(puzzle, cap: int | None = 50, prune: int = PRUNE_ALL, node_limit: int = 0,
-                        time_limit: float | None = None, python_slice: int | None = None) -> SolveResult:
+                        time_limit: float | None = None, python_slice: int | None = None,
+                        prefer=None) -> SolveResult:
     """Every solution of ``puzzle`` up to ``cap`` (§8).
 
     Stops after ``cap + 1`` solutions (``capped=True``); ``cap=None`` is exhaustive.
@@ -306,6 +325,8 @@ def enumerate_solutions(puzzle, cap: int | None = 50, prune: int = PRUNE_ALL, no
     """
     data = puzzle_data(puzzle)
     cols = data["cols"]
+    if prefer is not None:
+        data = preferring(data, prefer)
     if cap is None:
         buffer = 256
         while True:

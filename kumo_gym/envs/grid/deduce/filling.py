@@ -76,7 +76,7 @@ def reduce_givens(rng: np.random.Generator, sol: list[list[int]], regions: list[
     order = rng.permutation(H * W).astype(np.int64)
     wrong = k.run(neighbour_table(H, W), flat, order, region, given, *k.scratch(H * W))
     if wrong:
-        raise AssertionError(f"Filling deduction filled {wrong} grids other than the solution")
+        raise RuntimeError(f"Filling deduction filled {wrong} grids other than the solution (an unsound deduction)")
     return given.reshape(H, W).tolist()
 
 

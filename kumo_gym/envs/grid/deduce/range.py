@@ -52,8 +52,10 @@ def grade(numbers: list[list[int]]) -> int:
 
 def draw(rng: np.random.Generator, H: int, W: int) -> tuple[dict, list[list]]:
     """Tatham's generator by the kernel: a third of the cells, in a random order, each made black
-    unless that puts two blacks side by side or splits the whites (about a fifth end up black), every white cell numbered, numbers removed in half-turn
-    pairs in a random order while the deduction still solves the puzzle (which proves it unique)."""
+    unless that puts two blacks side by side or splits the whites (about a fifth end up black);
+    every white cell numbered but those facing a black cell under a half turn (redrawn when the
+    deduction cannot solve that); numbers removed in half-turn pairs in a random order while the
+    deduction still solves the puzzle (which proves it unique)."""
     k = _kernel()
     n = H * W
     nbr, black, full, clue, st, work = k.scratch(H, W)

@@ -36,6 +36,17 @@ def tables(arrows: list[list]) -> list[np.ndarray]:
             for x in (np.cumsum([0] + [len(v) for v in lists]), [b for v in lists for b in v])]
 
 
+def chain(path: list, arrows: list[list]) -> tuple:
+    """The kernels' view of a solution chain: the ray tables (:func:`tables`), each cell's
+    number (0-based, by cell index), the cells in chain order, and the ends that are always
+    shown (W*H, and 1 unless the grid has two cells)."""
+    W = len(arrows[0])
+    cells = [r * W + c for r, c in path]
+    number = np.zeros(len(path), np.int64)
+    number[cells] = np.arange(len(path))
+    return tables(arrows), number, cells, [cells[-1]] + ([cells[0]] if len(path) > 2 else [])
+
+
 def place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> set[int]:
     """The cells (indices) whose numbers are shown, placed as Tatham's generator does: 1 and W*H,
     then the numbers of cells taken in a seeded order, skipping cells deduction has already
@@ -45,16 +56,11 @@ def place_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> se
     it numbers is unique (tests/grid/test_signpost.py checks it against the engine)."""
     from .. import _signpost_kernel
 
-    W = len(arrows[0])
     n = len(path)
-    csr = tables(arrows)
-    number = np.zeros(n, np.int64)
-    for i, (r, c) in enumerate(path):
-        number[r * W + c] = i
-    ends = np.asarray([path[-1][0] * W + path[-1][1]] + ([path[0][0] * W + path[0][1]] if n > 2 else []), np.int64)
+    csr, number, _, ends = chain(path, arrows)
     shown = np.zeros(n, np.int64)
     slots = n + 2  # the kernel's deduction states (live, per removal test, the ends alone)
-    ok = _signpost_kernel.place(n, *csr, number, ends, rng.permutation(n).astype(np.int64),
+    ok = _signpost_kernel.place(n, *csr, number, np.asarray(ends, np.int64), rng.permutation(n).astype(np.int64),
                                 np.zeros(slots * _signpost_kernel.slot_size(n), np.int16),
                                 np.zeros(_signpost_kernel.stack_size(n), np.int64), np.zeros(n, np.int64), shown)
     if not ok:
@@ -74,14 +80,8 @@ def reduce_givens(rng: np.random.Generator, path: list, arrows: list[list]) -> s
     it stays, and the rest is treated the same way."""
     from .. import _signpost_kernel
 
-    W = len(arrows[0])
     n = len(path)
-    csr = tables(arrows)
-    number = np.zeros(n, np.int64)
-    for i, (r, c) in enumerate(path):
-        number[r * W + c] = i
-    cells = [r * W + c for r, c in path]
-    ends = [cells[-1]] + ([cells[0]] if n > 2 else [])
+    csr, number, cells, ends = chain(path, arrows)
     keys = [a for a in cells[:-1] if a not in ends]
     order = [keys[i] for i in rng.permutation(len(keys))]
     shown = np.ones(n, np.int64)

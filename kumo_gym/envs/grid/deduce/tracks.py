@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 
 from ..tatham.tracks import track_ends
+from .net import neighbours
 
 #: random removal orders tried per track, by level (the fewest pieces kept): Tricky's better of two
 #: draws of two orders keeps 4.5 pieces at 8x8 against Tatham's 4.0 to 4.3; Hard is then reduced
@@ -42,7 +43,7 @@ def _run(state: dict, masks: np.ndarray, given: np.ndarray, order: np.ndarray) -
     H, W = len(state["row_counts"]), len(state["col_counts"])
     counts = np.asarray([*state["row_counts"], *state["col_counts"]], np.int64)
     side, cell, dsf = np.zeros(4 * H * W, np.int64), np.zeros(H * W, np.int64), np.zeros(H * W, np.int64)
-    return _tracks_kernel.run(H, W, counts, masks, order, given, side, cell, dsf)
+    return _tracks_kernel.run(H, W, neighbours(H, W, False), counts, masks, order, given, side, cell, dsf)
 
 
 def solves(state: dict, sol: list[list[str]]) -> int:
@@ -60,11 +61,13 @@ def solves(state: dict, sol: list[list[str]]) -> int:
     return _run(state, masks, given, np.zeros(0, np.int64))
 
 
-def strip_pieces(rng: np.random.Generator, state: dict, masks: np.ndarray, path: list, orders: int = 1) -> dict:
+def strip_pieces(rng: np.random.Generator, state: dict, masks: np.ndarray, path: list, orders: int = 1,
+                 keep: int = 0) -> dict:
     """The given pieces of ``state`` (every track cell's) less those that can go, tried in random
     order, with the deduction still finding the track (``masks``: :func:`path_masks`): the end
     pieces always stay. With ``orders`` above 1, the fewest pieces of that many random orders, or
-    of those up to the first with :data:`FEW` pieces."""
+    of those up to the first with :data:`FEW` pieces; then removed ones come back at random up to
+    ``keep`` pieces (more pieces never stop the deduction)."""
     W = len(state["col_counts"])
     cells = np.asarray([r * W + c for r, c in path], np.int64)
     best = None
@@ -77,6 +80,9 @@ def strip_pieces(rng: np.random.Generator, state: dict, masks: np.ndarray, path:
             best = given
         if best.sum() <= FEW * len(path):
             break
+    if best.sum() < keep:
+        gone = cells[best[cells] == 0]
+        best[rng.permutation(gone)[:keep - best.sum()]] = 1
     at = {f"{r},{c}": r * W + c for r, c in path}
     return {k: v for k, v in state["given_pieces"].items() if best[at[k]]}
 

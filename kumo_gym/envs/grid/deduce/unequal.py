@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....solvers.engine import minimal_in_runs
+
 
 class Deduction:
     """One solution grid's clues (every given and every sign) as the kernel reads them; which of
@@ -40,23 +42,6 @@ class Deduction:
         return self.kernel.search(self.stack, self.n, ga, gb, 2) == 1
 
 
-def _minimal(order: np.ndarray, active: np.ndarray, unique) -> None:
-    """``engine.reduce_clues`` to a minimal unique set, in runs (the same kept mask as removing
-    one clue at a time: uniqueness is monotone); ``unique()`` reads ``active``, changed in place."""
-    p, k, n = 0, 1, len(order)
-    while p < n:
-        run = order[p:p + k]
-        active[run] = False
-        if unique():
-            p, k = p + len(run), 2 * k
-        else:
-            active[run] = True
-            if len(run) == 1:
-                p, k = p + 1, 1
-            else:
-                k = max(1, len(run) // 2)
-
-
 def reduce(rng: np.random.Generator, n: int, sol: list[list[int]], gt: list[list], easy: bool) -> tuple:
     """The shown givens (a boolean per cell, row-major) and signs (one per pair of ``gt``): every
     clue to start with, givens reduced first (in a seeded random order), then signs; at Easy while
@@ -71,5 +56,5 @@ def reduce(rng: np.random.Generator, n: int, sol: list[list[int]], gt: list[list
                 mask[i] = False
                 mask[i] = not d.solves(givens, signs)
         else:
-            _minimal(order, mask, lambda: d.unique(givens, signs))
+            minimal_in_runs(order, mask, lambda: d.unique(givens, signs))
     return givens, signs, not easy and d.solves(givens, signs)
