@@ -11,7 +11,7 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
-from .deduce.pearl import loop_masks, strip
+from .deduce.pearl import loop_masks, loop_pearls, strip
 from .geometry import cycle, loop_degree, loop_edges, loop_vars, number_loops, random_loop, straight
 from .play import grid_edges
 from .regions import LoopAnswers
@@ -179,19 +179,7 @@ class PearlTask(LoopAnswers, GridTask):
                 grid[r][c] = grid[r][c] if keep else EMPTY
             return {"grid": grid}, number_loops(H, W, drawn)
 
-    @staticmethod
-    def _pearls(loop: list, H: int, W: int) -> list[list[str]]:
-        """Every pearl a loop (cells in order) allows: black at a turn between two straights, white
-        on a straight beside a turn."""
-        n = len(loop)
-        line = [straight(loop[i - 1], loop[i], loop[(i + 1) % n]) for i in range(n)]
-        grid = [[EMPTY] * W for _ in range(H)]
-        for i, (r, c) in enumerate(loop):
-            if not line[i] and line[i - 1] and line[(i + 1) % n]:
-                grid[r][c] = BLACK
-            elif line[i] and not (line[i - 1] and line[(i + 1) % n]):
-                grid[r][c] = WHITE
-        return grid
+    _pearls = staticmethod(loop_pearls)
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         (H, W), pearls = self.dims(instance), instance.data["state"]["grid"]

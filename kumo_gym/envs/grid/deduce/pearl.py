@@ -7,6 +7,7 @@ import functools
 
 import numpy as np
 
+from ..geometry import straight
 from ..tatham.pearl import BLACK, EMPTY, WHITE
 
 #: the kernel's code of each pearl
@@ -15,6 +16,20 @@ CODE = {EMPTY: 0, BLACK: 1, WHITE: 2}
 SHAPES = ((0, 3, 5, 6, 9, 10, 12), (3, 6, 9, 12), (5, 10))
 #: the bits of a step (dr, dc) from a cell and back into it (bit d: 0 up, 1 right, 2 down, 3 left)
 STEP_BITS = {(-1, 0): (1, 4), (0, 1): (2, 8), (1, 0): (4, 1), (0, -1): (8, 2)}
+
+
+def loop_pearls(loop: list, H: int, W: int) -> list[list[str]]:
+    """Every pearl a loop (cells in order) allows: black at a turn between two straights, white
+    on a straight beside a turn."""
+    n = len(loop)
+    line = [straight(loop[i - 1], loop[i], loop[(i + 1) % n]) for i in range(n)]
+    grid = [[EMPTY] * W for _ in range(H)]
+    for i, (r, c) in enumerate(loop):
+        if not line[i] and line[i - 1] and line[(i + 1) % n]:
+            grid[r][c] = BLACK
+        elif line[i] and not (line[i - 1] and line[(i + 1) % n]):
+            grid[r][c] = WHITE
+    return grid
 
 
 def loop_masks(H: int, W: int, loop: list) -> np.ndarray:
