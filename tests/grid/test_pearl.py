@@ -196,3 +196,12 @@ def test_easy_strips_pearls_while_the_deduction_finds_the_loop():
             fewer = [list(row) for row in grid]
             fewer[r][c] = "."
             assert solves(fewer, masks) == 0
+
+
+def test_grade_sees_the_one_loop_rule():
+    """The §8 grade (issue 14) uses the cuts a uniqueness proof needed: the deduction-made Easy
+    instances, which plain probing mostly calls search-hard, grade 0 or 1 with them."""
+    insts = [T.generate(np.random.default_rng([5, s]), difficulty="easy") for s in range(6)]
+    grades = [T.grade(i) for i in insts]
+    assert max(grades) <= 1 and grades == [T.grade(i) for i in insts]
+    assert max(T.encoding(i).engine.grade(T.encoding(i).assumptions()) for i in insts) == 2

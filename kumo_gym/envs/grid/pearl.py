@@ -141,6 +141,11 @@ class PearlTask(LoopAnswers, GridTask):
         f.add(on.ravel().tolist())
         return Encoding(f, answer, decode, cut_rule="R1", cuts=cuts, extra={"on": on, "black": black, "white": white})
 
+    def grade(self, instance: Instance) -> int:
+        """§8 grade with the one-loop rule in view (:meth:`Engine.cut_grade`, as Filling and Singles)."""
+        enc = self.encoding(instance)
+        return enc.engine.cut_grade(enc.assumptions())
+
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """A random loop with every pearl it allows. Easy (Tatham's way): redrawn until the pearl deduction
         (``deduce/pearl.py``) finds it, then pearls go while it still does; on big grids a loop another one fits
