@@ -34,13 +34,12 @@ def loop_pearls(loop: list, H: int, W: int) -> list[list[str]]:
 
 def loop_masks(H: int, W: int, loop: list) -> np.ndarray:
     """Each cell's sides (bit d) in a closed loop given as its cells in order."""
-    masks = np.zeros(H * W, np.int64)
-    for k, (r, c) in enumerate(loop):
-        rr, cc = loop[(k + 1) % len(loop)]
+    masks = [0] * (H * W)
+    for (r, c), (rr, cc) in zip(loop, loop[1:] + loop[:1]):
         out, back = STEP_BITS[rr - r, cc - c]
         masks[r * W + c] |= out
         masks[rr * W + cc] |= back
-    return masks
+    return np.asarray(masks, np.int64)
 
 
 @functools.lru_cache(maxsize=16)
