@@ -154,8 +154,9 @@ class PearlTask(LoopAnswers, GridTask):
         when it allows no more; then pearls are removed to a minimal set that keeps the loop the only one."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
         deduced, loop, sampler, pearls = level == "e", None, None, None  # pearls: those of loop, when already known
+        length = float(np.interp(H * W, *zip(*DENSITY))) * H * W
         while True:
-            loop = loop or random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
+            loop = loop or random_loop(rng, H, W, length)
             grid, masks = pearls or self._pearls(loop, H, W), loop_masks(H, W, loop)
             if deduced and (kept := strip(rng, grid, masks)) is not None:
                 return {"grid": kept}, number_loops(H, W, loop_edges(loop))

@@ -77,9 +77,9 @@ def strip(rng: np.random.Generator, grid: list[list[str]], sol: np.ndarray) -> l
     failure (about half the deductions)."""
     W, run = len(grid[0]), _solver(grid, sol)
     given = np.asarray([v != EMPTY for row in grid for v in row], np.int64)
-    order = np.flatnonzero(given)[rng.permutation(int(given.sum()))]
     if run(given) != 1:
         return None
+    order = np.flatnonzero(given)[rng.permutation(int(given.sum()))]
     pos, step = 0, 1
     while pos < len(order):
         block = order[pos:pos + step]
