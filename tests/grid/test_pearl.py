@@ -149,3 +149,59 @@ def test_cycle_walks_a_loop_from_its_edges():
         edges = loop_edges(loop)
         got = cycle(sorted(edges, reverse=seed % 2 == 1))
         assert got[0] == min(loop) and sorted(got) == sorted(loop) and loop_edges(got) == edges
+
+
+def test_deduction_is_sound():
+    """The Easy generator's uniqueness proof (``deduce/pearl.py``, issue 14): on random loops with
+    random subsets of their pearls, the deduction never finds a contradiction (the loop fits its
+    pearls), and whenever it finds the loop, SAT with the one-loop cuts finds no second one. The
+    subsets are of loops it solves with every pearl shown, so both outcomes occur, and some
+    puzzles it leaves stuck are really ambiguous."""
+    from kumo_gym.envs.grid.deduce.pearl import loop_masks, solves
+    from kumo_gym.envs.grid.geometry import loop_edges, random_loop
+
+    seen = {}
+    for seed in range(90):
+        rng = np.random.default_rng([3, seed])
+        H, W = (5, 5) if seed % 3 else (6, 7)
+        while True:  # a loop whose pearls all shown the deduction solves (some 1 in 7)
+            loop = random_loop(rng, H, W, 0.85 * H * W)
+            grid, masks = T._pearls(loop, H, W), loop_masks(H, W, loop)
+            if solves(grid, masks) == 1 or seed % 10 == 0:
+                break
+        keep = 0.3 + 0.7 * rng.random()
+        grid = [[v if rng.random() < keep else "." for v in row] for row in grid]
+        got = solves(grid, masks)
+        inst = T.make_instance({"W": W, "H": H}, {"grid": grid}, number_loops(H, W, loop_edges(loop)), source="test")
+        unique = T.count_solutions(inst, limit=2) == 1
+        assert got != -1 and (got == 0 or unique), (seed, got)
+        seen[got, unique] = seen.get((got, unique), 0) + 1
+    assert seen.get((1, True), 0) >= 10 and seen.get((0, False), 0) >= 10 and seen.get((0, True), 0) >= 1, seen
+
+
+def test_easy_strips_pearls_while_the_deduction_finds_the_loop():
+    """Easy instances (issue 14: Tatham's way, no SAT): deterministic, unique by SAT, solved by the
+    deduction, and every pearl left is one the deduction cannot do without."""
+    from kumo_gym.envs.grid.deduce.pearl import loop_masks, solves
+    from kumo_gym.envs.grid.geometry import cycle, numbered_edges
+
+    for seed in range(6):
+        inst = T.generate(np.random.default_rng([4, seed]), difficulty="easy")
+        again = T.generate(np.random.default_rng([4, seed]), difficulty="easy")
+        assert inst.data == again.data and T.count_solutions(inst, limit=2) == 1
+        grid, H, W = inst.data["state"]["grid"], inst.data["H"], inst.data["W"]
+        masks = loop_masks(H, W, cycle(numbered_edges(inst.data["solution"])))
+        assert solves(grid, masks) == 1
+        for r, c in [(r, c) for r in range(H) for c in range(W) if grid[r][c] != "."]:
+            fewer = [list(row) for row in grid]
+            fewer[r][c] = "."
+            assert solves(fewer, masks) == 0
+
+
+def test_grade_sees_the_one_loop_rule():
+    """The §8 grade (issue 14) uses the cuts a uniqueness proof needed: the deduction-made Easy
+    instances, which plain probing mostly calls search-hard, grade 0 or 1 with them."""
+    insts = [T.generate(np.random.default_rng([5, s]), difficulty="easy") for s in range(6)]
+    grades = [T.grade(i) for i in insts]
+    assert max(grades) <= 1 and grades == [T.grade(i) for i in insts]
+    assert max(T.encoding(i).engine.grade(T.encoding(i).assumptions()) for i in insts) == 2

@@ -76,8 +76,8 @@ class TentsReader(Reader):
         rf"\b{LINE}\s*,?\s+(?:whose|which\s+has\s+a|with\s+a)\s+(?:clue|count)\s+(?:is\s+|of\s+)?(\d+)",
         rf"\b{LINE}\s+has\s+its\s+(\d+)\s+tents?\b",
         rf"\b{LINE}\s+(?:needs|requires|has|wants)\s+(no)\s+tents\b",
+        rf"\b(?:clue|count|quota)\s+(?:for|of)\s+{LINE}\s*(?:is|=|:)\s*(\d+)",
     )
-    QUOTA_REV = re.compile(rf"\b(?:clue|count|quota)\s+(?:for|of)\s+{LINE}\s*(?:is|=|:)\s*(\d+)")
     # "row 1 is full since its clue is 1": the clue of the last line named before it
     QUOTA_ITS = re.compile(r"\bits\s+(?:clue|count|quota)\s+(?:is|=|of)\s+(\d+)")
     REMAINING = compiled(
@@ -90,6 +90,8 @@ class TentsReader(Reader):
         rf"\b(?:uses|used|fills|filled|completes|completed)\s+up\s+{LINE}\b",
         rf"\b(?:uses\s+up|fills|completes)\s+{LINE}\b",
     )
+    #: the readings of a line's count, in the order tried (the first at a position wins): kind, payload field
+    LINE_COUNTS = ((REMAINING, "Remaining", "remaining"), (QUOTA, "Quota", "tents"), (LINE_FULL, "Remaining", "remaining"))
     # "it cannot be a tent": the cell named last before the pronoun
     IT_NOT = re.compile(rf"\b(?:it|this\s+cell|that\s+cell)\s+{NEG}\s+(?:be\s+|have\s+|hold\s+)?(?:a\s+)?tents?\b")
     IT_TENT = re.compile(r"\b(?:it|this\s+cell|that\s+cell)\s+(?:is|must\s+be|has\s+to\s+be)\s+(?:a\s+|the\s+)?tent\b")
@@ -132,32 +134,21 @@ class TentsReader(Reader):
                         used.add(k)
                         out.append(Found(kind, self.rc(norm, k), m.start(), end=m.end()))
         taken: set = set()
-        for pats, kind in ((self.REMAINING, "Remaining"), (self.QUOTA, "Quota")):
-            for pat in pats:
-                for m in pat.finditer(s):
-                    if m.start() in taken:
-                        continue
-                    taken.add(m.start())
-                    field_name = "remaining" if kind == "Remaining" else "tents"
-                    n = 0 if m.group(3) == "no" else int(m.group(3))
-                    out.append(Found(kind, {"axis": axis_of(m.group(1)), "index": self.idx(m.group(2)),
-                                             field_name: n}, m.start(), tentative_ok=False, end=m.end()))
-        for m in self.QUOTA_REV.finditer(s):
-            out.append(Found("Quota", {"axis": axis_of(m.group(1)), "index": self.idx(m.group(2)),
-                                        "tents": int(m.group(3))}, m.start(), tentative_ok=False, end=m.end()))
+        # a line (groups 1, 2) and its count (group 3: a number or "no"; LINE_FULL has none: 0)
+        for pats, kind, name in self.LINE_COUNTS:
+            for m in (mm for pat in pats for mm in pat.finditer(s)):
+                if m.start() in taken:
+                    continue
+                taken.add(m.start())
+                n = int(m.group(3)) if m.re.groups > 2 and m.group(3) != "no" else 0
+                out.append(Found(kind, {"axis": axis_of(m.group(1)), "index": self.idx(m.group(2)), name: n},
+                                 m.start(), tentative_ok=False, end=m.end()))
         for m in self.QUOTA_ITS.finditer(s):
             lines = list(re.finditer(LINE, s[:m.start()]))
             if lines:
                 last = lines[-1]
                 out.append(Found("Quota", {"axis": axis_of(last.group(1)), "index": self.idx(last.group(2)),
                                             "tents": int(m.group(1))}, m.start(), tentative_ok=False, end=m.end()))
-        for pat in self.LINE_FULL:
-            for m in pat.finditer(s):
-                if m.start() in taken:
-                    continue
-                taken.add(m.start())
-                out.append(Found("Remaining", {"axis": axis_of(m.group(1)), "index": self.idx(m.group(2)),
-                                                "remaining": 0}, m.start(), tentative_ok=False, end=m.end()))
         return out
 
 

@@ -11,14 +11,15 @@ from ...core.params import param
 from ...solvers.engine import Encoding, reduce_clues
 from ...solvers.sat import Formula
 from .base import Check, GridParams, GridTask, presets, tatham_level
+from .deduce.pearl import loop_masks, loop_pearls, strip
 from .geometry import cycle, loop_degree, loop_edges, loop_vars, number_loops, random_loop, straight
 from .play import grid_edges
 from .regions import LoopAnswers
 from .render import Sketch
 from .tatham.pearl import BLACK, EMPTY, WHITE
 
-#: the §8 grade a removal must keep: probing at Easy; Tricky is minimal
-GRADE_TARGET = {"e": 1, "t": None}
+#: grids up to this many cells redraw a loop the deduction cannot finish (bigger ones first move to a second loop)
+SMALL = 36
 #: the share of the grid Tatham's loops cover, by grid area (measured on its presets)
 DENSITY = ((25, 0.85), (36, 0.92), (64, 0.925), (100, 0.958))
 
@@ -52,9 +53,10 @@ class PearlTask(LoopAnswers, GridTask):
 
     ## Generation
     §8: a random loop (a 2x2 square stretched by random detours to Tatham's coverage), every
-    possible pearl placed, then pearls removed in a seeded random order while the loop stays the
-    only one (SAT with lazy cuts against second loops), at Easy only while failed-literal probing
-    still solves it; at Tricky to a minimal set.
+    possible pearl placed, then pearls removed in a seeded random order. Easy (Tatham's way):
+    only while our pearl deduction (the pearl rules, no loop shorter than the cells known to be
+    on it) still finds the loop, which proves it the only one. Tricky: to a minimal set that
+    keeps the loop the only one (SAT with lazy cuts against second loops).
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` draws the loop between two
@@ -139,52 +141,51 @@ class PearlTask(LoopAnswers, GridTask):
         f.add(on.ravel().tolist())
         return Encoding(f, answer, decode, cut_rule="R1", cuts=cuts, extra={"on": on, "black": black, "white": white})
 
+    def grade(self, instance: Instance) -> int:
+        """§8 grade with the one-loop rule in view (:meth:`Engine.cut_grade`, as Filling and Singles)."""
+        enc = self.encoding(instance)
+        return enc.engine.cut_grade(enc.assumptions())
+
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random loop with every pearl it allows; while another loop (from a solver of this draw's own:
-        deterministic) also fits those pearls, move to it (it allows all of them and more, so this ends), redrawing when
-        it allows no more; then pearls are removed while the loop stays the only one."""
+        """A random loop with every pearl it allows. Easy (Tatham's way): redrawn until the pearl deduction
+        (``deduce/pearl.py``) finds it, then pearls go while it still does; on big grids a loop another one fits
+        first gives way to that one (below). Tricky: while another loop (from a solver of this draw's own:
+        deterministic) also fits those pearls, move to it (it allows all of them and more, so this ends), redrawing
+        when it allows no more; then pearls are removed to a minimal set that keeps the loop the only one."""
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]
-        loop = sampler = pearls = None  # pearls: those of loop, when already known
+        deduced, loop, sampler, pearls = level == "e", None, None, None  # pearls: those of loop, when already known
+        length = float(np.interp(H * W, *zip(*DENSITY))) * H * W
         while True:
-            loop = loop or random_loop(rng, H, W, float(np.interp(H * W, *zip(*DENSITY))) * H * W)
+            loop = loop or random_loop(rng, H, W, length)
+            grid, masks = pearls or self._pearls(loop, H, W), loop_masks(H, W, loop)
+            if deduced and (kept := strip(rng, grid, masks)) is not None:
+                return {"grid": kept}, number_loops(H, W, loop_edges(loop))
+            if deduced and H * W <= SMALL:
+                loop = pearls = None
+                continue
             drawn = loop_edges(loop)
-            grid = pearls or self._pearls(loop, H, W)
             enc = self.encode({"grid": grid})
             truth = enc.solution_values([v if k in drawn else -v for k, v in zip(grid_edges(H, W), enc.answer.tolist())])
-            (limit, lits), eng = (GRADE_TARGET[level], enc.assumptions()), enc.engine
-            # deduction solves it (probing at limit 1, propagation at 0): unique
-            graded = limit is not None and eng.fixes_answer((eng.probe if limit else eng.propagate)(lits))
-            # a second loop or None; at a grade limit from the draw's own solver alone (usually not unique)
+            lits, eng = enc.assumptions(), enc.engine
             sampler = sampler or eng.sampler(tuple(enc.extra["black"].ravel()) + tuple(enc.extra["white"].ravel()))
-            other = None if graded or limit is None and eng.unique(lits, truth) else sampler(lits, truth)
+            # a second loop, or None: the loop is unique (at Easy not found by the deduction all the same: redraw)
+            other = None if not deduced and eng.unique(lits, truth) else sampler(lits, truth)
             if other is not None:
                 nxt_loop = cycle(k for k, v in zip(grid_edges(H, W), other[enc.answer].tolist()) if v > 0)
                 pearls = self._pearls(nxt_loop, H, W)
                 loop, pearls = (nxt_loop, pearls) if pearls != grid else (None, None)
                 continue
-            if limit is not None and not graded:
-                loop = pearls = None  # every pearl shown and still too hard for the level: another loop
+            if deduced:
+                loop = pearls = None
                 continue
             keys = sorted({k[1:] for k in enc.clues})
             groups = [enc.assumptions([("on", *x), (grid[x[0]][x[1]], *x)]) for x in keys]
-            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=limit, derive=False)  # guards are never derived
+            kept = reduce_clues(enc.engine, groups, rng, truth, derive=False)  # guards are never derived
             for (r, c), keep in zip(keys, kept):
                 grid[r][c] = grid[r][c] if keep else EMPTY
             return {"grid": grid}, number_loops(H, W, drawn)
 
-    @staticmethod
-    def _pearls(loop: list, H: int, W: int) -> list[list[str]]:
-        """Every pearl a loop (cells in order) allows: black at a turn between two straights, white
-        on a straight beside a turn."""
-        n = len(loop)
-        line = [straight(loop[i - 1], loop[i], loop[(i + 1) % n]) for i in range(n)]
-        grid = [[EMPTY] * W for _ in range(H)]
-        for i, (r, c) in enumerate(loop):
-            if not line[i] and line[i - 1] and line[(i + 1) % n]:
-                grid[r][c] = BLACK
-            elif line[i] and not (line[i - 1] and line[(i + 1) % n]):
-                grid[r][c] = WHITE
-        return grid
+    _pearls = staticmethod(loop_pearls)
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         (H, W), pearls = self.dims(instance), instance.data["state"]["grid"]
