@@ -169,9 +169,10 @@ class SinglesTask(GridTask):
                 if not still_connected(dark, near, idx):
                     dark[idx] = False
             black = np.asarray(dark, bool).reshape(H, W)
-            for r, c in sorted(zip(*np.nonzero(black))):
+            for i in [i for i in range(W * H) if dark[i]]:  # row-major, as the blacks' numbers change in turn
+                r, c = divmod(i, W)
                 seen = sorted({nums[a][b] for a, b in [(r, k) for k in range(W)] + [(k, c) for k in range(H)]
-                               if not black[a, b]})
+                               if not dark[a * W + b]})
                 nums[r][c] = seen[int(rng.integers(len(seen)))]
             state = {"grid": [[int(v) for v in row] for row in nums]}
             enc = self.layout((H, W), lambda: self._rules(H, W))  # encode()'s assumptions, built directly
