@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 
@@ -24,8 +25,16 @@ def _plain(obj: Any) -> Any:
     """
     t = type(obj)
     if t is list or t is tuple:
-        if _ATOMS.issuperset(map(type, obj)):
+        kinds = set(map(type, obj))
+        if _ATOMS.issuperset(kinds):
             return list(obj)
+        # a grid (rows of atoms) or a row of flat records (Net's tiles), checked and copied by
+        # C-level passes instead of one call per row or per cell
+        if _SEQS.issuperset(kinds) and _ATOMS.issuperset(map(type, chain.from_iterable(obj))):
+            return list(map(list, obj))
+        if kinds == _DICT and _STRS.issuperset(map(type, chain.from_iterable(obj))) \
+                and _ATOMS.issuperset(map(type, chain.from_iterable(map(dict.values, obj)))):
+            return list(map(dict, obj))
         return [x if type(x) in _ATOMS else _plain(x) for x in obj]
     if t is dict:
         if not _STRS.issuperset(map(type, obj)):
@@ -42,6 +51,8 @@ def _plain(obj: Any) -> Any:
 #: ``np.float64`` is not one of them: it takes the round trip and comes back a float)
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 _STRS = frozenset({str})
+_SEQS = frozenset({list, tuple})
+_DICT = {dict}
 
 
 def _json_copy(obj: Any) -> Any:

@@ -154,9 +154,9 @@ class MagnetsTask(GridTask):
                 state = {"slots": slots} | {key: [None if v < 0 else int(v) for v in counts[sl]] for key, counts, sl in
                                             zip(COUNTS, (d.tp, d.tp, d.tm, d.tm), (slice(H, None), slice(H)) * 2)}
                 return state, np.select([d.mask == 1, d.mask == 2], [PLUS, MINUS], BLANK).reshape(H, W).tolist()
-            state = {"slots": slots} | {key: [] for key in COUNTS}
-            for key, _, cells, sign in count_lines(H, W):
-                state[key].append(sum(sol[r][c] == sign for r, c in cells))
+            poles = np.asarray(sol)  # the count of each sign in every row and column
+            state = {"slots": slots} | {key: (poles == sign).sum(axis=0 if key.endswith("cols") else 1).tolist()
+                                        for key, sign in zip(COUNTS, (PLUS, PLUS, MINUS, MINUS))}
             enc = self.encode(state)
             eng, every = enc.engine, enc.assumptions()
             value = self._values(enc, sol)
