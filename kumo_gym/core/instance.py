@@ -28,12 +28,16 @@ def _plain(obj: Any) -> Any:
         kinds = set(map(type, obj))
         if _ATOMS.issuperset(kinds):
             return list(obj)
-        # a grid (rows of atoms) or a row of flat records (Net's tiles), checked and copied by
-        # C-level passes instead of one call per row or per cell
-        if _SEQS.issuperset(kinds) and _ATOMS.issuperset(map(type, chain.from_iterable(obj))):
-            return list(map(list, obj))
-        if kinds == _DICT and _STRS.issuperset(map(type, chain.from_iterable(obj))) \
-                and _ATOMS.issuperset(map(type, chain.from_iterable(map(dict.values, obj)))):
+        # a grid of atoms or of flat records (Net's tiles), or a row of flat records: checked and
+        # copied by C-level passes instead of one call per row or per cell
+        if _SEQS.issuperset(kinds):
+            cells = list(chain.from_iterable(obj))
+            inner = set(map(type, cells))
+            if _ATOMS.issuperset(inner):
+                return list(map(list, obj))
+            if inner == _DICT and _flat_records(cells):
+                return [list(map(dict, row)) for row in obj]
+        elif kinds == _DICT and _flat_records(obj):
             return list(map(dict, obj))
         return [x if type(x) in _ATOMS else _plain(x) for x in obj]
     if t is dict:
@@ -53,6 +57,12 @@ _ATOMS = frozenset({str, int, float, bool, type(None)})
 _STRS = frozenset({str})
 _SEQS = frozenset({list, tuple})
 _DICT = {dict}
+
+
+def _flat_records(dicts: list[dict]) -> bool:
+    """Whether every dict of ``dicts`` (exact dicts) has string keys and atom values only."""
+    return _STRS.issuperset(map(type, chain.from_iterable(dicts))) \
+        and _ATOMS.issuperset(map(type, chain.from_iterable(map(dict.values, dicts))))
 
 
 def _json_copy(obj: Any) -> Any:

@@ -248,6 +248,18 @@ def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
     at = np.where((rows + 1 < H) & (cols + 1 < W), rows * W + cols, -1).tolist()
     moves = (((0, 1), "L", "R"), ((0, -1), "R", "L"), ((1, 0), "T", "B"), ((-1, 0), "B", "T"))
     sr, sc = H - 1, W - 1  # the single cell
+    if slides is None:  # an even grid: the flips alone, over the blocks that fit
+        for i in at:
+            if i >= 0:
+                v = f[i]
+                if v == "L":
+                    if f[i + W] == "L":
+                        f[i] = f[i + 1] = "T"
+                        f[i + W] = f[i + W + 1] = "B"
+                elif v == "T" and f[i + 1] == "T":
+                    f[i] = f[i + W] = "L"
+                    f[i + 1] = f[i + W + 1] = "R"
+        return [f[r * W:(r + 1) * W] for r in range(H)]
     for k, i in enumerate(at):
         if i >= 0:
             v = f[i]

@@ -81,16 +81,25 @@ def lay(rng: np.random.Generator, slots: list[list[str]], share: float) -> list[
     """A solution on a slot layout: slots in random order, each left blank with chance ``share``,
     else a magnet in an orientation (chosen at random) that puts no pole beside a like one."""
     H, W = len(slots), len(slots[0])
-    sol, near = [[0] * W for _ in range(H)], neighbour_table(H, W)
-    for k in rng.permutation(len(pairs := slot_pairs(slots)[0])).tolist():
-        a, b = pairs[k]
+    near, flat = _flat_neighbours(H, W), [0] * (H * W)  # the grid by flat cell index
+    pairs = slot_pairs(slots)[0]
+    for k in rng.permutation(len(pairs)).tolist():
+        (ar, ac), (br, bc) = pairs[k]
         if rng.random() < share:
             continue
-        ok = [(s, -s) for s in (1, -1) if all(sol[x][y] != s for x, y in near[a])
-              and all(sol[x][y] != -s for x, y in near[b])]
+        a, b = ar * W + ac, br * W + bc
+        by_a, by_b = [flat[x] for x in near[a]], [flat[x] for x in near[b]]
+        ok = [(s, -s) for s in (1, -1) if s not in by_a and -s not in by_b]
         if ok:
-            (sol[a[0]][a[1]], sol[b[0]][b[1]]) = ok[int(rng.integers(len(ok)))]
-    return sol
+            flat[a], flat[b] = ok[int(rng.integers(len(ok)))]
+    return [flat[r * W:(r + 1) * W] for r in range(H)]
+
+
+@functools.lru_cache(maxsize=16)
+def _flat_neighbours(H: int, W: int) -> list[list[int]]:
+    """Per flat cell index, its orthogonal neighbours' flat indices (cached: read only)."""
+    table = neighbour_table(H, W)
+    return [[x * W + y for x, y in table[r, c]] for r in range(H) for c in range(W)]
 
 
 def line_counts(sol: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
