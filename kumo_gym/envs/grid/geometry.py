@@ -235,47 +235,25 @@ def dominoes(grid: list[list]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
 def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
     """A random domino tiling (``L``/``R``, ``T``/``B`` halves): straight rows (or columns), then random
     flips of 2x2 blocks. An odd grid keeps one single cell ``*``, which wanders by sliding a domino
-    into it (Magnets)."""
+    into it (Magnets). The walk runs in ``_tiling_kernel``."""
+    from ._tiling_kernel import CODES, walk
+
     if W % 2 == 0 or H % 2 == 0:
         g = [["LR"[c % 2] for c in range(W)] if W % 2 == 0 else ["TB"[r % 2]] * W for r in range(H)]
     else:
         g = [["LR"[c % 2] for c in range(W - 1)] + ["TB"[r % 2] if r < H - 1 else "*"] for r in range(H)]
     steps = 25 * H * W
     rows, cols = rng.integers(max(H - 1, 1), size=steps), rng.integers(max(W - 1, 1), size=steps)
-    slides = rng.integers(4, size=steps).tolist() if W * H % 2 else None
-    # the same walk on a flat list (cell r * W + c), the 2x2 blocks that fit precomputed
-    f = [v for row in g for v in row]
-    at = np.where((rows + 1 < H) & (cols + 1 < W), rows * W + cols, -1).tolist()
-    moves = (((0, 1), "L", "R"), ((0, -1), "R", "L"), ((1, 0), "T", "B"), ((-1, 0), "B", "T"))
-    sr, sc = H - 1, W - 1  # the single cell
-    if slides is None:  # an even grid: the flips alone, over the blocks that fit
-        for i in at:
-            if i >= 0:
-                v = f[i]
-                if v == "L":
-                    if f[i + W] == "L":
-                        f[i] = f[i + 1] = "T"
-                        f[i + W] = f[i + W + 1] = "B"
-                elif v == "T" and f[i + 1] == "T":
-                    f[i] = f[i + W] = "L"
-                    f[i + 1] = f[i + W + 1] = "R"
-        return [f[r * W:(r + 1) * W] for r in range(H)]
-    for k, i in enumerate(at):
-        if i >= 0:
-            v = f[i]
-            if v == "L" and f[i + W] == "L":
-                f[i] = f[i + 1] = "T"
-                f[i + W] = f[i + W + 1] = "B"
-            elif v == "T" and f[i + 1] == "T":
-                f[i] = f[i + W] = "L"
-                f[i + 1] = f[i + W + 1] = "R"
-        if slides is not None:  # slide the domino beyond the single cell into it
-            (dr, dc), near, far = moves[slides[k]]
-            ar, ac, br, bc = sr + dr, sc + dc, sr + 2 * dr, sc + 2 * dc
-            if 0 <= br < H and 0 <= bc < W and f[ar * W + ac] == near and f[br * W + bc] == far:
-                f[sr * W + sc], f[ar * W + ac], f[br * W + bc] = near, far, "*"
-                sr, sc = br, bc
-    return [f[r * W:(r + 1) * W] for r in range(H)]
+    slides = rng.integers(4, size=steps) if W * H % 2 else _NO_STEPS
+    # the cells as codes (flat, cell r * W + c), the 2x2 blocks that fit precomputed
+    f = np.fromiter((CODES.index(v) for row in g for v in row), np.int8, H * W)
+    at = np.where((rows + 1 < H) & (cols + 1 < W), rows * W + cols, -1).astype(np.int64)
+    walk(f, at, slides.astype(np.int64), H, W)
+    return _CODE_CHARS[f].reshape(H, W).tolist()
+
+
+_NO_STEPS = np.zeros(0, np.int64)
+_CODE_CHARS = np.array(list("LRTB*"))
 
 
 # ---- queen moves (Signpost) ----------------------------------------------------------------
