@@ -118,20 +118,20 @@ def test_minimal_kernel_keeps_what_sat_reduction_keeps(bw, bh):
     # above Trivial the kernel's search replaces the engine's SAT uniqueness tests: on the same
     # solution and removal order it keeps exactly the pairs reduce_clues keeps, and its flag is
     # whether propagation alone leaves the minimal set open (grade >= 1)
-    from kumo_gym.envs.grid import _solo_kernel
+    from kumo_gym.envs.grid import _solo_kernel, _solo_search_kernel
     from kumo_gym.envs.grid.solo import _kernel_tables, random_sudoku
     from kumo_gym.solvers.engine import reduce_clues
 
     n = bw * bh
     cells, unit_of, pair_a, pair_b = _kernel_tables(n, bw, bh)
     grid, given, used, _ = buffers = _solo_kernel.scratch(n)
-    work, branch = _solo_kernel.minimal_scratch(n)
+    work, branch = _solo_search_kernel.minimal_scratch(n)
     flags = set()
     for seed in range(6):
         rng = np.random.default_rng([5, seed])
         random_sudoku(rng, n, bw, bh, buffers)
         order = rng.permutation(len(pair_a)).astype(np.int64)
-        hard = _solo_kernel.minimal(n, cells, unit_of, order, pair_a, pair_b, grid, given, used, work, branch)
+        hard = _solo_search_kernel.minimal(n, cells, unit_of, order, pair_a, pair_b, grid, given, used, work, branch)
         sol = grid.reshape(n, n).tolist()
         enc = S.encode({"n": n, "box_w": bw, "box_h": bh, "grid": sol})
         groups = [[enc.clues[(int(a) // n, int(a) % n)][1][0], enc.clues[(int(b) // n, int(b) % n)][1][0]]

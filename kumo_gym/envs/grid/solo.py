@@ -144,16 +144,16 @@ class SoloTask(LatinGridTask):
             sol = grid.reshape(n, n)
             state = {"n": n, "box_w": bw, "box_h": bh, "grid": np.where(given.reshape(n, n) > 0, sol, 0).tolist()}
             return state, sol.tolist()
-        from . import _solo_kernel
+        from . import _solo_kernel, _solo_search_kernel
 
         buffers = grid, given, used, _ = _solo_kernel.scratch(n)
-        work, branch = _solo_kernel.minimal_scratch(n)
+        work, branch = _solo_search_kernel.minimal_scratch(n)
         cells, unit_of, pair_a, pair_b = _kernel_tables(n, bw, bh)
         best = None
         for _ in range(8):
             random_sudoku(rng, n, bw, bh, buffers)
             order = rng.permutation(len(pair_a)).astype(np.int64)
-            hard = _solo_kernel.minimal(n, cells, unit_of, order, pair_a, pair_b, grid, given, used, work, branch)
+            hard = _solo_search_kernel.minimal(n, cells, unit_of, order, pair_a, pair_b, grid, given, used, work, branch)
             sol = grid.reshape(n, n)
             state = {"n": n, "box_w": bw, "box_h": bh, "grid": np.where(given.reshape(n, n) > 0, sol, 0).tolist()}
             if hard:
