@@ -15,6 +15,9 @@ there (hidden single). :func:`run` applies them on the grid itself, with one bit
   still solve the whole grid, which is what the engine's ``reduce_clues(grade_limit=0)``
   decides over the CNF (and proves the puzzle unique without search).
 
+The levels above Trivial use :mod:`._solo_search_kernel` (a module of its own, so a Trivial
+first reset does not compile it).
+
 One entry point and no helper (numba re-optimises an inlined helper inside every caller), no
 allocation (the caller passes every buffer), no reference counting: one small compile on first
 use, cached on disk.
@@ -159,3 +162,4 @@ def run(n, units, unit_of, ranked, budget, order, pair_a, pair_b, grid, given, u
             given[a] = 1
             given[b] = 1
     return True
+

@@ -9,7 +9,7 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import param
-from ...solvers.engine import Encoding, reduce_clues
+from ...solvers.engine import Encoding
 from ...solvers.sat import Formula
 from .base import Check, GridParams, presets
 from .latin import LatinGridTask, latin_formula
@@ -17,6 +17,11 @@ from .render import Sketch
 
 #: the largest box area accepted: 16x16 grids generate in seconds, 25x25 take minutes (issue 13)
 MAX_SYMBOLS = 16
+
+
+#: draws tried above Trivial for a minimal set that unit propagation alone leaves open (grade >= 1):
+#: about 70 % of minimal 9x9 sets are grade 0, so 8 tries left some hard puzzles at grade 0 (0.7**32 ~ 1e-5)
+HARD_TRIES = 32
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,7 +92,7 @@ class SoloTask(LatinGridTask):
     A JSON array of n rows of n integers 1..n. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    §8: a random solution (SAT with random phases), then givens removed in 180-degree-symmetric
+    §8: a random solution (randomised backtracking), then givens removed in 180-degree-symmetric
     pairs while the solution stays unique. At Tatham's Trivial level a removal is kept only if
     unit propagation alone still solves the puzzle; at the other levels the givens are reduced to
     a minimal symmetric set, preferring puzzles that propagation alone does not solve.
@@ -128,8 +133,9 @@ class SoloTask(LatinGridTask):
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """Trivial: givens dropped while propagation solves it, on the grid by a kernel that
         deduces exactly what propagation over the CNF does (naked and hidden singles, see
-        _solo_kernel). Above: minimal sets, up to 8 tries for one that propagation alone does not
-        solve (grade >= 1)."""
+        _solo_kernel). Above: minimal sets, each removal tested by the kernel's search for a second
+        solution (the engine's result with SAT, issue 14), up to HARD_TRIES for one that propagation
+        alone does not solve (grade >= 1); each draw is one kernel call, well under a millisecond."""
         bw, bh = params["box_w"], params["box_h"]
         n = bw * bh
         if params["tatham_difficulty"] == "t":
@@ -143,20 +149,21 @@ class SoloTask(LatinGridTask):
             sol = grid.reshape(n, n)
             state = {"n": n, "box_w": bw, "box_h": bh, "grid": np.where(given.reshape(n, n) > 0, sol, 0).tolist()}
             return state, sol.tolist()
+        from . import _solo_kernel, _solo_search_kernel
+
+        buffers = grid, given, used, _ = _solo_kernel.scratch(n)
+        work, branch = _solo_search_kernel.minimal_scratch(n)
+        cells, unit_of, pair_a, pair_b = _kernel_tables(n, bw, bh)
         best = None
-        for _ in range(8):
-            sol = random_sudoku(rng, n, bw, bh).reshape(n, n).tolist()
-            enc = self.encode({"n": n, "box_w": bw, "box_h": bh, "grid": sol})
-            truth = enc.solution_values(enc.assumptions())
-            pairs = sorted({tuple(sorted({(r, c), (n - 1 - r, n - 1 - c)})) for r in range(n) for c in range(n)})
-            groups = [[enc.clues[cell][1][0] for cell in pair] for pair in pairs]
-            kept = reduce_clues(enc.engine, groups, rng, truth)
-            on = {cell for pair, keep in zip(pairs, kept) if keep for cell in pair}
-            state = {"n": n, "box_w": bw, "box_h": bh,
-                     "grid": [[sol[r][c] if (r, c) in on else 0 for c in range(n)] for r in range(n)]}
-            if enc.engine.grade([g for pair, keep in zip(groups, kept) if keep for g in pair]) >= 1:
-                return state, sol
-            best = best or (state, sol)
+        for _ in range(HARD_TRIES):
+            random_sudoku(rng, n, bw, bh, buffers)
+            order = rng.permutation(len(pair_a)).astype(np.int64)
+            hard = _solo_search_kernel.minimal(n, cells, unit_of, order, pair_a, pair_b, grid, given, used, work, branch)
+            sol = grid.reshape(n, n)
+            state = {"n": n, "box_w": bw, "box_h": bh, "grid": np.where(given.reshape(n, n) > 0, sol, 0).tolist()}
+            if hard:
+                return state, sol.tolist()
+            best = best or (state, sol.tolist())
         return best
 
     def rules_text(self, instance: Instance) -> str:
