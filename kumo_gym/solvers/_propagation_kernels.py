@@ -15,16 +15,22 @@ from numba import types as nt
 
 _A = nt.int64[::1]
 _B = nt.int8[::1]
-#: (lits, starts, occ_start, occ, todo, candidates, target, n_target, value, nfalse, trail) -> ok
-DEDUCE_SIG = nt.boolean(_A, _A, _A, _A, _A, _A, _B, nt.int64, _B, _A, _A)
+#: (lits, starts, occ_start, occ, todo, candidates, target, n_target, value, nfalse, trail, seen) -> ok
+DEDUCE_SIG = nt.boolean(_A, _A, _A, _A, _A, _A, _B, nt.int64, _B, _A, _A, _A)
 
 
 @njit(DEDUCE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
-def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, value, nfalse, trail):
+def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, value, nfalse, trail, seen):
     """Propagate ``todo`` (the unit clauses' literals, then the assumptions); then, when
     ``candidates`` is not empty, failed-literal probing on them to a fixpoint. Returns whether
     the result is consistent; the values are left in ``value`` (zeroed by the caller, length
-    n_vars + 1), ``nfalse`` (one per clause) and ``trail`` (n_vars + 2) must be zeroed too.
+    n_vars + 1), ``nfalse`` (one per clause), ``trail`` (n_vars + 2) and ``seen`` (2 n_vars + 4)
+    must be zeroed too.
+
+    A literal that a successful probe implied is not probed itself until the root changes
+    (``seen[code] == epoch``): had it failed, so would the probe that implied it. The fixpoint
+    (the values returned) is the same with or without the skip, probing being confluent; with a
+    target (``n_target > 0``), where the search may stop before the fixpoint, nothing is skipped.
 
     ``target[v]`` is 1 or -1 for the ``n_target`` literals the caller waits for: once all of them
     hold at the root the search stops early (returns True; the values are then incomplete).
@@ -40,6 +46,7 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
     changed = False
     pending = 0        # a literal to assign next (0: none)
     k = 0
+    epoch = 1          # root states: seen[code] == epoch marks a literal implied at this one
     while True:
         # 1. put a literal on the trail
         if k < len(todo):
@@ -106,6 +113,10 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
                     tlen += 1
         # 3. decide what the outcome means
         if mark >= 0:
+            if ok and n_target == 0:  # what this probe implied need not be probed at this root
+                for q in range(mark, tlen):
+                    lit = trail[q]
+                    seen[2 * abs(lit) + (1 if lit < 0 else 0)] = epoch
             # undo the probe
             while tlen > mark:
                 tlen -= 1
@@ -123,6 +134,7 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
             if not ok:
                 ok = True
                 pending = -sign * probed   # failed probe: the negation holds at the root
+                epoch += 1
                 changed = True
                 probe_i += 1
                 sign = 1
@@ -134,19 +146,29 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
                 probe_i += 1
         elif not ok:
             return False
-        # 4. next probe
-        while probe_i < len(candidates) and value[candidates[probe_i]] != 0:
-            probe_i += 1
-            sign = 1
-        if probe_i >= len(candidates):
-            if not changed or len(candidates) == 0:
-                return True
-            changed = False
-            probe_i = 0
-            sign = 1
+        # 4. next probe (a literal already implied at this root by a successful probe is passed over)
+        while True:
             while probe_i < len(candidates) and value[candidates[probe_i]] != 0:
                 probe_i += 1
+                sign = 1
             if probe_i >= len(candidates):
-                return True
+                if not changed or len(candidates) == 0:
+                    return True
+                changed = False
+                probe_i = 0
+                sign = 1
+                while probe_i < len(candidates) and value[candidates[probe_i]] != 0:
+                    probe_i += 1
+                if probe_i >= len(candidates):
+                    return True
+            lit = sign * candidates[probe_i]
+            if n_target == 0 and seen[2 * abs(lit) + (1 if lit < 0 else 0)] == epoch:
+                if sign == 1:
+                    sign = -1
+                else:
+                    sign = 1
+                    probe_i += 1
+                continue
+            break
         mark = tlen
-        pending = sign * candidates[probe_i]
+        pending = lit

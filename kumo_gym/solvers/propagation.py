@@ -124,7 +124,7 @@ class ClauseArrays:
         value = np.zeros(self.n_vars + 1, np.int8)
         ok = _kernels().deduce(self.lits, self.starts, occ_start, occ, todo, np.asarray(candidates, np.int64),
                                target, int(n_target), value, np.zeros(len(self.starts) - 1, np.int64),
-                               np.zeros(self.n_vars + 2, np.int64))
+                               np.zeros(self.n_vars + 2, np.int64), np.zeros(2 * self.n_vars + 4, np.int64))
         return bool(ok), value
 
     def propagate(self, assumptions) -> np.ndarray | None:

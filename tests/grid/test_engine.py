@@ -228,3 +228,63 @@ def test_sampler_guard_clauses_hold_once_the_guard_is_assumed():
     both = sample([g], first)  # with g: both true, the only model
     assert both is not None and both[a] > 0 and both[b] > 0
     assert sample([g], both) is None
+
+
+def _unit_closure(clauses, assigned: dict) -> dict | None:
+    """Unit propagation by rescanning (a slow reference): the closed assignment, None on a conflict."""
+    assigned = dict(assigned)
+    while True:
+        grew = False
+        for cl in clauses:
+            free = [lit for lit in cl if abs(lit) not in assigned]
+            if any(assigned.get(abs(lit)) == (lit > 0) for lit in cl):
+                continue
+            if not free:
+                return None
+            if len(free) == 1:
+                assigned[abs(free[0])] = free[0] > 0
+                grew = True
+        if not grew:
+            return assigned
+
+
+def _reference_probe(clauses, assumptions, candidates) -> dict | None:
+    """Failed-literal probing to a fixpoint, every unassigned candidate literal probed each round."""
+    root = _unit_closure(clauses, {abs(a): a > 0 for a in assumptions})
+    changed = root is not None
+    while changed:
+        changed = False
+        for v in candidates:
+            for lit in (v, -v):
+                if abs(lit) in root:
+                    break
+                if _unit_closure(clauses, root | {v: lit > 0}) is None:
+                    root = _unit_closure(clauses, root | {v: lit < 0})
+                    if root is None:
+                        return None
+                    changed = True
+    return root
+
+
+def test_probing_skips_implied_literals_without_changing_the_fixpoint():
+    # the kernel passes over literals a successful probe implied (issue 14): the values it ends
+    # with must still be exactly those of probing every literal, round after round
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(300):
+        nv = int(rng.integers(4, 16))
+        clauses = [[int(v) * (1 if rng.random() < 0.5 else -1) for v in rng.choice(nv, size=int(k), replace=False) + 1]
+                   for k in rng.integers(2, 4, size=int(rng.integers(nv, 4 * nv)))]
+        clauses = [cl for cl in clauses if len({abs(x) for x in cl}) == len(cl)]
+        assumptions = [int(v) * (1 if rng.random() < 0.5 else -1)
+                       for v in rng.choice(nv, size=int(rng.integers(0, 2)), replace=False) + 1]
+        candidates = [int(v) for v in rng.permutation(nv) + 1]
+        want = _reference_probe(clauses, assumptions, candidates)
+        got = ClauseArrays.from_clauses(clauses, nv).probe(assumptions, np.asarray(candidates, np.int64))
+        if want is None:
+            assert got is None
+            continue
+        assert got is not None
+        assert {v: bool(got[v] > 0) for v in range(1, nv + 1) if got[v]} == want
+        checked += 1
+    assert checked > 100
