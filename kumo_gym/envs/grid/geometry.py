@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import MappingProxyType
 
 import numpy as np
 
@@ -401,13 +402,28 @@ def _queen_moves(H: int, W: int) -> tuple[list[list[int]], list[int]]:
     return moves, [sum(1 << b for b in m) | (1 << i) for i, m in enumerate(moves)]
 
 
-def slot_pairs(slots: list[list[str]]) -> tuple[list, list, dict]:
+def slot_pairs(slots: list[list[str]]) -> tuple[tuple, tuple, Mapping]:
     """Of a tiling (``L``/``R``, ``T``/``B`` halves, ``*`` single cells): (the two-cell slots as
-    (first, second) cells, the single cells, each cell's other half)."""
-    pairs = [((r, c), (r, c + 1) if v == "L" else (r + 1, c)) for r, row in enumerate(slots)
-             for c, v in enumerate(row) if v in "LT"]
-    singles = [(r, c) for r, row in enumerate(slots) for c, v in enumerate(row) if v == "*"]
-    return pairs, singles, {a: b for a, b in pairs} | {b: a for a, b in pairs}
+    (first, second) cells, the single cells, each cell's other half). Kept for the last few
+    tilings (Magnets asks for them four times per drawn puzzle; issue 14), so read-only."""
+    try:
+        key = tuple(map(tuple, slots))
+        hit = _SLOT_PAIRS.get(key)
+    except TypeError:  # an unhashable cell: not kept
+        key = hit = None
+    if hit is None:
+        pairs = tuple(((r, c), (r, c + 1) if v == "L" else (r + 1, c)) for r, row in enumerate(slots)
+                      for c, v in enumerate(row) if v in "LT")
+        singles = tuple((r, c) for r, row in enumerate(slots) for c, v in enumerate(row) if v == "*")
+        hit = pairs, singles, MappingProxyType({a: b for a, b in pairs} | {b: a for a, b in pairs})
+        if key is not None:
+            if len(_SLOT_PAIRS) >= 256:
+                _SLOT_PAIRS.clear()
+            _SLOT_PAIRS[key] = hit
+    return hit
+
+
+_SLOT_PAIRS: dict[tuple, tuple] = {}
 
 
 def across(H: int, W: int, mate: dict) -> list:

@@ -75,6 +75,26 @@ def _movable_table(vals: tuple, moves: tuple) -> np.ndarray:
 _MOVABLE: dict[tuple, np.ndarray] = {}
 
 
+def _movable_grids(targets: np.ndarray, vals: tuple, moves: tuple) -> np.ndarray:
+    """Per cell of each target grid, whether a move may write its value (:func:`_movable_table`).
+    For a read-only targets array (the blind grids, asked for at every drawn puzzle) the result
+    is kept, keyed by the array itself, and read-only; else a fresh array."""
+    if targets.flags.writeable:
+        return _movable_table(vals, moves)[np.where(targets >= 0, targets, len(vals))]
+    key = (id(targets), vals, moves)
+    held = _MOVABLE_GRIDS.get(key)
+    if held is None or held[0] is not targets:
+        if len(_MOVABLE_GRIDS) >= 64:
+            _MOVABLE_GRIDS.clear()
+        out = _movable_table(vals, moves)[np.where(targets >= 0, targets, len(vals))]
+        out.flags.writeable = False
+        held = _MOVABLE_GRIDS[key] = (targets, out)  # the array held, so its id is not reused meanwhile
+    return held[1]
+
+
+_MOVABLE_GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+
 class RewardIntegrity:
     """Partial credit, cheap answers, near misses and instance validation (module docstring)."""
 
@@ -105,6 +125,7 @@ class RewardIntegrity:
                     names += [f"cyclic Latin square +{k}", f"cyclic Latin square -{k}"]
                 extra = [g for k in range(n) for g in ((r + c + k) % n, (r - c + k) % n)]
                 grids = np.concatenate([grids, np.asarray(extra, np.int16).reshape(-1, H, W)])
+            grids.flags.writeable = False  # shared by every instance of the size (and keyed by identity below)
             cache[key] = (names, grids)
         return cache[key]
 
@@ -227,10 +248,11 @@ class RewardIntegrity:
                 start[r, c] = -1 if type(v) is bool else get(v, -1)
         else:
             start = self._coded(instance, self.initial_grid(instance), vals)
-        movable = _movable_table(vals, tuple(self.move_values(instance)))[np.where(targets >= 0, targets, len(vals))]
+        movable = _movable_grids(targets, vals, tuple(self.move_values(instance)))
         if mask is not None:
-            movable[:, mask] = False
+            movable = movable & ~mask
         elif fixed:
+            movable = movable.copy()
             rows, cols = zip(*fixed)
             movable[:, list(rows), list(cols)] = False
         final = np.where(movable, targets, start)

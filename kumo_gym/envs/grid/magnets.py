@@ -112,9 +112,14 @@ class MagnetsTask(GridTask):
         slot, single = enc.extra["slot"], enc.extra["single"]
         pairs, singles = (set(x) for x in slot_pairs(state["slots"])[:2])
         lits = [v if ab in pairs else -v for ab, v in slot.items()] + [v if cell in singles else -v for cell, v in single.items()]
-        return enc.with_clues({("layout",): ("R1", tuple(lits))} | {
-            (key, i): ("R3", tuple(enc.extra["count"][key, i].eq(state[key][i])))
-            for key, i, _, _ in count_lines(H, W) if state[key][i] is not None})
+        eq = enc.extra["eq"]  # (key, i, count) -> the count clue, kept on the layout
+        clues = {("layout",): ("R1", tuple(lits))}
+        for key, i, _, _ in count_lines(H, W):
+            if (v := state[key][i]) is not None:
+                if (clue := eq.get((key, i, v))) is None:
+                    clue = eq[key, i, v] = ("R3", tuple(enc.extra["count"][key, i].eq(v)))
+                clues[key, i] = clue
+        return enc.with_clues(clues)
 
     @staticmethod
     def _rules(H: int, W: int) -> Encoding:
@@ -140,7 +145,7 @@ class MagnetsTask(GridTask):
             return np.where(value[p] > 0, PLUS, np.where(value[m] > 0, MINUS, BLANK)).tolist()
 
         return Encoding(f, np.concatenate([p.ravel(), m.ravel()]), decode, solver="glucose4",
-                        extra={"count": count, "slot": slot, "single": single})
+                        extra={"count": count, "slot": slot, "single": single, "eq": {}})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         W, H, level = params["W"], params["H"], params["tatham_difficulty"]

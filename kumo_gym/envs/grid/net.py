@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
+from itertools import chain
+from operator import itemgetter
 
 import numpy as np
 
@@ -90,7 +92,9 @@ class NetTask(GridTask):
         return a in ORIENTATIONS and b in ORIENTATIONS and a % period == b % period
 
     def canonical_codes(self, instance: Instance, codes: np.ndarray) -> np.ndarray:
-        period = np.asarray([[QUARTERS[t["type"]] for t in row] for row in instance.data["state"]["tiles"]])
+        tiles = instance.data["state"]["tiles"]  # each tile's number of distinct turns, read in one pass
+        period = np.fromiter(map(QUARTERS.__getitem__, map(itemgetter("type"), chain.from_iterable(tiles))),
+                             np.int64).reshape(len(tiles), -1)
         return np.where(codes >= 0, codes % period, codes)
 
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:

@@ -18,8 +18,10 @@ def accepted(eng: Engine, every: list[int], value: np.ndarray, level: str, strip
     """Whether the generator keeps a draw whose every count is shown (``every``, the assumptions)
     at Tatham's level ``level`` (``t`` with ``S`` goes through :func:`deduced` instead): unique,
     probing-solvable at ``e``, preferably not at ``t``."""
+    if level == "e":  # kept exactly when probing solves it (grade at most 1): no propagation pass first
+        return eng.fixes_answer(eng.probe(every))
     g = eng.grade(every)
-    if level == "e" and g > 1 or level == "t" and g == 0 and attempt < 30 and not strip:
+    if level == "t" and g == 0 and attempt < 30 and not strip:
         return False
     return g < 2 or eng.unique(every, value, deduce=False)
 
