@@ -237,20 +237,31 @@ def random_tiling(rng: np.random.Generator, H: int, W: int) -> list[list[str]]:
     """A random domino tiling (``L``/``R``, ``T``/``B`` halves): straight rows (or columns), then random
     flips of 2x2 blocks. An odd grid keeps one single cell ``*``, which wanders by sliding a domino
     into it (Magnets). The walk runs in ``_tiling_kernel``."""
-    from ._tiling_kernel import CODES, walk
+    from ._tiling_kernel import walk
+
+    steps = 25 * H * W
+    rows, cols = rng.integers(max(H - 1, 1), size=steps), rng.integers(max(W - 1, 1), size=steps)
+    slides = rng.integers(4, size=steps) if W * H % 2 else _NO_STEPS
+    # the cells as codes (flat, cell r * W + c), the 2x2 blocks that fit precomputed
+    f = _straight_tiling(H, W).copy()
+    at = np.where((rows + 1 < H) & (cols + 1 < W), rows * W + cols, -1).astype(np.int64, copy=False)
+    walk(f, at, slides.astype(np.int64, copy=False), H, W)
+    return _CODE_CHARS[f].reshape(H, W).tolist()
+
+
+@functools.lru_cache(maxsize=16)
+def _straight_tiling(H: int, W: int) -> np.ndarray:
+    """The walk's start as ``_tiling_kernel`` codes (row-major): straight rows (or columns); on an
+    odd grid the last column stands upright and the corner cell is the single one (read only)."""
+    from ._tiling_kernel import CODES
 
     if W % 2 == 0 or H % 2 == 0:
         g = [["LR"[c % 2] for c in range(W)] if W % 2 == 0 else ["TB"[r % 2]] * W for r in range(H)]
     else:
         g = [["LR"[c % 2] for c in range(W - 1)] + ["TB"[r % 2] if r < H - 1 else "*"] for r in range(H)]
-    steps = 25 * H * W
-    rows, cols = rng.integers(max(H - 1, 1), size=steps), rng.integers(max(W - 1, 1), size=steps)
-    slides = rng.integers(4, size=steps) if W * H % 2 else _NO_STEPS
-    # the cells as codes (flat, cell r * W + c), the 2x2 blocks that fit precomputed
     f = np.fromiter((CODES.index(v) for row in g for v in row), np.int8, H * W)
-    at = np.where((rows + 1 < H) & (cols + 1 < W), rows * W + cols, -1).astype(np.int64)
-    walk(f, at, slides.astype(np.int64), H, W)
-    return _CODE_CHARS[f].reshape(H, W).tolist()
+    f.flags.writeable = False
+    return f
 
 
 _NO_STEPS = np.zeros(0, np.int64)

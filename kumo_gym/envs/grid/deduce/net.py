@@ -73,7 +73,13 @@ def scramble(rng: np.random.Generator, dirs: list[list[str]], wrap: bool) -> tup
     turns = rng.integers(4, size=(len(dirs), len(dirs[0]))).tolist()
     state = {"tiles": [[dict(_turned(d, t)) for d, t in zip(row, trow)] for row, trow in zip(dirs, turns)],
              "wrap": wrap, "barriers": []}
-    return state, [[tile_of(d)[1] for d in row] for row in dirs]
+    return state, [list(map(_smallest, row)) for row in dirs]
+
+
+@functools.cache
+def _smallest(dirs: str) -> int:
+    """The smallest orientation of a tile that shows connections ``dirs``."""
+    return tile_of(dirs)[1]
 
 
 @functools.cache
