@@ -250,7 +250,8 @@ class RewardIntegrity:
             start = self._coded(instance, self.initial_grid(instance), vals)
         movable = _movable_grids(targets, vals, tuple(self.move_values(instance)))
         if mask is not None:
-            movable = movable & ~mask
+            if fixed:  # (no given cell: nothing to mask)
+                movable = movable & ~mask
         elif fixed:
             movable = movable.copy()
             rows, cols = zip(*fixed)
