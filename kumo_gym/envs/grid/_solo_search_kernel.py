@@ -5,10 +5,13 @@ removal is tested by counting solutions up to two, with :mod:`._solo_kernel`'s t
 (naked and hidden singles, exactly what unit propagation over the CNF deduces) to a fixpoint at
 every level of a search that branches on the open cell with the fewest candidates. It keeps
 exactly the set the engine's SAT-tested ``reduce_clues`` keeps for the same removal order, with
-no SAT call. One entry point and no helper (both deductions place a single through the same
-lines of one loop: a helper, even inlined, costs about 0.14 s more first compile), no
-allocation (the caller passes every buffer), no reference counting; compiled at numba's lighter
-level (module :mod:`._numba_light`), cached on disk.
+no SAT call. One entry point, no allocation (the caller passes every buffer), no reference
+counting; compiled at numba's lighter level (module :mod:`._numba_light`), cached on disk.
+
+No helper (issue 21, measured with an empty cache): both deductions place a single through the
+same lines of one loop, since a placing helper, even inlined, cost about 0.14 s more first
+compile; the choice of the cell to branch on repeats ``_solo_kernel.run``'s, since one helper
+serving both added about 0.2 s to a Trivial first reset.
 """
 import numpy as np
 from numba import njit
