@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -20,6 +21,12 @@ NONE, NO_IMAGE = np.zeros(0, np.int64), np.zeros(0, np.int8)
 def block(r: int, c: int, H: int, W: int) -> list[tuple[int, int]]:
     """The cells a clue at (r, c) counts: itself and its up to eight neighbours, row-major."""
     return [(a, b) for a in range(max(r - 1, 0), min(r + 2, H)) for b in range(max(c - 1, 0), min(c + 2, W))]
+
+
+@functools.lru_cache(maxsize=16)
+def blocks(H: int, W: int) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...]:
+    """:func:`block` of every cell of an ``H`` x ``W`` grid, by row and column (read-only, cached)."""
+    return tuple(tuple(tuple(block(r, c, H, W)) for c in range(W)) for r in range(H))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,7 +82,11 @@ class MosaicTask(GridTask):
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         H, W = self.dims(instance)
         clues = instance.data["state"]["grid"]
-        return [Check("R1", block(r, c, H, W), sum(grid[a][b] == BLACK for a, b in block(r, c, H, W)) == k)
+        black = np.zeros((H + 2, W + 2), np.int64)  # the black cells, padded by one white ring
+        black[1:-1, 1:-1] = np.asarray(grid) == BLACK
+        count = sum(black[i:i + H, j:j + W] for i in range(3) for j in range(3))  # each 3x3 block's blacks
+        cells = blocks(H, W)
+        return [Check("R1", cells[r][c], count[r, c] == k)
                 for r in range(H) for c in range(W) if (k := clues[r][c]) >= 0]
 
     def encode(self, state: dict) -> Encoding:
