@@ -3,15 +3,15 @@
 :func:`minimal` reduces the givens of a solution to a minimal half-turn-symmetric set: each
 removal is tested by counting solutions up to two, with :mod:`._solo_kernel`'s two deductions
 (naked and hidden singles, exactly what unit propagation over the CNF deduces) to a fixpoint at
-every level of a search that branches on the open cell with the fewest candidates. It keeps
+every level of a search that branches on the open cell with the fewest candidates (chosen during
+the last naked-singles pass, which saw the grid the deductions left). It keeps
 exactly the set the engine's SAT-tested ``reduce_clues`` keeps for the same removal order, with
 no SAT call. One entry point, no allocation (the caller passes every buffer), no reference
 counting; compiled at numba's lighter level (module :mod:`._numba_light`), cached on disk.
 
 No helper (issue 21, measured with an empty cache): both deductions place a single through the
 same lines of one loop, since a placing helper, even inlined, cost about 0.14 s more first
-compile; the choice of the cell to branch on repeats ``_solo_kernel.run``'s, since one helper
-serving both added about 0.2 s to a Trivial first reset.
+compile.
 """
 import numpy as np
 from numba import njit
@@ -73,12 +73,17 @@ with light_opt():  # a lighter first compile (module _numba_light)
                         left += 1
                 status = 2  # 0 contradiction, 1 solved, 2 open
                 progress = True
+                best, best_free, best_cand = -1, n + 1, 0
                 while progress and left > 0 and status == 2:
                     progress = False
                     # scope u = -1: every cell, for naked singles; then each unit u, for its hidden singles
                     for u in range(-1, 3 * n):
                         hidden = 0  # the values that only one open cell of unit u can take
-                        if u >= 0:
+                        if u < 0:
+                            # the cell to branch on should this pass be the last (nothing placed after
+                            # it): the first open cell with two candidates, else the first with fewest
+                            best, best_free, best_cand = -1, n + 1, 0
+                        else:
                             once, twice = 0, 0
                             for k in range(n):
                                 cell = units[u, k]
@@ -101,8 +106,16 @@ with light_opt():  # a lighter first compile (module _numba_light)
                                 elif cand == 0:
                                     status = 0  # a cell with no candidate
                                     break
+                                elif cand & (cand - 1) == 0:
+                                    bit = cand
                                 else:
-                                    bit = cand if cand & (cand - 1) == 0 else 0
+                                    bit = 0
+                                    if best_free > 2:
+                                        free = 0  # the candidates' count
+                                        for v in range(1, n + 1):
+                                            free += (cand >> v) & 1
+                                        if free < best_free:
+                                            best, best_free, best_cand = cell, free, cand
                                 if bit != 0:  # a single: its value goes in
                                     bit &= -bit
                                     v = 0
@@ -124,20 +137,7 @@ with light_opt():  # a lighter first compile (module _numba_light)
                     if count > 1:
                         break
                 at = lvl - 1  # the level whose next candidate is tried
-                if status == 2:  # branch on the open cell with the fewest candidates
-                    best, best_free, best_cand = -1, n + 1, 0
-                    for cell in range(nn):
-                        if work[base + cell] == 0:
-                            cand = full & ~(used[unit_of[cell, 0]] | used[unit_of[cell, 1]] | used[unit_of[cell, 2]])
-                            k = 0
-                            x = cand
-                            while x:
-                                x &= x - 1
-                                k += 1
-                            if k < best_free:
-                                best, best_free, best_cand = cell, k, cand
-                                if k <= 2:
-                                    break
+                if status == 2:  # the deductions stalled: branch on the cell the last naked pass chose
                     branch[2 * lvl], branch[2 * lvl + 1] = best, best_cand
                     at = lvl
                 while at >= 0 and branch[2 * at + 1] == 0:
