@@ -1,12 +1,12 @@
 """The numba kernel behind :mod:`kumo_gym.solvers.propagation` (imported on first use only).
 
-One function (no helper: the assignment of a literal is written out at its two sites, and no
-call to a builtin such as ``min`` that numba would compile as a function of its own), one
-explicit signature, no allocation (the caller passes every buffer) and no reference counting
-(``_nrt=False``): numba compiles a single small function at import, which keeps the first use in
-a fresh process (empty cache) short (issue 14, "cold start": about 1.1 s CPU with an inlined
-helper and ``min``, 0.95 s without; issue 21, measured again: a separately compiled ``assign``
-helper for the two sites adds 0.13 s, about 10%, to the cold compile, median of 5 runs each). The trail doubles as the propagation queue; ``nfalse[c]``
+One function (no helper, and no call to a builtin such as ``min`` that numba would compile as a
+function of its own), one explicit signature, no allocation (the caller passes every buffer) and
+no reference counting (``_nrt=False``): numba compiles a single small function at import, which
+keeps the first use in a fresh process (empty cache) short (issue 14, "cold start": about 1.1 s
+CPU with an inlined helper and ``min``, 0.95 s without; issue 21: a separately compiled
+``assign`` helper added 0.13 s, so every literal, given or implied, is assigned at one site of
+one loop instead). The trail doubles as the propagation queue; ``nfalse[c]``
 counts the false literals of clause c; a probe is undone by walking the trail back and
 decrementing the counters of the entries it had processed.
 """
@@ -48,7 +48,7 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
     k = 0
     epoch = 1          # root states: seen[code] == epoch marks a literal implied at this one
     while True:
-        # 1. put a literal on the trail
+        # 1. the literal to put on the trail first
         if k < len(todo):
             lit = todo[k]
             k += 1
@@ -57,60 +57,63 @@ def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, val
             pending = 0
         else:
             lit = 0
-        if lit != 0:
-            v = abs(lit)
-            s = 1 if lit > 0 else -1
-            if value[v] == -s:
-                ok = False
-            elif value[v] == 0:
-                value[v] = s
-                if mark < 0 and target[v] == s:
-                    hits += 1
-                    if hits == n_target:
-                        return True
-                trail[tlen] = lit
-                tlen += 1
-            if ok and (k < len(todo)):
-                continue
-        # 2. propagate
-        while head < tlen and ok:
-            lit = trail[head]
-            head += 1
-            neg = -lit
-            code = 2 * abs(neg) + (1 if neg < 0 else 0)
-            for j in range(occ_start[code], occ_start[code + 1]):
-                c = occ[j]
-                nfalse[c] += 1
-                if not ok:
-                    continue
-                if nfalse[c] < starts[c + 1] - starts[c] - 1:
-                    continue
-                satisfied = False
-                free = 0
-                last = 0
-                for q in range(starts[c], starts[c + 1]):
-                    l = lits[q]
-                    val = value[abs(l)]
-                    if val == 0:
-                        free += 1
-                        last = l
-                    elif (val > 0) == (l > 0):
-                        satisfied = True
-                        break
-                if satisfied:
-                    continue
-                if free == 0:
+        # 2. put it on the trail, then propagate. Every literal, given or implied, is assigned at the
+        # one site at the top of this loop; the clauses of the trail entry being processed are
+        # visited one per turn (j up to j_end), so an implied literal is assigned before the
+        # next clause is looked at. The given literals all go in before propagation starts.
+        j = 0
+        j_end = 0
+        while True:
+            if lit != 0:
+                v = abs(lit)
+                s = 1 if lit > 0 else -1
+                if value[v] == -s:
                     ok = False
-                elif free == 1:
-                    v = abs(last)  # free: found so by the scan
-                    s = 1 if last > 0 else -1
+                elif value[v] == 0:
                     value[v] = s
                     if mark < 0 and target[v] == s:
                         hits += 1
                         if hits == n_target:
                             return True
-                    trail[tlen] = last
+                    trail[tlen] = lit
                     tlen += 1
+                lit = 0
+                if ok and k < len(todo):
+                    lit = todo[k]
+                    k += 1
+                    continue
+            if j == j_end:  # the next trail entry's clauses (those where its negation occurs)
+                if head >= tlen or not ok:
+                    break
+                neg = -trail[head]
+                head += 1
+                code = 2 * abs(neg) + (1 if neg < 0 else 0)
+                j = occ_start[code]
+                j_end = occ_start[code + 1]
+                continue
+            c = occ[j]
+            j += 1
+            nfalse[c] += 1  # counted even after a conflict: the undo below takes it back
+            if not ok or nfalse[c] < starts[c + 1] - starts[c] - 1:
+                continue
+            satisfied = False
+            free = 0
+            last = 0
+            for q in range(starts[c], starts[c + 1]):
+                l = lits[q]
+                val = value[abs(l)]
+                if val == 0:
+                    free += 1
+                    last = l
+                elif (val > 0) == (l > 0):
+                    satisfied = True
+                    break
+            if satisfied:
+                continue
+            if free == 0:
+                ok = False
+            elif free == 1:
+                lit = last  # implied: assigned at the top of the next turn
         # 3. decide what the outcome means
         if mark >= 0:
             if ok and n_target == 0:  # what this probe implied need not be probed at this root
