@@ -160,6 +160,15 @@ def test_save_file_and_auxinfo():
     assert tatham.decode_auxinfo(save["AUXINFO"]) == "S1,2,4,3,4,3,2,1,2,1,3,4,3,4,1,2"
 
 
+def test_bad_parameter_letter_names_puzzle_string_and_choices():
+    task = tatham.grid_task("galaxies")
+    with pytest.raises(ConfigError) as err:
+        task.decode_params("5x8de")
+    msg = str(err.value)
+    assert "Galaxies parameter string '5x8de'" in msg and "'de' (tatham_difficulty) is not one of: dn, du" in msg
+    assert "the grammar is WxH[d<n|u>]" in msg
+
+
 def test_game_id_forms():
     with pytest.raises(ConfigError, match="random-seed"):
         tatham.split_game_id("8x8de#12345")

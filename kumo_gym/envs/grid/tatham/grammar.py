@@ -252,7 +252,7 @@ class Field:
         if self.kind == "letter":
             if after[:1] and after[0] in self.choices:
                 return after[0], after[1:]
-            raise ConfigError(f"{self.prefix}{after[:1]!r} is not one of: "
+            raise ConfigError(f"{(self.prefix + after[:1])!r} ({self.name}) is not one of: "
                               + ", ".join(self.prefix + c for c in self.choices))
         if self.kind == "decimal":
             m = re.match(r"\d{1,3}(?:\.\d{1,4})?", after)
@@ -299,7 +299,11 @@ class ParamFormat:
             raise ConfigError(f"{self.title} parameter string {s!r} takes one size number (e.g. 5de, not 5x5de)")
         out: dict[str, Any] = dict(zip(self.size, (w, h)))
         for f in self.fields:
-            got = f.read(rest)
+            try:
+                got = f.read(rest)
+            except ConfigError as exc:  # say which puzzle, string and grammar the bad field is in
+                raise ConfigError(f"{self.title} parameter string {s!r}: {exc} (the grammar is "
+                                  f"{self.describe()})") from None
             if got is None:
                 if f.kind == "flag":
                     out[f.name] = False
