@@ -15,7 +15,10 @@ failed; anything above 0 is a bug to fix, not a property of the model). A datase
 columns the functions need raises :class:`~kumo_gym.core.errors.ConfigError` at the first call.
 
 The components of one batch (``binary``, ``partial``, ``format``) share their verdicts through a
-small cache, so each completion is parsed and verified once, not once per component.
+small cache, so each completion is parsed and verified once, not once per component; and the
+completions of one row (a GRPO group) share the row's loaded instance, so its JSON is read once
+per group, and a grid answer already found correct on it is not checked rule by rule again
+(``GridTask.verify``). Both caches are keyed by content (the row's env id and instance text).
 """
 from __future__ import annotations
 
@@ -26,7 +29,7 @@ from collections import Counter, OrderedDict
 from ..core.errors import ConfigError, check_choice
 from ..core.instance import canonical_json
 from ..core.verdict import UNREADABLE, Verdict
-from .data import score
+from .data import load_instance, score
 
 log = logging.getLogger(__name__)
 
@@ -104,11 +107,12 @@ def row_error(env_id: str | None, stage: str, exc: BaseException) -> Verdict:
                             "error": str(exc)[:500]})
 
 
-class _VerdictCache:
-    """The last few verdicts by ``(env_id, instance, completion)``: the reward components of one
-    batch score each completion once. Keys hold the row's own strings (no copies)."""
+class _LRU:
+    """The last ``size`` values by key, thread-safe: verdicts by ``(env_id, instance, completion)``
+    (the reward components of one batch score each completion once) and loaded instances by
+    ``(env_id, instance)`` (the completions of a row share one). Keys hold the row's own strings."""
 
-    def __init__(self, size: int = 2048):
+    def __init__(self, size: int):
         self.size = size
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
@@ -120,14 +124,15 @@ class _VerdictCache:
                 self._items.move_to_end(key)
             return v
 
-    def put(self, key, verdict: Verdict) -> None:
+    def put(self, key, value) -> None:
         with self._lock:
-            self._items[key] = verdict
+            self._items[key] = value
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
 
-_CACHE = _VerdictCache()
+_CACHE = _LRU(2048)
+_INSTANCES = _LRU(512)
 
 
 def _cache_key(env_id, instance, text: str):
@@ -162,6 +167,12 @@ def score_row(env_id: str | None, instance, completion, played=None) -> Verdict:
     if cached is not None:
         return cached
     try:
+        if key is not None:
+            loaded = _INSTANCES.get(key[:2])
+            if loaded is None:
+                loaded = load_instance(env_id, instance)
+                _INSTANCES.put(key[:2], loaded)
+            instance = loaded
         verdict = score(env_id, instance, text)  # parse/verify crashes come back as `error` (Task.score)
     except Exception as exc:  # noqa: BLE001 - unknown env id or an instance that does not load
         verdict = row_error(env_id, "load", exc)

@@ -25,7 +25,8 @@ HOSTILE = ["", "\ud800", "moves = [[1, 0, 2]]\udfff", "\x00\x01\x1b[2J\x7f", "Na
 @pytest.fixture
 def fresh(monkeypatch):
     """A clean verdict cache and error counter (other tests may have scored the same rows)."""
-    monkeypatch.setattr(rewards, "_CACHE", rewards._VerdictCache())
+    monkeypatch.setattr(rewards, "_CACHE", rewards._LRU(2048))
+    monkeypatch.setattr(rewards, "_INSTANCES", rewards._LRU(512))
     monkeypatch.setattr(rewards, "SCORING_ERRORS", rewards.ScoringErrorCounter())
     monkeypatch.setattr(rewards, "_LOGGED", set())
 
@@ -126,6 +127,28 @@ def test_components_score_each_completion_once(reach, fresh, monkeypatch):
     for kind in rewards.KINDS:
         assert rewards.make_reward_function(kind=kind)(completions=golden, **cols) == [1.0] * 4
     assert len(calls) == 4
+
+
+def test_a_group_shares_its_rows_instance(reach, fresh, monkeypatch):
+    """The completions of one row (a GRPO group) load its instance once; rows never share one."""
+    task = get_task(reach)
+    rows = _rows(reach, 2)
+    golden = [task.format_answer(task.solve(task.load(r["instance"]))) for r in rows]
+    assert golden[0] != golden[1]
+    loads = []
+    original = task.load
+
+    def counting(obj):
+        loads.append(obj)
+        return original(obj)
+
+    monkeypatch.setattr(task, "load", counting)
+    reward = rewards.make_reward_function(kind="binary")
+    texts = [f"try {g}\n{golden[g % 2]}" for g in range(6)]  # distinct texts: no verdict is reused
+    out = reward(completions=texts + [golden[1], golden[0]], env_id=[reach] * 8,
+                 instance=[rows[0]["instance"]] * 6 + [rows[1]["instance"], rows[1]["instance"]])
+    assert out == [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0]
+    assert [x for x in loads if not hasattr(x, "family")] == [rows[0]["instance"], rows[1]["instance"]]
 
 
 def _hostile_ids():
