@@ -85,13 +85,18 @@ def planning_table() -> str:
                   "object repeatedly, as a GRPO group's correct completions or a repeated evaluation do: a grid "
                   "puzzle's verify reuses a grid it already found solved on that object. *First* scores a fresh "
                   "copy of the instance each call (what a reward function that loads each row's instance pays): "
-                  "every rule is checked. The ratio and the 3x target are for *again*."), "",
-                  "| ours | reasoning-gym | ours again us | ours first us | reasoning-gym us | ratio | within 3x |",
-                  "|---|---|---|---|---|---|---|"]
+                  "every rule is checked. *Reward fn* is what our TRL reward function pays per completion on "
+                  "dataset rows (instance JSON), 8 correct completions per row with distinct texts, as in a GRPO "
+                  "group: the row's instance is loaded once per group. The ratio and the 3x target are for "
+                  "*again*."), "",
+                  ("| ours | reasoning-gym | ours again us | ours first us | ours reward fn us | reasoning-gym us "
+                   "| ratio | within 3x |"),
+                  "|---|---|---|---|---|---|---|---|"]
         for r in scoring:
             first = f"{r['ours_first_us']:.1f}" if "ours_first_us" in r else "-"
+            group = f"{r['ours_reward_fn_us']:.1f}" if "ours_reward_fn_us" in r else "-"
             lines.append(f"| `{r['ours']}` {r['params']} | `{r['reasoning_gym']}` | {r['ours_us']:.1f} | {first} | "
-                         f"{r['rg_us']:.1f} | {r['ratio']:.1f} | {'yes' if r['meets_target'] else 'no'} |")
+                         f"{group} | {r['rg_us']:.1f} | {r['ratio']:.1f} | {'yes' if r['meets_target'] else 'no'} |")
     return "\n".join(lines)
 
 
