@@ -10,8 +10,9 @@ one loop instead). The trail doubles as the propagation queue; ``nfalse[c]``
 counts the false literals of clause c; a probe is undone by walking the trail back and
 decrementing the counters of the entries it had processed.
 """
-from numba import njit
 from numba import types as nt
+
+from .native import kernel
 
 _A = nt.int64[::1]
 _B = nt.int8[::1]
@@ -19,7 +20,7 @@ _B = nt.int8[::1]
 DEDUCE_SIG = nt.boolean(_A, _A, _A, _A, _A, _A, _B, nt.int64, _B, _A, _A, _A)
 
 
-@njit(DEDUCE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(DEDUCE_SIG, error_model="numpy", _nrt=False)
 def deduce(lits, starts, occ_start, occ, todo, candidates, target, n_target, value, nfalse, trail, seen):
     """Propagate ``todo`` (the unit clauses' literals, then the assumptions); then, when
     ``candidates`` is not empty, failed-literal probing on them to a fixpoint. Returns whether

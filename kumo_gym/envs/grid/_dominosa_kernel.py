@@ -14,8 +14,9 @@ One entry point with the propagation written once in it, no allocation (the call
 buffer), no reference counting: a small compile on first use, cached on disk.
 """
 import numpy as np
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -37,7 +38,7 @@ def scratch(ends: np.ndarray, n_cells: int, n_pairs: int) -> tuple:
             np.zeros(n + 1, np.int64))
 
 
-@njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(RUN_SIG, error_model="numpy", _nrt=False)
 def run(nums, ends, pair_of, side, cell_start, cell_slots, probe, slot_groups, gstart, gslots, counts,
         value, nopen, value2, nopen2, queue):
     """Propagate (and with ``probe`` probe) from nothing assigned; False on a contradiction.

@@ -22,8 +22,9 @@ allocation (the caller passes every buffer), no reference counting: a small comp
 use, cached on disk.
 """
 import numpy as np
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I64 = nt.int64[::1]
 #: (nbr, sol, order, region, given, board, root, size, ring, mark, queue, todo) -> see run
@@ -35,7 +36,7 @@ def scratch(n: int) -> tuple:
     return tuple(np.zeros(k * n + 2, np.int64) for k in (1, 1, 1, 1, 2, 1, 3))
 
 
-@njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(RUN_SIG, error_model="numpy", _nrt=False)
 def run(nbr, sol, order, region, given, board, root, size, ring, mark, queue, todo):
     """With an empty ``order``: deduce from ``given`` (0: empty) into ``board``; returns the
     empty cells left (0: solved) or -1 (a contradiction). Otherwise ``given`` starts as the

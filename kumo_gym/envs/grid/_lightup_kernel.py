@@ -24,8 +24,9 @@ stretch. One entry point, no allocation (the caller passes every buffer), no ref
 a small compile on first use, cached on disk.
 """
 import numpy as np
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import helper, kernel
 
 _I64 = nt.int64[::1]
 #: (H, W, centre, seeds, draws, orbit, nbr, black, light, number, active, rs, cs, first, members, val, nlit)
@@ -39,7 +40,7 @@ def scratch(H: int, W: int) -> tuple:
     return tuple(np.zeros(size, np.int64) for size in (n, n, n, n, n, n, 2 * n + 1, 2 * n, n, 2 * n))
 
 
-@njit(inline="always", _nrt=False)
+@helper(inline="always", _nrt=False)
 def _cross(k, a, b, first, members):
     """Cell k of stretch a followed by stretch b (a cell's row and column; it appears twice)."""
     if k < first[a + 1] - first[a]:
@@ -47,7 +48,7 @@ def _cross(k, a, b, first, members):
     return members[first[b] + k - (first[a + 1] - first[a])]
 
 
-@njit(RUN_SIG, cache=True, nogil=True, _nrt=False)
+@kernel(RUN_SIG, _nrt=False)
 def run(H, W, centre, seeds, draws, orbit, nbr, black, light, number, active, rs, cs, first, members, val, nlit):
     """Layouts, lights, numbers and their reduction (module docstring); returns the first attempt
     (row of ``draws``) whose deductions from every number decide the grid, or -1 when none does.

@@ -20,15 +20,16 @@ rules, applied until nothing changes:
 Every deduction holds in every solution, so a puzzle that ends with one option per cell has
 exactly one solution. No allocation (the caller passes every buffer), no reference counting.
 """
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I64 = nt.int64[::1]
 #: (mask, mate, nbr, lcells, lstart, tp, tm) -> -1 contradiction, else the number of cells settled
 SETTLE_SIG = nt.int64(_I64, _I64, _I64, _I64, _I64, _I64, _I64)
 
 
-@njit(SETTLE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(SETTLE_SIG, error_model="numpy", _nrt=False)
 def settle(mask, mate, nbr, lcells, lstart, tp, tm):
     """The rules of the module docstring to a fixpoint on ``mask`` (one per cell, row-major).
     ``mate[i]``: the other cell of i's slot (i itself for a single cell); ``nbr[4i:4i+4]``: its

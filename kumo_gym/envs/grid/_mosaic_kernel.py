@@ -13,8 +13,9 @@ One entry point with one explicit signature, the propagation written once in it,
 re-optimises a helper inside every caller, so there are none), cached on disk.
 """
 import numpy as np
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -39,7 +40,7 @@ def scratch(H: int, W: int) -> tuple:
             np.zeros(n + 1, np.int64), np.zeros(n, np.int8))
 
 
-@njit(RUN_SIG, cache=True, nogil=True, _nrt=False)
+@kernel(RUN_SIG, _nrt=False)
 def run(H, W, blocks, images, truth, clue, active, order, val, queue, inq):
     """Two jobs, one propagation (module docstring).
 

@@ -15,8 +15,9 @@ every solution, so when each tile keeps one mask the network is the only one.
 One function (numba links a called kernel into its caller and compiles it again), no builtin
 calls, no allocation (the caller passes every buffer): one compile on first use, cached on disk.
 """
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I64 = nt.int64[::1]
 _RO = nt.Array(nt.int64, 1, "C", readonly=True)
@@ -26,7 +27,7 @@ CROSSING = (1 << 7) | (1 << 11) | (1 << 13) | (1 << 14)
 RUN_SIG = nt.int64(nt.int64, _RO, nt.int64, nt.int64, nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
 
 
-@njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(RUN_SIG, error_model="numpy", _nrt=False)
 def run(n, nbr, start, tries, seed, tree, poss, edge, dead, dsf, order, parent, grown):
     """With ``start < 0``: the module docstring's deduction on the masks ``tree``, to its fixpoint;
     the number of tiles left with more than one mask (``poss``), -1 when some tile has none.

@@ -26,8 +26,9 @@ compiled once: the first use in a fresh process costs the same CPU as the older 
 fills written out four times (issue 14, "cold start"; measured with an empty cache).
 """
 import numpy as np
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import helper, kernel
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -46,7 +47,7 @@ def scratch(H: int, W: int) -> tuple:
 _WORD = nt.int64(nt.int64, nt.int64)
 
 
-@njit(_WORD, cache=True, nogil=True, _nrt=False)
+@helper(_WORD, cache=True, nogil=True, _nrt=False)
 def _fill_right(g, m):
     """``g`` spread to higher bits through the runs of ``m`` set bits that hold it (Kogge-Stone:
     five doubling steps reach across 32 bits)."""
@@ -58,7 +59,7 @@ def _fill_right(g, m):
     return g
 
 
-@njit(_WORD, cache=True, nogil=True, _nrt=False)
+@helper(_WORD, cache=True, nogil=True, _nrt=False)
 def _fill_left(g, m):
     """:func:`_fill_right` towards lower bits."""
     s = 1
@@ -69,7 +70,7 @@ def _fill_left(g, m):
     return g
 
 
-@njit(_WORD, cache=True, nogil=True, _nrt=False)
+@helper(_WORD, cache=True, nogil=True, _nrt=False)
 def _fits(nw, ln):
     """The starts p at which cells p..p+ln-1 may all be black (bits of ``nw``)."""
     win = nw
@@ -78,7 +79,7 @@ def _fits(nw, ln):
     return win
 
 
-@njit(SOLVES_SIG, cache=True, nogil=True, _nrt=False)
+@kernel(SOLVES_SIG, _nrt=False)
 def solves(H, W, pic, clue, nk, val, fs, bs, queue, inq):
     """Whether line solving (module docstring) decides every cell of the puzzle whose clues are
     the runs of ``pic``. Scratch (see :func:`scratch`): ``clue`` (H + W lines by L // 2 + 2),

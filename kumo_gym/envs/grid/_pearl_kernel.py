@@ -17,8 +17,9 @@ holds in every solution, so when no side is left unknown the loop is the only on
 One function, no builtin calls, no allocation (the caller passes every buffer): one compile on
 first use, cached on disk.
 """
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I64 = nt.int64[::1]
 #: (H, W, tab, clue, given, sol, side, shape, dsf, size) -> see :func:`run`
@@ -27,7 +28,7 @@ RUN_SIG = nt.int64(nt.int64, nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64,
 STRAIGHTS, TURNS = 1 << 5 | 1 << 10, 1 << 3 | 1 << 6 | 1 << 9 | 1 << 12
 
 
-@njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(RUN_SIG, error_model="numpy", _nrt=False)
 def run(H, W, tab, clue, given, sol, side, shape, dsf, size):
     """The deduction on the pearls of ``clue`` (0 none, 1 black, 2 white) shown where ``given`` is
     1: 1 when it finds the loop (checked against ``sol``, each cell's sides in the loop the pearls

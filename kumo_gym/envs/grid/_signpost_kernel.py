@@ -24,10 +24,13 @@ Each kernel compiles on its first call (no eager signature), so a process that g
 small grids never compiles :func:`place`, nor one at 7x7 the probing (issue 14, "cold start");
 both are cached on disk.
 """
-from numba import njit
+import numpy as np
+
+from ...solvers.native import helper, kernel
 
 # the steps of :func:`place`
-_ENDS, _ADD, _DROP, _TEST = 0, 1, 2, 3
+# (numpy scalars: typed int64, not as literals, which numba's ahead-of-time compiler cannot unify)
+_ENDS, _ADD, _DROP, _TEST = np.int64(0), np.int64(1), np.int64(2), np.int64(3)
 
 
 def slot_size(n: int) -> int:
@@ -43,7 +46,13 @@ def stack_size(n: int) -> int:
     return 9 * n * n + 3 * n
 
 
-@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+#: the signatures the native build exports (compiled here on first call: no eager signature)
+_A, _A2 = "int64[::1]", "int64[:, ::1]"
+PLACE_SIG = f"boolean(int64, {_A}, {_A}, {_A}, {_A}, {_A}, {_A}, {_A}, int16[::1], {_A}, {_A}, {_A})"
+PROBE_SIG = f"boolean(int64, {_A}, {_A}, {_A}, {_A}, {_A}, {_A}, {_A2})"
+
+
+@kernel(None, aot_sig=PLACE_SIG, error_model="numpy", _nrt=False)
 def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
     """(int64 arrays but ``S``, int16.) Tatham's placement of the givens: the ``ends`` shown, then the cells of ``order`` not yet
     numbered by deduction shown one by one until deduction numbers every cell, then each added
@@ -211,7 +220,7 @@ def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
                     top += 1
 
 
-@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+@helper(cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _close(n, C, s, rs, rc, is_, ic):
     """Arc consistency on slot ``s`` of ``C`` (per cell, a bit mask of its candidate numbers):
     a number with no successor candidate on the cell's ray (no predecessor candidate among the
@@ -266,7 +275,7 @@ def _close(n, C, s, rs, rc, is_, ic):
             return True
 
 
-@njit(cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(None, aot_sig=PROBE_SIG, error_model="numpy", _nrt=False)
 def probe_solves(n, rs, rc, is_, ic, number, shown, C):
     """Whether the numbers of the ``shown`` cells (``number``: each cell's, from 0) let arc
     consistency (:func:`_close`) with failed-literal probing number every cell: a cell's

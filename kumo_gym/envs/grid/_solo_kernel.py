@@ -23,8 +23,9 @@ allocation (the caller passes every buffer), no reference counting: one small co
 use, cached on disk.
 """
 import numpy as np
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -38,7 +39,7 @@ def scratch(n: int) -> tuple:
     return np.zeros(n * n, np.int64), np.zeros(n * n, np.int8), np.zeros(3 * n, np.int64), np.zeros(3 * n * n, np.int64)
 
 
-@njit(RUN_SIG, cache=True, nogil=True, _nrt=False)
+@kernel(RUN_SIG, _nrt=False)
 def run(n, units, unit_of, ranked, budget, order, pair_a, pair_b, grid, given, used, stack):
     """Two jobs (module docstring); cells are row-major, values 1..n, ``grid`` 0 for empty.
 

@@ -13,9 +13,9 @@ search. The permutations of 1..n with their visible counts come from the caller 
 No allocation (the caller passes every buffer), no reference counting: one small compile on
 first use, cached on disk.
 """
-from numba import njit
 from numba import types as nt
 
+from ...solvers.native import kernel
 from . import _line_queue as lines
 
 _I8_2 = nt.int8[:, ::1]
@@ -25,7 +25,7 @@ SOLVES_SIG = nt.boolean(nt.int64, _I8_2, nt.int8[::1], nt.int8[::1], _I64, nt.in
                         _I64, _I64, _I64, nt.int8[::1])
 
 
-@njit(SOLVES_SIG, cache=True, nogil=True, _nrt=False)
+@kernel(SOLVES_SIG, _nrt=False)
 def solves(n, perms, front, back, clues, given, goal, dom, uni, queue, inq):
     """Line deduction (module docstring) from the edge clues and givens; with ``goal`` >= 0 it
     stops as soon as that cell is decided and says whether it was, else whether every cell is.

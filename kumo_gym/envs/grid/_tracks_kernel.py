@@ -14,8 +14,9 @@ solution, so when no side is left unknown the track is the only one.
 One function, no builtin calls, no allocation (the caller passes every buffer): one compile on
 first use, cached on disk.
 """
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I64 = nt.int64[::1]
 _RO = nt.Array(nt.int64, 1, "C", readonly=True)
@@ -23,7 +24,7 @@ _RO = nt.Array(nt.int64, 1, "C", readonly=True)
 RUN_SIG = nt.int64(nt.int64, nt.int64, _RO, _I64, _I64, _I64, _I64, _I64, _I64, _I64)
 
 
-@njit(RUN_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(RUN_SIG, error_model="numpy", _nrt=False)
 def run(H, W, nbr, counts, sol, order, given, side, cell, dsf):
     """``nbr[4 * cell + d]``: the cell that side d faces, -1 off the grid (a table is less code to
     compile than the arithmetic); ``counts``: the H row counts, then the W column counts; ``sol``:

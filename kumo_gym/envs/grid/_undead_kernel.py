@@ -11,15 +11,16 @@ clue must count. Every deduction holds in every solution (a puzzle this settles 
 solution); on a sight line or a total it is what unit propagation of its counter does (Tatham's
 easy reasoning). No allocation, no reference counting.
 """
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I64 = nt.int64[::1]
 #: (mask, cell, see, start, target) -> -1 contradiction, else the number of cells settled
 SETTLE_SIG = nt.int64(nt.int8[::1], _I64, _I64, _I64, _I64)
 
 
-@njit(SETTLE_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(SETTLE_SIG, error_model="numpy", _nrt=False)
 def settle(mask, cell, see, start, target):
     """The rule of the module docstring to a fixpoint on ``mask`` (one per cell without a
     mirror). Clue k's entries are ``start[k]:start[k+1]`` of ``cell`` (a cell index) and ``see``

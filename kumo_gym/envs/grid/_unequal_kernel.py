@@ -15,8 +15,9 @@ It answers the uniqueness questions of clue reduction exactly, as a SAT proof wo
 (the deduction written out once, inside the search), no allocation (the caller passes every
 buffer), no reference counting: one small compile on first use, cached on disk.
 """
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import kernel
 
 _I64 = nt.int64[::1]
 #: (stack, n, ga, gb, limit) -> limit 0: -1 contradiction, else the cells deduction settles;
@@ -24,7 +25,7 @@ _I64 = nt.int64[::1]
 SEARCH_SIG = nt.int64(nt.int64[:, ::1], nt.int64, _I64, _I64, nt.int64)
 
 
-@njit(SEARCH_SIG, cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(SEARCH_SIG, error_model="numpy", _nrt=False)
 def search(stack, n, ga, gb, limit):
     """From the masks in ``stack[0]`` (one per cell, row-major; ``ga[k] > gb[k]`` the signs, as
     cell indices): with ``limit`` 0 the deduction of the module docstring only, else the

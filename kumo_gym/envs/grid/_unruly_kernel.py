@@ -15,8 +15,9 @@ allocation (the caller passes every buffer), no reference counting: a small comp
 use, cached on disk.
 """
 import numpy as np
-from numba import njit
 from numba import types as nt
+
+from ...solvers.native import helper, kernel
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -29,7 +30,7 @@ def scratch(H: int, W: int) -> tuple:
     return np.zeros(H * W, np.int8), np.zeros(2 * (H + W), np.int64), np.zeros(H * W + 1, np.int64)
 
 
-@njit(inline="always", _nrt=False)
+@helper(inline="always", _nrt=False)
 def _set(H, W, j, s, val, counts, trail, tlen):
     """Make open cell j colour s and put it on the trail: ``(new trail length, whether both lines
     through j still hold at most half s)``. ``counts``: black per row, white per row, black per
@@ -43,7 +44,7 @@ def _set(H, W, j, s, val, counts, trail, tlen):
     return tlen + 1, 2 * counts[a] <= W and 2 * counts[b] <= H
 
 
-@njit(RUN_SIG, cache=True, nogil=True, _nrt=False)
+@kernel(RUN_SIG, _nrt=False)
 def run(H, W, order, colour, truth, active, val, counts, trail):
     """Two jobs, one propagation (module docstring).
 

@@ -536,8 +536,12 @@ def source_key() -> int:
 @cache
 def native():
     """The search built ahead of time (:mod:`kumo_gym.solvers.sparc.build_native`), or None when
-    it was not built or is stale. It takes the arguments of :func:`search` with the two
+    it was not built, is stale or is turned off (``KUMO_GYM_NATIVE=0``). It takes the arguments of :func:`search` with the two
     function pointers replaced by flags: whether the puzzle has cell symbols, and polyominoes."""
+    from ..native import enabled
+
+    if not enabled():  # KUMO_GYM_NATIVE=0
+        return None
     try:
         from . import _sparc_native
     except ImportError:

@@ -1,0 +1,77 @@
+"""Build the grid generation kernels ahead of time into one native extension (issue 14, cold start).
+
+``python -m kumo_gym.envs.grid.build_native`` (run by ``make install``) imports every module of
+:data:`kumo_gym.solvers.native.KERNEL_MODULES` in build mode, so that each
+:func:`~kumo_gym.solvers.native.kernel` entry point is registered with its signature (and left
+uncompiled, while the helpers they call become numba functions), and compiles
+them all with numba's ahead-of-time compiler into ``kumo_gym/solvers/_grid_native.<abi>.so``,
+which also exports the :func:`~kumo_gym.solvers.native.source_key` of the sources it was built
+from. It is built on the machine that uses it (ignored by git); without a C compiler, or with a
+numba that no longer has ``pycc``, nothing is built and the kernels compile on first use as before.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import shutil
+import sys
+import tempfile
+import warnings
+from pathlib import Path
+
+from ...solvers import native
+
+
+def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
+    """Compile the extension into ``output_dir`` (default: the ``kumo_gym.solvers`` package)."""
+    if any(f"kumo_gym.{mod}" in sys.modules for mod in native.KERNEL_MODULES):
+        raise RuntimeError("build the native kernels in a fresh process (python -m kumo_gym.envs.grid.build_native)")
+    native._BUILDING = True  # entry points stay plain functions; the helpers they call become numba functions
+    native.native_module.cache_clear()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*pycc.*")  # pending deprecation, no replacement yet
+        from numba.pycc import CC
+    for mod in native.KERNEL_MODULES:
+        importlib.import_module(f"kumo_gym.{mod}")
+    out = Path(output_dir) if output_dir is not None else Path(native.__file__).resolve().parent
+    cc = CC(native.MODULE)
+    cc.output_dir = str(out)
+    cc.verbose = verbose
+    cc.use_nrt = False  # no kernel allocates or counts references
+    for name, (fn, sig, _options) in sorted(native.ENTRIES.items()):
+        if sig is None:
+            raise RuntimeError(f"kernel {name} has no signature to build it with (give kernel() an aot_sig)")
+        cc.export(name, sig)(fn)
+    key = native.source_key()
+
+    @cc.export("source_key", "i8()")
+    def source_key():
+        return key
+
+    for old in out.glob(f"{native.MODULE}.*"):
+        old.unlink()
+    with tempfile.TemporaryDirectory(prefix="kumo-grid-native-") as tmp:
+        cc.temp_dir = tmp
+        cc.compile()
+    return next(out.glob(f"{native.MODULE}.*"))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=None, help="directory to write the extension to (default: kumo_gym/solvers)")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        print("grid native kernels not built (no C compiler); they will be compiled on first use", file=sys.stderr)
+        return 1
+    try:
+        path = build(args.out, verbose=args.verbose)
+    except ImportError as e:  # no numba, or a numba without pycc
+        print(f"grid native kernels not built ({e}); they will be compiled on first use", file=sys.stderr)
+        return 1
+    print(f"built {path} ({len(native.ENTRIES)} kernels)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

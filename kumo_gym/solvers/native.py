@@ -1,0 +1,129 @@
+"""The grid generation kernels, built ahead of time or compiled on first use (issue 14, cold start).
+
+Every numba kernel that a grid puzzle's reset may need (the unit-propagation kernel of
+:mod:`kumo_gym.solvers.propagation` and each puzzle's ``envs/grid/_<name>_kernel.py``) declares its
+entry points with :func:`kernel` instead of ``numba.njit``. ``make install`` runs
+``python -m kumo_gym.envs.grid.build_native``, which compiles all of them with numba's
+ahead-of-time compiler into one extension, ``_grid_native.<abi>.so`` beside this module (ignored
+by git, built on the machine that uses it). A process that finds it calls the compiled entry points
+from its first reset with nothing left to compile: a fresh process's first Range reset drops from
+about 2.5 s of CPU (most of it compiling its kernel) to well under one.
+
+Without the extension, with a stale one (it carries :func:`source_key`, a digest of every kernel
+source, this module and the builder, so an edited kernel is never served by an old build), or with
+``KUMO_GYM_NATIVE=0`` in the environment, :func:`kernel` hands the function to ``numba.njit``
+exactly as before: compiled on first use and cached on disk. Both paths run the same source, so
+they give the same instances (``tests/grid/test_native.py`` compares them).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+from functools import cache
+from pathlib import Path
+
+#: the modules whose :func:`kernel` entry points the native build holds (dotted, under kumo_gym)
+KERNEL_MODULES = (
+    "solvers._propagation_kernels",
+    "envs.grid._dominosa_kernel", "envs.grid._filling_kernel", "envs.grid._galaxies_kernel",
+    "envs.grid._lightup_kernel", "envs.grid._magnets_kernel", "envs.grid._mosaic_kernel",
+    "envs.grid._net_kernel", "envs.grid._pattern_kernel", "envs.grid._pearl_kernel",
+    "envs.grid._range_kernel", "envs.grid._signpost_kernel", "envs.grid._solo_kernel",
+    "envs.grid._solo_search_kernel", "envs.grid._tiling_kernel", "envs.grid._towers_kernel",
+    "envs.grid._tracks_kernel", "envs.grid._undead_kernel", "envs.grid._unequal_kernel",
+    "envs.grid._unruly_kernel",
+)
+MODULE = "_grid_native"
+_ROOT = Path(__file__).resolve().parents[1]  # the kumo_gym package
+
+#: every entry point declared so far: exported name -> (function, signature for the native build)
+ENTRIES: dict[str, tuple] = {}
+
+
+def export_name(module: str, name: str) -> str:
+    """The native symbol of entry point ``name`` of ``module`` (``kumo_gym.envs.grid._range_kernel``)."""
+    return f"{module.rsplit('.', 1)[-1].strip('_')}__{name}"
+
+
+def source_key() -> int:
+    """A 63-bit digest of the sources the native build is made from: a build whose key differs is stale."""
+    digest = hashlib.blake2b(digest_size=8)
+    for mod in KERNEL_MODULES + ("solvers.native", "solvers._numba_light", "envs.grid.build_native"):
+        digest.update((_ROOT / (mod.replace(".", "/") + ".py")).read_bytes())
+    return int.from_bytes(digest.digest(), "little") >> 1
+
+
+def enabled() -> bool:
+    """Whether native entry points may be used (``KUMO_GYM_NATIVE=0`` turns them off)."""
+    return os.environ.get("KUMO_GYM_NATIVE", "1").strip() not in ("0", "false", "no", "off")
+
+
+#: set by the builder: entry points stay plain functions (it compiles them itself)
+_BUILDING = False
+
+
+@cache
+def native_module():
+    """The extension built ahead of time, or None (not built, stale, or turned off). It is looked
+    for beside this module, or in the directory ``KUMO_GYM_NATIVE_DIR`` names (a build made with
+    ``build_native --out DIR``)."""
+    if not enabled() or _BUILDING:
+        return None
+    where = os.environ.get("KUMO_GYM_NATIVE_DIR")
+    try:
+        if where:
+            found = sorted(Path(where).glob(f"{MODULE}.*"))
+            if not found:
+                return None
+            spec = importlib.util.spec_from_file_location(MODULE, found[0])
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+        else:
+            mod = importlib.import_module(f"kumo_gym.solvers.{MODULE}")
+    except ImportError:
+        return None
+    return mod if mod.source_key() == source_key() else None
+
+
+def kernel(sig, *, light: bool = False, aot_sig=None, **options):
+    """Decorate a kernel entry point: its native build when there is one, else ``numba.njit``.
+
+    ``sig``: the explicit numba signature (compiled at decoration, as ``njit(sig)``), or None for a
+    kernel compiled at its first call; ``aot_sig`` is then the signature the native build exports.
+    ``light``: compile at numba's lighter optimisation level (:mod:`._numba_light`; the native
+    build uses the full level). ``options``: numba's (``error_model``, ``_nrt`` ...); every kernel
+    is cached on disk and releases the GIL.
+    """
+    def wrap(fn):
+        name = export_name(fn.__module__, fn.__name__)
+        ENTRIES[name] = (fn, sig if sig is not None else aot_sig, options)
+        if _BUILDING:
+            return fn
+        mod = native_module()
+        if mod is not None and hasattr(mod, name):
+            return getattr(mod, name)
+        from numba import njit
+
+        jit = njit(sig, cache=True, nogil=True, **options) if sig is not None else \
+            njit(cache=True, nogil=True, **options)
+        if not light:
+            return jit(fn)
+        from ._numba_light import light_opt
+
+        with light_opt():
+            return jit(fn)
+    return wrap
+
+
+def helper(*args, **options):
+    """Decorate a function that kernel entry points call (``numba.njit(*args, **options)``); with the
+    native build loaded nothing calls it from Python, so it is left uncompiled."""
+    def wrap(fn):
+        if native_module() is not None:
+            return fn
+        from numba import njit
+
+        return njit(*args, **options)(fn)
+    return wrap

@@ -1,0 +1,124 @@
+"""The grid kernels built ahead of time (kumo_gym.solvers.native, kumo_gym.envs.grid.build_native).
+
+The build is made here, into a temporary directory, in a fresh process (as ``make install`` does);
+the instances it generates are compared with those of the kernels compiled by numba on first use,
+for every grid puzzle at every preset, each side in its own process. A stale build and
+``KUMO_GYM_NATIVE=0`` must leave the kernels to numba.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kumo_gym.solvers import native
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FINGERPRINTS = r"""
+import hashlib, json, sys
+import numpy as np
+from kumo_gym.core.registry import entries, get_task
+from kumo_gym.solvers import native
+out = {"native": native.native_module() is not None, "ids": {}}
+for e in entries():
+    if e.family != "grid":
+        continue
+    task = get_task(e.id)
+    h = hashlib.sha256()
+    for difficulty in ("trivial", "easy", "normal", "hard"):
+        for seed in range(2):
+            h.update(task.generate(np.random.default_rng(seed), difficulty=difficulty).to_json().encode())
+    out["ids"][e.id] = h.hexdigest()
+print(json.dumps(out))
+"""
+
+
+def _env(**extra) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("KUMO_GYM_NATIVE", "KUMO_GYM_NATIVE_DIR")}
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler here to build the native kernels with")
+    out = tmp_path_factory.mktemp("grid-native")
+    run = subprocess.run([sys.executable, "-m", "kumo_gym.envs.grid.build_native", "--out", str(out)],
+                         env=_env(), capture_output=True, text=True, timeout=900, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return out
+
+
+def test_the_build_exports_every_kernel_with_its_source_key(built, monkeypatch):
+    for mod in native.KERNEL_MODULES:  # registers every entry point of this checkout
+        __import__(f"kumo_gym.{mod}")
+    monkeypatch.setenv("KUMO_GYM_NATIVE_DIR", str(built))
+    monkeypatch.delenv("KUMO_GYM_NATIVE", raising=False)
+    native.native_module.cache_clear()
+    try:
+        mod = native.native_module()
+        assert mod is not None and mod.source_key() == native.source_key()
+        assert len(native.ENTRIES) >= 21
+        missing = [name for name in native.ENTRIES if not callable(getattr(mod, name, None))]
+        assert missing == []
+        # a stale build (sources edited since) is ignored; so is any build with KUMO_GYM_NATIVE=0
+        native.native_module.cache_clear()
+        monkeypatch.setattr(native, "source_key", lambda: mod.source_key() ^ 1)
+        assert native.native_module() is None
+        monkeypatch.undo()
+        monkeypatch.setenv("KUMO_GYM_NATIVE_DIR", str(built))
+        monkeypatch.setenv("KUMO_GYM_NATIVE", "0")
+        native.native_module.cache_clear()
+        assert native.native_module() is None
+    finally:
+        native.native_module.cache_clear()
+
+
+def test_native_and_numba_kernels_give_the_same_instances(built):
+    """Every grid puzzle, every preset, two seeds: the same instances from the build as from numba."""
+    runs = {}
+    for kind, extra in (("native", {"KUMO_GYM_NATIVE_DIR": str(built)}), ("numba", {"KUMO_GYM_NATIVE": "0"})):
+        run = subprocess.run([sys.executable, "-c", FINGERPRINTS], env=_env(**extra), capture_output=True, text=True,
+                             timeout=900, check=False)
+        assert run.returncode == 0, run.stderr[-3000:]
+        runs[kind] = json.loads(run.stdout.strip().splitlines()[-1])
+    assert runs["native"]["native"] is True and runs["numba"]["native"] is False
+    assert len(runs["native"]["ids"]) == 21
+    assert runs["native"]["ids"] == runs["numba"]["ids"]
+
+
+def test_every_grid_kernel_module_is_in_the_build():
+    """A new ``envs/grid/_<name>_kernel.py`` joins the native build by being listed; none may be forgotten,
+    and every entry point goes through :func:`native.kernel` (none calls numba.njit itself)."""
+    grid = ROOT / "kumo_gym" / "envs" / "grid"
+    on_disk = {f"envs.grid.{p.stem}" for p in grid.glob("_*_kernel.py")}
+    assert on_disk <= set(native.KERNEL_MODULES)
+    for mod in native.KERNEL_MODULES:
+        text = (ROOT / "kumo_gym" / (mod.replace(".", "/") + ".py")).read_text()
+        assert "@njit" not in text and "@kernel(" in text, mod
+
+
+def test_kernel_falls_back_to_numba(monkeypatch):
+    """Without a build (or with it turned off) an entry point is a numba function, compiled from its source."""
+    monkeypatch.setenv("KUMO_GYM_NATIVE", "0")
+    native.native_module.cache_clear()
+    try:
+        import numba
+
+        @native.kernel("int64(int64, int64)")
+        def twice_sum(a, b):
+            return 2 * (a + b)
+
+        assert isinstance(twice_sum, numba.core.registry.CPUDispatcher) and twice_sum(3, 4) == 14
+        assert native.ENTRIES[native.export_name(__name__, "twice_sum")][1] == "int64(int64, int64)"
+    finally:
+        native.ENTRIES.pop(native.export_name(__name__, "twice_sum"), None)
+        native.native_module.cache_clear()
