@@ -127,3 +127,28 @@ def helper(*args, **options):
 
         return njit(*args, **options)(fn)
     return wrap
+
+
+def build_main(what: str, build, argv=None, default_out: str = "the package") -> int:
+    """The command line of an ahead-of-time build (``python -m ...build_native [--out DIR] [--verbose]``):
+    runs ``build(out, verbose=...)``; 1, saying why, when there is no C compiler or no numba pycc
+    (the kernels then compile on first use)."""
+    import argparse
+    import shutil
+    import sys
+
+    ap = argparse.ArgumentParser(description=f"Build the {what} ahead of time into a native extension.")
+    ap.add_argument("--out", default=None, help=f"directory to write the extension to (default: {default_out})")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    why = "no C compiler" if shutil.which("cc") is None and shutil.which("gcc") is None else None
+    if why is None:
+        try:
+            path = build(args.out, verbose=args.verbose)
+        except ImportError as e:  # no numba, or a numba without pycc
+            why = str(e)
+    if why is not None:
+        print(f"{what} not built ({why}); they will be compiled on first use", file=sys.stderr)
+        return 1
+    print(f"built {path}")
+    return 0

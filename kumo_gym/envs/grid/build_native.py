@@ -11,9 +11,7 @@ numba that no longer has ``pycc``, nothing is built and the kernels compile on f
 """
 from __future__ import annotations
 
-import argparse
 import importlib
-import shutil
 import sys
 import tempfile
 import warnings
@@ -57,20 +55,7 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=None, help="directory to write the extension to (default: kumo_gym/solvers)")
-    ap.add_argument("--verbose", action="store_true")
-    args = ap.parse_args(argv)
-    if shutil.which("cc") is None and shutil.which("gcc") is None:
-        print("grid native kernels not built (no C compiler); they will be compiled on first use", file=sys.stderr)
-        return 1
-    try:
-        path = build(args.out, verbose=args.verbose)
-    except ImportError as e:  # no numba, or a numba without pycc
-        print(f"grid native kernels not built ({e}); they will be compiled on first use", file=sys.stderr)
-        return 1
-    print(f"built {path} ({len(native.ENTRIES)} kernels)")
-    return 0
+    return native.build_main("grid generation kernels", build, argv, default_out="kumo_gym/solvers")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,6 @@ the poly check chosen by two flags instead of passed as function pointers) and `
 """
 from __future__ import annotations
 
-import argparse
-import shutil
-import sys
 import tempfile
 import types
 import warnings
@@ -81,20 +78,9 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=None, help="directory to write the extension to (default: the package)")
-    ap.add_argument("--verbose", action="store_true")
-    args = ap.parse_args(argv)
-    if shutil.which("cc") is None and shutil.which("gcc") is None:
-        print("SPaRC native kernels not built (no C compiler); they will be compiled on first use", file=sys.stderr)
-        return 1
-    try:
-        path = build(args.out, verbose=args.verbose)
-    except ImportError as e:  # no numba, or a numba without pycc
-        print(f"SPaRC native kernels not built ({e}); they will be compiled on first use", file=sys.stderr)
-        return 1
-    print(f"built {path}")
-    return 0
+    from ..native import build_main
+
+    return build_main("SPaRC native kernels", build, argv)
 
 
 if __name__ == "__main__":
