@@ -10,8 +10,8 @@ split (import / make / reset, CPU seconds from ``time.process_time``) and whethe
 matplotlib or torch were imported. Target (issue 14): < 3 s CPU per family. SPaRC's search is
 built ahead of time by ``make install`` (``python -m kumo_gym.solvers.sparc.build_native``); the
 first line printed (and ``sparc_native_build`` in the JSON) says whether this checkout has it; the
-grid generation kernels likewise (``python -m kumo_gym.envs.grid.build_native``, the second line
-and ``grid_native_build``). Every row is also run with both turned off (``KUMO_GYM_NATIVE=0``,
+grid generation kernels and the KUMO search likewise (``python -m kumo_gym.envs.build_native``, the
+second line and ``native_kernels_build``). Every row is also run with both turned off (``KUMO_GYM_NATIVE=0``,
 column "JIT CPU s"), where each kernel the reset needs compiles from scratch.
 
 Prints a table and writes ``benchmarks/results/coldstart.json``. ``--repeat N`` runs each row N
@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kumo_gym.core.registry import entries
-from kumo_gym.solvers import native as grid_kernels
+from kumo_gym.solvers import native as native_kernels
 from kumo_gym.solvers.sparc import kernels as sparc_kernels
 
 # one environment per family (every grid puzzle), default parameters unless noted
@@ -44,6 +44,7 @@ FAMILIES = {
     "planning": ("Hanoi", {}),
     "planning (numba BFS)": ("RiverCrossing", {}),
     "kumo": ("KUMO", {}),
+    "kumo hard": ("KUMO", {"difficulty": "hard"}),  # the oracle's numba search (Easy plays in plain Python)
     "sparc": ("SPaRC", {}),
     "finereason": ("FineReasonStateChecking", {}),
 }
@@ -99,12 +100,13 @@ def main(argv=None) -> int:
 
     rows = []
     # make install builds the SPaRC search (kumo_gym.solvers.sparc.build_native) and the grid
-    # generation kernels (kumo_gym.envs.grid.build_native) ahead of time; each row is also run
+    # generation kernels and the KUMO search (kumo_gym.envs.build_native) ahead of time; each row is also run
     # with both turned off (KUMO_GYM_NATIVE=0), where every kernel compiles on first use
     native = sparc_kernels.native() is not None
-    grid_native = grid_kernels.native_module() is not None
+    grid_native = native_kernels.native_module() is not None
     print(f"SPaRC search built ahead of time: {'yes' if native else 'no (python -m kumo_gym.solvers.sparc.build_native)'}")
-    print(f"grid kernels built ahead of time: {'yes' if grid_native else 'no (python -m kumo_gym.envs.grid.build_native)'}")
+    print("grid and KUMO kernels built ahead of time: "
+          f"{'yes' if grid_native else 'no (python -m kumo_gym.envs.build_native)'}")
     print(f"{'family':22} {'env':26} {'CPU s':>7} {'wall s':>7} {'import':>7} {'make':>6} {'reset':>6} {'JIT CPU s':>10}"
           "  heavy modules")
     for family, (name, params) in FAMILIES.items():
@@ -125,7 +127,7 @@ def main(argv=None) -> int:
               f"{','.join(best['heavy_modules']) or '-'}", flush=True)
     result = {"benchmark": "coldstart", "python": platform.python_version(), "machine": platform.machine(),
               "cpus": os.cpu_count(), "load_avg_1m": os.getloadavg()[0], "target_cpu_s": TARGET_CPU_S,
-              "sparc_native_build": native, "grid_native_build": grid_native,
+              "sparc_native_build": native, "native_kernels_build": grid_native,
               "method": "fresh subprocess per row, NUMBA_CACHE_DIR = new empty temp dir; import kumo_gym, gym.make, "
                         "reset(seed=0); CPU = getrusage(RUSAGE_CHILDREN) user+sys delta; lowest of --repeat runs; "
                         "JIT: the same with the kernels built ahead of time turned off (KUMO_GYM_NATIVE=0), the two "

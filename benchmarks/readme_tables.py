@@ -43,7 +43,7 @@ def coldstart_table() -> str:
     lines = [(f"Method: {d['method']}; target < {d['target_cpu_s']:g} s CPU (issue 14); "
              f"1-minute load average {d['load_avg_1m']:.1f} on {d['cpus']} cores during the run."), "",
              (f"Kernels built ahead of time by `make install`: SPaRC {'yes' if d.get('sparc_native_build') else 'no'}, "
-              f"grid {'yes' if d.get('grid_native_build') else 'no'}. *JIT* is the same first reset with them turned "
+              f"grid and KUMO {'yes' if d.get('native_kernels_build', d.get('grid_native_build')) else 'no'}. *JIT* is the same first reset with them turned "
               "off (`KUMO_GYM_NATIVE=0`): every kernel it needs compiles from an empty cache."), "",
              ("| family | env | CPU s | wall s | import / make / reset CPU s | numba, pysat ... loaded | < 3 s CPU "
               "| JIT CPU s | JIT < 3 s |"),

@@ -29,8 +29,9 @@ the paper finds it: actions in ascending index order, a strictly smaller cost wi
 """
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from .native import helper, kernel
 
 INF = np.inf
 #: rows of the float scratch array per depth: ordering key, weight total, lower bound of the
@@ -40,7 +41,7 @@ _F_ORDER, _F_TOTAL, _F_BOUND, _F_CHILD = 0, 1, 2, 3
 _I_SOLE, _I_ORDER = 0, 1
 
 
-@numba.njit(cache=True)
+@helper(cache=True)
 def _popcount(x):
     """Bits set in a non-negative int64 (branch-free SWAR count; masks stay below 2**62)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -49,7 +50,7 @@ def _popcount(x):
     return (x * 0x0101010101010101) >> 56
 
 
-@numba.njit(cache=True)
+@helper(cache=True)
 def _slot(keys, key):
     """Linear-probing slot of ``key`` in the open-addressing table ``keys`` (-1 = empty)."""
     mask = keys.shape[0] - 1
@@ -60,7 +61,14 @@ def _slot(keys, key):
     return i
 
 
-@numba.njit(cache=True)
+#: the signatures the native build exports (compiled here on first call, as before)
+_I, _F = "int64[::1]", "float64[::1]"
+REHASH_SIG = f"void({_I}, {_F}, int8[::1], {_I}, {_F}, int8[::1])"
+SEARCH_SIG = (f"Tuple((float64, int64))(int64, int64, float64, boolean, int64, int64, int64[:, ::1], {_I}, {_I}, "
+              f"{_I}, {_I}, {_F}, int8[::1], {_I}, int64[:, :, ::1], float64[:, :, ::1])")
+
+
+@kernel(None, aot_sig=REHASH_SIG)
 def rehash(keys, vals, flags, new_keys, new_vals, new_flags):
     for i in range(keys.shape[0]):
         if keys[i] != -1:
@@ -70,7 +78,7 @@ def rehash(keys, vals, flags, new_keys, new_vals, new_flags):
             new_flags[j] = flags[i]
 
 
-@numba.njit(cache=True)
+@helper(cache=True)
 def _store(keys, vals, flags, used, key, v, exact):
     """Record an exact value (``exact`` 1) or a lower bound (0); an exact value is never weakened."""
     slot = _slot(keys, key)
@@ -87,7 +95,7 @@ def _store(keys, vals, flags, used, key, v, exact):
     used[0] += 1
 
 
-@numba.njit(cache=True)
+@helper(cache=True)
 def _useful(T, A, umask):
     """The actions of ``A`` with some state ruling out a truth of ``T``."""
     out = np.int64(0)
@@ -100,7 +108,7 @@ def _useful(T, A, umask):
     return out
 
 
-@numba.njit(cache=True)
+@helper(cache=True)
 def _child_bound(child, rest, n, umask, keys, vals):
     """A lower bound on ``E(child, rest)`` for a child that is not a base case: its table entry
     (exact value or bound), else 1 (it needs at least one more test)."""
@@ -111,7 +119,7 @@ def _child_bound(child, rest, n, umask, keys, vals):
     return 1.0
 
 
-@numba.njit(cache=True)
+@kernel(None, aot_sig=SEARCH_SIG)
 def search(T, A, lam, root, d, n, masks, nstates, rel, umask, keys, vals, flags, used, iscr, fscr):
     """One node of the search (see the module docstring).
 

@@ -1,13 +1,14 @@
-"""The grid generation kernels, built ahead of time or compiled on first use (issue 14, cold start).
+"""Numba kernels built ahead of time, or compiled on first use (issue 14, cold start).
 
 Every numba kernel that a grid puzzle's reset may need (the unit-propagation kernel of
-:mod:`kumo_gym.solvers.propagation` and each puzzle's ``envs/grid/_<name>_kernel.py``) declares its
-entry points with :func:`kernel` instead of ``numba.njit``. ``make install`` runs
-``python -m kumo_gym.envs.grid.build_native``, which compiles all of them with numba's
-ahead-of-time compiler into one extension, ``_grid_native.<abi>.so`` beside this module (ignored
-by git, built on the machine that uses it). A process that finds it calls the compiled entry points
+:mod:`kumo_gym.solvers.propagation` and each puzzle's ``envs/grid/_<name>_kernel.py``) and the
+KUMO oracle's search (:mod:`kumo_gym.solvers._kumo_kernel`) declare their entry points with
+:func:`kernel` instead of ``numba.njit``. ``make install`` runs ``python -m kumo_gym.envs.build_native``,
+which compiles all of them with numba's ahead-of-time compiler into one extension,
+``_native_kernels.<abi>.so`` beside this module (ignored by git, built on the machine that uses it). A process that finds it calls the compiled entry points
 from its first reset with nothing left to compile: a fresh process's first Range reset drops from
-about 2.5 s of CPU (most of it compiling its kernel) to well under one.
+about 2.5 s of CPU (most of it compiling its kernel) to about 0.5 s, a first KUMO Hard reset from
+about 2.9 s to well under one.
 
 Without the extension, with a stale one (it carries :func:`source_key`, a digest of every kernel
 source, this module and the builder, so an edited kernel is never served by an old build), or with
@@ -26,7 +27,7 @@ from pathlib import Path
 
 #: the modules whose :func:`kernel` entry points the native build holds (dotted, under kumo_gym)
 KERNEL_MODULES = (
-    "solvers._propagation_kernels",
+    "solvers._propagation_kernels", "solvers._kumo_kernel",
     "envs.grid._dominosa_kernel", "envs.grid._filling_kernel", "envs.grid._galaxies_kernel",
     "envs.grid._lightup_kernel", "envs.grid._magnets_kernel", "envs.grid._mosaic_kernel",
     "envs.grid._net_kernel", "envs.grid._pattern_kernel", "envs.grid._pearl_kernel",
@@ -35,7 +36,7 @@ KERNEL_MODULES = (
     "envs.grid._tracks_kernel", "envs.grid._undead_kernel", "envs.grid._unequal_kernel",
     "envs.grid._unruly_kernel",
 )
-MODULE = "_grid_native"
+MODULE = "_native_kernels"
 _ROOT = Path(__file__).resolve().parents[1]  # the kumo_gym package
 
 #: every entry point declared so far: exported name -> (function, signature for the native build)
@@ -50,7 +51,7 @@ def export_name(module: str, name: str) -> str:
 def source_key() -> int:
     """A 63-bit digest of the sources the native build is made from: a build whose key differs is stale."""
     digest = hashlib.blake2b(digest_size=8)
-    for mod in KERNEL_MODULES + ("solvers.native", "solvers._numba_light", "envs.grid.build_native"):
+    for mod in KERNEL_MODULES + ("solvers.native", "solvers._numba_light", "envs.build_native"):
         digest.update((_ROOT / (mod.replace(".", "/") + ".py")).read_bytes())
     return int.from_bytes(digest.digest(), "little") >> 1
 
@@ -99,8 +100,12 @@ def kernel(sig, *, light: bool = False, aot_sig=None, **options):
     def wrap(fn):
         name = export_name(fn.__module__, fn.__name__)
         ENTRIES[name] = (fn, sig if sig is not None else aot_sig, options)
-        if _BUILDING:
-            return fn
+        if _BUILDING:  # the builder compiles fn; one that calls itself needs a numba function of its signature
+            if fn.__name__ not in fn.__code__.co_names:
+                return fn
+            from numba import njit
+
+            return njit(ENTRIES[name][1], cache=True, nogil=True, **options)(fn)
         mod = native_module()
         if mod is not None and hasattr(mod, name):
             return getattr(mod, name)
@@ -119,12 +124,12 @@ def kernel(sig, *, light: bool = False, aot_sig=None, **options):
 
 def helper(*args, **options):
     """Decorate a function that kernel entry points call (``numba.njit(*args, **options)``); with the
-    native build loaded nothing calls it from Python, so it is left uncompiled."""
+    native build loaded it is compiled only if some other numba code calls it (no eager signature)."""
     def wrap(fn):
-        if native_module() is not None:
-            return fn
         from numba import njit
 
+        if native_module() is not None:
+            return njit(**options)(fn)
         return njit(*args, **options)(fn)
     return wrap
 

@@ -1,10 +1,10 @@
-"""Build the grid generation kernels ahead of time into one native extension (issue 14, cold start).
+"""Build the grid generation kernels and the KUMO search ahead of time into one native extension.
 
-``python -m kumo_gym.envs.grid.build_native`` (run by ``make install``) imports every module of
+(Issue 14, cold start.) ``python -m kumo_gym.envs.build_native`` (run by ``make install``) imports every module of
 :data:`kumo_gym.solvers.native.KERNEL_MODULES` in build mode, so that each
 :func:`~kumo_gym.solvers.native.kernel` entry point is registered with its signature (and left
-uncompiled, while the helpers they call become numba functions), and compiles
-them all with numba's ahead-of-time compiler into ``kumo_gym/solvers/_grid_native.<abi>.so``,
+compiled by this builder, while the helpers they call become numba functions), and compiles
+them all with numba's ahead-of-time compiler into ``kumo_gym/solvers/_native_kernels.<abi>.so``,
 which also exports the :func:`~kumo_gym.solvers.native.source_key` of the sources it was built
 from. It is built on the machine that uses it (ignored by git); without a C compiler, or with a
 numba that no longer has ``pycc``, nothing is built and the kernels compile on first use as before.
@@ -17,13 +17,13 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from ...solvers import native
+from ..solvers import native
 
 
 def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
     """Compile the extension into ``output_dir`` (default: the ``kumo_gym.solvers`` package)."""
     if any(f"kumo_gym.{mod}" in sys.modules for mod in native.KERNEL_MODULES):
-        raise RuntimeError("build the native kernels in a fresh process (python -m kumo_gym.envs.grid.build_native)")
+        raise RuntimeError("build the native kernels in a fresh process (python -m kumo_gym.envs.build_native)")
     native._BUILDING = True  # entry points stay plain functions; the helpers they call become numba functions
     native.native_module.cache_clear()
     with warnings.catch_warnings():
@@ -35,7 +35,8 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
     cc = CC(native.MODULE)
     cc.output_dir = str(out)
     cc.verbose = verbose
-    cc.use_nrt = False  # no kernel allocates or counts references
+    # numba's runtime stays linked in: without it the KUMO search leaves an NRT symbol unresolved and
+    # the module does not load
     for name, (fn, sig, _options) in sorted(native.ENTRIES.items()):
         if sig is None:
             raise RuntimeError(f"kernel {name} has no signature to build it with (give kernel() an aot_sig)")
@@ -48,14 +49,14 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
 
     for old in out.glob(f"{native.MODULE}.*"):
         old.unlink()
-    with tempfile.TemporaryDirectory(prefix="kumo-grid-native-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="kumo-native-") as tmp:
         cc.temp_dir = tmp
         cc.compile()
     return next(out.glob(f"{native.MODULE}.*"))
 
 
 def main(argv=None) -> int:
-    return native.build_main("grid generation kernels", build, argv, default_out="kumo_gym/solvers")
+    return native.build_main("grid generation kernels and the KUMO search", build, argv, default_out="kumo_gym/solvers")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
-"""The grid kernels built ahead of time (kumo_gym.solvers.native, kumo_gym.envs.grid.build_native).
+"""The kernels built ahead of time (kumo_gym.solvers.native, kumo_gym.envs.build_native).
 
 The build is made here, into a temporary directory, in a fresh process (as ``make install`` does);
 the instances it generates are compared with those of the kernels compiled by numba on first use,
-for every grid puzzle at every preset, each side in its own process. A stale build and
+for every grid puzzle at every preset and for KUMO Hard instances with the oracle's play, each
+side in its own process. A stale build and
 ``KUMO_GYM_NATIVE=0`` must leave the kernels to numba.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 
 from kumo_gym.solvers import native
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 FINGERPRINTS = r"""
 import hashlib, json, sys
@@ -35,6 +36,10 @@ for e in entries():
         for seed in range(2):
             h.update(task.generate(np.random.default_rng(seed), difficulty=difficulty).to_json().encode())
     out["ids"][e.id] = h.hexdigest()
+kumo = get_task("kumo_gym/KUMO-v0")  # Hard: the oracle's search runs in the numba kernel
+for seed in range(4):
+    inst = kumo.generate(np.random.default_rng(seed), difficulty="hard")
+    out["ids"][f"KUMO hard {seed}"] = [inst.to_json(), kumo.golden_moves(inst), kumo.oracle(inst).expected]
 print(json.dumps(out))
 """
 
@@ -50,8 +55,8 @@ def _env(**extra) -> dict:
 def built(tmp_path_factory):
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler here to build the native kernels with")
-    out = tmp_path_factory.mktemp("grid-native")
-    run = subprocess.run([sys.executable, "-m", "kumo_gym.envs.grid.build_native", "--out", str(out)],
+    out = tmp_path_factory.mktemp("native")
+    run = subprocess.run([sys.executable, "-m", "kumo_gym.envs.build_native", "--out", str(out)],
                          env=_env(), capture_output=True, text=True, timeout=900, check=False)
     assert run.returncode == 0, run.stderr[-3000:]
     return out
@@ -66,7 +71,7 @@ def test_the_build_exports_every_kernel_with_its_source_key(built, monkeypatch):
     try:
         mod = native.native_module()
         assert mod is not None and mod.source_key() == native.source_key()
-        assert len(native.ENTRIES) >= 21
+        assert len(native.ENTRIES) >= 23
         missing = [name for name in native.ENTRIES if not callable(getattr(mod, name, None))]
         assert missing == []
         # a stale build (sources edited since) is ignored; so is any build with KUMO_GYM_NATIVE=0
@@ -83,7 +88,8 @@ def test_the_build_exports_every_kernel_with_its_source_key(built, monkeypatch):
 
 
 def test_native_and_numba_kernels_give_the_same_instances(built):
-    """Every grid puzzle, every preset, two seeds: the same instances from the build as from numba."""
+    """Every grid puzzle, every preset, two seeds, and KUMO Hard with the oracle's play: the same from the
+    build as from numba."""
     runs = {}
     for kind, extra in (("native", {"KUMO_GYM_NATIVE_DIR": str(built)}), ("numba", {"KUMO_GYM_NATIVE": "0"})):
         run = subprocess.run([sys.executable, "-c", FINGERPRINTS], env=_env(**extra), capture_output=True, text=True,
@@ -91,15 +97,15 @@ def test_native_and_numba_kernels_give_the_same_instances(built):
         assert run.returncode == 0, run.stderr[-3000:]
         runs[kind] = json.loads(run.stdout.strip().splitlines()[-1])
     assert runs["native"]["native"] is True and runs["numba"]["native"] is False
-    assert len(runs["native"]["ids"]) == 21
+    assert len(runs["native"]["ids"]) == 25
     assert runs["native"]["ids"] == runs["numba"]["ids"]
 
 
-def test_every_grid_kernel_module_is_in_the_build():
+def test_every_kernel_module_is_in_the_build():
     """A new ``envs/grid/_<name>_kernel.py`` joins the native build by being listed; none may be forgotten,
     and every entry point goes through :func:`native.kernel` (none calls numba.njit itself)."""
     grid = ROOT / "kumo_gym" / "envs" / "grid"
-    on_disk = {f"envs.grid.{p.stem}" for p in grid.glob("_*_kernel.py")}
+    on_disk = {f"envs.grid.{p.stem}" for p in grid.glob("_*_kernel.py")} | {"solvers._kumo_kernel"}
     assert on_disk <= set(native.KERNEL_MODULES)
     for mod in native.KERNEL_MODULES:
         text = (ROOT / "kumo_gym" / (mod.replace(".", "/") + ".py")).read_text()
