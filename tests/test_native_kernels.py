@@ -79,6 +79,12 @@ def test_the_build_exports_every_kernel_with_its_source_key(built, monkeypatch):
         monkeypatch.setattr(native, "source_key", lambda: mod.source_key() ^ 1)
         assert native.native_module() is None
         monkeypatch.undo()
+        # a build made on another machine (another CPU) too
+        monkeypatch.setenv("KUMO_GYM_NATIVE_DIR", str(built))
+        monkeypatch.setattr(native, "_cpu", lambda: "another machine's CPU")
+        native.native_module.cache_clear()
+        assert native.native_module() is None
+        monkeypatch.undo()
         monkeypatch.setenv("KUMO_GYM_NATIVE_DIR", str(built))
         monkeypatch.setenv("KUMO_GYM_NATIVE", "0")
         native.native_module.cache_clear()

@@ -35,6 +35,10 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
     cc = CC(native.MODULE)
     cc.output_dir = str(out)
     cc.verbose = verbose
+    # for this machine's CPU, as numba's JIT compiles (pycc's default is a generic x86-64)
+    from llvmlite import binding
+
+    cc.target_cpu = binding.get_host_cpu_name()
     # numba's runtime stays linked in: without it the KUMO search leaves an NRT symbol unresolved and
     # the module does not load
     for name, (fn, sig, _options) in sorted(native.ENTRIES.items()):

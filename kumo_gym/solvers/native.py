@@ -3,18 +3,22 @@
 Every numba kernel that a grid puzzle's reset may need (the unit-propagation kernel of
 :mod:`kumo_gym.solvers.propagation` and each puzzle's ``envs/grid/_<name>_kernel.py``) and the
 KUMO oracle's search (:mod:`kumo_gym.solvers._kumo_kernel`) declare their entry points with
-:func:`kernel` instead of ``numba.njit``. ``make install`` runs ``python -m kumo_gym.envs.build_native``,
-which compiles all of them with numba's ahead-of-time compiler into one extension,
-``_native_kernels.<abi>.so`` beside this module (ignored by git, built on the machine that uses it). A process that finds it calls the compiled entry points
-from its first reset with nothing left to compile: a fresh process's first Range reset drops from
-about 2.5 s of CPU (most of it compiling its kernel) to about 0.5 s, a first KUMO Hard reset from
-about 2.9 s to well under one.
+:func:`kernel` instead of ``numba.njit``. ``make install`` runs
+``python -m kumo_gym.envs.build_native``, which compiles all of them with numba's ahead-of-time
+compiler into one extension, ``_native_kernels.<abi>.so`` beside this module (ignored by git, built
+on the machine that uses it, for its CPU, as numba's JIT compiles). A process that finds it calls
+the compiled entry points from its first reset with nothing left to compile: a fresh process's
+first Range reset drops from about 2.5 s of CPU (most of it compiling its kernel) to about 0.5 s,
+a first KUMO Hard reset from about 2.9 s to about 0.5 s.
 
 Without the extension, with a stale one (it carries :func:`source_key`, a digest of every kernel
-source, this module and the builder, so an edited kernel is never served by an old build), or with
-``KUMO_GYM_NATIVE=0`` in the environment, :func:`kernel` hands the function to ``numba.njit``
-exactly as before: compiled on first use and cached on disk. Both paths run the same source, so
-they give the same instances (``tests/grid/test_native.py`` compares them).
+source, this module, the builder and the CPU, so an edited kernel or another machine is never
+served by an old build), or with ``KUMO_GYM_NATIVE=0`` in the environment, :func:`kernel` hands
+the function to ``numba.njit`` exactly as before: compiled on first use and cached on disk. Both
+paths run the same source, so they give the same instances (``tests/test_native_kernels.py``
+compares them). The build compiles at numba's full optimisation level and with its default error
+model, under which an integer division by zero would raise instead of giving 0; no kernel divides
+by anything but a grid dimension or a positive count.
 """
 from __future__ import annotations
 
@@ -49,11 +53,27 @@ def export_name(module: str, name: str) -> str:
 
 
 def source_key() -> int:
-    """A 63-bit digest of the sources the native build is made from: a build whose key differs is stale."""
+    """A 63-bit digest of the sources the native build is made from and of this machine's CPU (the
+    build is compiled for it): a build whose key differs is stale."""
     digest = hashlib.blake2b(digest_size=8)
     for mod in KERNEL_MODULES + ("solvers.native", "solvers._numba_light", "envs.build_native"):
         digest.update((_ROOT / (mod.replace(".", "/") + ".py")).read_bytes())
+    digest.update(_cpu().encode())
     return int.from_bytes(digest.digest(), "little") >> 1
+
+
+def _cpu() -> str:
+    """This machine's CPU model and instruction-set flags (Linux's /proc/cpuinfo, first processor;
+    elsewhere the architecture name)."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            head = f.read(1 << 16).split("\n\n", 1)[0]
+    except OSError:
+        return platform.machine()
+    keep = ("vendor_id", "cpu family", "model", "model name", "flags", "Features", "CPU part")
+    return "\n".join(line for line in head.splitlines() if line.split(":", 1)[0].strip() in keep)
 
 
 def enabled() -> bool:
