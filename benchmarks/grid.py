@@ -8,8 +8,10 @@ Per puzzle and preset, in one run, interleaved round by round:
   counted. CPU time comes from ``resource.getrusage(RUSAGE_CHILDREN)``, wall time beside it;
 * the target of issue 14: at most ``max(3 x Tatham, 1 ms)`` of CPU per instance;
 * **calibration** (§8): the mean clue count of our puzzles and of Tatham's (imported from
-  ``--save`` files) for the same parameters (target: within 15 %), and the §8 grade histograms
-  (0 propagation, 1 failed-literal probing, 2 search) of both under our encoding;
+  ``--save`` files, generated from a fixed seed so that every run compares the same puzzles) for
+  the same parameters, 200 a side (60 with ``--quick``, a fifth at hard), with their ratio and its
+  standard error (target: within 15 %), and the §8 grade histograms (0 propagation, 1
+  failed-literal probing, 2 search) of the first 20 of both under our encoding;
 * verification throughput (golden answers per second) and the SAT solve-plus-uniqueness time;
 * the lazy-cut loop (connectivity, region sizes): cut rounds per generated instance and the
   most rounds a single solve needed.
@@ -68,11 +70,18 @@ def tatham_run(exe: str, params: str, n: int) -> tuple[float, float]:
     return (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime), time.perf_counter() - w0
 
 
-def tatham_calibration(task, params: str, n: int) -> tuple[float, Counter]:
-    saves = tatham.sgt_generate_saves(task.family, params, n)
+def tatham_calibration(task, params: str, n: int, graded: int) -> tuple[float, float, Counter]:
+    """Mean clue count of ``n`` of Tatham's puzzles (a fixed seed: the same puzzles every run), its
+    standard error, and the grades of the first ``graded``."""
+    saves = tatham.sgt_generate_saves(task.family, params, n, seed=f"kumo-calibration-{params}")
     short = task.encode_params(task.decode_params(params), full=False)
     insts = [task.load(f"{short}:{s['DESC']}") for s in saves]
-    return float(np.mean([task.clue_count(i) for i in insts])), Counter(task.grade(i) for i in insts)
+    clues = [task.clue_count(i) for i in insts]
+    return float(np.mean(clues)), _se(clues), Counter(task.grade(i) for i in insts[:graded])
+
+
+def _se(xs) -> float:
+    return float(np.std(xs, ddof=1) / np.sqrt(len(xs))) if len(xs) > 1 else 0.0
 
 
 def verify_rate(task, insts: list, min_seconds: float = 0.2) -> float:
@@ -85,7 +94,7 @@ def verify_rate(task, insts: list, min_seconds: float = 0.2) -> float:
     return count / (time.process_time() - t0)
 
 
-def bench_preset(task, diff: str, rounds: int, per_round: int, calib: int) -> dict:
+def bench_preset(task, diff: str, rounds: int, per_round: int, calib: int, graded: int = 20) -> dict:
     params = task.tatham_preset(diff)
     exe = tatham.sgt_binary(task.family)
     n1, n2 = SLOW.get((task.family, diff), (10, 60))
@@ -121,12 +130,17 @@ def bench_preset(task, diff: str, rounds: int, per_round: int, calib: int) -> di
     # where fewer were timed (the hard presets time only a few)
     sample = insts[:calib] + [task.generate(np.random.default_rng([20261123, s]), difficulty=diff)
                               for s in range(n, calib)]
-    row["clues_ours"] = float(np.mean([task.clue_count(i) for i in sample]))
-    row["grades_ours"] = dict(sorted(Counter(task.grade(i) for i in sample).items()))
+    clues = [task.clue_count(i) for i in sample]
+    row["calibration_n"] = len(sample)
+    row["clues_ours"], row["clues_ours_se"] = float(np.mean(clues)), _se(clues)
+    row["grades_ours"] = dict(sorted(Counter(task.grade(i) for i in sample[:graded]).items()))
     if exe:
-        row["clues_tatham"], grades = tatham_calibration(task, params, calib)
+        row["clues_tatham"], row["clues_tatham_se"], grades = tatham_calibration(task, params, calib, graded)
         row["grades_tatham"] = dict(sorted(grades.items()))
         row["clue_ratio"] = row["clues_ours"] / row["clues_tatham"] if row["clues_tatham"] else None
+        if row["clue_ratio"] is not None and row["clues_ours"]:  # first-order error of a ratio of means
+            row["clue_ratio_se"] = row["clue_ratio"] * float(np.hypot(row["clues_ours_se"] / row["clues_ours"],
+                                                                      row["clues_tatham_se"] / row["clues_tatham"]))
     row["verify_per_s"] = verify_rate(task, sample[:5])
     c0 = time.process_time()
     for i in sample[:5]:
@@ -142,19 +156,20 @@ def main(argv=None) -> int:
     ap.add_argument("--presets", nargs="*", default=list(PRESETS))
     ap.add_argument("--rounds", type=int, help="interleaved rounds (default 4, quick 2)")
     ap.add_argument("--per-round", type=int, help="our instances per round (default 10, quick 5; a fifth at hard)")
-    ap.add_argument("--calib", type=int, help="instances for the calibration (default 50, quick 10; at most 10 at hard)")
+    ap.add_argument("--calib", type=int, help="puzzles per side for the clue calibration (default 200, quick 60; a "
+                                                "fifth at hard, at least 20); grades of the first 20")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "grid.json"))
     args = ap.parse_args(argv)
     tasks = [get_task(e.id) for e in entries() if e.family == "grid"]
     tasks = [t for t in tasks if not args.puzzles or t.family in args.puzzles]
-    rounds, per_round, calib = (2, 5, 10) if args.quick else (4, 10, 50)
+    rounds, per_round, calib = (2, 5, 60) if args.quick else (4, 10, 200)
     rounds, per_round, calib = args.rounds or rounds, args.per_round or per_round, args.calib or calib
     rows = []
     for task in tasks:
         for diff in args.presets:
             slow = diff == "hard"
             rows.append(bench_preset(task, diff, rounds, max(1, per_round // 5) if slow else per_round,
-                                     min(calib, 10) if slow else calib))
+                                     max(20, calib // 5) if slow else calib))
             r = rows[-1]
             print(f"{r['puzzle']:9s} {diff:8s} {r['tatham_params']:14s} ours {r['ours_cpu_ms']:8.2f} ms cpu "
                   f"({r['ours_wall_ms']:8.2f} wall)  tatham {fmt(r['tatham_cpu_ms'])} ms cpu  target "
@@ -177,16 +192,23 @@ def fmt(x, spec: str = ".2f") -> str:
 def table(rows: list[dict]) -> str:
     """The markdown table of the results (also pasted into docs/grid.md)."""
     head = ("| puzzle | preset | Tatham params | ours CPU ms (wall) | Tatham CPU ms (wall) | target ms | met | "
-            "clues ours / Tatham | grades ours | grades Tatham | verify /s | solve+unique ms | cut rounds (max) |")
+            "clues ours / Tatham (ratio ± s.e.) | grades ours | grades Tatham | verify /s | solve+unique ms | cut rounds (max) |")
     lines = [head, "|" + "---|" * 13]
     for r in rows:
         lines.append(
             f"| {r['puzzle']} | {r['preset']} | `{r['tatham_params']}` | {r['ours_cpu_ms']:.2f} ({r['ours_wall_ms']:.2f}) | "
             f"{fmt(r['tatham_cpu_ms'], '.3f')} ({fmt(r['tatham_wall_ms'], '.3f')}) | {fmt(r['target_ms'])} | "
-            f"{'yes' if r['meets_target'] else 'no'} | {r['clues_ours']:.1f} / {fmt(r.get('clues_tatham'), '.1f')} | "
+            f"{'yes' if r['meets_target'] else 'no'} | {r['clues_ours']:.1f} / {fmt(r.get('clues_tatham'), '.1f')} "
+            f"({ratio(r)}) | "
             f"{hist(r['grades_ours'])} | {hist(r.get('grades_tatham'))} | {r['verify_per_s']:.0f} | "
             f"{r['solve_unique_ms']:.1f} | {r.get('cut_rounds', 0):.1f} ({r.get('cut_max', 0)}) |")
     return "\n".join(lines)
+
+
+def ratio(r: dict) -> str:
+    if r.get("clue_ratio") is None:
+        return "n/a"
+    return f"{r['clue_ratio']:.2f} ± {r.get('clue_ratio_se', 0.0):.2f}"
 
 
 def hist(h: dict | None) -> str:
