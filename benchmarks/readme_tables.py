@@ -1,16 +1,17 @@
-"""Regenerate tables of the README's "Performance" section from the benchmark JSON files.
+"""Regenerate the performance tables of README.md and docs/grid.md from the benchmark JSON files.
 
-Each table sits between ``<!-- perf:NAME:start -->`` and ``<!-- perf:NAME:end -->`` in README.md
-and is rewritten from ``benchmarks/results/NAME.json`` (written by ``benchmarks/NAME.py``):
+Each table sits between ``<!-- perf:NAME:start -->`` and ``<!-- perf:NAME:end -->`` and is rewritten
+from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
 
-* ``coldstart``: first reset in a fresh process with an empty numba cache, CPU beside wall;
-* ``planning``: interactive steps per second (with resets, and alone) beside CartPole-v1 in the
-  same process, and golden-answer scoring beside reasoning-gym's scorer (CPU per call);
-* ``grid``: CPU (wall) ms per generated instance, ours beside Tatham's per-game marginal CPU. Rows
-  of puzzles that ``results/grid.json`` does not hold are taken from the table in
-  ``docs/grid.md`` (the same benchmark's output, run per puzzle as each was added).
+* ``coldstart`` (README): first reset in a fresh process with an empty numba cache, CPU beside wall;
+* ``planning`` (README): interactive steps per second (with resets, and alone) beside CartPole-v1 in
+  the same process, and golden-answer scoring beside reasoning-gym's scorer (CPU per call);
+* ``grid`` (README): CPU (wall) ms per generated instance, ours beside Tatham's per-game marginal
+  CPU, one row per puzzle of ``results/grid.json``;
+* ``grid-full`` (docs/grid.md): every column of ``results/grid.json``, one row per preset, as
+  ``benchmarks/grid.py`` prints it (its ``table``).
 
-Usage: ``python benchmarks/readme_tables.py`` (``--check`` exits 1 when README.md is stale).
+Usage: ``python benchmarks/readme_tables.py`` (``--check`` exits 1 when either file is stale).
 """
 from __future__ import annotations
 
@@ -105,20 +106,9 @@ def planning_table() -> str:
     return "\n".join(lines)
 
 
-def _docs_grid_rows() -> dict[tuple[str, str], tuple[str, str, str]]:
-    """(puzzle, preset) -> (ours "cpu (wall)", Tatham cpu, verify/s) from docs/grid.md's table."""
-    out = {}
-    for line in (ROOT / "docs" / "grid.md").read_text().splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 11 and cells[1] in PRESETS and cells[2].startswith("`"):
-            tatham = cells[4].split(" ")[0]
-            out[(cells[0], cells[1])] = (cells[3], tatham, cells[10])
-    return out
-
-
 def grid_table() -> str:
     d = _load("grid")
-    rows = _docs_grid_rows()
+    rows = {}
     for r in d["rows"]:
         tatham = "n/a" if r["tatham_cpu_ms"] is None else f"{r['tatham_cpu_ms']:.3f}"
         rows[(r["puzzle"], r["preset"])] = (f"{r['ours_cpu_ms']:.2f} ({r['ours_wall_ms']:.2f})", tatham,
@@ -137,7 +127,18 @@ def grid_table() -> str:
     return "\n".join(lines)
 
 
-TABLES = {"coldstart": coldstart_table, "planning": planning_table, "grid": grid_table}
+def grid_full_table() -> str:
+    if str(ROOT / "benchmarks") not in sys.path:  # imported rather than run as a script
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+    from grid import table  # benchmarks/grid.py: the table it prints (imports kumo_gym)
+
+    return table(_load("grid")["rows"])
+
+
+TABLES = {"coldstart": coldstart_table, "planning": planning_table, "grid": grid_table,
+          "grid-full": grid_full_table}
+#: the files whose tables are regenerated, relative to the repository root
+FILES = ("README.md", "docs/grid.md")
 
 
 def regenerate(text: str) -> str:
@@ -151,15 +152,23 @@ def regenerate(text: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 when README.md differs from the JSON")
+    ap.add_argument("--check", action="store_true", help="exit 1 when a file differs from the JSON")
     args = ap.parse_args(argv)
-    path = ROOT / "README.md"
-    old = path.read_text()
-    new = regenerate(old)
+    stale = []
+    for name in FILES:
+        path = ROOT / name
+        old = path.read_text()
+        new = regenerate(old)
+        if new == old:
+            continue
+        stale.append(name)
+        if not args.check:
+            path.write_text(new)
     if args.check:
-        return 0 if new == old else 1
-    path.write_text(new)
-    print("README.md performance tables regenerated" if new != old else "README.md already up to date")
+        for name in stale:
+            print(f"{name}: performance tables are stale (run benchmarks/readme_tables.py)")
+        return 1 if stale else 0
+    print(f"regenerated: {', '.join(stale)}" if stale else "performance tables already up to date")
     return 0
 
 
