@@ -53,7 +53,7 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
     Tatham's track density; every count shown, both end pieces given, the other pieces removed in
     a seeded random order while our deduction still finds the track (Tatham's way, unique without
-    SAT; Tricky keeps the fewest of two orders and two draws up to 100 cells), on larger grids with
+    SAT; Tricky keeps the fewest of three orders and two draws up to 100 cells), on larger grids with
     removed pieces given back up to Tatham's share of the track (16 %). Level Hard then removes
     more while unique (SAT with lazy cuts against closed loops). ``o`` is honoured by redrawing.
 
