@@ -2,9 +2,8 @@
 
 (Issue 14, cold start.) ``python -m kumo_gym.envs.build_native`` (run by ``make install``) imports every module of
 :data:`kumo_gym.solvers.native.KERNEL_MODULES` in build mode, so that each
-:func:`~kumo_gym.solvers.native.kernel` entry point is registered with its signature (and left
-compiled by this builder, while the helpers they call become numba functions), and compiles
-them all with numba's ahead-of-time compiler into ``kumo_gym/solvers/_native_kernels.<abi>.so``,
+:func:`~kumo_gym.solvers.native.kernel` entry point is registered with its signature (the
+helpers the entry points call become numba functions), and compiles them all with numba's ahead-of-time compiler into ``kumo_gym/solvers/_native_kernels.<abi>.so``,
 which also exports the :func:`~kumo_gym.solvers.native.source_key` of the sources it was built
 from. It is built on the machine that uses it (ignored by git); without a C compiler, or with a
 numba that no longer has ``pycc``, nothing is built and the kernels compile on first use as before.
@@ -24,7 +23,7 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
     """Compile the extension into ``output_dir`` (default: the ``kumo_gym.solvers`` package)."""
     if any(f"kumo_gym.{mod}" in sys.modules for mod in native.KERNEL_MODULES):
         raise RuntimeError("build the native kernels in a fresh process (python -m kumo_gym.envs.build_native)")
-    native._BUILDING = True  # entry points stay plain functions; the helpers they call become numba functions
+    native._BUILDING = True  # entry points left for the builder; the helpers they call become numba functions
     native.native_module.cache_clear()
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*pycc.*")  # pending deprecation, no replacement yet
