@@ -2,6 +2,8 @@
 plain-Python enumerator, and unchanged by every pruning switch."""
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pytest
 
@@ -157,3 +159,22 @@ def test_a_preferred_path_changes_the_order_not_the_solutions():
             assert sorted(map(tuple, led.solutions)) == sorted(map(tuple, plain.solutions))
             assert led.nodes == plain.nodes  # the same search tree, walked in another order
             assert enumerate_solutions(g.puzzle, cap=0, prefer=path).solutions[0] == path
+
+
+def test_a_search_within_given_paths_finds_the_solutions_made_of_their_steps(maybe_ref_records):
+    """``within_paths`` restricts the search to the steps of the given paths (either way): it
+    returns exactly the solutions all of whose steps are among them, in the order of the full
+    search (the generator recounts known solutions this way)."""
+    rng = np.random.default_rng(8)
+    puzzles = [SparcPuzzle.from_record(r) for r in maybe_ref_records[:25]]
+    puzzles += [generate(rng, level=lv).puzzle for lv in (1, 2, 3, 4, 5, 5)]
+    assert any(p.dots for p in puzzles) and any(p.gaps for p in puzzles)
+    for p in puzzles:
+        full = enumerate_solutions(p, cap=None).solutions
+        assert enumerate_solutions(p, cap=None, within_paths=full).solutions == full
+        for drop in range(min(3, len(full))):
+            kept = full[:drop] + full[drop + 1:]
+            steps = {frozenset(s) for path in kept for s in pairwise(path)}
+            expected = [path for path in full if all(frozenset(s) in steps for s in pairwise(path))]
+            assert enumerate_solutions(p, cap=None, within_paths=kept).solutions == expected
+        assert enumerate_solutions(p, cap=None, within_paths=[]).solutions == []

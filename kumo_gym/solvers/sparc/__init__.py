@@ -17,8 +17,12 @@ switchable (a test checks that switching any subset off changes no result):
   triangle whose four edges are out of reach); in a region that can still be split, a star
   already short of a partner or polyominoes larger than the region (no ylops) prune as well.
 
-Cells and gaps are never nodes. At ``E`` the full rule check runs (the same region check
-with nothing reachable). :func:`enumerate_python` is a plain-Python enumerator of the same
+Cells and gaps are never nodes. The flood fill and the region check run at corners only (an
+edge midpoint has one way on, so its verdicts wait one node), and the region check is skipped
+where it provably passes as it did at the corner before: when the last step left only itself
+unreachable and either ran along the border or reached an inner corner with its other edges
+free. At ``E`` the full rule check runs (the same region check with nothing reachable), so no
+skip can change a result. :func:`enumerate_python` is a plain-Python enumerator of the same
 search (pruning 1 and 2, rules checked by a callback) used by tests and the benchmark.
 
 This module also holds the pure data helpers of the format (token kinds, colour codes,
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 import numpy as np
@@ -145,31 +150,9 @@ def grid_tables(grid, shapes: dict) -> dict:
                 start = q
             elif tok == "E":
                 end = q
-    nbr = np.full(4 * n, -1, np.int64)
-    edge_cell = np.full(2 * n, -1, np.int64)
-    for y in range(rows):
-        for x in range(cols):
-            q = y * cols + x
-            for k, (dx, dy) in enumerate(DIRECTION_STEPS):
-                nx, ny = x + dx, y + dy
-                if 0 <= nx < cols and 0 <= ny < rows and line[ny * cols + nx]:
-                    nbr[4 * q + k] = ny * cols + nx
-            if (x + y) % 2 == 1:  # an edge midpoint: the cells on its two sides
-                sides = [(x, y - 1), (x, y + 1)] if x % 2 == 1 else [(x - 1, y), (x + 1, y)]
-                i = 0
-                for cx, cy in sides:
-                    if 0 <= cx < cols and 0 <= cy < rows:
-                        edge_cell[2 * q + i] = (cy // 2) * w + cx // 2
-                        i += 1
-    cell_nb = np.full(4 * nc, -1, np.int64)
-    cell_edge = np.zeros(4 * nc, np.int64)
-    for ci in range(nc):
-        cx, cy = ci % w, ci // w
-        x, y = 2 * cx + 1, 2 * cy + 1
-        for k, (dx, dy) in enumerate(DIRECTION_STEPS):
-            cell_edge[4 * ci + k] = (y + dy) * cols + x + dx
-            if 0 <= cx + dx < w and 0 <= cy + dy < h:
-                cell_nb[4 * ci + k] = (cy + dy) * w + cx + dx
+    nbr, edge_cell, cell_nb, cell_edge = _geometry(w, h)
+    nbr = nbr.copy()
+    nbr[(nbr >= 0) & (line[nbr] == 0)] = -1  # no step onto a gap
     k = max(1, len(sids))
     shape_size = np.zeros(k, np.int64)
     shape_tab = np.zeros((k, 16, 2), np.int64)
@@ -188,6 +171,45 @@ def grid_tables(grid, shapes: dict) -> dict:
             "ckind": ckind, "ccolour": ccolour, "ccount": ccount, "cshape": cshape, "cell_nb": cell_nb,
             "cell_edge": cell_edge, "shape_cells": shape_tab, "shape_size": shape_size, "shape_w": shape_w,
             "shape_h": shape_h}
+
+
+@lru_cache(maxsize=64)
+def _geometry(w: int, h: int) -> tuple:
+    """The tables of :func:`grid_tables` that depend on the size alone (read-only): ``nbr``
+    over every line position (gaps not yet taken out), ``edge_cell``, ``cell_nb`` and
+    ``cell_edge``."""
+    cols, rows = 2 * w + 1, 2 * h + 1
+    n, nc = cols * rows, w * h
+    nbr = np.full(4 * n, -1, np.int64)
+    edge_cell = np.full(2 * n, -1, np.int64)
+    for y in range(rows):
+        for x in range(cols):
+            q = y * cols + x
+            if is_cell(x, y):
+                continue
+            for k, (dx, dy) in enumerate(DIRECTION_STEPS):
+                nx, ny = x + dx, y + dy
+                if 0 <= nx < cols and 0 <= ny < rows and not is_cell(nx, ny):
+                    nbr[4 * q + k] = ny * cols + nx
+            if (x + y) % 2 == 1:  # an edge midpoint: the cells on its two sides
+                sides = [(x, y - 1), (x, y + 1)] if x % 2 == 1 else [(x - 1, y), (x + 1, y)]
+                i = 0
+                for cx, cy in sides:
+                    if 0 <= cx < cols and 0 <= cy < rows:
+                        edge_cell[2 * q + i] = (cy // 2) * w + cx // 2
+                        i += 1
+    cell_nb = np.full(4 * nc, -1, np.int64)
+    cell_edge = np.zeros(4 * nc, np.int64)
+    for ci in range(nc):
+        cx, cy = ci % w, ci // w
+        x, y = 2 * cx + 1, 2 * cy + 1
+        for k, (dx, dy) in enumerate(DIRECTION_STEPS):
+            cell_edge[4 * ci + k] = (y + dy) * cols + x + dx
+            if 0 <= cx + dx < w and 0 <= cy + dy < h:
+                cell_nb[4 * ci + k] = (cy + dy) * w + cx + dx
+    for a in (nbr, edge_cell, cell_nb, cell_edge):
+        a.flags.writeable = False
+    return nbr, edge_cell, cell_nb, cell_edge
 
 
 def record_shapes(polyshapes) -> dict:
@@ -252,7 +274,7 @@ def _run(data: dict, cap: int, prune: int, node_limit: int, buffer: int, time_li
     n, nc = cols * rows, w * h
     tab, off = _pack([data[name] for name in kernels.TABLES])
     sizes = {"visited": n, "reach": n, "touch": nc, "path": n + 1, "nextdir": n + 1, "comp_mark": nc, "ctr": 5,
-             "fstack": n + 1, "comp": nc}
+             "fstack": n + 1, "comp": nc, "rsize": n + 1}
     st, soff = _pack([np.full(sizes[name], -1 if name == "comp_mark" else 0, np.int64) for name in kernels.STATE])
     sols = np.zeros((buffer, n + 1), np.int64)  # the last column holds each path's length
     work = np.zeros((kernels.WORK_ROWS, 4 * nc + 8), np.int64)
@@ -311,9 +333,27 @@ def preferring(data: dict, path) -> dict:
     return {**data, "nbr": nbr}
 
 
+def within(data: dict, paths) -> dict:
+    """``data`` whose search takes only the steps of ``paths`` (lists of ``(x, y)``; each step
+    either way), in the usual neighbour order: it finds exactly the solutions among the lines
+    made of those steps, in the order a full search finds them. A caller that knows every solution of a puzzle and has only
+    added constraints that rule lines out since recounts them this way."""
+    cols = data["cols"]
+    nbr = data["nbr"].reshape(-1, 4)
+    keep = np.full_like(nbr, -1)
+    steps = [(y * cols + x, ny * cols + nx) for path in paths for (x, y), (nx, ny) in pairwise(path)]
+    if steps:
+        a, b = np.array(steps, np.int64).T
+        frm, to = np.concatenate([a, b]), np.concatenate([b, a])  # both ways: the pruning reads both
+        rows, ks = np.nonzero(nbr[frm] == to[:, None])
+        keep[frm[rows], ks] = to[rows]
+    keep = keep.ravel()
+    return {**data, "nbr": keep}
+
+
 def enumerate_solutions(puzzle, cap: int | None = 50, prune: int = PRUNE_ALL, node_limit: int = 0,
                         time_limit: float | None = None, python_slice: int | None = None,
-                        prefer=None) -> SolveResult:
+                        prefer=None, within_paths=None) -> SolveResult:
     """Every solution of ``puzzle`` up to ``cap`` (§8).
 
     Stops after ``cap + 1`` solutions (``capped=True``); ``cap=None`` is exhaustive.
@@ -321,10 +361,14 @@ def enumerate_solutions(puzzle, cap: int | None = 50, prune: int = PRUNE_ALL, no
     :data:`TIME_SLICE_NODES` nodes) bound the search; ``complete=False`` says one was hit.
     ``python_slice``: the most nodes this search runs in plain Python before the compiled kernel
     takes over (default :data:`PYTHON_SLICE_NODES`; a caller that expects small searches may
-    allow more, so that its process never compiles); it changes no result.
+    allow more, so that its process never compiles); it changes no result. ``prefer``: a path
+    whose steps the search tries first (:func:`preferring`); ``within_paths``: paths outside
+    whose steps the search never goes (:func:`within`).
     """
     data = puzzle_data(puzzle)
     cols = data["cols"]
+    if within_paths is not None:
+        data = within(data, within_paths)
     if prefer is not None:
         data = preferring(data, prefer)
     if cap is None:

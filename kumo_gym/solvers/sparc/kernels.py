@@ -36,8 +36,8 @@ TABLES = ("nbr", "edge_cell", "cell_nb", "cell_edge", "dots", "tris", "ckind", "
  T_SH) = range(len(TABLES))
 #: the search state packed into ``st`` (same layout rule with ``soff``); ``ctr`` = (depth,
 #: solutions found, nodes expanded, flood stamp, started)
-STATE = ("visited", "reach", "touch", "path", "nextdir", "comp_mark", "ctr", "fstack", "comp")
-S_VISITED, S_REACH, S_TOUCH, S_PATH, S_NEXTDIR, S_MARK, S_CTR, S_FSTACK, S_COMP = range(len(STATE))
+STATE = ("visited", "reach", "touch", "path", "nextdir", "comp_mark", "ctr", "fstack", "comp", "rsize")
+S_VISITED, S_REACH, S_TOUCH, S_PATH, S_NEXTDIR, S_MARK, S_CTR, S_FSTACK, S_COMP, S_RSIZE = range(len(STATE))
 #: rows of the ``work`` buffer (each ``4 * w * h + 8`` long)
 W_DEMAND, W_USED, W_PIECE, W_OX, W_OY, W_NEXT, W_TPOS, W_STACK, W_MEMBERS, W_POLYS, W_YLOPS, W_COUNT, W_PLACED = \
     range(13)
@@ -338,7 +338,10 @@ def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_
         st[soff[S_TOUCH]:soff[S_TOUCH + 1]]
     path, nextdir, ctr = st[soff[S_PATH]:soff[S_PATH + 1]], st[soff[S_NEXTDIR]:soff[S_NEXTDIR + 1]], \
         st[soff[S_CTR]:soff[S_CTR + 1]]
-    fstack = st[soff[S_FSTACK]:soff[S_FSTACK + 1]]
+    fstack, rsize = st[soff[S_FSTACK]:soff[S_FSTACK + 1]], st[soff[S_RSIZE]:soff[S_RSIZE + 1]]
+    comp_mark = st[soff[S_MARK]:soff[S_MARK + 1]]
+    cols = 2 * w + 1
+    rows = 2 * h + 1
     ndots = dots.shape[0]
     ntri = tris.shape[0]
     maxsol = sols.shape[0]
@@ -350,6 +353,7 @@ def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_
             if c >= 0:
                 touch[c] += 1
         nextdir[0] = 0
+        rsize[0] = -1  # no flood fill at the start
         ctr[4] = 1
     d = ctr[0]
     found = ctr[1]
@@ -378,9 +382,11 @@ def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_
         visited[nq] = 1
         path[d + 1] = nq
         ok = True
+        midpoint = False
         for i in range(2):
             c = edge_cell[2 * nq + i]
             if c >= 0:
+                midpoint = True
                 touch[c] += 1
                 if ckind[c] == TRIANGLE and touch[c] > ccount[c] and (prune & 1) != 0:
                     ok = False
@@ -396,11 +402,14 @@ def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_
                 stamp += 1
                 reach[nq] = stamp
                 run_regions = True
-        elif ok and (prune & 2) != 0:
+        elif ok and (prune & 2) != 0 and not midpoint:
+            # an edge midpoint has one way on, to the corner beyond it: the flood fill and the
+            # region check wait for that corner (one node later, the same verdicts)
             stamp += 1
             sp = 1
             fstack[0] = nq
             reach[nq] = stamp
+            size = 1
             while sp > 0:
                 sp -= 1
                 p = fstack[sp]
@@ -410,6 +419,8 @@ def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_
                         reach[a] = stamp
                         fstack[sp] = a
                         sp += 1
+                        size += 1
+            rsize[d + 1] = size
             if reach[end] != stamp:
                 ok = False
             if ok:
@@ -441,6 +452,29 @@ def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_
                         ok = False
                         break
             run_regions = ok and (prune & 4) != 0
+            if run_regions and d >= 1 and rsize[d - 1] == size + 2:
+                # only the last step (an edge midpoint, and this corner) left the reachable
+                # set. When that edge is on the border, no region changed; when this corner is
+                # inside the grid, none of its other edges is on the line and one of them is
+                # reachable, the cut edge split no region (the line has not closed a loop) and
+                # the cut region keeps a reachable inner edge. Either way the regions pass as
+                # they did at the corner before
+                e = path[d]
+                same = edge_cell[2 * e] < 0 or edge_cell[2 * e + 1] < 0
+                if not same:
+                    x = nq % cols
+                    y = nq // cols
+                    if 0 < x < cols - 1 and 0 < y < rows - 1 and \
+                            visited[nq + 1] + visited[nq - 1] + visited[nq + cols] + visited[nq - cols] == 1:
+                        for kk in range(4):
+                            a = nbr[4 * nq + kk]
+                            if a >= 0 and visited[a] == 0:
+                                same = True
+                if same:
+                    run_regions = False
+                    for ci in range(w * h):  # the marks the region check would have dropped
+                        if comp_mark[ci] >= d + 1:
+                            comp_mark[ci] = -1
         if run_regions:
             # at E nothing is reachable any more: every region is final (no marks)
             ok = regions_fn(w, h, tab, off, st, soff, shape_cells, work, stamp, d + 1, 0 if at_end else 1, poly_fn)
