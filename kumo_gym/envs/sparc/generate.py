@@ -1,28 +1,32 @@
-"""SPaRC puzzle generation (spec §9; paper §3.2), calibrated to the official levels (issue 18).
+"""SPaRC puzzle generation (spec §9; paper §3.2), calibrated to the official levels.
 
 Two samplers share the acceptance rules (1 to ``k`` solutions, counted exhaustively; the level
 asked for; no official test puzzle reproduced):
 
 * ``sampler="planted"`` (default) builds each puzzle around a *planted* line. It draws the rule
-  types, the grid size, the symbol count and the start and end the way the official puzzles of
-  the level are distributed (:data:`LEVEL_PROFILES`), draws a long random line from ``S`` to
-  ``E`` that covers about as much of the grid as the official solutions do, and places symbols
-  this line satisfies. Then, counterexample by counterexample, it adds the constraint (a dot, a
-  gap, a square, a star or a triangle that the planted line satisfies) that rules out the most
-  of the other solutions found, the shortest ones first, until at most the drawn number of
-  solutions is left and none is much shorter than the planted line (each round's search tries
-  the planted line's steps first, so a search cut short by its node limit still brings back
-  the planted line and the lines that branch off it, rather than nothing: large grids are no
-  longer rejected for being expensive to search, issue 14). Every level therefore has
-  long forced lines and the official mix of rule types, and no puzzle is trivial: the shortest
-  solution has at least :data:`MIN_LENGTH` positions, the puzzle at least
-  :data:`MIN_CONSTRAINTS` constraints, and neither the shortest rule-blind line nor a walk along
-  the border solves it.
+  types, the grid size, the symbol count and the start and end per level
+  (:data:`LEVEL_PROFILES`, calibrated so that each level's mean grid area, shortest solution,
+  number of rule types and solution count lie within 10 % of those of the 500 official test
+  puzzles: ``kumo_gym.analysis.sparc.OFFICIAL_TEST_LEVELS``), draws a random line from ``S`` to
+  ``E`` (a random shortest line grown by random detours around cells to a drawn length), and
+  places one symbol of each chosen type that this line satisfies. Then, counterexample by
+  counterexample, it adds the constraint (a dot, a gap, a square, a star, a triangle or a
+  polyomino tiling that the planted line satisfies) that rules out the most of the other
+  solutions found, the short ones first, until at most the drawn number of solutions is left
+  and none is much shorter than the planted line. The searches of these rounds are cheap: one
+  tries the planted line's steps first and stops after ``GEN_NODE_LIMIT`` nodes (so it brings
+  back the lines that branch off the planted line near one end; the next one searches from the
+  other end); once few solutions turn up, the rest of the level's symbols are placed and the
+  solutions are counted in full; once every solution is known, and while the constraints added
+  since only rule lines out, the next count goes over those solutions' steps alone. An attempt
+  that needs more than ``ATTEMPT_NODE_LIMIT`` search nodes is given up. No puzzle is trivial:
+  it has at least :data:`MIN_CONSTRAINTS` constraints, and neither a shortest rule-blind line
+  nor a walk along the border solves it.
 * ``sampler="uniform"`` is the paper's random fill: symbols on random cells, the density halved
   when no solution exists and raised when more than ``k`` do.
 
 Everything is driven by one ``numpy.random.Generator``: the same generator state gives the same
-puzzle in any process, whatever its hash seed. ``benchmarks/sparc.py`` prints our level
+puzzle in any process, whatever its hash seed. ``benchmarks/sparc.py`` measures our level
 statistics beside the official ones (docs/sparc.md shows the table).
 """
 from __future__ import annotations
@@ -35,7 +39,18 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.errors import ConfigError, check_choice
-from ...solvers.sparc import COLOURS, POLY, SQUARE, STAR, TRIANGLE, TRIANGLE_LETTERS, YLOP, enumerate_solutions, is_cell
+from ...solvers.sparc import (
+    COLOURS,
+    POLY,
+    SQUARE,
+    STAR,
+    TRIANGLE,
+    TRIANGLE_LETTERS,
+    YLOP,
+    enumerate_solutions,
+    grid_tables,
+    is_cell,
+)
 from .difficulty import difficulty_score, level_of_score, raw_score, rules_for_level, score_of_raw
 from .puzzle import KIND_NAMES, MAX_SIDE, MIN_SIDE, SparcPuzzle, shape_array, shape_id
 
@@ -56,56 +71,76 @@ LEVELS = (1, 2, 3, 4, 5)
 
 @dataclass(frozen=True)
 class LevelProfile:
-    """What the official puzzles of one level look like (calibration targets, issue 18).
+    """How the planted sampler builds puzzles of one level: the knobs calibrated so that its
+    puzzles have the official level statistics (:data:`kumo_gym.analysis.sparc.OFFICIAL_TEST_LEVELS`).
 
-    ``presence``: the share of puzzles holding each rule type; ``area``: the centre of the size
-    prior (cells); ``coverage``: the share of the grid's corners the planted line visits (the
-    official shortest solutions visit 0.64-0.82 on average); ``solutions``: (share of
-    puzzles drawn to keep a single solution, the range the most solutions kept is drawn from
+    ``presence``: the share of puzzles drawn to hold each rule type; ``area``, ``area_spread``:
+    the centre of the size prior (cells) and its scale (a size's weight falls by ``e`` per
+    ``area_spread`` cells away from the centre); ``coverage``, ``coverage_sd``: the mean and
+    spread of the share of the grid's corners the planted line visits; ``solutions``: (share
+    of puzzles drawn to keep a single solution, the range the most solutions kept is drawn from
     otherwise; the counts that remain are lower, the loop stops as soon as it is under, and a
-    puzzle whose drawn count is out of reach keeps at most the top of the range); ``edges``: the most dots and the
-    most gaps a puzzle of the level gets; ``symbols``: the official mean number of cell symbols
-    (counts near it are preferred among those that keep the level); ``short``: no solution may be
-    shorter than this share of the planted line.
+    puzzle whose drawn count is out of reach keeps at most the top of the range); ``edges``:
+    the most dots and the most gaps a puzzle of the level gets; ``symbols``: the number of cell
+    symbols preferred among those that keep the level (below 1: per cell); ``short``: no
+    solution may be shorter than this share of the planted line; ``max_area``: the largest grid
+    drawn when the caller fixes no side (0: any).
     """
 
     presence: dict
     area: float
+    area_spread: float
     coverage: float
+    coverage_sd: float
     solutions: tuple
     edges: int
     symbols: float
     short: float
+    max_area: int = 0
 
 
-# Fitted on the 50-record official reference sample (shared/reference/sparc, spec §14) so that
-# the statistics of ``benchmarks/sparc.py`` (its calibration table) land within 15 % of the official means;
-# rates and means only, no puzzle of the sample is used.
+# Calibrated on the per-level statistics of the 500 official test puzzles alone (area, shortest
+# solution, rule types, solution count: kumo_gym.analysis.sparc.OFFICIAL_TEST_LEVELS), 400
+# generated puzzles per level at a time (benchmarks/sparc.py); no official puzzle is used. The
+# presence rates split each level's mean number of rule types among the seven types in
+# proportion to the per-type puzzle counts the paper reports for the same 500 puzzles (spec
+# §13), by iterative proportional fitting from the earlier rates. The preferred symbol counts
+# of levels 1-4 are the earlier calibration's (the reference sample's means), kept as they were.
 LEVEL_PROFILES = {
-    1: LevelProfile({"dot": .86, "gap": .57, "square": .30, "star": .15, "triangle": .15, "poly": .32, "ylop": 0},
-                    5.0, 0.74, (0.35, 2, 5), 4, 3.0, 0.8),
-    2: LevelProfile({"dot": .73, "gap": .64, "square": .55, "star": .45, "triangle": .18, "poly": .73, "ylop": 0},
-                    8.5, 0.62, (0.1, 2, 12), 3, 2.8, 0.8),
-    3: LevelProfile({"dot": .55, "gap": .73, "square": .73, "star": .45, "triangle": .55, "poly": .55,
-                     "ylop": .09}, 9.0, 0.52, (0.03, 20, 50), 3, 4.6, 0.65),
-    4: LevelProfile({"dot": .45, "gap": .73, "square": .91, "star": .82, "triangle": .64, "poly": .64,
-                     "ylop": .09}, 12.0, 0.70, (0.03, 8, 50), 3, 5.5, 0.8),
-    5: LevelProfile({"dot": .80, "gap": .70, "square": 1.0, "star": 1.0, "triangle": .70, "poly": .90, "ylop": 0},
-                    25.0, 0.72, (0.03, 8, 20), 4, 8.4, 0.8),
+    1: LevelProfile({"dot": .84, "gap": .60, "square": .36, "star": .16, "triangle": .20, "poly": .36, "ylop": .02},
+                    4.6, 1.8, 0.82, 0.35, (0.03, 5, 30), 4, 3.0, 0.6),
+    2: LevelProfile({"dot": .62, "gap": .59, "square": .57, "star": .34, "triangle": .19, "poly": .71, "ylop": .02},
+                    8.2, 3.1, 0.77, 0.25, (0.02, 8, 42), 3, 2.8, 0.6),
+    3: LevelProfile({"dot": .47, "gap": .66, "square": .74, "star": .34, "triangle": .58, "poly": .52, "ylop": .09},
+                    8.2, 2.0, 0.82, 0.35, (0.07, 4, 29), 3, 4.6, 0.6),
+    4: LevelProfile({"dot": .38, "gap": .67, "square": .95, "star": .62, "triangle": .69, "poly": .62, "ylop": .09},
+                    14.6, 4.0, 0.82, 0.22, (0.05, 4, 24), 3, 5.5, 0.75),
+    5: LevelProfile({"dot": .69, "gap": .65, "square": .99, "star": .76, "triangle": .76, "poly": .87, "ylop": .02},
+                    20.0, 2.0, 0.76, 0.28, (0.0, 18, 50), 4, 0.42, 0.8, 24),
 }
-#: no trivial puzzles: the fewest positions of the shortest solution, per level
-MIN_LENGTH = {1: 11, 2: 11, 3: 11, 4: 13, 5: 19}
+#: the fewest positions of the shortest solution, per level: the official minima (short
+#: solutions exist; a puzzle that a shortest rule-blind line solves is refused all the same)
+MIN_LENGTH = {1: 3, 2: 2, 3: 2, 4: 7, 5: 9}
 #: no trivial puzzles: the fewest constraints (cell symbols, dots and gaps together), per level
 MIN_CONSTRAINTS = {1: 3, 2: 3, 3: 4, 4: 5, 5: 7}
-#: nodes one enumeration may spend in a round of the counterexample loop, and in the final count
-#: (a puzzle whose count needs more is redrawn)
-GEN_NODE_LIMIT = 400_000
+#: nodes a round's search of the counterexample loop may spend before it is cut (it still brings
+#: back the solutions it found), and nodes the final count may spend
+GEN_NODE_LIMIT = 10_000
 FINAL_NODE_LIMIT = 3_000_000
+#: nodes a round may spend when it counts the solutions in full: after searches cut at
+#: GEN_NODE_LIMIT found few other solutions or none, and the rest of the symbols were placed
+WIDE_NODE_LIMIT = 400_000
+#: search nodes one attempt of the planted sampler may spend in its rounds (one that needs more is
+#: given up: such puzzles would take most of the generation time)
+ATTEMPT_NODE_LIMIT = 400_000
+#: nodes one enumeration of the uniform sampler may spend (a puzzle whose count needs more is redrawn)
+UNIFORM_NODE_LIMIT = 400_000
 #: solutions looked at per round of the counterexample loop
 ROUND_CAP = 64
 #: nodes a search of a level-1..4 puzzle may run in plain Python before numba compiles its
-#: kernels (issue 14: the searches of nine in ten such puzzles stay under it, so their process
-#: never compiles); level 5 keeps the solver's default (its searches nearly always grow)
+#: kernels (a cold-start measure: the searches of nine in ten such puzzles stay under it, so
+#: their process never compiles); level 5 keeps the solver's default (its searches nearly
+#: always grow)
 SMALL_PYTHON_SLICE = {1: 25_000, 2: 25_000, 3: 25_000, 4: 25_000}
 
 
@@ -264,10 +299,75 @@ def border_walks(w: int, h: int, start, end) -> list:
 def long_path(rng: np.random.Generator, w: int, h: int, start, end, target: int, budget: int = 4000) -> list:
     """A random simple line from ``start`` to ``end`` with about ``target`` positions.
 
-    A randomised depth-first walk that may enter ``end`` only once it is long enough and never
-    cuts ``end`` off (checked by a flood fill at each step); among the lines completed within
-    ``budget`` steps, the one closest to ``target`` (preferring longer) is returned.
+    A random shortest line, then detours: a step along one side of a cell is replaced by the
+    cell's three other sides (four positions longer) while the two far corners are free, each
+    time a detour drawn at random among those possible, until the line is long enough or no
+    detour is left (every line's length differs from the shortest by a multiple of four), drawn
+    again up to five times while it stalls short of ``target``. When every draw stalls (for
+    instance a start and end on edge midpoints beside one corner), a randomised depth-first walk
+    of at most ``budget`` steps tries as well; the line closest to ``target`` (preferring longer)
+    is returned.
     """
+    line = _grown_line(rng, w, h, start, end, target)
+    for _ in range(5):  # detours drawn in another order often go further
+        if len(line) + 4 > target:
+            break
+        other = _grown_line(rng, w, h, start, end, target)
+        if _closer(len(other), len(line), target):
+            line = other
+    if len(line) + 4 <= target and budget > 0:
+        other = _walked_line(rng, w, h, start, end, target, budget)
+        if other is not None and _closer(len(other), len(line), target):
+            line = other
+    return line
+
+
+def _grown_line(rng, w: int, h: int, start, end, target: int) -> list:
+    """A random shortest line grown by random detours around cells (see :func:`long_path`)."""
+    nbrs = line_neighbours(w, h)
+    dist = _distances(w, h, end)
+    line = [start]
+    while line[-1] != end:
+        here = line[-1]
+        steps = [q for q in nbrs[here] if dist[q] == dist[here] - 1]
+        line.append(steps[int(rng.integers(len(steps)))])
+    on = set(line)
+    cols, rows = 2 * w + 1, 2 * h + 1
+    while len(line) + 2 <= target:  # a detour adds four positions: take it when it gets closer
+        options = []
+        for i in range(len(line) - 2):
+            (ux, uy), (vx, vy) = line[i], line[i + 2]
+            if ux & 1 or uy & 1:
+                continue  # i must be a corner, i + 1 the midpoint of a whole side
+            dx, dy = (vx - ux) // 2, (vy - uy) // 2
+            for px, py in ((-dy, dx), (dy, -dx)):  # either cell beside the side
+                ax, ay, bx, by = ux + 2 * px, uy + 2 * py, vx + 2 * px, vy + 2 * py
+                if 0 <= ax < cols and 0 <= ay < rows and 0 <= bx < cols and 0 <= by < rows and \
+                        (ax, ay) not in on and (bx, by) not in on and (ux + px, uy + py) not in on and \
+                        (vx + px, vy + py) not in on and (ux + dx + 2 * px, uy + dy + 2 * py) not in on:
+                    options.append((i, px, py))
+        if not options:
+            break
+        i, px, py = options[int(rng.integers(len(options)))]
+        (ux, uy), (vx, vy) = line[i], line[i + 2]
+        dx, dy = (vx - ux) // 2, (vy - uy) // 2
+        on.discard(line[i + 1])
+        detour = [(ux + px, uy + py), (ux + 2 * px, uy + 2 * py), (ux + dx + 2 * px, uy + dy + 2 * py),
+                  (vx + 2 * px, vy + 2 * py), (vx + px, vy + py)]
+        line[i + 1:i + 2] = detour
+        on.update(detour)
+    return line
+
+
+@lru_cache(maxsize=512)
+def _distances(w: int, h: int, end) -> dict:
+    return distances_to(w, h, end)
+
+
+def _walked_line(rng, w: int, h: int, start, end, target: int, budget: int) -> list | None:
+    """A randomised depth-first walk from ``start`` that may enter ``end`` only once it is long
+    enough and never cuts ``end`` off; among the lines completed within ``budget`` steps, the
+    one closest to ``target`` (None when none was)."""
     nbrs = line_neighbours(w, h)
     path, on = [start], {start}
     order = {start: _shuffled(rng, nbrs[start])}
@@ -299,10 +399,6 @@ def long_path(rng: np.random.Generator, w: int, h: int, start, end, target: int,
         path.append(nxt)
         on.add(nxt)
         order[nxt] = _shuffled(rng, nbrs[nxt])
-    if best is None:
-        if target > 2 * (w + h):
-            return long_path(rng, w, h, start, end, target * 3 // 4, budget)  # aim lower
-        raise _Retry("no line found")
     return best
 
 
@@ -345,27 +441,62 @@ class _Planted:
         self.grid[line[0][1]][line[0][0]] = "S"
         self.grid[line[-1][1]][line[-1][0]] = "E"
         self.region = cell_regions(w, h, self.on)
+        self._cells_of: dict = {}
+        for c, r in self.region.items():
+            self._cells_of.setdefault(r, []).append(c)
         self.symbols: dict = {}  # cell -> (kind, colour, extra)
         self.shapes: dict = {}
         self.dots: list = []
         self.gaps: list = []
+        self._parts: dict = {}  # (region, pieces) -> a partition of the region, or None
+        self._summary = None  # per region: (square colour, star colours), while symbols stay
 
     # -- bookkeeping
+    def partition(self, r: int, m: int, tries: int = 2):
+        """Region ``r`` cut into ``m`` pieces that fit 4x4 (drawn once per region and count: the
+        regions of the planted line never change), or None."""
+        key = (r, m)
+        if key not in self._parts:
+            self._parts[key] = _partition(self.rng, self.region_cells(r), m, tries=tries)
+        return self._parts[key]
+
+    def summary(self) -> dict:
+        """``{region: (square colour or None, star colours)}`` of the symbols placed so far."""
+        if self._summary is None:
+            squares: dict = {}
+            stars: dict = {}
+            for c, sym in self.symbols.items():
+                r = self.region[c]
+                if sym[0] == SQUARE:
+                    squares.setdefault(r, set()).add(sym[1])
+                elif sym[0] == STAR:
+                    stars.setdefault(r, set()).add(sym[1])
+            self._summary = {r: (min(squares[r]) if r in squares else None, stars.get(r, set()))
+                             for r in set(self.region.values())}
+        return self._summary
+
     def free_cells(self) -> list:
         return [(x, y) for y in range(1, 2 * self.h, 2) for x in range(1, 2 * self.w, 2) if (x, y) not in self.symbols]
 
     def region_cells(self, r: int) -> list:
-        return [c for c, k in self.region.items() if k == r]
+        return list(self._cells_of[r])
 
     def region_symbols(self, r: int) -> list:
         return [(c, s) for c, s in self.symbols.items() if self.region[c] == r]
 
     def star_colours(self, r: int) -> set:
-        return {s[1] for _, s in self.region_symbols(r) if s[0] == STAR}
+        return self.summary()[r][1]
 
     def square_colour(self, r: int):
-        cols = {s[1] for _, s in self.region_symbols(r) if s[0] == SQUARE}
-        return min(cols) if cols else None
+        return self.summary()[r][0]
+
+    def quiet_colour(self, cell) -> str:
+        """A colour for a new non-star symbol in ``cell`` that breaks no star there: one that no
+        star of the puzzle has when there is one (such a symbol cannot complete any star's pair)."""
+        safe = self.safe_colours(cell)
+        stars = {c for _, st in self.summary().values() for c in st}
+        quiet = [c for c in safe if c not in stars] or safe
+        return quiet[int(self.rng.integers(len(quiet)))]
 
     def safe_colours(self, cell) -> list:
         """Colours a new non-star symbol may take in ``cell`` without breaking a star there."""
@@ -384,6 +515,7 @@ class _Planted:
             token = f"{'P' if kind == POLY else 'Y'}-{colour}-{extra}"
         self.grid[y][x] = token
         self.symbols[cell] = (kind, colour, extra)
+        self._summary = None
 
     def add_dot(self, pos) -> None:
         self.grid[pos[1]][pos[0]] = "."
@@ -392,6 +524,17 @@ class _Planted:
     def add_gap(self, pos) -> None:
         self.grid[pos[1]][pos[0]] = "G"
         self.gaps.append(pos)
+
+    def tables(self, flipped: bool = False) -> dict:
+        """The solver's tables of the puzzle as it stands (``flipped``: ``S`` and ``E`` swapped),
+        built without parsing the grid again."""
+        grid = self.grid
+        if flipped:
+            grid = [list(row) for row in grid]
+            (sx, sy), (ex, ey) = self.line[0], self.line[-1]
+            grid[sy][sx], grid[ey][ex] = "E", "S"
+        used = {s[2] for s in self.symbols.values() if s[0] in (POLY, YLOP)}
+        return grid_tables(grid, {sid: self.shapes[sid] for sid in used})
 
     def puzzle(self) -> SparcPuzzle:
         used = {s[2] for s in self.symbols.values() if s[0] in (POLY, YLOP)}
@@ -440,13 +583,16 @@ class _Planted:
 
     def tile(self, r: int, pieces: list) -> None:
         """Put one poly symbol per piece on free cells of region ``r`` (the pieces tile it),
-        replacing the region's polys when it was tiled already."""
+        replacing the region's polys when it was tiled already (the new pieces take the old
+        ones' colours first: a star may count one of them as its partner)."""
+        colours = []
         for c in [c for c in self.region_cells(r) if self.symbols.get(c, (0,))[0] == POLY]:
-            del self.symbols[c]
+            colours.append(self.symbols.pop(c)[1])
             self.grid[c[1]][c[0]] = "N"
+        self._summary = None
         free = [c for c in self.region_cells(r) if c not in self.symbols]
-        for piece, i in zip(pieces, self.rng.permutation(len(free))):
-            self._put_piece(free[i], POLY, _normalise(piece))
+        for j, (piece, i) in enumerate(zip(pieces, self.rng.permutation(len(free)))):
+            self._put_piece(free[i], POLY, _normalise(piece), colours[j] if j < len(colours) else None)
 
     def _put_ylop_pair(self, r: int) -> None:
         rng = self.rng
@@ -461,11 +607,13 @@ class _Planted:
         self._put_piece(a, POLY, shape)
         self._put_piece(b, YLOP, shape)  # the ylop cancels the extra poly exactly
 
-    def _put_piece(self, cell, kind: int, shape: tuple) -> None:
+    def _put_piece(self, cell, kind: int, shape: tuple, colour: str | None = None) -> None:
         sid = str(shape_id(shape))
         self.shapes[sid] = shape
-        colours = self.safe_colours(cell)
-        self.put(cell, kind, colours[int(self.rng.integers(len(colours)))], sid)
+        if colour is None:
+            colours = self.safe_colours(cell)
+            colour = colours[int(self.rng.integers(len(colours)))]
+        self.put(cell, kind, colour, sid)
 
     def plant_squares(self, n: int) -> int:
         """``n`` squares, each region one colour, different regions different colours."""
@@ -490,8 +638,12 @@ class _Planted:
         have = self.square_colour(r)
         if have is not None:
             return have if have not in self.star_colours(r) else None
-        taken = {self.square_colour(q) for q in set(self.region.values())} - {None}
-        options = [c for c in self.safe_colours(cell) if c not in taken] or self.safe_colours(cell)
+        taken = {sq for sq, _ in self.summary().values()} - {None}
+        stars = {c for _, st in self.summary().values() for c in st}
+        safe = self.safe_colours(cell)
+        # a colour no other region's square has, and no star (which the square could complete)
+        options = [c for c in safe if c not in taken and c not in stars] or \
+            [c for c in safe if c not in taken] or safe
         return options[int(self.rng.integers(len(options)))] if options else None
 
     def star_options(self, limit: int = 40) -> list:
@@ -567,55 +719,169 @@ def _normalise(piece: list) -> tuple:
 
 
 # ---- counterexamples -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Geometry:
+    """Index tables of a ``w x h`` grid: positions ``q = y * cols + x``, cells ``ci = cy * w +
+    cx`` (the cell at ``(2 cx + 1, 2 cy + 1)``)."""
+
+    cols: int
+    npos: int
+    nc: int
+    cell_index: dict
+    cell_edges: np.ndarray  # (nc, 4): the positions of each cell's four sides
+    pairs: tuple  # (cells a, cells b, the side between them), across and down
+
+
+@lru_cache(maxsize=64)
+def _geometry(w: int, h: int) -> _Geometry:
+    cols = 2 * w + 1
+    cells = [(2 * cx + 1, 2 * cy + 1) for cy in range(h) for cx in range(w)]
+    edges = np.array([[(y) * cols + x + 1, (y - 1) * cols + x, (y) * cols + x - 1, (y + 1) * cols + x]
+                      for x, y in cells], np.int64)
+    pairs = []
+    for dx, dy in ((1, 0), (0, 1)):
+        a = [ci for ci, (x, y) in enumerate(cells) if x + 2 * dx < cols and y + 2 * dy < 2 * h + 1]
+        b = [ci + dx + dy * w for ci in a]
+        side = [(cells[ci][1] + dy) * cols + cells[ci][0] + dx for ci in a]
+        pairs.append((np.array(a, np.int64), np.array(b, np.int64), np.array(side, np.int64)))
+    return _Geometry(cols, cols * (2 * h + 1), w * h, {c: i for i, c in enumerate(cells)}, edges, tuple(pairs))
+
+
+def _region_labels(g: _Geometry, on: np.ndarray) -> np.ndarray:
+    """``(lines, cells)`` labels: each cell's region under each line of ``on`` (``(lines,
+    positions)`` booleans) named by its smallest cell index (neighbour minima and label jumps
+    until nothing changes)."""
+    lab = np.tile(np.arange(g.nc), (on.shape[0], 1))
+    opens = [(a, b, ~on[:, side]) for a, b, side in g.pairs]
+    while True:
+        before = lab.copy()
+        for a, b, open_ in opens:
+            low = np.minimum(lab[:, a], lab[:, b])
+            lab[:, a] = np.where(open_, low, lab[:, a])
+            lab[:, b] = np.where(open_, low, lab[:, b])
+        lab = np.take_along_axis(lab, lab, axis=1)
+        if np.array_equal(lab, before):
+            return lab
+
+
 class _Alternatives:
-    """The solutions found in one round, other than the planted line, indexed for fast counting
-    of which of them a new constraint would rule out (bit ``i`` = alternative ``i``)."""
+    """The solutions found in one round, other than the planted line, as arrays (row ``i`` =
+    alternative ``i``) for counting at once which of them each candidate constraint would rule
+    out; kill masks are ints (bit ``i`` = alternative ``i``). Alternatives ruled out by
+    constraints applied since (:meth:`drop`) no longer count."""
 
     def __init__(self, b: _Planted, paths: list, short_len: int):
         self.b = b
         self.paths = paths
-        self.sets = [set(p) for p in paths]
-        self.all = (1 << len(paths)) - 1
+        g = self.g = _geometry(b.w, b.h)
+        n = len(paths)
+        self.n = n
+        self.on = np.zeros((n, g.npos), bool)
+        if n:
+            cols = g.cols
+            rows = np.repeat(np.arange(n), [len(p) for p in paths])
+            self.on[rows, [y * cols + x for path in paths for x, y in path]] = True
+        self.touch = self.on[:, g.cell_edges].sum(axis=2)
+        self.labels = _region_labels(g, self.on)
+        flat = self.labels + (np.arange(n) * g.nc)[:, None]
+        self.sizes = np.bincount(flat.ravel(), minlength=n * g.nc).reshape(n, g.nc)
+        self.all = (1 << n) - 1
         # short alternatives weigh more: they are the ones that make a puzzle easy
-        self.short = sum(1 << i for i, p in enumerate(paths) if len(p) < short_len)
-        self.regions = [cell_regions(b.w, b.h, s) for s in self.sets]
+        short = np.array([len(p) < short_len for p in paths], bool)
+        self.short = _bits(short[:, None])[0] if n else 0
+        self.weights = 1.0 + 2.0 * short
+        self.alive = np.ones(n, bool)
+        self._counts = None
 
-    def containing(self, pos) -> int:
-        return sum(1 << i for i, s in enumerate(self.sets) if pos in s)
+    def drop(self, mask: int) -> None:
+        """The alternatives of ``mask`` are ruled out."""
+        if mask and self.n:
+            self.alive &= ~_unbits(mask, self.n)
+            self._counts = None
 
-    def touch_not(self, cell, n: int) -> int:
-        return sum(1 << i for i, s in enumerate(self.sets) if touches(cell, s) != n)
+    def counts(self) -> tuple:
+        """Per alternative and region of it: symbols of each colour, squares of each colour,
+        stars of each colour (``(n, cells, 8)`` each)."""
+        if self._counts is None:
+            g, n = self.g, self.n
+            syms = [(g.cell_index[c], s[0], COLOURS.index(s[1])) for c, s in self.b.symbols.items()]
+            out = []
+            for keep in (None, SQUARE, STAR):
+                chosen = [(ci, col) for ci, kind, col in syms if keep is None or kind == keep]
+                if not chosen or not n:
+                    out.append(np.zeros((n, g.nc, 8), np.int64))
+                    continue
+                ci = np.array([c for c, _ in chosen])
+                col = np.array([c for _, c in chosen])
+                idx = ((np.arange(n)[:, None] * g.nc + self.labels[:, ci]) * 8 + col[None, :]).ravel()
+                out.append(np.bincount(idx, minlength=n * g.nc * 8).reshape(n, g.nc, 8))
+            self._counts = tuple(out)
+        return self._counts
 
-    def region_differs(self, cells: list) -> int:
-        """Alternatives in which ``cells`` (one region of the planted line) are not one region."""
-        want = set(cells)
-        out = 0
-        for i, lab in enumerate(self.regions):
-            r = lab[cells[0]]
-            if {c for c, k in lab.items() if k == r} != want:
-                out |= 1 << i
+    def scored(self, kill: np.ndarray) -> tuple:
+        """``(values, masks)`` of the candidates whose kills are the columns of ``kill``."""
+        kill = kill & self.alive[:, None]
+        return self.weights @ kill, _bits(kill)
+
+    def without(self, positions: list) -> np.ndarray:
+        return ~self.on[:, [y * self.g.cols + x for x, y in positions]]
+
+    def containing(self, positions: list) -> np.ndarray:
+        return self.on[:, [y * self.g.cols + x for x, y in positions]]
+
+    def touch_not(self, cells: list, counts: list) -> np.ndarray:
+        return self.touch[:, [self.g.cell_index[c] for c in cells]] != np.array(counts)[None, :]
+
+    def region_differs(self, cells: list) -> np.ndarray:
+        """``(n,)``: alternatives in which ``cells`` (one region of the planted line) are not one
+        region."""
+        ci = np.array([self.g.cell_index[c] for c in cells])
+        first = self.labels[:, ci[0]]
+        same = (self.labels[:, ci] == first[:, None]).all(axis=1) & \
+            (self.sizes[np.arange(self.n), first] == len(cells))
+        return ~same
+
+    def squares_break(self, cells: list, colours: list) -> np.ndarray:
+        """``(n, candidates)``: alternatives a square of ``colours[j]`` in ``cells[j]`` breaks (a
+        square of another colour in its region there, or a star of its colour)."""
+        _, sq, star = self.counts()
+        ci = np.array([self.g.cell_index[c] for c in cells])
+        col = np.array([COLOURS.index(c) for c in colours])
+        rows = np.arange(self.n)[:, None]
+        reg = self.labels[:, ci]
+        squares = sq[rows, reg]  # (n, candidates, 8)
+        mine = np.take_along_axis(squares, np.broadcast_to(col[None, :, None], (self.n, len(ci), 1)), 2)[..., 0]
+        return (squares.sum(axis=2) > mine) | (star[rows, reg, col[None, :]] > 0)
+
+    def stars_break(self, options: list) -> np.ndarray:
+        """``(n, options)``: alternatives broken by the stars of each option ``([cells], colour)``:
+        every region that gets one must hold exactly two symbols of its colour then."""
+        every, _, _ = self.counts()
+        rows = np.arange(self.n)
+        out = np.zeros((self.n, len(options)), bool)
+        for j, (cells, colour) in enumerate(options):
+            col = COLOURS.index(colour)
+            regs = [self.labels[:, self.g.cell_index[c]] for c in cells]
+            if len(regs) == 1:
+                out[:, j] = every[rows, regs[0], col] != 1
+            else:
+                one = regs[0] == regs[1]
+                out[:, j] = np.where(one, every[rows, regs[0], col] != 0,
+                                     (every[rows, regs[0], col] != 1) | (every[rows, regs[1], col] != 1))
         return out
 
-    def broken_by(self, additions: list) -> int:
-        """Alternatives whose region rules (squares, stars) an added set of symbols breaks."""
-        b = self.b
-        out = 0
-        for i, lab in enumerate(self.regions):
-            affected = {lab[c] for c, _, _ in additions}
-            for r in affected:
-                syms = [(s[0], s[1]) for c, s in b.symbols.items() if lab[c] == r]
-                syms += [(k, col) for c, k, col in additions if lab[c] == r]
-                squares = {col for k, col in syms if k == SQUARE}
-                counts: dict = {}
-                for _, col in syms:
-                    counts[col] = counts.get(col, 0) + 1
-                if len(squares) > 1 or any(k == STAR and counts[col] != 2 for k, col in syms):
-                    out |= 1 << i
-                    break
-        return out
 
-    def value(self, mask: int) -> float:
-        return mask.bit_count() + 2 * (mask & self.short).bit_count()
+def _bits(kill: np.ndarray) -> list:
+    """The columns of an ``(n, k)`` boolean array as ``k`` ints (bit ``i`` = row ``i``)."""
+    if kill.shape[0] == 0:
+        return [0] * kill.shape[1]
+    packed = np.packbits(kill.T, axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
+def _unbits(mask: int, n: int) -> np.ndarray:
+    raw = np.frombuffer(mask.to_bytes((n + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:n].astype(bool)
 
 
 def _candidates(b: _Planted, alts: _Alternatives, types, budget: dict, fill: bool = False) -> list:
@@ -623,52 +889,63 @@ def _candidates(b: _Planted, alts: _Alternatives, types, budget: dict, fill: boo
     most valuable first."""
     rng = b.rng
     out = []
+
+    def add(kind: str, cost, moves: list, kill: np.ndarray) -> None:
+        if moves:
+            values, masks = alts.scored(kill)
+            cost = cost if isinstance(cost, list) else [cost] * len(moves)
+            out.extend((float(v) / c, kind, c, m, k) for v, c, m, k in zip(values, cost, moves, masks))
+
     if "dot" in types and budget["dot"] > 0:
-        for p in b.dot_candidates():
-            mask = alts.all & ~alts.containing(p)
-            out.append((alts.value(mask), "dot", 1, ("dot", p), mask))
+        spots = b.dot_candidates()
+        add("dot", 1, [("dot", p) for p in spots], alts.without(spots))
     if "gap" in types and budget["gap"] > 0:
-        for p in b.gap_candidates():
-            mask = alts.containing(p)
-            out.append((alts.value(mask), "gap", 1, ("gap", p), mask))
+        spots = b.gap_candidates()
+        add("gap", 1, [("gap", p) for p in spots], alts.containing(spots))
     if budget["cell"] > 0:
         free = b.free_cells()
         if "triangle" in types:
-            for c in free:
-                n = touches(c, b.on)
-                if n in (1, 2, 4):
-                    mask = alts.touch_not(c, n)
-                    out.append((alts.value(mask), "cell", 1, ("triangle", c, n), mask))
+            spots = [(c, touches(c, b.on)) for c in free]
+            spots = [(c, n) for c, n in spots if n in (1, 2, 4)]
+            if spots:
+                add("cell", 1, [("triangle", c, n, b.quiet_colour(c)) for c, n in spots],
+                    alts.touch_not([c for c, _ in spots], [n for _, n in spots]))
         if "square" in types:
-            for c in free:
-                colour = b._square_colour_for(c)
-                if colour is not None:
-                    mask = alts.broken_by([(c, SQUARE, colour)])
-                    out.append((alts.value(mask), "cell", 1, ("square", c, colour), mask))
+            spots = [(c, b._square_colour_for(c)) for c in free]
+            spots = [(c, col) for c, col in spots if col is not None]
+            if spots:
+                add("cell", 1, [("square", c, col) for c, col in spots],
+                    alts.squares_break([c for c, _ in spots], [col for _, col in spots]))
         if "poly" in types:
             # tile one more region of the planted line: the pieces fit no other region shape
+            moves, kills, costs = [], [], []
             for r in b.untiled_regions():
                 cells = b.region_cells(r)
-                free = sum(c not in b.symbols for c in cells)
-                for m in range(1, min(budget["cell"] if fill else 3, free) + 1):
-                    pieces = _partition(rng, cells, m, tries=2)
+                room = sum(c not in b.symbols for c in cells)
+                differs = None
+                for m in range(1, min(budget["cell"] if fill else 3, room) + 1):
+                    pieces = b.partition(r, m, tries=2)
                     if pieces is not None:
-                        mask = alts.region_differs(cells)
-                        out.append((alts.value(mask) / m, "cell", m, ("poly", r, pieces), mask))
+                        differs = alts.region_differs(cells) if differs is None else differs
+                        moves.append(("poly", r, pieces))
+                        kills.append(differs)
+                        costs.append(m)
+            if moves:
+                add("cell", costs, moves, np.stack(kills, axis=1))
         if "poly" in types and fill:
             # spending the budget: a tiled region cut into more pieces rules out no more
             for r, have in b.retilable_regions():
                 cells = b.region_cells(r)
                 room = have + sum(c not in b.symbols for c in cells)
                 for m in range(have + 1, min(room, have + budget["cell"]) + 1):
-                    pieces = _partition(rng, cells, m, tries=3)
+                    pieces = b.partition(r, m, tries=3)
                     if pieces is not None:
                         out.append((0.0, "cell", m - have, ("poly", r, pieces), 0))
         if "star" in types:
-            for cells, colour in b.star_options(limit=24):
-                if len(cells) <= budget["cell"]:
-                    mask = alts.broken_by([(c, STAR, colour) for c in cells])
-                    out.append((alts.value(mask) / len(cells), "cell", len(cells), ("star", cells, colour), mask))
+            options = [(cells, colour) for cells, colour in b.star_options(limit=24) if len(cells) <= budget["cell"]]
+            if options:
+                add("cell", [len(c) for c, _ in options], [("star", c, col) for c, col in options],
+                    alts.stars_break(options))
     rng.shuffle(out)  # ties broken at random
     out.sort(key=lambda t: -t[0])
     return out
@@ -676,14 +953,12 @@ def _candidates(b: _Planted, alts: _Alternatives, types, budget: dict, fill: boo
 
 def _apply(b: _Planted, move) -> None:
     kind = move[0]
-    rng = b.rng
     if kind == "dot":
         b.add_dot(move[1])
     elif kind == "gap":
         b.add_gap(move[1])
     elif kind == "triangle":
-        colours = b.safe_colours(move[1])
-        b.put(move[1], TRIANGLE, colours[int(rng.integers(len(colours)))], move[2])
+        b.put(move[1], TRIANGLE, move[3], move[2])
     elif kind == "square":
         b.put(move[1], SQUARE, move[2])
     elif kind == "poly":
@@ -694,7 +969,8 @@ def _apply(b: _Planted, move) -> None:
 
 
 # ---- sizes and counts ---------------------------------------------------------------------------
-def _size_options(level: int | None, n_mech: int, width, height, min_symbols: int) -> list:
+@lru_cache(maxsize=1024)
+def _size_options(level: int | None, n_mech: int, width, height, min_symbols: int) -> tuple:
     """``(w, h, symbol counts)`` on which ``level`` is reachable with ``n_mech`` cell types."""
     out = []
     for a in range(MIN_SIDE, MAX_SIDE + 1):
@@ -704,14 +980,14 @@ def _size_options(level: int | None, n_mech: int, width, height, min_symbols: in
             area = a * b
             if n_mech == 0:
                 if level is None or level_of_score(score_of_raw(raw_score(0, 0, area))) == level:
-                    out.append((a, b, [0]))
+                    out.append((a, b, (0,)))
                 continue
             top = max(min_symbols, int(0.7 * area))
-            counts = list(range(min_symbols, top + 1)) if level is None else \
-                [n for n in rules_for_level(level, n_mech, area) if min_symbols <= n <= top]
+            counts = tuple(range(min_symbols, top + 1)) if level is None else \
+                tuple(n for n in rules_for_level(level, n_mech, area) if min_symbols <= n <= top)
             if counts:
                 out.append((a, b, counts))
-    return out
+    return tuple(out)
 
 
 def _target_solutions(rng, profile: LevelProfile, k: int) -> int:
@@ -849,15 +1125,18 @@ def _draw_plan(rng, level: int, types, width, height, dense: bool = False):
     profile = LEVEL_PROFILES[level]
     n_mech = sum(t in types for t in CELL_TYPES)
     options = _size_options(level, n_mech, width, height, _min_symbols(types))
+    if profile.max_area and (width is None or height is None):
+        options = [o for o in options if o[0] * o[1] <= profile.max_area]
     if not options:
         return None
-    weights = np.array([math.exp(-abs(a * b - profile.area) / (0.25 * profile.area + 1)) for a, b, _ in options])
+    weights = np.array([math.exp(-abs(a * b - profile.area) / profile.area_spread) for a, b, _ in options])
     w, h, counts = options[int(rng.choice(len(options), p=weights / weights.sum()))]
     if dense:
         # many small pieces tile almost any region: polyominoes constrain best when few
         half = counts[:len(counts) // 2 + 1] if types[0] == "poly" else counts[len(counts) // 2:]
         return types, w, h, half[int(rng.integers(len(half)))]
-    near = np.array([math.exp(-abs(n - profile.symbols) / 2) for n in counts])
+    want = profile.symbols * w * h if profile.symbols < 1 else profile.symbols
+    near = np.array([math.exp(-abs(n - want) / 2) for n in counts])
     return types, w, h, counts[int(rng.choice(len(counts), p=near / near.sum()))]
 
 
@@ -874,9 +1153,9 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
     starts = [q for q in (ring if start_on_border else list(line_neighbours(w, h))) if q != end]
     start = starts[int(rng.integers(len(starts)))]
     corners = (w + 1) * (h + 1)
-    coverage = float(np.clip(rng.normal(profile.coverage, 0.12), 0.35, 1.0))
+    coverage = float(np.clip(rng.normal(profile.coverage, profile.coverage_sd), 0.2, 1.0))
     target_len = max(MIN_LENGTH[level], 2 * round(coverage * corners) - 1)
-    line = long_path(rng, w, h, start, end, target_len)  # may come back shorter than asked
+    line = long_path(rng, w, h, start, end, target_len, budget=0)  # may come back shorter than asked
     if len(line) < MIN_LENGTH[level]:
         raise _Retry("planted line too short")
     b = _Planted(rng, w, h, line)
@@ -896,16 +1175,59 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
         budget["cell"] -= b.plant_squares(1)
     if budget["cell"] < 0:
         raise _Retry("symbol budget exceeded")
+    # every other chosen type once, where the planted line allows (placed before any solution
+    # is counted, so the loop below already counts the lines they rule out)
+    _fill(b, types, budget, _Alternatives(b, [], 0), False, keep=budget["cell"])
     # counterexamples until few, long solutions are left
     target_count = _target_solutions(rng, profile, k)
     short_len = max(MIN_LENGTH[level], int(profile.short * len(line)))
+    fewest = MIN_CONSTRAINTS[level] if any(t in EDGE_TYPES for t in types) or mixed else 0
+    if n_symbols + budget["dot"] + budget["gap"] < fewest:
+        raise _Retry("trivial")
+    # the search of a round: the first from S, trying the planted line's steps first, cut after
+    # GEN_NODE_LIMIT nodes. A cut search brings back the solutions that branch off the planted
+    # line near its end, so the next one searches from E. When one finds no other solution from
+    # either end, or fewer than the drawn count, the rest of the symbols are placed (keeping two
+    # for more rounds in the second case: they narrow the search as well) and the next search
+    # may run to WIDE_NODE_LIMIT nodes, usually to the end. Once a search has found every
+    # solution, and while the constraints added since only rule lines out, the next search goes
+    # over those solutions' steps alone.
+    limit, backwards, turned = GEN_NODE_LIMIT, False, False
+    known_set = None
+    spent = 0  # search nodes of this attempt: ATTEMPT_NODE_LIMIT at most
     for _round in range(60):
-        res = enumerate_solutions(b.puzzle(), cap=ROUND_CAP, node_limit=GEN_NODE_LIMIT,
-                                  python_slice=SMALL_PYTHON_SLICE.get(level), prefer=line)
-        # a search cut by its node limit still shows solutions to rule out: the count is open
+        if known_set is not None:
+            res = enumerate_solutions(b.tables(), cap=ROUND_CAP, node_limit=FINAL_NODE_LIMIT,
+                                      python_slice=SMALL_PYTHON_SLICE.get(level), within_paths=known_set)
+        else:
+            if spent >= ATTEMPT_NODE_LIMIT:
+                raise _Retry("enumeration too expensive")
+            res = _round_search(b, min(limit, ATTEMPT_NODE_LIMIT - spent), backwards, SMALL_PYTHON_SLICE.get(level))
+        spent += res.nodes
         known = res.complete and not res.capped
         if not res.complete and len(res.solutions) < 2:
-            raise _Retry("enumeration too expensive")
+            backwards = not backwards
+            if not turned:
+                turned = True
+                continue
+            if limit >= WIDE_NODE_LIMIT:
+                raise _Retry("enumeration too expensive")
+            # other solutions are rare here: the rest of the symbols now (they narrow the search
+            # as well), then a wider look
+            _fill(b, types, budget, _Alternatives(b, [], 0), False)
+            limit = WIDE_NODE_LIMIT
+            continue
+        turned = False
+        if not res.complete and not res.capped and res.count <= target_count and limit < WIDE_NODE_LIMIT:
+            # few enough found that the drawn count may be met already: the rest of the symbols
+            # but two (to rule out more if the count is still too high), then the whole count
+            _fill(b, types, budget, _Alternatives(b, [], 0), False, keep=2)
+            limit = WIDE_NODE_LIMIT
+            continue
+        limit = GEN_NODE_LIMIT
+        if not res.complete:
+            backwards = not backwards
+        known_set = res.solutions if known else None
         shortest = min(len(s) for s in res.solutions)
         if known and res.count <= target_count and shortest >= short_len:
             break
@@ -913,6 +1235,9 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
         # keep room for the chosen types that are still missing (each must appear once)
         spendable = {**budget, "cell": budget["cell"] - _min_symbols(_missing(b, types, cells_only=True))}
         moves = [m for m in _candidates(b, alts, types, spendable) if m[0] > 0]
+        if known:
+            # constraints that only rule lines out keep every solution known
+            moves = [m for m in moves if _narrows(b, m[3])] or moves
         if not moves:
             if known and res.count <= min(k, max(target_count, profile.solutions[2])) and \
                     shortest >= MIN_LENGTH[level]:
@@ -946,41 +1271,28 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
                         taken.add(m[3][1])
                         alive &= ~m[4]
         for m in chosen:
+            if known_set is not None and not _narrows(b, m[3]):
+                known_set = None
             _apply(b, m[3])
             budget[m[1]] -= m[2]
     else:
         raise _Retry("too many rounds")
-    # every chosen type at least once, then the rest of the symbol budget (the level needs
-    # exactly this many symbols), each time the constraint that rules out the fewest of the
-    # solutions left, so the drawn count survives
     alts = _Alternatives(b, [s for s in res.solutions if s != line], 0)
-    while True:
-        missing = _missing(b, types)
-        if missing:
-            kinds = {missing[0]}
-            spend = {"cell": budget["cell"], "dot": 1, "gap": 1}
-        elif budget["cell"] > 0:
-            kinds = set(types)
-            spend = {"cell": budget["cell"], "dot": 0, "gap": 0}
-        else:
-            break
-        moves = _candidates(b, alts, kinds, spend, fill=True)
-        if not moves:
-            raise _Retry("symbol budget cannot be spent")
-        least = min(m[0] * m[2] for m in moves)
-        move = next(m for m in moves if m[0] * m[2] == least)
-        _apply(b, move[3])
-        if move[1] == "cell":
-            budget["cell"] -= move[2]
+    known_solutions = res.solutions
+    narrowing = _fill(b, types, budget, alts, True)
+    if len(b.symbols) + len(b.dots) + len(b.gaps) < fewest:
+        raise _Retry("trivial")
     puzzle = b.puzzle()
-    res = enumerate_solutions(puzzle, cap=k, node_limit=FINAL_NODE_LIMIT, python_slice=SMALL_PYTHON_SLICE.get(level))
+    # the final count: among the known solutions when the last constraints only ruled lines out
+    # (a search over the moves they use, so in the same order as a full one), else in full
+    res = enumerate_solutions(puzzle, cap=k, node_limit=FINAL_NODE_LIMIT, python_slice=SMALL_PYTHON_SLICE.get(level),
+                              within_paths=known_solutions if narrowing else None)
     if not res.complete or res.capped or res.count == 0:
         raise _Retry("final count out of range")
     score, lvl = difficulty_score(puzzle)
     if lvl != level:
         raise _Retry("level missed")
     # with cell symbols alone the level fixes their number: only the line length can say trivial
-    fewest = MIN_CONSTRAINTS[level] if any(t in EDGE_TYPES for t in types) or mixed else 0
     if min(len(s) for s in res.solutions) < MIN_LENGTH[level] or \
             len(puzzle.symbols) + len(puzzle.dots) + len(puzzle.gaps) < fewest:
         raise _Retry("trivial")
@@ -989,6 +1301,60 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
     if puzzle.fingerprint() in forbidden:
         raise _Retry("official puzzle")
     return Generated(puzzle, res.solutions, score, lvl, 0)
+
+
+def _fill(b: _Planted, types, budget: dict, alts: _Alternatives, narrowing: bool, keep: int = 0) -> bool:
+    """Every chosen type at least once, then the rest of the symbol budget but ``keep`` (the
+    level needs exactly this many symbols), each time the constraint that rules out the fewest
+    of the solutions ``alts`` left, so the drawn count survives; with ``narrowing``, constraints
+    that only rule lines out first. Returns whether every constraint placed only ruled lines
+    out."""
+    while True:
+        missing = _missing(b, types)
+        if missing:
+            kinds = {missing[0]}
+            spend = {"cell": budget["cell"], "dot": 1, "gap": 1}
+        elif budget["cell"] > keep:
+            kinds = set(types)
+            spend = {"cell": budget["cell"] - keep, "dot": 0, "gap": 0}
+        else:
+            return narrowing
+        moves = _candidates(b, alts, kinds, spend, fill=True)
+        if not moves:
+            raise _Retry("symbol budget cannot be spent")
+        if narrowing:
+            moves = [m for m in moves if _narrows(b, m[3])] or moves
+        least = min(m[0] * m[2] for m in moves)
+        move = next(m for m in moves if m[0] * m[2] == least)
+        narrowing = narrowing and _narrows(b, move[3])
+        _apply(b, move[3])
+        alts.drop(move[4])
+        budget[move[1]] -= move[2]
+
+
+def _round_search(b: _Planted, limit: int, backwards: bool, python_slice):
+    """One round's search for solutions, trying the planted line's steps first; ``backwards``:
+    from ``E`` to ``S`` (the same lines, found in another order)."""
+    if not backwards:
+        return enumerate_solutions(b.tables(), cap=ROUND_CAP, node_limit=limit, python_slice=python_slice,
+                                   prefer=b.line)
+    res = enumerate_solutions(b.tables(flipped=True), cap=ROUND_CAP, node_limit=limit, python_slice=python_slice,
+                              prefer=b.line[::-1])
+    res.solutions = [s[::-1] for s in res.solutions]
+    return res
+
+
+def _narrows(b: _Planted, move) -> bool:
+    """Whether a constraint can only rule lines out (no line becomes a solution by it): a dot or
+    a gap; a square, triangle or stars of a colour no star has yet (a symbol of a colour some
+    star has may complete that star's pair). Polyominoes can let a region be tiled that could
+    not be before."""
+    kind = move[0]
+    if kind in ("dot", "gap"):
+        return True
+    if kind == "poly":
+        return False
+    return move[-1] not in {s[1] for s in b.symbols.values() if s[0] == STAR}
 
 
 def _missing(b: _Planted, types, cells_only: bool = False) -> list:
@@ -1094,7 +1460,7 @@ def _generate_uniform(rng, width, height, level, fixed, density, k, start_on_bor
             score, lvl = difficulty_score(puzzle)
             if level is not None and lvl != level:
                 continue
-            res = enumerate_solutions(puzzle, cap=k, node_limit=GEN_NODE_LIMIT)
+            res = enumerate_solutions(puzzle, cap=k, node_limit=UNIFORM_NODE_LIMIT)
             if not res.complete:
                 break
             if res.count == 0:

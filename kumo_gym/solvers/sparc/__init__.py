@@ -242,7 +242,7 @@ def puzzle_data(obj) -> dict:
 #: nodes per kernel call when a time limit is checked between calls
 TIME_SLICE_NODES = 100_000
 #: nodes an enumeration first explores in plain Python (no numba: small puzzles never compile,
-#: issue 14); a search still going then continues, from the same state, in the compiled kernel
+#: the cold start of a process); a search still going then continues, from the same state, in the compiled kernel
 PYTHON_SLICE_NODES = 10_000
 #: plain-Python nodes a process may spend in all before every search goes straight to numba
 #: (a process that compiles anyway loses at most this many, about 1.4 s)
@@ -323,14 +323,15 @@ def preferring(data: dict, path) -> dict:
     them in another order, and a search cut short (``cap``, ``node_limit``) starts from ``path``
     and the lines that branch off it late."""
     cols = data["cols"]
-    nbr = data["nbr"].copy()
-    for (x, y), (nx, ny) in pairwise(path):
-        q, nq = y * cols + x, ny * cols + nx
-        row = list(nbr[4 * q:4 * q + 4])
-        if nq in row:
-            row.remove(nq)
-            nbr[4 * q:4 * q + 4] = [nq] + row
-    return {**data, "nbr": nbr}
+    nbr = data["nbr"].reshape(-1, 4).copy()
+    steps = [(y * cols + x, ny * cols + nx) for (x, y), (nx, ny) in pairwise(path)]
+    if steps:
+        q, nq = np.array(steps, np.int64).T
+        rows = nbr[q]
+        # the step first, the other directions in their order (a stable sort on that key)
+        order = np.argsort(np.where(rows == nq[:, None], -1, np.arange(4)), axis=1, kind="stable")
+        nbr[q] = np.take_along_axis(rows, order, axis=1)
+    return {**data, "nbr": nbr.ravel()}
 
 
 def within(data: dict, paths) -> dict:

@@ -2,7 +2,7 @@
 compiled by numba on demand.
 
 Written to compile quickly, because a fresh process compiles them at its first large SPaRC
-search (issue 14): every kernel has one explicit signature (numba never compiles a second,
+search (the cold start of a process): every kernel has one explicit signature (numba never compiles a second,
 literally specialised copy), every array is ``int64``, the geometry comes in as precomputed tables
 (neighbours, the cells beside each edge, the edges of each cell) packed into one array with an
 offset table, so no kernel does index arithmetic, allocates or counts references. The region
@@ -13,7 +13,7 @@ never re-linked into its callers.
 The same functions also run as they are, in plain Python over memoryviews of the same arrays
 (``search``, ``regions_plain``, ``polys_plain``): :mod:`kumo_gym.solvers.sparc` explores the
 first nodes of a search that way, so small puzzles never import numba (about 20 us a node
-against 0.4 us, but no compile time), and hands the search state on to
+against 0.2 us, but no compile time), and hands the search state on to
 :func:`compiled_search` when the search grows.
 
 ``make install`` also builds these functions ahead of time into a native extension
