@@ -211,3 +211,15 @@ def test_prompt_template_fields():
     for bad in ("{grid.__class__}", "{nope}", "{grid[0]}", "{grid:>10}", "{"):
         with pytest.raises(ConfigError):
             gym.make(ENV, template=bad)
+
+
+def test_prompt_options_of_an_instance_are_checked_at_reset():
+    """An instance's ``shots`` set to None means the default; a value outside 0-2 is refused at
+    reset with its name (before any step could fail on it)."""
+    env = gym.make("kumo_gym/SPaRC-v0", difficulty="1")
+    env.reset(seed=0)
+    d = env.unwrapped.instance.to_dict()
+    prompt, _ = env.reset(options={"instance": {**d, "params": {**d["params"], "shots": None, "grid_format": None}}})
+    assert "####" in prompt
+    with pytest.raises(ConfigError, match="'shots' 5"):
+        env.reset(options={"instance": {**d, "params": {**d["params"], "shots": 5}}})

@@ -10,6 +10,7 @@ from kumo_gym.core import Instance
 from kumo_gym.envs.sparc.puzzle import SQUARE, STAR, SparcPuzzle, is_cell
 from kumo_gym.envs.sparc.rules import check_path, regions
 from kumo_gym.envs.sparc.task import SparcTask
+from kumo_gym.solvers.sparc import enumerate_solutions
 
 from .conftest import stored_paths
 
@@ -240,3 +241,24 @@ def test_rules_of_names_only_the_rules_a_line_can_break():
     assert set(TASK.rules_of(two)) == set(line_rules) | {"gap", "square", "star"}
     _, tri = _small(_grid(c11="B-Y"))
     assert TASK.rules_of(tri) == line_rules + ["triangle"]
+
+
+def test_a_rule_no_line_breaks_alone_gets_its_near_miss_on_a_variant():
+    """Two squares that a dot keeps apart (every line through the dot separates them, and only
+    such lines do): no line breaks the square rule or the dot alone on this puzzle, so their
+    near misses come on variants keeping only that rule's symbols, where the verdict names that
+    rule alone."""
+    grid = [["S", "+", "+", "+", "+"], ["+", "o-R", ".", "o-B", "+"], ["+", "+", "+", "+", "+"],
+            ["+", "N", "+", "N", "+"], ["+", "+", "+", "+", "E"]]
+    p = SparcPuzzle.from_grid(grid, {})
+    inst = TASK.load(p.make_record(enumerate_solutions(p, cap=None).solutions))
+    assert set(TASK.rules_of(inst)) >= {"square", "dot"}
+    misses = {}
+    for nm in TASK.near_misses(inst, np.random.default_rng(0)):
+        misses.setdefault(nm.rule, nm)
+    for rule in ("square", "dot"):
+        nm = misses[rule]
+        assert nm.instance is not None
+        v = TASK.verify(nm.instance, nm.answer)
+        assert v.rules == [rule] and not v.solved
+        assert not TASK.verify(inst, nm.answer).solved

@@ -16,7 +16,10 @@ breaks (the start or end dropped, a corner skipped, a step taken back and forth,
 through its cell, a detour outside the right or bottom border); for the symbol rules, solutions
 of the puzzle with that one symbol (or dot, or gap) removed that are not solutions of the puzzle
 itself, found by the solver, and kept only when no other rule can be involved (a removed symbol
-of colour ``c`` must not share a region with a star of colour ``c``).
+of colour ``c`` must not share a region with a star of colour ``c``). A puzzle may show a rule
+that no line breaks alone (squares that the other constraints already keep apart); the near miss
+for it is then a line on a variant of the puzzle that keeps only that rule's symbols
+(:func:`variant_near_miss`).
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ import numpy as np
 from ...solvers.sparc import enumerate_solutions
 from .generate import border_walks, cell_regions, distances_to
 from .puzzle import POLY, SQUARE, STAR, TRIANGLE, YLOP, SparcPuzzle, is_cell, is_vertex
+from .rules import check_path
 
 #: what a line that is not a solution can earn at most
 CREDIT_CAP = 0.9
@@ -152,37 +156,77 @@ _REMOVABLE = {"dot": "dots", "gap": "gaps", "square": (SQUARE,), "star": (STAR,)
 
 
 def _symbol_near_misses(p: SparcPuzzle, sols: list, rng, per_rule: int) -> Iterator:
-    """Solutions of the puzzle with one symbol removed that the puzzle itself rejects."""
+    """Solutions of the puzzle with one symbol removed that the puzzle itself rejects; for a
+    cell symbol kind none of whose symbols binds alone (two squares of one colour in one
+    region, say), its symbols of one colour removed together, then all of them."""
     known = {tuple(s) for s in sols}
     for rule, what in _REMOVABLE.items():
         if isinstance(what, str):
             where = list(getattr(p, what))
         else:
             where = [c for c, sym in p.symbols.items() if sym[0] in what]
+        groups = [[where[i]] for i in rng.permutation(len(where))]
+        if not isinstance(what, str):
+            colours = sorted({p.symbols[c][1] for c in where})
+            groups.append(None)  # the groups below only when no single symbol gave a miss
+            groups += [[c for c in where if p.symbols[c][1] == col] for col in colours if len(colours) > 1]
+            groups.append(where)
         found = 0
-        for i in rng.permutation(len(where)):
-            if found >= per_rule:
+        for cells in groups:
+            if found >= per_rule or (cells is None and found):
                 break
-            pos = where[i]
-            grid = [list(r) for r in p.grid]
-            grid[pos[1]][pos[0]] = "N" if is_cell(*pos) else "+"
-            used = {sym[2] for c, sym in p.symbols.items() if sym[0] in (POLY, YLOP) and c != pos}
-            relaxed = SparcPuzzle.from_grid(grid, {sid: [[int((x, y) in p.shapes[sid]) for x in range(4)]
-                                                        for y in range(4)] for sid in used})
-            res = enumerate_solutions(relaxed, cap=40, node_limit=300_000)
-            colour = p.symbols[pos][1] if pos in p.symbols else None
-            for q in res.solutions:
-                q = [tuple(v) for v in q]
+            if cells is None:
+                continue
+            for q in _relaxed_solutions(p, cells):
                 if tuple(q) in known:
                     continue
-                if colour is not None and rule != "star" and _star_shares_region(p, q, pos, colour):
-                    continue  # the removed symbol counted for a star too: not this rule alone
+                if rule != "star" and _star_shares_region(p, q, cells):
+                    continue  # a removed symbol counted for a star too: not this rule alone
                 yield rule, q
                 found += 1
                 break
 
 
-def _star_shares_region(p: SparcPuzzle, line, cell, colour) -> bool:
+def _relaxed_solutions(p: SparcPuzzle, cells: list) -> list:
+    """Solutions (at most 41) of ``p`` without the symbols, dots or gaps at ``cells``."""
+    grid = [list(r) for r in p.grid]
+    for x, y in cells:
+        grid[y][x] = "N" if is_cell(x, y) else "+"
+    used = {sym[2] for c, sym in p.symbols.items() if sym[0] in (POLY, YLOP) and c not in cells}
+    relaxed = SparcPuzzle.from_grid(grid, {sid: [[int((x, y) in p.shapes[sid]) for x in range(4)]
+                                                for y in range(4)] for sid in used})
+    res = enumerate_solutions(relaxed, cap=40, node_limit=300_000)
+    return [[tuple(v) for v in q] for q in res.solutions]
+
+
+def _star_shares_region(p: SparcPuzzle, line, cells) -> bool:
+    """Whether a removed symbol at ``cells`` shares a region of ``line`` with a star of its
+    colour that stays (it counted for that star: the line would break the star rule too)."""
     label = cell_regions(p.width, p.height, set(line))
-    return any(sym[0] == STAR and sym[1] == colour and label[c] == label[cell]
-               for c, sym in p.symbols.items() if c != cell)
+    removed = set(cells)
+    return any(sym[0] == STAR and sym[1] == p.symbols[cell][1] and label[c] == label[cell]
+               for cell in removed if cell in p.symbols
+               for c, sym in p.symbols.items() if c not in removed)
+
+
+def variant_near_miss(p: SparcPuzzle, rule: str) -> tuple[SparcPuzzle, list, list] | None:
+    """``(variant, line, its solutions)``: the puzzle with only the symbols of ``rule`` kept (its
+    dots, gaps or cell symbols), and a line that breaks that rule alone on it; the variant's
+    solutions are listed up to 50. None when no line of the first ones found does."""
+    what = _REMOVABLE[rule]
+    grid = [list(r) for r in p.grid]
+    for y, row in enumerate(grid):
+        for x, tok in enumerate(row):
+            keep = (tok == "." and rule == "dot") or (tok == "G" and rule == "gap") or \
+                ((x, y) in p.symbols and not isinstance(what, str) and p.symbols[(x, y)][0] in what)
+            if not keep and tok not in ("S", "E"):
+                row[x] = "N" if is_cell(x, y) else "+"
+    used = {sym[2] for c, sym in p.symbols.items() if sym[0] in (POLY, YLOP) and rule == "poly"}
+    variant = SparcPuzzle.from_grid(grid, {sid: [[int((x, y) in p.shapes[sid]) for x in range(4)] for y in range(4)]
+                                           for sid in sorted(used, key=int)})
+    bare = [["N" if is_cell(x, y) else ("+" if tok not in ("S", "E") else tok) for x, tok in enumerate(row)]
+            for y, row in enumerate(grid)]
+    for line in enumerate_solutions(SparcPuzzle.from_grid(bare, {}), cap=200, node_limit=300_000).solutions:
+        if sorted(r for r, where in check_path(variant, line).violations.items() if where) == [rule]:
+            return variant, [tuple(q) for q in line], enumerate_solutions(variant, cap=49, node_limit=300_000).solutions
+    return None

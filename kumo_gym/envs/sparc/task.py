@@ -112,6 +112,12 @@ class SparcParams(Params):
         return dataclasses.replace(self, rules=_canonical_rules(self.rules))
 
 
+def _prompt_options(params: dict) -> tuple:
+    """``(grid_format, shots)`` of an instance's parameters (a parameter set to None is unset)."""
+    fmt, shots = params.get("grid_format"), params.get("shots")
+    return ("array" if fmt is None else fmt), (1 if shots is None else shots)
+
+
 @lru_cache(maxsize=4)
 def _records_of(path: str) -> tuple:
     try:
@@ -142,8 +148,8 @@ class SparcTask(StepwiseTask):
     one same-coloured partner, triangles counting touched edges, and polyominoes (positive and
     negative) that must tile their region (rules as the official solutions establish them, §5).
     Generated puzzles have 1 to ``k`` solutions, all stored in the record; level ``k`` matches
-    the official level-``k`` puzzles in size, solution length, rule mix, solution count and
-    difficulty score (docs/sparc.md shows the calibration table).
+    the 500 official level-``k`` test puzzles in mean grid area, shortest solution length,
+    number of rule types and solution count, each within 10 % (docs/sparc.md shows the table).
 
     ## Answer (``mode="answer"``, default)
     Reasoning, then ``####`` and the whole path as ``(x, y)`` pairs:
@@ -176,6 +182,8 @@ class SparcTask(StepwiseTask):
 
     ## Version history
     * v0: first version.
+    * v0, levels recalibrated to the 500 official test puzzles (the id is unchanged): the
+      generated instance of a given seed and level differs from the one earlier releases drew.
     """
 
     family = FAMILY
@@ -196,7 +204,7 @@ class SparcTask(StepwiseTask):
 
     def template_fields(self, instance: Instance) -> dict:
         p = instance.params
-        return tx.prompt_fields(self.puzzle(instance), p.get("grid_format", "array"), p.get("shots", 1))
+        return tx.prompt_fields(self.puzzle(instance), *_prompt_options(p))
 
     # ---- instances --------------------------------------------------------------------------
     def puzzle(self, instance: Instance) -> SparcPuzzle:
@@ -272,6 +280,9 @@ class SparcTask(StepwiseTask):
             if instance.params.get(name) is not None and instance.params[name] not in allowed:
                 raise ConfigError(f"SPaRC instance parameter {name!r} {instance.params[name]!r} is not one of: "
                                   f"{', '.join(allowed)}")
+        shots = instance.params.get("shots")
+        if shots is not None and (isinstance(shots, bool) or shots not in (0, 1, 2)):
+            raise ConfigError(f"SPaRC instance parameter 'shots' {shots!r} is not one of: 0, 1, 2")
 
     def check_trainable(self, instance: Instance) -> None:
         """Official test records never enter training (spec §13). They are recognised by content
@@ -297,7 +308,7 @@ class SparcTask(StepwiseTask):
     # ---- answer mode ------------------------------------------------------------------------
     def prompt(self, instance: Instance) -> str:
         p = instance.params
-        text = tx.build_prompt(self.puzzle(instance), p.get("grid_format", "array"), p.get("shots", 1),
+        text = tx.build_prompt(self.puzzle(instance), *_prompt_options(p),
                                template=p.get("template"), with_grid=not p.get("vision", False))
         if p.get("vision") == "yaml" and instance.data.get("text_visualization"):
             # the paper's vision prompt added the record's YAML description to the image
@@ -418,11 +429,24 @@ class SparcTask(StepwiseTask):
         return [code for code in self.rule_codes if shown.get(code, True)]
 
     def near_misses(self, instance: Instance, rng: np.random.Generator):
-        """Lines that break exactly one rule (see :mod:`kumo_gym.envs.sparc.scoring`)."""
-        from .integrity import near_misses
+        """Lines that break exactly one rule (see :mod:`kumo_gym.envs.sparc.integrity`); for a
+        rule the puzzle shows but no line breaks alone, a line on a variant keeping only that
+        rule's symbols."""
+        from .integrity import near_misses, variant_near_miss
 
-        for rule, path in near_misses(self.puzzle(instance), self.solutions(instance), rng):
+        p = self.puzzle(instance)
+        covered = set()
+        for rule, path in near_misses(p, self.solutions(instance), rng):
+            covered.add(rule)
             yield NearMiss(rule, path)
+        for rule in self.rules_of(instance):
+            if rule in covered or rule in PATH_RULES:
+                continue
+            found = variant_near_miss(p, rule)
+            if found is not None:
+                variant, line, solutions = found
+                yield NearMiss(rule, line, instance=instance_from_record(variant.make_record(solutions)),
+                               note="the puzzle keeps only this rule's symbols: no line breaks it alone on the original")
 
     def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
         """Rule-blind answers: nothing, the start alone, a shortest line (through gaps or around
