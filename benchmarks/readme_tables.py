@@ -1,4 +1,4 @@
-"""Regenerate the performance tables of README.md and docs/grid.md from the benchmark JSON files.
+"""Regenerate the performance tables of README.md, docs/grid.md and docs/sparc.md from the benchmark JSON files.
 
 Each table sits between ``<!-- perf:NAME:start -->`` and ``<!-- perf:NAME:end -->`` and is rewritten
 from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
@@ -9,7 +9,10 @@ from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
 * ``grid`` (README): CPU (wall) ms per generated instance, ours beside Tatham's per-game marginal
   CPU, one row per puzzle of ``results/grid.json``;
 * ``grid-full`` (docs/grid.md): every column of ``results/grid.json``, one row per preset, as
-  ``benchmarks/grid.py`` prints it (its ``table``).
+  ``benchmarks/grid.py`` prints it (its ``table``);
+* ``sparc-enumeration``, ``sparc-generation``, ``sparc-levels`` (docs/sparc.md): the enumeration
+  comparison, the generation throughput per level and the level calibration (the official
+  table with ours beside it) of ``results/sparc.json``, as ``benchmarks/sparc.py`` prints them.
 
 Usage: ``python benchmarks/readme_tables.py`` (``--check`` exits 1 when either file is stale).
 """
@@ -135,10 +138,23 @@ def grid_full_table() -> str:
     return table(_load("grid")["rows"])
 
 
+def _sparc(name: str):
+    """A table of ``benchmarks/sparc.py`` (the tables it prints) over ``results/sparc.json``."""
+    def build() -> str:
+        if str(ROOT / "benchmarks") not in sys.path:  # imported rather than run as a script
+            sys.path.insert(0, str(ROOT / "benchmarks"))
+        import sparc  # benchmarks/sparc.py (imports kumo_gym)
+
+        return getattr(sparc, name)(_load("sparc"))
+
+    return build
+
+
 TABLES = {"coldstart": coldstart_table, "planning": planning_table, "grid": grid_table,
-          "grid-full": grid_full_table}
+          "grid-full": grid_full_table, "sparc-enumeration": _sparc("enumeration_table"),
+          "sparc-generation": _sparc("generation_table"), "sparc-levels": _sparc("levels_table")}
 #: the files whose tables are regenerated, relative to the repository root
-FILES = ("README.md", "docs/grid.md")
+FILES = ("README.md", "docs/grid.md", "docs/sparc.md")
 
 
 def regenerate(text: str) -> str:
