@@ -227,7 +227,7 @@ class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
                     raise ServerAtCapacity(f"{self._ws_url}: {detail}{how}", retry_after_s=pause) from None
                 await asyncio.sleep(pause)
                 waited += pause
-            except (OSError, TimeoutError, InvalidHandshake) as e:
+            except (OSError, TimeoutError, asyncio.TimeoutError, InvalidHandshake) as e:
                 failures += 1
                 if failures > self.retries:
                     raise ConnectionError(f"could not connect to {self._ws_url} ({failures} attempts): "
@@ -275,7 +275,7 @@ class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
                     raise ConnectionError(f"the connection to {self._ws_url} closed {drops} times in a row "
                                           f"({describe_close(close.code if close else 1006)})") from None
                 await asyncio.sleep(self._backoff(drops))
-            except TimeoutError:
+            except asyncio.TimeoutError:  # (TimeoutError itself from Python 3.11)
                 # no reply in time: the session is in an unknown state, so it is given up
                 ws, self._ws = self._ws, None
                 await ws.close()

@@ -494,9 +494,8 @@ class _Server:
         try:
             while True:
                 try:
-                    async with asyncio.timeout(idle):
-                        message = await ws.receive()
-                except TimeoutError:
+                    message = await asyncio.wait_for(ws.receive(), idle)
+                except asyncio.TimeoutError:
                     log.warning("session closed: idle for more than %g s (code %d), after %d messages",
                                 idle, CLOSE_IDLE, messages)
                     await ws.close(CLOSE_IDLE, f"idle for more than {idle:g} s; the session is closed")
@@ -698,6 +697,12 @@ def serve(env_id: str, env_kwargs: dict | None = None, *, host: str = "127.0.0.1
     if workers == 1:
         uvicorn.Server(config).run()
     else:
+        import inspect
+
         from uvicorn.supervisors import Multiprocess
 
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        sockets = [config.bind_socket()]
+        if "target" in inspect.signature(Multiprocess).parameters:  # older uvicorn takes the worker's target too
+            Multiprocess(config, target=uvicorn.Server(config).run, sockets=sockets).run()
+        else:
+            Multiprocess(config, sockets=sockets).run()
