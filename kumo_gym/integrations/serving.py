@@ -629,10 +629,56 @@ class AppFactory:
             await request.body()  # read it, so that the keep-alive connection stays usable
             return reply({"detail": _STEP_OVER_HTTP, "code": "NEEDS_WEBSOCKET_SESSION"}, 409)
 
+        async def mcp(request):
+            """JSON-RPC as OpenEnv's ``/mcp`` speaks it; this environment offers no MCP tools."""
+            try:
+                call = json.loads(await request.body())
+            except (ValueError, RecursionError):
+                return reply({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}})
+            rid = call.get("id") if isinstance(call, dict) else None
+            return reply({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": _NO_MCP}})
+
+        async def openapi(request):
+            return reply(_openapi(self.settings.env_id))
+
         return Starlette(lifespan=lifespan, routes=[
             Route("/health", health), Route("/metadata", metadata), Route("/schema", schema),
             Route("/state", state), Route("/reset", reset, methods=["POST"]), Route("/step", step, methods=["POST"]),
+            Route("/mcp", mcp, methods=["POST"]), Route("/openapi.json", openapi),
             WebSocketRoute("/ws", server.websocket)])
+
+
+_NO_MCP = ("this environment offers no MCP tools: play episodes over the WebSocket /ws (reset, step, state "
+           "messages)")
+
+
+def _openapi(env_id: str) -> dict:
+    """The HTTP endpoints as OpenAPI 3.1, version 1.0.0 of OpenEnv's HTTP API (its simulation mode:
+    /reset, /step, /state), for OpenEnv's ``validate`` and API browsers. The WebSocket /ws, where
+    episodes run, is described in ``info.description``."""
+    from .wire import ResetData, WireState
+
+    def op(summary: str, status: int = 200, body: dict | None = None) -> dict:
+        out = {"summary": summary, "responses": {str(status): {"description": summary}}}
+        if body is not None:
+            out["requestBody"] = {"content": {"application/json": {"schema": body}}}
+        return out
+
+    return {"openapi": "3.1.0",
+            "info": {"title": f"kumo_gym {env_id}", "version": "1.0.0",
+                     "description": "An OpenEnv environment server. Episodes run over the WebSocket /ws: send "
+                                    '{"type": "reset", "data": {"seed": 0}}, then {"type": "step", "data": {"text": '
+                                    '...}} messages; {"type": "state"} and {"type": "close"}. GET /schema gives the '
+                                    "types."},
+            "paths": {"/health": {"get": op("health, open sessions and the session limit")},
+                      "/metadata": {"get": op("the environment's name and description")},
+                      "/schema": {"get": op("JSON schemas of the action, the observation and the state")},
+                      "/state": {"get": op("a fresh session's state (an episode's state is its WebSocket session's)")},
+                      "/reset": {"post": op("a fresh episode's opening; no session is kept",
+                                            body=ResetData.model_json_schema())},
+                      "/step": {"post": op("409: plain HTTP keeps no episode; step over the WebSocket /ws", 409)},
+                      "/mcp": {"post": op("JSON-RPC; this environment offers no MCP tools")}},
+            "components": {"schemas": {"State": WireState.model_json_schema()}}}
 
 
 # --- running it -------------------------------------------------------------------------------

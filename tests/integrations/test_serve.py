@@ -575,6 +575,25 @@ def test_schema_and_get_state_describe_the_documented_types(kumo):
         assert json.load(r)["name"] == KUMO
 
 
+def test_openenv_validator_passes_and_its_generic_client_plays(kumo):
+    """OpenEnv's own runtime validator (``openenv validate --url``) and its ``GenericEnvClient``."""
+    from openenv.cli._validation import validate_running_environment
+    from openenv.core.generic_client import GenericEnvClient
+
+    report = validate_running_environment(kumo.url, timeout_s=30)
+    assert report["passed"] and report["mode"] == "simulation", [c for c in report["criteria"] if not c["passed"]]
+    assert report["standard_profile"] == "openenv-http/1.x"
+    chat, agent, info = _local(6)
+    with GenericEnvClient(base_url=kumo.url).sync() as env:
+        result = env.reset(seed=6)
+        assert result.observation["instance_id"] == info["instance_id"]
+        while not result.done:
+            move = agent.reply()
+            chat.step(move)
+            result = env.step({"text": move})
+        assert result.observation["verdict"]["status"] == "solved" and env.state()["done"]
+
+
 def test_logs_say_one_line_per_abnormal_close_and_nothing_for_normal_ones(kumo, proxy):
     before = len(kumo.log())
     for _ in range(2 * LIMIT):  # normal ends: the client's close message, a close frame
