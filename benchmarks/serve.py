@@ -260,7 +260,7 @@ async def run_cell(url: str, plans: list[dict], sessions: int, seconds: float, s
     cpu1, client1 = cpu_seconds(pids), resource.getrusage(resource.RUSAGE_SELF)
     window["stop"] = True
     await asyncio.gather(*tasks)
-    health = json.loads(urllib.request.urlopen(url + "/health", timeout=60).read())
+    health = await asyncio.to_thread(lambda: json.loads(urllib.request.urlopen(url + "/health", timeout=60).read()))
 
     expected = {p["seed"]: p for p in plans}
     mismatches = sum(1 for seed, instance_id, replies in played

@@ -410,7 +410,8 @@ class SharedCapacity:
             self._counts[slot] -= 1
 
     def _total(self) -> int:
-        return sum(c for p, c in zip(self._pids, self._counts) if p)
+        # a worker that died keeps no places, even before its replacement claims its slot
+        return sum(c for p, c in zip(self._pids, self._counts) if p and _alive(p))
 
     def active(self) -> int:
         with self._lock:

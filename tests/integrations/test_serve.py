@@ -470,6 +470,47 @@ def test_trl_environment_loses_one_episode_at_most(kumo, proxy):
         env.close()
 
 
+def test_killed_workers_cost_one_episode_and_their_places_come_back(tents_idle):
+    """Both worker processes killed mid-episode (SIGKILL): the supervisor starts new ones, each
+    client reports its episode lost, reconnects (retrying while the workers start) and plays, and
+    the dead workers' places are free again (the limit is 2, both clients get in)."""
+    import os
+    import signal
+    from pathlib import Path
+
+    def workers() -> list[int]:
+        pids = []
+        for entry in Path("/proc").iterdir():
+            try:
+                stat = (entry / "stat").read_text()
+                if (entry.name.isdigit() and int(stat.rsplit(")", 1)[1].split()[1]) == tents_idle.proc.pid
+                        and b"spawn_main" in (entry / "cmdline").read_bytes()):
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+        return pids
+
+    clients = [KumoEnvClient(base_url=tents_idle.url, retries=10, backoff_s=0.5).sync() for _ in range(2)]
+    try:
+        for c in clients:
+            c.connect()
+            c.reset(seed=1)
+        old = workers()
+        assert len(old) == 2
+        for pid in old:
+            os.kill(pid, signal.SIGKILL)
+        for c in clients:
+            with pytest.raises(EpisodeLost):
+                c.step(KumoAction(text="no answer"))
+        for c in clients:  # new sessions on new workers, in the two places the dead ones held
+            assert c.reset(seed=2).observation.instance_id
+            assert c.step(KumoAction(text="no answer")).done
+        assert set(workers()).isdisjoint(old)
+    finally:
+        for c in clients:
+            c.close()
+
+
 def test_trl_environment_offers_the_model_only_its_move():
     """TRL makes every public method but reset and get_reward a tool: closing is not one."""
     import inspect
