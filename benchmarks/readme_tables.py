@@ -1,4 +1,5 @@
-"""Regenerate the performance tables of README.md and docs/grid.md from the benchmark JSON files.
+"""Regenerate the performance tables of README.md, docs/grid.md and docs/integrations.md from the
+benchmark JSON files.
 
 Each table sits between ``<!-- perf:NAME:start -->`` and ``<!-- perf:NAME:end -->`` and is rewritten
 from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
@@ -9,7 +10,9 @@ from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
 * ``grid`` (README): CPU (wall) ms per generated instance, ours beside Tatham's per-game marginal
   CPU, one row per puzzle of ``results/grid.json``;
 * ``grid-full`` (docs/grid.md): every column of ``results/grid.json``, one row per preset, as
-  ``benchmarks/grid.py`` prints it (its ``table``).
+  ``benchmarks/grid.py`` prints it (its ``table``);
+* ``serve`` (docs/integrations.md): ``kumo-gym serve`` under load (``benchmarks/serve.py``), one
+  row per environment, server, workers and concurrent sessions, and the 16-core projection.
 
 Usage: ``python benchmarks/readme_tables.py`` (``--check`` exits 1 when either file is stale).
 """
@@ -135,10 +138,38 @@ def grid_full_table() -> str:
     return table(_load("grid")["rows"])
 
 
+def serve_table() -> str:
+    d = _load("serve")
+    lines = [(f"Method: {d['method']}. {d['seconds_per_cell']:g} s per cell; 1-minute load average "
+              f"{d['load_avg_1m_start']:.1f} at the start and {d['load_avg_1m_end']:.1f} at the end, on "
+              f"{d['cpus']} cores shared by the servers, the load generator and the machine's other work. "
+              "*server cores*: CPU seconds per second of every server process; *RSS (PSS)*: the server's memory "
+              "with all the sessions open."), "",
+             ("| env | server | workers | sessions | episodes/s | p50 / p95 / p99 ms | errors | server cores | "
+              "client cores | server CPU ms per episode | RSS (PSS) MB | mismatches |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        head = f"| {r['env']} | {r['server']} | {r['workers']} | {r['sessions']} |"
+        if "skipped" in r:
+            lines.append(f"{head} skipped: {r['skipped']} | | | | | | | |")
+            continue
+        per = r["server_cpu_ms_per_episode"]
+        lines.append(f"{head} {_n(r['episodes_per_s'])} | {_n(r['p50_ms'])} / {_n(r['p95_ms'])} / {_n(r['p99_ms'])} | "
+                     f"{r['errors']} | {r['server_cores']:.2f} | {r['client_cores']:.2f} | "
+                     f"{_n(per) if per else '-'} | {r['server_rss_mb']:.0f} ({r['server_pss_mb']:.0f}) | "
+                     f"{r['mismatches']} of {r['episodes_checked']} |")
+    for env, proj in d.get("projection_16_cores", {}).items():
+        lines += ["", (f"Projection for {env} (not measured): {proj['server_cpu_ms_per_episode']:.1f} server CPU ms "
+                       f"per episode, so about {proj['episodes_per_s_per_core']:,.0f} episodes/s per core and "
+                       f"{proj['episodes_per_s_16_workers']:,} with 16 workers on 16 free cores "
+                       f"({proj['assumes']}).")]
+    return "\n".join(lines)
+
+
 TABLES = {"coldstart": coldstart_table, "planning": planning_table, "grid": grid_table,
-          "grid-full": grid_full_table}
+          "grid-full": grid_full_table, "serve": serve_table}
 #: the files whose tables are regenerated, relative to the repository root
-FILES = ("README.md", "docs/grid.md")
+FILES = ("README.md", "docs/grid.md", "docs/integrations.md")
 
 
 def regenerate(text: str) -> str:

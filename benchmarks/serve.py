@@ -25,8 +25,9 @@ environment (``KumoEnvironment``), which is what ``kumo-gym serve`` was before i
 server; ``--max-concurrent-envs 1024`` so that its default limit of 1 does not refuse sessions.
 
 The machine this runs on has 2 cores, shared by the server and the load generator: what 16
-cores would give is projected from the measured server CPU per episode (``projection_16_cores``
-in the JSON: 16 workers, the load generator elsewhere) and is labelled as a projection.
+cores would give is projected from the median server CPU per episode at 64 and 256 sessions
+(``projection_16_cores`` in the JSON: 16 workers, the load generator elsewhere) and is labelled
+as a projection.
 
 Prints a table and writes ``benchmarks/results/serve.json``. Linux only (/proc).
 """
@@ -55,6 +56,7 @@ from _common import print_table, write_result
 ENVS = {"KUMO easy": ("kumo_gym/KUMO-v0", {"difficulty": "easy"}),
         "Tents easy": ("kumo_gym/Tents-v0", {"difficulty": "easy"})}
 TICK = os.sysconf("SC_CLK_TCK")
+CALL_TIMEOUT_S = 30  # a call unanswered this long counts as an error
 
 REFERENCE_SERVER = r"""
 import json, sys
@@ -202,7 +204,7 @@ async def run_cell(url: str, plans: list[dict], sessions: int, seconds: float, s
     async def call(ws, message: dict) -> dict:
         t = time.perf_counter()
         await ws.send(json.dumps(message))
-        reply = json.loads(await ws.recv())
+        reply = json.loads(await asyncio.wait_for(ws.recv(), CALL_TIMEOUT_S))
         done = time.perf_counter()
         if in_window(done):
             latencies.append(done - t)
@@ -249,7 +251,7 @@ async def run_cell(url: str, plans: list[dict], sessions: int, seconds: float, s
         await asyncio.sleep(0.05)
     pids = process_tree(server_pid)
     go.set()
-    warm_deadline = time.perf_counter() + 120
+    warm_deadline = time.perf_counter() + 60
     while len(warmed) < sessions and time.perf_counter() < warm_deadline:
         await asyncio.sleep(0.05)
     rss, pss = memory_mb(pids)
@@ -260,7 +262,10 @@ async def run_cell(url: str, plans: list[dict], sessions: int, seconds: float, s
     cpu1, client1 = cpu_seconds(pids), resource.getrusage(resource.RUSAGE_SELF)
     window["stop"] = True
     await asyncio.gather(*tasks)
-    health = await asyncio.to_thread(lambda: json.loads(urllib.request.urlopen(url + "/health", timeout=60).read()))
+    try:
+        health = await asyncio.to_thread(lambda: json.loads(urllib.request.urlopen(url + "/health", timeout=60).read()))
+    except OSError as e:  # a server whose loop is stuck: said in the row
+        health = {"error": f"{type(e).__name__}: {e}"}
 
     expected = {p["seed"]: p for p in plans}
     mismatches = sum(1 for seed, instance_id, replies in played
@@ -276,7 +281,7 @@ async def run_cell(url: str, plans: list[dict], sessions: int, seconds: float, s
             "server_cpu_ms_per_episode": round((cpu1 - cpu0) * 1e3 / episodes, 2) if episodes else None,
             "server_rss_mb": round(rss, 1), "server_pss_mb": round(pss, 1), "server_processes": len(pids),
             "episodes_checked": len(played), "mismatches": mismatches,
-            "health_after": {k: health.get(k) for k in ("sessions", "max_sessions", "workers")}}
+            "health_after": {k: health.get(k) for k in ("sessions", "max_sessions", "workers", "error") if k in health}}
 
 
 def main(argv=None) -> int:
@@ -301,21 +306,34 @@ def main(argv=None) -> int:
         servers = [("kumo-gym serve", w) for w in args.workers]
         if not args.no_reference and name == "KUMO easy":
             servers.append(("openenv-core server", None))
-        for server, workers in servers:
-            proc, url = start_server(env_id, kw, workers)
-            try:
-                for sessions in args.sessions:
+        # every server up at once, the cells interleaved: a change in the machine's load between
+        # cells hits the servers alike
+        running = []
+        try:
+            for server, workers in servers:
+                running.append((server, workers, *start_server(env_id, kw, workers)))
+            stuck = set()
+            for sessions in args.sessions:
+                for server, workers, proc, url in running:
+                    if url in stuck:
+                        rows.append({"env": name, "server": server, "workers": workers or 1, "sessions": sessions,
+                                     "skipped": "the server stopped answering in a smaller cell"})
+                        continue
                     row = asyncio.run(run_cell(url, plans, sessions, args.seconds, proc.pid))
-                    row = {"env": name, "server": server, "workers": workers or 1, **row}
+                    if "error" in row["health_after"]:
+                        stuck.add(url)
+                    row = {"env": name, "server": server, "workers": workers or 1, **row,
+                           "load_avg_1m": os.getloadavg()[0]}
                     rows.append(row)
                     print(f"  {server:20s} workers={workers or 1} sessions={sessions:4d}: {row['episodes_per_s']:7.1f} "
-                          f"episodes/s  p99 {row['p99_ms']:8.1f} ms  errors {row['errors']}  server {row['server_cores']} "
-                          f"cores  client {row['client_cores']}  RSS {row['server_rss_mb']:.0f} MB  mismatches "
-                          f"{row['mismatches']}", flush=True)
-            finally:
-                log = stop_server(proc)
-            rows[-1]["server_log_lines"] = len(log.splitlines())
+                          f"episodes/s  p99 {row['p99_ms']:8.1f} ms  errors {row['errors']}  server "
+                          f"{row['server_cores']} cores  client {row['client_cores']}  RSS {row['server_rss_mb']:.0f} MB  "
+                          f"mismatches {row['mismatches']}", flush=True)
+        finally:
+            for *_, proc, _url in running:
+                stop_server(proc)
 
+    rows.sort(key=lambda r: (r["env"], r["server"] != "kumo-gym serve", r["workers"], r["sessions"]))
     print()
     print_table([("env", "<11"), ("server", "<20"), ("workers", ">7"), ("sessions", ">8"), ("episodes/s", ">10.1f"),
                  ("p50 ms", ">8.1f"), ("p95 ms", ">8.1f"), ("p99 ms", ">8.1f"), ("errors", ">6"),
@@ -323,14 +341,17 @@ def main(argv=None) -> int:
                  ("mismatch", ">8")],
                 [(r["env"], r["server"], r["workers"], r["sessions"], r["episodes_per_s"], r["p50_ms"], r["p95_ms"],
                   r["p99_ms"], r["errors"], r["server_cores"], r["client_cores"], r["server_rss_mb"],
-                  r["server_pss_mb"], r["mismatches"]) for r in rows])
+                  r["server_pss_mb"], r["mismatches"]) for r in rows if "skipped" not in r])
+    for r in rows:
+        if "skipped" in r:
+            print(f"{r['env']}  {r['server']}  {r['sessions']} sessions: skipped ({r['skipped']})")
 
     projection = {}
     for name in args.envs:
         ours = [r for r in rows if r["env"] == name and r["server"] == "kumo-gym serve" and r["sessions"] >= 64
                 and r["server_cpu_ms_per_episode"]]
         if ours:
-            ms = min(r["server_cpu_ms_per_episode"] for r in ours)
+            ms = float(np.median([r["server_cpu_ms_per_episode"] for r in ours]))
             projection[name] = {"server_cpu_ms_per_episode": ms, "episodes_per_s_per_core": round(1e3 / ms, 1),
                                 "episodes_per_s_16_workers": round(16 * 1e3 / ms),
                                 "assumes": "16 worker processes on 16 free cores, the load generator on other "
@@ -340,11 +361,13 @@ def main(argv=None) -> int:
                   f"16 workers on 16 free cores: about {16e3 / ms:,.0f} episodes/s (projection)")
     result = {"benchmark": "serve", "python": platform.python_version(), "machine": platform.machine(),
               "cpus": os.cpu_count(), "load_avg_1m_start": load_start, "seconds_per_cell": args.seconds,
-              "method": "kumo-gym serve ENV --difficulty easy --workers W (other settings default) on loopback; one "
-                        "asyncio client process with one websockets connection per session, all open before the "
+              "method": "kumo-gym serve ENV --difficulty easy --workers W (other settings default) on loopback, "
+                        "every server of an environment up at once and the cells interleaved; one asyncio client process with one websockets connection per session, all open before the "
                         "timed window; each session plays reset(seed) + the oracle's moves back to back; latency = "
                         "send to reply of one call; server CPU from /proc over every server process; mismatches = "
-                        "episodes whose replies differ from the same episode played in-process",
+                        "episodes whose replies differ from the same episode played in-process; after a warm-up in which every "
+                        "session finishes an episode, the window counts the episodes and calls that end in it; a call "
+                        f"unanswered for {CALL_TIMEOUT_S} s is an error",
               "rows": rows, "projection_16_cores": projection}
     result["load_avg_1m_end"] = os.getloadavg()[0]
     write_result(args.out, result, indent=1)
