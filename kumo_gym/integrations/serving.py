@@ -3,8 +3,9 @@
 A trainer reaches the suite through one WebSocket session per rollout worker (TRL's
 ``environment_factory``, OpenEnv clients), often hundreds at once. The server speaks OpenEnv's
 protocol (``/ws`` messages ``reset``/``step``/``state``/``close``, answered by ``observation``,
-``state`` and ``error`` messages; ``/health``, ``/schema``, ``/metadata``, ``/reset``) and is
-built as follows:
+``state`` and ``error`` messages; ``/health``, ``/schema``, ``/metadata``, ``/openapi.json``,
+``POST /reset``, and a ``POST /step`` that answers 409 because plain HTTP keeps no episode; OpenEnv's
+``openenv validate --url`` passes) and is built as follows:
 
 * **Processes.** ``workers`` server processes share one listening socket (uvicorn's supervisor;
   a worker that dies is replaced); the kernel hands each new connection to one of them, and the
