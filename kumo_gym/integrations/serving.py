@@ -76,7 +76,8 @@ MESSAGE_TYPES = ("reset", "step", "state", "close")
 log = logging.getLogger("kumo_gym.serve")
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
-_CLOSE_MEANINGS = {1002: "protocol error", 1005: "the connection dropped without a close frame", 1003: "unsupported data", 1006: "the connection dropped without a close frame",
+_DROPPED = "the connection dropped without a close frame"
+_CLOSE_MEANINGS = {1002: "protocol error", 1003: "unsupported data", 1005: _DROPPED, 1006: _DROPPED,
                    1007: "a text frame that is not UTF-8", 1008: "policy violation", 1009: "a frame over the size limit",
                    1011: "server error or keepalive ping timeout"}
 
