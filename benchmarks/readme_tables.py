@@ -144,7 +144,10 @@ def serve_table() -> str:
               f"{d['load_avg_1m_start']:.1f} at the start and {d['load_avg_1m_end']:.1f} at the end, on "
               f"{d['cpus']} cores shared by the servers, the load generator and the machine's other work. "
               "*server cores*: CPU seconds per second of every server process; *RSS (PSS)*: the server's memory "
-              "with all the sessions open."), "",
+              "with all the sessions open."
+              + (" The kernel's autogroup scheduling was on: the run (load generator and every server process "
+                 "together) got one share of the CPU beside each other busy session on the machine, so a second "
+                 "worker process did not get the server more CPU." if d.get("sched_autogroup") else "")), "",
              ("| env | server | workers | sessions | episodes/s | p50 / p95 / p99 ms | errors | server cores | "
               "client cores | server CPU ms per episode | RSS (PSS) MB | mismatches |"),
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]

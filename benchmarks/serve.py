@@ -22,12 +22,14 @@ episode played in-process (instance id, and each step's feedback, reward, status
 Reference, in the same run: openenv-core's own server (``create_fastapi_app``: one process,
 one event loop, a thread per session, environments run on those threads) serving the same
 environment (``KumoEnvironment``), which is what ``kumo-gym serve`` was before it had its own
-server; ``--max-concurrent-envs 1024`` so that its default limit of 1 does not refuse sessions.
+server; ``max_concurrent_envs=1024``, so that its default limit of 1 does not refuse sessions.
 
-The machine this runs on has 2 cores, shared by the server and the load generator: what 16
-cores would give is projected from the median server CPU per episode at 64 and 256 sessions
-(``projection_16_cores`` in the JSON: 16 workers, the load generator elsewhere) and is labelled
-as a projection.
+The machine this runs on has 2 cores, shared by the server and the load generator. Where the
+kernel's autogroup scheduling is on (``sched_autogroup`` in the JSON), the whole run gets one
+share of the CPU beside every other busy login session on the machine, so more worker processes
+do not get it more CPU; ``server cores`` says what the server got. What 16 cores would give is
+projected from the median server CPU per episode at 64 and 256 sessions (``projection_16_cores``
+in the JSON: 16 workers, the load generator elsewhere) and is labelled as a projection.
 
 Prints a table and writes ``benchmarks/results/serve.json``. Linux only (/proc).
 """
@@ -370,6 +372,10 @@ def main(argv=None) -> int:
                         f"unanswered for {CALL_TIMEOUT_S} s is an error",
               "rows": rows, "projection_16_cores": projection}
     result["load_avg_1m_end"] = os.getloadavg()[0]
+    try:  # with autogroup on, the kernel gives each login session (this run: client and servers together) one share
+        result["sched_autogroup"] = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        result["sched_autogroup"] = None
     write_result(args.out, result, indent=1)
     return 0
 
