@@ -3,9 +3,9 @@
 Protocol:
 
 1. Pick a domain ``D`` and split it into an in-distribution half ``IND`` and an
-   out-of-distribution half ``OOD`` (the KUMO family's ``split_domain`` when it is available;
-   otherwise ``IND`` is ``D`` itself and ``OOD`` the other built-in domains, and the script says
-   so).
+   out-of-distribution half ``OOD`` with ``kumo_gym.analysis.kumo.split_domain`` (disjoint
+   truths). The halves are ``Domain`` objects, passed to the environment as they are
+   (``domain=split.ind``); each stands in parameters, records and traces as its fingerprint.
 2. Declare a domain ``H`` held out. The held-out guard is exercised: building training data from
    ``H`` raises ``ContaminationError``, and training refuses any instance of the evaluation sets.
 3. SFT on golden (oracle) trajectories of ``IND`` at one difficulty (``--difficulty``).
@@ -29,20 +29,19 @@ ENV = "kumo_gym/KUMO-v0"
 
 
 def domain_sets(domain: str, out: Path) -> tuple[dict, dict, str]:
-    """Env kwargs for IND and OOD: the two halves of the KUMO IND/OOD split of ``domain``."""
+    """Env kwargs for IND and OOD: the two halves of the KUMO IND/OOD split of ``domain`` (also
+    written to ``out`` as JSON, so that the run's records can be replayed and inspected later)."""
     from kumo_gym.analysis.kumo import split_domain
     from kumo_gym.envs.kumo.domain import load_domain
 
     split = split_domain(load_domain(domain))
-    paths = []
+    out.mkdir(parents=True, exist_ok=True)
     for name, half in (("ind", split.ind), ("ood", split.ood)):
-        p = out / f"{domain}-{name}.json"
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(json.dumps(half.to_dict(), indent=1))
-        paths.append(str(p))
-    return ({"domain": paths[0]}, {"domain": paths[1]},
+        (out / f"{domain}-{name}.json").write_text(json.dumps(half.to_dict(), indent=1))
+    return ({"domain": split.ind}, {"domain": split.ood},
             (f"IND/OOD: split_domain halves of {domain!r} by truth {split.units} "
-            f"({len(split.ind.truths)} / {len(split.ood.truths)} truths, {len(split.cut_actions)} cut actions)"))
+            f"({len(split.ind.truths)} / {len(split.ood.truths)} truths, {len(split.cut_actions)} cut actions; "
+            f"fingerprints {split.ind.fingerprint[:12]} / {split.ood.fingerprint[:12]})"))
 
 
 def main(argv=None) -> int:

@@ -83,6 +83,15 @@ class Task(ABC):
         check_choice("difficulty", difficulty, list(self.difficulties))
         return difficulty
 
+    def plain_kwargs(self, kwargs: dict) -> dict:
+        """``kwargs`` with every value given as a Python object (a KUMO ``Domain``) replaced by the
+        plain JSON value that stands for it, so the kwargs can be hashed, recorded and compared.
+
+        :meth:`resolve_params` applies it, and so does everything that records environment kwargs
+        (dataset records, evaluation specs). Default: ``kwargs`` unchanged.
+        """
+        return kwargs
+
     def resolve_params(self, difficulty: str | None = None, **params) -> dict:
         """Merge a difficulty preset with explicit parameters and validate the result.
 
@@ -92,6 +101,7 @@ class Task(ABC):
         accepted = self.accepted_params()
         for key in params:
             check_choice("parameter", key, sorted(set(accepted) | {"difficulty"}))
+        params = self.plain_kwargs(params)
         merged: dict[str, Any] = {}
         if difficulty is None and not params:
             difficulty = self.default_difficulty

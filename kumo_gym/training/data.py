@@ -202,8 +202,8 @@ class RecordMaker:
 
         check_choice("prompt_format", prompt_format, PROMPT_FORMATS)
         self.env_id = env_id
-        self.env_kwargs = dict(env_kwargs or {})
         self.task = get_task(env_id)
+        self.env_kwargs = self.task.plain_kwargs(dict(env_kwargs or {}))  # recorded in every row
         self.family = entry(env_id).family
         self.prompt_format = prompt_format
         self.with_golden = with_golden

@@ -46,6 +46,15 @@ class EvalSpec:
     env_id: str
     kwargs: dict = field(default_factory=dict)
 
+    def __post_init__(self):
+        # objects given in code (a KUMO Domain) become the JSON values that stand for them, so the
+        # spec can be hashed, labelled and written to the run's manifest
+        try:
+            task = get_task(self.env_id)
+        except ConfigError:
+            return  # an unknown id is reported where the spec is used
+        object.__setattr__(self, "kwargs", task.plain_kwargs(dict(self.kwargs)))
+
     @property
     def mode(self) -> str:
         return self.kwargs.get("mode") or entry(self.env_id).modes[0]

@@ -100,6 +100,14 @@ class Domain:
     action_units: dict = field(default_factory=dict)
     provenance: dict = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # the full content runs to tens of kilobytes; error messages and logs need only its identity
+        try:
+            fp = self.fingerprint[:12] + "..."
+        except (AttributeError, TypeError, KeyError, ValueError):  # a hand-built, malformed Domain
+            fp = "(malformed)"
+        return f"Domain(name={self.name!r}, {len(self.truths)} truths, {len(self.actions)} actions, fingerprint={fp})"
+
     # ---- views ------------------------------------------------------------------------------
     @property
     def label(self) -> str:
@@ -516,8 +524,70 @@ def resolve_domain_path(spec: str, *, allow_path: bool = True) -> Path:
     raise ConfigError(f"domain {spec[:200]!r} is not a JSON file nor one of: {choices}")
 
 
+#: problems of a domain given from code that refuse it even when an instance could still be drawn:
+#: a field of the wrong type, an action whose outcomes are missing or malformed (a file with these
+#: defects, official data, is read leniently instead: the defect is dropped with an issue)
+_STRICT_CODES = ("bad_field", "action_without_outcomes", "unusable_action")
+_REQUIRED_FIELDS = (("truths", "a list of names"), ("outcomes", "a dict of action -> {type, states}"))
+
+
+def domain_from_code(spec: Domain | dict) -> Domain:
+    """A usable Domain from a Domain object or its JSON form (a dict in our schema or KUMO's).
+
+    The result is the domain re-read from its JSON form, so a Domain object and its ``to_dict()``
+    give the same domain, fingerprint and instances. Unlike a file, whose defects are dropped with
+    an issue (§3), a domain built in code must be well formed: a missing field, a field of the
+    wrong type or a malformed action raises ConfigError naming it.
+    """
+    if isinstance(spec, Domain):
+        try:
+            obj = spec.to_dict()
+        except (AttributeError, TypeError, KeyError, ValueError) as e:
+            raise ConfigError(f"the Domain object {str(getattr(spec, 'name', '?'))[:80]!r} is malformed "
+                              f"({type(e).__name__}: {str(e)[:200]}); build it with import_kumo_domain or "
+                              "pass its JSON form as a dict") from None
+    elif isinstance(spec, dict):
+        obj = spec
+    else:
+        raise ConfigError(f"domain {str(spec)[:80]!r} is not a Domain or a dict")
+    for key, what in _REQUIRED_FIELDS:
+        if key not in obj:
+            raise ConfigError(f"the domain dict has no field {key!r} ({what}); it has: "
+                              f"{', '.join(map(str, list(obj)[:20])) or '(no fields)'}")
+    domain, issues = import_kumo_domain(obj)
+    for i in issues:
+        if i.code in _STRICT_CODES and (i.severity == "error" or i.code != "bad_field"):
+            what = i.message.removesuffix("; ignored").removesuffix("; dropped")
+            if i.code == "action_without_outcomes":
+                what = (f"field 'outcomes' of action {i.action!r} must be {{'type': 'str'|'float', 'states': "
+                        "[{'state': ..., 'rules_out': [names]}, ...]}} with at least one state")
+            raise ConfigError(f"domain {domain.name!r} is malformed: {what}")
+    return check_domain(domain, issues)
+
+
+#: domains given from code in this process, by fingerprint (:func:`register_domain`)
+_FROM_CODE: dict[str, Domain] = {}
+FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
+
+
+def register_domain(spec: Domain | dict) -> str:
+    """Make a domain built in code (a Domain object, e.g. a ``split_domain`` half, or its JSON
+    dict) nameable by its fingerprint in this process; returns the fingerprint.
+
+    The fingerprint is a hash of the domain's content, so it stands for the domain wherever a
+    name is stored (an environment's parameters, an instance's ``params``, item seeds): the same
+    content gives the same instances in any process, and an instance stays playable anywhere,
+    because it carries its own outcomes.
+    """
+    domain = domain_from_code(spec)
+    fp = domain.fingerprint
+    _FROM_CODE.setdefault(fp, domain)
+    return fp
+
+
 def load_domain(spec: str | dict | Domain, *, allow_path: bool = True) -> Domain:
-    """A usable Domain from a registered name, a path (``allow_path``), a dict, or a Domain.
+    """A usable Domain from a registered name, a path (``allow_path``), a dict, a Domain, or the
+    fingerprint of a domain given from code in this process (:func:`register_domain`).
 
     A domain that can hold no playable instance raises ConfigError (:func:`check_domain`).
     """
@@ -526,6 +596,11 @@ def load_domain(spec: str | dict | Domain, *, allow_path: bool = True) -> Domain
     if isinstance(spec, dict):
         domain, issues = import_kumo_domain(spec)
         return check_domain(domain, issues)
+    if isinstance(spec, str) and FINGERPRINT.match(spec):
+        if spec in _FROM_CODE:
+            return _FROM_CODE[spec]
+        raise ConfigError(f"domain {spec!r} is a fingerprint, but no domain with it was given in this process; "
+                          "pass the Domain object or its JSON dict as domain=")
     path = resolve_domain_path(spec, allow_path=allow_path)
     domain, issues = _load_file(str(path), path.stat().st_mtime)
     return check_domain(domain, list(issues))

@@ -23,7 +23,7 @@ from ...solvers.kumo import outcome_matches
 from ..base import to_charset
 from ..interactive import InteractiveEnv
 from .book import BOOK_FORMATS, plural, render_book
-from .domain import TYPES, Domain, bad_name, builtin_domain_names, load_domain
+from .domain import FINGERPRINT, TYPES, Domain, bad_name, builtin_domain_names, load_domain, register_domain
 from .generate import (
     MAX_TOTAL,
     generate_instance,
@@ -41,13 +41,12 @@ PROCEDURAL = "procedural"
 KEYSPACES = ("train", "heldout")
 MAX_NAME = 500  # longer answer regions are not names; refusing them keeps matching cheap
 MAX_NAMES = 10_000  # names in one single-turn answer (far above any real trajectory)
-_FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
 
 _HELDOUT: set[str] = set()
 
 
 def _fingerprint_of(domain: str | Domain) -> str:
-    if isinstance(domain, str) and _FINGERPRINT.match(domain):
+    if isinstance(domain, str) and FINGERPRINT.match(domain):
         return domain
     return load_domain(domain).fingerprint
 
@@ -98,14 +97,15 @@ def procedural_domain(seed: int, keyspace: str = "train") -> Domain:
 class KumoParams(Params):
     """Parameters of ``kumo_gym/KUMO-v0`` (``specs/kumo.md`` §5, §7, §12, §14)."""
 
-    domain: str = param(ANY_DOMAIN, doc="a built-in domain name, a JSON path (ours or KUMO-style), 'any' (a random "
+    domain: str = param(ANY_DOMAIN, doc="a built-in domain name, a JSON path (ours or KUMO-style), a Domain object "
+                        "or its JSON dict (e.g. a split_domain half; stored as its fingerprint), 'any' (a random "
                         "trainable built-in domain per episode) or 'procedural' (a fresh procedural domain per "
                         "episode, drawn from procedural_keyspace)")
     n_truths: int = param(4, lo=2, hi=MAX_TOTAL - 1, doc="candidate truths per instance")
     n_actions: int = param(6, lo=1, hi=MAX_TOTAL - 2, doc="tests per instance (n_truths + n_actions <= 62)")
     heldout_domains: list | None = param(  # noqa: RUF009 - param() is a dataclasses.field; None is the default
-        None, kind=list, doc="domains (names, paths or fingerprints) that training builders must refuse; stored as "
-        "fingerprints")
+        None, kind=list, doc="domains (names, paths, fingerprints, Domain objects or dicts) that training builders "
+        "must refuse; stored as fingerprints")
     procedural_keyspace: str = param("train", choices=KEYSPACES, doc="seed key-space of domain='procedural': "
                                      "'heldout' domains are held out by construction (§12)")
     forbid_giveaway: bool = param(False, doc="reject instances with a truth no test relates to (§5 step 10)")
@@ -175,11 +175,21 @@ class KumoTask(SystemAndUser, InteractiveTask):
                       "earns nothing")
 
     # ---- parameters -----------------------------------------------------------------------------
-    def resolve_params(self, difficulty: str | None = None, **params) -> dict:
-        held = params.get("heldout_domains")
-        if isinstance(held, (str, tuple)):  # one name, or a tuple: the natural spellings of a list
-            params["heldout_domains"] = [held] if isinstance(held, str) else list(held)
-        return super().resolve_params(difficulty, **params)
+    def plain_kwargs(self, kwargs: dict) -> dict:
+        """A ``domain`` (or ``heldout_domains`` entry) given as a Domain object or its JSON dict
+        becomes its fingerprint, registered for this process (:func:`register_domain`): JSON-safe in
+        params, records and instances, and the same content draws the same instances in any
+        process. A malformed dict raises ConfigError naming the bad field."""
+        kw = dict(kwargs)
+        held = kw.get("heldout_domains")
+        if isinstance(held, (str, tuple, Domain)):  # one domain, or a tuple: the natural spellings of a list
+            kw["heldout_domains"] = list(held) if isinstance(held, tuple) else [held]
+        if isinstance(kw.get("heldout_domains"), list):
+            kw["heldout_domains"] = [register_domain(x) if isinstance(x, (Domain, dict)) else x
+                                     for x in kw["heldout_domains"]]
+        if isinstance(kw.get("domain"), (Domain, dict)):
+            kw["domain"] = register_domain(kw["domain"])
+        return kw
 
     def validate_params(self, params: dict) -> dict:
         p = dict(params)
@@ -714,7 +724,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         d = instance.data
         fp = d.get("domain_fingerprint")
         # an instance's own params may only add fingerprints: names in data are never resolved
-        extra = [x for x in instance.params.get("heldout_domains") or () if isinstance(x, str) and _FINGERPRINT.match(x)]
+        extra = [x for x in instance.params.get("heldout_domains") or () if isinstance(x, str) and FINGERPRINT.match(x)]
         if d.get("domain_label") == "heldout" or fp in heldout_fingerprints(extra):
             raise ContaminationError(f"domain {d.get('domain')!r} is held out; its instances must not be used "
                                      "for training")
