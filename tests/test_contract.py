@@ -178,6 +178,61 @@ def test_corrupted_gold_scores_below_one(env_id):
         assert not verdict.solved and verdict.reward < 1.0 and verdict.score < 1.0, (bad, verdict.message)
 
 
+def _check_answer_picture(task, inst, answer, verdict: dict):
+    """The picture of ``answer`` shows its final state and frames exactly what it says it marks."""
+    from kumo_gym.envs.raster import MARK, MARK_ALSO
+
+    pic = task.answer_picture(inst, answer, verdict)
+    state = task.final_state(inst, answer)
+    if state is None:
+        assert pic is None  # a label or a claim: nothing to draw beyond the puzzle
+        return None
+    assert pic is not None and pic.text and pic.caption
+    json.dumps(pic.marks)
+    if pic.image is None:
+        return pic
+    img = pic.image
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and min(img.shape[:2]) >= 60
+    outside = np.ones(img.shape[:2], bool)
+    for m in pic.marks:
+        if "box" not in m:
+            continue
+        x0, y0, x1, y1 = m["box"]
+        region = img[y0:y1, x0:x1]
+        if m["first"]:
+            ring = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]])
+            assert (ring == MARK).all(), m
+        else:
+            assert (region == MARK_ALSO).all(axis=-1).any(), m
+        outside[y0:y1, x0:x1] = False
+    # outside the marks: the final state as render_rgb draws it (not the puzzle's start)
+    assert (img[outside] == task.render_rgb(inst, state)[outside]).all()
+    return pic
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_answer_pictures_draw_the_final_state_and_mark_what_the_verdict_names(env_id):
+    """``kumo-gym report`` draws each answer's final state beside the puzzle: for the golden answer
+    and corrupted ones, the picture is the state the answer leaves, and its marks are what the
+    verdict names (the first failing cell of a grid, the ruling test of a KUMO play ...)."""
+    _, inst, _ = first_instance(env_id, seed=2)
+    task = get_task(env_id)
+    gold = task.solve(inst)
+    pic = _check_answer_picture(task, inst, gold, task.verify(inst, gold).to_dict())
+    if pic is not None and pic.image is not None and task.final_state(inst, gold) != task.final_state(inst, []):
+        assert not np.array_equal(pic.image, task.render_rgb(inst)), "the solved state is drawn as the puzzle"
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        bad = task.corrupt_answer(inst, gold, rng)
+        verdict = task.verify(inst, bad).to_dict()
+        pic = _check_answer_picture(task, inst, bad, verdict)
+        details = verdict["details"]
+        if pic is not None and details.get("first_error_cell") is not None:
+            assert pic.marks[0]["first"] and pic.marks[0]["at"] == details["first_error_cell"]
+        if pic is not None and details.get("ruled_out_by") is not None:
+            assert any(m["at"] == details["ruled_out_by"] and m["first"] for m in pic.marks)
+
+
 @pytest.mark.parametrize("env_id", IDS)
 def test_instance_and_verdict_json_round_trip(env_id):
     _, inst, _ = first_instance(env_id, seed=4)

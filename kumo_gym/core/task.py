@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .capabilities import AnswerPicture, ImageRendering
 from .errors import ConfigError, ParseError, check_choice
 from .extract import looks_truncated, split_thinking
 from .instance import Instance
@@ -269,6 +270,29 @@ class Task(ABC):
     def render(self, instance: Instance, state: Any = None) -> str:
         """A text picture of the instance (or of ``state``) for people."""
         return self.prompt(instance)
+
+    # ---- pictures of answers (kumo-gym report) ------------------------------------------------
+    def final_state(self, instance: Instance, answer: Any) -> Any:
+        """The state a parsed answer leaves, as :meth:`render` (and ``render_rgb``) take it: a
+        grid puzzle's grid, a planning puzzle's state after its legal moves, a SPaRC path. None
+        where an answer is no state (a label, a prediction); the default."""
+        return None
+
+    def answer_picture(self, instance: Instance, answer: Any, verdict: dict) -> AnswerPicture | None:
+        """The final state of ``answer`` (a parsed answer-mode answer) drawn, with what ``verdict``
+        (a Verdict as a dict) names marked; None where the answer leaves no state to draw."""
+        state = self.final_state(instance, answer)
+        return None if state is None else self.state_picture(instance, state, verdict)
+
+    def state_picture(self, instance: Instance, state: Any, verdict: dict, move: Any = None) -> AnswerPicture:
+        """``state`` drawn, with what ``verdict`` names marked; ``move`` is the move the verdict
+        refuses where the caller knows it (the last move of interactive play).
+
+        The default draws ``render_rgb`` (where the family has it) and :meth:`render` and marks
+        nothing; families whose verdicts name cells or moves mark them.
+        """
+        image = self.render_rgb(instance, state) if isinstance(self, ImageRendering) else None
+        return AnswerPicture(image=image, text=self.render(instance, state), caption="The final state.")
 
     def difficulty_of(self, instance: Instance) -> str | None:
         d = instance.params.get("difficulty")

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError
 from ...core.extract import boxed_contents, normalize_quotes, tail
 from ...core.instance import Instance
@@ -69,6 +69,45 @@ def _explored_shown(instance) -> tuple[Any, Any]:
     if ref is not None and _options(instance).get("faithful_labels"):
         return ref["state"], ref.get("clue")
     return item.get("explored"), item.get("explored_clue")
+
+
+def changed_cells(before, after, limit: int = 50) -> list[tuple[list[int], Any, Any]]:
+    """Where the visible state ``after`` differs from ``before``: ``(index, old, new)`` for each
+    differing entry of two lists of the same shape (a Sudoku cell ``[r, c]``, a vertex ``[v]``, a
+    table cell); empty when the shapes differ (Game of 24's shorter list)."""
+    out: list = []
+
+    def walk(a, b, at):
+        if len(out) >= limit:
+            return
+        if isinstance(a, list) and isinstance(b, list):
+            if len(a) == len(b):
+                for i, (x, y) in enumerate(zip(a, b)):
+                    walk(x, y, at + [i])
+            return
+        if a != b:
+            out.append((at, a, b))
+
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        walk(before, after, [])
+    return out
+
+
+def move_picture(rules, data, shown, current, refused=None, heading: str = "State") -> AnswerPicture:
+    """A FineReason state as text, with the cells a move changes from ``current`` listed and
+    marked: the submitted state's own changes, or those of the ``refused`` move."""
+    text = f"{heading} =\n{_format_any(rules, data, shown)}"
+    moved = shown if refused is None else refused
+    if refused is not None:
+        text += f"\nRefused move: Next state: {format_value(refused) if isinstance(refused, list) else refused!r}"
+    changes = changed_cells(current, moved)
+    if changes:
+        text += "\n" + ("The refused move changes" if refused is not None else "Changed from the current state") + ": "
+        text += "; ".join(f"{tuple(at)} {old!r} -> {new!r}" for at, old, new in changes[:12])
+    marks = [{"what": "cell", "at": at, "first": i == 0, "old": old, "new": new} for i, (at, old, new) in enumerate(changes)]
+    caption = f"{heading}, as text" + ("; the refused move's changes are listed." if refused is not None else
+                                       "; the cells that differ from the current state are listed." if changes else ".")
+    return AnswerPicture(text=text, marks=marks, caption=caption)
 
 
 def _format_any(rules, data, state) -> str:
@@ -204,6 +243,13 @@ class FineReasonTask(Task):
 
     def validate_instance(self, instance: Instance) -> None:
         validate_item(instance.data)
+
+    def render(self, instance: Instance, state: Any = None) -> str:
+        """The current state of the item (its label is the answer, so it is not shown)."""
+        item = instance.data
+        rules = rules_for(item["puzzle"], _options(instance))
+        return (f"{TITLES[item['puzzle']]}, current state S({item['depth']}) =\n"
+                f"{_format_any(rules, item['puzzle_data'], rules.visible(item['current']))}")
 
     def record_fields(self, instance: Instance) -> dict:
         item = instance.data
@@ -461,6 +507,16 @@ class StateTransitionTask(FineReasonTask):
         value, _ = extract_state_literal(text)
         return value
 
+    def final_state(self, instance: Instance, answer) -> Any:
+        """The next state as submitted."""
+        return answer if isinstance(answer, list) else None
+
+    def state_picture(self, instance: Instance, state, verdict: dict, move=None) -> AnswerPicture:
+        item = instance.data
+        rules = rules_for(item["puzzle"], _options(instance))
+        return move_picture(rules, item["puzzle_data"], state, rules.visible(item["current"]), None,
+                            "Next state as submitted")
+
     def score(self, instance, completion, **meta):
         verdict = super().score(instance, completion, **meta)
         if isinstance(completion, str):
@@ -715,6 +771,34 @@ class TreeWalkTask(InteractiveTask):
     def solve(self, instance: Instance) -> list:
         return self.golden_moves(instance)
 
+    def _walk(self, instance: Instance, answer: list) -> tuple[dict, Any]:
+        """The state the walk reaches, replayed as :meth:`verify` replays it, and its first
+        illegal move (None when every move is legal)."""
+        state = self.initial_state(instance)
+        for move in answer:
+            t = self.transition(instance, state, move)
+            if t.status == "illegal_move":
+                return state, move
+            state = t.state
+            if t.status == "solved":
+                break
+        return state, None
+
+    def final_state(self, instance: Instance, answer) -> dict | None:
+        return self._walk(instance, answer)[0] if isinstance(answer, list) else None
+
+    def answer_picture(self, instance: Instance, answer, verdict: dict) -> AnswerPicture | None:
+        """The state the walk reaches, with its first illegal move's changes listed."""
+        if not isinstance(answer, list):
+            return None
+        state, bad = self._walk(instance, answer)
+        return self.state_picture(instance, state, verdict, bad)
+
+    def state_picture(self, instance: Instance, state, verdict: dict, move=None) -> AnswerPicture:
+        rules, data = self._rules(instance)
+        now = rules.visible(state["path"][-1])
+        return move_picture(rules, data, now, now, move, f"State reached (depth {len(state['path']) - 1})")
+
     def golden_moves(self, instance: Instance) -> list:
         rules, data = self._rules(instance)
         return [rules.visible(s) for s in rules.solution_path(data)[1:]]
@@ -826,9 +910,7 @@ class TreeWalkTask(InteractiveTask):
         return f"Current state (depth {len(state['path']) - 1}) =\n{rules.format_state(state['path'][-1])}"
 
     def render(self, instance: Instance, state: Any = None) -> str:
-        if state is None:
-            return self.prompt(instance)
-        return self.render_state(instance, state)
+        return self.render_state(instance, self.initial_state(instance) if state is None else state)
 
 
 for _task in (StateCheckingTask, StateTransitionTask, TreeWalkTask):  # the manual's preset table, from the data

@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ...core.capabilities import AnswerPicture
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import Params, param
@@ -507,3 +508,40 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     def render_rgb(self, instance: Instance, state: Any = None) -> np.ndarray:
         grid = self.initial_grid(instance) if state is None else [list(r) for r in state]
         return render.render_rgb(self.sketch(instance, grid))
+
+    def final_state(self, instance: Instance, answer: Any) -> Any:
+        """The answer grid; None when it cannot be drawn (wrong shape, a symbol the puzzle forbids)."""
+        return [list(r) for r in answer] if self.answer_grid_error(instance, answer) is None else None
+
+    def state_picture(self, instance: Instance, state: Any, verdict: dict, move: Any = None) -> AnswerPicture:
+        """The grid with the cells ``verdict`` names framed: its first failing cell
+        (``details["first_error_cell"]``) in ``raster.MARK``, the other cells of the failing
+        checks (``details["violations"]``) in ``raster.MARK_ALSO``."""
+        H, W = self.dims(instance)
+        grid = [list(r) for r in state]
+        details = verdict.get("details") if isinstance(verdict.get("details"), dict) else {}
+
+        def cell(x) -> tuple[int, int] | None:
+            ok = isinstance(x, (list, tuple)) and len(x) == 2 and all(type(v) is int for v in x)
+            return (x[0], x[1]) if ok and 0 <= x[0] < H and 0 <= x[1] < W else None
+
+        first = cell(details.get("first_error_cell"))
+        rule_of: dict = {}
+        for v in details.get("violations") or []:
+            for x in (v.get("cells") or []) if isinstance(v, dict) else []:
+                if cell(x) is not None:
+                    rule_of.setdefault(cell(x), v.get("rule"))
+        sketch = self.sketch(instance, grid)
+        sketch.first_mark, sketch.marks = first, [c for c in rule_of if c != first]
+        marks = [{"what": "cell", "at": list(c), "first": c == first, "rule": rule_of.get(c),
+                  "box": list(render.cell_box(sketch, *c))} for c in ([first] if first else []) + sketch.marks]
+        if first is not None:
+            caption = (f"The answer grid. Framed in red: the first failing cell ({first[0]}, {first[1]})"
+                       + (f", rule {rule_of[first]}" if rule_of.get(first) else "")
+                       + (f"; in purple: {len(sketch.marks)} other cell(s) of failing checks." if sketch.marks else "."))
+        else:
+            caption = "The answer grid" + (" (every rule holds)." if verdict.get("status") == "solved" else ".")
+        words = "".join(f"\n{'first failing cell' if m['first'] else 'also named'}: ({m['at'][0]}, {m['at'][1]})"
+                        + (f" {m['rule']}" if m["rule"] else "") for m in marks[:20])
+        return AnswerPicture(image=render.render_rgb(sketch), text=render.render_text(sketch) + words, marks=marks,
+                             caption=caption)

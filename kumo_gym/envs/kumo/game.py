@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError, check_int
 from ...core.extract import split_thinking
 from ...core.instance import Instance
@@ -683,6 +683,41 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     def render(self, instance: Instance, state=None) -> str:
         return self.render_state(instance, state or [])
+
+    def final_state(self, instance: Instance, answer) -> list[str] | None:
+        """The tests a single-turn play names before its prediction."""
+        names = [answer] if isinstance(answer, str) else answer
+        if not isinstance(names, (list, tuple)):
+            return None
+        tests = []
+        for name in names:
+            hit = self.match_name(instance, name) if isinstance(name, str) else None
+            if hit is None or hit[0] == "truth":
+                break
+            tests.append(hit[1])
+        return tests
+
+    def state_picture(self, instance: Instance, state, verdict: dict, move=None) -> AnswerPicture:
+        """The game as it ended, as text: the tests run with their outcomes, the prediction, and
+        the test whose outcome rules the prediction out (the verdict's ``ruled_out_by``), marked
+        with ``<<`` (whether it was run or not)."""
+        d = instance.data
+        details = verdict.get("details") if isinstance(verdict.get("details"), dict) else {}
+        culprit, predicted = details.get("ruled_out_by"), details.get("predicted")
+        taken = [a for a in (state or []) if a in d["observations"]]
+        mark = "  << rules out the prediction"
+        lines = [f"Tests run: {len(taken)}"]
+        lines += [f"  {a}: {d['observations'][a]}" + (mark if a == culprit else "") for a in taken]
+        if culprit in d["observations"] and culprit not in taken:
+            lines.append(f"  (not run) {culprit}: {d['observations'][culprit]}{mark}")
+        ruled = set().union(*(ruled_out_by(d, a) for a in taken)) if taken else set()
+        lines.append("Still possible after these tests: " + ", ".join(t for t in d["truths"] if t not in ruled))
+        lines.append(f"Prediction: {predicted}" if isinstance(predicted, str) else "No prediction.")
+        marks = [{"what": "test", "at": culprit, "first": True, "run": culprit in taken}] if culprit in d["observations"] else []
+        caption = "The game as it ended: the tests run, their outcomes and the prediction."
+        if marks:
+            caption += f" Marked: {culprit}, whose outcome rules the prediction out."
+        return AnswerPicture(text="\n".join(lines), marks=marks, caption=caption)
 
     def render_rgb(self, instance: Instance, state=None) -> np.ndarray:
         """The instance as a picture: truths x tests, observed outcomes, what is still possible."""

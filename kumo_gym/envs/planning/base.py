@@ -18,12 +18,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ParseError, check_int
 from ...core.instance import Instance
 from ...core.params import Params, param, param_bounds
 from ...core.task import StepwiseTask, SystemAndUser, folded, scoring_error
 from ...core.verdict import Verdict
+from .. import raster
 from ..answer import AnswerEnv
 from ..interactive import DEFAULT_MAX_INVALID, InteractiveEnv
 from . import moves as mv
@@ -34,11 +35,10 @@ SPEC_OUTCOME = {"solved": "solved", "illegal_move": "illegal_move", "incomplete"
 #: the rule code of the goal test (every planning puzzle has it)
 GOAL_RULE = "goal_not_reached"
 GOAL_RULE_TEXT = "the final state of a move list whose moves are all legal is the goal state"
-#: colours of :meth:`PlanningTask.render_rgb`: background, ground, red, blue, then distinct hues
-PALETTE = np.array([[250, 250, 250], [120, 120, 120], [214, 39, 40], [31, 119, 180], [44, 160, 44],
-                    [255, 127, 14], [148, 103, 189], [140, 86, 75], [227, 119, 194], [188, 189, 34],
-                    [23, 190, 207], [255, 187, 120], [152, 223, 138], [197, 176, 213]], dtype=np.uint8)
-CELL_PX = 12
+#: colours of the pictures (:meth:`PlanningTask.picture`): distinct hues for disks and blocks
+HUES = [(214, 39, 40), (31, 119, 180), (44, 160, 44), (255, 127, 14), (148, 103, 189), (140, 86, 75),
+        (227, 119, 194), (188, 189, 34), (23, 190, 207), (255, 187, 120), (152, 223, 138), (197, 176, 213)]
+BACKGROUND, GROUND, PEG = (250, 250, 250), (120, 120, 120), (90, 70, 50)
 #: spec §6.2: interactive max_steps = ceil(step_budget * optimal_length)
 STEP_BUDGET = 2.0
 #: verdicts list the parsed moves only up to this many (a Hanoi N=20 answer has a million)
@@ -443,16 +443,58 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return self.render_state(instance, state)
 
     @abstractmethod
-    def cells(self, instance: Instance, state: Any) -> list[list[int]]:
-        """The state as a grid of palette indices for :meth:`render_rgb` (0 = background)."""
+    def picture(self, instance: Instance, state: Any) -> tuple[np.ndarray, dict]:
+        """An RGB picture of ``state`` and where its places are: ``{place: (x0, y0, x1, y1)}``
+        for every peg, position, stack or person a move can name (see :meth:`move_places`)."""
         raise NotImplementedError
 
+    def move_places(self, instance: Instance, move: Any) -> list:
+        """The places of :meth:`picture` that ``move`` names (a ``[piece, from, to]`` move names
+        ``(place_kind, from)`` and ``(place_kind, to)``); places outside the board are left out."""
+        if isinstance(move, (list, tuple)) and len(move) == 3:
+            return [(self.place_kind, m) for m in move[1:] if type(m) is int]
+        return []
+
+    #: what a ``[piece, from, to]`` move's numbers index: ``"peg"``, ``"position"``, ``"stack"``
+    place_kind: ClassVar[str] = ""
+
     def render_rgb(self, instance: Instance, state: Any = None) -> np.ndarray:
-        """An RGB picture of ``state``: each grid cell of :meth:`cells` as a 12 x 12 block."""
-        state = self.initial_state(instance) if state is None else state
-        grid = np.asarray(self.cells(instance, state), dtype=np.int64)
-        img = PALETTE[grid % len(PALETTE)]
-        return np.repeat(np.repeat(img, CELL_PX, axis=0), CELL_PX, axis=1)
+        """An RGB picture of ``state`` (default: the start) at a readable size (:meth:`picture`)."""
+        return self.picture(instance, self.initial_state(instance) if state is None else state)[0]
+
+    def final_state(self, instance: Instance, answer: Any) -> Any:
+        """The state after the answer's legal moves (those before the first illegal one)."""
+        if not isinstance(answer, (list, mv.MoveArray)):
+            return None  # "UNSOLVABLE" is a claim, not a state
+        return self.simulate(instance, answer)["state"]
+
+    def answer_picture(self, instance: Instance, answer: Any, verdict: dict) -> AnswerPicture | None:
+        if not isinstance(answer, (list, mv.MoveArray)):
+            return None
+        sim = self.simulate(instance, answer)
+        bad = answer[sim["n_legal_prefix"]] if sim["reason"] is not None else None
+        return self.state_picture(instance, sim["state"], verdict, bad)
+
+    def state_picture(self, instance: Instance, state: Any, verdict: dict, move: Any = None) -> AnswerPicture:
+        """The state, with the places of the refused ``move`` (the first illegal move of an
+        answer, the last move of interactive play) framed in ``raster.MARK``."""
+        img, places = self.picture(instance, state)
+        img = img.copy()
+        named = [pl for pl in (self.move_places(instance, move) if move is not None else []) if pl in places]
+        marks = []
+        for pl in dict.fromkeys(named):
+            raster.frame(img, places[pl], 3, raster.MARK)
+            marks.append({"what": "move", "at": self.format_move(move), "place": list(pl), "first": True,
+                          "box": [int(v) for v in places[pl]]})
+        caption = "The state after the legal moves."
+        if move is not None:
+            where = ", ".join(f"{k} {v}" for k, v in dict.fromkeys(named))
+            caption += (f" The refused move {self.format_move(move)}" + (f" names {where}, framed in red" if where else
+                                                                        " names nothing on the board") + ".")
+        text = self.render_state(instance, state)
+        if move is not None:
+            text += f"\nrefused move: {self.format_move(move)}"
+        return AnswerPicture(image=img, text=text, marks=marks, caption=caption)
 
     def max_steps(self, instance: Instance) -> int:
         # an unsolvable instance has no optimum; give it the budget of a long solvable one

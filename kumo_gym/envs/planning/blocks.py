@@ -13,8 +13,9 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.planning import blocks as solver
+from .. import raster
 from . import moves as mv
-from .base import MAX_DETAIL_MOVES, PlanningParams, StackTask, bucket_presets, check_stacks
+from .base import BACKGROUND, GROUND, HUES, MAX_DETAIL_MOVES, PlanningParams, StackTask, bucket_presets, check_stacks
 
 _BLOCK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
 #: start="random" draws both configurations; A* finds their optimum in well under a second up to here
@@ -274,15 +275,33 @@ class BlocksWorldTask(StackTask):
     def legal_moves(self, instance: Instance, state: tuple) -> list:
         return [[state[i][-1], i, j] for i in range(len(state)) if state[i] for j in range(len(state)) if j != i]
 
-    def cells(self, instance: Instance, state: tuple) -> list[list[int]]:
+    place_kind = "stack"
+
+    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
+        """The stacks as columns of labelled blocks (each block in its own colour) on a table
+        line, stack numbers underneath."""
         names = self._names(instance)
-        colour = {b: 2 + i % 12 for i, b in enumerate(names)}
-        height = max(1, len(names))
-        grid = [[0] * (2 * len(state)) for _ in range(height)] + [[1] * (2 * len(state))]
+        colour = {b: HUES[i % len(HUES)] for i, b in enumerate(names)}
+        tall = max(len(names), 1)  # the same layout for every state of the instance
+        block_h = max(12, min(32, 480 // tall))
+        scale = 2 if block_h >= 24 else 1
+        block_w = max(44, max((raster.text_width(b, scale) for b in names), default=0) + 12)
+        col = block_w + 16
+        base = 12 + tall * block_h
+        width, height = max(1, len(state)) * col + 20, base + 40
+        img = np.full((height, width, 3), BACKGROUND, np.uint8)
+        raster.fill(img, (6, base, width - 6, base + 6), GROUND)
+        places = {}
         for si, stack in enumerate(state):
+            x0 = 10 + si * col
             for h, b in enumerate(stack):
-                grid[height - 1 - h][2 * si] = colour[b]
-        return grid
+                y1 = base - h * block_h
+                hue = colour.get(b, GROUND)
+                raster.fill(img, (x0 + 8, y1 - block_h + 2, x0 + col - 8, y1), hue)
+                raster.draw_text(img, str(b), y1 - block_h / 2 + 1, x0 + col / 2, scale, raster.ink_on(hue))
+            raster.draw_text(img, str(si), base + 22, x0 + col / 2, 2, raster.INK)
+            places[("stack", si)] = (x0 + 2, 4, x0 + col - 2, height - 4)
+        return img, places
 
     # ---- text -------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

@@ -19,8 +19,11 @@ from ...solvers.planning.checkers import (
     checker_path,
     checker_scrambled,
 )
+from .. import raster
 from . import moves as mv
-from .base import PlanningParams, PlanningTask, bucket_presets
+from .base import BACKGROUND, GROUND, PlanningParams, PlanningTask, bucket_presets
+
+CHECKER_COLOURS = {"R": (214, 39, 40), "B": (31, 119, 180)}
 
 _COLOURS = {"r": "R", "red": "R", "b": "B", "blue": "B"}
 
@@ -215,8 +218,26 @@ class CheckerJumpingTask(PlanningTask):
                     out.append(m)
         return out
 
-    def cells(self, instance: Instance, state: str) -> list[list[int]]:
-        return [[{"R": 2, "B": 3, "_": 0}[c] for c in state], [1] * len(state)]
+    place_kind = "position"
+
+    def picture(self, instance: Instance, state: str) -> tuple[np.ndarray, dict]:
+        """The row of cells with red and blue checkers (R, B) and position numbers underneath."""
+        size = max(1, len(state))
+        cell = max(24, min(48, 1100 // size))
+        width, height = size * cell + 20, cell + 44
+        img = np.full((height, width, 3), BACKGROUND, np.uint8)
+        places = {}
+        scale = 2 if cell >= 36 else 1
+        for i, ch in enumerate(state):
+            x0, y0 = 10 + i * cell, 10
+            raster.fill(img, (x0, y0, x0 + cell + 1, y0 + cell + 1), GROUND)
+            raster.fill(img, (x0 + 1, y0 + 1, x0 + cell, y0 + cell), (235, 225, 200))
+            if ch in CHECKER_COLOURS:
+                raster.disc(img, x0 + cell / 2 + 0.5, y0 + cell / 2 + 0.5, cell * 0.38, CHECKER_COLOURS[ch])
+                raster.draw_text(img, ch, y0 + cell / 2 + 1, x0 + cell / 2 + 1, scale, (255, 255, 255))
+            raster.draw_text(img, str(i), y0 + cell + 16, x0 + cell / 2 + 1, scale, raster.INK)
+            places[("position", i)] = (x0 - 2, y0 - 6, x0 + cell + 3, height - 2)
+        return img, places
 
     # ---- text -------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

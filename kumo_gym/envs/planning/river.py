@@ -15,7 +15,10 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.planning.river import bank_unsafe_counts, river_counts, river_distance, river_distances, river_moves
-from .base import PlanningParams, PlanningTask, bucket_presets, check_size
+from .. import raster
+from .base import BACKGROUND, PEG, PlanningParams, PlanningTask, bucket_presets, check_size
+
+AGENT, ACTOR, WATER, SAND = (214, 39, 40), (31, 119, 180), (170, 205, 240), (238, 226, 190)
 
 K_SCHEDULES = ("paper", "solvable")
 BOAT_SIDES = ("left", "right")
@@ -345,16 +348,45 @@ class RiverCrossingTask(PlanningTask):
         return [list(c) for r in range(1, min(k, len(here)) + 1) for c in combinations(here, r)
                 if self.check_move(instance, state, list(c)) is None]
 
-    def cells(self, instance: Instance, state: tuple) -> list[list[int]]:
-        """Row 0 = left bank, row 2 = right bank; agents red, actors blue; the boat in column 0."""
+    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
+        """Two banks with a river between them: pair i on row i, the agent A_i as a red square,
+        the actor a_i as a blue disc, each on the bank where they are; the boat at its bank."""
+        n = instance.data["n"]
         left, boat = state
-        people = self.people(instance.data["n"])
-        rows = [[0] * (len(people) + 2) for _ in range(3)]
-        rows[1] = [1] * (len(people) + 2)
-        rows[0 if boat == 0 else 2][0] = 4
-        for i, p in enumerate(people):
-            rows[0 if p in left else 2][i + 2] = 2 if p[0] == "A" else 3
-        return rows
+        row = max(14, min(36, 900 // max(n, 1)))
+        scale = 2 if row >= 28 else 1
+        token = max(row - 4, raster.text_width("a_" + str(n), scale) + 8)
+        bank_w, river_w, head = max(2 * token + 24, raster.text_width("right bank", 2) + 16), 120, 36
+        width, height = 2 * bank_w + river_w + 20, head + n * row + 14
+        img = np.full((height, width, 3), BACKGROUND, np.uint8)
+        banks = (10, 10 + bank_w + river_w)
+        raster.fill(img, (10 + bank_w, head - 6, 10 + bank_w + river_w, height - 8), WATER)
+        for side, x0 in enumerate(banks):
+            raster.fill(img, (x0, head - 6, x0 + bank_w, height - 8), SAND)
+            raster.draw_text(img, ("left", "right")[side] + " bank", 16, x0 + bank_w / 2, 2, raster.INK)
+        bx = 10 + bank_w + (8 if boat == 0 else river_w - 8 - 64)
+        raster.fill(img, (bx, head + 2, bx + 64, head + 30), PEG)
+        raster.draw_text(img, "boat", head + 16, bx + 32, 2, (255, 255, 255))
+        places = {}
+        for i in range(1, n + 1):
+            y0 = head + (i - 1) * row + 2
+            for j, name in enumerate((f"A_{i}", f"a_{i}")):
+                x0 = banks[0 if name in left else 1] + 8 + j * (token + 8)
+                box = (x0, y0, x0 + token, y0 + row - 4)
+                if name[0] == "A":
+                    raster.fill(img, box, AGENT)
+                else:
+                    raster.disc(img, x0 + token / 2, y0 + (row - 4) / 2, (row - 4) / 2, ACTOR)
+                    raster.fill(img, (x0 + (row - 4) / 2, y0, x0 + token - (row - 4) / 2, y0 + row - 4), ACTOR)
+                    raster.disc(img, x0 + token - (row - 4) / 2, y0 + (row - 4) / 2, (row - 4) / 2, ACTOR)
+                raster.draw_text(img, name.replace("_", ""), y0 + (row - 4) / 2 + 1, x0 + token / 2, scale,
+                                 (255, 255, 255), keep_case=True)
+                places[("person", name)] = (x0 - 3, y0 - 2, x0 + token + 3, y0 + row - 2)
+        return img, places
+
+    def move_places(self, instance: Instance, move: Any) -> list:
+        """The people in the refused trip."""
+        return [("person", p) for p in move if isinstance(p, str)] if isinstance(move, (list, tuple)) else []
 
     # ---- text -------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

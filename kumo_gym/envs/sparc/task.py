@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError, UnsolvableInstanceError
 from ...core.extract import looks_truncated, split_thinking
 from ...core.instance import Instance
@@ -23,7 +23,7 @@ from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, border_walks, generate, l
 from .integrity import prefix_credit
 from .official import FAMILY, instance_from_record, is_official, known_official, read_records
 from .puzzle import COLOURS, SparcPuzzle, is_cell
-from .render import render_rgb
+from .render import point_box, render_rgb
 from .rules import PATH_RULES, check_path
 
 LEVELS = ("1", "2", "3", "4", "5")
@@ -466,6 +466,60 @@ class SparcTask(StepwiseTask):
     def render_rgb(self, instance: Instance, state: Any = None) -> np.ndarray:
         """The puzzle as an ``H x W x 3`` uint8 image, with the path so far when ``state`` is one."""
         return render_rgb(self.puzzle(instance), list(state) if state else None)
+
+    def final_state(self, instance: Instance, answer: Any) -> Any:
+        """The path as verified: its positions up to the first visit of the end (None when the
+        answer holds no readable position)."""
+        try:
+            path = [(int(x), int(y)) for x, y in answer]
+        except (TypeError, ValueError):
+            return None
+        return tuple(tx.cut_at_end(path, self.puzzle(instance).end)) or None
+
+    def answer_picture(self, instance: Instance, answer: Any, verdict: dict) -> AnswerPicture | None:
+        path = self.final_state(instance, answer)
+        if path is None:
+            return None
+        k = verdict.get("first_error")  # answer mode: the index of the first bad position
+        bad = path[k] if type(k) is int and 0 <= k < len(path) else None
+        return self._path_picture(instance, path, verdict, bad, k)
+
+    def state_picture(self, instance: Instance, state: Any, verdict: dict, move: Any = None) -> AnswerPicture:
+        """The path with the refused ``move``'s target (interactive play) framed in
+        ``raster.MARK`` and the symbols of failing rules in ``raster.MARK_ALSO``."""
+        path = tuple(state)
+        bad = None
+        if move is not None and path:
+            try:
+                bad = self._target(path, move)
+            except (TypeError, ValueError, IndexError):
+                bad = None
+        return self._path_picture(instance, path, verdict, bad, None)
+
+    def _path_picture(self, instance: Instance, path: tuple, verdict: dict, bad, index) -> AnswerPicture:
+        p = self.puzzle(instance)
+        details = verdict.get("details") if isinstance(verdict.get("details"), dict) else {}
+        named = details.get("rule_violations") if isinstance(details.get("rule_violations"), dict) else {}
+        symbols = {}
+        for rule, positions in named.items():
+            for pos in positions if isinstance(positions, list) else []:
+                if isinstance(pos, list) and len(pos) == 2 and all(type(v) is int for v in pos):
+                    symbols.setdefault(tuple(pos), rule)
+        first = bad if bad is not None and p.in_bounds(*bad) else None
+        img = render_rgb(p, list(path), first_mark=first, marks=list(symbols))
+        marks = ([{"what": "point", "at": list(first), "first": True, "index": index,
+                   "box": list(point_box(p, *first))}] if first else [])
+        marks += [{"what": "symbol", "at": list(xy), "first": False, "rule": rule, "box": list(point_box(p, *xy))}
+                  for xy, rule in symbols.items() if xy != first and p.in_bounds(*xy)]
+        caption = f"The path as submitted ({len(path)} positions)."
+        if bad is not None:
+            caption += (f" Framed in red: position {tuple(bad)}, the first bad one"
+                        + (f" (index {index})" if index is not None else "") + "."
+                        if first else f" Its first bad position {tuple(bad)} is off the grid.")
+        if symbols:
+            caption += f" In purple: {len(symbols)} symbol(s) whose rule fails ({', '.join(sorted(set(symbols.values())))})."
+        text = f"path: {tx.format_path(list(path))}" + (f"\nfirst bad position: {tuple(bad)}" if bad else "")
+        return AnswerPicture(image=img, text=text, marks=marks, caption=caption)
 
     # ---- interactive mode -------------------------------------------------------------------
     def initial_state(self, instance: Instance) -> tuple:
