@@ -15,7 +15,7 @@ $(PY):
 $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install -q "torch==2.13.0" || $(PIP) install -q torch
 	$(PIP) install -q -e ".[all]"
-	# the SPaRC search kernels built ahead of time (cold start, issue 14); without them they compile on first use
+	# the SPaRC search kernels built ahead of time (so that a fresh process's first reset compiles nothing); without them they compile on first use
 	$(PY) -m kumo_gym.solvers.sparc.build_native || echo "SPaRC kernels will compile on first use"
 	# the grid generation kernels and the KUMO search likewise (a fresh process's first reset compiles nothing)
 	$(PY) -m kumo_gym.envs.build_native || echo "grid and KUMO kernels will compile on first use"

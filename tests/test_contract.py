@@ -1,4 +1,4 @@
-"""The contract suite of ARCHITECTURE.md, run over the whole registry.
+"""The contract suite of docs/architecture.md §3, §4 and §8, run over the whole registry.
 
 Every environment registered by ``import kumo_gym`` is checked here with its default kwargs, so
 a new family is covered the moment its catalogue row lands. Optional Task hooks used here:

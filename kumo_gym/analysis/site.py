@@ -12,7 +12,7 @@ of them. The site (``index.html`` and ``episodes/*.html``):
 - an episode browser: per episode the rendered puzzle (the task's ``render_rgb`` image where it
   draws, else its text rendering as SVG), the prompt, the model's trace with every claim span
   highlighted in its verification colour, the verdict, and the interactive claim graph of
-  reasoning_graphs.md §9 (hover a node for its claim and sentence).
+  docs/specs/reasoning_graphs.md §9 (hover a node for its claim and sentence).
 
 Everything is inline (styles, scripts, pictures as SVG or data URIs): the pages open from disk
 with no server, and nothing is fetched from the network. Without an analysis directory the

@@ -1,17 +1,17 @@
-"""The environment table: one row per registered environment (registration is data, STYLE.md).
+"""The environment table: one row per registered environment (registration is data, docs/architecture.md §9).
 
 Adding a puzzle is adding its row here (and writing its Task). Rows name their Task and any
 environment class as ``"module:Class"`` strings, so this module imports nothing but the
-:class:`EnvEntry` record, and core never imports a family (ARCHITECTURE.md, layering).
+:class:`EnvEntry` record, and core never imports a family (docs/architecture.md §1, layering).
 """
 from __future__ import annotations
 
 from .entry import EnvEntry
 
-# ---- planning ("The Illusion of Thinking", specs/planning.md) -------------------------------
+# ---- planning ("The Illusion of Thinking", docs/specs/planning.md) -------------------------------
 _PLANNING = "The Illusion of Thinking (Shojaee et al., 2025)"
 _PLANNING_MODES = ("answer", "interactive")
-# the generic envs plus N, k, solvability and compositional depth in ``info`` (planning spec §9)
+# the generic envs plus N, k, solvability and compositional depth in ``info`` (docs/specs/planning.md §9)
 _PLANNING_ENVS = {"answer": "kumo_gym.envs.planning.base:PlanningAnswerEnv",
                   "interactive": "kumo_gym.envs.planning.base:PlanningInteractiveEnv"}
 
@@ -21,7 +21,7 @@ def _planning(name: str, task: str, summary: str) -> EnvEntry:
                     env_classes=_PLANNING_ENVS, paper=_PLANNING)
 
 
-# ---- grid puzzles (Simon Tatham's collection; specs/grid_puzzles.md) ------------------------
+# ---- grid puzzles (Simon Tatham's collection; docs/specs/grid_puzzles.md) ------------------------
 _GRID = "Reasoning Structure of Large Language Models (anonymous, under review)"
 
 

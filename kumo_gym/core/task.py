@@ -1,4 +1,4 @@
-"""The Task protocol: one puzzle's whole logic, free of Gymnasium (ARCHITECTURE.md).
+"""The Task protocol: one puzzle's whole logic, free of Gymnasium (docs/architecture.md §2).
 
 A Task is stateless. Everything an item needs (sizes, prompt variants, the puzzle data) lives in
 its :class:`~kumo_gym.core.instance.Instance`, so a Task can score completions in a training loop,
@@ -204,7 +204,7 @@ class Task(ABC):
         verdict.details.setdefault("truncated", cut)
         if cut and not verdict.solved and verdict.status not in ("error", "ended"):
             # whatever was read from a cut-off output is not the model's final answer
-            # (ARCHITECTURE.md, "Text interface"): truncated in every family, not wrong or illegal
+            # (docs/architecture.md §6): truncated in every family, not wrong or illegal
             return Verdict("truncated", "The output was cut off before a complete answer "
                            f"(what could be read was {verdict.status}: {verdict.message})",
                            score=verdict.score, first_error=verdict.first_error,

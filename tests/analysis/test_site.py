@@ -1,4 +1,4 @@
-"""``kumo-gym report``: the static HTML site, checked as files and in a real headless browser (issue 19 item 6).
+"""``kumo-gym report``: the static HTML site, checked as files and in a real headless browser.
 
 The run directory is laid out as ``kumo-gym demo`` writes it (``RUN/eval/traces.jsonl`` from the
 oracle and random agents through the evaluation harness), plus one hand-written model episode

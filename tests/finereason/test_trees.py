@@ -1,4 +1,4 @@
-"""Tree properties on small puzzles, checked with hypothesis (spec finereason.md §1, §2).
+"""Tree properties on small puzzles, checked with hypothesis (docs/specs/finereason.md §1, §2).
 
 A solvable state is a solution or has a solvable child; an unsolvable state has no solvable
 child. The lazy walk visits the same nodes as the full build. The numba kernels agree with the

@@ -1,4 +1,4 @@
-"""Unruly: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Unruly: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Black{r,c}`` / ``White{r,c}`` (solution; C* = the black cells; the answer writes 1 for
 black and 0 for white), ``Given{r,c,v}`` (clue: a given cell, v 1 black or 0 white),

@@ -1,4 +1,5 @@
-"""Logic grid puzzles as a FineReason puzzle tree (spec finereason.md §2 row "Logic grid", §3).
+"""Logic grid puzzles as a FineReason puzzle tree (docs/specs/finereason.md §2 row "Logic grid",
+docs/specs/finereason.md §3).
 
 State: a table (header row of category names, one row per entity, first column pre-filled, ``''``
 = empty) together with the clues applied so far. Tree edge: apply one clue that has not been
@@ -46,7 +47,7 @@ def clue_order(data) -> list[str]:
 
 
 class LogicGridRules(PuzzleRules):
-    """The grid rules under one clue semantics (``canonical`` or ``finereason``, spec §3)."""
+    """The grid rules under one clue semantics (``canonical`` or ``finereason``, docs/specs/finereason.md §3)."""
 
     name = "logicgrid"
     min_depth = 1

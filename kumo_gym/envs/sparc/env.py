@@ -2,7 +2,7 @@
 
 ``gym.make("kumo_gym/SPaRC-v0", records=FILE, split="train")`` would otherwise train on whatever
 the file holds: here every record of the file is checked when the environment is made, and a
-file holding official test puzzles (recognised by content, spec §13) is refused at once.
+file holding official test puzzles (recognised by content, docs/specs/sparc.md §13) is refused at once.
 """
 from __future__ import annotations
 

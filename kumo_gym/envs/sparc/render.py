@@ -1,4 +1,4 @@
-"""Image rendering of SPaRC puzzles (spec §11), drawn with numpy only.
+"""Image rendering of SPaRC puzzles (docs/specs/sparc.md §11), drawn with numpy only.
 
 ``render_rgb(puzzle, path)`` returns an ``H x W x 3`` uint8 image: dark background, grey grid
 lines (interrupted at gaps), the start as a filled circle, the end as a stub sticking out of the
@@ -80,7 +80,7 @@ def _regular(cx, cy, r, n, phase=0.0):
 
 
 def render_rgb(p: SparcPuzzle, path=None, cell_px: int = 80, show_coords: bool = False) -> np.ndarray:
-    """The puzzle as an RGB image; ``path`` (a list of (x, y)) is drawn over it (spec §11)."""
+    """The puzzle as an RGB image; ``path`` (a list of (x, y)) is drawn over it (docs/specs/sparc.md §11)."""
     cell_px = int(cell_px)
     half = cell_px / 2
     lw = max(2.0, cell_px / 8)
