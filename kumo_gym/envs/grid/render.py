@@ -1,5 +1,5 @@
 """The shared grid renderer: one :class:`Sketch` per puzzle state, drawn as terminal text or as an
-RGB image (issue 12 ``rgb_array``; issue 21 "drawing goes to a shared renderer").
+RGB image (``render_mode="rgb_array"``), so that no puzzle needs drawing code of its own.
 
 A puzzle says *what* is on the board in :meth:`GridTask.sketch`: cell labels and fills, clue
 labels around the board, thick walls between cells (boxes, regions), line segments between cell
