@@ -102,6 +102,42 @@ def test_every_env_declares_its_parameters():
     assert not missing, f"tasks without a Params dataclass: {missing}"
 
 
+def _class_docstring(path: str) -> str:
+    """The docstring of ``"package.module:Class"``, read from the module's source with ast (no import):
+    what a reader of the code sees, whatever the manual machinery does with it at run time."""
+    import ast
+    import importlib.util
+
+    module, _, name = path.partition(":")
+    source = open(importlib.util.find_spec(module).origin, encoding="utf-8").read()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return ast.get_docstring(node) or ""
+    raise AssertionError(f"{path}: no such class in the module's source")
+
+
+def _spaced(name: str) -> str:
+    """``RiverCrossing`` -> ``River Crossing`` (``KUMO``, ``SPaRC``, ``FineReason`` stay whole)."""
+    import re
+
+    return re.sub(r"(?<=[a-z])(?=[A-Z][a-z])", " ", name.replace("FineReason", "FineReason "))
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_task_docstring_names_its_own_puzzle(env_id):
+    """The first line of every registered id's Task docstring (the manual's title) names that puzzle
+    and no other registered one, so a class copied from another puzzle cannot keep its manual."""
+    import re
+
+    e = next(x for x in ENTRIES if x.id == env_id)
+    title = _class_docstring(e.task).split("\n", 1)[0].split(":", 1)[0]
+    squashed = re.sub(r"\W", "", title).lower()
+    assert e.name.lower() in squashed, f"{e.task}: its docstring's title {title!r} does not name {e.name}"
+    others = [x.name for x in ENTRIES if x.name != e.name
+              and re.search(rf"\b{re.escape(_spaced(x.name))}\b", title, re.IGNORECASE)]
+    assert not others, f"{e.task}: its docstring's title {title!r} names {others}"
+
+
 @pytest.mark.parametrize("env_id", IDS)
 def test_reset_info_and_render(env_id):
     env = gym.make(env_id, render_mode="ansi")

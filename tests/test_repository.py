@@ -180,7 +180,7 @@ I = "issue"  # the probes are built from pieces, so that this file holds no trac
 
 @pytest.mark.parametrize("text,lines", [
     (f"fast ({I} 14)", [1]), (f"see {I}s 12, 13", [1]), (f"ok\ndef test_{I}_12_partial():", [2]),
-    (f"{I.title()} #7 item 2", [1]), (f"{I}\n14", [1]), ("P" "R 3", [1]), (f"an {I} with the reply", []),
+    (f"{I.title()} #7 item 2", [1]), (f"{I}\n14", [1]), ("P" + "R 3", [1]), (f"an {I} with the reply", []),
     (f"domain_{I}s(name)", []), (f"len({I}s)}} {I}(s)", []),
 ])
 def test_the_tracker_pattern_bites(text, lines):
@@ -208,3 +208,92 @@ S = "\u00a7"
 def test_the_citation_parser_bites(text, n_problems):
     problems = citation_problems(REPO / "tests" / "probe.py", f"# {text}\n")
     assert len(problems) == n_problems, problems
+
+
+# ---- names that cannot mislead ------------------------------------------------------------------
+@functools.cache
+def _package_modules() -> tuple[tuple[str, object], ...]:
+    """``(path relative to the repository, ast module)`` of every module of the package."""
+    import ast
+
+    return tuple((str(p.relative_to(REPO)), ast.parse(p.read_text(encoding="utf-8")))
+                 for p in sorted((REPO / "kumo_gym").rglob("*.py")))
+
+
+def _public_class_names() -> dict[str, set[str]]:
+    """Every public module-level class of the package (read with ast) and every id's documented
+    class (``TentsEnv``, ``KUMOEnv`` ...), with where each name is defined."""
+    import ast
+
+    from kumo_gym.core.registry import entries
+    from kumo_gym.envs.classes import class_name
+
+    names: dict[str, set[str]] = {}
+    for path, tree in _package_modules():
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                names.setdefault(node.name, set()).add(path)
+    for e in entries():
+        for mode in e.modes:
+            names.setdefault(class_name(e, mode), set()).add(f"the documented class of {e.id}")
+    return names
+
+
+def test_no_two_class_names_differ_only_in_case():
+    """``KUMOEnv`` (what ``gym.make("kumo_gym/KUMO-v0").unwrapped`` is) beside a ``KumoEnv`` reads as one
+    class; names that differ only in case must not exist."""
+    by_folded: dict[str, set[str]] = {}
+    for name in _public_class_names():
+        by_folded.setdefault(name.casefold(), set()).add(name)
+    clashes = sorted(sorted(v) for v in by_folded.values() if len(v) > 1)
+    assert not clashes, f"class names that differ only in case: {clashes}"
+
+
+def _renamed_tables() -> list[tuple[str, dict[str, str], set[str]]]:
+    """``(module path, {old: new}, names the module defines)`` for every module that keeps old names
+    through ``__getattr__ = renamed(__name__, {...})``, read with ast (no import of optional extras)."""
+    import ast
+
+    out = []
+    for path, tree in _package_modules():
+        defined = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+        defined |= {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+        for n in tree.body:
+            if (isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in n.targets)
+                    and isinstance(n.value, ast.Call) and getattr(n.value.func, "id", "") == "renamed"):
+                out.append((path, ast.literal_eval(n.value.args[1]), defined))
+    return out
+
+
+def test_every_old_name_leads_to_a_class_of_its_module():
+    tables = _renamed_tables()
+    assert {"KumoEnv", "SparcInteractiveEnv", "KumoEvalCallback", "KumoEnvClient"} <= {
+        old for _, names, _ in tables for old in names}
+    for path, names, defined in tables:
+        for old, new in names.items():
+            assert new in defined, f"{path}: {old} is renamed {new}, which the module does not define"
+            assert old not in defined, f"{path}: {old} is both defined and served as a deprecated name"
+
+
+@pytest.mark.parametrize("module,old,new", [
+    ("kumo_gym.envs.kumo.game", "KumoEnv", "DiagnosisGameEnv"),
+    ("kumo_gym.envs.sparc.env", "SparcInteractiveEnv", "PathPuzzleInteractiveEnv"),
+    ("kumo_gym.envs.sparc.env", "SparcAnswerEnv", "PathPuzzleAnswerEnv"),
+])
+def test_renamed_classes_keep_their_old_names_with_a_warning(module, old, new):
+    import importlib
+
+    mod = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=f"{old} is deprecated; it was renamed {new}"):
+        assert getattr(mod, old) is getattr(mod, new)
+    assert old not in getattr(mod, "__all__", ()) and old not in vars(mod)
+    with pytest.raises(AttributeError):
+        getattr(mod, old + "Typo")
+
+
+def test_reward_functions_do_not_read_as_the_kumo_family():
+    """TRL logs a reward function under its ``__name__``: ``rewards/puzzle_binary/mean`` whatever the
+    environment (a Hanoi run once logged ``kumo_binary``, which reads as the KUMO family)."""
+    from kumo_gym.training.rewards import KINDS, make_reward_function
+
+    assert [make_reward_function("kumo_gym/Hanoi-v0", k).__name__ for k in KINDS] == [f"puzzle_{k}" for k in KINDS]

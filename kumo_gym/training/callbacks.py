@@ -1,6 +1,6 @@
 """A ``TrainerCallback`` that evaluates the model in our environments while it trains.
 
-Every ``every`` optimizer steps (and once at the end) :class:`KumoEvalCallback` samples the
+Every ``every`` optimizer steps (and once at the end) :class:`KumoGymEvalCallback` samples the
 model on a fixed held-out set (``n`` validation instances per environment spec, the same
 instances every time), plays them through the evaluation harness (single- or multi-turn, traces
 kept under ``out_dir/step-<k>/``), scores them with our verifiers and logs, with the trainer's
@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.results import summarize
+from ..core.deprecation import renamed
 from .evaluate import EvalSpec, Evaluator
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ def analysis_metrics(records: list[dict]) -> dict[str, float]:
     return {k: float(v) for k, v in out.items() if isinstance(v, (int, float)) and not math.isnan(v)}
 
 
-class KumoEvalCallback(_trainer_callback_base()):
+class KumoGymEvalCallback(_trainer_callback_base()):
     """Periodic held-out evaluation with our verifiers (see the module docstring).
 
     ``specs``: the environments (``EvalSpec`` or ``"ID:key=value"`` strings); ``n`` instances
@@ -156,3 +157,7 @@ class KumoEvalCallback(_trainer_callback_base()):
         self._run(args, state, model, self._tokenizer(kwargs), defer=False)
         self._flush(state)
         return control
+
+
+#: the old name, which read as the KUMO family's (the callback evaluates any environment)
+__getattr__ = renamed(__name__, {"KumoEvalCallback": "KumoGymEvalCallback"})

@@ -199,9 +199,11 @@ def make_reward_function(env_id: str | None = None, kind: str = "binary"):
     """``reward(prompts, completions, **columns) -> list[float]``.
 
     ``kind``: ``binary`` (1 iff solved), ``partial`` (fraction of constraints met) or ``format``
-    (1 iff an answer could be read). The function's ``__name__`` is ``kumo_<kind>`` so TRL logs
-    each component under its own name. Needs the column ``instance`` (and ``env_id`` unless
-    ``env_id`` is given here) unless every row carries a played ``kumo_verdict``.
+    (1 iff an answer could be read). The function's ``__name__`` is ``puzzle_<kind>`` so TRL logs
+    each component under its own name (``rewards/puzzle_binary/mean``) whichever environment it
+    scores (earlier versions named them ``kumo_<kind>``, which read as the KUMO family). Needs the
+    column ``instance`` (and ``env_id`` unless ``env_id`` is given here) unless every row carries a
+    played ``kumo_verdict``.
     ``reward.scoring_errors`` counts the rows this function could not score.
     """
     check_choice("kind", kind, KINDS)
@@ -235,6 +237,6 @@ def make_reward_function(env_id: str | None = None, kind: str = "binary"):
             log_metric(SCORING_ERROR_METRIC, float(errors))
         return out
 
-    reward.__name__ = f"kumo_{kind}"
+    reward.__name__ = f"puzzle_{kind}"
     reward.scoring_errors = 0
     return reward

@@ -104,7 +104,7 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: i
     field over our defaults (``extra_args`` is its older name); ``model_args``: TRL
     ``ModelConfig`` fields (LoRA/QLoRA, dtype). ``mixture`` draws ``n`` golden records in all from
     weighted environments (:mod:`kumo_gym.training.mixture`). ``callback_every > 0`` adds
-    :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_specs`` (default
+    :class:`kumo_gym.training.callbacks.KumoGymEvalCallback` on ``callback_specs`` (default
     ``envs``). Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
     """
     import datasets
@@ -150,9 +150,9 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: i
     config = make_config("sft", args)
     callbacks = list(callbacks or [])
     if callback_every > 0:
-        from .callbacks import KumoEvalCallback
+        from .callbacks import KumoGymEvalCallback
 
-        callbacks.append(KumoEvalCallback(callback_specs or specs, n=callback_n, every=callback_every,
+        callbacks.append(KumoGymEvalCallback(callback_specs or specs, n=callback_n, every=callback_every,
                                           max_tokens=callback_max_tokens, out_dir=Path(config.output_dir) / "callback",
                                           seed=seed))
     trainer = SFTTrainer(model=loaded.model, args=config, train_dataset=dataset, processing_class=tok,

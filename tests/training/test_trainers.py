@@ -38,7 +38,7 @@ def test_grpo_multi_turn_rollouts(reach, tiny, tmp_path):
                          num_generations=2, prompts_per_step=1, max_completion_length=24, max_turn_tokens=6,
                          save=False)
     keys = _keys(trainer.state.log_history)
-    assert "rewards/kumo_binary/mean" in keys and trainer.state.global_step == 2
+    assert "rewards/puzzle_binary/mean" in keys and trainer.state.global_step == 2
 
 
 def test_sft_on_golden_trajectories_with_assistant_only_loss(reach, tiny, tmp_path):

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.deprecation import renamed
 from ...core.errors import ConfigError, ContaminationError, ParseError, check_int
 from ...core.extract import split_thinking
 from ...core.instance import Instance
@@ -731,7 +732,7 @@ def _finite(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-class KumoEnv(InteractiveEnv):
+class DiagnosisGameEnv(InteractiveEnv):
     """KUMO diagnosis game (``kumo_gym/KUMO-v0``), multi-turn.
 
     ## Observation space
@@ -841,4 +842,8 @@ class KumoEnv(InteractiveEnv):
         return obs, float(reward), terminated, truncated, info
 
 
-__all__ = ["KumoEnv", "KumoParams", "KumoTask", "declare_heldout", "heldout_fingerprints", "procedural_domain"]
+__all__ = ["DiagnosisGameEnv", "KumoParams", "KumoTask", "declare_heldout", "heldout_fingerprints", "procedural_domain"]
+
+#: ``KumoEnv`` was this class's name: ``gym.make("kumo_gym/KUMO-v0").unwrapped`` is a ``KUMOEnv`` (the
+#: id's documented subclass), and two names differing only in case misled readers
+__getattr__ = renamed(__name__, {"KumoEnv": "DiagnosisGameEnv"})
