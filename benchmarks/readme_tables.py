@@ -50,14 +50,14 @@ def headline() -> str:
     worst = max(cold["rows"], key=lambda r: r["cpu_s"])
     ratios = [r.get("cartpole_ratio", plan["cartpole_steps_per_s"] / r["interactive_steps_per_s"]) for r in plan["envs"]]
     met = sum(bool(r["meets_target"]) for r in grid["rows"])
-    return "\n".join([
-        f"* **Cold start**: the first `reset` of every environment in a fresh process with an empty cache takes at most "
-        f"{worst['cpu_s']:.2f} s of CPU ({worst['family']}; target < {cold['target_cpu_s']:g} s), with the kernels "
-        "that `make install` builds ahead of time.",
-        f"* **Planning steps**: {min(ratios):.1f}-{max(ratios):.1f}x the time of a CartPole-v1 step in the same "
-        "process, resets included (target within 3x).",
-        f"* **Grid generation**: {met} of {len(grid['rows'])} puzzle presets generate within max(3x Tatham's C "
-        "generator, 1 ms) of CPU per puzzle, uniqueness certified."])
+    cold_line = (f"* **Cold start**: the first `reset` of every environment in a fresh process with an empty cache "
+                 f"takes at most {worst['cpu_s']:.2f} s of CPU ({worst['family']}; target < "
+                 f"{cold['target_cpu_s']:g} s), with the kernels that `make install` builds ahead of time.")
+    planning_line = (f"* **Planning steps**: {min(ratios):.1f}-{max(ratios):.1f}x the time of a CartPole-v1 step in "
+                     "the same process, resets included (target within 3x).")
+    grid_line = (f"* **Grid generation**: {met} of {len(grid['rows'])} puzzle presets generate within max(3x "
+                 "Tatham's C generator, 1 ms) of CPU per puzzle, uniqueness certified.")
+    return f"{cold_line}\n{planning_line}\n{grid_line}"
 
 
 def coldstart_table() -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -109,7 +110,7 @@ def _class_docstring(path: str) -> str:
     import importlib.util
 
     module, _, name = path.partition(":")
-    source = open(importlib.util.find_spec(module).origin, encoding="utf-8").read()
+    source = Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ClassDef) and node.name == name:
             return ast.get_docstring(node) or ""

@@ -761,7 +761,7 @@ def build_graph(claims: list[dict], apps: list[dict], pack: Pack) -> tuple[nx.Di
                    static=c["claim"][0] in pack.static_kinds and app["status"] != "tentative",
                    rule=app["rule"])
     missing_seen = 0
-    for n, (c, app) in enumerate(zip(claims, apps)):
+    for c, app in zip(claims, apps):
         node = c["id"]
         if app["restates"] is not None:
             src = claims[app["restates"]]["id"]

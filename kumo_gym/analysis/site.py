@@ -226,7 +226,7 @@ def html_table(rows: list[dict], cols: list[str], table_id: str | None = None, l
         return '<p class="muted">none</p>'
     head = "".join(f'<th class="{"t" if c in TEXT_COLS else ""}">{ESC(c)}</th>' for c in cols)
     body = []
-    for i, r in enumerate(rows):
+    for r in rows:
         cells = []
         for c in cols:
             text = ESC(_fmt(r.get(c)))

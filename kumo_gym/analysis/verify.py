@@ -93,7 +93,7 @@ def label_graph(graph: nx.DiGraph, instance: Any, pack: Pack, profile: str = "de
     check_choice("profile", profile, PROFILES)
     refuted = set()
     assumptions: dict[int, tuple] = {}
-    for v, d in graph.nodes(data=True):
+    for _node, d in graph.nodes(data=True):
         k = branch_number(d.get("scope", "MAIN"))
         if k is None:
             continue
@@ -101,7 +101,7 @@ def label_graph(graph: nx.DiGraph, instance: Any, pack: Pack, profile: str = "de
             refuted.add(k)
         if d.get("status") == "tentative":
             assumptions.setdefault(k, d["claim"])
-    for v, d in graph.nodes(data=True):
+    for _node, d in graph.nodes(data=True):
         kind = d.get("kind") or d["claim"][0]
         payload = json.loads(d["claim"][1]) if isinstance(d["claim"], tuple) else {}
         k = branch_number(d.get("scope", "MAIN"))

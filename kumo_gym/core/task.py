@@ -139,7 +139,7 @@ class Task(ABC):
         """
         for code in codes:
             check_choice("rule code", code, list(self.rule_codes))
-        before = getattr(self, "_disabled_rules", frozenset())
+        before: frozenset[str] = getattr(self, "_disabled_rules", frozenset())
         self._disabled_rules = frozenset(before) | set(codes)
         try:
             yield self
@@ -264,8 +264,10 @@ class Task(ABC):
         d = instance.params.get("difficulty")
         return None if d is None else str(d)
 
-    def check_trainable(self, instance: Instance) -> None:
-        """Raise ContaminationError when ``instance`` must not be used for training."""
+    def check_trainable(self, instance: Instance) -> None:  # noqa: B027 - a hook whose default allows all
+        """Raise ContaminationError when ``instance`` must not be used for training. Every instance
+        may be by default; families with evaluation-only data (official test puzzles, held-out
+        domains) override this."""
 
 
 _LOGGED: set[tuple[str, str, str]] = set()

@@ -36,7 +36,7 @@ def random_graph(rng, n, p=0.5):
 
 def check_tree(rules, data, max_nodes=20_000):
     stats, nodes = label_tree(rules, data, max_nodes=max_nodes)
-    for depth, state, label in nodes:
+    for _depth, state, label in nodes:
         assert rules.solvable(data, state) == label
         kids = rules.children(data, state)
         if label:

@@ -156,7 +156,7 @@ def test_golden_rollout_earns_one_in_optimal_steps(env_id):
     _, info = env.reset(seed=1)
     inst = env.unwrapped.instance
     total, steps = 0.0, 0
-    for obs, action in task.golden_rollout(inst):
+    for _obs, action in task.golden_rollout(inst):
         _, r, term, _trunc, info = env.step(action)
         total, steps = total + r, steps + 1
     assert term and total == 1.0 and steps == task.optimal_length(inst) == info["optimal_steps"]

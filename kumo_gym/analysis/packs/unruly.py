@@ -30,7 +30,7 @@ class UnrulyPack(Pack):
     def deduction_model(self, instance: Any) -> Model:
         grid, H, W = state_grid(instance)
         cons = []
-        for axis, i, line in lines(H, W):
+        for _axis, _index, line in lines(H, W):
             half = len(line) // 2
             cons.append(Constraint(tuple(line), lambda vals, half=half: sum(v == BLACK for v in vals) == half,
                                    reason="every line is half black", name="balance"))

@@ -157,7 +157,7 @@ class LogicGridRules(PuzzleRules):
                         out.append(("keeps_filled", moved))
                         break
             # a second clue applied in the same move
-            for cid2, kid2 in self.children(data, kid):
+            for _cid2, kid2 in self.children(data, kid):
                 written = {(jj, format_value(kid2["table"][ii][jj])) for ii in range(1, len(t))
                            for jj in range(1, len(t[0])) if kid2["table"][ii][jj] != pt[ii][jj]}
                 if kid2["table"] != t and all(written != self._todo(data, pt, c) for c in unapplied):

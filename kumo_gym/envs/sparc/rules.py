@@ -227,7 +227,7 @@ def rule_report(p: SparcPuzzle, path: list, skip=frozenset()) -> tuple[dict, int
             else:
                 satisfied += 1
     if "triangle" not in skip:
-        for c, (kind, colour, extra) in p.symbols.items():
+        for c, (kind, _colour, extra) in p.symbols.items():
             if kind == TRIANGLE:
                 total += 1
                 if touched_edges(p, c, on_path) == extra:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ...core.errors import ParseError, check_choice
-from ...core.extract import tail
+from ...core.extract import last_match, tail
 from .puzzle import NAME_OF_COLOUR, POLY, YLOP, SparcPuzzle
 
 GRID_FORMATS = ("array", "table", "coords")
@@ -252,12 +252,7 @@ def parse_direction(text: str):
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     text = tail(text, 100_000)
-    m = None
-    for m in _FINAL.finditer(text):
-        pass
-    if m is None:
-        for m in _WORD.finditer(text):
-            pass
+    m = last_match(_FINAL, text) or last_match(_WORD, text)
     if m is None:
         raise ParseError("no move: expected 'Final: right|up|left|down', a digit 0-3 or the next (x, y)",
                          reason="no_move")
