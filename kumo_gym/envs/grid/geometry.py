@@ -695,7 +695,7 @@ def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callabl
         if single_loop and len(comps) <= 1:
             return []
         out = []
-        for i, cells in enumerate(loops):
+        for cells in loops:
             inside = set(cells)
             clause = [-int(on[x]) for x in cells]
             clause += [int(exits[x, d]) for x in cells for d, (dr, dc) in steps.items()
