@@ -10,6 +10,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from typing import NoReturn
 
 THINK_CLOSE = "</think>"
 THINK_OPEN = "<think>"
@@ -264,7 +265,7 @@ class LiteralReader:
         self.parens, self.bare_text, self.keywords, self.comments = parens, bare_text, keywords, comments
         self.reason = reason
 
-    def _fail(self, msg: str, pos: int, reason: str | None = None):
+    def _fail(self, msg: str, pos: int, reason: str | None = None) -> NoReturn:
         from .errors import ParseError
 
         raise ParseError(f"{msg} at position {pos}", reason or self.reason)

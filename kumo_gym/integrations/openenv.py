@@ -222,7 +222,7 @@ class TRLEnvironment:
     def __init__(self, base_url: str):
         self.client = KumoGymEnvClient(base_url=base_url).sync()
         self.client.connect()
-        self.result = None
+        self.result: Any = None  # the last StepResult; None before the first reset
         self.reward = 0.0
 
     def reset(self, instance: Any = None, seed: int | None = None, **row: Any) -> str | None:

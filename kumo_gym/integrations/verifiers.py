@@ -36,6 +36,7 @@ from typing import Any
 
 from ..core.deprecation import renamed
 from ..core.errors import ConfigError
+from ..core.verdict import Verdict
 from . import require
 
 require("verifiers.v1", "verifiers", "kumo_gym.integrations.verifiers")
@@ -71,7 +72,7 @@ class KumoGymData(vf.TaskData):
     """The instance as JSON text (``kumo_gym.score(env_id, instance, text)`` reads it)."""
 
 
-def _verdict(task_data: KumoGymData, trace) -> dict:
+def _verdict(task_data: KumoGymData, trace) -> Verdict:
     """The episode's verdict: the one the environment played (interactive mode), else the
     final reply scored as a completion (answer mode)."""
     from ..training.rewards import score_row

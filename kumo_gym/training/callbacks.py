@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.results import summarize
 from ..core.deprecation import renamed
@@ -31,6 +32,12 @@ def _trainer_callback_base():
     from transformers import TrainerCallback
 
     return TrainerCallback
+
+
+if TYPE_CHECKING:
+    from transformers import TrainerCallback as TrainerCallbackBase
+else:  # transformers' TrainerCallback, imported when a training module is
+    TrainerCallbackBase = _trainer_callback_base()
 
 
 def analysis_metrics(records: list[dict]) -> dict[str, float]:
@@ -58,7 +65,7 @@ def analysis_metrics(records: list[dict]) -> dict[str, float]:
     return {k: float(v) for k, v in out.items() if isinstance(v, (int, float)) and not math.isnan(v)}
 
 
-class KumoGymEvalCallback(_trainer_callback_base()):
+class KumoGymEvalCallback(TrainerCallbackBase):
     """Periodic held-out evaluation with our verifiers (see the module docstring).
 
     ``specs``: the environments (``EvalSpec`` or ``"ID:key=value"`` strings); ``n`` instances
@@ -68,7 +75,7 @@ class KumoGymEvalCallback(_trainer_callback_base()):
     do); without it metrics are appended to ``state.log_history``.
     """
 
-    def __init__(self, specs: list[EvalSpec | str], n: int = 4, every: int = 10, max_tokens: int = 128,
+    def __init__(self, specs: Sequence[EvalSpec | str], n: int = 4, every: int = 10, max_tokens: int = 128,
                  temperature: float = 0.0, out_dir: str | Path = "runs/callback", seed: int = 0,
                  split: str = "validation"):
         from .evaluate import parse_env_spec

@@ -87,7 +87,7 @@ def verdict_reward(verdict: Verdict, kind: str) -> float:
     if verdict.status == "error":
         return 0.0
     if kind == "binary":
-        return float(verdict.reward)
+        return 0.0 if verdict.reward is None else float(verdict.reward)
     if kind == "partial":
         return float(verdict.score)
     return 0.0 if verdict.status in UNREADABLE else 1.0
@@ -167,6 +167,8 @@ def score_row(env_id: str | None, instance, completion, played=None) -> Verdict:
     if cached is not None:
         return cached
     try:
+        if env_id is None:
+            raise ConfigError("the row names no environment (no env_id column, and none given)")
         if key is not None:
             loaded = _INSTANCES.get(key[:2])
             if loaded is None:
@@ -230,7 +232,7 @@ def make_reward_function(env_id: str | None = None, kind: str = "binary"):
             if v.status == "error":
                 errors += 1
             out.append(verdict_reward(v, kind))
-        reward.scoring_errors += errors
+        reward.scoring_errors += errors  # type: ignore[attr-defined]  # set below
         log_metric = columns.get("log_metric")
         if callable(log_metric):
             # every component logs the same batch count, so TRL's average of them is that count
@@ -238,5 +240,5 @@ def make_reward_function(env_id: str | None = None, kind: str = "binary"):
         return out
 
     reward.__name__ = f"puzzle_{kind}"
-    reward.scoring_errors = 0
+    reward.scoring_errors = 0  # type: ignore[attr-defined]  # a function attribute, read by callers
     return reward

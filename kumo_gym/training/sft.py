@@ -19,6 +19,7 @@ leakage: a violation raises ``ContaminationError`` before any training.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.errors import ConfigError, ContaminationError
@@ -87,7 +88,7 @@ def to_prompt_completion(rows: list[dict]) -> list[dict]:
     return out
 
 
-def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: int | None = None,
+def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", size: int | None = None,
               n: int | None = None, output_dir: str = "runs/sft",
               seed: int = 0, shard: str | None = None, max_steps: int = 100, epochs: float = 1.0,
               batch_size: int = 4, learning_rate: float = 2e-4, max_length: int = 4096,
@@ -143,9 +144,9 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: i
     loaded = load_model(model, model_args)
     tok = loaded.tokenizer
     conversational = has_generation_marks(tok)
-    data = rows if conversational else to_prompt_completion(rows)
+    records = rows if conversational else to_prompt_completion(rows)
     dataset = datasets.Dataset.from_list([{k: v for k, v in r.items() if k in ("messages", "prompt", "completion")}
-                                          for r in data])
+                                          for r in records])
     args.setdefault("assistant_only_loss", conversational)
     config = make_config("sft", args)
     callbacks = list(callbacks or [])
