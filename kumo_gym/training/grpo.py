@@ -4,7 +4,7 @@ Single-turn (answer mode): a dataset mixed from any environment ids, difficultie
 TRL samples ``num_generations`` completions per prompt (a group shares one instance) and our
 verifiers score them through the reward functions of :mod:`kumo_gym.training.rewards`: ``binary``
 (solved), ``partial`` (fraction of constraints met) and ``format`` (an answer could be read),
-each logged by TRL under ``rewards/kumo_<kind>/mean`` and combined with ``reward_weights``.
+each logged by TRL under ``rewards/puzzle_<kind>/mean`` and combined with ``reward_weights``.
 
 Multi-turn (interactive mode, KUMO and the planning puzzles move by move):
 :class:`kumo_gym.training.rollout.EpisodeRollout`, a TRL ``rollout_func`` that plays whole

@@ -21,7 +21,7 @@ def test_grpo_single_turn_logs_reward_components_and_callback(reach, tiny, tmp_p
                          callback_n=2, callback_max_tokens=8, save=False)
     keys = _keys(trainer.state.log_history)
     for kind in ("binary", "partial", "format"):
-        assert f"rewards/kumo_{kind}/mean" in keys
+        assert f"rewards/puzzle_{kind}/mean" in keys
     # TRL's log_metric hook carries the count of failed scorings (none here)
     assert [h["rewards/scoring_errors"] for h in trainer.state.log_history if "rewards/scoring_errors" in h] == [0.0, 0.0]
     assert {"kumo_eval/success", "kumo_eval/parse_error", "kumo_eval/truncated", "kumo_eval/tokens"} <= keys
