@@ -1,4 +1,4 @@
-"""The KUMO contamination experiment (specs/kumo.md §12; KUMO paper, "Can LLMs memorise the benchmark?").
+"""The KUMO contamination experiment (docs/specs/kumo.md §12; KUMO paper, "Can LLMs memorise the benchmark?").
 
 Protocol:
 
@@ -15,7 +15,7 @@ Protocol:
 
 With the tiny local model on a CPU the whole run takes minutes and the numbers mean nothing (the
 model is a few hundred thousand parameters); with ``--model Qwen/Qwen2.5-7B-Instruct`` and
-``--n-train 100000`` it is the paper's experiment (use the LoRA/optimiser recipe of §10 through
+``--n-train 100000`` it is the paper's experiment (use the LoRA/optimiser recipe of docs/specs/kumo.md §10 through
 ``--lr`` and an ``accelerate`` launch). Run: ``python examples/contamination.py --out runs/contamination``.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The contract suite of ARCHITECTURE.md, run over the whole registry.
+"""The contract suite of docs/architecture.md §3, §4 and §8, run over the whole registry.
 
 Every environment registered by ``import kumo_gym`` is checked here with its default kwargs, so
 a new family is covered the moment its catalogue row lands. Optional Task hooks used here:
@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -100,6 +101,42 @@ def test_prompt_options_never_change_the_instance_drawn(env_id, spec):
 def test_every_env_declares_its_parameters():
     missing = [e.id for e in ENTRIES if get_task(e.id).Params is None]
     assert not missing, f"tasks without a Params dataclass: {missing}"
+
+
+def _class_docstring(path: str) -> str:
+    """The docstring of ``"package.module:Class"``, read from the module's source with ast (no import):
+    what a reader of the code sees, whatever the manual machinery does with it at run time."""
+    import ast
+    import importlib.util
+
+    module, _, name = path.partition(":")
+    source = Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return ast.get_docstring(node) or ""
+    raise AssertionError(f"{path}: no such class in the module's source")
+
+
+def _spaced(name: str) -> str:
+    """``RiverCrossing`` -> ``River Crossing`` (``KUMO``, ``SPaRC``, ``FineReason`` stay whole)."""
+    import re
+
+    return re.sub(r"(?<=[a-z])(?=[A-Z][a-z])", " ", name.replace("FineReason", "FineReason "))
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_task_docstring_names_its_own_puzzle(env_id):
+    """The first line of every registered id's Task docstring (the manual's title) names that puzzle
+    and no other registered one, so a class copied from another puzzle cannot keep its manual."""
+    import re
+
+    e = next(x for x in ENTRIES if x.id == env_id)
+    title = _class_docstring(e.task).split("\n", 1)[0].split(":", 1)[0]
+    squashed = re.sub(r"\W", "", title).lower()
+    assert e.name.lower() in squashed, f"{e.task}: its docstring's title {title!r} does not name {e.name}"
+    others = [x.name for x in ENTRIES if x.name != e.name
+              and re.search(rf"\b{re.escape(_spaced(x.name))}\b", title, re.IGNORECASE)]
+    assert not others, f"{e.task}: its docstring's title {title!r} names {others}"
 
 
 @pytest.mark.parametrize("env_id", IDS)

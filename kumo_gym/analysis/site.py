@@ -14,7 +14,7 @@ of them. The site (``index.html`` and ``episodes/*.html``):
   (or the state interactive play reached) with what the verdict names marked (``Task.answer_picture``,
   ``Task.state_picture``), the prompt, the model's trace with every claim span
   highlighted in its verification colour, the verdict, and the interactive claim graph of
-  reasoning_graphs.md §9 (hover a node for its claim and sentence).
+  docs/specs/reasoning_graphs.md §9 (hover a node for its claim and sentence).
 
 Everything is inline (styles, scripts, pictures as SVG or data URIs): the pages open from disk
 with no server, and nothing is fetched from the network. Without an analysis directory the
@@ -234,7 +234,7 @@ def html_table(rows: list[dict], cols: list[str], table_id: str | None = None, l
         return '<p class="muted">none</p>'
     head = "".join(f'<th class="{"t" if c in TEXT_COLS else ""}">{ESC(c)}</th>' for c in cols)
     body = []
-    for i, r in enumerate(rows):
+    for r in rows:
         cells = []
         for c in cols:
             text = ESC(_fmt(r.get(c)))

@@ -1,4 +1,4 @@
-"""Optional Task capabilities, declared as protocols (ARCHITECTURE.md, "Rewards").
+"""Optional Task capabilities, declared as protocols (docs/architecture.md §4).
 
 Code that needs a capability checks ``isinstance(task, Protocol)``; it never probes with
 ``hasattr``. A Task has a capability by defining the methods (structural typing), so a puzzle
@@ -27,7 +27,7 @@ import numpy as np
 
 from .instance import Instance
 
-#: the most that ``reward="partial"`` may pay a cheap strategy (ARCHITECTURE.md, "Rewards")
+#: the most that ``reward="partial"`` may pay a cheap strategy (docs/architecture.md §4)
 CHEAP_PARTIAL_CAP = 0.1
 
 

@@ -1,4 +1,4 @@
-"""The Task protocol: one puzzle's whole logic, free of Gymnasium (ARCHITECTURE.md).
+"""The Task protocol: one puzzle's whole logic, free of Gymnasium (docs/architecture.md §2).
 
 A Task is stateless. Everything an item needs (sizes, prompt variants, the puzzle data) lives in
 its :class:`~kumo_gym.core.instance.Instance`, so a Task can score completions in a training loop,
@@ -150,7 +150,7 @@ class Task(ABC):
         """
         for code in codes:
             check_choice("rule code", code, list(self.rule_codes))
-        before = getattr(self, "_disabled_rules", frozenset())
+        before: frozenset[str] = getattr(self, "_disabled_rules", frozenset())
         self._disabled_rules = frozenset(before) | set(codes)
         try:
             yield self
@@ -215,7 +215,7 @@ class Task(ABC):
         verdict.details.setdefault("truncated", cut)
         if cut and not verdict.solved and verdict.status not in ("error", "ended"):
             # whatever was read from a cut-off output is not the model's final answer
-            # (ARCHITECTURE.md, "Text interface"): truncated in every family, not wrong or illegal
+            # (docs/architecture.md §6): truncated in every family, not wrong or illegal
             return Verdict("truncated", "The output was cut off before a complete answer "
                            f"(what could be read was {verdict.status}: {verdict.message})",
                            score=verdict.score, first_error=verdict.first_error,
@@ -298,8 +298,10 @@ class Task(ABC):
         d = instance.params.get("difficulty")
         return None if d is None else str(d)
 
-    def check_trainable(self, instance: Instance) -> None:
-        """Raise ContaminationError when ``instance`` must not be used for training."""
+    def check_trainable(self, instance: Instance) -> None:  # noqa: B027 - a hook whose default allows all
+        """Raise ContaminationError when ``instance`` must not be used for training. Every instance
+        may be by default; families with evaluation-only data (official test puzzles, held-out
+        domains) override this."""
 
 
 _LOGGED: set[tuple[str, str, str]] = set()

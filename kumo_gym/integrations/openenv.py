@@ -4,20 +4,20 @@
 server API: every WebSocket session (``/ws``) gets its own environment, ``reset`` starts an
 episode (a seed, or a given ``instance``), ``step`` takes the model's reply, ``state`` tells
 where the episode stands; ``/health``, ``/schema`` and ``/metadata`` are OpenEnv's own.
-:class:`KumoEnvClient` is the client (async; ``.sync()`` for a blocking one), and
+:class:`KumoGymEnvClient` is the client (async; ``.sync()`` for a blocking one), and
 :class:`TRLEnvironment` is the shape TRL's ``GRPOTrainer(environment_factory=...)`` drives.
 
 The wire types:
 
-* :class:`KumoAction` ``{"text": reply, "reasoning": ..., "finish_reason": ...}``: in interactive
+* :class:`KumoGymAction` ``{"text": reply, "reasoning": ..., "finish_reason": ...}``: in interactive
   mode one move, in answer mode the whole answer; the optional fields are those of
   :meth:`kumo_gym.wrappers.ChatEnv.step` (a separate reasoning channel; a ``length`` finish
   reason marks a cut-off answer).
-* :class:`KumoObservation`: ``text`` (what the environment says now: the prompt after ``reset``,
+* :class:`KumoGymObservation`: ``text`` (what the environment says now: the prompt after ``reset``,
   the feedback after a move), ``messages`` (the conversation so far, system part included, ready
   for a chat template), ``reward`` and ``done``, the episode's ``env_id``, ``instance_id``,
   ``difficulty``, ``mode``, ``optimal_steps``, and ``status``/``verdict`` of the last step.
-* :class:`KumoState`: ``episode_id``, ``step_count``, ``env_id``, ``instance_id``, ``mode``,
+* :class:`KumoGymState`: ``episode_id``, ``step_count``, ``env_id``, ``instance_id``, ``mode``,
   ``done``, ``total_reward`` and the final ``verdict``.
 
 The instance itself (hidden truths, solutions) never leaves the server. Needs ``pip install
@@ -29,6 +29,7 @@ import json
 import uuid
 from typing import Any
 
+from ..core.deprecation import renamed
 from ..core.errors import ConfigError
 from . import require
 
@@ -41,7 +42,7 @@ from openenv.core.env_server.types import EnvironmentMetadata
 from pydantic import Field
 
 
-class KumoAction(Action):
+class KumoGymAction(Action):
     """The model's reply: one move (interactive mode) or the whole answer (answer mode)."""
 
     text: str = Field(..., description="the model's reply text")
@@ -49,7 +50,7 @@ class KumoAction(Action):
     finish_reason: str | None = Field(default=None, description="'length' marks a reply cut off by the token limit")
 
 
-class KumoObservation(Observation):
+class KumoGymObservation(Observation):
     """What the environment shows after ``reset`` or a step."""
 
     text: str = Field(default="", description="the prompt after reset, the environment's feedback after a step")
@@ -64,7 +65,7 @@ class KumoObservation(Observation):
     verdict: dict[str, Any] | None = Field(default=None, description="the final verdict when the episode ended")
 
 
-class KumoState(State):
+class KumoGymState(State):
     """Where the episode stands (OpenEnv's ``state``)."""
 
     env_id: str = ""
@@ -81,7 +82,7 @@ def _text(content) -> str:
     return message_text(content)
 
 
-class KumoEnvironment(Environment):
+class KumoGymEnvironment(Environment):
     """The server side: one kumo_gym environment (through :class:`~kumo_gym.wrappers.ChatEnv`)
     per session. ``env_kwargs`` are ``gym.make``'s (difficulty, split, mode, sizes ...)."""
 
@@ -103,11 +104,11 @@ class KumoEnvironment(Environment):
         self.env_id = entry(env_id).id
         self.mode = kw.get("mode") or entry(self.env_id).modes[0]
         self.chat = ChatEnv(gym.make(self.env_id, **kw))
-        self._state = KumoState(env_id=self.env_id, mode=self.mode)
+        self._state = KumoGymState(env_id=self.env_id, mode=self.mode)
         self._info: dict = {}
 
     def reset(self, seed: int | None = None, episode_id: str | None = None, instance: Any = None,
-              **kwargs: Any) -> KumoObservation:
+              **kwargs: Any) -> KumoGymObservation:
         """A new episode: item ``seed`` of the environment, or ``instance`` (its dict or JSON text,
         e.g. a dataset row's ``instance`` column)."""
         options = None
@@ -117,11 +118,11 @@ class KumoEnvironment(Environment):
             options = {"instance": load_instance(self.env_id, instance)}
         messages, info = self.chat.reset(seed=seed, options=options)
         self._info = info
-        self._state = KumoState(episode_id=episode_id or str(uuid.uuid4()), step_count=0, env_id=self.env_id,
+        self._state = KumoGymState(episode_id=episode_id or str(uuid.uuid4()), step_count=0, env_id=self.env_id,
                                 instance_id=str(info.get("instance_id", "")), mode=self.mode)
         return self._observation(messages, _text(messages[-1]["content"]), reward=None, done=False, info=info)
 
-    def step(self, action: KumoAction, timeout_s: float | None = None, **kwargs: Any) -> KumoObservation:
+    def step(self, action: KumoGymAction, timeout_s: float | None = None, **kwargs: Any) -> KumoGymObservation:
         if self._state.episode_id is None:
             raise ConfigError("step before reset: start an episode with reset first")
         if self._state.done:
@@ -137,9 +138,9 @@ class KumoEnvironment(Environment):
             st.verdict = info.get("verdict")
         return self._observation(messages, str(info.get("feedback", "")), reward=float(reward), done=done, info=info)
 
-    def _observation(self, messages, text, reward, done, info) -> KumoObservation:
+    def _observation(self, messages, text, reward, done, info) -> KumoGymObservation:
         verdict = info.get("verdict")
-        return KumoObservation(
+        return KumoGymObservation(
             text=text, messages=[{"role": m["role"], "content": _text(m["content"])} for m in messages],
             reward=reward, done=done, env_id=self.env_id, instance_id=str(self._info.get("instance_id", "")),
             difficulty=None if self._info.get("difficulty") is None else str(self._info.get("difficulty")),
@@ -148,7 +149,7 @@ class KumoEnvironment(Environment):
             verdict=verdict if done else None)
 
     @property
-    def state(self) -> KumoState:
+    def state(self) -> KumoGymState:
         return self._state
 
     def get_metadata(self) -> EnvironmentMetadata:
@@ -168,12 +169,12 @@ def create_app(env_id: str, env_kwargs: dict | None = None, max_sessions: int = 
     """The FastAPI application serving ``env_id`` (one environment per WebSocket session)."""
     from openenv.core.env_server import create_fastapi_app
 
-    KumoEnvironment(env_id, env_kwargs).close()  # bad ids and kwargs fail here, before the server starts
+    KumoGymEnvironment(env_id, env_kwargs).close()  # bad ids and kwargs fail here, before the server starts
 
-    def factory() -> KumoEnvironment:
-        return KumoEnvironment(env_id, env_kwargs)
+    def factory() -> KumoGymEnvironment:
+        return KumoGymEnvironment(env_id, env_kwargs)
 
-    return create_fastapi_app(factory, KumoAction, KumoObservation, max_concurrent_envs=max_sessions)
+    return create_fastapi_app(factory, KumoGymAction, KumoGymObservation, max_concurrent_envs=max_sessions)
 
 
 def serve(env_id: str, env_kwargs: dict | None = None, *, host: str = "127.0.0.1", port: int = 8000,
@@ -187,23 +188,23 @@ def serve(env_id: str, env_kwargs: dict | None = None, *, host: str = "127.0.0.1
     uvicorn.run(app, host=host, port=port, log_level=log_level)
 
 
-class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
-    """The client: ``async with KumoEnvClient(base_url="http://127.0.0.1:8000") as env`` then
-    ``await env.reset(seed=0)``, ``await env.step(KumoAction(text=...))``, ``await env.state()``;
-    ``KumoEnvClient(...).sync()`` gives the same calls without ``await``."""
+class KumoGymEnvClient(EnvClient[KumoGymAction, KumoGymObservation, KumoGymState]):
+    """The client: ``async with KumoGymEnvClient(base_url="http://127.0.0.1:8000") as env`` then
+    ``await env.reset(seed=0)``, ``await env.step(KumoGymAction(text=...))``, ``await env.state()``;
+    ``KumoGymEnvClient(...).sync()`` gives the same calls without ``await``."""
 
-    def _step_payload(self, action: KumoAction) -> dict[str, Any]:
+    def _step_payload(self, action: KumoGymAction) -> dict[str, Any]:
         if isinstance(action, str):
-            action = KumoAction(text=action)
+            action = KumoGymAction(text=action)
         return action.model_dump(exclude_none=True, exclude={"metadata"})
 
-    def _parse_result(self, payload: dict[str, Any]) -> StepResult[KumoObservation]:
-        obs = KumoObservation(**payload.get("observation", {}), reward=payload.get("reward"),
+    def _parse_result(self, payload: dict[str, Any]) -> StepResult[KumoGymObservation]:
+        obs = KumoGymObservation(**payload.get("observation", {}), reward=payload.get("reward"),
                               done=bool(payload.get("done", False)))
         return StepResult(observation=obs, reward=payload.get("reward"), done=bool(payload.get("done", False)))
 
-    def _parse_state(self, payload: dict[str, Any]) -> KumoState:
-        return KumoState(**payload)
+    def _parse_state(self, payload: dict[str, Any]) -> KumoGymState:
+        return KumoGymState(**payload)
 
 
 class TRLEnvironment:
@@ -219,9 +220,9 @@ class TRLEnvironment:
     """
 
     def __init__(self, base_url: str):
-        self.client = KumoEnvClient(base_url=base_url).sync()
+        self.client = KumoGymEnvClient(base_url=base_url).sync()
         self.client.connect()
-        self.result = None
+        self.result: Any = None  # the last StepResult; None before the first reset
         self.reward = 0.0
 
     def reset(self, instance: Any = None, seed: int | None = None, **row: Any) -> str | None:
@@ -243,7 +244,7 @@ class TRLEnvironment:
         """
         if self.result is not None and self.result.done:
             return "The episode is over."
-        self.result = self.client.step(KumoAction(text=move))
+        self.result = self.client.step(KumoGymAction(text=move))
         self.reward += float(self.result.reward or 0.0)
         return self.result.observation.text
 
@@ -252,3 +253,9 @@ class TRLEnvironment:
 
     def close(self) -> None:
         self.client.close()
+
+
+#: the old names, which read as the KUMO family's (``KumoEnvClient`` serves any environment)
+__getattr__ = renamed(__name__, {"KumoAction": "KumoGymAction", "KumoObservation": "KumoGymObservation",
+                                 "KumoState": "KumoGymState", "KumoEnvironment": "KumoGymEnvironment",
+                                 "KumoEnvClient": "KumoGymEnvClient"})

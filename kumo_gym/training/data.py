@@ -1,6 +1,6 @@
 """Datasets from environments: the records behind ``kumo_gym.make_dataset``.
 
-One calling convention everywhere (ARCHITECTURE.md, "Environments"): the number of items is
+One calling convention everywhere (docs/architecture.md §3): the number of items is
 ``size`` and the environment's parameters travel whole as ``env_kwargs``, so a count never
 shares a namespace with a size parameter (Hanoi's ``n``)::
 

@@ -85,7 +85,8 @@ def make_specs(env_ids: list[str], kwargs: dict | None = None, difficulties: lis
             kw["mode"] = mode
         if kw.get("mode") and kw["mode"] not in e.modes:
             raise ConfigError(f"mode {kw['mode']!r} is not one of: {', '.join(e.modes)} (for {e.id})")
-        for d in difficulties or [None]:
+        choices: list[str | None] = list(difficulties) if difficulties else [None]
+        for d in choices:
             k = dict(kw)
             if d is not None:
                 k["difficulty"] = d
@@ -169,7 +170,7 @@ class Evaluator:
         from ..wrappers.trace import TraceWriter, read_traces
 
         path = trace_path(self.out_dir, shard)
-        done = {r.get("key") for r in read_traces(path)}
+        done = {key for r in read_traces(path) if isinstance(key := r.get("key"), str)}
         jobs = self.jobs(specs, n, samples, shard, done)
         total = sum(len(j.samples) for j in jobs)
         kept = len(specs) * len(shard_range(n, shard)) * samples - total
@@ -329,7 +330,7 @@ def report(out_dir: str | Path, plots: bool = True, quiet: bool = False) -> dict
     for p in sorted(out_dir.glob("traces*.jsonl")):
         records.extend(read_traces(p))
     # one record per key: a duplicate can only come from two shards given the same range
-    unique = {}
+    unique: dict = {}
     for r in records:
         unique.setdefault(r.get("key") or id(r), r)
     summary = summarize(list(unique.values()))

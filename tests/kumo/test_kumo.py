@@ -1,4 +1,4 @@
-"""KUMO family tests (specs/kumo.md §16 acceptance checklist)."""
+"""KUMO family tests (docs/specs/kumo.md §16 acceptance checklist)."""
 from __future__ import annotations
 
 import copy
@@ -133,7 +133,7 @@ def test_success_rule_equals_valid_truth():
     for i in range(40):
         inst = TASK.generate(np.random.default_rng(i), difficulty="easy")
         for t in inst.data["truths"]:
-            # §8 in play, and a single-turn play that runs every test first
+            # docs/specs/kumo.md §8 in play, and a single-turn play that runs every test first
             assert TASK.judge(inst, t).solved == (t == inst.data["valid_truth"])
             assert TASK.verify(inst, inst.data["actions"] + [t]).solved == (t == inst.data["valid_truth"])
 
@@ -171,7 +171,7 @@ def test_numba_oracle_matches_python_reference_hard_small():
 
 @needs_ref
 def test_reference_oracle_trajectories_reproduced():
-    # specs/kumo.md §15: root E (6 d.p.) and realised tests
+    # docs/specs/kumo.md §15: root E (6 d.p.) and realised tests
     expected_root = {("AlgorithmEnv", 4, 0): 1.96, ("AstronomyEnv", 4, 0): 2.171875, ("CoffeeEnv", 4, 0): 1.545455,
                      ("CryptographyEnv", 4, 0): 0.0, ("CuisineEnv", 4, 0): 1.3, ("DetectiveEnv", 4, 0): 1.9,
                      ("EcologicalEnv", 4, 0): 2.316667, ("MedicalEnv", 4, 0): 1.302857}
@@ -293,7 +293,7 @@ def test_env_parse_error_and_wrong_prediction():
 
 
 def test_parse_rules():
-    # a move: the last <ANSWER> region (§7); a single-turn answer: every region in order
+    # a move: the last <ANSWER> region (docs/specs/kumo.md §7); a single-turn answer: every region in order
     assert TASK.parse_move("blah <ANSWER> a </ANSWER> then <ANSWER> ${Streak colour} </ANSWER>") == "Streak colour"
     assert TASK.parse("blah <ANSWER> a </ANSWER> then <ANSWER> ${Streak colour} </ANSWER>") == ["a", "Streak colour"]
     assert TASK.parse_move("  Quartz  ") == "Quartz"

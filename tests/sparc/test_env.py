@@ -1,4 +1,4 @@
-"""The environment, text interface, rendering and contamination guard (spec §6, §7, §11, §13)."""
+"""The environment, text interface, rendering and contamination guard (docs/specs/sparc.md §6, §7, §11, §13)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""The FineReason tasks: state checking, state transition and the tree walk (spec finereason.md §4-§7).
+"""The FineReason tasks: state checking, state transition and the tree walk (docs/specs/finereason.md §4-§7).
 
 * :class:`StateCheckingTask` (``kumo_gym/FineReasonStateChecking-v0``),
 * :class:`StateTransitionTask` (``kumo_gym/FineReasonStateTransition-v0``),
@@ -171,7 +171,8 @@ def validate_puzzle_fields(item: dict) -> None:
 
 
 def validate_item(item: dict) -> None:
-    """Every field of a state-checking / state-transition item (spec §4), naming the first bad one."""
+    """Every field of a state-checking / state-transition item (docs/specs/finereason.md §4), naming the first bad
+    one."""
     validate_puzzle_fields(item)
     puzzle, data = item["puzzle"], item["puzzle_data"]
     rules = rules_for(puzzle)
@@ -287,7 +288,7 @@ class StateCheckingTask(FineReasonTask):
     ## Description
     One node of a puzzle tree (Sudoku, graph colouring, Game of 24 or a logic grid puzzle) is
     shown with the first of its children that is known to be unsolvable. The model decides
-    whether the current state can still be completed to a valid solution (spec finereason.md §5).
+    whether the current state can still be completed to a valid solution (docs/specs/finereason.md §5).
     Labels come from exact oracles, also for rows replayed from the reference files (their
     stored label is never read), and a replayed row shows its own states.
 
@@ -338,8 +339,8 @@ class StateCheckingTask(FineReasonTask):
         return "\n\n".join(p for p in parts if p)
 
     def parse(self, text: str) -> str:
-        """``A`` (Solvable) or ``B`` (Unsolvable), spec §6: the last ``Answer:``, then ``\\boxed{}``,
-        then the last bare ``(A)``/``(B)`` (not a mere listing of both options). An answer that names
+        """``A`` (Solvable) or ``B`` (Unsolvable), docs/specs/finereason.md §6: the last ``Answer:``, then
+        ``\\boxed{}``, then the last bare ``(A)``/``(B)`` (not a mere listing of both options). An answer that names
         both options is unreadable. Linear in the text: each marker is followed a few dozen characters."""
         region = tail(normalize_quotes(text))
         for m in reversed(list(self._MARKER.finditer(region))):
@@ -422,7 +423,7 @@ class StateCheckingTask(FineReasonTask):
 
 
 # ---- state transition -----------------------------------------------------------------------------
-#: FineReason's names of the judge's categories (spec §7)
+#: FineReason's names of the judge's categories (docs/specs/finereason.md §7)
 ERROR_NAMES = {"correct": "correct", "unsolvable_child": "unsolvable_child", "dead_child": "unsolvable_child",
                "invalid_move": "invalid_move", "no_change": "sibling", "sibling": "sibling",
                "forward": "backtracking_failure", "backtracking_failure": "backtracking_failure",
@@ -445,21 +446,21 @@ class StateTransitionTask(FineReasonTask):
     ## Description
     The prompt shows the puzzle, the history of states with their true labels (``S(j)``,
     ``L(j)``), the current state with its label and an explored child known to be unsolvable
-    (spec finereason.md §5). At a solvable state the model must make a forward move that is not
+    (docs/specs/finereason.md §5). At a solvable state the model must make a forward move that is not
     the explored child; at an unsolvable state it must go back to the parent.
 
     ## Answer
     A final line ``Next state: <state>`` with the state as a Python list in the prompt's format.
     The last list after the last ``Next state:`` is read (without the marker, the last list).
 
-    ## Judging (§7)
+    ## Judging (docs/specs/finereason.md §7)
     Solvable: with ``transition_reward='lenient'`` (the paper's rule, default) any legal one-move
     child other than the explored child is right, solvable or not; with ``'strict'`` only a move
     to a solvable child is. Unsolvable: exactly the parent. ``details["error"]`` is one of
     ``correct``, ``unsolvable_child``, ``invalid_move``, ``multiple_moves``, ``sibling``,
     ``backtracking_failure``, ``parse_error``; ``details["category"]`` gives the finer category
-    of §7, ``details["reason"]`` the sub-reason of an invalid move, ``details["rule"]`` the rule
-    broken; ``child_solvable`` and ``st_strict_correct`` say whether a right move was also a
+    of docs/specs/finereason.md §7, ``details["reason"]`` the sub-reason of an invalid move, ``details["rule"]`` the
+    rule broken; ``child_solvable`` and ``st_strict_correct`` say whether a right move was also a
     strictly right one.
     """
 
@@ -482,7 +483,8 @@ class StateTransitionTask(FineReasonTask):
         parts.append("Moves:\n- Forward: " + rules.move_rule + "\n- Backward: " + rules.backward_rule +
                      f"\nIf S({i}) is {yes}, make a forward move that keeps the puzzle solvable; the explored state "
                      f"S({i + 1}) is {no}, so do not choose it. If S({i}) is {no}, make the backward move.")
-        # faithful_labels: the reference prompts label every ancestor Solvable, even a dead one (§5)
+        # faithful_labels: the reference prompts label every ancestor Solvable, even a dead one
+        # (docs/specs/finereason.md §5)
         faithful = bool(_options(instance).get("faithful_labels"))
         lines = []
         for h in item["history"]:
@@ -535,7 +537,8 @@ class StateTransitionTask(FineReasonTask):
         return opts.get("grid_semantics") == "finereason"
 
     def judge(self, instance: Instance, candidate) -> tuple[str, str | None, str | None, dict]:
-        """``(category, rule, sub_reason, extra details)`` of a visible candidate state (§7)."""
+        """``(category, rule, sub_reason, extra details)`` of a visible candidate state (docs/specs/finereason.md
+        §7)."""
         item = instance.data
         rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
         cur = item["current"]
@@ -593,8 +596,8 @@ class StateTransitionTask(FineReasonTask):
         return Verdict(status, message, details=details)
 
     def solve(self, instance: Instance):
-        """Golden move (§8): the first solvable child that changes the state and is not the explored
-        one, or the parent at an unsolvable state."""
+        """Golden move (docs/specs/finereason.md §8): the first solvable child that changes the state and is not the
+        explored one, or the parent at an unsolvable state."""
         item = instance.data
         rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
         if item["label"] == UNSOLVABLE:
@@ -684,7 +687,7 @@ class TreeWalkTask(InteractiveTask):
     ## Description
     The episode starts at the root of a puzzle tree (an unsolved Sudoku, a graph with vertex 0
     coloured 1, four numbers, an empty logic grid). Each move writes one state: a legal forward
-    move from the current state (spec finereason.md §7, "valid child") or the previous state (a
+    move from the current state (docs/specs/finereason.md §7, "valid child") or the previous state (a
     backward move). The walk is solved when a complete valid solution is reached (grid: every
     clue applied and the table consistent with the solution; applying a clue that already holds
     leaves the table unchanged and is a move).

@@ -1,7 +1,7 @@
 """KUMO domains: the JSON format, the importer for KUMO-style files and the validator.
 
-Implements ``shared/specs/kumo.md`` §2 (format ``kumo_gym.domain/v1``), §3 (importer: every
-defect becomes an :class:`Issue`, never an exception) and §4 (validation rules).
+Implements ``docs/specs/kumo.md`` §2 (format ``kumo_gym.domain/v1``), §3 (importer: every
+defect becomes an :class:`Issue`, never an exception) and docs/specs/kumo.md §4 (validation rules).
 
 A domain is a universe of *truths* (candidate hidden explanations) and *actions* (tests). Each
 action has a type, ``str`` or ``float``, and a list of states; observing a state rules OUT the
@@ -36,7 +36,7 @@ FATAL_CODES = ("too_few_truths", "no_usable_action")
 
 
 def bad_name(name) -> bool:
-    """A name no instance may contain: empty, not text, or holding an answer tag (§4)."""
+    """A name no instance may contain: empty, not text, or holding an answer tag (docs/specs/kumo.md §4)."""
     return not isinstance(name, str) or not name.strip() or any(m in name.upper() for m in _FORBIDDEN_IN_NAMES)
 
 
@@ -48,7 +48,7 @@ class State:
     rules_out: tuple[str, ...]
 
     def matches(self, observation: Any) -> bool:
-        """Whether ``observation`` falls in this state (§2: closed intervals, exact strings)."""
+        """Whether ``observation`` falls in this state (docs/specs/kumo.md §2: closed intervals, exact strings)."""
         return outcome_matches("float" if isinstance(self.value, tuple) else "str", self.value, observation)
 
     @property
@@ -68,7 +68,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Issue:
-    """One defect of a domain (§3). ``severity`` is ``"error"`` (unusable) or ``"warning"``."""
+    """One defect of a domain (docs/specs/kumo.md §3). ``severity`` is ``"error"`` (unusable) or ``"warning"``."""
 
     severity: str
     code: str
@@ -86,7 +86,7 @@ class Issue:
 
 @dataclass(frozen=True)
 class Domain:
-    """A KUMO domain in our format (§2). Order of ``truths``/``actions``/states fixes iteration."""
+    """A KUMO domain in our format (docs/specs/kumo.md §2). Order of ``truths``/``actions``/states fixes iteration."""
 
     name: str
     truths: tuple[str, ...]
@@ -111,7 +111,7 @@ class Domain:
     # ---- views ------------------------------------------------------------------------------
     @property
     def label(self) -> str:
-        """``train``/``validation``/``heldout`` (§12); procedural held-out seeds say ``heldout``."""
+        """``train``/``validation``/``heldout`` (docs/specs/kumo.md §12); procedural held-out seeds say ``heldout``."""
         lab = self.provenance.get("label", "train")
         return lab if lab in LABELS else "train"
 
@@ -148,7 +148,7 @@ class Domain:
 
     @property
     def fingerprint(self) -> str:
-        """sha256 of the canonical JSON (§2); identifies a domain for held-out checks."""
+        """sha256 of the canonical JSON (docs/specs/kumo.md §2); identifies a domain for held-out checks."""
         fp = self.__dict__.get("_fingerprint")
         if fp is None:  # a frozen dataclass: cache through __dict__, the content never changes
             fp = hashlib.sha256(canonical_json(self.to_dict()).encode("utf-8")).hexdigest()
@@ -191,7 +191,7 @@ def _scalar_text(value) -> str | None:
 
 
 def import_kumo_domain(obj: Any, *, reversed_intervals: str = "keep") -> tuple[Domain, list[Issue]]:
-    """A Domain from our JSON or a KUMO-style dict, plus every defect found (§3).
+    """A Domain from our JSON or a KUMO-style dict, plus every defect found (docs/specs/kumo.md §3).
 
     Never raises on content: a field of the wrong type (``"truths": 7``) is an ``error`` issue
     naming the field, and a dict that is not a domain at all yields an empty domain with errors.
@@ -367,7 +367,7 @@ def _fold(name: str) -> str:
 
 
 def validate_domain(domain: Domain, n_truths: int | None = None, n_actions: int | None = None) -> list[Issue]:
-    """Every defect of a parsed domain (§4). An empty list means the domain is clean.
+    """Every defect of a parsed domain (docs/specs/kumo.md §4). An empty list means the domain is clean.
 
     Errors in :data:`FATAL_CODES` leave no playable instance (fewer than 2 sampleable truths, no
     usable action); any other error (a name with an answer tag) only keeps that name out of
@@ -453,7 +453,7 @@ def check_domain(domain: Domain, issues: list[Issue] | None = None) -> Domain:
 
     Only :data:`FATAL_CODES` refuse the whole domain (the message lists every error, so that a
     bad field such as ``"truths": 7`` is named); other errors refuse only the instances that would
-    contain the defect (§3, §4).
+    contain the defect (docs/specs/kumo.md §3, §4).
     """
     issues = validate_domain(domain) if issues is None else issues
     bad = errors(issues)

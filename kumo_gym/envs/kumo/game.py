@@ -1,4 +1,4 @@
-"""The KUMO diagnosis game as a Task and a multi-turn environment (``specs/kumo.md`` §7-§8)."""
+"""The KUMO diagnosis game as a Task and a multi-turn environment (``docs/specs/kumo.md`` §7-§8)."""
 from __future__ import annotations
 
 import copy
@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
+from ...core.deprecation import renamed
 from ...core.errors import ConfigError, ContaminationError, ParseError, check_int
 from ...core.extract import split_thinking
 from ...core.instance import Instance
@@ -52,7 +53,7 @@ def _fingerprint_of(domain: str | Domain) -> str:
 
 
 def declare_heldout(domain: str | Domain) -> str:
-    """Mark a domain held out for this whole process (§12); returns its fingerprint."""
+    """Mark a domain held out for this whole process (docs/specs/kumo.md §12); returns its fingerprint."""
     fp = _fingerprint_of(domain)
     _HELDOUT.add(fp)
     return fp
@@ -87,7 +88,7 @@ def trainable_builtin_domains(heldout=(), min_actions: int = 0) -> list[str]:
 
 @lru_cache(maxsize=64)
 def procedural_domain(seed: int, keyspace: str = "train") -> Domain:
-    """The procedural domain of ``(seed, keyspace)`` with the §14 defaults (cached)."""
+    """The procedural domain of ``(seed, keyspace)`` with the docs/specs/kumo.md §14 defaults (cached)."""
     from .procedural import new_domain
 
     return new_domain(int(seed), keyspace=keyspace)
@@ -95,7 +96,7 @@ def procedural_domain(seed: int, keyspace: str = "train") -> Domain:
 
 @dataclass(frozen=True)
 class KumoParams(Params):
-    """Parameters of ``kumo_gym/KUMO-v0`` (``specs/kumo.md`` §5, §7, §12, §14)."""
+    """Parameters of ``kumo_gym/KUMO-v0`` (``docs/specs/kumo.md`` §5, §7, §12, §14)."""
 
     domain: str = param(ANY_DOMAIN, doc="a built-in domain name, a JSON path (ours or KUMO-style), a Domain object "
                         "or its JSON dict (e.g. a split_domain half; stored as its fingerprint), 'any' (a random "
@@ -107,10 +108,13 @@ class KumoParams(Params):
         None, kind=list, doc="domains (names, paths, fingerprints, Domain objects or dicts) that training builders "
         "must refuse; stored as fingerprints")
     procedural_keyspace: str = param("train", choices=KEYSPACES, doc="seed key-space of domain='procedural': "
-                                     "'heldout' domains are held out by construction (§12)")
-    forbid_giveaway: bool = param(False, doc="reject instances with a truth no test relates to (§5 step 10)")
-    sat_order: str = param("shuffled", choices=("shuffled", "domain"), doc="SAT variable order (§5 step 3)")
-    strict_float_observations: bool = param(True, doc="float observations match exactly one state (§5 step 6)")
+                                     "'heldout' domains are held out by construction (docs/specs/kumo.md §12)")
+    forbid_giveaway: bool = param(False, doc="reject instances with a truth no test relates to "
+                                             "(docs/specs/kumo.md §5 step 10)")
+    sat_order: str = param("shuffled", choices=("shuffled", "domain"),
+                           doc="SAT variable order (docs/specs/kumo.md §5 step 3)")
+    strict_float_observations: bool = param(True, doc="float observations match exactly one state "
+                                                      "(docs/specs/kumo.md §5 step 6)")
     float_decimals: int = param(None, kind=int, lo=0, hi=15, doc="round float observations (None: full repr)")
     book_format: str = param("template", choices=BOOK_FORMATS, prompt=True,
                              doc="knowledge book: our prose, or the reduced mapping as JSON")
@@ -138,7 +142,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
     explains: a string outcome matches its state exactly, a number matches every state whose
     closed interval ``[lo, hi]`` holds it (both ends included). Instances come from a SAT
     generator that guarantees exactly one truth survives all outcomes (KUMO, Lin et al. 2025;
-    ``specs/kumo.md``); an optimal expected-steps search (the paper's Algorithm 3, exact) is the
+    ``docs/specs/kumo.md``); an optimal expected-steps search (the paper's Algorithm 3, exact) is the
     oracle.
 
     ## Answer
@@ -151,8 +155,10 @@ class KumoTask(SystemAndUser, InteractiveTask):
     ## Rules
     | code | rule |
     |---|---|
-    | ``ruled_out`` | the predicted truth is not ruled out by the observation of any test of the instance (§8), revealed or not |
-    | ``undetermined`` | single-turn answers: the tests named before the prediction leave it the only possible truth, or no untested test could rule it out (§9 base cases) |
+    | ``ruled_out`` | the predicted truth is not ruled out by the observation of any test of the instance
+    (docs/specs/kumo.md §8), revealed or not |
+    | ``undetermined`` | single-turn answers: the tests named before the prediction leave it the only possible truth, or
+    no untested test could rule it out (docs/specs/kumo.md §9 base cases) |
 
     An unknown name is unreadable (``parse_error``); a play without a prediction is ``incomplete``.
 
@@ -216,7 +222,8 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return load_domain(pool[int(rng.integers(len(pool)))])
 
     def generate(self, rng: np.random.Generator, **params) -> Instance:
-        """An instance by Algorithms 1-2 (§5) in the given, a random built-in, or a procedural domain.
+        """An instance by Algorithms 1-2 (docs/specs/kumo.md §5) in the given, a random built-in, or a procedural
+        domain.
 
         ``params`` are resolved like ``gym.make``'s (``difficulty="hard"`` selects the preset);
         prompt options draw nothing from ``rng``.
@@ -229,7 +236,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return Instance(FAMILY, data, params=p)
 
     def load(self, obj: Any, domain: str | Domain | None = None, prompt_options: dict | None = None) -> Instance:
-        """An Instance, its dict/JSON, our instance data, or a KUMO record (§3).
+        """An Instance, its dict/JSON, our instance data, or a KUMO record (docs/specs/kumo.md §3).
 
         ``domain`` (from the caller's code: a name, path or Domain) supplies a record's outcomes;
         ``prompt_options`` (``book_format``, ...) apply to a record, which carries none.
@@ -253,7 +260,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return super().load(obj)
 
     def validate_instance(self, instance: Instance) -> None:
-        """Raise ConfigError naming the first bad field (§5 "Instance JSON", §8).
+        """Raise ConfigError naming the first bad field (docs/specs/kumo.md §5 "Instance JSON", §8).
 
         Besides types and cross-references, an instance must be playable: no name on both sides,
         no answer tag in a name, observations that match the stated ``observation_states``, and
@@ -315,7 +322,8 @@ class KumoTask(SystemAndUser, InteractiveTask):
         alive = survivors(d)
         if alive != [d["valid_truth"]]:
             raise ConfigError(f"the observations leave {len(alive)} truth(s) possible ({', '.join(alive[:5])}); an "
-                              f"instance must leave exactly its valid truth {d['valid_truth']!r} (§5 step 8)")
+                              f"instance must leave exactly its valid truth {d['valid_truth']!r} "
+                              "(docs/specs/kumo.md §5 step 8)")
         seed = d.get("book_seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ConfigError(f"field 'book_seed' {seed!r} must be an integer")
@@ -385,7 +393,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return region
 
     def names(self, text: str) -> list[str]:
-        """Every ``<ANSWER>`` name of ``text`` in order (§7 "Parsing"); linear time.
+        """Every ``<ANSWER>`` name of ``text`` in order (docs/specs/kumo.md §7 "Parsing"); linear time.
 
         A region runs from ``<ANSWER>`` to the next ``</ANSWER>`` or ``<ANSWER>`` (or the end);
         without any ``<ANSWER>`` the whole stripped text is one name (the reference's behaviour).
@@ -430,7 +438,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return re.sub(r"\s+", " ", name.strip("`'\"* ")).casefold()
 
     def match_name(self, instance: Instance, name: str) -> tuple[str, str] | None:
-        """``("action"|"truth", canonical name)`` or None (§7: actions first, then truths)."""
+        """``("action"|"truth", canonical name)`` or None (docs/specs/kumo.md §7: actions first, then truths)."""
         d = instance.data
         for kind, names in (("action", d["actions"]), ("truth", d["truths"])):
             if name in names:
@@ -444,7 +452,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return None
 
     def judge(self, instance: Instance, prediction: str, tests: list[str] | None = None) -> Verdict:
-        """The verdict on naming the truth ``prediction`` (§8).
+        """The verdict on naming the truth ``prediction`` (docs/specs/kumo.md §8).
 
         ``tests=None`` (interactive play) applies the paper's rule alone: right iff no
         observation of the instance, revealed or not, rules the prediction out. With ``tests``
@@ -508,7 +516,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     # ---- reward integrity (core/capabilities) ---------------------------------------------------
     def near_misses(self, instance: Instance, rng: np.random.Generator) -> list[NearMiss]:
-        """Plays that break exactly one rule (issue 12).
+        """Plays that break exactly one rule (the registry-wide adversarial suite).
 
         ``ruled_out``: every test, then a wrong truth; truths ruled out by a single observation
         come first (a float one first of all: its interval must be closed at both ends to catch
@@ -539,7 +547,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     def _boundary_misses(self, instance: Instance, by: dict) -> list[NearMiss]:
         """``ruled_out`` near misses on variants of the instance whose float observation sits
-        exactly on an end of its interval (§2: intervals are closed at both ends), for a truth
+        exactly on an end of its interval (docs/specs/kumo.md §2: intervals are closed at both ends), for a truth
         that only that observation rules out: a half-open interval test lets the truth survive."""
         d = instance.data
         out: list[NearMiss] = []
@@ -563,7 +571,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return out
 
     def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
-        """The reward hacks a KUMO player could try (issue 12).
+        """The reward hacks a KUMO player could try (the registry-wide reward-hacking suite).
 
         In play (binary, the paper's reward) a guess is right with chance 1/|truths|; single-turn
         scoring and ``reward="partial"`` pay only a prediction the tests determine, so they pay
@@ -636,7 +644,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return tab.actions[j]
 
     def optimal_steps(self, instance: Instance) -> int:
-        """The oracle's tests (the final prediction is not a test, §11)."""
+        """The oracle's tests (the final prediction is not a test, docs/specs/kumo.md §11)."""
         return self.oracle(instance).tests
 
     def max_steps(self, instance: Instance) -> int:
@@ -665,7 +673,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
                               details={"tests_taken": len(new), "action": name})
         v = self.judge(instance, name)
         # ``justified``: the tests run determine the prediction (what ``reward="partial"`` pays);
-        # ``moves`` counts the tests only: the prediction ends the game and is not a test (§11),
+        # ``moves`` counts the tests only: the prediction ends the game and is not a test (docs/specs/kumo.md §11),
         # so evaluation ratios against ``optimal_steps`` (the oracle's tests) compare like with like
         justified = v.solved and self.judge(instance, name, list(state)).solved
         return Transition(list(state), "solved" if v.solved else "wrong", v.message, reward=v.reward,
@@ -727,7 +735,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     # ---- structured view (SB3) ------------------------------------------------------------------
     def move_catalog(self, instance: Instance) -> list[str]:
-        """Every action, then every truth: ``Discrete(n_actions + n_truths)`` (§7)."""
+        """Every action, then every truth: ``Discrete(n_actions + n_truths)`` (docs/specs/kumo.md §7)."""
         return list(instance.data["actions"]) + list(instance.data["truths"])
 
     def encode_state(self, instance: Instance, state) -> np.ndarray:
@@ -755,7 +763,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     # ---- contamination --------------------------------------------------------------------------
     def check_trainable(self, instance: Instance) -> None:
-        """Refuse instances of held-out domains (§12)."""
+        """Refuse instances of held-out domains (docs/specs/kumo.md §12)."""
         d = instance.data
         fp = d.get("domain_fingerprint")
         # an instance's own params may only add fingerprints: names in data are never resolved
@@ -769,7 +777,7 @@ def _finite(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-class KumoEnv(InteractiveEnv):
+class DiagnosisGameEnv(InteractiveEnv):
     """KUMO diagnosis game (``kumo_gym/KUMO-v0``), multi-turn.
 
     ## Observation space
@@ -868,7 +876,7 @@ class KumoEnv(InteractiveEnv):
         obs, reward, terminated, truncated, info = super().step(action)
         v = info.get("verdict")
         if v and v.get("status") == "illegal_move" and (v.get("details") or {}).get("reason") == "unknown_name":
-            # a name outside the instance is an unreadable answer in KUMO's protocol (§7)
+            # a name outside the instance is an unreadable answer in KUMO's protocol (docs/specs/kumo.md §7)
             v["status"] = "parse_error"
             if info.get("status") == "illegal_move":
                 info["status"] = "parse_error"
@@ -879,4 +887,8 @@ class KumoEnv(InteractiveEnv):
         return obs, float(reward), terminated, truncated, info
 
 
-__all__ = ["KumoEnv", "KumoParams", "KumoTask", "declare_heldout", "heldout_fingerprints", "procedural_domain"]
+__all__ = ["DiagnosisGameEnv", "KumoParams", "KumoTask", "declare_heldout", "heldout_fingerprints", "procedural_domain"]
+
+#: ``KumoEnv`` was this class's name: ``gym.make("kumo_gym/KUMO-v0").unwrapped`` is a ``KUMOEnv`` (the
+#: id's documented subclass), and two names differing only in case misled readers
+__getattr__ = renamed(__name__, {"KumoEnv": "DiagnosisGameEnv"})

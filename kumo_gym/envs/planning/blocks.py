@@ -1,4 +1,4 @@
-"""Blocks World (planning spec §2.4)."""
+"""Blocks World (docs/specs/planning.md §2.4)."""
 from __future__ import annotations
 
 import re
@@ -61,7 +61,7 @@ class BlocksWorldTask(StackTask):
     Blocks ``A``, ``B``, ... (``A1``, ``B1``, ... beyond 26) sit in ``n_stacks`` stacks listed
     bottom to top. A move takes the top block of one stack and puts it on top of another stack
     (an empty stack is fine). Generated instances follow the paper's interleaved family
-    (planning spec §2.4): stack 0 holds the first N // 2 blocks, stack 1 the rest, and the goal
+    (docs/specs/planning.md §2.4): stack 0 holds the first N // 2 blocks, stack 1 the rest, and the goal
     builds one tower on stack 0 that alternates between the two original stacks read top down,
     e.g. N = 4: ``[A, B], [C, D], []`` -> ``[D, B, C, A]``. With 3 stacks the optimum is 1 for
     N = 1 and N + 2 (N // 2) - 1 otherwise. ``start="random"`` deals the blocks onto the stacks
@@ -79,7 +79,7 @@ class BlocksWorldTask(StackTask):
 
     ## Verdicts
     ``illegal_move`` names the broken rule (below); otherwise ``solved``, ``incomplete``
-    (``goal_not_reached``), ``parse_error``, ``truncated``. ``algorithm_hint`` adds the §2.4
+    (``goal_not_reached``), ``parse_error``, ``truncated``. ``algorithm_hint`` adds the docs/specs/planning.md §2.4
     construction to the prompt (interleaved instances on 3 stacks only). Partial credit needs
     the exact distance left: it is known along the optimal solution and searched (A*, a budget
     of 20,000 states) elsewhere up to 12 blocks; beyond that the score is 0 and the verdict's
@@ -223,7 +223,7 @@ class BlocksWorldTask(StackTask):
             return None
         return solver.blocks_search([list(s) for s in state], instance.data["goal"])
 
-    # ---- rules (§2.4, checks in order) ------------------------------------------------------
+    # ---- rules (docs/specs/planning.md §2.4, checks in order) ------------------------------------------------------
     def check_piece(self, instance: Instance, state: tuple, block: Any, src: int, dst: int) -> str | None:
         off = self._disabled_rules
         if "unknown_block" not in off and block not in self._name_set(instance):

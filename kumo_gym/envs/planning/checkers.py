@@ -1,4 +1,4 @@
-"""Checker Jumping (planning spec §2.2)."""
+"""Checker Jumping (docs/specs/planning.md §2.2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -38,7 +38,7 @@ class CheckerJumpingTask(PlanningTask):
 
     ## Description
     The board starts ``R ... R _ B ... B`` (N red checkers, one empty cell, N blue checkers)
-    and must become ``B ... B _ R ... R`` (planning spec §2.2). A checker either slides into
+    and must become ``B ... B _ R ... R`` (docs/specs/planning.md §2.2). A checker either slides into
     the adjacent empty cell or jumps over exactly one checker of the other colour into the
     empty cell behind it. Red moves only right, blue only left. The optimum is (N+1)^2 - 1
     moves (N^2 jumps and 2N slides); there are exactly two optimal solutions. With
@@ -57,7 +57,7 @@ class CheckerJumpingTask(PlanningTask):
     ## Verdicts
     ``illegal_move`` names the broken rule (below); otherwise as for every planning env:
     ``solved``, ``incomplete`` (``goal_not_reached``), ``parse_error``, ``truncated``.
-    ``algorithm_hint`` adds the construction of spec §2.2 to the prompt (canonical start).
+    ``algorithm_hint`` adds the construction of docs/specs/planning.md §2.2 to the prompt (canonical start).
 
     ## Version history
     * v0: first version; v0.2 adds ``start="random"``, rule switches and progress-based partial credit.
@@ -145,7 +145,7 @@ class CheckerJumpingTask(PlanningTask):
             return None
         return checker_path(state)
 
-    # ---- rules (§2.2, checks in order) ------------------------------------------------------
+    # ---- rules (docs/specs/planning.md §2.2, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: str, move: list) -> str | None:
         colour, src, dst = move
         off = self._disabled_rules

@@ -1,4 +1,4 @@
-"""Tower of Hanoi (planning spec §2.1)."""
+"""Tower of Hanoi (docs/specs/planning.md §2.1)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -31,7 +31,7 @@ class HanoiTask(StackTask):
     ## Description
     Three pegs (0, 1, 2); disks 1 (smallest) to N start on peg 0, largest at the bottom. Move
     one top disk at a time, never onto a smaller disk, until the tower stands on peg 2
-    (planning spec §2.1). The optimum is 2^N - 1 moves and the optimal solution is unique.
+    (docs/specs/planning.md §2.1). The optimum is 2^N - 1 moves and the optimal solution is unique.
     With ``start="random"`` every disk of the start and of the goal sits on a random peg (each
     peg sorted, so every such configuration is legal), drawn again until they are at least
     2^(N-1) moves apart: each N is then thousands of puzzles of comparable depth, whose exact
@@ -52,7 +52,7 @@ class HanoiTask(StackTask):
     ``solved``; ``illegal_move`` with ``first_error`` = 1-based move number and the broken rule
     in ``details["rule"]`` (rules below); ``incomplete`` (all legal, goal not reached: rule
     ``goal_not_reached``); ``parse_error``; ``truncated``. ``algorithm_hint`` adds the recursive
-    procedure of spec §8.3 to the prompt (canonical start only).
+    procedure of docs/specs/planning.md §8.3 to the prompt (canonical start only).
 
     ## Version history
     * v0: first version; v0.2 adds ``start="random"``, rule switches and progress-based partial credit.
@@ -143,7 +143,7 @@ class HanoiTask(StackTask):
             return None  # a larger disk on a smaller one: no legal state
         return hanoi_path(hanoi_positions(state), self._goal_positions(instance))
 
-    # ---- rules (§2.1, checks in order) ------------------------------------------------------
+    # ---- rules (docs/specs/planning.md §2.1, checks in order) ------------------------------------------------------
     def check_piece(self, instance: Instance, state: tuple, disk: Any, src: int, dst: int) -> str | None:
         off = self._disabled_rules
         if "not_top_disk" not in off and (not state[src] or state[src][-1] != disk):

@@ -1,4 +1,4 @@
-"""River Crossing (planning spec §2.3, §8.2)."""
+"""River Crossing (docs/specs/planning.md §2.3, §8.2)."""
 from __future__ import annotations
 
 import re
@@ -23,7 +23,7 @@ AGENT, ACTOR, WATER, SAND = (214, 39, 40), (31, 119, 180), (170, 205, 240), (238
 K_SCHEDULES = ("paper", "solvable")
 BOAT_SIDES = ("left", "right")
 _PERSON = re.compile(r"([aA])_?(\d{1,6})")
-#: direction words some models add inside a boat list; the direction is implied (spec §2.3)
+#: direction words some models add inside a boat list; the direction is implied (docs/specs/planning.md §2.3)
 _DIRECTION_WORDS = frozenset({"left", "right", "l", "r", "lr", "rl", "forward", "back", "backward", "return", "go",
                               "to_left", "to_right", "left_to_right", "right_to_left"})
 #: the structured wrapper's catalogue lists every boat group; refuse sizes where it explodes
@@ -31,7 +31,7 @@ MAX_CATALOG = 20_000
 
 
 def schedule_k(n: int, schedule: str) -> int:
-    """Boat capacity of a k schedule (spec §3): ``paper`` 2 for N <= 3 else 3; ``solvable`` 2/3/4."""
+    """Boat capacity of a k schedule (docs/specs/planning.md §3): ``paper`` 2 for N <= 3 else 3; ``solvable`` 2/3/4."""
     check_choice("k_schedule", schedule, K_SCHEDULES)
     if schedule == "paper":
         return 2 if n <= 3 else 3
@@ -50,7 +50,7 @@ def _everyone(n: int) -> frozenset:
 
 
 def solvable_choices(n: int) -> str:
-    """The capacities that make N pairs solvable, in words (spec §2.3)."""
+    """The capacities that make N pairs solvable, in words (docs/specs/planning.md §2.3)."""
     if n <= 3:
         return "k >= 2"
     if n <= 5:
@@ -59,7 +59,7 @@ def solvable_choices(n: int) -> str:
 
 
 def group_unsafe(group) -> bool:
-    """An actor without their own agent, next to some other agent (spec §2.3)."""
+    """An actor without their own agent, next to some other agent (docs/specs/planning.md §2.3)."""
     agents, actors = set(), []
     for p in group:  # one pass: names are "A_i" (agent i) or "a_i" (actor i)
         if p[0] == "A":
@@ -79,7 +79,7 @@ class RiverParams(PlanningParams):
     allow_unsolvable: bool = param(False, doc="build unsolvable (N, k) with solvable=False instead of refusing")
     accept_impossibility_claim: bool = param(False, prompt=True,
                                              doc="the answer 'moves = UNSOLVABLE' is right on unsolvable "
-                                                 "instances (spec §8.2)")
+                                                 "instances (docs/specs/planning.md §8.2)")
 
 
 class RiverCrossingTask(PlanningTask):
@@ -87,7 +87,7 @@ class RiverCrossingTask(PlanningTask):
 
     ## Description
     Actors ``a_1 .. a_N`` and agents ``A_1 .. A_N`` (case matters) start on the left bank with
-    the boat; everyone must reach the right bank (planning spec §2.3). The boat carries 1..k
+    the boat; everyone must reach the right bank (docs/specs/planning.md §2.3). The boat carries 1..k
     people and never crosses empty; trips alternate left->right, right->left, ... An actor may
     never be with another agent while their own agent is absent: this holds on both banks and
     on the boat. Solvable iff (k = 2, N <= 3) or (k = 3, N <= 5) or k >= 4. With
@@ -99,7 +99,7 @@ class RiverCrossingTask(PlanningTask):
     ## Answer (``mode="answer"``, default)
     ``moves = [["A_2", "a_2"], ["A_2"], ...]``: one list of passengers per trip, no direction
     (it alternates). ``A1`` is read as ``A_1``. With ``accept_impossibility_claim=True`` the
-    answer ``moves = UNSOLVABLE`` is right on unsolvable instances (spec §8.2).
+    answer ``moves = UNSOLVABLE`` is right on unsolvable instances (docs/specs/planning.md §8.2).
 
     ## Interactive (``mode="interactive"``)
     One trip per step, e.g. ``["A_1", "a_1"]``; the boat's side says the direction.
@@ -265,7 +265,7 @@ class RiverCrossingTask(PlanningTask):
 
     unsafe = staticmethod(group_unsafe)
 
-    # ---- rules (§2.3, checks in order) ------------------------------------------------------
+    # ---- rules (docs/specs/planning.md §2.3, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         n, k = instance.data["n"], instance.data["k"]
         left, boat = state

@@ -1,4 +1,4 @@
-"""Image rendering of SPaRC puzzles (spec §11), drawn with numpy only.
+"""Image rendering of SPaRC puzzles (docs/specs/sparc.md §11), drawn with numpy only.
 
 ``render_rgb(puzzle, path)`` returns an ``H x W x 3`` uint8 image: dark background, grey grid
 lines (interrupted at gaps), the start as a filled circle, the end as a stub sticking out of the
@@ -91,7 +91,7 @@ def point_box(p: SparcPuzzle, x: int, y: int, cell_px: int = 80) -> tuple[int, i
 
 def render_rgb(p: SparcPuzzle, path=None, cell_px: int = 80, show_coords: bool = False,
                first_mark: tuple[int, int] | None = None, marks=()) -> np.ndarray:
-    """The puzzle as an RGB image; ``path`` (a list of (x, y)) is drawn over it (spec §11).
+    """The puzzle as an RGB image; ``path`` (a list of (x, y)) is drawn over it (docs/specs/sparc.md §11).
 
     Pictures of answers frame the position a verdict names first (``first_mark``: the first bad
     position of the path) in ``raster.MARK`` and the others (``marks``: the symbols whose rules
