@@ -536,7 +536,7 @@ def domain_from_code(spec: Domain | dict) -> Domain:
 
     The result is the domain re-read from its JSON form, so a Domain object and its ``to_dict()``
     give the same domain, fingerprint and instances. Unlike a file, whose defects are dropped with
-    an issue (§3), a domain built in code must be well formed: a missing field, a field of the
+    a reported issue (docs/specs/kumo.md §3), a domain built in code must be well formed: a missing field, a field of the
     wrong type or a malformed action raises ConfigError naming it.
     """
     if isinstance(spec, Domain):
