@@ -21,7 +21,7 @@ episode played in-process (instance id, and each step's feedback, reward, status
 
 Reference, in the same run: openenv-core's own server (``create_fastapi_app``: one process,
 one event loop, a thread per session, environments run on those threads) serving the same
-environment (``KumoEnvironment``), which is what ``kumo-gym serve`` was before it had its own
+environment (``KumoGymEnvironment``), which is what ``kumo-gym serve`` was before it had its own
 server; ``max_concurrent_envs=1024``, so that its default limit of 1 does not refuse sessions.
 
 The machine this runs on has 2 cores, shared by the server and the load generator. Where the
@@ -64,9 +64,9 @@ REFERENCE_SERVER = r"""
 import json, sys
 import uvicorn
 from openenv.core.env_server import create_fastapi_app
-from kumo_gym.integrations.openenv import KumoAction, KumoEnvironment, KumoObservation
+from kumo_gym.integrations.openenv import KumoGymAction, KumoGymEnvironment, KumoGymObservation
 env_id, kw, port = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
-app = create_fastapi_app(lambda: KumoEnvironment(env_id, kw), KumoAction, KumoObservation, max_concurrent_envs=1024)
+app = create_fastapi_app(lambda: KumoGymEnvironment(env_id, kw), KumoGymAction, KumoGymObservation, max_concurrent_envs=1024)
 uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 """
 

@@ -9,7 +9,7 @@ by default, plus any official record files given), once with the numba kernel (a
 and once with the plain-Python enumerator of the same search (pruning 1-2, cut after
 ``--python-limit`` seconds per puzzle); checks both against the stored solution lists; then
 generates ``--per-level`` puzzles per difficulty level and compares their level statistics
-with the official ones of the reference sample (the calibration table of issue 18: per level
+with the official ones of the reference sample (the calibration table: per level
 and statistic, the official mean, ours, their ratio and whether ours lies within 15 %). Prints
 the tables and writes ``benchmarks/results/sparc.json``.
 """
@@ -102,7 +102,7 @@ def bench_generation(per_level: int) -> tuple[list[dict], list[dict]]:
 
 
 def calibration(generated: list[dict], official: list[dict]) -> dict:
-    """The calibration table (issue 18): our level statistics against the official ones, and
+    """The calibration table: our level statistics against the official ones, and
     the no-trivial-puzzle floors (fewest positions of a shortest solution, fewest constraints)."""
     ours, theirs = level_stats(generated), level_stats(official)
     rows, text = calibration_table(ours, theirs)

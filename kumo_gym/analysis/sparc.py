@@ -1,7 +1,7 @@
-"""SPaRC metrics (spec §12; paper §4.2 and App. J).
+"""SPaRC metrics (docs/specs/sparc.md §12; paper §4.2 and App. J).
 
 Accuracy overall, per difficulty level, per rule type present and per grid size; path-error
-rates (the share of answers raising each flag of spec §6, and ``invalid_path``); rule-violation
+rates (the share of answers raising each flag of docs/specs/sparc.md §6, and ``invalid_path``); rule-violation
 rates among structurally valid paths; and pass@k with the unbiased estimator.
 
 Input rows are dicts with a ``verdict`` (a Verdict or its dict) and the puzzle, given as
@@ -49,7 +49,7 @@ def _puzzle_info(row) -> dict:
 
 
 def summarize(rows: list[dict], ks=(1, 2, 4, 8)) -> dict:
-    """All metrics of §12 for a list of rows (see the module docstring)."""
+    """All metrics of docs/specs/sparc.md §12 for a list of rows (see the module docstring)."""
     total = len(rows)
     out: dict = {"n": total}
     if not total:
@@ -115,7 +115,7 @@ def format_table(summary: dict) -> str:
     return "\n".join(lines)
 
 
-# ---- level calibration (issue 18) -------------------------------------------------------------------
+# ---- level calibration ----------------------------------------------------------------------------
 #: the statistics compared per level; presence rates are shares of puzzles holding the type
 SYMBOL_TYPES = ("dot", "gap", "square", "star", "triangle", "poly", "ylop")
 LEVEL_STATS = ("area", "shortest", "rule_types", "solutions", "score") + tuple(f"has_{t}" for t in SYMBOL_TYPES)

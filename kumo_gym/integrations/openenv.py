@@ -5,21 +5,21 @@
 WebSocket session (``/ws``) gets its own environment, ``reset`` starts an episode (a seed, or a
 given ``instance``), ``step`` takes the model's reply, ``state`` tells where the episode stands;
 ``/health``, ``/schema`` and ``/metadata`` answer as in every OpenEnv environment.
-:class:`KumoEnvClient` is the client (async; ``.sync()`` for a blocking one), and
+:class:`KumoGymEnvClient` is the client (async; ``.sync()`` for a blocking one), and
 :class:`TRLEnvironment` is the shape TRL's ``GRPOTrainer(environment_factory=...)`` drives.
 
 The wire types:
 
-* :class:`KumoAction` ``{"text": reply, "reasoning": ..., "finish_reason": ...}``: in interactive
+* :class:`KumoGymAction` ``{"text": reply, "reasoning": ..., "finish_reason": ...}``: in interactive
   mode one move, in answer mode the whole answer; the optional fields are those of
   :meth:`kumo_gym.wrappers.ChatEnv.step` (a separate reasoning channel; a ``length`` finish
   reason marks a cut-off answer).
-* :class:`KumoObservation`: ``text`` (what the environment says now: the prompt after ``reset``,
+* :class:`KumoGymObservation`: ``text`` (what the environment says now: the prompt after ``reset``,
   the feedback after a move), ``messages`` (the conversation so far, system part included, ready
   for a chat template; a reply of megabytes comes back cut, the cut said), ``reward`` and
   ``done``, the episode's ``env_id``, ``instance_id``, ``difficulty``, ``mode``,
   ``optimal_steps``, and ``status``/``verdict`` of the last step.
-* :class:`KumoState`: ``episode_id``, ``step_count``, ``env_id``, ``instance_id``, ``mode``,
+* :class:`KumoGymState`: ``episode_id``, ``step_count``, ``env_id``, ``instance_id``, ``mode``,
   ``done``, ``total_reward`` and the final ``verdict``.
 
 What the client does when the server or the network fails:
@@ -47,6 +47,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..core.deprecation import renamed
 from ..core.errors import ConfigError
 from . import require
 from .serving import Session, Settings, check_settings, create_app, describe_close, serve
@@ -59,25 +60,25 @@ from openenv.core.env_client import EnvClient
 from openenv.core.env_server import Action, Environment, Observation, State
 from openenv.core.env_server.types import EnvironmentMetadata
 
-__all__ = ["EpisodeLost", "KumoAction", "KumoEnvClient", "KumoEnvironment", "KumoObservation", "KumoState",
+__all__ = ["EpisodeLost", "KumoGymAction", "KumoGymEnvClient", "KumoGymEnvironment", "KumoGymObservation", "KumoGymState",
            "ServerAtCapacity", "ServerError", "TRLEnvironment", "create_app", "serve"]
 
 log = logging.getLogger("kumo_gym.openenv")
 
 
-class KumoAction(Action, ActionFields):
+class KumoGymAction(Action, ActionFields):
     """The model's reply: one move (interactive mode) or the whole answer (answer mode)."""
 
 
-class KumoObservation(Observation, ObservationFields):
+class KumoGymObservation(Observation, ObservationFields):
     """What the environment shows after ``reset`` or a step."""
 
 
-class KumoState(State, StateFields):
+class KumoGymState(State, StateFields):
     """Where the episode stands (OpenEnv's ``state``)."""
 
 
-class KumoEnvironment(Environment):
+class KumoGymEnvironment(Environment):
     """The server side as an OpenEnv ``Environment``: one kumo_gym environment (through
     :class:`~kumo_gym.wrappers.ChatEnv`) per session, for OpenEnv's own ``create_app``.
     ``env_kwargs`` are ``gym.make``'s (difficulty, split, mode, sizes ...). ``kumo-gym serve``
@@ -94,24 +95,24 @@ class KumoEnvironment(Environment):
         self.mode = self.session.mode
 
     def reset(self, seed: int | None = None, episode_id: str | None = None, instance: Any = None,
-              **kwargs: Any) -> KumoObservation:
+              **kwargs: Any) -> KumoGymObservation:
         """A new episode: item ``seed`` of the environment, or ``instance`` (its dict or JSON text,
         e.g. a dataset row's ``instance`` column)."""
         if kwargs:
             raise ConfigError(f"unknown reset argument {min(kwargs)!r}; reset takes seed, episode_id, instance")
         return self._observation(self.session.reset(seed=seed, episode_id=episode_id, instance=instance))
 
-    def step(self, action: KumoAction, timeout_s: float | None = None, **kwargs: Any) -> KumoObservation:
+    def step(self, action: KumoGymAction, timeout_s: float | None = None, **kwargs: Any) -> KumoGymObservation:
         return self._observation(self.session.step(action.text, reasoning=action.reasoning,
                                                    finish_reason=action.finish_reason))
 
     @staticmethod
-    def _observation(payload: dict) -> KumoObservation:
-        return KumoObservation(**payload["observation"], reward=payload["reward"], done=payload["done"])
+    def _observation(payload: dict) -> KumoGymObservation:
+        return KumoGymObservation(**payload["observation"], reward=payload["reward"], done=payload["done"])
 
     @property
-    def state(self) -> KumoState:
-        return KumoState(**self.session.state)
+    def state(self) -> KumoGymState:
+        return KumoGymState(**self.session.state)
 
     def get_metadata(self) -> EnvironmentMetadata:
         import kumo_gym
@@ -172,10 +173,10 @@ def _refusal_detail(response) -> str:
         return (response.body or b"").decode("utf-8", "replace")[:300] or response.reason_phrase
 
 
-class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
-    """The client: ``async with KumoEnvClient(base_url="http://127.0.0.1:8000") as env`` then
-    ``await env.reset(seed=0)``, ``await env.step(KumoAction(text=...))``, ``await env.state()``;
-    ``KumoEnvClient(...).sync()`` gives the same calls without ``await``.
+class KumoGymEnvClient(EnvClient[KumoGymAction, KumoGymObservation, KumoGymState]):
+    """The client: ``async with KumoGymEnvClient(base_url="http://127.0.0.1:8000") as env`` then
+    ``await env.reset(seed=0)``, ``await env.step(KumoGymAction(text=...))``, ``await env.state()``;
+    ``KumoGymEnvClient(...).sync()`` gives the same calls without ``await``.
 
     ``wait_for_capacity_s``: how long to wait for a place when the server is at capacity (0, the
     default: raise :class:`ServerAtCapacity` at once; ``None``: wait as long as it takes).
@@ -183,6 +184,8 @@ class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
     ``backoff_s`` seconds, each wait twice the last (at most 30 s). Other keywords are
     OpenEnv's ``EnvClient``'s (``connect_timeout_s``, ``message_timeout_s`` ...).
     """
+
+    _ws: Any  # OpenEnv's: the websockets connection, or None
 
     def __init__(self, base_url: str, *, wait_for_capacity_s: float | None = 0.0, retries: int = 4,
                  backoff_s: float = 0.5, **kwargs: Any):
@@ -199,15 +202,16 @@ class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
     def _backoff(self, failures: int) -> float:
         return min(self.backoff_s * 2 ** (failures - 1), 30.0)
 
-    async def connect(self) -> KumoEnvClient:
+    async def connect(self) -> KumoGymEnvClient:
         """Open the session: reconnects after a drop, waits for capacity as told, retries a
         refused or failed connection ``retries`` times."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import InvalidHandshake, InvalidStatus
         from websockets.protocol import State as WsState
 
-        if self._ws is not None:
-            if self._ws.state is WsState.OPEN:
+        current = self._ws
+        if current is not None:
+            if current.state is WsState.OPEN:
                 return self
             self._ws = None
         failures, waited, give_up_at = 0, 0.0, time.monotonic() + self.wait_for_capacity_s
@@ -256,14 +260,17 @@ class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
             raise self._lost
         drops = 0
         while True:
-            if self._ws is not None and self._ws.state is not WsState.OPEN:  # closed by the server since the last call
-                lost = self._drop(self._ws.close_code, self._ws.close_reason)
+            current = self._ws
+            if current is not None and current.state is not WsState.OPEN:  # closed by the server since the last call
+                lost = self._drop(current.close_code, current.close_reason)
                 if lost is not None and kind != "reset":
                     raise lost
             await self.connect()
+            ws = self._ws
+            assert ws is not None  # connect() opened it or raised
             try:
-                await self._ws.send(json.dumps(message))
-                raw = await asyncio.wait_for(self._ws.recv(), timeout=self._message_timeout)
+                await ws.send(json.dumps(message))
+                raw = await asyncio.wait_for(ws.recv(), timeout=self._message_timeout)
                 break
             except ConnectionClosed as e:
                 close = e.rcvd
@@ -277,7 +284,7 @@ class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
                 await asyncio.sleep(self._backoff(drops))
             except asyncio.TimeoutError:  # (TimeoutError itself from Python 3.11)
                 # no reply in time: the session is in an unknown state, so it is given up
-                ws, self._ws = self._ws, None
+                self._ws = None
                 await ws.close()
                 lost = self._drop(None, f"no reply in {self._message_timeout:g} s")
                 raise lost or TimeoutError(f"no reply from {self._ws_url} in {self._message_timeout:g} s") from None
@@ -295,18 +302,18 @@ class KumoEnvClient(EnvClient[KumoAction, KumoObservation, KumoState]):
         await super().disconnect()
         self._in_episode = False
 
-    def _step_payload(self, action: KumoAction) -> dict[str, Any]:
+    def _step_payload(self, action: KumoGymAction) -> dict[str, Any]:
         if isinstance(action, str):
-            action = KumoAction(text=action)
+            action = KumoGymAction(text=action)
         return action.model_dump(exclude_none=True, exclude={"metadata"})
 
-    def _parse_result(self, payload: dict[str, Any]) -> StepResult[KumoObservation]:
-        obs = KumoObservation(**payload.get("observation", {}), reward=payload.get("reward"),
+    def _parse_result(self, payload: dict[str, Any]) -> StepResult[KumoGymObservation]:
+        obs = KumoGymObservation(**payload.get("observation", {}), reward=payload.get("reward"),
                               done=bool(payload.get("done", False)))
         return StepResult(observation=obs, reward=payload.get("reward"), done=bool(payload.get("done", False)))
 
-    def _parse_state(self, payload: dict[str, Any]) -> KumoState:
-        return KumoState(**payload)
+    def _parse_state(self, payload: dict[str, Any]) -> KumoGymState:
+        return KumoGymState(**payload)
 
 
 _LOST_TEXT = ("The connection to the environment server was lost, and this episode with it: it is over. "
@@ -327,15 +334,15 @@ class TRLEnvironment:
     A dropped connection costs one episode at most: :meth:`move` tells the model the episode is
     over, :attr:`lost` says why, :meth:`get_reward` is what the episode earned before, and the
     next :meth:`reset` reconnects. ``wait_for_capacity_s``, ``retries`` and ``backoff_s`` are
-    :class:`KumoEnvClient`'s.
+    :class:`KumoGymEnvClient`'s.
     """
 
     def __init__(self, base_url: str, *, wait_for_capacity_s: float | None = 0.0, retries: int = 4,
                  backoff_s: float = 0.5):
-        self.client = KumoEnvClient(base_url=base_url, wait_for_capacity_s=wait_for_capacity_s, retries=retries,
+        self.client = KumoGymEnvClient(base_url=base_url, wait_for_capacity_s=wait_for_capacity_s, retries=retries,
                                     backoff_s=backoff_s).sync()
         self.client.connect()
-        self.result = None
+        self.result: StepResult[KumoGymObservation] | None = None
         self.reward = 0.0
         self.lost: str | None = None  # why the current episode was lost, if it was
 
@@ -361,12 +368,13 @@ class TRLEnvironment:
         if self.result is not None and self.result.done:
             return "The episode is over."
         try:
-            self.result = self.client.step(KumoAction(text=move))
+            result = self.client.step(KumoGymAction(text=move))
         except EpisodeLost as e:
             self.lost = str(e)
             return _LOST_TEXT
-        self.reward += float(self.result.reward or 0.0)
-        return self.result.observation.text
+        self.result = result
+        self.reward += float(result.reward or 0.0)
+        return result.observation.text
 
     def get_reward(self) -> float:
         return self.reward
@@ -380,3 +388,9 @@ class TRLEnvironment:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+#: the old names, which read as the KUMO family's (``KumoEnvClient`` serves any environment)
+__getattr__ = renamed(__name__, {"KumoAction": "KumoGymAction", "KumoObservation": "KumoGymObservation",
+                                 "KumoState": "KumoGymState", "KumoEnvironment": "KumoGymEnvironment",
+                                 "KumoEnvClient": "KumoGymEnvClient"})

@@ -201,7 +201,7 @@ class Session:
 
     def __init__(self, settings: Settings):
         self.settings = settings
-        self.chat = None  # the environment, made at the first reset
+        self.chat: Any = None  # the environment (a ChatEnv), made at the first reset
         self.mode = settings.env_kwargs.get("mode") or _default_mode(settings.env_id)
         self.state = self._fresh_state()
         self._info: dict = {}
@@ -309,13 +309,15 @@ class Session:
                 try:
                     args = ResetData.model_validate(data)
                 except ValidationError as e:
-                    raise Rejected("VALIDATION_ERROR", _validation_message("reset data", e, list(ResetData.model_fields)))
+                    raise Rejected("VALIDATION_ERROR",
+                                   _validation_message("reset data", e, list(ResetData.model_fields))) from None
                 payload = self.reset(**args.model_dump(exclude_unset=True))
             else:
                 try:
                     action = WireAction.model_validate(data)
                 except ValidationError as e:
-                    raise Rejected("VALIDATION_ERROR", _validation_message("step data", e, list(WireAction.model_fields)))
+                    raise Rejected("VALIDATION_ERROR",
+                                   _validation_message("step data", e, list(WireAction.model_fields))) from None
                 payload = self.step(action.text, reasoning=action.reasoning, finish_reason=action.finish_reason)
             return dumps({"type": "observation", "data": payload}), False
         except Rejected as e:
@@ -557,18 +559,20 @@ class _Server:
                 args = ResetData.model_validate(payload)
             except ValidationError as e:
                 return 422, {"detail": _validation_message("reset data", e, list(ResetData.model_fields))}
+            session = self.http_session
+            assert session is not None  # made at startup
             try:
-                return 200, self.http_session.reset(**args.model_dump(exclude_unset=True))
+                return 200, session.reset(**args.model_dump(exclude_unset=True))
             except Rejected as e:
                 return 422, {"detail": str(e)}
             finally:
-                self.http_session.state = self.http_session._fresh_state()
+                session.state = session._fresh_state()
 
         return await self.run(work)
 
 
 _STEP_OVER_HTTP = ("plain HTTP keeps no episode: each request would get a fresh environment, with nothing to step. "
-                   "Play episodes over a WebSocket session at /ws (kumo_gym.integrations.openenv.KumoEnvClient, "
+                   "Play episodes over a WebSocket session at /ws (kumo_gym.integrations.openenv.KumoGymEnvClient, "
                    "OpenEnv's GenericEnvClient): send a reset message, then step messages.")
 
 

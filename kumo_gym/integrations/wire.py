@@ -1,8 +1,8 @@
 """The types on the wire of ``kumo-gym serve``: what a ``step`` and a ``reset`` carry, what an
 observation and a state hold (OpenEnv's protocol; :mod:`kumo_gym.integrations.serving`).
 
-:mod:`kumo_gym.integrations.openenv` builds OpenEnv's ``KumoAction``, ``KumoObservation`` and
-``KumoState`` from the ``*Fields`` models; the ``Wire*`` models are the same types without
+:mod:`kumo_gym.integrations.openenv` builds OpenEnv's ``KumoGymAction``, ``KumoGymObservation`` and
+``KumoGymState`` from the ``*Fields`` models; the ``Wire*`` models are the same types without
 OpenEnv installed, for the server's validation and its ``/schema``.
 """
 from __future__ import annotations

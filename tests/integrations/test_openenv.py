@@ -12,7 +12,7 @@ import gymnasium as gym
 
 import kumo_gym
 from kumo_gym.cli import main
-from kumo_gym.integrations.openenv import KumoAction, KumoEnvClient, TRLEnvironment
+from kumo_gym.integrations.openenv import KumoGymAction, KumoGymEnvClient, TRLEnvironment
 from kumo_gym.training.agents import OracleAgent
 
 from ._server import start_server
@@ -36,7 +36,7 @@ def _oracle_mirror(env_id, seed, **kw):
 
 def test_golden_kumo_episode_through_the_client(kumo_server):
     local, agent, obs, info = _oracle_mirror("kumo_gym/KUMO-v0", 11, difficulty="easy")
-    with KumoEnvClient(base_url=kumo_server).sync() as client:
+    with KumoGymEnvClient(base_url=kumo_server).sync() as client:
         result = client.reset(seed=11)
         o = result.observation
         assert (o.instance_id, o.text, o.mode, o.done) == (info["instance_id"], obs, "interactive", False)
@@ -46,7 +46,7 @@ def test_golden_kumo_episode_through_the_client(kumo_server):
         while not result.done:
             move = agent.reply()
             local_obs, local_reward, *_ = local.step(move)
-            result = client.step(KumoAction(text=move))
+            result = client.step(KumoGymAction(text=move))
             assert (result.observation.text, result.reward) == (local_obs, local_reward)
             rewards.append(result.reward)
         assert result.observation.verdict["status"] == "solved" and result.reward > 0
@@ -55,7 +55,7 @@ def test_golden_kumo_episode_through_the_client(kumo_server):
         assert state.instance_id == info["instance_id"] and state.verdict["status"] == "solved"
         # a move after the end is refused, with the reason
         with pytest.raises(Exception, match="episode has ended"):
-            client.step(KumoAction(text="anything"))
+            client.step(KumoGymAction(text="anything"))
 
 
 def test_trl_environment_replays_a_dataset_row(kumo_server):
@@ -87,14 +87,14 @@ def test_answer_mode_instance_reset_and_bad_arguments(capsys):
     server = start_server("kumo_gym/Tents-v0", "--difficulty", "trivial", "--split", "test")
     url = server.url
     try:
-        with KumoEnvClient(base_url=url).sync() as client:
+        with KumoGymEnvClient(base_url=url).sync() as client:
             result = client.reset(instance=json.dumps(row["instance"]))
             assert result.observation.instance_id == row["instance_id"]
             assert [m["role"] for m in result.observation.messages] == [m["role"] for m in row["prompt"]]
-            result = client.step(KumoAction(text=row["golden"]))
+            result = client.step(KumoGymAction(text=row["golden"]))
             assert result.done and result.reward == 1.0 and result.observation.verdict["status"] == "solved"
             result = client.reset(seed=0)
-            result = client.step(KumoAction(text="no answer here"))
+            result = client.step(KumoGymAction(text="no answer here"))
             assert result.done and result.reward == 0.0 and result.observation.verdict["status"] == "parse_error"
         with urllib.request.urlopen(url + "/schema", timeout=5) as r:
             schema = json.load(r)

@@ -25,10 +25,10 @@ from kumo_gym.cli import main
 from kumo_gym.core.registry import entries, get_task
 from kumo_gym.integrations.openenv import (
     EpisodeLost,
-    KumoAction,
-    KumoEnvClient,
-    KumoObservation,
-    KumoState,
+    KumoGymAction,
+    KumoGymEnvClient,
+    KumoGymObservation,
+    KumoGymState,
     ServerAtCapacity,
     ServerError,
     TRLEnvironment,
@@ -133,7 +133,7 @@ def test_default_limit_serves_256_concurrent_sessions_across_two_workers(kumo_wo
 
 
 def test_at_capacity_a_client_gets_503_with_retry_after_or_waits(kumo):
-    clients = [KumoEnvClient(base_url=kumo.url).sync() for _ in range(LIMIT)]
+    clients = [KumoGymEnvClient(base_url=kumo.url).sync() for _ in range(LIMIT)]
     for c in clients:
         c.connect()
     try:
@@ -147,12 +147,12 @@ def test_at_capacity_a_client_gets_503_with_retry_after_or_waits(kumo):
         assert json.loads(response.body)["code"] == "CAPACITY_REACHED"
         t = time.monotonic()
         with pytest.raises(ServerAtCapacity, match=f"server at capacity: {LIMIT} of {LIMIT} sessions.*wait_for_capacity_s"):
-            KumoEnvClient(base_url=kumo.url).sync().connect()
+            KumoGymEnvClient(base_url=kumo.url).sync().connect()
         assert time.monotonic() - t < 10  # at once, not after retries
         with pytest.raises(ServerAtCapacity):
             TRLEnvironment(kumo.url)
         # a client that waits gets in when a place frees up
-        waiting = KumoEnvClient(base_url=kumo.url, wait_for_capacity_s=60).sync()
+        waiting = KumoGymEnvClient(base_url=kumo.url, wait_for_capacity_s=60).sync()
         done = threading.Event()
         threading.Thread(target=lambda: (waiting.connect(), done.set()), daemon=True).start()
         time.sleep(1.5)
@@ -204,20 +204,20 @@ def test_the_limit_counts_sessions_across_worker_processes(tents_idle):
 # --- idle sessions ------------------------------------------------------------------------------
 
 def test_an_idle_session_is_closed_with_4408_and_the_client_says_so(tents_idle):
-    client = KumoEnvClient(base_url=tents_idle.url, retries=2, backoff_s=0.1).sync()
+    client = KumoGymEnvClient(base_url=tents_idle.url, retries=2, backoff_s=0.1).sync()
     client.connect()
     try:
         client.reset(seed=0)
         time.sleep(3.5)  # idle timeout 2 s
         with pytest.raises(EpisodeLost, match="4408.*idle for more than 2 s") as e:
-            client.step(KumoAction(text="anything"))
+            client.step(KumoGymAction(text="anything"))
         assert e.value.close_code == CLOSE_IDLE
         with pytest.raises(EpisodeLost):  # still lost: never replayed on a new session
-            client.step(KumoAction(text="anything"))
+            client.step(KumoGymAction(text="anything"))
         result = client.reset(seed=0)  # reconnects
         assert not result.done and client.state().step_count == 0
         # a session reaped between episodes costs nothing: the next reset reconnects quietly
-        client.step(KumoAction(text="no answer"))
+        client.step(KumoGymAction(text="no answer"))
         time.sleep(3.5)
         assert client.reset(seed=1).observation.instance_id
     finally:
@@ -230,7 +230,7 @@ def test_reaping_idle_sessions_frees_their_places(tents_idle):
         idle = [await connect(tents_idle.ws_url) for _ in range(2)]  # the limit, sending nothing
         with pytest.raises(InvalidStatus):
             await connect(tents_idle.ws_url)
-        waiting = KumoEnvClient(base_url=tents_idle.url, wait_for_capacity_s=30)
+        waiting = KumoGymEnvClient(base_url=tents_idle.url, wait_for_capacity_s=30)
         t = time.monotonic()
         await waiting.connect()
         waited = time.monotonic() - t
@@ -298,7 +298,7 @@ def test_any_frame_gets_an_error_naming_the_problem_and_the_session_survives(kum
 
 
 def test_misspelled_reset_keys_are_errors_not_a_random_instance(kumo):
-    with KumoEnvClient(base_url=kumo.url).sync() as client:
+    with KumoGymEnvClient(base_url=kumo.url).sync() as client:
         with pytest.raises(ServerError, match="unknown key 'sed'") as e:
             client.reset(sed=1)
         assert e.value.code == "VALIDATION_ERROR"
@@ -311,13 +311,13 @@ def test_hostile_actions_are_answered_and_the_episode_goes_on_as_in_process(kumo
     seed = next(s for s in range(7, 60) if _oracle_moves(s) >= 2)  # room for a hostile move after a good one
     chat, agent, info = _local(seed)
     hostile = ["answer \udc80", "\x00" * 10 + "test \ud800", "x" * 10_000_000]
-    with KumoEnvClient(base_url=kumo.url, max_message_size_mb=200).sync() as client:
+    with KumoGymEnvClient(base_url=kumo.url, max_message_size_mb=200).sync() as client:
         assert client.reset(seed=seed).observation.instance_id == info["instance_id"]
         steps = 0
         for move in [hostile[0], hostile[1], agent.reply, hostile[2], agent.reply]:  # never 3 invalid in a row
             move = move() if callable(move) else move
             _, local_reward, term, trunc, local_info = chat.step(move)
-            result = client.step(KumoAction(text=move))
+            result = client.step(KumoGymAction(text=move))
             steps += 1
             o = result.observation
             assert (o.text, result.reward, o.status, result.done) == (local_info["feedback"], local_reward,
@@ -333,7 +333,7 @@ def test_hostile_actions_are_answered_and_the_episode_goes_on_as_in_process(kumo
         while not result.done:
             move = agent.reply()
             chat.step(move)
-            result = client.step(KumoAction(text=move))
+            result = client.step(KumoGymAction(text=move))
             steps += 1
         assert result.observation.verdict["status"] == "solved"
         state = client.state()
@@ -350,9 +350,9 @@ def _oracle_moves(seed: int) -> int:
 
 
 def test_a_lone_surrogate_answer_is_scored_and_its_reward_delivered(tents_idle):
-    with KumoEnvClient(base_url=tents_idle.url).sync() as client:
+    with KumoGymEnvClient(base_url=tents_idle.url).sync() as client:
         client.reset(seed=0)
-        result = client.step(KumoAction(text="answer \udc80 [[0]]"))
+        result = client.step(KumoGymAction(text="answer \udc80 [[0]]"))
         assert result.done and result.reward == 0.0 and result.observation.verdict["status"] == "parse_error"
         assert result.observation.messages[-1]["content"] == "answer \ufffd [[0]]"
         state = client.state()
@@ -403,17 +403,17 @@ def test_every_environment_answers_hostile_actions_with_a_reply_that_serialises(
 # --- clients that recover -----------------------------------------------------------------------
 
 def test_a_dropped_connection_loses_the_episode_and_the_next_one_runs(kumo, proxy):
-    client = KumoEnvClient(base_url=proxy.url, retries=3, backoff_s=0.05).sync()
+    client = KumoGymEnvClient(base_url=proxy.url, retries=3, backoff_s=0.05).sync()
     client.connect()
     try:
         client.reset(seed=11)
-        assert not client.step(KumoAction(text="not a move")).done
+        assert not client.step(KumoGymAction(text="not a move")).done
         proxy.drop()  # the network cuts the connection mid-episode
         with pytest.raises(EpisodeLost, match="1006.*does not replay") as e:
-            client.step(KumoAction(text="anything"))
+            client.step(KumoGymAction(text="anything"))
         assert e.value.close_code == 1006
         with pytest.raises(EpisodeLost):
-            client.step(KumoAction(text="anything"))
+            client.step(KumoGymAction(text="anything"))
         assert proxy.accepted == 1  # lost, not silently replayed on a new session
         chat, agent, info = _local(12)
         result = client.reset(seed=12)
@@ -421,20 +421,20 @@ def test_a_dropped_connection_loses_the_episode_and_the_next_one_runs(kumo, prox
         while not result.done:
             move = agent.reply()
             chat.step(move)
-            result = client.step(KumoAction(text=move))
+            result = client.step(KumoGymAction(text=move))
         assert result.observation.verdict["status"] == "solved"
     finally:
         client.close()
 
 
 def test_a_drop_while_a_step_is_in_flight_is_reported_never_resent(kumo, proxy):
-    client = KumoEnvClient(base_url=proxy.url, retries=3, backoff_s=0.05).sync()
+    client = KumoGymEnvClient(base_url=proxy.url, retries=3, backoff_s=0.05).sync()
     client.connect()
     try:
         client.reset(seed=4)
         proxy.drop_on_next_upload()
         with pytest.raises(EpisodeLost):
-            client.step(KumoAction(text="test something"))
+            client.step(KumoGymAction(text="test something"))
         assert proxy.accepted == 1
         assert client.reset(seed=4).observation.instance_id and proxy.accepted == 2
         assert client.state().step_count == 0
@@ -490,7 +490,7 @@ def test_killed_workers_cost_one_episode_and_their_places_come_back(tents_idle):
                 continue
         return pids
 
-    clients = [KumoEnvClient(base_url=tents_idle.url, retries=10, backoff_s=0.5).sync() for _ in range(2)]
+    clients = [KumoGymEnvClient(base_url=tents_idle.url, retries=10, backoff_s=0.5).sync() for _ in range(2)]
     try:
         for c in clients:
             c.connect()
@@ -501,10 +501,10 @@ def test_killed_workers_cost_one_episode_and_their_places_come_back(tents_idle):
             os.kill(pid, signal.SIGKILL)
         for c in clients:
             with pytest.raises(EpisodeLost):
-                c.step(KumoAction(text="no answer"))
+                c.step(KumoGymAction(text="no answer"))
         for c in clients:  # new sessions on new workers, in the two places the dead ones held
             assert c.reset(seed=2).observation.instance_id
-            assert c.step(KumoAction(text="no answer")).done
+            assert c.step(KumoGymAction(text="no answer")).done
         assert set(workers()).isdisjoint(old)
     finally:
         for c in clients:
@@ -522,7 +522,7 @@ def test_trl_environment_offers_the_model_only_its_move():
 
 def test_connection_attempts_are_retried_with_backoff_and_bounded(kumo, proxy):
     proxy.refuse(2)
-    client = KumoEnvClient(base_url=proxy.url, retries=4, backoff_s=0.05).sync()
+    client = KumoGymEnvClient(base_url=proxy.url, retries=4, backoff_s=0.05).sync()
     try:
         client.connect()
         assert proxy.accepted == 3 and client.reset(seed=0).observation.instance_id
@@ -531,7 +531,7 @@ def test_connection_attempts_are_retried_with_backoff_and_bounded(kumo, proxy):
     proxy.refuse(1000)
     t = time.monotonic()
     with pytest.raises(ConnectionError, match="3 attempts"):
-        KumoEnvClient(base_url=proxy.url, retries=2, backoff_s=0.05).sync().connect()
+        KumoGymEnvClient(base_url=proxy.url, retries=2, backoff_s=0.05).sync().connect()
     assert time.monotonic() - t < 30
     assert proxy.accepted == 6  # the first attempt and two retries, then it stops
 
@@ -559,12 +559,12 @@ def test_episodes_through_two_workers_replay_identically_in_process(kumo_workers
 
     async def play(row):
         got = {}
-        async with KumoEnvClient(base_url=kumo_workers.url) as client:
+        async with KumoGymEnvClient(base_url=kumo_workers.url) as client:
             for seed in row:
                 first = await client.reset(seed=seed)
                 steps = []
                 for move in plans[seed][1]:
-                    r = await client.step(KumoAction(text=move))
+                    r = await client.step(KumoGymAction(text=move))
                     steps.append((r.observation.text, r.reward, r.observation.status, r.done))
                 got[seed] = (first.observation.instance_id, plans[seed][1], steps)
         return got
@@ -604,9 +604,9 @@ def test_plain_http_step_answers_409_and_keeps_the_connection(kumo):
 def test_schema_and_get_state_describe_the_documented_types(kumo):
     with urllib.request.urlopen(kumo.url + "/schema", timeout=30) as r:
         schema = json.load(r)
-    assert set(schema["action"]["properties"]) == set(KumoAction.model_json_schema()["properties"])
-    assert set(schema["observation"]["properties"]) == set(KumoObservation.model_json_schema()["properties"])
-    assert set(schema["state"]["properties"]) == set(KumoState.model_json_schema()["properties"]) == {
+    assert set(schema["action"]["properties"]) == set(KumoGymAction.model_json_schema()["properties"])
+    assert set(schema["observation"]["properties"]) == set(KumoGymObservation.model_json_schema()["properties"])
+    assert set(schema["state"]["properties"]) == set(KumoGymState.model_json_schema()["properties"]) == {
         "episode_id", "step_count", "env_id", "instance_id", "mode", "done", "total_reward", "verdict"}
     with urllib.request.urlopen(kumo.url + "/state", timeout=30) as r:
         state = json.load(r)
@@ -638,7 +638,7 @@ def test_openenv_validator_passes_and_its_generic_client_plays(kumo):
 def test_logs_say_one_line_per_abnormal_close_and_nothing_for_normal_ones(kumo, proxy):
     before = len(kumo.log())
     for _ in range(2 * LIMIT):  # normal ends: the client's close message, a close frame
-        with KumoEnvClient(base_url=kumo.url).sync() as client:
+        with KumoGymEnvClient(base_url=kumo.url).sync() as client:
             client.reset(seed=0)
 
     async def run():
@@ -651,7 +651,7 @@ def test_logs_say_one_line_per_abnormal_close_and_nothing_for_normal_ones(kumo, 
             await asyncio.wait_for(ws.recv(), 30)
 
     asyncio.run(run())
-    client = KumoEnvClient(base_url=proxy.url).sync()
+    client = KumoGymEnvClient(base_url=proxy.url).sync()
     client.connect()
     client.reset(seed=0)
     proxy.drop()  # the client vanishes without a close frame

@@ -1,4 +1,4 @@
-"""Level calibration (issue 18): generated level-k puzzles have the official level-k statistics.
+"""Level calibration: generated level-k puzzles have the official level-k statistics.
 
 Per level, the means of grid area, positions of the shortest solution, distinct rule types,
 solution count and difficulty score lie within 15 % of the official means of the reference

@@ -1,4 +1,4 @@
-"""SPaRC puzzle generation (spec §9; paper §3.2), calibrated to the official levels (issue 18).
+"""SPaRC puzzle generation (docs/specs/sparc.md §9; paper §3.2), calibrated to the official levels.
 
 Two samplers share the acceptance rules (1 to ``k`` solutions, counted exhaustively; the level
 asked for; no official test puzzle reproduced):
@@ -13,7 +13,7 @@ asked for; no official test puzzle reproduced):
   solutions is left and none is much shorter than the planted line (each round's search tries
   the planted line's steps first, so a search cut short by its node limit still brings back
   the planted line and the lines that branch off it, rather than nothing: large grids are no
-  longer rejected for being expensive to search, issue 14). Every level therefore has
+  longer rejected for being expensive to search). Every level therefore has
   long forced lines and the official mix of rule types, and no puzzle is trivial: the shortest
   solution has at least :data:`MIN_LENGTH` positions, the puzzle at least
   :data:`MIN_CONSTRAINTS` constraints, and neither the shortest rule-blind line nor a walk along
@@ -42,7 +42,7 @@ from .puzzle import KIND_NAMES, MAX_SIDE, MIN_SIDE, SparcPuzzle, shape_array, sh
 CELL_TYPES = ("square", "star", "triangle", "poly", "ylop")
 EDGE_TYPES = ("dot", "gap")
 RULE_TYPES = EDGE_TYPES + CELL_TYPES
-#: the official dataset configs (spec §9) as sets of rule types; "all" mixes every type
+#: the official dataset configs (docs/specs/sparc.md §9) as sets of rule types; "all" mixes every type
 RULE_SETS = {
     "all": None, "gaps": ("gap",), "dots": ("dot",), "stones": ("square",), "stars": ("star",),
     "triangles": ("triangle",), "polys": ("poly",), "polys_ylops": ("poly", "ylop"),
@@ -56,7 +56,7 @@ LEVELS = (1, 2, 3, 4, 5)
 
 @dataclass(frozen=True)
 class LevelProfile:
-    """What the official puzzles of one level look like (calibration targets, issue 18).
+    """What the official puzzles of one level look like (calibration targets).
 
     ``presence``: the share of puzzles holding each rule type; ``area``: the centre of the size
     prior (cells); ``coverage``: the share of the grid's corners the planted line visits (the
@@ -78,7 +78,7 @@ class LevelProfile:
     short: float
 
 
-# Fitted on the 50-record official reference sample (shared/reference/sparc, spec §14) so that
+# Fitted on the 50-record official reference sample (shared/reference/sparc, docs/specs/sparc.md §14) so that
 # the statistics of ``benchmarks/sparc.py`` (its calibration table) land within 15 % of the official means;
 # rates and means only, no puzzle of the sample is used.
 LEVEL_PROFILES = {
@@ -104,7 +104,7 @@ FINAL_NODE_LIMIT = 3_000_000
 #: solutions looked at per round of the counterexample loop
 ROUND_CAP = 64
 #: nodes a search of a level-1..4 puzzle may run in plain Python before numba compiles its
-#: kernels (issue 14: the searches of nine in ten such puzzles stay under it, so their process
+#: kernels (cold start: the searches of nine in ten such puzzles stay under it, so their process
 #: never compiles); level 5 keeps the solver's default (its searches nearly always grow)
 SMALL_PYTHON_SLICE = {1: 25_000, 2: 25_000, 3: 25_000, 4: 25_000}
 
@@ -124,7 +124,7 @@ class Generated:
 
 
 class RuleBalancer:
-    """Rule-type balancing over a dataset being built (§9): the next puzzle draws its types
+    """Rule-type balancing over a dataset being built (docs/specs/sparc.md §9): the next puzzle draws its types
     with probability proportional to ``1 / (1 + count)``, where ``count`` is how many puzzles
     built so far contain the type (used by the uniform sampler; counts are kept for both)."""
 
@@ -189,7 +189,7 @@ def line_neighbours(w: int, h: int) -> dict:
 
 
 def cell_regions(w: int, h: int, on_path) -> dict:
-    """``{cell: region number}`` for the regions a line cut the cells into (§5)."""
+    """``{cell: region number}`` for the regions a line cut the cells into (docs/specs/sparc.md §5)."""
     label: dict = {}
     n = 0
     for cy in range(1, 2 * h, 2):
@@ -750,7 +750,7 @@ def generate(rng: np.random.Generator, width: int | None = None, height: int | N
              sampler: str = "planted", start_on_border: bool = True, max_rounds: int = 20,
              ylop_rate: float = 0.05, balancer: RuleBalancer | None = None, forbidden=frozenset(),
              max_attempts: int = 300) -> Generated:
-    """One puzzle with ``1 <= solutions <= k`` (spec §9; see the module docstring).
+    """One puzzle with ``1 <= solutions <= k`` (docs/specs/sparc.md §9; see the module docstring).
 
     ``rules`` is a rule-set name of :data:`RULE_SETS`, a list of rule types, or None (the
     level's official mix); ``level`` 1..5 aims at that difficulty level (None: any level for
@@ -1066,7 +1066,7 @@ def uniform_symbols(rng: np.random.Generator, w: int, h: int, start, end, types,
 
 def _generate_uniform(rng, width, height, level, fixed, density, k, start_on_border, max_rounds, ylop_rate,
                       balancer, forbidden, max_attempts) -> Generated:
-    """The paper's loop (§9): random fill, density halved on no solution, raised on too many."""
+    """The paper's loop (docs/specs/sparc.md §9): random fill, density halved on no solution, raised on too many."""
     total_rounds = 0
     for _attempt in range(max_attempts):
         types = fixed if fixed is not None else draw_rule_types(rng, balancer=balancer, ylop_rate=ylop_rate)
