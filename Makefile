@@ -15,7 +15,8 @@ $(PY):
 $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install -q "torch==2.13.0" || $(PIP) install -q torch
 	$(PIP) install -q -e ".[all]"
-	# the SPaRC search kernels built ahead of time (cold start, issue 14); without them they compile on first use
+	# the SPaRC search kernels built ahead of time (so that a fresh process's first reset compiles nothing);
+	# without them they compile on first use
 	$(PY) -m kumo_gym.solvers.sparc.build_native || echo "SPaRC kernels will compile on first use"
 	# the grid generation kernels and the KUMO search likewise (a fresh process's first reset compiles nothing)
 	$(PY) -m kumo_gym.envs.build_native || echo "grid and KUMO kernels will compile on first use"
@@ -37,10 +38,12 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	for b in benchmarks/*.py; do $(PY) $$b || exit 1; done
 
-# ruff (pinned in the dev extra) and the import contracts of pyproject.toml (layers, no cycles)
+# ruff and mypy (pinned in the dev extra; their settings and exceptions are in pyproject.toml) and the
+# import contracts of pyproject.toml (layers, no cycles)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check kumo_gym tests benchmarks examples
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) runs build *.egg-info

@@ -1,10 +1,10 @@
-"""Reasoning-graph analysis benchmark (reasoning_graphs.md §3, §5; issue 7).
+"""Reasoning-graph analysis benchmark (docs/specs/reasoning_graphs.md §3, §5).
 
 In one run:
 
 * eta on random trace-like DAGs of 100, 10,000 and 1,000,000 nodes (about two forward edges per
   node, each to one of the next 50 nodes), graphs per second for
-  - ``reasoning_metrics`` on a networkx graph (every metric of §1 and §3, not only eta),
+  - ``reasoning_metrics`` on a networkx graph (every metric of docs/specs/reasoning_graphs.md §1 and §3, not only eta),
   - topological propagation on the networkx graph (``flow_mass`` + H_str + eta),
   - the same propagation as a numba kernel over CSR arrays,
   - the pure-Python reference of that kernel (same algorithm),

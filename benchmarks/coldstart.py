@@ -7,7 +7,7 @@ imports ``kumo_gym``, makes the environment and calls ``reset(seed=0)`` once. Th
 the child's CPU time (user + system, ``resource.getrusage(RUSAGE_CHILDREN)`` deltas: compile
 work counts in full even when the machine is loaded) beside its wall time, plus the child's own
 split (import / make / reset, CPU seconds from ``time.process_time``) and whether numba, pysat,
-matplotlib or torch were imported. Target (issue 14): < 3 s CPU per family. SPaRC's search is
+matplotlib or torch were imported. Target: < 3 s CPU per family. SPaRC's search is
 built ahead of time by ``make install`` (``python -m kumo_gym.solvers.sparc.build_native``); the
 first line printed (and ``sparc_native_build`` in the JSON) says whether this checkout has it; the
 grid generation kernels and the KUMO search likewise (``python -m kumo_gym.envs.build_native``, the

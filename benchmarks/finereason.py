@@ -1,4 +1,4 @@
-"""FineReason benchmark (spec finereason.md §2, §4; issue 5).
+"""FineReason benchmark (docs/specs/finereason.md §2, §4).
 
 In one run:
 

@@ -1,4 +1,4 @@
-"""Grid puzzle benchmark: our generators beside Tatham's C generators (grid_puzzles.md §8; issue 14).
+"""Grid puzzle benchmark: our generators beside Tatham's C generators (docs/specs/grid_puzzles.md §8).
 
 Per puzzle and preset, in one run, interleaved round by round:
 
@@ -6,11 +6,11 @@ Per puzzle and preset, in one run, interleaved round by round:
 * **Tatham**: ``sgt-<name> --generate N PARAMS`` timed at two batch sizes N1 < N2; the per-game
   cost is the marginal ``(T(N2) - T(N1)) / (N2 - N1)``, so the 10-20 ms process start is not
   counted. CPU time comes from ``resource.getrusage(RUSAGE_CHILDREN)``, wall time beside it;
-* the target of issue 14: at most ``max(3 x Tatham, 1 ms)`` of CPU per instance;
-* **calibration** (§8): the mean clue count of our puzzles and of Tatham's (imported from
+* the target: at most ``max(3 x Tatham, 1 ms)`` of CPU per instance;
+* **calibration** (docs/specs/grid_puzzles.md §8): the mean clue count of our puzzles and of Tatham's (imported from
   ``--save`` files, generated from a fixed seed so that every run compares the same puzzles) for
   the same parameters, 200 a side (60 with ``--quick``, a fifth at hard), with their ratio and its
-  standard error (target: within 15 %), and the §8 grade histograms (0 propagation, 1
+  standard error (target: within 15 %), and the docs/specs/grid_puzzles.md §8 grade histograms (0 propagation, 1
   failed-literal probing, 2 search) of the first 20 of both under our encoding;
 * verification throughput (golden answers per second) and the SAT solve-plus-uniqueness time;
 * the lazy-cut loop (connectivity, region sizes): cut rounds per generated instance and the
@@ -121,8 +121,8 @@ def bench_preset(task, diff: str, rounds: int, per_round: int, calib: int, grade
            "ours_cpu_ms": 1000 * oc / n, "ours_wall_ms": 1000 * ow / n,
            "tatham_cpu_ms": None if t_cpu is None else 1000 * t_cpu,
            "tatham_wall_ms": None if t_wall is None else 1000 * t_wall,
-           # the lazy-cut loop (§8 global rules): re-solves after a cut per generated instance, and
-           # the most rounds one solve needed (0 for puzzles without global rules)
+           # the lazy-cut loop (docs/specs/grid_puzzles.md §8 global rules): re-solves after a cut per generated
+           # instance, and the most rounds one solve needed (0 for puzzles without global rules)
            "cut_rounds": cut_rounds / n, "cut_max": CUT_STATS["max_rounds"]}
     row["target_ms"] = max(3 * row["tatham_cpu_ms"], 1.0) if t_cpu is not None else None
     row["meets_target"] = None if t_cpu is None else row["ours_cpu_ms"] <= row["target_ms"]

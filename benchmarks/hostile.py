@@ -1,5 +1,5 @@
-"""Worst-case step time on hostile model output, per family, beside the time of its gold answer
-(issue 13, "Done when").
+"""Worst-case step time on hostile model output, per family, beside the time of its gold answer:
+hostile text must never cost much more than an honest answer.
 
 For every registered environment (answer mode, and interactive mode where the env has it) one
 instance is drawn; each hostile reply of ``tests/fuzz/strategies.BIG`` (1 MB strings, 40,000

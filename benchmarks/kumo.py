@@ -1,4 +1,4 @@
-"""KUMO benchmarks (specs/kumo.md §9, §15; issue 14).
+"""KUMO benchmarks (docs/specs/kumo.md §9, §15).
 
 1. **Hard oracle per solve** (12 truths, 16 actions) on every built-in domain and on procedural
    domains: our exact search (``kumo_gym.solvers.kumo``, numba branch and bound) beside the
@@ -129,7 +129,7 @@ def bench_oracle(args) -> dict:
                     row.update(ref_cpu=c, ref_wall=w, ref_states=states, ref_E=e, ref_action=j)
             if with_ref:
                 row["agree"] = row["E"] == row["ref_E"] and row["action"] == row["ref_action"]
-            # realised tests of the oracle's play and of the paper's baselines (§9)
+            # realised tests of the oracle's play and of the paper's baselines (docs/specs/kumo.md §9)
             row["tests"] = OptimalSearch(tab).play().tests
             for policy in ("greedy", "first_action", "random"):
                 row[f"tests_{policy}"] = baseline_play(data, policy, np.random.default_rng(i)).tests

@@ -1,4 +1,4 @@
-"""Planning puzzle benchmark (planning spec; issue 2, "Benchmarks").
+"""Planning puzzle benchmark (docs/specs/planning.md).
 
 In one run, side by side:
 
@@ -13,14 +13,14 @@ In one run, side by side:
 * scoring a golden answer, ours (``task.score`` on the reply text) beside reasoning-gym's
   ``dataset.score_answer`` on the tasks both suites have, at matching sizes: Solo 9x9 vs sudoku,
   Towers 5x5 vs futoshiki 5x5, Hanoi N = 5 vs tower_of_hanoi (5 disks, 3 pegs); CPU time per
-  call, measured in alternating batches in one process, the target of issue 14 being at most
+  call, measured in alternating batches in one process, the target being at most
   3x reasoning-gym's; beside them, what our TRL reward function pays per completion on dataset
   rows, 8 correct completions per row (a GRPO group). Skipped (and said so) when
   ``reasoning_gym`` is not installed (``pip install reasoning-gym``: the ``bench`` extra).
 
 Interactive step rates count the resets between episodes (as a training loop pays them); the
-rate of steps alone is given beside them. The ratio to CartPole is the target of issue 14
-(within 3x).
+rate of steps alone is given beside them. The target is a ratio to CartPole
+within 3x.
 
 Prints a table and writes ``benchmarks/results/planning.json``. ``--quick`` runs shorter.
 """

@@ -1,20 +1,26 @@
-"""Regenerate the performance tables of README.md, docs/grid.md and docs/sparc.md from the benchmark JSON files.
+"""Regenerate the performance tables of README.md, docs/performance.md, docs/grid.md,
+docs/integrations.md and docs/sparc.md from the benchmark JSON files.
 
 Each table sits between ``<!-- perf:NAME:start -->`` and ``<!-- perf:NAME:end -->`` and is rewritten
 from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
 
-* ``coldstart`` (README): first reset in a fresh process with an empty numba cache, CPU beside wall;
-* ``planning`` (README): interactive steps per second (with resets, and alone) beside CartPole-v1 in
-  the same process, and golden-answer scoring beside reasoning-gym's scorer (CPU per call);
-* ``grid`` (README): CPU (wall) ms per generated instance, ours beside Tatham's per-game marginal
-  CPU, one row per puzzle of ``results/grid.json``;
+* ``headline`` (README): the few figures the front page quotes, each with its target;
+* ``coldstart`` (docs/performance.md): first reset in a fresh process with an empty numba cache, CPU
+  beside wall;
+* ``planning`` (docs/performance.md): interactive steps per second (with resets, and alone) beside
+  CartPole-v1 in the same process, and golden-answer scoring beside reasoning-gym's scorer (CPU per
+  call);
+* ``grid`` (docs/performance.md): CPU (wall) ms per generated instance, ours beside Tatham's per-game
+  marginal CPU, one row per puzzle of ``results/grid.json``;
 * ``grid-full`` (docs/grid.md): every column of ``results/grid.json``, one row per preset, as
   ``benchmarks/grid.py`` prints it (its ``table``);
+* ``serve`` (docs/integrations.md): ``kumo-gym serve`` under load (``benchmarks/serve.py``), one
+  row per environment, server, workers and concurrent sessions, and the 16-core projection;
 * ``sparc-enumeration``, ``sparc-generation``, ``sparc-levels`` (docs/sparc.md): the enumeration
   comparison, the generation throughput per level and the level calibration (the official
   table with ours beside it) of ``results/sparc.json``, as ``benchmarks/sparc.py`` prints them.
 
-Usage: ``python benchmarks/readme_tables.py`` (``--check`` exits 1 when either file is stale).
+Usage: ``python benchmarks/readme_tables.py`` (``--check`` exits 1 when a file is stale).
 """
 from __future__ import annotations
 
@@ -42,9 +48,26 @@ def _n(x: float) -> str:
     return f"{x:.2f}"
 
 
+def headline() -> str:
+    """Three lines for the README: cold start, planning steps beside CartPole, grid generation beside
+    Tatham's, each against its target."""
+    cold, plan, grid = _load("coldstart"), _load("planning"), _load("grid")
+    worst = max(cold["rows"], key=lambda r: r["cpu_s"])
+    ratios = [r.get("cartpole_ratio", plan["cartpole_steps_per_s"] / r["interactive_steps_per_s"]) for r in plan["envs"]]
+    met = sum(bool(r["meets_target"]) for r in grid["rows"])
+    cold_line = (f"* **Cold start**: the first `reset` of every environment in a fresh process with an empty cache "
+                 f"takes at most {worst['cpu_s']:.2f} s of CPU ({worst['family']}; target < "
+                 f"{cold['target_cpu_s']:g} s), with the kernels that `make install` builds ahead of time.")
+    planning_line = (f"* **Planning steps**: {min(ratios):.1f}-{max(ratios):.1f}x the time of a CartPole-v1 step in "
+                     "the same process, resets included (target within 3x).")
+    grid_line = (f"* **Grid generation**: {met} of {len(grid['rows'])} puzzle presets generate within max(3x "
+                 "Tatham's C generator, 1 ms) of CPU per puzzle, uniqueness certified.")
+    return f"{cold_line}\n{planning_line}\n{grid_line}"
+
+
 def coldstart_table() -> str:
     d = _load("coldstart")
-    lines = [(f"Method: {d['method']}; target < {d['target_cpu_s']:g} s CPU (issue 14); "
+    lines = [(f"Method: {d['method']}; target < {d['target_cpu_s']:g} s CPU; "
              f"1-minute load average {d['load_avg_1m']:.1f} on {d['cpus']} cores during the run."), "",
              (f"Kernels built ahead of time by `make install`: SPaRC {'yes' if d.get('sparc_native_build') else 'no'}, "
               f"grid and KUMO {'yes' if d.get('native_kernels_build', d.get('grid_native_build')) else 'no'}. *JIT* is the same first reset with them turned "
@@ -118,7 +141,7 @@ def grid_table() -> str:
                                             f"{r['verify_per_s']:.0f}")
     puzzles = list(dict.fromkeys(p for p, _ in rows))
     lines = ["Method: " + d["meta"]["method"] + ". Each cell: our CPU ms (wall ms) / Tatham's CPU ms per "
-             "instance; target max(3 x Tatham, 1 ms) (issue 14).", "",
+             "instance; target max(3 x Tatham, 1 ms).", "",
              "| puzzle | trivial | easy | normal | hard | verify /s (normal) |", "|---|---|---|---|---|---|"]
     for p in puzzles:
         cells = []
@@ -138,6 +161,37 @@ def grid_full_table() -> str:
     return table(_load("grid")["rows"])
 
 
+def serve_table() -> str:
+    d = _load("serve")
+    lines = [(f"Method: {d['method']}. {d['seconds_per_cell']:g} s per cell; 1-minute load average "
+              f"{d['load_avg_1m_start']:.1f} at the start and {d['load_avg_1m_end']:.1f} at the end, on "
+              f"{d['cpus']} cores shared by the servers, the load generator and the machine's other work. "
+              "*server cores*: CPU seconds per second of every server process; *RSS (PSS)*: the server's memory "
+              "with all the sessions open."
+              + (" The kernel's autogroup scheduling was on: the run (load generator and every server process "
+                 "together) got one share of the CPU beside each other busy session on the machine, so a second "
+                 "worker process did not get the server more CPU." if d.get("sched_autogroup") else "")), "",
+             ("| env | server | workers | sessions | episodes/s | p50 / p95 / p99 ms | errors | server cores | "
+              "client cores | server CPU ms per episode | RSS (PSS) MB | mismatches |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        head = f"| {r['env']} | {r['server']} | {r['workers']} | {r['sessions']} |"
+        if "skipped" in r:
+            lines.append(f"{head} skipped: {r['skipped']} | | | | | | | |")
+            continue
+        per = r["server_cpu_ms_per_episode"]
+        lines.append(f"{head} {_n(r['episodes_per_s'])} | {_n(r['p50_ms'])} / {_n(r['p95_ms'])} / {_n(r['p99_ms'])} | "
+                     f"{r['errors']} | {r['server_cores']:.2f} | {r['client_cores']:.2f} | "
+                     f"{_n(per) if per else '-'} | {r['server_rss_mb']:.0f} ({r['server_pss_mb']:.0f}) | "
+                     f"{r['mismatches']} of {r['episodes_checked']} |")
+    for env, proj in d.get("projection_16_cores", {}).items():
+        lines += ["", (f"Projection for {env} (not measured): {proj['server_cpu_ms_per_episode']:.1f} server CPU ms "
+                       f"per episode, so about {proj['episodes_per_s_per_core']:,.0f} episodes/s per core and "
+                       f"{proj['episodes_per_s_16_workers']:,} with 16 workers on 16 free cores "
+                       f"({proj['assumes']}).")]
+    return "\n".join(lines)
+
+
 def _sparc(name: str):
     """A table of ``benchmarks/sparc.py`` (the tables it prints) over ``results/sparc.json``."""
     def build() -> str:
@@ -150,11 +204,11 @@ def _sparc(name: str):
     return build
 
 
-TABLES = {"coldstart": coldstart_table, "planning": planning_table, "grid": grid_table,
-          "grid-full": grid_full_table, "sparc-enumeration": _sparc("enumeration_table"),
+TABLES = {"headline": headline, "coldstart": coldstart_table, "planning": planning_table, "grid": grid_table,
+          "grid-full": grid_full_table, "serve": serve_table, "sparc-enumeration": _sparc("enumeration_table"),
           "sparc-generation": _sparc("generation_table"), "sparc-levels": _sparc("levels_table")}
 #: the files whose tables are regenerated, relative to the repository root
-FILES = ("README.md", "docs/grid.md", "docs/sparc.md")
+FILES = ("README.md", "docs/performance.md", "docs/grid.md", "docs/integrations.md", "docs/sparc.md")
 
 
 def regenerate(text: str) -> str:

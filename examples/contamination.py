@@ -1,11 +1,11 @@
-"""The KUMO contamination experiment (specs/kumo.md §12; KUMO paper, "Can LLMs memorise the benchmark?").
+"""The KUMO contamination experiment (docs/specs/kumo.md §12; KUMO paper, "Can LLMs memorise the benchmark?").
 
 Protocol:
 
 1. Pick a domain ``D`` and split it into an in-distribution half ``IND`` and an
-   out-of-distribution half ``OOD`` (the KUMO family's ``split_domain`` when it is available;
-   otherwise ``IND`` is ``D`` itself and ``OOD`` the other built-in domains, and the script says
-   so).
+   out-of-distribution half ``OOD`` with ``kumo_gym.analysis.kumo.split_domain`` (disjoint
+   truths). The halves are ``Domain`` objects, passed to the environment as they are
+   (``domain=split.ind``); each stands in parameters, records and traces as its fingerprint.
 2. Declare a domain ``H`` held out. The held-out guard is exercised: building training data from
    ``H`` raises ``ContaminationError``, and training refuses any instance of the evaluation sets.
 3. SFT on golden (oracle) trajectories of ``IND`` at one difficulty (``--difficulty``).
@@ -15,7 +15,7 @@ Protocol:
 
 With the tiny local model on a CPU the whole run takes minutes and the numbers mean nothing (the
 model is a few hundred thousand parameters); with ``--model Qwen/Qwen2.5-7B-Instruct`` and
-``--n-train 100000`` it is the paper's experiment (use the LoRA/optimiser recipe of §10 through
+``--n-train 100000`` it is the paper's experiment (use the LoRA/optimiser recipe of docs/specs/kumo.md §10 through
 ``--lr`` and an ``accelerate`` launch). Run: ``python examples/contamination.py --out runs/contamination``.
 """
 from __future__ import annotations
@@ -29,20 +29,19 @@ ENV = "kumo_gym/KUMO-v0"
 
 
 def domain_sets(domain: str, out: Path) -> tuple[dict, dict, str]:
-    """Env kwargs for IND and OOD: the two halves of the KUMO IND/OOD split of ``domain``."""
+    """Env kwargs for IND and OOD: the two halves of the KUMO IND/OOD split of ``domain`` (also
+    written to ``out`` as JSON, so that the run's records can be replayed and inspected later)."""
     from kumo_gym.analysis.kumo import split_domain
     from kumo_gym.envs.kumo.domain import load_domain
 
     split = split_domain(load_domain(domain))
-    paths = []
+    out.mkdir(parents=True, exist_ok=True)
     for name, half in (("ind", split.ind), ("ood", split.ood)):
-        p = out / f"{domain}-{name}.json"
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(json.dumps(half.to_dict(), indent=1))
-        paths.append(str(p))
-    return ({"domain": paths[0]}, {"domain": paths[1]},
+        (out / f"{domain}-{name}.json").write_text(json.dumps(half.to_dict(), indent=1))
+    return ({"domain": split.ind}, {"domain": split.ood},
             (f"IND/OOD: split_domain halves of {domain!r} by truth {split.units} "
-            f"({len(split.ind.truths)} / {len(split.ood.truths)} truths, {len(split.cut_actions)} cut actions)"))
+            f"({len(split.ind.truths)} / {len(split.ood.truths)} truths, {len(split.cut_actions)} cut actions; "
+            f"fingerprints {split.ind.fingerprint[:12]} / {split.ood.fingerprint[:12]})"))
 
 
 def main(argv=None) -> int:

@@ -28,8 +28,8 @@ def reward_function(env_id: str | None = None, kind: str = "binary"):
     """
     from .training.rewards import KINDS, make_reward_function
 
-    if env_id in KINDS:
-        env_id, kind = None, env_id
+    if env_id is not None and env_id in KINDS:
+        kind, env_id = env_id, None
     if env_id is not None:
         from .core.registry import entry
 

@@ -1,4 +1,4 @@
-"""Registry-wide adversarial verifier suite (issue 12): every verifier rule is sound and bites.
+"""Registry-wide adversarial verifier suite: every verifier rule is sound and bites.
 
 For every registered environment and every rule code its verifier reports, the Task's
 :class:`~kumo_gym.core.capabilities.NearMisses` hook gives answers that break exactly that rule

@@ -1,4 +1,4 @@
-"""The contract suite of ARCHITECTURE.md, run over the whole registry.
+"""The contract suite of docs/architecture.md §3, §4 and §8, run over the whole registry.
 
 Every environment registered by ``import kumo_gym`` is checked here with its default kwargs, so
 a new family is covered the moment its catalogue row lands. Optional Task hooks used here:
@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -102,6 +103,42 @@ def test_every_env_declares_its_parameters():
     assert not missing, f"tasks without a Params dataclass: {missing}"
 
 
+def _class_docstring(path: str) -> str:
+    """The docstring of ``"package.module:Class"``, read from the module's source with ast (no import):
+    what a reader of the code sees, whatever the manual machinery does with it at run time."""
+    import ast
+    import importlib.util
+
+    module, _, name = path.partition(":")
+    source = Path(importlib.util.find_spec(module).origin).read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return ast.get_docstring(node) or ""
+    raise AssertionError(f"{path}: no such class in the module's source")
+
+
+def _spaced(name: str) -> str:
+    """``RiverCrossing`` -> ``River Crossing`` (``KUMO``, ``SPaRC``, ``FineReason`` stay whole)."""
+    import re
+
+    return re.sub(r"(?<=[a-z])(?=[A-Z][a-z])", " ", name.replace("FineReason", "FineReason "))
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_task_docstring_names_its_own_puzzle(env_id):
+    """The first line of every registered id's Task docstring (the manual's title) names that puzzle
+    and no other registered one, so a class copied from another puzzle cannot keep its manual."""
+    import re
+
+    e = next(x for x in ENTRIES if x.id == env_id)
+    title = _class_docstring(e.task).split("\n", 1)[0].split(":", 1)[0]
+    squashed = re.sub(r"\W", "", title).lower()
+    assert e.name.lower() in squashed, f"{e.task}: its docstring's title {title!r} does not name {e.name}"
+    others = [x.name for x in ENTRIES if x.name != e.name
+              and re.search(rf"\b{re.escape(_spaced(x.name))}\b", title, re.IGNORECASE)]
+    assert not others, f"{e.task}: its docstring's title {title!r} names {others}"
+
+
 @pytest.mark.parametrize("env_id", IDS)
 def test_reset_info_and_render(env_id):
     env = gym.make(env_id, render_mode="ansi")
@@ -176,6 +213,61 @@ def test_corrupted_gold_scores_below_one(env_id):
         bad = task.corrupt_answer(inst, task.solve(inst), rng)
         verdict = task.score(inst, task.format_answer(bad))
         assert not verdict.solved and verdict.reward < 1.0 and verdict.score < 1.0, (bad, verdict.message)
+
+
+def _check_answer_picture(task, inst, answer, verdict: dict):
+    """The picture of ``answer`` shows its final state and frames exactly what it says it marks."""
+    from kumo_gym.envs.raster import MARK, MARK_ALSO
+
+    pic = task.answer_picture(inst, answer, verdict)
+    state = task.final_state(inst, answer)
+    if state is None:
+        assert pic is None  # a label or a claim: nothing to draw beyond the puzzle
+        return None
+    assert pic is not None and pic.text and pic.caption
+    json.dumps(pic.marks)
+    if pic.image is None:
+        return pic
+    img = pic.image
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and min(img.shape[:2]) >= 60
+    outside = np.ones(img.shape[:2], bool)
+    for m in pic.marks:
+        if "box" not in m:
+            continue
+        x0, y0, x1, y1 = m["box"]
+        region = img[y0:y1, x0:x1]
+        if m["first"]:
+            ring = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]])
+            assert (ring == MARK).all(), m
+        else:
+            assert (region == MARK_ALSO).all(axis=-1).any(), m
+        outside[y0:y1, x0:x1] = False
+    # outside the marks: the final state as render_rgb draws it (not the puzzle's start)
+    assert (img[outside] == task.render_rgb(inst, state)[outside]).all()
+    return pic
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_answer_pictures_draw_the_final_state_and_mark_what_the_verdict_names(env_id):
+    """``kumo-gym report`` draws each answer's final state beside the puzzle: for the golden answer
+    and corrupted ones, the picture is the state the answer leaves, and its marks are what the
+    verdict names (the first failing cell of a grid, the ruling test of a KUMO play ...)."""
+    _, inst, _ = first_instance(env_id, seed=2)
+    task = get_task(env_id)
+    gold = task.solve(inst)
+    pic = _check_answer_picture(task, inst, gold, task.verify(inst, gold).to_dict())
+    if pic is not None and pic.image is not None and task.final_state(inst, gold) != task.final_state(inst, []):
+        assert not np.array_equal(pic.image, task.render_rgb(inst)), "the solved state is drawn as the puzzle"
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        bad = task.corrupt_answer(inst, gold, rng)
+        verdict = task.verify(inst, bad).to_dict()
+        pic = _check_answer_picture(task, inst, bad, verdict)
+        details = verdict["details"]
+        if pic is not None and details.get("first_error_cell") is not None:
+            assert pic.marks[0]["first"] and pic.marks[0]["at"] == details["first_error_cell"]
+        if pic is not None and details.get("ruled_out_by") is not None:
+            assert any(m["at"] == details["ruled_out_by"] and m["first"] for m in pic.marks)
 
 
 @pytest.mark.parametrize("env_id", IDS)

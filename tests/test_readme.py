@@ -1,5 +1,7 @@
-"""The README's catalogue is the registry's, as ``kumo-gym list --markdown`` prints it, and its
-Quickstart, Command line and Training snippets run as written."""
+"""The README is a front door of at most 250 lines: its catalogue is the registry's, as
+``kumo-gym list --markdown`` prints it, its Quickstart, Command line and Training snippets run as
+written, and its performance figures (like the tables of docs/performance.md) are written from the
+benchmark results by ``benchmarks/readme_tables.py``."""
 from __future__ import annotations
 
 import json
@@ -146,3 +148,47 @@ def test_readme_grpo_config_file_resolves_and_runs(in_tmp):
     trainer = run_training(tiny)
     assert trainer.state.global_step == 1
     assert (in_tmp / "runs" / "qwen-config-on-tiny" / "model" / "config.json").exists()
+
+
+# ---- a front door, and performance figures generated from the benchmark results -----------------
+def test_readme_is_a_front_door():
+    """At most 250 lines: the tables live in docs/performance.md, a few headline figures stay."""
+    text = (REPO / "README.md").read_text()
+    assert len(text.splitlines()) <= 250
+    assert "<!-- perf:headline:start -->" in text and "(docs/performance.md)" in text
+
+
+def _readme_tables():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("readme_tables", REPO / "benchmarks" / "readme_tables.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_performance_tables_match_the_benchmark_results():
+    """Every ``perf:`` table of the files it rewrites (README.md, docs/performance.md, docs/grid.md ...) is what
+    ``benchmarks/readme_tables.py`` writes from ``benchmarks/results/*.json``."""
+    tables = _readme_tables()
+    assert tables.main(["--check"]) == 0, "run: python benchmarks/readme_tables.py"
+    for name in tables.FILES:
+        text = (REPO / name).read_text()
+        assert re.search(r"<!-- perf:[\w-]+:start -->", text), f"{name} has no generated table"
+
+
+def test_readme_tables_check_finds_a_stale_table(tmp_path, monkeypatch, capsys):
+    tables = _readme_tables()
+    for name in tables.FILES:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((REPO / name).read_text())
+    fresh = (tmp_path / "docs" / "performance.md").read_text()
+    stale = re.sub(r"(<!-- perf:coldstart:start -->\n).*?(<!-- perf:coldstart:end -->)", r"\1| old |\n\2", fresh,
+                   flags=re.DOTALL)
+    assert stale != fresh
+    (tmp_path / "docs" / "performance.md").write_text(stale)
+    monkeypatch.setattr(tables, "ROOT", tmp_path)
+    assert tables.main(["--check"]) == 1 and "docs/performance.md" in capsys.readouterr().out
+    assert (tmp_path / "docs" / "performance.md").read_text() == stale  # --check writes nothing
+    assert tables.main([]) == 0 and tables.main(["--check"]) == 0
+    assert (tmp_path / "docs" / "performance.md").read_text() == (REPO / "docs" / "performance.md").read_text()

@@ -1,4 +1,4 @@
-"""Registry-wide reward-hacking suite (issue 12): no cheap strategy collects reward.
+"""Registry-wide reward-hacking suite: no cheap strategy collects reward.
 
 For every registered environment, mode and reward mode, the strategies a reward hacker would try
 are played through ``gym.make`` exactly as an RL loop would: the family's own catalogue

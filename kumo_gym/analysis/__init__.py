@@ -1,4 +1,4 @@
-"""kumo_gym.analysis: reasoning-structure analysis of model traces (reasoning_graphs.md).
+"""kumo_gym.analysis: reasoning-structure analysis of model traces (docs/specs/reasoning_graphs.md).
 
 - :mod:`.graph`: claim graphs and their metrics (G_sol, G_ver, depth, H_str, eta);
   :func:`reasoning_metrics` is the public entry point.

@@ -1,4 +1,4 @@
-"""Model backends for the extraction pipeline: record, replay and cache (reasoning_graphs.md §5 "Backends").
+"""Model backends for the extraction pipeline: record, replay and cache (docs/specs/reasoning_graphs.md §5 "Backends").
 
 The LLM stages talk to any :class:`kumo_gym.core.backend.ChatBackend` (``OpenAIChatBackend`` on
 an OpenAI-compatible server, ``TransformersBackend`` for a local model). Three wrappers make

@@ -1,4 +1,4 @@
-"""Per-sample reasoning-graph metrics for an evaluation loop (issue 7 "Evaluation callback").
+"""Per-sample reasoning-graph metrics for an evaluation loop (docs/specs/reasoning_graphs.md §8 during training).
 
 :func:`graph_metrics` takes model completions with their instances and returns one metrics dict
 per sample; :func:`summarize` averages them for logging. The training package's
@@ -27,7 +27,7 @@ def graph_metrics(completions: Sequence[str], instances: Sequence[Any], *, env_i
                   env_ids: Sequence[str] | None = None, verdicts: Sequence[Any] | None = None,
                   reasoning: Sequence[str | None] | None = None, backend: Any = None,
                   keys: Sequence[str] = DEFAULT_KEYS, profile: str = "default") -> list[dict]:
-    """Reasoning-graph metrics of each completion (reasoning_graphs.md §1-§3).
+    """Reasoning-graph metrics of each completion (docs/specs/reasoning_graphs.md §1-§3).
 
     ``instances`` are Instances or their dicts; ``env_id`` (or one per sample in ``env_ids``)
     names the environment, e.g. ``kumo_gym/Tents-v0``. ``verdicts`` (Verdict or dict) are

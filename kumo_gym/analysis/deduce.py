@@ -1,4 +1,4 @@
-"""A solver that explains itself: the deduction log behind the synthetic traces (issue 19).
+"""A solver that explains itself: the deduction log behind the synthetic traces.
 
 A pack describes an instance as a :class:`Model`: variables with finite domains (one per cell,
 holding the puzzle's answer symbols), the givens, local :class:`Constraint` s (a rule over a few

@@ -1,4 +1,4 @@
-"""From a reasoning trace to claim occurrences and rule applications (reasoning_graphs.md §5).
+"""From a reasoning trace to claim occurrences and rule applications (docs/specs/reasoning_graphs.md §5).
 
 The deterministic stages live here and need no model:
 
@@ -79,7 +79,7 @@ _BOUNDARY = re.compile(r"[.!?]+[\"')\]]*\s+(?=[A-Z0-9(\[\-*\u2022#]|r\d+c\d+)")
 
 
 def segment(text: str) -> list[Sentence]:
-    """Split ``text`` into sentences (§5 stage 1).
+    """Split ``text`` into sentences (docs/specs/reasoning_graphs.md §5 stage 1).
 
     Boundaries: a terminator followed by whitespace and a capital/digit/bracket/bullet, and every
     newline that ends a non-empty line. Never inside decimals ("2.5"), after a coordinate that is
@@ -138,7 +138,7 @@ def approx_tokens(text: str) -> int:
 
 def chunk(sentences: list[Sentence], max_tokens: int = 2000, count_tokens: Callable[[str], int] | None = None,
           context: int = 0) -> list[Chunk]:
-    """Pack whole sentences into chunks of about ``max_tokens`` tokens (§5 stage 3).
+    """Pack whole sentences into chunks of about ``max_tokens`` tokens (docs/specs/reasoning_graphs.md §5 stage 3).
 
     Balanced: the number of chunks is the minimum a greedy fill needs, and the per-chunk target is
     the total divided by that number, so the last chunk is not a small remainder. A sentence
@@ -540,8 +540,8 @@ def _attach_premises(text: str, here: list[dict], prev_out: list[int], pack: Pac
 
 
 def final_answer_claims(task: Any, instance: Any, answer_text: str, pack: Pack) -> list[tuple]:
-    """Solution claims of the final answer grid, when it parses (§1: a raw grid counts only as the
-    final solution): its C*-form claims (:meth:`Pack.grid_claims`; Tents a Tent per ``A``, Solo
+    """Solution claims of the final answer grid, when it parses (docs/specs/reasoning_graphs.md §1: a raw grid counts
+    only as the final solution): its C*-form claims (:meth:`Pack.grid_claims`; Tents a Tent per ``A``, Solo
     an Assign per cell, Light Up a Light per ``L`` ...)."""
     if task is None or not answer_text:
         return []
@@ -565,7 +565,8 @@ def final_answer_claims(task: Any, instance: Any, answer_text: str, pack: Pack) 
 # ---------------------------------------------------------------------------------------------
 def finalise(candidates: list[dict], pack: Pack, bounds: Bounds | None, n_sentences: int,
              counters: dict | None = None, stage: str = "finalise") -> list[dict]:
-    """Validate against the schema, drop invalid items (counted), dedupe, order by trace (§5 stage 7).
+    """Validate against the schema, drop invalid items (counted), dedupe, order by trace (docs/specs/reasoning_graphs.md
+    §5 stage 7).
 
     An occurrence is unique per (content key, status, scope, first sentence); a content key occurs
     at most once per sentence. Ids are ``C1..Cn`` in trace order.
@@ -733,7 +734,8 @@ def _deterministic_app(i, c, claims, pack, premises, assumptions, refuted, pendi
 # stage 10: assemble G_raw
 # ---------------------------------------------------------------------------------------------
 def build_graph(claims: list[dict], apps: list[dict], pack: Pack) -> tuple[nx.DiGraph, dict]:
-    """G_raw from the finalised occurrences and their rule applications (§1, §5 stage 10).
+    """G_raw from the finalised occurrences and their rule applications (docs/specs/reasoning_graphs.md §1, §5 stage
+    10).
 
     Inference edges run from each input to its conclusion (labelled with the rule); restatement
     edges from the last earlier occurrence. Each ``C_MISSING`` input becomes a fresh ``Missing``
@@ -759,7 +761,7 @@ def build_graph(claims: list[dict], apps: list[dict], pack: Pack) -> tuple[nx.Di
                    static=c["claim"][0] in pack.static_kinds and app["status"] != "tentative",
                    rule=app["rule"])
     missing_seen = 0
-    for n, (c, app) in enumerate(zip(claims, apps)):
+    for c, app in zip(claims, apps):
         node = c["id"]
         if app["restates"] is not None:
             src = claims[app["restates"]]["id"]
@@ -801,8 +803,8 @@ def bounds_of(instance: Any) -> Bounds | None:
 def trace_text(record: dict) -> tuple[str, str]:
     """(reasoning text to analyse, answer region) of a trace record.
 
-    The trace S is the thinking plus the final answer text (§1); a separate ``reasoning`` field
-    wins over ``<think>`` tags. Multi-turn records join their step actions.
+    The trace S is the thinking plus the final answer text (docs/specs/reasoning_graphs.md §1); a separate ``reasoning``
+    field wins over ``<think>`` tags. Multi-turn records join their step actions.
     """
     completion = record.get("completion")
     if completion is None and record.get("steps"):

@@ -1,4 +1,4 @@
-"""FineReason metrics (spec finereason.md §8).
+"""FineReason metrics (docs/specs/finereason.md §8).
 
 Plain functions over lists of verdict dicts (``Verdict.to_dict()`` or ``info["verdict"]``) as
 the state-checking and state-transition tasks return them; their ``details`` carry ``label``,
@@ -57,7 +57,7 @@ def state_checking_metrics(verdicts: Iterable[dict]) -> dict:
 
 
 def state_transition_metrics(verdicts: Iterable[dict]) -> dict:
-    """Accuracy, accuracy by label and the error distribution per label (§7 names)."""
+    """Accuracy, accuracy by label and the error distribution per label (docs/specs/finereason.md §7 names)."""
     n = correct = 0
     per_label: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     errors: dict[str, Counter] = defaultdict(Counter)

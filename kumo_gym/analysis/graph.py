@@ -1,4 +1,4 @@
-"""Claim graphs and the flow metrics of reasoning traces (reasoning_graphs.md §1, §3).
+"""Claim graphs and the flow metrics of reasoning traces (docs/specs/reasoning_graphs.md §1, §3).
 
 A reasoning graph is a ``networkx.DiGraph``. Each node is one *occurrence* of a claim and
 carries:
@@ -48,7 +48,7 @@ class GraphError(ValueError):
 # claims
 # ---------------------------------------------------------------------------------------------
 def content_key(kind: str, payload: dict) -> tuple[str, str]:
-    """The content key ``(kind, canonical payload)`` of a claim (§1 "Trace and claims").
+    """The content key ``(kind, canonical payload)`` of a claim (docs/specs/reasoning_graphs.md §1 "Trace and claims").
 
     The payload is rendered as canonical JSON (sorted keys, no spaces) so that two occurrences of
     the same claim compare equal whatever order their fields were written in.
@@ -60,7 +60,8 @@ def content_key(kind: str, payload: dict) -> tuple[str, str]:
 # trace order and topology
 # ---------------------------------------------------------------------------------------------
 def trace_order(graph: nx.DiGraph) -> list:
-    """Nodes sorted by trace position ``(sentence, order)``; ties keep insertion order (§1)."""
+    """Nodes sorted by trace position ``(sentence, order)``; ties keep insertion order (docs/specs/reasoning_graphs.md
+    §1)."""
     keyed = []
     for pos, (node, data) in enumerate(graph.nodes(data=True)):
         sentence = data.get("sentence")
@@ -98,7 +99,7 @@ def topological_order(graph: nx.DiGraph, order: list | None = None) -> list:
 
 
 def node_depths(graph: nx.DiGraph, topo: list | None = None) -> dict:
-    """``depth(v)``: edges on the longest path from any source to ``v`` (§1 "Depth")."""
+    """``depth(v)``: edges on the longest path from any source to ``v`` (docs/specs/reasoning_graphs.md §1 "Depth")."""
     topo = topological_order(graph) if topo is None else topo
     depth = dict.fromkeys(topo, 0)
     for u in topo:
@@ -137,7 +138,7 @@ def _descendants_of(graph: nx.DiGraph, seeds: Iterable) -> set:
 # G_raw -> G (merging static restatements)
 # ---------------------------------------------------------------------------------------------
 def merge_static_claims(graph: nx.DiGraph) -> tuple[nx.DiGraph, list]:
-    """The metric graph G of §1 "Two graphs", and the edges dropped while building it.
+    """The metric graph G of docs/specs/reasoning_graphs.md §1 "Two graphs", and the edges dropped while building it.
 
     Non-tentative occurrences of each *static* claim are merged into its first non-tentative
     occurrence in trace order; state-dependent claims and tentative occurrences are never merged.
@@ -178,10 +179,10 @@ def merge_static_claims(graph: nx.DiGraph) -> tuple[nx.DiGraph, list]:
 
 
 # ---------------------------------------------------------------------------------------------
-# logical mass, H_str, eta (§3)
+# logical mass, H_str, eta (docs/specs/reasoning_graphs.md §3)
 # ---------------------------------------------------------------------------------------------
 def flow_mass(graph: nx.DiGraph, topo: list | None = None) -> dict:
-    """Logical mass ``m = pi N`` by propagation in topological order (§3, eq. 1 inputs).
+    """Logical mass ``m = pi N`` by propagation in topological order (docs/specs/reasoning_graphs.md §3, eq. 1 inputs).
 
     ``m(v) = pi(v) + sum_{u->v} m(u) / d+(u)`` with ``pi`` uniform over the sources. This equals
     the row vector ``pi (I - Q)^-1`` of the absorbing chain (Q is nilpotent on a DAG) without any
@@ -205,7 +206,8 @@ def flow_mass(graph: nx.DiGraph, topo: list | None = None) -> dict:
 
 
 def dense_flow_mass(graph: nx.DiGraph, nodes: list | None = None) -> np.ndarray:
-    """Reference: ``m = pi (I - Q)^-1`` with the dense transient block Q (§3 "Definitions").
+    """Reference: ``m = pi (I - Q)^-1`` with the dense transient block Q (docs/specs/reasoning_graphs.md §3
+    "Definitions").
 
     O(|V|^3); kept for tests and benchmarks only. Returns ``m`` in the order of ``nodes``.
     """
@@ -245,7 +247,7 @@ def structural_entropy(masses: Iterable[float]) -> tuple[float | None, float]:
 
 def flow_efficiency(n_nodes: int, h_str: float | None, n_cstar: int, solved: bool | None = None,
                     force: bool = False) -> dict:
-    """eta (eq. 2) with its ``eta_status`` per the edge-case table of §3.
+    """eta (eq. 2) with its ``eta_status`` per the edge-case table of docs/specs/reasoning_graphs.md §3.
 
     ``eta = (ln|V| - H_str) / (ln|V| - ln|C*|)``. ``solved=False`` (the final answer failed
     ``verify``) gives ``eta=None``, status ``unsolved``; with ``force=True`` the value is still
@@ -372,7 +374,7 @@ def entropy_of_array(m: np.ndarray) -> float:
 # ---------------------------------------------------------------------------------------------
 def solution_subgraphs(graph: nx.DiGraph, solution_claims: Iterable[Hashable],
                        order: list | None = None) -> dict:
-    """``V*_sol``, ``V_sol`` and ``V_ver`` of §1 "Solution claims".
+    """``V*_sol``, ``V_sol`` and ``V_ver`` of docs/specs/reasoning_graphs.md §1 "Solution claims".
 
     ``V*_sol`` are the first non-tentative occurrences of the claims of C*; ``V_sol`` adds every
     ancestor; ``V_ver`` = ``V*_sol``, their descendants outside ``V_sol``, and the ancestors of
@@ -399,7 +401,7 @@ def solution_subgraphs(graph: nx.DiGraph, solution_claims: Iterable[Hashable],
 
 
 def composition(graph_raw: nx.DiGraph) -> dict:
-    """Occurrence composition of G_raw (§1 "Reported numbers").
+    """Occurrence composition of G_raw (docs/specs/reasoning_graphs.md §1 "Reported numbers").
 
     Each occurrence is exactly one of stated, derived, restated, tentative, missing: tentative and
     missing by status; restated when its only in-edges are restatement edges (or status
@@ -434,7 +436,7 @@ def occurrence_class(graph: nx.DiGraph, v) -> str:
 
 def reasoning_metrics(graph: nx.DiGraph, solution_claims: Iterable[Hashable], merge_static: bool = False,
                       solved: bool | None = None, force: bool = False) -> dict:
-    """Every metric of reasoning_graphs.md §1 and §3 on one claim graph.
+    """Every metric of docs/specs/reasoning_graphs.md §1 and §3 on one claim graph.
 
     ``graph``: a ``networkx.DiGraph`` whose nodes carry ``claim`` (hashable) and ``sentence``
     (int), optionally ``status``, ``scope``, ``static``, ``label``. ``solution_claims``: C*.

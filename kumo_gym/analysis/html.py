@@ -1,7 +1,8 @@
-"""Interactive claim graphs in HTML: inline SVG, the sentence of each claim on hover (reasoning_graphs.md §9).
+"""Interactive claim graphs in HTML: inline SVG, the sentence of each claim on hover (docs/specs/reasoning_graphs.md
+§9).
 
-:func:`graph_svg` draws the metric graph G (or G_raw) with the colours and outlines of §9: fill
-correct green, incorrect red, unverifiable grey, tentative orange; Missing placeholders dashed;
+:func:`graph_svg` draws the metric graph G (or G_raw) with the colours and outlines of docs/specs/reasoning_graphs.md
+§9: fill correct green, incorrect red, unverifiable grey, tentative orange; Missing placeholders dashed;
 inference edges solid, restatement edges dashed; G_sol nodes with a bold outline, G_ver nodes
 with a blue one. Each node carries its claim, label and sentence; a few lines of inline script
 (:data:`GRAPH_JS`) show them in a tooltip when the pointer (or keyboard focus) is on the node.
@@ -149,7 +150,7 @@ def graph_svg(doc: dict, which: str = "G", highlight: str | None = "both", scale
 
 
 def legend() -> str:
-    """The colour and outline key of the graph pictures (§9)."""
+    """The colour and outline key of the graph pictures (docs/specs/reasoning_graphs.md §9)."""
     items = [(FILL["correct"], "correct"), (FILL["incorrect"], "incorrect"), (FILL["unverifiable"], "unverifiable"),
              (FILL["tentative"], "tentative")]
     spans = [f'<span><i class="kg-swatch" style="background:{c}"></i>{t}</span>' for c, t in items]

@@ -1,11 +1,11 @@
-"""KUMO metrics and analyses (``specs/kumo.md`` §11-§13).
+"""KUMO metrics and analyses (``docs/specs/kumo.md`` §11-§13).
 
 * :func:`relative_action_count` and :func:`summarize_episodes`: success rate, parse-error and
-  truncation rates, relative action count (RAC) per domain and difficulty (§11).
+  truncation rates, relative action count (RAC) per domain and difficulty (docs/specs/kumo.md §11).
 * :func:`truth_graph`, :func:`truth_communities`: the domain truth graph and its Louvain
-  communities (§12); :func:`split_domain`: the IND/OOD split by connected components.
+  communities (docs/specs/kumo.md §12); :func:`split_domain`: the IND/OOD split by connected components.
 * :func:`graph_signature`, :func:`signature_association`: the chi-square test and Cramér's V
-  between instance graph signatures and correctness (§13).
+  between instance graph signatures and correctness (docs/specs/kumo.md §13).
 
 networkx and scipy are imported inside the functions that need them.
 """
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from ..envs.kumo.domain import SCHEMA, Domain, import_kumo_domain
 
 
-# ---- §11 metrics ------------------------------------------------------------------------------------
+# ---- docs/specs/kumo.md §11 metrics ----------------------------------------------------------------------------------
 def relative_action_count(model_tests: int, oracle_tests: int) -> float:
-    """``(m - o) / (o + 2)``: both counts follow the reference's tests-plus-2 convention (§11)."""
+    """``(m - o) / (o + 2)``: both counts follow the reference's tests-plus-2 convention (docs/specs/kumo.md §11)."""
     return (model_tests - oracle_tests) / (oracle_tests + 2)
 
 
@@ -59,7 +59,7 @@ def summarize_episodes(episodes: list[dict]) -> dict:
     return out
 
 
-# ---- §12 graph, communities, split ------------------------------------------------------------------
+# ---- docs/specs/kumo.md §12 graph, communities, split ----------------------------------------------------------------
 def truth_graph(domain: Domain):
     """Truths as nodes; edge ``t-u`` iff some action has states ruling out both (union over its
     states); weight = number of such actions."""
@@ -88,7 +88,7 @@ def truth_communities(domain: Domain, seed: int = 0) -> tuple[list[list[str]], f
 
 
 def truth_components(domain: Domain) -> list[list[str]]:
-    """Connected components, by size descending then smallest truth index (§12)."""
+    """Connected components, by size descending then smallest truth index (docs/specs/kumo.md §12)."""
     import networkx as nx
 
     order = {t: i for i, t in enumerate(domain.truths)}
@@ -101,7 +101,7 @@ SPLIT_ACTIONS = ("auto", "paper", "balanced", "shared")
 
 @dataclass
 class DomainSplit:
-    """Two halves of a domain with disjoint truths (§12).
+    """Two halves of a domain with disjoint truths (docs/specs/kumo.md §12).
 
     ``units``: ``components`` or ``communities``; ``cut_actions``: actions relating truths on both
     sides; ``actions``: how actions were assigned (``paper``, ``balanced`` or ``shared``);
@@ -170,7 +170,7 @@ def _assign_actions(domain: Domain, s1: set, mode: str) -> tuple[list[str], list
 
 def split_domain(domain: Domain, balance: str = "alternate", max_component_share: float = 0.65,
                  actions: str = "auto", min_actions: int = 16) -> DomainSplit:
-    """IND/OOD split (§12) with disjoint truths.
+    """IND/OOD split (docs/specs/kumo.md §12) with disjoint truths.
 
     Truths: connected components of the truth graph (or Louvain communities when the largest
     component holds more than ``max_component_share`` of the truths), assigned to T1/T2
@@ -213,7 +213,7 @@ def split_domain(domain: Domain, balance: str = "alternate", max_component_share
     return DomainSplit(_restrict(domain, t1, a1, " IND"), _restrict(domain, t2, a2, " OOD"), kind, cut, mode, stats)
 
 
-# ---- §13 signatures vs correctness ------------------------------------------------------------------
+# ---- docs/specs/kumo.md §13 signatures vs correctness ----------------------------------------------------------------
 def graph_signature(data: dict) -> str:
     """``"T:" + sorted truth degrees + "|A:" + sorted action degrees`` of the instance's
     truth-action bipartite graph (edge iff some state of the action rules out the truth)."""
@@ -233,7 +233,7 @@ def majority_correct(runs: list[bool]) -> bool:
 
 
 def association_from_runs(instances: list[dict], runs: list[list[bool]], min_expected: float | None = None) -> dict:
-    """§13 end to end: each instance's graph signature against its majority label over its runs
+    """docs/specs/kumo.md §13 end to end: each instance's graph signature against its majority label over its runs
     (the paper: correct when at least 3 of 5 runs succeed), then :func:`signature_association`."""
     if len(instances) != len(runs):
         raise ValueError("instances and runs must have the same length")

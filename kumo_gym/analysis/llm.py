@@ -1,12 +1,12 @@
-"""The model-assisted extraction stages (reasoning_graphs.md §5 stages 2, 4b, 4c, 5, 6, 8).
+"""The model-assisted extraction stages (docs/specs/reasoning_graphs.md §5 stages 2, 4b, 4c, 5, 6, 8).
 
 Every stage talks to a :class:`kumo_gym.core.backend.ChatBackend` (for instance
 ``kumo_gym.training.backends.OpenAIChatBackend`` on any OpenAI-compatible server, or
 ``TransformersBackend`` for a local model) and trusts nothing it gets back: a reply must be JSON
 of the stated shape, every claim is validated against the pack's schema
 (:func:`kumo_gym.analysis.schema.validate_occurrence`) and every rule application against
-§5's stage-8 checks. Invalid items are dropped and counted in ``counters[stage]``; a call that
-fails (timeout, HTTP error, no JSON) is counted as ``failed_calls`` and the stage falls back to
+docs/specs/reasoning_graphs.md §5's stage-8 checks. Invalid items are dropped and counted in ``counters[stage]``; a call
+that fails (timeout, HTTP error, no JSON) is counted as ``failed_calls`` and the stage falls back to
 what the deterministic path already has, so a flaky endpoint degrades recall, never correctness.
 
 The prompts are our own words; each states the role, the puzzle, the task, the pack's claim or

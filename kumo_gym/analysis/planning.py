@@ -1,4 +1,4 @@
-"""Trace analysis of the planning puzzles (planning spec §7, §8.1; paper §4.3, A.2, A.4).
+"""Trace analysis of the planning puzzles (docs/specs/planning.md §7, §8.1; paper §4.3, A.2, A.4).
 
 The data behind "where in the thinking do correct solutions appear" and "effort against
 complexity": every candidate move list in a reasoning trace with its position and its
@@ -45,7 +45,7 @@ def regex_token_count(text: str) -> int:
 
 def default_token_counter() -> tuple[TokenCounter, bool]:
     """``(counter, approx)``: tiktoken's ``cl100k_base`` if installed (the paper's), else the
-    regex count with ``approx=True`` (spec §7, "Tokens")."""
+    regex count with ``approx=True`` (docs/specs/planning.md §7, "Tokens")."""
     try:
         import tiktoken
 
@@ -64,7 +64,7 @@ def trace_candidates(task, instance: Instance, completion: str, *, reasoning: st
                      token_counter: TokenCounter | None = None, close_marker: str = "</think>") -> dict:
     """Every distinct candidate move list in the thinking, in order, with its verification.
 
-    The §5 scan runs over the thinking region; a trace without thinking (a non-thinking model)
+    The docs/specs/planning.md §5 scan runs over the thinking region; a trace without thinking (a non-thinking model)
     is scanned whole and flagged ``trace_source="answer"``. Exact duplicates of a move list
     are dropped (the first occurrence stays). Each candidate has ``offset`` (characters),
     ``token_pos`` (tokens before it), ``rel_pos = token_pos / thinking_tokens`` and the
@@ -109,7 +109,7 @@ def analyze_sample(task, instance: Instance, completion: str, *, reasoning: str 
                    max_new_tokens: int | None = None, thinking_tokens: int | None = None,
                    token_counter: TokenCounter | None = None, model: str = "", sample: int = 0,
                    fallback_to_thinking: bool = False) -> tuple[dict, list[dict]]:
-    """One sample row and its candidate rows (spec §7).
+    """One sample row and its candidate rows (docs/specs/planning.md §7).
 
     ``thinking_tokens`` reported by an API takes precedence over the counter.
     """
@@ -142,7 +142,7 @@ def analyze_sample(task, instance: Instance, completion: str, *, reasoning: str 
 
 def answer_budget(task, instance: Instance, max_new_tokens: int, *, reserve: int = 512,
                   token_counter: TokenCounter | None = None) -> dict:
-    """``min_answer_tokens`` (the rendered optimal answer) and ``budget_feasible`` (spec §8.1)."""
+    """``min_answer_tokens`` (the rendered optimal answer) and ``budget_feasible`` (docs/specs/planning.md §8.1)."""
     if token_counter is None:
         need, approx = task.record_fields(instance)["min_answer_tokens"], True
     else:
@@ -169,10 +169,10 @@ def _stats(values: list[float]) -> dict:
 
 def aggregate(samples: Iterable[dict], candidates: Iterable[dict] = (), *, ks: tuple[int, ...] = (1, 5, 10),
               n_bins: int = 10) -> list[dict]:
-    """One row per (model, puzzle, N): the §7 aggregates.
+    """One row per (model, puzzle, N): the docs/specs/planning.md §7 aggregates.
 
     Samples of unsolvable instances are counted apart (``n_unsolvable``) and excluded from
-    accuracy and pass@k (spec §8.2). Candidate accuracy is given per ``n_bins`` equal-width
+    accuracy and pass@k (docs/specs/planning.md §8.2). Candidate accuracy is given per ``n_bins`` equal-width
     ``rel_pos`` bins (``None`` for an empty bin).
     """
     groups: dict[tuple, list[dict]] = defaultdict(list)
@@ -214,7 +214,7 @@ def aggregate(samples: Iterable[dict], candidates: Iterable[dict] = (), *, ks: t
 
 
 def curve_points(table: Iterable[dict]) -> list[dict]:
-    """Per (model, puzzle): ``collapse_N``, ``effort_peak_N``, ``effort_drop`` (spec §7).
+    """Per (model, puzzle): ``collapse_N``, ``effort_peak_N``, ``effort_drop`` (docs/specs/planning.md §7).
 
     ``collapse_N`` is the smallest evaluated N from which accuracy is 0 for every larger
     evaluated N (None when the largest N still has accuracy above 0). ``effort_peak_N`` is the

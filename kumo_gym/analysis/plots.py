@@ -1,4 +1,5 @@
-"""Pictures: claim graphs and the §8 scatter plots (reasoning_graphs.md §9; paper Fig. 1, 4-6).
+"""Pictures: claim graphs and the docs/specs/reasoning_graphs.md §8 scatter plots (docs/specs/reasoning_graphs.md §9;
+paper Fig. 1, 4-6).
 
 matplotlib is imported inside each function (Agg backend, files only), so importing this module
 costs nothing.
@@ -65,7 +66,7 @@ _SHORT_LABELS = {
 
 
 def short_label(kind: str, payload: dict) -> str:
-    """Compact node text: ``T(1,0)``, ``~T(1,3)``, ``Q(R1)=2``, ``(2,3)=4`` ... (§9)."""
+    """Compact node text: ``T(1,0)``, ``~T(1,3)``, ``Q(R1)=2``, ``(2,3)=4`` ... (docs/specs/reasoning_graphs.md §9)."""
     label = _SHORT_LABELS.get(kind)
     return label(payload) if label else kind[:8]
 
@@ -95,7 +96,7 @@ def layered_positions(graph: nx.DiGraph) -> dict:
 
 def draw_graph(doc_or_graph: Any, path: str | Path, which: str = "G", highlight: str | None = "both",
                solution_claims: list | None = None, title: str | None = None) -> Path:
-    """Write a claim graph picture (PNG or SVG by suffix) (§9).
+    """Write a claim graph picture (PNG or SVG by suffix) (docs/specs/reasoning_graphs.md §9).
 
     Fill: correct green, incorrect red, unverifiable grey, tentative orange; Missing placeholders
     get a dashed outline; inference edges solid, restatement edges dashed. ``highlight``: the
@@ -154,7 +155,8 @@ def draw_graph(doc_or_graph: Any, path: str | Path, which: str = "G", highlight:
 
 
 def scatter(rows: list[dict], x: str, y: str, path: str | Path, group: str = "model") -> Path:
-    """Scatter of ``y`` vs ``x`` coloured by ``group``, dashed per-group fits, r and p in the title (§8)."""
+    """Scatter of ``y`` vs ``x`` coloured by ``group``, dashed per-group fits, r and p in the title
+    (docs/specs/reasoning_graphs.md §8)."""
     plt = _pyplot()
     from .stats import correlate
 

@@ -1,4 +1,4 @@
-"""Stage 4a readers: from one normalised sentence to claim candidates (reasoning_graphs.md §5).
+"""Stage 4a readers: from one normalised sentence to claim candidates (docs/specs/reasoning_graphs.md §5).
 
 A reader looks at a :class:`~kumo_gym.analysis.text.Norm` sentence (cells already replaced by
 ``@k@`` tokens) and returns :class:`Found` items: a claim kind, its payload (0-based), and its

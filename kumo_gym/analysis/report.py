@@ -1,13 +1,13 @@
 """Analyse a trace file end to end and write graphs, metrics, plots and a markdown report.
 
 :func:`analyse_file` is what ``kumo-gym analyze TRACES.jsonl --out DIR`` runs
-(reasoning_graphs.md §8-§10). Output layout::
+(docs/specs/reasoning_graphs.md §8-§10). Output layout::
 
     DIR/graphs/<n>_<instance_id>.json   one kumo_gym.reasoning_graph/v1 document per episode
     DIR/metrics.jsonl                   one flat row per episode (stats.rows)
-    DIR/correlations.json               the §8 pairs, Pearson r and p, per-model fits
+    DIR/correlations.json               the docs/specs/reasoning_graphs.md §8 pairs, Pearson r and p, per-model fits
     DIR/plots/graph_<n>.png             claim graphs of the first episodes (G, G_sol outlined)
-    DIR/plots/<y>_vs_<x>.png            the §8 scatter plots
+    DIR/plots/<y>_vs_<x>.png            the docs/specs/reasoning_graphs.md §8 scatter plots
     DIR/plots/eta_vs_size.png           Fig. 6
     DIR/report.md                       tables and links
 """
@@ -150,7 +150,7 @@ def safe_name(name: Any, used: set | None = None) -> str:
 
     Characters other than letters, digits, ``.``, ``_`` and ``-`` become ``_``, leading dots are
     dropped, the length is capped; a changed or repeated name gets a short hash of the original so
-    that two ids never share a file (issue 13 item 6).
+    that two ids never share a file (a trace id from a model's run is untrusted text).
     """
     raw = str(name)
     base = _SAFE.sub("_", raw).lstrip(".")[:80] or "trace"
@@ -334,7 +334,8 @@ def analyse_file(path: str | Path, out: str | Path, backend: Any = None, profile
                  plots: bool = True, stability_runs: int = 0, progress: bool = False) -> dict:
     """Analyse every episode of a trace file and write the outputs; returns a summary dict.
 
-    ``stability_runs`` > 1 (with a model backend) adds the extraction-stability table (§7).
+    ``stability_runs`` > 1 (with a model backend) adds the extraction-stability table (docs/specs/reasoning_graphs.md
+    §7).
     ``progress`` shows tqdm bars.
     """
     from ..wrappers.trace import read_traces

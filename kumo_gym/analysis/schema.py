@@ -1,13 +1,13 @@
-"""Claim and rule schemas per puzzle: the "packs" of reasoning_graphs.md §6 (paper App. D.4).
+"""Claim and rule schemas per puzzle: the "packs" of docs/specs/reasoning_graphs.md §6 (paper App. D.4).
 
 A :class:`Pack` lists a puzzle's claim kinds with typed fields, which kinds are solution, clue
-or state-dependent claims (grid_puzzles.md §7), which rule may output which kinds, and the
+or state-dependent claims (docs/specs/grid_puzzles.md §7), which rule may output which kinds, and the
 notes the LLM prompts show. :func:`validate_claim` turns any untrusted claim object (from the
 deterministic extractor or a model) into a canonical content key or a reason for rejecting it;
-:func:`validate_rule_app` checks a rule application (§5 "Stage 8 validation").
+:func:`validate_rule_app` checks a rule application (docs/specs/reasoning_graphs.md §5 "Stage 8 validation").
 
 The packs themselves live in :mod:`kumo_gym.analysis.packs`, one module per grid puzzle (the
-Tents and Solo packs are exact; the others follow §6's generic rules).
+Tents and Solo packs are exact; the others follow docs/specs/reasoning_graphs.md §6's generic rules).
 """
 from __future__ import annotations
 
@@ -45,13 +45,14 @@ _FIELD_TYPES = ("r", "c", "index", "count", "optcount", "digit", "value", "sym",
 
 @dataclass(frozen=True)
 class Pack:
-    """The claim/rule schema of one puzzle and everything the pipeline needs to know about it (§6).
+    """The claim/rule schema of one puzzle and everything the pipeline needs to know about it
+    (docs/specs/reasoning_graphs.md §6).
 
     A pack is data plus a few hooks, so that a new grid puzzle adds one module under
     ``kumo_gym/analysis/packs/`` (docs/analysis.md, "Adding a pack for a new grid puzzle"):
 
     - schema: ``kinds`` (kind -> {field: field type}; every pack also gets ``Contradiction``), which kinds are solution / clue claims
-      (grid_puzzles.md §7; everything else is state-dependent), ``rules`` (rule id -> the kinds
+      (docs/specs/grid_puzzles.md §7; everything else is state-dependent), ``rules`` (rule id -> the kinds
       it may output), notes for the LLM prompts;
     - reading: ``phrases`` for the generic :class:`~kumo_gym.analysis.reading.PhraseReader`
       (or override :meth:`reader`), ``opposites`` (kind -> the kind that negates it on the same
@@ -166,8 +167,8 @@ class Pack:
         return False
 
     def choose_rule(self, output: tuple, inputs: list[tuple]) -> str | None:
-        """The rule id explaining ``output`` from premises of the given kinds (§6 generic rules):
-        a contradiction's own cause, else :meth:`rule_for`."""
+        """The rule id explaining ``output`` from premises of the given kinds (docs/specs/reasoning_graphs.md §6 generic
+        rules): a contradiction's own cause, else :meth:`rule_for`."""
         kind = output[0]
         if kind == "Contradiction":
             return CONTRADICTION_CAUSE
@@ -199,7 +200,8 @@ class Pack:
         return (kind, {"r": r, "c": c}) if kind else None
 
     def grid_claims(self, instance: Any, grid: list) -> list[tuple[str, dict]]:
-        """The C*-form claims of an answer grid: the statement a final solution grid makes (§1)."""
+        """The C*-form claims of an answer grid: the statement a final solution grid makes
+        (docs/specs/reasoning_graphs.md §1)."""
         out = []
         for r, row in enumerate(grid):
             for c, v in enumerate(row):
@@ -209,7 +211,7 @@ class Pack:
         return out
 
     def solution_claims(self, instance: Any) -> list[tuple[str, str]]:
-        """C* as content keys: the claims of the stored solution grid (grid_puzzles.md §7)."""
+        """C* as content keys: the claims of the stored solution grid (docs/specs/grid_puzzles.md §7)."""
         sol = getattr(instance, "data", {}).get("solution") if instance is not None else None
         if not isinstance(sol, list):
             return []
@@ -365,8 +367,8 @@ def validate_claim(pack: Pack, kind: Any, payload: Any, bounds: Bounds | None = 
     """The canonical content key of a claim, or raise ``ValueError`` saying why it is invalid.
 
     Checks the kind, the exact field set, types and grid ranges; sorts and deduplicates list
-    fields; zips ``cell_r``/``cell_c`` into unique ``(r, c)`` pairs sorted by (r, c) (§1).
-    Contradiction notes are dropped from the content key: two occurrences of "branch k failed"
+    fields; zips ``cell_r``/``cell_c`` into unique ``(r, c)`` pairs sorted by (r, c) (docs/specs/reasoning_graphs.md
+    §1). Contradiction notes are dropped from the content key: two occurrences of "branch k failed"
     are the same claim whatever words explain them.
     """
     if not isinstance(kind, str) or kind not in pack.kinds:
@@ -432,7 +434,8 @@ def branch_number(scope: str) -> int | None:
 
 
 def validate_rule_app(pack: Pack, app: Any, target: int, claims: list[dict], ids: dict | None = None) -> dict:
-    """A rule application for claim number ``target`` (index into ``claims``), checked (§5 stage 8).
+    """A rule application for claim number ``target`` (index into ``claims``), checked (docs/specs/reasoning_graphs.md
+    §5 stage 8).
 
     In order: the rule id is allowed; the output kind is allowed for the rule; every input exists
     and precedes the output; all claims share one scope except for a discharge (BRANCH#k -> MAIN,

@@ -10,9 +10,11 @@ of them. The site (``index.html`` and ``episodes/*.html``):
   (eta, |V|, claim accuracy) and small plots of success, tokens and eta against difficulty;
 - the skipped episodes of the analysis with their reasons;
 - an episode browser: per episode the rendered puzzle (the task's ``render_rgb`` image where it
-  draws, else its text rendering as SVG), the prompt, the model's trace with every claim span
+  draws, else its text rendering as SVG) and beside it the final state: the answer as submitted
+  (or the state interactive play reached) with what the verdict names marked (``Task.answer_picture``,
+  ``Task.state_picture``), the prompt, the model's trace with every claim span
   highlighted in its verification colour, the verdict, and the interactive claim graph of
-  reasoning_graphs.md §9 (hover a node for its claim and sentence).
+  docs/specs/reasoning_graphs.md §9 (hover a node for its claim and sentence).
 
 Everything is inline (styles, scripts, pictures as SVG or data URIs): the pages open from disk
 with no server, and nothing is fetched from the network. Without an analysis directory the
@@ -65,7 +67,11 @@ mark.kg-active { outline: 2px solid #1565c0; }
 pre { white-space: pre-wrap; word-break: break-word; background: #fff; border: 1px solid #ddd; border-radius: 6px;
       padding: 8px; max-height: 40vh; overflow: auto; font-size: 12px; }
 .grid2 { display: grid; grid-template-columns: minmax(280px, 1fr) minmax(380px, 2fr); gap: 16px; align-items: start; }
-.puzzle img, .puzzle svg { max-width: 100%; height: auto; background: #fff; border: 1px solid #ddd; border-radius: 6px; }
+.pictures { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; margin: 8px 0 12px; }
+.pic { margin: 0; flex: 0 1 auto; max-width: 100%; }
+.pic figcaption { font-weight: 600; margin-bottom: 4px; }
+.pic img, .pic svg { max-width: 100%; height: auto; background: #fff; border: 1px solid #ddd; border-radius: 6px; }
+.pic .caption { max-width: 560px; font-size: 13px; color: #444; margin: 4px 0; }
 input.filter { padding: 4px 8px; width: 22em; margin: 4px 0; }
 """
 
@@ -155,15 +161,17 @@ def png_data_uri(rgb: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
-def text_svg(text: str, max_lines: int = 60) -> str:
+def text_svg(text: str, max_lines: int = 60, label: str = "puzzle") -> str:
     """A monospace SVG of a text rendering (the puzzle as the terminal shows it)."""
     lines = text.splitlines()[:max_lines] or [""]
     width = 16 + 8.2 * max(len(x) for x in lines)
     height = 14 + 16 * len(lines)
     body = "".join(f'<text x="7" y="{18 + 16 * i}" xml:space="preserve">{ESC(x)}</text>' for i, x in enumerate(lines))
+    # the viewBox lets a long text shrink to the page's width instead of being cut off
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" '
             f'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="13" role="img" '
-            f'aria-label="puzzle">{body}</svg>')
+            f'aria-label="{ESC(label)}">{body}</svg>')
 
 
 def svg_lines(title: str, series: dict[str, list[tuple[str, float | None]]], xcats: list[str],
@@ -226,7 +234,7 @@ def html_table(rows: list[dict], cols: list[str], table_id: str | None = None, l
         return '<p class="muted">none</p>'
     head = "".join(f'<th class="{"t" if c in TEXT_COLS else ""}">{ESC(c)}</th>' for c in cols)
     body = []
-    for i, r in enumerate(rows):
+    for r in rows:
         cells = []
         for c in cols:
             text = ESC(_fmt(r.get(c)))
@@ -350,6 +358,10 @@ def trace_html(doc: dict | None, rec: dict) -> str:
     return "".join(rows)
 
 
+def _image_html(rgb: Any, alt: str) -> str:
+    return f'<img alt="{ESC(alt)}" src="{png_data_uri(rgb)}">'
+
+
 def puzzle_html(rec: dict) -> str:
     """The rendered puzzle: the task's image where it draws one, else its text rendering as SVG."""
     try:
@@ -360,10 +372,95 @@ def puzzle_html(rec: dict) -> str:
         task = get_task(rec["env_id"])
         inst = Instance.from_dict(rec["instance"])
         if isinstance(task, ImageRendering):
-            return f'<img alt="puzzle" src="{png_data_uri(task.render_rgb(inst))}">'
+            try:
+                return _image_html(task.render_rgb(inst), "puzzle")
+            except ImportError:  # a picture that needs an imaging library this install lacks
+                pass
         return text_svg(task.render(inst))
     except Exception as e:  # noqa: BLE001 - a record of an env this install lacks still gets its page
         return f'<p class="muted">no rendering ({ESC(type(e).__name__)}: {ESC(str(e)[:200])})</p>'
+
+
+def _replay(task, inst, steps: list) -> tuple[Any, Any]:
+    """The state interactive play reached and the move refused last (None when the last move was
+    legal), replayed from the recorded actions by the task's own rules: a move that cannot be read
+    or is illegal has no effect, as in the environment; play stops where the game ended."""
+    from ..core.errors import ParseError
+
+    state, refused = task.initial_state(inst), None
+    for step in steps:
+        action = step.get("action") if isinstance(step, dict) else None
+        if not isinstance(action, str):
+            continue
+        try:
+            move = task.parse_move(action)
+        except ParseError:
+            refused = None
+            continue
+        t = task.transition(inst, state, move)
+        if t.status == "illegal_move":
+            refused = move
+            continue
+        state, refused = t.state, None
+        if t.status != "continue":
+            break
+    return state, refused
+
+
+def final_picture(rec: dict):
+    """``(AnswerPicture or None, note)``: how the episode ended, drawn by its task.
+
+    Answer mode: the completion's answer region parsed as scoring parses it, and the state it
+    leaves (:meth:`Task.answer_picture`). Interactive mode: the recorded moves replayed
+    (:func:`_replay`) and the state reached (:meth:`Task.state_picture`). ``note`` says why there
+    is no picture (no answer could be read, the answer is a label ...)."""
+    from ..core.errors import ParseError
+    from ..core.extract import split_thinking
+    from ..core.instance import Instance
+    from ..core.registry import get_task
+    from ..core.task import InteractiveTask
+
+    task = get_task(rec["env_id"])
+    inst = Instance.from_dict(rec["instance"])
+    verdict = rec.get("verdict") if isinstance(rec.get("verdict"), dict) else {}
+    steps = rec.get("steps") if isinstance(rec.get("steps"), list) else []
+    interactive = rec.get("mode") == "interactive" or (rec.get("mode") is None and rec.get("completion") is None)
+    if interactive and isinstance(task, InteractiveTask):
+        state, refused = _replay(task, inst, steps)
+        return task.state_picture(inst, state, verdict, refused), ""
+    completion = rec.get("completion")
+    if not isinstance(completion, str):
+        return None, "no completion was recorded"
+    try:
+        answer = task.parse(split_thinking(completion, rec.get("reasoning")).answer)
+    except ParseError as e:
+        return None, f"no answer could be read ({e})"
+    pic = task.answer_picture(inst, answer, verdict)
+    return pic, "" if pic is not None else (f"the answer, {str(answer)[:80]}, is not a state (the puzzle beside "
+                                            "shows what it judges)")
+
+
+def pictures_html(rec: dict) -> str:
+    """The puzzle and, beside it, the final state with what the verdict names marked."""
+    puzzle = f'<figure class="pic puzzle"><figcaption>Puzzle</figcaption>{puzzle_html(rec)}</figure>'
+    try:
+        pic, note = final_picture(rec)
+    except Exception as e:  # noqa: BLE001 - a record this install cannot replay still gets its page
+        pic, note = None, f"it could not be drawn ({type(e).__name__}: {str(e)[:200]})"
+    if pic is None:
+        final = (f'<figure class="pic final-state" data-marks="[]"><figcaption>Final state</figcaption>'
+                 f'<p class="muted">No final state: {ESC(note)}</p></figure>')
+        return f'<div class="pictures">{puzzle}{final}</div>'
+    marks = [{k: v for k, v in m.items()} for m in pic.marks]
+    if pic.image is not None:
+        body = _image_html(pic.image, "final state")
+        if pic.text:
+            body += f"<details><summary>as text</summary><pre>{ESC(pic.text[:20000])}</pre></details>"
+    else:
+        body = text_svg(pic.text, max_lines=80, label="final state")
+    final = (f'<figure class="pic final-state" data-marks="{ESC(json.dumps(marks, default=str))}">'
+             f'<figcaption>Final state</figcaption>{body}<p class="caption">{ESC(pic.caption)}</p></figure>')
+    return f'<div class="pictures">{puzzle}{final}</div>'
 
 
 def episode_page(rec: dict, doc: dict | None, skipped_reason: str | None) -> str:
@@ -391,9 +488,8 @@ def episode_page(rec: dict, doc: dict | None, skipped_reason: str | None) -> str
     prompt = rec.get("prompt")
     prompt_html = (f"<details><summary>prompt</summary><pre>{ESC(str(prompt)[:100_000])}</pre></details>"
                    if prompt else "")
-    body = (f'<div class="grid2"><div><table>{fact_html}</table>{verdict_html}<div class="puzzle">{puzzle_html(rec)}'
-            f"</div>{prompt_html}</div><div><h2>Trace</h2><div class=\"trace\">{trace_html(doc, rec)}</div></div></div>"
-            f"{graph}")
+    body = (f"{pictures_html(rec)}<div class=\"grid2\"><div><table>{fact_html}</table>{verdict_html}{prompt_html}</div>"
+            f"<div><h2>Trace</h2><div class=\"trace\">{trace_html(doc, rec)}</div></div></div>{graph}")
     return body
 
 

@@ -1,7 +1,7 @@
-"""SPaRC metrics (spec §12; paper §4.2 and App. J).
+"""SPaRC metrics (docs/specs/sparc.md §12; paper §4.2 and App. J).
 
 Accuracy overall, per difficulty level, per rule type present and per grid size; path-error
-rates (the share of answers raising each flag of spec §6, and ``invalid_path``); rule-violation
+rates (the share of answers raising each flag of docs/specs/sparc.md §6, and ``invalid_path``); rule-violation
 rates among structurally valid paths; and pass@k with the unbiased estimator.
 
 Input rows are dicts with a ``verdict`` (a Verdict or its dict) and the puzzle, given as
@@ -50,7 +50,7 @@ def _puzzle_info(row) -> dict:
 
 
 def summarize(rows: list[dict], ks=(1, 2, 4, 8)) -> dict:
-    """All metrics of §12 for a list of rows (see the module docstring)."""
+    """All metrics of docs/specs/sparc.md §12 for a list of rows (see the module docstring)."""
     total = len(rows)
     out: dict = {"n": total}
     if not total:

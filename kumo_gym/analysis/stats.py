@@ -1,4 +1,4 @@
-"""The paper's analyses over many analysed traces (reasoning_graphs.md §7, §8).
+"""The paper's analyses over many analysed traces (docs/specs/reasoning_graphs.md §7, §8).
 
 Input everywhere is a list of analysed traces (the ``kumo_gym.reasoning_graph/v1`` dicts of
 :func:`kumo_gym.analysis.pipeline.analyse_trace`) or the flat rows of :func:`rows`. scipy is
@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-#: metric pairs of §8 (x, y) with the paper's r and p (Fig. 4)
+#: metric pairs of docs/specs/reasoning_graphs.md §8 (x, y) with the paper's r and p (Fig. 4)
 PAIRS = (
     ("tokens", "eta", "-0.05 (0.64)"),
     ("tokens", "ver_overhead", "0.53 (3e-9)"),
@@ -58,7 +58,8 @@ def _num(x) -> float | None:
 
 
 def correlate(runs: Iterable[dict], x: str, y: str, group: str = "model") -> dict:
-    """Pearson r and two-sided p of ``y`` against ``x`` over ``runs`` (rows), with per-group fits (§8).
+    """Pearson r and two-sided p of ``y`` against ``x`` over ``runs`` (rows), with per-group fits
+    (docs/specs/reasoning_graphs.md §8).
 
     Whenever eta is one of the two, only solved runs with eta_status ``ok`` or ``above_one``
     count. Returns ``{x, y, n, r, p, fits: {group: {slope, intercept, n}}}``; r and p are None
@@ -86,7 +87,7 @@ def correlate(runs: Iterable[dict], x: str, y: str, group: str = "model") -> dic
 
 
 def correlations(runs: list[dict], pairs=PAIRS, group: str = "model") -> list[dict]:
-    """:func:`correlate` for every pair of §8, with the paper's value alongside."""
+    """:func:`correlate` for every pair of docs/specs/reasoning_graphs.md §8, with the paper's value alongside."""
     out = []
     for x, y, paper in pairs:
         res = correlate(runs, x, y, group)
@@ -109,7 +110,7 @@ def jaccard(a: set, b: set) -> float:
 
 
 def stability(record: dict, analyse: Callable[[dict, int], dict], runs: int = 3) -> dict:
-    """Extraction stability of one trace (§7, paper App. A).
+    """Extraction stability of one trace (docs/specs/reasoning_graphs.md §7, paper App. A).
 
     ``analyse(record, seed)`` runs the full pipeline once (cache off, a different seed each
     time). Reports the mean number of unique content keys, the pairwise claim-set Jaccard (mean

@@ -9,11 +9,11 @@ discharge where the solver probed, and the final grid at the end.
 Alongside the text it records the occurrences an ideal extractor would find in it (each premise
 mention, each conclusion) and wires them from the log itself: inference edges from the premises
 the solver used, restatement edges for claims seen before, the same conventions as stage 8 of
-reasoning_graphs.md §5. :func:`wired_graph` builds G_raw from that record with the pipeline's own
+docs/specs/reasoning_graphs.md §5. :func:`wired_graph` builds G_raw from that record with the pipeline's own
 :func:`~kumo_gym.analysis.extract.build_graph`, so comparing its eta with the eta of
-``analyse_trace`` on the text measures the extraction and linking alone (issue 19: "a synthetic
-trace generated from the golden solution yields a graph whose eta is within a stated tolerance
-of the same graph wired from the solver's own deduction log").
+``analyse_trace`` on the text measures the extraction and linking alone: a synthetic
+trace generated from the golden solution must yield a graph whose eta is within a stated tolerance
+of the same graph wired from the solver's own deduction log (``tests/analysis/test_packs.py``).
 """
 from __future__ import annotations
 

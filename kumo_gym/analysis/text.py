@@ -1,4 +1,4 @@
-"""Reading coordinates, lines and numbers out of trace sentences (reasoning_graphs.md §5 stages 2, 4a).
+"""Reading coordinates, lines and numbers out of trace sentences (docs/specs/reasoning_graphs.md §5 stages 2, 4a).
 
 Every pack's reader works on a *normalised* sentence: lower case, single spaces, and every cell
 reference replaced by a token ``@k@`` (k = the k-th cell named in the sentence, in reading
@@ -145,7 +145,8 @@ def axis_of(word: str) -> str:
 
 
 def vote_indexing(text: str, H: int, W: int) -> tuple[str | None, dict]:
-    """The deterministic indexing vote (§5 stage 2): ``"0-based"``, ``"1-based"`` or None.
+    """The deterministic indexing vote (docs/specs/reasoning_graphs.md §5 stage 2): ``"0-based"``, ``"1-based"`` or
+    None.
 
     A trace that states its counting ("0-based", "1-indexed", "I number rows and columns from 0")
     is taken at its word. Otherwise, evidence for 0-based: "row 0", "column 0", a coordinate with

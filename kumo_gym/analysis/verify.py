@@ -1,4 +1,4 @@
-"""Claim verification against the environment (reasoning_graphs.md §2, paper App. B).
+"""Claim verification against the environment (docs/specs/reasoning_graphs.md §2, paper App. B).
 
 Every node of a claim graph gets one label, ``correct``, ``incorrect``, ``unverifiable`` or
 ``tentative``, by the first matching rule:
@@ -12,12 +12,12 @@ Every node of a claim graph gets one label, ``correct``, ``incorrect``, ``unveri
 5. state-dependent claims (Remaining, Cand, candidate lists, UnitMissing, UnitPlaces) ->
    unverifiable;
 
-Rules 3-5 are the grid task's own claim checker, ``task.verify_claim`` (grid_puzzles.md §7: the
+Rules 3-5 are the grid task's own claim checker, ``task.verify_claim`` (docs/specs/grid_puzzles.md §7: the
 packs use the families' kinds and payloads). Rule 6
 needs the graph: in a ``BRANCH#k`` that contains a Contradiction, a *derived* claim found incorrect
 becomes tentative, since it is part of a refutation rather than a committed error.
 
-``profile="consistency"`` (off by default) adds the sound checks of §2 against the unique
+``profile="consistency"`` (off by default) adds the sound checks of docs/specs/reasoning_graphs.md §2 against the unique
 solution for state-dependent claims; reports name the profile they used.
 """
 from __future__ import annotations
@@ -53,14 +53,15 @@ def grid_task(family: str):
 
 
 def solution_claims(instance: Any, pack: Pack) -> list[tuple[str, str]]:
-    """C*: the minimal statement of the solution as content keys (§1; grid_puzzles.md §7),
-    from the pack (:meth:`Pack.solution_claims`)."""
+    """C*: the minimal statement of the solution as content keys (docs/specs/reasoning_graphs.md §1;
+    docs/specs/grid_puzzles.md §7), from the pack (:meth:`Pack.solution_claims`)."""
     return pack.solution_claims(instance)
 
 
 def label_claim(kind: str, payload: dict, instance: Any, pack: Pack, *, status: str = "stated",
                 profile: str = "default", solution: list | None = None, assumption: tuple | None = None) -> str:
-    """The §2 label of one claim occurrence (rules 1-5; rule 6 needs the graph, see label_graph).
+    """The docs/specs/reasoning_graphs.md §2 label of one claim occurrence (rules 1-5; rule 6 needs the graph, see
+    label_graph).
 
     Rules 3-5 (and the consistency checks) are the grid task's ``verify_claim``; a claim the
     family cannot read (unknown kind, malformed payload) is unverifiable. ``assumption`` is the
@@ -87,11 +88,12 @@ def label_claim(kind: str, payload: dict, instance: Any, pack: Pack, *, status: 
 
 
 def label_graph(graph: nx.DiGraph, instance: Any, pack: Pack, profile: str = "default") -> nx.DiGraph:
-    """Set the ``label`` attribute of every node of ``graph`` (§2 rules 1-6), in place."""
+    """Set the ``label`` attribute of every node of ``graph`` (docs/specs/reasoning_graphs.md §2 rules 1-6), in
+    place."""
     check_choice("profile", profile, PROFILES)
     refuted = set()
     assumptions: dict[int, tuple] = {}
-    for v, d in graph.nodes(data=True):
+    for _node, d in graph.nodes(data=True):
         k = branch_number(d.get("scope", "MAIN"))
         if k is None:
             continue
@@ -99,7 +101,7 @@ def label_graph(graph: nx.DiGraph, instance: Any, pack: Pack, profile: str = "de
             refuted.add(k)
         if d.get("status") == "tentative":
             assumptions.setdefault(k, d["claim"])
-    for v, d in graph.nodes(data=True):
+    for _node, d in graph.nodes(data=True):
         kind = d.get("kind") or d["claim"][0]
         payload = json.loads(d["claim"][1]) if isinstance(d["claim"], tuple) else {}
         k = branch_number(d.get("scope", "MAIN"))

@@ -22,7 +22,7 @@ def register(subparsers) -> None:
     p.add_argument("--rule-model", default=None, help="model for rule extraction (default: --model)")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per model request")
     p.add_argument("--profile", default="default", choices=("default", "consistency"),
-                   help="claim verification profile (reasoning_graphs.md §2)")
+                   help="claim verification profile (docs/specs/reasoning_graphs.md §2)")
     p.add_argument("--force", action="store_true", help="also report eta of unsolved runs as eta_unconditional")
     p.add_argument("--max-graph-plots", type=int, default=12, help="draw at most this many claim graphs")
     p.add_argument("--limit", type=int, default=None, help="analyse only the first N episodes")

@@ -66,6 +66,16 @@ def positive_float(text: str) -> float:
     return value
 
 
+def nonnegative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{value} is not a number >= 0")
+    return value
+
+
 class _DeprecatedCount(argparse.Action):
     """``--n`` as the old spelling of ``--size`` (the number of items): works, with a warning."""
 

@@ -1,4 +1,4 @@
-"""``kumo-gym kumo``: list and validate domains, draw procedural ones (specs/kumo.md §4, §14)."""
+"""``kumo-gym kumo``: list and validate domains, draw procedural ones (docs/specs/kumo.md §4, §14)."""
 from __future__ import annotations
 
 import json

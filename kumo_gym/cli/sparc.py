@@ -6,7 +6,7 @@
 * ``kumo-gym sparc generate --n N --out FILE.jsonl [--level L] [--rules R] [--seed S]``: fresh
   puzzles in the official record format, rule types balanced over the file
 * ``kumo-gym sparc evaluate RECORDS.jsonl ANSWERS.jsonl``: score model answers and print the
-  metrics of spec §12 (each answer line: ``{"id": ..., "completion": ...}``)
+  metrics of docs/specs/sparc.md §12 (each answer line: ``{"id": ..., "completion": ...}``)
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Optional Task capabilities, declared as protocols (ARCHITECTURE.md, "Rewards").
+"""Optional Task capabilities, declared as protocols (docs/architecture.md §4).
 
 Code that needs a capability checks ``isinstance(task, Protocol)``; it never probes with
 ``hasattr``. A Task has a capability by defining the methods (structural typing), so a puzzle
@@ -20,14 +20,14 @@ meet, and that the registry-wide suites (``tests/test_adversarial.py``,
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from .instance import Instance
 
-#: the most that ``reward="partial"`` may pay a cheap strategy (ARCHITECTURE.md, "Rewards")
+#: the most that ``reward="partial"`` may pay a cheap strategy (docs/architecture.md §4)
 CHEAP_PARTIAL_CAP = 0.1
 
 
@@ -124,6 +124,26 @@ class StateBounds(Protocol):
 class RandomAnswer(Protocol):
     def random_answer(self, instance: Instance, rng: np.random.Generator) -> Any:
         """A random well-formed answer (the random agent's baseline: legal-looking, not solved)."""
+
+
+@dataclass
+class AnswerPicture:
+    """How an episode ended, drawn for people (``kumo-gym report``'s episode pages).
+
+    ``image``: the final state (the answer as submitted, or the state interactive play reached)
+    as RGB, with what the verdict names framed in ``raster.MARK`` (the first failing cell, the
+    pegs of the first illegal move) and ``raster.MARK_ALSO`` (the other cells of failing
+    checks); None where the family draws no image. ``text``: the same state as text, marks in
+    words. ``marks``: what is marked, for readers and tests: dicts with ``what`` (``"cell"``,
+    ``"move"``, ``"point"``, ``"test"`` ...), ``at`` (the cell, the move, ...), ``first`` (the
+    first error or one of the others) and, on images, ``box`` (x0, y0, x1, y1 pixels, ends
+    exclusive). ``caption``: one sentence saying what is drawn and marked.
+    """
+
+    image: np.ndarray | None = None
+    text: str = ""
+    marks: list[dict] = field(default_factory=list)
+    caption: str = ""
 
 
 @runtime_checkable

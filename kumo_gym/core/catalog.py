@@ -1,17 +1,17 @@
-"""The environment table: one row per registered environment (registration is data, STYLE.md).
+"""The environment table: one row per registered environment (registration is data, docs/architecture.md §9).
 
 Adding a puzzle is adding its row here (and writing its Task). Rows name their Task and any
 environment class as ``"module:Class"`` strings, so this module imports nothing but the
-:class:`EnvEntry` record, and core never imports a family (ARCHITECTURE.md, layering).
+:class:`EnvEntry` record, and core never imports a family (docs/architecture.md §1, layering).
 """
 from __future__ import annotations
 
 from .entry import EnvEntry
 
-# ---- planning ("The Illusion of Thinking", specs/planning.md) -------------------------------
+# ---- planning ("The Illusion of Thinking", docs/specs/planning.md) -------------------------------
 _PLANNING = "The Illusion of Thinking (Shojaee et al., 2025)"
 _PLANNING_MODES = ("answer", "interactive")
-# the generic envs plus N, k, solvability and compositional depth in ``info`` (planning spec §9)
+# the generic envs plus N, k, solvability and compositional depth in ``info`` (docs/specs/planning.md §9)
 _PLANNING_ENVS = {"answer": "kumo_gym.envs.planning.base:PlanningAnswerEnv",
                   "interactive": "kumo_gym.envs.planning.base:PlanningInteractiveEnv"}
 
@@ -21,7 +21,7 @@ def _planning(name: str, task: str, summary: str) -> EnvEntry:
                     env_classes=_PLANNING_ENVS, paper=_PLANNING)
 
 
-# ---- grid puzzles (Simon Tatham's collection; specs/grid_puzzles.md) ------------------------
+# ---- grid puzzles (Simon Tatham's collection; docs/specs/grid_puzzles.md) ------------------------
 _GRID = "Reasoning Structure of Large Language Models (anonymous, under review)"
 
 
@@ -46,14 +46,14 @@ ENTRIES: list[EnvEntry] = [
               "Blocks World: restack N blocks into an interleaved goal tower (2N - 1 moves for even N)"),
     EnvEntry(name="KUMO", task="kumo_gym.envs.kumo.game:KumoTask", family="kumo",
              summary="Multi-turn diagnosis game: run tests whose outcomes rule truths out, then name the valid truth",
-             modes=("interactive",), env_classes={"interactive": "kumo_gym.envs.kumo.game:KumoEnv"},
+             modes=("interactive",), env_classes={"interactive": "kumo_gym.envs.kumo.game:DiagnosisGameEnv"},
              paper="KUMO (Lin et al. 2025)"),
     EnvEntry(name="SPaRC", task="kumo_gym.envs.sparc.task:SparcTask", family="sparc",
              summary="SPaRC path puzzles: draw a line from S to E satisfying dot, gap, square, star, "
                      "triangle and polyomino rules (generated or official records)",
              modes=("answer", "interactive"), paper="Kaesberg et al., SPaRC, EMNLP 2025",
-             env_classes={"answer": "kumo_gym.envs.sparc.env:SparcAnswerEnv",
-                          "interactive": "kumo_gym.envs.sparc.env:SparcInteractiveEnv"}),
+             env_classes={"answer": "kumo_gym.envs.sparc.env:PathPuzzleAnswerEnv",
+                          "interactive": "kumo_gym.envs.sparc.env:PathPuzzleInteractiveEnv"}),
     EnvEntry(name="FineReasonStateChecking", task="kumo_gym.envs.finereason.tasks:StateCheckingTask",
              family="finereason", paper=_FINEREASON, env_classes=_FINEREASON_ENVS,
              summary="Is this intermediate puzzle state still solvable? (A)/(B); puzzle=sudoku|coloring|game24|logicgrid"),

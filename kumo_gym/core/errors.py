@@ -1,7 +1,7 @@
 """Errors shared by every family.
 
 Every error that comes from bad input names the bad value and, where there is a closed set,
-the valid choices (STYLE.md, house rules).
+the valid choices (docs/architecture.md §9, house rules).
 """
 from __future__ import annotations
 

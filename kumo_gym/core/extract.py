@@ -1,4 +1,4 @@
-"""Answer extraction shared by every family (ARCHITECTURE.md, "Text interface").
+"""Answer extraction shared by every family (docs/architecture.md §6).
 
 Lenient about wrapping (code fences, ``\\boxed{}``, ``<answer>`` tags, markers such as ``####``,
 ``moves =``, ``Answer:``), strict about content, and the *last* complete answer wins. Every
@@ -10,6 +10,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from typing import NoReturn
 
 THINK_CLOSE = "</think>"
 THINK_OPEN = "<think>"
@@ -36,7 +37,7 @@ class Regions:
 
 def split_thinking(completion: str, reasoning: str | None = None, close_marker: str = THINK_CLOSE,
                    open_marker: str = THINK_OPEN) -> Regions:
-    """Separate the thinking from the answer (planning spec §5.1).
+    """Separate the thinking from the answer (docs/specs/planning.md §5.1).
 
     A separate ``reasoning`` channel wins; otherwise the text before the last ``close_marker``
     is the thinking. An open marker without a close marker means the answer was never written.
@@ -242,8 +243,8 @@ _ESC = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "/": "/
 
 class LiteralReader:
     """Reads one list literal: nested ``[...]`` (and ``(...)``), numbers, quoted strings and bare
-    words, as models write them in answers. Shared by every family (ARCHITECTURE.md, "Text
-    interface"); it never evaluates anything.
+    words, as models write them in answers. Shared by every family (docs/architecture.md
+    §6); it never evaluates anything.
 
     Bounds make it safe on any input: ``max_depth`` nesting levels, ``max_items`` elements in
     all, numbers of at most ``max_digits`` digits. Every character is looked at a bounded number
@@ -264,7 +265,7 @@ class LiteralReader:
         self.parens, self.bare_text, self.keywords, self.comments = parens, bare_text, keywords, comments
         self.reason = reason
 
-    def _fail(self, msg: str, pos: int, reason: str | None = None):
+    def _fail(self, msg: str, pos: int, reason: str | None = None) -> NoReturn:
         from .errors import ParseError
 
         raise ParseError(f"{msg} at position {pos}", reason or self.reason)

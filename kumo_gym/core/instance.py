@@ -18,7 +18,7 @@ def _plain(obj: Any) -> Any:
     ``json.loads(json.dumps(obj, default=_json_default))``.
 
     Lists, tuples and string-keyed dicts of ``str``, ``int``, ``float``, ``bool`` and ``None``
-    (by exact type) are copied directly, which is what generated instances hold (issue 14: a JSON
+    (by exact type) are copied directly, which is what generated instances hold (a JSON
     round trip per instance was a fifth of the shared generation overhead); any other part (numpy
     values, sets, subclasses, dicts with non-string keys) takes the JSON round trip, so the result
     is the same either way.

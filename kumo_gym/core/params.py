@@ -1,4 +1,4 @@
-"""Parameters declared once: a frozen dataclass per Task (ARCHITECTURE.md, "Environments").
+"""Parameters declared once: a frozen dataclass per Task (docs/architecture.md §3).
 
 Each field of a :class:`Params` subclass is one parameter a user may pass to ``gym.make`` (and
 ``make_dataset``, ``kumo-gym generate --env-kwargs`` ...). Its default, type, range or choices

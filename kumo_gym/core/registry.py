@@ -1,6 +1,6 @@
 """The environment table and its registration with Gymnasium.
 
-Registration is data (STYLE.md): ``kumo_gym/core/catalog.py`` holds one :class:`EnvEntry` per
+Registration is data (docs/architecture.md §9): ``kumo_gym/core/catalog.py`` holds one :class:`EnvEntry` per
 environment; :func:`register_all` turns the table into ``gymnasium.register`` calls, each id's
 entry point being its own documented class (:mod:`kumo_gym.envs.classes`). Nothing here imports a
 family module until a task is actually needed, so ``import kumo_gym`` stays fast. Plug-ins and

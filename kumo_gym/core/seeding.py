@@ -1,4 +1,4 @@
-"""Per-item seeds derived by hashing, with disjoint split key-spaces (ARCHITECTURE.md).
+"""Per-item seeds derived by hashing, with disjoint split key-spaces (docs/architecture.md §5).
 
 An item's generator is seeded from a SHA-256 digest of ``(env id, canonical params, split, seed,
 index)``. Neighbouring seeds and indices therefore share nothing, unlike ``seed + index``, and

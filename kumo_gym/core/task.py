@@ -1,4 +1,4 @@
-"""The Task protocol: one puzzle's whole logic, free of Gymnasium (ARCHITECTURE.md).
+"""The Task protocol: one puzzle's whole logic, free of Gymnasium (docs/architecture.md §2).
 
 A Task is stateless. Everything an item needs (sizes, prompt variants, the puzzle data) lives in
 its :class:`~kumo_gym.core.instance.Instance`, so a Task can score completions in a training loop,
@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .capabilities import AnswerPicture, ImageRendering
 from .errors import ConfigError, ParseError, check_choice
 from .extract import looks_truncated, split_thinking
 from .instance import Instance
@@ -83,6 +84,15 @@ class Task(ABC):
         check_choice("difficulty", difficulty, list(self.difficulties))
         return difficulty
 
+    def plain_kwargs(self, kwargs: dict) -> dict:
+        """``kwargs`` with every value given as a Python object (a KUMO ``Domain``) replaced by the
+        plain JSON value that stands for it, so the kwargs can be hashed, recorded and compared.
+
+        :meth:`resolve_params` applies it, and so does everything that records environment kwargs
+        (dataset records, evaluation specs). Default: ``kwargs`` unchanged.
+        """
+        return kwargs
+
     def resolve_params(self, difficulty: str | None = None, **params) -> dict:
         """Merge a difficulty preset with explicit parameters and validate the result.
 
@@ -92,6 +102,7 @@ class Task(ABC):
         accepted = self.accepted_params()
         for key in params:
             check_choice("parameter", key, sorted(set(accepted) | {"difficulty"}))
+        params = self.plain_kwargs(params)
         merged: dict[str, Any] = {}
         if difficulty is None and not params:
             difficulty = self.default_difficulty
@@ -139,7 +150,7 @@ class Task(ABC):
         """
         for code in codes:
             check_choice("rule code", code, list(self.rule_codes))
-        before = getattr(self, "_disabled_rules", frozenset())
+        before: frozenset[str] = getattr(self, "_disabled_rules", frozenset())
         self._disabled_rules = frozenset(before) | set(codes)
         try:
             yield self
@@ -204,7 +215,7 @@ class Task(ABC):
         verdict.details.setdefault("truncated", cut)
         if cut and not verdict.solved and verdict.status not in ("error", "ended"):
             # whatever was read from a cut-off output is not the model's final answer
-            # (ARCHITECTURE.md, "Text interface"): truncated in every family, not wrong or illegal
+            # (docs/architecture.md §6): truncated in every family, not wrong or illegal
             return Verdict("truncated", "The output was cut off before a complete answer "
                            f"(what could be read was {verdict.status}: {verdict.message})",
                            score=verdict.score, first_error=verdict.first_error,
@@ -260,12 +271,37 @@ class Task(ABC):
         """A text picture of the instance (or of ``state``) for people."""
         return self.prompt(instance)
 
+    # ---- pictures of answers (kumo-gym report) ------------------------------------------------
+    def final_state(self, instance: Instance, answer: Any) -> Any:
+        """The state a parsed answer leaves, as :meth:`render` (and ``render_rgb``) take it: a
+        grid puzzle's grid, a planning puzzle's state after its legal moves, a SPaRC path. None
+        where an answer is no state (a label, a prediction); the default."""
+        return None
+
+    def answer_picture(self, instance: Instance, answer: Any, verdict: dict) -> AnswerPicture | None:
+        """The final state of ``answer`` (a parsed answer-mode answer) drawn, with what ``verdict``
+        (a Verdict as a dict) names marked; None where the answer leaves no state to draw."""
+        state = self.final_state(instance, answer)
+        return None if state is None else self.state_picture(instance, state, verdict)
+
+    def state_picture(self, instance: Instance, state: Any, verdict: dict, move: Any = None) -> AnswerPicture:
+        """``state`` drawn, with what ``verdict`` names marked; ``move`` is the move the verdict
+        refuses where the caller knows it (the last move of interactive play).
+
+        The default draws ``render_rgb`` (where the family has it) and :meth:`render` and marks
+        nothing; families whose verdicts name cells or moves mark them.
+        """
+        image = self.render_rgb(instance, state) if isinstance(self, ImageRendering) else None
+        return AnswerPicture(image=image, text=self.render(instance, state), caption="The final state.")
+
     def difficulty_of(self, instance: Instance) -> str | None:
         d = instance.params.get("difficulty")
         return None if d is None else str(d)
 
-    def check_trainable(self, instance: Instance) -> None:
-        """Raise ContaminationError when ``instance`` must not be used for training."""
+    def check_trainable(self, instance: Instance) -> None:  # noqa: B027 - a hook whose default allows all
+        """Raise ContaminationError when ``instance`` must not be used for training. Every instance
+        may be by default; families with evaluation-only data (official test puzzles, held-out
+        domains) override this."""
 
 
 _LOGGED: set[tuple[str, str, str]] = set()

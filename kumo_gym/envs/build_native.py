@@ -1,7 +1,7 @@
 """Build the grid generation kernels and the KUMO search ahead of time into one native extension.
 
-(Issue 14, cold start.) ``python -m kumo_gym.envs.build_native`` (run by ``make install``) imports every module of
-:data:`kumo_gym.solvers.native.KERNEL_MODULES` in build mode, so that each
+So that a fresh process's first reset compiles nothing. ``python -m kumo_gym.envs.build_native`` (run by ``make
+install``) imports every module of :data:`kumo_gym.solvers.native.KERNEL_MODULES` in build mode, so that each
 :func:`~kumo_gym.solvers.native.kernel` entry point is registered with its signature (the
 helpers the entry points call become numba functions), and compiles them all with numba's ahead-of-time compiler into ``kumo_gym/solvers/_native_kernels.<abi>.so``,
 which also exports the :func:`~kumo_gym.solvers.native.source_key` of the sources it was built

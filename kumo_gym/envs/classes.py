@@ -1,4 +1,4 @@
-"""One documented Gymnasium class per environment id (STYLE.md: "the class docstring is the manual").
+"""One documented Gymnasium class per environment id (docs/architecture.md §9: "the class docstring is the manual").
 
 ``gym.make("kumo_gym/Tents-v0").unwrapped`` is a ``TentsEnv`` (``TentsInteractiveEnv`` with
 ``mode="interactive"``): a thin subclass of the mode's generic environment whose docstring is the

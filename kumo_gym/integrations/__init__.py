@@ -5,7 +5,10 @@
 * :mod:`kumo_gym.integrations.ray_runner`: ``kumo-gym generate|eval --ray`` on a Ray cluster
   (``pip install kumo-gym[ray]``).
 * :mod:`kumo_gym.integrations.openenv`: ``kumo-gym serve ENV`` exposes any environment over
-  OpenEnv's HTTP API, with the matching client (``pip install kumo-gym[openenv]``).
+  OpenEnv's HTTP/WebSocket API, with the matching client and TRL's environment shape
+  (``pip install kumo-gym[openenv]``); the server itself is :mod:`kumo_gym.integrations.serving`
+  (worker processes, capacity, idle sessions, faults) and its wire types
+  :mod:`kumo_gym.integrations.wire`.
 * :mod:`kumo_gym.integrations.verifiers`: ``load_environment(env_id)`` gives a ``verifiers``
   environment (``pip install kumo-gym[verifiers]``).
 

@@ -11,17 +11,17 @@ The pieces, in ``verifiers``' own terms (``verifiers`` 0.4 is the ``verifiers.v1
 taskset, a task's ``@vf.reward`` functions, an ``Env`` that plays an episode, a harness that
 talks to the model; its 0.3 ``SingleTurnEnv``/``MultiTurnEnv`` classes are gone):
 
-* :class:`KumoTaskset` yields one :class:`KumoTask` per instance: the prompt is the environment's
+* :class:`KumoGymTaskset` yields one :class:`KumoGymTask` per instance: the prompt is the environment's
   opening (its system part as the system prompt), and the task data carries the environment id,
   its kwargs, the mode and the instance (JSON).
-* :class:`KumoTask`'s rubric is our reward functions (:mod:`kumo_gym.training.rewards`):
-  ``kumo_binary`` (weight 1: 1 iff solved) is the reward, ``kumo_partial`` (the fraction of the
-  puzzle's constraints met) and ``kumo_format`` (1 iff an answer could be read) are metrics.
-* :class:`KumoEnv` plays the episode. **Answer mode** is single-turn: the model's one reply is
+* :class:`KumoGymTask`'s rubric is our reward functions (:mod:`kumo_gym.training.rewards`):
+  ``puzzle_binary`` (weight 1: 1 iff solved) is the reward, ``puzzle_partial`` (the fraction of the
+  puzzle's constraints met) and ``puzzle_format`` (1 iff an answer could be read) are metrics.
+* :class:`KumoGymEnv` plays the episode. **Answer mode** is single-turn: the model's one reply is
   scored as a completion. **Interactive mode** is multi-turn: the environment plays the user, each
   reply is a move, the feedback comes back as the next user turn until the episode ends, and the
   rubric reads the played verdict (as TRL's multi-turn rollouts pass it, ``kumo_verdict``).
-* :class:`KumoChatHarness` is the model's side: a plain chat loop that runs inside this process
+* :class:`KumoGymChatHarness` is the model's side: a plain chat loop that runs inside this process
   (no sandbox, no downloaded program), every model call going through ``verifiers``'
   interception endpoint as the harness contract asks.
 
@@ -34,7 +34,9 @@ import json
 import sys
 from typing import Any
 
+from ..core.deprecation import renamed
 from ..core.errors import ConfigError
+from ..core.verdict import Verdict
 from . import require
 
 require("verifiers.v1", "verifiers", "kumo_gym.integrations.verifiers")
@@ -50,7 +52,7 @@ PLUGIN_ID = "kumo_gym"
 # ---------------------------------------------------------------------------------------------
 # taskset and task
 # ---------------------------------------------------------------------------------------------
-class KumoTasksetConfig(vf.TasksetConfig):
+class KumoGymTasksetConfig(vf.TasksetConfig):
     """Which instances: ``size`` items of ``env_id`` with ``env_kwargs``, ``split`` and ``seed``
     (the items ``kumo_gym.make_dataset`` gives for the same arguments)."""
 
@@ -61,7 +63,7 @@ class KumoTasksetConfig(vf.TasksetConfig):
     seed: int = 0
 
 
-class KumoData(vf.TaskData):
+class KumoGymData(vf.TaskData):
     env_id: str
     env_kwargs: dict[str, Any] = Field(default_factory=dict)
     split: str = "test"
@@ -70,7 +72,7 @@ class KumoData(vf.TaskData):
     """The instance as JSON text (``kumo_gym.score(env_id, instance, text)`` reads it)."""
 
 
-def _verdict(task_data: KumoData, trace) -> dict:
+def _verdict(task_data: KumoGymData, trace) -> Verdict:
     """The episode's verdict: the one the environment played (interactive mode), else the
     final reply scored as a completion (answer mode)."""
     from ..training.rewards import score_row
@@ -79,7 +81,7 @@ def _verdict(task_data: KumoData, trace) -> dict:
     return score_row(task_data.env_id, task_data.instance, trace.last_reply, played)
 
 
-class KumoTask(vf.Task[KumoData, vf.State, vf.TaskConfig]):
+class KumoGymTask(vf.Task[KumoGymData, vf.State, vf.TaskConfig]):
     """One kumo_gym instance; its rubric is our reward functions."""
 
     @property
@@ -87,25 +89,25 @@ class KumoTask(vf.Task[KumoData, vf.State, vf.TaskConfig]):
         return f"{self.data.env_id}:{self.data.split}:{self.data.id}"
 
     @vf.reward(weight=1.0)
-    async def kumo_binary(self, task: KumoData, trace) -> float:
+    async def puzzle_binary(self, task: KumoGymData, trace) -> float:
         from ..training.rewards import verdict_reward
 
         return verdict_reward(_verdict(task, trace), "binary")
 
     @vf.metric
-    async def kumo_partial(self, task: KumoData, trace) -> float:
+    async def puzzle_partial(self, task: KumoGymData, trace) -> float:
         from ..training.rewards import verdict_reward
 
         return verdict_reward(_verdict(task, trace), "partial")
 
     @vf.metric
-    async def kumo_format(self, task: KumoData, trace) -> float:
+    async def puzzle_format(self, task: KumoGymData, trace) -> float:
         from ..training.rewards import verdict_reward
 
         return verdict_reward(_verdict(task, trace), "format")
 
 
-class KumoTaskset(vf.Taskset[KumoTask, KumoTasksetConfig]):
+class KumoGymTaskset(vf.Taskset[KumoGymTask, KumoGymTasksetConfig]):
     def load(self):
         from ..core.registry import entry
         from ..training.data import ENV_ONLY, RecordMaker, generate_instances
@@ -128,7 +130,7 @@ class KumoTaskset(vf.Taskset[KumoTask, KumoTasksetConfig]):
                 system = "\n\n".join(message_text(m["content"]) for m in messages if m["role"] == "system")
                 user = [{"role": m["role"], "content": message_text(m["content"])} for m in messages
                         if m["role"] != "system"]
-                yield KumoTask(KumoData(
+                yield KumoGymTask(KumoGymData(
                     id=inst.instance_id, name=f"{env_id}#{inst.instance_id}", prompt=user,
                     system_prompt=system or None, env_id=env_id, env_kwargs=kw, split=c.split, mode=maker.mode,
                     instance=json.dumps(inst.to_dict(), sort_keys=True)), c.task)
@@ -139,11 +141,11 @@ class KumoTaskset(vf.Taskset[KumoTask, KumoTasksetConfig]):
 # ---------------------------------------------------------------------------------------------
 # the model's side: an in-process chat harness
 # ---------------------------------------------------------------------------------------------
-class KumoChatHarnessConfig(vf.HarnessConfig):
+class KumoGymChatHarnessConfig(vf.HarnessConfig):
     pass
 
 
-class KumoChatHarness(vf.Harness[KumoChatHarnessConfig]):
+class KumoGymChatHarness(vf.Harness[KumoGymChatHarnessConfig]):
     """One chat completion per segment, sent from this process to the interception endpoint
     (the harness contract allows an in-process loop); the trace records the call."""
 
@@ -174,15 +176,15 @@ class KumoChatHarness(vf.Harness[KumoChatHarnessConfig]):
 # ---------------------------------------------------------------------------------------------
 # the environment: single-turn (answer mode) or multi-turn (interactive mode)
 # ---------------------------------------------------------------------------------------------
-class KumoEnvConfig(vf.EnvConfig):
+class KumoGymEnvConfig(vf.EnvConfig):
     agent: vf.AgentConfig = vf.AgentConfig()
 
 
-class KumoEnv(vf.Env[KumoEnvConfig]):
+class KumoGymEnv(vf.Env[KumoGymEnvConfig]):
     """Plays one kumo_gym episode per task: one reply in answer mode; in interactive mode the
     environment answers every move until the episode ends."""
 
-    async def run(self, task: KumoTask, agents) -> None:
+    async def run(self, task: KumoGymTask, agents) -> None:
         data = task.data
         if data.mode == "answer":
             await agents.agent.run(task)
@@ -212,7 +214,14 @@ class KumoEnv(vf.Env[KumoEnvConfig]):
             chat.close()
 
 
-__all__ = ["KumoChatHarness", "KumoEnv", "KumoTaskset"]
+__all__ = ["KumoGymChatHarness", "KumoGymEnv", "KumoGymTaskset"]
+
+#: the old names, which read as the KUMO family (``KumoEnv`` also as its environment class)
+__getattr__ = renamed(__name__, {"KumoTasksetConfig": "KumoGymTasksetConfig", "KumoTaskset": "KumoGymTaskset",
+                                 "KumoData": "KumoGymData", "KumoTask": "KumoGymTask",
+                                 "KumoChatHarnessConfig": "KumoGymChatHarnessConfig",
+                                 "KumoChatHarness": "KumoGymChatHarness", "KumoEnvConfig": "KumoGymEnvConfig",
+                                 "KumoEnv": "KumoGymEnv"})
 
 # verifiers finds plug-ins by id (``verifiers.v1.tasksets.<id>``, ``verifiers.v1.harnesses.<id>``)
 sys.modules.setdefault(f"verifiers.v1.tasksets.{PLUGIN_ID}", sys.modules[__name__])
@@ -220,7 +229,7 @@ sys.modules.setdefault(f"verifiers.v1.harnesses.{PLUGIN_ID}", sys.modules[__name
 
 
 def load_environment(env_id: str, *, size: int = 100, split: str = "test", seed: int = 0,
-                     agent: dict | None = None, **env_kwargs: Any) -> KumoEnv:
+                     agent: dict | None = None, **env_kwargs: Any) -> KumoGymEnv:
     """A ``verifiers`` environment of ``size`` instances of ``env_id`` (``env_kwargs`` are
     ``gym.make``'s: difficulty, mode, sizes ...). ``agent`` overrides fields of the seat's
     ``vf.AgentConfig`` (``max_turns``, ``sampling`` ...); the harness runs in this process."""
@@ -233,7 +242,7 @@ def load_environment(env_id: str, *, size: int = 100, split: str = "test", seed:
     mode = env_kwargs.get("mode") or e.modes[0]
     if mode not in e.modes:
         raise ConfigError(f"mode {mode!r} is not one of: {', '.join(e.modes)} (for {e.id})")
-    taskset = KumoTasksetConfig(id=PLUGIN_ID, env_id=e.id, env_kwargs=env_kwargs, size=check_int("size", size, 1),
+    taskset = KumoGymTasksetConfig(id=PLUGIN_ID, env_id=e.id, env_kwargs=env_kwargs, size=check_int("size", size, 1),
                                 split=check_split(split), seed=check_seed(seed))
-    seat = {"harness": KumoChatHarnessConfig(id=PLUGIN_ID), "runtime": SubprocessConfig(), **(agent or {})}
-    return KumoEnv(KumoEnvConfig(taskset=taskset, agent=vf.AgentConfig(**seat)))
+    seat = {"harness": KumoGymChatHarnessConfig(id=PLUGIN_ID), "runtime": SubprocessConfig(), **(agent or {})}
+    return KumoGymEnv(KumoGymEnvConfig(taskset=taskset, agent=vf.AgentConfig(**seat)))

@@ -1,4 +1,4 @@
-"""The numba kernel of the KUMO optimal search (``specs/kumo.md`` §9); see :mod:`kumo_gym.solvers.kumo`.
+"""The numba kernel of the KUMO optimal search (``docs/specs/kumo.md`` §9); see :mod:`kumo_gym.solvers.kumo`.
 
 Imported only when an instance is large enough to need it, so that a process that plays small
 instances never imports numba nor compiles anything.

@@ -1,4 +1,4 @@
-"""Compile a grid kernel with lighter LLVM optimisation (issue 14: a fresh process's first reset
+"""Compile a grid kernel with lighter LLVM optimisation (a fresh process's first reset
 compiles the kernel it needs, and must stay under 3 s of CPU).
 
 Generation kernels spend most of their first compile in LLVM's optimiser; at level 1 it costs

@@ -3,8 +3,8 @@
 One function (no helper, and no call to a builtin such as ``min`` that numba would compile as a
 function of its own), one explicit signature, no allocation (the caller passes every buffer) and
 no reference counting (``_nrt=False``): numba compiles a single small function at import, which
-keeps the first use in a fresh process (empty cache) short (issue 14, "cold start": about 1.1 s
-CPU with an inlined helper and ``min``, 0.95 s without; issue 21: a separately compiled
+keeps the first use in a fresh process (empty cache) short (about 1.1 s
+CPU with an inlined helper and ``min``, 0.95 s without; a separately compiled
 ``assign`` helper added 0.13 s, so every literal, given or implied, is assigned at one site of
 one loop instead). The trail doubles as the propagation queue; ``nfalse[c]``
 counts the false literals of clause c; a probe is undone by walking the trail back and

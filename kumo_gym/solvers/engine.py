@@ -1,4 +1,4 @@
-"""The grid generation engine (grid_puzzles.md §8; issues 14, 12, 16).
+"""The grid generation engine (docs/specs/grid_puzzles.md §8).
 
 Every grid puzzle describes itself to the engine as an :class:`Encoding`: a
 :class:`~kumo_gym.solvers.sat.Formula` of its rules, the answer variables and how to read a grid
@@ -13,21 +13,21 @@ callback. On top of that description the engine gives, once for all puzzles:
   from the clues fixes every answer variable, the puzzle is unique and no search runs. Only when
   deduction stalls does one incremental SAT solver, kept for the layout, settle it under
   assumptions (the solution's blocking clause switched on by an activation literal).
-* :func:`reduce_clues`: §8 step 3. Clue groups are dropped in a seeded random order while the
+* :func:`reduce_clues`: docs/specs/grid_puzzles.md §8 step 3. Clue groups are dropped in a seeded random order while the
   puzzle stays unique, and at a grade target while propagation (0) or probing (1) still solves it
   (then uniqueness needs no SAT at all).
-* The lazy-cut loop of §8: ``cuts(values)`` inspects a model and returns clauses that forbid
+* The lazy-cut loop of docs/specs/grid_puzzles.md §8: ``cuts(values)`` inspects a model and returns clauses that forbid
   what breaks the global rule in it (a closed-off component, a sub-loop), or ``[]`` when the
   model is fine; every solve re-solves with the cuts added until the model passes or the
   formula is UNSAT. Cuts must follow from the rules alone (never from the clues), which is what
   lets the layout's solver keep them for every later instance. A uniqueness proof therefore
   enumerates with the cuts in place.
-* :func:`break_rule`: near misses for the reward-integrity suite (issue 12). For a rule R it keeps
+* :func:`break_rule`: near misses for the reward-integrity suite. For a rule R it keeps
   every other constraint, removes one instance of R (a tagged constraint or a clue), adds its
   negation, and solves; the model breaks exactly that instance. Rules enforced by cuts are
   broken by models of the formula that the cuts reject.
 
-Determinism (§8): the shared solver only ever answers yes/no questions (SAT or UNSAT does not
+Determinism (docs/specs/grid_puzzles.md §8): the shared solver only ever answers yes/no questions (SAT or UNSAT does not
 depend on what it learnt before); anything whose *model* feeds an instance (:meth:`Engine.sample`)
 runs on a fresh solver, so an instance never depends on what was generated before it.
 """
@@ -153,14 +153,14 @@ class Engine:
         return value is not None and bool(value[self.answer].all())
 
     def grade(self, assumptions: Sequence[int]) -> int:
-        """§8: 0 propagation solves it, 1 failed-literal probing does, 2 search is needed."""
+        """docs/specs/grid_puzzles.md §8: 0 propagation solves it, 1 failed-literal probing does, 2 search is needed."""
         if self.fixes_answer(self.propagate(assumptions)):
             return 0
         return 1 if self.fixes_answer(self.probe(assumptions)) else 2
 
     def cut_grade(self, assumptions: Sequence[int]) -> int:
-        """The §8 grade of a puzzle whose global rule is a cut (connectivity, block sizes), which
-        plain propagation of the rules formula cannot see: propagation (0) or probing (1) over the
+        """The docs/specs/grid_puzzles.md §8 grade of a puzzle whose global rule is a cut (connectivity, block sizes),
+        which plain propagation of the rules formula cannot see: propagation (0) or probing (1) over the
         formula plus the cuts that a uniqueness proof of the puzzle needed, 2 when even that
         stalls (or the puzzle is not unique). The proof runs on a fresh solver, so the grade of an
         instance is the same in any process."""
@@ -267,8 +267,8 @@ class Engine:
     def sample(self, assumptions: Sequence[int] = (), phases: Sequence[int] | None = None,
                avoid: Values | None = None) -> Values | None:
         """A model on a fresh solver (deterministic: the same call gives the same model in any
-        process), with random ``phases`` for random solutions (§8 samplers); with ``avoid``, one
-        that differs from that model on the answer (a second solution to repair, as Net's
+        process), with random ``phases`` for random solutions (docs/specs/grid_puzzles.md §8 samplers); with ``avoid``,
+        one that differs from that model on the answer (a second solution to repair, as Net's
         generator does)."""
         with Solver(name=self.solver_name, bootstrap_with=self.formula.clauses) as s:
             if phases is not None:
@@ -288,7 +288,7 @@ class Engine:
         ``guards``: variables that switch rules on (Pearl's pearls). The clauses holding a guard's
         negation join the solver only once a call assumes the guard: a guard no clause holds
         positively can always be false, which satisfies them, so the models keep every rule of
-        the assumed guards and building the solver takes fewer clauses (issue 14)."""
+        the assumed guards and building the solver takes fewer clauses."""
         base, deferred = self._split_guards(tuple(int(g) for g in guards))
         held: dict = {"solver": None, "top": self.n_vars, "added": set()}
 
@@ -334,12 +334,12 @@ def block(value: Values, answer: np.ndarray) -> list[int]:
 
 
 def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: float = 0.5) -> list[int]:
-    """Random preferred polarities (a random model from the solver, §8 samplers)."""
+    """Random preferred polarities (a random model from the solver, docs/specs/grid_puzzles.md §8 samplers)."""
     variables = np.asarray(variables, np.int64)
     return np.where(rng.random(len(variables)) < p_true, variables, -variables).tolist()
 
 
-# ---- clue reduction (§8 step 3) ------------------------------------------------------------
+# ---- clue reduction (docs/specs/grid_puzzles.md §8 step 3) -----------------------------------------------------------
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
                  near: Callable[[int], Sequence[int]] | None = None, derive: bool = True,
@@ -506,7 +506,7 @@ def descend(start, open_of: Callable, change: Callable, steps: int):
     return best, left
 
 
-# ---- near misses (issue 12) ----------------------------------------------------------------
+# ---- near misses -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Breach:
     """One rule instance to break: a tagged constraint (``index`` into formula.constraints) or a

@@ -1,4 +1,4 @@
-"""Search kernels behind the FineReason label oracles (spec finereason.md §2).
+"""Search kernels behind the FineReason label oracles (docs/specs/finereason.md §2).
 
 Two exact backtracking searches over numpy arrays, each written once in plain Python and
 compiled with numba from the same source:
@@ -282,7 +282,7 @@ def coloring_extends_py(graph_or_adj, colours, k: int) -> bool:
 # filters them with every clue whose columns have just become known (each clue is checked exactly
 # once, the moment its last column is assigned). Chunks are explored depth-first, so counting
 # stops as soon as ``limit`` tables are found. The evaluator implements the clue semantics of
-# spec finereason.md §3 on whole arrays; ``kumo_gym.envs.finereason.cluelang.clue_holds`` is the
+# docs/specs/finereason.md §3 on whole arrays; ``kumo_gym.envs.finereason.cluelang.clue_holds`` is the
 # scalar reference it is tested against.
 
 class GridSearchBudget(RuntimeError):
@@ -374,7 +374,7 @@ def _evaluate(g: _Grid, node, assign: dict, pos: dict, n: int, mask, fail):
 
     Values come back as ``("v", is_number, key)`` arrays, conditions as ``("b", truth)``. Any
     evaluation error where ``mask`` holds is recorded in ``fail`` (the whole clue is then False,
-    spec §3); ``mask`` shrinks inside ``and``/``or`` to implement short-circuiting.
+    docs/specs/finereason.md §3); ``mask`` shrinks inside ``and``/``or`` to implement short-circuiting.
     """
     kind = node[0]
     if kind == "lit":

@@ -2,10 +2,11 @@
 
 Importing numba costs about half a second and compiling a kernel a second or more, so the
 solvers keep their kernels as plain Python functions and compile them only when a call
-needs one (a large search); small instances never import numba (the cold-start target of issue
-14). One source serves both: the module keeps the plain function, which small inputs call as it
-is, and :func:`compiled` returns ``numba.njit`` versions that see each other (kernels that call
-each other are compiled together, so numba sees compiled callees).
+needs one (a large search); small instances never import numba (the cold-start target: a
+fresh process's first reset under 3 s of CPU). One source serves both: the module keeps the
+plain function, which small inputs call as it is, and :func:`compiled` returns ``numba.njit``
+versions that see each other (kernels that call each other are compiled together, so numba sees
+compiled callees).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The KUMO optimal search (Algorithm 3, ``specs/kumo.md`` §9) and the pure rules of instance data.
+"""The KUMO optimal search (Algorithm 3, ``docs/specs/kumo.md`` §9) and the pure rules of instance data.
 
 State = (alive truths ``T``, unused actions ``A``), both int64 bitmasks over the instance's truths
 and actions in instance order. ``E(T, A)`` is the expected number of further tests:
@@ -10,7 +10,7 @@ and actions in instance order. ``E(T, A)`` is the expected number of further tes
   in domain order, stopping as soon as the sum reaches the best so far; a strictly smaller sum
   wins, so ties go to the lowest index. Return ``1 + best`` and its action.
 
-The weights are the reference code's heuristic, kept for comparability (§9). ``M[j][s]`` covers
+The weights are the reference code's heuristic, kept for comparability (docs/specs/kumo.md §9). ``M[j][s]`` covers
 every domain state of ``j``: the oracle does not know which one was drawn.
 
 Two implementations give the same floating-point values and the same actions:
@@ -46,9 +46,9 @@ PLAY_MEMO_LIMIT = DEFAULT_MEMO_LIMIT
 PLAIN_MAX_SIZE = 12
 
 
-# ---- instance data (§2, §5 step 8, §8) ---------------------------------------------------------------
+# ---- instance data (docs/specs/kumo.md §2, §5 step 8, docs/specs/kumo.md §8) -----------------------------------------
 def outcome_matches(kind: str, state, value) -> bool:
-    """Whether observation ``value`` falls in ``state`` of an action of type ``kind`` (§2).
+    """Whether observation ``value`` falls in ``state`` of an action of type ``kind`` (docs/specs/kumo.md §2).
 
     ``float``: the state is a **closed** interval ``[lo, hi]`` and ``value`` a number with
     ``lo <= value <= hi`` (a reversed interval, kept as KUMO's engine keeps it, matches nothing);
@@ -93,7 +93,7 @@ def survivors(data: dict, actions: Iterable[str] | None = None) -> list[str]:
 # ---- tables ------------------------------------------------------------------------------------------
 @dataclass
 class OracleTables:
-    """The arrays the search needs, built from instance data (§9 "Inputs per instance")."""
+    """The arrays the search needs, built from instance data (docs/specs/kumo.md §9 "Inputs per instance")."""
 
     truths: list
     actions: list
@@ -209,7 +209,7 @@ def plain_search(masks: list[list[int]], rel: list[int], n: int, deadline: float
 # ---- the search --------------------------------------------------------------------------------------
 @dataclass
 class Trajectory:
-    """A realised play (§9): the tests taken, what they showed, the prediction."""
+    """A realised play (docs/specs/kumo.md §9): the tests taken, what they showed, the prediction."""
 
     actions: list
     predicted: str | None
@@ -365,7 +365,7 @@ def oracle_play(data: dict, memo_limit: int = DEFAULT_MEMO_LIMIT) -> Trajectory:
 
 
 def baseline_play(data: dict, policy: str = "greedy", rng: np.random.Generator | None = None) -> Trajectory:
-    """Play a baseline (§9): ``greedy``, ``first_action`` (the reference's Vanilla) or ``random``."""
+    """Play a baseline (docs/specs/kumo.md §9): ``greedy``, ``first_action`` (the reference's Vanilla) or ``random``."""
     tab = oracle_tables(data)
     if policy == "greedy":
         return _play(tab, lambda T, A: greedy_choice(tab, T, A), optimal=False)

@@ -1,4 +1,4 @@
-"""Numba kernels built ahead of time, or compiled on first use (issue 14, cold start).
+"""Numba kernels built ahead of time, or compiled on first use (cold start).
 
 Every numba kernel that a grid puzzle's reset may need (the unit-propagation kernel of
 :mod:`kumo_gym.solvers.propagation` and each puzzle's ``envs/grid/_<name>_kernel.py``) and the

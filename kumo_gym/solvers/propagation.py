@@ -1,7 +1,7 @@
 """Unit propagation and failed-literal probing over a clause array, compiled with numba.
 
-These are the deduction steps of the grid generation engine (grid_puzzles.md §8 "Grade";
-issue 14): a puzzle whose clues let propagation (grade 0) or failed-literal probing (grade 1)
+These are the deduction steps of the grid generation engine (docs/specs/grid_puzzles.md §8 "Grade"):
+a puzzle whose clues let propagation (grade 0) or failed-literal probing (grade 1)
 fix every answer variable is unique without any search, so most clue-removal tests never reach
 the SAT solver.
 

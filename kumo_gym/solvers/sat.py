@@ -1,27 +1,28 @@
-"""python-sat helpers shared by the constraint puzzles (grid_puzzles.md §8).
+"""python-sat helpers shared by the constraint puzzles (docs/specs/grid_puzzles.md §8).
 
 Encodings are small functions that add clauses to a :class:`Formula`; solving, enumeration
 (block the model found, solve again) and uniqueness certificates are separate steps, in the
-python-sat style (STYLE.md).
+python-sat style (docs/architecture.md §9).
 
 * :class:`Formula` -- an ``IDPool`` of named variables plus a clause list, with cardinality
   constraints through :mod:`pysat.card` (``exactly``, ``at_most``, ``at_least``) and counters
   whose outputs clues can fix by assumption (:meth:`Formula.count`). A constraint added with
   ``rule="R2"`` is recorded with its rule code and its bounds (:class:`Constraint`), so a near
-  miss can later remove it and add its negation (issue 12).
+  miss can later remove it and add its negation (the near misses of the adversarial suite).
 * :func:`solve`, :func:`enumerate_models`, :func:`count_models` -- one-shot use.
 * :class:`UniquenessOracle` -- an incremental solver for clue reduction: it holds the rules and
   the clause that blocks the known solution, so "is the solution still unique with these clues"
   is one ``solve(assumptions=clues)`` that must be UNSAT.
-* :func:`grade` -- the difficulty proxy of §8: 0 when unit propagation alone fixes every answer
-  variable, 1 when failed-literal probing (to a fixpoint) is also needed, 2 when search is needed
+* :func:`grade` -- the difficulty proxy of docs/specs/grid_puzzles.md §8: 0 when unit propagation alone fixes every
+  answer variable, 1 when failed-literal probing (to a fixpoint) is also needed, 2 when search is needed
   (compiled propagation, :mod:`kumo_gym.solvers.propagation`).
 
 The grid generation engine built on these (incremental certificates, clue reduction, lazy cuts,
 near misses) is :mod:`kumo_gym.solvers.engine`.
 
 Budgets are conflict counts, never wall-clock limits, so results do not depend on machine load
-(§8 "Determinism"). Clause order is whatever the encoder produced, which must be deterministic.
+(docs/specs/grid_puzzles.md §8 "Determinism"). Clause order is whatever the encoder produced, which must be
+deterministic.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-#: CaDiCaL 1.5.3, one of the two solvers named by §8 (Glucose 4 is the other).
+#: CaDiCaL 1.5.3, one of the two solvers named by docs/specs/grid_puzzles.md §8 (Glucose 4 is the other).
 DEFAULT_SOLVER = "cadical153"
 
 
@@ -62,7 +63,7 @@ class Count:
     """The outputs of a counter over some literals: ``ge(k)`` is true iff at least k are true.
 
     Clues fix counts by assumption (``eq(k)`` is a list of assumption literals), so one encoding
-    serves every clue value and clue removal is dropping assumptions (issue 14).
+    serves every clue value and clue removal is dropping assumptions.
     """
 
     def __init__(self, formula: Formula, outputs: list[int]):
@@ -285,7 +286,7 @@ def solve(clauses: Iterable[Iterable[int]], *, assumptions: Sequence[int] = (), 
           budget: int | None = None, solver: str = DEFAULT_SOLVER) -> list[int] | None:
     """A model of ``clauses`` (a list of signed literals) or None when UNSAT.
 
-    ``phases`` are preferred literal polarities (random phases give random solutions, §8).
+    ``phases`` are preferred literal polarities (random phases give random solutions, docs/specs/grid_puzzles.md §8).
     """
     with Solver(name=solver, bootstrap_with=_clause_list(clauses)) as s:
         if phases:
@@ -396,7 +397,7 @@ class Propagator:
 
 
 def grade_values(arrays, answer, assumptions: Sequence[int]) -> int:
-    """The §8 grade from :class:`~kumo_gym.solvers.propagation.ClauseArrays`: 0 propagation,
+    """The docs/specs/grid_puzzles.md §8 grade from :class:`~kumo_gym.solvers.propagation.ClauseArrays`: 0 propagation,
     1 failed-literal probing, 2 search (or contradictory clues)."""
     import numpy as np
 
@@ -412,7 +413,7 @@ def grade_values(arrays, answer, assumptions: Sequence[int]) -> int:
 
 def grade(clauses: Iterable[Iterable[int]], variables: Sequence[int], assumptions: Sequence[int] = (),
           propagator: Propagator | None = None) -> int:
-    """The §8 grade of a puzzle: 0 (propagation), 1 (failed-literal probing) or 2 (search).
+    """The docs/specs/grid_puzzles.md §8 grade of a puzzle: 0 (propagation), 1 (failed-literal probing) or 2 (search).
 
     ``variables`` are the answer variables that must all be fixed.
     """

@@ -26,7 +26,7 @@ import numpy as np
 from ..core.backend import ChatResult
 from ..core.capabilities import Corruptible, GoldenMoves, LegalMoves, OracleMoves, RandomAnswer
 from ..core.errors import check_choice
-from ..core.task import StepwiseTask
+from ..core.task import InteractiveTask, StepwiseTask, Task
 
 AGENTS = ("oracle", "random")
 
@@ -35,7 +35,8 @@ class _BoundAgent(ABC):
     name = "agent"
 
     def __init__(self, seed: int = 0):
-        self.env = None
+        #: the unwrapped environment bound by :meth:`bind` (its task, instance and state are read)
+        self.env: Any = None
         self.rng = np.random.default_rng(seed)
 
     def bind(self, env) -> None:
@@ -80,9 +81,10 @@ class OracleAgent(_BoundAgent):
         return self._golden
 
     def reply(self) -> str:
-        task, inst = self.env.task, self.env.instance
+        inst = self.env.instance
         if not self._interactive():
-            return task.format_answer(self._golden_answer())
+            return self.env.task.format_answer(self._golden_answer())
+        task: InteractiveTask = self.env.task  # interactive mode: the task plays moves
         step = len(getattr(self.env, "moves", []) or [])
         if isinstance(task, GoldenMoves):
             moves = self._golden_list(task, inst)
@@ -129,7 +131,7 @@ class RandomAgent(_BoundAgent):
             return self.random_answer_text(task, inst)
         return self.random_answer_text(task, inst)
 
-    def random_answer_text(self, task, inst) -> str:
+    def random_answer_text(self, task: Task, inst) -> str:
         """A legal-looking random answer to ``inst`` as text (see the class docstring)."""
         if isinstance(task, RandomAnswer):
             return task.format_answer(task.random_answer(inst, self.rng))

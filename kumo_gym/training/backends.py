@@ -245,7 +245,8 @@ class OpenAIChatBackend:
         if extra:
             body["extra_body"] = extra
         client = self.client
-        self._local.attempts = attempts = []
+        attempts: list[_Attempt] = []
+        self._local.attempts = attempts
         failure = None
         with self._slots:
             try:
@@ -628,7 +629,7 @@ class _exclusive:
 
     def __init__(self, path: Path):
         self.path = path
-        self.fd = None
+        self.fd: int | None = None
 
     def __enter__(self):
         try:
@@ -709,6 +710,9 @@ def serve_openai(backend: ChatBackend, host: str = "127.0.0.1", port: int = 0, m
     """
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+    class _ServerWithURL(ThreadingHTTPServer):
+        url = ""  # the base URL to give a client, set once the port is known
+
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, fmt, *args):  # quiet: tests and demos run many requests
             log.debug("serve_openai: " + fmt, *args)
@@ -761,7 +765,7 @@ def serve_openai(backend: ChatBackend, host: str = "127.0.0.1", port: int = 0, m
                              "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                                        "total_tokens": prompt_tokens + completion_tokens}})
 
-    server = ThreadingHTTPServer((host, port), Handler)
+    server = _ServerWithURL((host, port), Handler)
     server.daemon_threads = True
     server.url = f"http://{host}:{server.server_address[1]}/v1"
     threading.Thread(target=server.serve_forever, name="kumo-gym-openai-server", daemon=True).start()

@@ -15,13 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 #: (env id, env kwargs, share of --timesteps): small sizes PPO can learn in minutes on a CPU, with
 #: a move budget of 30 (rejected illegal moves count). KUMO draws a fresh SAT-generated instance
 #: every episode (tens of steps per second), so it gets a tenth of the budget.
-DEFAULT_CONFIGS = [
+DEFAULT_CONFIGS: list[tuple[str, dict[str, Any], float]] = [
     ("kumo_gym/Hanoi-v0", {"n": 3, "max_steps": 30}, 2.0),
     ("kumo_gym/CheckerJumping-v0", {"n": 1, "max_steps": 30}, 0.5),
     ("kumo_gym/RiverCrossing-v0", {"n": 2, "k": 2, "max_steps": 30}, 0.5),

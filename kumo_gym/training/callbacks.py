@@ -1,6 +1,6 @@
 """A ``TrainerCallback`` that evaluates the model in our environments while it trains.
 
-Every ``every`` optimizer steps (and once at the end) :class:`KumoEvalCallback` samples the
+Every ``every`` optimizer steps (and once at the end) :class:`KumoGymEvalCallback` samples the
 model on a fixed held-out set (``n`` validation instances per environment spec, the same
 instances every time), plays them through the evaluation harness (single- or multi-turn, traces
 kept under ``out_dir/step-<k>/``), scores them with our verifiers and logs, with the trainer's
@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.results import summarize
+from ..core.deprecation import renamed
 from .evaluate import EvalSpec, Evaluator
 
 log = logging.getLogger(__name__)
@@ -30,6 +32,12 @@ def _trainer_callback_base():
     from transformers import TrainerCallback
 
     return TrainerCallback
+
+
+if TYPE_CHECKING:
+    from transformers import TrainerCallback as TrainerCallbackBase
+else:  # transformers' TrainerCallback, imported when a training module is
+    TrainerCallbackBase = _trainer_callback_base()
 
 
 def analysis_metrics(records: list[dict]) -> dict[str, float]:
@@ -57,7 +65,7 @@ def analysis_metrics(records: list[dict]) -> dict[str, float]:
     return {k: float(v) for k, v in out.items() if isinstance(v, (int, float)) and not math.isnan(v)}
 
 
-class KumoEvalCallback(_trainer_callback_base()):
+class KumoGymEvalCallback(TrainerCallbackBase):
     """Periodic held-out evaluation with our verifiers (see the module docstring).
 
     ``specs``: the environments (``EvalSpec`` or ``"ID:key=value"`` strings); ``n`` instances
@@ -67,7 +75,7 @@ class KumoEvalCallback(_trainer_callback_base()):
     do); without it metrics are appended to ``state.log_history``.
     """
 
-    def __init__(self, specs: list[EvalSpec | str], n: int = 4, every: int = 10, max_tokens: int = 128,
+    def __init__(self, specs: Sequence[EvalSpec | str], n: int = 4, every: int = 10, max_tokens: int = 128,
                  temperature: float = 0.0, out_dir: str | Path = "runs/callback", seed: int = 0,
                  split: str = "validation"):
         from .evaluate import parse_env_spec
@@ -156,3 +164,7 @@ class KumoEvalCallback(_trainer_callback_base()):
         self._run(args, state, model, self._tokenizer(kwargs), defer=False)
         self._flush(state)
         return control
+
+
+#: the old name, which read as the KUMO family's (the callback evaluates any environment)
+__getattr__ = renamed(__name__, {"KumoEvalCallback": "KumoGymEvalCallback"})

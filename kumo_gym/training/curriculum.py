@@ -45,12 +45,13 @@ from __future__ import annotations
 import logging
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..core.errors import ConfigError
 from ..core.instance import canonical_json
-from .callbacks import _trainer_callback_base
+from .callbacks import TrainerCallbackBase
 from .data import ENV_ONLY, generation_params
 
 log = logging.getLogger(__name__)
@@ -106,9 +107,9 @@ class Schedule:
         if level != self.level:
             return None  # generated before the last change: it says nothing about this level
         self.recent.append(bool(solved))
-        if len(self.recent) < self.rule.min_episodes:
+        if len(self.recent) < (self.rule.min_episodes or self.rule.window):  # LevelRule sets min_episodes
             return None
-        rate = self.success
+        rate = float(np.mean(self.recent))
         if rate >= self.rule.promote_at and self.level < len(self.levels) - 1:
             self.level += 1
             self.recent.clear()
@@ -141,7 +142,7 @@ def _level(env_id: str, obj) -> tuple[dict, str]:
     return kw, name
 
 
-class Curriculum(_trainer_callback_base()):
+class Curriculum(TrainerCallbackBase):
     """Success-driven difficulty schedules for several environments (see the module docstring).
 
     ``envs``: environment id (or short name) -> list of levels, or a mapping with ``levels`` and
@@ -172,7 +173,7 @@ class Curriculum(_trainer_callback_base()):
                 raise ConfigError(f"env_kwargs of {env_id} in the curriculum may hold only {', '.join(ENV_ONLY)}, not "
                                   f"{sorted(bad)} (parameters belong to the levels)")
             start = spec.pop("start", 0)
-            rule = dict(defaults)
+            rule: dict[str, Any] = dict(defaults)
             for key in list(spec):
                 if key not in rule:
                     raise ConfigError(f"curriculum option {key!r} of {env_id} is not one of: levels, start, "
@@ -272,6 +273,9 @@ class Curriculum(_trainer_callback_base()):
             levels = columns.get("curriculum_level")
             if first and levels is not None:
                 env_ids, instances = columns.get("env_id"), columns.get("instance")
+                if env_ids is None or instances is None:
+                    raise ConfigError("curriculum rows need the env_id and instance columns (build them with "
+                                      "kumo_gym.training.trainset)")
                 played = columns.get("kumo_verdict")
                 for i, comp in enumerate(completions or []):
                     if levels[i] is None or levels[i] < 0:

@@ -1,6 +1,6 @@
 """Datasets from environments: the records behind ``kumo_gym.make_dataset``.
 
-One calling convention everywhere (ARCHITECTURE.md, "Environments"): the number of items is
+One calling convention everywhere (docs/architecture.md §3): the number of items is
 ``size`` and the environment's parameters travel whole as ``env_kwargs``, so a count never
 shares a namespace with a size parameter (Hanoi's ``n``)::
 
@@ -202,8 +202,8 @@ class RecordMaker:
 
         check_choice("prompt_format", prompt_format, PROMPT_FORMATS)
         self.env_id = env_id
-        self.env_kwargs = dict(env_kwargs or {})
         self.task = get_task(env_id)
+        self.env_kwargs = self.task.plain_kwargs(dict(env_kwargs or {}))  # recorded in every row
         self.family = entry(env_id).family
         self.prompt_format = prompt_format
         self.with_golden = with_golden

@@ -56,7 +56,7 @@ def demo_levels(env_id: str) -> list:
 #: time (a model that always answers right gives GRPO nothing to learn), so RL has to make it reliable
 DEMO_TEMPERATURE = 1.5
 
-REWARD_KEYS = ("reward", "rewards/kumo_binary/mean", "rewards/kumo_partial/mean", "rewards/kumo_format/mean")
+REWARD_KEYS = ("reward", "rewards/puzzle_binary/mean", "rewards/puzzle_partial/mean", "rewards/puzzle_format/mean")
 
 
 def grpo_table(history: list[dict]) -> list[dict]:
@@ -123,11 +123,11 @@ def plot_grpo(history: list[dict], path: Path) -> Path | None:
     pts = [(h["step"], h["kumo_eval/success"]) for h in history if h.get("kumo_eval/success") is not None]
     if pts:  # a few evaluations: points, not a line that suggests a trend between them
         ax.plot(*zip(*pts), linestyle="none", marker="*", markersize=10, label="held-out success (greedy)")
-    pts = [(h["step"], h["rewards/kumo_binary/mean"]) for h in history if "rewards/kumo_binary/mean" in h]
+    pts = [(h["step"], h["rewards/puzzle_binary/mean"]) for h in history if "rewards/puzzle_binary/mean" in h]
     if len(pts) >= 5:  # the trend of the solved rate, over 5 steps (one step is 32 noisy samples)
         xs, ys = zip(*pts)
         smooth = [sum(ys[max(0, i - 4):i + 1]) / len(ys[max(0, i - 4):i + 1]) for i in range(len(ys))]
-        ax.plot(xs, smooth, color="black", linewidth=2, label="kumo_binary, 5-step mean")
+        ax.plot(xs, smooth, color="black", linewidth=2, label="puzzle_binary, 5-step mean")
     ax.set(xlabel="step", ylabel="reward", title="GRPO of the tiny model: rewards and held-out success")
     levels = sorted({k for h in history for k in h if k.startswith("curriculum/") and k.endswith("/level")})
     if levels:
@@ -264,7 +264,7 @@ def learn(out: Path, md: list[str], env_id: str, model: str = "tiny", sft_steps:
            f"it is right only part of the time): {trainer.state.global_step} steps "
            f"({grpo_cpu:.0f} s of CPU), levels {names}, promotion when the success rate of the last "
            f"{cur.schedules[env_id].rule.window} training episodes reaches 0.75. Curriculum moves: {moves}. "
-           f"Reward components (`kumo_binary`, `kumo_partial`, `kumo_format`, weights 1, 0.5, 0.1), the share of "
+           f"Reward components (`puzzle_binary`, `puzzle_partial`, `puzzle_format`, weights 1, 0.5, 0.1), the share of "
            "groups without reward spread (nothing to learn from) and the curriculum level, as TRL logs them:"), "",
            format_table(table, tcols, markdown=True), "", diagnosis, ""]
     img = plot_grpo(history, out / "grpo" / "grpo.png")

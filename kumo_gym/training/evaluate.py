@@ -46,6 +46,15 @@ class EvalSpec:
     env_id: str
     kwargs: dict = field(default_factory=dict)
 
+    def __post_init__(self):
+        # objects given in code (a KUMO Domain) become the JSON values that stand for them, so the
+        # spec can be hashed, labelled and written to the run's manifest
+        try:
+            task = get_task(self.env_id)
+        except ConfigError:
+            return  # an unknown id is reported where the spec is used
+        object.__setattr__(self, "kwargs", task.plain_kwargs(dict(self.kwargs)))
+
     @property
     def mode(self) -> str:
         return self.kwargs.get("mode") or entry(self.env_id).modes[0]
@@ -76,7 +85,8 @@ def make_specs(env_ids: list[str], kwargs: dict | None = None, difficulties: lis
             kw["mode"] = mode
         if kw.get("mode") and kw["mode"] not in e.modes:
             raise ConfigError(f"mode {kw['mode']!r} is not one of: {', '.join(e.modes)} (for {e.id})")
-        for d in difficulties or [None]:
+        choices: list[str | None] = list(difficulties) if difficulties else [None]
+        for d in choices:
             k = dict(kw)
             if d is not None:
                 k["difficulty"] = d
@@ -160,7 +170,7 @@ class Evaluator:
         from ..wrappers.trace import TraceWriter, read_traces
 
         path = trace_path(self.out_dir, shard)
-        done = {r.get("key") for r in read_traces(path)}
+        done = {key for r in read_traces(path) if isinstance(key := r.get("key"), str)}
         jobs = self.jobs(specs, n, samples, shard, done)
         total = sum(len(j.samples) for j in jobs)
         kept = len(specs) * len(shard_range(n, shard)) * samples - total
@@ -320,7 +330,7 @@ def report(out_dir: str | Path, plots: bool = True, quiet: bool = False) -> dict
     for p in sorted(out_dir.glob("traces*.jsonl")):
         records.extend(read_traces(p))
     # one record per key: a duplicate can only come from two shards given the same range
-    unique = {}
+    unique: dict = {}
     for r in records:
         unique.setdefault(r.get("key") or id(r), r)
     summary = summarize(list(unique.values()))

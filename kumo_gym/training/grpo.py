@@ -4,7 +4,7 @@ Single-turn (answer mode): a dataset mixed from any environment ids, difficultie
 TRL samples ``num_generations`` completions per prompt (a group shares one instance) and our
 verifiers score them through the reward functions of :mod:`kumo_gym.training.rewards`: ``binary``
 (solved), ``partial`` (fraction of constraints met) and ``format`` (an answer could be read),
-each logged by TRL under ``rewards/kumo_<kind>/mean`` and combined with ``reward_weights``.
+each logged by TRL under ``rewards/puzzle_<kind>/mean`` and combined with ``reward_weights``.
 
 Multi-turn (interactive mode, KUMO and the planning puzzles move by move):
 :class:`kumo_gym.training.rollout.EpisodeRollout`, a TRL ``rollout_func`` that plays whole
@@ -87,7 +87,7 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
     ``gradient_accumulation_steps``). ``trainer_args``: any ``GRPOConfig`` field, over our
     defaults (``extra_args`` is its older name); ``model_args``: TRL ``ModelConfig`` fields (LoRA:
     ``use_peft``, ``lora_r`` ...; ``dtype``; QLoRA ``load_in_4bit``). ``callback_every > 0`` adds
-    :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_n`` validation instances
+    :class:`kumo_gym.training.callbacks.KumoGymEvalCallback` on ``callback_n`` validation instances
     per spec; ``callbacks`` adds any others.
 
     ``mixture`` (a :class:`~kumo_gym.training.mixture.Mixture`, its YAML path or mapping) draws the
@@ -134,9 +134,9 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
     tok = loaded.tokenizer
     tok.padding_side = "left"
     if callback_every > 0:
-        from .callbacks import KumoEvalCallback
+        from .callbacks import KumoGymEvalCallback
 
-        callbacks.append(KumoEvalCallback(data.eval_specs, n=callback_n, every=callback_every,
+        callbacks.append(KumoGymEvalCallback(data.eval_specs, n=callback_n, every=callback_every,
                                           max_tokens=callback_max_tokens, out_dir=Path(config.output_dir) / "callback",
                                           seed=seed))
     trainer = GRPOTrainer(model=loaded.model, reward_funcs=funcs, args=config, train_dataset=dataset,

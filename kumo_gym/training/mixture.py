@@ -132,7 +132,7 @@ class Mixture:
         """``(entry index, item index within that entry)`` for rows ``0..size-1``."""
         rng = np.random.default_rng(derive_seed("mixture", [e.label for e in self.entries],
                                                 [e.weight for e in self.entries], split, int(seed)))
-        picks = rng.choice(len(self.entries), size=size, p=self.weights) if size else []
+        picks: np.ndarray | list[int] = rng.choice(len(self.entries), size=size, p=self.weights) if size else []
         counts = [0] * len(self.entries)
         out = []
         for k in picks:
@@ -206,8 +206,8 @@ def make_mixture(mixture, size: int | None = None, split: str | None = None, see
     finally:
         for m in makers:
             m.close()
-    for c in counters:
-        msg = c.message()
+    for counter in counters:
+        msg = counter.message()
         if msg:
             warnings.warn(msg, UserWarning, stacklevel=2)
     if format == "records":

@@ -87,7 +87,7 @@ def verdict_reward(verdict: Verdict, kind: str) -> float:
     if verdict.status == "error":
         return 0.0
     if kind == "binary":
-        return float(verdict.reward)
+        return 0.0 if verdict.reward is None else float(verdict.reward)
     if kind == "partial":
         return float(verdict.score)
     return 0.0 if verdict.status in UNREADABLE else 1.0
@@ -167,6 +167,8 @@ def score_row(env_id: str | None, instance, completion, played=None) -> Verdict:
     if cached is not None:
         return cached
     try:
+        if env_id is None:
+            raise ConfigError("the row names no environment (no env_id column, and none given)")
         if key is not None:
             loaded = _INSTANCES.get(key[:2])
             if loaded is None:
@@ -199,9 +201,11 @@ def make_reward_function(env_id: str | None = None, kind: str = "binary"):
     """``reward(prompts, completions, **columns) -> list[float]``.
 
     ``kind``: ``binary`` (1 iff solved), ``partial`` (fraction of constraints met) or ``format``
-    (1 iff an answer could be read). The function's ``__name__`` is ``kumo_<kind>`` so TRL logs
-    each component under its own name. Needs the column ``instance`` (and ``env_id`` unless
-    ``env_id`` is given here) unless every row carries a played ``kumo_verdict``.
+    (1 iff an answer could be read). The function's ``__name__`` is ``puzzle_<kind>`` so TRL logs
+    each component under its own name (``rewards/puzzle_binary/mean``) whichever environment it
+    scores (earlier versions named them ``kumo_<kind>``, which read as the KUMO family). Needs the
+    column ``instance`` (and ``env_id`` unless ``env_id`` is given here) unless every row carries a
+    played ``kumo_verdict``.
     ``reward.scoring_errors`` counts the rows this function could not score.
     """
     check_choice("kind", kind, KINDS)
@@ -228,13 +232,13 @@ def make_reward_function(env_id: str | None = None, kind: str = "binary"):
             if v.status == "error":
                 errors += 1
             out.append(verdict_reward(v, kind))
-        reward.scoring_errors += errors
+        reward.scoring_errors += errors  # type: ignore[attr-defined]  # set below
         log_metric = columns.get("log_metric")
         if callable(log_metric):
             # every component logs the same batch count, so TRL's average of them is that count
             log_metric(SCORING_ERROR_METRIC, float(errors))
         return out
 
-    reward.__name__ = f"kumo_{kind}"
-    reward.scoring_errors = 0
+    reward.__name__ = f"puzzle_{kind}"
+    reward.scoring_errors = 0  # type: ignore[attr-defined]  # a function attribute, read by callers
     return reward

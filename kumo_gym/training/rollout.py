@@ -92,6 +92,10 @@ def env_turn_text(tok, messages: list[dict], hit_eos: bool) -> str:
     return tail
 
 
+#: one generated turn: its token ids, and their log-probabilities when the generator gives them
+Sample = tuple[list[int], "list[float] | None"]
+
+
 @dataclass
 class _Episode:
     spec: EvalSpec
@@ -168,6 +172,7 @@ class EpisodeRollout:
                 active = [e for e in episodes if not e.done]
                 turn = max(1, min(self.max_turn_tokens, budget - min((len(e.completion_ids) for e in active),
                                                                        default=0)))
+                samples: list[Sample]
                 if vllm:
                     samples = self._generate_vllm(trainer, active, turn)
                 else:
@@ -177,8 +182,8 @@ class EpisodeRollout:
         finally:
             if was_training:
                 model.train()
-        out = {"prompt_ids": [], "completion_ids": [], "logprobs": [] if vllm else None, "env_mask": [],
-               "kumo_verdict": []}
+        out: dict[str, Any] = {"prompt_ids": [], "completion_ids": [], "logprobs": [] if vllm else None,
+                               "env_mask": [], "kumo_verdict": []}
         for ep in episodes:
             ids, mask, lps = ep.completion_ids[:budget], ep.mask[:budget], ep.logprobs[:budget]
             if not ids:  # TRL needs at least one completion token per rollout
@@ -232,7 +237,7 @@ class EpisodeRollout:
         return total > 0
 
     # ---- generation back ends -----------------------------------------------------------------
-    def _generate_local(self, model, tok, active: list[_Episode], max_new: int) -> list[tuple[list[int], None]]:
+    def _generate_local(self, model, tok, active: list[_Episode], max_new: int) -> list[Sample]:
         import torch
 
         contexts = [e.context for e in active]
@@ -246,7 +251,7 @@ class EpisodeRollout:
                                  eos_token_id=tok.eos_token_id)
         return [(row, None) for row in gen[:, width:].tolist()]
 
-    def _generate_vllm(self, trainer, active: list[_Episode], max_new: int) -> list[tuple[list[int], list]]:
+    def _generate_vllm(self, trainer, active: list[_Episode], max_new: int) -> list[Sample]:
         """One turn for ``active`` through ``trainer.vllm_generation`` (TRL's VLLMGeneration)."""
         gen = trainer.vllm_generation
         collective = getattr(gen, "mode", "server") == "server" or getattr(gen, "tensor_parallel_size", 1) > 1
@@ -259,9 +264,9 @@ class EpisodeRollout:
                                                           num_generations=1)
         finally:
             gen.max_completion_length = saved
-        out = []
+        out: list[Sample] = []
         for i, ids in enumerate(completion_ids):
-            lps = None
+            lps: list[float] | None = None
             if logprobs is not None:
                 # one entry per token: [sampled token's logprob, ...top-k]; keep the sampled one
                 lps = [x[0] if isinstance(x, (list, tuple)) else x for x in logprobs[i]]

@@ -19,6 +19,7 @@ leakage: a violation raises ``ContaminationError`` before any training.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.errors import ConfigError, ContaminationError
@@ -87,7 +88,7 @@ def to_prompt_completion(rows: list[dict]) -> list[dict]:
     return out
 
 
-def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: int | None = None,
+def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", size: int | None = None,
               n: int | None = None, output_dir: str = "runs/sft",
               seed: int = 0, shard: str | None = None, max_steps: int = 100, epochs: float = 1.0,
               batch_size: int = 4, learning_rate: float = 2e-4, max_length: int = 4096,
@@ -104,7 +105,7 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: i
     field over our defaults (``extra_args`` is its older name); ``model_args``: TRL
     ``ModelConfig`` fields (LoRA/QLoRA, dtype). ``mixture`` draws ``n`` golden records in all from
     weighted environments (:mod:`kumo_gym.training.mixture`). ``callback_every > 0`` adds
-    :class:`kumo_gym.training.callbacks.KumoEvalCallback` on ``callback_specs`` (default
+    :class:`kumo_gym.training.callbacks.KumoGymEvalCallback` on ``callback_specs`` (default
     ``envs``). Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
     """
     import datasets
@@ -143,16 +144,16 @@ def train_sft(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: i
     loaded = load_model(model, model_args)
     tok = loaded.tokenizer
     conversational = has_generation_marks(tok)
-    data = rows if conversational else to_prompt_completion(rows)
+    records = rows if conversational else to_prompt_completion(rows)
     dataset = datasets.Dataset.from_list([{k: v for k, v in r.items() if k in ("messages", "prompt", "completion")}
-                                          for r in data])
+                                          for r in records])
     args.setdefault("assistant_only_loss", conversational)
     config = make_config("sft", args)
     callbacks = list(callbacks or [])
     if callback_every > 0:
-        from .callbacks import KumoEvalCallback
+        from .callbacks import KumoGymEvalCallback
 
-        callbacks.append(KumoEvalCallback(callback_specs or specs, n=callback_n, every=callback_every,
+        callbacks.append(KumoGymEvalCallback(callback_specs or specs, n=callback_n, every=callback_every,
                                           max_tokens=callback_max_tokens, out_dir=Path(config.output_dir) / "callback",
                                           seed=seed))
     trainer = SFTTrainer(model=loaded.model, args=config, train_dataset=dataset, processing_class=tok,

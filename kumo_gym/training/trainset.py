@@ -137,6 +137,7 @@ def training_data(specs: list[EvalSpec], n: int, seed: int, shard: str | None, e
             eval_specs.append(EvalSpec(e.env_id, kw))
         multi = any(s.mode != "answer" for s in eval_specs)
         return TrainingData(None, eval_specs, multi, mix, cur)
+    counts: int | list[int]
     if mix is not None:
         specs = [EvalSpec(e.env_id, dict(e.env_kwargs)) for e in mix.entries]
         counts = mix.counts(n, "train", seed)

@@ -70,7 +70,7 @@ class ChatEnv(gym.Wrapper):
 
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
-        base = self.env.unwrapped
+        base: Any = self.env.unwrapped  # one of ours: task, instance, prompt_template
         task, inst = base.task, base.instance
         if hasattr(base, "score_completion"):
             msgs = [dict(m) for m in task.messages(inst)]
@@ -92,6 +92,7 @@ class ChatEnv(gym.Wrapper):
         base = self.env.unwrapped
         meta = {"reasoning": reasoning, "finish_reason": finish_reason, "n_output_tokens": n_output_tokens,
                 "max_new_tokens": max_new_tokens}
+        action: str | dict[str, str | int | None]
         if hasattr(base, "score_completion") and any(v is not None for v in meta.values()):
             action = {"completion": completion, **meta}
         else:

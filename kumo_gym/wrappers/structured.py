@@ -8,6 +8,8 @@ name MaskablePPO from sb3-contrib looks for); ``info["action_mask"]`` carries th
 """
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
@@ -27,7 +29,7 @@ class StructuredWrapper(gym.Wrapper):
 
     def __init__(self, env: gym.Env, step_penalty: float = 0.0, illegal_penalty: float = 0.0):
         super().__init__(env)
-        base = env.unwrapped
+        base: Any = env.unwrapped  # one of ours: it has task, instance, state, which gym.Env does not declare
         task = base.task
         if not (isinstance(task, StructuredView) and isinstance(task, InteractiveTask)):
             raise ConfigError(f"{base.env_id} has no structured interface (its task needs move_catalog() and "
@@ -43,17 +45,17 @@ class StructuredWrapper(gym.Wrapper):
         self.illegal_penalty = float(illegal_penalty)
 
     def _obs(self) -> np.ndarray:
-        base = self.env.unwrapped
+        base: Any = self.env.unwrapped
         return np.asarray(base.task.encode_state(base.instance, base.state), dtype=np.float32)
 
     def action_masks(self) -> np.ndarray:
-        base = self.env.unwrapped
+        base: Any = self.env.unwrapped
         task, inst, state = base.task, base.instance, base.state
         return np.array([task.check_move(inst, state, m) is None for m in self._catalog], dtype=bool)
 
     def reset(self, **kwargs):
         _, info = self.env.reset(**kwargs)
-        base = self.env.unwrapped
+        base: Any = self.env.unwrapped
         catalog = list(base.task.move_catalog(base.instance))
         if len(catalog) != len(self._catalog):
             raise ConfigError("instances of these parameters have different move catalogues; "
@@ -63,10 +65,11 @@ class StructuredWrapper(gym.Wrapper):
         return self._obs(), info
 
     def step(self, action):
-        base = self.env.unwrapped
+        base: Any = self.env.unwrapped
         move = self._catalog[int(action)]
         legal = base.task.check_move(base.instance, base.state, move) is None
-        _, reward, terminated, truncated, info = self.env.step(base.task.format_move(move))
+        _, inner_reward, terminated, truncated, info = self.env.step(base.task.format_move(move))
+        reward = float(inner_reward)
         if not legal:
             reward += self.illegal_penalty
         elif not (terminated or truncated):

@@ -22,6 +22,7 @@ import os
 import threading
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import gymnasium as gym
@@ -29,7 +30,9 @@ import gymnasium as gym
 from ..core.instance import _json_default
 
 try:  # POSIX: serialise writers across processes; elsewhere the O_APPEND write alone
-    import fcntl
+    import fcntl as _fcntl
+
+    fcntl: ModuleType | None = _fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
@@ -206,7 +209,7 @@ class TraceWrapper(gym.Wrapper):
 
     def reset(self, **kwargs):
         obs, info = self.env.reset(**kwargs)
-        base = self.env.unwrapped
+        base: Any = self.env.unwrapped  # one of ours: its instance is recorded
         self._record = {
             "env_id": info.get("env_id"),
             "instance": base.instance.to_dict(),

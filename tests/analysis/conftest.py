@@ -6,7 +6,7 @@ from kumo_gym.core.instance import Instance
 TENTS_ID = "4x4:_jba,1,1,0,1,0,2,0,1"
 TENTS_SOLUTION = [["T", ".", ".", "."], ["A", ".", ".", "A"], [".", ".", ".", "T"], [".", "A", "T", "."]]
 
-# reasoning_graphs.md §4 E8, written out as a model might (0-based coordinates)
+# docs/specs/reasoning_graphs.md §4 E8, written out as a model might (0-based coordinates)
 TENTS_TRACE = """<think>Row 0 needs 0 tents.
 The tree at (0, 0) needs a tent, and since row 0 needs 0 tents, the tent must be at (1, 0).
 Because of the tent at (1, 0), (1, 1) cannot be a tent and (1, 3) cannot be a tent.

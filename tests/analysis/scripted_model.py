@@ -1,7 +1,7 @@
 """A deterministic stand-in for an extraction model, served over real HTTP in the cassette tests.
 
 It reads each request the way a careful model would and answers every stage of
-reasoning_graphs.md §5 in the requested JSON shape: the indexing question, stage 4b (it returns
+docs/specs/reasoning_graphs.md §5 in the requested JSON shape: the indexing question, stage 4b (it returns
 only what it adds, a short reply, and one invalid item), stage 4c (the tent cells it finds in
 the text), stage 6 (keeps everything, normalises nothing), stage 8 (the same-sentence clues as
 premises, a C_MISSING premise for Remaining claims). It is a ChatBackend, so it can stand

@@ -1,4 +1,4 @@
-"""Record, replay and cache (reasoning_graphs.md §5 "Backends"; issue 19 item 3).
+"""Record, replay and cache (docs/specs/reasoning_graphs.md §5 "Backends").
 
 The full LLM pipeline (stages 2-10) runs against a real HTTP server on 127.0.0.1
 (``serve_openai`` in front of :class:`ScriptedModel`) through ``OpenAIChatBackend``, recorded to a
@@ -115,7 +115,7 @@ def test_committed_cassette_replays_the_full_pipeline_offline(tents_record, solo
 
 
 def test_short_completion_completes_never_replaces(tents_record):
-    """Issue 19: a valid but short stage-4b reply (one claim) used to replace the whole draft."""
+    """A valid but short stage-4b reply (one claim) used to replace the whole draft."""
     det = analyse_trace(tents_record)
     doc = analyse_trace(tents_record, ScriptedModel(), llm_options={"stages": ("complete",)})
     assert doc["metrics"]["V"] >= det["metrics"]["V"] and doc["metrics"]["V_raw"] == det["metrics"]["V_raw"] + 1

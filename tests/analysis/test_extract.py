@@ -1,4 +1,5 @@
-"""The deterministic extraction path (reasoning_graphs.md §5 stages 1-4a, 7, 8, 10) on hand-written traces."""
+"""The deterministic extraction path (docs/specs/reasoning_graphs.md §5 stages 1-4a, 7, 8, 10) on hand-written
+traces."""
 import itertools
 import json
 
@@ -162,7 +163,7 @@ def test_tents_trace_claims_and_edges(tents_record):
     assert (m["V_raw"], m["V"], m["C_star"], m["coverage"]) == (22, 15, 3, 1.0)
     assert m["n_incorrect"] == 1 and m["first_error_depth"] == 2
     assert m["eta_status"] == "ok" and 0 <= m["eta"] <= 1
-    # the deterministic pipeline wires the spec's E8 graph exactly (reasoning_graphs.md §4, issue 19:
+    # the deterministic pipeline wires the spec's E8 graph exactly (docs/specs/reasoning_graphs.md §4;
     # it used to find 7 edges and eta 0.032 on this reasoning)
     assert (m["E"], m["V_src"], m["V_sol"], m["V_ver"], m["depth"]) == (14, 7, 11, 7, 5)
     assert m["H_str"] == pytest.approx(2.515949, abs=1e-6) and m["eta"] == pytest.approx(0.119359, abs=1e-6)
@@ -211,7 +212,7 @@ def test_solo_trace_claims_and_edges(solo_record):
 
 
 def test_branch_refutation_labels_stay_tentative(solo_instance):
-    # a wrong derived claim inside a refuted branch is part of the refutation (§2 rule 6)
+    # a wrong derived claim inside a refuted branch is part of the refutation (docs/specs/reasoning_graphs.md §2 rule 6)
     text = ("Suppose r2c1 is 2.\nSo r3c1 = 1.\nThat is impossible.\nTherefore r2c1 cannot be 2.")
     rec = {"env_id": "kumo_gym/Solo-v0", "instance": solo_instance.to_dict(), "completion": text,
            "verdict": {"status": "wrong"}}
@@ -265,7 +266,7 @@ def test_hostile_text_never_raises(tents_record):
 
 
 def test_towers_pack_reads_values_and_clues():
-    """Towers has its own pack (grid_puzzles.md §7): Cell/NotCell labelled by the family, EdgeClue
+    """Towers has its own pack (docs/specs/grid_puzzles.md §7): Cell/NotCell labelled by the family, EdgeClue
     clues, C* = every cell, R_FORCED from the sentence before."""
     import gymnasium as gym
 
@@ -309,7 +310,7 @@ def test_hostile_sentences_stay_linear():
     assert len(art["sentences"]) == 20
 
 
-# ---- premise linking on phrasings the fixtures met (issue 19 item 2) --------------------------------
+# ---- premise linking on phrasings the fixtures met --------------------------------------------------
 def _premises_by_claim(text, pack, offset=0, bounds=None):
     bounds = Bounds(4, 4) if bounds is None else bounds
     sents = segment(text)

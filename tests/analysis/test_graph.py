@@ -1,4 +1,5 @@
-"""Metric definitions on hand-built graphs: reasoning_graphs.md §4 oracles E1-E8, §3 edge cases."""
+"""Metric definitions on hand-built graphs: docs/specs/reasoning_graphs.md §4 oracles E1-E8,
+docs/specs/reasoning_graphs.md §3 edge cases."""
 import math
 
 import networkx as nx

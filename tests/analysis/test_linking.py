@@ -1,4 +1,4 @@
-"""Premise linking measured against hand-labelled traces (issue 19 item 2).
+"""Premise linking measured against hand-labelled traces.
 
 ``fixtures/links_<puzzle>.txt`` hold model-style traces, one sentence per line, each labelled with
 the claims a careful reader finds and, for derived claims, the premises the text names (in the same
@@ -8,10 +8,10 @@ each whole trace; we compare:
 - claims: (kind, payload, sentence) found vs labelled;
 - edges: the inference edges of G_raw as (premise claim, conclusion claim, conclusion sentence) vs
   the labelled premises. A conclusion already stated earlier in the trace is a restatement (one
-  derivation per distinct content, reasoning_graphs.md §5 stage 8), so its labelled premises are
+  derivation per distinct content, docs/specs/reasoning_graphs.md §5 stage 8), so its labelled premises are
   not counted.
 
-Issue 19 asks for edge precision and recall above 0.9 on Tents and Solo (at least 100 sentences
+Edge precision and recall must be above 0.9 on Tents and Solo (at least 100 sentences
 each); the other puzzles (at least 40 sentences each) are held to ``OTHER_FLOOR``.
 """
 import json

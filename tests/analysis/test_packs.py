@@ -1,8 +1,8 @@
-"""Every grid puzzle of the catalogue against its reasoning-graph pack (issue 19, grid_puzzles.md §7).
+"""Every grid puzzle of the catalogue against its reasoning-graph pack (docs/specs/grid_puzzles.md §7).
 
 For each grid environment (``kumo_gym.core.registry.entries()`` with family "grid"):
 
-- C* from the pack equals grid_puzzles.md §7's definition, computed here independently from the
+- C* from the pack equals docs/specs/grid_puzzles.md §7's definition, computed here independently from the
   solution grid (and equals the environment's own ``solution_claims``);
 - the solver's deduction log is sound: every solution claim it concludes in MAIN is correct;
 - a synthetic trace walking that log (one sentence per deduction, premises named, in a drawn
@@ -30,7 +30,7 @@ from kumo_gym.analysis.synth import synthetic_trace, wired_graph
 from kumo_gym.analysis.verify import label_claim, label_graph
 from kumo_gym.core.registry import entries, get_task
 
-#: the stated tolerance of issue 19: |eta(pipeline on the synthetic trace) - eta(solver-wired graph)|
+#: the stated tolerance: |eta(pipeline on the synthetic trace) - eta(solver-wired graph)|
 ETA_TOLERANCE = 0.02
 
 GRID = [e for e in entries() if e.family == "grid"]
@@ -51,7 +51,7 @@ def instance(env_id, difficulty="trivial", seed=0):
     return env.unwrapped.instance
 
 
-# ---- grid_puzzles.md §7, column C*, from the solution grid alone ----------------------------------
+# ---- docs/specs/grid_puzzles.md §7, column C*, from the solution grid alone ----------------------------------
 _CANON = {"E": "U", "I": "UD", "C": "UR", "T": "URL", "X": "URDL"}
 _STEP = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
 
@@ -67,7 +67,7 @@ def _pair(a, b):
 
 
 def section7_cstar(name: str, inst) -> list:
-    """C* exactly as grid_puzzles.md §7 defines it, as (kind, payload) claims."""
+    """C* exactly as docs/specs/grid_puzzles.md §7 defines it, as (kind, payload) claims."""
     sol = inst.data["solution"]
     st = inst.data["state"]
     cells = [(r, c, v) for r, row in enumerate(sol) for c, v in enumerate(row)]
@@ -112,7 +112,7 @@ def section7_cstar(name: str, inst) -> list:
         return [("Edge", {"a": list(a), "b": list(b), "on": True}) for a, b in sorted(edges)]
     if name == "undead":
         return [("Monster", {"r": r, "c": c, "t": v}) for r, c, v in cells if v in ("G", "V", "Z")]
-    raise AssertionError(f"grid_puzzles.md §7 has no C* row for {name!r}: add it here")
+    raise AssertionError(f"docs/specs/grid_puzzles.md §7 has no C* row for {name!r}: add it here")
 
 
 @pytest.mark.parametrize("env_id", GRID_IDS)
@@ -124,13 +124,14 @@ def test_cstar_is_section_7(env_id):
         inst = instance(env_id, difficulty, seed)
         got = set(pack.solution_claims(inst))
         expect = {validate_claim(pack, k, p) for k, p in section7_cstar(name, inst)}
-        assert got == expect, f"{env_id}: C* differs from grid_puzzles.md §7"
+        assert got == expect, f"{env_id}: C* differs from docs/specs/grid_puzzles.md §7"
         env_side = set()
         for claim in task.solution_claims(inst):
             claim = dict(claim)
             kind = claim.pop("type")
             env_side.add(validate_claim(pack, kind, claim))
-        assert env_side == expect, f"{env_id}: the environment's solution_claims differ from §7"
+        assert env_side == expect, (f"{env_id}: the environment's solution_claims differ from "
+                                    "docs/specs/reasoning_graphs.md §7")
         # the whole of C* is correct, and a cell claim of a wrong cell is not
         labels = {label_claim(k, json.loads(p), inst, pack) for k, p in list(expect)[:6]}
         assert labels == {"correct"}

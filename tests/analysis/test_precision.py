@@ -1,4 +1,4 @@
-"""Precision of the deterministic extractors on hand-labelled sentences (reasoning_graphs.md §10).
+"""Precision of the deterministic extractors on hand-labelled sentences (docs/specs/reasoning_graphs.md §10).
 
 Each fixture line is a sentence and the claims a careful reader finds in it (kind and payload,
 0-based). Precision counts every extracted claim that is not in the label as a false positive,

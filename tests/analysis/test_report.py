@@ -133,7 +133,7 @@ def test_analyze_rejects_bad_arguments(tmp_path, capsys):
 
 
 def test_analyze_never_writes_outside_out(tmp_path, tents_record):
-    """Issue 13 item 6: a trace_id that is a path ("../../x", absolute, hidden, repeated) names a
+    """A trace_id that is a path ("../../x", absolute, hidden, repeated) names a
     file inside --out/graphs, never outside it."""
     from kumo_gym.analysis.report import analyse_file, safe_name
 
@@ -163,7 +163,7 @@ def test_analyze_never_writes_outside_out(tmp_path, tents_record):
 
 
 def test_analyze_groups_a_mixed_trace_file_by_family_and_puzzle(tmp_path):
-    """Issue 17: a trace file mixing KUMO, SPaRC, FineReason, planning and grid episodes (answer and
+    """A trace file mixing KUMO, SPaRC, FineReason, planning and grid episodes (answer and
     interactive) is analysed where a pack exists and skipped, counted with the reason, elsewhere;
     nothing is filed under a made-up puzzle, nothing fails."""
     from kumo_gym.analysis.report import analyse_file

@@ -1,4 +1,5 @@
-"""Claim and rule schemas (reasoning_graphs.md §5 stage 7-8, §6) and verification labels (§2)."""
+"""Claim and rule schemas (docs/specs/reasoning_graphs.md §5 stage 7-8, docs/specs/reasoning_graphs.md §6) and
+verification labels (docs/specs/reasoning_graphs.md §2)."""
 import json
 
 import networkx as nx

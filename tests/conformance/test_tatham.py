@@ -1,4 +1,4 @@
-"""Conformance against Tatham's own generator (grid_puzzles.md §9).
+"""Conformance against Tatham's own generator (docs/specs/grid_puzzles.md §9).
 
 For every implemented puzzle and preset: game IDs from ``sgt-<name> --generate`` (one fixed seed
 and fresh random seeds) are imported, solved by our SAT model, verified by our rules and proven
@@ -22,8 +22,8 @@ from kumo_gym.envs.grid import tatham
 
 PUZZLES = [get_task(e.id).family for e in entries() if e.family == "grid"]
 PRESETS = ("trivial", "easy", "normal", "hard")
-#: fresh IDs per preset (the quick mode of §9); the Human-hard sizes are slower, so fewer there.
-#: KUMO_GYM_CONFORMANCE_N=10 runs the full §9 procedure.
+#: fresh IDs per preset (the quick mode of docs/specs/grid_puzzles.md §9); the Human-hard sizes are slower, so fewer
+#: there. KUMO_GYM_CONFORMANCE_N=10 runs the full docs/specs/grid_puzzles.md §9 procedure.
 _N = os.environ.get("KUMO_GYM_CONFORMANCE_N")
 N_FRESH = {d: int(_N) for d in ("trivial", "easy", "normal", "hard")} if _N else \
     {"trivial": 3, "easy": 3, "normal": 3, "hard": 2}
@@ -58,7 +58,7 @@ def test_tatham_ids_import_solve_verify_unique(family, difficulty):
         gold = task.solve(inst)
         assert task.parse(task.format_answer(gold)) == gold
         assert task.score(inst, task.format_answer(gold)).solved, game_id
-        # Tatham's own reference solution, where the save file has one (§4 AUXINFO)
+        # Tatham's own reference solution, where the save file has one (docs/specs/grid_puzzles.md §4 AUXINFO)
         codec = tatham.codec(family)
         if save.get("AUXINFO") and hasattr(codec, "aux_solution"):
             aux = codec.aux_solution(inst.data["state"], tatham.decode_auxinfo(save["AUXINFO"]))
@@ -70,8 +70,8 @@ def test_tatham_ids_import_solve_verify_unique(family, difficulty):
 
 @pytest.mark.parametrize("family,difficulty", CASES)
 def test_our_ids_are_accepted_by_tatham(family, difficulty):
-    """§9, last paragraph: our generator's puzzles are unique, verify, regenerate byte for byte,
-    and Tatham's parser accepts their IDs (2 seeds per preset; 20 with KUMO_GYM_CONFORMANCE_N)."""
+    """docs/specs/grid_puzzles.md §9, last paragraph: our generator's puzzles are unique, verify, regenerate byte for
+    byte, and Tatham's parser accepts their IDs (2 seeds per preset; 20 with KUMO_GYM_CONFORMANCE_N)."""
     task = _need(family)
     for seed in range(20 if _N else 2):
         inst = task.generate(np.random.default_rng(seed), difficulty=difficulty)
@@ -92,7 +92,7 @@ def test_tatham_backend_is_deterministic(family):
     assert task.count_solutions(a) == 1
 
 
-PINNED = "20230122.806ae71"  # the build the spec's grammars were checked against (grid_puzzles.md §9 step 1)
+PINNED = "20230122.806ae71"  # the build the spec's grammars were checked against (docs/specs/grid_puzzles.md §9 step 1)
 
 
 @pytest.mark.parametrize("family", PUZZLES)

@@ -64,7 +64,7 @@ _nested = st.recursive(_leaves, lambda kids: st.one_of(
 @settings(max_examples=300, deadline=None)
 @given(_nested)
 def test_instance_fast_normalisation_equals_the_json_round_trip(value):
-    # the fast copy of plain data (issue 14) must give exactly what the JSON round trip gives:
+    # the fast copy of plain data must give exactly what the JSON round trip gives:
     # tuples -> lists, numpy scalars -> Python, sets sorted, non-string keys as JSON writes them
     expected = json.loads(json.dumps({"v": value}, default=_json_default))
     assert _typed(Instance("x", {"v": value}).data) == _typed(expected)

@@ -1,4 +1,4 @@
-"""Generated logic-grid clues read as natural English and say exactly their condition (issue 18).
+"""Generated logic-grid clues read as natural English and say exactly their condition.
 
 Every template of every clue kind is rendered with many fillers (categories, values, phrasing
 variants). Each text must

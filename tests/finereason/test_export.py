@@ -1,4 +1,4 @@
-"""Training data export (spec finereason.md §8): mixed SC/ST rows whose golden answers score 1."""
+"""Training data export (docs/specs/finereason.md §8): mixed SC/ST rows whose golden answers score 1."""
 from __future__ import annotations
 
 import json

@@ -1,8 +1,8 @@
-"""Fidelity to the FineReason release (issue 18): replayed rows, compat grid semantics, one label path.
+"""Fidelity to the FineReason release: replayed rows, compat grid semantics, one label path.
 
 * A replayed reference row shows its own states: its path, its current state and its explored
   child; only a defective explored child is replaced, and ``info`` names the defect.
-* ``grid_semantics="finereason"`` reproduces every reference transition (spec §9: paths 50/50
+* ``grid_semantics="finereason"`` reproduces every reference transition (docs/specs/finereason.md §9: paths 50/50
   compat vs 45/50 canonical, explored children 41/50 compat, 50/50 with the forced-value closure,
   40/50 canonical), and its judge accepts them as legal moves.
 * The environment, the label function and the official label agree on every shared row, however
@@ -42,7 +42,7 @@ def shown(rules, data, raw):
     return rules.format_state(rules.normalize(data, raw))
 
 
-#: rows whose own explored child is shown, per puzzle (Sudoku: 8 rows have a stale child, spec §9)
+#: rows whose own explored child is shown, per puzzle (Sudoku: 8 rows have a stale child, docs/specs/finereason.md §9)
 OWN_CHILD_SHOWN = {"sudoku": 42, "coloring": 50, "game24": 50, "logicgrid": 50}
 
 

@@ -1,4 +1,4 @@
-"""Reward integrity for every FineReason puzzle, not only the registry default (issue 12).
+"""Reward integrity for every FineReason puzzle, not only the registry default.
 
 The registry-wide suites (tests/test_adversarial.py, tests/test_reward_hacking.py) draw Sudoku
 items; here the same contracts are checked on all four puzzles and under the strict transition

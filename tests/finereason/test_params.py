@@ -1,4 +1,4 @@
-"""Parameters declared once, the manual, single inheritance (issue 21).
+"""Parameters declared once, the manual, single inheritance.
 
 Each task has one frozen Params dataclass; ``puzzle`` chooses the tree and each puzzle's size
 parameters are refused for the others with an error naming the ones that apply; the presets are

@@ -1,8 +1,8 @@
-"""Parsers and the transition judge (spec finereason.md §2, §3, §6, §7).
+"""Parsers and the transition judge (docs/specs/finereason.md §2, §3, §6, §7).
 
 The Game of 24 parser and the clue language are hand-written recursive-descent readers: random
 expression trees rendered to text must parse back to their value, and anything outside the
-grammar is rejected. The judge gives every §7 category on hand-made fixtures.
+grammar is rejected. The judge gives every docs/specs/finereason.md §7 category on hand-made fixtures.
 """
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def test_state_checking_parser_failure():
         StateCheckingTask().parse("I am not sure.")
 
 
-# ---- the transition judge: every §7 category -----------------------------------------------------------
+# ---- the transition judge: every docs/specs/finereason.md §7 category ------------------------------------------------
 def coloring_item(label):
     # a triangle 0-1-2 with a pendant vertex 3: colourable with 3 colours, not with 2
     graph = [[1, 2], [0, 2], [0, 1, 3], [2]]

@@ -1,4 +1,4 @@
-"""Our labels and trees against the FineReason reference files (spec finereason.md §9).
+"""Our labels and trees against the FineReason reference files (docs/specs/finereason.md §9).
 
 Every labelled dev row is loaded with its stored label ignored; the label our oracle computes
 must equal the stored one on all 200 rows. The documented defects of the data are tolerated by
@@ -19,7 +19,7 @@ from kumo_gym.envs.finereason.tree import label_tree
 from kumo_gym.solvers.finereason import sudoku_count_solutions, sudoku_solve
 
 FILES = {"sudoku": "sudoku", "coloring": "graphcoloring", "game24": "game24", "logicgrid": "gridpuzzle"}
-#: tolerated defects per puzzle and how often they occur in the dev files (spec §9)
+#: tolerated defects per puzzle and how often they occur in the dev files (docs/specs/finereason.md §9)
 EXPECTED_DEFECTS = {
     "sudoku": {"stale_unsolvable_child": 8, "dead_end_current": 8},
     "coloring": {},
@@ -73,7 +73,7 @@ def test_reference_rows_play_in_both_envs(reference, puzzle):
 
 
 def test_reference_transition_answers_are_judged_correct(reference):
-    """At every Unsolvable dev row the reference parent is the correct transition (§7)."""
+    """At every Unsolvable dev row the reference parent is the correct transition (docs/specs/finereason.md §7)."""
     st = StateTransitionTask()
     for puzzle in FILES:
         for row in rows(reference, puzzle):

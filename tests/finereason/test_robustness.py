@@ -1,4 +1,4 @@
-"""Hostile answers and malformed instances never hurt a FineReason run (issue 13, items 1, 4, 9).
+"""Hostile answers and malformed instances never hurt a FineReason run.
 
 * The state-checking parser is linear: the answer marker is followed a bounded number of
   characters, so runs of blanks after ``Answer`` cost nothing (they used to take seconds).

@@ -1,4 +1,4 @@
-"""Tree properties on small puzzles, checked with hypothesis (spec finereason.md §1, §2).
+"""Tree properties on small puzzles, checked with hypothesis (docs/specs/finereason.md §1, §2).
 
 A solvable state is a solution or has a solvable child; an unsolvable state has no solvable
 child. The lazy walk visits the same nodes as the full build. The numba kernels agree with the
@@ -36,7 +36,7 @@ def random_graph(rng, n, p=0.5):
 
 def check_tree(rules, data, max_nodes=20_000):
     stats, nodes = label_tree(rules, data, max_nodes=max_nodes)
-    for depth, state, label in nodes:
+    for _depth, state, label in nodes:
         assert rules.solvable(data, state) == label
         kids = rules.children(data, state)
         if label:

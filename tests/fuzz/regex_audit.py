@@ -1,4 +1,5 @@
-"""A static audit of every regular expression in the package for super-linear shapes (issue 13).
+"""A static audit of every regular expression in the package for super-linear shapes (a parser must run in linear time
+on any model output).
 
 Python's ``re`` backtracks, so a pattern with a repeated group whose body can itself repeat
 (``(a+)+``, ``(\\s*x?)*``) or with two adjacent unbounded repeats over overlapping characters

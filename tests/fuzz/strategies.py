@@ -1,4 +1,4 @@
-"""Hypothesis strategies for hostile model output and malformed instances / kwargs (issue 13)."""
+"""Hypothesis strategies for hostile model output and malformed instances / kwargs."""
 from __future__ import annotations
 
 import copy
@@ -29,7 +29,7 @@ hostile_text = st.one_of(
     st.builds(lambda n: "\\boxed{" * n + "}" * n, st.integers(1, 20_000)),
 )
 
-#: regression inputs reported in issue 13 (each once blew up some family), and 1 MB strings
+#: regression inputs (each once blew up some family), and 1 MB strings
 BIG = [
     "Answer" + " " * 800 + "x",
     "Answer" + " " * 20_000 + "x",

@@ -1,4 +1,4 @@
-"""Malformed instances and kwargs fail early and clearly (issue 13 items 8, 9 and 12).
+"""Malformed instances and kwargs fail early and clearly.
 
 An instance given at ``reset(options={"instance": ...})`` is either valid (then ``step`` works on
 it) or refused at reset with a :class:`ConfigError` naming what is wrong, never a ``TypeError``,

@@ -49,7 +49,8 @@ def check_cuts_needed(task, rule: str, difficulty: str, seeds: int = 4, at_least
 
 
 def check_labels(inst, correct=(), incorrect=(), unverifiable=()) -> None:
-    """``label_claim`` labels every claim (a §7 payload) as the argument it is listed under."""
+    """``label_claim`` labels every claim (a docs/specs/grid_puzzles.md §7 payload) as the argument it is listed
+    under."""
     from kumo_gym.envs.grid.claims import label_claim
 
     for label, claims in (("correct", correct), ("incorrect", incorrect), ("unverifiable", unverifiable)):

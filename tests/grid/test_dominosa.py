@@ -1,4 +1,4 @@
-"""Dominosa (grid_puzzles.md §5 "Dominosa", §6, §7)."""
+"""Dominosa (docs/specs/grid_puzzles.md §5 "Dominosa", §6, §7)."""
 from __future__ import annotations
 
 import json

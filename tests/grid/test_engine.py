@@ -1,4 +1,4 @@
-"""The grid generation engine (kumo_gym/solvers/engine.py, propagation.py; grid_puzzles.md §8, issue 14)."""
+"""The grid generation engine (kumo_gym/solvers/engine.py, propagation.py; docs/specs/grid_puzzles.md §8)."""
 from __future__ import annotations
 
 import numpy as np
@@ -190,7 +190,7 @@ def test_reduction_in_runs_equals_one_at_a_time(limit):
 
 
 def test_sampler_models_avoid_their_own_model_and_repeat_per_call_sequence():
-    """Engine.sampler (issue 14): the models of a sequence of calls depend only on that sequence
+    """Engine.sampler: the models of a sequence of calls depend only on that sequence
     (a second sampler repeats them), each differs from the model it avoids, a block holds for its
     own call only, and None means no other model."""
     f = Formula()
@@ -267,7 +267,7 @@ def _reference_probe(clauses, assumptions, candidates) -> dict | None:
 
 
 def test_probing_skips_implied_literals_without_changing_the_fixpoint():
-    # the kernel passes over literals a successful probe implied (issue 14): the values it ends
+    # the kernel passes over literals a successful probe implied: the values it ends
     # with must still be exactly those of probing every literal, round after round
     rng = np.random.default_rng(7)
     checked = 0

@@ -1,4 +1,4 @@
-"""The fast paths of grid scoring (issue 14, step overhead): the canonical-answer reader reads
+"""The fast paths of grid scoring (step overhead): the canonical-answer reader reads
 exactly what the full reader reads (or steps aside), and the verify memo never spares the rule
 checks of a grid that is not the one already found solved."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Filling (grid_puzzles.md §5 "Filling", §7, §8)."""
+"""Filling (docs/specs/grid_puzzles.md §5 "Filling", §7, §8)."""
 from __future__ import annotations
 
 import numpy as np

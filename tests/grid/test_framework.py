@@ -1,4 +1,4 @@
-"""The grid framework (grid_puzzles.md §1-§3, §6, §8), checked on every grid puzzle in the catalogue.
+"""The grid framework (docs/specs/grid_puzzles.md §1-§3, §6, §8), checked on every grid puzzle in the catalogue.
 
 A puzzle joins these tests by having its grid row in ``kumo_gym/core/catalog.py``.
 """
@@ -76,7 +76,7 @@ def test_budget_is_reported():
         sat.solve(f.clauses, budget=5)
 
 
-# ---- answer parsing (§1) --------------------------------------------------------------------
+# ---- answer parsing (docs/specs/grid_puzzles.md §1) ------------------------------------------------------------------
 SYMS = frozenset({"A", "T", ".", 0, 1, 2, 3})
 
 
@@ -134,7 +134,7 @@ def test_truncated_grid_is_reported_as_truncated():
     assert e.value.truncated
 
 
-# ---- Tatham sub-grammars (§4) ---------------------------------------------------------------
+# ---- Tatham sub-grammars (docs/specs/grid_puzzles.md §4) -------------------------------------------------------------
 def test_numgrid_round_trip():
     vals = [0, 0, 3, 12, 0, 5] + [0] * 30 + [7]
     s = tatham.encode_numgrid(vals)
@@ -378,7 +378,7 @@ def test_claims_on_every_puzzle(name):
     assert claims.label_claim(inst, {"type": "Contradiction", "branch": 1, "note": ""}) == "unverifiable"
 
 
-# ---- reward integrity (issue 12), instance validation (issue 13), images ---------------------
+# ---- reward integrity, instance validation, images ---------------------------------------
 def instances(name: str) -> list:
     return [make(name, d, s) for d in SMALL for s in (0, 1)]
 
@@ -515,7 +515,7 @@ def test_manual_is_the_env_docstring(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_dataset_records_carry_the_grade(name):
-    """§8: the grade of every generated puzzle is recorded (dataset records), and it is the
+    """docs/specs/grid_puzzles.md §8: the grade of every generated puzzle is recorded (dataset records), and it is the
     engine's own grade of the instance."""
 
     rec = kumo_gym.make_dataset(f"kumo_gym/{name}-v0", size=1, seed=0, env_kwargs={"difficulty": "easy"})[0]

@@ -1,4 +1,4 @@
-"""Galaxies (grid_puzzles.md §5 "Galaxies", §6, §7, §8)."""
+"""Galaxies (docs/specs/grid_puzzles.md §5 "Galaxies", §6, §7, §8)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""The shared per-instance work of GridTask.generate made cheaper (issue 14) decides exactly as
+"""The shared per-instance work of GridTask.generate made cheaper decides exactly as
 before: the blind check against a literal replay of every blind answer, the kept resolved
 parameters and Tatham strings against fresh ones."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Keen (grid_puzzles.md §5 "Keen", §7)."""
+"""Keen (docs/specs/grid_puzzles.md §5 "Keen", §7)."""
 from __future__ import annotations
 
 import itertools

@@ -1,4 +1,4 @@
-"""Light Up (grid_puzzles.md §5 "Lightup", §7, §8)."""
+"""Light Up (docs/specs/grid_puzzles.md §5 "Lightup", §7, §8)."""
 from __future__ import annotations
 
 import numpy as np

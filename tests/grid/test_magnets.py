@@ -1,4 +1,4 @@
-"""Magnets (grid_puzzles.md §5 "Magnets", §6, §7)."""
+"""Magnets (docs/specs/grid_puzzles.md §5 "Magnets", §6, §7)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Mosaic (grid_puzzles.md §5 "Mosaic", §7, §8)."""
+"""Mosaic (docs/specs/grid_puzzles.md §5 "Mosaic", §7, §8)."""
 from __future__ import annotations
 
 import numpy as np
@@ -88,7 +88,7 @@ def test_render_and_interactive_values():
 
 
 def test_generator_kernel_deduces_what_the_cnf_propagation_does():
-    """The generator's grid kernel (issue 14) accepts exactly the images whose full clue set the
+    """The generator's grid kernel accepts exactly the images whose full clue set the
     engine's CNF propagation solves, and keeps exactly the clues that propagation keeps."""
     from kumo_gym.envs.grid import _mosaic_kernel as K
 

@@ -1,4 +1,4 @@
-"""Net (grid_puzzles.md §5 "Net", §6, §7, §8)."""
+"""Net (docs/specs/grid_puzzles.md §5 "Net", §6, §7, §8)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Pattern (grid_puzzles.md §5 "Pattern", §7, §8)."""
+"""Pattern (docs/specs/grid_puzzles.md §5 "Pattern", §7, §8)."""
 from __future__ import annotations
 
 import itertools
@@ -108,7 +108,7 @@ def test_claims_and_render():
 
 
 def test_line_solver_certifies_only_unique_pictures():
-    """The generator's line solver (issue 14) accepts a picture only when its clues have no other
+    """The generator's line solver accepts a picture only when its clues have no other
     solution (checked by SAT), rejects the 2x2 diagonal (two solutions), and accepts most blobs."""
     from kumo_gym.envs.grid import _pattern_kernel
 
@@ -157,7 +157,7 @@ def _line_fixpoint(pic: np.ndarray) -> np.ndarray:
 
 
 def test_bitmask_line_solver_matches_brute_force_line_solving():
-    """The kernel's bit-mask line solver (issue 14) reaches exactly the fixpoint of brute-force
+    """The kernel's bit-mask line solver reaches exactly the fixpoint of brute-force
     line solving: every cell it decides, and only those, on solved and stalled pictures alike."""
     from kumo_gym.envs.grid import _pattern_kernel
 

@@ -1,4 +1,4 @@
-"""Pearl (grid_puzzles.md §5 "Pearl", §6, §7, §8)."""
+"""Pearl (docs/specs/grid_puzzles.md §5 "Pearl", §6, §7, §8)."""
 from __future__ import annotations
 
 import numpy as np
@@ -140,7 +140,7 @@ def test_image_draws_loop_and_pearls():
 
 
 def test_cycle_walks_a_loop_from_its_edges():
-    """geometry.cycle (the generator's second loops, issue 14): every cell of the loop once, from
+    """geometry.cycle (the generator's second loops): every cell of the loop once, from
     the first in reading order, neighbours in turn, and the same edges back."""
     from kumo_gym.envs.grid.geometry import cycle, loop_edges, random_loop
 
@@ -152,7 +152,7 @@ def test_cycle_walks_a_loop_from_its_edges():
 
 
 def test_deduction_is_sound():
-    """The Easy generator's uniqueness proof (``deduce/pearl.py``, issue 14): on random loops with
+    """The Easy generator's uniqueness proof (``deduce/pearl.py``): on random loops with
     random subsets of their pearls, the deduction never finds a contradiction (the loop fits its
     pearls), and whenever it finds the loop, SAT with the one-loop cuts finds no second one. The
     subsets are of loops it solves with every pearl shown, so both outcomes occur, and some
@@ -180,7 +180,7 @@ def test_deduction_is_sound():
 
 
 def test_easy_strips_pearls_while_the_deduction_finds_the_loop():
-    """Easy instances (issue 14: Tatham's way, no SAT): deterministic, unique by SAT, solved by the
+    """Easy instances (Tatham's way, no SAT): deterministic, unique by SAT, solved by the
     deduction, and every pearl left is one the deduction cannot do without."""
     from kumo_gym.envs.grid.deduce.pearl import loop_masks, solves
     from kumo_gym.envs.grid.geometry import cycle, numbered_edges
@@ -199,8 +199,8 @@ def test_easy_strips_pearls_while_the_deduction_finds_the_loop():
 
 
 def test_grade_sees_the_one_loop_rule():
-    """The §8 grade (issue 14) uses the cuts a uniqueness proof needed: the deduction-made Easy
-    instances, which plain probing mostly calls search-hard, grade 0 or 1 with them."""
+    """The docs/specs/grid_puzzles.md §8 grade uses the cuts a uniqueness proof needed: the deduction-made
+    Easy instances, which plain probing mostly calls search-hard, grade 0 or 1 with them."""
     insts = [T.generate(np.random.default_rng([5, s]), difficulty="easy") for s in range(6)]
     grades = [T.grade(i) for i in insts]
     assert max(grades) <= 1 and grades == [T.grade(i) for i in insts]

@@ -1,4 +1,4 @@
-"""Range (grid_puzzles.md §5 "Range", §7, §8)."""
+"""Range (docs/specs/grid_puzzles.md §5 "Range", §7, §8)."""
 from __future__ import annotations
 
 import numpy as np

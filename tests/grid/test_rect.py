@@ -1,4 +1,4 @@
-"""Rectangles (grid_puzzles.md §5 "Rect", §6, §7): region labels are arbitrary."""
+"""Rectangles (docs/specs/grid_puzzles.md §5 "Rect", §6, §7): region labels are arbitrary."""
 from __future__ import annotations
 
 import json
@@ -140,7 +140,7 @@ def test_not_rect_claims():
 
 
 def test_draws_repeat_generator_integers_exactly():
-    """The generator's integer draws (regions.Draws, issue 14) are ``Generator.integers(n)``'s own,
+    """The generator's integer draws (regions.Draws) are ``Generator.integers(n)``'s own,
     small and huge ranges alike, and ``finish`` leaves the generator where those calls would (the
     next draws of any kind agree); a range beyond 2**32 is refused."""
     from kumo_gym.envs.grid.regions import Draws

@@ -1,4 +1,4 @@
-"""Signpost (grid_puzzles.md §5 "Signpost", §7): numberings are checked by the rules."""
+"""Signpost (docs/specs/grid_puzzles.md §5 "Signpost", §7): numberings are checked by the rules."""
 from __future__ import annotations
 
 import itertools

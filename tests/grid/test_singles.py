@@ -1,4 +1,4 @@
-"""Singles (grid_puzzles.md §5 "Singles", §7, §8)."""
+"""Singles (docs/specs/grid_puzzles.md §5 "Singles", §7, §8)."""
 from __future__ import annotations
 
 import numpy as np

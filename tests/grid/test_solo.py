@@ -1,4 +1,4 @@
-"""Solo (grid_puzzles.md §5 "Solo (Sudoku)", §7; reasoning_graphs.md §6 "Sudoku")."""
+"""Solo (docs/specs/grid_puzzles.md §5 "Solo (Sudoku)", §7; docs/specs/reasoning_graphs.md §6 "Sudoku")."""
 from __future__ import annotations
 
 import numpy as np
@@ -21,7 +21,7 @@ def test_spec_example():
 
 
 def test_box_shape_of_cxr():
-    # Tatham 2x3: boxes 3 wide and 2 tall (§5 "Boxes")
+    # Tatham 2x3: boxes 3 wide and 2 tall (docs/specs/grid_puzzles.md §5 "Boxes")
     p = S.decode_params("2x3")
     assert (p["box_w"], p["box_h"]) == (3, 2)
     assert S.tatham_preset("easy") == "2x3"

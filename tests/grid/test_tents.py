@@ -1,4 +1,4 @@
-"""Tents (grid_puzzles.md §5 "Tents", §7; reasoning_graphs.md §6 "Tents")."""
+"""Tents (docs/specs/grid_puzzles.md §5 "Tents", §7; docs/specs/reasoning_graphs.md §6 "Tents")."""
 from __future__ import annotations
 
 import numpy as np
@@ -14,7 +14,7 @@ from .spec import check_labels, check_rejected, check_tatham_example
 T = TentsTask()
 SPEC_ID = "4x4:adag,1,1,0,1,0,2,0,1"
 SPEC_SOLUTION = [[".", "T", ".", "."], [".", "A", "T", "A"], ["T", ".", ".", "."], ["A", ".", ".", "."]]
-E8_ID = "4x4:_jba,1,1,0,1,0,2,0,1"  # reasoning_graphs.md §4, E8
+E8_ID = "4x4:_jba,1,1,0,1,0,2,0,1"  # docs/specs/reasoning_graphs.md §4, E8
 
 
 def test_spec_example():

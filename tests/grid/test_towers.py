@@ -1,4 +1,4 @@
-"""Towers (grid_puzzles.md §5 "Towers", §7)."""
+"""Towers (docs/specs/grid_puzzles.md §5 "Towers", §7)."""
 from __future__ import annotations
 
 import itertools
@@ -73,7 +73,7 @@ def test_claims():
 
 
 def test_line_deduction_certifies_only_unique_puzzles():
-    """The Easy generator's line solver (issue 14) decides every cell only of puzzles whose clues
+    """The Easy generator's line solver decides every cell only of puzzles whose clues
     and givens have no other solution (checked by SAT), and Easy puzzles come out unique."""
     from kumo_gym.envs.grid import _towers_kernel
     from kumo_gym.envs.grid.tatham.towers import SIDES

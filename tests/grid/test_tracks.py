@@ -1,4 +1,4 @@
-"""Train Tracks (grid_puzzles.md §5 "Tracks", §6, §7, §8)."""
+"""Train Tracks (docs/specs/grid_puzzles.md §5 "Tracks", §6, §7, §8)."""
 from __future__ import annotations
 
 import itertools

@@ -1,4 +1,4 @@
-"""Undead (grid_puzzles.md §5 "Undead", §6, §7)."""
+"""Undead (docs/specs/grid_puzzles.md §5 "Undead", §6, §7)."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Unequal (grid_puzzles.md §5 "Unequal", §7)."""
+"""Unequal (docs/specs/grid_puzzles.md §5 "Unequal", §7)."""
 from __future__ import annotations
 
 import gymnasium as gym

@@ -1,4 +1,4 @@
-"""Unruly (grid_puzzles.md §5 "Unruly", §7, §8)."""
+"""Unruly (docs/specs/grid_puzzles.md §5 "Unruly", §7, §8)."""
 from __future__ import annotations
 
 import numpy as np
@@ -60,7 +60,7 @@ def test_rule_codes():
 
 
 def propagation_grade(inst):
-    """The §8 grade with the givens passed as assumptions (root-level unit clauses are not
+    """The docs/specs/grid_puzzles.md §8 grade with the givens passed as assumptions (root-level unit clauses are not
     reported by the propagating solver, so they are kept out of the clause set here)."""
     H, W = T.dims(inst)
     f, x = T._rules(H, W, inst.data["state"]["unique"])
@@ -84,7 +84,7 @@ def test_claims_and_render():
 
 
 def test_generator_kernel_fills_valid_grids_and_reduces_as_the_cnf_propagation():
-    """The generator's grid kernel (issue 14): filled grids keep every rule, and clue reduction
+    """The generator's grid kernel: filled grids keep every rule, and clue reduction
     keeps exactly the givens the engine's CNF propagation keeps in the same order."""
     from kumo_gym.envs.grid import _unruly_kernel
 

@@ -2,11 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 
 import pytest
@@ -17,47 +12,17 @@ import gymnasium as gym
 
 import kumo_gym
 from kumo_gym.cli import main
-from kumo_gym.integrations.openenv import KumoAction, KumoEnvClient, TRLEnvironment
+from kumo_gym.integrations.openenv import KumoGymAction, KumoGymEnvClient, TRLEnvironment
 from kumo_gym.training.agents import OracleAgent
 
-from ..conftest import REPO
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _serve(*args):
-    """Start ``kumo-gym serve ARGS`` on a free loopback port; yield its URL; stop it."""
-    for _ in range(3):  # a port taken between the probe and the bind: try another
-        port = _free_port()
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
-        proc = subprocess.Popen([sys.executable, "-m", "kumo_gym.cli", "serve", *args, "--port", str(port)],
-                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120  # a loaded machine: openenv-core imports gradio on start
-        while time.monotonic() < deadline and proc.poll() is None:
-            try:
-                with urllib.request.urlopen(url + "/health", timeout=1) as r:
-                    if r.status == 200:
-                        return proc, url
-            except OSError:
-                time.sleep(0.2)
-        out = proc.communicate(timeout=5)[0] if proc.poll() is not None else ""
-        proc.kill()
-        if "address already in use" not in out.lower():
-            raise AssertionError(f"kumo-gym serve did not start: {out[-2000:]}")
-    raise AssertionError("no free port for kumo-gym serve")
+from ._server import start_server
 
 
 @pytest.fixture(scope="module")
 def kumo_server():
-    proc, url = _serve("kumo_gym/KUMO-v0", "--difficulty", "easy")
-    yield url
-    proc.terminate()
-    proc.wait(timeout=10)
+    server = start_server("kumo_gym/KUMO-v0", "--difficulty", "easy")
+    yield server.url
+    server.stop()
 
 
 def _oracle_mirror(env_id, seed, **kw):
@@ -71,7 +36,7 @@ def _oracle_mirror(env_id, seed, **kw):
 
 def test_golden_kumo_episode_through_the_client(kumo_server):
     local, agent, obs, info = _oracle_mirror("kumo_gym/KUMO-v0", 11, difficulty="easy")
-    with KumoEnvClient(base_url=kumo_server).sync() as client:
+    with KumoGymEnvClient(base_url=kumo_server).sync() as client:
         result = client.reset(seed=11)
         o = result.observation
         assert (o.instance_id, o.text, o.mode, o.done) == (info["instance_id"], obs, "interactive", False)
@@ -81,7 +46,7 @@ def test_golden_kumo_episode_through_the_client(kumo_server):
         while not result.done:
             move = agent.reply()
             local_obs, local_reward, *_ = local.step(move)
-            result = client.step(KumoAction(text=move))
+            result = client.step(KumoGymAction(text=move))
             assert (result.observation.text, result.reward) == (local_obs, local_reward)
             rewards.append(result.reward)
         assert result.observation.verdict["status"] == "solved" and result.reward > 0
@@ -90,7 +55,7 @@ def test_golden_kumo_episode_through_the_client(kumo_server):
         assert state.instance_id == info["instance_id"] and state.verdict["status"] == "solved"
         # a move after the end is refused, with the reason
         with pytest.raises(Exception, match="episode has ended"):
-            client.step(KumoAction(text="anything"))
+            client.step(KumoGymAction(text="anything"))
 
 
 def test_trl_environment_replays_a_dataset_row(kumo_server):
@@ -119,23 +84,23 @@ def test_trl_environment_replays_a_dataset_row(kumo_server):
 
 def test_answer_mode_instance_reset_and_bad_arguments(capsys):
     row = kumo_gym.make_dataset("kumo_gym/Tents-v0", 1, difficulty="trivial", with_golden=True)[0]
-    proc, url = _serve("kumo_gym/Tents-v0", "--difficulty", "trivial", "--split", "test")
+    server = start_server("kumo_gym/Tents-v0", "--difficulty", "trivial", "--split", "test")
+    url = server.url
     try:
-        with KumoEnvClient(base_url=url).sync() as client:
+        with KumoGymEnvClient(base_url=url).sync() as client:
             result = client.reset(instance=json.dumps(row["instance"]))
             assert result.observation.instance_id == row["instance_id"]
             assert [m["role"] for m in result.observation.messages] == [m["role"] for m in row["prompt"]]
-            result = client.step(KumoAction(text=row["golden"]))
+            result = client.step(KumoGymAction(text=row["golden"]))
             assert result.done and result.reward == 1.0 and result.observation.verdict["status"] == "solved"
             result = client.reset(seed=0)
-            result = client.step(KumoAction(text="no answer here"))
+            result = client.step(KumoGymAction(text="no answer here"))
             assert result.done and result.reward == 0.0 and result.observation.verdict["status"] == "parse_error"
         with urllib.request.urlopen(url + "/schema", timeout=5) as r:
             schema = json.load(r)
         assert "text" in schema["action"]["properties"] and "verdict" in schema["observation"]["properties"]
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.stop()
     # a bad id or kwarg fails before a server starts
     assert main(["serve", "kumo_gym/Nope-v0", "--port", "1"]) == 2
     assert main(["serve", "kumo_gym/Tents-v0", "--difficulty", "insane", "--port", "1"]) == 2

@@ -16,7 +16,7 @@ import verifiers.v1 as vf
 from verifiers.v1.env import RunSlot
 
 import kumo_gym
-from kumo_gym.integrations.verifiers import KumoEnv, load_environment
+from kumo_gym.integrations.verifiers import KumoGymEnv, load_environment
 from kumo_gym.training.agents import OracleAgent
 
 
@@ -88,7 +88,7 @@ def model_server():
     server.server_close()
 
 
-def _run(env: KumoEnv, url: str) -> list:
+def _run(env: KumoGymEnv, url: str) -> list:
     """Every task of ``env`` played once against the model at ``url`` (verifiers' own runner path)."""
     ctx = vf.ModelContext(model="scripted", client=vf.EvalClientConfig(base_url=url, api_key_var="KUMO_TEST_KEY"))
 
@@ -108,7 +108,7 @@ def test_answer_mode_single_turn_rubric(model_server):
     episodes = _run(env, f"http://127.0.0.1:{model_server.server_port}/v1")
     by_id = {e.task.data.id: e.traces[0] for e in episodes}
     assert all(e.ok for e in episodes), [e.errors for e in episodes]
-    rewards = {i: (t.rewards["kumo_binary"].score, t.metrics["kumo_format"]) for i, t in by_id.items()}
+    rewards = {i: (t.rewards["puzzle_binary"].score, t.metrics["puzzle_format"]) for i, t in by_id.items()}
     assert rewards == {tasks[0].data.id: (1.0, 1.0), tasks[1].data.id: (0.0, 0.0), tasks[2].data.id: (1.0, 1.0)}
     assert len(model_server.model.requests) == 3  # single turn: one call per task
     # the rollouts run concurrently, so the requests arrive in any order: each task's prompt went out once, verbatim
@@ -128,7 +128,7 @@ def test_interactive_mode_multi_turn(model_server):
     traces = {e.task.data.id: e.traces[0] for e in episodes}
     trace = traces[solved]
     assert trace.info["kumo_verdict"]["status"] == "solved"
-    assert trace.rewards["kumo_binary"].score == 1.0 and trace.reward == 1.0 and trace.metrics["kumo_format"] == 1.0
+    assert trace.rewards["puzzle_binary"].score == 1.0 and trace.reward == 1.0 and trace.metrics["puzzle_format"] == 1.0
     # the oracle's episode took several turns: the environment answered every move
     oracle_calls = [r for r in model_server.model.requests
                     if next(m for m in r["messages"] if m["role"] == "user")["content"] == tasks[0].data.prompt_text]
@@ -151,6 +151,6 @@ def test_plugin_id_resolves_through_verifiers_loaders():
                                              "env_kwargs": {"difficulty": "trivial"}},
                                  "agent": {"runtime": {"type": "subprocess"}}})
     env = vf.load_environment(cfg)
-    assert isinstance(env, KumoEnv) and type(env._harnesses["agent"]).__name__ == "KumoChatHarness"
+    assert isinstance(env, KumoGymEnv) and type(env._harnesses["agent"]).__name__ == "KumoGymChatHarness"
     direct = load_environment("kumo_gym/Tents-v0", size=2, difficulty="trivial")
     assert [t.data for t in env.taskset] == [t.data for t in direct.taskset]

@@ -1,4 +1,4 @@
-"""Fidelity to KUMO's release (issue 18): every official domain loads, defects refuse only the
+"""Fidelity to KUMO's release: every official domain loads, defects refuse only the
 instances that contain them, reversed intervals behave as KUMO's engine, official instances replay
 exactly, and the IND/OOD split yields two playable halves on every built-in domain."""
 from __future__ import annotations
@@ -25,7 +25,7 @@ from kumo_gym.solvers.kumo import OptimalSearch, oracle_tables, plain_search
 
 ENV = "kumo_gym/KUMO-v0"
 TASK = KumoTask()
-# specs/kumo.md §15: the reference oracle's root E (6 d.p.) per (domain, truths, seed)
+# docs/specs/kumo.md §15: the reference oracle's root E (6 d.p.) per (domain, truths, seed)
 ROOT_E = {("AlgorithmEnv", 4, 0): 1.96, ("AstronomyEnv", 4, 0): 2.171875, ("CoffeeEnv", 4, 0): 1.545455,
           ("CryptographyEnv", 4, 0): 0.0, ("CuisineEnv", 4, 0): 1.3, ("DetectiveEnv", 4, 0): 1.9,
           ("EcologicalEnv", 4, 0): 2.316667, ("MedicalEnv", 4, 0): 1.302857,
@@ -41,7 +41,7 @@ def records(reference) -> list[dict]:
     return [json.loads(line) for line in (reference / "kumo" / "instances_dev.jsonl").read_text().splitlines()]
 
 
-# ---- every official instance replays (issue 18) ---------------------------------------------------------
+# ---- every official instance replays ------------------------------------------------------------------
 def test_every_reference_instance_replays_exactly(reference):
     recs = records(reference)
     assert len(recs) == 18
@@ -58,7 +58,7 @@ def test_every_reference_instance_replays_exactly(reference):
         assert info["oracle_optimal"]
 
 
-# ---- defects refuse per instance (§3, §4) ----------------------------------------------------------------
+# ---- defects refuse per instance (docs/specs/kumo.md §3, §4) ---------------------------------------------------------
 def _mixed_shape_domain() -> tuple[dict, str]:
     """A domain like KUMO's DemographicEnv/QuantumEnv: one action mixes string and interval states."""
     obj = builtin_dict("minerals")
@@ -183,7 +183,7 @@ def test_reversed_intervals_keep_reproduces_the_engine(reference):
         import_kumo_domain(dom, reversed_intervals="flip")
 
 
-# ---- the IND/OOD split (§12) --------------------------------------------------------------------------------
+# ---- the IND/OOD split (docs/specs/kumo.md §12) ----------------------------------------------------------------------
 @pytest.mark.parametrize("name", builtin_domain_names())
 def test_split_halves_generate_easy_and_hard(name):
     d = load_domain(name)

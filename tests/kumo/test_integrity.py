@@ -1,4 +1,4 @@
-"""Reward integrity and robustness of KUMO (issues 12, 13, 17): one closed-interval rule checked at
+"""Reward integrity and robustness of KUMO: one closed-interval rule checked at
 both ends, rule codes with near misses and switches, cheap strategies, validated instances and
 configs, records that cannot open files, prompt options that draw nothing."""
 from __future__ import annotations
@@ -31,7 +31,7 @@ def instances(n=12, difficulty="easy", **kw):
     return [TASK.generate(np.random.default_rng([41, i]), difficulty=difficulty, **kw) for i in range(n)]
 
 
-# ---- one closed-interval rule, checked at both ends (issue 12) ----------------------------------------------
+# ---- one closed-interval rule, checked at both ends ------------------------------------------------------
 def test_state_matches_closed_intervals_at_both_ends():
     s = State((2.0, 5.0), ("x",))
     assert s.matches(2.0) and s.matches(5.0) and s.matches(3) and s.matches(2)
@@ -184,7 +184,7 @@ def test_random_answer_is_well_formed():
         assert TASK.score(inst, TASK.format_answer(ans)).status in ("solved", "wrong")
 
 
-# ---- instances validated on load (issue 13) ------------------------------------------------------------------
+# ---- instances validated on load ---------------------------------------------------------------------------
 def _observe_nothing(d):
     """Observations that match no state: every truth survives."""
     d.pop("observation_states")
@@ -258,7 +258,7 @@ def test_a_record_cannot_open_files_of_its_choosing(tmp_path):
     TASK.check_trainable(Instance.from_dict(stored))
 
 
-# ---- configs (issue 13) ---------------------------------------------------------------------------------------
+# ---- configs ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("penalty", [float("nan"), float("inf"), -1, -0.01, 1.5, "0.1", True])
 def test_bad_step_penalties_are_refused(penalty):
     with pytest.raises(ConfigError, match="step_penalty"):
@@ -285,7 +285,7 @@ def test_heldout_domains_natural_spellings():
         assert env.unwrapped.params["heldout_domains"] == [load_domain("minerals").fingerprint]
 
 
-# ---- prompt options draw nothing (issue 12) -------------------------------------------------------------------
+# ---- prompt options draw nothing ----------------------------------------------------------------------------
 PROMPT_OPTIONS = {"book_format": ["template", "symbolic"], "match": ["exact", "lenient"],
                   "observation_format": ["text", "kumo_dict"]}
 
@@ -302,7 +302,7 @@ def test_prompt_options_never_change_the_instance():
             assert rng1.random() == rng2.random()  # no draw spent on the option
 
 
-# ---- usability (issue 17) ------------------------------------------------------------------------------------
+# ---- usability ---------------------------------------------------------------------------------------------
 def test_first_observation_states_the_instruction_once():
     obs, _ = gym.make(ENV).reset(seed=0)
     assert obs.count("Finish your reply with") == 1 and obs.count("The game starts now") == 1

@@ -1,4 +1,4 @@
-"""KUMO family tests (specs/kumo.md §16 acceptance checklist)."""
+"""KUMO family tests (docs/specs/kumo.md §16 acceptance checklist)."""
 from __future__ import annotations
 
 import copy
@@ -133,7 +133,7 @@ def test_success_rule_equals_valid_truth():
     for i in range(40):
         inst = TASK.generate(np.random.default_rng(i), difficulty="easy")
         for t in inst.data["truths"]:
-            # §8 in play, and a single-turn play that runs every test first
+            # docs/specs/kumo.md §8 in play, and a single-turn play that runs every test first
             assert TASK.judge(inst, t).solved == (t == inst.data["valid_truth"])
             assert TASK.verify(inst, inst.data["actions"] + [t]).solved == (t == inst.data["valid_truth"])
 
@@ -171,7 +171,7 @@ def test_numba_oracle_matches_python_reference_hard_small():
 
 @needs_ref
 def test_reference_oracle_trajectories_reproduced():
-    # specs/kumo.md §15: root E (6 d.p.) and realised tests
+    # docs/specs/kumo.md §15: root E (6 d.p.) and realised tests
     expected_root = {("AlgorithmEnv", 4, 0): 1.96, ("AstronomyEnv", 4, 0): 2.171875, ("CoffeeEnv", 4, 0): 1.545455,
                      ("CryptographyEnv", 4, 0): 0.0, ("CuisineEnv", 4, 0): 1.3, ("DetectiveEnv", 4, 0): 1.9,
                      ("EcologicalEnv", 4, 0): 2.316667, ("MedicalEnv", 4, 0): 1.302857}
@@ -293,7 +293,7 @@ def test_env_parse_error_and_wrong_prediction():
 
 
 def test_parse_rules():
-    # a move: the last <ANSWER> region (§7); a single-turn answer: every region in order
+    # a move: the last <ANSWER> region (docs/specs/kumo.md §7); a single-turn answer: every region in order
     assert TASK.parse_move("blah <ANSWER> a </ANSWER> then <ANSWER> ${Streak colour} </ANSWER>") == "Streak colour"
     assert TASK.parse("blah <ANSWER> a </ANSWER> then <ANSWER> ${Streak colour} </ANSWER>") == ["a", "Streak colour"]
     assert TASK.parse_move("  Quartz  ") == "Quartz"
@@ -341,3 +341,110 @@ def test_structured_wrapper_check_env():
 
     env = StructuredWrapper(gym.make(ENV, difficulty="easy"))
     check_env(env, warn=False)
+
+
+# ---- domains given from code: split_domain halves, dicts ------------------------------------------------
+def _ood_half():
+    from kumo_gym.analysis.kumo import split_domain
+
+    return split_domain(load_domain("car_faults")).ood
+
+
+def test_split_half_passes_to_make_as_object_or_dict():
+    """A Domain, its dict and the dict after a JSON round trip draw the same instances, stored by
+    fingerprint (JSON-safe params), from the half's own truths and actions."""
+    half = _ood_half()
+    ids = []
+    for spec in (half, half.to_dict(), json.loads(json.dumps(half.to_dict()))):
+        env = gym.make(ENV, domain=spec)
+        _, info = env.reset(seed=3)
+        inst = env.unwrapped.instance
+        assert env.unwrapped.params["domain"] == half.fingerprint == inst.params["domain"]
+        assert info["domain"] == half.name and inst.data["domain_fingerprint"] == half.fingerprint
+        assert set(inst.data["truths"]) <= set(half.truths) and set(inst.data["actions"]) <= set(half.actions)
+        json.dumps(inst.params)
+        ids.append(info["instance_id"])
+    assert len(set(ids)) == 1
+    # the other half (different content) draws something else from the same seed
+    from kumo_gym.analysis.kumo import split_domain
+
+    other = gym.make(ENV, domain=split_domain(load_domain("car_faults")).ind)
+    assert other.reset(seed=3)[1]["instance_id"] != ids[0]
+    # within the process the fingerprint names the domain too
+    assert gym.make(ENV, domain=half.fingerprint).reset(seed=3)[1]["instance_id"] == ids[0]
+
+
+def test_split_half_instances_same_in_fresh_process_and_replay_there():
+    """Same content + seed -> same instance in a fresh interpreter; an instance drawn from a
+    Domain object replays there (in an env of another domain) with the same id and pays 1."""
+    import subprocess
+    import sys
+
+    half = _ood_half()
+    env = gym.make(ENV, domain=half, difficulty="easy")
+    _, info = env.reset(seed=11)
+    inst = env.unwrapped.instance
+    code = (
+        "import json, sys, gymnasium as gym, kumo_gym\n"
+        "from kumo_gym.analysis.kumo import split_domain\n"
+        "from kumo_gym.envs.kumo.domain import load_domain\n"
+        "from kumo_gym.envs.kumo.game import KumoTask\n"
+        "half = split_domain(load_domain('car_faults')).ood\n"
+        "drawn = gym.make('kumo_gym/KUMO-v0', domain=half.to_dict(), difficulty='easy').reset(seed=11)[1]\n"
+        "env = gym.make('kumo_gym/KUMO-v0', domain='minerals')\n"
+        "_, info = env.reset(options={'instance': sys.stdin.read()})\n"
+        "for m in KumoTask().golden_moves(env.unwrapped.instance):\n"
+        "    _, r, term, _, _ = env.step(f'<ANSWER> {m} </ANSWER>')\n"
+        "print(json.dumps([drawn['instance_id'], info['instance_id'], r, term]))\n")
+    res = subprocess.run([sys.executable, "-c", code], input=inst.to_json(), capture_output=True, text=True,
+                         timeout=600, check=False, env={**__import__("os").environ, "PYTHONHASHSEED": "777"})
+    assert res.returncode == 0, res.stderr[-2000:]
+    drawn, replayed, reward, term = json.loads(res.stdout.strip().splitlines()[-1])
+    assert drawn == replayed == info["instance_id"] and reward == 1.0 and term
+
+
+@pytest.mark.parametrize("mutate, named", [
+    (lambda d: d.update(truths=7), "field 'truths' must be a list"),
+    (lambda d: d.update(goal=5), "field 'goal' must be a str"),
+    (lambda d: d.pop("outcomes"), "no field 'outcomes'"),
+    (lambda d: d.pop("truths"), "no field 'truths'"),
+    (lambda d: d["outcomes"][next(iter(d["outcomes"]))].update(states="oops"), "field 'outcomes' of action"),
+    (lambda d: d["outcomes"][next(iter(d["outcomes"]))].update(type="colour"), "unknown type 'colour'"),
+    (lambda d: next(o for o in d["outcomes"].values() if o["type"] == "str")["states"].append(
+        {"state": [1, 2], "rules_out": []}), "mixed or unknown shape"),
+])
+def test_malformed_domain_dict_is_refused_at_make_naming_the_field(mutate, named):
+    d = copy.deepcopy(load_domain("car_faults").to_dict())
+    gym.make(ENV, domain=copy.deepcopy(d)).reset(seed=0)  # the unmutated dict is fine
+    mutate(d)
+    with pytest.raises(kumo_gym.ConfigError, match=named):
+        gym.make(ENV, domain=d)
+    with pytest.raises(kumo_gym.ConfigError, match=named):
+        kumo_gym.make_dataset(ENV, 1, env_kwargs={"domain": d})
+
+
+def test_malformed_domain_object_and_unknown_fingerprint_are_refused():
+    import dataclasses
+
+    half = _ood_half()
+    broken = dataclasses.replace(half, outcomes={a: 7 for a in half.outcomes})
+    with pytest.raises(kumo_gym.ConfigError, match="Domain object 'Car faults OOD' is malformed"):
+        gym.make(ENV, domain=broken)
+    with pytest.raises(kumo_gym.ConfigError, match="no domain with it was given in this process"):
+        gym.make(ENV, domain="0" * 64)
+    assert "fingerprint=" in repr(half) and len(repr(half)) < 200  # errors quote domains briefly
+
+
+def test_split_half_through_datasets_evaluation_specs_and_heldout_guard():
+    """Records and evaluation specs hold the fingerprint (JSON-safe), and a half declared held out
+    as a Domain object is refused for training."""
+    from kumo_gym.training.evaluate import EvalSpec
+
+    half = _ood_half()
+    recs = kumo_gym.make_dataset(ENV, 2, env_kwargs={"domain": half})
+    assert recs[0]["env_kwargs"]["domain"] == half.fingerprint
+    json.dumps(recs)
+    spec = EvalSpec(ENV, {"domain": half, "difficulty": "easy"})
+    assert spec.kwargs["domain"] == half.fingerprint and hash(spec) == hash(EvalSpec(ENV, dict(spec.kwargs)))
+    with pytest.raises(ContaminationError):
+        kumo_gym.make_dataset(ENV, 1, split="train", env_kwargs={"domain": half, "heldout_domains": [half]})

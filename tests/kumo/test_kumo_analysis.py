@@ -1,4 +1,4 @@
-"""KUMO analyses (specs/kumo.md §11-§13)."""
+"""KUMO analyses (docs/specs/kumo.md §11-§13)."""
 from __future__ import annotations
 
 import json

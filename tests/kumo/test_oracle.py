@@ -1,4 +1,4 @@
-"""The exact KUMO oracle (specs/kumo.md §9, issue 14): the numba branch-and-bound search gives the
+"""The exact KUMO oracle (docs/specs/kumo.md §9): the numba branch-and-bound search gives the
 paper's values and actions, on every built-in and procedural domain, with no greedy fallback."""
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_backends_and_choice():
 
 
 def test_first_easy_reset_needs_no_numba():
-    """Cold start (issue 14): a process that plays the default Easy game never imports numba, so
+    """Cold start: a process that plays the default Easy game never imports numba, so
     nothing is compiled; Hard imports it."""
     code = ("import sys, gymnasium as gym, kumo_gym\n"
             "env = gym.make('kumo_gym/KUMO-v0', difficulty=sys.argv[1]); env.reset(seed=0)\n"

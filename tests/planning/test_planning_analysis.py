@@ -1,4 +1,4 @@
-"""Trace analysis of the planning puzzles (planning spec §7, §8.1) on synthetic traces."""
+"""Trace analysis of the planning puzzles (docs/specs/planning.md §7, §8.1) on synthetic traces."""
 from __future__ import annotations
 
 import itertools

@@ -1,4 +1,5 @@
-"""Answer extraction of the planning puzzles (planning spec §5, checklist §11) and parser fuzzing."""
+"""Answer extraction of the planning puzzles (docs/specs/planning.md §5, checklist docs/specs/planning.md §11) and
+parser fuzzing."""
 from __future__ import annotations
 
 import pytest
@@ -68,7 +69,7 @@ def test_river_names_normalised_and_case_kept():
     # swapping the case of a name makes it another person
     v = RIVER.score(inst, 'moves = [["a_2","A_2"],["a_2"],["A_1","A_2"]]')
     assert v.status == "illegal_move" and v.first_error == 2
-    # direction words inside a trip are ignored (spec §2.3)
+    # direction words inside a trip are ignored (docs/specs/planning.md §2.3)
     assert RIVER.parse('moves = [["A_1", "a_1", "right"]]') == [["A_1", "a_1"]]
 
 

@@ -1,4 +1,4 @@
-"""Parameters, instances and hostile text for the planning envs (issues 13, 17, 21)."""
+"""Parameters, instances and hostile text for the planning envs."""
 from __future__ import annotations
 
 import gymnasium as gym

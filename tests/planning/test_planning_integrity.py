@@ -1,4 +1,4 @@
-"""Reward integrity of the planning envs (issue 12): near misses, rule switches, cheap strategies,
+"""Reward integrity of the planning envs: near misses, rule switches, cheap strategies,
 partial credit that measures progress, planted verifier bugs that these tests must catch."""
 from __future__ import annotations
 
@@ -226,7 +226,7 @@ def test_cheap_strategies_earn_nothing_in_either_mode(env_id):
 
 @pytest.mark.parametrize("env_id", ["kumo_gym/Hanoi-v0", "kumo_gym/RiverCrossing-v0", "kumo_gym/BlocksWorld-v0"])
 def test_back_and_forth_walk_earns_no_partial_credit(env_id):
-    """Issue 12: a move and its undo, repeated, used to score 0.97 (Hanoi) and 0.91."""
+    """A move and its undo, repeated, used to score 0.97 (Hanoi) and 0.91."""
     task = get_task(env_id)
     env = gym.make(env_id, reward="partial")
     env.reset(seed=0)

@@ -1,4 +1,4 @@
-"""The numbers of planning spec §10, reproduced by the solvers and the simulator."""
+"""The numbers of docs/specs/planning.md §10, reproduced by the solvers and the simulator."""
 from __future__ import annotations
 
 import pytest
@@ -11,13 +11,13 @@ CHECKER = get_task("kumo_gym/CheckerJumping-v0")
 RIVER = get_task("kumo_gym/RiverCrossing-v0")
 BLOCKS = get_task("kumo_gym/BlocksWorld-v0")
 
-# §10.1
+# docs/specs/planning.md §10.1
 NS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20]
 HANOI_OPT = [1, 3, 7, 15, 31, 63, 127, 255, 511, 1023, 32767, 1048575]
 CHECKER_OPT = [3, 8, 15, 24, 35, 48, 63, 80, 99, 120, 255, 440]
 BLOCKS_OPT = [1, 3, 4, 7, 8, 11, 12, 15, 16, 19, 28, 39]
 
-# §10.3 (None = unsolvable)
+# docs/specs/planning.md §10.3 (None = unsolvable)
 RIVER_NS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 50, 100]
 X = None
 RIVER_TABLE = {

@@ -1,4 +1,4 @@
-"""Rules, outcomes, modes, prompts and parameters of the planning envs (planning spec §2-§6, §8)."""
+"""Rules, outcomes, modes, prompts and parameters of the planning envs (docs/specs/planning.md §2-§6, §8)."""
 from __future__ import annotations
 
 import gymnasium as gym
@@ -81,7 +81,7 @@ def test_blocks_reasons(moves, reason):
     assert outcome(BLOCKS, BLOCKS.load({"n": 4}), moves) == ("illegal_move", 1, reason)
 
 
-# ---- outcomes (§6.1) ------------------------------------------------------------------------
+# ---- outcomes (docs/specs/planning.md §6.1) ------------------------------------------------------------------------
 def test_outcomes_are_distinct_and_numbered():
     inst = HANOI.load({"n": 2})
     gold = HANOI.solve(inst)
@@ -156,7 +156,7 @@ def test_golden_rollout_earns_one_in_optimal_steps(env_id):
     _, info = env.reset(seed=1)
     inst = env.unwrapped.instance
     total, steps = 0.0, 0
-    for obs, action in task.golden_rollout(inst):
+    for _obs, action in task.golden_rollout(inst):
         _, r, term, _trunc, info = env.step(action)
         total, steps = total + r, steps + 1
     assert term and total == 1.0 and steps == task.optimal_length(inst) == info["optimal_steps"]
@@ -191,7 +191,7 @@ def test_interactive_reject_mode_keeps_state():
     assert not term and env.unwrapped.state == before and "not_top_disk" in obs
 
 
-# ---- prompts (§4, §8.3) ---------------------------------------------------------------------
+# ---- prompts (docs/specs/planning.md §4, §8.3) ---------------------------------------------------------------------
 EXAMPLE_INSTANCES = {
     "kumo_gym/Hanoi-v0": lambda: HANOI.load({"n": 3}),
     "kumo_gym/CheckerJumping-v0": lambda: CHECKER.load({"n": 1}),
@@ -261,7 +261,7 @@ def test_river_unsolvable_refused_unless_allowed():
     _, r, _, _, info = env.step('moves = [["A_1", "a_1"]]')
     assert r == 0 and info["verdict"]["details"]["solvable"] is False
     assert info["verdict"]["details"]["reason"] == "unsolvable_instance"
-    # impossibility claims (spec §8.2)
+    # impossibility claims (docs/specs/planning.md §8.2)
     claim = RIVER.load({"n": 6, "k": 3, "allow_unsolvable": True, "accept_impossibility_claim": True})
     assert RIVER.score(claim, "moves = UNSOLVABLE").solved
     v = RIVER.score(RIVER.load({"n": 3, "k": 2}), "moves = UNSOLVABLE")

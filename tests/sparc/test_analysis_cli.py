@@ -1,4 +1,4 @@
-"""Metrics (spec §12) and the ``kumo-gym sparc`` commands."""
+"""Metrics (docs/specs/sparc.md §12) and the ``kumo-gym sparc`` commands."""
 from __future__ import annotations
 
 import itertools

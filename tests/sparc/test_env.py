@@ -1,4 +1,4 @@
-"""The environment, text interface, rendering and contamination guard (spec §6, §7, §11, §13)."""
+"""The environment, text interface, rendering and contamination guard (docs/specs/sparc.md §6, §7, §11, §13)."""
 from __future__ import annotations
 
 import json
@@ -160,6 +160,31 @@ def test_render_draws_every_symbol_type(tmp_path, ref_records):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with_path = render_rgb(p, [(0, 0), (1, 0), (2, 0)])
     assert not np.array_equal(with_path, img)
+
+
+def test_answer_picture_frames_the_first_bad_position():
+    """The report's final state of a path that revisits a position: the path as submitted, with
+    the verdict's first bad position (the revisit) framed in red."""
+    from kumo_gym.envs.raster import MARK
+    from kumo_gym.envs.sparc.render import point_box
+
+    env = gym.make(ENV, difficulty="3")
+    env.reset(seed=4)
+    inst = env.unwrapped.instance
+    sol = [tuple(x) for x in TASK.solve(inst)]
+    k = len(sol) // 2
+    path = sol[:k + 1] + [sol[k - 1]] + sol[k - 1:]  # position k + 1 steps back onto sol[k - 1]
+    verdict = TASK.verify(inst, path)
+    assert verdict.status == "illegal_move" and verdict.first_error == k + 1
+    pic = TASK.answer_picture(inst, path, verdict.to_dict())
+    assert pic.marks[0] == {"what": "point", "at": list(sol[k - 1]), "first": True, "index": k + 1,
+                            "box": list(point_box(TASK.puzzle(inst), *sol[k - 1]))}
+    x0, y0, x1, y1 = pic.marks[0]["box"]
+    region = pic.image[y0:y1, x0:x1]
+    ring = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]])
+    assert (ring == MARK).all()
+    assert np.array_equal(pic.image[:y0], render_rgb(TASK.puzzle(inst), path)[:y0])  # the path as submitted
+    assert f"{tuple(sol[k - 1])}" in pic.caption
 
 
 def test_exact_scoring_uses_the_stored_list(ref_records):

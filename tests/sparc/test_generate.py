@@ -1,4 +1,4 @@
-"""Generator (spec §9): solvable with at most k solutions, valid records, difficulty levels."""
+"""Generator (docs/specs/sparc.md §9): solvable with at most k solutions, valid records, difficulty levels."""
 from __future__ import annotations
 
 import json

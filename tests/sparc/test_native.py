@@ -1,4 +1,4 @@
-"""The SPaRC search built ahead of time (issue 14, cold start): the same results as the kernel
+"""The SPaRC search built ahead of time (cold start): the same results as the kernel
 compiled on first use, node counts included; a stale build is ignored; a process that has the
 build makes a level-5 puzzle without importing numba."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Puzzle model, record format and difficulty (spec §1-§4, §10, §14)."""
+"""Puzzle model, record format and difficulty (docs/specs/sparc.md §1-§4, §10, §14)."""
 from __future__ import annotations
 
 import json
@@ -27,7 +27,7 @@ def test_yaml_matches_array_and_we_write_the_same_yaml(ref_records):
 
 
 def test_reference_numbers(ref_records):
-    """Spec §14: counts of records, solutions, levels, start/end classes and tokens."""
+    """Spec docs/specs/sparc.md §14: counts of records, solutions, levels, start/end classes and tokens."""
     assert len(ref_records) == 50
     assert sum(r["solution_count"] for r in ref_records) == 332
     for r in ref_records:

@@ -1,4 +1,4 @@
-"""Rules and verdicts (spec §5, §6), checked against every stored official solution."""
+"""Rules and verdicts (docs/specs/sparc.md §5, §6), checked against every stored official solution."""
 from __future__ import annotations
 
 import numpy as np
@@ -175,7 +175,7 @@ def test_rule_violations_are_reported(cells, shapes, path, rule):
     _p, inst = _small(grid, shapes)
     v = TASK.verify(inst, path)
     assert v.status == "wrong" and v.details["rule_violations"][rule], v.details
-    assert v.rules == [rule] and 0 <= v.score < 1  # partial credit follows solutions (issue 12)
+    assert v.rules == [rule] and 0 <= v.score < 1  # partial credit follows solutions, not cheap lines
     assert not any(v.details["path_errors"].values())
     with TASK.rules_disabled(rule):  # the check is load-bearing: without it the line passes
         assert TASK.verify(inst, path).solved

@@ -1,4 +1,4 @@
-"""The exhaustive enumerator (spec §8): exact against the official solution lists, equal to the
+"""The exhaustive enumerator (docs/specs/sparc.md §8): exact against the official solution lists, equal to the
 plain-Python enumerator, and unchanged by every pruning switch."""
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_search_resumes_exactly_across_slices(ref_records, monkeypatch):
 
 @pytest.mark.parametrize("python_nodes", [1, 37, 10**9])
 def test_plain_python_first_slice_changes_nothing(maybe_ref_records, python_nodes):
-    """The first nodes of a search run as plain Python, the rest compiled (the cold start of a process):
+    """The first nodes of a search run as plain Python, the rest compiled (cold start):
     any hand-over point gives the result of the compiled kernel alone, node counts included."""
     import kumo_gym.solvers.sparc as solver
 
@@ -106,7 +106,7 @@ def test_plain_python_first_slice_changes_nothing(maybe_ref_records, python_node
 
 
 def test_small_puzzles_never_import_numba():
-    """A fresh process that enumerates small puzzles compiles nothing (the cold start of a process)."""
+    """A fresh process that enumerates small puzzles compiles nothing (cold start)."""
     import subprocess
     import sys
 
@@ -142,7 +142,7 @@ def test_python_slice_and_the_process_budget(monkeypatch):
 
 def test_a_level4_reset_needs_no_numba():
     """Level 1-4 generation searches run in plain Python up to ``SMALL_PYTHON_SLICE`` nodes, so
-    a typical level-4 reset in a fresh process never imports numba (the cold start of a process; seed 4
+    a typical level-4 reset in a fresh process never imports numba (cold start; seed 4
     of the default env is a level-4 puzzle)."""
     assert fresh_reset(4, 300) == "4 False"
 

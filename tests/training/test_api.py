@@ -148,9 +148,9 @@ def test_dataset_eval_and_generation_with_size_parameters(env_id, kw, tmp_path):
 
 
 def test_reward_function_takes_a_kind_or_an_env_id():
-    assert kumo_gym.reward_function("partial").__name__ == "kumo_partial"  # the README's spelling
-    assert kumo_gym.reward_function(HANOI, "format").__name__ == "kumo_format"
-    assert kumo_gym.reward_function("Hanoi").__name__ == "kumo_binary"
+    assert kumo_gym.reward_function("partial").__name__ == "puzzle_partial"  # the README's spelling
+    assert kumo_gym.reward_function(HANOI, "format").__name__ == "puzzle_format"
+    assert kumo_gym.reward_function("Hanoi").__name__ == "puzzle_binary"
     with pytest.raises(ConfigError, match="not one of"):
         kumo_gym.reward_function("kumo_gym/Nope-v0")
 

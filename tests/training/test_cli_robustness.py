@@ -1,4 +1,4 @@
-"""The command line under bad input and interruptions (issue 13, items 11 and 12): clear errors
+"""The command line under bad input and interruptions: clear errors
 instead of tracebacks, nothing silently ignored, and `generate` writes politely and resumes."""
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ def test_demo_ends_with_a_report(reach, tiny, tmp_path):
                     "## 4. The tiny model learns"):
         assert heading in text
     assert "**SFT warm-up**: 10 steps" in text and "**GRPO with a curriculum**" in text and "levels easy, hard" in text
-    assert "kumo_binary" in text and "frac_reward_zero_std" in text and "spread of rewards" in text
+    assert "puzzle_binary" in text and "frac_reward_zero_std" in text and "spread of rewards" in text
     assert "What it cannot" in text
     assert (tmp_path / "demo" / "eval" / "results.json").exists()
     assert (tmp_path / "demo" / "grpo" / "grpo.png").exists() and (tmp_path / "demo" / "sft" / "model").is_dir()

@@ -1,5 +1,5 @@
 """Reward functions: scoring errors are never a model mistake, missing columns fail loudly, and no
-completion text, however hostile, makes them raise (issue 12, issue 13 hostile-text property)."""
+completion text, however hostile, makes them raise (the hostile-text property)."""
 from __future__ import annotations
 
 import logging

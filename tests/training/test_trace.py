@@ -1,5 +1,5 @@
 """Trace and chat wrappers: hostile text never raises and round-trips, each text is stored once,
-and a torn line left by a crash disappears when the run resumes (issue 13, items 5 and 13)."""
+and a torn line left by a crash disappears when the run resumes."""
 from __future__ import annotations
 
 import json

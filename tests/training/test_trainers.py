@@ -21,7 +21,7 @@ def test_grpo_single_turn_logs_reward_components_and_callback(reach, tiny, tmp_p
                          callback_n=2, callback_max_tokens=8, save=False)
     keys = _keys(trainer.state.log_history)
     for kind in ("binary", "partial", "format"):
-        assert f"rewards/kumo_{kind}/mean" in keys
+        assert f"rewards/puzzle_{kind}/mean" in keys
     # TRL's log_metric hook carries the count of failed scorings (none here)
     assert [h["rewards/scoring_errors"] for h in trainer.state.log_history if "rewards/scoring_errors" in h] == [0.0, 0.0]
     assert {"kumo_eval/success", "kumo_eval/parse_error", "kumo_eval/truncated", "kumo_eval/tokens"} <= keys
@@ -38,7 +38,7 @@ def test_grpo_multi_turn_rollouts(reach, tiny, tmp_path):
                          num_generations=2, prompts_per_step=1, max_completion_length=24, max_turn_tokens=6,
                          save=False)
     keys = _keys(trainer.state.log_history)
-    assert "rewards/kumo_binary/mean" in keys and trainer.state.global_step == 2
+    assert "rewards/puzzle_binary/mean" in keys and trainer.state.global_step == 2
 
 
 def test_sft_on_golden_trajectories_with_assistant_only_loss(reach, tiny, tmp_path):

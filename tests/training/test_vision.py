@@ -134,7 +134,7 @@ def test_trl_vlm_grpo_and_sft_on_image_records(tmp_path):
                                        num_generations=2, max_completion_length=8, **common))
     calls = count_images(grpo)
     grpo.train()
-    assert sum(calls) >= 4 and "rewards/kumo_binary/mean" in grpo.state.log_history[0]
+    assert sum(calls) >= 4 and "rewards/puzzle_binary/mean" in grpo.state.log_history[0]
     sft = SFTTrainer(model=path, train_dataset=ds, processing_class=processor,
                      args=SFTConfig(output_dir=str(tmp_path / "s"), per_device_train_batch_size=2, max_length=None,
                                     **common))

@@ -55,7 +55,7 @@ def _closed_rules(own: dict, discharge: set) -> dict:
 
 def generic_rules(solution: set, negative: set = frozenset(), clues: set = frozenset(), counts: set = frozenset(),
                   cand: bool = False) -> dict:
-    """The generic rule table of reasoning_graphs.md §6 ("Other puzzles") for the given kinds."""
+    """The generic rule table of docs/specs/reasoning_graphs.md §6 ("Other puzzles") for the given kinds."""
     cands = frozenset({"Cand"}) if cand else frozenset()
     rules = {
         "R_CLUE_STATED": frozenset(clues),

@@ -1,4 +1,4 @@
-"""Dominosa: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Dominosa: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Domino{cells}`` / ``NotDomino{cells}`` (solution: the two adjacent cells are, or are
 not, one domino; C* = one Domino per domino), ``Number{r,c,n}`` (clue), ``Contradiction``.

@@ -1,4 +1,4 @@
-"""Filling: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Filling: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Cell{r,c,v}`` / ``NotCell{r,c,v}`` (solution; C* = every cell), ``Given{r,c,v}`` (clue:
 a given digit), ``Cand`` (state), ``Contradiction``.

@@ -1,4 +1,4 @@
-"""Galaxies: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Galaxies: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``InRegion{r,c,dot}`` (cell (r, c) lies in the region of dot index ``dot``; C* = one per
 cell), ``SameRegion{a,b}`` / ``DiffRegion{a,b}`` (two cells ``[r, c]``, ``a < b``) as solution

@@ -1,4 +1,4 @@
-"""Keen (KenKen): grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Keen (KenKen): docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Cell{r,c,v}`` / ``NotCell{r,c,v}`` (solution; C* = every cell), ``Cage{cells,op,target}``
 (clue: the cage's cells, its operation ``+ x - /`` and its target), ``Cand`` (state),

@@ -1,4 +1,4 @@
-"""Light Up: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Light Up: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Light{r,c}`` / ``NoLight{r,c}`` (solution; C* = the lights), ``Black{r,c,n}`` (clue:
 ``n`` the number on a numbered black cell, null for a plain one), ``Needs{r,c,n}`` (state: the

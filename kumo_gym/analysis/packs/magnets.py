@@ -1,4 +1,4 @@
-"""Magnets: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Magnets: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Pole{r,c,v}`` (solution: v 1 for +, -1 for -, 0 blank; C* = the cells with v != 0) and
 ``NotPole{r,c,v}`` (the cell does not hold v), ``Count{axis,index,sign,n}`` and ``Slot{cells}``

@@ -1,4 +1,4 @@
-"""Mosaic: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Mosaic: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Black{r,c}`` / ``White{r,c}`` (solution; C* = the black cells; the answer writes 1 for
 black and 2 for white), ``Clue{r,c,n}`` (clue), ``Needs{r,c,n}`` (state: the clue at (r, c)

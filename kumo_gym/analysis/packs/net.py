@@ -1,4 +1,4 @@
-"""Net: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Net: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``TileDirs{r,c,dirs}`` (the solved tile's pipe directions in URDL order; C* = one per
 cell), ``Link{a,b,on}`` (two neighbouring cells ``[r, c]``, ``a < b``, joined by a pipe or not)

@@ -1,4 +1,4 @@
-"""Pattern (nonogram): grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Pattern (nonogram): docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Black{r,c}`` / ``White{r,c}`` (solution; C* = the black cells; the answer writes 1 for
 black and 0 for white), ``LineClue{axis,index,runs}`` (clue: the runs of a row or column, in

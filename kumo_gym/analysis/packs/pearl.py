@@ -1,4 +1,4 @@
-"""Pearl: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Pearl: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Edge{a,b,on}`` (solution: the loop joins the two neighbouring cells, or not; C* = every
 edge of the loop with on=true), ``OnPath{r,c}`` / ``OffPath{r,c}`` (solution: the cell is on the

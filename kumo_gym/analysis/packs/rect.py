@@ -1,4 +1,4 @@
-"""Rectangles: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Rectangles: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Rect{r0,c0,r1,c1}`` (corners inclusive; C* = one per rectangle of the solution),
 ``NotRect`` (that rectangle is not one of the solution's),

@@ -1,4 +1,4 @@
-"""Signpost: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Signpost: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Cell{r,c,v}`` / ``NotCell{r,c,v}`` (solution; C* = every cell), ``Given{r,c,v}`` and
 ``Arrow{r,c,dir}`` (clues: ``dir`` one of N, NE, E, SE, S, SW, W, NW), ``Cand`` (state),

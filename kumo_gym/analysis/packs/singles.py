@@ -1,4 +1,4 @@
-"""Singles: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Singles: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Black{r,c}`` / ``White{r,c}`` (solution; C* = the black cells; the answer writes -1 for
 black and the cell's own number for white), ``Number{r,c,n}`` (clue: the number printed in a

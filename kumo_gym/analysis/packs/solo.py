@@ -1,4 +1,5 @@
-"""Sudoku (Tatham's Solo): the exact pack of reasoning_graphs.md §6 ("Sudoku"); grid_puzzles.md §7.
+"""Sudoku (Tatham's Solo): the exact pack of docs/specs/reasoning_graphs.md §6 ("Sudoku"); docs/specs/grid_puzzles.md
+§7.
 
 Claims: ``Assign{r,c,d}`` (solution; C* = all n² cells), ``Given``/``UnitHas`` (clues),
 ``Cand``, ``UnitMissing``, ``UnitPlaces`` (state), ``Contradiction``. Box index
@@ -138,7 +139,7 @@ def _last_token(s: str, before: int, n: int) -> int | None:
 
 
 def boxes(n: int, box_w: int, box_h: int) -> list[list[tuple[int, int]]]:
-    """The cells of each box, boxes numbered row-major (grid_puzzles.md §5 "Solo")."""
+    """The cells of each box, boxes numbered row-major (docs/specs/grid_puzzles.md §5 "Solo")."""
     per_row = n // box_w
     return [[((b // per_row) * box_h + i, (b % per_row) * box_w + j) for i in range(box_h) for j in range(box_w)]
             for b in range(n)]

@@ -1,10 +1,10 @@
-"""Tents: the exact pack of reasoning_graphs.md §6 ("Tents"); grid_puzzles.md §5, §7.
+"""Tents: the exact pack of docs/specs/reasoning_graphs.md §6 ("Tents"); docs/specs/grid_puzzles.md §5, §7.
 
 Claims: ``Tree``/``Quota`` (clues), ``Tent``/``NotTent`` (solution; C* = one ``Tent`` per tent),
 ``Remaining``, ``TreeCandidate``, ``LineCandidates`` (state), ``Contradiction``. The reader is
 hand-tuned (hand-labelled fixtures in ``tests/analysis/fixtures``); ``choose_rule`` applies the
-NotTent tie-breaks of §6. The deduction model: one variable per non-tree cell, the line counts,
-"every tree has a tent next to it", "tents never touch" and "a tent needs a tree next to it".
+NotTent tie-breaks of docs/specs/grid_puzzles.md §6. The deduction model: one variable per non-tree cell, the line
+counts, "every tree has a tent next to it", "tents never touch" and "a tent needs a tree next to it".
 """
 from __future__ import annotations
 
@@ -157,7 +157,7 @@ class TentsPack(Pack):
     reader_class = TentsReader
 
     def rule_for(self, kind: str, kinds: set, output: tuple, inputs: list[tuple]) -> str | None:
-        """§6 "Tents": the rule for the output kind, with the NotTent tie-breaks in order."""
+        """docs/specs/grid_puzzles.md §6 "Tents": the rule for the output kind, with the NotTent tie-breaks in order."""
         if kind == "NotTent":
             zero_line = any(c[0] in ("Quota", "Remaining") and json.loads(c[1]).get(
                 "tents" if c[0] == "Quota" else "remaining") == 0 for c in inputs)

@@ -1,4 +1,4 @@
-"""Towers (skyscrapers): grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Towers (skyscrapers): docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Cell{r,c,v}`` / ``NotCell{r,c,v}`` (solution; C* = every cell), ``Given{r,c,v}`` and
 ``EdgeClue{side,index,n}`` (clues: ``side`` is where the clue stands, TOP/BOTTOM for columns,

@@ -1,4 +1,4 @@
-"""Train Tracks: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Train Tracks: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Edge{a,b,on}`` (solution: the track joins the two neighbouring cells, or not; C* = every
 edge of the track with on=true, the two border ends included as edges to the off-grid cells

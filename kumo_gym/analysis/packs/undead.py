@@ -1,4 +1,4 @@
-"""Undead: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Undead: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Monster{r,c,t}`` (solution, t G/V/Z; C* = every cell without a mirror) and
 ``NotMonster{r,c,t}`` (the cell does not hold t), ``Mirror{r,c,kind}``, ``Total{t,n}`` and

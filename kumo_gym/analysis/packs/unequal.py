@@ -1,4 +1,5 @@
-"""Unequal (Futoshiki, and Adjacent mode): grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Unequal (Futoshiki, and Adjacent mode): docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other
+puzzles".
 
 Claims: ``Cell{r,c,v}`` / ``NotCell{r,c,v}`` (solution; C* = every cell), ``Given{r,c,v}``,
 ``Greater{a,b}`` (a sign: cell ``a`` holds the larger number) and ``Adj{a,b}`` (Adjacent mode:

@@ -1,4 +1,4 @@
-"""Unruly: grid_puzzles.md §5, §7; reasoning_graphs.md §6 "Other puzzles".
+"""Unruly: docs/specs/grid_puzzles.md §5, §7; docs/specs/reasoning_graphs.md §6 "Other puzzles".
 
 Claims: ``Black{r,c}`` / ``White{r,c}`` (solution; C* = the black cells; the answer writes 1 for
 black and 0 for white), ``Given{r,c,v}`` (clue: a given cell, v 1 black or 0 white),
@@ -30,7 +30,7 @@ class UnrulyPack(Pack):
     def deduction_model(self, instance: Any) -> Model:
         grid, H, W = state_grid(instance)
         cons = []
-        for axis, i, line in lines(H, W):
+        for _axis, _index, line in lines(H, W):
             half = len(line) // 2
             cons.append(Constraint(tuple(line), lambda vals, half=half: sum(v == BLACK for v in vals) == half,
                                    reason="every line is half black", name="balance"))

@@ -1,4 +1,4 @@
-"""The logic-grid clue language: parser, interpreter, clue application, oracle (spec finereason.md §3).
+"""The logic-grid clue language: parser, interpreter, clue application, oracle (docs/specs/finereason.md §3).
 
 Clue conditions are read by a tokenizer and a recursive-descent parser; nothing is ever passed
 to ``eval``::
@@ -15,8 +15,8 @@ exact :class:`~fractions.Fraction` values read through their shortest decimal te
 floating point never decides a clue.
 
 :func:`clue_holds` is the scalar reference interpreter. Applying a clue (a tree edge) has two
-semantics: ``canonical`` (§3: place the clue's unplaced mentioned values in distinct empty rows)
-and ``finereason``, the compat mode that accepts every transition of the reference builder
+semantics: ``canonical`` (docs/specs/finereason.md §3: place the clue's unplaced mentioned values in distinct empty
+rows) and ``finereason``, the compat mode that accepts every transition of the reference builder
 (every quoted string and integer token in a domain is mentioned; two values of one column may
 share a row, the later overwriting the earlier; the union over both placement orders). The label
 oracle :func:`solvable_table` counts completions with the vectorised column search of
@@ -214,7 +214,7 @@ def parse_clue(text: str):
 
 # ---- the scalar interpreter (the reference semantics) -------------------------------------------
 class _Fail(Exception):
-    """An evaluation error: the whole clue is False (§3)."""
+    """An evaluation error: the whole clue is False (docs/specs/finereason.md §3)."""
 
 
 def equal(a, b) -> bool:
@@ -234,7 +234,7 @@ class Table:
         self.rows = [[as_value(x) for x in row] for row in table[1:]]
 
     def row_of(self, key):
-        """The first row (top-down) holding ``key`` in any cell (§3)."""
+        """The first row (top-down) holding ``key`` in any cell (docs/specs/finereason.md §3)."""
         for i, row in enumerate(self.rows):
             if any(equal(x, key) for x in row):
                 return i
@@ -301,7 +301,7 @@ def _truth(v) -> bool:
 
 
 def clue_holds(condition: str | tuple, table) -> bool:
-    """Evaluate a clue on a table; any evaluation failure makes it False (§3)."""
+    """Evaluate a clue on a table; any evaluation failure makes it False (docs/specs/finereason.md §3)."""
     node = parse_clue(condition) if isinstance(condition, str) else condition
     t = table if isinstance(table, Table) else Table(table)
     try:
@@ -331,7 +331,8 @@ def _domain_column(data: dict, value, preferred: str | None = None) -> int | Non
 
 
 def _literals(node, out: list):
-    """Canonical mentions (§3): ``r(...)`` keys and direct operands of ==/!= opposite a cell."""
+    """Canonical mentions (docs/specs/finereason.md §3): ``r(...)`` keys and direct operands of ==/!= opposite a
+    cell."""
     kind = node[0]
     if kind == "cell":
         out.append((node[1], None))
@@ -386,7 +387,7 @@ def _mentions_cached(key: str, condition: str, semantics: str) -> tuple:
 
 
 def mentioned_values(data: dict, condition: str, semantics: str = "canonical") -> list[tuple[int, object]]:
-    """The clue's mentioned values as ``(column, value)`` pairs (§3)."""
+    """The clue's mentioned values as ``(column, value)`` pairs (docs/specs/finereason.md §3)."""
     key = json.dumps({"initial": data["initial"][:1], "domains": data["domains"]})
     return list(_mentions_cached(key, condition, semantics))
 
@@ -397,7 +398,7 @@ def placed(table, j: int, x) -> bool:
 
 
 def apply_clue(data: dict, table, clue_id: str, semantics: str = "canonical") -> list[list]:
-    """The child tables of applying clue ``clue_id`` to ``table`` (§3), in canonical order.
+    """The child tables of applying clue ``clue_id`` to ``table`` (docs/specs/finereason.md §3), in canonical order.
 
     Canonical: each unplaced mentioned value goes into an empty cell of its column, distinct
     values of one column into distinct rows. Compat (``finereason``): rows may coincide, the
@@ -431,7 +432,7 @@ def apply_clue(data: dict, table, clue_id: str, semantics: str = "canonical") ->
 def forced_closure(data: dict, table) -> list:
     """Fill every column that has one empty cell and one unused value, until none is left.
 
-    The reference builder applied this to its explored children (spec §3, compat mode).
+    The reference builder applied this to its explored children (docs/specs/finereason.md §3, compat mode).
     """
     t = [list(r) for r in table]
     changed = True

@@ -149,7 +149,7 @@ def _cell(key, col: str) -> str:
 
 
 def condition(kind: str, slots: dict, header: list) -> str:
-    """The clue-language condition of a clue (spec finereason.md §3)."""
+    """The clue-language condition of a clue (docs/specs/finereason.md §3)."""
     (ja, va) = slots["A"]
     if kind in ("either", "neither"):
         (jb, vb), (jc, vc) = slots["B"], slots["C"]

@@ -1,4 +1,4 @@
-"""Graph colouring as a FineReason puzzle tree (spec finereason.md §2, row "Graph colouring").
+"""Graph colouring as a FineReason puzzle tree (docs/specs/finereason.md §2, row "Graph colouring").
 
 State: a list of n colours, 0 = uncoloured; the root colours vertex 0 with 1. Tree edge: colour
 the lowest-index uncoloured vertex with c = 1..min(k, max_used + 1), skipping colours of its

@@ -1,4 +1,4 @@
-"""Balanced item sets and GRPO/SFT training data for FineReason (spec finereason.md §4, §8).
+"""Balanced item sets and GRPO/SFT training data for FineReason (docs/specs/finereason.md §4, §8).
 
 * :func:`sample_items` - ``n`` items of one puzzle, exactly balanced between Solvable and
   Unsolvable and reproducible from ``seed`` (item seeds come from hashing, never seed + index).
@@ -51,7 +51,7 @@ def export_training(n: int = 1000, *, sc_fraction: float = 0.5, puzzles=("sudoku
                     seed: int = 0, split: str = "train", difficulty: str = "normal", format: str = "records",
                     path: str | Path | None = None, max_prompt_chars: int | None = None,
                     allow_reference: bool = False, items: list[dict] | None = None):
-    """Mixed SC/ST training rows (spec §8): ``{prompt, task, puzzle, answer, reward_fn, env_id,
+    """Mixed SC/ST training rows (docs/specs/finereason.md §8): ``{prompt, task, puzzle, answer, reward_fn, env_id,
     instance, meta}``.
 
     ``sc_fraction`` is the share of state-checking rows (the paper's 1:1 is 0.5); puzzles are

@@ -1,11 +1,11 @@
-"""Game of 24 as a FineReason puzzle tree (spec finereason.md §2, row "Game of 24").
+"""Game of 24 as a FineReason puzzle tree (docs/specs/finereason.md §2, row "Game of 24").
 
 State: a list of expression strings; the root is the four numbers. Tree edge: for pairs i < j in
 order, then ``+``, ``-`` (bigger minus smaller by value; on a tie e_i first), ``*``, ``/`` (bigger
 over smaller, only when the division is exact and the divisor is not 0), the new expression is
 put first and the rest keep their order; identical sibling lists appear once. Label: some leaf
 below equals 24 in this integer tree; the generator also checks that an unrestricted rational
-search agrees (§2) and skips number sets where it does not.
+search agrees (docs/specs/finereason.md §2) and skips number sets where it does not.
 
 Expressions are read by :func:`parse_expr`, a tokenizer and recursive-descent parser over
 integers, ``+ - * /`` (also ``x``, ``×``, ``÷``, ``−``) and parentheses, with exact
@@ -177,7 +177,7 @@ def expr_value(text: str) -> Fraction:
 
 # ---- the tree ------------------------------------------------------------------------------
 def combine(a: str, va: Fraction, b: str, vb: Fraction) -> list[str]:
-    """The canonical child expressions of the pair (a, b), a first (spec §2)."""
+    """The canonical child expressions of the pair (a, b), a first (docs/specs/finereason.md §2)."""
     out = [f"({a} + {b})"]
     out.append(f"({a} - {b})" if va >= vb else f"({b} - {a})")
     out.append(f"({a} * {b})")
@@ -351,7 +351,8 @@ class Game24Rules(PuzzleRules):
                 tree = parse_expr(str(e))
             except ParseError as err:
                 raise ValueError(str(err)) from None
-            if len(leaves(tree)) > 4:  # written back as text, it must parse again (issue 13)
+            # written back as text, the state must parse again: a state of more than four numbers would not
+            if len(leaves(tree)) > 4:
                 raise ValueError(f"expression {str(e)[:40]!r} uses more than the four numbers")
             out.append(to_text(tree))
         return out

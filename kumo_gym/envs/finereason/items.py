@@ -1,4 +1,4 @@
-"""FineReason items: sampled from our puzzles or read from the reference files (spec §4, §9).
+"""FineReason items: sampled from our puzzles or read from the reference files (docs/specs/finereason.md §4, §9).
 
 An item is one node of a puzzle tree with the history a prompt shows. As Instance data::
 
@@ -32,7 +32,7 @@ RULES: dict[str, PuzzleRules] = {"sudoku": sudoku.RULES, "coloring": coloring.RU
                                  "game24": game24.RULES, "logicgrid": logicgrid.RULES}
 LOADERS = {name: rules.load_question for name, rules in RULES.items()}
 
-#: named tolerances for the reference data (spec §9, "Defects to tolerate")
+#: named tolerances for the reference data (docs/specs/finereason.md §9, "Defects to tolerate")
 DEFECTS = {
     "stale_unsolvable_child": "the reference explored child is not a one-move child of current; ours is shown",
     "uc_not_single_clue_child": "the reference explored child is a child only under the compat semantics of the "
@@ -57,12 +57,12 @@ def rules_for(puzzle: str, params: dict | None = None) -> PuzzleRules:
 
 
 def label_of(puzzle: str, data: dict, state) -> str:
-    """The label of ``state`` (spec §2): the one oracle call of the whole family."""
+    """The label of ``state`` (docs/specs/finereason.md §2): the one oracle call of the whole family."""
     return SOLVABLE if RULES[puzzle].solvable(data, state) else UNSOLVABLE
 
 
 def history_depths(puzzle: str, depth: int) -> list[int]:
-    """The ancestor depths a prompt shows (§5): S(0), S(i-2), S(i-1) or the whole path."""
+    """The ancestor depths a prompt shows (docs/specs/finereason.md §5): S(0), S(i-2), S(i-1) or the whole path."""
     if puzzle in ("sudoku", "coloring"):
         return sorted({0, max(0, depth - 2), depth - 1})
     return list(range(depth))

@@ -1,4 +1,5 @@
-"""Logic grid puzzles as a FineReason puzzle tree (spec finereason.md §2 row "Logic grid", §3).
+"""Logic grid puzzles as a FineReason puzzle tree (docs/specs/finereason.md §2 row "Logic grid",
+docs/specs/finereason.md §3).
 
 State: a table (header row of category names, one row per entity, first column pre-filled, ``''``
 = empty) together with the clues applied so far. Tree edge: apply one clue that has not been
@@ -46,7 +47,7 @@ def clue_order(data) -> list[str]:
 
 
 class LogicGridRules(PuzzleRules):
-    """The grid rules under one clue semantics (``canonical`` or ``finereason``, spec §3)."""
+    """The grid rules under one clue semantics (``canonical`` or ``finereason``, docs/specs/finereason.md §3)."""
 
     name = "logicgrid"
     min_depth = 1
@@ -156,7 +157,7 @@ class LogicGridRules(PuzzleRules):
                         out.append(("keeps_filled", moved))
                         break
             # a second clue applied in the same move
-            for cid2, kid2 in self.children(data, kid):
+            for _cid2, kid2 in self.children(data, kid):
                 written = {(jj, format_value(kid2["table"][ii][jj])) for ii in range(1, len(t))
                            for jj in range(1, len(t[0])) if kid2["table"][ii][jj] != pt[ii][jj]}
                 if kid2["table"] != t and all(written != self._todo(data, pt, c) for c in unapplied):

@@ -1,4 +1,4 @@
-"""FineReason parameters, declared once (issue 21; :mod:`kumo_gym.core.params`).
+"""FineReason parameters, declared once (:mod:`kumo_gym.core.params`).
 
 ``puzzle`` chooses the tree; each puzzle has its own size parameters, whose per-preset values
 are data on the puzzle's rules class (``SudokuRules.presets`` ...). A size parameter of another
@@ -41,9 +41,9 @@ class PuzzleParams(Params):
     n_categories: int = param(None, kind=int, lo=2, hi=4,
                               doc="logicgrid: categories, the numeric first one included (3 / 3 / 3)")
     grid_semantics: str = param(None, kind=str, choices=SEMANTICS,
-                                doc="logicgrid: how a clue is applied: 'canonical' (default, spec §3) or "
-                                    "'finereason' (the reference builder's compat semantics, which accepts every "
-                                    "reference transition)")
+                                doc="logicgrid: how a clue is applied: 'canonical' (default, "
+                                    "docs/specs/finereason.md §3) or 'finereason' (the reference builder's compat "
+                                    "semantics, which accepts every reference transition)")
 
     def check(self) -> PuzzleParams:
         for puzzle, names in PUZZLE_ONLY.items():

@@ -1,4 +1,4 @@
-"""Sudoku as a FineReason puzzle tree (spec finereason.md §2, row "Sudoku 9x9").
+"""Sudoku as a FineReason puzzle tree (docs/specs/finereason.md §2, row "Sudoku 9x9").
 
 State: a 9x9 list of ints, 0 = empty. Tree edge: fill the first empty cell in row-major order with
 1..9 ascending, skipping values that clash in the row, column or box. Label oracle: a bitmask
@@ -93,7 +93,7 @@ class SudokuRules(PuzzleRules):
         return empties - 1
 
     def label_depths(self, data, label, unsolvable_mode, require_explored_child=True):
-        """Exact feasible depths (§4): the solvable path of a unique puzzle is a single line.
+        """Exact feasible depths (docs/specs/finereason.md §4): the solvable path of a unique puzzle is a single line.
 
         Solvable: path nodes with an unsolvable child. Unsolvable (``first_wrong_step``): depths
         whose path parent has an unsolvable child (with a child of its own when required).

@@ -1,4 +1,4 @@
-"""The FineReason tasks: state checking, state transition and the tree walk (spec finereason.md §4-§7).
+"""The FineReason tasks: state checking, state transition and the tree walk (docs/specs/finereason.md §4-§7).
 
 * :class:`StateCheckingTask` (``kumo_gym/FineReasonStateChecking-v0``),
 * :class:`StateTransitionTask` (``kumo_gym/FineReasonStateTransition-v0``),
@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError
 from ...core.extract import boxed_contents, normalize_quotes, tail
 from ...core.instance import Instance
@@ -69,6 +69,45 @@ def _explored_shown(instance) -> tuple[Any, Any]:
     if ref is not None and _options(instance).get("faithful_labels"):
         return ref["state"], ref.get("clue")
     return item.get("explored"), item.get("explored_clue")
+
+
+def changed_cells(before, after, limit: int = 50) -> list[tuple[list[int], Any, Any]]:
+    """Where the visible state ``after`` differs from ``before``: ``(index, old, new)`` for each
+    differing entry of two lists of the same shape (a Sudoku cell ``[r, c]``, a vertex ``[v]``, a
+    table cell); empty when the shapes differ (Game of 24's shorter list)."""
+    out: list = []
+
+    def walk(a, b, at):
+        if len(out) >= limit:
+            return
+        if isinstance(a, list) and isinstance(b, list):
+            if len(a) == len(b):
+                for i, (x, y) in enumerate(zip(a, b)):
+                    walk(x, y, at + [i])
+            return
+        if a != b:
+            out.append((at, a, b))
+
+    if isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        walk(before, after, [])
+    return out
+
+
+def move_picture(rules, data, shown, current, refused=None, heading: str = "State") -> AnswerPicture:
+    """A FineReason state as text, with the cells a move changes from ``current`` listed and
+    marked: the submitted state's own changes, or those of the ``refused`` move."""
+    text = f"{heading} =\n{_format_any(rules, data, shown)}"
+    moved = shown if refused is None else refused
+    if refused is not None:
+        text += f"\nRefused move: Next state: {format_value(refused) if isinstance(refused, list) else refused!r}"
+    changes = changed_cells(current, moved)
+    if changes:
+        text += "\n" + ("The refused move changes" if refused is not None else "Changed from the current state") + ": "
+        text += "; ".join(f"{tuple(at)} {old!r} -> {new!r}" for at, old, new in changes[:12])
+    marks = [{"what": "cell", "at": at, "first": i == 0, "old": old, "new": new} for i, (at, old, new) in enumerate(changes)]
+    caption = f"{heading}, as text" + ("; the refused move's changes are listed." if refused is not None else
+                                       "; the cells that differ from the current state are listed." if changes else ".")
+    return AnswerPicture(text=text, marks=marks, caption=caption)
 
 
 def _format_any(rules, data, state) -> str:
@@ -132,7 +171,8 @@ def validate_puzzle_fields(item: dict) -> None:
 
 
 def validate_item(item: dict) -> None:
-    """Every field of a state-checking / state-transition item (spec §4), naming the first bad one."""
+    """Every field of a state-checking / state-transition item (docs/specs/finereason.md §4), naming the first bad
+    one."""
     validate_puzzle_fields(item)
     puzzle, data = item["puzzle"], item["puzzle_data"]
     rules = rules_for(puzzle)
@@ -205,6 +245,13 @@ class FineReasonTask(Task):
     def validate_instance(self, instance: Instance) -> None:
         validate_item(instance.data)
 
+    def render(self, instance: Instance, state: Any = None) -> str:
+        """The current state of the item (its label is the answer, so it is not shown)."""
+        item = instance.data
+        rules = rules_for(item["puzzle"], _options(instance))
+        return (f"{TITLES[item['puzzle']]}, current state S({item['depth']}) =\n"
+                f"{_format_any(rules, item['puzzle_data'], rules.visible(item['current']))}")
+
     def record_fields(self, instance: Instance) -> dict:
         item = instance.data
         return {"puzzle": item.get("puzzle"), "label": item.get("label"), "depth": item.get("depth")}
@@ -241,7 +288,7 @@ class StateCheckingTask(FineReasonTask):
     ## Description
     One node of a puzzle tree (Sudoku, graph colouring, Game of 24 or a logic grid puzzle) is
     shown with the first of its children that is known to be unsolvable. The model decides
-    whether the current state can still be completed to a valid solution (spec finereason.md §5).
+    whether the current state can still be completed to a valid solution (docs/specs/finereason.md §5).
     Labels come from exact oracles, also for rows replayed from the reference files (their
     stored label is never read), and a replayed row shows its own states.
 
@@ -292,8 +339,8 @@ class StateCheckingTask(FineReasonTask):
         return "\n\n".join(p for p in parts if p)
 
     def parse(self, text: str) -> str:
-        """``A`` (Solvable) or ``B`` (Unsolvable), spec §6: the last ``Answer:``, then ``\\boxed{}``,
-        then the last bare ``(A)``/``(B)`` (not a mere listing of both options). An answer that names
+        """``A`` (Solvable) or ``B`` (Unsolvable), docs/specs/finereason.md §6: the last ``Answer:``, then
+        ``\\boxed{}``, then the last bare ``(A)``/``(B)`` (not a mere listing of both options). An answer that names
         both options is unreadable. Linear in the text: each marker is followed a few dozen characters."""
         region = tail(normalize_quotes(text))
         for m in reversed(list(self._MARKER.finditer(region))):
@@ -376,7 +423,7 @@ class StateCheckingTask(FineReasonTask):
 
 
 # ---- state transition -----------------------------------------------------------------------------
-#: FineReason's names of the judge's categories (spec §7)
+#: FineReason's names of the judge's categories (docs/specs/finereason.md §7)
 ERROR_NAMES = {"correct": "correct", "unsolvable_child": "unsolvable_child", "dead_child": "unsolvable_child",
                "invalid_move": "invalid_move", "no_change": "sibling", "sibling": "sibling",
                "forward": "backtracking_failure", "backtracking_failure": "backtracking_failure",
@@ -399,21 +446,21 @@ class StateTransitionTask(FineReasonTask):
     ## Description
     The prompt shows the puzzle, the history of states with their true labels (``S(j)``,
     ``L(j)``), the current state with its label and an explored child known to be unsolvable
-    (spec finereason.md §5). At a solvable state the model must make a forward move that is not
+    (docs/specs/finereason.md §5). At a solvable state the model must make a forward move that is not
     the explored child; at an unsolvable state it must go back to the parent.
 
     ## Answer
     A final line ``Next state: <state>`` with the state as a Python list in the prompt's format.
     The last list after the last ``Next state:`` is read (without the marker, the last list).
 
-    ## Judging (§7)
+    ## Judging (docs/specs/finereason.md §7)
     Solvable: with ``transition_reward='lenient'`` (the paper's rule, default) any legal one-move
     child other than the explored child is right, solvable or not; with ``'strict'`` only a move
     to a solvable child is. Unsolvable: exactly the parent. ``details["error"]`` is one of
     ``correct``, ``unsolvable_child``, ``invalid_move``, ``multiple_moves``, ``sibling``,
     ``backtracking_failure``, ``parse_error``; ``details["category"]`` gives the finer category
-    of §7, ``details["reason"]`` the sub-reason of an invalid move, ``details["rule"]`` the rule
-    broken; ``child_solvable`` and ``st_strict_correct`` say whether a right move was also a
+    of docs/specs/finereason.md §7, ``details["reason"]`` the sub-reason of an invalid move, ``details["rule"]`` the
+    rule broken; ``child_solvable`` and ``st_strict_correct`` say whether a right move was also a
     strictly right one.
     """
 
@@ -436,7 +483,8 @@ class StateTransitionTask(FineReasonTask):
         parts.append("Moves:\n- Forward: " + rules.move_rule + "\n- Backward: " + rules.backward_rule +
                      f"\nIf S({i}) is {yes}, make a forward move that keeps the puzzle solvable; the explored state "
                      f"S({i + 1}) is {no}, so do not choose it. If S({i}) is {no}, make the backward move.")
-        # faithful_labels: the reference prompts label every ancestor Solvable, even a dead one (§5)
+        # faithful_labels: the reference prompts label every ancestor Solvable, even a dead one
+        # (docs/specs/finereason.md §5)
         faithful = bool(_options(instance).get("faithful_labels"))
         lines = []
         for h in item["history"]:
@@ -461,6 +509,16 @@ class StateTransitionTask(FineReasonTask):
         value, _ = extract_state_literal(text)
         return value
 
+    def final_state(self, instance: Instance, answer) -> Any:
+        """The next state as submitted."""
+        return answer if isinstance(answer, list) else None
+
+    def state_picture(self, instance: Instance, state, verdict: dict, move=None) -> AnswerPicture:
+        item = instance.data
+        rules = rules_for(item["puzzle"], _options(instance))
+        return move_picture(rules, item["puzzle_data"], state, rules.visible(item["current"]), None,
+                            "Next state as submitted")
+
     def score(self, instance, completion, **meta):
         verdict = super().score(instance, completion, **meta)
         if isinstance(completion, str):
@@ -479,7 +537,8 @@ class StateTransitionTask(FineReasonTask):
         return opts.get("grid_semantics") == "finereason"
 
     def judge(self, instance: Instance, candidate) -> tuple[str, str | None, str | None, dict]:
-        """``(category, rule, sub_reason, extra details)`` of a visible candidate state (§7)."""
+        """``(category, rule, sub_reason, extra details)`` of a visible candidate state (docs/specs/finereason.md
+        §7)."""
         item = instance.data
         rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
         cur = item["current"]
@@ -537,8 +596,8 @@ class StateTransitionTask(FineReasonTask):
         return Verdict(status, message, details=details)
 
     def solve(self, instance: Instance):
-        """Golden move (§8): the first solvable child that changes the state and is not the explored
-        one, or the parent at an unsolvable state."""
+        """Golden move (docs/specs/finereason.md §8): the first solvable child that changes the state and is not the
+        explored one, or the parent at an unsolvable state."""
         item = instance.data
         rules, data = rules_for(item["puzzle"], _options(instance)), item["puzzle_data"]
         if item["label"] == UNSOLVABLE:
@@ -628,7 +687,7 @@ class TreeWalkTask(InteractiveTask):
     ## Description
     The episode starts at the root of a puzzle tree (an unsolved Sudoku, a graph with vertex 0
     coloured 1, four numbers, an empty logic grid). Each move writes one state: a legal forward
-    move from the current state (spec finereason.md §7, "valid child") or the previous state (a
+    move from the current state (docs/specs/finereason.md §7, "valid child") or the previous state (a
     backward move). The walk is solved when a complete valid solution is reached (grid: every
     clue applied and the table consistent with the solution; applying a clue that already holds
     leaves the table unchanged and is a move).
@@ -714,6 +773,34 @@ class TreeWalkTask(InteractiveTask):
 
     def solve(self, instance: Instance) -> list:
         return self.golden_moves(instance)
+
+    def _walk(self, instance: Instance, answer: list) -> tuple[dict, Any]:
+        """The state the walk reaches, replayed as :meth:`verify` replays it, and its first
+        illegal move (None when every move is legal)."""
+        state = self.initial_state(instance)
+        for move in answer:
+            t = self.transition(instance, state, move)
+            if t.status == "illegal_move":
+                return state, move
+            state = t.state
+            if t.status == "solved":
+                break
+        return state, None
+
+    def final_state(self, instance: Instance, answer) -> dict | None:
+        return self._walk(instance, answer)[0] if isinstance(answer, list) else None
+
+    def answer_picture(self, instance: Instance, answer, verdict: dict) -> AnswerPicture | None:
+        """The state the walk reaches, with its first illegal move's changes listed."""
+        if not isinstance(answer, list):
+            return None
+        state, bad = self._walk(instance, answer)
+        return self.state_picture(instance, state, verdict, bad)
+
+    def state_picture(self, instance: Instance, state, verdict: dict, move=None) -> AnswerPicture:
+        rules, data = self._rules(instance)
+        now = rules.visible(state["path"][-1])
+        return move_picture(rules, data, now, now, move, f"State reached (depth {len(state['path']) - 1})")
 
     def golden_moves(self, instance: Instance) -> list:
         rules, data = self._rules(instance)
@@ -826,9 +913,7 @@ class TreeWalkTask(InteractiveTask):
         return f"Current state (depth {len(state['path']) - 1}) =\n{rules.format_state(state['path'][-1])}"
 
     def render(self, instance: Instance, state: Any = None) -> str:
-        if state is None:
-            return self.prompt(instance)
-        return self.render_state(instance, state)
+        return self.render_state(instance, self.initial_state(instance) if state is None else state)
 
 
 for _task in (StateCheckingTask, StateTransitionTask, TreeWalkTask):  # the manual's preset table, from the data

@@ -1,4 +1,4 @@
-"""Reading and writing states as Python list literals, without ``eval`` (spec finereason.md §6).
+"""Reading and writing states as Python list literals, without ``eval`` (docs/specs/finereason.md §6).
 
 Models write states the way the prompts show them: ``[[5, 3, 0, ...], ...]``, ``[1, 2, 0]``,
 ``['(9 - 1)', '10', '13']`` or the same with bare expressions, and tables of quoted strings.

@@ -1,4 +1,4 @@
-"""Puzzle trees: minimal moves, labels, lazy walks and item sampling (spec finereason.md §1, §2, §4).
+"""Puzzle trees: minimal moves, labels, lazy walks and item sampling (docs/specs/finereason.md §1, §2, §4).
 
 A puzzle tree has states as nodes and one *minimal move* per edge. Each puzzle module provides a
 :class:`PuzzleRules` object: the root, the children of a state in canonical order, a label oracle
@@ -26,7 +26,7 @@ from ...core.errors import ConfigError
 SOLVABLE, UNSOLVABLE = "Solvable", "Unsolvable"
 LABELS = (SOLVABLE, UNSOLVABLE)
 
-#: the rules a forward move must keep (spec §7, "valid child"); verdicts name them by code
+#: the rules a forward move must keep (docs/specs/finereason.md §7, "valid child"); verdicts name them by code
 MOVE_RULES = {
     "changes_state": "a forward move changes the state (an unchanged logic grid counts only as the application of "
                      "a clue that already holds, and only with allow_confirming_noop)",
@@ -48,7 +48,7 @@ def every_rule(code: str) -> bool:
 @dataclass(frozen=True)
 class MoveCheck:
     """The judgement of one candidate forward move: legal (``rule is None``, ``child`` set) or the
-    broken rule's code with the finer sub-reason of spec §7 (``multiple_changes``, ...)."""
+    broken rule's code with the finer sub-reason of docs/specs/finereason.md §7 (``multiple_changes``, ...)."""
 
     rule: str | None = None
     reason: str | None = None
@@ -60,7 +60,7 @@ class MoveCheck:
 
 
 class PuzzleRules(ABC):
-    """The rules of one puzzle as a tree (spec §2). Stateless; ``data`` is the puzzle.
+    """The rules of one puzzle as a tree (docs/specs/finereason.md §2). Stateless; ``data`` is the puzzle.
 
     A *state* is JSON data. ``visible(state)`` is the part a model sees and writes (the grid
     puzzle keeps the set of applied clues beside its table; the other puzzles show everything).
@@ -72,7 +72,7 @@ class PuzzleRules(ABC):
     min_depth: ClassVar[int] = 1
     #: the words of the two labels in prompts (colouring says Colorable/Uncolorable)
     label_words: ClassVar[tuple[str, str]] = ("Solvable", "Unsolvable")
-    #: how Unsolvable items are drawn by default (§4): "first_wrong_step" or "any"
+    #: how Unsolvable items are drawn by default (docs/specs/finereason.md §4): "first_wrong_step" or "any"
     unsolvable_mode: ClassVar[str] = "any"
     #: the size parameters of this puzzle, and their values per difficulty preset
     presets: ClassVar[dict[str, dict[str, int]]] = {}
@@ -111,7 +111,7 @@ class PuzzleRules(ABC):
                       enabled: Callable[[str], bool] = every_rule, allow_noop: bool = True) -> MoveCheck:
         """Judge ``candidate`` (a visible state) as one forward move from ``parent``.
 
-        Any legal move counts, not only a tree edge (spec §7). Each rule of :data:`MOVE_RULES` is
+        Any legal move counts, not only a tree edge (docs/specs/finereason.md §7). Each rule of :data:`MOVE_RULES` is
         checked only while ``enabled(code)`` (the rule switches of the adversarial suite), so a
         switched-off rule behaves as if its check were deleted. ``allow_noop``: whether an
         unchanged state may count as a move (grids: a clue that already holds).
@@ -127,7 +127,7 @@ class PuzzleRules(ABC):
         return []
 
     def same(self, data: dict, a: Any, b: Any) -> bool:
-        """Canonical equality of two visible states (§7)."""
+        """Canonical equality of two visible states (docs/specs/finereason.md §7)."""
         return a == b
 
     @abstractmethod
@@ -169,7 +169,7 @@ class PuzzleRules(ABC):
             path.append(nxt)
         return path
 
-    # ---- prompt pieces (our own words, §5) ----------------------------------------------------
+    # ---- prompt pieces (our own words, docs/specs/finereason.md §5) --------------------------------------------------
     @abstractmethod
     def rules_text(self, data: dict) -> str:
         """The rules of the puzzle."""
@@ -183,7 +183,7 @@ class PuzzleRules(ABC):
         """The fixed puzzle data shown before the states (graph, numbers, clues ...)."""
         return ""
 
-    # ---- the reference data (spec §9) ---------------------------------------------------------
+    # ---- the reference data (docs/specs/finereason.md §9) ---------------------------------------------------------
     def load_question(self, record: dict) -> dict:
         """Puzzle data from a row of the reference data, ``{"inputs": ..., "outputs": ...}`` or the
         inputs alone (read by :meth:`from_reference`)."""
@@ -217,7 +217,7 @@ def walk(rules: PuzzleRules, data: dict, max_depth: int | None = None) -> Iterat
 
 @dataclass
 class TreeStats:
-    """Counts of a fully built tree (the numbers of spec §9)."""
+    """Counts of a fully built tree (the numbers of docs/specs/finereason.md §9)."""
 
     nodes: int = 0
     solvable: int = 0
@@ -237,7 +237,7 @@ def label_tree(rules: PuzzleRules, data: dict, max_depth: int | None = None,
     A node is Solvable iff it is a solution or one of its children is Solvable. Returns the
     counts and every node as ``(depth, state, solvable)`` in depth-first order. With
     ``max_depth`` the nodes at that depth are labelled by the oracle instead (the Game of 24
-    counts of §9 stop at depth 3). Raises ConfigError past ``max_nodes``.
+    counts of docs/specs/finereason.md §9 stop at depth 3). Raises ConfigError past ``max_nodes``.
     """
     nodes: list[list] = []  # [depth, state, solvable]
     stats = TreeStats(by_depth={})
@@ -280,7 +280,7 @@ def label_tree(rules: PuzzleRules, data: dict, max_depth: int | None = None,
     return stats, [tuple(n) for n in nodes]
 
 
-# ---- sampling (§4) ------------------------------------------------------------------------------
+# ---- sampling (docs/specs/finereason.md §4) --------------------------------------------------------------------------
 UNSOLVABLE_MODES = ("first_wrong_step", "any")
 
 
@@ -334,7 +334,7 @@ def sample_path(rules: PuzzleRules, data: dict, rng: np.random.Generator, label:
 
 
 def explored_child(rules: PuzzleRules, data: dict, state: Any) -> tuple[Any, Any] | None:
-    """The first unsolvable child in canonical order (spec §1), as ``(move_tag, child)``."""
+    """The first unsolvable child in canonical order (docs/specs/finereason.md §1), as ``(move_tag, child)``."""
     for tag, child in rules.children(data, state):
         if not rules.solvable(data, child):
             return tag, child
@@ -344,7 +344,7 @@ def explored_child(rules: PuzzleRules, data: dict, state: Any) -> tuple[Any, Any
 def sample_item(rules: PuzzleRules, data: dict, rng: np.random.Generator, label: str,
                 depth: int | None = None, unsolvable_mode: str | None = None,
                 require_explored_child: bool = True, max_tries: int = 200) -> dict | None:
-    """An item (spec §4): the path to ``current``, the true labels, the explored child.
+    """An item (docs/specs/finereason.md §4): the path to ``current``, the true labels, the explored child.
 
     ``depth=None`` draws the depth uniformly among the feasible depths on every try. Returns
     None when no node of that kind was found in ``max_tries`` random descents.

@@ -1,12 +1,12 @@
-"""Simon Tatham's grid puzzles (grid_puzzles.md): a small framework and one short module per puzzle.
+"""Simon Tatham's grid puzzles (docs/specs/grid_puzzles.md): a small framework and one short module per puzzle.
 
 Adding a grid puzzle
 ====================
 Five things, each small; ``tents.py`` (a layout-per-instance puzzle) and ``towers.py`` (a
 Latin square whose rules formula is shared by every instance of a size) are the models.
 
-1. ``kumo_gym/envs/grid/tatham/<family>.py`` -- the game-ID codec (§3-§4; a family named like a
-   Python builtin, Range, is ``range_.py``, so the package's ``range`` stays the builtin)::
+1. ``kumo_gym/envs/grid/tatham/<family>.py`` -- the game-ID codec (docs/specs/grid_puzzles.md §3-§4; a family named like
+   a Python builtin, Range, is ``range_.py``, so the package's ``range`` stays the builtin)::
 
        PARAMS = ParamFormat(("W", "H"), (Field("tatham_difficulty", "d", choices="et"),), title="Tents")
        def decode(params: dict, desc: str) -> dict: ...      # the description after ':' -> state
@@ -27,7 +27,7 @@ Latin square whose rules formula is shared by every instance of a size) are the 
    class name, unless it sets ``title``) that says only what is particular:
 
    * class attributes ``Params``, ``difficulties``
-     (the four §3 presets as a table: ``presets("W H", (4, 4), (6, 6), (8, 8), (15, 15))``),
+     (the four docs/specs/grid_puzzles.md §3 presets as a table: ``presets("W H", (4, 4), (6, 6), (8, 8), (15, 15))``),
      ``rule_codes`` (a text block: a line per rule, ``R2 no two tents touch ...``, read by
      :func:`~kumo_gym.core.task.rule_table` with the family's prefix),
      ``rules_prompt`` and ``answer_prompt`` (the prompt, in our own words, as text blocks; ``{n}``
@@ -42,8 +42,8 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      Global rules (connectivity, one loop) are a ``cuts`` callback (``geometry.connected_cuts``
      for one region of cells, ``geometry.sized_block_cuts`` for blocks as big as their label, as
      Filling, ``geometry.spanning_tree_cuts`` for links forming a tree, as Net);
-   * ``sample(rng, params) -> (state, solution)`` -- the §8 sampler: draw a solution, encode the
-     full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``; where SAT is
+   * ``sample(rng, params) -> (state, solution)`` -- the docs/specs/grid_puzzles.md §8 sampler: draw a solution, encode
+     the full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``; where SAT is
      too slow, the puzzle's own deduction solver (Tatham's way: what deduction solves is unique,
      SAT only as the fallback certificate) goes in ``deduce/<family>.py``, with a numba kernel in
      ``_<family>_kernel.py`` if it needs one (one entry point, small, so the first compile stays
@@ -59,9 +59,9 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      methods.
 
 3. One row in ``kumo_gym/core/catalog.py``: ``_grid("Tents", "tents", "one-line summary")``.
-4. Claims (§7): the puzzle's kinds in ``claims.py`` (``KINDS`` and the label functions); the
+4. Claims (docs/specs/grid_puzzles.md §7): the puzzle's kinds in ``claims.py`` (``KINDS`` and the label functions); the
    analysis packs (``kumo_gym/analysis/schema.py``) read them.
-5. Tests: ``tests/grid/test_<family>.py`` with the §5 example (parses, solves, verifies, ID
+5. Tests: ``tests/grid/test_<family>.py`` with the docs/specs/grid_puzzles.md §5 example (parses, solves, verifies, ID
    round trip), grammar errors, one test per rule code on a hand-made wrong answer, and anything
    puzzle-specific. Registering the puzzle already runs it through ``tests/grid/test_framework.py``
    (uniqueness, determinism, corruption, near misses, cheap answers, partial credit, validation,

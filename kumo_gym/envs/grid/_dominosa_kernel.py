@@ -1,4 +1,4 @@
-"""The numba kernel of Dominosa's generator (issue 14; imported on first generation only).
+"""The numba kernel of Dominosa's generator (imported on first generation only).
 
 Dominosa's rules are "exactly one" constraints over the domino slots: one slot per cell (a slot
 is in the groups of its two cells) and one slot per pair of numbers (a slot is in the group of its

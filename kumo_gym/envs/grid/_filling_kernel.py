@@ -1,5 +1,5 @@
 """The numba kernel of Filling's generator: deduction on the grid, and the givens reduced while it
-still solves the puzzle (issue 14; imported on first generation only).
+still solves the puzzle (imported on first generation only).
 
 The deduction is the core of Tatham's Filling solver (a block that must grow into a cell, his
 "forced expansion" and "critical square"), in our own words. A block is a maximal group of like

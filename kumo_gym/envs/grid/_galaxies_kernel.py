@@ -1,4 +1,4 @@
-"""The numba kernel of Galaxies' generator (issue 14/16; imported on first generation only).
+"""The numba kernel of Galaxies' generator (imported on first generation only).
 
 :func:`run` draws a random symmetric partition the way ``geometry.random_symmetric_partition``
 does (dots seeded on random free cells, at a cell's centre, on its right or lower edge or its

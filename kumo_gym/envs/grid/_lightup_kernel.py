@@ -1,4 +1,4 @@
-"""The numba kernel of Light Up's generator at Tatham's easy level (issue 14; imported on first
+"""The numba kernel of Light Up's generator at Tatham's easy level (imported on first
 generation only).
 
 Unit propagation over the CNF of :mod:`.lightup` (at most one light per stretch of white cells,

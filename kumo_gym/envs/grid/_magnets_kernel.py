@@ -1,5 +1,4 @@
-"""The numba kernel of Magnets' generator: deduction on per-cell option masks (issue 14;
-imported on first generation only).
+"""The numba kernel of Magnets' generator: deduction on per-cell option masks (imported on first generation only).
 
 Each cell keeps the set of what it may still hold (bit 1: a + pole, 2: a - pole, 4: blank). The
 rules, applied until nothing changes:

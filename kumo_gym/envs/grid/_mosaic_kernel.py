@@ -1,4 +1,4 @@
-"""The numba kernel of Mosaic's generator (issue 14; imported on first generation only).
+"""The numba kernel of Mosaic's generator (imported on first generation only).
 
 Unit propagation over the CNF of :mod:`.mosaic` (a totalizer per clue, which propagation keeps
 arc-consistent) makes exactly the deductions of one rule applied to a fixpoint: a clue whose

@@ -1,4 +1,4 @@
-"""The numba kernel of Net's generator (issue 14; imported on first generation only): a deduction
+"""The numba kernel of Net's generator (imported on first generation only): a deduction
 solver for the tile orientations, with the tree growth and repair around it (``deduce/net.py``).
 
 Tiles are 4-bit masks of their pipe ends (1 up, 2 right, 4 down, 8 left); ``nbr[4 * i + d]`` is

@@ -1,4 +1,4 @@
-"""The numba kernel of Pattern's generator: Tatham's line solver (issue 14; imported on first
+"""The numba kernel of Pattern's generator: Tatham's line solver (imported on first
 generation only).
 
 A nonogram is unique when line-by-line deduction solves it, which is how Tatham's generator
@@ -23,7 +23,7 @@ per run instead of a pass over the line per run.
 One entry point and three word helpers (the two fills, the run windows), each with an explicit
 signature and cached on disk; ordinary calls, not inlined in numba's IR, so each helper is
 compiled once: the first use in a fresh process costs the same CPU as the older kernel with the
-fills written out four times (issue 14, "cold start"; measured with an empty cache).
+fills written out four times (cold start; measured with an empty cache).
 """
 import numpy as np
 from numba import types as nt

@@ -1,4 +1,4 @@
-"""The numba kernel of Pearl's generator (issue 14; imported on first generation only): a deduction
+"""The numba kernel of Pearl's generator (imported on first generation only): a deduction
 solver for the loop (Tatham's way: pearls are removed while it still finds the loop;
 ``deduce/pearl.py`` drives it).
 

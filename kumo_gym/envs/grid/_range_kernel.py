@@ -1,4 +1,4 @@
-"""The numba kernel of Range's deduction and generator (issue 14/16; imported on first use only).
+"""The numba kernel of Range's deduction and generator (imported on first use only).
 
 Range's own deduction, in the spirit of Tatham's solver (his reasoning levels below recursion),
 over a grid of cells ``st`` (1 white, -1 black, 0 open, row-major) and the numbers ``clue``

@@ -1,4 +1,4 @@
-"""The numba kernel of Signpost's generator (issue 14; imported on first generation only).
+"""The numba kernel of Signpost's generator (imported on first generation only).
 
 Unit propagation over the CNF of :mod:`.signpost` (``x[cell, k]``: exactly one number per cell and
 one cell per number, the cell of k has a candidate for k+1 on its arrow's ray and a candidate for
@@ -21,7 +21,7 @@ Grids of at most 16 cells keep fewer givens, down to what failed-literal probing
 (:func:`_close`) is a few sweeps over the cells.
 
 Each kernel compiles on its first call (no eager signature), so a process that generates only
-small grids never compiles :func:`place`, nor one at 7x7 the probing (issue 14, "cold start");
+small grids never compiles :func:`place`, nor one at 7x7 the probing (cold start);
 both are cached on disk.
 """
 import numpy as np

@@ -1,4 +1,4 @@
-"""The numba kernel of Solo's generator (issue 14; imported on first generation only).
+"""The numba kernel of Solo's generator (imported on first generation only).
 
 Unit propagation over the CNF of :func:`.latin.latin_formula` (one-hot cells; "exactly one" per
 cell and per value of every row, column and box, which propagation keeps arc-consistent, with

@@ -1,4 +1,4 @@
-"""The numba search kernel of Solo's generator above Trivial (issue 14; imported on first use).
+"""The numba search kernel of Solo's generator above Trivial (imported on first use).
 
 :func:`minimal` reduces the givens of a solution to a minimal half-turn-symmetric set: each
 removal is tested by counting solutions up to two, with :mod:`._solo_kernel`'s two deductions
@@ -9,7 +9,7 @@ exactly the set the engine's SAT-tested ``reduce_clues`` keeps for the same remo
 no SAT call. One entry point, no allocation (the caller passes every buffer), no reference
 counting; compiled at numba's lighter level (module :mod:`._numba_light`), cached on disk.
 
-No helper (issue 21, measured with an empty cache): both deductions place a single through the
+No helper (measured with an empty cache): both deductions place a single through the
 same lines of one loop, since a placing helper, even inlined, cost about 0.14 s more first
 compile.
 """

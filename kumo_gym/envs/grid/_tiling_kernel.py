@@ -1,4 +1,4 @@
-"""The numba kernel of :func:`geometry.random_tiling` (issue 14: the walk of 25 steps per cell was a
+"""The numba kernel of :func:`geometry.random_tiling` (the walk of 25 steps per cell was a
 fifth of Magnets' generation in Python; imported on first use only).
 
 Cells hold the codes of ``CODES``; the kernel runs the walk the caller drew: at each step the 2x2

@@ -1,4 +1,4 @@
-"""The numba kernel of Towers' generator: line-by-line deduction (issue 14; imported on first
+"""The numba kernel of Towers' generator: line-by-line deduction (imported on first
 generation only).
 
 Each row and each column, with the clues at its two ends, is one constraint: its cells hold a

@@ -1,4 +1,4 @@
-"""The numba kernel of Tracks' generator (issue 14; imported on first generation only): a deduction
+"""The numba kernel of Tracks' generator (imported on first generation only): a deduction
 solver for the track, and the removal of given pieces while it still solves the puzzle (Tatham's
 way; ``deduce/tracks.py`` drives it).
 

@@ -1,5 +1,5 @@
-"""The numba kernel of Undead's Easy generator: bounds deduction on per-cell monster masks (issue
-14; imported on first generation only).
+"""The numba kernel of Undead's Easy generator: bounds deduction on per-cell monster masks
+(imported on first generation only).
 
 Each cell without a mirror keeps the monsters it may still hold (bit 1: ghost, 2: vampire, 4:
 zombie). Every clue is a count over entries (a cell and the monsters that count there): a sight

@@ -1,5 +1,5 @@
 """The numba kernel of Unequal's generator: Latin-square and inequality deduction on candidate
-masks, and a search that counts solutions up to a limit (issue 14; imported on first generation
+masks, and a search that counts solutions up to a limit (imported on first generation
 only).
 
 Each cell keeps the values it may still hold as a bit mask (bit v - 1 for value v). The rules,

@@ -1,4 +1,4 @@
-"""The numba kernel of Unruly's generator (issue 14; imported on first generation only).
+"""The numba kernel of Unruly's generator (imported on first generation only).
 
 Unit propagation over the CNF of :mod:`.unruly` (three-cell clauses and a sequential counter per
 line, which propagation keeps arc-consistent) makes exactly two deductions, applied here on the

@@ -1,4 +1,4 @@
-"""Grid answers as text (grid_puzzles.md §1): reading the last ``[[...]]`` grid of a completion
+"""Grid answers as text (docs/specs/grid_puzzles.md §1): reading the last ``[[...]]`` grid of a completion
 in linear time, normalising cells, and writing the canonical answer and state JSON."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import numpy as np
 from ...core.errors import ParseError
 from ...core.extract import MAX_SCAN, answer_regions, balanced_spans, normalize_quotes, tail, unclosed_open
 
-# ---- answer parsing (§1) -------------------------------------------------------------------
+# ---- answer parsing (docs/specs/grid_puzzles.md §1) ------------------------------------------------------------------
 _TOKEN = re.compile(r"""\s*(?:(\[)|(\])|(,)|"((?:[^"\\\n]|\\.){0,64})"|'([^'\n]{0,64})'|([^\s\[\],"']{1,64}))""")
 _INT = re.compile(r"[+-]?\d{1,9}")
 #: A grid with more cells than this is refused before anything else happens (bounded time).
@@ -108,7 +108,7 @@ def _unescape(s: str) -> str:
 
 
 def normalize_cell(value: Any) -> Any:
-    """§1 normalisation: numeric strings become ints, letters upper case, blanks stripped."""
+    """docs/specs/grid_puzzles.md §1 normalisation: numeric strings become ints, letters upper case, blanks stripped."""
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, (int, np.integer)):
@@ -128,7 +128,7 @@ def normalize_cell(value: Any) -> Any:
 class SymbolGrid(list):
     """A grid read by :func:`parse_grid`: a list of rows whose cells are each exactly one of the
     puzzle's symbols (normalised, never a bool). ``GridTask.verify`` trusts that and compares it
-    with a grid it has already verified on the same instance (issue 14, step overhead)."""
+    with a grid it has already verified on the same instance (step overhead)."""
 
     __slots__ = ()
 
@@ -219,7 +219,7 @@ def _fast_grid(text: str, symbols: frozenset) -> list[list] | None:
 
 
 def parse_grid(text: str, symbols: frozenset, tags: tuple[str, ...] = ("answer",)) -> list[list]:
-    """The last complete top-level ``[[...]]`` grid in ``text`` (grid_puzzles.md §1).
+    """The last complete top-level ``[[...]]`` grid in ``text`` (docs/specs/grid_puzzles.md §1).
 
     Wrappers (tags, ``\\boxed{}``, code fences, prose) are searched most explicit first; the last
     grid of the first region holding one is read. The grid must be rectangular and every cell
@@ -277,7 +277,7 @@ def format_grid(grid: list[list]) -> str:
 
 
 def dump_state(state: dict, keys: tuple[str, ...]) -> str:
-    """The state JSON of the prompt: keys in §5 order, one grid row per line."""
+    """The state JSON of the prompt: keys in docs/specs/grid_puzzles.md §5 order, one grid row per line."""
     lines = ["{"]
     for i, k in enumerate(keys):
         v = state[k]

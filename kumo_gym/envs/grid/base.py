@@ -1,13 +1,14 @@
-"""GridTask: what every Tatham grid puzzle shares (grid_puzzles.md §1-§3, §8).
+"""GridTask: what every Tatham grid puzzle shares (docs/specs/grid_puzzles.md §1-§3, §8).
 
 The guide to adding a puzzle is the package docstring (``kumo_gym/envs/grid/__init__.py``) and
 ``docs/grid.md``. This class only ties the shared pieces together; each lives in a small module:
 
-* :mod:`.answer` -- reading and writing answer grids (§1);
-* :mod:`.tatham` -- game IDs, one codec module per puzzle (§3-§4);
-* :mod:`kumo_gym.solvers.engine` -- SAT encodings, deduction, uniqueness, clue reduction (§8);
-* :mod:`.integrity` -- partial credit, cheap answers, near misses, instance validation (issue 12);
-* :mod:`.play` -- interactive cell moves and the structured view (§6);
+* :mod:`.answer` -- reading and writing answer grids (docs/specs/grid_puzzles.md §1);
+* :mod:`.tatham` -- game IDs, one codec module per puzzle (docs/specs/grid_puzzles.md §3-§4);
+* :mod:`kumo_gym.solvers.engine` -- SAT encodings, deduction, uniqueness, clue reduction (docs/specs/grid_puzzles.md
+  §8);
+* :mod:`.integrity` -- partial credit, cheap answers, near misses, instance validation;
+* :mod:`.play` -- interactive cell moves and the structured view (docs/specs/grid_puzzles.md §6);
 * :mod:`.render` -- terminal text and RGB images from one sketch.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ...core.capabilities import AnswerPicture
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import Params, param
@@ -46,7 +48,7 @@ _NO_RULES: frozenset = frozenset()
 Cell = tuple[int, int]
 #: the version tag written into Instance.data["source"] for our generator
 GENERATOR_VERSION = "kumo-gen-2"
-#: the spec's four presets (§3), in this order, for every grid puzzle
+#: the spec's four presets (docs/specs/grid_puzzles.md §3), in this order, for every grid puzzle
 DIFFICULTIES = ("trivial", "easy", "normal", "hard")
 #: how many layouts (rules formulas with their solvers) each puzzle keeps
 LAYOUT_CACHE = 16
@@ -58,7 +60,8 @@ MEMO_MAX = 64
 
 @dataclass
 class Check:
-    """One rule check: ``rule`` is the short §5 code (``R1``...), ``cells`` the cells it is about."""
+    """One rule check: ``rule`` is the short docs/specs/grid_puzzles.md §5 code (``R1``...), ``cells`` the cells it is
+    about."""
 
     rule: str
     cells: list
@@ -150,7 +153,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     default_difficulty: ClassVar[str | None] = "easy"
     #: answer symbols after normalisation (ints and/or upper-case strings)
     symbols: ClassVar[frozenset] = frozenset()
-    #: the state keys of §5, in prompt order
+    #: the state keys of docs/specs/grid_puzzles.md §5, in prompt order
     state_keys: ClassVar[tuple[str, ...]] = ("grid",)
     #: the value of an unfilled cell in interactive play
     empty: ClassVar[Any] = 0
@@ -189,11 +192,11 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
 
     @abstractmethod
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Our generator (§8): the puzzle state and its unique solution."""
+        """Our generator (docs/specs/grid_puzzles.md §8): the puzzle state and its unique solution."""
 
     @abstractmethod
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
-        """Every rule check of §5 on an answer grid of the right shape and symbols."""
+        """Every rule check of docs/specs/grid_puzzles.md §5 on an answer grid of the right shape and symbols."""
 
     def rules_text(self, instance: Instance) -> str:
         """The rules in the prompt, in our own words: :attr:`rules_prompt` filled in."""
@@ -230,7 +233,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return len(grid), len(grid[0])
 
     def clue_count(self, instance: Instance) -> int:
-        """How many clues the puzzle shows (the §8 calibration against Tatham's density): by
+        """How many clues the puzzle shows (the docs/specs/grid_puzzles.md §8 calibration against Tatham's density): by
         default the clue assumptions of its encoding."""
         return len(self.encoding(instance).clues)
 
@@ -244,7 +247,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
 
         Puzzles call this from :meth:`encode` with a key the rules depend on (Towers: ``n``), and
         return ``layout(...).with_clues(...)``; the engine (and its solver) is shared by every
-        instance of that layout, which is what makes clue reduction cheap (issue 14).
+        instance of that layout, which is what makes clue reduction cheap.
         """
         cache = type(self).__dict__.get("_layouts")
         if cache is None:
@@ -292,15 +295,15 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return out
 
     def tatham_preset(self, difficulty: str) -> str:
-        """The canonical full Tatham parameter string of a preset (§3)."""
+        """The canonical full Tatham parameter string of a preset (docs/specs/grid_puzzles.md §3)."""
         return self.encode_params(self.resolve_params(difficulty=difficulty), full=True)
 
     def to_game_id(self, instance: Instance) -> str:
-        """The Tatham game ID ``params:desc`` of ``instance`` (§4)."""
+        """The Tatham game ID ``params:desc`` of ``instance`` (docs/specs/grid_puzzles.md §4)."""
         return to_game_id(instance, self)
 
     def load(self, obj: Any) -> Instance:
-        """An Instance, its dict/JSON form, a Tatham game ID ``params:desc`` (§4), or a dict
+        """An Instance, its dict/JSON form, a Tatham game ID ``params:desc`` (docs/specs/grid_puzzles.md §4), or a dict
         ``{"game_id": ..., "tatham_params": ...}`` (a save file's DESC with its CPARAMS)."""
         if isinstance(obj, str) and not obj.lstrip().startswith("{"):
             return parse_game_id(obj, self)
@@ -308,7 +311,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
             return parse_game_id(obj["game_id"], self, tatham_params=obj.get("tatham_params"))
         return super().load(obj)
 
-    # ---- generation (§8) ----------------------------------------------------------------------
+    # ---- generation (docs/specs/grid_puzzles.md §8) ------------------------------------------------------------------
     def generate(self, rng: np.random.Generator, **params) -> Instance:
         """A new instance from our generator (or Tatham's with ``backend="tatham"``)."""
         params = self._resolved(params)
@@ -327,7 +330,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
 
     def _resolved(self, params: dict) -> dict:
         """``resolve_params(**params)``, kept per task for the last few argument sets (generation
-        resolves the same preset on every call; issue 14). A fresh dict each time; arguments
+        resolves the same preset on every call). A fresh dict each time; arguments
         that fail are not kept, so they fail again."""
         key = _typed_key(params)
         if key is None:
@@ -347,7 +350,8 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
 
     def make_instance(self, params: dict, state: dict, solution: list[list] | None, source: str,
                       game_id: str | None = None, tatham_params: str | None = None) -> Instance:
-        """Assemble ``Instance.data`` as §2 lays it out (``W, H, state, solution, game_id`` ...)."""
+        """Assemble ``Instance.data`` as docs/specs/grid_puzzles.md §2 lays it out (``W, H, state, solution, game_id``
+        ...)."""
         H, W = self.shape(state)
         data = {"W": W, "H": H, "source": source, "state": state, "solution": solution}
         gen = self.generation_params(params)
@@ -368,7 +372,8 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return format_grid(answer)
 
     def prompt(self, instance: Instance) -> str:
-        """§2 prompt structure: role, rules and answer symbols, no tools, answer format, state."""
+        """docs/specs/grid_puzzles.md §2 prompt structure: role, rules and answer symbols, no tools, answer format,
+        state."""
         H, W = self.dims(instance)
         return (
             f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns.\n\n"
@@ -405,12 +410,12 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return rule if "." in rule else f"{self.family}.{rule}"
 
     def verify(self, instance: Instance, answer: Any) -> Verdict:
-        """Rule checking (§1): any valid grid is solved; checks of switched-off rules are skipped;
-        the partial score of an unsolved grid is :meth:`progress`.
+        """Rule checking (docs/specs/grid_puzzles.md §1): any valid grid is solved; checks of switched-off rules are
+        skipped; the partial score of an unsolved grid is :meth:`progress`.
 
         A grid read by :meth:`parse` (a :class:`SymbolGrid`) that equals one a task of this class
         has already found solved on this same instance object, with the same rule checks and the
-        same rules switched on, is solved without running the checks again (issue 14: scoring a
+        same rules switched on, is solved without running the checks again (scoring a
         golden answer many times); any other grid, every wrong one included, gets every check.
         """
         disabled = getattr(self, "_disabled_rules", _NO_RULES)
@@ -447,7 +452,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
                        details={"violations": violations[:50], "n_checks": len(checks), "n_failed": len(failed),
                                 "first_error_cell": None if first is None else list(first)})
 
-    # ---- SAT (§8) -----------------------------------------------------------------------------
+    # ---- SAT (docs/specs/grid_puzzles.md §8) -------------------------------------------------------------------------
     def solutions(self, instance: Instance, limit: int = 2) -> list[list[list]]:
         """Up to ``limit`` distinct solutions (SAT enumeration with the puzzle's cuts)."""
         enc = self.encoding(instance)
@@ -458,12 +463,14 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return len(self.solutions(instance, limit))
 
     def grade(self, instance: Instance) -> int:
-        """The §8 difficulty proxy: 0 unit propagation, 1 failed-literal probing, 2 search."""
+        """The docs/specs/grid_puzzles.md §8 difficulty proxy: 0 unit propagation, 1 failed-literal probing, 2
+        search."""
         enc = self.encoding(instance)
         return enc.engine.grade(enc.assumptions())
 
     def record_fields(self, instance: Instance) -> dict:
-        """Dataset records carry the §8 grade (0 propagation, 1 probing, 2 search) and the clue count."""
+        """Dataset records carry the docs/specs/grid_puzzles.md §8 grade (0 propagation, 1 probing, 2 search) and the
+        clue count."""
         return {"grade": self.grade(instance), "clues": self.clue_count(instance)}
 
     def solve(self, instance: Instance) -> list[list]:
@@ -475,7 +482,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
             raise ConfigError(f"this {self.title} instance has no solution")
         return found[0]
 
-    # ---- claims (§7; the schema is in claims.py) ----------------------------------------------
+    # ---- claims (docs/specs/grid_puzzles.md §7; the schema is in claims.py) ------------------------------------------
     @property
     def claim_kinds(self) -> list[str]:
         from .claims import claim_types
@@ -483,7 +490,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return claim_types(self.family)
 
     def verify_claim(self, instance: Instance, claim: dict, profile: str = "default") -> str:
-        """``correct``, ``incorrect`` or ``unverifiable`` (reasoning_graphs.md §2)."""
+        """``correct``, ``incorrect`` or ``unverifiable`` (docs/specs/reasoning_graphs.md §2)."""
         from .claims import label_claim
 
         return label_claim(instance, claim, profile=profile)
@@ -507,3 +514,40 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     def render_rgb(self, instance: Instance, state: Any = None) -> np.ndarray:
         grid = self.initial_grid(instance) if state is None else [list(r) for r in state]
         return render.render_rgb(self.sketch(instance, grid))
+
+    def final_state(self, instance: Instance, answer: Any) -> Any:
+        """The answer grid; None when it cannot be drawn (wrong shape, a symbol the puzzle forbids)."""
+        return [list(r) for r in answer] if self.answer_grid_error(instance, answer) is None else None
+
+    def state_picture(self, instance: Instance, state: Any, verdict: dict, move: Any = None) -> AnswerPicture:
+        """The grid with the cells ``verdict`` names framed: its first failing cell
+        (``details["first_error_cell"]``) in ``raster.MARK``, the other cells of the failing
+        checks (``details["violations"]``) in ``raster.MARK_ALSO``."""
+        H, W = self.dims(instance)
+        grid = [list(r) for r in state]
+        details = verdict.get("details") if isinstance(verdict.get("details"), dict) else {}
+
+        def cell(x) -> tuple[int, int] | None:
+            ok = isinstance(x, (list, tuple)) and len(x) == 2 and all(type(v) is int for v in x)
+            return (x[0], x[1]) if ok and 0 <= x[0] < H and 0 <= x[1] < W else None
+
+        first = cell(details.get("first_error_cell"))
+        rule_of: dict = {}
+        for v in details.get("violations") or []:
+            for x in (v.get("cells") or []) if isinstance(v, dict) else []:
+                if cell(x) is not None:
+                    rule_of.setdefault(cell(x), v.get("rule"))
+        sketch = self.sketch(instance, grid)
+        sketch.first_mark, sketch.marks = first, [c for c in rule_of if c != first]
+        marks = [{"what": "cell", "at": list(c), "first": c == first, "rule": rule_of.get(c),
+                  "box": list(render.cell_box(sketch, *c))} for c in ([first] if first else []) + sketch.marks]
+        if first is not None:
+            caption = (f"The answer grid. Framed in red: the first failing cell ({first[0]}, {first[1]})"
+                       + (f", rule {rule_of[first]}" if rule_of.get(first) else "")
+                       + (f"; in purple: {len(sketch.marks)} other cell(s) of failing checks." if sketch.marks else "."))
+        else:
+            caption = "The answer grid" + (" (every rule holds)." if verdict.get("status") == "solved" else ".")
+        words = "".join(f"\n{'first failing cell' if m['first'] else 'also named'}: ({m['at'][0]}, {m['at'][1]})"
+                        + (f" {m['rule']}" if m["rule"] else "") for m in marks[:20])
+        return AnswerPicture(image=render.render_rgb(sketch), text=render.render_text(sketch) + words, marks=marks,
+                             caption=caption)

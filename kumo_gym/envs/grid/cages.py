@@ -1,4 +1,4 @@
-"""Arithmetic cages (Keen; grid_puzzles.md §5 "Keen", §8): the clue check, its SAT encoding and
+"""Arithmetic cages (Keen; docs/specs/grid_puzzles.md §5 "Keen", §8): the clue check, its SAT encoding and
 Tatham's way of cutting a Latin square into cages and handing out clue types."""
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Claims about grid puzzles and their verification labels (grid_puzzles.md §7; reasoning_graphs.md §2, §6).
+"""Claims about grid puzzles and their verification labels (docs/specs/grid_puzzles.md §7;
+docs/specs/reasoning_graphs.md §2, §6).
 
 Public API (used by ``kumo_gym.analysis``):
 
@@ -9,23 +10,23 @@ Public API (used by ``kumo_gym.analysis``):
 
 A claim is a dict ``{"type": KIND, ...payload}`` (``"kind"`` is accepted for ``"type"``, and the
 payload may also sit under ``"payload"``). Coordinates are 0-based ``(r, c)``, row from the top
-(§1). Solution claims are checked against the unique solution (``instance.data["solution"]``,
+(docs/specs/grid_puzzles.md §1). Solution claims are checked against the unique solution (``instance.data["solution"]``,
 or ``solution=``), clue claims against the instance, state-dependent claims are
 ``unverifiable`` (with ``profile="consistency"`` some of them can be found ``incorrect``,
-reasoning_graphs.md §2). A claim about a cell outside the grid is ``incorrect``; a claim whose
+docs/specs/reasoning_graphs.md §2). A claim about a cell outside the grid is ``incorrect``; a claim whose
 kind the puzzle does not know, or whose payload lacks a field, raises ``ClaimError``.
 
 Schema
 ------
 Every puzzle:
     ``cell {row, col, value, negated}`` -- the solution holds ``value`` at (row, col) (or not).
-Solo (reasoning_graphs.md §6 "Sudoku"):
+Solo (docs/specs/reasoning_graphs.md §6 "Sudoku"):
     ``Assign {r, c, d}`` solution; ``Given {r, c, d}`` clue; ``UnitHas {unit, index, digit}``
     (correct when the digit is a given in that unit, else unverifiable); state:
     ``Cand {r, c, d[], polarity IN|OUT}``, ``UnitMissing {unit, index, d[]}``,
     ``UnitPlaces {unit, index, digit, cell_r[], cell_c[]}``, ``Contradiction {branch, note}``.
     ``unit`` is ROW, COL or BOX; BOX index = (r // box_h) * (n // box_w) + c // box_w.
-Tents (reasoning_graphs.md §6 "Tents"):
+Tents (docs/specs/reasoning_graphs.md §6 "Tents"):
     ``Tent {r, c}``, ``NotTent {r, c}`` solution; ``Tree {r, c}``, ``Quota {axis, index, tents}``
     clue (axis ROW or COL); state: ``Remaining {axis, index, remaining}``,
     ``TreeCandidate {tree_r, tree_c, cell_r[], cell_c[]}``, ``LineCandidates {axis, index, cell_r[],
@@ -122,9 +123,9 @@ KINDS: dict[str, dict[str, str]] = {
     "galaxies": {"InRegion": "solution", "SameRegion": "solution", "DiffRegion": "solution", "Dot": "clue",
                  "Contradiction": "state"},
 }
-#: the puzzles whose solution is a line through cell centres (claims about edges, §7)
+#: the puzzles whose solution is a line through cell centres (claims about edges, docs/specs/grid_puzzles.md §7)
 LINES = ("tracks", "pearl")
-#: the value of "black" in each two-colour puzzle's answer grid (§5)
+#: the value of "black" in each two-colour puzzle's answer grid (docs/specs/grid_puzzles.md §5)
 BLACK = {"mosaic": (1, 2), "pattern": (1, 0), "unruly": (1, 0)}
 #: puzzles whose answer writes -1 for black and anything else (0, a number) for white
 MINUS_BLACK = ("singles", "range")
@@ -193,7 +194,7 @@ def _verdict(ok: bool) -> str:
 
 def label_claim(instance: Instance | dict | str, claim: dict, solution: list[list] | None = None,
                 profile: str = "default") -> str:
-    """Label one claim ``correct``, ``incorrect`` or ``unverifiable`` (reasoning_graphs.md §2 rules 2-5)."""
+    """Label one claim ``correct``, ``incorrect`` or ``unverifiable`` (docs/specs/reasoning_graphs.md §2 rules 2-5)."""
     if profile not in PROFILES:
         raise ClaimError(f"profile {profile!r} is not one of: {', '.join(PROFILES)}")
     if not isinstance(instance, Instance):
@@ -559,7 +560,7 @@ def _zip_cells(p: dict, rk: str = "cell_r", ck: str = "cell_c") -> list[tuple[in
 
 def _label_consistency(instance: Instance, family: str, kind: str, p: dict, sol: list[list], H: int,
                        W: int) -> str:
-    """The optional sound checks of reasoning_graphs.md §2 (incorrect or unverifiable only)."""
+    """The optional sound checks of docs/specs/reasoning_graphs.md §2 (incorrect or unverifiable only)."""
     st = instance.data["state"]
     if kind == "Cand":
         r, c = _int(p, "r"), _int(p, "c")
@@ -594,7 +595,7 @@ def _label_consistency(instance: Instance, family: str, kind: str, p: dict, sol:
 
 
 def solution_claims(instance: Instance, solution: list[list] | None = None) -> list[dict]:
-    """C*: the minimal statement of the solution (grid_puzzles.md §7 table, column C*)."""
+    """C*: the minimal statement of the solution (docs/specs/grid_puzzles.md §7 table, column C*)."""
     family = instance.family
     sol = solution or instance.data.get("solution") or _task(family).solve(instance)
     cells = [(r, c, v) for r, row in enumerate(sol) for c, v in enumerate(row)]

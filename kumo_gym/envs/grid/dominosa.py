@@ -1,4 +1,4 @@
-"""Dominosa (grid_puzzles.md §5 "Dominosa"; Tatham's ``dominosa``). Game IDs: ``tatham/dominosa.py``."""
+"""Dominosa (docs/specs/grid_puzzles.md §5 "Dominosa"; Tatham's ``dominosa``). Game IDs: ``tatham/dominosa.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -32,16 +32,17 @@ class DominosaTask(DominoMoves, GridTask):
     ## Description
     A grid of N+1 rows and N+2 columns holds numbers 0..N. Cut it into dominoes (pairs of
     orthogonally adjacent cells) so that every unordered pair of numbers {a, b} with
-    0 <= a <= b <= N is the pair of exactly one domino (grid_puzzles.md §5, Tatham's *Dominosa*).
+    0 <= a <= b <= N is the pair of exactly one domino (docs/specs/grid_puzzles.md §5, Tatham's *Dominosa*).
 
     ## Answer
     N+1 rows of N+2 strings, each cell's half of its domino: ``"L"``/``"R"`` (left/right of a
     horizontal one), ``"T"``/``"B"`` (top/bottom of a vertical one). Any valid tiling scores 1.
 
     ## Generation
-    §8: a random domino tiling (straight rows, then random 2x2 flips) with the number pairs in random
-    order; two dominoes (one on a slot failed-literal probing leaves open) swap pairs, kept when no
-    more slots stay open, until probing solves it (grade <= 1: unique). As Tatham's, ``t`` prefers grade 0.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random domino tiling (straight rows, then random 2x2
+    flips) with the number pairs in random order; two dominoes (one on a slot failed-literal probing leaves
+    open) swap pairs, kept when no more slots stay open, until probing solves it (grade <= 1: unique). As
+    Tatham's, ``t`` prefers grade 0.
 
     ## Interactive mode
     ``{"op": "domino", "cells": [[r1, c1], [r2, c2]]}`` lays a domino on two adjacent cells
@@ -139,7 +140,8 @@ class DominosaTask(DominoMoves, GridTask):
             if best[1]:
                 continue
             state = {"max_pip": n, "grid": undecided}
-            # the §8 grade: probing solves it (the loop above), so 0 exactly when propagation does
+            # the docs/specs/grid_puzzles.md §8 grade: probing solves it (the loop above), so 0 exactly when propagation
+            # does
             value = deduce_slots(H, W, undecided, False)
             grade = 0 if value is not None and (value != 0).all() else 1
             if grade == (0 if level == "t" else 1) or n < 3:

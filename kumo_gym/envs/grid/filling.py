@@ -1,4 +1,4 @@
-"""Filling (grid_puzzles.md §5 "Filling"; Tatham's ``filling``). Game IDs: ``tatham/filling.py``."""
+"""Filling (docs/specs/grid_puzzles.md §5 "Filling"; Tatham's ``filling``). Game IDs: ``tatham/filling.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -35,7 +35,7 @@ class FillingTask(GridTask):
     ## Description
     Some cells show a digit 1-9. Write a digit in every empty cell so that every maximal group of
     orthogonally connected cells holding the same digit has exactly that many cells (a 3 lies in
-    a block of three 3s, a 1 touches no other 1). Given digits stay. grid_puzzles.md §5, Tatham's
+    a block of three 3s, a 1 touches no other 1). Given digits stay. docs/specs/grid_puzzles.md §5, Tatham's
     *Filling*.
 
     ## Answer
@@ -43,13 +43,13 @@ class FillingTask(GridTask):
     scores 1, whatever blocks it draws.
 
     ## Generation
-    §8, as Tatham's generator: a random layout of blocks of at most max(W, H, 3) <= 9 cells (the
-    largest digit Tatham's parser takes), no two of one size touching
-    (:func:`.deduce.filling.partition`); every cell's digit given, then whole blocks and then
-    single digits blanked in a seeded order while our deduction (a numba kernel,
-    :mod:`._filling_kernel`: the cells an unfinished block cannot be completed without) still
-    fills the grid, which proves the puzzle unique without search. Grids of at most 9 cells draw
-    the layout from, and check each blanking against, the table of all their solutions instead.
+    Our own generator (docs/specs/grid_puzzles.md §8), as Tatham's: a random layout of blocks of at most max(W,
+    H, 3) <= 9 cells (the largest digit Tatham's parser takes), no two of one size touching
+    (:func:`.deduce.filling.partition`); every cell's digit given, then whole blocks and then single digits
+    blanked in a seeded order while our deduction (a numba kernel, :mod:`._filling_kernel`: the cells an
+    unfinished block cannot be completed without) still fills the grid, which proves the puzzle unique without
+    search. Grids of at most 9 cells draw the layout from, and check each blanking against, the table of all
+    their solutions instead.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 4}`` writes a digit, ``0`` clears it. Givens are fixed.
@@ -114,8 +114,8 @@ class FillingTask(GridTask):
         return Encoding(f, x.ravel(), decode, cuts=sized_block_cuts(x), cut_rule="R2", extra={"x": x})
 
     def grade(self, instance: Instance) -> int:
-        """§8 grade with the block-size rule in view (:meth:`Engine.cut_grade`): plain propagation
-        of the clauses never sees a block's size, so it would call every puzzle search-hard."""
+        """docs/specs/grid_puzzles.md §8 grade with the block-size rule in view (:meth:`Engine.cut_grade`): plain
+        propagation of the clauses never sees a block's size, so it would call every puzzle search-hard."""
         enc = self.encoding(instance)
         return enc.engine.cut_grade(enc.assumptions())
 

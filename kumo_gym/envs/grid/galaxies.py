@@ -1,4 +1,4 @@
-"""Galaxies (grid_puzzles.md §5 "Galaxies"; Tatham's ``galaxies``). Game IDs: ``tatham/galaxies.py``."""
+"""Galaxies (docs/specs/grid_puzzles.md §5 "Galaxies"; Tatham's ``galaxies``). Game IDs: ``tatham/galaxies.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -16,7 +16,7 @@ from .render import Sketch
 #: the most dots a grid of the largest size may hold (answer labels are dot indices)
 MAX_DOTS = 400
 #: the layout's SAT solver: the uniqueness proofs of the hard preset (15x15, ~45 dots) run faster on
-#: MiniSat than on CaDiCaL (benchmarks/grid.py; issue 14)
+#: MiniSat than on CaDiCaL (benchmarks/grid.py)
 SOLVER = "minisat22"
 
 
@@ -31,7 +31,7 @@ class GalaxiesTask(GridTask):
     ## Description
     Dots sit at cell centres, on edges between two cells or on corners between four. Divide the
     grid into connected regions so that each region holds exactly one dot (with every cell that
-    dot touches) and looks the same after a half turn about its dot (grid_puzzles.md §5, Tatham's
+    dot touches) and looks the same after a half turn about its dot (docs/specs/grid_puzzles.md §5, Tatham's
     *Galaxies*).
 
     ## Answer
@@ -40,11 +40,11 @@ class GalaxiesTask(GridTask):
     checked as one region. Rule galaxies.R1 (the grid is partitioned) holds by construction.
 
     ## Generation
-    §8: regions grown symmetrically from seeded dots (centre, edge or corner), redrawn until the
-    puzzle's own deduction (propagation of the rules with a reachability step for connectivity)
-    solves them, which proves them unique (SAT with lazy connectivity cuts certifies the rare
-    draw it cannot); small grids keep the fewest dots of a few draws (Tatham's dot counts), level
-    ``u`` prefers puzzles that need search. The grade is that deduction's.
+    Our own generator (docs/specs/grid_puzzles.md §8): regions grown symmetrically from seeded dots (centre,
+    edge or corner), redrawn until the puzzle's own deduction (propagation of the rules with a reachability step
+    for connectivity) solves them, which proves them unique (SAT with lazy connectivity cuts certifies the rare
+    draw it cannot); small grids keep the fewest dots of a few draws (Tatham's dot counts), level ``u`` prefers
+    puzzles that need search. The grade is that deduction's.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": k}`` puts a cell in the region of dot k; ``-1`` clears it.
@@ -158,8 +158,8 @@ class GalaxiesTask(GridTask):
         return super().solutions(instance, limit)
 
     def grade(self, instance: Instance) -> int:
-        """§8 grade by Galaxies' own deduction (``deduce.galaxies``): 0 propagation with reachability
-        solves it, 1 probing with reachability does, 2 search is needed."""
+        """docs/specs/grid_puzzles.md §8 grade by Galaxies' own deduction (``deduce.galaxies``): 0 propagation with
+        reachability solves it, 1 probing with reachability does, 2 search is needed."""
         return grade_layout(instance.data["state"], self.encode)
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:

@@ -1,5 +1,5 @@
 """Grid geometry shared by the puzzles: neighbours, connected components, matchings, and the lazy
-cuts that make "these cells are connected" a rule the SAT engine can enforce (grid_puzzles.md
+cuts that make "these cells are connected" a rule the SAT engine can enforce (docs/specs/grid_puzzles.md
 §8; Range, Singles, Filling, Galaxies, Net, Pearl and Tracks need it)."""
 from __future__ import annotations
 
@@ -416,7 +416,7 @@ def _queen_moves(H: int, W: int) -> tuple[list[list[int]], list[int]]:
 def slot_pairs(slots: list[list[str]]) -> tuple[tuple, tuple, Mapping]:
     """Of a tiling (``L``/``R``, ``T``/``B`` halves, ``*`` single cells): (the two-cell slots as
     (first, second) cells, the single cells, each cell's other half). Kept for the last few
-    tilings (Magnets asks for them four times per drawn puzzle; issue 14), so read-only."""
+    tilings (Magnets asks for them four times per drawn puzzle), so read-only."""
     try:
         key = tuple(map(tuple, slots))
         hit = _SLOT_PAIRS.get(key)
@@ -695,7 +695,7 @@ def loop_cuts(on: np.ndarray, exits: dict[tuple[Cell, str], int], links: Callabl
         if single_loop and len(comps) <= 1:
             return []
         out = []
-        for i, cells in enumerate(loops):
+        for cells in loops:
             inside = set(cells)
             clause = [-int(on[x]) for x in cells]
             clause += [int(exits[x, d]) for x in cells for d, (dr, dc) in steps.items()

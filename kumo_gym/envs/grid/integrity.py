@@ -1,4 +1,4 @@
-"""Reward integrity for grid puzzles (issue 12; issue 13 items 9-10), the same for every puzzle.
+"""Reward integrity for grid puzzles, the same for every puzzle.
 
 Mixed into :class:`~.base.GridTask`, so a puzzle gets all of this by declaring its rules
 (``rule_checks``), its SAT encoding (with constraints tagged by rule code) and its presets:
@@ -209,7 +209,7 @@ class RewardIntegrity:
         """Whether a blind grid with the givens copied is the solution, or played as interactive
         moves from the starting grid passes through it (the generator redraws such puzzles, so
         blind answers never pay). Generation asks this of every drawn puzzle, so the givens and
-        the value list are read once here (issue 14)."""
+        the value list are read once here."""
         sol = self._solution_codes(instance)
         vals = tuple(self.cell_values(instance))
         fixed = self.givens(instance)
@@ -269,7 +269,7 @@ class RewardIntegrity:
         # solved on the way exactly when the walk's final grid is right up to the start's last wrong cell
         return ~(codes[:-2, :int(wrong_at_start[-1]) + 1] != truth[:int(wrong_at_start[-1]) + 1]).any(axis=1)
 
-    # ---- cheap strategies (issue 12) ----------------------------------------------------------
+    # ---- cheap strategies ----------------------------------------------------------
     def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
         start = self.initial_grid(instance)
         fixed = self.givens(instance)
@@ -307,7 +307,7 @@ class RewardIntegrity:
         pick = rng.integers(len(vals), size=(H, W))
         return [[fixed.get((r, c), vals[int(pick[r, c])]) for c in range(W)] for r in range(H)]
 
-    # ---- near misses (issue 12) ---------------------------------------------------------------
+    # ---- near misses ---------------------------------------------------------------
     def rules_of(self, instance: Instance) -> list[str]:
         """The rule codes that apply to ``instance``: those with at least one check on it (a
         Towers puzzle without givens has no "givens kept" check, an Unruly one without 'unique'
@@ -459,7 +459,7 @@ class RewardIntegrity:
                             continue
                         yield (r, c), v, bad
 
-    # ---- instance validation (issue 13 items 9-10) --------------------------------------------
+    # ---- instance validation --------------------------------------------
     @property
     def max_cells(self) -> int:
         """The largest grid the parameter ranges allow (instances beyond it are refused)."""

@@ -1,4 +1,4 @@
-"""Keen, Tatham's KenKen (grid_puzzles.md §5 "Keen"). Game IDs: ``tatham/keen.py``."""
+"""Keen, Tatham's KenKen (docs/specs/grid_puzzles.md §5 "Keen"). Game IDs: ``tatham/keen.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -34,18 +34,18 @@ class KeenTask(LatinGridTask):
     walls split the grid into cages; each cage shows a target and an operation: its values add up
     to the target (``+``), multiply to it (``x``), or, for two-cell cages, differ by it (``-``) or
     divide to it (``/``, the larger is target times the smaller). Values may repeat inside a cage
-    when they are in different rows and columns (grid_puzzles.md §5, Tatham's *Keen*).
+    when they are in different rows and columns (docs/specs/grid_puzzles.md §5, Tatham's *Keen*).
 
     ## Answer
     A JSON array of n rows of n integers 1..n. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    §8: a random Latin square, cut into cages as Tatham's generator does (random dominoes, then
-    leftover cells joined to a neighbouring cage of at most 6 cells), clue types handed out in
-    turn (division, subtraction, product, sum); redrawn until unique. At Easy (``e``) failed-literal
-    probing must solve it (up to 4x4 a draw that is unique, found by filtering every Latin square,
-    is taken as it is: each of some 2,900 such draws checked was solved by probing); above Easy a
-    puzzle probing does not solve is preferred.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random Latin square, cut into cages as Tatham's
+    generator does (random dominoes, then leftover cells joined to a neighbouring cage of at most 6 cells), clue
+    types handed out in turn (division, subtraction, product, sum); redrawn until unique. At Easy (``e``)
+    failed-literal probing must solve it (up to 4x4 a draw that is unique, found by filtering every Latin
+    square, is taken as it is: each of some 2,900 such draws checked was solved by probing); above Easy a puzzle
+    probing does not solve is preferred.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": value}``, 0 clears a cell.

@@ -1,4 +1,4 @@
-"""What the Latin-square puzzles share (Solo, Towers, Keen, Unequal; grid_puzzles.md §5, §8)."""
+"""What the Latin-square puzzles share (Solo, Towers, Keen, Unequal; docs/specs/grid_puzzles.md §5, §8)."""
 from __future__ import annotations
 
 from typing import Any
@@ -143,7 +143,7 @@ def _augment(c: int, options: list, owner: list, seen: list) -> bool:
 
 
 def random_latin(rng: np.random.Generator, n: int) -> list[list[int]]:
-    """A random Latin square of 1..n (§8 samplers), as Tatham's latin.c: row by row, a random
+    """A random Latin square of 1..n (docs/specs/grid_puzzles.md §8 samplers), as Tatham's latin.c: row by row, a random
     perfect matching of columns to the symbols each column still lacks (Hall's theorem: a Latin
     rectangle always extends). Sudoku solutions (with boxes): :func:`.solo.random_sudoku`."""
     free = [[True] * (n + 1) for _ in range(n)]  # free[c][v]: column c still lacks v

@@ -1,4 +1,4 @@
-"""Light Up (grid_puzzles.md §5 "Lightup"; Tatham's ``lightup``). Game IDs: ``tatham/lightup.py``."""
+"""Light Up (docs/specs/grid_puzzles.md §5 "Lightup"; Tatham's ``lightup``). Game IDs: ``tatham/lightup.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -49,7 +49,7 @@ class LightupTask(GridTask):
     cells. A light illuminates its own cell and every white cell along its row and column up to
     the nearest black cell or the edge. Every white cell must be lit, no light may be lit by
     another light, and a numbered black cell has exactly that many lights directly above, below,
-    left or right of it. grid_puzzles.md §5, Tatham's *Light Up*.
+    left or right of it. docs/specs/grid_puzzles.md §5, Tatham's *Light Up*.
 
     ## Answer
     A JSON array of H rows of W strings: ``"L"`` a light, ``"."`` an unlit-by-choice white cell;
@@ -57,11 +57,11 @@ class LightupTask(GridTask):
     accepted on a black cell. Any valid placement scores 1.
 
     ## Generation
-    §8: black cells at the density and symmetry, random lights lighting every cell, every black cell
-    numbered, then numbers removed while propagation (level 0) or probing (1) solves it, or to a
-    minimal unique set (2). Level 0 follows Tatham's generator (his black-cell count and light
-    placement, every removable number removed); levels 1 and 2 stop at Tatham's density (one
-    number per 8 cells at 20 % black). 20 layouts failing in a row raise the black density by 5 %.
+    Our own generator (docs/specs/grid_puzzles.md §8): black cells at the density and symmetry, random lights
+    lighting every cell, every black cell numbered, then numbers removed while propagation (level 0) or probing
+    (1) solves it, or to a minimal unique set (2). Level 0 follows Tatham's generator (his black-cell count and
+    light placement, every removable number removed); levels 1 and 2 stop at Tatham's density (one number per 8
+    cells at 20 % black). 20 layouts failing in a row raise the black density by 5 %.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": "L"}`` places a light, ``"."`` removes it. Black cells are fixed.

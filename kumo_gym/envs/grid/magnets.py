@@ -1,4 +1,4 @@
-"""Magnets (grid_puzzles.md §5 "Magnets"; Tatham's ``magnets``). Game IDs: ``tatham/magnets.py``."""
+"""Magnets (docs/specs/grid_puzzles.md §5 "Magnets"; Tatham's ``magnets``). Game IDs: ``tatham/magnets.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -44,20 +44,19 @@ class MagnetsTask(GridTask):
     magnet, a + pole and a - pole in either order, or is blank; a single cell is blank. Two
     orthogonally adjacent cells never carry the same pole. The numbers around the grid count the
     + poles (top: per column, left: per row) and the - poles (bottom, right); a missing number
-    is free (grid_puzzles.md §5, Tatham's *Magnets*).
+    is free (docs/specs/grid_puzzles.md §5, Tatham's *Magnets*).
 
     ## Answer
     H rows of W integers: ``1`` a + pole, ``-1`` a - pole, ``0`` blank. Any valid filling scores 1.
 
     ## Generation
-    §8: a random slot layout (domino tiling), magnets laid slot by slot in random order (a quarter
-    blank, as in Tatham's, never two like poles side by side), every count shown; at ``e`` redrawn
-    until failed-literal probing solves it (without ``S``, ``t`` prefers puzzles it does not). At
-    ``t`` with ``S``, as Tatham's generator: slots that Magnets' own deduction (deduce/magnets.py:
-    slot, neighbour and line-count rules) leaves open are laid again until it settles the grid,
-    then counts are removed in random order while it still does (unique by deduction, no search).
-    At ``e`` with ``S`` counts are removed while probing still solves it, random ones coming back
-    while fewer than half remain.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random slot layout (domino tiling), magnets laid slot
+    by slot in random order (a quarter blank, as in Tatham's, never two like poles side by side), every count
+    shown; at ``e`` redrawn until failed-literal probing solves it (without ``S``, ``t`` prefers puzzles it does
+    not). At ``t`` with ``S``, as Tatham's generator: slots that Magnets' own deduction (deduce/magnets.py:
+    slot, neighbour and line-count rules) leaves open are laid again until it settles the grid, then counts are
+    removed in random order while it still does (unique by deduction, no search). At ``e`` with ``S`` counts are
+    removed while probing still solves it, random ones coming back while fewer than half remain.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` (+), ``-1`` (-), ``0`` (blank), ``null`` clears; single cells are 0.

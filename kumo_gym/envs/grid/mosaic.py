@@ -1,4 +1,4 @@
-"""Mosaic (grid_puzzles.md §5 "Mosaic"; Tatham's ``mosaic``). Game IDs: ``tatham/mosaic.py``."""
+"""Mosaic (docs/specs/grid_puzzles.md §5 "Mosaic"; Tatham's ``mosaic``). Game IDs: ``tatham/mosaic.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -43,16 +43,16 @@ class MosaicTask(GridTask):
     ## Description
     Some cells hold a number 0-9. Colour every cell black or white so that each number equals
     the number of black cells in the 3x3 block centred on it (the numbered cell included; cells
-    outside the grid do not count). grid_puzzles.md §5, Tatham's *Mosaic*.
+    outside the grid do not count). docs/specs/grid_puzzles.md §5, Tatham's *Mosaic*.
 
     ## Answer
     A JSON array of H rows of W integers: ``1`` black, ``2`` white (the paper's symbols). Any
     colouring that meets every clue scores 1.
 
     ## Generation
-    §8: a random black/white image that unit propagation solves from every clue (as Tatham's
-    generator redraws images its solver cannot finish), then clues removed in a seeded random
-    order while propagation still solves it, which proves the image is the only solution.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random black/white image that unit propagation solves
+    from every clue (as Tatham's generator redraws images its solver cannot finish), then clues removed in a
+    seeded random order while propagation still solves it, which proves the image is the only solution.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` paints black, ``2`` white, ``0`` clears.

@@ -1,4 +1,4 @@
-"""Net (grid_puzzles.md §5 "Net"; Tatham's ``net``). Game IDs: ``tatham/net.py``."""
+"""Net (docs/specs/grid_puzzles.md §5 "Net"; Tatham's ``net``). Game IDs: ``tatham/net.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -49,7 +49,8 @@ class NetTask(GridTask):
     ## Description
     Every cell holds a pipe tile: an end (E), a straight (I), a corner (C), a tee (T) or a cross (X).
     Turn the tiles so that every pipe end meets its neighbour's (never the edge of a non-wrapping
-    grid, never a barrier) and all tiles join into one network without loops (§5, Tatham's *Net*).
+    grid, never a barrier) and all tiles join into one network without loops (docs/specs/grid_puzzles.md §5, Tatham's
+    *Net*).
 
     ## Answer
     A JSON array of H rows of W integers: each tile's clockwise turn 0, 90, 180 or 270 from its
@@ -57,10 +58,11 @@ class NetTask(GridTask):
     giving the same connections. Rule net.R1 (a tile keeps its type) holds by construction.
 
     ## Generation
-    §8: a random spanning tree from the centre without crosses (as Tatham's), tiles turned at random;
-    unique once our deduction (known links, no loop, no closed-off network) pins every tile, else a
-    link near an undecided tile is swapped (Tatham's repair); failing that, SAT with lazy tree cuts
-    certifies, the tree moving towards the second network SAT finds. Wrapping needs W, H >= 3.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random spanning tree from the centre without crosses
+    (as Tatham's), tiles turned at random; unique once our deduction (known links, no loop, no closed-off
+    network) pins every tile, else a link near an undecided tile is swapped (Tatham's repair); failing that, SAT
+    with lazy tree cuts certifies, the tree moving towards the second network SAT finds. Wrapping needs W, H >=
+    3.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 90}`` sets one tile's orientation; play starts from the scrambled tiles.

@@ -1,4 +1,5 @@
-"""Pattern, a nonogram (grid_puzzles.md §5 "Pattern"; Tatham's ``pattern``). Game IDs: ``tatham/pattern.py``."""
+"""Pattern, a nonogram (docs/specs/grid_puzzles.md §5 "Pattern"; Tatham's ``pattern``). Game IDs:
+``tatham/pattern.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -71,17 +72,17 @@ class PatternTask(GridTask):
     ## Description
     Every row and every column has a clue: the lengths of its blocks of consecutive black cells,
     in order (left to right, top to bottom). Blocks are separated by at least one white cell; an
-    empty clue means the line is all white. grid_puzzles.md §5, Tatham's *Pattern*.
+    empty clue means the line is all white. docs/specs/grid_puzzles.md §5, Tatham's *Pattern*.
 
     ## Answer
     A JSON array of H rows of W integers: ``1`` black, ``0`` white (clues are not part of the
     grid). Any grid whose lines all match their clues scores 1.
 
     ## Generation
-    §8: a random picture, smoothed into blobs the way Tatham's generator does (each cell replaced
-    by the mean of its 3x3 neighbourhood, thresholded at the median), its clues derived, redrawn
-    until line-by-line deduction solves it, Tatham's criterion, which proves the picture the only
-    solution without any search.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random picture, smoothed into blobs the way Tatham's
+    generator does (each cell replaced by the mean of its 3x3 neighbourhood, thresholded at the median), its
+    clues derived, redrawn until line-by-line deduction solves it, Tatham's criterion, which proves the picture
+    the only solution without any search.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` black, ``0`` white, ``-1`` clears. Cells pre-filled by an

@@ -1,4 +1,4 @@
-"""Pearl (grid_puzzles.md §5 "Pearl"; Tatham's ``pearl``). Game IDs: ``tatham/pearl.py``."""
+"""Pearl (docs/specs/grid_puzzles.md §5 "Pearl"; Tatham's ``pearl``). Game IDs: ``tatham/pearl.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -44,7 +44,7 @@ class PearlTask(LoopAnswers, GridTask):
     Draw a single closed loop through the centres of some cells, moving orthogonally and visiting
     no cell twice. Every pearl lies on the loop. At a black pearl the loop turns, and it runs
     straight through the cell before and the cell after. At a white pearl the loop goes straight
-    through, and it turns in the cell before or the cell after (or both). grid_puzzles.md §5,
+    through, and it turns in the cell before or the cell after (or both). docs/specs/grid_puzzles.md §5,
     Tatham's *Pearl*.
 
     ## Answer
@@ -52,11 +52,11 @@ class PearlTask(LoopAnswers, GridTask):
     start, either direction; L is next to 1), every other cell -1. Any valid loop scores 1.
 
     ## Generation
-    §8: a random loop (a 2x2 square stretched by random detours to Tatham's coverage), every
-    possible pearl placed, then pearls removed in a seeded random order. Easy (Tatham's way):
-    only while our pearl deduction (the pearl rules, no loop shorter than the cells known to be
-    on it) still finds the loop, which proves it the only one. Tricky: to a minimal set that
-    keeps the loop the only one (SAT with lazy cuts against second loops).
+    Our own generator (docs/specs/grid_puzzles.md §8): a random loop (a 2x2 square stretched by random detours
+    to Tatham's coverage), every possible pearl placed, then pearls removed in a seeded random order. Easy
+    (Tatham's way): only while our pearl deduction (the pearl rules, no loop shorter than the cells known to be
+    on it) still finds the loop, which proves it the only one. Tricky: to a minimal set that keeps the loop the
+    only one (SAT with lazy cuts against second loops).
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` draws the loop between two
@@ -142,7 +142,8 @@ class PearlTask(LoopAnswers, GridTask):
         return Encoding(f, answer, decode, cut_rule="R1", cuts=cuts, extra={"on": on, "black": black, "white": white})
 
     def grade(self, instance: Instance) -> int:
-        """§8 grade with the one-loop rule in view (:meth:`Engine.cut_grade`, as Filling and Singles)."""
+        """docs/specs/grid_puzzles.md §8 grade with the one-loop rule in view (:meth:`Engine.cut_grade`, as Filling and
+        Singles)."""
         enc = self.encoding(instance)
         return enc.engine.cut_grade(enc.assumptions())
 

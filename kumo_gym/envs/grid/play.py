@@ -1,4 +1,4 @@
-"""Interactive play for grid puzzles, one cell per move (grid_puzzles.md §6).
+"""Interactive play for grid puzzles, one cell per move (docs/specs/grid_puzzles.md §6).
 
 :class:`CellMoves` is the move protocol of every puzzle whose answer is a value per cell: a move
 ``{"r": row, "c": col, "v": value}`` writes one non-given cell, ``{"op": "submit"}`` asks for a
@@ -40,7 +40,7 @@ def last_move_object(text, accept) -> dict | None:
 
 
 class CellMoves:
-    """The §6 cell-move protocol (mixed into :class:`~.base.GridTask`)."""
+    """The docs/specs/grid_puzzles.md §6 cell-move protocol (mixed into :class:`~.base.GridTask`)."""
 
     def initial_grid(self, instance: Instance) -> list[list]:
         H, W = self.dims(instance)
@@ -196,8 +196,8 @@ class CellMoves:
 
 
 class DominoMoves(CellMoves):
-    """The §6 domino protocol (Dominosa): ``{"op": "domino", "cells": [[r1, c1], [r2, c2]]}`` lays a
-    domino on two adjacent cells, removing any domino it overlaps, and ``{"op": "erase", ...}``
+    """The docs/specs/grid_puzzles.md §6 domino protocol (Dominosa): ``{"op": "domino", "cells": [[r1, c1], [r2, c2]]}``
+    lays a domino on two adjacent cells, removing any domino it overlaps, and ``{"op": "erase", ...}``
     lifts the domino lying exactly there. The state is the answer grid (``L``/``R``/``T``/``B``,
     ``.`` for a free cell). Internally a move is ``(r, c, v)`` at the domino's top-left cell with
     ``v`` ``"L"`` (horizontal) or ``"T"`` (vertical), or ``"-L"``/``"-T"`` to erase, which keeps the
@@ -375,8 +375,8 @@ class DirectionAnswers:
 
 
 class EdgeMoves(CellMoves):
-    """The §6 edge protocol (Pearl, Tracks): ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}``
-    draws the connection between two adjacent cells, ``"v": 0`` erases it.
+    """The docs/specs/grid_puzzles.md §6 edge protocol (Pearl, Tracks): ``{"op": "edge", "cells": [[r1, c1], [r2, c2]],
+    "v": 1}`` draws the connection between two adjacent cells, ``"v": 0`` erases it.
 
     The state is a grid of direction strings (URDL order, any subset while playing: a cell may
     hold one or three connections on the way). A puzzle supplies :meth:`fixed_pieces` (Tracks'

@@ -1,4 +1,4 @@
-"""Range (grid_puzzles.md §5 "Range"; Tatham's ``range``). Game IDs: ``tatham/range.py``."""
+"""Range (docs/specs/grid_puzzles.md §5 "Range"; Tatham's ``range``). Game IDs: ``tatham/range.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -31,20 +31,20 @@ class RangeTask(GridTask):
     Some cells hold numbers. Shade cells black so that no two black cells share an edge, the white
     cells form one orthogonally connected area, numbered cells stay white, and each number equals
     the count of white cells it sees: itself plus every white cell in the four directions up to the
-    first black cell or the edge. grid_puzzles.md §5, Tatham's *Range*.
+    first black cell or the edge. docs/specs/grid_puzzles.md §5, Tatham's *Range*.
 
     ## Answer
     A JSON array of H rows of W integers: ``-1`` black, ``0`` white (a numbered cell may also be
     written as its number). Any valid grid scores 1.
 
     ## Generation
-    §8, Tatham's generator: a third of the cells, in a random order, made black unless that puts
-    two blacks side by side or splits the whites (about a fifth end up black); every white cell
-    numbered except those facing a black cell under a half turn, then numbers removed in half-turn
-    pairs in a seeded random order while Range's own deduction (``deduce.range``: sight-count
-    bounds, black cells never touching, connectivity by cut vertices) still solves the puzzle,
-    which proves it unique (Tatham's clue density). The grade is that deduction's; SAT with lazy connectivity cuts
-    certifies puzzles it cannot solve.
+    Our own generator (docs/specs/grid_puzzles.md §8), following Tatham's: a third of the cells, in a random
+    order, made black unless that puts two blacks side by side or splits the whites (about a fifth end up
+    black); every white cell numbered except those facing a black cell under a half turn, then numbers removed
+    in half-turn pairs in a seeded random order while Range's own deduction (``deduce.range``: sight-count
+    bounds, black cells never touching, connectivity by cut vertices) still solves the puzzle, which proves it
+    unique (Tatham's clue density). The grade is that deduction's; SAT with lazy connectivity cuts certifies
+    puzzles it cannot solve.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": -1}`` shades a cell, ``0`` (or ``null``) makes it white again.
@@ -160,8 +160,8 @@ class RangeTask(GridTask):
         return super().solutions(instance, limit)
 
     def grade(self, instance: Instance) -> int:
-        """§8 grade by Range's own deduction: 0 it solves the puzzle, 1 it does with failed-literal
-        probing on top, 2 search is needed."""
+        """docs/specs/grid_puzzles.md §8 grade by Range's own deduction: 0 it solves the puzzle, 1 it does with
+        failed-literal probing on top, 2 search is needed."""
         return deduced_grade(instance.data["state"]["grid"])
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:

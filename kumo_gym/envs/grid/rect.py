@@ -1,4 +1,4 @@
-"""Rectangles (grid_puzzles.md §5 "Rect"; Tatham's ``rect``). Game IDs: ``tatham/rect.py``;
+"""Rectangles (docs/specs/grid_puzzles.md §5 "Rect"; Tatham's ``rect``). Game IDs: ``tatham/rect.py``;
 region labels, rectangle moves: ``regions.py``."""
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     ## Description
     Some cells hold numbers. Divide the whole grid into rectangles (squares included) along the
     grid lines so that every rectangle contains exactly one number and that number is the count
-    of cells in the rectangle (grid_puzzles.md §5, Tatham's *Rectangles*).
+    of cells in the rectangle (docs/specs/grid_puzzles.md §5, Tatham's *Rectangles*).
 
     ## Answer
     A JSON array of H rows of W integers: a label per cell, the same label on every cell of one
@@ -51,12 +51,12 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
     -1 marks a cell left out, which breaks rect.R1): any labelling of a valid division scores 1.
 
     ## Generation
-    §8: a random division (a random cell that some free domino covers, then a random free
-    rectangle of area 2 to W*H/7 over it, until none fits; leftover single cells are merged
-    into a neighbour; with Tatham's ``e`` on a grid 1+e times smaller, then stretched by copying
-    random rows and columns), a number in a random cell of each rectangle, and as in Tatham's
-    generator the numbers that deduction (:func:`deduce_division`) cannot place moved until it
-    finds the whole division, which proves it unique without SAT.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random division (a random cell that some free domino
+    covers, then a random free rectangle of area 2 to W*H/7 over it, until none fits; leftover single cells are
+    merged into a neighbour; with Tatham's ``e`` on a grid 1+e times smaller, then stretched by copying random
+    rows and columns), a number in a random cell of each rectangle, and as in Tatham's generator the numbers
+    that deduction (:func:`deduce_division`) cannot place moved until it finds the whole division, which proves
+    it unique without SAT.
 
     ## Interactive mode
     ``{"op": "rect", "r0", "c0", "r1", "c1"}`` draws a rectangle (corners inclusive; regions it

@@ -1,4 +1,4 @@
-"""Answers that label regions with arbitrary labels (Rect; grid_puzzles.md §5 "Rect", §6, §1).
+"""Answers that label regions with arbitrary labels (Rect; docs/specs/grid_puzzles.md §5 "Rect", §6, §1).
 
 A region answer gives every cell an integer label; a region is the set of cells sharing one
 label, and the labels themselves mean nothing, so two answers that draw the same regions are the
@@ -14,13 +14,13 @@ corruptions) see regions rather than label values:
 * **Single-cell corruptions** that only rename a region (a one-cell region given an unused
   label) are the same answer and are skipped.
 
-:class:`RectMoves` adds the §6 rectangle moves ``{"op": "rect", "r0", "c0", "r1", "c1"}`` (a new
-region; any region it overlaps is erased first) and ``{"op": "erase", "r", "c"}`` (erase the
+:class:`RectMoves` adds the docs/specs/grid_puzzles.md §6 rectangle moves ``{"op": "rect", "r0", "c0", "r1", "c1"}`` (a
+new region; any region it overlaps is erased first) and ``{"op": "erase", "r", "c"}`` (erase the
 region of a cell) on top of the one-cell label moves.
 
 :class:`LoopAnswers` is the same idea for a closed loop numbered 1..L along it (Pearl): where it
 starts and which way it runs mean nothing, so partial credit renumbers it as the generator does;
-it is drawn with the §6 edge moves.
+it is drawn with the docs/specs/grid_puzzles.md §6 edge moves.
 """
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def shapes(area: int, H: int, W: int) -> list[tuple[int, int]]:
 
 class Draws:
     """``integers(n)`` exactly as ``Generator.integers(n)`` draws it (n up to 2**32), without a
-    numpy call per draw (microseconds each; a random division takes dozens, issue 14): the raw
+    numpy call per draw (microseconds each; a random division takes dozens): the raw
     64-bit outputs of the generator's PCG64 come in blocks, each split in two 32-bit halves
     (low first, the high one kept for the next draw, as PCG64 does) and scaled to [0, n) by
     Lemire's method with numpy's rejection threshold. :meth:`finish` leaves the generator where
@@ -316,7 +316,7 @@ class RegionAnswers:
         with labels other than ``EMPTY``, so it merges regions at most and keeps the empty cells;
         a blind grid whose regions do not each lie within one region of the solution, or whose
         empty cells differ, cannot become it, and only the others are relabelled and compared
-        (generation asks this of every drawn puzzle; issue 14)."""
+        (generation asks this of every drawn puzzle)."""
         H, W = self.dims(instance)
         if type(self).blind_grids is not RegionAnswers.blind_grids:
             return any(self._right(instance, g) == H * W for g in self.blind_grids(instance).values())
@@ -336,7 +336,7 @@ class RegionAnswers:
 
 
 class RectMoves:
-    """The §6 rectangle moves beside the one-cell label moves (module docstring)."""
+    """The docs/specs/grid_puzzles.md §6 rectangle moves beside the one-cell label moves (module docstring)."""
 
     def parse_move(self, text: str) -> tuple:
         """The last move object in ``text``: a rectangle or erase op here, anything else as cell moves."""
@@ -433,7 +433,7 @@ class LoopAnswers(EdgeMoves):
     def blind_solves(self, instance: Instance) -> bool:
         """A blind grid holds at most two values, a loop numbers its L >= 4 cells 1..L, and without
         givens every loop cell starts wrong (-1): neither a blind grid nor its walk from the
-        starting grid reaches the solution (the generic check, skipped; issue 14)."""
+        starting grid reaches the solution (the generic check, skipped)."""
         sol = instance.data.get("solution")
         if sol and not self.givens(instance) and sum(v > 0 for row in sol for v in row) >= 4:
             return False

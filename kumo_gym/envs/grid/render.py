@@ -1,19 +1,23 @@
 """The shared grid renderer: one :class:`Sketch` per puzzle state, drawn as terminal text or as an
-RGB image (issue 12 ``rgb_array``; issue 21 "drawing goes to a shared renderer").
+RGB image (``render_mode="rgb_array"``; every grid puzzle draws through here).
 
 A puzzle says *what* is on the board in :meth:`GridTask.sketch`: cell labels and fills, clue
 labels around the board, thick walls between cells (boxes, regions), line segments between cell
 centres (loops, tracks, pipes; a segment may leave the grid by one cell to show an entry) and
 dots at half-cell positions (Galaxies centres, Pearl pearls). This module decides *how*: fixed
-width text with box-drawing characters from the observation charset, or a numpy image with an
-embedded 5x7 bitmap font (no imaging library needed, so ``rgb_array`` works wherever the package
-imports).
+width text with box-drawing characters from the observation charset, or a numpy image with the
+bitmap font of :mod:`kumo_gym.envs.raster` (no imaging library needed, so ``rgb_array`` works
+wherever the package imports). In pictures of answers, the cells a verdict names are framed
+(:attr:`Sketch.first_mark`, :attr:`Sketch.marks`; :func:`cell_box` says where a cell is).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from ..raster import MARK, MARK_ALSO, frame
+from ..raster import draw_text as _text
 
 Cell = tuple[int, int]
 
@@ -47,6 +51,10 @@ class Sketch:
     dots: list[tuple[int, int, bool]] = field(default_factory=list)
     #: a line of text under the board (Undead's totals)
     caption: str = ""
+    #: cells framed in the image: the first cell a verdict names, then the others it names
+    #: (pictures of answers; a puzzle's own sketch has none)
+    first_mark: Cell | None = None
+    marks: list[Cell] = field(default_factory=list)
 
 
 def sketch_cells(grid: list[list], show=str, fill=None) -> Sketch:
@@ -114,57 +122,13 @@ def render_text(s: Sketch) -> str:
 
 
 # ---- image ----------------------------------------------------------------------------------
-_FONT_ROWS = {
-    "0": "01110 10001 10011 10101 11001 10001 01110", "1": "00100 01100 00100 00100 00100 00100 01110",
-    "2": "01110 10001 00001 00010 00100 01000 11111", "3": "11111 00010 00100 00010 00001 10001 01110",
-    "4": "00010 00110 01010 10010 11111 00010 00010", "5": "11111 10000 11110 00001 00001 10001 01110",
-    "6": "00110 01000 10000 11110 10001 10001 01110", "7": "11111 00001 00010 00100 01000 01000 01000",
-    "8": "01110 10001 10001 01110 10001 10001 01110", "9": "01110 10001 10001 01111 00001 00010 01100",
-    "A": "01110 10001 10001 11111 10001 10001 10001", "B": "11110 10001 10001 11110 10001 10001 11110",
-    "C": "01110 10001 10000 10000 10000 10001 01110", "D": "11100 10010 10001 10001 10001 10010 11100",
-    "E": "11111 10000 10000 11110 10000 10000 11111", "F": "11111 10000 10000 11110 10000 10000 10000",
-    "G": "01110 10001 10000 10111 10001 10001 01111", "H": "10001 10001 10001 11111 10001 10001 10001",
-    "I": "01110 00100 00100 00100 00100 00100 01110", "J": "00111 00010 00010 00010 00010 10010 01100",
-    "K": "10001 10010 10100 11000 10100 10010 10001", "L": "10000 10000 10000 10000 10000 10000 11111",
-    "M": "10001 11011 10101 10101 10001 10001 10001", "N": "10001 10001 11001 10101 10011 10001 10001",
-    "O": "01110 10001 10001 10001 10001 10001 01110", "P": "11110 10001 10001 11110 10000 10000 10000",
-    "Q": "01110 10001 10001 10001 10101 10010 01101", "R": "11110 10001 10001 11110 10100 10010 10001",
-    "S": "01111 10000 10000 01110 00001 00001 11110", "T": "11111 00100 00100 00100 00100 00100 00100",
-    "U": "10001 10001 10001 10001 10001 10001 01110", "V": "10001 10001 10001 10001 10001 01010 00100",
-    "W": "10001 10001 10001 10101 10101 10101 01010", "X": "10001 10001 01010 00100 01010 10001 10001",
-    "Y": "10001 10001 01010 00100 00100 00100 00100", "Z": "11111 00001 00010 00100 01000 10000 11111",
-    "-": "00000 00000 00000 11111 00000 00000 00000", "+": "00000 00100 00100 11111 00100 00100 00000",
-    ".": "00000 00000 00000 00000 00000 01100 01100", "#": "01010 01010 11111 01010 11111 01010 01010",
-    "?": "01110 10001 00001 00010 00100 00000 00100", "/": "00001 00010 00010 00100 01000 01000 10000",
-    "\\": "10000 01000 01000 00100 00010 00010 00001", "*": "00000 10101 01110 11111 01110 10101 00000",
-    "<": "00010 00100 01000 10000 01000 00100 00010", ">": "01000 00100 00010 00001 00010 00100 01000",
-    "^": "00100 01010 10001 00000 00000 00000 00000", " ": "00000 00000 00000 00000 00000 00000 00000",
-}
-_FONT = {ch: np.array([[b == "1" for b in row] for row in rows.split()], bool) for ch, rows in _FONT_ROWS.items()}
-
-
-def _text(img: np.ndarray, text: str, cy: float, cx: float, scale: int, color) -> None:
-    """Draw ``text`` centred at (cy, cx) with the bitmap font at ``scale`` pixels per dot."""
-    text = text.upper()
-    gw, gh = 6 * scale, 7 * scale
-    x = round(cx - (len(text) * gw - scale) / 2)
-    y = round(cy - gh / 2)
-    for ch in text:
-        glyph = _FONT.get(ch, _FONT["?"])
-        big = np.kron(glyph, np.ones((scale, scale), bool))
-        y0, x0 = max(y, 0), max(x, 0)
-        y1, x1 = min(y + gh, img.shape[0]), min(x + 5 * scale, img.shape[1])
-        if y1 > y0 and x1 > x0:
-            img[y0:y1, x0:x1][big[y0 - y:y1 - y, x0 - x:x1 - x]] = color
-        x += gw
-
-
 def _luma(rgb) -> float:
     return 0.3 * rgb[0] + 0.59 * rgb[1] + 0.11 * rgb[2]
 
 
-def render_rgb(s: Sketch, max_side: int = 640) -> np.ndarray:
-    """The sketch as an ``(height, width, 3)`` uint8 image."""
+def _layout(s: Sketch, max_side: int) -> tuple[int, int, int, int, int, int]:
+    """``(cell size, font scale, top, bottom, left, right)`` in pixels: the board's cells and the
+    margins that hold the clue labels."""
     depth = lambda side: max((len(lab) for lab in side), default=0) if side else 0
     width_of = lambda side: max((len(" ".join(lab)) for lab in side), default=0) if side else 0
     cols_needed = s.W + (width_of(s.left) + width_of(s.right)) / 2 + 1
@@ -173,6 +137,20 @@ def render_rgb(s: Sketch, max_side: int = 640) -> np.ndarray:
     gh, gw = 8 * scale, 6 * scale
     top, bottom = depth(s.top) * gh + cs // 4, depth(s.bottom) * gh + cs // 4
     left, right = width_of(s.left) * gw + cs // 4, width_of(s.right) * gw + cs // 4
+    return cs, scale, top, bottom, left, right
+
+
+def cell_box(s: Sketch, r: int, c: int, max_side: int = 640) -> tuple[int, int, int, int]:
+    """``(x0, y0, x1, y1)``, the pixels of cell ``(r, c)`` in :func:`render_rgb`'s image of ``s``
+    (x1, y1 exclusive, grid lines included)."""
+    cs, _, top, _, left, _ = _layout(s, max_side)
+    return left + c * cs, top + r * cs, left + (c + 1) * cs + 1, top + (r + 1) * cs + 1
+
+
+def render_rgb(s: Sketch, max_side: int = 640) -> np.ndarray:
+    """The sketch as an ``(height, width, 3)`` uint8 image."""
+    cs, scale, top, bottom, left, right = _layout(s, max_side)
+    gh, gw = 8 * scale, 6 * scale
     img = np.full((top + s.H * cs + bottom + 1, left + s.W * cs + right + 1, 3), 255, np.uint8)
     y0, x0 = top, left
     for r in range(s.H):
@@ -233,4 +211,13 @@ def render_rgb(s: Sketch, max_side: int = 640) -> np.ndarray:
                 cy = y0 + (i + 0.5) * cs
                 cx = (left - cs // 8 - len(txt) * gw / 2) if side == "left" else (x0 + s.W * cs + cs // 8 + len(txt) * gw / 2)
                 _text(img, txt, cy, cx, scale, INK)
+    # marks last, over everything: the other named cells thin and inset (the board stays
+    # readable when a check names a whole row), then the first one, thick on the cell's edge
+    mw, inset = max(2, cs // 8), max(2, cs // 10)
+    for r, c in s.marks:
+        if 0 <= r < s.H and 0 <= c < s.W and (r, c) != s.first_mark:
+            x0, y0, x1, y1 = cell_box(s, r, c, max_side)
+            frame(img, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), max(2, mw - 2), MARK_ALSO)
+    if s.first_mark is not None and 0 <= s.first_mark[0] < s.H and 0 <= s.first_mark[1] < s.W:
+        frame(img, cell_box(s, *s.first_mark, max_side), mw + 1, MARK)
     return img

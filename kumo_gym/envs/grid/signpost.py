@@ -1,4 +1,4 @@
-"""Signpost (grid_puzzles.md §5 "Signpost"; Tatham's ``signpost``). Game IDs: ``tatham/signpost.py``."""
+"""Signpost (docs/specs/grid_puzzles.md §5 "Signpost"; Tatham's ``signpost``). Game IDs: ``tatham/signpost.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -49,25 +49,24 @@ class SignpostTask(GridTask):
     Every cell but one holds an arrow (one of eight compass directions); some cells show their
     number. Write 1..W*H into the cells, each once, so that the cell of k+1 lies somewhere along
     the arrow of the cell of k (at any distance). The last number's cell has no arrow
-    (grid_puzzles.md §5, Tatham's *Signpost*, free chain ends).
+    (docs/specs/grid_puzzles.md §5, Tatham's *Signpost*, free chain ends).
 
     ## Answer
     A JSON array of H rows of W integers, the number of each cell, given numbers copied. Any
     numbering that keeps the rules scores 1.
 
     ## Generation
-    §8: a random Hamiltonian path through the queen-move graph (Warnsdorff's rule with random
-    ties; with Tatham's ``c`` it runs from the top-left to the bottom-right corner), arrows
-    along it. Up to 16 cells every number is shown, then numbers other than 1 and W*H (1 too on a
-    two-cell grid, which would otherwise leave nothing to fill) are removed in a seeded order
-    while deduction with failed-literal probing still numbers every cell. Beyond 16 cells the
-    givens are placed as Tatham's generator places them: 1 and W*H, then numbers of cells in a
-    seeded order (skipping cells already numbered) until deduction numbers every cell, then each
-    added number dropped again when deduction does without it. Deduction is unit propagation on
-    the encoding, run on the grid by compiled kernels (:mod:`._signpost_kernel`), so it proves the
-    numbering unique; these densities match Tatham's (2.2 givens at 4x4, 12.9 at 7x7). The single
-    chain needs no lazy cut: the encoding numbers the cells (a permutation with every arrow
-    followed), which rules out loops; a model of the arrows alone would admit them
+    Our own generator (docs/specs/grid_puzzles.md §8): a random Hamiltonian path through the queen-move graph
+    (Warnsdorff's rule with random ties; with Tatham's ``c`` it runs from the top-left to the bottom-right
+    corner), arrows along it. Up to 16 cells every number is shown, then numbers other than 1 and W*H (1 too on
+    a two-cell grid, which would otherwise leave nothing to fill) are removed in a seeded order while deduction
+    with failed-literal probing still numbers every cell. Beyond 16 cells the givens are placed as Tatham's
+    generator places them: 1 and W*H, then numbers of cells in a seeded order (skipping cells already numbered)
+    until deduction numbers every cell, then each added number dropped again when deduction does without it.
+    Deduction is unit propagation on the encoding, run on the grid by compiled kernels
+    (:mod:`._signpost_kernel`), so it proves the numbering unique; these densities match Tatham's (2.2 givens at
+    4x4, 12.9 at 7x7). The single chain needs no lazy cut: the encoding numbers the cells (a permutation with
+    every arrow followed), which rules out loops; a model of the arrows alone would admit them
     (tests/grid/test_signpost.py).
 
     ## Interactive mode

@@ -1,4 +1,4 @@
-"""Singles (grid_puzzles.md §5 "Singles"; Tatham's ``singles``). Game IDs: ``tatham/singles.py``."""
+"""Singles (docs/specs/grid_puzzles.md §5 "Singles"; Tatham's ``singles``). Game IDs: ``tatham/singles.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -42,16 +42,16 @@ class SinglesTask(GridTask):
     ## Description
     Every cell holds a number. Shade some cells black so that no number appears twice among the
     white cells of any row or column, no two black cells share an edge, and the white cells form
-    one orthogonally connected area. grid_puzzles.md §5, Tatham's *Singles*.
+    one orthogonally connected area. docs/specs/grid_puzzles.md §5, Tatham's *Singles*.
 
     ## Answer
     A JSON array of H rows of W integers: ``-1`` for a black cell, the cell's own number for a
     white cell. Any grid that keeps the rules scores 1.
 
     ## Generation
-    §8: a random Latin rectangle of 1..max(W, H), a random maximal set of black cells (never
-    side by side, whites kept connected), each black cell renumbered to repeat a white number of
-    its row or column; redrawn until SAT, with lazy connectivity cuts, proves it unique.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random Latin rectangle of 1..max(W, H), a random
+    maximal set of black cells (never side by side, whites kept connected), each black cell renumbered to repeat
+    a white number of its row or column; redrawn until SAT, with lazy connectivity cuts, proves it unique.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": -1}`` shades a cell, ``0`` (or ``null``) makes it white again.
@@ -149,8 +149,8 @@ class SinglesTask(GridTask):
                         extra={"black": x, "same": same})
 
     def grade(self, instance: Instance) -> int:
-        """§8 grade with connectivity in view (:meth:`Engine.cut_grade`): plain propagation of the
-        clauses never sees that white cells must stay connected."""
+        """docs/specs/grid_puzzles.md §8 grade with connectivity in view (:meth:`Engine.cut_grade`): plain propagation
+        of the clauses never sees that white cells must stay connected."""
         enc = self.encoding(instance)
         return enc.engine.cut_grade(enc.assumptions())
 

@@ -1,4 +1,4 @@
-"""Solo, Tatham's Sudoku (grid_puzzles.md §5 "Solo (Sudoku)"). Game IDs: ``tatham/solo.py``."""
+"""Solo, Tatham's Sudoku (docs/specs/grid_puzzles.md §5 "Solo (Sudoku)"). Game IDs: ``tatham/solo.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -15,7 +15,7 @@ from .base import Check, GridParams, presets
 from .latin import LatinGridTask, latin_formula
 from .render import Sketch
 
-#: the largest box area accepted: 16x16 grids generate in seconds, 25x25 take minutes (issue 13)
+#: the largest box area accepted: 16x16 grids generate in seconds, 25x25 take minutes (too long for one reset)
 MAX_SYMBOLS = 16
 
 
@@ -41,7 +41,7 @@ class SoloParams(GridParams):
 
 @functools.cache
 def units(n: int, bw: int, bh: int) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
-    """(rule, cells) of every row (R1), column (R2) and box (R3); box k is row-major (§5)."""
+    """(rule, cells) of every row (R1), column (R2) and box (R3); box k is row-major (docs/specs/grid_puzzles.md §5)."""
     out = [("R1", tuple((r, c) for c in range(n))) for r in range(n)]
     out += [("R2", tuple((r, c) for r in range(n))) for c in range(n)]
     for b in range(n):
@@ -64,8 +64,8 @@ def _kernel_tables(n: int, bw: int, bh: int) -> tuple[np.ndarray, ...]:
 
 
 def random_sudoku(rng: np.random.Generator, n: int, bw: int, bh: int, buffers: tuple | None = None) -> np.ndarray:
-    """A random solution (§8 samplers), row-major: randomised backtracking, most constrained cell
-    first, values in the order of random keys, redrawn after 20,000 steps (see _solo_kernel)."""
+    """A random solution (docs/specs/grid_puzzles.md §8 samplers), row-major: randomised backtracking, most constrained
+    cell first, values in the order of random keys, redrawn after 20,000 steps (see _solo_kernel)."""
     from . import _solo_kernel
 
     cells, unit_of, _, _ = _kernel_tables(n, bw, bh)
@@ -86,16 +86,16 @@ class SoloTask(LatinGridTask):
     ## Description
     Fill an n x n grid (n = box_w * box_h) with the digits 1..n so that every row, every column
     and every box of box_w columns by box_h rows holds each digit exactly once. Given digits stay
-    (grid_puzzles.md §5, Tatham's *Solo*; the X, killer and jigsaw variants are not modelled).
+    (docs/specs/grid_puzzles.md §5, Tatham's *Solo*; the X, killer and jigsaw variants are not modelled).
 
     ## Answer
     A JSON array of n rows of n integers 1..n. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    §8: a random solution (randomised backtracking), then givens removed in 180-degree-symmetric
-    pairs while the solution stays unique. At Tatham's Trivial level a removal is kept only if
-    unit propagation alone still solves the puzzle; at the other levels the givens are reduced to
-    a minimal symmetric set, preferring puzzles that propagation alone does not solve.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random solution (randomised backtracking), then givens
+    removed in 180-degree-symmetric pairs while the solution stays unique. At Tatham's Trivial level a removal
+    is kept only if unit propagation alone still solves the puzzle; at the other levels the givens are reduced
+    to a minimal symmetric set, preferring puzzles that propagation alone does not solve.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": digit}``, 0 clears a cell; given cells are fixed.
@@ -134,7 +134,7 @@ class SoloTask(LatinGridTask):
         """Trivial: givens dropped while propagation solves it, on the grid by a kernel that
         deduces exactly what propagation over the CNF does (naked and hidden singles, see
         _solo_kernel). Above: minimal sets, each removal tested by the kernel's search for a second
-        solution (the engine's result with SAT, issue 14), up to HARD_TRIES for one that propagation
+        solution (the engine's result with SAT), up to HARD_TRIES for one that propagation
         alone does not solve (grade >= 1); each draw is one kernel call, well under a millisecond."""
         bw, bh = params["box_w"], params["box_h"]
         n = bw * bh

@@ -1,4 +1,4 @@
-"""Tents (grid_puzzles.md §5 "Tents"; Tatham's ``tents``). Game IDs: ``tatham/tents.py``."""
+"""Tents (docs/specs/grid_puzzles.md §5 "Tents"; Tatham's ``tents``). Game IDs: ``tatham/tents.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -26,15 +26,16 @@ class TentsTask(GridTask):
     ## Description
     A grid holds trees. Place tents so that every tree has its own tent orthogonally next to it
     (trees and tents pair off one to one), no two tents touch, even diagonally, and each row and
-    column holds the number of tents written beside it (grid_puzzles.md §5, Tatham's *Tents*).
+    column holds the number of tents written beside it (docs/specs/grid_puzzles.md §5, Tatham's *Tents*).
 
     ## Answer
     A JSON array of H rows of W strings: ``"T"`` for a tree (copied), ``"A"`` for a tent and
     ``"."`` for an empty cell. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    §8: random non-touching tree-tent pairs at Tatham's density (one per five cells), every count
-    shown, redrawn until unique: Easy (``e``) solved by failed-literal probing, Tricky not by propagation.
+    Our own generator (docs/specs/grid_puzzles.md §8): random non-touching tree-tent pairs at Tatham's density
+    (one per five cells), every count shown, redrawn until unique: Easy (``e``) solved by failed-literal
+    probing, Tricky not by propagation.
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": "A"}`` to pitch a tent, ``"."`` to clear it.

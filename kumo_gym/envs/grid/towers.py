@@ -1,4 +1,4 @@
-"""Towers, Tatham's skyscrapers puzzle (grid_puzzles.md §5 "Towers"). Game IDs: ``tatham/towers.py``."""
+"""Towers, Tatham's skyscrapers puzzle (docs/specs/grid_puzzles.md §5 "Towers"). Game IDs: ``tatham/towers.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -45,17 +45,17 @@ class TowersTask(LatinGridTask):
     Fill an n x n grid with heights 1..n so that each row and each column holds every height once.
     A number outside the grid says how many towers are visible from there looking along that row
     or column: a tower is visible when it is taller than every tower in front of it. Given heights
-    stay (grid_puzzles.md §5, Tatham's *Towers*).
+    stay (docs/specs/grid_puzzles.md §5, Tatham's *Towers*).
 
     ## Answer
     A JSON array of n rows of n integers 1..n. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    §8: a random Latin square, its 4n edge clues and the fewest random givens that make it unique.
-    At Easy, as in Tatham's, every edge clue stays and givens go while line-by-line deduction
-    still solves it (each row and column with its two clues narrowed to the heights some fitting
-    permutation allows; up to n = 7, above that failed-literal probing, grade <= 1); other levels
-    reduce clues and givens to a minimal unique set.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random Latin square, its 4n edge clues and the fewest
+    random givens that make it unique. At Easy, as in Tatham's, every edge clue stays and givens go while
+    line-by-line deduction still solves it (each row and column with its two clues narrowed to the heights some
+    fitting permutation allows; up to n = 7, above that failed-literal probing, grade <= 1); other levels reduce
+    clues and givens to a minimal unique set.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": height}``, 0 clears a cell; given cells are fixed.

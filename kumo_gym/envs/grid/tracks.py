@@ -1,4 +1,4 @@
-"""Train Tracks (grid_puzzles.md §5 "Tracks"; Tatham's ``tracks``). Game IDs: ``tatham/tracks.py``."""
+"""Train Tracks (docs/specs/grid_puzzles.md §5 "Tracks"; Tatham's ``tracks``). Game IDs: ``tatham/tracks.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -42,7 +42,7 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     the bottom at the marked column (``exit_col``). Every track cell is a straight piece or a
     90-degree curve joining two neighbours, connections are mutual, and the track is a single
     path with no loops or branches. The numbers give how many cells of each column and each row
-    the track uses; given pieces stay as they are (grid_puzzles.md §5, Tatham's *Tracks*).
+    the track uses; given pieces stay as they are (docs/specs/grid_puzzles.md §5, Tatham's *Tracks*).
 
     ## Answer
     A JSON array of H rows of W strings: each track cell lists the two directions it connects
@@ -50,12 +50,12 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
     cell includes ``L`` and the exit cell ``D``. Any valid track scores 1.
 
     ## Generation
-    §8: a loop-erased random walk from the entry to the exit cell, stretched by random detours to
-    Tatham's track density; every count shown, both end pieces given, the other pieces removed in
-    a seeded random order while our deduction still finds the track (Tatham's way, unique without
-    SAT; Tricky keeps the fewest of three orders and two draws up to 100 cells), on larger grids with
-    removed pieces given back up to Tatham's share of the track (16 %). Level Hard then removes
-    more while unique (SAT with lazy cuts against closed loops). ``o`` is honoured by redrawing.
+    Our own generator (docs/specs/grid_puzzles.md §8): a loop-erased random walk from the entry to the exit
+    cell, stretched by random detours to Tatham's track density; every count shown, both end pieces given, the
+    other pieces removed in a seeded random order while our deduction still finds the track (Tatham's way,
+    unique without SAT; Tricky keeps the fewest of three orders and two draws up to 100 cells), on larger grids
+    with removed pieces given back up to Tatham's share of the track (16 %). Level Hard then removes more while
+    unique (SAT with lazy cuts against closed loops). ``o`` is honoured by redrawing.
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` lays the track between two

@@ -1,4 +1,4 @@
-"""Undead (grid_puzzles.md §5 "Undead"; Tatham's ``undead``). Game IDs: ``tatham/undead.py``."""
+"""Undead (docs/specs/grid_puzzles.md §5 "Undead"; Tatham's ``undead``). Game IDs: ``tatham/undead.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -18,8 +18,8 @@ from .tatham.undead import MIRRORS, MONSTERS, SIDES, state_of, visible
 
 #: mirrors on base + per-cell W H of the cells: Tatham's 35/37/40 % at 3x3/4x4/7x7, ~38 % at Easy 4x4
 MIRROR_SHARE = {"e": (0.36, 0.0015), "n": (0.33, 0.0015), "t": (0.33, 0.0015)}
-#: the §8 grade per level (Tatham's: mostly 0 at e, 1-2 at n; after 6 layouts the first unique one is
-#: taken), and the monster draws per mirror layout
+#: the docs/specs/grid_puzzles.md §8 grade per level (Tatham's: mostly 0 at e, 1-2 at n; after 6 layouts the first
+#: unique one is taken), and the monster draws per mirror layout
 GRADE_TARGET, LAYOUT_TRIES = {"e": 0, "n": 1, "t": 1}, 3
 
 
@@ -43,16 +43,16 @@ class UndeadTask(GridTask):
     Some cells hold diagonal mirrors; every other cell holds a ghost (G), a vampire (V) or a zombie
     (Z), with the totals given. An edge number counts the monsters seen from there, the line of
     sight bouncing off mirrors: zombies always, vampires only before the first mirror, ghosts only
-    after it (a cell passed twice counts twice). grid_puzzles.md §5, Tatham's *Undead*.
+    after it (a cell passed twice counts twice). docs/specs/grid_puzzles.md §5, Tatham's *Undead*.
 
     ## Answer
     H rows of W strings: ``"G"``, ``"V"`` or ``"Z"``; mirrors copied (anything there is ignored).
 
     ## Generation
-    §8: mirrors on 34-40 % of the cells (Tatham's density), random monsters, every total and sight
-    count shown; monsters on cells that deduction leaves open are changed (a change is kept when
-    no more cells stay open) until deduction solves the puzzle, which proves it unique. At ``e``
-    that is Undead's own deduction (the bounds of every count, deduce/undead.py, as Tatham's easy
+    Our own generator (docs/specs/grid_puzzles.md §8): mirrors on 34-40 % of the cells (Tatham's density),
+    random monsters, every total and sight count shown; monsters on cells that deduction leaves open are changed
+    (a change is kept when no more cells stay open) until deduction solves the puzzle, which proves it unique.
+    At ``e`` that is Undead's own deduction (the bounds of every count, deduce/undead.py, as Tatham's easy
     solver); at ``n`` and ``t`` failed-literal probing, preferring puzzles propagation does not solve.
 
     ## Interactive mode

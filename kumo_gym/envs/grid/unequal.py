@@ -1,4 +1,5 @@
-"""Unequal, Tatham's Futoshiki, and its Adjacent mode (grid_puzzles.md §5 "Unequal"). Game IDs: ``tatham/unequal.py``."""
+"""Unequal, Tatham's Futoshiki, and its Adjacent mode (docs/specs/grid_puzzles.md §5 "Unequal"). Game IDs:
+``tatham/unequal.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -32,18 +33,18 @@ class UnequalTask(LatinGridTask):
     Fill an n x n grid with 1..n so that each row and each column holds every value once. Given
     numbers stay. A sign between two neighbouring cells says which of them is larger. In Adjacent
     mode a mark between two neighbours says they differ by exactly one, and two neighbours without
-    a mark must not (grid_puzzles.md §5, Tatham's *Unequal*).
+    a mark must not (docs/specs/grid_puzzles.md §5, Tatham's *Unequal*).
 
     ## Answer
     A JSON array of n rows of n integers 1..n. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    §8: a random Latin square with every given and every sign, reduced in a seeded random order
-    (givens first, then signs, as Tatham's puzzles keep few givens) while the solution stays
-    unique: at Trivial (``t``) givens only, while failed-literal probing still solves it; at Easy
-    (``e``) while Unequal's own deduction (Latin singles, the bounds of each sign) settles it;
-    above Easy to a minimal unique set (exact search, deduce/unequal.py). Adjacent mode keeps
-    every mark (they are the rules) and reduces the givens by probing or SAT.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random Latin square with every given and every sign,
+    reduced in a seeded random order (givens first, then signs, as Tatham's puzzles keep few givens) while the
+    solution stays unique: at Trivial (``t``) givens only, while failed-literal probing still solves it; at Easy
+    (``e``) while Unequal's own deduction (Latin singles, the bounds of each sign) settles it; above Easy to a
+    minimal unique set (exact search, deduce/unequal.py). Adjacent mode keeps every mark (they are the rules)
+    and reduces the givens by probing or SAT.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": value}``, 0 clears a cell; given cells are fixed.

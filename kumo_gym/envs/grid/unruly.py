@@ -1,4 +1,4 @@
-"""Unruly (grid_puzzles.md §5 "Unruly"; Tatham's ``unruly``). Game IDs: ``tatham/unruly.py``."""
+"""Unruly (docs/specs/grid_puzzles.md §5 "Unruly"; Tatham's ``unruly``). Game IDs: ``tatham/unruly.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -15,7 +15,8 @@ from .render import Sketch
 
 BLACK, WHITE, EMPTY = 1, 0, -1
 NO_COLOUR = np.zeros(0, np.int8)
-#: the §8 grade a removal must keep per level: propagation at Trivial, probing at Easy; Normal is minimal
+#: the docs/specs/grid_puzzles.md §8 grade a removal must keep per level: propagation at Trivial, probing at Easy;
+#: Normal is minimal
 GRADE_TARGET = {"t": 0, "e": 1, "n": None}
 
 
@@ -46,19 +47,18 @@ class UnrulyTask(GridTask):
     Colour every cell of an even-sized grid black or white. Every row and every column holds as
     many black cells as white ones, and no three cells in a row (horizontally or vertically) have
     the same colour. Given cells keep their colour. With ``unique`` set, no two rows are equal
-    and no two columns are equal. grid_puzzles.md §5, Tatham's *Unruly*.
+    and no two columns are equal. docs/specs/grid_puzzles.md §5, Tatham's *Unruly*.
 
     ## Answer
     A JSON array of H rows of W integers: ``1`` black, ``0`` white. Any valid grid scores 1.
 
     ## Generation
-    §8: a random valid grid, every cell given, then givens removed in a seeded random order. At
-    Tatham's lowest level (``t``) a removal is kept only if unit propagation alone still solves
-    the puzzle, at ``e`` only if failed-literal probing does; at ``n`` the givens are reduced to
-    a minimal unique set. At ``t`` without ``unique`` (every preset) a grid kernel does both steps
-    as Tatham's generator does (the grid filled cell by cell in a random order with propagation;
-    its deductions are exactly the CNF's propagation); otherwise the grid comes from SAT with
-    random phases.
+    Our own generator (docs/specs/grid_puzzles.md §8): a random valid grid, every cell given, then givens
+    removed in a seeded random order. At Tatham's lowest level (``t``) a removal is kept only if unit
+    propagation alone still solves the puzzle, at ``e`` only if failed-literal probing does; at ``n`` the givens
+    are reduced to a minimal unique set. At ``t`` without ``unique`` (every preset) a grid kernel does both
+    steps as Tatham's generator does (the grid filled cell by cell in a random order with propagation; its
+    deductions are exactly the CNF's propagation); otherwise the grid comes from SAT with random phases.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": 1}`` black, ``0`` white, ``-1`` clears. Givens are fixed.

@@ -5,7 +5,7 @@ does: for each test, which outcome each truth typically shows. A truth listed un
 a test is ruled out by every other state of that test (an outcome it does not show excludes it);
 a truth listed under several states of a test is ruled out by none of them, and a truth not
 listed under a test is unaffected by it. This yields the rule-out semantics of
-``specs/kumo.md`` §2 from knowledge that is easy to check by reading.
+``docs/specs/kumo.md`` §2 from knowledge that is easy to check by reading.
 
 Format::
 

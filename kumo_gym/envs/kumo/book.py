@@ -1,4 +1,4 @@
-"""The knowledge book of a KUMO instance (``specs/kumo.md`` §6).
+"""The knowledge book of a KUMO instance (``docs/specs/kumo.md`` §6).
 
 Built from the instance's *reduced mapping*: every state of every instance action with its
 rule-outs intersected with the instance truths (a state that then rules out nothing is kept:
@@ -55,7 +55,7 @@ def plural(noun: str) -> str:
 
 
 def reduced_mapping(data: dict) -> dict:
-    """``{action: {"type", "states": [{"state", "rules_out"}]}}`` over the instance truths (§6)."""
+    """``{action: {"type", "states": [{"state", "rules_out"}]}}`` over the instance truths (docs/specs/kumo.md §6)."""
     truths = set(data["truths"])
     out = {}
     for a in data["actions"]:
@@ -126,7 +126,7 @@ _FLOAT_LINE = re.compile(r"^- Observing (?:a value between|a reading from|a meas
 
 
 def parse_template_book(text: str, truths: list[str]) -> dict:
-    """Read a template book back into its reduced mapping (the §6 round-trip test).
+    """Read a template book back into its reduced mapping (the docs/specs/kumo.md §6 round-trip test).
 
     Rule-out lists are read as the quoted instance truth names in the effect clause.
     """
@@ -170,7 +170,7 @@ def render_book(data: dict, book_format: str = "template", seed: int = 0) -> str
 
 
 def rewrite_book(book: str, data: dict, backend, verifier=None, max_tokens: int = 4096) -> tuple[str, str]:
-    """Optional model rewrite of a book (§6); returns ``(book, book_source)``.
+    """Optional model rewrite of a book (docs/specs/kumo.md §6); returns ``(book, book_source)``.
 
     The rewrite is accepted only if every truth, action and string state name appears verbatim
     and, when a ``verifier`` backend is given, it answers YES for each (action, state, truth)

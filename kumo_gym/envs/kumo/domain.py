@@ -1,7 +1,7 @@
 """KUMO domains: the JSON format, the importer for KUMO-style files and the validator.
 
-Implements ``shared/specs/kumo.md`` §2 (format ``kumo_gym.domain/v1``), §3 (importer: every
-defect becomes an :class:`Issue`, never an exception) and §4 (validation rules).
+Implements ``docs/specs/kumo.md`` §2 (format ``kumo_gym.domain/v1``), §3 (importer: every
+defect becomes an :class:`Issue`, never an exception) and docs/specs/kumo.md §4 (validation rules).
 
 A domain is a universe of *truths* (candidate hidden explanations) and *actions* (tests). Each
 action has a type, ``str`` or ``float``, and a list of states; observing a state rules OUT the
@@ -36,7 +36,7 @@ FATAL_CODES = ("too_few_truths", "no_usable_action")
 
 
 def bad_name(name) -> bool:
-    """A name no instance may contain: empty, not text, or holding an answer tag (§4)."""
+    """A name no instance may contain: empty, not text, or holding an answer tag (docs/specs/kumo.md §4)."""
     return not isinstance(name, str) or not name.strip() or any(m in name.upper() for m in _FORBIDDEN_IN_NAMES)
 
 
@@ -48,7 +48,7 @@ class State:
     rules_out: tuple[str, ...]
 
     def matches(self, observation: Any) -> bool:
-        """Whether ``observation`` falls in this state (§2: closed intervals, exact strings)."""
+        """Whether ``observation`` falls in this state (docs/specs/kumo.md §2: closed intervals, exact strings)."""
         return outcome_matches("float" if isinstance(self.value, tuple) else "str", self.value, observation)
 
     @property
@@ -68,7 +68,7 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Issue:
-    """One defect of a domain (§3). ``severity`` is ``"error"`` (unusable) or ``"warning"``."""
+    """One defect of a domain (docs/specs/kumo.md §3). ``severity`` is ``"error"`` (unusable) or ``"warning"``."""
 
     severity: str
     code: str
@@ -86,7 +86,7 @@ class Issue:
 
 @dataclass(frozen=True)
 class Domain:
-    """A KUMO domain in our format (§2). Order of ``truths``/``actions``/states fixes iteration."""
+    """A KUMO domain in our format (docs/specs/kumo.md §2). Order of ``truths``/``actions``/states fixes iteration."""
 
     name: str
     truths: tuple[str, ...]
@@ -100,10 +100,18 @@ class Domain:
     action_units: dict = field(default_factory=dict)
     provenance: dict = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # the full content runs to tens of kilobytes; error messages and logs need only its identity
+        try:
+            fp = self.fingerprint[:12] + "..."
+        except (AttributeError, TypeError, KeyError, ValueError):  # a hand-built, malformed Domain
+            fp = "(malformed)"
+        return f"Domain(name={self.name!r}, {len(self.truths)} truths, {len(self.actions)} actions, fingerprint={fp})"
+
     # ---- views ------------------------------------------------------------------------------
     @property
     def label(self) -> str:
-        """``train``/``validation``/``heldout`` (§12); procedural held-out seeds say ``heldout``."""
+        """``train``/``validation``/``heldout`` (docs/specs/kumo.md §12); procedural held-out seeds say ``heldout``."""
         lab = self.provenance.get("label", "train")
         return lab if lab in LABELS else "train"
 
@@ -140,7 +148,7 @@ class Domain:
 
     @property
     def fingerprint(self) -> str:
-        """sha256 of the canonical JSON (§2); identifies a domain for held-out checks."""
+        """sha256 of the canonical JSON (docs/specs/kumo.md §2); identifies a domain for held-out checks."""
         fp = self.__dict__.get("_fingerprint")
         if fp is None:  # a frozen dataclass: cache through __dict__, the content never changes
             fp = hashlib.sha256(canonical_json(self.to_dict()).encode("utf-8")).hexdigest()
@@ -183,7 +191,7 @@ def _scalar_text(value) -> str | None:
 
 
 def import_kumo_domain(obj: Any, *, reversed_intervals: str = "keep") -> tuple[Domain, list[Issue]]:
-    """A Domain from our JSON or a KUMO-style dict, plus every defect found (§3).
+    """A Domain from our JSON or a KUMO-style dict, plus every defect found (docs/specs/kumo.md §3).
 
     Never raises on content: a field of the wrong type (``"truths": 7``) is an ``error`` issue
     naming the field, and a dict that is not a domain at all yields an empty domain with errors.
@@ -359,7 +367,7 @@ def _fold(name: str) -> str:
 
 
 def validate_domain(domain: Domain, n_truths: int | None = None, n_actions: int | None = None) -> list[Issue]:
-    """Every defect of a parsed domain (§4). An empty list means the domain is clean.
+    """Every defect of a parsed domain (docs/specs/kumo.md §4). An empty list means the domain is clean.
 
     Errors in :data:`FATAL_CODES` leave no playable instance (fewer than 2 sampleable truths, no
     usable action); any other error (a name with an answer tag) only keeps that name out of
@@ -445,7 +453,7 @@ def check_domain(domain: Domain, issues: list[Issue] | None = None) -> Domain:
 
     Only :data:`FATAL_CODES` refuse the whole domain (the message lists every error, so that a
     bad field such as ``"truths": 7`` is named); other errors refuse only the instances that would
-    contain the defect (§3, §4).
+    contain the defect (docs/specs/kumo.md §3, §4).
     """
     issues = validate_domain(domain) if issues is None else issues
     bad = errors(issues)
@@ -516,8 +524,70 @@ def resolve_domain_path(spec: str, *, allow_path: bool = True) -> Path:
     raise ConfigError(f"domain {spec[:200]!r} is not a JSON file nor one of: {choices}")
 
 
+#: problems of a domain given from code that refuse it even when an instance could still be drawn:
+#: a field of the wrong type, an action whose outcomes are missing or malformed (a file with these
+#: defects, official data, is read leniently instead: the defect is dropped with an issue)
+_STRICT_CODES = ("bad_field", "action_without_outcomes", "unusable_action")
+_REQUIRED_FIELDS = (("truths", "a list of names"), ("outcomes", "a dict of action -> {type, states}"))
+
+
+def domain_from_code(spec: Domain | dict) -> Domain:
+    """A usable Domain from a Domain object or its JSON form (a dict in our schema or KUMO's).
+
+    The result is the domain re-read from its JSON form, so a Domain object and its ``to_dict()``
+    give the same domain, fingerprint and instances. Unlike a file, whose defects are dropped with
+    a reported issue (docs/specs/kumo.md §3), a domain built in code must be well formed: a missing field, a field of the
+    wrong type or a malformed action raises ConfigError naming it.
+    """
+    if isinstance(spec, Domain):
+        try:
+            obj = spec.to_dict()
+        except (AttributeError, TypeError, KeyError, ValueError) as e:
+            raise ConfigError(f"the Domain object {str(getattr(spec, 'name', '?'))[:80]!r} is malformed "
+                              f"({type(e).__name__}: {str(e)[:200]}); build it with import_kumo_domain or "
+                              "pass its JSON form as a dict") from None
+    elif isinstance(spec, dict):
+        obj = spec
+    else:
+        raise ConfigError(f"domain {str(spec)[:80]!r} is not a Domain or a dict")
+    for key, what in _REQUIRED_FIELDS:
+        if key not in obj:
+            raise ConfigError(f"the domain dict has no field {key!r} ({what}); it has: "
+                              f"{', '.join(map(str, list(obj)[:20])) or '(no fields)'}")
+    domain, issues = import_kumo_domain(obj)
+    for i in issues:
+        if i.code in _STRICT_CODES and (i.severity == "error" or i.code != "bad_field"):
+            what = i.message.removesuffix("; ignored").removesuffix("; dropped")
+            if i.code == "action_without_outcomes":
+                what = (f"field 'outcomes' of action {i.action!r} must be {{'type': 'str'|'float', 'states': "
+                        "[{'state': ..., 'rules_out': [names]}, ...]}} with at least one state")
+            raise ConfigError(f"domain {domain.name!r} is malformed: {what}")
+    return check_domain(domain, issues)
+
+
+#: domains given from code in this process, by fingerprint (:func:`register_domain`)
+_FROM_CODE: dict[str, Domain] = {}
+FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
+
+
+def register_domain(spec: Domain | dict) -> str:
+    """Make a domain built in code (a Domain object, e.g. a ``split_domain`` half, or its JSON
+    dict) nameable by its fingerprint in this process; returns the fingerprint.
+
+    The fingerprint is a hash of the domain's content, so it stands for the domain wherever a
+    name is stored (an environment's parameters, an instance's ``params``, item seeds): the same
+    content gives the same instances in any process, and an instance stays playable anywhere,
+    because it carries its own outcomes.
+    """
+    domain = domain_from_code(spec)
+    fp = domain.fingerprint
+    _FROM_CODE.setdefault(fp, domain)
+    return fp
+
+
 def load_domain(spec: str | dict | Domain, *, allow_path: bool = True) -> Domain:
-    """A usable Domain from a registered name, a path (``allow_path``), a dict, or a Domain.
+    """A usable Domain from a registered name, a path (``allow_path``), a dict, a Domain, or the
+    fingerprint of a domain given from code in this process (:func:`register_domain`).
 
     A domain that can hold no playable instance raises ConfigError (:func:`check_domain`).
     """
@@ -526,6 +596,11 @@ def load_domain(spec: str | dict | Domain, *, allow_path: bool = True) -> Domain
     if isinstance(spec, dict):
         domain, issues = import_kumo_domain(spec)
         return check_domain(domain, issues)
+    if isinstance(spec, str) and FINGERPRINT.match(spec):
+        if spec in _FROM_CODE:
+            return _FROM_CODE[spec]
+        raise ConfigError(f"domain {spec!r} is a fingerprint, but no domain with it was given in this process; "
+                          "pass the Domain object or its JSON dict as domain=")
     path = resolve_domain_path(spec, allow_path=allow_path)
     domain, issues = _load_file(str(path), path.stat().st_mtime)
     return check_domain(domain, list(issues))

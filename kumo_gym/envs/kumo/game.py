@@ -1,4 +1,4 @@
-"""The KUMO diagnosis game as a Task and a multi-turn environment (``specs/kumo.md`` §7-§8)."""
+"""The KUMO diagnosis game as a Task and a multi-turn environment (``docs/specs/kumo.md`` §7-§8)."""
 from __future__ import annotations
 
 import copy
@@ -12,7 +12,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
+from ...core.deprecation import renamed
 from ...core.errors import ConfigError, ContaminationError, ParseError, check_int
 from ...core.extract import split_thinking
 from ...core.instance import Instance
@@ -23,7 +24,7 @@ from ...solvers.kumo import outcome_matches
 from ..base import to_charset
 from ..interactive import InteractiveEnv
 from .book import BOOK_FORMATS, plural, render_book
-from .domain import TYPES, Domain, bad_name, builtin_domain_names, load_domain
+from .domain import FINGERPRINT, TYPES, Domain, bad_name, builtin_domain_names, load_domain, register_domain
 from .generate import (
     MAX_TOTAL,
     generate_instance,
@@ -41,19 +42,18 @@ PROCEDURAL = "procedural"
 KEYSPACES = ("train", "heldout")
 MAX_NAME = 500  # longer answer regions are not names; refusing them keeps matching cheap
 MAX_NAMES = 10_000  # names in one single-turn answer (far above any real trajectory)
-_FINGERPRINT = re.compile(r"^[0-9a-f]{64}$")
 
 _HELDOUT: set[str] = set()
 
 
 def _fingerprint_of(domain: str | Domain) -> str:
-    if isinstance(domain, str) and _FINGERPRINT.match(domain):
+    if isinstance(domain, str) and FINGERPRINT.match(domain):
         return domain
     return load_domain(domain).fingerprint
 
 
 def declare_heldout(domain: str | Domain) -> str:
-    """Mark a domain held out for this whole process (§12); returns its fingerprint."""
+    """Mark a domain held out for this whole process (docs/specs/kumo.md §12); returns its fingerprint."""
     fp = _fingerprint_of(domain)
     _HELDOUT.add(fp)
     return fp
@@ -88,7 +88,7 @@ def trainable_builtin_domains(heldout=(), min_actions: int = 0) -> list[str]:
 
 @lru_cache(maxsize=64)
 def procedural_domain(seed: int, keyspace: str = "train") -> Domain:
-    """The procedural domain of ``(seed, keyspace)`` with the §14 defaults (cached)."""
+    """The procedural domain of ``(seed, keyspace)`` with the docs/specs/kumo.md §14 defaults (cached)."""
     from .procedural import new_domain
 
     return new_domain(int(seed), keyspace=keyspace)
@@ -96,21 +96,25 @@ def procedural_domain(seed: int, keyspace: str = "train") -> Domain:
 
 @dataclass(frozen=True)
 class KumoParams(Params):
-    """Parameters of ``kumo_gym/KUMO-v0`` (``specs/kumo.md`` §5, §7, §12, §14)."""
+    """Parameters of ``kumo_gym/KUMO-v0`` (``docs/specs/kumo.md`` §5, §7, §12, §14)."""
 
-    domain: str = param(ANY_DOMAIN, doc="a built-in domain name, a JSON path (ours or KUMO-style), 'any' (a random "
+    domain: str = param(ANY_DOMAIN, doc="a built-in domain name, a JSON path (ours or KUMO-style), a Domain object "
+                        "or its JSON dict (e.g. a split_domain half; stored as its fingerprint), 'any' (a random "
                         "trainable built-in domain per episode) or 'procedural' (a fresh procedural domain per "
                         "episode, drawn from procedural_keyspace)")
     n_truths: int = param(4, lo=2, hi=MAX_TOTAL - 1, doc="candidate truths per instance")
     n_actions: int = param(6, lo=1, hi=MAX_TOTAL - 2, doc="tests per instance (n_truths + n_actions <= 62)")
     heldout_domains: list | None = param(  # noqa: RUF009 - param() is a dataclasses.field; None is the default
-        None, kind=list, doc="domains (names, paths or fingerprints) that training builders must refuse; stored as "
-        "fingerprints")
+        None, kind=list, doc="domains (names, paths, fingerprints, Domain objects or dicts) that training builders "
+        "must refuse; stored as fingerprints")
     procedural_keyspace: str = param("train", choices=KEYSPACES, doc="seed key-space of domain='procedural': "
-                                     "'heldout' domains are held out by construction (§12)")
-    forbid_giveaway: bool = param(False, doc="reject instances with a truth no test relates to (§5 step 10)")
-    sat_order: str = param("shuffled", choices=("shuffled", "domain"), doc="SAT variable order (§5 step 3)")
-    strict_float_observations: bool = param(True, doc="float observations match exactly one state (§5 step 6)")
+                                     "'heldout' domains are held out by construction (docs/specs/kumo.md §12)")
+    forbid_giveaway: bool = param(False, doc="reject instances with a truth no test relates to "
+                                             "(docs/specs/kumo.md §5 step 10)")
+    sat_order: str = param("shuffled", choices=("shuffled", "domain"),
+                           doc="SAT variable order (docs/specs/kumo.md §5 step 3)")
+    strict_float_observations: bool = param(True, doc="float observations match exactly one state "
+                                                      "(docs/specs/kumo.md §5 step 6)")
     float_decimals: int = param(None, kind=int, lo=0, hi=15, doc="round float observations (None: full repr)")
     book_format: str = param("template", choices=BOOK_FORMATS, prompt=True,
                              doc="knowledge book: our prose, or the reduced mapping as JSON")
@@ -138,7 +142,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
     explains: a string outcome matches its state exactly, a number matches every state whose
     closed interval ``[lo, hi]`` holds it (both ends included). Instances come from a SAT
     generator that guarantees exactly one truth survives all outcomes (KUMO, Lin et al. 2025;
-    ``specs/kumo.md``); an optimal expected-steps search (the paper's Algorithm 3, exact) is the
+    ``docs/specs/kumo.md``); an optimal expected-steps search (the paper's Algorithm 3, exact) is the
     oracle.
 
     ## Answer
@@ -151,8 +155,10 @@ class KumoTask(SystemAndUser, InteractiveTask):
     ## Rules
     | code | rule |
     |---|---|
-    | ``ruled_out`` | the predicted truth is not ruled out by the observation of any test of the instance (§8), revealed or not |
-    | ``undetermined`` | single-turn answers: the tests named before the prediction leave it the only possible truth, or no untested test could rule it out (§9 base cases) |
+    | ``ruled_out`` | the predicted truth is not ruled out by the observation of any test of the instance
+    (docs/specs/kumo.md §8), revealed or not |
+    | ``undetermined`` | single-turn answers: the tests named before the prediction leave it the only possible truth, or
+    no untested test could rule it out (docs/specs/kumo.md §9 base cases) |
 
     An unknown name is unreadable (``parse_error``); a play without a prediction is ``incomplete``.
 
@@ -175,11 +181,21 @@ class KumoTask(SystemAndUser, InteractiveTask):
                       "earns nothing")
 
     # ---- parameters -----------------------------------------------------------------------------
-    def resolve_params(self, difficulty: str | None = None, **params) -> dict:
-        held = params.get("heldout_domains")
-        if isinstance(held, (str, tuple)):  # one name, or a tuple: the natural spellings of a list
-            params["heldout_domains"] = [held] if isinstance(held, str) else list(held)
-        return super().resolve_params(difficulty, **params)
+    def plain_kwargs(self, kwargs: dict) -> dict:
+        """A ``domain`` (or ``heldout_domains`` entry) given as a Domain object or its JSON dict
+        becomes its fingerprint, registered for this process (:func:`register_domain`): JSON-safe in
+        params, records and instances, and the same content draws the same instances in any
+        process. A malformed dict raises ConfigError naming the bad field."""
+        kw = dict(kwargs)
+        held = kw.get("heldout_domains")
+        if isinstance(held, (str, tuple, Domain)):  # one domain, or a tuple: the natural spellings of a list
+            kw["heldout_domains"] = list(held) if isinstance(held, tuple) else [held]
+        if isinstance(kw.get("heldout_domains"), list):
+            kw["heldout_domains"] = [register_domain(x) if isinstance(x, (Domain, dict)) else x
+                                     for x in kw["heldout_domains"]]
+        if isinstance(kw.get("domain"), (Domain, dict)):
+            kw["domain"] = register_domain(kw["domain"])
+        return kw
 
     def validate_params(self, params: dict) -> dict:
         p = dict(params)
@@ -206,7 +222,8 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return load_domain(pool[int(rng.integers(len(pool)))])
 
     def generate(self, rng: np.random.Generator, **params) -> Instance:
-        """An instance by Algorithms 1-2 (§5) in the given, a random built-in, or a procedural domain.
+        """An instance by Algorithms 1-2 (docs/specs/kumo.md §5) in the given, a random built-in, or a procedural
+        domain.
 
         ``params`` are resolved like ``gym.make``'s (``difficulty="hard"`` selects the preset);
         prompt options draw nothing from ``rng``.
@@ -219,7 +236,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return Instance(FAMILY, data, params=p)
 
     def load(self, obj: Any, domain: str | Domain | None = None, prompt_options: dict | None = None) -> Instance:
-        """An Instance, its dict/JSON, our instance data, or a KUMO record (§3).
+        """An Instance, its dict/JSON, our instance data, or a KUMO record (docs/specs/kumo.md §3).
 
         ``domain`` (from the caller's code: a name, path or Domain) supplies a record's outcomes;
         ``prompt_options`` (``book_format``, ...) apply to a record, which carries none.
@@ -243,7 +260,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return super().load(obj)
 
     def validate_instance(self, instance: Instance) -> None:
-        """Raise ConfigError naming the first bad field (§5 "Instance JSON", §8).
+        """Raise ConfigError naming the first bad field (docs/specs/kumo.md §5 "Instance JSON", §8).
 
         Besides types and cross-references, an instance must be playable: no name on both sides,
         no answer tag in a name, observations that match the stated ``observation_states``, and
@@ -305,7 +322,8 @@ class KumoTask(SystemAndUser, InteractiveTask):
         alive = survivors(d)
         if alive != [d["valid_truth"]]:
             raise ConfigError(f"the observations leave {len(alive)} truth(s) possible ({', '.join(alive[:5])}); an "
-                              f"instance must leave exactly its valid truth {d['valid_truth']!r} (§5 step 8)")
+                              f"instance must leave exactly its valid truth {d['valid_truth']!r} "
+                              "(docs/specs/kumo.md §5 step 8)")
         seed = d.get("book_seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ConfigError(f"field 'book_seed' {seed!r} must be an integer")
@@ -375,7 +393,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return region
 
     def names(self, text: str) -> list[str]:
-        """Every ``<ANSWER>`` name of ``text`` in order (§7 "Parsing"); linear time.
+        """Every ``<ANSWER>`` name of ``text`` in order (docs/specs/kumo.md §7 "Parsing"); linear time.
 
         A region runs from ``<ANSWER>`` to the next ``</ANSWER>`` or ``<ANSWER>`` (or the end);
         without any ``<ANSWER>`` the whole stripped text is one name (the reference's behaviour).
@@ -420,7 +438,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return re.sub(r"\s+", " ", name.strip("`'\"* ")).casefold()
 
     def match_name(self, instance: Instance, name: str) -> tuple[str, str] | None:
-        """``("action"|"truth", canonical name)`` or None (§7: actions first, then truths)."""
+        """``("action"|"truth", canonical name)`` or None (docs/specs/kumo.md §7: actions first, then truths)."""
         d = instance.data
         for kind, names in (("action", d["actions"]), ("truth", d["truths"])):
             if name in names:
@@ -434,7 +452,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return None
 
     def judge(self, instance: Instance, prediction: str, tests: list[str] | None = None) -> Verdict:
-        """The verdict on naming the truth ``prediction`` (§8).
+        """The verdict on naming the truth ``prediction`` (docs/specs/kumo.md §8).
 
         ``tests=None`` (interactive play) applies the paper's rule alone: right iff no
         observation of the instance, revealed or not, rules the prediction out. With ``tests``
@@ -498,7 +516,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     # ---- reward integrity (core/capabilities) ---------------------------------------------------
     def near_misses(self, instance: Instance, rng: np.random.Generator) -> list[NearMiss]:
-        """Plays that break exactly one rule (issue 12).
+        """Plays that break exactly one rule (the registry-wide adversarial suite).
 
         ``ruled_out``: every test, then a wrong truth; truths ruled out by a single observation
         come first (a float one first of all: its interval must be closed at both ends to catch
@@ -529,7 +547,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     def _boundary_misses(self, instance: Instance, by: dict) -> list[NearMiss]:
         """``ruled_out`` near misses on variants of the instance whose float observation sits
-        exactly on an end of its interval (§2: intervals are closed at both ends), for a truth
+        exactly on an end of its interval (docs/specs/kumo.md §2: intervals are closed at both ends), for a truth
         that only that observation rules out: a half-open interval test lets the truth survive."""
         d = instance.data
         out: list[NearMiss] = []
@@ -553,7 +571,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return out
 
     def cheap_answers(self, instance: Instance, rng: np.random.Generator) -> list[CheapAnswer]:
-        """The reward hacks a KUMO player could try (issue 12).
+        """The reward hacks a KUMO player could try (the registry-wide reward-hacking suite).
 
         In play (binary, the paper's reward) a guess is right with chance 1/|truths|; single-turn
         scoring and ``reward="partial"`` pay only a prediction the tests determine, so they pay
@@ -626,7 +644,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
         return tab.actions[j]
 
     def optimal_steps(self, instance: Instance) -> int:
-        """The oracle's tests (the final prediction is not a test, §11)."""
+        """The oracle's tests (the final prediction is not a test, docs/specs/kumo.md §11)."""
         return self.oracle(instance).tests
 
     def max_steps(self, instance: Instance) -> int:
@@ -655,7 +673,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
                               details={"tests_taken": len(new), "action": name})
         v = self.judge(instance, name)
         # ``justified``: the tests run determine the prediction (what ``reward="partial"`` pays);
-        # ``moves`` counts the tests only: the prediction ends the game and is not a test (§11),
+        # ``moves`` counts the tests only: the prediction ends the game and is not a test (docs/specs/kumo.md §11),
         # so evaluation ratios against ``optimal_steps`` (the oracle's tests) compare like with like
         justified = v.solved and self.judge(instance, name, list(state)).solved
         return Transition(list(state), "solved" if v.solved else "wrong", v.message, reward=v.reward,
@@ -674,6 +692,41 @@ class KumoTask(SystemAndUser, InteractiveTask):
     def render(self, instance: Instance, state=None) -> str:
         return self.render_state(instance, state or [])
 
+    def final_state(self, instance: Instance, answer) -> list[str] | None:
+        """The tests a single-turn play names before its prediction."""
+        names = [answer] if isinstance(answer, str) else answer
+        if not isinstance(names, (list, tuple)):
+            return None
+        tests = []
+        for name in names:
+            hit = self.match_name(instance, name) if isinstance(name, str) else None
+            if hit is None or hit[0] == "truth":
+                break
+            tests.append(hit[1])
+        return tests
+
+    def state_picture(self, instance: Instance, state, verdict: dict, move=None) -> AnswerPicture:
+        """The game as it ended, as text: the tests run with their outcomes, the prediction, and
+        the test whose outcome rules the prediction out (the verdict's ``ruled_out_by``), marked
+        with ``<<`` (whether it was run or not)."""
+        d = instance.data
+        details = verdict.get("details") if isinstance(verdict.get("details"), dict) else {}
+        culprit, predicted = details.get("ruled_out_by"), details.get("predicted")
+        taken = [a for a in (state or []) if a in d["observations"]]
+        mark = "  << rules out the prediction"
+        lines = [f"Tests run: {len(taken)}"]
+        lines += [f"  {a}: {d['observations'][a]}" + (mark if a == culprit else "") for a in taken]
+        if culprit in d["observations"] and culprit not in taken:
+            lines.append(f"  (not run) {culprit}: {d['observations'][culprit]}{mark}")
+        ruled = set().union(*(ruled_out_by(d, a) for a in taken)) if taken else set()
+        lines.append("Still possible after these tests: " + ", ".join(t for t in d["truths"] if t not in ruled))
+        lines.append(f"Prediction: {predicted}" if isinstance(predicted, str) else "No prediction.")
+        marks = [{"what": "test", "at": culprit, "first": True, "run": culprit in taken}] if culprit in d["observations"] else []
+        caption = "The game as it ended: the tests run, their outcomes and the prediction."
+        if marks:
+            caption += f" Marked: {culprit}, whose outcome rules the prediction out."
+        return AnswerPicture(text="\n".join(lines), marks=marks, caption=caption)
+
     def render_rgb(self, instance: Instance, state=None) -> np.ndarray:
         """The instance as a picture: truths x tests, observed outcomes, what is still possible."""
         from .render import draw_game
@@ -682,7 +735,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     # ---- structured view (SB3) ------------------------------------------------------------------
     def move_catalog(self, instance: Instance) -> list[str]:
-        """Every action, then every truth: ``Discrete(n_actions + n_truths)`` (§7)."""
+        """Every action, then every truth: ``Discrete(n_actions + n_truths)`` (docs/specs/kumo.md §7)."""
         return list(instance.data["actions"]) + list(instance.data["truths"])
 
     def encode_state(self, instance: Instance, state) -> np.ndarray:
@@ -710,11 +763,11 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     # ---- contamination --------------------------------------------------------------------------
     def check_trainable(self, instance: Instance) -> None:
-        """Refuse instances of held-out domains (§12)."""
+        """Refuse instances of held-out domains (docs/specs/kumo.md §12)."""
         d = instance.data
         fp = d.get("domain_fingerprint")
         # an instance's own params may only add fingerprints: names in data are never resolved
-        extra = [x for x in instance.params.get("heldout_domains") or () if isinstance(x, str) and _FINGERPRINT.match(x)]
+        extra = [x for x in instance.params.get("heldout_domains") or () if isinstance(x, str) and FINGERPRINT.match(x)]
         if d.get("domain_label") == "heldout" or fp in heldout_fingerprints(extra):
             raise ContaminationError(f"domain {d.get('domain')!r} is held out; its instances must not be used "
                                      "for training")
@@ -724,7 +777,7 @@ def _finite(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-class KumoEnv(InteractiveEnv):
+class DiagnosisGameEnv(InteractiveEnv):
     """KUMO diagnosis game (``kumo_gym/KUMO-v0``), multi-turn.
 
     ## Observation space
@@ -823,7 +876,7 @@ class KumoEnv(InteractiveEnv):
         obs, reward, terminated, truncated, info = super().step(action)
         v = info.get("verdict")
         if v and v.get("status") == "illegal_move" and (v.get("details") or {}).get("reason") == "unknown_name":
-            # a name outside the instance is an unreadable answer in KUMO's protocol (§7)
+            # a name outside the instance is an unreadable answer in KUMO's protocol (docs/specs/kumo.md §7)
             v["status"] = "parse_error"
             if info.get("status") == "illegal_move":
                 info["status"] = "parse_error"
@@ -834,4 +887,8 @@ class KumoEnv(InteractiveEnv):
         return obs, float(reward), terminated, truncated, info
 
 
-__all__ = ["KumoEnv", "KumoParams", "KumoTask", "declare_heldout", "heldout_fingerprints", "procedural_domain"]
+__all__ = ["DiagnosisGameEnv", "KumoParams", "KumoTask", "declare_heldout", "heldout_fingerprints", "procedural_domain"]
+
+#: ``KumoEnv`` was this class's name: ``gym.make("kumo_gym/KUMO-v0").unwrapped`` is a ``KUMOEnv`` (the
+#: id's documented subclass), and two names differing only in case misled readers
+__getattr__ = renamed(__name__, {"KumoEnv": "DiagnosisGameEnv"})

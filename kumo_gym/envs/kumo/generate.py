@@ -1,10 +1,10 @@
-"""SAT-based instance generation, Algorithms 1-2 of the KUMO paper (``specs/kumo.md`` §5).
+"""SAT-based instance generation, Algorithms 1-2 of the KUMO paper (``docs/specs/kumo.md`` §5).
 
 Given a domain and sizes, draw a subset of truths, designate one valid truth, and ask a SAT
 solver (python-sat, MiniSat 2.2) for at most one state per action, at most ``n_actions``
 actions, such that every invalid truth is ruled out by some chosen state. The remaining action
 slots are filled with states that keep the valid truth alive. Every instance leaves exactly one
-truth consistent with all of its observations; this is asserted (§5 step 8).
+truth consistent with all of its observations; this is asserted (docs/specs/kumo.md §5 step 8).
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from .domain import Domain, State
 
 GENERATOR_VERSION = 1
 SAT_ORDERS = ("shuffled", "domain")
-MAX_TOTAL = 62  # truths + actions must fit one int64 bitmask in the oracle (§9)
+MAX_TOTAL = 62  # truths + actions must fit one int64 bitmask in the oracle (docs/specs/kumo.md §9)
 
 
 class GenerationError(ConfigError):
@@ -29,7 +29,7 @@ class GenerationError(ConfigError):
 
 @dataclass
 class GenerationStats:
-    """Counters across draws (§15 reports mean SAT attempts and giveaway rates)."""
+    """Counters across draws (docs/specs/kumo.md §15 reports mean SAT attempts and giveaway rates)."""
 
     instances: int = 0
     attempts: int = 0
@@ -55,7 +55,7 @@ class _Tables:
         self.masks: list[list[int]] = [[sum(1 << self.truth_index[t] for t in s.rules_out) for s in sts]
                                        for sts in self.states]
         self.types = [domain.outcomes[a].type for a in self.actions]
-        # an action named like a truth may not share an instance with that truth (§4)
+        # an action named like a truth may not share an instance with that truth (docs/specs/kumo.md §4)
         self.clash = [1 << self.truth_index[a] if a in self.truth_index else 0 for a in self.actions]
         self.admissible: dict = {}
 
@@ -82,7 +82,7 @@ def check_sizes(n_truths, n_actions) -> tuple[int, int]:
     return n_truths, n_actions
 
 
-# ---- float observations (§5 step 6) ------------------------------------------------------------
+# ---- float observations (docs/specs/kumo.md §5 step 6) ------------------------------------------------------------
 def admissible_pieces(states: list[State], k: int, forbidden: list[int]):
     """Interval ``k`` minus the closed intervals ``forbidden``: open pieces and isolated points.
 
@@ -148,7 +148,7 @@ def generate_instance(domain: Domain, n_truths: int, n_actions: int, rng: np.ran
                       forbid_giveaway: bool = False, sample_unexcludable: bool = False,
                       max_attempts: int = 1000, exclude: set | None = None,
                       stats: GenerationStats | None = None) -> dict:
-    """One instance of ``domain`` as JSON-safe data (§5 "Instance JSON").
+    """One instance of ``domain`` as JSON-safe data (docs/specs/kumo.md §5 "Instance JSON").
 
     ``exclude`` is a set of :func:`instance_key` values to avoid (a dataset's seen set or a
     held-out set); a hit is redrawn and counted as a duplicate.
@@ -315,19 +315,19 @@ def _instance_data(domain: Domain, tab: _Tables, truths: list[int], actions: lis
     }
 
 
-# ---- instance-level rules (§5 steps 8-10, §8) ------------------------------------------------------
+# ---- instance-level rules (docs/specs/kumo.md §5 steps 8-10, docs/specs/kumo.md §8) ----------------------------------
 # ``matching_states``, ``ruled_out_by`` and ``survivors`` live in ``solvers/kumo.py`` (one
 # implementation of the matching rule, shared with the oracle) and are re-exported here.
 __all__ = ["GenerationError", "GenerationStats", "generate_instance", "generate_many", "has_giveaway",
            "import_kumo_instance", "instance_key", "matching_states", "ruled_out_by", "survivors"]
 def has_giveaway(data: dict) -> bool:
-    """Some truth related to none of the instance's actions (§5 step 10)."""
+    """Some truth related to none of the instance's actions (docs/specs/kumo.md §5 step 10)."""
     related = {t for a in data["actions"] for s in data["outcomes"][a]["states"] for t in s["rules_out"]}
     return any(t not in related for t in data["truths"])
 
 
 def instance_key(data: dict) -> tuple:
-    """Duplicate key (§5 step 9): truths, actions and the matched states, order-free."""
+    """Duplicate key (docs/specs/kumo.md §5 step 9): truths, actions and the matched states, order-free."""
     return (frozenset(data["truths"]), frozenset(data["actions"]),
             frozenset((a, tuple(matching_states(data, a))) for a in data["actions"]))
 
@@ -340,7 +340,7 @@ def generate_many(domain: Domain, n_truths: int, n_actions: int, rngs, **kwargs)
     return [generate_instance(domain, n_truths, n_actions, rng, exclude=seen, stats=stats, **kwargs) for rng in rngs]
 
 
-# ---- KUMO-format records (§3 ``import_kumo_instance``) -------------------------------------------
+# ---- KUMO-format records (docs/specs/kumo.md §3 ``import_kumo_instance``) -------------------------------------------
 def import_kumo_instance(record: dict | str, domain: Domain | None = None) -> dict:
     """Our instance data from a KUMO record (``truths, actions, observations, valid_truth``).
 

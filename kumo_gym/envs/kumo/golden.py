@@ -1,4 +1,4 @@
-"""Golden trajectories of the oracle as chat data for SFT (``specs/kumo.md`` §10).
+"""Golden trajectories of the oracle as chat data for SFT (``docs/specs/kumo.md`` §10).
 
 Each record is one instance played by the optimal search: a system message (game, lists and the
 book, ``symbolic`` by default as in KUMO's SFT set), the first user turn, then alternating

@@ -1,4 +1,4 @@
-"""Procedural KUMO domains without a language model, and the optional LLM proposal path (§14).
+"""Procedural KUMO domains without a language model, and the optional LLM proposal path (docs/specs/kumo.md §14).
 
 ``new_domain(seed)`` composes names from syllable and word lists and draws rule-out relations
 with a community structure (a state rules out truths of its action's home community with
@@ -57,7 +57,7 @@ def new_domain(seed: int, *, keyspace: str = "train", n_truths: int = 50, n_acti
                float_fraction: float = 0.4, n_communities: int = 5, p_within: float = 0.85,
                max_rule_out: int = 6, p_empty_state: float = 0.2, theme: str = "ailment", decimals: int = 2,
                probe: bool = True, max_redraws: int = 20) -> Domain:
-    """A validated procedural domain for ``(seed, keyspace, params)`` (§14), deterministic."""
+    """A validated procedural domain for ``(seed, keyspace, params)`` (docs/specs/kumo.md §14), deterministic."""
     check_choice("theme", theme, sorted(THEMES))
     params = {"n_truths": n_truths, "n_actions": n_actions, "float_fraction": float_fraction,
               "n_communities": n_communities, "p_within": p_within, "max_rule_out": max_rule_out,
@@ -132,7 +132,7 @@ def _domain_name(seed: int, keyspace: str, p: dict) -> str:
 
 
 def _repair(rng, truths, outcomes) -> None:
-    """§14 repairs: every truth ruled out somewhere; none by every state of one action; every
+    """docs/specs/kumo.md §14 repairs: every truth ruled out somewhere; none by every state of one action; every
     action relates some truth."""
     acts = list(outcomes)
     ruled = {i for o in outcomes.values() for s in o["states"] for i in s["rules_out"]}
@@ -150,7 +150,7 @@ def _repair(rng, truths, outcomes) -> None:
 
 
 def _probe(domain: Domain, rng) -> bool:
-    """§14 acceptance: Easy (and Hard when possible) generation works with mean attempts <= 10."""
+    """docs/specs/kumo.md §14 acceptance: Easy (and Hard when possible) generation works with mean attempts <= 10."""
     from .generate import GenerationError, GenerationStats, generate_instance
 
     settings = [(4, 6)] + ([(12, 16)] if len(domain.usable_actions()) >= 16 else [])
@@ -185,7 +185,7 @@ def anonymize(domain: Domain, seed: int = 0) -> Domain:
     return import_kumo_domain(obj)[0]
 
 
-# ---- optional LLM pipeline (§14) --------------------------------------------------------------------
+# ---- optional LLM pipeline (docs/specs/kumo.md §14) ------------------------------------------------------------------
 _PROPOSE = ("Invent a diagnosis game domain about {topic}. Reply with ONE JSON object in this schema and nothing "
             "else: {schema}. Requirements: at least {nt} truths and {na} actions; both action types 'str' and "
             "'float'; at least 2 states per action; a state lists the truths it RULES OUT; no truth may be ruled "
@@ -209,7 +209,7 @@ def _json_object(text: str) -> dict | None:
 def propose_domain(backend, topic: str, *, n_truths: int = 50, n_actions: int = 30, max_continuations: int = 3,
                    max_repairs: int = 3, max_tokens: int = 16000, model: str = "") -> tuple[Domain | None, list]:
     """Ask a model (any ``ChatBackend``) for a domain in our schema; accept it only when it imports
-    with zero errors and passes the generation probe (§14). Returns ``(domain or None, issues)``."""
+    with zero errors and passes the generation probe (docs/specs/kumo.md §14). Returns ``(domain or None, issues)``."""
     prompt = _PROPOSE.format(topic=topic, schema=_SCHEMA_HINT, nt=n_truths, na=n_actions)
     messages = [{"role": "user", "content": prompt}]
     issues: list = []

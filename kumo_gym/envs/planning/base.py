@@ -1,10 +1,10 @@
-"""What the four planning puzzles share (planning spec §1, §4-§6, §8).
+"""What the four planning puzzles share (docs/specs/planning.md §1, §4-§6, §8).
 
 :class:`PlanningTask` turns a puzzle's rules (``initial_state``, ``check_move``, ``apply``,
 ``goal_state``) and its exact solver (``distance``, ``path_from``) into the whole Task protocol:
-parameters, parsing with the §5 extraction, move-by-move verification with the §6.1 outcomes and
-the progress-based partial credit, prompts with a system and a user part, interactive play, and
-the reward-integrity capabilities (near misses, cheap strategies, a random answer). The puzzle
+parameters, parsing with the docs/specs/planning.md §5 extraction, move-by-move verification with the
+docs/specs/planning.md §6.1 outcomes and the progress-based partial credit, prompts with a system and a user part,
+interactive play, and the reward-integrity capabilities (near misses, cheap strategies, a random answer). The puzzle
 modules say only what differs.
 """
 from __future__ import annotations
@@ -18,32 +18,32 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ParseError, check_int
 from ...core.instance import Instance
 from ...core.params import Params, param, param_bounds
 from ...core.task import StepwiseTask, SystemAndUser, folded, scoring_error
 from ...core.verdict import Verdict
+from .. import raster
 from ..answer import AnswerEnv
 from ..interactive import DEFAULT_MAX_INVALID, InteractiveEnv
 from . import moves as mv
 
-#: Statuses of the planning spec §6.1 mapped onto the core Verdict statuses.
+#: Statuses of the docs/specs/planning.md §6.1 mapped onto the core Verdict statuses.
 SPEC_OUTCOME = {"solved": "solved", "illegal_move": "illegal_move", "incomplete": "incomplete",
                 "parse_error": "parse_failure", "truncated": "truncated", "wrong": "wrong", "error": "error"}
 #: the rule code of the goal test (every planning puzzle has it)
 GOAL_RULE = "goal_not_reached"
 GOAL_RULE_TEXT = "the final state of a move list whose moves are all legal is the goal state"
-#: colours of :meth:`PlanningTask.render_rgb`: background, ground, red, blue, then distinct hues
-PALETTE = np.array([[250, 250, 250], [120, 120, 120], [214, 39, 40], [31, 119, 180], [44, 160, 44],
-                    [255, 127, 14], [148, 103, 189], [140, 86, 75], [227, 119, 194], [188, 189, 34],
-                    [23, 190, 207], [255, 187, 120], [152, 223, 138], [197, 176, 213]], dtype=np.uint8)
-CELL_PX = 12
-#: spec §6.2: interactive max_steps = ceil(step_budget * optimal_length)
+#: colours of the pictures (:meth:`PlanningTask.picture`): distinct hues for disks and blocks
+HUES = [(214, 39, 40), (31, 119, 180), (44, 160, 44), (255, 127, 14), (148, 103, 189), (140, 86, 75),
+        (227, 119, 194), (188, 189, 34), (23, 190, 207), (255, 187, 120), (152, 223, 138), (197, 176, 213)]
+BACKGROUND, GROUND, PEG = (250, 250, 250), (120, 120, 120), (90, 70, 50)
+#: docs/specs/planning.md §6.2: interactive max_steps = ceil(step_budget * optimal_length)
 STEP_BUDGET = 2.0
 #: verdicts list the parsed moves only up to this many (a Hanoi N=20 answer has a million)
 MAX_DETAIL_MOVES = 10_000
-#: spec §8.1: the paper's output limit and the tokens kept free for prose around the answer
+#: docs/specs/planning.md §8.1: the paper's output limit and the tokens kept free for prose around the answer
 MAX_NEW_TOKENS = 64_000
 TOKEN_RESERVE = 512
 START_CHOICES = ("canonical", "random")
@@ -82,8 +82,10 @@ class PlanningParams(Params):
     start: str = param("canonical", choices=START_CHOICES,
                        doc="canonical: the paper's instance for N; random: a random start (and goal) with the "
                            "optimum from the exact solver, so each N is many puzzles")
-    algorithm_hint: bool = param(False, prompt=True, doc="append a solution procedure to the prompt (spec §8.3)")
-    stepwise: bool = param(False, prompt=True, doc="ask for the full state after every move (spec §6.2)")
+    algorithm_hint: bool = param(False, prompt=True,
+                                 doc="append a solution procedure to the prompt (docs/specs/planning.md §8.3)")
+    stepwise: bool = param(False, prompt=True,
+                           doc="ask for the full state after every move (docs/specs/planning.md §6.2)")
 
     #: the largest N: the upper bound of ``n`` (a subclass redeclares ``n`` with its own bound)
     max_n: ClassVar[int] = 100
@@ -164,7 +166,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
     @property
     def answer_format(self) -> str:
-        """The shape of the final answer line, shown in prompts (spec §4)."""
+        """The shape of the final answer line, shown in prompts (docs/specs/planning.md §4)."""
         return f"moves = [{self.move_fields}, ...]"
 
     @property
@@ -194,7 +196,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return self.Params.max_n
 
     def template_fields(self, instance: Instance) -> dict:
-        """The ``{placeholders}`` a user ``prompt_template`` may use (spec §4)."""
+        """The ``{placeholders}`` a user ``prompt_template`` may use (docs/specs/planning.md §4)."""
         return template_fields(self, instance)
 
     def cached(self, instance: Instance, key: str, make):
@@ -285,7 +287,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         check_size("n", instance.data.get("n"), self.max_n)
 
     def record_fields(self, instance: Instance) -> dict:
-        """``min_answer_tokens`` and ``budget_feasible`` (spec §8.1), for dataset records.
+        """``min_answer_tokens`` and ``budget_feasible`` (docs/specs/planning.md §8.1), for dataset records.
 
         Tokens of the optimal answer line, counted as words and punctuation marks (the same count
         on every machine, unlike a model's tokenizer), against the paper's 64k output limit less
@@ -391,7 +393,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return self.procedure(instance) if self.canonical(instance) else None
 
     def system_prompt(self, instance: Instance) -> str:
-        """System part (spec §4): rules, a worked example, thinking and answer-format duties."""
+        """System part (docs/specs/planning.md §4): rules, a worked example, thinking and answer-format duties."""
         desc, sol = self.example()
         parts = [self.rules(instance),
                  f"Worked example. {desc}\nA complete solution:\nmoves = {self.format_moves(sol)}",
@@ -424,7 +426,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return "moves = " + self.format_moves(answer)
 
     def observation(self, instance: Instance, state: Any, feedback: str = "", step: int = 0) -> str:
-        """State, goal, move count and the last feedback (spec §6.2)."""
+        """State, goal, move count and the last feedback (docs/specs/planning.md §6.2)."""
         head = f"{feedback}\n\n" if feedback else ""
         goal = self.cached(instance, "goal_text", lambda: self.render_state(instance, self.goal(instance)))
         texts = self.cached(instance, "state_texts", dict)  # states recur within an episode and across resets
@@ -443,16 +445,58 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return self.render_state(instance, state)
 
     @abstractmethod
-    def cells(self, instance: Instance, state: Any) -> list[list[int]]:
-        """The state as a grid of palette indices for :meth:`render_rgb` (0 = background)."""
+    def picture(self, instance: Instance, state: Any) -> tuple[np.ndarray, dict]:
+        """An RGB picture of ``state`` and where its places are: ``{place: (x0, y0, x1, y1)}``
+        for every peg, position, stack or person a move can name (see :meth:`move_places`)."""
         raise NotImplementedError
 
+    def move_places(self, instance: Instance, move: Any) -> list:
+        """The places of :meth:`picture` that ``move`` names (a ``[piece, from, to]`` move names
+        ``(place_kind, from)`` and ``(place_kind, to)``); places outside the board are left out."""
+        if isinstance(move, (list, tuple)) and len(move) == 3:
+            return [(self.place_kind, m) for m in move[1:] if type(m) is int]
+        return []
+
+    #: what a ``[piece, from, to]`` move's numbers index: ``"peg"``, ``"position"``, ``"stack"``
+    place_kind: ClassVar[str] = ""
+
     def render_rgb(self, instance: Instance, state: Any = None) -> np.ndarray:
-        """An RGB picture of ``state``: each grid cell of :meth:`cells` as a 12 x 12 block."""
-        state = self.initial_state(instance) if state is None else state
-        grid = np.asarray(self.cells(instance, state), dtype=np.int64)
-        img = PALETTE[grid % len(PALETTE)]
-        return np.repeat(np.repeat(img, CELL_PX, axis=0), CELL_PX, axis=1)
+        """An RGB picture of ``state`` (default: the start) at a readable size (:meth:`picture`)."""
+        return self.picture(instance, self.initial_state(instance) if state is None else state)[0]
+
+    def final_state(self, instance: Instance, answer: Any) -> Any:
+        """The state after the answer's legal moves (those before the first illegal one)."""
+        if not isinstance(answer, (list, mv.MoveArray)):
+            return None  # "UNSOLVABLE" is a claim, not a state
+        return self.simulate(instance, answer)["state"]
+
+    def answer_picture(self, instance: Instance, answer: Any, verdict: dict) -> AnswerPicture | None:
+        if not isinstance(answer, (list, mv.MoveArray)):
+            return None
+        sim = self.simulate(instance, answer)
+        bad = answer[sim["n_legal_prefix"]] if sim["reason"] is not None else None
+        return self.state_picture(instance, sim["state"], verdict, bad)
+
+    def state_picture(self, instance: Instance, state: Any, verdict: dict, move: Any = None) -> AnswerPicture:
+        """The state, with the places of the refused ``move`` (the first illegal move of an
+        answer, the last move of interactive play) framed in ``raster.MARK``."""
+        img, places = self.picture(instance, state)
+        img = img.copy()
+        named = [pl for pl in (self.move_places(instance, move) if move is not None else []) if pl in places]
+        marks = []
+        for pl in dict.fromkeys(named):
+            raster.frame(img, places[pl], 3, raster.MARK)
+            marks.append({"what": "move", "at": self.format_move(move), "place": list(pl), "first": True,
+                          "box": [int(v) for v in places[pl]]})
+        caption = "The state after the legal moves."
+        if move is not None:
+            where = ", ".join(f"{k} {v}" for k, v in dict.fromkeys(named))
+            caption += (f" The refused move {self.format_move(move)}" + (f" names {where}, framed in red" if where else
+                                                                        " names nothing on the board") + ".")
+        text = self.render_state(instance, state)
+        if move is not None:
+            text += f"\nrefused move: {self.format_move(move)}"
+        return AnswerPicture(image=img, text=text, marks=marks, caption=caption)
 
     def max_steps(self, instance: Instance) -> int:
         # an unsolvable instance has no optimum; give it the budget of a long solvable one
@@ -461,9 +505,9 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
     # ---- parsing ----------------------------------------------------------------------------
     def parse(self, text: str) -> list | str:
-        """The move list in ``text`` (spec §5); raises ParseError with a reason code.
+        """The move list in ``text`` (docs/specs/planning.md §5); raises ParseError with a reason code.
 
-        ``moves = UNSOLVABLE`` (spec §8.2) parses to the string ``"UNSOLVABLE"``. The list
+        ``moves = UNSOLVABLE`` (docs/specs/planning.md §8.2) parses to the string ``"UNSOLVABLE"``. The list
         returned carries its extraction record (source, candidates) for the verdict.
         """
         text = text if isinstance(text, str) else str(text)
@@ -491,7 +535,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
     # ---- verification -----------------------------------------------------------------------
     def simulate(self, instance: Instance, moves: list) -> dict:
-        """Play ``moves`` from the start; stop at the first illegal one (spec §6.1)."""
+        """Play ``moves`` from the start; stop at the first illegal one (docs/specs/planning.md §6.1)."""
         state = self.initial_state(instance)
         goal = self.goal(instance)
         check, apply = self.check_move, self.apply
@@ -506,7 +550,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return {"n_legal_prefix": len(moves), "reason": None, "state": state, "goal_first_reached_at": goal_at}
 
     def verify(self, instance: Instance, answer: Any) -> Verdict:
-        """Check a move list move by move (spec §6.1); ``score`` is the progress of
+        """Check a move list move by move (docs/specs/planning.md §6.1); ``score`` is the progress of
         :data:`PARTIAL_CREDIT`."""
         if answer == "UNSOLVABLE":
             return self._verify_claim(instance, instance.data.get("solvable", True))
@@ -541,7 +585,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
             details.update(answer_source=ex.answer_source, n_answer_candidates=ex.n_answer_candidates,
                            answer_conflict=ex.answer_conflict)
         if not solvable:
-            # spec §6.1 outcome unsolvable_instance: no move list can be right; such samples are
+            # docs/specs/planning.md §6.1 outcome unsolvable_instance: no move list can be right; such samples are
             # kept out of accuracy by the analysis
             details.update(reason="unsolvable_instance", outcome="unsolvable_instance", is_optimal=False,
                            excess_moves=None, illegal_reason=sim["reason"])
@@ -580,7 +624,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return True
 
     def _verify_claim(self, instance: Instance, solvable: bool) -> Verdict:
-        """``moves = UNSOLVABLE`` (spec §8.2): right only on unsolvable instances."""
+        """``moves = UNSOLVABLE`` (docs/specs/planning.md §8.2): right only on unsolvable instances."""
         details = {"n_moves": 0, "n_legal_prefix": 0, "optimal_length": self.optimal_steps(instance),
                    "solvable": solvable, "moves": "UNSOLVABLE"}
         if not solvable and instance.params.get("accept_impossibility_claim"):
@@ -595,7 +639,8 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     def score(self, instance: Instance, completion: str, *, reasoning: str | None = None,
               finish_reason: str | None = None, n_output_tokens: int | None = None,
               max_new_tokens: int | None = None, fallback_to_thinking: bool = False) -> Verdict:
-        """:meth:`Task.score`, plus the §5-§6.1 report fields and the ``fallback_to_thinking`` option.
+        """:meth:`Task.score`, plus the docs/specs/planning.md §5-§6.1 report fields and the ``fallback_to_thinking``
+        option.
 
         Adds ``outcome`` (the spec's name of the status), ``optimal_length`` and
         ``self_truncation_evidence`` (a flag only, never scored); with ``fallback_to_thinking``
@@ -864,7 +909,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return self.solve(instance)
 
     def golden_rollout(self, instance: Instance) -> list[tuple[str, str]]:
-        """(observation, action) pairs of the optimal solution in interactive mode (spec §6.2)."""
+        """(observation, action) pairs of the optimal solution in interactive mode (docs/specs/planning.md §6.2)."""
         state = self.initial_state(instance)
         pairs = []
         for i, m in enumerate(self.solve(instance)):
@@ -877,7 +922,7 @@ _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
 
 
 def answer_tokens(text: str) -> int:
-    """Words and punctuation marks: the machine-independent token count of records (spec §8.1)."""
+    """Words and punctuation marks: the machine-independent token count of records (docs/specs/planning.md §8.1)."""
     return sum(1 for _ in _TOKEN_RE.finditer(text))
 
 
@@ -926,7 +971,7 @@ def check_stacks(field: str, stacks: Any, n_stacks: int | None = None) -> list[l
 
 
 def puzzle_info(task: PlanningTask, instance: Instance) -> dict:
-    """Extra ``info`` of the planning envs (spec §9): N, k, stacks, solvability, depth."""
+    """Extra ``info`` of the planning envs (docs/specs/planning.md §9): N, k, stacks, solvability, depth."""
     d = instance.data
     info = {"n": d.get("n"), "solvable": bool(d.get("solvable", True)),
             "compositional_depth": task.optimal_steps(instance)}
@@ -937,7 +982,7 @@ def puzzle_info(task: PlanningTask, instance: Instance) -> dict:
 
 
 def template_fields(task: PlanningTask, instance: Instance) -> dict:
-    """The ``{placeholders}`` a user ``prompt_template`` may use (spec §4), besides ``prompt``
+    """The ``{placeholders}`` a user ``prompt_template`` may use (docs/specs/planning.md §4), besides ``prompt``
     and the instance parameters."""
     desc, sol = task.example()
     d = instance.data
@@ -963,7 +1008,7 @@ class _InfoCache:
 
 
 class PlanningAnswerEnv(_InfoCache, AnswerEnv):
-    """A planning puzzle answered in one reply: the whole move list (planning spec §6.1).
+    """A planning puzzle answered in one reply: the whole move list (docs/specs/planning.md §6.1).
 
     ## Description
     ``reset`` draws an instance (or replays ``options={"instance": ...}``: an Instance, its dict
@@ -987,7 +1032,7 @@ class PlanningAnswerEnv(_InfoCache, AnswerEnv):
 
     ## Info
     ``instance_id``, ``family``, ``difficulty``, ``split``, ``optimal_steps``, ``n``, ``solvable``,
-    ``compositional_depth`` (the optimal length, spec §3) and ``k``/``n_stacks`` where the
+    ``compositional_depth`` (the optimal length, docs/specs/planning.md §3) and ``k``/``n_stacks`` where the
     puzzle has them; after ``step`` also ``verdict``: ``status``, ``first_error`` (1-based move)
     and ``details`` with ``rule`` (the broken rule), ``n_legal_prefix``, ``goal_first_reached_at``,
     ``is_optimal``, ``excess_moves``, ``answer_source``, ``truncated``, the parsed ``moves``.
@@ -995,7 +1040,7 @@ class PlanningAnswerEnv(_InfoCache, AnswerEnv):
 
 
 class PlanningInteractiveEnv(_InfoCache, InteractiveEnv):
-    """A planning puzzle played one move per step, or up to ``moves_per_step`` (spec §6.2).
+    """A planning puzzle played one move per step, or up to ``moves_per_step`` (docs/specs/planning.md §6.2).
 
     ## Description
     ``reset`` returns the rules, the start and the goal; each ``step(text)`` reads one move (the
@@ -1039,7 +1084,7 @@ class PlanningInteractiveEnv(_InfoCache, InteractiveEnv):
 
     @property
     def max_steps(self) -> int:
-        """``max_steps`` if given, else ceil(step_budget x optimal length) (spec §6.2)."""
+        """``max_steps`` if given, else ceil(step_budget x optimal length) (docs/specs/planning.md §6.2)."""
         if self._max_steps_arg:
             return self._max_steps_arg
         if self._max_steps_for is not self.instance:  # once per instance: step() asks every move

@@ -1,4 +1,4 @@
-"""Blocks World (planning spec §2.4)."""
+"""Blocks World (docs/specs/planning.md §2.4)."""
 from __future__ import annotations
 
 import re
@@ -13,8 +13,9 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.planning import blocks as solver
+from .. import raster
 from . import moves as mv
-from .base import MAX_DETAIL_MOVES, PlanningParams, StackTask, bucket_presets, check_stacks
+from .base import BACKGROUND, GROUND, HUES, MAX_DETAIL_MOVES, PlanningParams, StackTask, bucket_presets, check_stacks
 
 _BLOCK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
 #: start="random" draws both configurations; A* finds their optimum in well under a second up to here
@@ -60,7 +61,7 @@ class BlocksWorldTask(StackTask):
     Blocks ``A``, ``B``, ... (``A1``, ``B1``, ... beyond 26) sit in ``n_stacks`` stacks listed
     bottom to top. A move takes the top block of one stack and puts it on top of another stack
     (an empty stack is fine). Generated instances follow the paper's interleaved family
-    (planning spec §2.4): stack 0 holds the first N // 2 blocks, stack 1 the rest, and the goal
+    (docs/specs/planning.md §2.4): stack 0 holds the first N // 2 blocks, stack 1 the rest, and the goal
     builds one tower on stack 0 that alternates between the two original stacks read top down,
     e.g. N = 4: ``[A, B], [C, D], []`` -> ``[D, B, C, A]``. With 3 stacks the optimum is 1 for
     N = 1 and N + 2 (N // 2) - 1 otherwise. ``start="random"`` deals the blocks onto the stacks
@@ -78,7 +79,7 @@ class BlocksWorldTask(StackTask):
 
     ## Verdicts
     ``illegal_move`` names the broken rule (below); otherwise ``solved``, ``incomplete``
-    (``goal_not_reached``), ``parse_error``, ``truncated``. ``algorithm_hint`` adds the §2.4
+    (``goal_not_reached``), ``parse_error``, ``truncated``. ``algorithm_hint`` adds the docs/specs/planning.md §2.4
     construction to the prompt (interleaved instances on 3 stacks only). Partial credit needs
     the exact distance left: it is known along the optimal solution and searched (A*, a budget
     of 20,000 states) elsewhere up to 12 blocks; beyond that the score is 0 and the verdict's
@@ -222,7 +223,7 @@ class BlocksWorldTask(StackTask):
             return None
         return solver.blocks_search([list(s) for s in state], instance.data["goal"])
 
-    # ---- rules (§2.4, checks in order) ------------------------------------------------------
+    # ---- rules (docs/specs/planning.md §2.4, checks in order) ------------------------------------------------------
     def check_piece(self, instance: Instance, state: tuple, block: Any, src: int, dst: int) -> str | None:
         off = self._disabled_rules
         if "unknown_block" not in off and block not in self._name_set(instance):
@@ -274,15 +275,33 @@ class BlocksWorldTask(StackTask):
     def legal_moves(self, instance: Instance, state: tuple) -> list:
         return [[state[i][-1], i, j] for i in range(len(state)) if state[i] for j in range(len(state)) if j != i]
 
-    def cells(self, instance: Instance, state: tuple) -> list[list[int]]:
+    place_kind = "stack"
+
+    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
+        """The stacks as columns of labelled blocks (each block in its own colour) on a table
+        line, stack numbers underneath."""
         names = self._names(instance)
-        colour = {b: 2 + i % 12 for i, b in enumerate(names)}
-        height = max(1, len(names))
-        grid = [[0] * (2 * len(state)) for _ in range(height)] + [[1] * (2 * len(state))]
+        colour = {b: HUES[i % len(HUES)] for i, b in enumerate(names)}
+        tall = max(len(names), 1)  # the same layout for every state of the instance
+        block_h = max(12, min(32, 480 // tall))
+        scale = 2 if block_h >= 24 else 1
+        block_w = max(44, max((raster.text_width(b, scale) for b in names), default=0) + 12)
+        col = block_w + 16
+        base = 12 + tall * block_h
+        width, height = max(1, len(state)) * col + 20, base + 40
+        img = np.full((height, width, 3), BACKGROUND, np.uint8)
+        raster.fill(img, (6, base, width - 6, base + 6), GROUND)
+        places = {}
         for si, stack in enumerate(state):
+            x0 = 10 + si * col
             for h, b in enumerate(stack):
-                grid[height - 1 - h][2 * si] = colour[b]
-        return grid
+                y1 = base - h * block_h
+                hue = colour.get(b, GROUND)
+                raster.fill(img, (x0 + 8, y1 - block_h + 2, x0 + col - 8, y1), hue)
+                raster.draw_text(img, str(b), y1 - block_h / 2 + 1, x0 + col / 2, scale, raster.ink_on(hue))
+            raster.draw_text(img, str(si), base + 22, x0 + col / 2, 2, raster.INK)
+            places[("stack", si)] = (x0 + 2, 4, x0 + col - 2, height - 4)
+        return img, places
 
     # ---- text -------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

@@ -1,4 +1,4 @@
-"""Checker Jumping (planning spec §2.2)."""
+"""Checker Jumping (docs/specs/planning.md §2.2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -19,8 +19,11 @@ from ...solvers.planning.checkers import (
     checker_path,
     checker_scrambled,
 )
+from .. import raster
 from . import moves as mv
-from .base import PlanningParams, PlanningTask, bucket_presets
+from .base import BACKGROUND, GROUND, PlanningParams, PlanningTask, bucket_presets
+
+CHECKER_COLOURS = {"R": (214, 39, 40), "B": (31, 119, 180)}
 
 _COLOURS = {"r": "R", "red": "R", "b": "B", "blue": "B"}
 
@@ -35,7 +38,7 @@ class CheckerJumpingTask(PlanningTask):
 
     ## Description
     The board starts ``R ... R _ B ... B`` (N red checkers, one empty cell, N blue checkers)
-    and must become ``B ... B _ R ... R`` (planning spec §2.2). A checker either slides into
+    and must become ``B ... B _ R ... R`` (docs/specs/planning.md §2.2). A checker either slides into
     the adjacent empty cell or jumps over exactly one checker of the other colour into the
     empty cell behind it. Red moves only right, blue only left. The optimum is (N+1)^2 - 1
     moves (N^2 jumps and 2N slides); there are exactly two optimal solutions. With
@@ -54,7 +57,7 @@ class CheckerJumpingTask(PlanningTask):
     ## Verdicts
     ``illegal_move`` names the broken rule (below); otherwise as for every planning env:
     ``solved``, ``incomplete`` (``goal_not_reached``), ``parse_error``, ``truncated``.
-    ``algorithm_hint`` adds the construction of spec §2.2 to the prompt (canonical start).
+    ``algorithm_hint`` adds the construction of docs/specs/planning.md §2.2 to the prompt (canonical start).
 
     ## Version history
     * v0: first version; v0.2 adds ``start="random"``, rule switches and progress-based partial credit.
@@ -142,7 +145,7 @@ class CheckerJumpingTask(PlanningTask):
             return None
         return checker_path(state)
 
-    # ---- rules (§2.2, checks in order) ------------------------------------------------------
+    # ---- rules (docs/specs/planning.md §2.2, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: str, move: list) -> str | None:
         colour, src, dst = move
         off = self._disabled_rules
@@ -215,8 +218,26 @@ class CheckerJumpingTask(PlanningTask):
                     out.append(m)
         return out
 
-    def cells(self, instance: Instance, state: str) -> list[list[int]]:
-        return [[{"R": 2, "B": 3, "_": 0}[c] for c in state], [1] * len(state)]
+    place_kind = "position"
+
+    def picture(self, instance: Instance, state: str) -> tuple[np.ndarray, dict]:
+        """The row of cells with red and blue checkers (R, B) and position numbers underneath."""
+        size = max(1, len(state))
+        cell = max(24, min(48, 1100 // size))
+        width, height = size * cell + 20, cell + 44
+        img = np.full((height, width, 3), BACKGROUND, np.uint8)
+        places = {}
+        scale = 2 if cell >= 36 else 1
+        for i, ch in enumerate(state):
+            x0, y0 = 10 + i * cell, 10
+            raster.fill(img, (x0, y0, x0 + cell + 1, y0 + cell + 1), GROUND)
+            raster.fill(img, (x0 + 1, y0 + 1, x0 + cell, y0 + cell), (235, 225, 200))
+            if ch in CHECKER_COLOURS:
+                raster.disc(img, x0 + cell / 2 + 0.5, y0 + cell / 2 + 0.5, cell * 0.38, CHECKER_COLOURS[ch])
+                raster.draw_text(img, ch, y0 + cell / 2 + 1, x0 + cell / 2 + 1, scale, (255, 255, 255))
+            raster.draw_text(img, str(i), y0 + cell + 16, x0 + cell / 2 + 1, scale, raster.INK)
+            places[("position", i)] = (x0 - 2, y0 - 6, x0 + cell + 3, height - 2)
+        return img, places
 
     # ---- text -------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

@@ -1,4 +1,4 @@
-"""Tower of Hanoi (planning spec §2.1)."""
+"""Tower of Hanoi (docs/specs/planning.md §2.1)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,8 +12,9 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.planning.hanoi import hanoi_distance, hanoi_moves, hanoi_path, hanoi_pegs, hanoi_positions, hanoi_run
+from .. import raster
 from . import moves as mv
-from .base import PlanningParams, StackTask, bucket_presets, check_stacks
+from .base import BACKGROUND, GROUND, HUES, PEG, PlanningParams, StackTask, bucket_presets, check_stacks
 
 #: answers at least this long are checked by the compiled kernel when they were read as an array
 KERNEL_FROM = 50_000
@@ -30,7 +31,7 @@ class HanoiTask(StackTask):
     ## Description
     Three pegs (0, 1, 2); disks 1 (smallest) to N start on peg 0, largest at the bottom. Move
     one top disk at a time, never onto a smaller disk, until the tower stands on peg 2
-    (planning spec §2.1). The optimum is 2^N - 1 moves and the optimal solution is unique.
+    (docs/specs/planning.md §2.1). The optimum is 2^N - 1 moves and the optimal solution is unique.
     With ``start="random"`` every disk of the start and of the goal sits on a random peg (each
     peg sorted, so every such configuration is legal), drawn again until they are at least
     2^(N-1) moves apart: each N is then thousands of puzzles of comparable depth, whose exact
@@ -51,7 +52,7 @@ class HanoiTask(StackTask):
     ``solved``; ``illegal_move`` with ``first_error`` = 1-based move number and the broken rule
     in ``details["rule"]`` (rules below); ``incomplete`` (all legal, goal not reached: rule
     ``goal_not_reached``); ``parse_error``; ``truncated``. ``algorithm_hint`` adds the recursive
-    procedure of spec §8.3 to the prompt (canonical start only).
+    procedure of docs/specs/planning.md §8.3 to the prompt (canonical start only).
 
     ## Version history
     * v0: first version; v0.2 adds ``start="random"``, rule switches and progress-based partial credit.
@@ -142,7 +143,7 @@ class HanoiTask(StackTask):
             return None  # a larger disk on a smaller one: no legal state
         return hanoi_path(hanoi_positions(state), self._goal_positions(instance))
 
-    # ---- rules (§2.1, checks in order) ------------------------------------------------------
+    # ---- rules (docs/specs/planning.md §2.1, checks in order) ------------------------------------------------------
     def check_piece(self, instance: Instance, state: tuple, disk: Any, src: int, dst: int) -> str | None:
         off = self._disabled_rules
         if "not_top_disk" not in off and (not state[src] or state[src][-1] != disk):
@@ -249,18 +250,35 @@ class HanoiTask(StackTask):
         return ("Three disks start on peg 0 (3 at the bottom, 1 on top) and must end on peg 2 in the same order.",
                 hanoi_moves(3))
 
-    def cells(self, instance: Instance, state: tuple) -> list[list[int]]:
-        """Disks as bars of width 2d - 1 over a ground row, one colour per disk."""
-        n = instance.data["n"]
-        w = 2 * n + 1
-        grid = [[0] * (3 * w) for _ in range(n + 1)]
-        grid[n] = [1] * (3 * w)
-        for p, peg in enumerate(state):
-            for h, d in enumerate(peg):
-                row, centre = n - 1 - h, p * w + n
-                for x in range(centre - d + 1, centre + d):
-                    grid[row][x] = 2 + (d - 1) % 12
-        return grid
+    place_kind = "peg"
+
+    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
+        """Three pegs on a base, disks as bars whose width grows with their number (each in its
+        own colour, numbered where the number fits), peg numbers underneath."""
+        n = max(1, instance.data["n"])
+        disk_h = max(8, min(24, 360 // (n + 1)))
+        unit = max(4, min(16, 150 // n))  # each disk is 2 * unit pixels wider than the one above it
+        peg_w = 28 + 2 * unit * n + 24
+        top, base = 14, 14 + (n + 1) * disk_h
+        width, height = 3 * peg_w + 20, base + 46
+        img = np.full((height, width, 3), BACKGROUND, np.uint8)
+        places = {}
+        for p in range(3):
+            x0 = 10 + p * peg_w
+            cx = x0 + peg_w / 2
+            raster.fill(img, (cx - 3, top, cx + 3, base), PEG)
+            raster.fill(img, (x0 + 6, base, x0 + peg_w - 6, base + 8), GROUND)
+            raster.draw_text(img, f"peg {p}", base + 25, cx, 2, raster.INK)
+            for h, d in enumerate(state[p] if p < len(state) else ()):
+                w = 28 + 2 * unit * d
+                y1 = base - h * disk_h
+                hue = HUES[(d - 1) % len(HUES)]
+                raster.fill(img, (cx - w / 2, y1 - disk_h + 2, cx + w / 2, y1), hue)
+                scale = 2 if disk_h >= 18 and raster.text_width(str(d), 2) + 6 <= w else 1
+                if disk_h >= 10 and raster.text_width(str(d), scale) + 4 <= w:
+                    raster.draw_text(img, str(d), y1 - disk_h / 2 + 1, cx, scale, raster.ink_on(hue))
+            places[("peg", p)] = (x0 + 2, 4, x0 + peg_w - 2, height - 4)
+        return img, places
 
     def render_state(self, instance: Instance, state: tuple) -> str:
         return "\n".join(f"Peg {i}: " + (", ".join(map(str, peg)) + " (bottom to top)" if peg else "(empty)")

@@ -1,4 +1,4 @@
-"""Reading move lists out of free text (planning spec §5), without ``eval``, in linear time.
+"""Reading move lists out of free text (docs/specs/planning.md §5), without ``eval``, in linear time.
 
 The pipeline: find every maximal balanced ``[ ... ]`` span (depth, quotes and ``#`` comments
 tracked); tag each span by where it sits (``labelled`` after ``moves =``/``moves:``, ``boxed``
@@ -7,7 +7,7 @@ a move list with a small list parser that keeps its own stack (no recursion, nes
 :data:`MAX_DEPTH`); let a puzzle-specific ``coerce`` turn the nested lists into moves or reject
 them with a reason code.
 
-Cost is linear in the text with small constants whatever it holds (issue 13): long texts are
+Cost is linear in the text with small constants whatever it holds (model output is untrusted): long texts are
 scanned with numpy over the bracket positions instead of character by character; quotes and
 comments only matter inside a span, so the character loop runs only from the first span that
 holds one; a flat span such as ``[1]`` can never be a move list (an answer nests its moves)
@@ -141,7 +141,7 @@ class Candidate:
 
 @dataclass
 class Extraction:
-    """The result of reading one answer region (spec §5.4).
+    """The result of reading one answer region (docs/specs/planning.md §5.4).
 
     ``candidates`` holds every parsed span (valid or rejected) in text order; flat spans that
     cannot hold a move list are left out, except the last one of each source (it explains a
@@ -553,7 +553,7 @@ def int_triples(text: str) -> np.ndarray | None:
 
 
 def _strip_comments(text: str) -> str:
-    """Drop ``#`` comments outside quotes (spec §5.2)."""
+    """Drop ``#`` comments outside quotes (docs/specs/planning.md §5.2)."""
     if "#" not in text:
         return text
     out, quote, i, n = [], None, 0, len(text)
@@ -587,7 +587,7 @@ def as_int(x) -> int:
 
 
 def moves_from(value, coerce: Coerce, labelled: bool, is_single: Callable[[Any], bool]) -> list:
-    """The move list in a parsed span (spec §5.3).
+    """The move list in a parsed span (docs/specs/planning.md §5.3).
 
     A list of moves is always accepted; a lone move (or an empty list) only when labelled,
     and then it counts as a one-move (zero-move) list.
@@ -616,7 +616,7 @@ def _parse_span(text: str, source: str, coerce: Coerce, is_single: Callable[[Any
 
 def extract_moves(text: str, coerce: Coerce, is_single: Callable[[Any], bool], *, int_moves: bool = False,
                   max_chars: int = MAX_ANSWER_CHARS) -> Extraction:
-    """Every candidate move list in ``text`` and the one that counts (spec §5.2-§5.4).
+    """Every candidate move list in ``text`` and the one that counts (docs/specs/planning.md §5.2-§5.4).
 
     The last ``labelled`` candidate wins; then the last ``boxed``, ``fence``, ``bare`` one.
     ``int_moves``: moves are integer triples (Tower of Hanoi), so long lists may be read by
@@ -708,7 +708,7 @@ def read_moves(text: str, coerce: Coerce, is_single: Callable[[Any], bool], *,
 
 
 def read_one_move(text: str, coerce: Coerce, is_single: Callable[[Any], bool], example: str = "[1, 0, 2]"):
-    """The last move-shaped item in ``text`` (interactive mode, spec §6.2).
+    """The last move-shaped item in ``text`` (interactive mode, docs/specs/planning.md §6.2).
 
     Brackets are optional for a short action such as ``1, 0, 2`` or ``A_1 a_1``. ``example``
     shows the puzzle's move format in the error message.

@@ -1,4 +1,4 @@
-"""River Crossing (planning spec §2.3, §8.2)."""
+"""River Crossing (docs/specs/planning.md §2.3, §8.2)."""
 from __future__ import annotations
 
 import re
@@ -15,12 +15,15 @@ from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
 from ...solvers.planning.river import bank_unsafe_counts, river_counts, river_distance, river_distances, river_moves
-from .base import PlanningParams, PlanningTask, bucket_presets, check_size
+from .. import raster
+from .base import BACKGROUND, PEG, PlanningParams, PlanningTask, bucket_presets, check_size
+
+AGENT, ACTOR, WATER, SAND = (214, 39, 40), (31, 119, 180), (170, 205, 240), (238, 226, 190)
 
 K_SCHEDULES = ("paper", "solvable")
 BOAT_SIDES = ("left", "right")
 _PERSON = re.compile(r"([aA])_?(\d{1,6})")
-#: direction words some models add inside a boat list; the direction is implied (spec §2.3)
+#: direction words some models add inside a boat list; the direction is implied (docs/specs/planning.md §2.3)
 _DIRECTION_WORDS = frozenset({"left", "right", "l", "r", "lr", "rl", "forward", "back", "backward", "return", "go",
                               "to_left", "to_right", "left_to_right", "right_to_left"})
 #: the structured wrapper's catalogue lists every boat group; refuse sizes where it explodes
@@ -28,7 +31,7 @@ MAX_CATALOG = 20_000
 
 
 def schedule_k(n: int, schedule: str) -> int:
-    """Boat capacity of a k schedule (spec §3): ``paper`` 2 for N <= 3 else 3; ``solvable`` 2/3/4."""
+    """Boat capacity of a k schedule (docs/specs/planning.md §3): ``paper`` 2 for N <= 3 else 3; ``solvable`` 2/3/4."""
     check_choice("k_schedule", schedule, K_SCHEDULES)
     if schedule == "paper":
         return 2 if n <= 3 else 3
@@ -47,7 +50,7 @@ def _everyone(n: int) -> frozenset:
 
 
 def solvable_choices(n: int) -> str:
-    """The capacities that make N pairs solvable, in words (spec §2.3)."""
+    """The capacities that make N pairs solvable, in words (docs/specs/planning.md §2.3)."""
     if n <= 3:
         return "k >= 2"
     if n <= 5:
@@ -56,7 +59,7 @@ def solvable_choices(n: int) -> str:
 
 
 def group_unsafe(group) -> bool:
-    """An actor without their own agent, next to some other agent (spec §2.3)."""
+    """An actor without their own agent, next to some other agent (docs/specs/planning.md §2.3)."""
     agents, actors = set(), []
     for p in group:  # one pass: names are "A_i" (agent i) or "a_i" (actor i)
         if p[0] == "A":
@@ -76,7 +79,7 @@ class RiverParams(PlanningParams):
     allow_unsolvable: bool = param(False, doc="build unsolvable (N, k) with solvable=False instead of refusing")
     accept_impossibility_claim: bool = param(False, prompt=True,
                                              doc="the answer 'moves = UNSOLVABLE' is right on unsolvable "
-                                                 "instances (spec §8.2)")
+                                                 "instances (docs/specs/planning.md §8.2)")
 
 
 class RiverCrossingTask(PlanningTask):
@@ -84,7 +87,7 @@ class RiverCrossingTask(PlanningTask):
 
     ## Description
     Actors ``a_1 .. a_N`` and agents ``A_1 .. A_N`` (case matters) start on the left bank with
-    the boat; everyone must reach the right bank (planning spec §2.3). The boat carries 1..k
+    the boat; everyone must reach the right bank (docs/specs/planning.md §2.3). The boat carries 1..k
     people and never crosses empty; trips alternate left->right, right->left, ... An actor may
     never be with another agent while their own agent is absent: this holds on both banks and
     on the boat. Solvable iff (k = 2, N <= 3) or (k = 3, N <= 5) or k >= 4. With
@@ -96,7 +99,7 @@ class RiverCrossingTask(PlanningTask):
     ## Answer (``mode="answer"``, default)
     ``moves = [["A_2", "a_2"], ["A_2"], ...]``: one list of passengers per trip, no direction
     (it alternates). ``A1`` is read as ``A_1``. With ``accept_impossibility_claim=True`` the
-    answer ``moves = UNSOLVABLE`` is right on unsolvable instances (spec §8.2).
+    answer ``moves = UNSOLVABLE`` is right on unsolvable instances (docs/specs/planning.md §8.2).
 
     ## Interactive (``mode="interactive"``)
     One trip per step, e.g. ``["A_1", "a_1"]``; the boat's side says the direction.
@@ -262,7 +265,7 @@ class RiverCrossingTask(PlanningTask):
 
     unsafe = staticmethod(group_unsafe)
 
-    # ---- rules (§2.3, checks in order) ------------------------------------------------------
+    # ---- rules (docs/specs/planning.md §2.3, checks in order) ------------------------------------------------------
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         n, k = instance.data["n"], instance.data["k"]
         left, boat = state
@@ -345,16 +348,45 @@ class RiverCrossingTask(PlanningTask):
         return [list(c) for r in range(1, min(k, len(here)) + 1) for c in combinations(here, r)
                 if self.check_move(instance, state, list(c)) is None]
 
-    def cells(self, instance: Instance, state: tuple) -> list[list[int]]:
-        """Row 0 = left bank, row 2 = right bank; agents red, actors blue; the boat in column 0."""
+    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
+        """Two banks with a river between them: pair i on row i, the agent A_i as a red square,
+        the actor a_i as a blue disc, each on the bank where they are; the boat at its bank."""
+        n = instance.data["n"]
         left, boat = state
-        people = self.people(instance.data["n"])
-        rows = [[0] * (len(people) + 2) for _ in range(3)]
-        rows[1] = [1] * (len(people) + 2)
-        rows[0 if boat == 0 else 2][0] = 4
-        for i, p in enumerate(people):
-            rows[0 if p in left else 2][i + 2] = 2 if p[0] == "A" else 3
-        return rows
+        row = max(14, min(36, 900 // max(n, 1)))
+        scale = 2 if row >= 28 else 1
+        token = max(row - 4, raster.text_width("a_" + str(n), scale) + 8)
+        bank_w, river_w, head = max(2 * token + 24, raster.text_width("right bank", 2) + 16), 120, 36
+        width, height = 2 * bank_w + river_w + 20, head + n * row + 14
+        img = np.full((height, width, 3), BACKGROUND, np.uint8)
+        banks = (10, 10 + bank_w + river_w)
+        raster.fill(img, (10 + bank_w, head - 6, 10 + bank_w + river_w, height - 8), WATER)
+        for side, x0 in enumerate(banks):
+            raster.fill(img, (x0, head - 6, x0 + bank_w, height - 8), SAND)
+            raster.draw_text(img, ("left", "right")[side] + " bank", 16, x0 + bank_w / 2, 2, raster.INK)
+        bx = 10 + bank_w + (8 if boat == 0 else river_w - 8 - 64)
+        raster.fill(img, (bx, head + 2, bx + 64, head + 30), PEG)
+        raster.draw_text(img, "boat", head + 16, bx + 32, 2, (255, 255, 255))
+        places = {}
+        for i in range(1, n + 1):
+            y0 = head + (i - 1) * row + 2
+            for j, name in enumerate((f"A_{i}", f"a_{i}")):
+                x0 = banks[0 if name in left else 1] + 8 + j * (token + 8)
+                box = (x0, y0, x0 + token, y0 + row - 4)
+                if name[0] == "A":
+                    raster.fill(img, box, AGENT)
+                else:
+                    raster.disc(img, x0 + token / 2, y0 + (row - 4) / 2, (row - 4) / 2, ACTOR)
+                    raster.fill(img, (x0 + (row - 4) / 2, y0, x0 + token - (row - 4) / 2, y0 + row - 4), ACTOR)
+                    raster.disc(img, x0 + token - (row - 4) / 2, y0 + (row - 4) / 2, (row - 4) / 2, ACTOR)
+                raster.draw_text(img, name.replace("_", ""), y0 + (row - 4) / 2 + 1, x0 + token / 2, scale,
+                                 (255, 255, 255), keep_case=True)
+                places[("person", name)] = (x0 - 3, y0 - 2, x0 + token + 3, y0 + row - 2)
+        return img, places
+
+    def move_places(self, instance: Instance, move: Any) -> list:
+        """The people in the refused trip."""
+        return [("person", p) for p in move if isinstance(p, str)] if isinstance(move, (list, tuple)) else []
 
     # ---- text -------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

@@ -1,4 +1,4 @@
-"""The published SPaRC difficulty score and level (spec §10; paper App. D).
+"""The published SPaRC difficulty score and level (docs/specs/sparc.md §10; paper App. D).
 
 ``S_raw = 1.2 S_mech + 1.2 S_interact + 2.5 S_grid + 1.0 S_density + 1.2 S_count`` and
 ``score = clamp(5 * Phi((S_raw - 12.06) / 5.27), 0, 5)``, level ``= min(5, max(1, ceil(score)))``.
@@ -15,7 +15,7 @@ MU, SIGMA = 12.06, 5.27
 
 def components(n_rules: int, n_mech: int, area: int) -> dict:
     """The five component scores from the number of cell symbols, of distinct symbol types and
-    the area in cells (dots and gaps do not count, §10)."""
+    the area in cells (dots and gaps do not count, docs/specs/sparc.md §10)."""
     rho = n_rules / area
     return {"mech": float(n_mech), "interact": (n_mech - 1) * rho if n_mech > 1 else 0.0,
             "grid": area / 4 - 1, "density": 6 * rho, "count": n_rules / 4}
@@ -48,7 +48,7 @@ def difficulty_score(symbols, area: int | None = None) -> tuple[float, int]:
 
 def rules_for_level(level: int, n_mech: int, area: int) -> list[int]:
     """Every symbol count (``n_mech <= N <= area``) that lands a puzzle of this area and number
-    of symbol types on ``level`` (used by the generator to aim at a level, §9)."""
+    of symbol types on ``level`` (used by the generator to aim at a level, docs/specs/sparc.md §9)."""
     out = []
     for n in range(max(1, n_mech), area + 1):
         if level_of_score(score_of_raw(raw_score(n, n_mech, area))) == level:

@@ -2,10 +2,11 @@
 
 ``gym.make("kumo_gym/SPaRC-v0", records=FILE, split="train")`` would otherwise train on whatever
 the file holds: here every record of the file is checked when the environment is made, and a
-file holding official test puzzles (recognised by content, spec §13) is refused at once.
+file holding official test puzzles (recognised by content, docs/specs/sparc.md §13) is refused at once.
 """
 from __future__ import annotations
 
+from ...core.deprecation import renamed
 from ...core.errors import ContaminationError
 from ..answer import AnswerEnv
 from ..interactive import InteractiveEnv
@@ -26,7 +27,7 @@ def refuse_official_records(env) -> None:
                                  f"(e.g. {official[0]}); they are evaluation-only: use split='test'")
 
 
-class SparcAnswerEnv(AnswerEnv):
+class PathPuzzleAnswerEnv(AnswerEnv):
     __doc__ = AnswerEnv.__doc__
 
     def __init__(self, task, env_id: str, **kwargs):
@@ -34,9 +35,15 @@ class SparcAnswerEnv(AnswerEnv):
         refuse_official_records(self)
 
 
-class SparcInteractiveEnv(InteractiveEnv):
+class PathPuzzleInteractiveEnv(InteractiveEnv):
     __doc__ = InteractiveEnv.__doc__
 
     def __init__(self, task, env_id: str, **kwargs):
         super().__init__(task, env_id, **kwargs)
         refuse_official_records(self)
+
+
+#: the old names: ``SparcInteractiveEnv`` differed only in case from ``SPaRCInteractiveEnv``, the documented
+#: class of ``gym.make("kumo_gym/SPaRC-v0", mode="interactive")`` (a subclass of this one)
+__getattr__ = renamed(__name__, {"SparcAnswerEnv": "PathPuzzleAnswerEnv",
+                                 "SparcInteractiveEnv": "PathPuzzleInteractiveEnv"})

@@ -1,4 +1,4 @@
-"""SPaRC puzzle generation (spec §9; paper §3.2), calibrated to the official levels.
+"""SPaRC puzzle generation (docs/specs/sparc.md §9; paper §3.2), calibrated to the official levels.
 
 Two samplers share the acceptance rules (1 to ``k`` solutions, counted exhaustively; the level
 asked for; no official test puzzle reproduced):
@@ -57,7 +57,7 @@ from .puzzle import KIND_NAMES, MAX_SIDE, MIN_SIDE, SparcPuzzle, shape_array, sh
 CELL_TYPES = ("square", "star", "triangle", "poly", "ylop")
 EDGE_TYPES = ("dot", "gap")
 RULE_TYPES = EDGE_TYPES + CELL_TYPES
-#: the official dataset configs (spec §9) as sets of rule types; "all" mixes every type
+#: the official dataset configs (docs/specs/sparc.md §9) as sets of rule types; "all" mixes every type
 RULE_SETS = {
     "all": None, "gaps": ("gap",), "dots": ("dot",), "stones": ("square",), "stars": ("star",),
     "triangles": ("triangle",), "polys": ("poly",), "polys_ylops": ("poly", "ylop"),
@@ -103,8 +103,8 @@ class LevelProfile:
 # solution, rule types, solution count: kumo_gym.analysis.sparc.OFFICIAL_TEST_LEVELS), 400
 # generated puzzles per level at a time (benchmarks/sparc.py); no official puzzle is used. The
 # presence rates split each level's mean number of rule types among the seven types in
-# proportion to the per-type puzzle counts the paper reports for the same 500 puzzles (spec
-# §13), by iterative proportional fitting from the earlier rates. The preferred symbol counts
+# proportion to the per-type puzzle counts the paper reports for the same 500 puzzles
+# (docs/specs/sparc.md §13), by iterative proportional fitting from the earlier rates. The preferred symbol counts
 # of levels 1-4 are the earlier calibration's (the reference sample's means), kept as they were.
 LEVEL_PROFILES = {
     1: LevelProfile({"dot": .84, "gap": .60, "square": .36, "star": .16, "triangle": .20, "poly": .36, "ylop": .02},
@@ -159,7 +159,7 @@ class Generated:
 
 
 class RuleBalancer:
-    """Rule-type balancing over a dataset being built (§9): the next puzzle draws its types
+    """Rule-type balancing over a dataset being built (docs/specs/sparc.md §9): the next puzzle draws its types
     with probability proportional to ``1 / (1 + count)``, where ``count`` is how many puzzles
     built so far contain the type (used by the uniform sampler; counts are kept for both)."""
 
@@ -224,7 +224,7 @@ def line_neighbours(w: int, h: int) -> dict:
 
 
 def cell_regions(w: int, h: int, on_path) -> dict:
-    """``{cell: region number}`` for the regions a line cut the cells into (§5)."""
+    """``{cell: region number}`` for the regions a line cut the cells into (docs/specs/sparc.md §5)."""
     label: dict = {}
     n = 0
     for cy in range(1, 2 * h, 2):
@@ -1026,7 +1026,7 @@ def generate(rng: np.random.Generator, width: int | None = None, height: int | N
              sampler: str = "planted", start_on_border: bool = True, max_rounds: int = 20,
              ylop_rate: float = 0.05, balancer: RuleBalancer | None = None, forbidden=frozenset(),
              max_attempts: int = 300) -> Generated:
-    """One puzzle with ``1 <= solutions <= k`` (spec §9; see the module docstring).
+    """One puzzle with ``1 <= solutions <= k`` (docs/specs/sparc.md §9; see the module docstring).
 
     ``rules`` is a rule-set name of :data:`RULE_SETS`, a list of rule types, or None (the
     level's official mix); ``level`` 1..5 aims at that difficulty level (None: any level for
@@ -1432,7 +1432,7 @@ def uniform_symbols(rng: np.random.Generator, w: int, h: int, start, end, types,
 
 def _generate_uniform(rng, width, height, level, fixed, density, k, start_on_border, max_rounds, ylop_rate,
                       balancer, forbidden, max_attempts) -> Generated:
-    """The paper's loop (§9): random fill, density halved on no solution, raised on too many."""
+    """The paper's loop (docs/specs/sparc.md §9): random fill, density halved on no solution, raised on too many."""
     total_rounds = 0
     for _attempt in range(max_attempts):
         types = fixed if fixed is not None else draw_rule_types(rng, balancer=balancer, ylop_rate=ylop_rate)

@@ -1,4 +1,4 @@
-"""Reward integrity for SPaRC (issue 12): partial credit that cheap lines cannot collect, and
+"""Reward integrity for SPaRC: partial credit that cheap lines cannot collect, and
 near misses that break exactly one rule.
 
 **Partial credit.** Scoring the share of satisfied constraints paid 0.62-0.96 to the shortest

@@ -1,4 +1,4 @@
-"""The official SPaRC records: loading them and keeping them out of training (spec §13).
+"""The official SPaRC records: loading them and keeping them out of training (docs/specs/sparc.md §13).
 
 The official test split is evaluation-only. Official test puzzles are recognised by content
 alone (:meth:`SparcPuzzle.fingerprint`), never by tags, ids or file names, so a renamed copy is

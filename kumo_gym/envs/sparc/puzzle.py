@@ -1,6 +1,6 @@
 """The SPaRC puzzle model: token grid, parity classes, polyshapes, official record format.
 
-Spec ``shared/specs/sparc.md`` §1 (grid and coordinates), §2 (tokens), §3 (polyshapes) and
+Spec ``docs/specs/sparc.md`` §1 (grid and coordinates), §2 (tokens), §3 (polyshapes) and
 §4 (record format). A :class:`SparcPuzzle` is the parsed, validated form of one record; it keeps
 the record itself verbatim so that writing it back gives byte-identical JSON.
 """
@@ -43,12 +43,12 @@ def is_vertex(x: int, y: int) -> bool:
 
 
 def is_edge(x: int, y: int) -> bool:
-    """Exactly one coordinate odd: an edge midpoint (§1)."""
+    """Exactly one coordinate odd: an edge midpoint (docs/specs/sparc.md §1)."""
     return ((x ^ y) & 1) == 1
 
 
 def shape_id(cells) -> int:
-    """The id our generator writes for a shape: bit ``4x + y`` per cell (x, y < 4), §3."""
+    """The id our generator writes for a shape: bit ``4x + y`` per cell (x, y < 4), docs/specs/sparc.md §3."""
     return sum(1 << (4 * x + y) for x, y in cells)
 
 
@@ -62,7 +62,7 @@ def shape_array(cells) -> list[list[int]]:
 
 @dataclass
 class SparcPuzzle:
-    """One parsed SPaRC puzzle (spec §1–§4).
+    """One parsed SPaRC puzzle (docs/specs/sparc.md §1–§4).
 
     ``grid`` is ``puzzle_array`` (rows of tokens, ``grid[y][x]``); ``shapes`` maps each polyshape
     id (a string, as in the record) to its normalised cell tuple; ``record`` is the verbatim record
@@ -147,7 +147,7 @@ class SparcPuzzle:
 
     @classmethod
     def from_record(cls, record: dict) -> SparcPuzzle:
-        """Parse an official record (§4), keeping it verbatim for :meth:`to_record`."""
+        """Parse an official record (docs/specs/sparc.md §4), keeping it verbatim for :meth:`to_record`."""
         if not isinstance(record, dict) or "puzzle_array" not in record:
             raise ValueError("a SPaRC record needs the field 'puzzle_array'")
         p = cls.from_grid(record["puzzle_array"], record.get("polyshapes") or "{}", record)
@@ -163,13 +163,13 @@ class SparcPuzzle:
         return p
 
     def to_record(self) -> dict:
-        """The record this puzzle was loaded from (unchanged), or a fresh one (§4)."""
+        """The record this puzzle was loaded from (unchanged), or a fresh one (docs/specs/sparc.md §4)."""
         if self.record is not None:
             return self.record
         return self.make_record()
 
     def make_record(self, solutions=None, puzzle_id: str | None = None, difficulty: tuple | None = None) -> dict:
-        """A record in the official format for a puzzle we built (spec §4, §9)."""
+        """A record in the official format for a puzzle we built (docs/specs/sparc.md §4, §9)."""
         if difficulty is None:
             difficulty = difficulty_score(self.symbols.values(), self.width * self.height)
         score, level = difficulty
@@ -191,8 +191,8 @@ class SparcPuzzle:
         return rec
 
     def fingerprint(self) -> str:
-        """16 hex digits identifying the puzzle by its content (§9 dedup, §13 contamination):
-        the token grid with each polyshape id replaced by the shape's cells, so two records of one
+        """16 hex digits identifying the puzzle by its content (docs/specs/sparc.md §9 dedup, docs/specs/sparc.md §13
+        contamination): the token grid with each polyshape id replaced by the shape's cells, so two records of one
         puzzle match whatever their ids, tags or shape labels."""
         def canonical(tok: str) -> str:
             if tok[0] in "PY" and len(tok) > 4:
@@ -233,7 +233,7 @@ class SparcPuzzle:
         return "\n".join(lines) + "\n"
 
     def yaml_mismatches(self, text: str) -> list[str]:
-        """Differences between a record's YAML and its array (§4 cross-check)."""
+        """Differences between a record's YAML and its array (docs/specs/sparc.md §4 cross-check)."""
         got = _parse_yaml_cells(text)
         want = {pos: props for pos, props in self.yaml_items()}
         problems = []

@@ -1,4 +1,4 @@
-"""Image rendering of SPaRC puzzles (spec §11), drawn with numpy only.
+"""Image rendering of SPaRC puzzles (docs/specs/sparc.md §11), drawn with numpy only.
 
 ``render_rgb(puzzle, path)`` returns an ``H x W x 3`` uint8 image: dark background, grey grid
 lines (interrupted at gaps), the start as a filled circle, the end as a stub sticking out of the
@@ -16,6 +16,7 @@ import zlib
 
 import numpy as np
 
+from ..raster import MARK, MARK_ALSO, frame
 from .puzzle import POLY, SQUARE, STAR, TRIANGLE, YLOP, SparcPuzzle, is_edge
 
 RGB = {"R": (220, 40, 40), "B": (40, 90, 220), "G": (40, 170, 70), "Y": (240, 210, 40),
@@ -79,9 +80,33 @@ def _regular(cx, cy, r, n, phase=0.0):
             for i in range(n)]
 
 
-def render_rgb(p: SparcPuzzle, path=None, cell_px: int = 80, show_coords: bool = False) -> np.ndarray:
-    """The puzzle as an RGB image; ``path`` (a list of (x, y)) is drawn over it (spec §11)."""
-    cell_px = int(cell_px)
+def point_box(p: SparcPuzzle, x: int, y: int, cell_px: int = 80) -> tuple[int, int, int, int]:
+    """``(x0, y0, x1, y1)``: the square around grid position ``(x, y)`` (a corner, an edge or a
+    cell) that marks frame in :func:`render_rgb`'s image (ends exclusive)."""
+    margin, half = cell_px * 0.6, cell_px / 2
+    cx, cy = margin + x * half, margin + y * half
+    r = cell_px * 0.22
+    return math.floor(cx - r), math.floor(cy - r), math.ceil(cx + r) + 1, math.ceil(cy + r) + 1
+
+
+def render_rgb(p: SparcPuzzle, path=None, cell_px: int = 80, show_coords: bool = False,
+               first_mark: tuple[int, int] | None = None, marks=()) -> np.ndarray:
+    """The puzzle as an RGB image; ``path`` (a list of (x, y)) is drawn over it (docs/specs/sparc.md §11).
+
+    Pictures of answers frame the position a verdict names first (``first_mark``: the first bad
+    position of the path) in ``raster.MARK`` and the others (``marks``: the symbols whose rules
+    fail) in ``raster.MARK_ALSO``."""
+    img = _draw(p, path, int(cell_px), show_coords)
+    lw = max(2, int(cell_px) // 20)
+    for x, y in marks:
+        if p.in_bounds(x, y) and (x, y) != first_mark:
+            frame(img, point_box(p, x, y, cell_px), lw, MARK_ALSO)
+    if first_mark is not None and p.in_bounds(*first_mark):
+        frame(img, point_box(p, *first_mark, cell_px), lw + 1, MARK)
+    return img
+
+
+def _draw(p: SparcPuzzle, path, cell_px: int, show_coords: bool) -> np.ndarray:
     half = cell_px / 2
     lw = max(2.0, cell_px / 8)
     margin = cell_px * 0.6

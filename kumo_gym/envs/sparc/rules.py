@@ -1,4 +1,4 @@
-"""SPaRC rules: path validity and region rules, with diagnostics (spec §5, §6).
+"""SPaRC rules: path validity and region rules, with diagnostics (docs/specs/sparc.md §5, §6).
 
 Plain Python, written for clarity and for the diagnostics a Verdict reports. The solver in
 :mod:`kumo_gym.solvers.sparc` implements the same rules in numba; tests check that both agree on
@@ -19,7 +19,7 @@ PATH_RULES = {"start_end": "incorrect_start_end", "connected": "disconnected", "
 
 @dataclass
 class PathCheck:
-    """The outcome of checking one path (spec §6).
+    """The outcome of checking one path (docs/specs/sparc.md §6).
 
     ``flags`` holds the four path-error flags of the paper plus ``invalid_path`` and
     ``out_of_bounds``; ``first_error`` is the index of the first offending position (None when
@@ -58,7 +58,7 @@ class PathCheck:
 
 
 def path_errors(p: SparcPuzzle, path: list, skip=frozenset()) -> tuple[dict, int | None, bool]:
-    """The path-error flags of §6, the index of the first offending position, and whether the
+    """The path-error flags of docs/specs/sparc.md §6, the index of the first offending position, and whether the
     only problem is that the path stops before ``E``. Path rules whose codes are in ``skip`` are
     not checked (the task's rule switches)."""
     n = len(path)
@@ -97,7 +97,7 @@ def path_errors(p: SparcPuzzle, path: list, skip=frozenset()) -> tuple[dict, int
 
 
 def regions(p: SparcPuzzle, on_path: set) -> list[list[tuple[int, int]]]:
-    """Cell regions cut by the path (§5): neighbouring cells are joined unless the edge midpoint
+    """Cell regions cut by the path (docs/specs/sparc.md §5): neighbouring cells are joined unless the edge midpoint
     between them is on the path. Gaps do not cut; the border is a wall."""
     seen = set()
     out = []
@@ -126,7 +126,7 @@ def touched_edges(p: SparcPuzzle, cell, on_path: set) -> int:
 
 
 def poly_region_ok(p: SparcPuzzle, region: list) -> bool:
-    """The poly/ylop rule for one region (§5).
+    """The poly/ylop rule for one region (docs/specs/sparc.md §5).
 
     With ``net = sum|polys| - sum|ylops|``: no pieces -> true; ``net < 0`` -> false;
     ``net > 0`` -> ``|R| = net`` and a translation of every piece inside the grid with
@@ -206,7 +206,7 @@ def rule_report(p: SparcPuzzle, path: list, skip=frozenset()) -> tuple[dict, int
     """Rule violations of a structurally valid path: {rule: [positions]}, satisfied, total.
 
     One constraint per dot, gap, star and triangle, and one per region holding squares or
-    polys/ylops (spec §5). Offending positions are the symbols (or dots/gaps) involved. Rules
+    polys/ylops (docs/specs/sparc.md §5). Offending positions are the symbols (or dots/gaps) involved. Rules
     whose codes are in ``skip`` are not checked.
     """
     on_path = set(map(tuple, path))
@@ -227,7 +227,7 @@ def rule_report(p: SparcPuzzle, path: list, skip=frozenset()) -> tuple[dict, int
             else:
                 satisfied += 1
     if "triangle" not in skip:
-        for c, (kind, colour, extra) in p.symbols.items():
+        for c, (kind, _colour, extra) in p.symbols.items():
             if kind == TRIANGLE:
                 total += 1
                 if touched_edges(p, c, on_path) == extra:
@@ -262,7 +262,7 @@ def rule_report(p: SparcPuzzle, path: list, skip=frozenset()) -> tuple[dict, int
 
 
 def check_path(p: SparcPuzzle, path, skip=frozenset()) -> PathCheck:
-    """Full check of a path given as a sequence of (x, y) pairs (spec §5, §6). Rules whose codes
+    """Full check of a path given as a sequence of (x, y) pairs (docs/specs/sparc.md §5, §6). Rules whose codes
     are in ``skip`` are not checked (the task's rule switches: the mutation test in miniature)."""
     path = [tuple(int(v) for v in pos) for pos in path]
     flags, first, _ = path_errors(p, path, skip)

@@ -1,4 +1,4 @@
-"""The SPaRC task: answer and interactive modes over one puzzle model (spec §1-§13)."""
+"""The SPaRC task: answer and interactive modes over one puzzle model (docs/specs/sparc.md §1-§13)."""
 from __future__ import annotations
 
 import dataclasses
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.capabilities import CheapAnswer, NearMiss
+from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError, UnsolvableInstanceError
 from ...core.extract import looks_truncated, split_thinking
 from ...core.instance import Instance
@@ -23,7 +23,7 @@ from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, border_walks, generate, l
 from .integrity import prefix_credit
 from .official import FAMILY, instance_from_record, is_official, known_official, read_records
 from .puzzle import COLOURS, SparcPuzzle, is_cell
-from .render import render_rgb
+from .render import point_box, render_rgb
 from .rules import PATH_RULES, check_path
 
 LEVELS = ("1", "2", "3", "4", "5")
@@ -33,7 +33,7 @@ STATE_CHANNELS = ("line", "gap", "dot", "visited", "head", "end", "square", "sta
                   "colour")
 MAX_GRID = 13
 
-#: every rule the verifier checks (spec §5, §6): the path rules, then the rules of the symbols
+#: every rule the verifier checks (docs/specs/sparc.md §5, §6): the path rules, then the rules of the symbols
 RULE_CODES = {
     "start_end": "the line starts at S and ends at E",
     "connected": "consecutive positions of the line are one step apart (up, down, left or right)",
@@ -76,7 +76,7 @@ def _canonical_rules(value) -> str | None:
 
 @dataclass(frozen=True)
 class SparcParams(Params):
-    """The parameters of ``kumo_gym/SPaRC-v0`` (spec §7, §9)."""
+    """The parameters of ``kumo_gym/SPaRC-v0`` (docs/specs/sparc.md §7, §9)."""
 
     level: str = param("mixed", choices=("mixed",) + LEVELS,
                        doc="difficulty level to aim at (the published score's level), or 'mixed': one drawn per item")
@@ -142,11 +142,11 @@ class SparcTask(StepwiseTask):
 
     ## Description
     A puzzle of ``w x h`` cells (2..6 each) is a token grid of ``2h+1`` rows and ``2w+1`` columns
-    (spec §1-§2). The line runs over corners and edge midpoints; rule cells (both coordinates
+    (docs/specs/sparc.md §1-§2). The line runs over corners and edge midpoints; rule cells (both coordinates
     odd) hold symbols that constrain the regions the line cuts the grid into: dots to visit, gaps
     to avoid, squares that must not share a region with another colour, stars that need exactly
     one same-coloured partner, triangles counting touched edges, and polyominoes (positive and
-    negative) that must tile their region (rules as the official solutions establish them, §5).
+    negative) that must tile their region (rules as the official solutions establish them, docs/specs/sparc.md §5).
     Generated puzzles have 1 to ``k`` solutions, all stored in the record; level ``k`` matches
     the 500 official level-``k`` test puzzles in mean grid area, shortest solution length,
     number of rule types and solution count, each within 10 % (docs/sparc.md shows the table).
@@ -165,7 +165,7 @@ class SparcTask(StepwiseTask):
     ends the episode with the rule verdict. ``max_steps`` defaults to the number of line
     positions.
 
-    ## Verdicts (§6)
+    ## Verdicts (docs/specs/sparc.md §6)
     ``details["violations"]`` lists each broken rule by its code (see Rules);
     ``details["path_errors"]`` holds the paper's four flags (``incorrect_start_end``,
     ``disconnected``, ``intersecting``, ``rule_cell_crossing``), ``invalid_path`` and
@@ -212,7 +212,7 @@ class SparcTask(StepwiseTask):
                                      instance.data)
 
     def generate(self, rng: np.random.Generator, **params) -> Instance:
-        """A fresh puzzle (spec §9) with all its solutions stored in the record, or an item of
+        """A fresh puzzle (docs/specs/sparc.md §9) with all its solutions stored in the record, or an item of
         the ``records`` file."""
         if params.get("records"):
             records = _records_of(str(params["records"]))
@@ -230,7 +230,7 @@ class SparcTask(StepwiseTask):
         return Instance(family=FAMILY, data=gen.record(), params={**params, "source": "generated"})
 
     def load(self, obj: Any) -> Instance:
-        """An Instance from an Instance (or its dict/JSON) or from a record (§4, §13).
+        """An Instance from an Instance (or its dict/JSON) or from a record (docs/specs/sparc.md §4, §13).
 
         A bare record is tagged as official test data when its content is an official test
         puzzle's (by fingerprint), whatever its fields say.
@@ -248,7 +248,7 @@ class SparcTask(StepwiseTask):
         return super().load(obj)
 
     def validate_instance(self, instance: Instance) -> None:
-        """Raise ConfigError naming the first bad field of a SPaRC instance (spec §4)."""
+        """Raise ConfigError naming the first bad field of a SPaRC instance (docs/specs/sparc.md §4)."""
         data = instance.data
         if not isinstance(data, dict):
             raise ConfigError("SPaRC instance data must be a record (a dict with 'puzzle_array')")
@@ -285,7 +285,7 @@ class SparcTask(StepwiseTask):
             raise ConfigError(f"SPaRC instance parameter 'shots' {shots!r} is not one of: 0, 1, 2")
 
     def check_trainable(self, instance: Instance) -> None:
-        """Official test records never enter training (spec §13). They are recognised by content
+        """Official test records never enter training (docs/specs/sparc.md §13). They are recognised by content
         (the fingerprint of the grid and the shapes), so renamed or re-tagged copies are caught and
         our own generated files never are."""
         if is_official(self.puzzle(instance)):
@@ -366,7 +366,7 @@ class SparcTask(StepwiseTask):
         return path[:i] + path[i + 1:]
 
     def verify(self, instance: Instance, answer) -> Verdict:
-        """Check a path by the rules (spec §5, §6); ``scoring="exact"`` compares with the stored
+        """Check a path by the rules (docs/specs/sparc.md §5, §6); ``scoring="exact"`` compares with the stored
         solution list instead (the official scoring; equivalent on complete lists)."""
         p = self.puzzle(instance)
         try:
@@ -490,6 +490,60 @@ class SparcTask(StepwiseTask):
     def render_rgb(self, instance: Instance, state: Any = None) -> np.ndarray:
         """The puzzle as an ``H x W x 3`` uint8 image, with the path so far when ``state`` is one."""
         return render_rgb(self.puzzle(instance), list(state) if state else None)
+
+    def final_state(self, instance: Instance, answer: Any) -> Any:
+        """The path as verified: its positions up to the first visit of the end (None when the
+        answer holds no readable position)."""
+        try:
+            path = [(int(x), int(y)) for x, y in answer]
+        except (TypeError, ValueError):
+            return None
+        return tuple(tx.cut_at_end(path, self.puzzle(instance).end)) or None
+
+    def answer_picture(self, instance: Instance, answer: Any, verdict: dict) -> AnswerPicture | None:
+        path = self.final_state(instance, answer)
+        if path is None:
+            return None
+        k = verdict.get("first_error")  # answer mode: the index of the first bad position
+        bad = path[k] if type(k) is int and 0 <= k < len(path) else None
+        return self._path_picture(instance, path, verdict, bad, k)
+
+    def state_picture(self, instance: Instance, state: Any, verdict: dict, move: Any = None) -> AnswerPicture:
+        """The path with the refused ``move``'s target (interactive play) framed in
+        ``raster.MARK`` and the symbols of failing rules in ``raster.MARK_ALSO``."""
+        path = tuple(state)
+        bad = None
+        if move is not None and path:
+            try:
+                bad = self._target(path, move)
+            except (TypeError, ValueError, IndexError):
+                bad = None
+        return self._path_picture(instance, path, verdict, bad, None)
+
+    def _path_picture(self, instance: Instance, path: tuple, verdict: dict, bad, index) -> AnswerPicture:
+        p = self.puzzle(instance)
+        details = verdict.get("details") if isinstance(verdict.get("details"), dict) else {}
+        named = details.get("rule_violations") if isinstance(details.get("rule_violations"), dict) else {}
+        symbols = {}
+        for rule, positions in named.items():
+            for pos in positions if isinstance(positions, list) else []:
+                if isinstance(pos, list) and len(pos) == 2 and all(type(v) is int for v in pos):
+                    symbols.setdefault(tuple(pos), rule)
+        first = bad if bad is not None and p.in_bounds(*bad) else None
+        img = render_rgb(p, list(path), first_mark=first, marks=list(symbols))
+        marks = ([{"what": "point", "at": list(first), "first": True, "index": index,
+                   "box": list(point_box(p, *first))}] if first else [])
+        marks += [{"what": "symbol", "at": list(xy), "first": False, "rule": rule, "box": list(point_box(p, *xy))}
+                  for xy, rule in symbols.items() if xy != first and p.in_bounds(*xy)]
+        caption = f"The path as submitted ({len(path)} positions)."
+        if bad is not None:
+            caption += (f" Framed in red: position {tuple(bad)}, the first bad one"
+                        + (f" (index {index})" if index is not None else "") + "."
+                        if first else f" Its first bad position {tuple(bad)} is off the grid.")
+        if symbols:
+            caption += f" In purple: {len(symbols)} symbol(s) whose rule fails ({', '.join(sorted(set(symbols.values())))})."
+        text = f"path: {tx.format_path(list(path))}" + (f"\nfirst bad position: {tuple(bad)}" if bad else "")
+        return AnswerPicture(image=img, text=text, marks=marks, caption=caption)
 
     # ---- interactive mode -------------------------------------------------------------------
     def initial_state(self, instance: Instance) -> tuple:

@@ -1,15 +1,15 @@
-"""Text the model sees and the answer it writes (spec §7).
+"""Text the model sees and the answer it writes (docs/specs/sparc.md §7).
 
 The prompt keeps the structure of the paper's prompt (role, grid basics, legend, rules, optional
 worked example, puzzle data, output format) in our own words; the rules are stated as the
-official solutions establish them (§5), not as the paper's prompt words them.
+official solutions establish them (docs/specs/sparc.md §5), not as the paper's prompt words them.
 """
 from __future__ import annotations
 
 import re
 
 from ...core.errors import ParseError, check_choice
-from ...core.extract import tail
+from ...core.extract import last_match, tail
 from .puzzle import NAME_OF_COLOUR, POLY, YLOP, SparcPuzzle
 
 GRID_FORMATS = ("array", "table", "coords")
@@ -101,7 +101,7 @@ EXAMPLES = (
 
 
 def grid_text(p: SparcPuzzle, fmt: str = "array", marks: dict | None = None) -> str:
-    """The token grid, one row per line (§7): ``array`` prints each row as a Python list,
+    """The token grid, one row per line (docs/specs/sparc.md §7): ``array`` prints each row as a Python list,
     ``table`` as a markdown table, ``coords`` as a markdown table with row and column labels.
     ``marks`` overrides tokens at positions (interactive mode's ``V`` and ``L``)."""
     check_choice("grid_format", fmt, GRID_FORMATS)
@@ -165,7 +165,7 @@ def puzzle_data_text(p: SparcPuzzle, fmt: str = "array", arrays: dict | None = N
 
 
 def prompt_fields(p: SparcPuzzle, fmt: str = "array", shots: int = 1) -> dict:
-    """The named fields a ``prompt_template`` may use (§7)."""
+    """The named fields a ``prompt_template`` may use (docs/specs/sparc.md §7)."""
     return {"width": p.width, "height": p.height, "start": f"({p.start[0]}, {p.start[1]})",
             "end": f"({p.end[0]}, {p.end[1]})", "grid": grid_text(p, fmt), "polyshapes": shapes_text(p),
             "example": example_text(shots, fmt), "legend": LEGEND, "rules": RULES,
@@ -207,7 +207,7 @@ _COORD = re.compile(r"\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)")
 
 def extract_path(text: str) -> list[tuple[int, int]]:
     """Every ``(x, y)`` after the last ``####`` (the whole text when there is none), in order
-    (§7). Brackets, commas, arrows and newlines between pairs are ignored. Raises ParseError
+    (docs/specs/sparc.md §7). Brackets, commas, arrows and newlines between pairs are ignored. Raises ParseError
     when there is none. The cut after the first ``E`` needs the puzzle: see :func:`cut_at_end`."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
@@ -226,7 +226,7 @@ def extract_path(text: str) -> list[tuple[int, int]]:
 
 
 def cut_at_end(path: list, end: tuple) -> list:
-    """The path up to and including the first position equal to ``end`` (§7)."""
+    """The path up to and including the first position equal to ``end`` (docs/specs/sparc.md §7)."""
     for i, pos in enumerate(path):
         if tuple(pos) == tuple(end):
             return list(path[:i + 1])
@@ -239,7 +239,7 @@ DIRECTION_STEPS = ((1, 0), (0, -1), (-1, 0), (0, 1))
 # After "final": an optional run of spaces and asterisks, a colon, then spaces and asterisks and
 # the move. Each piece is a single character class with a bounded repeat count and the move
 # starts with a letter, digit or "(", so no two pieces can match the same text: the regex
-# cannot backtrack (issue 13: "Final:" + 20,000 spaces took 39 s with nested \s* pieces).
+# cannot backtrack ("Final:" + 20,000 spaces took 39 s with nested \s* pieces).
 _FINAL = re.compile(r"final[ *]{0,8}:[ \t*]{0,64}(right|up|left|down|[0-3](?![0-9])|\(\s{0,8}\d{1,3}\s{0,8},\s{0,8}\d{1,3}\s{0,8}\))",
                     re.IGNORECASE)
 _WORD = re.compile(r"\b(right|up|left|down|[0-3])\b", re.IGNORECASE)
@@ -252,12 +252,7 @@ def parse_direction(text: str):
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     text = tail(text, 100_000)
-    m = None
-    for m in _FINAL.finditer(text):
-        pass
-    if m is None:
-        for m in _WORD.finditer(text):
-            pass
+    m = last_match(_FINAL, text) or last_match(_WORD, text)
     if m is None:
         raise ParseError("no move: expected 'Final: right|up|left|down', a digit 0-3 or the next (x, y)",
                          reason="no_move")
@@ -281,7 +276,7 @@ def interactive_rules(p: SparcPuzzle) -> str:
 
 
 def state_text(p: SparcPuzzle, path: list, step: int, legal: list[int], fmt: str = "array") -> str:
-    """One turn of interactive mode: step, position, legal moves and the marked grid (§7)."""
+    """One turn of interactive mode: step, position, legal moves and the marked grid (docs/specs/sparc.md §7)."""
     marks = {tuple(pos): "V" for pos in path[:-1]}
     marks[tuple(path[-1])] = "L"
     moves = ", ".join(f"{k}={DIRECTIONS[k]} ({'+x' if k == 0 else '-y' if k == 1 else '-x' if k == 2 else '+y'})"

@@ -1,4 +1,4 @@
-"""Optimal solvers of the planning puzzles (planning spec §2, §10), one module per puzzle.
+"""Optimal solvers of the planning puzzles (docs/specs/planning.md §2, §10), one module per puzzle.
 
 Closed forms where they exist (Tower of Hanoi between any two states, Checker Jumping, the
 interleaved Blocks World family) and search where they do not: River Crossing by breadth-first

@@ -1,4 +1,4 @@
-"""Blocks World: the paper's interleaved family in closed form, A* for anything else (spec §2.4).
+"""Blocks World: the paper's interleaved family in closed form, A* for anything else (docs/specs/planning.md §2.4).
 
 A state is packed as ``below[b]`` for every block b: the block under b, or ``N + s`` when b
 sits at the bottom of stack s; the key is ``sum(below[b] * (N + S)^b)``. The A* heuristic is
@@ -20,20 +20,20 @@ import numpy as np
 from ...core.errors import ConfigError
 from ..jit import compiled
 
-#: above this many blocks the search for a custom instance needs allow_slow_search (spec §2.4)
+#: above this many blocks the search for a custom instance needs allow_slow_search (docs/specs/planning.md §2.4)
 SEARCH_LIMIT = 12
 #: below this many blocks the pure-Python search is as fast as loading the numba kernel
 PYTHON_BELOW = 8
 
 def block_names(n: int) -> list[str]:
-    """``A``..``Z`` for n <= 26, else ``A1``, ``B1``, ... (spec §2.4)."""
+    """``A``..``Z`` for n <= 26, else ``A1``, ``B1``, ... (docs/specs/planning.md §2.4)."""
     if n <= 26:
         return [chr(65 + i) for i in range(n)]
     return [f"{chr(65 + i % 26)}{i // 26 + 1}" for i in range(n)]
 
 
 def blocks_interleaved(n: int, n_stacks: int = 3) -> tuple[list[list[str]], list[list[str]]]:
-    """(initial, goal) of the paper's interleaved family (spec §2.4)."""
+    """(initial, goal) of the paper's interleaved family (docs/specs/planning.md §2.4)."""
     names = block_names(n)
     m = n // 2
     s0, s1 = names[:m], names[m:]
@@ -49,7 +49,7 @@ def blocks_interleaved(n: int, n_stacks: int = 3) -> tuple[list[list[str]], list
 
 
 def blocks_interleaved_moves(n: int) -> list[list]:
-    """The constructive optimal solution of §2.4 (N + max(0, 2m - 1) moves, m = N // 2)."""
+    """The constructive optimal solution of docs/specs/planning.md §2.4 (N + max(0, 2m - 1) moves, m = N // 2)."""
     initial, _ = blocks_interleaved(n)
     st = [list(s) for s in initial]
     out: list[list] = []
@@ -243,7 +243,7 @@ def blocks_search(initial: list[list[str]], goal: list[list[str]], *, heuristic:
                   max_expansions: int = 50_000_000) -> list[list] | None:
     """An optimal move list from ``initial`` to ``goal`` (stacks bottom to top).
 
-    Refuses more than 12 blocks unless ``allow_slow_search`` (spec §2.4). ``backend`` is
+    Refuses more than 12 blocks unless ``allow_slow_search`` (docs/specs/planning.md §2.4). ``backend`` is
     ``numba``, ``python`` or ``auto`` (Python below :data:`PYTHON_BELOW` blocks). Raises
     :class:`SearchBudgetExceeded` after ``max_expansions`` expanded states.
     """

@@ -1,4 +1,4 @@
-"""Checker Jumping: constructive solution, exact distances and a solver from any board (spec §2.2).
+"""Checker Jumping: constructive solution, exact distances and a solver from any board (docs/specs/planning.md §2.2).
 
 A board is a string over ``R``, ``B`` and one ``_``; red moves right, blue left, by a slide or
 a jump over one checker of the other colour. Every move is forward, so along any play each
@@ -29,7 +29,7 @@ def checker_optimal_length(n: int, n_blue: int | None = None) -> int:
 
 
 def checker_moves(n: int) -> list[list]:
-    """An optimal solution for N checkers a side starting with R, by the §2.2 construction.
+    """An optimal solution for N checkers a side starting with R, by the docs/specs/planning.md §2.2 construction.
 
     Groups of moves of sizes 1, 2, ..., n, n, n, ..., 2, 1 (n appears three times; 2n+1
     groups), colours alternating from R; inside a group the colour moves into the empty cell,

@@ -1,4 +1,4 @@
-"""Tower of Hanoi: optimal solutions and exact distances between any two legal states (spec §2.1).
+"""Tower of Hanoi: optimal solutions and exact distances between any two legal states (docs/specs/planning.md §2.1).
 
 A legal state is given by the peg of every disk (``pos[d - 1]`` for disk d): the order on each
 peg is then forced (larger below). Two facts make everything closed-form:
@@ -19,7 +19,7 @@ import numpy as np
 def hanoi_moves(n: int, src: int = 0, dst: int = 2, aux: int = 1) -> list[list[int]]:
     """The unique optimal solution ``[[disk, from, to], ...]`` for a tower of n disks (2^n - 1 moves).
 
-    The recursive procedure solve(n, src, dst, aux) of §2.1, unrolled with an explicit stack
+    The recursive procedure solve(n, src, dst, aux) of docs/specs/planning.md §2.1, unrolled with an explicit stack
     so that large n costs no Python recursion.
     """
     out: list[list[int]] = []
@@ -127,7 +127,7 @@ def hanoi_path(start: list[int], goal: list[int]) -> list[list[int]]:
 
 
 # ---- checking a long move list ----------------------------------------------------------------
-#: reason codes of :func:`hanoi_run`, in the order of the checks of spec §2.1
+#: reason codes of :func:`hanoi_run`, in the order of the checks of docs/specs/planning.md §2.1
 RUN_REASONS = (None, "bad_peg", "same_peg", "empty_peg", "not_top_disk", "larger_on_smaller")
 
 
@@ -163,7 +163,7 @@ def _hanoi_run_kernel(moves, pegs, heights, pos, goal_pos, n):
 
 
 def hanoi_run(moves: np.ndarray, initial: list[list[int]], goal: list[list[int]]):
-    """Play a (k, 3) int array of moves with the checks of spec §2.1, in a numba kernel.
+    """Play a (k, 3) int array of moves with the checks of docs/specs/planning.md §2.1, in a numba kernel.
 
     Returns ``(n_legal_prefix, reason or None, pegs after the legal prefix, goal_first_reached_at
     or None)``. Used for long answers (a complete N=20 answer is a million moves).

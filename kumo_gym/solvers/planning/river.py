@@ -1,4 +1,4 @@
-"""River Crossing: breadth-first search over pair-type counts (spec §2.3, §10.3).
+"""River Crossing: breadth-first search over pair-type counts (docs/specs/planning.md §2.3, §10.3).
 
 A state is ``(n_LL, n_LR, n_RL, boat)`` with ``n_RR = N -`` the others: how many actor/agent
 pairs have both on the left bank, the agent left and the actor right ("LR"), the agent right
@@ -93,12 +93,12 @@ def river_distances(n: int, k: int) -> dict[tuple[int, int, int, int], int]:
 
 
 def river_optimal_length(n: int, k: int) -> int | None:
-    """Minimal number of trips from everyone on the left (spec §10.3), None when unsolvable."""
+    """Minimal number of trips from everyone on the left (docs/specs/planning.md §10.3), None when unsolvable."""
     return river_distances(n, k).get((n, 0, 0, 0))
 
 
 def river_solvable(n: int, k: int) -> bool:
-    """The §2.3 rule: (k = 2, n <= 3) or (k = 3, n <= 5) or k >= 4 (n >= 1)."""
+    """The docs/specs/planning.md §2.3 rule: (k = 2, n <= 3) or (k = 3, n <= 5) or k >= 4 (n >= 1)."""
     return k >= 2 * n or (k == 2 and n <= 3) or (k == 3 and n <= 5) or k >= 4
 
 
@@ -235,7 +235,7 @@ def river_explicit_bfs(n: int, k: int, count: bool = False) -> tuple[int | None,
 
     Plain BFS over (set of people on the left bank, boat side), people as bits (actor i is bit
     i - 1, agent i is bit n + i - 1); boat groups are sets. Only for small n: it is the
-    independent check of the count search (spec §2.3, §10.3).
+    independent check of the count search (docs/specs/planning.md §2.3, §10.3).
     """
     full = (1 << (2 * n)) - 1
     start = (full, 0)

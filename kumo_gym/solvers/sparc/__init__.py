@@ -1,6 +1,6 @@
-"""Exhaustive SPaRC path enumeration (spec ``shared/specs/sparc.md`` §8).
+"""Exhaustive SPaRC path enumeration (``docs/specs/sparc.md`` §8).
 
-Every simple ``S -> E`` path that satisfies the rules of §5 is found by an iterative depth-first
+Every simple ``S -> E`` path that satisfies the rules of docs/specs/sparc.md §5 is found by an iterative depth-first
 search over line positions, in the fixed neighbour order +x, -y, -x, +y. The search runs in the
 kernels of :mod:`kumo_gym.solvers.sparc.kernels` over flat tables built here: natively when
 ``make install`` built them ahead of time (:mod:`kumo_gym.solvers.sparc.build_native`), otherwise
@@ -41,7 +41,7 @@ import numpy as np
 PRUNE_TRIANGLE, PRUNE_REACH, PRUNE_REGIONS = 1, 2, 4
 PRUNE_ALL = PRUNE_TRIANGLE | PRUNE_REACH | PRUNE_REGIONS
 
-# ---- the token format (spec §2, §3) --------------------------------------------------------------
+# ---- the token format (docs/specs/sparc.md §2, §3) --------------------------------------------------------------
 #: colour codes of the token grammar, in a fixed order (index = colour id in the arrays)
 COLOURS = "RBGYWOPK"
 # Symbol kinds of a rule cell; the kernels use the same numbers.
@@ -52,12 +52,12 @@ DIRECTION_STEPS = ((1, 0), (0, -1), (-1, 0), (0, 1))
 
 
 def is_cell(x: int, y: int) -> bool:
-    """Both coordinates odd: a rule cell, which the path never occupies (§1)."""
+    """Both coordinates odd: a rule cell, which the path never occupies (docs/specs/sparc.md §1)."""
     return (x & 1) == 1 and (y & 1) == 1
 
 
 def symbol_of_token(tok: str) -> tuple[int, str, object] | None:
-    """``(kind, colour letter, count or shape id)`` of a cell token, None for ``N`` (§2).
+    """``(kind, colour letter, count or shape id)`` of a cell token, None for ``N`` (docs/specs/sparc.md §2).
 
     The token must already match the grammar (the family's parser checks it).
     """
@@ -74,7 +74,7 @@ def symbol_of_token(tok: str) -> tuple[int, str, object] | None:
 
 
 def shape_cells(array) -> tuple[tuple[int, int], ...]:
-    """The cells ``(dx, dy)`` of a 4x4 polyshape array ``arr[y][x]``, translated to min 0 (§3).
+    """The cells ``(dx, dy)`` of a 4x4 polyshape array ``arr[y][x]``, translated to min 0 (docs/specs/sparc.md §3).
 
     The array is authoritative; the shape's id is never decoded.
     """
@@ -89,7 +89,7 @@ def shape_cells(array) -> tuple[tuple[int, int], ...]:
 # ---- Python side ---------------------------------------------------------------------------------
 @dataclass
 class SolveResult:
-    """Outcome of an enumeration (§8).
+    """Outcome of an enumeration (docs/specs/sparc.md §8).
 
     ``count`` solutions were found (``cap + 1`` when ``capped``); ``solutions`` lists them as
     ``(x, y)`` paths in search order; ``shortest`` is the first of the fewest positions;
@@ -105,7 +105,7 @@ class SolveResult:
 
 
 def grid_tables(grid, shapes: dict) -> dict:
-    """The solver's tables for a token grid ``grid[y][x]`` and ``shapes`` (id -> cells) (§8).
+    """The solver's tables for a token grid ``grid[y][x]`` and ``shapes`` (id -> cells) (docs/specs/sparc.md §8).
 
     Position arrays (``q = y * cols + x``): ``line`` (may hold the path: not a cell, not a gap),
     ``dot``, ``kind`` and ``count`` (for the Python enumerator); ``nbr[4 q + k]`` the line
@@ -241,8 +241,8 @@ def puzzle_data(obj) -> dict:
 
 #: nodes per kernel call when a time limit is checked between calls
 TIME_SLICE_NODES = 100_000
-#: nodes an enumeration first explores in plain Python (no numba: small puzzles never compile,
-#: the cold start of a process); a search still going then continues, from the same state, in the compiled kernel
+#: nodes an enumeration first explores in plain Python (no numba: small puzzles never compile);
+#: a search still going then continues, from the same state, in the compiled kernel
 PYTHON_SLICE_NODES = 10_000
 #: plain-Python nodes a process may spend in all before every search goes straight to numba
 #: (a process that compiles anyway loses at most this many, about 1.4 s)
@@ -355,7 +355,7 @@ def within(data: dict, paths) -> dict:
 def enumerate_solutions(puzzle, cap: int | None = 50, prune: int = PRUNE_ALL, node_limit: int = 0,
                         time_limit: float | None = None, python_slice: int | None = None,
                         prefer=None, within_paths=None) -> SolveResult:
-    """Every solution of ``puzzle`` up to ``cap`` (§8).
+    """Every solution of ``puzzle`` up to ``cap`` (docs/specs/sparc.md §8).
 
     Stops after ``cap + 1`` solutions (``capped=True``); ``cap=None`` is exhaustive.
     ``node_limit > 0`` (search nodes) and ``time_limit`` (seconds, checked every
@@ -407,7 +407,7 @@ def count_solutions(instance, cap: int | None = 50) -> int:
 
 def enumerate_python(data: dict, is_solution, cap: int | None = None, prune: int = PRUNE_TRIANGLE | PRUNE_REACH,
                      time_limit: float | None = None) -> SolveResult:
-    """The same search in plain Python with pruning 1 and 2 (§8), for tests and benchmarks.
+    """The same search in plain Python with pruning 1 and 2 (docs/specs/sparc.md §8), for tests and benchmarks.
 
     ``is_solution(path)`` decides at ``E`` (the family passes its rule checker). A search cut by
     ``time_limit`` seconds returns ``complete=False``.

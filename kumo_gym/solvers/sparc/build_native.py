@@ -1,4 +1,4 @@
-"""Build the SPaRC search kernels ahead of time into a native extension (issue 14, cold start).
+"""Build the SPaRC search kernels ahead of time into a native extension (cold start).
 
 ``python -m kumo_gym.solvers.sparc.build_native`` (run by ``make install``) compiles the kernels of
 :mod:`kumo_gym.solvers.sparc.kernels` with numba's ahead-of-time compiler into

@@ -1,8 +1,8 @@
-"""The SPaRC enumerator's search (spec ``shared/specs/sparc.md`` §8), as plain Python functions
+"""The SPaRC enumerator's search (``docs/specs/sparc.md`` §8), as plain Python functions
 compiled by numba on demand.
 
 Written to compile quickly, because a fresh process compiles them at its first large SPaRC
-search (the cold start of a process): every kernel has one explicit signature (numba never compiles a second,
+search: every kernel has one explicit signature (numba never compiles a second,
 literally specialised copy), every array is ``int64``, the geometry comes in as precomputed tables
 (neighbours, the cells beside each edge, the edges of each cell) packed into one array with an
 offset table, so no kernel does index arithmetic, allocates or counts references. The region
@@ -136,7 +136,7 @@ def _tile(demand, w, h, pieces, npieces, shape_cells, shape_size, work):
 
 
 def _poly_ok(tab, off, shape_cells, work, nreg, w, h, npolys, nylops):
-    """The poly/ylop rule of §5 for one region: its cells are ``work[W_MEMBERS][:nreg]`` (as
+    """The poly/ylop rule of docs/specs/sparc.md §5 for one region: its cells are ``work[W_MEMBERS][:nreg]`` (as
     ``cy * w + cx``), its pieces' shape indices ``work[W_POLYS][:npolys]`` and
     ``work[W_YLOPS][:nylops]``, each sorted."""
     shape_size, shape_w, shape_h = tab[off[T_SSIZE]:off[T_SSIZE + 1]], tab[off[T_SW]:off[T_SW + 1]], \

@@ -15,7 +15,7 @@ def deduce_slots(H: int, W: int, nums: list[list[int]], probe: bool) -> np.ndarr
     """Per slot 1 (on), -1 (off) or 0 (open) after propagation (with ``probe``: and
     failed-literal probing) over the rules of the encoding for these numbers, or None on a
     contradiction: the deductions of the pairwise CNF of :func:`slot_arrays`, made by the
-    kernel on the "exactly one" groups themselves (issue 14: no clause arrays per test)."""
+    kernel on the "exactly one" groups themselves (no clause arrays per test)."""
     from .. import _dominosa_kernel as kernel
 
     ends, cell_start, cell_slots, pair_of, buffers = slot_groups(H, W)

@@ -1,5 +1,5 @@
 """Filling's block-size cuts stated up front, so the generator's SAT certificates need fewer cut
-rounds (issues 14, 21)."""
+rounds."""
 from __future__ import annotations
 
 import functools
@@ -21,7 +21,7 @@ MAX_PASSES = 100
 def shape_cuts(f: Formula, x: np.ndarray, H: int, W: int) -> None:
     """Add to ``f`` (``x[r, c, d - 1]``: cell (r, c) holds digit d) the commonest block-size cuts.
 
-    Stated up front, they save about half the cut rounds (issue 14): for every
+    Stated up front, they save about half the cut rounds: for every
     connected shape of 2 to SHAPE_CUTS cells, all of it holding a k larger than the shape
     means a k next to it, and all of it holding size - 1 never happens."""
     shapes = {frozenset([(r, c)]) for r in range(H) for c in range(W)}

@@ -10,7 +10,7 @@ from ....solvers.engine import Encoding
 from ..geometry import dot_cells, flood
 
 #: dots seeded before the regions grow (``geometry.random_symmetric_partition``): a * cells + b,
-#: tuned so that our dot counts are Tatham's (§8 calibration)
+#: tuned so that our dot counts are Tatham's (docs/specs/grid_puzzles.md §8 calibration)
 SEEDS = (0.082, -1.5)
 #: how often a seeded dot goes on a cell centre, an edge or a corner
 SHAPES = {(0, 0): 1.0, (0, 1): 1.5, (1, 0): 1.5, (1, 1): 4.0}
@@ -100,8 +100,9 @@ def deduce_encoding(enc: Encoding, probe: bool = False) -> np.ndarray | None:
 
 
 def grade_layout(state: dict, encode) -> int:
-    """§8 grade of a dot layout: 0 :func:`deduce_regions` decides it, 1 :func:`deduce_encoding` with
-    probing does, 2 search is needed. ``encode(state)`` builds the layout's formula only when needed."""
+    """docs/specs/grid_puzzles.md §8 grade of a dot layout: 0 :func:`deduce_regions` decides it, 1
+    :func:`deduce_encoding` with probing does, 2 search is needed. ``encode(state)`` builds the layout's formula only
+    when needed."""
     labels = deduce_regions(state["H"], state["W"], state["dots"])
     if labels is not None and (labels >= 0).all():
         return 0

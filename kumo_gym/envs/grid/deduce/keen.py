@@ -1,6 +1,5 @@
-"""Keen's deduction for its generator: a draw's §8 grade by propagation and failed-literal
-probing on clause arrays built from per-clue cage templates, without building the formula
-(issues 14, 21)."""
+"""Keen's deduction for its generator: a draw's grade (docs/specs/grid_puzzles.md §8) by propagation and
+failed-literal probing on clause arrays built from per-clue cage templates, without building the formula."""
 from __future__ import annotations
 
 import functools
@@ -37,10 +36,10 @@ def _latin_base(n: int) -> tuple[ClauseArrays, list, int, np.ndarray]:
 
 
 def cage_grade(n: int, cages: list[dict]) -> int:
-    """§8 grade of a Keen draw (0 propagation, 1 failed-literal probing, 2 neither), deduced on
-    the clauses :meth:`..keen.KeenTask._rules` writes (each cage's :func:`..cages.cage_literal`
+    """docs/specs/grid_puzzles.md §8 grade of a Keen draw (0 propagation, 1 failed-literal probing, 2 neither), deduced
+    on the clauses :meth:`..keen.KeenTask._rules` writes (each cage's :func:`..cages.cage_literal`
     clauses, from a template kept per clue, its variables numbered in the same order), without
-    building the formula (issue 14). The templates' local variables are shifted into one table per draw
+    building the formula. The templates' local variables are shifted into one table per draw
     (the cells' variables, then each cage's new ones) and read back in one gather."""
     base, cell_vars, top, answer = _latin_base(n)
     table = [0]  # local index -> variable

@@ -11,7 +11,7 @@ from ....solvers.engine import random_phases, reduce_clues
 from ..geometry import neighbours4, symmetry_orbit
 
 LIGHT, DARK, BLOCK = "L", ".", "#"
-#: the §8 grade a number removal must keep, per level (level 2 reduces to a minimal set)
+#: the docs/specs/grid_puzzles.md §8 grade a number removal must keep, per level (level 2 reduces to a minimal set)
 GRADE_TARGET = {0: 0, 1: 1, 2: None}
 
 

@@ -1,6 +1,6 @@
 """Magnets' generator helpers: which draws a level keeps, which counts an ``S`` puzzle hides
-(issue 21), and Magnets' own deduction (the kernel in ``_magnets_kernel``) that proves ``t``
-puzzles unique without search, as Tatham's generator does (issue 14)."""
+, and Magnets' own deduction (the kernel in ``_magnets_kernel``) that proves ``t``
+puzzles unique without search, as Tatham's generator does."""
 from __future__ import annotations
 
 import functools

@@ -1,5 +1,5 @@
 """Pattern's line-by-line deduction for its generator: the Python driver of the numba kernel in
-``_pattern_kernel`` (issue 21)."""
+``_pattern_kernel``."""
 from __future__ import annotations
 
 import functools

@@ -44,7 +44,8 @@ def deduce_grid(numbers: list[list[int]], probe: bool = False) -> np.ndarray | N
 
 
 def grade(numbers: list[list[int]]) -> int:
-    """§8 grade by Range's deduction: 0 it solves the puzzle, 1 it does with probing, 2 search."""
+    """docs/specs/grid_puzzles.md §8 grade by Range's deduction: 0 it solves the puzzle, 1 it does with probing, 2
+    search."""
     for level in (0, 1):
         st = deduce_grid(numbers, probe=bool(level))
         if st is not None and (st != 0).all():

@@ -1,5 +1,5 @@
 """Towers' deduction for its Easy generator: line-by-line deduction on the grid (the numba kernel
-in ``_towers_kernel``), driven from here (issue 21)."""
+in ``_towers_kernel``), driven from here."""
 from __future__ import annotations
 
 import itertools

@@ -1,5 +1,5 @@
 """Undead's deduction for its Easy generator: the clues of a mirror layout as the kernel in
-``_undead_kernel`` reads them, and the cells it leaves open for a candidate solution (issue 14)."""
+``_undead_kernel`` reads them, and the cells it leaves open for a candidate solution."""
 from __future__ import annotations
 
 import numpy as np

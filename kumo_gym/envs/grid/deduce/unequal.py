@@ -1,5 +1,5 @@
 """Unequal's clue reduction for its generator (non-Adjacent puzzles above Trivial), on its own
-deduction and search (the kernel in ``_unequal_kernel``) instead of the rules formula (issue 14).
+deduction and search (the kernel in ``_unequal_kernel``) instead of the rules formula.
 
 Tatham's way: at Easy a clue goes while deduction (Latin singles and the bounds of each sign)
 still settles the grid; above Easy the clue set is reduced to a minimal unique one, each

@@ -1,4 +1,4 @@
-"""Tatham game-ID interop (grid_puzzles.md §3-§4), one codec module per puzzle.
+"""Tatham game-ID interop (docs/specs/grid_puzzles.md §3-§4), one codec module per puzzle.
 
 * :func:`parse_game_id` -- a Tatham game ID ``params:desc`` into our Instance; :func:`to_game_id`
   the inverse. ``GridTask.load`` calls this, so ``env.reset(options={"instance": "4x4:adag,..."})``
@@ -8,9 +8,9 @@
   ``decode(params, desc) -> state`` and ``encode(state) -> desc`` (the description after the
   colon, exact inverses on generator-produced IDs), and where Tatham's save files carry a
   reference solution ``aux_solution(state, aux) -> answer grid``.
-* :mod:`.grammar` -- the shared sub-grammars of §4 (RUN, NUMGRID, CHARGRID, SKIPS, B62, MASK and
-  the parameter-string format), re-exported here.
-* Save files (``KEY:LEN:VALUE`` lines) and AUXINFO de-obfuscation (§4).
+* :mod:`.grammar` -- the shared sub-grammars of docs/specs/grid_puzzles.md §4 (RUN, NUMGRID, CHARGRID, SKIPS, B62, MASK
+  and the parameter-string format), re-exported here.
+* Save files (``KEY:LEN:VALUE`` lines) and AUXINFO de-obfuscation (docs/specs/grid_puzzles.md §4).
 * The optional generation backend: ``sgt-<name> --generate N PARAMS[#seed]`` when the Debian
   package ``sgt-puzzles`` is installed (binaries in ``/usr/games``). ``params#seed`` is
   deterministic for a given build, so ``backend="tatham"`` keeps seeding reproducible.
@@ -55,7 +55,8 @@ SGT_DIRS = ("/usr/games", "/usr/local/games", "/usr/bin")
 
 # ---- game IDs ------------------------------------------------------------------------------
 def split_game_id(game_id: str) -> tuple[str, str]:
-    """``params:desc`` into its two parts; ``params#seed`` and bare params are refused (§4)."""
+    """``params:desc`` into its two parts; ``params#seed`` and bare params are refused (docs/specs/grid_puzzles.md
+    §4)."""
     s = game_id.strip()
     if len(s) > 200_000:
         raise ConfigError("game ID is too long")
@@ -105,11 +106,11 @@ _CODECS: dict[str, ModuleType] = {}
 
 def parse_game_id(game_id: str, task, tatham_params: str | None = None, params: dict | None = None,
                   source: str = "tatham", solve: bool = True) -> Instance:
-    """An Instance from a Tatham game ID (§4). ``task`` is a GridTask or a family name.
+    """An Instance from a Tatham game ID (docs/specs/grid_puzzles.md §4). ``task`` is a GridTask or a family name.
 
     The ID's params carry only the rule-changing fields; pass ``tatham_params`` (a save file's
-    CPARAMS) to record the full string. The solution is found by SAT and stored (§1 "Uniqueness":
-    it is used for claims, partial credit and metrics, never to decide whether an answer is solved).
+    CPARAMS) to record the full string. The solution is found by SAT and stored (docs/specs/grid_puzzles.md §1
+    "Uniqueness": it is used for claims, partial credit and metrics, never to decide whether an answer is solved).
     """
     if isinstance(task, str):
         task = grid_task(task)
@@ -122,7 +123,7 @@ def parse_game_id(game_id: str, task, tatham_params: str | None = None, params: 
     full = task.resolve_params(**cod.PARAMS.decode(tatham_params)) if tatham_params else gen
     p = dict(params or {})
     if tatham_params and "difficulty" not in p:
-        # a full parameter string that is one of our presets names its difficulty (§4)
+        # a full parameter string that is one of our presets names its difficulty (docs/specs/grid_puzzles.md §4)
         p["difficulty"] = next((d for d in task.difficulties if task.tatham_preset(d) == tatham_params), None)
     p.setdefault("difficulty", None)
     for k, v in task.generation_params(full).items():
@@ -138,7 +139,7 @@ def parse_game_id(game_id: str, task, tatham_params: str | None = None, params: 
 
 
 def to_game_id(instance: Instance, task=None) -> str:
-    """The Tatham game ID of an instance: ``params(short form):desc`` (§4)."""
+    """The Tatham game ID of an instance: ``params(short form):desc`` (docs/specs/grid_puzzles.md §4)."""
     task = task or grid_task(instance.family)
     pstr = instance.data["game_id"].split(":", 1)[0] if instance.data.get("game_id") else \
         task.encode_params(task.generation_params(instance.params), full=False)
@@ -186,7 +187,7 @@ def _mask(seed: bytes, n: int) -> bytes:
 
 
 def decode_auxinfo(hexstr: str) -> str:
-    """De-obfuscate AUXINFO (§4): split in halves A|B, B ^= mask(A), then A ^= mask(B)."""
+    """De-obfuscate AUXINFO (docs/specs/grid_puzzles.md §4): split in halves A|B, B ^= mask(A), then A ^= mask(B)."""
     b = bytearray(bytes.fromhex(hexstr))
     half = len(b) // 2
     a, bb = b[:half], b[half:]

@@ -1,4 +1,4 @@
-"""Dominosa game IDs (grid_puzzles.md §5 "Dominosa"): ``N:`` then the (N+1)x(N+2) numbers."""
+"""Dominosa game IDs (docs/specs/grid_puzzles.md §5 "Dominosa"): ``N:`` then the (N+1)x(N+2) numbers."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

@@ -1,4 +1,4 @@
-"""Filling game IDs (grid_puzzles.md §5 "Filling"): a CHARGRID of the digits ``1``-``9``."""
+"""Filling game IDs (docs/specs/grid_puzzles.md §5 "Filling"): a CHARGRID of the digits ``1``-``9``."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

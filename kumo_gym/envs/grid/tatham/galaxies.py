@@ -1,4 +1,4 @@
-"""Galaxies game IDs (grid_puzzles.md §5 "Galaxies"): skip codes over the (2W-1) x (2H-1)
+"""Galaxies game IDs (docs/specs/grid_puzzles.md §5 "Galaxies"): skip codes over the (2W-1) x (2H-1)
 half-cell positions, ``a``..``y`` skip 0..24 positions and place a dot (upper case: a black dot,
 a display mark only), ``z`` skips 25. Position p is (r2, c2) = divmod(p, 2W - 1)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tatham's shared sub-grammars (grid_puzzles.md §3-§4), used by the per-puzzle codecs.
+"""Tatham's shared sub-grammars (docs/specs/grid_puzzles.md §3-§4), used by the per-puzzle codecs.
 
 * RUN: a letter ``a``..``z`` stands for 1..26 empty cells.
 * NUMGRID: decimal numbers (``_`` separates two numbers) and RUN letters.
@@ -9,7 +9,7 @@
 * MASK: one hex digit of direction bits, R=1, U=2, L=4, D=8.
 * :class:`ParamFormat`: a parameter string such as ``8x8de`` or ``14x14b20s2d0``, declared as a
   size and a list of :class:`Field`; it decodes and encodes both the full form (``CPARAMS``) and
-  the short form a game ID carries (rule-changing fields only, §4).
+  the short form a game ID carries (rule-changing fields only, docs/specs/grid_puzzles.md §4).
 """
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def encode_skips(placements: dict[int, bool], area: int, *, sentinel: bool) -> s
 
 # ---- B62 and MASK --------------------------------------------------------------------------
 B62 = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-#: MASK direction bits (§4)
+#: MASK direction bits (docs/specs/grid_puzzles.md §4)
 R, U, L, D = 1, 2, 4, 8
 DIRECTIONS = {"R": R, "U": U, "L": L, "D": D}
 

@@ -1,4 +1,4 @@
-"""Keen game IDs (grid_puzzles.md §5 "Keen"): ``N:`` BLOCKS ``,`` CLUES.
+"""Keen game IDs (docs/specs/grid_puzzles.md §5 "Keen"): ``N:`` BLOCKS ``,`` CLUES.
 
 BLOCKS walks the 2n(n-1) internal edges (the vertical ones in reading order, then the horizontal
 ones column by column) plus a virtual terminating wall; each code is the number of non-wall edges

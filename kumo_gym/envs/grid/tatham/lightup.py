@@ -1,9 +1,9 @@
-"""Light Up game IDs (grid_puzzles.md §5 "Lightup"): a CHARGRID of ``B`` and ``0``-``4``."""
+"""Light Up game IDs (docs/specs/grid_puzzles.md §5 "Lightup"): a CHARGRID of ``B`` and ``0``-``4``."""
 from __future__ import annotations
 
 from .grammar import Field, ParamFormat, decode_chargrid, encode_chargrid
 
-#: ``b`` black percentage, ``s`` symmetry, ``d`` level, in this strict order (§3)
+#: ``b`` black percentage, ``s`` symmetry, ``d`` level, in this strict order (docs/specs/grid_puzzles.md §3)
 PARAMS = ParamFormat(("W", "H"), (Field("black_percent", "b", kind="number"), Field("symmetry", "s", kind="number"),
                                   Field("tatham_difficulty", "d", kind="number")), title="Light Up")
 DARK, BLOCK = ".", "#"

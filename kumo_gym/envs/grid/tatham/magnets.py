@@ -1,4 +1,4 @@
-"""Magnets game IDs (grid_puzzles.md §5 "Magnets"): four count lists, then the slot layout."""
+"""Magnets game IDs (docs/specs/grid_puzzles.md §5 "Magnets"): four count lists, then the slot layout."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

@@ -1,4 +1,4 @@
-"""Mosaic game IDs (grid_puzzles.md §5 "Mosaic"): a CHARGRID of the digits ``0``-``9``."""
+"""Mosaic game IDs (docs/specs/grid_puzzles.md §5 "Mosaic"): a CHARGRID of the digits ``0``-``9``."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

@@ -1,4 +1,4 @@
-"""Net game IDs (grid_puzzles.md §5 "Net"): one MASK hex digit per tile, each followed by any
+"""Net game IDs (docs/specs/grid_puzzles.md §5 "Net"): one MASK hex digit per tile, each followed by any
 barriers (``v`` on its right side, ``h`` below it); ``w`` in the params means wrapping."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from .grammar import DIRECTIONS, Field, ParamFormat
 
 PARAMS = ParamFormat(("W", "H"), (Field("wrap", "w", kind="flag", in_id=True),), title="Net")
 TURN = "URDL"
-#: each tile type's connections at orientation 0 (§5 table)
+#: each tile type's connections at orientation 0 (docs/specs/grid_puzzles.md §5 table)
 CANONICAL = {"E": "U", "I": "UD", "C": "UR", "T": "URL", "X": "URDL"}
 
 
@@ -91,7 +91,7 @@ def _hex(dirs: str) -> str:
 
 def encode(state: dict) -> str:
     here = {(int(r), int(c), s) for r, c, s in state.get("barriers", [])}
-    if not here:  # the common case, one digit per tile (issue 14)
+    if not here:  # the common case, one digit per tile (the fast path)
         return "".join([_hex(tile["dirs"]) for row in state["tiles"] for tile in row])
     out = []
     for r, row in enumerate(state["tiles"]):

@@ -1,4 +1,4 @@
-"""Pattern game IDs (grid_puzzles.md §5 "Pattern"): column then row clues, optional pre-filled cells."""
+"""Pattern game IDs (docs/specs/grid_puzzles.md §5 "Pattern"): column then row clues, optional pre-filled cells."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

@@ -1,4 +1,4 @@
-"""Pearl game IDs (grid_puzzles.md §5 "Pearl"): a CHARGRID of ``B`` (black) and ``W`` (white)
+"""Pearl game IDs (docs/specs/grid_puzzles.md §5 "Pearl"): a CHARGRID of ``B`` (black) and ``W`` (white)
 pearls; AUXINFO is the solution loop as one MASK digit per cell."""
 from __future__ import annotations
 

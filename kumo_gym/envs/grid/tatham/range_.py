@@ -1,4 +1,4 @@
-"""Range game IDs (grid_puzzles.md §5 "Range"): a NUMGRID of the clue numbers (at most W+H-1)."""
+"""Range game IDs (docs/specs/grid_puzzles.md §5 "Range"): a NUMGRID of the clue numbers (at most W+H-1)."""
 from __future__ import annotations
 
 from .grammar import ParamFormat, decode_numgrid, encode_numgrid

@@ -1,4 +1,4 @@
-"""Rectangles game IDs (grid_puzzles.md §5 "Rect"): a NUMGRID of the area numbers.
+"""Rectangles game IDs (docs/specs/grid_puzzles.md §5 "Rect"): a NUMGRID of the area numbers.
 
 Tatham's full parameter form may add ``e<f>`` (expansion) and ``a`` (allow ambiguous puzzles);
 both are generation-only, so game IDs carry the size alone. ``a`` is accepted (our puzzles are

@@ -1,4 +1,4 @@
-"""Signpost game IDs (grid_puzzles.md §5 "Signpost"): per cell an optional given number, then a
+"""Signpost game IDs (docs/specs/grid_puzzles.md §5 "Signpost"): per cell an optional given number, then a
 direction letter ``a``..``h`` = N, NE, E, SE, S, SW, W, NW.
 
 The cell that holds W*H has no arrow; Tatham writes a placeholder letter there (``a`` in

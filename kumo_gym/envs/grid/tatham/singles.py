@@ -1,4 +1,4 @@
-"""Singles game IDs (grid_puzzles.md §5 "Singles"): one B62 character per cell, row-major."""
+"""Singles game IDs (docs/specs/grid_puzzles.md §5 "Singles"): one B62 character per cell, row-major."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

@@ -1,4 +1,4 @@
-"""Solo game IDs (grid_puzzles.md §5 "Solo"): ``CxR`` parameters, a NUMGRID of givens."""
+"""Solo game IDs (docs/specs/grid_puzzles.md §5 "Solo"): ``CxR`` parameters, a NUMGRID of givens."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError
@@ -8,7 +8,8 @@ SYMMETRIES = ("r2", "r4", "m2", "md2", "m4", "md4", "m8", "a")
 
 
 class _SoloParams(ParamFormat):
-    """``CxR`` means boxes R wide and C tall (§5 "Boxes"); X, killer and jigsaw are refused."""
+    """``CxR`` means boxes R wide and C tall (docs/specs/grid_puzzles.md §5 "Boxes"); X, killer and jigsaw are
+    refused."""
 
     def decode(self, s: str) -> dict:
         s = s.strip()
@@ -18,7 +19,7 @@ class _SoloParams(ParamFormat):
         if rest[:1] in ("x", "k", "j"):
             raise Unsupported(f"the Solo variant {rest[0]!r} in {s!r} (X / killer / jigsaw) is not supported")
         out = super().decode(s)
-        out.pop("symmetry", None)  # generation-only (§4)
+        out.pop("symmetry", None)  # generation-only (docs/specs/grid_puzzles.md §4)
         if out["box_w"] * out["box_h"] > 31:
             raise ConfigError(f"Solo boxes {out['box_w']}x{out['box_h']} give more than 31 symbols")
         return out

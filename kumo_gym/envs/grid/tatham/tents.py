@@ -1,4 +1,4 @@
-"""Tents game IDs (grid_puzzles.md §5 "Tents"): a tree map, then the column and row counts."""
+"""Tents game IDs (docs/specs/grid_puzzles.md §5 "Tents"): a tree map, then the column and row counts."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

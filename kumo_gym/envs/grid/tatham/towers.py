@@ -1,4 +1,4 @@
-"""Towers game IDs (grid_puzzles.md §5 "Towers"): 4n edge clues, then optional givens."""
+"""Towers game IDs (docs/specs/grid_puzzles.md §5 "Towers"): 4n edge clues, then optional givens."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

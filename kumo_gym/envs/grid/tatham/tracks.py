@@ -1,4 +1,4 @@
-"""Train Tracks game IDs (grid_puzzles.md §5 "Tracks"): given pieces as MASK digits with RUN
+"""Train Tracks game IDs (docs/specs/grid_puzzles.md §5 "Tracks"): given pieces as MASK digits with RUN
 letters between them, then the column and row counts, ``S`` marking the exit column and the
 entry row."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Undead game IDs (grid_puzzles.md §5 "Undead"): the three totals, the cells, the 2(W+H) sight counts."""
+"""Undead game IDs (docs/specs/grid_puzzles.md §5 "Undead"): the three totals, the cells, the 2(W+H) sight counts."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError

@@ -1,4 +1,4 @@
-"""Unequal game IDs (grid_puzzles.md §5 "Unequal"): ``N[a]:`` then n*n comma-terminated tokens.
+"""Unequal game IDs (docs/specs/grid_puzzles.md §5 "Unequal"): ``N[a]:`` then n*n comma-terminated tokens.
 
 A token is a value (0 = empty) followed by direction flags ``U``/``R``/``D``/``L``: in Unequal
 mode the cell is greater than its neighbour that way; in Adjacent mode (``a``) the pair differs

@@ -1,4 +1,4 @@
-"""Unruly game IDs (grid_puzzles.md §5 "Unruly"): SKIPS, lower case white, upper case black."""
+"""Unruly game IDs (docs/specs/grid_puzzles.md §5 "Unruly"): SKIPS, lower case white, upper case black."""
 from __future__ import annotations
 
 from ....core.errors import ConfigError
