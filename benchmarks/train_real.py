@@ -34,67 +34,6 @@ from _common import ROOT, print_table, write_result
 
 sys.path.insert(0, str(ROOT))
 
-#: the run's environments: trivial presets with many distinct instances, short prompts
-ENVS = [
-    {"id": "kumo_gym/Mosaic-v0", "difficulty": "trivial", "max_new_tokens": 40,
-     "prompt_template": "Mosaic puzzle, {rows}x{cols} grid. Colour every cell 1 (black) or 2 (white). A clue (a number "
-                        "that is not -1) equals the number of black cells in the 3x3 square centred on it, the clue's "
-                        "own cell included.\nClues: {state}\nReply with the grid only, as a JSON array of {rows} rows."},
-    {"id": "kumo_gym/Solo-v0", "difficulty": "trivial", "max_new_tokens": 64,
-     "prompt_template": "Sudoku, {rows}x{cols} with 2x2 boxes. Write a digit 1 to 4 in every 0 cell and keep the given "
-                        "digits, so that every row, column and box holds each digit once.\nGrid: {state}\nReply with the "
-                        "grid only, as a JSON array of {rows} rows."},
-    {"id": "kumo_gym/Filling-v0", "difficulty": "trivial", "max_new_tokens": 40,
-     "prompt_template": "Filling puzzle, {rows}x{cols} grid. Write a digit 1 to 9 in every 0 cell and keep the given "
-                        "digits. Cells with the same digit that share a side form a block, and every block has exactly "
-                        "as many cells as its digit.\nGrid: {state}\nReply with the grid only, as a JSON array of "
-                        "{rows} rows."},
-]
-
-
-def plot(result: dict, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    envs = [s["id"] for s in result["specs"]]
-    fig, axes = plt.subplots(1, 3, figsize=(14, 3.8))
-    ax = axes[0]
-    hist = result["histories"].get("grpo", [])
-    off = result["settings"]["sft_steps"]
-    for key, label in (("reward", "total reward"), ("rewards/puzzle_binary/mean", "solved"),
-                       ("rewards/puzzle_partial/mean", "partial score"), ("rewards/puzzle_format/mean", "answer found")):
-        pts = [(off + h["step"], h[key]) for h in hist if key in h]
-        if pts:
-            ax.plot(*zip(*pts), marker=".", alpha=0.7, label=label)
-    sft = [(h["step"], h["loss"]) for h in result["histories"].get("sft", []) if "loss" in h]
-    ax.set(title="GRPO training reward (sampled, T=%g)" % result["settings"]["temperature"], xlabel="step",
-           ylabel="mean per completion")
-    ax.legend(fontsize=7)
-    if sft:
-        ax2 = ax.twinx()
-        ax2.plot(*zip(*sft), color="gray", alpha=0.5, label="SFT loss")
-        ax2.set_ylabel("SFT loss (gray)")
-    for ax, metric, title in ((axes[1], "solved", "held-out solved (greedy)"),
-                              (axes[2], "score", "held-out partial score / answer found")):
-        for e in envs:
-            pts = [(p["step"], p[e][metric]) for p in result["curve"] if e in p]
-            line, = ax.plot(*zip(*pts), marker="o", label=e.split("/")[-1])
-            if metric == "score":
-                pts = [(p["step"], p[e]["answer_found"]) for p in result["curve"] if e in p]
-                ax.plot(*zip(*pts), marker="x", linestyle=":", color=line.get_color(),
-                        label=e.split("/")[-1] + " answer found")
-        if off:
-            ax.axvline(off, color="gray", linestyle="--", linewidth=1)
-        ax.set(title=title + f" ({result['settings']['curve_n']} fresh puzzles/env)", xlabel="step (SFT, then GRPO)")
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", default="smollm2", help="model name or folder (default smollm2)")
@@ -118,7 +57,8 @@ def main() -> int:
     ap.add_argument("--name", default="train_real", help="result file and plot name")
     args = ap.parse_args()
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
-    from kumo_gym.training.fresh import run_fresh
+    from kumo_gym.training.fresh import FRESH_ENVS as ENVS
+    from kumo_gym.training.fresh import plot_run, run_fresh
 
     envs = [e for e in ENVS if not args.envs or any(e["id"].endswith(x) or e["id"] == x for x in args.envs)]
     settings = {k: v for k, v in vars(args).items() if k not in ("envs", "out", "name")}
@@ -129,7 +69,7 @@ def main() -> int:
                     grpo_lr=args.grpo_lr, temperature=args.temperature,
                     max_completion_length=args.max_completion_length, curve_every=args.curve_every,
                     curve_n=args.curve_n, threads=args.threads, bf16=not args.no_bf16)
-    res["settings"] = settings
+    res["settings"] = {**res["settings"], **settings}
     res["machine"] = {"cpus": os.cpu_count(), "platform": platform.platform(),
                       "load_avg_end": os.getloadavg(), "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t0))}
     records = res.pop("records")
@@ -137,7 +77,7 @@ def main() -> int:
     (Path(args.out) / "records.json").write_text(json.dumps(records) + "\n")
     res["samples"] = {ph: {e: [r["text"] for r in recs[:3]] for e, recs in per.items()} for ph, per in records.items()}
     img = ROOT / "docs" / "img" / f"{args.name}.png"
-    plot(res, img)
+    plot_run(res, img)
     res["plot"] = str(img.relative_to(ROOT))
     cols = [("env", "<20"), ("phase", "<6"), ("solved", ">7.3f"), ("score", ">7.3f"), ("found", ">7.3f"), ("n", ">5d")]
     rows = []

@@ -161,6 +161,73 @@ def compare(before: list[dict], after: list[dict], keys=("solved", "score", "ans
     return {k: paired_bootstrap([x[k] for x, _ in pairs], [y[k] for _, y in pairs]) for k in keys}
 
 
+#: environments with many distinct small instances (trivial presets), each with a shorter prompt of the
+#: same instance (the rules in a sentence or two and the state as one line of JSON): prompt length
+#: dominates the cost of a training step on a CPU
+FRESH_ENVS = [
+    {"id": "kumo_gym/Mosaic-v0", "difficulty": "trivial", "max_new_tokens": 40,
+     "prompt_template": "Mosaic puzzle, {rows}x{cols} grid. Colour every cell 1 (black) or 2 (white). A clue (a number "
+                        "that is not -1) equals the number of black cells in the 3x3 square centred on it, the clue's "
+                        "own cell included.\nClues: {state}\nReply with the grid only, as a JSON array of {rows} rows."},
+    {"id": "kumo_gym/Solo-v0", "difficulty": "trivial", "max_new_tokens": 64,
+     "prompt_template": "Sudoku, {rows}x{cols} with 2x2 boxes. Write a digit 1 to 4 in every 0 cell and keep the given "
+                        "digits, so that every row, column and box holds each digit once.\nGrid: {state}\nReply with the "
+                        "grid only, as a JSON array of {rows} rows."},
+    {"id": "kumo_gym/Filling-v0", "difficulty": "trivial", "max_new_tokens": 40,
+     "prompt_template": "Filling puzzle, {rows}x{cols} grid. Write a digit 1 to 9 in every 0 cell and keep the given "
+                        "digits. Cells with the same digit that share a side form a block, and every block has exactly "
+                        "as many cells as its digit.\nGrid: {state}\nReply with the grid only, as a JSON array of "
+                        "{rows} rows."},
+]
+
+
+def plot_run(result: dict, path) -> None:
+    """The learning curves of a :func:`run_fresh` result (with its ``settings``) as a PNG."""
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    envs = [s["id"] for s in result["specs"]]
+    fig, axes = plt.subplots(1, 3, figsize=(14, 3.8))
+    ax = axes[0]
+    hist = result["histories"].get("grpo", [])
+    off = result["settings"]["sft_steps"]
+    for key, label in (("reward", "total reward"), ("rewards/puzzle_binary/mean", "solved"),
+                       ("rewards/puzzle_partial/mean", "partial score"), ("rewards/puzzle_format/mean", "answer found")):
+        pts = [(off + h["step"], h[key]) for h in hist if key in h]
+        if pts:
+            ax.plot(*zip(*pts), marker=".", alpha=0.7, label=label)
+    sft = [(h["step"], h["loss"]) for h in result["histories"].get("sft", []) if "loss" in h]
+    ax.set(title=f"GRPO training reward (sampled, T={result['settings']['temperature']:g})", xlabel="step",
+           ylabel="mean per completion")
+    ax.legend(fontsize=7)
+    if sft:
+        ax2 = ax.twinx()
+        ax2.plot(*zip(*sft), color="gray", alpha=0.5, label="SFT loss")
+        ax2.set_ylabel("SFT loss (gray)")
+    for ax, metric, title in ((axes[1], "solved", "held-out solved (greedy)"),
+                              (axes[2], "score", "held-out partial score / answer found")):
+        for e in envs:
+            pts = [(p["step"], p[e][metric]) for p in result["curve"] if e in p]
+            line, = ax.plot(*zip(*pts), marker="o", label=e.split("/")[-1])
+            if metric == "score":
+                pts = [(p["step"], p[e]["answer_found"]) for p in result["curve"] if e in p]
+                ax.plot(*zip(*pts), marker="x", linestyle=":", color=line.get_color(),
+                        label=e.split("/")[-1] + " answer found")
+        if off:
+            ax.axvline(off, color="gray", linestyle="--", linewidth=1)
+        ax.set(title=title + f" ({result['settings']['curve_n']} fresh puzzles/env)", xlabel="step (SFT, then GRPO)")
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 # ---------------------------------------------------------------------------------------------
 # before / training / after
 # ---------------------------------------------------------------------------------------------
@@ -321,7 +388,12 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
     cost = [h for h in histories["grpo"] if "env/step_cpu_s" in h]
     step_cpu = sum(h["env/step_cpu_s"] for h in cost)
     env_cpu = sum(h["env/reward_cpu_s"] for h in cost)
-    return {"splits": [s.summary() for s in splits], "specs": [{"id": s.env_id, **s.kwargs} for s in specs],
+    settings = {"model": model, "n_train": n_train, "n_test": n_test, "seed": seed, "sft_steps": sft_steps,
+                "sft_batch": sft_batch, "sft_lr": sft_lr, "grpo_steps": grpo_steps, "prompts_per_step": prompts_per_step,
+                "num_generations": num_generations, "grpo_lr": grpo_lr, "temperature": temperature,
+                "max_completion_length": max_completion_length, "curve_every": curve_every, "curve_n": curve_n,
+                "threads": threads, "bf16": bf16, "reward_weights": reward_weights}
+    return {"settings": settings, "splits": [s.summary() for s in splits], "specs": [{"id": s.env_id, **s.kwargs} for s in specs],
             "rates": {ph: {e: rates(r) for e, r in recs.items()} for ph, recs in records.items()},
             "comparisons": comparisons, "curve": run.points, "histories": histories, "times": times,
             "env_cost": {"grpo_step_cpu_s": round(step_cpu, 2), "reward_cpu_s": round(env_cpu, 3),
