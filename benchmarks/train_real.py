@@ -51,7 +51,8 @@ def main() -> int:
     ap.add_argument("--max-completion-length", type=int, default=64)
     ap.add_argument("--curve-every", type=int, default=10)
     ap.add_argument("--curve-n", type=int, default=32)
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (default: all cores when idle, "
+                    "1 when the load average is at least the number of cores)")
     ap.add_argument("--no-bf16", action="store_true")
     ap.add_argument("--out", default="runs/train_real")
     ap.add_argument("--name", default="train_real", help="result file and plot name")
@@ -68,7 +69,7 @@ def main() -> int:
                     prompts_per_step=args.prompts_per_step, num_generations=args.num_generations,
                     grpo_lr=args.grpo_lr, temperature=args.temperature,
                     max_completion_length=args.max_completion_length, curve_every=args.curve_every,
-                    curve_n=args.curve_n, threads=args.threads, bf16=not args.no_bf16)
+                    curve_n=args.curve_n, threads=args.threads or None, bf16=not args.no_bf16)
     res["settings"] = {**res["settings"], **settings}
     res["machine"] = {"cpus": os.cpu_count(), "platform": platform.platform(),
                       "load_avg_end": os.getloadavg(), "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t0))}

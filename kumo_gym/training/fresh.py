@@ -181,7 +181,7 @@ FRESH_ENVS = [
 ]
 
 
-def plot_run(result: dict, path) -> None:
+def plot_run(result: dict, path):
     """The learning curves of a :func:`run_fresh` result (with its ``settings``) as a PNG."""
     from pathlib import Path
 
@@ -226,6 +226,7 @@ def plot_run(result: dict, path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
     plt.close(fig)
+    return path
 
 
 # ---------------------------------------------------------------------------------------------
@@ -287,6 +288,19 @@ class HeldoutCurve(TrainerCallbackBase):
             self.run.curve_point(model, self.phase, self.offset + state.global_step)
 
 
+def cpu_threads() -> int:
+    """Every core on an idle machine; one on a busy one (the load average is at least the number of
+    cores), where more threads of a model this small mostly wait for each other."""
+    import os
+
+    cores = os.cpu_count() or 1
+    try:
+        busy = os.getloadavg()[0] >= cores
+    except OSError:
+        busy = False
+    return 1 if busy else cores
+
+
 def _clock() -> tuple[float, float]:
     return time.time(), time.process_time()
 
@@ -299,7 +313,7 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
               sft_steps: int = 60, sft_batch: int = 8, sft_lr: float = 1e-4, grpo_steps: int = 40,
               prompts_per_step: int = 4, num_generations: int = 4, grpo_lr: float = 1e-5, temperature: float = 1.0,
               max_completion_length: int = 64, curve_every: int = 10, curve_n: int = 32, batch_size: int = 16,
-              threads: int | None = 1, bf16: bool = True, progress: bool = True, reward_weights: dict | None = None
+              threads: int | None = None, bf16: bool = True, progress: bool = True, reward_weights: dict | None = None
               ) -> dict:
     """Base model, SFT warm-up on golden answers of the training split, GRPO, each followed by a
     greedy evaluation on the fresh test instances; returns every record, rate, interval and time.
@@ -308,7 +322,8 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
     ``prompt_template`` ...). Training instances come from ``n_train`` train-split items, the
     held-out ones are up to ``n_test`` distinct test-split instances that are in no training item
     (the trainers refuse any held-out id: ContaminationError). ``sft_steps=0`` skips the warm-up.
-    Trainer logs go to ``out/<phase>/log.jsonl``; ``threads`` sets torch's CPU threads.
+    Trainer logs go to ``out/<phase>/log.jsonl``; ``threads``: torch's CPU threads (default
+    :func:`cpu_threads`).
     """
     from pathlib import Path
 
@@ -321,11 +336,12 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     saved_threads = torch.get_num_threads()
-    if threads:
-        torch.set_num_threads(threads)
+    threads = threads or cpu_threads()
+    torch.set_num_threads(threads)
     t_all = _clock()
     times: dict[str, dict] = {}
-    specs, max_new = [], {}
+    specs: list[EvalSpec] = []
+    max_new: dict[str, int] = {}
     for e in envs:
         kw = {k: v for k, v in e.items() if k not in ("id", "max_new_tokens")}
         spec = EvalSpec(e["id"], kw)
@@ -366,7 +382,7 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
             del sft
         del lm, start
         t = _clock()
-        grpo = train_grpo(specs, model=path, size=n_train, output_dir=str(out / "grpo"), seed=seed,
+        grpo = train_grpo(list[Any](specs), model=path, size=n_train, output_dir=str(out / "grpo"), seed=seed,
                           max_steps=grpo_steps, num_generations=num_generations, prompts_per_step=prompts_per_step,
                           max_completion_length=max_completion_length, learning_rate=grpo_lr, temperature=temperature,
                           reward_weights=reward_weights, exclude_ids=heldout, trainer_args=trainer_args, save=False,
@@ -379,12 +395,12 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
         torch.set_num_threads(saved_threads)
     times["total"] = _since(t_all)
     comparisons: dict[str, dict] = {}
-    for s in splits:
-        e = s.spec.env_id
-        comparisons[e] = {"base->grpo": compare(records["base"][e], records["grpo"][e])}
+    for sp in splits:
+        eid = sp.spec.env_id
+        comparisons[eid] = {"base->grpo": compare(records["base"][eid], records["grpo"][eid])}
         if "sft" in records:
-            comparisons[e]["base->sft"] = compare(records["base"][e], records["sft"][e])
-            comparisons[e]["sft->grpo"] = compare(records["sft"][e], records["grpo"][e])
+            comparisons[eid]["base->sft"] = compare(records["base"][eid], records["sft"][eid])
+            comparisons[eid]["sft->grpo"] = compare(records["sft"][eid], records["grpo"][eid])
     cost = [h for h in histories["grpo"] if "env/step_cpu_s" in h]
     step_cpu = sum(h["env/step_cpu_s"] for h in cost)
     env_cpu = sum(h["env/reward_cpu_s"] for h in cost)
@@ -393,7 +409,8 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
                 "num_generations": num_generations, "grpo_lr": grpo_lr, "temperature": temperature,
                 "max_completion_length": max_completion_length, "curve_every": curve_every, "curve_n": curve_n,
                 "threads": threads, "bf16": bf16, "reward_weights": reward_weights}
-    return {"settings": settings, "splits": [s.summary() for s in splits], "specs": [{"id": s.env_id, **s.kwargs} for s in specs],
+    return {"settings": settings, "splits": [sp.summary() for sp in splits],
+            "specs": [{"id": sp.env_id, **sp.kwargs} for sp in specs],
             "rates": {ph: {e: rates(r) for e, r in recs.items()} for ph, recs in records.items()},
             "comparisons": comparisons, "curve": run.points, "histories": histories, "times": times,
             "env_cost": {"grpo_step_cpu_s": round(step_cpu, 2), "reward_cpu_s": round(env_cpu, 3),
