@@ -194,6 +194,7 @@ def write_config(setup: TrainSetup, path: str | Path) -> Path:
 def make_config(algo: str, args: dict):
     """A ``GRPOConfig``/``SFTConfig`` from ``args``; a bad field or value is a ConfigError naming it."""
     cls = config_classes(algo)[0]
+    args = current_names(cls, args)
     unknown = sorted(set(args) - field_names(cls))
     if unknown:
         raise ConfigError(f"{', '.join(unknown)} {'is not a' if len(unknown) == 1 else 'are not'} {cls.__name__} "
@@ -202,3 +203,27 @@ def make_config(algo: str, args: dict):
         return cls(**args)
     except (ValueError, TypeError) as e:
         raise ConfigError(f"{cls.__name__}: {e}") from None
+
+
+#: trainer fields transformers renamed: (deprecated name, current name)
+RENAMED_FIELDS = (("gradient_checkpointing", "activation_checkpointing"),
+                  ("gradient_checkpointing_kwargs", "activation_checkpointing_kwargs"))
+
+
+def current_names(cls, args: dict) -> dict:
+    """``args`` with the deprecated trainer field names replaced by the current ones of the installed
+    transformers (a value given under the current name wins), and the checkpointing default of ``cls``
+    (TRL turns it on) passed under the current name, so that building the config warns about nothing."""
+    names = field_names(cls)
+    out = dict(args)
+    for old, new in RENAMED_FIELDS:
+        if new not in names:
+            continue  # an older transformers: the old names are the current ones
+        if old in out:
+            value = out.pop(old)
+            out.setdefault(new, value)
+    if "activation_checkpointing" in names and out.get("activation_checkpointing") is None:
+        default = {f.name: f.default for f in dataclasses.fields(cls)}.get("gradient_checkpointing")
+        if isinstance(default, bool):
+            out["activation_checkpointing"] = default
+    return out
