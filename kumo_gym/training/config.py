@@ -138,6 +138,13 @@ def parse_trainer_cli(algo: str, argv: list[str]) -> TrainSetup:
         # TRL's default bf16=True fails validation on a CPU-only machine before we can read anything;
         # the probe only reads values: fields not named in argv are dropped below
         probe += ["--use_cpu", "true"]
+    named = {a.split("=")[0].lstrip("-").replace("-", "_") for a in probe if a.startswith("--")}
+    if "activation_checkpointing" in field_names(trainer_cls) and not named & {
+            "activation_checkpointing", "gradient_checkpointing", "no_activation_checkpointing",
+            "no_gradient_checkpointing"}:
+        # TRL's default is given under its deprecated name, which warns when read; the probe names the
+        # current field instead (dropped below unless argv names it)
+        probe += ["--activation_checkpointing", "true"]
     try:
         trainer, model, rest = parser.parse_args_into_dataclasses(args=probe, return_remaining_strings=True)
     except SystemExit:

@@ -135,3 +135,19 @@ def test_one_eval_episode_and_one_grpo_step_with_the_real_model(reach, tmp_path,
     after = dict(trainer.model.named_parameters())
     changed = [name for name, w in before.items() if name in after and not torch.equal(w, after[name].detach().cpu())]
     assert len(changed) > len(before) // 2, f"{len(changed)} of {len(before)} weight tensors changed"
+
+
+@pytest.mark.parametrize("algo", ["grpo", "sft"])
+def test_trainer_configs_use_the_current_field_names(algo, tmp_path):
+    """Our trainer configurations raise no FutureWarning about renamed fields, and a field given under its
+    old name (``gradient_checkpointing``) still takes effect."""
+    from kumo_gym.training.config import make_config, parse_trainer_cli
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        setup = parse_trainer_cli(algo, ["--learning_rate", "0.5"])
+        assert setup.trainer == {"learning_rate": 0.5}
+        config = make_config(algo, {"output_dir": str(tmp_path), "use_cpu": True, **setup.trainer})
+        assert config.activation_checkpointing is True  # TRL's default, under its current name
+        old = make_config(algo, {"output_dir": str(tmp_path), "use_cpu": True, "gradient_checkpointing": False})
+        assert old.activation_checkpointing is False and old.gradient_checkpointing is False
