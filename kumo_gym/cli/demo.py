@@ -19,7 +19,7 @@ def register(subparsers) -> None:
     p.add_argument("--n", type=positive_int, default=3, help="instances per environment for the agents")
     p.add_argument("--model", default="smollm2",
                    help="the model that learns: smollm2 (SmolLM2-135M-Instruct, default), tiny, or a model folder")
-    p.add_argument("--grpo-env", default=None, help="environment of the learning part (default Mosaic, trivial)")
+    p.add_argument("--grpo-env", default=None, help="environment of the learning part (default Filling, trivial)")
     p.add_argument("--sft-steps", type=positive_int, default=None, help="SFT warm-up steps before GRPO (default 30)")
     p.add_argument("--grpo-steps", type=positive_int, default=None, help="GRPO steps (default 8)")
     p.add_argument("--quick", action="store_true", help="shortest run (tests)")

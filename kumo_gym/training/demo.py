@@ -184,8 +184,10 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
 
 #: the demo's training run on a real model: short enough for about five minutes of two CPU cores
 DEMO_RUN = {"n_train": 300, "n_test": 48, "sft_steps": 30, "sft_batch": 8, "sft_lr": 1e-4, "grpo_steps": 8,
-            "prompts_per_step": 4, "num_generations": 4, "grpo_lr": 2e-5, "max_completion_length": 64,
+            "prompts_per_step": 4, "num_generations": 4, "grpo_lr": 3e-6, "max_completion_length": 48,
             "curve_every": 0}
+#: the demo's environment: Filling's trivial preset learned most from the warm-up in benchmarks/train_real.py
+DEMO_ENV = "kumo_gym/Filling-v0"
 #: the quick settings (tests)
 QUICK_RUN = {"n_train": 12, "n_test": 4, "sft_steps": 3, "sft_batch": 4, "sft_lr": 1e-2, "grpo_steps": 2,
              "prompts_per_step": 2, "num_generations": 2, "grpo_lr": 1e-3, "max_completion_length": 24,
@@ -193,14 +195,12 @@ QUICK_RUN = {"n_train": 12, "n_test": 4, "sft_steps": 3, "sft_batch": 4, "sft_lr
 
 
 def demo_env(env_id: str | None) -> dict:
-    """The environment of the learning part: ``env_id`` (with its short prompt when
-    :data:`kumo_gym.training.fresh.FRESH_ENVS` has one) or the first of those."""
+    """The environment of the learning part: ``env_id`` (default :data:`DEMO_ENV`), with its short
+    prompt when :data:`kumo_gym.training.fresh.FRESH_ENVS` has one."""
     from ..core.registry import resolve_env_id
     from .fresh import FRESH_ENVS
 
-    if env_id is None:
-        return dict(FRESH_ENVS[0])
-    env_id = resolve_env_id(env_id)
+    env_id = resolve_env_id(env_id or DEMO_ENV)
     for e in FRESH_ENVS:
         if e["id"] == env_id:
             return dict(e)
