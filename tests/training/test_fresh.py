@@ -83,3 +83,31 @@ def test_greedy_eval_scores_with_the_verifier(reach, tiny):
         assert (r["status"], r["score"], r["solved"]) == (v.status, v.score, int(v.status == "solved"))
         assert 0 < r["tokens"] <= 12
     assert rates(recs)["episodes"] == 5
+
+
+def test_smollm2_example_configs_match_the_benchmark_and_build():
+    """examples/sft_smollm2.yaml and grpo_smollm2.yaml build their trainer configs as written, train
+    on the benchmark's environments with its short prompts, and GRPO starts from the SFT output."""
+    from pathlib import Path
+
+    from kumo_gym.training.config import load_config_file, make_config
+    from kumo_gym.training.fresh import FRESH_ENVS
+    from kumo_gym.training.grpo import grpo_trainer_args
+
+    root = Path(__file__).resolve().parents[2] / "examples"
+    sft = load_config_file(root / "sft_smollm2.yaml", "sft")
+    grpo = load_config_file(root / "grpo_smollm2.yaml", "grpo")
+    bench = [{k: v for k, v in e.items() if k != "max_new_tokens"} for e in FRESH_ENVS]
+    assert sft.kumo["envs"] == grpo.kumo["envs"] == bench
+    assert sft.kumo["model"] == "smollm2" and grpo.kumo["model"] == sft.kumo["output_dir"] + "/model"
+    make_config("sft", {**sft.trainer, "use_cpu": True, "bf16": False})
+    config = make_config("grpo", {**grpo_trainer_args(dict(grpo.trainer), num_generations=4,
+                                                      prompts_per_step=grpo.kumo["prompts_per_step"]),
+                                  "use_cpu": True, "bf16": False})
+    assert config.per_device_train_batch_size == 16 and config.max_completion_length == 64
+    for e in bench:  # each short prompt is filled from the instance's own fields
+        import gymnasium as gym
+
+        env = gym.make(e["id"], **{k: v for k, v in e.items() if k != "id"})
+        obs, _ = env.reset(seed=0)
+        assert json.dumps(env.unwrapped.instance.data["state"]["grid"]) in obs and "{" + "state}" not in obs
