@@ -108,10 +108,12 @@ def test_native_and_numba_kernels_give_the_same_instances(built):
 
 
 def test_every_kernel_module_is_in_the_build():
-    """A new ``envs/grid/_<name>_kernel.py`` joins the native build by being listed; none may be forgotten,
+    """A new ``envs/grid/<puzzle>/kernel.py`` joins the native build by being listed; none may be forgotten,
     and every entry point goes through :func:`native.kernel` (none calls numba.njit itself)."""
     grid = ROOT / "kumo_gym" / "envs" / "grid"
-    on_disk = {f"envs.grid.{p.stem}" for p in grid.glob("_*_kernel.py")} | {"solvers._kumo_kernel"}
+    kernels = [*grid.glob("_*_kernel.py"), *grid.glob("*/kernel.py"), *grid.glob("*/*_kernel.py")]
+    on_disk = {".".join(p.relative_to(ROOT / "kumo_gym").with_suffix("").parts) for p in kernels}
+    on_disk |= {"solvers._kumo_kernel"}
     assert on_disk <= set(native.KERNEL_MODULES)
     for mod in native.KERNEL_MODULES:
         text = (ROOT / "kumo_gym" / (mod.replace(".", "/") + ".py")).read_text()

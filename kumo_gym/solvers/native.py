@@ -1,7 +1,7 @@
 """Numba kernels built ahead of time, or compiled on first use (cold start).
 
 Every numba kernel that a grid puzzle's reset may need (the unit-propagation kernel of
-:mod:`kumo_gym.solvers.propagation` and each puzzle's ``envs/grid/_<name>_kernel.py``) and the
+:mod:`kumo_gym.solvers.propagation` and each grid puzzle's ``envs/grid/<puzzle>/kernel.py``) and the
 KUMO oracle's search (:mod:`kumo_gym.solvers._kumo_kernel`) declare their entry points with
 :func:`kernel` instead of ``numba.njit``. ``make install`` runs
 ``python -m kumo_gym.envs.build_native``, which compiles all of them with numba's ahead-of-time
@@ -31,14 +31,13 @@ from pathlib import Path
 
 #: the modules whose :func:`kernel` entry points the native build holds (dotted, under kumo_gym)
 KERNEL_MODULES = (
-    "solvers._propagation_kernels", "solvers._kumo_kernel",
-    "envs.grid._dominosa_kernel", "envs.grid._filling_kernel", "envs.grid._galaxies_kernel",
-    "envs.grid._lightup_kernel", "envs.grid._magnets_kernel", "envs.grid._mosaic_kernel",
-    "envs.grid._net_kernel", "envs.grid._pattern_kernel", "envs.grid._pearl_kernel",
-    "envs.grid._range_kernel", "envs.grid._signpost_kernel", "envs.grid._solo_kernel",
-    "envs.grid._solo_search_kernel", "envs.grid._tiling_kernel", "envs.grid._towers_kernel",
-    "envs.grid._tracks_kernel", "envs.grid._undead_kernel", "envs.grid._unequal_kernel",
-    "envs.grid._unruly_kernel",
+    "solvers._propagation_kernels", "solvers._kumo_kernel", "envs.grid._tiling_kernel",
+    "envs.grid.dominosa.kernel", "envs.grid.filling.kernel", "envs.grid.galaxies.kernel",
+    "envs.grid.lightup.kernel", "envs.grid.magnets.kernel", "envs.grid.mosaic.kernel", "envs.grid.net.kernel",
+    "envs.grid.pattern.kernel", "envs.grid.pearl.kernel", "envs.grid.range.kernel",
+    "envs.grid.signpost.kernel", "envs.grid.solo.kernel", "envs.grid.towers.kernel",
+    "envs.grid.tracks.kernel", "envs.grid.undead.kernel", "envs.grid.unequal.kernel",
+    "envs.grid.unruly.kernel", "envs.grid.solo.search_kernel",
 )
 MODULE = "_native_kernels"
 _ROOT = Path(__file__).resolve().parents[1]  # the kumo_gym package
@@ -48,8 +47,13 @@ ENTRIES: dict[str, tuple] = {}
 
 
 def export_name(module: str, name: str) -> str:
-    """The native symbol of entry point ``name`` of ``module`` (``kumo_gym.envs.grid._range_kernel``)."""
-    return f"{module.rsplit('.', 1)[-1].strip('_')}__{name}"
+    """The native symbol of entry point ``name`` of ``module``: ``range_kernel__run`` for ``run`` of
+    ``kumo_gym.envs.grid.range.kernel`` (a puzzle's ``kernel`` module is named with its package)."""
+    parts = module.split(".")
+    stem = parts[-1].strip("_")
+    if stem in ("kernel", "search_kernel"):
+        stem = f"{parts[-2]}_{stem}"
+    return f"{stem}__{name}"
 
 
 def source_key() -> int:

@@ -8,8 +8,8 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError, ParseError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
-from kumo_gym.envs.grid.deduce.dominosa import deduce_slots, slot_arrays
 from kumo_gym.envs.grid.dominosa import DominosaTask
+from kumo_gym.envs.grid.dominosa.deduce import deduce_slots, slot_arrays
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 
 from .spec import check_labels, check_rejected, check_tatham_example

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kumo_gym.envs.grid.deduce.filling import deduce, partition
 from kumo_gym.envs.grid.filling import FillingTask, blocks
-from kumo_gym.envs.grid.tatham.filling import encode, largest
+from kumo_gym.envs.grid.filling.codec import encode, largest
+from kumo_gym.envs.grid.filling.deduce import deduce, partition
 from kumo_gym.solvers import sat
 
 from .spec import check_labels, check_rejected, check_tatham_example
@@ -155,7 +155,7 @@ def test_generated_puzzles_are_unique():
 
 
 def test_small_grids_use_the_table_of_every_solution():
-    from kumo_gym.envs.grid.deduce.filling import every_solution
+    from kumo_gym.envs.grid.filling.deduce import every_solution
 
     table = every_solution(3, 3)
     assert len(table) == T.count_solutions(T.load("3x3:i"), limit=1000) == 445

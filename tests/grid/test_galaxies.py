@@ -122,7 +122,7 @@ def test_interactive_and_drawing():
 def test_array_deduction_matches_the_formula_deduction():
     # deduce_regions (no formula) and deduce_encoding (propagation of the clauses plus
     # reachability) agree, and a decided grid is the solution
-    from kumo_gym.envs.grid.deduce.galaxies import deduce_encoding, deduce_regions
+    from kumo_gym.envs.grid.galaxies.deduce import deduce_encoding, deduce_regions
     from kumo_gym.envs.grid.geometry import random_symmetric_partition
 
     rng = np.random.default_rng(5)
@@ -167,9 +167,9 @@ def test_kernel_partitions_and_deduction():
     """The generator's kernel draws valid symmetric partitions, and its deduction decides a
     partition exactly when deduce_regions does (the same fixpoint); generated puzzles are unique
     by SAT with the cuts, not only by the deduction."""
-    from kumo_gym.envs.grid import _galaxies_kernel as kernel
-    from kumo_gym.envs.grid.deduce.galaxies import SEEDS, _relabelled, deduce_regions
     from kumo_gym.envs.grid.galaxies import GalaxiesTask as G
+    from kumo_gym.envs.grid.galaxies import kernel
+    from kumo_gym.envs.grid.galaxies.deduce import SEEDS, _relabelled, deduce_regions
 
     rng = np.random.default_rng(6)
     outcomes = set()

@@ -10,7 +10,7 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.geometry import ray
 from kumo_gym.envs.grid.signpost import SignpostTask
-from kumo_gym.envs.grid.tatham.signpost import STEP, encode
+from kumo_gym.envs.grid.signpost.codec import STEP, encode
 from kumo_gym.solvers import sat
 
 from .spec import check_labels, check_tatham_example, violated_rules

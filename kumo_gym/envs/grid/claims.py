@@ -353,9 +353,10 @@ def _label_magnets_clue(instance: Instance, kind: str, p: dict, H: int, W: int) 
         clue = sum(v == sign for v in line)
     return _verdict(clue == _int(p, "n"))
 def _net_dirs(instance: Instance, sol: list[list], r: int, c: int) -> str:
-    from .tatham.net import CANONICAL, rotate
+    from .tatham import codec
 
-    return rotate(CANONICAL[instance.data["state"]["tiles"][r][c]["type"]], sol[r][c])
+    net = codec("net")
+    return net.rotate(net.CANONICAL[instance.data["state"]["tiles"][r][c]["type"]], sol[r][c])
 
 
 def _dir_letters(p: dict, key: str) -> frozenset:
@@ -368,8 +369,9 @@ def _dir_letters(p: dict, key: str) -> frozenset:
 def _label_net(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     """Net solution claims: a tile's connections (an orientation is read as the connections it gives)."""
     from .geometry import STEP
-    from .tatham.net import CANONICAL, rotate
+    from .tatham import codec
 
+    CANONICAL, rotate = codec("net").CANONICAL, codec("net").rotate
     if kind == "Link":
         a, b = (_ints(p, k) for k in ("a", "b"))
         if len(a) != 2 or len(b) != 2 or not (_inside(H, W, *a) and _inside(H, W, *b)):
