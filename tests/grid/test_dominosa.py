@@ -144,7 +144,8 @@ def test_generator_kernel_deduces_what_the_clause_arrays_deduce():
     """The generator's kernel works on the "exactly one" groups; propagation and probing must
     leave exactly the slots open (and find exactly the contradictions) that they do on the
     pairwise clause arrays, for tilings, swapped pairs (a pair on no slot) and random numbers."""
-    from kumo_gym.envs.grid.geometry import dominoes, random_tiling
+    from kumo_gym.envs.grid.dominosa.geometry import dominoes
+    from kumo_gym.envs.grid.geometry import random_tiling
 
     rng = np.random.default_rng(7)
     for n in (1, 2, 3, 5):

@@ -79,7 +79,7 @@ def test_claims_render_and_moves():
 
 def test_block_size_cuts_forbid_the_model_they_reject():
     """A too-big block loses k + 1 connected cells of it; a too-small one must grow or change."""
-    from kumo_gym.envs.grid.geometry import sized_block_cuts
+    from kumo_gym.envs.grid.filling.geometry import sized_block_cuts
 
     x = np.arange(1, 2 * 2 * 9 + 1).reshape(2, 2, 9)
     cuts = sized_block_cuts(x)

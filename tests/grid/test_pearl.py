@@ -142,7 +142,8 @@ def test_image_draws_loop_and_pearls():
 def test_cycle_walks_a_loop_from_its_edges():
     """geometry.cycle (the generator's second loops): every cell of the loop once, from
     the first in reading order, neighbours in turn, and the same edges back."""
-    from kumo_gym.envs.grid.geometry import cycle, loop_edges, random_loop
+    from kumo_gym.envs.grid.geometry import cycle
+    from kumo_gym.envs.grid.pearl.geometry import loop_edges, random_loop
 
     for seed in range(5):
         loop = random_loop(np.random.default_rng(seed), 6, 6, 30)
@@ -157,8 +158,8 @@ def test_deduction_is_sound():
     pearls), and whenever it finds the loop, SAT with the one-loop cuts finds no second one. The
     subsets are of loops it solves with every pearl shown, so both outcomes occur, and some
     puzzles it leaves stuck are really ambiguous."""
-    from kumo_gym.envs.grid.geometry import loop_edges, random_loop
     from kumo_gym.envs.grid.pearl.deduce import loop_masks, solves
+    from kumo_gym.envs.grid.pearl.geometry import loop_edges, random_loop
 
     seen = {}
     for seed in range(90):

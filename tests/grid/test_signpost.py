@@ -141,7 +141,7 @@ def test_fast_placement_matches_propagation_on_the_sat_encoding(W, H, corners):
 
 
 def test_queen_path_is_a_hamiltonian_queen_walk():
-    from kumo_gym.envs.grid.geometry import QUEEN_STEPS, queen_path
+    from kumo_gym.envs.grid.signpost.geometry import QUEEN_STEPS, queen_path
 
     for seed in range(5):
         path = queen_path(np.random.default_rng(seed), 5, 6, start=(0, 0), end=(4, 5))

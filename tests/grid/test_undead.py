@@ -6,8 +6,8 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
-from kumo_gym.envs.grid.geometry import sight_line
 from kumo_gym.envs.grid.undead import UndeadTask
+from kumo_gym.envs.grid.undead.geometry import sight_line
 
 from .spec import check_labels, check_tatham_example
 

@@ -10,10 +10,11 @@ from ....core.params import param
 from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import dominoes, random_tiling
+from ..geometry import random_tiling
 from ..play import DominoMoves
 from ..render import Sketch
 from .deduce import deduce_slots, slot_cells, slot_cover, undecided_slots
+from .geometry import dominoes
 
 #: the half a cell holds, and the step from it to the other half
 PARTNER = {"L": (0, 1), "R": (0, -1), "T": (1, 0), "B": (-1, 0)}

@@ -9,10 +9,11 @@ from ....core.instance import Instance
 from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets
-from ..geometry import components, neighbours4, sized_block_cuts
+from ..geometry import components, neighbours4
 from ..render import Sketch
 from .codec import largest
 from .deduce import SMALL, partition, reduce_exactly, reduce_givens, shape_cuts, small_layout
+from .geometry import sized_block_cuts
 
 DIGITS = tuple(range(1, 10))
 EMPTY = 0

@@ -9,9 +9,10 @@ from ....core.instance import Instance
 from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import connected_cuts, dot_cells, label_components
+from ..geometry import connected_cuts
 from ..render import Sketch
 from .deduce import blind_solved, deduce_regions, draw, grade_layout
+from .geometry import dot_cells, label_components
 
 #: the most dots a grid of the largest size may hold (answer labels are dot indices)
 MAX_DOTS = 400

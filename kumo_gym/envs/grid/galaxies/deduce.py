@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from ....solvers.engine import Encoding
-from ..geometry import dot_cells, flood
+from .geometry import dot_cells, flood
 
 #: dots seeded before the regions grow (``geometry.random_symmetric_partition``): a * cells + b,
 #: tuned so that our dot counts are Tatham's (docs/specs/grid_puzzles.md §8 calibration)

@@ -11,9 +11,10 @@ from ....core.params import param
 from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import line_runs, neighbours4, symmetry_orbit
+from ..geometry import neighbours4
 from ..render import Sketch
 from .deduce import BLOCK, DARK, LIGHT, easy_level, reduce_numbers, with_numbers
+from .geometry import line_runs, symmetry_orbit
 
 NUMBERS = ("0", "1", "2", "3", "4")
 #: numbers per cell where removal stops, per black percent (Tatham's, 20 %: 1 per 8 cells, any size or level)

@@ -8,7 +8,8 @@ import functools
 import numpy as np
 
 from ....solvers.engine import random_phases, reduce_clues
-from ..geometry import neighbours4, symmetry_orbit
+from ..geometry import neighbours4
+from .geometry import symmetry_orbit
 
 LIGHT, DARK, BLOCK = "L", ".", "#"
 #: the docs/specs/grid_puzzles.md §8 grade a number removal must keep, per level (level 2 reduces to a minimal set)

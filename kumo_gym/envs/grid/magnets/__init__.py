@@ -11,10 +11,11 @@ from ....core.params import param
 from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import across, random_tiling, slot_pairs
+from ..geometry import random_tiling
 from ..render import Sketch
 from .codec import COUNTS
 from .deduce import accepted, deduced, lay, strip_counts
+from .geometry import across, slot_pairs
 
 PLUS, BLANK, MINUS = 1, 0, -1  # Tatham's solutions leave about a quarter of the cells blank:
 BLANK_SHARE = 0.27

@@ -8,7 +8,8 @@ import functools
 import numpy as np
 
 from ....solvers.engine import Encoding, Engine, descend, reduce_clues
-from ..geometry import neighbour_table, slot_pairs
+from ..geometry import neighbour_table
+from .geometry import slot_pairs
 
 #: Tatham's ``S`` puzzles show about half their counts; removed ones come back, at random, up to it
 STRIP_KEEP = 0.5

@@ -14,10 +14,11 @@ from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets
 from ..geometry import OPPOSITE as OPP
-from ..geometry import STEP, grid_links, link_dirs, random_tree, repair_tree, step, tree_rules, union_find
+from ..geometry import STEP, step
 from ..render import _GLYPH, Sketch
 from .codec import CANONICAL, ORIENTATIONS, PERIOD, QUARTERS, SHAPE_CNF, TURN, rotate
 from .deduce import scramble, unique_tree
+from .geometry import grid_links, link_dirs, random_tree, repair_tree, tree_rules, union_find
 
 ARROW = {"U": "\u2191", "R": "\u2192", "D": "\u2193", "L": "\u2190"}
 

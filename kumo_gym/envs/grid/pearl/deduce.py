@@ -7,8 +7,8 @@ import functools
 
 import numpy as np
 
-from ..geometry import straight
 from .codec import BLACK, EMPTY, WHITE
+from .geometry import straight
 
 #: the kernel's code of each pearl
 CODE = {EMPTY: 0, BLACK: 1, WHITE: 2}

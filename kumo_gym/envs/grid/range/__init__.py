@@ -10,10 +10,11 @@ from ....core.verdict import Verdict
 from ....solvers.engine import Encoding
 from ....solvers.sat import Count, Formula
 from ..base import Check, GridParams, GridTask, cells_decoder, presets
-from ..geometry import components, connected_cuts, ray, seen_from
+from ..geometry import components, connected_cuts, ray
 from ..render import Sketch
 from .deduce import deduce_grid, draw
 from .deduce import grade as deduced_grade
+from .geometry import seen_from
 
 BLACK, WHITE = -1, 0
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))

@@ -11,10 +11,11 @@ from ....core.params import param
 from ....solvers.engine import Encoding
 from ....solvers.sat import Constraint, Formula
 from ..base import Check, GridParams, GridTask, presets
-from ..geometry import queen_path, ray
+from ..geometry import ray
 from ..render import Sketch
 from .codec import STEP
 from .deduce import place_givens, reduce_givens
+from .geometry import queen_path
 
 MAX_SIDE = 10
 #: up to this many cells givens are reduced while probing solves, beyond placed while propagation does

@@ -9,8 +9,9 @@ from ....core.instance import Instance
 from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import matching, neighbours4, neighbours8
+from ..geometry import neighbours4, neighbours8
 from ..render import Sketch
+from .geometry import matching
 
 TREE, TENT, GRASS = "T", "A", "."
 

@@ -11,11 +11,11 @@ from ....core.params import param
 from ....solvers.engine import Encoding, reduce_clues
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
 from ..play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, grid_edges
 from ..render import Sketch
 from .codec import count_labels, given_pieces, track_ends
 from .deduce import STRIP_ORDERS, few, path_masks, strip_pieces
+from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
 
 PIECES = ("", "UR", "UD", "UL", "RD", "RL", "DL")
 #: above this many cells at least as many pieces stay as Tatham's show (a minimal set: 7.9 at 15x15, his 11.8)

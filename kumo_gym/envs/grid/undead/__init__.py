@@ -11,10 +11,10 @@ from ....core.params import param
 from ....solvers.engine import Encoding, descend
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import change_one, scatter_symbols, sight_lines
 from ..render import Sketch, sketch_cells
 from .codec import MIRRORS, MONSTERS, SIDES, state_of, visible
 from .deduce import opener
+from .geometry import change_one, scatter_symbols, sight_lines
 
 #: mirrors on base + per-cell W H of the cells: Tatham's 35/37/40 % at 3x3/4x4/7x7, ~38 % at Easy 4x4
 MIRROR_SHARE = {"e": (0.36, 0.0015), "n": (0.33, 0.0015), "t": (0.33, 0.0015)}

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from ....core.errors import ConfigError
-from ..geometry import sight_line
 from ..tatham.grammar import Field, ParamFormat, run_letters
+from .geometry import sight_line
 
 PARAMS = ParamFormat(("W", "H"), (Field("tatham_difficulty", "d", choices="ent"),), title="Undead")
 MONSTERS = ("G", "V", "Z")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..geometry import sight_lines
 from .codec import MONSTERS
+from .geometry import sight_lines
 
 #: a monster's bit in the kernel's masks, and the monsters a sight line counts before and after a mirror
 BIT = {"G": 1, "V": 2, "Z": 4}
