@@ -247,23 +247,6 @@ def loop_around(one: dict, step: dict, k: int, L: int) -> list[Cell] | None:
     return [one[(k + i - 1) % L + 1] for i in (-2, -1, 1, 2)]
 
 
-def cycle(edges) -> list[Cell]:
-    """The cells of one closed loop, given as its edges (every cell on two), in the order the
-    loop visits them from its first cell in reading order (the direction is immaterial to the
-    callers: a loop's edges and pearls read the same either way)."""
-    adj: dict = {}
-    for a, b in edges:
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
-    start = min(adj)
-    out, prev, cur = [start], start, adj[start][0]
-    while cur != start:
-        out.append(cur)
-        a, b = adj[cur]
-        prev, cur = cur, (b if a == prev else a)
-    return out
-
-
 def loop_order(grid: list[list]) -> list[Cell]:
     """The cells of a numbered answer in the order of their numbers."""
     return [x for _, x in sorted((v, (r, c)) for r, row in enumerate(grid) for c, v in enumerate(row) if v > 0)]

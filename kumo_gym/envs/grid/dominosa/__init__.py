@@ -13,6 +13,7 @@ from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..geometry import random_tiling
 from ..play import DominoMoves
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .deduce import deduce_slots, slot_cells, slot_cover, undecided_slots
 from .geometry import dominoes
 
@@ -51,6 +52,7 @@ class DominosaTask(DominoMoves, GridTask):
     """
 
     Params = DominosaParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("max_pip tatham_difficulty", (1, "t"), (3, "t"), (6, "b"), (9, "b"))
     rule_codes = """
         R1 the grid is tiled by dominoes: every L has its R to the right, every T its B below

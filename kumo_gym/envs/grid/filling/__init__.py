@@ -11,6 +11,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets
 from ..geometry import components, neighbours4
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .codec import largest
 from .deduce import SMALL, partition, reduce_exactly, reduce_givens, shape_cuts, small_layout
 from .geometry import sized_block_cuts
@@ -57,6 +58,7 @@ class FillingTask(GridTask):
     """
 
     Params = FillingParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H", (3, 3), (9, 7), (13, 9), (17, 13))
     rule_codes = """
         R1 every cell holds a digit 1-9 and given digits are kept

@@ -11,6 +11,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..geometry import connected_cuts
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .deduce import blind_solved, deduce_regions, draw, grade_layout
 from .geometry import dot_cells, label_components
 
@@ -52,6 +53,7 @@ class GalaxiesTask(GridTask):
     """
 
     Params = GalaxiesParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H tatham_difficulty", (3, 3, "n"), (5, 5, "n"), (7, 7, "n"), (15, 15, "n"))
     rule_codes = """
         R1 the grid is partitioned into regions (every cell in exactly one)

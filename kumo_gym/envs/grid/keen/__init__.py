@@ -12,6 +12,7 @@ from ..base import Check, GridParams, presets
 from ..latin import LatinGridTask, cyclic_latin, latin_copy, random_latin
 from ..render import Sketch
 from .cages import cage_literal, cage_ok, tatham_cages, tatham_clue_types
+from .claims import RULES as CLAIM_RULES
 from .codec import make_state
 from .deduce import ENUMERATE_UP_TO, cage_grade, extended, latin_arrays, several_solutions
 
@@ -52,6 +53,7 @@ class KeenTask(LatinGridTask):
     """
 
     Params = KeenParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (6, "n"), (9, "n"))
     rule_codes = """
         R1 every row holds each value 1..n exactly once

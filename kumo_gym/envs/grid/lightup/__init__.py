@@ -13,6 +13,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..geometry import neighbours4
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .deduce import BLOCK, DARK, LIGHT, easy_level, reduce_numbers, with_numbers
 from .geometry import line_runs, symmetry_orbit
 
@@ -70,6 +71,7 @@ class LightupTask(GridTask):
 
     title = "Light Up"
     Params = LightupParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H black_percent symmetry tatham_difficulty",
                            (3, 3, 20, 4, 0), (5, 5, 20, 4, 0), (7, 7, 20, 4, 0), (14, 14, 20, 2, 0))
     rule_codes = """

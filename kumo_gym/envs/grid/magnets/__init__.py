@@ -13,6 +13,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..geometry import random_tiling
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .codec import COUNTS
 from .deduce import accepted, deduced, lay, strip_counts
 from .geometry import across, slot_pairs
@@ -64,6 +65,7 @@ class MagnetsTask(GridTask):
     """
 
     Params = MagnetsParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H tatham_difficulty strip",
                            (3, 2, "e", False), (6, 5, "e", False), (6, 5, "t", True), (10, 9, "t", True))
     rule_codes = """

@@ -12,6 +12,7 @@ from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, cells_decoder, presets
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 
 BLACK, WHITE, EMPTY = 1, 2, 0
 NO_CLUE = -1
@@ -59,6 +60,7 @@ class MosaicTask(GridTask):
     """
 
     Params = MosaicParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H aggressive", (3, 3, True), (5, 5, True), (10, 10, True), (25, 25, True))
     rule_codes = """
         R1 each clue equals the number of black cells in its 3x3 block

@@ -16,6 +16,7 @@ from ..base import Check, GridParams, GridTask, presets
 from ..geometry import OPPOSITE as OPP
 from ..geometry import STEP, step
 from ..render import _GLYPH, Sketch
+from .claims import RULES as CLAIM_RULES
 from .codec import CANONICAL, ORIENTATIONS, PERIOD, QUARTERS, SHAPE_CNF, TURN, rotate
 from .deduce import scramble, unique_tree
 from .geometry import grid_links, link_dirs, random_tree, repair_tree, tree_rules, union_find
@@ -70,6 +71,7 @@ class NetTask(GridTask):
     """
 
     Params = NetParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H wrap", (2, 2, False), (4, 4, False), (5, 5, False), (11, 11, False))
     rule_codes = """
         R1 each tile keeps its type and only rotates

@@ -11,6 +11,7 @@ from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, cells_decoder, presets
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .deduce import LineSolver, picture
 
 BLACK, WHITE, EMPTY = 1, 0, -1
@@ -90,6 +91,7 @@ class PatternTask(GridTask):
     """
 
     Params = PatternParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H", (2, 2), (10, 10), (15, 15), (25, 25))
     rule_codes = """
         R1 the black runs of every row and every column, in order, equal its clue; pre-filled cells of an imported ID

@@ -1,5 +1,5 @@
-"""Pearl's geometry: the loop variables and cuts of the SAT encoding, random loops, and the
-straight/turn test of three cells."""
+"""Pearl's geometry: the loop variables and cuts of the SAT encoding, random loops, a loop's
+cells in order from its edges, and the straight/turn test of three cells."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -90,3 +90,20 @@ def random_loop(rng: np.random.Generator, H: int, W: int, length: float) -> list
 def straight(a: Cell, b: Cell, c: Cell) -> bool:
     """Whether the steps a -> b -> c go the same way."""
     return (b[0] - a[0], b[1] - a[1]) == (c[0] - b[0], c[1] - b[1])
+
+
+def cycle(edges) -> list[Cell]:
+    """The cells of one closed loop, given as its edges (every cell on two), in the order the
+    loop visits them from its first cell in reading order (the direction is immaterial to the
+    callers: a loop's edges and pearls read the same either way)."""
+    adj: dict = {}
+    for a, b in edges:
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    start = min(adj)
+    out, prev, cur = [start], start, adj[start][0]
+    while cur != start:
+        out.append(cur)
+        a, b = adj[cur]
+        prev, cur = cur, (b if a == prev else a)
+    return out

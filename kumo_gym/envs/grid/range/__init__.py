@@ -12,6 +12,7 @@ from ....solvers.sat import Count, Formula
 from ..base import Check, GridParams, GridTask, cells_decoder, presets
 from ..geometry import components, connected_cuts, ray
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .deduce import deduce_grid, draw
 from .deduce import grade as deduced_grade
 from .geometry import seen_from
@@ -53,6 +54,7 @@ class RangeTask(GridTask):
     """
 
     Params = RangeParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H", (3, 3), (6, 4), (9, 6), (13, 9))
     rule_codes = """
         R1 numbered cells are white

@@ -23,6 +23,7 @@ from ..regions import (
     shapes,
 )
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .codec import encode as encode_desc
 from .deduce import deduce_division
 
@@ -66,6 +67,7 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
 
     title = "Rectangles"
     Params = RectParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H", (2, 1), (5, 5), (7, 7), (15, 15))
     rule_codes = """
         R1 every cell is labelled and every label's cells fill one rectangle

@@ -13,6 +13,7 @@ from ....solvers.sat import Constraint, Formula
 from ..base import Check, GridParams, GridTask, presets
 from ..geometry import ray
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .codec import STEP
 from .deduce import place_givens, reduce_givens
 from .geometry import queen_path
@@ -76,6 +77,7 @@ class SignpostTask(GridTask):
     """
 
     Params = SignpostParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H", (2, 1), (3, 3), (4, 4), (7, 7))
     rule_codes = """
         R1 the numbers 1..W*H are each used exactly once and every given number is kept

@@ -13,6 +13,7 @@ from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..geometry import components, connected_cuts, flat_neighbours, still_connected
 from ..latin import random_latin
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 
 BLACK, WHITE = -1, 0  # WHITE is the move value "keep this cell's number"
 
@@ -58,6 +59,7 @@ class SinglesTask(GridTask):
     """
 
     Params = SinglesParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H tatham_difficulty", (2, 2, "e"), (4, 4, "e"), (5, 5, "e"), (12, 12, "e"))
     rule_codes = """
         R1 no two black cells are orthogonally adjacent

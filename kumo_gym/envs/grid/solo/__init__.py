@@ -14,6 +14,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, presets
 from ..latin import LatinGridTask, latin_formula
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 
 #: the largest box area accepted: 16x16 grids generate in seconds, 25x25 take minutes (too long for one reset)
 MAX_SYMBOLS = 16
@@ -102,6 +103,7 @@ class SoloTask(LatinGridTask):
     """
 
     Params = SoloParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("box_w box_h tatham_difficulty", (2, 2, "t"), (3, 2, "t"), (3, 3, "t"), (3, 3, "e"))
     rule_codes = """
         R1 every row holds each digit 1..n exactly once

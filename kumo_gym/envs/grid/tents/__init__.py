@@ -11,6 +11,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..geometry import neighbours4, neighbours8
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .geometry import matching
 
 TREE, TENT, GRASS = "T", "A", "."
@@ -44,6 +45,7 @@ class TentsTask(GridTask):
     """
 
     Params = TentsParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H tatham_difficulty", (4, 4, "e"), (6, 6, "e"), (8, 8, "e"), (15, 15, "e"))
     rule_codes = """
         R1 the given cells are kept: trees exactly where the puzzle has them (and an imported ID's given tents and

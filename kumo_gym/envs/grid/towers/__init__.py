@@ -12,6 +12,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, presets
 from ..latin import LatinGridTask, latin_formula, random_latin
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .codec import SIDES
 from .deduce import easy_givens
 
@@ -62,6 +63,7 @@ class TowersTask(LatinGridTask):
     """
 
     Params = TowersParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("n tatham_difficulty", (3, "e"), (4, "e"), (5, "e"), (6, "e"))
     rule_codes = """
         R1 every row and every column holds each height 1..n exactly once

@@ -13,6 +13,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..play import STEPS, DirectionAnswers, EdgeMoves, canonical_dirs, dirs_edges, grid_edges
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .codec import count_labels, given_pieces, track_ends
 from .deduce import STRIP_ORDERS, few, path_masks, strip_pieces
 from .geometry import inside_sides, random_path, track_border, track_faults, track_literals, track_vars
@@ -64,6 +65,7 @@ class TracksTask(DirectionAnswers, EdgeMoves, GridTask):
 
     title = "Train Tracks"
     Params = TracksParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H tatham_difficulty", (4, 4, "e"), (8, 8, "e"), (8, 8, "t"), (15, 15, "t"))
     rule_codes = """
         R1 the track enters from the left edge at entry_row and leaves through the bottom edge at exit_col, and

@@ -12,6 +12,7 @@ from ....solvers.engine import Encoding, descend
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..render import Sketch, sketch_cells
+from .claims import RULES as CLAIM_RULES
 from .codec import MIRRORS, MONSTERS, SIDES, state_of, visible
 from .deduce import opener
 from .geometry import change_one, scatter_symbols, sight_lines
@@ -60,6 +61,7 @@ class UndeadTask(GridTask):
     """
 
     Params = UndeadParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H tatham_difficulty", (3, 3, "e"), (4, 4, "e"), (4, 4, "n"), (7, 7, "n"))
     rule_codes = """
         R1 every cell without a mirror holds G, V or Z, and given monsters are kept

@@ -13,6 +13,7 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, presets
 from ..latin import LatinGridTask, at_least_literals, cyclic_latin, latin_formula, random_latin
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 from .codec import diagram, neighbour_pairs
 from .deduce import reduce
 
@@ -51,6 +52,7 @@ class UnequalTask(LatinGridTask):
     """
 
     Params = UnequalParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("n tatham_difficulty", (3, "t"), (4, "e"), (4, "k"), (7, "k"))
     rule_codes = """
         R1 every row and every column holds each value 1..n exactly once

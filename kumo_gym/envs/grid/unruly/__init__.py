@@ -12,6 +12,7 @@ from ....solvers.engine import Encoding, random_phases, reduce_clues
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, cells_decoder, presets, tatham_level
 from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
 
 BLACK, WHITE, EMPTY = 1, 0, -1
 NO_COLOUR = np.zeros(0, np.int8)
@@ -65,6 +66,7 @@ class UnrulyTask(GridTask):
     """
 
     Params = UnrulyParams
+    claim_rules = CLAIM_RULES
     difficulties = presets("W H unique tatham_difficulty",
                            (6, 6, False, "t"), (8, 6, False, "t"), (8, 8, False, "t"), (14, 14, False, "t"))
     rule_codes = """
