@@ -54,7 +54,8 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      too slow, the puzzle's own deduction solver (Tatham's way: what deduction solves is unique,
      SAT only as the fallback certificate) goes in ``<family>/deduce.py``, with a numba kernel in
      ``<family>/kernel.py`` if it needs one (one entry point, small, so the first compile stays
-     well under a second; listed in ``kumo_gym.solvers.native.KERNEL_MODULES``); geometry only
+     well under a second; entry points decorated with ``kumo_gym.solvers.native.kernel``, which is
+     all the ahead-of-time build needs to find them); geometry only
      this puzzle uses goes in ``<family>/geometry.py``;
    * ``rules_text``, ``answer_text`` -- only where the prompt's wording depends on more than the
      state's fields; ``sketch(instance, grid)``
@@ -69,8 +70,10 @@ Latin square whose rules formula is shared by every instance of a size) are the 
 3. One row in ``kumo_gym/core/catalog.py``: ``_grid("Tents", "tents", "one-line summary")``
    (its instances are then pinned: ``python -m tests.pinned_instances --update kumo_gym/Tents-v0``,
    docs/versioning.md).
-4. Claims (docs/specs/grid_puzzles.md §7): the puzzle's kinds in ``claims.py`` (``KINDS`` and the label functions); the
-   analysis packs (``kumo_gym/analysis/schema.py``) read them.
+4. Claims (docs/specs/grid_puzzles.md §7): ``<family>/claims.py`` defines ``RULES``, a
+   :class:`~.claims.ClaimRules` (the kinds and their class, the labellers of solution, clue and
+   state claims, C*), which the task declares as ``claim_rules``; the shared ``claims.py`` reads
+   payloads and dispatches, the analysis packs (``kumo_gym/analysis/schema.py``) use them.
 5. Tests: ``tests/grid/test_<family>.py`` with the docs/specs/grid_puzzles.md §5 example (parses, solves, verifies, ID
    round trip), grammar errors, one test per rule code on a hand-made wrong answer, and anything
    puzzle-specific. Registering the puzzle already runs it through ``tests/grid/test_framework.py``
