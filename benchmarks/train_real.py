@@ -40,6 +40,8 @@ def main() -> int:
     ap.add_argument("--envs", nargs="*", default=None, help="environment ids of ENVS to run (default all)")
     ap.add_argument("--n-train", type=int, default=300)
     ap.add_argument("--n-test", type=int, default=120)
+    ap.add_argument("--max-test-items", type=int, default=1000,
+                    help="test items scanned for fresh puzzles (Filling's trivial preset needs many)")
     ap.add_argument("--sft-steps", type=int, default=60)
     ap.add_argument("--sft-batch", type=int, default=8)
     ap.add_argument("--sft-lr", type=float, default=1e-4)
@@ -65,6 +67,7 @@ def main() -> int:
     settings = {k: v for k, v in vars(args).items() if k not in ("envs", "out", "name")}
     t0 = time.time()
     res = run_fresh(envs, model=args.model, out=args.out, n_train=args.n_train, n_test=args.n_test,
+                    max_test_items=args.max_test_items,
                     sft_steps=args.sft_steps, sft_batch=args.sft_batch, sft_lr=args.sft_lr, grpo_steps=args.grpo_steps,
                     prompts_per_step=args.prompts_per_step, num_generations=args.num_generations,
                     grpo_lr=args.grpo_lr, temperature=args.temperature,

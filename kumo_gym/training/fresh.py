@@ -310,6 +310,7 @@ def _since(t: tuple[float, float]) -> dict[str, float]:
 
 
 def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: int = 120, seed: int = 0,
+              max_test_items: int | None = None,
               sft_steps: int = 60, sft_batch: int = 8, sft_lr: float = 1e-4, grpo_steps: int = 40,
               prompts_per_step: int = 4, num_generations: int = 4, grpo_lr: float = 1e-5, temperature: float = 1.0,
               max_completion_length: int = 64, curve_every: int = 10, curve_n: int = 32, batch_size: int = 16,
@@ -320,8 +321,9 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
 
     ``envs``: ``{"id": ..., "max_new_tokens": ..., other environment kwargs}`` (``difficulty``,
     ``prompt_template`` ...). Training instances come from ``n_train`` train-split items, the
-    held-out ones are up to ``n_test`` distinct test-split instances that are in no training item
-    (the trainers refuse any held-out id: ContaminationError). ``sft_steps=0`` skips the warm-up.
+    held-out ones are up to ``n_test`` distinct test-split instances that are in no training item,
+    found among at most ``max_test_items`` test items (default ``4 * n_test``; the trainers refuse
+    any held-out id: ContaminationError). ``sft_steps=0`` skips the warm-up.
     Trainer logs go to ``out/<phase>/log.jsonl``; ``threads``: torch's CPU threads (default
     :func:`cpu_threads`).
     """
@@ -348,7 +350,7 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
         specs.append(spec)
         max_new[spec.env_id] = int(e.get("max_new_tokens", max_completion_length))
     t = _clock()
-    splits = [fresh_split(s, n_train, n_test, seed) for s in specs]
+    splits = [fresh_split(s, n_train, n_test, seed, max_test_items) for s in specs]
     heldout = set().union(*(ids for ids in ({i.instance_id for i in s.test} for s in splits)))
     times["split"] = _since(t)
     # no activation checkpointing: a model this small fits, and recomputing costs a third of a step
@@ -404,7 +406,8 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
     cost = [h for h in histories["grpo"] if "env/step_cpu_s" in h]
     step_cpu = sum(h["env/step_cpu_s"] for h in cost)
     env_cpu = sum(h["env/reward_cpu_s"] for h in cost)
-    settings = {"model": model, "n_train": n_train, "n_test": n_test, "seed": seed, "sft_steps": sft_steps,
+    settings = {"model": model, "n_train": n_train, "n_test": n_test, "max_test_items": max_test_items,
+                "seed": seed, "sft_steps": sft_steps,
                 "sft_batch": sft_batch, "sft_lr": sft_lr, "grpo_steps": grpo_steps, "prompts_per_step": prompts_per_step,
                 "num_generations": num_generations, "grpo_lr": grpo_lr, "temperature": temperature,
                 "max_completion_length": max_completion_length, "curve_every": curve_every, "curve_n": curve_n,
