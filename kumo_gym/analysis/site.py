@@ -58,7 +58,7 @@ td.t, th.t { text-align: left; }
 .status-solved { color: #2e7d32; font-weight: 600; } .status-wrong, .status-parse_error, .status-illegal_move,
 .status-error { color: #c62828; font-weight: 600; } .status-truncated, .status-incomplete { color: #ef6c00; }
 .trace { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px; max-height: 60vh; overflow: auto; }
-.sent { margin: 1px 0; } .sent .n { color: #999; font-size: 11px; margin-right: 6px; }
+.sent { margin: 1px 0; } .sent .ind { white-space: pre; } .sent .n { color: #999; font-size: 11px; margin-right: 6px; }
 .sent.has-claims { border-left: 3px solid #90caf9; padding-left: 6px; }
 mark { border-radius: 3px; padding: 0 1px; }
 mark.hl-correct { background: #c8e6c9; } mark.hl-incorrect { background: #ffcdd2; }
@@ -365,11 +365,36 @@ def trace_html(doc: dict | None, rec: dict) -> str:
     for c in doc["claims"]:
         by_sent[c["source_sents"][0]].append(c)
     rows = []
+    indents = _indents(doc, rec)
     for s in doc["sentences"]:
         cls = by_sent.get(s["index"], [])
+        indent = indents.get(s["index"], "")
+        lead = f'<span class="ind">{ESC(indent)}</span>' if indent else ""
         rows.append(f'<div class="sent{" has-claims" if cls else ""}" id="S{s["index"]}"><span class="n">S{s["index"]}'
-                    f'</span>{highlighted_sentence(s["text"], cls, offset)}</div>')
+                    f'</span>{lead}{highlighted_sentence(s["text"], cls, offset)}</div>')
     return "".join(rows)
+
+
+def _indents(doc: dict, rec: dict) -> dict:
+    """Sentence index -> the spaces that open its line in the trace (code a model wrote keeps its
+    indentation on the page); empty when the record's text no longer segments into the document's
+    sentences."""
+    from .extract import segment, trace_text
+
+    try:
+        text = trace_text(rec)[0]
+    except Exception:  # noqa: BLE001 - a malformed record: no indentation, the sentences still show
+        return {}
+    sents = segment(text)
+    if [x.text for x in sents] != [s.get("text") for s in doc.get("sentences", [])]:
+        return {}
+    out = {}
+    for x in sents:
+        line_start = text.rfind("\n", 0, x.start) + 1
+        lead = text[line_start:x.start]
+        if lead and not lead.strip():
+            out[x.index] = lead.replace("\t", "    ")[:80]
+    return out
 
 
 def _unsolved_eta(m: dict) -> str:

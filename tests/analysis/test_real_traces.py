@@ -127,6 +127,9 @@ def test_report_shows_eta_and_H_str_of_unsolved_real_runs(real_site):
     text = rect.read_text()
     assert "H_str = 0.693" in text and 'eta of this graph <span class="eta-any">0.000</span>' in text
     assert text.count('class="kg-node') == 2
+    # the Python a model wrote keeps its indentation in the trace view
+    tents = next(p for p in (real_site.parent / "episodes").glob("*.html") if "kumo_gym/Tents-v0" in p.read_text())
+    assert '<span class="ind">    </span>rows = len(grid[0])' in tents.read_text()
 
 
 def test_real_report_in_headless_chromium(real_site, tmp_path):
