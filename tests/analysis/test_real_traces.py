@@ -159,3 +159,16 @@ def test_real_report_in_headless_chromium(real_site, tmp_path):
         driver.save_screenshot(str(tmp_path / "rect.png"))
     finally:
         driver.quit()
+
+
+def test_analyze_cli_with_a_relative_output_directory(tmp_path, monkeypatch):
+    """``kumo-gym analyze traces.jsonl --out analysis/`` (a relative directory, as the quickstart
+    writes it) with its plots: the figure paths of report.md used to raise ValueError there."""
+    from kumo_gym.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    lines = [line for line in FIXTURE.read_text().splitlines() if '"kumo_gym/Rect-v0"' in line]
+    Path("traces.jsonl").write_text(lines[0] + "\n")
+    assert main(["analyze", "traces.jsonl", "--out", "analysis", "--no-progress", "--max-graph-plots", "1"]) == 0
+    report = Path("analysis/report.md").read_text()
+    assert "plots/graph_1_" in report and Path("analysis/plots").is_dir()
