@@ -190,7 +190,8 @@ def summarise(traces: Path, analysis: Path) -> dict:
         return {
             "episodes": len(recs), "analysed": len(ds),
             "solved": sum(1 for r in recs if (r.get("verdict") or {}).get("status") == "solved"),
-            "answer_parsed": sum(1 for r in recs if (r.get("verdict") or {}).get("status") not in ("parse_error", None)),
+            "answer_parsed": sum(1 for r in recs if (r.get("verdict") or {}).get("status") in ("solved", "wrong")),
+            "verdicts": _counts(str((r.get("verdict") or {}).get("status")) for r in recs),
             "truncated": sum(1 for r in recs if (r.get("finish_reason") or _finish(r)) == "length"),
             "completion_tokens": _dist([float(r.get("completion_tokens") or 0) for r in recs]),
             "sentences": _dist([float(len(d["sentences"])) for d in ds]),
@@ -259,7 +260,7 @@ def main() -> None:
     index = build_report([str(traces.parent), str(work / "analysis")], str(work / "report"), progress=False)
     result = {"model": args.name, "model_path": args.model, "difficulty": args.difficulty, "size": args.size, "seed": args.seed,
               "max_tokens": args.max_tokens, "decoding": "greedy", "traces": str(traces),
-              "generate_s": round(gen_s, 1), "analyse_s": round(analyse_s, 2), "report": str(index),
+              "generate_s": None if args.traces else round(gen_s, 1), "analyse_s": round(analyse_s, 2), "report": str(index),
               "analyze_summary": {k: v for k, v in summary.items() if k != "report"},
               "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
               **summarise(traces, work / "analysis")}
