@@ -369,13 +369,26 @@ class SparcTask(StepwiseTask):
         """Check a path by the rules (docs/specs/sparc.md §5, §6); ``scoring="exact"`` compares with the stored
         solution list instead (the official scoring; equivalent on complete lists)."""
         p = self.puzzle(instance)
-        try:
-            path = [(int(x), int(y)) for x, y in answer]
-        except (TypeError, ValueError):
+        if isinstance(answer, str):
             return Verdict("parse_error", "The answer is not a list of (x, y) pairs.", details={"reason": "malformed"})
-        if not path:
+        try:
+            items = tx.cut_at_end(list(answer), p.end)
+        except TypeError:
+            return Verdict("parse_error", "The answer is not a list of (x, y) pairs.", details={"reason": "malformed"})
+        if not items:
             return Verdict("parse_error", "The answer holds no coordinates.", details={"reason": "no_answer"})
-        path = tx.cut_at_end(path, p.end)
+        path = []
+        for i, item in enumerate(items):
+            point = tx.as_point(item)
+            if point is None:
+                # nothing is skipped: one unreadable point (or text between points) voids the path
+                shown = str(item) if isinstance(item, str) else repr(item)
+                what = ("text between two points" if isinstance(item, tx.BadPoint) and not item.startswith("(")
+                        else "not two integers")
+                return Verdict("parse_error", f"Entry number {i + 1} of the path, {shown[:60]!r}, is {what}; "
+                               "every position must be two integers (x, y) on the grid.", first_error=i + 1,
+                               details={"reason": "malformed_point", "entry": shown[:60], "index": i + 1})
+            path.append(point)
         return self.verdict_for(instance, p, path)
 
     def _skipped(self) -> frozenset:
@@ -404,8 +417,9 @@ class SparcTask(StepwiseTask):
                 return Verdict("incomplete", f"The path stops at {path[-1]} before reaching the end {p.end}.",
                                score=score, first_error=check.first_error, details=details)
             names = [c for c in check.broken_path_rules()]
+            bad = path[check.first_error] if check.first_error is not None and check.first_error < len(path) else None
             return Verdict("illegal_move", f"The path is invalid ({', '.join(names)}); the first bad position is "
-                           f"number {check.first_error} of {len(path)}.", score=score,
+                           f"number {check.first_error} of {len(path)}" + (f", {bad}." if bad else "."), score=score,
                            first_error=check.first_error, details=details)
         broken = [k for k, v in check.violations.items() if v]
         msg = (f"The path breaks the {', '.join(broken)} rule{'s' if len(broken) > 1 else ''}." if broken
@@ -495,10 +509,11 @@ class SparcTask(StepwiseTask):
         """The path as verified: its positions up to the first visit of the end (None when the
         answer holds no readable position)."""
         try:
-            path = [(int(x), int(y)) for x, y in answer]
-        except (TypeError, ValueError):
+            items = tx.cut_at_end(list(answer), self.puzzle(instance).end)
+        except TypeError:
             return None
-        return tuple(tx.cut_at_end(path, self.puzzle(instance).end)) or None
+        path = [tx.as_point(item) for item in items]
+        return tuple(path) if path and None not in path else None
 
     def answer_picture(self, instance: Instance, answer: Any, verdict: dict) -> AnswerPicture | None:
         path = self.final_state(instance, answer)
