@@ -16,7 +16,7 @@ from ...core.extract import looks_truncated, split_thinking
 from ...core.instance import Instance
 from ...core.params import Params, param
 from ...core.task import StepwiseTask, Transition
-from ...core.verdict import Verdict
+from ...core.verdict import Verdict, too_long
 from ...solvers.sparc import POLY, SQUARE, STAR, TRIANGLE, YLOP, enumerate_solutions
 from . import text as tx
 from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, border_walks, generate, long_path, shortest_line
@@ -323,9 +323,12 @@ class SparcTask(StepwiseTask):
 
     def score(self, instance: Instance, completion: str, *, reasoning: str | None = None,
               finish_reason: str | None = None, n_output_tokens: int | None = None,
-              max_new_tokens: int | None = None) -> Verdict:
+              max_new_tokens: int | None = None, max_answer_chars: int | None = None) -> Verdict:
         """As :meth:`Task.score`; in addition, an output cut by the token limit before a complete
         line after ``####`` is ``truncated`` (not an illegal path read from the reasoning)."""
+        refused = too_long(completion, reasoning, max_answer_chars)
+        if refused is not None:
+            return refused
         if isinstance(completion, str) and looks_truncated(completion, finish_reason, n_output_tokens, max_new_tokens):
             answer = split_thinking(completion, reasoning).answer
             cut = "####" not in answer
@@ -341,7 +344,8 @@ class SparcTask(StepwiseTask):
                 return Verdict("truncated", "The output was cut off before a complete answer.",
                                details={"reason": "truncated", "truncated": True})
         return super().score(instance, completion, reasoning=reasoning, finish_reason=finish_reason,
-                             n_output_tokens=n_output_tokens, max_new_tokens=max_new_tokens)
+                             n_output_tokens=n_output_tokens, max_new_tokens=max_new_tokens,
+                             max_answer_chars=max_answer_chars)
 
     def solve(self, instance: Instance) -> list:
         """The shortest solution (first found on ties)."""
