@@ -33,7 +33,6 @@ from kumo_gym.core.registry import entries, get_task
 from kumo_gym.core.verdict import MAX_ANSWER_CHARS
 from tests.fuzz.strategies import BIG
 
-
 #: the hostile replies as an environment may read them (cut to the limit), and two far over it
 AT_LIMIT = [t[:MAX_ANSWER_CHARS] for t in BIG]
 OVER_LIMIT = ["moves = [[1, 0, 2]] " * 500_000, "x" * 10_000_000]
