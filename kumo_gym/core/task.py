@@ -208,8 +208,9 @@ class Task(ABC):
         try:
             answer = self.parse(regions.answer)
         except ParseError as e:
-            status = "truncated" if (cut or e.truncated) else "parse_error"
+            status = "truncated" if (cut or e.truncated) else "hedge" if e.reason == "hedge" else "parse_error"
             msg = ("The output was cut off before a complete answer." if status == "truncated"
+                   else f"The answer hedges: {e}" if status == "hedge"
                    else f"No valid answer could be read: {e}")
             return Verdict(status, msg, details={"reason": e.reason, "truncated": status == "truncated"})
         except Exception as e:  # noqa: BLE001 - a parser bug, not the model's mistake

@@ -376,9 +376,16 @@ class SparcTask(StepwiseTask):
         if isinstance(answer, str):
             return Verdict("parse_error", "The answer is not a list of (x, y) pairs.", details={"reason": "malformed"})
         try:
-            items = tx.cut_at_end(list(answer), p.end)
+            whole = list(answer)
+            items = tx.cut_at_end(whole, p.end)
         except TypeError:
             return Verdict("parse_error", "The answer is not a list of (x, y) pairs.", details={"reason": "malformed"})
+        if len(items) < len(whole) and tx.continues(whole[len(items)]):
+            # the line ends at E: a position written right after it is not ignored (prose after the path is)
+            nxt = whole[len(items)]
+            return Verdict("illegal_move", f"The path reaches the end {p.end} at position number {len(items)} and goes "
+                           f"on to {nxt if isinstance(nxt, str) else tuple(nxt)}; nothing may follow the end.",
+                           first_error=len(items) + 1, details={"reason": "move_after_end", "index": len(items) + 1})
         if not items:
             return Verdict("parse_error", "The answer holds no coordinates.", details={"reason": "no_answer"})
         path = []

@@ -274,6 +274,12 @@ def as_point(item) -> tuple[int, int] | None:
     return (out[0], out[1])
 
 
+def continues(item) -> bool:
+    """Whether an entry after ``E`` carries the line on: a point or a bracketed group, not prose
+    (text after the path ends it; docs/specs/sparc.md §7)."""
+    return not isinstance(item, BadPoint) or item.startswith("(")
+
+
 def cut_at_end(path: list, end: tuple) -> list:
     """The path up to and including the first position equal to ``end`` (docs/specs/sparc.md §7)."""
     end = tuple(end)
