@@ -19,7 +19,7 @@ import numpy as np
 from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError
 from ...core.extract import boxed_contents, normalize_quotes, tail
-from ...core.instance import Instance
+from ...core.instance import Instance, integral_floats
 from ...core.task import InteractiveTask, Task, Transition
 from ...core.verdict import Verdict
 from .items import DEFECTS, PUZZLES, depth_of, label_of, load_reference, parent_state, rules_for, sample_puzzle_item
@@ -729,6 +729,7 @@ class TreeWalkTask(InteractiveTask):
         if isinstance(obj, dict) and "inputs" in obj:
             from .items import LOADERS, detect_puzzle
 
+            obj = integral_floats(obj)  # 7.0 is 7, as FineReason's == reads it
             puzzle = detect_puzzle(obj["inputs"])
             return Instance(self.family, {"puzzle": puzzle, "puzzle_data": LOADERS[puzzle](obj)},
                             params={"puzzle": puzzle})

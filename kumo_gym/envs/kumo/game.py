@@ -16,7 +16,7 @@ from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.deprecation import renamed
 from ...core.errors import ConfigError, ContaminationError, ParseError, check_int
 from ...core.extract import split_thinking
-from ...core.instance import Instance
+from ...core.instance import Instance, integral_floats
 from ...core.params import Params, param
 from ...core.task import InteractiveTask, SystemAndUser, Transition
 from ...core.verdict import Verdict
@@ -249,6 +249,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
             except ValueError as e:
                 raise ConfigError(f"the KUMO instance is not valid JSON: {e}") from None
         if isinstance(obj, dict) and "family" not in obj and "truths" in obj:
+            obj = integral_floats(obj)  # an integer written 7.0 (a seed, a count, a bound) is 7
             if "outcomes" in obj and "observation_states" in obj:
                 data = dict(obj)
             else:

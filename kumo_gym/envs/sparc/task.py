@@ -13,7 +13,7 @@ import numpy as np
 from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError, UnsolvableInstanceError
 from ...core.extract import looks_truncated, split_thinking
-from ...core.instance import Instance
+from ...core.instance import Instance, integral_floats
 from ...core.params import Params, param
 from ...core.task import StepwiseTask, Transition
 from ...core.verdict import Verdict, too_long
@@ -242,6 +242,7 @@ class SparcTask(StepwiseTask):
                 raise ConfigError(f"instance text is not valid JSON: {e}") from None
         if isinstance(obj, dict) and "puzzle_array" in obj:
             try:
+                obj = integral_floats(obj)  # an official integer written 7.0 is 7 (fingerprints included)
                 return instance_from_record(obj, obj.get("official_split"))
             except (ValueError, TypeError, KeyError) as e:
                 raise ConfigError(f"not a valid SPaRC record: {e}") from None
