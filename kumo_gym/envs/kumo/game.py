@@ -307,14 +307,16 @@ class KumoTask(SystemAndUser, InteractiveTask):
                         or not all(isinstance(t, str) for t in s["rules_out"]):
                     raise ConfigError(f"a state of action {a!r} must be {{'state': ..., 'rules_out': [names]}}")
                 st = s.get("state")
-                ok = (isinstance(st, str) if o["type"] == "str" else
-                      isinstance(st, list) and len(st) == 2 and all(_finite(v) for v in st))
+                interval = isinstance(st, list) and len(st) == 2 and all(_finite(v) for v in st)
+                # a str action may keep interval states (KUMO's mixed actions): they match nothing
+                ok = (isinstance(st, str) or interval) if o["type"] == "str" else interval
                 if not ok:
                     raise ConfigError(f"state {str(st)[:60]!r} of {o['type']} action {a!r} is malformed")
             if a not in obs:
                 raise ConfigError(f"field 'observations' has no value for action {a!r}")
             v = obs[a]
-            if not (isinstance(v, str) if o["type"] == "str" else _finite(v)):
+            listed = isinstance(v, list) and len(v) == 2 and all(_finite(x) for x in v)
+            if not ((isinstance(v, str) or listed) if o["type"] == "str" else _finite(v)):
                 raise ConfigError(f"observation {str(v)[:60]!r} of {o['type']} action {a!r} is malformed")
             matched = [k for k, s in enumerate(o["states"]) if outcome_matches(o["type"], s["state"], v)]
             if stated is not None and (a not in stated or stated[a] != matched):
@@ -861,6 +863,12 @@ class DiagnosisGameEnv(InteractiveEnv):
                     optimal_steps=traj.tests, optimal_expected_steps=float(traj.root_expected),
                     optimal_action=traj.actions[0] if traj.actions else None,
                     oracle_optimal=bool(traj.optimal))
+        odd = inst.data.get("unmatched_observations")
+        if odd:
+            # a KUMO record's oddity, played as KUMO's engine plays it (docs/specs/kumo.md §3)
+            info["unmatched_observations"] = list(odd)
+            info["record_notes"] = [f"the observation of str action {a!r} is an interval, which KUMO's equality "
+                                    "matching compares with no state: it rules nothing out" for a in odd]
         return info
 
     def _reward(self, verdict) -> float:
