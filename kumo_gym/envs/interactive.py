@@ -115,7 +115,9 @@ class InteractiveEnv(PuzzleEnv):
         try:
             move = self.task.parse_move(text)
         except ParseError as e:
-            return self._invalid(Verdict("parse_error", f"Could not read a move: {e}",
+            hedge = e.reason == "hedge"  # two moves offered as alternatives: its own status
+            return self._invalid(Verdict("hedge" if hedge else "parse_error",
+                                         f"{'The move hedges' if hedge else 'Could not read a move'}: {e}",
                                          details={"reason": e.reason}), info)
         t = self.task.transition(self.instance, self.state, move)
         if t.status == "illegal_move":
