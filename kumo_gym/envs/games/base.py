@@ -51,6 +51,8 @@ class GameTask(PlanningTask):
     tatham_name: ClassVar[str] = ""
     #: Tatham's own presets: our preset name -> Tatham's full parameter string
     tatham_presets: ClassVar[dict[str, str]] = {}
+    #: parameter sets of boards small enough to search exhaustively (the solver's brute-force check)
+    small_params: ClassVar[tuple[dict, ...]] = ()
     template_field_names: ClassVar[tuple[str, ...]] = (
         "game_id", "initial_state", "goal_state", "rules", "format_example", "answer_format", "system", "user")
 

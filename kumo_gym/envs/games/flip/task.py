@@ -77,6 +77,9 @@ class FlipTask(GameTask):
         **{name: {"w": int(p[0]), "h": int(p[2]), "shape": codec.SHAPES[p[3]]} for name, p in tatham_presets.items()},
     }
     default_difficulty = "easy"
+    #: boards small enough for the brute-force check of the solver (tests/games)
+    small_params = ({"w": 3, "h": 3, "shape": "crosses"}, {"w": 4, "h": 4, "shape": "crosses"},
+                    {"w": 4, "h": 3, "shape": "random"}, {"w": 2, "h": 5, "shape": "random", "presses": 3})
 
     # ---- instance and codec ----------------------------------------------------------------------
     def build(self, params: dict, rng: np.random.Generator) -> dict:
