@@ -98,4 +98,6 @@ ENTRIES: list[EnvEntry] = [
     _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
     _game("Flip", "Flip (Lights Out and Tatham's random shapes): press cells to turn every light off in the fewest "
                   "presses (exact optimum over GF(2))"),
+    _game("Fifteen", "Fifteen: slide tiles into the gap until they are in order (optimum by IDA* with linear "
+                     "conflicts, or certified bounds on random 4x4 boards)"),
 ]
