@@ -20,11 +20,15 @@ from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import Params, param
 from .. import raster
-from ..planning.base import PlanningTask
+from ..planning.base import PARTIAL_CREDIT, PlanningTask
 
 #: colours of the game pictures
 LIGHT, DARK, GRID_INK, BLANK = (250, 250, 250), (40, 40, 40), (120, 120, 120), (200, 200, 200)
 TILE = (255, 214, 140)
+#: the planning puzzles' progress credit; the distances come from each game's exact solver
+GAMES_PARTIAL_CREDIT = PARTIAL_CREDIT + (
+    "; 0 as well on boards whose optimum is only certified between bounds (the distances there are not exact, "
+    "so no estimate is paid)")
 #: longest game ID read (a 10x10 Flip matrix is 2,500 hex digits)
 MAX_GAME_ID = 20_000
 
@@ -47,6 +51,7 @@ class GameTask(PlanningTask):
     """
 
     Params: ClassVar[type[Params]] = GameParams  # type: ignore[assignment]
+    partial_credit: ClassVar[str] = GAMES_PARTIAL_CREDIT
     #: the name of Tatham's program (``sgt-<tatham_name>``)
     tatham_name: ClassVar[str] = ""
     #: Tatham's own presets: our preset name -> Tatham's full parameter string
@@ -158,7 +163,7 @@ class GameTask(PlanningTask):
     # ---- pictures ---------------------------------------------------------------------------------
     def grid_picture(self, w: int, h: int, cell: int, paint) -> tuple[np.ndarray, dict]:
         """A ``w`` x ``h`` board of square cells; ``paint(img, r, c, box)`` draws each cell.
-        Places are ``("cell", r, c)``."""
+        Places are ``("cell", "(r,c)")``."""
         pad = 12
         img = np.full((h * cell + 2 * pad, w * cell + 2 * pad, 3), LIGHT, np.uint8)
         places = {}
@@ -167,13 +172,13 @@ class GameTask(PlanningTask):
                 box = (pad + c * cell, pad + r * cell, pad + (c + 1) * cell, pad + (r + 1) * cell)
                 paint(img, r, c, box)
                 raster.frame(img, box, 1, GRID_INK)
-                places[("cell", r, c)] = box
+                places[("cell", f"({r},{c})")] = box
         return img, places
 
     def move_places(self, instance: Instance, move: Any) -> list:
         """A ``[row, col]`` move names its cell."""
         if isinstance(move, (list, tuple)) and len(move) == 2 and all(type(v) is int for v in move):
-            return [("cell", move[0], move[1])]
+            return [("cell", f"({move[0]},{move[1]})")]
         return []
 
 
