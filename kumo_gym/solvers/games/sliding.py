@@ -49,8 +49,7 @@ def _line_extra(vals, n):
             if vals[j] < vals[i] and lis[j] + 1 > m:
                 m = lis[j] + 1
         lis[i] = m
-        if m > best:
-            best = m
+        best = max(best, m)
     return 2 * (n - best)
 
 
@@ -130,8 +129,7 @@ def _ida_kernel(tiles, w, h, gap, max_nodes, path):
             hv = heuristic(tiles, w, h)
             f = depth + 1 + hv
             if f > bound:
-                if f < next_bound:
-                    next_bound = f
+                next_bound = min(next_bound, f)
                 tiles[nb] = tiles[g0]
                 tiles[g0] = 0
                 if nodes >= max_nodes:

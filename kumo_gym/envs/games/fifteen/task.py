@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -66,8 +66,8 @@ class FifteenTask(GameTask):
         off_board: the named cell is on the board (0 <= row < H, 0 <= col < W)
         not_next_to_gap: the named tile is directly above, below, left or right of the gap
     """)
-    tatham_presets = {"tatham_4x4": "4x4"}
-    difficulties = {
+    tatham_presets: ClassVar[dict[str, str]] = {"tatham_4x4": "4x4"}
+    difficulties: ClassVar[dict[str, dict]] = {
         "trivial": {"w": 3, "h": 3, "scramble": 6},
         "easy": {"w": 3, "h": 3},
         "normal": {"w": 4, "h": 4, "scramble": 24},
@@ -234,8 +234,8 @@ class FifteenTask(GameTask):
                 "the gap in the bottom-right corner. Each move is written [row, col]: the cell of the tile you slide.")
 
     def example(self) -> tuple[str, list]:
-        return ("On a 2x2 tray the rows read '1 2' and '. 3': sliding the tile 3 at row 1, column 1 left into the "
-                "gap solves it.", [[1, 1]])
+        return (("On a 2x2 tray the rows read '1 2' and '. 3': sliding the tile 3 at row 1, column 1 left into "
+                 "the gap solves it."), [[1, 1]])
 
     def render_state(self, instance: Instance, state: tuple) -> str:
         w = instance.data["w"]

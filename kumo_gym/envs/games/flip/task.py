@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -67,9 +67,9 @@ class FlipTask(GameTask):
     rule_codes = rule_table("", """
         off_board: the pressed cell is on the board (0 <= row < H, 0 <= col < W)
     """)
-    tatham_presets = {"tatham_3x3c": "3x3c", "tatham_4x4c": "4x4c", "tatham_5x5c": "5x5c",
+    tatham_presets: ClassVar[dict[str, str]] = {"tatham_3x3c": "3x3c", "tatham_4x4c": "4x4c", "tatham_5x5c": "5x5c",
                       "tatham_3x3r": "3x3r", "tatham_4x4r": "4x4r", "tatham_5x5r": "5x5r"}
-    difficulties = {
+    difficulties: ClassVar[dict[str, dict]] = {
         "trivial": {"w": 3, "h": 3, "shape": "crosses", "presses": 2},
         "easy": {"w": 3, "h": 3, "shape": "crosses"},
         "normal": {"w": 4, "h": 4, "shape": "crosses"},
@@ -216,8 +216,8 @@ class FlipTask(GameTask):
         return "\n".join(lines)
 
     def example(self) -> tuple[str, list]:
-        return ("On a 3x3 crosses board the lights (0,0), (0,1) and (1,0) are on: pressing (0,0) toggles exactly "
-                "those three cells.", [[0, 0]])
+        return (("On a 3x3 crosses board the lights (0,0), (0,1) and (1,0) are on: pressing (0,0) toggles "
+                 "exactly those three cells."), [[0, 0]])
 
     def render_state(self, instance: Instance, state: int) -> str:
         d = instance.data
