@@ -19,6 +19,8 @@ from .generate import scrambled_board, uniform_board
 #: node budget of the exact search of an instance's optimum, and of a distance for partial credit
 OPTIMUM_BUDGET = 3_000_000
 DISTANCE_BUDGET = 1_000_000
+#: solved states kept per instance (interactive play asks for the distance after every move)
+PATH_CACHE = 4096
 
 
 @dataclass(frozen=True)
@@ -177,6 +179,9 @@ class FifteenTask(GameTask):
         cache = self.cached(instance, "paths", dict)
         if state not in cache:
             from ....solvers.games.sliding import solvable
+
+            if len(cache) >= PATH_CACHE:
+                cache.clear()
 
             if not solvable(state, d["w"], d["h"]):
                 cache[state] = None
