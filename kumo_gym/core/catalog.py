@@ -100,4 +100,6 @@ ENTRIES: list[EnvEntry] = [
                   "presses (exact optimum over GF(2))"),
     _game("Fifteen", "Fifteen: slide tiles into the gap until they are in order (optimum by IDA* with linear "
                      "conflicts, or certified bounds on random 4x4 boards)"),
+    _game("Sixteen", "Sixteen: shift rows and columns cyclically until the tiles are in order (optimum by "
+                     "bidirectional search, or certified bounds on large random boards)"),
 ]
