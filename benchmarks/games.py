@@ -52,7 +52,7 @@ def tatham_marginal(name: str, params: str, n1: int, n2: int) -> float | None:
 
 
 def measure(task, difficulty: str, n: int) -> dict:
-    task.generate(np.random.default_rng([7, 0]), difficulty=difficulty)  # warm-up (numba compile, caches)
+    task.optimal_steps(task.generate(np.random.default_rng([7, 0]), difficulty=difficulty))  # warm-up (numba)
     c0 = time.process_time()
     insts = []
     for s in range(n):

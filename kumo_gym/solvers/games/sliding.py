@@ -37,12 +37,11 @@ def solvable(tiles, w: int, h: int) -> bool:
     return (inv + gap_row_from_bottom) % 2 == 1
 
 
-def _line_extra(vals, n):
+def _line_extra(vals, n, lis):
     """Two moves per tile outside a longest increasing run of ``vals[:n]`` (goal positions)."""
     if n < 2:
         return 0
     best = 0
-    lis = np.zeros(8, np.int64)
     for i in range(n):
         m = 1
         for j in range(i):
@@ -53,46 +52,61 @@ def _line_extra(vals, n):
     return 2 * (n - best)
 
 
+def _row_extra(tiles, w, r, vals, lis):
+    n = 0
+    for c in range(w):
+        t = tiles[r * w + c]
+        if t and (t - 1) // w == r:
+            vals[n] = (t - 1) % w
+            n += 1
+    return _line_extra(vals, n, lis)
+
+
+def _col_extra(tiles, w, h, c, vals, lis):
+    n = 0
+    for r in range(h):
+        t = tiles[r * w + c]
+        if t and (t - 1) % w == c:
+            vals[n] = (t - 1) // w
+            n += 1
+    return _line_extra(vals, n, lis)
+
+
 def heuristic(tiles, w, h):
     """Manhattan distance plus linear conflicts of ``tiles`` (an int64 array)."""
-    total = 0
     vals = np.zeros(8, np.int64)
+    lis = np.zeros(8, np.int64)
+    total = 0
     for i in range(w * h):
         t = tiles[i]
         if t:
             total += abs((t - 1) // w - i // w) + abs((t - 1) % w - i % w)
     for r in range(h):
-        n = 0
-        for c in range(w):
-            t = tiles[r * w + c]
-            if t and (t - 1) // w == r:
-                vals[n] = (t - 1) % w
-                n += 1
-        total += _line_extra(vals, n)
+        total += _row_extra(tiles, w, r, vals, lis)
     for c in range(w):
-        n = 0
-        for r in range(h):
-            t = tiles[r * w + c]
-            if t and (t - 1) % w == c:
-                vals[n] = (t - 1) // w
-                n += 1
-        total += _line_extra(vals, n)
+        total += _col_extra(tiles, w, h, c, vals, lis)
     return total
 
 
 def _ida_kernel(tiles, w, h, gap, max_nodes, path):
     """Iterative-deepening A* from ``tiles`` (a scratch copy: the search leaves it modified).
 
-    Returns ``(length, nodes, bound)``: ``length`` >= 0 the optimal length with the gap moves in
-    ``path[:length]`` (indices into DR/DC); -1 when ``max_nodes`` ran out (``bound`` is then a
-    proven lower bound); -2 when the board cannot be solved within 1000 moves.
+    The heuristic is updated per move: the moved tile's Manhattan term, and the conflicts of the two
+    lines it leaves and enters (a tile sliding along a row keeps its order among that row's tiles,
+    so only the two columns change, and vice versa). Returns ``(length, nodes, bound)``:
+    ``length`` >= 0 the optimal length with the gap moves in ``path[:length]`` (indices into
+    DR/DC); -1 when ``max_nodes`` ran out (``bound`` is then a proven lower bound); -2 when no
+    solution exists within ``len(path)`` moves.
     """
     dr = np.array([-1, 1, 0, 0], np.int64)
     dc = np.array([0, 0, -1, 1], np.int64)
     inverse = np.array([1, 0, 3, 2], np.int64)
+    vals = np.zeros(8, np.int64)
+    lis = np.zeros(8, np.int64)
     depth_cap = path.shape[0]
     tried = np.zeros(depth_cap + 1, np.int64)
     gaps = np.zeros(depth_cap + 1, np.int64)
+    hs = np.zeros(depth_cap + 1, np.int64)
     bound = heuristic(tiles, w, h)
     if bound == 0:
         return 0, 0, 0
@@ -102,18 +116,17 @@ def _ida_kernel(tiles, w, h, gap, max_nodes, path):
         depth = 0
         tried[0] = -1
         gaps[0] = gap
+        hs[0] = heuristic(tiles, w, h)
         while depth >= 0:
             d = tried[depth] + 1
             g0 = gaps[depth]
             if d > 3:
                 depth -= 1
                 if depth >= 0:  # undo the move made from this depth
-                    back = path[depth]
                     g = gaps[depth]
                     nb = gaps[depth + 1]
                     tiles[nb] = tiles[g]
                     tiles[g] = 0
-                    tried[depth] = back
                 continue
             tried[depth] = d
             if depth > 0 and d == inverse[path[depth - 1]]:
@@ -123,10 +136,22 @@ def _ida_kernel(tiles, w, h, gap, max_nodes, path):
             if r < 0 or r >= h or c < 0 or c >= w:
                 continue
             nb = r * w + c
-            tiles[g0] = tiles[nb]
+            t = tiles[nb]
+            gr, gc = g0 // w, g0 % w
+            if dr[d] != 0:  # the tile changes row: rows r and gr change their conflicts
+                old = _row_extra(tiles, w, r, vals, lis) + _row_extra(tiles, w, gr, vals, lis)
+            else:
+                old = _col_extra(tiles, w, h, c, vals, lis) + _col_extra(tiles, w, h, gc, vals, lis)
+            md_old = abs((t - 1) // w - r) + abs((t - 1) % w - c)
+            tiles[g0] = t
             tiles[nb] = 0
+            if dr[d] != 0:
+                new = _row_extra(tiles, w, r, vals, lis) + _row_extra(tiles, w, gr, vals, lis)
+            else:
+                new = _col_extra(tiles, w, h, c, vals, lis) + _col_extra(tiles, w, h, gc, vals, lis)
+            md_new = abs((t - 1) // w - gr) + abs((t - 1) % w - gc)
             nodes += 1
-            hv = heuristic(tiles, w, h)
+            hv = hs[depth] + md_new - md_old + new - old
             f = depth + 1 + hv
             if f > bound:
                 next_bound = min(next_bound, f)
@@ -140,6 +165,7 @@ def _ida_kernel(tiles, w, h, gap, max_nodes, path):
                 return depth + 1, nodes, bound
             depth += 1
             gaps[depth] = nb
+            hs[depth] = hv
             tried[depth] = -1
             if nodes >= max_nodes:
                 return -1, nodes, bound
@@ -147,7 +173,7 @@ def _ida_kernel(tiles, w, h, gap, max_nodes, path):
     return -2, nodes, bound
 
 
-_KERNELS = ("_line_extra", "heuristic", "_ida_kernel")
+_KERNELS = ("_line_extra", "_row_extra", "_col_extra", "heuristic", "_ida_kernel")
 
 
 def ida_star(tiles, w: int, h: int, max_nodes: int = DEFAULT_BUDGET) -> tuple[list[int] | None, int, int]:
