@@ -16,7 +16,7 @@ import pytest
 
 from kumo_gym.core.registry import entries, get_task
 
-GAMES = [e.id for e in entries() if e.family == "games"]
+GAMES = [e.id for e in entries() if e.family == "games" and get_task(e.id).small_params]
 #: the largest state space searched per instance
 MAX_STATES = 400_000
 
