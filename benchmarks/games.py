@@ -33,6 +33,10 @@ from kumo_gym.core.registry import entries, get_task
 from kumo_gym.envs.games import tatham
 
 
+#: presets measured on fewer instances (seconds per instance)
+SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super")}
+
+
 def children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
@@ -85,7 +89,7 @@ def main() -> None:
         result["games"][e.name] = {}
         for difficulty in task.difficulties:
             full = task.tatham_preset(difficulty)
-            slow = e.name == "Fifteen" and difficulty in ("hard", "tatham_4x4")
+            slow = (e.name, difficulty) in SLOW
             n = (3 if slow else 10) if args.quick else (10 if slow else 50)
             m = measure(task, difficulty, n)
             m["tatham_params"] = full

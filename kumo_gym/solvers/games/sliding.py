@@ -21,6 +21,8 @@ from ..jit import compiled
 PYTHON_BELOW = 14
 #: nodes the plain-Python IDA* may expand before handing over to the compiled one
 PYTHON_NODES = 20_000
+#: nodes the plain-Python IDA* may expand on boards of at most 9 cells
+SMALL_BOARD_NODES = 400_000
 #: default node budget of the exact search
 DEFAULT_BUDGET = 20_000_000
 DR = np.array([-1, 1, 0, 0], np.int64)  # gap moves up, down, left, right
@@ -184,8 +186,10 @@ def ida_star(tiles, w: int, h: int, max_nodes: int = DEFAULT_BUDGET) -> tuple[li
     path = np.zeros(200, np.int64)
     h0 = heuristic(arr, w, h)
     used = 0
-    if h0 < PYTHON_BELOW:
-        length, used, bound = _ida_kernel(arr.copy(), w, h, gap, min(max_nodes, PYTHON_NODES), path)
+    small = w * h <= 9  # 3x3 and smaller: at most a few hundred thousand nodes, never worth compiling
+    if h0 < PYTHON_BELOW or small:
+        budget = min(max_nodes, SMALL_BOARD_NODES if small else PYTHON_NODES)
+        length, used, bound = _ida_kernel(arr.copy(), w, h, gap, budget, path)
         if length >= 0:
             return path[:length].tolist(), length, used
     kernel = compiled(globals(), _KERNELS)._ida_kernel
