@@ -32,7 +32,6 @@ from _common import print_table, write_result
 from kumo_gym.core.registry import entries, get_task
 from kumo_gym.envs.games import tatham
 
-
 #: presets measured on fewer instances (seconds per instance)
 SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super")}
 
