@@ -51,6 +51,13 @@ def main() -> int:
     ap.add_argument("--grpo-lr", type=float, default=1e-5)
     ap.add_argument("--temperature", type=float, default=1.0)
     ap.add_argument("--max-completion-length", type=int, default=64)
+    ap.add_argument("--beta", type=float, default=0.0, help="GRPO's KL weight toward the starting model")
+    ap.add_argument("--reward-weights", type=json.loads, default=None,
+                    help='JSON, e.g. \'{"binary": 1, "partial": 1}\' (default: the trainer\'s)')
+    ap.add_argument("--grpo-trainer-args", type=json.loads, default=None,
+                    help='JSON of other GRPOConfig fields, e.g. \'{"scale_rewards": "group"}\'')
+    ap.add_argument("--grpo-model-args", type=json.loads, default=None,
+                    help='JSON of TRL ModelConfig fields of the GRPO phase, e.g. \'{"use_peft": true, "lora_r": 16}\'')
     ap.add_argument("--curve-every", type=int, default=10)
     ap.add_argument("--curve-n", type=int, default=32)
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (default: all cores when idle, "
@@ -63,7 +70,13 @@ def main() -> int:
     from kumo_gym.training.fresh import FRESH_ENVS as ENVS
     from kumo_gym.training.fresh import plot_run, run_fresh
 
-    envs = [e for e in ENVS if not args.envs or any(e["id"].endswith(x) or e["id"] == x for x in args.envs)]
+    def short(eid: str) -> str:
+        return eid.split("/")[-1].split("-v")[0]
+
+    envs = [e for e in ENVS if not args.envs
+            or any(e["id"].endswith(x) or e["id"] == x or short(e["id"]) == x for x in args.envs)]
+    if not envs:
+        ap.error(f"--envs {' '.join(args.envs)} names none of: {', '.join(e['id'] for e in ENVS)}")
     settings = {k: v for k, v in vars(args).items() if k not in ("envs", "out", "name")}
     t0 = time.time()
     res = run_fresh(envs, model=args.model, out=args.out, n_train=args.n_train, n_test=args.n_test,
@@ -72,6 +85,8 @@ def main() -> int:
                     prompts_per_step=args.prompts_per_step, num_generations=args.num_generations,
                     grpo_lr=args.grpo_lr, temperature=args.temperature,
                     max_completion_length=args.max_completion_length, curve_every=args.curve_every,
+                    beta=args.beta, reward_weights=args.reward_weights, grpo_trainer_args=args.grpo_trainer_args,
+                    grpo_model_args=args.grpo_model_args,
                     curve_n=args.curve_n, threads=args.threads or None, bf16=not args.no_bf16)
     res["settings"] = {**res["settings"], **settings}
     res["machine"] = {"cpus": os.cpu_count(), "platform": platform.platform(),

@@ -314,7 +314,8 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
               sft_steps: int = 60, sft_batch: int = 8, sft_lr: float = 1e-4, grpo_steps: int = 40,
               prompts_per_step: int = 4, num_generations: int = 4, grpo_lr: float = 1e-5, temperature: float = 1.0,
               max_completion_length: int = 64, curve_every: int = 10, curve_n: int = 32, batch_size: int = 16,
-              threads: int | None = None, bf16: bool = True, progress: bool = True, reward_weights: dict | None = None
+              threads: int | None = None, bf16: bool = True, progress: bool = True, reward_weights: dict | None = None,
+              beta: float = 0.0, grpo_trainer_args: dict | None = None, grpo_model_args: dict | None = None
               ) -> dict:
     """Base model, SFT warm-up on golden answers of the training split, GRPO, each followed by a
     greedy evaluation on the fresh test instances; returns every record, rate, interval and time.
@@ -325,7 +326,9 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
     found among at most ``max_test_items`` test items (default ``4 * n_test``; the trainers refuse
     any held-out id: ContaminationError). ``sft_steps=0`` skips the warm-up.
     Trainer logs go to ``out/<phase>/log.jsonl``; ``threads``: torch's CPU threads (default
-    :func:`cpu_threads`).
+    :func:`cpu_threads`). ``beta``: GRPO's KL weight toward the starting model;
+    ``grpo_trainer_args``: any other ``GRPOConfig`` field (``scale_rewards``, ``top_p`` ...);
+    ``grpo_model_args``: TRL ``ModelConfig`` fields of the GRPO phase (LoRA: ``use_peft``, ``lora_r`` ...).
     """
     from pathlib import Path
 
@@ -387,7 +390,9 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
         grpo = train_grpo(list[Any](specs), model=path, size=n_train, output_dir=str(out / "grpo"), seed=seed,
                           max_steps=grpo_steps, num_generations=num_generations, prompts_per_step=prompts_per_step,
                           max_completion_length=max_completion_length, learning_rate=grpo_lr, temperature=temperature,
-                          reward_weights=reward_weights, exclude_ids=heldout, trainer_args=trainer_args, save=False,
+                          reward_weights=reward_weights, beta=beta, exclude_ids=heldout,
+                          trainer_args={**trainer_args, **(grpo_trainer_args or {})}, model_args=grpo_model_args,
+                          save=False,
                           callbacks=[HeldoutCurve(run, "grpo", curve_every, offset=max(0, sft_steps))],
                           log_file=str(out / "grpo" / "log.jsonl"))
         times["grpo"] = _since(t)
@@ -411,7 +416,8 @@ def run_fresh(envs: list[dict], *, model: str, out, n_train: int = 300, n_test: 
                 "sft_batch": sft_batch, "sft_lr": sft_lr, "grpo_steps": grpo_steps, "prompts_per_step": prompts_per_step,
                 "num_generations": num_generations, "grpo_lr": grpo_lr, "temperature": temperature,
                 "max_completion_length": max_completion_length, "curve_every": curve_every, "curve_n": curve_n,
-                "threads": threads, "bf16": bf16, "reward_weights": reward_weights}
+                "threads": threads, "bf16": bf16, "reward_weights": reward_weights, "beta": beta,
+                "grpo_trainer_args": grpo_trainer_args, "grpo_model_args": grpo_model_args}
     return {"settings": settings, "splits": [sp.summary() for sp in splits],
             "specs": [{"id": sp.env_id, **sp.kwargs} for sp in specs],
             "rates": {ph: {e: rates(r) for e, r in recs.items()} for ph, recs in records.items()},
