@@ -107,7 +107,7 @@ def sat_sampled(task: GridTask, instance, rng: np.random.Generator) -> Iterator[
     enc = task.encoding(instance)
     f = enc.formula
     cons = f.constraints
-    phases = lambda: random_phases(rng, range(1, f.n_vars + 1))  # noqa: E731
+    phases = lambda: random_phases(rng, range(1, f.n_vars + 1))
     for key in enc.clues:  # one clue dropped
         yield from (enc.decode(v) for v in
                     _models(enc, f.clauses, enc.assumptions([k for k in enc.clues if k != key]), PER_DROP,

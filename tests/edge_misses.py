@@ -71,11 +71,14 @@ class _RuleSolver:
         return [-s if kind == "constraint" and i == what else s for i, s in self.sel.items()]
 
     def breaks(self, value: np.ndarray, keys: list) -> bool:
-        """Whether the answer of ``value`` cannot keep every tagged constraint and the clues
-        ``keys``: a negated instance may change only auxiliary variables (no near miss then)."""
+        """Whether the answer of ``value`` breaks the rule as the encoding states it: with the
+        answer fixed, the rule's constraints (the negated one restored), the clues ``keys`` and
+        the untagged structure have no model. A negated instance that changed only what the
+        answer grid does not show (a slot layout, a tree's own variable) is no near miss."""
         answer = np.asarray(self.enc.answer, np.int64).ravel()
         lits = np.where(value[answer] > 0, answer, -answer).tolist()
-        return self.solve(list(self.sel.values()) + self.enc.assumptions(keys) + lits) is None
+        rules = [s if self.f.constraints[i].rule == self.rule else -s for i, s in self.sel.items()]
+        return self.solve(rules + self.enc.assumptions(keys) + lits) is None
 
     def solve(self, assumptions: list[int]) -> np.ndarray | None:
         return _solve(self.enc, self.solver, assumptions, self.cuts)
@@ -97,7 +100,7 @@ def _solve(enc, s: Solver, assumptions: list[int], cuts: bool) -> np.ndarray | N
     return None
 
 
-def rule_instance_misses(task: GridTask, instance, rng: np.random.Generator):
+def rule_instance_misses(task: GridTask, instance, rng: np.random.Generator, rules: set | None = None):
     """``(rule code, where, grid)`` for answers that break one instance of a rule (module docstring);
     ``where`` names the instance (a constraint index or a clue key) and what else was kept."""
     enc = task.encoding(instance)
@@ -108,7 +111,7 @@ def rule_instance_misses(task: GridTask, instance, rng: np.random.Generator):
     sol_value = sol[0]
     phases = [v if sol_value[v] > 0 else -v for v in range(1, f.n_vars + 1)]
     linked = _linked(enc)
-    rules = sorted({c.rule for c in f.constraints} | {r for r, _ in enc.clues.values()})
+    all_rules = sorted({c.rule for c in f.constraints} | {r for r, _ in enc.clues.values()})
     # the clues a near miss may drop, by rule: those not stated on the answer variables alone
     # (counts, sums, cages); a model without one may hold what the answer grid cannot show (a
     # tent where the state draws a tree), and such models are left out (visible_change)
@@ -117,7 +120,7 @@ def rule_instance_misses(task: GridTask, instance, rng: np.random.Generator):
     for k, (r, lits) in enc.clues.items():
         if not all(abs(lit) in answer_vars for lit in lits):
             droppable.setdefault(r, set()).add(k)
-    for rule in rules:
+    for rule in [r for r in all_rules if rules is None or task.rule_code(r) in rules]:
         others = sorted((q for q in droppable if q != rule), key=lambda q: (-len(droppable[q]), q))
         code = task.rule_code(rule)
         if not task.rule_enabled(code):
@@ -129,12 +132,21 @@ def rule_instance_misses(task: GridTask, instance, rng: np.random.Generator):
         rs = _RuleSolver(enc, rule, targets)
         try:
             rs.solver.set_phases(phases)
+            # a rule stated by its clues alone (cages, sums) is also broken with every other rule
+            # dropped: its check reads only the cells of the clue, so each value combination of a
+            # clue's cells is met (a quotient that is not exact, a difference of the wrong sign)
+            alone = not any(c.rule == rule for c in f.constraints)
+            other_clues = {k for k, (r, _) in enc.clues.items() if r != rule}
             for kind, what in targets:
-                for dropped in [None, *others]:
-                    found = list(_break_one(rs, kind, what, sol_value, linked, droppable.get(dropped, ())))
+                levels = [(None, ()), *((q, droppable[q]) for q in others)]
+                if alone and kind == "clue":
+                    levels.append(("every other rule", other_clues))
+                for dropped, keys_dropped in levels:
+                    found = list(_break_one(rs, kind, what, sol_value, linked, keys_dropped,
+                                            others_off=dropped == "every other rule"))
                     if found:
                         where = (kind, what, "everything else kept" if dropped is None else f"{dropped} clues dropped")
-                        keys = [k for k in enc.clues if k not in droppable.get(dropped, ())]
+                        keys = [k for k in enc.clues if k not in keys_dropped]
                         yield from ((code, where, enc.decode(v)) for v in found
                                     if visible_change(enc, sol_value, v) and rs.breaks(v, keys))
                         break
@@ -142,14 +154,17 @@ def rule_instance_misses(task: GridTask, instance, rng: np.random.Generator):
             rs.close()
 
 
-def _break_one(rs: _RuleSolver, kind: str, what, sol_value, linked, dropped):
+def _break_one(rs: _RuleSolver, kind: str, what, sol_value, linked, dropped, others_off: bool = False):
     """Models with instance ``what`` of the rule negated, every other constraint and clue kept
     but the clues ``dropped`` (of one other rule: the tagged constraints, the structure the rule
     is read on, stay); then every other way to break it on the cells the first model changed."""
     enc = rs.enc
     answer = np.asarray(enc.answer, np.int64).ravel()
     keys = [k for k in enc.clues if k not in dropped and not (kind == "clue" and k == what)]
-    assumptions = rs.kept(kind, what) + [rs.act[kind, what]] + enc.assumptions(keys)
+    kept = rs.kept(kind, what)
+    if others_off:  # every other rule's tagged constraints dropped as well
+        kept = [s if rs.f.constraints[i].rule == rs.rule else -s for i, s in rs.sel.items()]
+    assumptions = kept + [rs.act[kind, what]] + enc.assumptions(keys)
     first = rs.solve(assumptions)
     if first is None:
         return
@@ -204,10 +219,12 @@ def _linked(enc) -> dict[int, set[int]]:
     return out
 
 
-def unnamed_rule_instances(task: GridTask, instance, rng: np.random.Generator, limit: int = 3) -> list:
-    """The answers of :func:`rule_instance_misses` whose verdict does not name their rule."""
+def unnamed_rule_instances(task: GridTask, instance, rng: np.random.Generator, limit: int = 3,
+                           rules: set | None = None) -> list:
+    """The answers of :func:`rule_instance_misses` whose verdict does not name their rule
+    (``rules``: only those rule codes)."""
     out = []
-    for code, where, grid in rule_instance_misses(task, instance, rng):
+    for code, where, grid in rule_instance_misses(task, instance, rng, rules):
         v = task.verify(instance, grid)
         if code not in v.rules:
             out.append((code, where, grid, v.rules))
