@@ -20,7 +20,8 @@ The declared answer equivalences (the "Answer" section of each puzzle's docstrin
 here independently of the verifiers: region labels are arbitrary (a labelling is keyed by the
 partition it draws), a numbered loop may start anywhere and run either way (keyed by its set of
 steps, the step from L back to 1 included), a per-cell equivalence (Net's symmetric tiles) is
-the task's ``canonical_codes``, and a Light Up black cell takes any non-light symbol.
+the task's ``canonical_codes``, a Light Up black cell takes any non-light symbol, and anything
+written on an Undead mirror is ignored.
 """
 from __future__ import annotations
 
@@ -67,6 +68,10 @@ def answer_key(task: GridTask, instance, grid: list[list]) -> tuple:
     if task.family == "lightup":  # any symbol but a light on a black cell (lightup.py "Answer")
         state = instance.data["state"]["grid"]
         return ("cells", tuple(tuple("#" if state[r][c] != "." and v != "L" else v for c, v in enumerate(row))
+                               for r, row in enumerate(grid)))
+    if task.family == "undead":  # anything on a mirror is ignored (undead "Answer")
+        state = instance.data["state"]["grid"]
+        return ("cells", tuple(tuple(state[r][c] if state[r][c] in ("/", "\\") else v for c, v in enumerate(row))
                                for r, row in enumerate(grid)))
     codes = task.canonical_codes(instance, task._coded(instance, grid))
     return ("codes", tuple(map(tuple, codes.tolist())))

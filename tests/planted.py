@@ -33,7 +33,7 @@ def _filtered(monkeypatch, cls, drop) -> None:
 def keen_integer_division(monkeypatch) -> None:
     """Keen: a ``/`` cage checked with integer division (``hi // lo == target``), so a quotient
     that is not exact passes (5 and 2 meet a ``2/`` cage)."""
-    from kumo_gym.envs.grid import cages
+    from kumo_gym.envs.grid.keen import cages
 
     real = cages.cage_ok
 
