@@ -334,8 +334,9 @@ class StateCheckingTask(FineReasonTask):
             parts.append(f"An explored next state{clue_text}, reached from the current state by one move, is known "
                          f"to be {no}:\n{_format_any(rules, data, shown)}")
         parts.append(_no_programming(instance))
+        # the format line names no option by itself: read as a reply, the prompt chooses nothing
         parts.append(f"Is the current state {yes} or {no}?\n(A) {yes}\n(B) {no}\n"
-                     f"End your reply with one final line: Answer: (A) or Answer: (B).")
+                     "End your reply with one final line Answer: (X), where X is the letter of your choice, A or B.")
         return "\n\n".join(p for p in parts if p)
 
     def parse(self, text: str) -> str:

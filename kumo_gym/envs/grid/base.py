@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import weakref
 from abc import abstractmethod
 from collections import OrderedDict
@@ -142,6 +143,15 @@ def cells_decoder(x: np.ndarray, on, off):
         return np.where(value[x] > 0, on, off).tolist()
 
     return decode
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def example_shape(rows: int, cols: int) -> tuple[int, int]:
+    """The size of the prompt's example answer grid: 2 x 3, or 3 x 2 for a 2 x 3 puzzle (never the puzzle's)."""
+    return (3, 2) if (rows, cols) == (2, 3) else (2, 3)
 
 
 class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
@@ -372,17 +382,25 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return format_grid(answer)
 
     def prompt(self, instance: Instance) -> str:
-        """docs/specs/grid_puzzles.md §2 prompt structure: role, rules and answer symbols, no tools, answer format,
-        state."""
+        """docs/specs/grid_puzzles.md §2 prompt structure: role, rules, state, answer symbols, no tools, and last
+        the answer format with one example grid of another size (never an answer to this puzzle)."""
         H, W = self.dims(instance)
+        eh, ew = example_shape(H, W)
         return (
             f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns.\n\n"
             f"Rules:\n{self.rules_text(instance)}\n\n"
-            f"Answer format: {self.answer_text(instance)} Rows and columns are numbered from 0, "
-            "row 0 at the top and column 0 at the left.\n\n"
-            "Solve it by reasoning alone: do not write or run code and do not use outside resources.\n"
-            f"End your reply with the solved grid only: a JSON array of {H} arrays of {W} cells each.\n\n"
-            f"Puzzle state (JSON):\n{self.state_json(instance)}\n")
+            f"Puzzle state (JSON):\n{self.state_json(instance)}\n\n"
+            f"Answer format: {self.answer_text(instance)} Row 0 is the top row, column 0 the left column.\n"
+            "Solve it by reasoning alone, without writing code. End your reply with the solved grid as a JSON "
+            f"array of {_count(H, 'row')} of {_count(W, 'cell')}; a {eh} x {ew} grid would be written:\n"
+            f"{self.example_grid(instance, eh, ew)}\n")
+
+    def example_grid(self, instance: Instance, rows: int, cols: int) -> str:
+        """The one-line example of the answer form: ``rows`` x ``cols`` cells cycling through this instance's
+        cell values (the empty value last), so its shape alone keeps it from answering the puzzle."""
+        values = self.cell_values(instance)
+        vals = [v for v in values if v != self.empty] + [v for v in values if v == self.empty]
+        return json.dumps([[vals[(r + c) % len(vals)] for c in range(cols)] for r in range(rows)])
 
     def state_json(self, instance: Instance) -> str:
         st = instance.data["state"]

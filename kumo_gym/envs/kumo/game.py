@@ -354,10 +354,11 @@ class KumoTask(SystemAndUser, InteractiveTask):
     def turn_instruction(self, instance: Instance) -> str:
         d = instance.data
         truth, action = d.get("truth_noun") or "truth", d.get("action_noun") or "action"
+        # the example names a test, never a truth: copied, it runs a test and ends nothing
         return (f"Either run one of these {plural(action)}: {', '.join(d['actions'])}; or name one of these "
                 f"{plural(truth)}: "
-                f"{', '.join(d['truths'])}. Finish your reply with <ANSWER> ${{action_name}} </ANSWER> or "
-                f"<ANSWER> ${{truth_name}} </ANSWER>, putting the exact name in place of the placeholder.")
+                f"{', '.join(d['truths'])}. Finish your reply with exactly one name from these lists between "
+                f"answer tags, for example: <ANSWER> {d['actions'][0]} </ANSWER>")
 
     def user_prompt(self, instance: Instance) -> str:
         """The first user message: the start of the game and the turn instruction, once."""
