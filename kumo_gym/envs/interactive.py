@@ -112,8 +112,9 @@ class InteractiveEnv(PuzzleEnv):
         try:
             move = self.task.parse_move(text)
         except ParseError as e:
-            return self._invalid(Verdict("parse_error", f"Could not read a move: {e}",
-                                         details={"reason": e.reason}), info)
+            verdict = Verdict("parse_error", f"Could not read a move: {e}", details={"reason": e.reason})
+            return self._invalid(self.task.teach(self.instance, verdict, text, self.task.expected_move(self.instance)),
+                                 info)
         t = self.task.transition(self.instance, self.state, move)
         if t.status == "illegal_move":
             details = {"reason": t.details.get("reason", "illegal"), **t.details}

@@ -365,6 +365,10 @@ class StateCheckingTask(FineReasonTask):
             return last
         raise ParseError("no 'Answer: (A)' or 'Answer: (B)' found", reason="no_answer")
 
+    def expected_answer(self, instance: Instance) -> str:
+        yes, no = _words(instance.data)
+        return f"a final line `Answer: (A)` ({yes}) or `Answer: (B)` ({no}), naming one option"
+
     def _unambiguous(self, letter: str, region: str, end: int) -> str:
         """``letter`` unless the rest of its line also names the other option (``(A) or (B)``)."""
         stop = region.find("\n", end, end + 200)
@@ -509,6 +513,9 @@ class StateTransitionTask(FineReasonTask):
     def parse(self, text: str):
         value, _ = extract_state_literal(text)
         return value
+
+    def expected_answer(self, instance: Instance) -> str:
+        return "a final line `Next state: <the new state as a Python list, written like the states shown>`"
 
     def final_state(self, instance: Instance, answer) -> Any:
         """The next state as submitted."""
@@ -754,6 +761,12 @@ class TreeWalkTask(InteractiveTask):
         if not moves:
             raise ParseError("no 'Next state: [...]' line found", reason="no_answer")
         return moves
+
+    def expected_answer(self, instance: Instance) -> str:
+        return "one line `Next state: <the new state as a Python list>` per move, in order"
+
+    def expected_move(self, instance: Instance) -> str:
+        return "one line `Next state: <the new state as a Python list, written like the state shown>`"
 
     def verify(self, instance: Instance, answer: list) -> Verdict:
         state = self.initial_state(instance)

@@ -145,6 +145,9 @@ def cells_decoder(x: np.ndarray, on, off):
     return decode
 
 
+SUBMIT_TEXT = '{"op": "submit"}'
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
@@ -394,6 +397,15 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
             "Solve it by reasoning alone, without writing code. End your reply with the solved grid as a JSON "
             f"array of {_count(H, 'row')} of {_count(W, 'cell')}; a {eh} x {ew} grid would be written:\n"
             f"{self.example_grid(instance, eh, ew)}\n")
+
+    def expected_answer(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        return (f"the solved grid at the end of the reply: a JSON array of {_count(H, 'row')} of {_count(W, 'cell')}, "
+                f"each cell one of: {describe_symbols(self.cell_values(instance))}")
+
+    def expected_move(self, instance: Instance) -> str:
+        moves = self.legal_moves(instance, self.initial_state(instance))
+        return f"one move as a JSON object, such as {self.format_move(moves[0]) if moves else SUBMIT_TEXT}"
 
     def example_grid(self, instance: Instance, rows: int, cols: int) -> str:
         """The one-line example of the answer form: ``rows`` x ``cols`` cells cycling through this instance's

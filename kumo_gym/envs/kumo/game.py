@@ -421,6 +421,10 @@ class KumoTask(SystemAndUser, InteractiveTask):
         """A single-turn answer: the names of the play in order (tests, then the prediction)."""
         return self.names(text)
 
+    def expected_answer(self, instance: Instance) -> str:
+        return (f"one name from the lists between answer tags at the end of the reply, such as "
+                f"`<ANSWER> {instance.data['actions'][0]} </ANSWER>`")
+
     def parse_move(self, text: str) -> str:
         """One move: the name in the last ``<ANSWER>`` region (a ``<think>`` block is ignored)."""
         return self.names(split_thinking(text).answer)[-1]
@@ -665,8 +669,8 @@ class KumoTask(SystemAndUser, InteractiveTask):
     def transition(self, instance: Instance, state, move) -> Transition:
         hit = self.match_name(instance, move)
         if hit is None:
-            return Transition(state, "illegal_move", f"{str(move)[:80]!r} is not a name from the lists.",
-                              details={"reason": "unknown_name"})
+            return Transition(state, "illegal_move", f"{' '.join(str(move).split())[:80]!r} is not a name from the lists. Expected "
+                              f"{self.expected_answer(instance)}.", details={"reason": "unknown_name"})
         kind, name = hit
         if kind == "action":
             new = list(state) + [name]

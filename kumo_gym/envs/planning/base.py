@@ -169,6 +169,12 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         """The shape of the final answer line, shown in prompts (docs/specs/planning.md §4)."""
         return f"moves = [{self.move_fields}, ...]"
 
+    def expected_answer(self, instance: Instance) -> str:
+        return f"a final line `{self.answer_format}` listing every move"
+
+    def expected_move(self, instance: Instance) -> str:
+        return f"one move written as {self.move_format}"
+
     @property
     def move_format(self) -> str:
         """One move for interactive play, in words and by example."""
