@@ -49,6 +49,17 @@ EASIEST = {"grid": "trivial", "planning": "easy", "kumo": "easy", "sparc": "1", 
 HARDER = {"grid": "easy", "planning": "medium", "kumo": "hard", "sparc": "2", "finereason": "normal"}
 DEFAULT_MODEL = "smollm2"
 FALLBACK_MODEL = "/tmp/smol_st"
+#: the run before the prompts and verdicts were rewritten (commit e342374, the original prompts): SmolLM2-135M-Instruct,
+#: greedy, easiest preset, 30 test-split seeds, at most min(384, 2 x golden + 64) new tokens, 96 tokens a turn in
+#: interactive play; the rates of every environment not listed were 0 (answer found and solved)
+BEFORE = {"commit": "e342374", "episodes": 30, "decoding": "greedy",
+          "answer_found": {"Rect": 16 / 30, "RiverCrossing": 30 / 30, "SPaRC": 3 / 30,
+                           "FineReasonStateTransition": 1 / 30},
+          "solved": {"FineReasonStateTransition": 1 / 30},
+          "notes": ("Rect's answers were wrong grids, River Crossing's all illegal_move; grid prompts were continued as "
+                    "JSON or answered with Python code; FineReason state checking replied 'A Unsolvable' (no Answer "
+                    "line); KUMO ended after one turn; planning replies were prose; Blocks World copied the worked "
+                    "example's goal")}
 #: statuses from which no answer (or move) was read
 NO_ANSWER = ("parse_error", "error")
 
@@ -280,7 +291,7 @@ def main(argv=None) -> None:
                     print(f"{short:28s} {mode:11s} {preset:8s} {name:12s} found {row['answer_found_rate']:.2f} "
                           f"solved {row['solved_rate']:.2f} partial {row['mean_partial']:.2f} "
                           f"{dict(row['statuses'])} {row['wall_s']:.0f}s", flush=True)
-                    result.update(model=model_name, method=(
+                    result.update(before=BEFORE, model=model_name, method=(
                         "ChatEnv with the tokenizer's chat template; answer mode: one reply, at most min("
                         f"{args.max_new}, 2 x golden tokens + 64) new tokens; interactive: {args.turn_tokens} "
                         f"tokens per turn, at most {args.max_turns} turns; batched generation with left "
