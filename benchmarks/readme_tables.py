@@ -38,6 +38,20 @@ RESULTS = ROOT / "benchmarks" / "results"
 PRESETS = ("trivial", "easy", "normal", "hard")
 
 
+def _autogroup_note(d: dict) -> str:
+    """What the kernel's per-session scheduling (autogroup) let the serve run have."""
+    if not d.get("sched_autogroup"):
+        return ""
+    nice = d.get("autogroup_nice")
+    if nice is not None and nice <= -10:
+        return (f" The kernel's autogroup scheduling was on and the run's group had nice {nice}, so the run (load "
+                "generator and every server process together) got most of the 2 cores beside the machine's other "
+                "work.")
+    return (" The kernel's autogroup scheduling was on: the run (load generator and every server process together) "
+            "got one share of the CPU beside each other busy session on the machine, so a second worker process did "
+            "not get the server more CPU.")
+
+
 def _load(name: str) -> dict:
     return json.loads((RESULTS / f"{name}.json").read_text())
 
@@ -171,9 +185,7 @@ def serve_table() -> str:
               f"{d['cpus']} cores shared by the servers, the load generator and the machine's other work. "
               "*server cores*: CPU seconds per second of every server process; *RSS (PSS)*: the server's memory "
               "with all the sessions open."
-              + (" The kernel's autogroup scheduling was on: the run (load generator and every server process "
-                 "together) got one share of the CPU beside each other busy session on the machine, so a second "
-                 "worker process did not get the server more CPU." if d.get("sched_autogroup") else "")), "",
+              + _autogroup_note(d)), "",
              ("| env | server | workers | sessions | episodes/s | p50 / p95 / p99 ms | errors | server cores | "
               "client cores | server CPU ms per episode | RSS (PSS) MB | mismatches |"),
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]

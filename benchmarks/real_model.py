@@ -61,7 +61,7 @@ BEFORE = {"commit": "e342374", "episodes": 30, "decoding": "greedy",
                     "line); KUMO ended after one turn; planning replies were prose; Blocks World copied the worked "
                     "example's goal")}
 #: statuses from which no answer (or move) was read
-NO_ANSWER = ("parse_error", "error")
+NO_ANSWER = ("parse_error", "error", "too_long", "hedge")
 
 
 def load_model(name: str):

@@ -27,7 +27,9 @@ server; ``max_concurrent_envs=1024``, so that its default limit of 1 does not re
 The machine this runs on has 2 cores, shared by the server and the load generator. Where the
 kernel's autogroup scheduling is on (``sched_autogroup`` in the JSON), the whole run gets one
 share of the CPU beside every other busy login session on the machine, so more worker processes
-do not get it more CPU; ``server cores`` says what the server got. What 16 cores would give is
+do not get it more CPU unless the run's group is given priority (as root:
+``echo -20 > /proc/<pid of this script>/autogroup`` right after starting it; ``autogroup_nice`` in
+the JSON); ``server cores`` says what the server got. What 16 cores would give is
 projected from the median server CPU per episode at 64 and 256 sessions (``projection_16_cores``
 in the JSON: 16 workers, the load generator elsewhere) and is labelled as a projection.
 
@@ -376,6 +378,10 @@ def main(argv=None) -> int:
         result["sched_autogroup"] = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
     except OSError:
         result["sched_autogroup"] = None
+    try:  # "/autogroup-N nice K": raising the run's group priority (echo -20 > /proc/PID/autogroup, as root) gives it the cores
+        result["autogroup_nice"] = int(Path("/proc/self/autogroup").read_text().split()[-1])
+    except (OSError, ValueError, IndexError):
+        result["autogroup_nice"] = None
     write_result(args.out, result, indent=1)
     return 0
 

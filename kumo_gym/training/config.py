@@ -138,6 +138,13 @@ def parse_trainer_cli(algo: str, argv: list[str]) -> TrainSetup:
         # TRL's default bf16=True fails validation on a CPU-only machine before we can read anything;
         # the probe only reads values: fields not named in argv are dropped below
         probe += ["--use_cpu", "true"]
+    named = {a.split("=")[0].lstrip("-").replace("-", "_") for a in probe if a.startswith("--")}
+    if "activation_checkpointing" in field_names(trainer_cls) and not named & {
+            "activation_checkpointing", "gradient_checkpointing", "no_activation_checkpointing",
+            "no_gradient_checkpointing"}:
+        # TRL's default is given under its deprecated name, which warns when read; the probe names the
+        # current field instead (dropped below unless argv names it)
+        probe += ["--activation_checkpointing", "true"]
     try:
         trainer, model, rest = parser.parse_args_into_dataclasses(args=probe, return_remaining_strings=True)
     except SystemExit:
@@ -194,6 +201,7 @@ def write_config(setup: TrainSetup, path: str | Path) -> Path:
 def make_config(algo: str, args: dict):
     """A ``GRPOConfig``/``SFTConfig`` from ``args``; a bad field or value is a ConfigError naming it."""
     cls = config_classes(algo)[0]
+    args = current_names(cls, args)
     unknown = sorted(set(args) - field_names(cls))
     if unknown:
         raise ConfigError(f"{', '.join(unknown)} {'is not a' if len(unknown) == 1 else 'are not'} {cls.__name__} "
@@ -202,3 +210,27 @@ def make_config(algo: str, args: dict):
         return cls(**args)
     except (ValueError, TypeError) as e:
         raise ConfigError(f"{cls.__name__}: {e}") from None
+
+
+#: trainer fields transformers renamed: (deprecated name, current name)
+RENAMED_FIELDS = (("gradient_checkpointing", "activation_checkpointing"),
+                  ("gradient_checkpointing_kwargs", "activation_checkpointing_kwargs"))
+
+
+def current_names(cls, args: dict) -> dict:
+    """``args`` with the deprecated trainer field names replaced by the current ones of the installed
+    transformers (a value given under the current name wins), and the checkpointing default of ``cls``
+    (TRL turns it on) passed under the current name, so that building the config warns about nothing."""
+    names = field_names(cls)
+    out = dict(args)
+    for old, new in RENAMED_FIELDS:
+        if new not in names:
+            continue  # an older transformers: the old names are the current ones
+        if old in out:
+            value = out.pop(old)
+            out.setdefault(new, value)
+    if "activation_checkpointing" in names and out.get("activation_checkpointing") is None:
+        default = {f.name: f.default for f in dataclasses.fields(cls)}.get("gradient_checkpointing")
+        if isinstance(default, bool):
+            out["activation_checkpointing"] = default
+    return out

@@ -101,7 +101,7 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
 
     from .config import make_config
     from .data import count_arg
-    from .models import load_model, train_and_save
+    from .models import load_model, train_and_save, trl_renamed_api_warnings_hidden
     from .trainset import training_data
 
     n = count_arg("train_grpo", size, n, 64)
@@ -139,10 +139,11 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
         callbacks.append(KumoGymEvalCallback(data.eval_specs, n=callback_n, every=callback_every,
                                           max_tokens=callback_max_tokens, out_dir=Path(config.output_dir) / "callback",
                                           seed=seed))
-    trainer = GRPOTrainer(model=loaded.model, reward_funcs=funcs, args=config, train_dataset=dataset,
-                          processing_class=tok, callbacks=callbacks, rollout_func=rollout,
-                          peft_config=loaded.peft_config)
-    return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
+    with trl_renamed_api_warnings_hidden():
+        trainer = GRPOTrainer(model=loaded.model, reward_funcs=funcs, args=config, train_dataset=dataset,
+                              processing_class=tok, callbacks=callbacks, rollout_func=rollout,
+                              peft_config=loaded.peft_config)
+        return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
 
 
 def _row_listener(rollout, exclude_ids):

@@ -3,7 +3,10 @@
 parts of every trainer's configuration (device, precision, logging)."""
 from __future__ import annotations
 
+import contextlib
 import json
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,3 +133,19 @@ def train_and_save(trainer, callbacks: list, output_dir, tok, save: bool, peft_c
     if save:
         save_trained(trainer, tok, out, peft_config)
     return trainer
+
+
+#: transformers' warnings about the renamed checkpointing methods, which TRL's trainers still call
+#: (``model.is_gradient_checkpointing``, ``gradient_checkpointing_enable/disable``) on every step.
+#: Our own configuration uses the current names (:func:`kumo_gym.training.config.current_names`);
+#: these calls are inside TRL, where a user can do nothing about them.
+RENAMED_METHOD_WARNING = r"`(is_)?gradient_checkpointing(_enable|_disable)?` is deprecated"
+
+
+@contextlib.contextmanager
+def trl_renamed_api_warnings_hidden() -> Iterator[None]:
+    """Hide, inside the block, only the FutureWarnings that TRL's calls of renamed transformers
+    methods raise (:data:`RENAMED_METHOD_WARNING`); every other warning is shown as usual."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=RENAMED_METHOD_WARNING, category=FutureWarning)
+        yield

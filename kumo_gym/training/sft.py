@@ -113,7 +113,7 @@ def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", siz
 
     from .config import make_config
     from .evaluate import to_spec
-    from .models import base_trainer_args, load_model, train_and_save
+    from .models import base_trainer_args, load_model, train_and_save, trl_renamed_api_warnings_hidden
     from .trainset import training_data
 
     if curriculum is not None:
@@ -156,8 +156,9 @@ def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", siz
         callbacks.append(KumoGymEvalCallback(callback_specs or specs, n=callback_n, every=callback_every,
                                           max_tokens=callback_max_tokens, out_dir=Path(config.output_dir) / "callback",
                                           seed=seed))
-    trainer = SFTTrainer(model=loaded.model, args=config, train_dataset=dataset, processing_class=tok,
-                         callbacks=callbacks, peft_config=loaded.peft_config)
-    return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
+    with trl_renamed_api_warnings_hidden():
+        trainer = SFTTrainer(model=loaded.model, args=config, train_dataset=dataset, processing_class=tok,
+                             callbacks=callbacks, peft_config=loaded.peft_config)
+        return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
 
 
