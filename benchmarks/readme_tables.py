@@ -236,7 +236,7 @@ def real_model_table() -> str:
         env = r["env"].split("/")[-1]
         verdicts = ", ".join(f"{k} {v}" for k, v in sorted(r["statuses"].items(), key=lambda kv: -kv[1]))
         # the before-run: greedy, the easiest preset, answer mode (KUMO: interactive); unlisted envs found none
-        same = (r["decoding"] == "greedy" and r["preset"] == EASIEST[r["family"]]
+        same = (r["decoding"] == "greedy" and r["preset"] == EASIEST.get(r["family"])
                 and (r["mode"] == "answer" or r["family"] == "kumo"))
         was = before.get(env.removesuffix("-v0"), 0.0) if same and before else None
         lines.append(f"| {env} | {r['mode']} | {r['preset']} | {r['decoding']} | {r['episodes']} | "

@@ -254,7 +254,7 @@ def main(argv=None) -> None:
 
     torch.set_num_threads(args.threads)
     import kumo_gym  # noqa: F401
-    from kumo_gym.core.registry import entries
+    from kumo_gym.core.registry import entries, get_task
 
     model, tok, model_name = load_model(args.model)
     wanted = {w.strip().lower() for w in args.envs.split(",") if w.strip()}
@@ -268,9 +268,10 @@ def main(argv=None) -> None:
         short = e.id.split("/")[-1].removesuffix("-v0")
         if wanted and short.lower() not in wanted:
             continue
-        presets = [] if args.only_harder else [EASIEST[e.family]]
+        names = list(get_task(e.id).difficulties)  # a family not listed: its first and second presets
+        presets = [] if args.only_harder else [EASIEST.get(e.family, names[0] if names else None)]
         if args.harder or args.only_harder:
-            presets.append(HARDER[e.family])
+            presets.append(HARDER.get(e.family, names[1] if len(names) > 1 else None))
         modes = [m for m in e.modes if m == "answer" or e.modes == ("interactive",) or args.interactive]
         decodings = [] if args.only_sampled else [("greedy", 0.0, 1)]
         if args.sampled or args.only_sampled:
