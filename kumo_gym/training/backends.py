@@ -1001,10 +1001,10 @@ def load_backend(model: str, base_url: str | None = None, **kwargs) -> ChatBacke
     are chosen in :func:`kumo_gym.training.agents.make_agent`.
     """
     if base_url:
-        keys = ("api_key_env", "timeout", "max_retries", "concurrency", "extra_body")
-        return OpenAIChatBackend(base_url=base_url, model=model, **{k: v for k, v in kwargs.items() if k in keys})
-    keys = ("device", "max_tokens", "temperature", "seed", "enable_thinking", "batch_size")
-    return TransformersBackend(model, **{k: v for k, v in kwargs.items() if k in keys})
+        remote = ("api_key_env", "timeout", "max_retries", "concurrency", "extra_body")
+        return OpenAIChatBackend(base_url=base_url, model=model, **{k: v for k, v in kwargs.items() if k in remote})
+    local = ("device", "max_tokens", "temperature", "seed", "enable_thinking", "batch_size")
+    return TransformersBackend(model, **{k: v for k, v in kwargs.items() if k in local})
 
 
 def serve_openai(backend: ChatBackend, host: str = "127.0.0.1", port: int = 0, model_name: str = "kumo-gym"):
