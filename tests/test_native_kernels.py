@@ -8,6 +8,7 @@ side in its own process. A stale build and
 """
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from kumo_gym.envs import build_native
 from kumo_gym.solvers import native
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -25,6 +27,7 @@ FINGERPRINTS = r"""
 import hashlib, json, sys
 import numpy as np
 from kumo_gym.core.registry import entries, get_task
+from kumo_gym.envs import build_native
 from kumo_gym.solvers import native
 out = {"native": native.native_module() is not None, "ids": {}}
 for e in entries():
@@ -63,20 +66,22 @@ def built(tmp_path_factory):
 
 
 def test_the_build_exports_every_kernel_with_its_source_key(built, monkeypatch):
-    for mod in native.KERNEL_MODULES:  # registers every entry point of this checkout
+    for mod in build_native.kernel_modules():  # registers every entry point of this checkout
         __import__(f"kumo_gym.{mod}")
+    sources = native.read_sources(built)
+    assert sources == build_native.kernel_sources(build_native.kernel_modules())
     monkeypatch.setenv("KUMO_GYM_NATIVE_DIR", str(built))
     monkeypatch.delenv("KUMO_GYM_NATIVE", raising=False)
     native.native_module.cache_clear()
     try:
         mod = native.native_module()
-        assert mod is not None and mod.source_key() == native.source_key()
+        assert mod is not None and mod.source_key() == native.source_key(sources)
         assert len(native.ENTRIES) >= 23
         missing = [name for name in native.ENTRIES if not callable(getattr(mod, name, None))]
         assert missing == []
         # a stale build (sources edited since) is ignored; so is any build with KUMO_GYM_NATIVE=0
         native.native_module.cache_clear()
-        monkeypatch.setattr(native, "source_key", lambda: mod.source_key() ^ 1)
+        monkeypatch.setattr(native, "source_key", lambda sources: mod.source_key() ^ 1)
         assert native.native_module() is None
         monkeypatch.undo()
         # a build made on another machine (another CPU) too
@@ -91,6 +96,14 @@ def test_the_build_exports_every_kernel_with_its_source_key(built, monkeypatch):
         assert native.native_module() is None
     finally:
         native.native_module.cache_clear()
+
+
+def test_an_edited_helper_of_a_kernel_makes_the_build_stale():
+    """The key covers what the kernels import from the package (Towers' line queue), not only the
+    kernel modules, and every file's name: renaming a kernel changes it too."""
+    sources = build_native.kernel_sources(build_native.kernel_modules())
+    assert "envs/grid/towers/line_queue.py" in sources and "solvers/native.py" in sources
+    assert native.source_key(sources) != native.source_key([s for s in sources if not s.endswith("line_queue.py")])
 
 
 def test_native_and_numba_kernels_give_the_same_instances(built):
@@ -108,14 +121,29 @@ def test_native_and_numba_kernels_give_the_same_instances(built):
 
 
 def test_every_kernel_module_is_in_the_build():
-    """A new ``envs/grid/_<name>_kernel.py`` joins the native build by being listed; none may be forgotten,
-    and every entry point goes through :func:`native.kernel` (none calls numba.njit itself)."""
+    """A module joins the native build by declaring entry points with :func:`native.kernel` (nothing
+    lists it): every grid puzzle's ``kernel.py`` and the other kernel modules are found, and every
+    entry point goes through :func:`native.kernel` (none calls numba.njit itself)."""
     grid = ROOT / "kumo_gym" / "envs" / "grid"
-    on_disk = {f"envs.grid.{p.stem}" for p in grid.glob("_*_kernel.py")} | {"solvers._kumo_kernel"}
-    assert on_disk <= set(native.KERNEL_MODULES)
-    for mod in native.KERNEL_MODULES:
+    kernels = [*grid.glob("_*_kernel.py"), *grid.glob("*/kernel.py"), *grid.glob("*/*_kernel.py")]
+    on_disk = {".".join(p.relative_to(ROOT / "kumo_gym").with_suffix("").parts) for p in kernels}
+    on_disk |= {"solvers._kumo_kernel", "solvers._propagation_kernels"}
+    found = set(build_native.kernel_modules())
+    assert on_disk <= found
+    for mod in found:
         text = (ROOT / "kumo_gym" / (mod.replace(".", "/") + ".py")).read_text()
         assert "@njit" not in text and "@kernel(" in text, mod
+
+
+def test_the_native_layer_names_no_module_above_it():
+    """solvers/native.py is below envs (the layers contract): it may not name envs modules as strings
+    either, which import-linter cannot see."""
+    tree = ast.parse((ROOT / "kumo_gym" / "solvers" / "native.py").read_text())
+    docs = {id(n.body[0].value) for n in ast.walk(tree) if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef))
+            and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+    named = [n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+             and id(n) not in docs and ("envs." in n.value or "envs/" in n.value)]
+    assert named == []
 
 
 def test_kernel_falls_back_to_numba(monkeypatch):

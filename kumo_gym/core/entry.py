@@ -12,7 +12,8 @@ class EnvEntry:
 
     ``task`` is ``"module:Class"`` of its Task; ``modes`` the interaction modes it supports
     (the first is the default); ``env_classes`` optional ``{mode: "module:Class"}`` overrides of
-    the generic AnswerEnv/InteractiveEnv; ``summary`` one line for ``kumo-gym list``.
+    the generic AnswerEnv/InteractiveEnv; ``summary`` one line for ``kumo-gym list``; ``version``
+    the ``-vN`` of the id, raised whenever what the id generates changes (docs/versioning.md).
     """
 
     name: str
@@ -22,7 +23,8 @@ class EnvEntry:
     modes: tuple[str, ...] = ("answer",)
     env_classes: dict = field(default_factory=dict)
     paper: str = ""
+    version: int = 0
 
     @property
     def id(self) -> str:
-        return f"{NAMESPACE}/{self.name}-v0"
+        return f"{NAMESPACE}/{self.name}-v{self.version}"

@@ -56,6 +56,11 @@ def entry(env_id: str) -> EnvEntry:
     for e in entries():
         if e.id == env_id or e.name == env_id:
             return e
+    for e in entries():  # an older version of a registered id (docs/versioning.md)
+        stem, _, version = str(env_id).rpartition("-v")
+        if version.isdigit() and int(version) != e.version and stem in (e.name, f"{NAMESPACE}/{e.name}"):
+            raise ConfigError(f"environment {env_id!r} is not registered: this release has {e.id} (its manual's "
+                              "version history says what changed between versions)")
     raise ConfigError(f"environment {env_id!r} is not one of: {', '.join(e.id for e in entries())}")
 
 
@@ -79,9 +84,9 @@ def register_all() -> list[str]:
 
 
 def resolve_env_id(name: str) -> str:
-    """The full id of ``name``: an id, a name, ``Name-v0`` or ``kumo_gym/Name`` (ConfigError lists the ids)."""
+    """The full id of ``name``: an id, a name, ``Name-vN`` or ``kumo_gym/Name`` (ConfigError lists the ids)."""
     for e in entries():
-        if name in (e.id, e.name, f"{e.name}-v0", f"{NAMESPACE}/{e.name}"):
+        if name in (e.id, e.name, f"{e.name}-v{e.version}", f"{NAMESPACE}/{e.name}"):
             return e.id
     return entry(name).id
 

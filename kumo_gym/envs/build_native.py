@@ -1,15 +1,19 @@
 """Build the grid generation kernels and the KUMO search ahead of time into one native extension.
 
 So that a fresh process's first reset compiles nothing. ``python -m kumo_gym.envs.build_native`` (run by ``make
-install``) imports every module of :data:`kumo_gym.solvers.native.KERNEL_MODULES` in build mode, so that each
-:func:`~kumo_gym.solvers.native.kernel` entry point is registered with its signature (the
-helpers the entry points call become numba functions), and compiles them all with numba's ahead-of-time compiler into ``kumo_gym/solvers/_native_kernels.<abi>.so``,
-which also exports the :func:`~kumo_gym.solvers.native.source_key` of the sources it was built
-from. It is built on the machine that uses it (ignored by git); without a C compiler, or with a
-numba that no longer has ``pycc``, nothing is built and the kernels compile on first use as before.
+install``) finds every module that declares entry points with :func:`kumo_gym.solvers.native.kernel`
+(:func:`kernel_modules`: a module joins the build by using the decorator, nothing lists it), imports
+them in build mode, so that each entry point is registered with its signature (the helpers the
+entry points call become numba functions), and compiles them all with numba's ahead-of-time compiler
+into ``kumo_gym/solvers/_native_kernels.<abi>.so``. The extension exports the
+:func:`~kumo_gym.solvers.native.source_key` of the sources it was built from; their list is written
+beside it (:data:`~kumo_gym.solvers.native.SOURCES`), so a process checks that none of them changed.
+It is built on the machine that uses it (ignored by git); without a C compiler, or with a numba that
+no longer has ``pycc``, nothing is built and the kernels compile on first use as before.
 """
 from __future__ import annotations
 
+import ast
 import importlib
 import sys
 import tempfile
@@ -18,17 +22,72 @@ from pathlib import Path
 
 from ..solvers import native
 
+_ROOT = Path(native.__file__).resolve().parents[1]  # the kumo_gym package
+
+
+def _dotted(path: Path) -> str:
+    return ".".join(path.relative_to(_ROOT).with_suffix("").parts)
+
+
+def _declares_kernels(tree: ast.Module) -> bool:
+    """Whether a module decorates a function with ``@kernel(...)`` imported from ``solvers.native``."""
+    imported = any(isinstance(n, ast.ImportFrom) and (n.module or "").endswith("native")
+                   and any(a.name == "kernel" and a.asname is None for a in n.names) for n in tree.body)
+    return imported and any(
+        isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "kernel"
+        for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for d in n.decorator_list)
+
+
+def kernel_modules() -> list[str]:
+    """The modules (dotted, under kumo_gym) that declare kernel entry points, found by reading the
+    sources (nothing is imported)."""
+    out = []
+    for path in sorted(_ROOT.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "@kernel(" in text and _declares_kernels(ast.parse(text)):
+            out.append(_dotted(path))
+    return out
+
+
+def _imports(path: Path) -> set[Path]:
+    """The package's plain modules (not packages) that ``path`` imports, by relative import."""
+    out = set()
+    for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(n, ast.ImportFrom) and n.level:
+            base = path.parent
+            for _ in range(n.level - 1):
+                base = base.parent
+            target = base.joinpath(*(n.module or "").split(".")) if n.module else base
+            candidates = [target.with_suffix(".py")] + [target / f"{a.name}.py" for a in n.names]
+            out.update(c for c in candidates if c.is_file() and c.name != "__init__.py")
+    return out
+
+
+def kernel_sources(modules: list[str]) -> list[str]:
+    """What a build of ``modules`` is made from: their files, the package modules they import (and
+    those import, ...), :mod:`kumo_gym.solvers.native` and this builder; paths relative to kumo_gym."""
+    todo = [_ROOT.joinpath(*m.split(".")).with_suffix(".py") for m in modules]
+    todo += [Path(native.__file__).resolve(), Path(__file__).resolve()]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            todo.extend(_imports(path) - seen)
+    return sorted(p.relative_to(_ROOT).as_posix() for p in seen)
+
 
 def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
     """Compile the extension into ``output_dir`` (default: the ``kumo_gym.solvers`` package)."""
-    if any(f"kumo_gym.{mod}" in sys.modules for mod in native.KERNEL_MODULES):
+    modules = kernel_modules()
+    if any(f"kumo_gym.{mod}" in sys.modules for mod in modules):
         raise RuntimeError("build the native kernels in a fresh process (python -m kumo_gym.envs.build_native)")
     native._BUILDING = True  # entry points left for the builder; the helpers they call become numba functions
     native.native_module.cache_clear()
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*pycc.*")  # pending deprecation, no replacement yet
         from numba.pycc import CC
-    for mod in native.KERNEL_MODULES:
+    for mod in modules:
         importlib.import_module(f"kumo_gym.{mod}")
     out = Path(output_dir) if output_dir is not None else Path(native.__file__).resolve().parent
     cc = CC(native.MODULE)
@@ -44,7 +103,8 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
         if sig is None:
             raise RuntimeError(f"kernel {name} has no signature to build it with (give kernel() an aot_sig)")
         cc.export(name, sig)(fn)
-    key = native.source_key()
+    sources = kernel_sources(modules)
+    key = native.source_key(sources)
 
     @cc.export("source_key", "i8()")
     def source_key():
@@ -55,7 +115,8 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
     with tempfile.TemporaryDirectory(prefix="kumo-native-") as tmp:
         cc.temp_dir = tmp
         cc.compile()
-    return next(out.glob(f"{native.MODULE}.*"))
+    (out / native.SOURCES).write_text("\n".join(sources) + "\n", encoding="utf-8")
+    return next(p for p in out.glob(f"{native.MODULE}.*") if p.name != native.SOURCES)
 
 
 def main(argv=None) -> int:

@@ -1,9 +1,10 @@
 """Numba kernels built ahead of time, or compiled on first use (cold start).
 
 Every numba kernel that a grid puzzle's reset may need (the unit-propagation kernel of
-:mod:`kumo_gym.solvers.propagation` and each puzzle's ``envs/grid/_<name>_kernel.py``) and the
+:mod:`kumo_gym.solvers.propagation` and each grid puzzle's ``envs/grid/<puzzle>/kernel.py``) and the
 KUMO oracle's search (:mod:`kumo_gym.solvers._kumo_kernel`) declare their entry points with
-:func:`kernel` instead of ``numba.njit``. ``make install`` runs
+:func:`kernel` instead of ``numba.njit``; that declaration is all it takes to join the build (the
+builder finds the modules that use it). ``make install`` runs
 ``python -m kumo_gym.envs.build_native``, which compiles all of them with numba's ahead-of-time
 compiler into one extension, ``_native_kernels.<abi>.so`` beside this module (ignored by git, built
 on the machine that uses it, for its CPU, as numba's JIT compiles). A process that finds it calls
@@ -12,8 +13,8 @@ first Range reset drops from about 2.5 s of CPU (most of it compiling its kernel
 a first KUMO Hard reset from about 2.9 s to about 0.5 s.
 
 Without the extension, with a stale one (it carries :func:`source_key`, a digest of every kernel
-source, this module, the builder and the CPU, so an edited kernel or another machine is never
-served by an old build), or with ``KUMO_GYM_NATIVE=0`` in the environment, :func:`kernel` hands
+source, what those import from the package, this module, the builder and the CPU, listed beside it
+in :data:`SOURCES`, so an edited kernel or another machine is never served by an old build), or with ``KUMO_GYM_NATIVE=0`` in the environment, :func:`kernel` hands
 the function to ``numba.njit`` exactly as before: compiled on first use and cached on disk. Both
 paths run the same source, so they give the same instances (``tests/test_native_kernels.py``
 compares them). The build compiles at numba's full optimisation level and with its default error
@@ -29,18 +30,12 @@ import os
 from functools import cache
 from pathlib import Path
 
-#: the modules whose :func:`kernel` entry points the native build holds (dotted, under kumo_gym)
-KERNEL_MODULES = (
-    "solvers._propagation_kernels", "solvers._kumo_kernel",
-    "envs.grid._dominosa_kernel", "envs.grid._filling_kernel", "envs.grid._galaxies_kernel",
-    "envs.grid._lightup_kernel", "envs.grid._magnets_kernel", "envs.grid._mosaic_kernel",
-    "envs.grid._net_kernel", "envs.grid._pattern_kernel", "envs.grid._pearl_kernel",
-    "envs.grid._range_kernel", "envs.grid._signpost_kernel", "envs.grid._solo_kernel",
-    "envs.grid._solo_search_kernel", "envs.grid._tiling_kernel", "envs.grid._towers_kernel",
-    "envs.grid._tracks_kernel", "envs.grid._undead_kernel", "envs.grid._unequal_kernel",
-    "envs.grid._unruly_kernel",
-)
 MODULE = "_native_kernels"
+#: beside the extension, the sources it was built from (one path a line, relative to the kumo_gym
+#: package), written by the builder: the modules that declare entry points with :func:`kernel`
+#: (the declaration is what joins a module to the build; this module names none of them), what
+#: they import from the package, and the builder itself
+SOURCES = f"{MODULE}.sources"
 _ROOT = Path(__file__).resolve().parents[1]  # the kumo_gym package
 
 #: every entry point declared so far: exported name -> (function, signature for the native build)
@@ -48,18 +43,30 @@ ENTRIES: dict[str, tuple] = {}
 
 
 def export_name(module: str, name: str) -> str:
-    """The native symbol of entry point ``name`` of ``module`` (``kumo_gym.envs.grid._range_kernel``)."""
-    return f"{module.rsplit('.', 1)[-1].strip('_')}__{name}"
+    """The native symbol of entry point ``name`` of ``module``: ``range_kernel__run`` for ``run`` of
+    ``kumo_gym.envs.grid.range.kernel`` (a puzzle's ``kernel`` module is named with its package)."""
+    parts = module.split(".")
+    stem = parts[-1].strip("_")
+    if stem in ("kernel", "search_kernel"):
+        stem = f"{parts[-2]}_{stem}"
+    return f"{stem}__{name}"
 
 
-def source_key() -> int:
-    """A 63-bit digest of the sources the native build is made from and of this machine's CPU (the
-    build is compiled for it): a build whose key differs is stale."""
+def source_key(sources) -> int:
+    """A 63-bit digest of the ``sources`` a native build is made from (paths relative to the kumo_gym
+    package; this module is always one), with their names and contents, and of this machine's CPU
+    (the build is compiled for it): a build whose key differs is stale."""
     digest = hashlib.blake2b(digest_size=8)
-    for mod in KERNEL_MODULES + ("solvers.native", "solvers._numba_light", "envs.build_native"):
-        digest.update((_ROOT / (mod.replace(".", "/") + ".py")).read_bytes())
+    for rel in sorted(set(sources) | {"solvers/native.py"}):
+        digest.update(rel.encode() + b"\0")
+        digest.update((_ROOT / rel).read_bytes())
     digest.update(_cpu().encode())
     return int.from_bytes(digest.digest(), "little") >> 1
+
+
+def read_sources(directory: Path) -> list[str]:
+    """The source list written beside a build in ``directory`` (OSError when there is none)."""
+    return [line for line in (directory / SOURCES).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def _cpu() -> str:
@@ -95,17 +102,18 @@ def native_module():
     where = os.environ.get("KUMO_GYM_NATIVE_DIR")
     try:
         if where:
-            found = sorted(Path(where).glob(f"{MODULE}.*"))
+            found = [p for p in sorted(Path(where).glob(f"{MODULE}.*")) if p.name != SOURCES]
             if not found:
                 return None
             spec = importlib.util.spec_from_file_location(MODULE, found[0])
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
         else:
-            mod = importlib.import_module(f"kumo_gym.solvers.{MODULE}")
-    except ImportError:
+            mod = importlib.import_module(f"{__package__}.{MODULE}")
+        key = source_key(read_sources(Path(mod.__file__).resolve().parent))
+    except (ImportError, OSError):
         return None
-    return mod if mod.source_key() == source_key() else None
+    return mod if mod.source_key() == key else None
 
 
 def kernel(sig, *, light: bool = False, aot_sig=None, **options):

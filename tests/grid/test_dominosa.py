@@ -8,8 +8,8 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError, ParseError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
-from kumo_gym.envs.grid.deduce.dominosa import deduce_slots, slot_arrays
 from kumo_gym.envs.grid.dominosa import DominosaTask
+from kumo_gym.envs.grid.dominosa.deduce import deduce_slots, slot_arrays
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 
 from .spec import check_labels, check_rejected, check_tatham_example
@@ -144,7 +144,8 @@ def test_generator_kernel_deduces_what_the_clause_arrays_deduce():
     """The generator's kernel works on the "exactly one" groups; propagation and probing must
     leave exactly the slots open (and find exactly the contradictions) that they do on the
     pairwise clause arrays, for tilings, swapped pairs (a pair on no slot) and random numbers."""
-    from kumo_gym.envs.grid.geometry import dominoes, random_tiling
+    from kumo_gym.envs.grid.dominosa.geometry import dominoes
+    from kumo_gym.envs.grid.geometry import random_tiling
 
     rng = np.random.default_rng(7)
     for n in (1, 2, 3, 5):

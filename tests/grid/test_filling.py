@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kumo_gym.envs.grid.deduce.filling import deduce, partition
 from kumo_gym.envs.grid.filling import FillingTask, blocks
-from kumo_gym.envs.grid.tatham.filling import encode, largest
+from kumo_gym.envs.grid.filling.codec import encode, largest
+from kumo_gym.envs.grid.filling.deduce import deduce, partition
 from kumo_gym.solvers import sat
 
 from .spec import check_labels, check_rejected, check_tatham_example
@@ -79,7 +79,7 @@ def test_claims_render_and_moves():
 
 def test_block_size_cuts_forbid_the_model_they_reject():
     """A too-big block loses k + 1 connected cells of it; a too-small one must grow or change."""
-    from kumo_gym.envs.grid.geometry import sized_block_cuts
+    from kumo_gym.envs.grid.filling.geometry import sized_block_cuts
 
     x = np.arange(1, 2 * 2 * 9 + 1).reshape(2, 2, 9)
     cuts = sized_block_cuts(x)
@@ -155,7 +155,7 @@ def test_generated_puzzles_are_unique():
 
 
 def test_small_grids_use_the_table_of_every_solution():
-    from kumo_gym.envs.grid.deduce.filling import every_solution
+    from kumo_gym.envs.grid.filling.deduce import every_solution
 
     table = every_solution(3, 3)
     assert len(table) == T.count_solutions(T.load("3x3:i"), limit=1000) == 445

@@ -7,7 +7,8 @@ import numpy as np
 
 from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.galaxies import GalaxiesTask
-from kumo_gym.envs.grid.geometry import components, label_components
+from kumo_gym.envs.grid.galaxies.geometry import label_components
+from kumo_gym.envs.grid.geometry import components
 from kumo_gym.solvers import sat
 from kumo_gym.solvers.engine import values_of
 
@@ -122,8 +123,8 @@ def test_interactive_and_drawing():
 def test_array_deduction_matches_the_formula_deduction():
     # deduce_regions (no formula) and deduce_encoding (propagation of the clauses plus
     # reachability) agree, and a decided grid is the solution
-    from kumo_gym.envs.grid.deduce.galaxies import deduce_encoding, deduce_regions
-    from kumo_gym.envs.grid.geometry import random_symmetric_partition
+    from kumo_gym.envs.grid.galaxies.deduce import deduce_encoding, deduce_regions
+    from kumo_gym.envs.grid.galaxies.geometry import random_symmetric_partition
 
     rng = np.random.default_rng(5)
     solved = 0
@@ -167,9 +168,9 @@ def test_kernel_partitions_and_deduction():
     """The generator's kernel draws valid symmetric partitions, and its deduction decides a
     partition exactly when deduce_regions does (the same fixpoint); generated puzzles are unique
     by SAT with the cuts, not only by the deduction."""
-    from kumo_gym.envs.grid import _galaxies_kernel as kernel
-    from kumo_gym.envs.grid.deduce.galaxies import SEEDS, _relabelled, deduce_regions
     from kumo_gym.envs.grid.galaxies import GalaxiesTask as G
+    from kumo_gym.envs.grid.galaxies import kernel
+    from kumo_gym.envs.grid.galaxies.deduce import SEEDS, _relabelled, deduce_regions
 
     rng = np.random.default_rng(6)
     outcomes = set()
@@ -192,7 +193,7 @@ def test_kernel_partitions_and_deduction():
 
 def test_blind_solves_matches_the_shared_test():
     from kumo_gym.envs.grid.base import GridTask
-    from kumo_gym.envs.grid.geometry import random_symmetric_partition
+    from kumo_gym.envs.grid.galaxies.geometry import random_symmetric_partition
 
     found = set()
     for s in range(80):

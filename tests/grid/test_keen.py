@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from kumo_gym.core.errors import ConfigError
-from kumo_gym.envs.grid.cages import cage_literal, cage_ok, cage_tuples
 from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.keen import KeenTask
+from kumo_gym.envs.grid.keen.cages import cage_literal, cage_ok, cage_tuples
 from kumo_gym.envs.grid.latin import latin_formula
 from kumo_gym.solvers.sat import Formula, enumerate_models
 
@@ -135,10 +135,10 @@ def test_non_canonical_ids_are_stored_canonically():
 def test_generator_grade_matches_the_engine_grade():
     """The generator grades draws on clause arrays built from per-clue templates; the grade must
     be the engine's on the task's own encoding."""
-    from kumo_gym.envs.grid.cages import tatham_cages, tatham_clue_types
-    from kumo_gym.envs.grid.deduce.keen import cage_grade
+    from kumo_gym.envs.grid.keen.cages import tatham_cages, tatham_clue_types
+    from kumo_gym.envs.grid.keen.codec import make_state
+    from kumo_gym.envs.grid.keen.deduce import cage_grade
     from kumo_gym.envs.grid.latin import random_latin
-    from kumo_gym.envs.grid.tatham.keen import make_state
 
     rng = np.random.default_rng(3)
     seen = set()
@@ -158,10 +158,10 @@ def test_small_squares_uniqueness_by_enumeration():
     """Up to 4x4 the generator decides uniqueness by filtering every Latin square (12 of order
     3, 576 of order 4); it must agree with SAT, and the Easy puzzles it then takes as they are
     must be solved by probing (grade <= 1), as the level promises."""
-    from kumo_gym.envs.grid.cages import tatham_cages, tatham_clue_types
-    from kumo_gym.envs.grid.deduce.keen import latin_squares, several_solutions
+    from kumo_gym.envs.grid.keen.cages import tatham_cages, tatham_clue_types
+    from kumo_gym.envs.grid.keen.codec import make_state
+    from kumo_gym.envs.grid.keen.deduce import latin_squares, several_solutions
     from kumo_gym.envs.grid.latin import random_latin
-    from kumo_gym.envs.grid.tatham.keen import make_state
 
     assert [len(latin_squares(n)) for n in (3, 4)] == [12, 576]
     rng = np.random.default_rng(4)

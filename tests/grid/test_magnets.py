@@ -144,7 +144,7 @@ def test_stripping_keeps_a_unique_set_at_the_floor_or_minimal():
 
 
 def _deduction(inst):
-    from kumo_gym.envs.grid.deduce.magnets import Deduction
+    from kumo_gym.envs.grid.magnets.deduce import Deduction
 
     st = inst.data["state"]
     H = len(st["slots"])

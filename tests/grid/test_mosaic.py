@@ -90,7 +90,7 @@ def test_render_and_interactive_values():
 def test_generator_kernel_deduces_what_the_cnf_propagation_does():
     """The generator's grid kernel accepts exactly the images whose full clue set the
     engine's CNF propagation solves, and keeps exactly the clues that propagation keeps."""
-    from kumo_gym.envs.grid import _mosaic_kernel as K
+    from kumo_gym.envs.grid.mosaic import kernel as K
 
     rng = np.random.default_rng(5)
     H, W = 4, 5

@@ -7,9 +7,9 @@ import numpy as np
 
 from kumo_gym.envs.grid import net as net_module
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
-from kumo_gym.envs.grid.deduce.net import deduces
-from kumo_gym.envs.grid.geometry import grid_links, link_dirs, random_tree
 from kumo_gym.envs.grid.net import NetTask
+from kumo_gym.envs.grid.net.deduce import deduces
+from kumo_gym.envs.grid.net.geometry import grid_links, link_dirs, random_tree
 from kumo_gym.envs.grid.tatham import codec, decode_auxinfo
 from kumo_gym.solvers import sat
 from kumo_gym.solvers.engine import values_of

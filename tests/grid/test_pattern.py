@@ -110,7 +110,7 @@ def test_claims_and_render():
 def test_line_solver_certifies_only_unique_pictures():
     """The generator's line solver accepts a picture only when its clues have no other
     solution (checked by SAT), rejects the 2x2 diagonal (two solutions), and accepts most blobs."""
-    from kumo_gym.envs.grid import _pattern_kernel
+    from kumo_gym.envs.grid.pattern import kernel as _pattern_kernel
 
     assert not _pattern_kernel.solves(2, 2, np.asarray([1, 0, 0, 1], np.int8), *_pattern_kernel.scratch(2, 2))
     assert _pattern_kernel.solves(2, 2, np.asarray([1, 1, 0, 1], np.int8), *_pattern_kernel.scratch(2, 2))
@@ -159,7 +159,7 @@ def _line_fixpoint(pic: np.ndarray) -> np.ndarray:
 def test_bitmask_line_solver_matches_brute_force_line_solving():
     """The kernel's bit-mask line solver reaches exactly the fixpoint of brute-force
     line solving: every cell it decides, and only those, on solved and stalled pictures alike."""
-    from kumo_gym.envs.grid import _pattern_kernel
+    from kumo_gym.envs.grid.pattern import kernel as _pattern_kernel
 
     rng = np.random.default_rng(11)
     stalled = 0

@@ -142,7 +142,7 @@ def test_image_draws_loop_and_pearls():
 def test_cycle_walks_a_loop_from_its_edges():
     """geometry.cycle (the generator's second loops): every cell of the loop once, from
     the first in reading order, neighbours in turn, and the same edges back."""
-    from kumo_gym.envs.grid.geometry import cycle, loop_edges, random_loop
+    from kumo_gym.envs.grid.pearl.geometry import cycle, loop_edges, random_loop
 
     for seed in range(5):
         loop = random_loop(np.random.default_rng(seed), 6, 6, 30)
@@ -157,8 +157,8 @@ def test_deduction_is_sound():
     pearls), and whenever it finds the loop, SAT with the one-loop cuts finds no second one. The
     subsets are of loops it solves with every pearl shown, so both outcomes occur, and some
     puzzles it leaves stuck are really ambiguous."""
-    from kumo_gym.envs.grid.deduce.pearl import loop_masks, solves
-    from kumo_gym.envs.grid.geometry import loop_edges, random_loop
+    from kumo_gym.envs.grid.pearl.deduce import loop_masks, solves
+    from kumo_gym.envs.grid.pearl.geometry import loop_edges, random_loop
 
     seen = {}
     for seed in range(90):
@@ -182,8 +182,9 @@ def test_deduction_is_sound():
 def test_easy_strips_pearls_while_the_deduction_finds_the_loop():
     """Easy instances (Tatham's way, no SAT): deterministic, unique by SAT, solved by the
     deduction, and every pearl left is one the deduction cannot do without."""
-    from kumo_gym.envs.grid.deduce.pearl import loop_masks, solves
-    from kumo_gym.envs.grid.geometry import cycle, numbered_edges
+    from kumo_gym.envs.grid.geometry import numbered_edges
+    from kumo_gym.envs.grid.pearl.deduce import loop_masks, solves
+    from kumo_gym.envs.grid.pearl.geometry import cycle
 
     for seed in range(6):
         inst = T.generate(np.random.default_rng([4, seed]), difficulty="easy")

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kumo_gym.envs.grid.deduce.range import deduce_grid, draw
 from kumo_gym.envs.grid.range import BLACK, WHITE, RangeTask
+from kumo_gym.envs.grid.range.deduce import deduce_grid, draw
 from kumo_gym.solvers import sat
 
 from .spec import check_labels, check_rejected, check_tatham_example

@@ -10,7 +10,7 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import solution_claims
 from kumo_gym.envs.grid.geometry import ray
 from kumo_gym.envs.grid.signpost import SignpostTask
-from kumo_gym.envs.grid.tatham.signpost import STEP, encode
+from kumo_gym.envs.grid.signpost.codec import STEP, encode
 from kumo_gym.solvers import sat
 
 from .spec import check_labels, check_tatham_example, violated_rules
@@ -141,7 +141,7 @@ def test_fast_placement_matches_propagation_on_the_sat_encoding(W, H, corners):
 
 
 def test_queen_path_is_a_hamiltonian_queen_walk():
-    from kumo_gym.envs.grid.geometry import QUEEN_STEPS, queen_path
+    from kumo_gym.envs.grid.signpost.geometry import QUEEN_STEPS, queen_path
 
     for seed in range(5):
         path = queen_path(np.random.default_rng(seed), 5, 6, start=(0, 0), end=(4, 5))

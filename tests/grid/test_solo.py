@@ -118,8 +118,9 @@ def test_minimal_kernel_keeps_what_sat_reduction_keeps(bw, bh):
     # above Trivial the kernel's search replaces the engine's SAT uniqueness tests: on the same
     # solution and removal order it keeps exactly the pairs reduce_clues keeps, and its flag is
     # whether propagation alone leaves the minimal set open (grade >= 1)
-    from kumo_gym.envs.grid import _solo_kernel, _solo_search_kernel
     from kumo_gym.envs.grid.solo import _kernel_tables, random_sudoku
+    from kumo_gym.envs.grid.solo import kernel as _solo_kernel
+    from kumo_gym.envs.grid.solo import search_kernel as _solo_search_kernel
     from kumo_gym.solvers.engine import reduce_clues
 
     n = bw * bh

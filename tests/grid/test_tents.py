@@ -6,8 +6,9 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import claim_types, label_claim, solution_claims
-from kumo_gym.envs.grid.geometry import matching, neighbours4
+from kumo_gym.envs.grid.geometry import neighbours4
 from kumo_gym.envs.grid.tents import TentsTask
+from kumo_gym.envs.grid.tents.geometry import matching
 
 from .spec import check_labels, check_rejected, check_tatham_example
 

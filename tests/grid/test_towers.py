@@ -75,8 +75,8 @@ def test_claims():
 def test_line_deduction_certifies_only_unique_puzzles():
     """The Easy generator's line solver decides every cell only of puzzles whose clues
     and givens have no other solution (checked by SAT), and Easy puzzles come out unique."""
-    from kumo_gym.envs.grid import _towers_kernel
-    from kumo_gym.envs.grid.tatham.towers import SIDES
+    from kumo_gym.envs.grid.towers import kernel as _towers_kernel
+    from kumo_gym.envs.grid.towers.codec import SIDES
 
     rng = np.random.default_rng(8)
     accepted = nonunique = 0

@@ -9,10 +9,10 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim
-from kumo_gym.envs.grid.deduce.tracks import path_masks, solves, strip_pieces
-from kumo_gym.envs.grid.geometry import random_path
 from kumo_gym.envs.grid.play import edges_dirs
 from kumo_gym.envs.grid.tracks import TracksTask
+from kumo_gym.envs.grid.tracks.deduce import path_masks, solves, strip_pieces
+from kumo_gym.envs.grid.tracks.geometry import random_path
 
 from .spec import check_cuts_needed, check_labels, check_tatham_example
 

@@ -6,8 +6,8 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import label_claim, solution_claims
-from kumo_gym.envs.grid.geometry import sight_line
 from kumo_gym.envs.grid.undead import UndeadTask
+from kumo_gym.envs.grid.undead.geometry import sight_line
 
 from .spec import check_labels, check_tatham_example
 
@@ -125,8 +125,8 @@ def test_hard_preset_is_unique_and_probing_solves_it():
 
 
 def test_easy_presets_are_settled_by_deduction():
-    from kumo_gym.envs.grid.deduce.undead import opener
-    from kumo_gym.envs.grid.tatham.undead import MIRRORS
+    from kumo_gym.envs.grid.undead.codec import MIRRORS
+    from kumo_gym.envs.grid.undead.deduce import opener
 
     for seed, level in ((0, "trivial"), (1, "easy"), (2, "easy")):
         inst = T.generate(np.random.default_rng(seed), difficulty=level)
@@ -136,7 +136,7 @@ def test_easy_presets_are_settled_by_deduction():
 
 
 def test_undead_kernel_bounds_are_sound():
-    from kumo_gym.envs.grid import _undead_kernel as K
+    from kumo_gym.envs.grid.undead import kernel as K
 
     # two cells, each counted once per total (ghost, vampire, zombie): no vampire and no zombie
     # leave two ghosts, so a ghost total of 1 is a contradiction and 2 settles both cells

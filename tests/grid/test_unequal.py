@@ -104,7 +104,7 @@ def test_claims():
 
 
 def _deduction(inst):
-    from kumo_gym.envs.grid.deduce.unequal import Deduction
+    from kumo_gym.envs.grid.unequal.deduce import Deduction
 
     st, sol = inst.data["state"], inst.data["solution"]
     n = st["n"]

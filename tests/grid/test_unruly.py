@@ -86,7 +86,7 @@ def test_claims_and_render():
 def test_generator_kernel_fills_valid_grids_and_reduces_as_the_cnf_propagation():
     """The generator's grid kernel: filled grids keep every rule, and clue reduction
     keeps exactly the givens the engine's CNF propagation keeps in the same order."""
-    from kumo_gym.envs.grid import _unruly_kernel
+    from kumo_gym.envs.grid.unruly import kernel as _unruly_kernel
 
     rng = np.random.default_rng(11)
     for H, W in ((6, 6), (6, 8), (10, 8)):

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from ...envs.grid.dominosa import DominosaTask
-from ...envs.grid.geometry import dominoes
+from ...envs.grid.dominosa.geometry import dominoes
 from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack

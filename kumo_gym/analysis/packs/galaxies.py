@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...envs.grid.geometry import dot_cells
+from ...envs.grid.galaxies.geometry import dot_cells
 from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack

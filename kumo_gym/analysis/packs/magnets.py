@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...envs.grid.geometry import across, slot_pairs
 from ...envs.grid.magnets import count_lines
+from ...envs.grid.magnets.geometry import across, slot_pairs
 from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
 from ..schema import Pack

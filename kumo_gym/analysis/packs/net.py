@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from ...envs.grid.geometry import OPPOSITE, step
-from ...envs.grid.tatham.net import CANONICAL, rotate
+from ...envs.grid.net.codec import CANONICAL, rotate
 from ..deduce import Constraint, Model
 from ..reading import Found, PhraseReader
 from ..schema import Pack

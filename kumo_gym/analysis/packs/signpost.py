@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...envs.grid.geometry import ray
-from ...envs.grid.tatham.signpost import DIRS, STEP
+from ...envs.grid.signpost.codec import DIRS, STEP
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack

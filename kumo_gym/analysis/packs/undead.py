@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...envs.grid.geometry import sight_line
-from ...envs.grid.tatham.undead import MIRRORS, MONSTERS, SIDES, visible
+from ...envs.grid.undead.codec import MIRRORS, MONSTERS, SIDES, visible
+from ...envs.grid.undead.geometry import sight_line
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack

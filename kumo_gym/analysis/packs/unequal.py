@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...envs.grid.tatham.unequal import neighbour_pairs
+from ...envs.grid.unequal.codec import neighbour_pairs
 from ..deduce import Constraint, Model
 from ..reading import Found, PhraseReader
 from ..schema import Pack

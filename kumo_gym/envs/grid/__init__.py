@@ -1,12 +1,19 @@
-"""Simon Tatham's grid puzzles (docs/specs/grid_puzzles.md): a small framework and one short module per puzzle.
+"""Simon Tatham's grid puzzles (docs/specs/grid_puzzles.md): a shared engine and one package per puzzle.
+
+Each puzzle is a package ``kumo_gym/envs/grid/<family>/`` that holds everything particular to it:
+the task (``__init__.py``: parameters, presets, rules, generator, drawing, manual), the Tatham
+codec (``codec.py``), and where it needs them its own deduction solver (``deduce.py``), numba
+kernel (``kernel.py``) and geometry (``geometry.py``). The shared engine sits beside the packages:
+``base.py`` (the GridTask), ``integrity.py``, ``play.py``, ``render.py``, ``answer.py``,
+``regions.py``, ``latin.py``, ``geometry.py`` (what two or more puzzles use), ``claims.py`` and
+``tatham/`` (the game-ID grammar, save files and Tatham's generator as a backend).
 
 Adding a grid puzzle
 ====================
-Five things, each small; ``tents.py`` (a layout-per-instance puzzle) and ``towers.py`` (a
+Five things, each small; ``tents/`` (a layout-per-instance puzzle) and ``towers/`` (a
 Latin square whose rules formula is shared by every instance of a size) are the models.
 
-1. ``kumo_gym/envs/grid/tatham/<family>.py`` -- the game-ID codec (docs/specs/grid_puzzles.md §3-§4; a family named like
-   a Python builtin, Range, is ``range_.py``, so the package's ``range`` stays the builtin)::
+1. ``kumo_gym/envs/grid/<family>/codec.py`` -- the game-ID codec (docs/specs/grid_puzzles.md §3-§4)::
 
        PARAMS = ParamFormat(("W", "H"), (Field("tatham_difficulty", "d", choices="et"),), title="Tents")
        def decode(params: dict, desc: str) -> dict: ...      # the description after ':' -> state
@@ -17,13 +24,13 @@ Latin square whose rules formula is shared by every instance of a size) are the 
    SKIPS, B62, MASK). ``Field(in_id=True)`` marks rule-changing fields that IDs carry (Unruly
    ``u``); ``omit=`` a value Tatham's full form leaves out. Raise ``ConfigError`` on bad input.
 
-2. ``kumo_gym/envs/grid/<family>.py`` -- the puzzle: a ``Params`` dataclass (subclass
+2. ``kumo_gym/envs/grid/<family>/__init__.py`` -- the puzzle: a ``Params`` dataclass (subclass
    :class:`~.base.GridParams`, or ``GridParams.with_size(8, 4, 30)`` for a ``W`` x ``H`` grid
    of 4..30 cells a side, ``W`` 8 by default and ``H`` defaulting to ``W``; ``H``/``box_h``
    declared ``param(None, kind=int)`` default to ``W``/``box_w``;
    ``tatham_difficulty = tatham_level("e", {"e": "easy", "t": "tricky"})``; ``min_cells`` when a
    grid needs more than one cell) and a :class:`~.base.GridTask` subclass named after the module
-   (``TentsTask``: its ``family`` is the module name, the sgt binary name, and its ``title`` the
+   (``TentsTask``: its ``family`` is the package name, the sgt binary name, and its ``title`` the
    class name, unless it sets ``title``) that says only what is particular:
 
    * class attributes ``Params``, ``difficulties``
@@ -40,14 +47,16 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      depend only on the layout go through ``self.layout(key, build)`` so the formula and its
      solver are built once; clue values then fix counters (``f.count(lits).eq(k)``) by assumption.
      Global rules (connectivity, one loop) are a ``cuts`` callback (``geometry.connected_cuts``
-     for one region of cells, ``geometry.sized_block_cuts`` for blocks as big as their label, as
-     Filling, ``geometry.spanning_tree_cuts`` for links forming a tree, as Net);
+     for one region of cells; Filling's ``filling/geometry.py`` keeps blocks as big as their
+     label, Net's ``net/geometry.py`` keeps links a spanning tree);
    * ``sample(rng, params) -> (state, solution)`` -- the docs/specs/grid_puzzles.md §8 sampler: draw a solution, encode
      the full clue set, ``reduce_clues(enc.engine, groups, rng, truth, grade_limit=...)``; where SAT is
      too slow, the puzzle's own deduction solver (Tatham's way: what deduction solves is unique,
-     SAT only as the fallback certificate) goes in ``deduce/<family>.py``, with a numba kernel in
-     ``_<family>_kernel.py`` if it needs one (one entry point, small, so the first compile stays
-     well under a second);
+     SAT only as the fallback certificate) goes in ``<family>/deduce.py``, with a numba kernel in
+     ``<family>/kernel.py`` if it needs one (one entry point, small, so the first compile stays
+     well under a second; entry points decorated with ``kumo_gym.solvers.native.kernel``, which is
+     all the ahead-of-time build needs to find them); geometry only
+     this puzzle uses goes in ``<family>/geometry.py``;
    * ``rules_text``, ``answer_text`` -- only where the prompt's wording depends on more than the
      state's fields; ``sketch(instance, grid)``
      -- what the board shows (text and image come from it); the class docstring with
@@ -58,9 +67,13 @@ Latin square whose rules formula is shared by every instance of a size) are the 
      symmetric tiles); other move kinds (edges, rotations) override the :class:`~.play.CellMoves`
      methods.
 
-3. One row in ``kumo_gym/core/catalog.py``: ``_grid("Tents", "tents", "one-line summary")``.
-4. Claims (docs/specs/grid_puzzles.md §7): the puzzle's kinds in ``claims.py`` (``KINDS`` and the label functions); the
-   analysis packs (``kumo_gym/analysis/schema.py``) read them.
+3. One row in ``kumo_gym/core/catalog.py``: ``_grid("Tents", "tents", "one-line summary")``
+   (its instances are then pinned: ``python -m tests.pinned_instances --update kumo_gym/Tents-v0``,
+   docs/versioning.md).
+4. Claims (docs/specs/grid_puzzles.md §7): ``<family>/claims.py`` defines ``RULES``, a
+   :class:`~.claims.ClaimRules` (the kinds and their class, the labellers of solution, clue and
+   state claims, C*), which the task declares as ``claim_rules``; the shared ``claims.py`` reads
+   payloads and dispatches, the analysis packs (``kumo_gym/analysis/schema.py``) use them.
 5. Tests: ``tests/grid/test_<family>.py`` with the docs/specs/grid_puzzles.md §5 example (parses, solves, verifies, ID
    round trip), grammar errors, one test per rule code on a hand-made wrong answer, and anything
    puzzle-specific. Registering the puzzle already runs it through ``tests/grid/test_framework.py``

@@ -33,6 +33,7 @@ from ...core.verdict import Verdict
 from ...solvers.engine import Encoding
 from . import render
 from .answer import SymbolGrid, describe_symbols, dump_state, format_grid, parse_grid
+from .claims import ClaimRules
 from .geometry import neighbours4, neighbours8  # noqa: F401  (re-exported for the puzzles)
 from .integrity import RewardIntegrity
 from .play import CellMoves
@@ -159,6 +160,9 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     empty: ClassVar[Any] = 0
     #: answer symbols only given cells hold (never written by a move)
     given_symbols: ClassVar[frozenset] = frozenset()
+    #: the puzzle's claims (docs/specs/grid_puzzles.md §7): the :class:`~.claims.ClaimRules` of its
+    #: ``<puzzle>/claims.py``; None: only the generic ``cell`` claim
+    claim_rules: ClassVar[ClaimRules | None] = None
     #: the rules in the prompt, in our own words, as a text block (:func:`~kumo_gym.core.task.folded`:
     #: one line per ``- `` rule, wrapped lines indented further); ``{field}`` is :meth:`prompt_fields`'
     rules_prompt: ClassVar[str] = ""
@@ -482,7 +486,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
             raise ConfigError(f"this {self.title} instance has no solution")
         return found[0]
 
-    # ---- claims (docs/specs/grid_puzzles.md §7; the schema is in claims.py) ------------------------------------------
+    # ---- claims (docs/specs/grid_puzzles.md §7; each puzzle's schema is in its claims.py) ----------------------------
     @property
     def claim_kinds(self) -> list[str]:
         from .claims import claim_types

@@ -132,7 +132,7 @@ def cyclic_latin(sol: list[list[int]]) -> bool:
 
 def _augment(c: int, options: list, owner: list, seen: list) -> bool:
     """Kuhn's augmenting path from column c over symbols ``options[c]`` (``owner``: symbol ->
-    column, -1 free), visiting symbols in the same order as :func:`.geometry.matching`."""
+    column, -1 free), visiting symbols in the same order as :func:`.tents.geometry.matching`."""
     for v in options[c]:
         if not seen[v]:
             seen[v] = True
@@ -151,7 +151,7 @@ def random_latin(rng: np.random.Generator, n: int) -> list[list[int]]:
     for _ in range(n):
         order = (rng.permutation(n) + 1).tolist()
         options = [[v for v in order if free[c][v]] for c in range(n)]
-        owner = [-1] * (n + 1)  # symbol -> column (Kuhn's augmenting paths, as geometry.matching)
+        owner = [-1] * (n + 1)  # symbol -> column (Kuhn's augmenting paths, as tents.geometry.matching)
         for c in range(n):
             _augment(c, options, owner, [False] * (n + 1))
         row = [0] * n

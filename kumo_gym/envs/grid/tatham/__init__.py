@@ -1,9 +1,9 @@
-"""Tatham game-ID interop (docs/specs/grid_puzzles.md §3-§4), one codec module per puzzle.
+"""Tatham game-ID interop (docs/specs/grid_puzzles.md §3-§4): the shared grammar and the game-ID machinery.
 
 * :func:`parse_game_id` -- a Tatham game ID ``params:desc`` into our Instance; :func:`to_game_id`
   the inverse. ``GridTask.load`` calls this, so ``env.reset(options={"instance": "4x4:adag,..."})``
   replays a Tatham puzzle.
-* :func:`codec` -- the codec module of a puzzle, ``kumo_gym/envs/grid/tatham/<family>.py``. A
+* :func:`codec` -- the codec module of a puzzle, ``kumo_gym/envs/grid/<family>/codec.py``. A
   codec module defines ``PARAMS`` (a :class:`~.grammar.ParamFormat`: the parameter string),
   ``decode(params, desc) -> state`` and ``encode(state) -> desc`` (the description after the
   colon, exact inverses on generator-produced IDs), and where Tatham's save files carry a
@@ -17,7 +17,6 @@
 """
 from __future__ import annotations
 
-import builtins
 import hashlib
 import importlib
 import os
@@ -81,21 +80,19 @@ def grid_task(family: str):
 
 
 def codec(family: str) -> ModuleType:
-    """The codec module of a grid puzzle (``kumo_gym.envs.grid.tatham.<family>``; a family named
-    like a Python builtin, Range, lives in ``<family>_.py``, since a submodule called ``range``
-    would replace the builtin inside this package)."""
+    """The codec module of a grid puzzle: ``codec`` in the puzzle's package
+    (``kumo_gym.envs.grid.<family>.codec``)."""
     mod = _CODECS.get(family)  # asked several times per generated instance
     if mod is not None:
         return mod
     name = family.lower()
-    if not name.isidentifier() or name in ("grammar",):
+    if not name.isidentifier() or name in ("tatham",):
         raise ConfigError(f"no Tatham codec for {family!r}")
-    if hasattr(builtins, name):
-        name += "_"
+    package = __name__.rsplit(".", 1)[0]
     try:
-        mod = importlib.import_module(f"{__name__}.{name}")
+        mod = importlib.import_module(f"{package}.{name}.codec")
     except ModuleNotFoundError:
-        raise ConfigError(f"no Tatham codec for {family!r}: expected kumo_gym/envs/grid/tatham/{name}.py") from None
+        raise ConfigError(f"no Tatham codec for {family!r}: expected kumo_gym/envs/grid/{name}/codec.py") from None
     _CODECS[family] = mod
     return mod
 
