@@ -126,9 +126,10 @@ class Evaluator:
 
     A backend with ``chat_batch`` and ``batch_size`` (a local
     :class:`~kumo_gym.training.backends.TransformersBackend`) is batched: single-turn episodes
-    are asked ``batch_size`` replies at a time in one ``chat_batch`` call, and multi-turn episodes
-    run in at least ``batch_size`` threads whose ``chat`` calls the backend gathers into shared
-    ``generate`` calls. ``batch_size=1`` asks one prompt at a time.
+    are asked ``batch_size`` replies at a time in one ``chat_batch`` call, and greedy multi-turn
+    episodes run in at least ``batch_size`` threads whose ``chat`` calls the backend gathers into
+    shared ``generate`` calls (sampled ones run one at a time, so that a seeded run repeats its
+    samples). ``batch_size=1`` asks one prompt at a time.
     """
 
     def __init__(self, backend, out_dir: str | Path, *, model_name: str | None = None, split: str = "test",
@@ -199,7 +200,10 @@ class Evaluator:
                     single = [j for j in jobs if j.spec.mode == "answer"]
                     jobs = [j for j in jobs if j.spec.mode != "answer"]
                     self._single_turn_batched(single, writer, bar.update)
-                    workers = max(workers, int(self.backend.batch_size))
+                    if self._greedy():
+                        # sampled episodes stay sequential: which rows share a generate call would
+                        # depend on the threads' timing, and so would the samples of a seeded run
+                        workers = max(workers, int(self.backend.batch_size))
                 if workers <= 1 or _needs_binding(self.backend):
                     for job in jobs:
                         work(job)
@@ -263,6 +267,10 @@ class Evaluator:
                 # one request for every sample of this instance (servers batch them)
                 replies = self._ask(chat, messages, len(job.samples))
             self._finish_single(traced, chat, replies[idx])
+
+    def _greedy(self) -> bool:
+        temperature = self.temperature if self.temperature is not None else getattr(self.backend, "temperature", 1.0)
+        return not temperature or temperature <= 0
 
     def _single_turn_batched(self, jobs: list[_Job], writer, advance) -> None:
         """Single-turn jobs with a batching backend: ``batch_size`` replies per ``chat_batch`` call

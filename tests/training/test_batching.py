@@ -186,3 +186,12 @@ def test_evaluation_batches_and_keeps_greedy_results(reach, loud, tmp_path, mode
         assert many.stats["generate_calls"] == 2  # 6 prompts, 4 per call
     else:
         assert many.stats["generate_calls"] < one.stats["generate_calls"]
+
+
+def test_sampled_multi_turn_evaluation_repeats_with_the_same_seed(reach, loud, tmp_path):
+    runs = []
+    for name in ("a", "b"):
+        b = backend(loud, batch_size=4, max_tokens=10, temperature=1.0, seed=3)
+        evaluate([reach], b, tmp_path / name, size=4, mode="interactive", quiet=True, plots=False, model_name="m")
+        runs.append(_completions(tmp_path / name / "traces.jsonl"))
+    assert runs[0] == runs[1]
