@@ -127,7 +127,7 @@ def test_every_kernel_module_is_in_the_build():
     grid = ROOT / "kumo_gym" / "envs" / "grid"
     kernels = [*grid.glob("_*_kernel.py"), *grid.glob("*/kernel.py"), *grid.glob("*/*_kernel.py")]
     on_disk = {".".join(p.relative_to(ROOT / "kumo_gym").with_suffix("").parts) for p in kernels}
-    on_disk |= {"solvers._kumo_kernel", "solvers._propagation_kernels"}
+    on_disk |= {"envs.kumo.kernel", "solvers._propagation_kernels"}
     found = set(build_native.kernel_modules())
     assert on_disk <= found
     for mod in found:

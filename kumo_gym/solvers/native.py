@@ -2,7 +2,7 @@
 
 Every numba kernel that a grid puzzle's reset may need (the unit-propagation kernel of
 :mod:`kumo_gym.solvers.propagation` and each grid puzzle's ``envs/grid/<puzzle>/kernel.py``) and the
-KUMO oracle's search (:mod:`kumo_gym.solvers._kumo_kernel`) declare their entry points with
+KUMO oracle's search (:mod:`kumo_gym.envs.kumo.kernel`) declare their entry points with
 :func:`kernel` instead of ``numba.njit``; that declaration is all it takes to join the build (the
 builder finds the modules that use it). ``make install`` runs
 ``python -m kumo_gym.envs.build_native``, which compiles all of them with numba's ahead-of-time

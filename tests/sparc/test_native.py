@@ -12,7 +12,7 @@ import pytest
 
 from kumo_gym.envs.sparc.generate import generate
 from kumo_gym.envs.sparc.puzzle import SparcPuzzle
-from kumo_gym.solvers.sparc import PRUNE_ALL, _run, kernels, puzzle_data
+from kumo_gym.envs.sparc.search import PRUNE_ALL, _run, kernels, puzzle_data
 
 from .conftest import fresh_reset
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """The extension built into a temporary directory (about 15 s of compiling)."""
-    from kumo_gym.solvers.sparc.build_native import MODULE, build
+    from kumo_gym.envs.build_native import MODULE, build
 
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler here to build the native kernels with")
@@ -65,10 +65,10 @@ def test_native_build_matches_the_compiled_kernel(built, maybe_ref_records, monk
 
 def test_a_stale_build_is_ignored(built, monkeypatch, fresh_native):
     assert built.source_key() == kernels.source_key()
-    import kumo_gym.solvers.sparc as package
+    import kumo_gym.envs.sparc.search as package
 
     # this module stands in for the package's own build (which may or may not be there)
-    monkeypatch.setitem(sys.modules, "kumo_gym.solvers.sparc._sparc_native", built)
+    monkeypatch.setitem(sys.modules, "kumo_gym.envs.sparc.search._sparc_native", built)
     monkeypatch.setattr(package, "_sparc_native", built, raising=False)
     assert kernels.native() is built.search and kernels.compiled()
     kernels.native.cache_clear()
@@ -78,5 +78,5 @@ def test_a_stale_build_is_ignored(built, monkeypatch, fresh_native):
 
 def test_a_level5_reset_with_the_build_needs_no_numba():
     if kernels.native() is None:
-        pytest.skip("the native kernels are not built in this checkout (python -m kumo_gym.solvers.sparc.build_native)")
+        pytest.skip("the native kernels are not built in this checkout (python -m kumo_gym.envs.build_native)")
     assert fresh_reset(0, 600, level=5) == "5 False"

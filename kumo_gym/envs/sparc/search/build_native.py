@@ -1,7 +1,7 @@
 """Build the SPaRC search kernels ahead of time into a native extension (cold start).
 
-``python -m kumo_gym.solvers.sparc.build_native`` (run by ``make install``) compiles the kernels of
-:mod:`kumo_gym.solvers.sparc.kernels` with numba's ahead-of-time compiler into
+``python -m kumo_gym.envs.build_native`` (run by ``make install``) compiles the kernels of
+:mod:`kumo_gym.envs.sparc.search.kernels` with numba's ahead-of-time compiler into
 ``_sparc_native.<abi>.so`` beside them. A process that finds it searches at compiled speed from
 its first node without importing numba at all: the first level-5 reset of a fresh process no
 longer spends about 4.5 s compiling four kernels and 0.8 s starting numba. The module is built on
@@ -78,7 +78,7 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
 
 
 def main(argv=None) -> int:
-    from ..native import build_main
+    from ....solvers.native import build_main
 
     return build_main("SPaRC native kernels", build, argv)
 

@@ -11,13 +11,13 @@ compiled once, only when a puzzle needs it (:func:`region_checker`, :func:`poly_
 never re-linked into its callers.
 
 The same functions also run as they are, in plain Python over memoryviews of the same arrays
-(``search``, ``regions_plain``, ``polys_plain``): :mod:`kumo_gym.solvers.sparc` explores the
+(``search``, ``regions_plain``, ``polys_plain``): :mod:`kumo_gym.envs.sparc.search` explores the
 first nodes of a search that way, so small puzzles never import numba (about 20 us a node
 against 0.2 us, but no compile time), and hands the search state on to
 :func:`compiled_search` when the search grows.
 
 ``make install`` also builds these functions ahead of time into a native extension
-(:mod:`kumo_gym.solvers.sparc.build_native`, loaded by :func:`native`): a process that has it
+(:mod:`kumo_gym.envs.build_native`, loaded by :func:`native`): a process that has it
 neither imports numba nor compiles anything, at any search size.
 
 Position tables are indexed by ``q = y * cols + x``; cell tables by ``ci = cy * w + cx`` (the
@@ -569,10 +569,10 @@ def source_key() -> int:
 
 @cache
 def native():
-    """The search built ahead of time (:mod:`kumo_gym.solvers.sparc.build_native`), or None when
+    """The search built ahead of time (:mod:`kumo_gym.envs.build_native`), or None when
     it was not built, is stale or is turned off (``KUMO_GYM_NATIVE=0``). It takes the arguments of :func:`search` with the two
     function pointers replaced by flags: whether the puzzle has cell symbols, and polyominoes."""
-    from ..native import enabled
+    from ....solvers.native import enabled
 
     if not enabled():  # KUMO_GYM_NATIVE=0
         return None
