@@ -20,7 +20,7 @@ import itertools
 import numpy as np
 
 from ...solvers.bits import popcount
-from ...solvers.jit import compiled
+from ...solvers.native import compiled
 
 __all__ = [
     "GridPuzzle",

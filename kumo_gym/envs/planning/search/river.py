@@ -21,7 +21,7 @@ from collections import deque
 from functools import lru_cache
 
 from ....core.errors import ConfigError
-from ....solvers.jit import compiled
+from ....solvers.native import compiled
 
 # A trip is packed into one integer, 10 bits per count.
 _PACK = 1024
