@@ -563,7 +563,7 @@ _A, _A2, _A3 = "i8[::1]", "i8[:, ::1]", "i8[:, :, ::1]"
 NATIVE_SIG = f"i8(i8, i8, i8, i8, i8, i8, i8, {_A}, {_A}, {_A}, {_A}, {_A3}, {_A2}, {_A2}, i8, i8)"
 
 
-@kernel(None, aot_sig=NATIVE_SIG, callees=("_tile", "_poly_ok", "_no_poly", "_regions_ok", "_no_regions", "search"),
+@kernel(None, aot_sig=NATIVE_SIG, callees=("tile", "_poly_ok", "_no_poly", "_regions_ok", "_no_regions", "search"),
         jit=False, error_model="numpy", _nrt=False)
 def sparc_search(w, h, start, end, cap, prune, budget, tab, off, st, soff, shape_cells, sols, work, symbols, pieces):
     """The native build's entry point (compiled against numba twins of the functions it calls; without
