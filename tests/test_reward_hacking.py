@@ -175,3 +175,27 @@ def test_family_guide_states_each_partial_formula(family):
         if e.family == family:
             formula = " ".join(get_task(e.id).partial_credit.split())
             assert formula in text, f"{doc.name} does not state {e.id}'s partial credit: {formula[:80]}..."
+
+
+@pytest.mark.parametrize("env_id", [e.id for e in ENTRIES if "answer" in e.modes])
+def test_nothing_after_the_solution_is_ignored(env_id):
+    """A move-list or path answer is judged where it ends: the gold answer with one more entry
+    (its own first one) appended never pays, so an answer cannot reach the goal and then write
+    junk (planning lists are replayed to the end, the tree walk and SPaRC refuse a move after the
+    solution, a grid with an extra row has the wrong shape)."""
+    task = get_task(env_id)
+    env = gym.make(env_id, mode="answer")
+    checked = 0
+    for inst in sample_instances(env_id)[:2]:
+        gold = task.solve(inst)
+        if not isinstance(gold, list) or not gold:
+            continue
+        env.reset(options={"instance": inst})
+        _, reward, *_, info = env.step(task.format_answer(gold))
+        assert reward == 1.0, (env_id, info["verdict"])
+        env.reset(options={"instance": inst})
+        _, reward, *_, info = env.step(task.format_answer(list(gold) + [gold[0]]))
+        assert reward == 0.0 and info["verdict"]["status"] != "solved", (env_id, info["verdict"])
+        checked += 1
+    if not checked:
+        pytest.skip("the answer is not a list")

@@ -827,7 +827,7 @@ def extract_deterministic(text: str, answer_text: str, pack: Pack, bounds: Bound
     final = final_answer_claims(task, instance, answer_text, pack)
     if final and sentences:
         # the answer grid is the final solution statement: it sits in the sentence where it starts
-        start = text.rfind("[[")
+        start = answer_grid_start(text)
         starts = [s.start for s in sentences]
         at = sentences[max(0, bisect.bisect_right(starts, start) - 1)].index if start >= 0 else sentences[-1].index
         for j, (kind, payload) in enumerate(final):
@@ -837,6 +837,18 @@ def extract_deterministic(text: str, answer_text: str, pack: Pack, bounds: Bound
     apps = link_rules(claims, pack, counters)
     return {"sentences": sentences, "indexing": indexing, "index_votes": votes, "claims": claims,
             "apps": apps, "counters": counters}
+
+
+_GRID_OPEN = re.compile(r"\[\s*\[")
+
+
+def answer_grid_start(text: str) -> int:
+    """Where the last grid of ``text`` opens (-1 when none): ``[[`` or a pretty-printed ``[`` newline ``[``,
+    as models echo JSON with one row per line."""
+    start = -1
+    for m in _GRID_OPEN.finditer(text):
+        start = m.start()
+    return start
 
 
 def _tokens_of(record: dict, text: str) -> int:

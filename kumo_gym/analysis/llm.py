@@ -23,6 +23,7 @@ from ..core.backend import ChatBackend
 from .extract import (
     Sentence,
     _count,
+    answer_grid_start,
     chunk,
     extract_claims,
     final_answer_claims,
@@ -315,7 +316,7 @@ class _Seeded:
 
 
 def _answer_sentence(text: str, sentences: list[Sentence]) -> int:
-    start = text.rfind("[[")
+    start = answer_grid_start(text)
     at = sentences[-1].index
     for s in sentences:
         if s.start <= start:

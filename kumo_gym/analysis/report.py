@@ -227,12 +227,12 @@ def write_outputs(docs: list[dict], out: str | Path, skipped: list[dict] | None 
             for d in docs[:max_graph_plots]:
                 p = draw_graph(d, inside(out / "plots", f"graph_{d['file']}.png"), highlight="both",
                                title=f"{d.get('env_id')} {d.get('instance_id')}: eta={_fmt(d['metrics'].get('eta'))}")
-                figures.append(str(p.relative_to(out)))
+                figures.append(str(Path(p).resolve().relative_to(out.resolve())))
             for x, y, _ in PAIRS:
                 p = scatter(table, x, y, out / "plots" / f"{y}_vs_{x}.png")
-                figures.append(str(p.relative_to(out)))
+                figures.append(str(Path(p).resolve().relative_to(out.resolve())))
             p = eta_vs_size(eta_by_size(table), out / "plots" / "eta_vs_size.png")
-            figures.append(str(p.relative_to(out)))
+            figures.append(str(Path(p).resolve().relative_to(out.resolve())))
         except ImportError as e:  # matplotlib is optional (the "plot" extra)
             log.warning("no plots: %s", e)
     report = out / "report.md"

@@ -58,7 +58,7 @@ td.t, th.t { text-align: left; }
 .status-solved { color: #2e7d32; font-weight: 600; } .status-wrong, .status-parse_error, .status-illegal_move,
 .status-error { color: #c62828; font-weight: 600; } .status-truncated, .status-incomplete { color: #ef6c00; }
 .trace { background: #fff; border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px; max-height: 60vh; overflow: auto; }
-.sent { margin: 1px 0; } .sent .n { color: #999; font-size: 11px; margin-right: 6px; }
+.sent { margin: 1px 0; } .sent .ind { white-space: pre; } .sent .n { color: #999; font-size: 11px; margin-right: 6px; }
 .sent.has-claims { border-left: 3px solid #90caf9; padding-left: 6px; }
 mark { border-radius: 3px; padding: 0 1px; }
 mark.hl-correct { background: #c8e6c9; } mark.hl-incorrect { background: #ffcdd2; }
@@ -270,6 +270,17 @@ def _mean(xs: list) -> float | None:
     return statistics.fmean(xs) if xs else None
 
 
+def eta_any(metrics: dict) -> float | None:
+    """eta of a graph whether or not its run was solved: ``eta``, else ``eta_unconditional`` (an unsolved
+    run analysed with ``--force``, or by the report itself); None where the graph has none (empty graph,
+    |V| <= |C*| ...). Never part of the eta statistics, which keep to solved runs."""
+    for k in ("eta", "eta_unconditional"):
+        v = metrics.get(k)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v):
+            return float(v)
+    return None
+
+
 def eta_rows(docs: list[dict]) -> list[dict]:
     """Reasoning structure per (model, env, difficulty): analysed, eta over usable runs, |V|, accuracy."""
     groups: dict = defaultdict(list)
@@ -279,8 +290,11 @@ def eta_rows(docs: list[dict]) -> list[dict]:
     for (model, env, diff), ds in sorted(groups.items()):
         usable = [d["metrics"]["eta"] for d in ds if d.get("solved") and d["metrics"].get("eta_status") in ("ok", "above_one")
                   and d["metrics"].get("eta") is not None]
+        every = [x for d in ds if (x := eta_any(d["metrics"])) is not None]
         out.append({"model": model, "env": env, "difficulty": diff, "analysed": len(ds), "eta_n": len(usable),
                     "eta_mean": _mean(usable), "eta_sd": statistics.stdev(usable) if len(usable) > 1 else None,
+                    "eta_all_n": len(every), "eta_all_mean": _mean(every),
+                    "H_str_mean": _mean([d["metrics"].get("H_str") for d in ds]),
                     "V_mean": _mean([d["metrics"].get("V") for d in ds]),
                     "claim_accuracy": _mean([d["metrics"].get("claim_accuracy") for d in ds]),
                     "coverage": _mean([d["metrics"].get("coverage") for d in ds])})
@@ -351,11 +365,43 @@ def trace_html(doc: dict | None, rec: dict) -> str:
     for c in doc["claims"]:
         by_sent[c["source_sents"][0]].append(c)
     rows = []
+    indents = _indents(doc, rec)
     for s in doc["sentences"]:
         cls = by_sent.get(s["index"], [])
+        indent = indents.get(s["index"], "")
+        lead = f'<span class="ind">{ESC(indent)}</span>' if indent else ""
         rows.append(f'<div class="sent{" has-claims" if cls else ""}" id="S{s["index"]}"><span class="n">S{s["index"]}'
-                    f'</span>{highlighted_sentence(s["text"], cls, offset)}</div>')
+                    f'</span>{lead}{highlighted_sentence(s["text"], cls, offset)}</div>')
     return "".join(rows)
+
+
+def _indents(doc: dict, rec: dict) -> dict:
+    """Sentence index -> the spaces that open its line in the trace (code a model wrote keeps its
+    indentation on the page); empty when the record's text no longer segments into the document's
+    sentences."""
+    from .extract import segment, trace_text
+
+    try:
+        text = trace_text(rec)[0]
+    except Exception:  # noqa: BLE001 - a malformed record: no indentation, the sentences still show
+        return {}
+    sents = segment(text)
+    if [x.text for x in sents] != [s.get("text") for s in doc.get("sentences", [])]:
+        return {}
+    out = {}
+    for x in sents:
+        line_start = text.rfind("\n", 0, x.start) + 1
+        lead = text[line_start:x.start]
+        if lead and not lead.strip():
+            out[x.index] = lead.replace("\t", "    ")[:80]
+    return out
+
+
+def _unsolved_eta(m: dict) -> str:
+    """", eta of this graph x.xxx, outside the eta statistics" for an unsolved run whose graph has an eta."""
+    if m.get("eta") is None and eta_any(m) is not None:
+        return f"; eta of this graph <span class=\"eta-any\">{_fmt(eta_any(m))}</span>, outside the eta statistics"
+    return ""
 
 
 def _image_html(rgb: Any, alt: str) -> str:
@@ -481,7 +527,8 @@ def episode_page(rec: dict, doc: dict | None, skipped_reason: str | None) -> str
         graph = (f"<h2>Reasoning graph</h2><p>|V| = {_fmt(m.get('V'))}, |E| = {_fmt(m.get('E'))}, "
                  f"|V_sol| = {_fmt(m.get('V_sol'))}, |V_ver| = {_fmt(m.get('V_ver'))}, depth = {_fmt(m.get('depth'))}, "
                  f"claim accuracy = {_fmt(m.get('claim_accuracy'))}, H_str = {_fmt(m.get('H_str'))}, "
-                 f"eta = {_fmt(m.get('eta'))} ({ESC(str(m.get('eta_status')))}). Hover a node for its claim and "
+                 f"eta = {_fmt(m.get('eta'))} ({ESC(str(m.get('eta_status')))}){_unsolved_eta(m)}. "
+                 f"Hover a node for its claim and "
                  f"sentence.</p>{legend()}<div class=\"kg-graph\">{graph_svg(doc)}</div>")
     elif skipped_reason:
         graph = f'<h2>Reasoning graph</h2><p class="muted">not analysed: {ESC(skipped_reason)}</p>'
@@ -507,7 +554,8 @@ def build_report(paths: list[str | Path], out: str | Path | None = None, *, anal
     records = load_records(evals)
     docs, skipped = load_analysis(analyses)
     if analyse and records and not analyses:
-        docs, skipped = analyse_records(records, progress=progress)
+        # force: unsolved runs keep their graph's eta as eta_unconditional (shown, never in eta statistics)
+        docs, skipped = analyse_records(records, force=True, progress=progress)
     by_key = {d.get("key"): d for d in docs if d.get("key")}
     by_ident = {(d.get("env_id"), d.get("instance_id"), d.get("model")): d for d in docs}
     skip_by_record = {s.get("record"): s.get("reason") for s in skipped}
@@ -533,9 +581,11 @@ def build_report(paths: list[str | Path], out: str | Path | None = None, *, anal
         sections.append(_plots(summary["by_env"], docs, env_of))
     if docs:
         sections.append("<h2>Reasoning structure by environment and difficulty</h2>"
-                        "<p class=\"muted\">eta over solved runs with eta_status ok/above_one.</p>"
+                        "<p class=\"muted\">eta over solved runs with eta_status ok/above_one; eta_all over every "
+                        "run whose graph has an eta, solved or not; H_str over every graph with a claim.</p>"
                         + html_table(eta_rows(docs), ["model", "env", "difficulty", "analysed", "eta_n", "eta_mean",
-                                                      "eta_sd", "V_mean", "claim_accuracy", "coverage"], "eta"))
+                                                      "eta_sd", "eta_all_n", "eta_all_mean", "H_str_mean", "V_mean",
+                                                      "claim_accuracy", "coverage"], "eta"))
     if skipped:
         sections.append("<h2>Episodes without a reasoning graph</h2>"
                         + html_table(skip_summary(skipped), ["family", "puzzle", "reason", "episodes"], "skipped"))
@@ -554,13 +604,17 @@ def build_report(paths: list[str | Path], out: str | Path | None = None, *, anal
                              "difficulty": rec.get("difficulty"), "model": rec.get("model"),
                              "status": verdict.get("status"), "reward": rec.get("reward"),
                              "tokens": rec.get("completion_tokens"),
-                             "eta": (doc or {}).get("metrics", {}).get("eta"), "href": f"episodes/{name}.html"})
+                             "claims": len(doc["claims"]) if doc else None,
+                             "H_str": (doc or {}).get("metrics", {}).get("H_str"),
+                             "eta": (doc or {}).get("metrics", {}).get("eta"),
+                             "eta_all": eta_any((doc or {}).get("metrics", {})), "href": f"episodes/{name}.html"})
     more = (f"<p class=\"muted\">showing the first {max_episodes} of {len(items)} episodes</p>"
             if len(items) > max_episodes else "")
     sections.append('<h2>Episodes</h2><input id="episode-filter" class="filter" placeholder="filter episodes (env, '
                     'model, status...)">' + more
                     + html_table(episode_rows, ["episode", "env", "mode", "difficulty", "model", "status", "reward",
-                                                "tokens", "eta"], "episodes", links={"episode": lambda r: r["href"]}))
+                                                "tokens", "claims", "H_str", "eta", "eta_all"], "episodes",
+                                   links={"episode": lambda r: r["href"]}))
     index = out / "index.html"
     index.write_text(_page("kumo_gym report", "".join(sections)), encoding="utf-8")
     return index

@@ -89,7 +89,8 @@ def normalise(text: str) -> Norm:
         coords.append((b, a) if swapped else (a, b))
         return f" @{len(coords) - 1}@ "
 
-    s = text.lower()
+    # an "@" the model wrote ("@1@", a Python decorator) must never read as one of our cell tokens
+    s = text.lower().replace("@", "\uff20")
     for pat, swapped in _CELL_PATTERNS:
         s = pat.sub(lambda m, sw=swapped: sub(m, sw), s)
     # keep coordinate numbering in reading order (patterns ran one after another)

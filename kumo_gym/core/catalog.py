@@ -30,6 +30,17 @@ def _grid(name: str, module: str, summary: str) -> EnvEntry:
                     modes=("answer", "interactive"), paper=_GRID)
 
 
+# ---- games (Tatham's move-played games; docs/games.md) -------------------------------------------
+_GAMES = "Simon Tatham's Portable Puzzle Collection"
+# the planning envs: their info adds the optimum as the compositional depth
+_GAMES_ENVS = _PLANNING_ENVS
+
+
+def _game(name: str, summary: str) -> EnvEntry:
+    return EnvEntry(name=name, task=f"kumo_gym.envs.games.{name.lower()}.task:{name}Task", family="games",
+                    summary=summary, modes=("answer", "interactive"), env_classes=_GAMES_ENVS, paper=_GAMES)
+
+
 _FINEREASON = "FineReason (DAMO-NLP-SG, 2025)"
 # the generic envs plus the item's source and defects in ``info``, and env options on replays
 _FINEREASON_ENVS = {"answer": "kumo_gym.envs.finereason.envs:FineReasonAnswerEnv",
@@ -85,4 +96,12 @@ ENTRIES: list[EnvEntry] = [
     _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
     _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
     _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
+    _game("Flip", "Flip (Lights Out and Tatham's random shapes): press cells to turn every light off in the fewest "
+                  "presses (exact optimum over GF(2))"),
+    _game("Fifteen", "Fifteen: slide tiles into the gap until they are in order (optimum by IDA* with linear "
+                     "conflicts, or certified bounds on random 4x4 boards)"),
+    _game("Sixteen", "Sixteen: shift rows and columns cyclically until the tiles are in order (optimum by "
+                     "bidirectional search, or certified bounds on large random boards)"),
+    _game("Guess", "Guess (Mastermind): find the hidden code from black and white pegs, guesses counted against a "
+                   "Knuth-style guesser"),
 ]

@@ -7,6 +7,29 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
+#: how deep :func:`integral_floats` descends (official records are a few levels deep; deeper
+#: values are left as they are, for the family's schema check to refuse)
+MAX_JSON_DEPTH = 64
+
+
+def integral_floats(obj: Any, _depth: int = 0) -> Any:
+    """``obj`` (parsed JSON: dicts, lists, numbers, strings) with every integral float made an int:
+    ``7.0`` is read as ``7``, as the official tools that compare values with ``==`` read it;
+    ``7.5``, ``nan``, ``inf`` and booleans stay as they are. Used by the loaders of official
+    records (FineReason rows, KUMO records, SPaRC records), whose formats hold integers; our own
+    instance files are not rewritten (their content hash covers the values as written)."""
+    if isinstance(obj, float):
+        return int(obj) if obj.is_integer() and abs(obj) < 2**63 else obj
+    if _depth >= MAX_JSON_DEPTH:
+        return obj
+    if isinstance(obj, dict):
+        return {k: integral_floats(v, _depth + 1) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [integral_floats(v, _depth + 1) for v in obj]
+    if type(obj) is tuple:
+        return tuple(integral_floats(v, _depth + 1) for v in obj)
+    return obj
+
 
 def canonical_json(obj: Any) -> str:
     """The canonical JSON text of ``obj``: sorted keys, no spaces, no NaN."""

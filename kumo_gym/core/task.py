@@ -20,7 +20,7 @@ from .errors import ConfigError, ParseError, check_choice
 from .extract import looks_truncated, split_thinking
 from .instance import Instance
 from .params import Params
-from .verdict import Verdict
+from .verdict import Verdict, too_long
 
 log = logging.getLogger(__name__)
 
@@ -189,12 +189,18 @@ class Task(ABC):
     # ---- shared behaviour -------------------------------------------------------------------
     def score(self, instance: Instance, completion: str, *, reasoning: str | None = None,
               finish_reason: str | None = None, n_output_tokens: int | None = None,
-              max_new_tokens: int | None = None) -> Verdict:
+              max_new_tokens: int | None = None, max_answer_chars: int | None = None) -> Verdict:
         """Parse and verify a raw completion. Never raises.
+
+        A completion (or reasoning channel) longer than ``max_answer_chars`` (default
+        :data:`~kumo_gym.core.verdict.MAX_ANSWER_CHARS`) is ``too_long``, refused unread.
 
         The thinking part (before ``</think>`` or the separate ``reasoning`` channel) is never
         used as the answer. A missing answer in a cut-off output is ``truncated``, not wrong.
         """
+        refused = too_long(completion, reasoning, max_answer_chars)
+        if refused is not None:
+            return refused
         if not isinstance(completion, str):
             completion = "" if completion is None else str(completion)
         regions = split_thinking(completion, reasoning)
@@ -202,8 +208,9 @@ class Task(ABC):
         try:
             answer = self.parse(regions.answer)
         except ParseError as e:
-            status = "truncated" if (cut or e.truncated) else "parse_error"
+            status = "truncated" if (cut or e.truncated) else "hedge" if e.reason == "hedge" else "parse_error"
             msg = ("The output was cut off before a complete answer." if status == "truncated"
+                   else f"The answer hedges: {e}" if status == "hedge"
                    else f"No valid answer could be read: {e}")
             return Verdict(status, msg, details={"reason": e.reason, "truncated": status == "truncated"})
         except Exception as e:  # noqa: BLE001 - a parser bug, not the model's mistake

@@ -3,9 +3,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STATUSES = ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated", "ended", "error")
+STATUSES = ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated", "too_long", "hedge",
+            "ended", "error")
 #: statuses that mean the model's text could not be read as an answer (format failures)
-UNREADABLE = ("parse_error", "truncated")
+UNREADABLE = ("parse_error", "truncated", "too_long", "hedge")
+
+#: The longest answer (characters of the completion, and of a separate reasoning channel) any
+#: environment reads. Longer ones are refused unread, in constant time, with the status
+#: ``too_long`` (docs/security.md): no step of any environment scans megabytes of hostile text.
+#: Environments take ``max_answer_chars=`` to change it.
+MAX_ANSWER_CHARS = 1_000_000
+
+
+def too_long(completion, reasoning=None, limit: int | None = None) -> Verdict | None:
+    """The ``too_long`` verdict when ``completion`` (or the ``reasoning`` channel) is a string
+    longer than ``limit`` characters (default :data:`MAX_ANSWER_CHARS`), else None. Constant
+    time: only ``len`` of each string is read."""
+    limit = MAX_ANSWER_CHARS if limit is None else limit
+    for what, text in (("answer", completion), ("reasoning", reasoning)):
+        if isinstance(text, str) and len(text) > limit:
+            return Verdict("too_long", f"The {what} has {len(text):,} characters, more than the limit of {limit:,}; "
+                           "it was not read.", details={"reason": "too_long", "chars": len(text), "limit": limit,
+                                                        "part": what, "truncated": False})
+    return None
 
 
 @dataclass
@@ -14,7 +34,8 @@ class Verdict:
 
     ``status`` is one of :data:`STATUSES`: ``solved``, ``wrong`` (readable but breaks a rule),
     ``illegal_move``, ``incomplete``, ``parse_error``, ``truncated`` (cut off by a token limit),
-    ``ended`` (a step after the episode ended; pays 0) and ``error`` (the scorer itself failed: a
+    ``too_long`` (longer than the answer size limit, refused unread), ``hedge`` (names more than
+    one option where one is asked for), ``ended`` (a step after the episode ended; pays 0) and ``error`` (the scorer itself failed: a
     bug or a bad instance, never the model's fault, never a silent zero); ``score`` is the fraction of constraints met (partial
     credit, in [0, 1], 1 when solved); ``reward`` is the binary reward (1.0 iff solved) unless a
     caller sets another; ``first_error`` the index of the first failing move or cell where the

@@ -6,7 +6,7 @@ from typing import Any
 import gymnasium as gym
 
 from ..core.errors import ConfigError
-from ..core.verdict import Verdict
+from ..core.verdict import Verdict, too_long
 from .base import PuzzleEnv
 
 
@@ -42,7 +42,9 @@ class AnswerEnv(PuzzleEnv):
     ``render_mode`` ("ansi", or "rgb_array" where the family draws images), ``prompt_template``
     (a ``str.format`` template with ``{prompt}`` and the instance parameters), ``observation``
     (``"text"``, or ``"image+text"`` where the family draws images: a dict of the text and an
-    ``image_size`` x ``image_size`` RGB picture of the puzzle, for vision-language models).
+    ``image_size`` x ``image_size`` RGB picture of the puzzle, for vision-language models),
+    ``max_answer_chars`` (default 1,000,000: a longer completion is refused unread with the status
+    ``too_long``).
     """
 
     def __init__(self, task, env_id: str, max_steps: int | None = None, **kwargs: Any):
@@ -64,7 +66,10 @@ class AnswerEnv(PuzzleEnv):
 
     def score_completion(self, completion: str, **meta) -> Verdict:
         """Verify a completion with optional ``reasoning``, ``finish_reason``, token counts."""
-        return self.task.score(self.instance, completion, **meta)
+        refused = too_long(completion, meta.get("reasoning"), self.max_answer_chars)
+        if refused is not None:
+            return refused
+        return self.task.score(self.instance, completion, **meta, max_answer_chars=self.max_answer_chars)
 
     def step(self, action):
         if self.instance is None:

@@ -17,6 +17,7 @@ from ..core.errors import ConfigError, check_choice, check_int
 from ..core.instance import Instance
 from ..core.seeding import check_split, item_seed
 from ..core.task import Task
+from ..core.verdict import MAX_ANSWER_CHARS
 
 #: Characters an observation may hold. Prompts are written with these only, so every observation
 #: is inside ``observation_space`` (Gymnasium's env checker tests that).
@@ -148,7 +149,8 @@ class PuzzleEnv(gym.Env):
 
     def __init__(self, task: Task, env_id: str, *, split: str = "train", reward: str = "binary",
                  render_mode: str | None = None, prompt_template: str | None = None,
-                 difficulty: str | None = None, observation: str = "text", image_size: int = 448, **params: Any):
+                 difficulty: str | None = None, observation: str = "text", image_size: int = 448,
+                 max_answer_chars: int = MAX_ANSWER_CHARS, **params: Any):
         self.task = task
         self.env_id = env_id
         self.split = check_split(split)
@@ -168,6 +170,8 @@ class PuzzleEnv(gym.Env):
                               "puzzles with images implement ImageRendering.render_rgb, e.g. SPaRC)")
         self.observation = observation
         self.image_size = check_int("image_size", image_size, 32, 4096)
+        # the longest action read (docs/security.md); longer ones are refused unread as too_long
+        self.max_answer_chars = check_int("max_answer_chars", max_answer_chars, 1, 1_000_000_000)
         self.observation_space = text_space() if observation == "text" else spaces.Dict({
             "text": text_space(),
             "image": spaces.Box(0, 255, (self.image_size, self.image_size, 3), np.uint8)})

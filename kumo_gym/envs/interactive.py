@@ -7,7 +7,7 @@ from typing import Any
 import gymnasium as gym
 
 from ..core.errors import ParseError, check_choice, check_int
-from ..core.verdict import Verdict
+from ..core.verdict import Verdict, too_long
 from .base import PuzzleEnv
 
 #: the old switch, kept for a deprecation period: "reject" is now the only policy
@@ -109,10 +109,15 @@ class InteractiveEnv(PuzzleEnv):
             info.update(step=self.steps, status="ended", verdict=verdict.to_dict())
             return self._obs(verdict.message), 0.0, True, False, info
         self.steps += 1
+        refused = too_long(text, None, self.max_answer_chars)
+        if refused is not None:  # refused unread, in constant time: an invalid step like an unreadable move
+            return self._invalid(refused, info)
         try:
             move = self.task.parse_move(text)
         except ParseError as e:
-            return self._invalid(Verdict("parse_error", f"Could not read a move: {e}",
+            hedge = e.reason == "hedge"  # two moves offered as alternatives: its own status
+            return self._invalid(Verdict("hedge" if hedge else "parse_error",
+                                         f"{'The move hedges' if hedge else 'Could not read a move'}: {e}",
                                          details={"reason": e.reason}), info)
         t = self.task.transition(self.instance, self.state, move)
         if t.status == "illegal_move":

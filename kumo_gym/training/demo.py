@@ -1,28 +1,46 @@
-"""``kumo-gym demo`` (``make demo``): the suite end to end in a few minutes on a CPU.
+"""``kumo-gym demo`` (``make demo``): the suite end to end in about ten minutes on a CPU.
 
 1. the environment table (every registered id, its family, modes and difficulty presets);
 2. one prompt, the golden answer from our solver and its verdict;
 3. the oracle and random agents on every registered environment, in every mode, through the
    evaluation harness (traces, tables, plots);
-4. the tiny local model learning: a short SFT warm-up on golden answers, then GRPO with a
-   success-driven curriculum (Hanoi with 1, 2, then 3 disks), the reward components, the
-   curriculum level and the held-out callback logged every step and plotted;
-5. a report, ``runs/demo-<time>/report.md``, with all of the above.
+4. a real model learning on fresh puzzles (SmolLM2-135M-Instruct by default, installed with the
+   package, nothing downloaded): it answers held-out test puzzles whose content is in no training
+   puzzle, then a short SFT warm-up on golden answers of the training split and a few GRPO steps
+   with our verifier as the reward, then the same held-out puzzles again; one progress bar per
+   phase, a before/after table with paired 95% intervals and a plot of the learning curves;
+5. a report, ``runs/demo-<time>/report.md``, with all of the above. The trainers' log
+   dictionaries go to ``runs/demo-<time>/learn/<phase>/log.jsonl``, not to the terminal.
 
-Why a warm-up: GRPO learns from differences between the completions of a group. A freshly built
-tiny model never writes a readable answer, so every completion earns 0, every group has zero
-spread, the advantages and the loss are 0 and nothing is learned (the report says so whenever it
-happens). A few SFT steps on golden answers make it right some of the time; GRPO then raises the
-reward, and the curriculum moves on when the recent success rate reaches its threshold. What the
-tiny model learns is to reproduce the answers of a handful of puzzles it has seen, not to solve
-new ones: for that, the same commands take a real model (``--model``/``--base-url`` of
-``kumo-gym eval`` and ``kumo-gym train``).
+Why a warm-up: GRPO learns from differences between the answers of a group. The bare model
+never writes a readable grid, so every answer earns 0, every group has zero spread and the
+gradient is 0 (the report's diagnosis says so whenever it happens). A few SFT steps teach the
+answer format; GRPO then has spread to learn from. ``--model tiny`` runs the same part with the
+tiny local model (seconds; what the tests use), which cannot solve anything it has not seen.
 """
 from __future__ import annotations
 
 import json
 import time
 from pathlib import Path
+
+
+def quiet_libraries() -> None:
+    """Keep the terminal to our progress bars and tables: library warnings and progress bars off
+    (the trainers' log dictionaries go to the run directory)."""
+    import warnings
+
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    warnings.filterwarnings("ignore", category=UserWarning)
+    try:
+        import datasets
+        import transformers
+
+        datasets.disable_progress_bars()
+        transformers.logging.set_verbosity_error()
+        transformers.logging.disable_progress_bar()
+    except ImportError:
+        pass
 
 
 def _section(title: str) -> None:
@@ -41,20 +59,6 @@ def pick_grpo_env() -> str:
             return e.id
     return rows[0].id
 
-
-def demo_levels(env_id: str) -> list:
-    """The curriculum of the demo: Hanoi with 1, 2 and 3 disks, or the first three presets."""
-    from ..core.registry import entry, get_task
-
-    if entry(env_id).name == "Hanoi":
-        return [{"n": 1}, {"n": 2}, {"n": 3}]
-    presets = list(get_task(env_id).difficulties)
-    return presets[:3] or [{}]
-
-
-#: GRPO samples the warmed-up model at this temperature: hot enough that it is right only part of the
-#: time (a model that always answers right gives GRPO nothing to learn), so RL has to make it reliable
-DEMO_TEMPERATURE = 1.5
 
 REWARD_KEYS = ("reward", "rewards/puzzle_binary/mean", "rewards/puzzle_partial/mean", "rewards/puzzle_format/mean")
 
@@ -106,50 +110,14 @@ def learning_diagnosis(history: list[dict]) -> str:
                if level_key and len(stretches) > 1 else "."))
 
 
-def plot_grpo(history: list[dict], path: Path) -> Path | None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    fig, ax = plt.subplots(figsize=(7, 3.8))
-    for key in REWARD_KEYS:
-        pts = [(h["step"], h[key]) for h in history if key in h and h[key] is not None]
-        if pts:
-            ax.plot(*zip(*pts), marker="o", markersize=3, alpha=0.5,
-                    label=key.replace("rewards/", "").replace("/mean", ""))
-    pts = [(h["step"], h["kumo_eval/success"]) for h in history if h.get("kumo_eval/success") is not None]
-    if pts:  # a few evaluations: points, not a line that suggests a trend between them
-        ax.plot(*zip(*pts), linestyle="none", marker="*", markersize=10, label="held-out success (greedy)")
-    pts = [(h["step"], h["rewards/puzzle_binary/mean"]) for h in history if "rewards/puzzle_binary/mean" in h]
-    if len(pts) >= 5:  # the trend of the solved rate, over 5 steps (one step is 32 noisy samples)
-        xs, ys = zip(*pts)
-        smooth = [sum(ys[max(0, i - 4):i + 1]) / len(ys[max(0, i - 4):i + 1]) for i in range(len(ys))]
-        ax.plot(xs, smooth, color="black", linewidth=2, label="puzzle_binary, 5-step mean")
-    ax.set(xlabel="step", ylabel="reward", title="GRPO of the tiny model: rewards and held-out success")
-    levels = sorted({k for h in history for k in h if k.startswith("curriculum/") and k.endswith("/level")})
-    if levels:
-        ax2 = ax.twinx()
-        for key in levels:
-            pts = [(h["step"], h[key]) for h in history if key in h]
-            ax2.step(*zip(*pts), where="post", color="gray", linestyle="--", label=key)
-        ax2.set_ylabel("curriculum level")
-        ax2.legend(fontsize=7, loc="lower right")
-    ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
-
-
-def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = None, grpo_steps: int = 40,
-             quick: bool = False, model: str = "tiny", sft_steps: int = 200) -> Path:
-    """Run the demo and return the report path (``model``: the GRPO model, the tiny one by default)."""
+def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = None, grpo_steps: int | None = None,
+             quick: bool = False, model: str = "smollm2", sft_steps: int | None = None) -> Path:
+    """Run the demo and return the report path (``model``: the model that learns, SmolLM2 by default)."""
     import os
 
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+    quiet_libraries()
+    settings = {k: v for k, v in (("grpo_steps", grpo_steps), ("sft_steps", sft_steps)) if v is not None}
     from ..analysis.results import format_results
     from ..core.registry import catalogue_rows, entries, get_task, resolve_env_id
     from ..core.tables import format_table
@@ -194,16 +162,17 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     if (eval_dir / "accuracy_tokens.png").exists():
         md += ["![accuracy vs difficulty](eval/accuracy_tokens.png)", ""]
 
-    _section(f"4. The tiny model learns: SFT warm-up, then GRPO with a curriculum on {env_id}")
-    grpo_path = learn(out, md, env_id, model=model, sft_steps=10 if quick else sft_steps,
-                      grpo_steps=3 if quick else grpo_steps, quick=quick)
-    history = json.loads((grpo_path / "log_history.json").read_text())
-    (out / "summary.json").write_text(json.dumps({"eval": summary, "grpo": history}, indent=2, default=str) + "\n")
+    env = demo_env(grpo_env)
+    _section(f"4. {model} learns on fresh puzzles of {env['id']}: before, training, after")
+    res = learn(out, md, env, model=model, quick=quick, settings=settings)
+    (out / "summary.json").write_text(json.dumps({"eval": summary, "learn": res}, indent=2, default=str) + "\n")
 
     md += ["## Next", "",
-           ("- A real model: `kumo-gym train grpo --config examples/grpo_qwen.yaml` (downloads Qwen2.5-0.5B-Instruct, "
-           "about 1 GB; a GPU with about 24 GB, or 12 GB with `--use_peft`), then "
-           "`kumo-gym eval --env Hanoi --difficulty easy medium hard --model runs/grpo-qwen0.5b/model --size 50`;"),
+           ("- the longer run on three environments: `python benchmarks/train_real.py` (about 40 minutes of CPU; "
+            "docs/training.md shows its curves); the same training from the command line: "
+            "`kumo-gym train grpo --config examples/grpo_smollm2.yaml`;"),
+           ("- a larger model: `kumo-gym train grpo --config examples/grpo_qwen.yaml` (downloads "
+            "Qwen2.5-0.5B-Instruct, about 1 GB; a GPU with about 24 GB, or 12 GB with `--use_peft`);"),
            "- an OpenAI-compatible endpoint: `kumo-gym eval --base-url http://localhost:8000/v1 --model NAME ...`;",
            "- see docs/training.md.", "", f"Total time: {time.time() - t0:.0f} s."]
     path = out / "report.md"
@@ -213,65 +182,86 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     return path
 
 
-def learn(out: Path, md: list[str], env_id: str, model: str = "tiny", sft_steps: int = 200, grpo_steps: int = 40,
-          quick: bool = False) -> Path:
-    """Part 4 of the demo: SFT warm-up on golden answers of the curriculum's levels, then GRPO with
-    the curriculum from the warmed-up model. Appends its section to ``md``; returns the GRPO dir."""
-    import torch
+#: the demo's training run on a real model: short enough for about five minutes of two CPU cores
+DEMO_RUN = {"n_train": 300, "n_test": 48, "sft_steps": 30, "sft_batch": 8, "sft_lr": 1e-4, "grpo_steps": 8,
+            "prompts_per_step": 4, "num_generations": 4, "grpo_lr": 3e-6, "max_completion_length": 48,
+            "curve_every": 0}
+#: the demo's environment: Filling's trivial preset learned most from the warm-up in benchmarks/train_real.py
+DEMO_ENV = "kumo_gym/Filling-v0"
+#: the quick settings (tests)
+QUICK_RUN = {"n_train": 12, "n_test": 4, "sft_steps": 3, "sft_batch": 4, "sft_lr": 1e-2, "grpo_steps": 2,
+             "prompts_per_step": 2, "num_generations": 2, "grpo_lr": 1e-3, "max_completion_length": 24,
+             "curve_every": 0, "bf16": False}
 
+
+def demo_env(env_id: str | None) -> dict:
+    """The environment of the learning part: ``env_id`` (default :data:`DEMO_ENV`), with its short
+    prompt when :data:`kumo_gym.training.fresh.FRESH_ENVS` has one."""
+    from ..core.registry import resolve_env_id
+    from .fresh import FRESH_ENVS
+
+    env_id = resolve_env_id(env_id or DEMO_ENV)
+    for e in FRESH_ENVS:
+        if e["id"] == env_id:
+            return dict(e)
+    return {"id": env_id}
+
+
+def learn(out: Path, md: list[str], env: dict, model: str = "smollm2", quick: bool = False,
+          settings: dict | None = None) -> dict:
+    """Part 4 of the demo: the model on fresh held-out puzzles of ``env`` (test-split instances in
+    no training item), a short SFT warm-up and GRPO on the training split, the same held-out
+    puzzles after (:func:`kumo_gym.training.fresh.run_fresh`). Appends its section to ``md``;
+    returns the run's result."""
     from ..core.tables import format_table
-    from .curriculum import Curriculum
-    from .evaluate import EvalSpec
-    from .grpo import train_grpo
-    from .sft import train_sft
+    from .fresh import plot_run, run_fresh
 
-    # a model this small runs fastest on one thread (more threads only add synchronisation)
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        levels = demo_levels(env_id)
-        specs = [EvalSpec(env_id, {"difficulty": x} if isinstance(x, str) else dict(x)) for x in levels]
-        t = time.process_time()
-        sft = train_sft(specs, model=model, size=2 if quick else 8, output_dir=str(out / "sft"), max_steps=sft_steps,
-                        batch_size=3, learning_rate=1e-2, save=True, trainer_args={"disable_tqdm": True})
-        sft_cpu = time.process_time() - t
-        losses = [h["loss"] for h in sft.state.log_history if "loss" in h]
-        cur = Curriculum({env_id: levels}, window=4 if quick else 16, promote_at=0.75)
-        t = time.process_time()
-        trainer = train_grpo([], curriculum=cur, model=str(out / "sft" / "model"), size=64,
-                             output_dir=str(out / "grpo"), max_steps=grpo_steps, num_generations=8,
-                             prompts_per_step=2 if quick else 4, max_completion_length=24 if quick else 56,
-                             learning_rate=1e-3,
-                             temperature=DEMO_TEMPERATURE,
-                             callback_every=0 if quick else max(1, grpo_steps // 2), callback_n=1,
-                             callback_max_tokens=56, save=False, trainer_args={"disable_tqdm": True})
-        grpo_cpu = time.process_time() - t
-    finally:
-        torch.set_num_threads(threads)
-    history = trainer.state.log_history
-    table = grpo_table(history)
-    tcols = sorted({k for r in table for k in r}, key=lambda k: (k != "step", k))
+    run = {**(QUICK_RUN if quick else DEMO_RUN), **(settings or {})}
+    t0, c0 = time.time(), time.process_time()
+    res = run_fresh([env], model=model, out=out / "learn", progress=True, **run)
+    res["times"]["demo_part"] = {"wall_s": round(time.time() - t0, 1), "cpu_s": round(time.process_time() - c0, 1)}
+    records = res.pop("records")
+    (out / "learn" / "records.json").write_text(json.dumps(records) + "\n")
+    (out / "learn" / "result.json").write_text(json.dumps(res, indent=1, default=str) + "\n")
+    e = env["id"]
+    names = {"base": "before (base model)", "sft": "after the SFT warm-up", "grpo": "after GRPO"}
+    rows = [{"phase": names.get(ph, ph), "held-out puzzles": r[e]["episodes"], "solved": f"{r[e]['solved']:.3f}",
+             "partial score": f"{r[e]['score']:.3f}", "answer found": f"{r[e]['answer_found']:.3f}"}
+            for ph, r in res["rates"].items()]
+    cols = ["phase", "held-out puzzles", "solved", "partial score", "answer found"]
+    diffs = []
+    for which, c in res["comparisons"][e].items():
+        a, b = which.split("->")
+        diffs.append(f"{names.get(a, a)} -> {names.get(b, b)}: " + ", ".join(
+            f"{k} {v['diff']:+.3f} [{v['lo']:+.3f}, {v['hi']:+.3f}]" for k, v in c.items()))
+    split = res["splits"][0]
+    times = res["times"]
     print()
-    print(format_table(table, tcols))
-    diagnosis = learning_diagnosis(history)
-    print("\n" + diagnosis)
-    names = ", ".join(cur.schedules[env_id].names)
-    moves = "; ".join(f"step {e['step']}: {e['event']} {e['from']} -> {e['to']}" for e in cur.history) or "none"
-    md += [f"## 4. The tiny model learns ({env_id})", "",
-           (f"**SFT warm-up**: {sft.state.global_step} steps on golden answers of the levels {names} "
-           f"(loss {losses[0]:.2f} -> {losses[-1]:.2f}; {sft_cpu:.0f} s of CPU)."), "",
-           (f"**GRPO with a curriculum** from the warmed-up model, sampled at temperature {DEMO_TEMPERATURE} (so that "
-           f"it is right only part of the time): {trainer.state.global_step} steps "
-           f"({grpo_cpu:.0f} s of CPU), levels {names}, promotion when the success rate of the last "
-           f"{cur.schedules[env_id].rule.window} training episodes reaches 0.75. Curriculum moves: {moves}. "
-           f"Reward components (`puzzle_binary`, `puzzle_partial`, `puzzle_format`, weights 1, 0.5, 0.1), the share of "
-           "groups without reward spread (nothing to learn from) and the curriculum level, as TRL logs them:"), "",
-           format_table(table, tcols, markdown=True), "", diagnosis, ""]
-    img = plot_grpo(history, out / "grpo" / "grpo.png")
+    print(format_table(rows, cols))
+    print("\nChange on the same held-out puzzles (mean, 95% paired bootstrap interval):\n  " + "\n  ".join(diffs))
+    img = plot_run(res, out / "learn" / "learning.png")
+    print(f"\nplot: {img}; trainer logs: {out / 'learn'}/sft/log.jsonl, {out / 'learn'}/grpo/log.jsonl")
+    md += [f"## 4. {res['settings']['model']} learns on fresh puzzles ({e})", "",
+           (f"Held out: {split['test_fresh_distinct']} test-split puzzles whose content is in none of the "
+            f"{split['train_distinct']} distinct training puzzles. The model answers each greedily before training, "
+            f"after an SFT warm-up of {run['sft_steps']} steps on golden answers of the training split, and after "
+            f"{run['grpo_steps']} GRPO steps ({run['prompts_per_step']} puzzles x {run['num_generations']} sampled "
+            "answers per step, rewards from our verifier)."), "",
+           format_table(rows, cols, markdown=True), "",
+           "Change on the same held-out puzzles (mean, 95% paired bootstrap interval):", "",
+           *[f"- {d}" for d in diffs], "",
+           ("Time: " + ", ".join(f"{k} {v['wall_s']:.0f} s wall / {v['cpu_s']:.0f} s CPU" for k, v in times.items())
+            + "."), ""]
     if img is not None:
-        md += ["![GRPO curves](grpo/grpo.png)", ""]
-    md += [("What the tiny model (about 200K parameters, built here) can learn in minutes: to reproduce the answers "
-           "of the few puzzles it was shown (one puzzle per level here) and, by RL, to produce them more reliably. "
-           "What it cannot: solve puzzles it has not seen, or reason about new ones; the same pipeline with a "
-           "real model is the next section's."), ""]
-    return out / "grpo"
+        md += ["![learning curves](learn/learning.png)", ""]
+    history = res["histories"].get("grpo", [])
+    table = grpo_table(history)
+    if table:
+        tcols = sorted({k for r in table for k in r}, key=lambda k: (k != "step", k))
+        md += ["GRPO steps as TRL logs them (rewards of the sampled answers):", "",
+               format_table(table, tcols, markdown=True), "", learning_diagnosis(history), ""]
+    md += [("What this shows and what it does not: the partial score pays only cells a blind grid (one symbol "
+            "everywhere, a checkerboard, a cyclic Latin square) does not get right, so a rise is the model using the "
+            "puzzle in front of it; most of it comes from the SFT warm-up, and a few GRPO steps move it little. "
+            "It does not learn to solve these puzzles reliably: see docs/training.md for the longer benchmark."), ""]
+    return res

@@ -77,7 +77,8 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
                callback_every: int = 0, callback_n: int = 4, callback_max_tokens: int = 128,
                exclude_ids: set[str] | None = None, logging_steps: int = 1, report_to: str = "none",
                save: bool = True, trainer_args: dict | None = None, model_args: dict | None = None,
-               extra_args: dict | None = None, callbacks: list | None = None, mixture=None, curriculum=None):
+               extra_args: dict | None = None, callbacks: list | None = None, mixture=None, curriculum=None,
+               log_file: str | None = None):
     """Train ``model`` with GRPO on a mix of environments; returns the finished trainer.
 
     ``envs``: ids, ``"ID:key=value,..."`` specs or ``{"id": ID, key: value}`` mappings
@@ -96,12 +97,18 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
     environments through its levels by recent success, ``size`` rows per epoch made at the current
     levels (``envs`` and ``mixture`` entries not in the curriculum keep their parameters). Metrics
     are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
+
+    Every logged step also carries the CPU seconds of the step and of its reward functions (parsing
+    and verifying: the environment side), ``env/step_cpu_s``, ``env/reward_cpu_s`` and
+    ``env/share`` (:mod:`kumo_gym.training.progress`). ``log_file``: the log dictionaries go to this
+    JSON-lines file instead of the terminal, which shows one progress bar.
     """
     from trl import GRPOTrainer
 
     from .config import make_config
     from .data import count_arg
     from .models import load_model, train_and_save, trl_renamed_api_warnings_hidden
+    from .progress import EnvCostCallback, TimedReward, route_logs
     from .trainset import training_data
 
     n = count_arg("train_grpo", size, n, 64)
@@ -110,6 +117,8 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
     if not specs and mixture is None and curriculum is None:
         raise ConfigError("give at least one environment to train on (envs, a mixture or a curriculum)")
     funcs, weights = reward_functions(reward_weights)
+    timed = [TimedReward(f) for f in funcs]
+    funcs = list(timed)
     args = grpo_trainer_args(trainer_kw, num_generations=num_generations, prompts_per_step=prompts_per_step,
                              seed=seed, logging_steps=logging_steps, report_to=report_to, output_dir=output_dir,
                              max_steps=max_steps, learning_rate=learning_rate,
@@ -117,7 +126,7 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
                              reward_weights=weights, use_vllm=use_vllm)
     seed = int(args["seed"])
     config = make_config("grpo", args)
-    callbacks = list(callbacks or [])
+    callbacks = [*(callbacks or []), EnvCostCallback(timed)]
     data = training_data(specs, n, seed, shard, exclude_ids, mixture, curriculum)
     rollout = EpisodeRollout(data.rows or [], max_turn_tokens=max_turn_tokens,
                              temperature=config.temperature) if data.multi_turn else None
@@ -143,6 +152,8 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
         trainer = GRPOTrainer(model=loaded.model, reward_funcs=funcs, args=config, train_dataset=dataset,
                               processing_class=tok, callbacks=callbacks, rollout_func=rollout,
                               peft_config=loaded.peft_config)
+        if log_file:
+            route_logs(trainer, log_file, "GRPO")
         return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
 
 

@@ -96,7 +96,7 @@ def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", siz
               callback_specs: list[str | EvalSpec] | None = None, exclude_ids: set[str] | None = None,
               logging_steps: int = 1, report_to: str = "none", save: bool = True, trainer_args: dict | None = None,
               model_args: dict | None = None, extra_args: dict | None = None, rows: list[dict] | None = None,
-              callbacks: list | None = None, mixture=None, curriculum=None):
+              callbacks: list | None = None, mixture=None, curriculum=None, log_file: str | None = None):
     """Fine-tune ``model`` on ``size`` golden trajectories (default 64; ``n`` is its deprecated
     name) of each of ``envs``; returns the finished trainer.
 
@@ -106,7 +106,9 @@ def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", siz
     ``ModelConfig`` fields (LoRA/QLoRA, dtype). ``mixture`` draws ``n`` golden records in all from
     weighted environments (:mod:`kumo_gym.training.mixture`). ``callback_every > 0`` adds
     :class:`kumo_gym.training.callbacks.KumoGymEvalCallback` on ``callback_specs`` (default
-    ``envs``). Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``.
+    ``envs``). Metrics are in ``trainer.state.log_history`` and ``output_dir/log_history.json``;
+    ``log_file``: the log dictionaries go to this JSON-lines file instead of the terminal, which
+    shows one progress bar.
     """
     import datasets
     from trl import SFTTrainer
@@ -159,6 +161,10 @@ def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", siz
     with trl_renamed_api_warnings_hidden():
         trainer = SFTTrainer(model=loaded.model, args=config, train_dataset=dataset, processing_class=tok,
                              callbacks=callbacks, peft_config=loaded.peft_config)
+        if log_file:
+            from .progress import route_logs
+
+            route_logs(trainer, log_file, "SFT warm-up")
         return train_and_save(trainer, callbacks, config.output_dir, tok, save, loaded.peft_config)
 
 

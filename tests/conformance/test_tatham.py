@@ -104,3 +104,16 @@ def test_sgt_version_is_recorded(family):
         import warnings
 
         warnings.warn(f"sgt-{family} is build {version}, not the pinned {PINNED}; grammars may differ", stacklevel=1)
+
+
+@pytest.mark.parametrize("size", ["27x27", "40x12", "3x30"])
+def test_mosaic_sizes_beyond_the_presets_that_tatham_accepts_import(size):
+    """Mosaic accepts every size Tatham's does (3x3 up to 10,000 cells): Tatham's puzzles above the
+    largest preset (25x25) and on thin grids import exactly, are unique under our rules and solve."""
+    task = _need("mosaic")
+    for save in tatham.sgt_generate_saves("mosaic", size, 1, seed=FIXED_SEED):
+        game_id = f"{save['CPARAMS']}:{save['DESC']}"
+        inst = task.load(game_id)
+        assert tatham.to_game_id(inst, task) == game_id
+        assert task.count_solutions(inst, limit=2) == 1, game_id
+        assert task.score(inst, task.format_answer(task.solve(inst))).solved, game_id

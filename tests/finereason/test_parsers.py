@@ -106,7 +106,11 @@ def test_literal_reader():
     for bad in ["[1, 2", "[[[[[[1]]]]]]", "[1,, 2]", "1, 2", "[1] x"]:
         with pytest.raises(ParseError):
             parse_literal(bad)
-    assert extract_state_literal("first [1, 2] then Next state: [3, 4] and [5, 6]")[0] == [5, 6]
+    assert extract_state_literal("first [1, 2] then Next state: [3, 4]\n[5, 6]")[0] == [5, 6]
+    for joint in (" and ", " or ", "/", ", or "):  # two states offered on the answer line: a hedge
+        with pytest.raises(ParseError) as e:
+            extract_state_literal(f"first [1, 2] then Next state: [3, 4]{joint}[5, 6]")
+        assert e.value.reason == "hedge"
     assert extract_state_literal("no marker, [7, 8]") == ([7, 8], True)
 
 
@@ -121,6 +125,24 @@ def test_state_checking_parser_leniency(text, want):
     from kumo_gym.core.extract import split_thinking
 
     assert task.parse(split_thinking(text).answer) == want
+
+
+@pytest.mark.parametrize("line", ["A, B", "A and B", "A/B", "(A) or (B)", "B, A", "B or A", "A / (B)",
+                                  "Solvable or Unsolvable", "(A) Solvable / (B) Unsolvable"])
+def test_an_answer_line_naming_both_options_is_a_hedge(line):
+    """It pays 0 with the status ``hedge`` whatever the label (the first letter used to count)."""
+    import numpy as np
+
+    task = StateCheckingTask()
+    for seed in range(6):
+        inst = task.generate(np.random.default_rng(seed), **task.resolve_params())
+        v = task.score(inst, f"Reasoning.\nAnswer: {line}")
+        assert v.status == "hedge" and v.reward == 0.0, (line, v)
+        # rejecting the other option is no hedge, and a later answer line replaces a hedged one
+        truth = task.solve(inst)
+        other = "B" if truth == "A" else "A"
+        assert task.score(inst, f"Answer: {truth} (not {other})").solved
+        assert task.score(inst, f"Answer: {line}\nAnswer: ({truth})").solved
 
 
 def test_state_checking_parser_failure():

@@ -25,7 +25,7 @@ from kumo_gym.envs.finereason.tasks import StateCheckingTask
 
 SC, ST, WALK = ("kumo_gym/FineReasonStateChecking-v0", "kumo_gym/FineReasonStateTransition-v0",
                 "kumo_gym/FineReasonTreeWalk-v0")
-STATUSES = ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated")
+STATUSES = ("solved", "wrong", "illegal_move", "incomplete", "parse_error", "truncated", "too_long", "hedge")
 
 
 def env_at(env_id, puzzle, mode=None, seed=0):

@@ -123,3 +123,19 @@ def test_generator_kernel_deduces_what_the_cnf_propagation_does():
                 on.add(k)
         assert sorted(on) == [(i // W, i % W) for i in np.flatnonzero(bufs[2])]
     assert solvable >= 2
+
+
+def test_sizes_follow_tathams_limit():
+    """3x3 up to 10,000 cells, as Tatham's Mosaic; a refusal says whose limit it is."""
+    task = MosaicTask()
+    assert task.resolve_params(W=27)["H"] == 27
+    assert task.resolve_params(W=3, H=3333)["H"] == 3333
+    with pytest.raises(ConfigError, match="10,000, the largest grid Tatham"):
+        task.resolve_params(W=101, H=100)
+    with pytest.raises(ConfigError, match="3..3333"):
+        task.resolve_params(W=2)
+    inst = task.generate(np.random.default_rng(0), **task.resolve_params(W=30, H=26))
+    assert task.count_solutions(inst, limit=2) == 1
+    assert task.load(inst.data["game_id"]).data["state"] == inst.data["state"]
+    with pytest.raises(ConfigError, match="limit of our generator, not of Tatham"):
+        task.generate(np.random.default_rng(0), **task.resolve_params(W=3, H=80))

@@ -89,6 +89,54 @@ def test_an_unusable_action_is_dropped_and_the_domain_still_plays():
         import_kumo_instance(with_bad, loaded)
 
 
+def _mixed_str_domain(reference) -> tuple[dict, dict]:
+    """A reference domain and record plus a str action whose states mix strings and an interval
+    (as KUMO's DemographicEnv and QuantumEnv have), the record observing that interval."""
+    rec = records(reference)[0]
+    dom = json.loads((reference / "kumo" / "domains" / f"{rec['domain']}.json").read_text())
+    t = rec["truths"]
+    dom["actions"].append("Mixed Assay")
+    dom["outcomes"]["Mixed Assay"] = {"type": "str", "states": [
+        {"state": "clear", "rules_out": [t[0]]}, {"state": [1.0, 2.0], "rules_out": [t[1], t[2]]},
+        {"state": "cloudy", "rules_out": [t[3]]}]}
+    record = dict(rec, actions=rec["actions"] + ["Mixed Assay"],
+                  observations={**rec["observations"], "Mixed Assay": [1.0, 2.0]})
+    return dom, record
+
+
+def test_a_str_action_with_interval_states_plays_as_kumos_engine_does(reference):
+    """KUMO's engine matches a str action's observation by equality (its interval states are
+    tuples, the record's observation a list): such an observation rules nothing out, and the
+    interval state still counts where the engine counts states. The record plays; the oddity is
+    reported in ``info``; generated instances never draw the interval as an observation."""
+    dom, record = _mixed_str_domain(reference)
+    _, issues = import_kumo_domain(dom)
+    mixed = [i for i in issues if i.action == "Mixed Assay"]
+    assert [(i.code, i.severity) for i in mixed] == [("mixed_states", "warning")]
+    loaded = load_domain(dom)
+    assert [s.label() for s in loaded.outcomes["Mixed Assay"].states] == ["clear", [1.0, 2.0], "cloudy"]
+    env = gym.make(ENV, domain=loaded)
+    _, info = env.reset(options={"instance": record})
+    data = env.unwrapped.instance.data
+    assert data["observation_states"]["Mixed Assay"] == []  # it rules nothing out
+    assert survivors(data) == [record["valid_truth"]]
+    assert info["unmatched_observations"] == ["Mixed Assay"] and "rules nothing out" in info["record_notes"][0]
+    # the interval state stays with its rule-outs, so the oracle weighs all three states as the engine's does
+    t = record["truths"]
+    assert data["outcomes"]["Mixed Assay"]["states"][1] == {"state": [1.0, 2.0], "rules_out": [t[1], t[2]]}
+    _, _, _, _, step = env.step("<ANSWER> Mixed Assay </ANSWER>")
+    assert step["verdict"]["status"] == "incomplete"
+    _, reward, term, _, _ = env.step(f"<ANSWER> {record['valid_truth']} </ANSWER>")
+    assert reward == 1.0 and term
+    for i in range(30):  # our generator never draws the interval as a str observation
+        drawn = generate_instance(loaded, 4, 6, np.random.default_rng(i))
+        if "Mixed Assay" in drawn["actions"]:
+            assert isinstance(drawn["observations"]["Mixed Assay"], str)
+    # what KUMO itself cannot play stays refused: a float action with a string state
+    obj, bad = _mixed_shape_domain()
+    assert bad not in load_domain(obj).actions
+
+
 def test_a_truth_action_clash_refuses_only_instances_with_both_sides():
     """A name that is both a truth and an action (KUMO's CelestialEnv, RelicEnv) is a domain
     warning; only an instance holding it on both sides is refused, and none is generated."""

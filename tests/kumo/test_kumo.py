@@ -411,7 +411,7 @@ def test_split_half_instances_same_in_fresh_process_and_replay_there():
     (lambda d: d["outcomes"][next(iter(d["outcomes"]))].update(states="oops"), "field 'outcomes' of action"),
     (lambda d: d["outcomes"][next(iter(d["outcomes"]))].update(type="colour"), "unknown type 'colour'"),
     (lambda d: next(o for o in d["outcomes"].values() if o["type"] == "str")["states"].append(
-        {"state": [1, 2], "rules_out": []}), "mixed or unknown shape"),
+        {"state": {"lo": 1}, "rules_out": []}), "mixed or unknown shape"),
 ])
 def test_malformed_domain_dict_is_refused_at_make_naming_the_field(mutate, named):
     d = copy.deepcopy(load_domain("car_faults").to_dict())

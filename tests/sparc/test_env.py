@@ -71,11 +71,38 @@ def test_extraction():
     assert extract_path("x (9, 9) #### (0, 1), (0,2)\n->(1 ,2)") == [(0, 1), (0, 2), (1, 2)]
     assert extract_path("[(0, 1), (2, 3)]") == [(0, 1), (2, 3)]
     assert extract_path("#### a\n#### [(4,4)]") == [(4, 4)]
+    assert extract_path("#### (1, 1), (2.5, 1) x (-1,2)") == [(1, 1), "(2.5, 1)", "x", (-1, 2)]
     assert cut_at_end([(0, 0), (1, 0), (2, 0), (3, 0)], (1, 0)) == [(0, 0), (1, 0)]
     with pytest.raises(ParseError):
         extract_path("#### no coordinates here (1, 2")
     big = "(" * 200_000 + "#### " + "(1, 1), " * 50_000
     assert len(extract_path(big)) == 4096
+
+
+@pytest.mark.parametrize("bad", ["(-1, 0)", "(1.5, 0)", "(0, 0, 7)", "(0,)", "and then"])
+def test_a_bad_point_among_gold_points_is_never_skipped(bad):
+    """One point that is not two integers on the grid, or text that is no separator, inserted in
+    the middle of a gold path voids it, with a verdict naming the entry (docs/specs/sparc.md §7)."""
+    for seed in range(3):
+        inst = next(iter(kumo_gym.generate_instances(ENV, 1, seed=seed, difficulty="2")))
+        gold = [f"({x}, {y})" for x, y in TASK.solve(inst)]
+        assert TASK.score(inst, "#### " + " -> ".join(gold)).solved
+        mid = len(gold) // 2
+        v = TASK.score(inst, "#### " + ", ".join(gold[:mid] + [bad] + gold[mid:]))
+        assert v.reward == 0.0, (seed, bad)
+        assert bad.strip("()").split(",")[0] in v.message, v.message
+    # a structured answer is held to the same rule: 2.5 is not truncated to 2, True is not 1
+    path = [tuple(p) for p in TASK.solve(inst)]
+    assert TASK.verify(inst, [tuple(float(v) for v in p) for p in path]).solved  # integral floats are integers
+    for broken in ([(path[0][0] + 0.5, path[0][1])], [(True, path[0][1])], [path[0] + (7,)]):
+        v = TASK.verify(inst, broken + path[1:])
+        assert v.status == "parse_error" and v.details["reason"] == "malformed_point", v
+
+
+def test_text_after_the_end_of_the_path_is_not_judged():
+    inst = next(iter(kumo_gym.generate_instances(ENV, 1, seed=0, difficulty="2")))
+    gold = ", ".join(f"({x}, {y})" for x, y in TASK.solve(inst))
+    assert TASK.score(inst, f"#### {gold}\nThat ends at E (see (1, 1) above; (2.5, 1) was rejected).").solved
 
 
 def test_parse_direction():

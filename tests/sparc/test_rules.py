@@ -130,9 +130,11 @@ def test_mutations_give_the_expected_diagnostic(ref_records):
                 v = TASK.verify(inst, path[:j + 1] + [cells[0], path[j]] + path[j + 1:])
                 assert v.details["path_errors"]["rule_cell_crossing"]
                 break
-        # the answer text is cut after the first visit to E
+        # the line ends at E: positions written right after it are not dropped (the official
+        # scoring drops them), prose after the path is not judged
         v = TASK.score(inst, TASK.format_answer(path) + ", (0, 0), (0, 1)")
-        assert v.solved
+        assert v.status == "illegal_move" and v.details["reason"] == "move_after_end"
+        assert TASK.score(inst, TASK.format_answer(path) + "\nThat is the whole line, ending at E.").solved
 
 
 def _small(grid, shapes=None):

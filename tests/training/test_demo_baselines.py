@@ -5,19 +5,37 @@ import pytest
 
 
 @pytest.mark.slow
-def test_demo_ends_with_a_report(reach, tiny, tmp_path):
+def test_demo_ends_with_a_report(reach, tiny, tmp_path, capsys):
+    import json
+
     from kumo_gym.training.demo import run_demo
 
     report = run_demo(tmp_path / "demo", n=1, grpo_env=reach, quick=True, model=tiny)
     text = report.read_text()
-    for heading in ("## 1. The suite", "## 2. A prompt", "## 3. Oracle and random agents",
-                    "## 4. The tiny model learns"):
+    for heading in ("## 1. The suite", "## 2. A prompt", "## 3. Oracle and random agents", "learns on fresh puzzles"):
         assert heading in text
-    assert "**SFT warm-up**: 10 steps" in text and "**GRPO with a curriculum**" in text and "levels easy, hard" in text
-    assert "puzzle_binary" in text and "frac_reward_zero_std" in text and "spread of rewards" in text
-    assert "What it cannot" in text
-    assert (tmp_path / "demo" / "eval" / "results.json").exists()
-    assert (tmp_path / "demo" / "grpo" / "grpo.png").exists() and (tmp_path / "demo" / "sft" / "model").is_dir()
+    for phase in ("before (base model)", "after the SFT warm-up", "after GRPO"):
+        assert phase in text
+    assert "95% paired bootstrap interval" in text and "frac_reward_zero_std" in text
+    learn = tmp_path / "demo" / "learn"
+    result = json.loads((learn / "result.json").read_text())
+    split = result["splits"][0]
+    records = json.loads((learn / "records.json").read_text())
+    # held out means content-fresh: no held-out instance id is a training id, and every phase
+    # answered the same held-out puzzles
+    from kumo_gym.training.data import generate_instances
+
+    train_ids = {i.instance_id for i in generate_instances(reach, split["train_items"], split="train")}
+    held = [r["instance_id"] for r in records["base"][reach]]
+    assert held and not set(held) & train_ids
+    assert [r["instance_id"] for r in records["grpo"][reach]] == held == [r["instance_id"] for r in records["sft"][reach]]
+    # the trainers' log dictionaries are in the run directory, not on the terminal
+    logs = [json.loads(x) for x in (learn / "grpo" / "log.jsonl").read_text().splitlines()]
+    assert any("reward" in x and "env/share" in x for x in logs)
+    assert (learn / "sft" / "log.jsonl").read_text().strip()
+    out = capsys.readouterr().out
+    assert "'loss':" not in out and "'reward':" not in out and "before (base model)" in out
+    assert (tmp_path / "demo" / "eval" / "results.json").exists() and (learn / "learning.png").exists()
 
 
 def test_learning_diagnosis_says_why_nothing_is_learned():

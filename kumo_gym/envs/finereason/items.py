@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ConfigError
+from ...core.instance import integral_floats
 from ...core.seeding import derive_seed
 from . import coloring, game24, logicgrid, sudoku
 from .tree import SOLVABLE, UNSOLVABLE, PuzzleRules, explored_child, sample_item
@@ -168,6 +169,7 @@ def load_reference(record: dict | str) -> dict:
     """
     if isinstance(record, str):
         record = json.loads(record)
+    record = integral_floats(record)  # 7.0 is 7, as FineReason's == reads it
     inputs = record.get("inputs", record)
     puzzle = detect_puzzle(inputs)
     rules = RULES[puzzle]

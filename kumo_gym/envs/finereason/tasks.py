@@ -19,7 +19,7 @@ import numpy as np
 from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError
 from ...core.extract import boxed_contents, normalize_quotes, tail
-from ...core.instance import Instance
+from ...core.instance import Instance, integral_floats
 from ...core.task import InteractiveTask, Task, Transition
 from ...core.verdict import Verdict
 from .items import DEFECTS, PUZZLES, depth_of, label_of, load_reference, parent_state, rules_for, sample_puzzle_item
@@ -295,8 +295,8 @@ class StateCheckingTask(FineReasonTask):
     ## Answer
     A final line ``Answer: (A)`` (Solvable / Colorable) or ``Answer: (B)`` (Unsolvable /
     Uncolorable). The last answer in the reply wins; ``Answer: B``, ``\\boxed{B}`` and the label
-    words are also read. An answer that names both options (``Answer: (A) or (B)``) is
-    unreadable.
+    words are also read. An answer line that names both options (``Answer: (A) or (B)``,
+    ``Answer: A, B``, ``Answer: A/B``) is a hedge: it pays 0 with the status ``hedge``.
     """
 
     Params: ClassVar[type] = CheckingParams
@@ -364,14 +364,23 @@ class StateCheckingTask(FineReasonTask):
             return last
         raise ParseError("no 'Answer: (A)' or 'Answer: (B)' found", reason="no_answer")
 
+    # the other option as a bare capital letter on the answer line: "A, B", "A and B", "A/B", "A or (B)";
+    # "not B" / "rather than B" reject it, which is no hedge
+    _OTHER: ClassVar[dict] = {L: re.compile(r"(?<![A-Za-z0-9])" + L + r"(?![A-Za-z0-9])") for L in "AB"}
+    _NEGATED = re.compile(r"(?:\bnot|\brather than|\binstead of)[\s(]{1,4}$", re.IGNORECASE)
+
     def _unambiguous(self, letter: str, region: str, end: int) -> str:
-        """``letter`` unless the rest of its line also names the other option (``(A) or (B)``)."""
+        """``letter`` unless the rest of its line also names the other option (``A, B``, ``A/B``,
+        ``(A) or (B)``, ``A and Unsolvable``): such an answer line is a hedge (status ``hedge``)."""
         stop = region.find("\n", end, end + 200)
         rest = region[end:stop if stop >= 0 else end + 200]
         other = "B" if letter == "A" else "A"
-        if any(g == other for g in self._BARE.findall(rest)) or any(
-                self._letter(w) == other for w in self._WORD.findall(rest)):
-            raise ParseError("the answer names both options", reason="ambiguous")
+        named = [m for m in self._OTHER[other].finditer(rest) if not self._NEGATED.search(rest, 0, m.start())]
+        words = [w for w in self._WORD.finditer(rest) if self._letter(w.group(1)) == other
+                 and not self._NEGATED.search(rest, 0, w.start())]
+        if named or words:
+            raise ParseError(f"the answer line names both options ({letter} and {other}): a hedge, not an answer",
+                             reason="hedge")
         return letter
 
     @staticmethod
@@ -413,6 +422,8 @@ class StateCheckingTask(FineReasonTask):
         return [CheapAnswer("constant (A)", completion="Answer: (A)", chance=base["A"]),
                 CheapAnswer("constant (B)", completion="Answer: (B)", chance=base["B"]),
                 CheapAnswer("both (A) and (B)", completion="Answer: (A) and (B)"),
+                *(CheapAnswer(f"both letters {first}{joint}{second}", completion=f"Answer: {first}{joint}{second}")
+                  for first, second in (("A", "B"), ("B", "A")) for joint in (", ", " and ", "/", " or ")),
                 CheapAnswer("either option", completion=f"Answer: {yes} or {no}"),
                 CheapAnswer("every option listed", completion=f"(A) {yes}\n(B) {no}"),
                 CheapAnswer("two answers, the last counts", completion="Answer: (A)\nAnswer: (B)", chance=base["B"]),
@@ -693,7 +704,8 @@ class TreeWalkTask(InteractiveTask):
     leaves the table unchanged and is a move).
 
     ## Answer
-    Answer mode: the whole walk as ``Next state: [...]`` lines, replayed move by move.
+    Answer mode: the whole walk as ``Next state: [...]`` lines, replayed move by move; the last
+    move must reach the solution (a move after it is an error, reason ``move_after_solution``).
     Interactive mode: one ``Next state: [...]`` per step (the last one in the text is read).
     """
 
@@ -717,6 +729,7 @@ class TreeWalkTask(InteractiveTask):
         if isinstance(obj, dict) and "inputs" in obj:
             from .items import LOADERS, detect_puzzle
 
+            obj = integral_floats(obj)  # 7.0 is 7, as FineReason's == reads it
             puzzle = detect_puzzle(obj["inputs"])
             return Instance(self.family, {"puzzle": puzzle, "puzzle_data": LOADERS[puzzle](obj)},
                             params={"puzzle": puzzle})
@@ -764,6 +777,12 @@ class TreeWalkTask(InteractiveTask):
             state = t.state
             deepest = max(deepest, len(state["path"]) - 1)
             if t.status == "solved":
+                if k < len(answer):
+                    # the walk ends where it is judged: a move after the solution is an error, whatever it is
+                    return Verdict("illegal_move", f"Move {k + 1}: the walk reached a solution at move {k} and "
+                                   f"went on ({len(answer) - k} more move{'s' if len(answer) - k > 1 else ''}); "
+                                   "nothing may follow the solution.", first_error=k + 1,
+                                   details={"reason": "move_after_solution", "moves": len(answer), "solved_at": k})
                 return Verdict("solved", f"Solved in {k} moves.", details={"moves": k})
         details = {"moves": len(answer), "deepest": deepest}
         if not self.rule_enabled("reaches_solution"):
@@ -778,13 +797,13 @@ class TreeWalkTask(InteractiveTask):
         """The state the walk reaches, replayed as :meth:`verify` replays it, and its first
         illegal move (None when every move is legal)."""
         state = self.initial_state(instance)
-        for move in answer:
+        for k, move in enumerate(answer):
             t = self.transition(instance, state, move)
             if t.status == "illegal_move":
                 return state, move
             state = t.state
             if t.status == "solved":
-                break
+                return state, (answer[k + 1] if k + 1 < len(answer) else None)
         return state, None
 
     def final_state(self, instance: Instance, answer) -> dict | None:

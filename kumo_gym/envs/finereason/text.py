@@ -28,6 +28,8 @@ def parse_literal(text: str):
 
 
 NEXT_STATE = "Next state:"
+#: what joins two alternatives on one line: "[...] or [...]", "[...] / [...]", "[...] and [...]"
+_HEDGE = re.compile(r"[ \t]{0,8}(?:,[ \t]{0,8})?(?:or|and|/|\|)[ \t]{0,8}", re.IGNORECASE)
 
 
 def extract_state_literal(region: str, marker: str = NEXT_STATE):
@@ -41,6 +43,9 @@ def extract_state_literal(region: str, marker: str = NEXT_STATE):
     missing = pos < 0
     part = region if missing else region[pos + len(marker):]
     spans = balanced_spans(part)
+    if not missing and len(spans) >= 2 and _HEDGE.fullmatch(part, spans[-2][1], spans[-1][0]):
+        raise ParseError("the answer offers two states joined by 'or', 'and' or '/': a hedge, not one next state",
+                         reason="hedge")
     for start, end in reversed(spans[-5:]):
         try:
             return parse_literal(part[start:end]), missing

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import weakref
 from abc import abstractmethod
 from collections import OrderedDict
@@ -213,6 +214,17 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     def prompt_fields(self, instance: Instance) -> dict:
         """The ``{fields}`` :attr:`rules_prompt` and :attr:`answer_prompt` may use: the state's."""
         return instance.data["state"]
+
+    #: ``{fields}`` a user ``prompt_template`` may use besides ``prompt`` and the parameters: the
+    #: state as one line of JSON, the rules and the answer symbols as the prompt words them, and the
+    #: grid's rows and columns (a shorter prompt of the same instance, e.g. for training on a CPU)
+    template_field_names: ClassVar[tuple[str, ...]] = ("state", "rules", "answer_format", "rows", "cols")
+
+    def template_fields(self, instance: Instance) -> dict:
+        st = instance.data["state"]
+        H, W = self.dims(instance)
+        return {"state": json.dumps({k: st[k] for k in self.state_keys if k in st}), "rules": self.rules_text(instance),
+                "answer_format": self.answer_text(instance), "rows": H, "cols": W}
 
     def _prompt_part(self, text: str, instance: Instance, name: str) -> str:
         if not text:

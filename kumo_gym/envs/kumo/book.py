@@ -186,7 +186,7 @@ def rewrite_book(book: str, data: dict, backend, verifier=None, max_tokens: int 
     except Exception:  # noqa: BLE001 - a failing backend (any transport error) must never break a book
         return book, "template-fallback"
     needed = list(data["truths"]) + list(data["actions"]) + [
-        s["state"] for o in mapping.values() if o["type"] == "str" for s in o["states"]]
+        s["state"] for o in mapping.values() if o["type"] == "str" for s in o["states"] if isinstance(s["state"], str)]
     if not text or any(n not in text for n in needed):
         return book, "template-fallback"
     if verifier is not None:

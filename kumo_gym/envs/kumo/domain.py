@@ -47,9 +47,11 @@ class State:
     value: Any
     rules_out: tuple[str, ...]
 
-    def matches(self, observation: Any) -> bool:
-        """Whether ``observation`` falls in this state (docs/specs/kumo.md §2: closed intervals, exact strings)."""
-        return outcome_matches("float" if isinstance(self.value, tuple) else "str", self.value, observation)
+    def matches(self, observation: Any, kind: str | None = None) -> bool:
+        """Whether ``observation`` falls in this state (docs/specs/kumo.md §2: closed intervals, exact strings).
+        ``kind`` is the action's type; an interval state of a ``str`` action matches by equality, so never."""
+        kind = kind or ("float" if isinstance(self.value, tuple) else "str")
+        return outcome_matches(kind, self.label() if kind == "str" else self.value, observation)
 
     @property
     def reversed(self) -> bool:
@@ -305,7 +307,14 @@ def _import_outcome(a, spec, truth_set, issue, reversed_intervals) -> Outcome | 
         if typ != "str":
             issue("warning", "coerced_type", f"action {a!r} has type {typ!r} with scalar states; read as str",
                   action=a)
-        if not values or any(t is None for t in texts):
+        if typ == "str" and values and all(t is not None or iv is not None for t, iv in zip(texts, intervals)) \
+                and any(t is None for t in texts):
+            # KUMO's engine plays such an action (DemographicEnv, QuantumEnv): it matches a str action's
+            # observation by equality, so an interval state there matches no observation (KUMO compares
+            # the record's list with its tuple); it still counts where the engine counts states
+            issue("warning", "mixed_states", f"str action {a!r} also has interval states; kept, matching no "
+                  "observation (KUMO's equality matching)", action=a)
+        elif not values or any(t is None for t in texts):
             issue("error", "unusable_action", f"action {a!r} has states of mixed or unknown shape; dropped", action=a)
             return None
         kind = "str"
@@ -316,7 +325,9 @@ def _import_outcome(a, spec, truth_set, issue, reversed_intervals) -> Outcome | 
     states: list[State] = []
     index: dict = {}
     for raw, iv in zip(raw_states, intervals):
-        if kind == "float":
+        if kind == "str" and iv is not None and _scalar_text(raw["state"]) is None:
+            value = iv  # an interval state of a str action (see "mixed_states" above)
+        elif kind == "float":
             lo, hi = iv
             if lo > hi:
                 what = {"keep": "kept; it matches no observation", "swap": "swapped", "drop": "dropped"}
@@ -327,7 +338,7 @@ def _import_outcome(a, spec, truth_set, issue, reversed_intervals) -> Outcome | 
                 if reversed_intervals == "swap":
                     lo, hi = hi, lo
             value = (lo, hi)
-        else:
+        elif kind == "str":
             value = _scalar_text(raw["state"])
         rules = []
         listed = raw.get("rules_out")

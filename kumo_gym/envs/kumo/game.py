@@ -16,7 +16,7 @@ from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.deprecation import renamed
 from ...core.errors import ConfigError, ContaminationError, ParseError, check_int
 from ...core.extract import split_thinking
-from ...core.instance import Instance
+from ...core.instance import Instance, integral_floats
 from ...core.params import Params, param
 from ...core.task import InteractiveTask, SystemAndUser, Transition
 from ...core.verdict import Verdict
@@ -249,6 +249,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
             except ValueError as e:
                 raise ConfigError(f"the KUMO instance is not valid JSON: {e}") from None
         if isinstance(obj, dict) and "family" not in obj and "truths" in obj:
+            obj = integral_floats(obj)  # an integer written 7.0 (a seed, a count, a bound) is 7
             if "outcomes" in obj and "observation_states" in obj:
                 data = dict(obj)
             else:
@@ -306,14 +307,16 @@ class KumoTask(SystemAndUser, InteractiveTask):
                         or not all(isinstance(t, str) for t in s["rules_out"]):
                     raise ConfigError(f"a state of action {a!r} must be {{'state': ..., 'rules_out': [names]}}")
                 st = s.get("state")
-                ok = (isinstance(st, str) if o["type"] == "str" else
-                      isinstance(st, list) and len(st) == 2 and all(_finite(v) for v in st))
+                interval = isinstance(st, list) and len(st) == 2 and all(_finite(v) for v in st)
+                # a str action may keep interval states (KUMO's mixed actions): they match nothing
+                ok = (isinstance(st, str) or interval) if o["type"] == "str" else interval
                 if not ok:
                     raise ConfigError(f"state {str(st)[:60]!r} of {o['type']} action {a!r} is malformed")
             if a not in obs:
                 raise ConfigError(f"field 'observations' has no value for action {a!r}")
             v = obs[a]
-            if not (isinstance(v, str) if o["type"] == "str" else _finite(v)):
+            listed = isinstance(v, list) and len(v) == 2 and all(_finite(x) for x in v)
+            if not ((isinstance(v, str) or listed) if o["type"] == "str" else _finite(v)):
                 raise ConfigError(f"observation {str(v)[:60]!r} of {o['type']} action {a!r} is malformed")
             matched = [k for k, s in enumerate(o["states"]) if outcome_matches(o["type"], s["state"], v)]
             if stated is not None and (a not in stated or stated[a] != matched):
@@ -860,6 +863,12 @@ class DiagnosisGameEnv(InteractiveEnv):
                     optimal_steps=traj.tests, optimal_expected_steps=float(traj.root_expected),
                     optimal_action=traj.actions[0] if traj.actions else None,
                     oracle_optimal=bool(traj.optimal))
+        odd = inst.data.get("unmatched_observations")
+        if odd:
+            # a KUMO record's oddity, played as KUMO's engine plays it (docs/specs/kumo.md §3)
+            info["unmatched_observations"] = list(odd)
+            info["record_notes"] = [f"the observation of str action {a!r} is an interval, which KUMO's equality "
+                                    "matching compares with no state: it rules nothing out" for a in odd]
         return info
 
     def _reward(self, verdict) -> float:

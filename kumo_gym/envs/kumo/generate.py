@@ -8,6 +8,7 @@ truth consistent with all of its observations; this is asserted (docs/specs/kumo
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -192,6 +193,8 @@ def generate_instance(domain: Domain, n_truths: int, n_actions: int, rng: np.ran
                     continue
                 if tab.types[a] == "float" and not _has_value(tab, a, s, star, strict_float_observations):
                     continue
+                if tab.types[a] == "str" and not isinstance(tab.states[a][s].value, str):
+                    continue  # an interval state of a str action matches no observation: never drawn
                 ok.append(s)
             keep.append(ok)
             if any(m & sub_mask for m in masks):
@@ -301,7 +304,7 @@ def _instance_data(domain: Domain, tab: _Tables, truths: list[int], actions: lis
         outcomes[name] = {"type": tab.types[a], "states": [
             {"state": s.label(), "rules_out": [t for t in s.rules_out if t in inst_truths]} for s in sts]}
         obs[name] = observations[a]
-        obs_states[name] = [k for k, s in enumerate(sts) if s.matches(observations[a])]
+        obs_states[name] = [k for k, s in enumerate(sts) if s.matches(observations[a], tab.types[a])]
     act_names = [tab.actions[a] for a in actions]
     return {
         "domain": domain.name, "domain_fingerprint": domain.fingerprint, "domain_label": domain.label,
@@ -399,7 +402,7 @@ def import_kumo_instance(record: dict | str, domain: Domain | None = None) -> di
         raise ConfigError(f"{clash[0]!r} is both a truth and an action of the record; answers would be ambiguous")
     if record["valid_truth"] not in record["truths"]:
         raise ConfigError(f"valid_truth {record['valid_truth']!r} is not one of the record's truths")
-    observations, coerced = {}, []
+    observations, coerced, odd = {}, [], []
     for a in record["actions"]:
         if a not in record["observations"]:
             raise ConfigError(f"the record has no observation for action {a!r}")
@@ -410,6 +413,12 @@ def import_kumo_instance(record: dict | str, domain: Domain | None = None) -> di
             except ValueError:
                 raise ConfigError(f"observation {v!r} of float action {a!r} is not a number") from None
             coerced.append(a)
+        if tab.types[aidx[a]] == "str" and not isinstance(v, str):
+            # KUMO's engine matches a str action's observation by equality: a list (an interval state
+            # written as the observation) or a number matches no state and rules nothing out
+            if not (isinstance(v, list) and len(v) == 2 and all(_finite_number(x) for x in v)):
+                raise ConfigError(f"observation {str(v)[:60]!r} of str action {a!r} is neither text nor an interval")
+            odd.append(a)
         observations[aidx[a]] = v
     data = _instance_data(domain, tab, [tidx[t] for t in record["truths"]], [aidx[a] for a in record["actions"]],
                           tidx[record["valid_truth"]], observations)
@@ -418,4 +427,10 @@ def import_kumo_instance(record: dict | str, domain: Domain | None = None) -> di
                          "setting": record.get("setting") if isinstance(record.get("setting"), str) else None}
     if coerced:
         data["coerced_observation"] = coerced
+    if odd:
+        data["unmatched_observations"] = odd
     return data
+
+
+def _finite_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)

@@ -638,7 +638,8 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
     def score(self, instance: Instance, completion: str, *, reasoning: str | None = None,
               finish_reason: str | None = None, n_output_tokens: int | None = None,
-              max_new_tokens: int | None = None, fallback_to_thinking: bool = False) -> Verdict:
+              max_new_tokens: int | None = None, fallback_to_thinking: bool = False,
+              max_answer_chars: int | None = None) -> Verdict:
         """:meth:`Task.score`, plus the docs/specs/planning.md §5-§6.1 report fields and the ``fallback_to_thinking``
         option.
 
@@ -648,15 +649,17 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         (``answer_from_thinking``).
         """
         meta = {"reasoning": reasoning, "finish_reason": finish_reason, "n_output_tokens": n_output_tokens,
-                "max_new_tokens": max_new_tokens}
+                "max_new_tokens": max_new_tokens, "max_answer_chars": max_answer_chars}
         verdict = super().score(instance, completion, **meta)
+        if verdict.status == "too_long":
+            return verdict  # refused unread: nothing of the text is scanned
         from_thinking = False
         if fallback_to_thinking and verdict.status in ("parse_error", "truncated"):
             from ...core.extract import split_thinking
 
             thinking = split_thinking(completion if isinstance(completion, str) else str(completion), reasoning).thinking
             if thinking.strip():
-                again = super().score(instance, thinking)
+                again = super().score(instance, thinking, max_answer_chars=max_answer_chars)
                 if again.status not in ("parse_error", "truncated"):
                     verdict, from_thinking = again, True
         from ...core.extract import self_truncation_evidence, split_thinking
@@ -1104,6 +1107,8 @@ class PlanningInteractiveEnv(_InfoCache, InteractiveEnv):
         if self.moves_per_step == 1 or self.done:
             return super().step(action)
         text = action if isinstance(action, str) else str(action)
+        if len(text) > self.max_answer_chars:
+            return super().step(text)  # the generic path refuses it unread (too_long)
         try:
             chosen = mv.extract_moves(text, self.task.coerce_move, self.task.is_single_move).chosen
             moves = chosen.moves if chosen is not None else [self.task.parse_move(text)]

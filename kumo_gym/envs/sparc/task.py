@@ -13,10 +13,10 @@ import numpy as np
 from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError, UnsolvableInstanceError
 from ...core.extract import looks_truncated, split_thinking
-from ...core.instance import Instance
+from ...core.instance import Instance, integral_floats
 from ...core.params import Params, param
 from ...core.task import StepwiseTask, Transition
-from ...core.verdict import Verdict
+from ...core.verdict import Verdict, too_long
 from . import text as tx
 from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, border_walks, generate, long_path, shortest_line
 from .integrity import prefix_credit
@@ -242,6 +242,7 @@ class SparcTask(StepwiseTask):
                 raise ConfigError(f"instance text is not valid JSON: {e}") from None
         if isinstance(obj, dict) and "puzzle_array" in obj:
             try:
+                obj = integral_floats(obj)  # an official integer written 7.0 is 7 (fingerprints included)
                 return instance_from_record(obj, obj.get("official_split"))
             except (ValueError, TypeError, KeyError) as e:
                 raise ConfigError(f"not a valid SPaRC record: {e}") from None
@@ -323,9 +324,12 @@ class SparcTask(StepwiseTask):
 
     def score(self, instance: Instance, completion: str, *, reasoning: str | None = None,
               finish_reason: str | None = None, n_output_tokens: int | None = None,
-              max_new_tokens: int | None = None) -> Verdict:
+              max_new_tokens: int | None = None, max_answer_chars: int | None = None) -> Verdict:
         """As :meth:`Task.score`; in addition, an output cut by the token limit before a complete
         line after ``####`` is ``truncated`` (not an illegal path read from the reasoning)."""
+        refused = too_long(completion, reasoning, max_answer_chars)
+        if refused is not None:
+            return refused
         if isinstance(completion, str) and looks_truncated(completion, finish_reason, n_output_tokens, max_new_tokens):
             answer = split_thinking(completion, reasoning).answer
             cut = "####" not in answer
@@ -341,7 +345,8 @@ class SparcTask(StepwiseTask):
                 return Verdict("truncated", "The output was cut off before a complete answer.",
                                details={"reason": "truncated", "truncated": True})
         return super().score(instance, completion, reasoning=reasoning, finish_reason=finish_reason,
-                             n_output_tokens=n_output_tokens, max_new_tokens=max_new_tokens)
+                             n_output_tokens=n_output_tokens, max_new_tokens=max_new_tokens,
+                             max_answer_chars=max_answer_chars)
 
     def solve(self, instance: Instance) -> list:
         """The shortest solution (first found on ties)."""
@@ -369,13 +374,33 @@ class SparcTask(StepwiseTask):
         """Check a path by the rules (docs/specs/sparc.md §5, §6); ``scoring="exact"`` compares with the stored
         solution list instead (the official scoring; equivalent on complete lists)."""
         p = self.puzzle(instance)
-        try:
-            path = [(int(x), int(y)) for x, y in answer]
-        except (TypeError, ValueError):
+        if isinstance(answer, str):
             return Verdict("parse_error", "The answer is not a list of (x, y) pairs.", details={"reason": "malformed"})
-        if not path:
+        try:
+            whole = list(answer)
+            items = tx.cut_at_end(whole, p.end)
+        except TypeError:
+            return Verdict("parse_error", "The answer is not a list of (x, y) pairs.", details={"reason": "malformed"})
+        if len(items) < len(whole) and tx.continues(whole[len(items)]):
+            # the line ends at E: a position written right after it is not ignored (prose after the path is)
+            nxt = whole[len(items)]
+            return Verdict("illegal_move", f"The path reaches the end {p.end} at position number {len(items)} and goes "
+                           f"on to {nxt if isinstance(nxt, str) else tuple(nxt)}; nothing may follow the end.",
+                           first_error=len(items) + 1, details={"reason": "move_after_end", "index": len(items) + 1})
+        if not items:
             return Verdict("parse_error", "The answer holds no coordinates.", details={"reason": "no_answer"})
-        path = tx.cut_at_end(path, p.end)
+        path = []
+        for i, item in enumerate(items):
+            point = tx.as_point(item)
+            if point is None:
+                # nothing is skipped: one unreadable point (or text between points) voids the path
+                shown = str(item) if isinstance(item, str) else repr(item)
+                what = ("text between two points" if isinstance(item, tx.BadPoint) and not item.startswith("(")
+                        else "not two integers")
+                return Verdict("parse_error", f"Entry number {i + 1} of the path, {shown[:60]!r}, is {what}; "
+                               "every position must be two integers (x, y) on the grid.", first_error=i + 1,
+                               details={"reason": "malformed_point", "entry": shown[:60], "index": i + 1})
+            path.append(point)
         return self.verdict_for(instance, p, path)
 
     def _skipped(self) -> frozenset:
@@ -404,8 +429,9 @@ class SparcTask(StepwiseTask):
                 return Verdict("incomplete", f"The path stops at {path[-1]} before reaching the end {p.end}.",
                                score=score, first_error=check.first_error, details=details)
             names = [c for c in check.broken_path_rules()]
+            bad = path[check.first_error] if check.first_error is not None and check.first_error < len(path) else None
             return Verdict("illegal_move", f"The path is invalid ({', '.join(names)}); the first bad position is "
-                           f"number {check.first_error} of {len(path)}.", score=score,
+                           f"number {check.first_error} of {len(path)}" + (f", {bad}." if bad else "."), score=score,
                            first_error=check.first_error, details=details)
         broken = [k for k, v in check.violations.items() if v]
         msg = (f"The path breaks the {', '.join(broken)} rule{'s' if len(broken) > 1 else ''}." if broken
@@ -495,10 +521,11 @@ class SparcTask(StepwiseTask):
         """The path as verified: its positions up to the first visit of the end (None when the
         answer holds no readable position)."""
         try:
-            path = [(int(x), int(y)) for x, y in answer]
-        except (TypeError, ValueError):
+            items = tx.cut_at_end(list(answer), self.puzzle(instance).end)
+        except TypeError:
             return None
-        return tuple(tx.cut_at_end(path, self.puzzle(instance).end)) or None
+        path = [tx.as_point(item) for item in items]
+        return tuple(path) if path and None not in path else None
 
     def answer_picture(self, instance: Instance, answer: Any, verdict: dict) -> AnswerPicture | None:
         path = self.final_state(instance, answer)

@@ -202,21 +202,46 @@ def build_prompt(p: SparcPuzzle, fmt: str = "array", shots: int = 1, template: s
     return "\n\n".join(parts)
 
 
-_COORD = re.compile(r"\(\s*(\d{1,9})\s*,\s*(\d{1,9})\s*\)")
+# A point as the answer writes it: a bracketed group of at most 64 characters without brackets
+# inside (the bound keeps the scan linear: "((((" costs at most 64 steps per bracket).
+_GROUP = re.compile(r"\(([^()]{0,64})\)")
+# a group that is meant as a point: only digits, signs, dots, commas and spaces, at least one digit
+_NUMERIC = re.compile(r"[\d\s.,+\-]*\d[\d\s.,+\-]*")
+_PAIR = re.compile(r"\s*([+-]?\d{1,9})\s*,\s*([+-]?\d{1,9})\s*")
+# what may stand between two points: spaces, commas, semicolons, list brackets, arrows, bars
+_SEPARATOR = re.compile(r"[\s,;\[\]{}|=>\-\u2013\u2014\u2192\u21d2\u27f6]*")
 
 
-def extract_path(text: str) -> list[tuple[int, int]]:
-    """Every ``(x, y)`` after the last ``####`` (the whole text when there is none), in order
-    (docs/specs/sparc.md §7). Brackets, commas, arrows and newlines between pairs are ignored. Raises ParseError
-    when there is none. The cut after the first ``E`` needs the puzzle: see :func:`cut_at_end`."""
+class BadPoint(str):
+    """An entry of a parsed path that is not a point: a bracketed group that is not two integers
+    (``(2.5, 1)``, ``(1, 2, 7)``), or text between two points that is not a separator. The
+    verifier refuses a path holding one before the end (docs/specs/sparc.md §7): nothing is skipped."""
+
+
+def extract_path(text: str) -> list:
+    """The path after the last ``####`` (the whole text when there is none), in order
+    (docs/specs/sparc.md §7): every bracketed group of digits, signs, dots and commas is a point;
+    spaces, commas, semicolons, list brackets, arrows and newlines may stand between points. A
+    group that is not two integers, or other text between two points, is kept in the list as a
+    :class:`BadPoint` (never skipped), so that the verifier names it. Raises ParseError when there
+    is no point. The cut after the first ``E`` needs the puzzle: see :func:`cut_at_end`."""
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     text = tail(text)
     pos = text.rfind("####")
     region = text if pos < 0 else text[pos + 4:]
-    out = []
-    for m in _COORD.finditer(region):
-        out.append((int(m.group(1)), int(m.group(2))))
+    out: list = []
+    last = None  # end of the previous point-like group
+    for m in _GROUP.finditer(region):
+        body = m.group(1)
+        if not _NUMERIC.fullmatch(body):
+            continue  # prose in brackets, judged as text between points
+        if last is not None and not _SEPARATOR.fullmatch(region, last, m.start()):
+            gap = " ".join(region[last:m.start()].split())
+            out.append(BadPoint(gap if len(gap) <= 40 else gap[:37] + "..."))
+        pair = _PAIR.fullmatch(body)
+        out.append((int(pair.group(1)), int(pair.group(2))) if pair else BadPoint(m.group(0)))
+        last = m.end()
         if len(out) >= MAX_COORDS:
             break
     if not out:
@@ -225,10 +250,41 @@ def extract_path(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def as_point(item) -> tuple[int, int] | None:
+    """``item`` as an ``(x, y)`` pair of integers, or None: a :class:`BadPoint` or any other string,
+    anything but two numbers, a bool, or a number that is not integral (``2.0`` is 2, ``2.5`` is None)."""
+    if isinstance(item, str):
+        return None
+    try:
+        if len(item) != 2:
+            return None
+    except TypeError:
+        return None
+    out = []
+    for v in item:
+        if isinstance(v, bool):
+            return None
+        try:
+            iv = int(v)
+            if iv != v:
+                return None
+        except (TypeError, ValueError, OverflowError):
+            return None
+        out.append(iv)
+    return (out[0], out[1])
+
+
+def continues(item) -> bool:
+    """Whether an entry after ``E`` carries the line on: a point or a bracketed group, not prose
+    (text after the path ends it; docs/specs/sparc.md §7)."""
+    return not isinstance(item, BadPoint) or item.startswith("(")
+
+
 def cut_at_end(path: list, end: tuple) -> list:
     """The path up to and including the first position equal to ``end`` (docs/specs/sparc.md §7)."""
+    end = tuple(end)
     for i, pos in enumerate(path):
-        if tuple(pos) == tuple(end):
+        if not isinstance(pos, str) and as_point(pos) == end:
             return list(path[:i + 1])
     return list(path)
 

@@ -6,6 +6,7 @@ import functools
 
 import numpy as np
 
+from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
 from ....solvers.engine import Encoding
@@ -30,12 +31,23 @@ def blocks(H: int, W: int) -> tuple[tuple[tuple[tuple[int, int], ...], ...], ...
     return tuple(tuple(tuple(block(r, c, H, W)) for c in range(W)) for r in range(H))
 
 
+#: the most cells Tatham's Mosaic accepts (its size check: at least 3x3, at most this many tiles)
+MAX_TILES = 10_000
+
+
 @dataclasses.dataclass(frozen=True)
 class MosaicParams(GridParams):
-    W: int = param(5, lo=3, hi=25, doc="columns (at most 25: larger grids take tens of seconds)")
-    H: int = param(None, kind=int, lo=3, hi=25, doc="rows (default: W)")
+    W: int = param(5, lo=3, hi=MAX_TILES // 3, doc=f"columns (W x H at most {MAX_TILES:,} cells, as Tatham's Mosaic)")
+    H: int = param(None, kind=int, lo=3, hi=MAX_TILES // 3, doc="rows (default: W)")
     aggressive: bool = param(True, doc="Tatham's 'h': True drops every clue it can while unit propagation "
                                        "still solves the puzzle; False tries only half of them")
+
+    def check(self):
+        p = super().check()
+        if p.W * p.H > MAX_TILES:
+            raise ConfigError(f"Mosaic W={p.W}, H={p.H}: {p.W * p.H:,} cells is more than {MAX_TILES:,}, the largest "
+                              "grid Tatham's Mosaic accepts")
+        return p
 
 
 class MosaicTask(GridTask):
@@ -60,6 +72,7 @@ class MosaicTask(GridTask):
     """
 
     Params = MosaicParams
+    max_cells = MAX_TILES  # Tatham's limit, not the product of the two bounds
     claim_rules = CLAIM_RULES
     difficulties = presets("W H aggressive", (3, 3, True), (5, 5, True), (10, 10, True), (25, 25, True))
     rule_codes = """
@@ -135,7 +148,12 @@ class MosaicTask(GridTask):
             kernel.run(H, W, nbr, NO_IMAGE, truth, clue, active, tried[rng.permutation(len(tried))], val, queue, inq)
             grid = np.where(active > 0, clue, NO_CLUE).reshape(H, W)
             return {"grid": grid.tolist()}, np.where(truth > 0, BLACK, WHITE).reshape(H, W).tolist()
-        raise RuntimeError(f"could not generate a unique {W}x{H} Mosaic puzzle")
+        # our limit, not Tatham's: on long thin grids (3 x 50 and thinner) almost every random image
+        # has an ambiguous stretch somewhere, so none of the images drawn is solved by propagation
+        raise ConfigError(f"our Mosaic generator found no uniquely solvable {W}x{H} image in 2,000 draws: on long, thin "
+                          "grids almost every random image is ambiguous somewhere (a limit of our generator, not of "
+                          "Tatham's rules); import a Tatham game ID of this size (reset(options={'instance': "
+                          "'WxH:desc'})) or use backend='tatham'")
 
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Per cell: clue + 1, so 0 means no clue (the structured view wants non-negative numbers)."""

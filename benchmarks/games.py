@@ -1,0 +1,108 @@
+"""Games benchmark: generation and optimal solving per CPU second, beside Tatham's generator (docs/games.md).
+
+Per game of the catalogue and preset:
+
+* **instances/s**: CPU time (``time.process_time``) of ``task.generate`` followed by the instance's optimum
+  (an instance is only usable with it: its partial credit and step budget need it);
+* **solves/s**: CPU time of the optimal solver alone on those instances, re-imported from their game IDs so
+  no cached result is reused;
+* the mean optimum and, where a solver can stop at a certified bound, the share of exact optima;
+* **Tatham**: ``sgt-<game> --generate N PARAMS`` timed at two batch sizes; the marginal
+  ``(T(N2) - T(N1)) / (N2 - N1)`` of the children's CPU time is the cost of one game without the process start.
+
+Prints a table and writes ``benchmarks/results/games.json``. ``--quick`` runs fewer instances.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from _common import print_table, write_result
+
+from kumo_gym.core.registry import entries, get_task
+from kumo_gym.envs.games import tatham
+
+#: presets measured on fewer instances (seconds per instance)
+SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super")}
+
+
+def children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def tatham_marginal(name: str, params: str, n1: int, n2: int) -> float | None:
+    """CPU seconds per game of ``sgt-<name> --generate`` (marginal between batch sizes n1 and n2)."""
+    exe = tatham.sgt_binary(name)
+    if exe is None:
+        return None
+    times = []
+    for n in (n1, n2):
+        c0 = children_cpu()
+        subprocess.run([exe, "--generate", str(n), f"{params}#bench"], capture_output=True, check=True)
+        times.append(children_cpu() - c0)
+    return max(0.0, (times[1] - times[0]) / (n2 - n1))
+
+
+def measure(task, difficulty: str, n: int) -> dict:
+    for s in range(n):  # untimed pass over the same seeds: numba kernels compile here, not in the timing
+        task.optimal_steps(task.generate(np.random.default_rng([20261202, s]), difficulty=difficulty))
+    c0 = time.process_time()
+    insts = []
+    for s in range(n):
+        inst = task.generate(np.random.default_rng([20261202, s]), difficulty=difficulty)
+        task.optimal_steps(inst)
+        insts.append(inst)
+    gen = time.process_time() - c0
+    fresh = [task.load(i.data["game_id"]) for i in insts]
+    c0 = time.process_time()
+    optima = [task.optimal_steps(i) for i in fresh]
+    solve = time.process_time() - c0
+    exact = [getattr(task, "optimum_bounds", lambda i: (0, 0))(i) for i in fresh]
+    return {"n": n, "instances_per_cpu_s": n / max(gen, 1e-9), "solves_per_cpu_s": n / max(solve, 1e-9),
+            "mean_optimum": float(np.mean(optima)),
+            "exact_share": float(np.mean([lo == hi for lo, hi in exact]))}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="fewer instances per preset")
+    ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "games.json"))
+    args = ap.parse_args()
+    rows, result = [], {"machine": platform.processor() or platform.machine(), "python": platform.python_version(),
+                        "games": {}}
+    for e in entries():
+        if e.family != "games":
+            continue
+        task = get_task(e.id)
+        result["games"][e.name] = {}
+        for difficulty in task.difficulties:
+            full = task.tatham_preset(difficulty)
+            slow = (e.name, difficulty) in SLOW
+            n = (3 if slow else 10) if args.quick else (10 if slow else 50)
+            m = measure(task, difficulty, n)
+            m["tatham_params"] = full
+            m["tatham_cpu_s_per_game"] = tatham_marginal(task.tatham_name, full, 10, 110 if args.quick else 510)
+            m["ours_cpu_s_per_instance"] = 1 / m["instances_per_cpu_s"]
+            result["games"][e.name][difficulty] = m
+            t = m["tatham_cpu_s_per_game"]
+            rows.append((e.name, difficulty, full, m["instances_per_cpu_s"], m["solves_per_cpu_s"],
+                         m["mean_optimum"], m["exact_share"], 1e3 / m["instances_per_cpu_s"],
+                         float("nan") if t is None else 1e3 * t))
+    print_table([("game", "<8"), ("preset", "<12"), ("sgt", "<5"), ("inst/s", ">9,.1f"), ("solves/s", ">9,.1f"),
+                 ("mean opt", ">8.1f"), ("exact", ">5.2f"), ("ours ms", ">9.3f"), ("Tatham ms", ">9.3f")], rows)
+    write_result(args.out, result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""What Tatham's move-played games share (docs/games.md).
+
+:class:`GameTask` is a :class:`~kumo_gym.envs.planning.base.PlanningTask` (move lists read by the
+planning extractor, checked move by move with the first illegal move named, progress-based
+partial credit from an exact solver, interactive play, near misses and cheap strategies) whose
+instances are Tatham game IDs: every instance stores its ID, :meth:`GameTask.load` reads one
+(``"3x3:d07...,ea8"``, or with full parameters ``"3x3c:..."``), and :meth:`GameTask.to_game_id`
+writes it back byte for byte. A game says only what differs: its parameters, generator, codec,
+rules, solver hooks and texts.
+"""
+from __future__ import annotations
+
+from abc import abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...core.errors import ConfigError
+from ...core.instance import Instance
+from ...core.params import Params, param
+from .. import raster
+from ..planning.base import PARTIAL_CREDIT, PlanningTask
+
+#: colours of the game pictures
+LIGHT, DARK, GRID_INK, BLANK = (250, 250, 250), (40, 40, 40), (120, 120, 120), (200, 200, 200)
+TILE = (255, 214, 140)
+#: the planning puzzles' progress credit; the distances come from each game's exact solver
+GAMES_PARTIAL_CREDIT = PARTIAL_CREDIT + (
+    "; 0 as well on boards whose optimum is only certified between bounds (the distances there are not exact, "
+    "so no estimate is paid)")
+#: longest game ID read (a 10x10 Flip matrix is 2,500 hex digits)
+MAX_GAME_ID = 20_000
+
+
+@dataclass(frozen=True)
+class GameParams(Params):
+    """Parameters every game takes (a game adds its size and knobs)."""
+
+    stepwise: bool = param(False, prompt=True,
+                           doc="ask for the full state after every move in the answer")
+
+
+class GameTask(PlanningTask):
+    """Base class of the move-played Tatham games (Flip, Fifteen, Sixteen ...).
+
+    Subclasses define ``build(params, rng)`` (the instance data, holding ``game_id``),
+    the codec (:meth:`encode_params`, :meth:`decode_params`, :meth:`encode_desc`,
+    :meth:`decode_desc`), the rules (``check_move``, ``apply``, ``initial_state``,
+    ``goal_state``), the exact solver (``distance``, ``path_from``) and the texts.
+    """
+
+    Params: ClassVar[type[Params]] = GameParams  # type: ignore[assignment]
+    partial_credit: ClassVar[str] = GAMES_PARTIAL_CREDIT
+    #: the name of Tatham's program (``sgt-<tatham_name>``)
+    tatham_name: ClassVar[str] = ""
+    #: Tatham's own presets: our preset name -> Tatham's full parameter string
+    tatham_presets: ClassVar[dict[str, str]] = {}
+    #: parameter sets of boards small enough to search exhaustively (the solver's brute-force check)
+    small_params: ClassVar[tuple[dict, ...]] = ()
+    template_field_names: ClassVar[tuple[str, ...]] = (
+        "game_id", "initial_state", "goal_state", "rules", "format_example", "answer_format", "system", "user")
+
+    # ---- parameters and generation ------------------------------------------------------------
+    def validate_params(self, params: dict) -> dict:
+        return params
+
+    def generate(self, rng: np.random.Generator, **params) -> Instance:
+        if any(k not in params for k in self.Params.names()):
+            params = self.resolve_params(**params)
+        data = self.build(params, rng)
+        inst = Instance(self.family, data, params={k: v for k, v in params.items() if v is not None})
+        self.validate_instance(inst)
+        return inst
+
+    @abstractmethod
+    def build(self, params: dict, rng: np.random.Generator) -> dict:  # type: ignore[override]
+        """The instance data for ``params`` (it holds ``game_id``), drawn from ``rng``."""
+        raise NotImplementedError
+
+    def tatham_params(self, params: dict) -> str:
+        """Tatham's full parameter string for our parameters (what ``sgt-<game> --generate`` takes)."""
+        return self.encode_params(params, full=True)
+
+    def tatham_preset(self, difficulty: str) -> str:
+        """Tatham's full parameter string of one of our presets."""
+        return self.tatham_params(self.resolve_params(difficulty=difficulty))
+
+    # ---- the codec ------------------------------------------------------------------------------
+    @abstractmethod
+    def encode_params(self, params: dict, full: bool = True) -> str:
+        raise NotImplementedError
+
+    @abstractmethod
+    def decode_params(self, text: str) -> dict:
+        """Our parameters from Tatham's parameter string (ConfigError when it is not one)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def encode_desc(self, data: dict) -> str:
+        raise NotImplementedError
+
+    @abstractmethod
+    def decode_desc(self, params: dict, desc: str) -> dict:
+        """The instance data of a description (ConfigError naming what is wrong)."""
+        raise NotImplementedError
+
+    def to_game_id(self, instance: Instance) -> str:
+        """Tatham's game ID of ``instance`` (the short parameters, a colon, the description)."""
+        return f"{self.encode_params(instance.data, full=False)}:{self.encode_desc(instance.data)}"
+
+    def from_game_id(self, game_id: str) -> Instance:
+        """The instance of a Tatham game ID (``params:desc``); ConfigError when it is malformed."""
+        if not isinstance(game_id, str) or len(game_id) > MAX_GAME_ID:
+            raise ConfigError(f"a {self.puzzle} game ID is a string of at most {MAX_GAME_ID} characters")
+        head, sep, desc = game_id.strip().partition(":")
+        if not sep:
+            raise ConfigError(f"{game_id[:60]!r} is not a {self.puzzle} game ID (expected 'PARAMS:DESCRIPTION', "
+                              f"e.g. {self.example_game_id!r})")
+        params = self.decode_params(head)
+        data = self.decode_desc(params, desc)
+        inst = Instance(self.family, data, params={k: v for k, v in params.items() if v is not None})
+        self.validate_instance(inst)
+        return inst
+
+    #: a game ID shown in error messages
+    example_game_id: ClassVar[str] = ""
+
+    def load(self, obj: Any) -> Instance:
+        """An Instance, its dict or JSON, a Tatham game ID, or ``{"game_id": ...}``."""
+        if isinstance(obj, str) and not obj.lstrip().startswith("{"):
+            return self.from_game_id(obj)
+        if isinstance(obj, dict) and "family" not in obj:
+            if "game_id" in obj:
+                return self.from_game_id(obj["game_id"])
+            raise ConfigError(f"a {self.puzzle} instance is an Instance, its dict, or a Tatham game ID such as "
+                              f"{self.example_game_id!r}; got keys {sorted(map(str, obj))}")
+        return super(PlanningTask, self).load(obj)
+
+    def validate_instance(self, instance: Instance) -> None:
+        """The stored ID must decode to the stored data (so data and ID never disagree)."""
+        d = instance.data
+        if not isinstance(d, dict) or not isinstance(d.get("game_id"), str):
+            raise ConfigError(f"{self.puzzle} instance data must be a dict holding its 'game_id'")
+        head, _, desc = d["game_id"].partition(":")
+        again = self.decode_desc(self.decode_params(head), desc)
+        for key, value in again.items():
+            if key != "game_id" and d.get(key) != value:
+                raise ConfigError(f"{self.puzzle} instance field {key!r} disagrees with its game_id")
+
+    def template_fields(self, instance: Instance) -> dict:
+        desc, sol = self.example()
+        return {"game_id": instance.data["game_id"],
+                "initial_state": self.render_state(instance, self.initial_state(instance)),
+                "goal_state": self.render_state(instance, self.goal(instance)),
+                "rules": self.rules(instance), "format_example": f"{desc}\nmoves = {self.format_moves(sol)}",
+                "answer_format": self.answer_format, "system": self.system_prompt(instance),
+                "user": self.user_prompt(instance)}
+
+    def max_steps(self, instance: Instance) -> int:
+        return max(4, super().max_steps(instance))
+
+    # ---- pictures ---------------------------------------------------------------------------------
+    def grid_picture(self, w: int, h: int, cell: int, paint) -> tuple[np.ndarray, dict]:
+        """A ``w`` x ``h`` board of square cells; ``paint(img, r, c, box)`` draws each cell.
+        Places are ``("cell", "(r,c)")``."""
+        pad = 12
+        img = np.full((h * cell + 2 * pad, w * cell + 2 * pad, 3), LIGHT, np.uint8)
+        places = {}
+        for r in range(h):
+            for c in range(w):
+                box = (pad + c * cell, pad + r * cell, pad + (c + 1) * cell, pad + (r + 1) * cell)
+                paint(img, r, c, box)
+                raster.frame(img, box, 1, GRID_INK)
+                places[("cell", f"({r},{c})")] = box
+        return img, places
+
+    def move_places(self, instance: Instance, move: Any) -> list:
+        """A ``[row, col]`` move names its cell."""
+        if isinstance(move, (list, tuple)) and len(move) == 2 and all(type(v) is int for v in move):
+            return [("cell", f"({move[0]},{move[1]})")]
+        return []
+
+
+def parse_size(text: str, game: str) -> tuple[int, int, str]:
+    """``WxH`` (or ``N`` for a square) at the start of a Tatham parameter string, and the rest."""
+    i = 0
+    while i < len(text) and text[i].isdigit():
+        i += 1
+    if i == 0 or i > 3:
+        raise ConfigError(f"{text[:40]!r} is not a {game} parameter string (expected e.g. '4x4')")
+    w = h = int(text[:i])
+    rest = text[i:]
+    if rest.startswith("x"):
+        j = 1
+        while j < len(rest) and rest[j].isdigit():
+            j += 1
+        if j == 1 or j > 4:
+            raise ConfigError(f"{text[:40]!r} is not a {game} parameter string (expected e.g. '4x4')")
+        h, rest = int(rest[1:j]), rest[j:]
+    return w, h, rest

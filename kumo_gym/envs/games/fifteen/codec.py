@@ -1,0 +1,46 @@
+"""Tatham's Fifteen game IDs: ``WxH:T1,T2,...`` (docs/games.md, Fifteen).
+
+The description lists the W*H cells in reading order, each a decimal number; ``0`` is the gap and
+the goal is 1, 2, ..., W*H - 1 with the gap last. The parameter string is the size only.
+"""
+from __future__ import annotations
+
+from ....core.errors import ConfigError
+from ....solvers.games.sliding import solvable
+from ..base import parse_size
+
+MAX_SIDE = 4
+
+
+def encode_params(params: dict, full: bool = True) -> str:
+    return f"{params['w']}x{params['h']}"
+
+
+def decode_params(text: str) -> dict:
+    w, h, rest = parse_size(text, "Fifteen")
+    if rest:
+        raise ConfigError(f"Fifteen parameter string {text[:40]!r} has {rest[:10]!r} after the size")
+    if not (2 <= w <= MAX_SIDE and 2 <= h <= MAX_SIDE):
+        raise ConfigError(f"Fifteen size {w}x{h} is not in 2..{MAX_SIDE} x 2..{MAX_SIDE}")
+    return {"w": w, "h": h}
+
+
+def encode_desc(data: dict) -> str:
+    return ",".join(str(t) for t in data["tiles"])
+
+
+def decode_desc(params: dict, desc: str) -> dict:
+    w, h = params["w"], params["h"]
+    n = w * h
+    parts = desc.split(",", n)
+    if len(parts) != n or not all(p.isdigit() and len(p) <= 3 for p in parts):
+        raise ConfigError(f"a {w}x{h} Fifteen description is {n} comma-separated numbers, got {desc[:60]!r}")
+    tiles = [int(p) for p in parts]
+    if sorted(tiles) != list(range(n)) or any(p != str(t) for p, t in zip(parts, tiles, strict=True)):
+        raise ConfigError(f"a {w}x{h} Fifteen description holds 0..{n - 1} once each (0 is the gap), "
+                          f"written without leading zeros; got {desc[:60]!r}")
+    if not solvable(tiles, w, h):
+        raise ConfigError(f"Fifteen board {desc[:60]!r} cannot reach the goal (wrong permutation parity)")
+    data = {"w": w, "h": h, "tiles": tiles}
+    data["game_id"] = f"{encode_params(data)}:{encode_desc(data)}"
+    return data

@@ -1,0 +1,272 @@
+"""Fifteen (Tatham's sliding-tile puzzle, any W x H up to 4x4): rules, solver hooks and texts."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ....core.errors import ParseError
+from ....core.instance import Instance
+from ....core.params import param
+from ....core.task import rule_table
+from ....solvers.games.sliding import DC, DR, ida_star, weighted_astar
+from ...planning import moves as mv
+from ..base import BLANK, TILE, GameParams, GameTask
+from . import codec
+from .generate import scrambled_board, uniform_board
+
+#: node budget of the exact search of an instance's optimum, and of a distance for partial credit
+OPTIMUM_BUDGET = 3_000_000
+DISTANCE_BUDGET = 1_000_000
+#: solved states kept per instance (interactive play asks for the distance after every move)
+PATH_CACHE = 4096
+
+
+@dataclass(frozen=True)
+class FifteenParams(GameParams):
+    w: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board width")
+    h: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board height")
+    scramble: int | None = param(None, kind=int, lo=1, hi=200,
+                                 doc="k random gap moves from the goal (the optimum is at most k); default: "
+                                     "Tatham's draw, a uniformly random solvable board")
+
+
+class FifteenTask(GameTask):
+    """Fifteen: slide tiles into the gap until they read 1, 2, 3, ... with the gap last.
+
+    ## Description
+    A ``W`` x ``H`` tray holds tiles 1..W*H-1 and one gap. A move slides a tile that is directly
+    above, below, left or right of the gap into it. The goal is the tiles in reading order, the gap
+    in the bottom-right corner. Half of all boards are solvable (a parity invariant); every
+    instance is. The optimum comes from IDA* with Manhattan distance plus linear conflicts; on
+    boards where that search exceeds its budget (uniformly random 4x4 boards, Tatham's own draw)
+    the optimum is certified to lie between the search's proven lower bound and the length of a
+    weighted-A* solution: ``optimum_bounds`` says which, and partial credit is paid only where the
+    distances are exact.
+
+    ## Answer (``mode="answer"``, default)
+    ``moves = [[row, col], ...]``: each move names the cell of the tile slid into the gap (0-based,
+    row 0 at the top).
+
+    ## Interactive (``mode="interactive"``)
+    One move per step, e.g. ``[2, 1]``; the observation shows the tray after it.
+
+    ## Tatham interop
+    Instances are Tatham game IDs (``4x4:8,5,6,13,...``); ``task.load`` and ``task.to_game_id`` read
+    and write them byte for byte, and ``sgt-fifteen`` accepts ours.
+    """
+
+    family = "fifteen"
+    puzzle = "Fifteen"
+    tatham_name = "fifteen"
+    Params = FifteenParams
+    move_fields = "[row, col] of the tile to slide"
+    move_example = "[2, 1]"
+    example_game_id = "3x3:4,0,5,3,2,6,1,7,8"
+    rule_codes = rule_table("", """
+        off_board: the named cell is on the board (0 <= row < H, 0 <= col < W)
+        not_next_to_gap: the named tile is directly above, below, left or right of the gap
+    """)
+    tatham_presets: ClassVar[dict[str, str]] = {"tatham_4x4": "4x4"}
+    difficulties: ClassVar[dict[str, dict]] = {
+        "trivial": {"w": 3, "h": 3, "scramble": 6},
+        "easy": {"w": 3, "h": 3},
+        "normal": {"w": 4, "h": 4, "scramble": 24},
+        "hard": {"w": 4, "h": 4, "scramble": 44},
+        "tatham_4x4": {"w": 4, "h": 4},
+    }
+    default_difficulty = "easy"
+    small_params = ({"w": 3, "h": 3}, {"w": 2, "h": 3}, {"w": 4, "h": 2, "scramble": 12})
+
+    # ---- instance and codec ----------------------------------------------------------------------
+    def build(self, params: dict, rng: np.random.Generator) -> dict:
+        w, h = params["w"], params["h"]
+        k = params.get("scramble")
+        tiles = uniform_board(w, h, rng) if k is None else scrambled_board(w, h, k, rng)
+        data = {"w": w, "h": h, "tiles": tiles}
+        data["game_id"] = f"{codec.encode_params(data)}:{codec.encode_desc(data)}"
+        return data
+
+    def encode_params(self, params: dict, full: bool = True) -> str:
+        return codec.encode_params(params, full)
+
+    def decode_params(self, text: str) -> dict:
+        return codec.decode_params(text)
+
+    def encode_desc(self, data: dict) -> str:
+        return codec.encode_desc(data)
+
+    def decode_desc(self, params: dict, desc: str) -> dict:
+        return codec.decode_desc(params, desc)
+
+    # ---- rules -------------------------------------------------------------------------------------
+    def initial_state(self, instance: Instance) -> tuple:
+        return tuple(instance.data["tiles"])
+
+    def goal_state(self, instance: Instance) -> tuple:
+        n = instance.data["w"] * instance.data["h"]
+        return (*range(1, n), 0)
+
+    def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
+        r, c = move
+        w, h = instance.data["w"], instance.data["h"]
+        off = self._disabled_rules
+        if "off_board" not in off and not (0 <= r < h and 0 <= c < w):
+            return "off_board"
+        gr, gc = divmod(state.index(0), w)
+        if "not_next_to_gap" not in off and abs(r - gr) + abs(c - gc) != 1:
+            return "not_next_to_gap"
+        return None
+
+    def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
+        r, c = move
+        w = instance.data["w"]
+        if not -w <= c < w:
+            raise IndexError(f"column {c} is off the board")
+        t = list(state)
+        g, i = t.index(0), r * w + c  # a negative index aliases a real cell (only with off_board off)
+        t[g], t[i] = t[i], 0
+        return tuple(t)
+
+    # ---- the solver ----------------------------------------------------------------------------------
+    def _moves_of(self, instance: Instance, state: tuple, gap_moves: list[int]) -> list:
+        w = instance.data["w"]
+        g = state.index(0)
+        out = []
+        for d in gap_moves:
+            r, c = g // w + int(DR[d]), g % w + int(DC[d])
+            out.append([r, c])
+            g = r * w + c
+        return out
+
+    def _solution(self, instance: Instance) -> dict:
+        """``{"moves", "lower", "upper", "exact"}`` of the start (computed once per instance)."""
+        def make():
+            d = instance.data
+            s0 = self.initial_state(instance)
+            path, lower, _ = ida_star(s0, d["w"], d["h"], OPTIMUM_BUDGET)
+            if path is not None:
+                return {"moves": self._moves_of(instance, s0, path), "lower": lower, "upper": lower, "exact": True}
+            found = weighted_astar(s0, d["w"], d["h"])
+            return {"moves": self._moves_of(instance, s0, found), "lower": lower, "upper": len(found), "exact": False}
+        return self.cached(instance, "solution", make)
+
+    def optimum_bounds(self, instance: Instance) -> tuple[int, int]:
+        """``(lower, upper)``: the optimum lies in this range (equal when it is exact)."""
+        s = self._solution(instance)
+        return s["lower"], s["upper"]
+
+    def optimal_length(self, instance: Instance) -> int | None:
+        return self._solution(instance)["upper"]
+
+    def solve(self, instance: Instance) -> list:
+        return [list(m) for m in self._solution(instance)["moves"]]
+
+    def distance_exact(self, instance: Instance) -> bool:
+        return self._solution(instance)["exact"]
+
+    def distance(self, instance: Instance, state: tuple) -> int | None:
+        if not self.distance_exact(instance):
+            return None
+        path = self.path_from(instance, state)
+        return None if path is None else len(path)
+
+    def path_from(self, instance: Instance, state: tuple) -> list | None:
+        d = instance.data
+        if sorted(state) != list(range(d["w"] * d["h"])):
+            return None
+        cache = self.cached(instance, "paths", dict)
+        if state not in cache:
+            from ....solvers.games.sliding import solvable
+
+            if len(cache) >= PATH_CACHE:
+                cache.clear()
+
+            if not solvable(state, d["w"], d["h"]):
+                cache[state] = None
+            else:
+                path, _, _ = ida_star(state, d["w"], d["h"], DISTANCE_BUDGET)
+                cache[state] = None if path is None else self._moves_of(instance, state, path)
+        hit = cache[state]
+        return None if hit is None else [list(m) for m in hit]
+
+    def record_fields(self, instance: Instance) -> dict:
+        lower, upper = self.optimum_bounds(instance)
+        return {**super().record_fields(instance), "optimum_lower_bound": lower, "optimum_exact": lower == upper}
+
+    # ---- moves ---------------------------------------------------------------------------------------
+    def coerce_move(self, value: Any) -> list:
+        if not isinstance(value, list) or len(value) != 2:
+            raise ParseError(f"a Fifteen move is [row, col], got {str(value)[:60]}", "malformed_move")
+        return [mv.as_int(v) for v in value]
+
+    def is_single_move(self, value: Any) -> bool:
+        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
+
+    def move_catalog(self, instance: Instance) -> list:
+        d = instance.data
+        return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
+
+    def legal_moves(self, instance: Instance, state: tuple) -> list:
+        w, h = instance.data["w"], instance.data["h"]
+        gr, gc = divmod(state.index(0), w)
+        return [[gr + dr, gc + dc] for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                if 0 <= gr + dr < h and 0 <= gc + dc < w]
+
+    def candidate_moves(self, instance: Instance, state: tuple) -> list:
+        """Legal moves, every cell, then cells one step off each edge (negative ones alias real
+        cells once the board check is gone)."""
+        d = instance.data
+        off = [[r, c] for r in range(-1, d["h"] + 1) for c in range(-1, d["w"] + 1)
+               if not (0 <= r < d["h"] and 0 <= c < d["w"])]
+        return self.legal_moves(instance, state) + self.move_catalog(instance) + off
+
+    def encode_state(self, instance: Instance, state: tuple) -> np.ndarray:
+        """The tile number of every cell divided by W*H (the gap is 0)."""
+        n = instance.data["w"] * instance.data["h"]
+        return np.asarray(state, np.float32) / n
+
+    def state_bounds(self, instance: Instance) -> tuple[float, float]:
+        return 0.0, 1.0
+
+    # ---- text ------------------------------------------------------------------------------------------
+    def rules(self, instance: Instance) -> str:
+        return ("You are playing Fifteen, a sliding-tile puzzle. The tray is a grid of numbered tiles with one gap "
+                "('.'). Rows are numbered from 0 at the top, columns from 0 at the left. A move slides one tile "
+                "that is directly above, below, left or right of the gap into the gap (so the gap moves to where "
+                "the tile was). The goal is the tiles in order 1, 2, 3, ... along the rows from the top left, with "
+                "the gap in the bottom-right corner. Each move is written [row, col]: the cell of the tile you slide.")
+
+    def example(self) -> tuple[str, list]:
+        return (("On a 2x2 tray the rows read '1 2' and '. 3': sliding the tile 3 at row 1, column 1 left into "
+                 "the gap solves it."), [[1, 1]])
+
+    def render_state(self, instance: Instance, state: tuple) -> str:
+        w = instance.data["w"]
+        width = len(str(len(state) - 1))
+        rows = []
+        for r in range(len(state) // w):
+            rows.append(" ".join(("." if t == 0 else str(t)).rjust(width) for t in state[r * w:(r + 1) * w]))
+        return "\n".join(rows)
+
+    def describe(self, instance: Instance) -> str:
+        d = instance.data
+        return (f"The tray is {d['w']} columns by {d['h']} rows.\n"
+                + self.start_and_goal(instance, "Current tray:\n", "Goal tray:\n")
+                + "Find moves that reach the goal tray.")
+
+    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
+        from ... import raster
+
+        d = instance.data
+        w = d["w"]
+        cell = max(24, 240 // max(w, d["h"]))
+
+        def paint(img, r, c, box):
+            t = state[r * w + c]
+            raster.fill(img, box, BLANK if t == 0 else TILE)
+            if t:
+                raster.draw_text(img, str(t), (box[1] + box[3]) / 2, (box[0] + box[2]) / 2, 2, raster.INK)
+
+        return self.grid_picture(w, d["h"], cell, paint)

@@ -1,0 +1,246 @@
+"""Flip (Tatham's Lights Out with his other toggle shapes): rules, solver hooks and texts."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ....core.errors import ConfigError, ParseError
+from ....core.instance import Instance
+from ....core.params import param
+from ....core.task import rule_table
+from ....solvers.games.gf2 import bits, eliminate, min_weight_solution
+from ...planning import moves as mv
+from ..base import DARK, TILE, GameParams, GameTask
+from . import codec
+from .generate import start_lights, toggles_for
+
+
+@dataclass(frozen=True)
+class FlipParams(GameParams):
+    w: int = param(3, lo=1, hi=codec.MAX_SIDE, doc="board width")
+    h: int = param(3, lo=1, hi=codec.MAX_SIDE, doc="board height")
+    shape: str = param("crosses", choices=("crosses", "random"),
+                       doc="crosses: a press toggles the cell and its four neighbours; random: each cell toggles "
+                           "its own connected patch of its 3x3 neighbourhood")
+    presses: int | None = param(None, kind=int, lo=1, hi=codec.MAX_SIDE ** 2,
+                                doc="scramble by pressing this many distinct cells (the optimum is at most this); "
+                                    "default: Tatham's draw, a uniformly random solvable pattern")
+
+    def check(self) -> FlipParams:
+        if self.w * self.h < 2:
+            raise ConfigError(f"a Flip board needs at least 2 cells, got {self.w}x{self.h}")
+        return self
+
+
+class FlipTask(GameTask):
+    """Flip: press cells to turn every light off.
+
+    ## Description
+    A ``W`` x ``H`` board of lights. Pressing a cell toggles a fixed set of cells: with
+    ``shape="crosses"`` the cell and its orthogonal neighbours (Lights Out); with
+    ``shape="random"`` a connected patch of the cell's 3x3 neighbourhood, different for every cell
+    and listed in the prompt. The goal is a board with every light off. Presses commute and a
+    second press of a cell undoes the first, so a solution is a set of cells; the fewest presses
+    come from linear algebra over GF(2) with the null space enumerated (every solution is one
+    particular solution plus a null-space vector), so the optimum is exact.
+
+    ## Answer (``mode="answer"``, default)
+    ``moves = [[row, col], ...]``: the cells pressed, in order, 0-based (row 0 at the top).
+
+    ## Interactive (``mode="interactive"``)
+    One press per step, e.g. ``[1, 2]``; the observation shows the board after it.
+
+    ## Tatham interop
+    Instances are Tatham game IDs (``3x3:d074...,ea8``): ``task.load(game_id)`` imports one and
+    ``task.to_game_id(instance)`` writes it back byte for byte; ``sgt-flip`` accepts ours.
+    """
+
+    family = "flip"
+    puzzle = "Flip"
+    tatham_name = "flip"
+    Params = FlipParams
+    move_fields = "[row, col]"
+    move_example = "[1, 2]"
+    example_game_id = "3x3:d074191345d1644c17058,ea8"
+    rule_codes = rule_table("", """
+        off_board: the pressed cell is on the board (0 <= row < H, 0 <= col < W)
+    """)
+    tatham_presets: ClassVar[dict[str, str]] = {"tatham_3x3c": "3x3c", "tatham_4x4c": "4x4c", "tatham_5x5c": "5x5c",
+                      "tatham_3x3r": "3x3r", "tatham_4x4r": "4x4r", "tatham_5x5r": "5x5r"}
+    difficulties: ClassVar[dict[str, dict]] = {
+        "trivial": {"w": 3, "h": 3, "shape": "crosses", "presses": 2},
+        "easy": {"w": 3, "h": 3, "shape": "crosses"},
+        "normal": {"w": 4, "h": 4, "shape": "crosses"},
+        "hard": {"w": 5, "h": 5, "shape": "random"},
+        **{name: {"w": int(p[0]), "h": int(p[2]), "shape": codec.SHAPES[p[3]]} for name, p in tatham_presets.items()},
+    }
+    default_difficulty = "easy"
+    #: boards small enough for the brute-force check of the solver (tests/games)
+    small_params = ({"w": 3, "h": 3, "shape": "crosses"}, {"w": 4, "h": 4, "shape": "crosses"},
+                    {"w": 4, "h": 3, "shape": "random"}, {"w": 2, "h": 5, "shape": "random", "presses": 3})
+
+    # ---- instance and codec ----------------------------------------------------------------------
+    def build(self, params: dict, rng: np.random.Generator) -> dict:
+        w, h = params["w"], params["h"]
+        toggles = toggles_for(w, h, params["shape"], rng)
+        data = {"w": w, "h": h, "shape": params["shape"], "toggles": toggles,
+                "lit": start_lights(toggles, params.get("presses"), rng)}
+        data["game_id"] = f"{codec.encode_params(data, full=False)}:{codec.encode_desc(data)}"
+        return data
+
+    def encode_params(self, params: dict, full: bool = True) -> str:
+        return codec.encode_params(params, full)
+
+    def decode_params(self, text: str) -> dict:
+        return codec.decode_params(text)
+
+    def encode_desc(self, data: dict) -> str:
+        return codec.encode_desc(data)
+
+    def decode_desc(self, params: dict, desc: str) -> dict:
+        return codec.decode_desc(params, desc)
+
+    def validate_instance(self, instance: Instance) -> None:
+        super().validate_instance(instance)
+        if self._optimum(instance)[0] is None:
+            raise ConfigError(f"Flip instance {instance.data['game_id'][:60]!r} cannot be solved: no set of presses "
+                              "turns every light off")
+
+    # ---- rules -------------------------------------------------------------------------------------
+    def initial_state(self, instance: Instance) -> int:
+        return sum(1 << j for j in instance.data["lit"])
+
+    def goal_state(self, instance: Instance) -> int:
+        return 0
+
+    def _masks(self, instance: Instance) -> list[int]:
+        return self.cached(instance, "masks", lambda: [sum(1 << j for j in row) for row in instance.data["toggles"]])
+
+    def check_move(self, instance: Instance, state: int, move: list) -> str | None:
+        r, c = move
+        d = instance.data
+        if "off_board" not in self._disabled_rules and not (0 <= r < d["h"] and 0 <= c < d["w"]):
+            return "off_board"
+        return None
+
+    def apply(self, instance: Instance, state: int, move: list) -> int:
+        r, c = move
+        w = instance.data["w"]
+        if not -w <= c < w:
+            raise IndexError(f"column {c} is off the board")
+        return state ^ self._masks(instance)[r * w + c]  # negative indices alias (only with off_board off)
+
+    # ---- the solver: GF(2) elimination, null space enumerated ------------------------------------------
+    def _elimination(self, instance: Instance):
+        return self.cached(instance, "elim", lambda: eliminate(self._masks(instance)))
+
+    def _optimum(self, instance: Instance) -> tuple[int | None, bool]:
+        return self.cached(instance, "opt", lambda: min_weight_solution(self._elimination(instance),
+                                                                        self.initial_state(instance)))
+
+    def optimal_length(self, instance: Instance) -> int | None:
+        x, _ = self._optimum(instance)
+        return None if x is None else x.bit_count()
+
+    def solve(self, instance: Instance) -> list:
+        x, _ = self._optimum(instance)
+        return [] if x is None else self._presses(instance, x)
+
+    def _presses(self, instance: Instance, x: int) -> list:
+        w = instance.data["w"]
+        return [list(divmod(i, w)) for i in bits(x)]
+
+    def distance(self, instance: Instance, state: int) -> int | None:
+        x, exact = min_weight_solution(self._elimination(instance), state)
+        return None if x is None or not exact else x.bit_count()
+
+    def distance_exact(self, instance: Instance) -> bool:
+        return self._elimination(instance).nullity <= 22
+
+    def path_from(self, instance: Instance, state: int) -> list | None:
+        x, _ = min_weight_solution(self._elimination(instance), state)
+        return None if x is None else self._presses(instance, x)
+
+    # ---- moves ---------------------------------------------------------------------------------------
+    def coerce_move(self, value: Any) -> list:
+        if not isinstance(value, list) or len(value) != 2:
+            raise ParseError(f"a Flip move is [row, col], got {str(value)[:60]}", "malformed_move")
+        return [mv.as_int(v) for v in value]
+
+    def is_single_move(self, value: Any) -> bool:
+        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
+
+    def move_catalog(self, instance: Instance) -> list:
+        d = instance.data
+        return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
+
+    def legal_moves(self, instance: Instance, state: int) -> list:
+        return self.move_catalog(instance)
+
+    def candidate_moves(self, instance: Instance, state: int) -> list:
+        """Every cell, then cells one step off each edge (negative ones alias real cells once the
+        board check is gone, so they break ``off_board`` alone)."""
+        d = instance.data
+        off = [[r, c] for r in range(-1, d["h"] + 1) for c in range(-1, d["w"] + 1)
+               if not (0 <= r < d["h"] and 0 <= c < d["w"])]
+        return self.move_catalog(instance) + off
+
+    def encode_state(self, instance: Instance, state: int) -> np.ndarray:
+        wh = instance.data["w"] * instance.data["h"]
+        return np.array([(state >> j) & 1 for j in range(wh)], np.float32)
+
+    def state_bounds(self, instance: Instance) -> tuple[float, float]:
+        return 0.0, 1.0
+
+    # ---- text ------------------------------------------------------------------------------------------
+    def rules(self, instance: Instance) -> str:
+        d = instance.data
+        if d["shape"] == "crosses":
+            effect = "toggles that cell and the cells directly above, below, left and right of it (where they exist)"
+        else:
+            effect = "toggles the cells listed for it under 'Press effects' (always including the cell itself)"
+        return ("You are playing Flip. The board is a grid of lights; '#' is a light that is on, '.' one that is "
+                f"off. Rows are numbered from 0 at the top, columns from 0 at the left. Pressing a cell {effect}: "
+                "lights that were on go off and lights that were off go on. The goal is to turn every light off. "
+                "Each move presses one cell and is written [row, col].")
+
+    def _effects(self, instance: Instance) -> str:
+        d = instance.data
+        w = d["w"]
+        lines = ["Press effects (cell: cells it toggles):"]
+        for i, row in enumerate(d["toggles"]):
+            cells = " ".join(f"({j // w},{j % w})" for j in row)
+            lines.append(f"({i // w},{i % w}): {cells}")
+        return "\n".join(lines)
+
+    def example(self) -> tuple[str, list]:
+        return (("On a 3x3 crosses board the lights (0,0), (0,1) and (1,0) are on: pressing (0,0) toggles "
+                 "exactly those three cells."), [[0, 0]])
+
+    def render_state(self, instance: Instance, state: int) -> str:
+        d = instance.data
+        w, h = d["w"], d["h"]
+        head = "   " + " ".join(str(c % 10) for c in range(w))
+        rows = [f"{r:>2} " + " ".join("#" if state >> (r * w + c) & 1 else "." for c in range(w)) for r in range(h)]
+        return "\n".join([head, *rows])
+
+    def describe(self, instance: Instance) -> str:
+        d = instance.data
+        text = f"The board is {d['w']} columns by {d['h']} rows.\n"
+        if d["shape"] != "crosses":
+            text += self._effects(instance) + "\n"
+        return text + (f"Current board:\n{self.render_state(instance, self.initial_state(instance))}\n"
+                       "Find presses that turn every light off.")
+
+    def picture(self, instance: Instance, state: int) -> tuple[np.ndarray, dict]:
+        from ... import raster
+
+        d = instance.data
+        w = d["w"]
+
+        def paint(img, r, c, box):
+            raster.fill(img, box, TILE if state >> (r * w + c) & 1 else DARK)
+
+        return self.grid_picture(w, d["h"], max(16, 240 // max(w, d["h"])), paint)

@@ -1,0 +1,239 @@
+"""Search for Sixteen (rows and columns of a W x H grid shifted cyclically).
+
+A board is a tuple of tiles in reading order; the goal is 1..W*H. A move ``(axis, index, shift)``
+rotates row ``index`` (axis ``"R"``, +1 moves every tile one cell right, wrapping) or column
+``index`` (axis ``"C"``, +1 moves every tile one cell down).
+
+* :func:`bidirectional` finds a shortest move list by breadth-first search from both ends, up to a
+  number of states per side; when it gives up, the depths it completed prove a lower bound.
+* :func:`heuristic` is an admissible bound: a row move changes the cyclic column distance of W
+  tiles by at most one each and no row distance, so at least ceil(sum of column distances / W)
+  row moves are needed, and likewise for columns.
+* :func:`constructive` always solves a solvable board: tiles are placed in reading order by
+  3-cycles, each the commutator of a row and a column move conjugated by a short setup found by
+  breadth-first search over the positions of the three cells; an odd permutation is first made
+  even by one shift of an even-length line. The result, with cancelling moves removed, is an upper
+  bound on the optimum.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+Move = tuple[str, int, int]
+
+
+def all_moves(w: int, h: int) -> list[Move]:
+    out: list[Move] = []
+    for i in range(h):
+        out += [("R", i, 1), ("R", i, -1)] if w > 2 else [("R", i, 1)]
+    for j in range(w):
+        out += [("C", j, 1), ("C", j, -1)] if h > 2 else [("C", j, 1)]
+    return out
+
+
+def position_map(w: int, h: int, move: Move) -> list[int]:
+    """``dest[p]``: the cell the tile at cell ``p`` moves to."""
+    axis, i, s = move
+    dest = list(range(w * h))
+    if axis == "R":
+        for c in range(w):
+            dest[i * w + c] = i * w + (c + s) % w
+    else:
+        for r in range(h):
+            dest[r * w + i] = ((r + s) % h) * w + i
+    return dest
+
+
+def apply_move(board: tuple, w: int, h: int, move: Move) -> tuple:
+    axis, i, s = move
+    t = list(board)
+    if axis == "R":
+        row = board[i * w:(i + 1) * w]
+        for c in range(w):
+            t[i * w + (c + s) % w] = row[c]
+    else:
+        col = board[i::w]
+        for r in range(h):
+            t[((r + s) % h) * w + i] = col[r]
+    return tuple(t)
+
+
+def inverse(move: Move) -> Move:
+    return (move[0], move[1], -move[2])
+
+
+def heuristic(board, w: int, h: int) -> int:
+    col = row = 0
+    for p, t in enumerate(board):
+        gr, gc = divmod(t - 1, w)
+        r, c = divmod(p, w)
+        dc, dr = abs(gc - c), abs(gr - r)
+        col += min(dc, w - dc)
+        row += min(dr, h - dr)
+    return -(-col // w) + -(-row // h)
+
+
+def parity(board) -> int:
+    seen, odd = [False] * len(board), 0
+    for i in range(len(board)):
+        if not seen[i]:
+            j, n = i, 0
+            while not seen[j]:
+                seen[j] = True
+                j = board[j] - 1
+                n += 1
+            odd ^= (n - 1) & 1
+    return odd
+
+
+def solvable(board, w: int, h: int) -> bool:
+    """Every permutation when a line has even length; only even ones when W and H are both odd."""
+    return sorted(board) == list(range(1, w * h + 1)) and (w % 2 == 0 or h % 2 == 0 or parity(board) == 0)
+
+
+def bidirectional(start: tuple, w: int, h: int, max_states: int = 200_000) -> tuple[list[Move] | None, int]:
+    """``(moves, lower)``: a shortest move list (None past ``max_states`` per side, then ``lower`` is a
+    proven lower bound; ``lower`` is the length when a list is found)."""
+    goal = tuple(range(1, w * h + 1))
+    if start == goal:
+        return [], 0
+    moves = all_moves(w, h)
+    # state -> (parent, move, depth) on each side
+    fwd: dict[tuple, tuple] = {start: (None, None, 0)}
+    bwd: dict[tuple, tuple] = {goal: (None, None, 0)}
+    f_front, b_front = [start], [goal]
+    depth_f = depth_b = 0
+    while f_front and b_front:
+        expand_f = len(f_front) <= len(b_front)
+        front, seen, other = (f_front, fwd, bwd) if expand_f else (b_front, bwd, fwd)
+        depth = (depth_f if expand_f else depth_b) + 1
+        nxt, best, best_len = [], None, 1 << 30
+        for s in front:
+            for m in moves:
+                u = apply_move(s, w, h, m)
+                if u in seen:
+                    continue
+                seen[u] = (s, m, depth)
+                hit = other.get(u)
+                if hit is not None and depth + hit[2] < best_len:
+                    best, best_len = u, depth + hit[2]
+                nxt.append(u)
+        if best is not None:  # every meeting point of this level was compared: the shortest is kept
+            return _join(best, fwd, bwd), best_len
+        if expand_f:
+            f_front, depth_f = nxt, depth
+        else:
+            b_front, depth_b = nxt, depth
+        if len(fwd) > max_states or len(bwd) > max_states:
+            return None, max(depth_f + depth_b + 1, heuristic(start, w, h))
+    return None, 1 << 30  # the two ends are not connected
+
+
+def _join(meet: tuple, fwd: dict, bwd: dict) -> list[Move]:
+    left, s = [], meet
+    while fwd[s][0] is not None:
+        s, m, _ = fwd[s]
+        left.append(m)
+    right, s = [], meet
+    while bwd[s][0] is not None:
+        s, m, _ = bwd[s]
+        right.append(inverse(m))
+    return left[::-1] + right
+
+
+def _commutators(w: int, h: int) -> dict[tuple[int, int, int], list[Move]]:
+    """3-cycles ``(x, y, z)`` (tile at x goes to y, y to z, z to x) made by row/column commutators."""
+    out: dict[tuple[int, int, int], list[Move]] = {}
+    for i in range(h):
+        for j in range(w):
+            for a in (1, -1):
+                for b in (1, -1):
+                    seq = [("R", i, a), ("C", j, b), ("R", i, -a), ("C", j, -b)]
+                    dest = list(range(w * h))
+                    for m in seq:
+                        pm = position_map(w, h, m)
+                        dest = [pm[d] for d in dest]
+                    moved = [p for p in range(w * h) if dest[p] != p]
+                    if len(moved) != 3:
+                        continue
+                    x = moved[0]
+                    y = dest[x]
+                    z = dest[y]
+                    for key in ((x, y, z), (y, z, x), (z, x, y)):
+                        out.setdefault(key, seq)
+    return out
+
+
+def _setup(triple: tuple[int, int, int], w: int, h: int, targets: dict, maps: list) -> list[Move] | None:
+    """The shortest moves carrying the three cells of ``triple`` onto a commutator's cycle."""
+    moves = all_moves(w, h)
+    prev: dict[tuple, tuple | None] = {triple: None}
+    queue = deque([triple])
+    while queue:
+        t = queue.popleft()
+        if t in targets:
+            seq = []
+            while prev[t] is not None:
+                t, k = prev[t]
+                seq.append(moves[k])
+            return seq[::-1]
+        for k, pm in enumerate(maps):
+            u = (pm[t[0]], pm[t[1]], pm[t[2]])
+            if u not in prev:
+                prev[u] = (t, k)
+                queue.append(u)
+    return None
+
+
+def simplify(moves: list[Move], w: int, h: int) -> list[Move]:
+    """Merge consecutive shifts of one line (mod its length) and drop those that cancel."""
+    out: list[list] = []
+    for axis, i, s in moves:
+        if out and out[-1][0] == axis and out[-1][1] == i:
+            out[-1][2] += s
+        else:
+            out.append([axis, i, s])
+        n = w if axis == "R" else h
+        k = out[-1][2] % n
+        if k == 0:
+            out.pop()
+        else:
+            out[-1][2] = k if k <= n // 2 else k - n
+    flat: list[Move] = []
+    for axis, i, s in out:
+        flat += [(axis, i, 1 if s > 0 else -1)] * abs(s)
+    return flat
+
+
+def constructive(start: tuple, w: int, h: int) -> list[Move] | None:
+    """A (not necessarily short) solution of any solvable board; None for an unsolvable one."""
+    if not solvable(start, w, h):
+        return None
+    n = w * h
+    board, out = start, []
+    if parity(board):
+        m = ("R", 0, 1) if w % 2 == 0 else ("C", 0, 1)
+        board = apply_move(board, w, h, m)
+        out.append(m)
+    targets = _commutators(w, h)
+    maps = [position_map(w, h, m) for m in all_moves(w, h)]
+    for p in range(n - 2):
+        if board[p] == p + 1:
+            continue
+        q = board.index(p + 1)
+        r = next(x for x in range(n - 1, p, -1) if x != q)
+        # the tile at q goes to p, p's to r, r's to q
+        setup = _setup((q, p, r), w, h, targets, maps)
+        if setup is None:
+            return None
+        dest = list(range(n))
+        for m in setup:
+            pm = position_map(w, h, m)
+            dest = [pm[d] for d in dest]
+        seq = setup + targets[(dest[q], dest[p], dest[r])] + [inverse(m) for m in reversed(setup)]
+        for m in seq:
+            board = apply_move(board, w, h, m)
+        out += seq
+    if board != tuple(range(1, n + 1)):
+        return None
+    return simplify(out, w, h)

@@ -1,0 +1,67 @@
+"""Guess's reference player and codec (docs/games.md, Guess)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.core.registry import get_task
+from kumo_gym.solvers.games import mastermind as mm
+
+
+def brute_score(guess, code):
+    black = sum(a == b for a, b in zip(guess, code))
+    common = sum(min(guess.count(c), code.count(c)) for c in set(code) if c)
+    return black, common - black
+
+
+def test_feedback_matches_counting_by_hand():
+    rng = np.random.default_rng(0)
+    codes = mm.all_codes(6, 4)
+    for _ in range(300):
+        g = tuple(int(x) for x in rng.integers(0, 7, 4))  # blanks (0) included
+        c = tuple(int(x) for x in codes[int(rng.integers(len(codes)))])
+        assert mm.score(g, c, 6) == brute_score(g, c)
+
+
+@pytest.mark.parametrize("colours,pegs,multiple", [(3, 2, True), (2, 3, True), (4, 2, True), (3, 3, True),
+                                                   (4, 2, False), (4, 3, False)])
+def test_small_games_are_played_in_the_exact_minimax_number_of_guesses(colours, pegs, multiple):
+    codes = mm.all_codes(colours, pegs, multiple)
+    lengths = []
+    for code in codes:
+        guesses = mm.play(tuple(int(x) for x in code), colours, pegs, multiple)
+        assert guesses[-1] == tuple(int(x) for x in code)
+        lengths.append(len(guesses))
+    assert max(lengths) == mm.exact_minimax(colours, pegs, multiple)
+
+
+def test_standard_game_within_knuths_five_guesses():
+    codes = mm.all_codes(6, 4)
+    for code in codes[::23]:
+        guesses = mm.play(tuple(int(x) for x in code), 6, 4, True)
+        assert guesses[-1] == tuple(int(x) for x in code) and len(guesses) <= 5
+
+
+def test_tatham_ids_reveal_the_code_and_round_trip():
+    task = get_task("kumo_gym/Guess-v0")
+    for game_id, code in (("c6p4g10Bm:c4ddb96a", [2, 2, 6, 2]), ("c6p4g10Bm:0254ec2f", [6, 1, 2, 4])):
+        inst = task.load(game_id)
+        assert inst.data["code"] == code and task.to_game_id(inst) == game_id
+    inst = task.load("c3p3g5bM:d64024")
+    assert inst.data["blanks"] and not inst.data["multiple"] and task.to_game_id(inst) == "c3p3g5bM:d64024"
+    for bad in ("c6p4g10Bm:c4dd", "c6p4g10Xm:c4ddb96a", "c6p4g10Bm:00000000", "c2p4g10BM:c4ddb96a"):
+        with pytest.raises(ConfigError):
+            task.load(bad)
+
+
+def test_prompts_and_observations_never_show_the_code():
+    import gymnasium as gym
+
+    env = gym.make("kumo_gym/Guess-v0", mode="interactive", difficulty="normal")
+    obs, _ = env.reset(seed=3)
+    task, inst = env.unwrapped.task, env.unwrapped.instance
+    hidden = str(inst.data["code"])
+    assert hidden not in obs and hidden not in task.prompt(inst)
+    obs, *_ = env.step("[1, 1, 2, 2]" if inst.data["code"] != [1, 1, 2, 2] else "[3, 3, 4, 4]")
+    assert hidden not in obs

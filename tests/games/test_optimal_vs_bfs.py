@@ -1,0 +1,71 @@
+"""The games' optimal solvers against brute force (docs/games.md, "Optimal solvers").
+
+For every game row of the catalogue: breadth-first search backwards from the goal over every
+legal move (all the games' moves can be undone, so distances to the goal are distances from it)
+labels every reachable state of a small board with its exact distance. The solver's optimum of
+the instance, its distance from sampled states and the length of its path from them must equal
+those labels, and its path must be legal and end at the goal. A new game joins by being
+registered.
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.registry import entries, get_task
+
+GAMES = [e.id for e in entries() if e.family == "games" and get_task(e.id).small_params]
+#: the largest state space searched per instance
+MAX_STATES = 400_000
+
+
+def bfs_from_goal(task, inst) -> dict:
+    goal = task.goal(inst)
+    seen = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        s = queue.popleft()
+        for m in task.legal_moves(inst, s):
+            t = task.apply(inst, s, m)
+            if t not in seen:
+                seen[t] = seen[s] + 1
+                if len(seen) > MAX_STATES:
+                    return {}
+                queue.append(t)
+    return seen
+
+
+def small_instances(task) -> list:
+    out = []
+    for params in task.small_params:
+        for seed in range(3):
+            out.append(task.generate(np.random.default_rng(seed), **task.resolve_params(**params)))
+    return out
+
+
+@pytest.mark.parametrize("env_id", GAMES)
+def test_optimum_and_distances_equal_brute_force(env_id):
+    task = get_task(env_id)
+    rng = np.random.default_rng(7)
+    checked = 0
+    for inst in small_instances(task):
+        dist = bfs_from_goal(task, inst)
+        assert dist, f"{env_id}: {inst.data['game_id']} has more than {MAX_STATES} states; pick smaller small_params"
+        s0 = task.initial_state(inst)
+        assert task.optimal_steps(inst) == dist[s0], inst.data["game_id"]
+        gold = task.solve(inst)
+        assert len(gold) == dist[s0] and task.verify(inst, gold).solved
+        states = list(dist)
+        for k in rng.choice(len(states), size=min(40, len(states)), replace=False):
+            s = states[int(k)]
+            assert task.distance(inst, s) == dist[s], (inst.data["game_id"], s)
+            path = task.path_from(inst, s)
+            assert len(path) == dist[s]
+            for m in path:
+                assert task.check_move(inst, s, m) is None
+                s = task.apply(inst, s, m)
+            assert task.is_goal(inst, s)
+        checked += 1
+    assert checked >= 3
