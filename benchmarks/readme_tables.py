@@ -16,6 +16,9 @@ from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
   ``benchmarks/grid.py`` prints it (its ``table``);
 * ``serve`` (docs/integrations.md): ``kumo-gym serve`` under load (``benchmarks/serve.py``), one
   row per environment, server, workers and concurrent sessions, and the 16-core projection;
+* ``real-model`` (docs/baselines.md): SmolLM2-135M-Instruct on the registry (``benchmarks/real_model.py``),
+  answer-found and solved rates, verdicts, tokens and seconds, beside the answer-found rate before the
+  prompts and verdicts were rewritten;
 * ``sparc-enumeration``, ``sparc-generation``, ``sparc-levels`` (docs/sparc.md): the enumeration
   comparison, the generation throughput per level and the level calibration (the official
   table with ours beside it) of ``results/sparc.json``, as ``benchmarks/sparc.py`` prints them.
@@ -216,11 +219,40 @@ def _sparc(name: str):
     return build
 
 
+#: the easiest preset per family, as benchmarks/real_model.py runs it
+EASIEST = {"grid": "trivial", "planning": "easy", "kumo": "easy", "sparc": "1", "finereason": "easy"}
+
+
+def real_model_table() -> str:
+    """docs/baselines.md: ``benchmarks/real_model.py``'s rows (SmolLM2 on the registry), one per env, mode,
+    preset and decoding, with the before-run's answer-found rate beside where one was measured."""
+    d = _load("real_model")
+    lines = [f"Model: `{d['model']}`; {d['method']}; {d['machine']}; {d['date']}.", "",
+             ("| env | mode | preset | decoding | episodes | answer found | answer found before | solved | "
+              "mean partial | verdicts | prompt tok | reply tok | s |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    before = d.get("before", {}).get("answer_found", {})
+    for r in d["rows"]:
+        env = r["env"].split("/")[-1]
+        verdicts = ", ".join(f"{k} {v}" for k, v in sorted(r["statuses"].items(), key=lambda kv: -kv[1]))
+        # the before-run: greedy, the easiest preset, answer mode (KUMO: interactive); unlisted envs found none
+        same = (r["decoding"] == "greedy" and r["preset"] == EASIEST.get(r["family"])
+                and (r["mode"] == "answer" or r["family"] == "kumo"))
+        was = before.get(env.removesuffix("-v0"), 0.0) if same and before else None
+        lines.append(f"| {env} | {r['mode']} | {r['preset']} | {r['decoding']} | {r['episodes']} | "
+                     f"{r['answer_found_rate']:.2f} | {'-' if was is None else f'{was:.2f}'} | {r['solved_rate']:.2f} | "
+                     f"{r['mean_partial']:.2f} | {verdicts} | {r['prompt_tokens_mean']:.0f} | "
+                     f"{r['completion_tokens_mean']:.0f} | {r['wall_s']:.0f} |")
+    return "\n".join(lines)
+
+
 TABLES = {"headline": headline, "coldstart": coldstart_table, "planning": planning_table, "grid": grid_table,
           "grid-full": grid_full_table, "serve": serve_table, "sparc-enumeration": _sparc("enumeration_table"),
-          "sparc-generation": _sparc("generation_table"), "sparc-levels": _sparc("levels_table")}
+          "sparc-generation": _sparc("generation_table"), "sparc-levels": _sparc("levels_table"),
+          "real-model": real_model_table}
 #: the files whose tables are regenerated, relative to the repository root
-FILES = ("README.md", "docs/performance.md", "docs/grid.md", "docs/integrations.md", "docs/sparc.md")
+FILES = ("README.md", "docs/performance.md", "docs/grid.md", "docs/integrations.md", "docs/sparc.md",
+         "docs/baselines.md")
 
 
 def regenerate(text: str) -> str:

@@ -317,6 +317,10 @@ class BlocksWorldTask(StackTask):
         return ('The start is [["A", "B"], ["C"], []] and the goal is [["A"], ["B"], ["C"]].',
                 [["C", 1, 2], ["B", 0, 1]])
 
+    def other_examples(self) -> list[tuple[str, list]]:
+        return [('The start is [["A", "B"], [], ["C"]] and the goal is [["A"], ["C", "B"], []].',
+                 [["C", 2, 1], ["B", 0, 1]])]
+
     def render_state(self, instance: Instance, state: tuple) -> str:
         return "\n".join(f"Stack {i}: " + (", ".join(s) + " (top)" if s else "(empty)") for i, s in enumerate(state))
 

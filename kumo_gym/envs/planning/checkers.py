@@ -255,6 +255,11 @@ class CheckerJumpingTask(PlanningTask):
         return ("With one checker of each colour the board R _ B must become B _ R.",
                 [["R", 0, 1], ["B", 2, 0], ["R", 1, 2]])
 
+    def other_examples(self) -> list[tuple[str, list]]:
+        return [("With two checkers of each colour the board R R _ B B must become B B _ R R.",
+                 [["R", 1, 2], ["B", 3, 1], ["B", 4, 3], ["R", 2, 4], ["R", 0, 2], ["B", 1, 0], ["B", 3, 1],
+                  ["R", 2, 3]])]
+
     def render_state(self, instance: Instance, state: str) -> str:
         return " ".join(state)
 

@@ -250,6 +250,12 @@ class HanoiTask(StackTask):
         return ("Three disks start on peg 0 (3 at the bottom, 1 on top) and must end on peg 2 in the same order.",
                 hanoi_moves(3))
 
+    def other_examples(self) -> list[tuple[str, list]]:
+        return [("Two disks start on peg 0 (2 at the bottom, 1 on top) and must end on peg 2 in the same order.",
+                 hanoi_moves(2)),
+                ("Three disks start on peg 0 (3 at the bottom, 1 on top) and must end on peg 1 in the same order.",
+                 hanoi_moves(3, 0, 1, 2))]
+
     place_kind = "peg"
 
     def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:

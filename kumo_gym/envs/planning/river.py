@@ -407,6 +407,12 @@ class RiverCrossingTask(PlanningTask):
         return ("With N = 2 pairs and a boat for k = 2 people, everyone starts on the left bank.",
                 [["A_2", "a_2"], ["A_2"], ["A_1", "A_2"], ["A_1"], ["A_1", "a_1"]])
 
+    def other_examples(self) -> list[tuple[str, list]]:
+        return [("With N = 2 pairs and a boat for k = 3 people, everyone starts on the left bank.",
+                 [["a_1", "a_2"], ["a_1"], ["A_1", "a_1", "A_2"]]),
+                ("With N = 1 pair and a boat for k = 2 people, everyone starts on the left bank.",
+                 [["A_1", "a_1"]])]
+
     def system_prompt(self, instance: Instance) -> str:
         text = super().system_prompt(instance) + "\n\nDo not write comments inside the move list."
         if instance.params.get("accept_impossibility_claim"):

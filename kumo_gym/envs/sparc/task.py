@@ -319,6 +319,13 @@ class SparcTask(StepwiseTask):
     def parse(self, text: str) -> list:
         return tx.extract_path(text)
 
+    def expected_answer(self, instance: Instance) -> str:
+        return ("`####` followed by the whole line from S to E as (x, y) positions separated by commas, "
+                "such as `#### (0, 2), (0, 1), (0, 0)`")
+
+    def expected_move(self, instance: Instance) -> str:
+        return "`Final: <move>` with the move right, up, left or down, its number 0-3, or the next position as (x, y)"
+
     def format_answer(self, answer) -> str:
         return "#### " + tx.format_path(answer)
 
