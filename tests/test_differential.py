@@ -168,7 +168,7 @@ def _all_paths(task, inst, limit: int = 200_000) -> list[tuple]:
 def test_sparc_verifier_accepts_exactly_the_solvers_solutions(env_id):
     """On small puzzles, the paths the move checker allows that the verifier accepts are exactly
     the solver's solution set (its own search, an independent statement of the rules)."""
-    from kumo_gym.solvers.sparc import solve_all
+    from kumo_gym.envs.sparc.search import solve_all
 
     task = get_task(env_id)
     for inst in sample_instances(env_id)[:2]:

@@ -57,7 +57,7 @@ def test_unruly_last_window_of_each_line_unchecked_is_caught(monkeypatch):
 
 def test_kumo_half_open_interval_is_caught(monkeypatch):
     """The spec's intervals are closed; a boundary observation exactly at an end must match."""
-    from kumo_gym.solvers import kumo as solver
+    from kumo_gym.envs.kumo import search as solver
 
     env_id = "kumo_gym/KUMO-v0"
     task, pairs = get_task(env_id), pairs_of(env_id)

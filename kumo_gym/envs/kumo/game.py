@@ -20,7 +20,6 @@ from ...core.instance import Instance, integral_floats
 from ...core.params import Params, param
 from ...core.task import InteractiveTask, SystemAndUser, Transition
 from ...core.verdict import Verdict
-from ...solvers.kumo import outcome_matches
 from ..base import to_charset
 from ..interactive import InteractiveEnv
 from .book import BOOK_FORMATS, plural, render_book
@@ -33,6 +32,7 @@ from .generate import (
     ruled_out_by,
     survivors,
 )
+from .search import outcome_matches
 
 FAMILY = "kumo"
 MATCH_MODES = ("exact", "lenient")
@@ -611,13 +611,13 @@ class KumoTask(SystemAndUser, InteractiveTask):
     _ORACLE_CACHE: ClassVar[OrderedDict] = OrderedDict()
 
     def oracle(self, instance: Instance, memo_limit: int | None = None):
-        """The oracle's realised play (cached per instance): a ``solvers.kumo.Trajectory``.
+        """The oracle's realised play (cached per instance): a ``search.Trajectory``.
 
         The search is exact; only past ``memo_limit`` memo entries (default
-        ``solvers.kumo.PLAY_MEMO_LIMIT``, far above what any Hard instance needs) does the greedy
+        ``search.PLAY_MEMO_LIMIT``, far above what any Hard instance needs) does the greedy
         baseline play instead, marked ``optimal=False``.
         """
-        from ...solvers.kumo import PLAY_MEMO_LIMIT, oracle_play
+        from .search import PLAY_MEMO_LIMIT, oracle_play
 
         limit = PLAY_MEMO_LIMIT if memo_limit is None else int(memo_limit)
         key = (instance.instance_id, limit)
@@ -637,7 +637,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     def oracle_move(self, instance: Instance, state) -> str:
         """The oracle's next move from any state (used for rollouts from off-policy states)."""
-        from ...solvers.kumo import OptimalSearch, _base_prediction, oracle_tables
+        from .search import OptimalSearch, _base_prediction, oracle_tables
 
         tab = oracle_tables(instance.data)
         T, A = tab.all_truths, tab.all_actions

@@ -11,10 +11,10 @@ from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning.hanoi import hanoi_distance, hanoi_moves, hanoi_path, hanoi_pegs, hanoi_positions, hanoi_run
 from .. import raster
 from . import moves as mv
 from .base import BACKGROUND, GROUND, HUES, PEG, PlanningParams, StackTask, bucket_presets, check_stacks
+from .search.hanoi import hanoi_distance, hanoi_moves, hanoi_path, hanoi_pegs, hanoi_positions, hanoi_run
 
 #: answers at least this long are checked by the compiled kernel when they were read as an array
 KERNEL_FROM = 50_000
@@ -135,7 +135,7 @@ class HanoiTask(StackTask):
         return hanoi_path(hanoi_positions(instance.data["initial"]), self._goal_positions(instance))
 
     def distance(self, instance: Instance, state: tuple) -> int | None:
-        """Closed form between any two legal states (solvers.planning.hanoi)."""
+        """Closed form between any two legal states (search.hanoi)."""
         return hanoi_distance(hanoi_positions(state), self._goal_positions(instance))
 
     def path_from(self, instance: Instance, state: tuple) -> list | None:

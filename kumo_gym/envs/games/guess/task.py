@@ -11,10 +11,10 @@ from ....core.errors import ConfigError, ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
-from ....solvers.games.mastermind import all_codes, play
 from ...planning import moves as mv
 from ..base import GameParams, GameTask
 from . import codec
+from .search import all_codes, play
 
 GUESS_PARTIAL_CREDIT = (
     "1 when a guess names the hidden code within the guess limit; 0 otherwise. Guessing is a search for "
