@@ -273,8 +273,9 @@ class GuessTask(GameTask):
 
     def other_examples(self) -> list[tuple[str, list]]:
         # answers only the code [4, 3], where the first example answers only [2, 1]: one of the two never answers
-        return [("With 4 colours on 2 pegs, the guess [1, 2] scored 0 black and 0 white and the guess [3, 4] "
-                 "0 black and 2 white, so the code is [4, 3].", [[1, 2], [3, 4], [4, 3]])]
+        desc = ("With 4 colours on 2 pegs, the guess [1, 2] scored 0 black and 0 white and the guess [3, 4] "
+                "0 black and 2 white, so the code is [4, 3].")
+        return [(desc, [[1, 2], [3, 4], [4, 3]])]
 
     def render_state(self, instance: Instance, state: tuple) -> str:
         if not state:
