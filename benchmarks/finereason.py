@@ -41,9 +41,9 @@ sys.path.insert(0, str(ROOT))
 from _common import write_result
 
 from kumo_gym.envs.finereason import cluelang, logicgrid, sudoku
+from kumo_gym.envs.finereason import search as kernels
 from kumo_gym.envs.finereason.export import sample_items
 from kumo_gym.envs.finereason.tree import label_tree, walk
-from kumo_gym.solvers import finereason as kernels
 
 
 def reference_dir() -> Path | None:

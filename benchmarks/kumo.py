@@ -1,11 +1,11 @@
 """KUMO benchmarks (docs/specs/kumo.md §9, §15).
 
 1. **Hard oracle per solve** (12 truths, 16 actions) on every built-in domain and on procedural
-   domains: our exact search (``kumo_gym.solvers.kumo``, numba branch and bound) beside the
+   domains: our exact search (``kumo_gym.envs.kumo.search``, numba branch and bound) beside the
    reference algorithm, the paper's Algorithm 3 as its code reads, run in the same process,
    interleaved instance by instance (alternating which goes first): compiled with numba (the
    kernel below, the same code as the paper's search) on a subset of every domain, and in plain
-   Python (``kumo_gym.solvers.kumo.plain_search``) with a timeout on KUMO's Hard Medical
+   Python (``kumo_gym.envs.kumo.search.plain_search``) with a timeout on KUMO's Hard Medical
    instances. Every value and chosen action is compared. CPU time (``time.process_time``) beside
    wall time.
 2. **Cold start**: the first KUMO reset in a fresh process with an empty numba cache
@@ -41,8 +41,8 @@ from kumo_gym.envs.kumo.domain import builtin_domain_names, load_domain, referen
 from kumo_gym.envs.kumo.game import procedural_domain
 from kumo_gym.envs.kumo.generate import generate_instance, import_kumo_instance
 from kumo_gym.envs.kumo.golden import golden_conversations
-from kumo_gym.solvers._kumo_kernel import _popcount
-from kumo_gym.solvers.kumo import OptimalSearch, SearchTimeout, baseline_play, oracle_tables, plain_search
+from kumo_gym.envs.kumo.kernel import _popcount
+from kumo_gym.envs.kumo.search import OptimalSearch, SearchTimeout, baseline_play, oracle_tables, plain_search
 
 ROOT = Path(__file__).resolve().parents[1]
 

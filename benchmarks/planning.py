@@ -42,7 +42,7 @@ from _common import print_table, write_result
 
 import kumo_gym  # noqa: F401
 from kumo_gym.core.registry import get_task
-from kumo_gym.solvers import planning as sp
+from kumo_gym.envs.planning import search as sp
 
 ENVS = {"Hanoi": {"n": 5}, "CheckerJumping": {"n": 3}, "RiverCrossing": {"n": 3, "k": 2}, "BlocksWorld": {"n": 6}}
 

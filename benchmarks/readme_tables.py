@@ -16,6 +16,11 @@ from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
   ``benchmarks/grid.py`` prints it (its ``table``);
 * ``serve`` (docs/integrations.md): ``kumo-gym serve`` under load (``benchmarks/serve.py``), one
   row per environment, server, workers and concurrent sessions, and the 16-core projection;
+* ``real-model`` (docs/baselines.md): SmolLM2-135M-Instruct on the registry (``benchmarks/real_model.py``),
+  answer-found and solved rates, verdicts, tokens and seconds, beside the answer-found rate before the
+  prompts and verdicts were rewritten;
+* ``generation`` (docs/performance.md): SmolLM2 tokens per second at batch 1, 8 and 32 (prefill and
+  decode apart) and ``kumo-gym eval`` with one prompt at a time against batched (``benchmarks/generation.py``);
 * ``sparc-enumeration``, ``sparc-generation``, ``sparc-levels`` (docs/sparc.md): the enumeration
   comparison, the generation throughput per level and the level calibration (the official
   table with ours beside it) of ``results/sparc.json``, as ``benchmarks/sparc.py`` prints them.
@@ -204,6 +209,31 @@ def serve_table() -> str:
     return "\n".join(lines)
 
 
+def generation_table() -> str:
+    d = _load("generation")
+    lines = [(f"Method: {d['method']}. {d['cpus']} cores, 1-minute load average {d['load_avg_1m']:.1f} at the end "
+              "of the run. *decode*: new tokens of the whole batch per second of `generate` after the prefill."), "",
+             ("| batch | prompt tokens | prefill tok/s | prefill wall / CPU s | decode tok/s | decode tok per CPU s |"
+             " generate wall / CPU s |"),
+             "|---|---|---|---|---|---|---|"]
+    for r in d["rows"]:
+        lines.append(f"| {r['batch']} | {r['prompt_tokens']:,} | {_n(r['prefill_tokens_per_s'])} | "
+                     f"{r['prefill_wall_s']:.1f} / {r['prefill_cpu_s']:.1f} | {_n(r['decode_tokens_per_s'])} | "
+                     f"{_n(r['decode_tokens_per_cpu_s'])} | {r['generate_wall_s']:.1f} / {r['generate_cpu_s']:.1f} |")
+    if d.get("eval"):
+        one = d["eval"][0]
+        lines += ["", (f"`kumo-gym eval` end to end ({one['episodes']} episodes of `{d['env']}` {d['difficulty']}, "
+                       f"greedy, at most {d['eval_max_tokens']} tokens per reply; greedy completions identical "
+                       f"in both runs: {'yes' if d['eval_same_greedy_completions'] else 'no'}):"), "",
+                  "| batch size | generate calls | wall s | CPU s | episodes/s | completion tok/s | speedup |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in d["eval"]:
+            lines.append(f"| {r['batch_size']} | {r['generate_calls']} | {r['wall_s']:.1f} | {r['cpu_s']:.1f} | "
+                         f"{r['episodes_per_s']:.3f} | {_n(r['completion_tokens_per_s'])} | "
+                         f"{one['wall_s'] / r['wall_s']:.2f}x |")
+    return "\n".join(lines)
+
+
 def _sparc(name: str):
     """A table of ``benchmarks/sparc.py`` (the tables it prints) over ``results/sparc.json``."""
     def build() -> str:
@@ -216,11 +246,40 @@ def _sparc(name: str):
     return build
 
 
+#: the easiest preset per family, as benchmarks/real_model.py runs it
+EASIEST = {"grid": "trivial", "planning": "easy", "kumo": "easy", "sparc": "1", "finereason": "easy"}
+
+
+def real_model_table() -> str:
+    """docs/baselines.md: ``benchmarks/real_model.py``'s rows (SmolLM2 on the registry), one per env, mode,
+    preset and decoding, with the before-run's answer-found rate beside where one was measured."""
+    d = _load("real_model")
+    lines = [f"Model: `{d['model']}`; {d['method']}; {d['machine']}; {d['date']}.", "",
+             ("| env | mode | preset | decoding | episodes | answer found | answer found before | solved | "
+              "mean partial | verdicts | prompt tok | reply tok | s |"),
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    before = d.get("before", {}).get("answer_found", {})
+    for r in d["rows"]:
+        env = r["env"].split("/")[-1]
+        verdicts = ", ".join(f"{k} {v}" for k, v in sorted(r["statuses"].items(), key=lambda kv: -kv[1]))
+        # the before-run: greedy, the easiest preset, answer mode (KUMO: interactive); unlisted envs found none
+        same = (r["decoding"] == "greedy" and r["preset"] == EASIEST.get(r["family"])
+                and (r["mode"] == "answer" or r["family"] == "kumo"))
+        was = before.get(env.removesuffix("-v0"), 0.0) if same and before else None
+        lines.append(f"| {env} | {r['mode']} | {r['preset']} | {r['decoding']} | {r['episodes']} | "
+                     f"{r['answer_found_rate']:.2f} | {'-' if was is None else f'{was:.2f}'} | {r['solved_rate']:.2f} | "
+                     f"{r['mean_partial']:.2f} | {verdicts} | {r['prompt_tokens_mean']:.0f} | "
+                     f"{r['completion_tokens_mean']:.0f} | {r['wall_s']:.0f} |")
+    return "\n".join(lines)
+
+
 TABLES = {"headline": headline, "coldstart": coldstart_table, "planning": planning_table, "grid": grid_table,
-          "grid-full": grid_full_table, "serve": serve_table, "sparc-enumeration": _sparc("enumeration_table"),
-          "sparc-generation": _sparc("generation_table"), "sparc-levels": _sparc("levels_table")}
+          "grid-full": grid_full_table, "serve": serve_table, "generation": generation_table,
+          "sparc-enumeration": _sparc("enumeration_table"), "sparc-generation": _sparc("generation_table"),
+          "sparc-levels": _sparc("levels_table"), "real-model": real_model_table}
 #: the files whose tables are regenerated, relative to the repository root
-FILES = ("README.md", "docs/performance.md", "docs/grid.md", "docs/integrations.md", "docs/sparc.md")
+FILES = ("README.md", "docs/performance.md", "docs/grid.md", "docs/integrations.md", "docs/sparc.md",
+         "docs/baselines.md")
 
 
 def regenerate(text: str) -> str:

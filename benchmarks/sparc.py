@@ -40,7 +40,7 @@ from kumo_gym.envs.sparc.generate import generate
 from kumo_gym.envs.sparc.official import read_records, reference_file
 from kumo_gym.envs.sparc.puzzle import SparcPuzzle
 from kumo_gym.envs.sparc.rules import is_solution
-from kumo_gym.solvers.sparc import enumerate_python, enumerate_solutions, puzzle_data
+from kumo_gym.envs.sparc.search import enumerate_python, enumerate_solutions, puzzle_data
 
 
 def stored_set(rec):

@@ -50,3 +50,23 @@ def hostile_strings(n: int = 800, seed: int = 0) -> list[str]:
     rnd = random.Random(seed)
     mixed = ["".join(rnd.choice(_PIECES) for _ in range(rnd.randint(1, 60))) for _ in range(n)]
     return fixed + mixed
+
+
+@pytest.fixture(scope="session")
+def native_build(tmp_path_factory) -> Path:
+    """The package's one native extension (every ``@kernel`` entry point: grid, KUMO, SPaRC) built into
+    a temporary directory in a fresh process, as ``make install`` does (minutes on a busy machine)."""
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler here to build the native kernels with")
+    out = tmp_path_factory.mktemp("native")
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k not in ("KUMO_GYM_NATIVE", "KUMO_GYM_NATIVE_DIR")}
+    env["PYTHONPATH"] = str(root) + os.pathsep + env.get("PYTHONPATH", "")
+    run = subprocess.run([sys.executable, "-m", "kumo_gym.envs.build_native", "--out", str(out)],
+                         env=env, capture_output=True, text=True, timeout=1800, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return out

@@ -14,16 +14,23 @@ asserts that
   behaves as if the check were deleted from the source) the suite's own assertions fail. That is
   the mutation test in miniature: a planted single-rule weakening of any verifier is caught.
 
+Grid puzzles are also broken at *every* instance of every rule (tests/edge_misses.py): a
+check that skips the last row or column, the wrap-around of a loop, or one of two signs is
+load-bearing and passes the suite above, but leaves one rule instance unnamed there.
+
 A new puzzle is covered by registering it; nothing here names a family.
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from kumo_gym.core.capabilities import NearMisses
 from kumo_gym.core.registry import get_task
+from kumo_gym.envs.grid.base import GridTask
 
-from .registry_helpers import IDS, rng_for, sample_instances
+from .edge_misses import unnamed_rule_instances
+from .registry_helpers import IDS, difficulties, rng_for, sample_instances
 
 pytestmark = pytest.mark.skipif(not IDS, reason="no environment is registered yet")
 
@@ -95,3 +102,34 @@ def test_rules_disabled_is_restored(env_id):
     from kumo_gym.core.errors import ConfigError
     with pytest.raises(ConfigError, match="rule code"), task.rules_disabled("no.such.rule"):
         pass
+
+
+# ---- near misses at every rule instance (tests/edge_misses.py) ---------------------------------------------------
+GRID_IDS = [i for i in IDS if isinstance(get_task(i), GridTask)]
+
+
+def _grid_instance(env_id: str, level: int, seed: int):
+    task = get_task(env_id)
+    d = difficulties(task, level + 1)[level]
+    return task, task.generate(np.random.default_rng(seed), **task.resolve_params(difficulty=d))
+
+
+def check_every_rule_instance(env_id: str, level: int, seeds) -> None:
+    """Every instance of every rule, broken alone (first and last row and column, both signs,
+    each operator), is named by the verdict."""
+    for seed in seeds:
+        task, inst = _grid_instance(env_id, level, seed)
+        bad = unnamed_rule_instances(task, inst, rng_for(env_id, "instances", level, seed))
+        assert not bad, (f"{env_id} seed {seed}: {bad[0][0]} broken at {bad[0][1]} is not named "
+                         f"(the verdict names {bad[0][3]}): {bad[0][2]}")
+
+
+@pytest.mark.parametrize("env_id", GRID_IDS)
+def test_every_rule_instance_is_named(env_id):
+    check_every_rule_instance(env_id, 0, (0, 1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id", GRID_IDS)
+def test_every_rule_instance_is_named_larger(env_id):
+    check_every_rule_instance(env_id, 1, (0, 1))

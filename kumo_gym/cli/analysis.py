@@ -1,7 +1,8 @@
 """``kumo-gym analyze TRACES.jsonl --out DIR``: reasoning graphs, metrics, plots and a report.
 
-With no model options it runs the deterministic extractor (no model needed). ``--base-url``
-and ``--model`` add the LLM stages through an OpenAI-compatible server (vLLM, SGLang, OpenAI);
+With no model options it runs the deterministic extractor (no model needed). ``--model`` adds the
+LLM stages: with ``--base-url`` through an OpenAI-compatible server (vLLM, SGLang, OpenAI), without
+it a local model (``smollm2``, ``tiny`` or a model directory, run by transformers, greedy);
 ``--rule-model`` names a separate, usually smaller, model for rule extraction.
 """
 from __future__ import annotations
@@ -16,7 +17,12 @@ def register(subparsers) -> None:
                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("traces", help="JSONL trace file written by kumo_gym.wrappers.trace")
     p.add_argument("--out", required=True, help="output directory")
-    p.add_argument("--model", default=None, help="model name for the LLM extraction stages (optional)")
+    p.add_argument("--model", default=None,
+                   help="model for the LLM extraction stages (optional): the served model's name with --base-url, "
+                        "else a local model: 'smollm2', 'tiny' or a model directory")
+    p.add_argument("--max-tokens", type=int, default=None,
+                   help="completion token limit per model reply (default: the pipeline's; keep it small on a CPU)")
+    p.add_argument("--device", default=None, help="torch device for a local model (default: cuda when available)")
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1")
     p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable holding the API key")
     p.add_argument("--rule-model", default=None, help="model for rule extraction (default: --model)")
@@ -86,13 +92,17 @@ def cmd_analyze(args) -> int:
     if args.model or args.base_url:
         if not args.model:
             raise ConfigError("--base-url needs --model (the model name the server serves)")
-        from ..training.backends import OpenAIChatBackend
+        from ..training.backends import load_backend
 
-        backend = OpenAIChatBackend(base_url=args.base_url, model=args.model, api_key_env=args.api_key_env,
-                                    timeout=args.timeout)
+        def model_backend(name: str):
+            # a server with --base-url; else a local model, greedy (the stages ask for temperature 0)
+            return load_backend(name, base_url=args.base_url, api_key_env=args.api_key_env, timeout=args.timeout,
+                                device=args.device, temperature=0.0,
+                                **({"max_tokens": args.max_tokens} if args.max_tokens else {}))
+
+        backend = model_backend(args.model)
         if args.rule_model:
-            rule_backend = OpenAIChatBackend(base_url=args.base_url, model=args.rule_model,
-                                             api_key_env=args.api_key_env, timeout=args.timeout)
+            rule_backend = model_backend(args.rule_model)
     if backend is not None and not args.replay:
         from ..analysis.backends import CachedBackend, RecordingBackend
 
@@ -104,14 +114,20 @@ def cmd_analyze(args) -> int:
             if rule_backend is not None:
                 rule_backend = RecordingBackend(rule_backend, args.record, share=backend)
     elif (args.cache or args.record) and not args.replay:
-        raise ConfigError("--cache and --record need a model (--base-url and --model)")
+        raise ConfigError("--cache and --record need a model (--model, with --base-url for a server)")
     import os
 
     if not os.path.exists(args.traces):
         raise ConfigError(f"trace file {args.traces!r} does not exist")
+    if args.max_tokens is not None and args.max_tokens < 1:
+        raise ConfigError(f"--max-tokens must be >= 1, got {args.max_tokens}")
+    llm_options: dict = {}
+    if rule_backend is not None:
+        llm_options["rule_backend"] = rule_backend
+    if args.max_tokens is not None:
+        llm_options["max_tokens"] = args.max_tokens
     summary = analyse_file(args.traces, args.out, backend=backend, profile=args.profile, force=args.force,
-                           max_graph_plots=args.max_graph_plots, limit=args.limit,
-                           llm_options={"rule_backend": rule_backend} if rule_backend else None,
+                           max_graph_plots=args.max_graph_plots, limit=args.limit, llm_options=llm_options or None,
                            plots=not args.no_plots, stability_runs=args.stability,
                            progress=not args.no_progress and sys.stderr.isatty())
     print(json.dumps(summary, indent=1))

@@ -36,6 +36,8 @@ def add_model_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-tokens", type=positive_int, default=None, help="completion token limit per reply")
     g.add_argument("--temperature", type=float, default=None)
     g.add_argument("--device", default=None, help="torch device for local models (default: cuda when available)")
+    g.add_argument("--batch-size", type=positive_int, default=16,
+                   help="local models: replies decoded together in one generate call (1: one prompt at a time)")
 
 
 def backend_from_args(args):
@@ -47,7 +49,8 @@ def backend_from_args(args):
     if not args.model:
         raise SystemExit("error: give --agent oracle|random or --model NAME (e.g. --model tiny)")
     kwargs = {"api_key_env": args.api_key_env, "concurrency": args.concurrency, "timeout": args.timeout,
-                  "max_retries": args.max_retries, "device": args.device, "seed": args.seed}
+                  "max_retries": args.max_retries, "device": args.device, "seed": args.seed,
+                  "batch_size": getattr(args, "batch_size", 16)}
     if args.max_tokens is not None:
         kwargs["max_tokens"] = args.max_tokens
     if args.temperature is not None:

@@ -62,7 +62,7 @@ def cmd_render(args) -> int:
 def cmd_solve(args) -> int:
     from ..envs.sparc.official import read_records
     from ..envs.sparc.puzzle import SparcPuzzle
-    from ..solvers.sparc import enumerate_solutions
+    from ..envs.sparc.search import enumerate_solutions
 
     records = read_records(args.file)
     cap = None if args.cap is None or args.cap < 0 else args.cap

@@ -25,6 +25,15 @@ from .verdict import Verdict, too_long
 log = logging.getLogger(__name__)
 
 
+
+def reply_start(text: Any, limit: int = 80) -> str:
+    """How a reply began, for feedback: ``the reply began: '...'`` (whitespace folded, at most ``limit``
+    characters quoted; only the first few hundred characters are read), or ``the reply was empty``."""
+    head = " ".join(str(text or "")[:4 * limit].split())
+    if not head:
+        return "the reply was empty"
+    return f"the reply began: {head[:limit]!r}" + ("..." if len(head) > limit else "")
+
 class Task(ABC):
     """Base class of every puzzle.
 
@@ -174,6 +183,12 @@ class Task(ABC):
     def parse(self, text: str) -> Any:
         """The answer in ``text`` (the answer region of a completion). Raises ParseError."""
 
+    def expected_answer(self, instance: Instance) -> str:
+        """What a readable answer to ``instance`` looks like, in a few words with the exact marker or
+        shape (``a final line `Answer: (A)` or `Answer: (B)```): every ``parse_error`` verdict names it,
+        since that message is the next turn's lesson in a multi-turn episode. Families override this."""
+        return "an answer in the form the prompt gives"
+
     @abstractmethod
     def verify(self, instance: Instance, answer: Any) -> Verdict:
         """Check ``answer`` against the rules of ``instance``."""
@@ -212,11 +227,12 @@ class Task(ABC):
             msg = ("The output was cut off before a complete answer." if status == "truncated"
                    else f"The answer hedges: {e}" if status == "hedge"
                    else f"No valid answer could be read: {e}")
-            return Verdict(status, msg, details={"reason": e.reason, "truncated": status == "truncated"})
+            return self.teach(instance, Verdict(status, msg, details={"reason": e.reason,
+                                                                      "truncated": status == "truncated"}), completion)
         except Exception as e:  # noqa: BLE001 - a parser bug, not the model's mistake
             return scoring_error(self, "parse", e)
         try:
-            verdict = self.verify(instance, answer)
+            verdict = self.teach(instance, self.verify(instance, answer), completion)
         except Exception as e:  # noqa: BLE001 - a verifier bug or a bad instance
             return scoring_error(self, "verify", e)
         verdict.details.setdefault("truncated", cut)
@@ -227,6 +243,16 @@ class Task(ABC):
                            f"(what could be read was {verdict.status}: {verdict.message})",
                            score=verdict.score, first_error=verdict.first_error,
                            details={**verdict.details, "read_as": verdict.status})
+        return verdict
+
+    def teach(self, instance: Instance, verdict: Verdict, text: str, expected: str | None = None) -> Verdict:
+        """``verdict`` with, when nothing could be read from ``text`` (``parse_error``, or ``truncated``
+        with nothing read), what was expected (:meth:`expected_answer` unless ``expected`` is given) and
+        how the reply began."""
+        unread = verdict.status == "parse_error" or (verdict.status == "truncated" and "read_as" not in verdict.details)
+        if unread and "Expected " not in verdict.message:
+            want = self.expected_answer(instance) if expected is None else expected
+            verdict.message = f"{verdict.message.rstrip(' .')}. Expected {want}; {reply_start(text)}."
         return verdict
 
     def load(self, obj: Any) -> Instance:
@@ -417,6 +443,11 @@ class InteractiveTask(Task):
 
     def format_move(self, move: Any) -> str:
         return str(move)
+
+    def expected_move(self, instance: Instance) -> str:
+        """What one readable move looks like (the ``parse_error`` feedback of interactive play names it);
+        the answer's form by default."""
+        return self.expected_answer(instance)
 
     def render_state(self, instance: Instance, state: Any) -> str:
         return str(state)

@@ -1,4 +1,5 @@
-"""Build the grid generation kernels and the KUMO search ahead of time into one native extension.
+"""Build every kernel of the package ahead of time into one native extension: the grid generation
+kernels, the KUMO oracle's search and SPaRC's search (the one build command).
 
 So that a fresh process's first reset compiles nothing. ``python -m kumo_gym.envs.build_native`` (run by ``make
 install``) finds every module that declares entry points with :func:`kumo_gym.solvers.native.kernel`
@@ -9,7 +10,8 @@ into ``kumo_gym/solvers/_native_kernels.<abi>.so``. The extension exports the
 :func:`~kumo_gym.solvers.native.source_key` of the sources it was built from; their list is written
 beside it (:data:`~kumo_gym.solvers.native.SOURCES`), so a process checks that none of them changed.
 It is built on the machine that uses it (ignored by git); without a C compiler, or with a numba that
-no longer has ``pycc``, nothing is built and the kernels compile on first use as before.
+no longer has ``pycc`` (deprecated by numba, see docs/performance.md), nothing is built and the
+kernels compile on first use as before (numba's JIT, cached on disk).
 """
 from __future__ import annotations
 
@@ -120,7 +122,7 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
 
 
 def main(argv=None) -> int:
-    return native.build_main("grid generation kernels and the KUMO search", build, argv, default_out="kumo_gym/solvers")
+    return native.build_main("grid, KUMO and SPaRC kernels", build, argv, default_out="kumo_gym/solvers")
 
 
 if __name__ == "__main__":

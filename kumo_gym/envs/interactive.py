@@ -116,9 +116,12 @@ class InteractiveEnv(PuzzleEnv):
             move = self.task.parse_move(text)
         except ParseError as e:
             hedge = e.reason == "hedge"  # two moves offered as alternatives: its own status
-            return self._invalid(Verdict("hedge" if hedge else "parse_error",
-                                         f"{'The move hedges' if hedge else 'Could not read a move'}: {e}",
-                                         details={"reason": e.reason}), info)
+            verdict = Verdict("hedge" if hedge else "parse_error",
+                              f"{'The move hedges' if hedge else 'Could not read a move'}: {e}",
+                              details={"reason": e.reason})
+            if not hedge:
+                verdict = self.task.teach(self.instance, verdict, text, self.task.expected_move(self.instance))
+            return self._invalid(verdict, info)
         t = self.task.transition(self.instance, self.state, move)
         if t.status == "illegal_move":
             details = {"reason": t.details.get("reason", "illegal"), **t.details}

@@ -1,25 +1,31 @@
-"""Numba kernels built ahead of time, or compiled on first use (cold start).
+"""The one way the package compiles kernels: :func:`kernel`, one build, one staleness check, one fallback.
 
-Every numba kernel that a grid puzzle's reset may need (the unit-propagation kernel of
-:mod:`kumo_gym.solvers.propagation` and each grid puzzle's ``envs/grid/<puzzle>/kernel.py``) and the
-KUMO oracle's search (:mod:`kumo_gym.solvers._kumo_kernel`) declare their entry points with
+Every numba kernel entry point (the unit-propagation kernel of :mod:`kumo_gym.solvers.propagation`,
+each grid puzzle's ``envs/grid/<puzzle>/kernel.py``, the KUMO oracle's search in
+``envs/kumo/kernel.py``, SPaRC's search in ``envs/sparc/search/kernels.py``) is declared with
 :func:`kernel` instead of ``numba.njit``; that declaration is all it takes to join the build (the
-builder finds the modules that use it). ``make install`` runs
-``python -m kumo_gym.envs.build_native``, which compiles all of them with numba's ahead-of-time
-compiler into one extension, ``_native_kernels.<abi>.so`` beside this module (ignored by git, built
-on the machine that uses it, for its CPU, as numba's JIT compiles). A process that finds it calls
-the compiled entry points from its first reset with nothing left to compile: a fresh process's
-first Range reset drops from about 2.5 s of CPU (most of it compiling its kernel) to about 0.5 s,
-a first KUMO Hard reset from about 2.9 s to about 0.5 s.
+builder finds the modules that use it). ``make install`` runs ``python -m kumo_gym.envs.build_native``,
+which compiles all of them with numba's ahead-of-time compiler into one extension,
+``_native_kernels.<abi>.so`` beside this module (ignored by git, built on the machine that uses it,
+for its CPU, as numba's JIT compiles). A process that finds it calls the compiled entry points from
+its first reset with nothing left to compile (docs/performance.md, "Cold start", has the figures).
 
-Without the extension, with a stale one (it carries :func:`source_key`, a digest of every kernel
-source, what those import from the package, this module, the builder and the CPU, listed beside it
-in :data:`SOURCES`, so an edited kernel or another machine is never served by an old build), or with ``KUMO_GYM_NATIVE=0`` in the environment, :func:`kernel` hands
-the function to ``numba.njit`` exactly as before: compiled on first use and cached on disk. Both
-paths run the same source, so they give the same instances (``tests/test_native_kernels.py``
-compares them). The build compiles at numba's full optimisation level and with its default error
-model, under which an integer division by zero would raise instead of giving 0; no kernel divides
-by anything but a grid dimension or a positive count.
+The staleness check: the extension carries :func:`source_key`, a digest of every kernel source, what
+those import from the package, this module, the builder and the CPU, listed beside it in
+:data:`SOURCES`, so an edited kernel or another machine is never served by an old build. The
+fallback: without the extension, with a stale one, or with ``KUMO_GYM_NATIVE=0`` in the environment,
+:func:`kernel` hands the function to ``numba.njit(cache=True)``: compiled on first use and cached on
+disk, so only a process's first use on a machine pays the compile. Both paths run the same source,
+so they give the same instances (``tests/test_native_kernels.py`` compares them). The build compiles
+at numba's full optimisation level and with its default error model, under which an integer division
+by zero would raise instead of giving 0; no kernel divides by anything but a grid dimension or a
+positive count. Kernels whose module also runs them as plain Python (planning, FineReason, the first
+nodes of SPaRC's search) are compiled on demand by :func:`compiled`; nothing here changes a numba
+setting.
+
+The builder uses ``numba.pycc``, which numba has marked as pending deprecation with no replacement
+yet; when a numba release drops it, the build reports that it cannot run and every kernel takes the
+fallback (docs/performance.md gives its cold-start cost).
 """
 from __future__ import annotations
 
@@ -27,6 +33,7 @@ import hashlib
 import importlib
 import importlib.util
 import os
+import types
 from functools import cache
 from pathlib import Path
 
@@ -116,38 +123,74 @@ def native_module():
     return mod if mod.source_key() == key else None
 
 
-def kernel(sig, *, light: bool = False, aot_sig=None, **options):
+def kernel(sig, *, aot_sig=None, callees: tuple[str, ...] = (), jit: bool = True, **options):
     """Decorate a kernel entry point: its native build when there is one, else ``numba.njit``.
+
+    The one decorator of the package's compiled code: ``@kernel`` is what joins a function to the
+    native build (``python -m kumo_gym.envs.build_native`` finds the modules that use it).
 
     ``sig``: the explicit numba signature (compiled at decoration, as ``njit(sig)``), or None for a
     kernel compiled at its first call; ``aot_sig`` is then the signature the native build exports.
-    ``light``: compile at numba's lighter optimisation level (:mod:`._numba_light`; the native
-    build uses the full level). ``options``: numba's (``error_model``, ``_nrt`` ...); every kernel
-    is cached on disk and releases the GIL.
+    ``callees``: names of plain functions of the module that the entry point calls and that must
+    stay plain Python for the module's own use (SPaRC's search runs its first nodes as Python); the
+    build compiles the entry point against their :func:`compiled` twins. ``jit=False``: without the
+    native build the entry point stays the plain function (its module compiles what it needs on
+    demand, and a process that never needs numba does not import it). ``options``: numba's
+    (``error_model``, ``_nrt`` ...); every kernel is cached on disk and releases the GIL.
     """
     def wrap(fn):
         name = export_name(fn.__module__, fn.__name__)
-        ENTRIES[name] = (fn, sig if sig is not None else aot_sig, options)
         if _BUILDING:  # the builder compiles fn; one that calls itself needs a numba function of its signature
+            if callees:
+                fn = _twin(fn, {**fn.__globals__, **vars(compiled(fn.__globals__, tuple(callees), **options))})
+            ENTRIES[name] = (fn, sig if sig is not None else aot_sig, options)
             if fn.__name__ not in fn.__code__.co_names:
                 return fn
             from numba import njit
 
             return njit(ENTRIES[name][1], cache=True, nogil=True, **options)(fn)
+        ENTRIES[name] = (fn, sig if sig is not None else aot_sig, options)
         mod = native_module()
         if mod is not None and hasattr(mod, name):
             return getattr(mod, name)
+        if not jit:
+            return fn
         from numba import njit
 
-        jit = njit(sig, cache=True, nogil=True, **options) if sig is not None else \
-            njit(cache=True, nogil=True, **options)
-        if not light:
-            return jit(fn)
-        from ._numba_light import light_opt
-
-        with light_opt():
-            return jit(fn)
+        return (njit(sig, cache=True, nogil=True, **options) if sig is not None else
+                njit(cache=True, nogil=True, **options))(fn)
     return wrap
+
+
+def _twin(fn, namespace: dict):
+    """A copy of function ``fn`` that resolves its global names in ``namespace``."""
+    twin = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
+    twin.__qualname__, twin.__module__ = fn.__qualname__, fn.__module__
+    return twin
+
+
+_COMPILED: dict[tuple, types.SimpleNamespace] = {}
+
+
+def compiled(module_globals: dict, names: tuple[str, ...], **options) -> types.SimpleNamespace:
+    """``numba.njit(cache=True, **options)`` versions of the functions ``names`` of a module, made
+    once, for kernels that also run as plain Python (small inputs never import numba).
+
+    The module's own functions are left as they are; the compiled ones resolve each other's names
+    in a copy of the module's namespace where those names are bound to the compiled versions (so
+    kernels that call each other are compiled together and numba sees compiled callees). Used on
+    demand by the modules that keep a plain-Python path (planning, FineReason, SPaRC), and by the
+    native build for an entry point's ``callees``.
+    """
+    key = (module_globals["__name__"], names, tuple(sorted(options.items())))
+    if key not in _COMPILED:
+        import numba
+
+        namespace = dict(module_globals)
+        for name in names:
+            namespace[name] = numba.njit(cache=True, **options)(_twin(module_globals[name], namespace))
+        _COMPILED[key] = types.SimpleNamespace(**{name: namespace[name] for name in names})
+    return _COMPILED[key]
 
 
 def helper(*args, **options):

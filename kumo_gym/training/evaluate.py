@@ -123,6 +123,13 @@ class Evaluator:
 
     ``max_tokens``/``temperature`` are passed to the backend; ``workers`` episodes run at once
     (default: the backend's ``concurrency`` for remote backends, else 1).
+
+    A backend with ``chat_batch`` and ``batch_size`` (a local
+    :class:`~kumo_gym.training.backends.TransformersBackend`) is batched: single-turn episodes
+    are asked ``batch_size`` replies at a time in one ``chat_batch`` call, and greedy multi-turn
+    episodes run in at least ``batch_size`` threads whose ``chat`` calls the backend gathers into
+    shared ``generate`` calls (sampled ones run one at a time, so that a seeded run repeats its
+    samples). ``batch_size=1`` asks one prompt at a time.
     """
 
     def __init__(self, backend, out_dir: str | Path, *, model_name: str | None = None, split: str = "test",
@@ -187,13 +194,23 @@ class Evaluator:
         try:
             if runner is not None:
                 runner(self, jobs, writer, bar.update)
-            elif self.workers <= 1 or _needs_binding(self.backend):
-                for job in jobs:
-                    work(job)
             else:
-                with ThreadPoolExecutor(max_workers=self.workers) as pool:
-                    for f in [pool.submit(work, job) for job in jobs]:
-                        f.result()
+                workers = self.workers
+                if _batches(self.backend):
+                    single = [j for j in jobs if j.spec.mode == "answer"]
+                    jobs = [j for j in jobs if j.spec.mode != "answer"]
+                    self._single_turn_batched(single, writer, bar.update)
+                    if self._greedy():
+                        # sampled episodes stay sequential: which rows share a generate call would
+                        # depend on the threads' timing, and so would the samples of a seeded run
+                        workers = max(workers, int(self.backend.batch_size))
+                if workers <= 1 or _needs_binding(self.backend):
+                    for job in jobs:
+                        work(job)
+                else:
+                    with ThreadPoolExecutor(max_workers=workers) as pool:
+                        for f in [pool.submit(work, job) for job in jobs]:
+                            f.result()
         finally:
             bar.close()
         return path
@@ -249,11 +266,40 @@ class Evaluator:
             if replies is None:
                 # one request for every sample of this instance (servers batch them)
                 replies = self._ask(chat, messages, len(job.samples))
-            r = replies[idx]
-            traced.annotate(**_turn_meta([r], with_reasoning=False))
-            chat.step(r.text, reasoning=r.reasoning, finish_reason=r.finish_reason,
-                      n_output_tokens=r.completion_tokens, max_new_tokens=self.max_tokens)
-            traced.close()
+            self._finish_single(traced, chat, replies[idx])
+
+    def _greedy(self) -> bool:
+        temperature = self.temperature if self.temperature is not None else getattr(self.backend, "temperature", 1.0)
+        return not temperature or temperature <= 0
+
+    def _single_turn_batched(self, jobs: list[_Job], writer, advance) -> None:
+        """Single-turn jobs with a batching backend: ``batch_size`` replies per ``chat_batch`` call
+        (jobs with the same number of samples to do are batched together; a job's samples share a call)."""
+        by_samples: dict[int, list[_Job]] = defaultdict(list)
+        for job in jobs:
+            by_samples[len(job.samples)].append(job)
+        size = int(self.backend.batch_size)
+        for n, group in by_samples.items():
+            per_call = max(1, size // n)
+            for i in range(0, len(group), per_call):
+                chunk = group[i:i + per_call]
+                episodes = []
+                for job in chunk:
+                    envs = [self._make_env(job.spec, writer, key, sample, job.index) for sample, key in job.samples]
+                    messages = [chat.reset(options={"instance": job.instance})[0] for _traced, chat in envs]
+                    episodes.append((envs, messages[0]))
+                replies = self.backend.chat_batch([m for _e, m in episodes], max_tokens=self.max_tokens,
+                                                  temperature=self.temperature, n=n)
+                for (envs, _m), rs in zip(episodes, replies, strict=True):
+                    for (traced, chat), r in zip(envs, rs, strict=True):
+                        self._finish_single(traced, chat, r)
+                advance(n * len(chunk))
+
+    def _finish_single(self, traced, chat, r) -> None:
+        traced.annotate(**_turn_meta([r], with_reasoning=False))
+        chat.step(r.text, reasoning=r.reasoning, finish_reason=r.finish_reason,
+                  n_output_tokens=r.completion_tokens, max_new_tokens=self.max_tokens)
+        traced.close()
 
     def _multi_turn(self, job: _Job, sample: int, key: str, writer) -> None:
         traced, chat = self._make_env(job.spec, writer, key, sample, job.index)
@@ -270,6 +316,11 @@ class Evaluator:
             if terminated or truncated:
                 break
         traced.close()
+
+
+def _batches(backend) -> bool:
+    """Whether ``backend`` batches prompts itself (``chat_batch`` and ``batch_size``)."""
+    return callable(getattr(backend, "chat_batch", None)) and isinstance(getattr(backend, "batch_size", None), int)
 
 
 def _needs_binding(backend) -> bool:

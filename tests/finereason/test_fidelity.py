@@ -26,8 +26,8 @@ import kumo_gym
 from kumo_gym.core import Instance
 from kumo_gym.envs.finereason import cluelang, cluetext, logicgrid
 from kumo_gym.envs.finereason.items import LOADERS, RULES, label_of, load_reference
+from kumo_gym.envs.finereason.search import grid_clue_holds, grid_count_solutions
 from kumo_gym.envs.finereason.tasks import StateCheckingTask, StateTransitionTask
-from kumo_gym.solvers.finereason import grid_clue_holds, grid_count_solutions
 
 SC, ST = "kumo_gym/FineReasonStateChecking-v0", "kumo_gym/FineReasonStateTransition-v0"
 FILES = {"sudoku": "sudoku", "coloring": "graphcoloring", "game24": "game24", "logicgrid": "gridpuzzle"}

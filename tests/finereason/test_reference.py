@@ -14,9 +14,9 @@ import pytest
 
 from kumo_gym.envs.finereason import coloring, game24, logicgrid, sudoku
 from kumo_gym.envs.finereason.items import DEFECTS, load_reference
+from kumo_gym.envs.finereason.search import sudoku_count_solutions, sudoku_solve
 from kumo_gym.envs.finereason.tasks import StateCheckingTask, StateTransitionTask
 from kumo_gym.envs.finereason.tree import label_tree
-from kumo_gym.solvers.finereason import sudoku_count_solutions, sudoku_solve
 
 FILES = {"sudoku": "sudoku", "coloring": "graphcoloring", "game24": "game24", "logicgrid": "gridpuzzle"}
 #: tolerated defects per puzzle and how often they occur in the dev files (docs/specs/finereason.md §9)

@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kumo_gym.envs.finereason import coloring, game24, logicgrid, sudoku
-from kumo_gym.envs.finereason.tree import SOLVABLE, UNSOLVABLE, label_tree, sample_item, walk
-from kumo_gym.solvers.finereason import (
+from kumo_gym.envs.finereason.search import (
     coloring_extends,
     coloring_extends_py,
     sudoku_count_solutions,
     sudoku_count_solutions_py,
 )
+from kumo_gym.envs.finereason.tree import SOLVABLE, UNSOLVABLE, label_tree, sample_item, walk
 
 SETTINGS = settings(max_examples=25, deadline=None)
 

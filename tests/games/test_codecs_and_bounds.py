@@ -11,7 +11,8 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.core.registry import get_task
-from kumo_gym.solvers.games import cyclic, sliding
+from kumo_gym.envs.games.fifteen import search as sliding
+from kumo_gym.envs.games.sixteen import search as cyclic
 
 TATHAM_IDS = {
     "Flip": ["3x3:d074191345d1644c17058,ea8",

@@ -6,7 +6,7 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.core.registry import get_task
-from kumo_gym.solvers.games import mastermind as mm
+from kumo_gym.envs.games.guess import search as mm
 
 
 def brute_score(guess, code):

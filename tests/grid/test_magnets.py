@@ -180,3 +180,26 @@ def test_deduction_is_sound_on_ambiguous_and_impossible_counts():
     assert d.solves() and d.mask.tolist() == [1, 2, 1, 2, 1, 2]
     d.tp[0] = 3  # a row of three cells with three + poles: the kernel reports the contradiction
     assert not d.solves()
+
+
+def test_a_single_cell_must_stay_blank():
+    """On an odd grid one cell is in no slot: it must stay blank (magnets.R1), and the solution
+    keeps it blank (found by mutation testing, docs/testing.md: no test grid had such a cell)."""
+    import numpy as np
+
+    from kumo_gym.envs.grid.magnets import MagnetsTask
+    from kumo_gym.envs.grid.magnets.geometry import slot_pairs
+
+    task = MagnetsTask()
+    inst = task.generate(np.random.default_rng(0), **task.resolve_params(W=3, H=3))
+    sol = task.solve(inst)
+    assert task.verify(inst, sol).solved
+    _, singles, _ = slot_pairs(inst.data["state"]["slots"])
+    assert singles
+    for r, c in singles:
+        for v in (1, -1):
+            bad = [list(row) for row in sol]
+            bad[r][c] = v
+            verdict = task.verify(inst, bad)
+            assert "magnets.R1" in verdict.rules and [r, c] in [x for v_ in verdict.details["violations"]
+                                                                if v_["rule"] == "magnets.R1" for x in v_["cells"]]

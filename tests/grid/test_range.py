@@ -117,3 +117,23 @@ def test_claims_render_and_moves():
     assert T.solution_claims(inst) == [{"type": "Black", "r": 0, "c": 1}, {"type": "Black", "r": 2, "c": 1}]
     assert T.check_move(inst, T.initial_state(inst), (0, 2, BLACK)) is not None  # numbered cells are fixed
     assert "#" in T.render(inst, SPEC_SOLUTION) and T.render_rgb(inst).ndim == 3
+
+
+def test_rule_checks_at_the_grid_edges():
+    """Checks that only a wrapped index or a wrong order would get wrong (found by mutation
+    testing, docs/testing.md): black cells in the first and last row of one column are not
+    neighbours, and R3 names the cells outside the largest white area, whatever their order."""
+    from kumo_gym.core.instance import Instance
+
+    task = RangeTask()
+    nums = [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+    inst = Instance("range", {"W": 4, "H": 4, "state": {"grid": nums}, "solution": None}, {})
+    grid = [[WHITE] * 4 for _ in range(4)]
+    grid[0][1] = grid[3][1] = BLACK  # same column, first and last row
+    checks = task.rule_checks(inst, grid)
+    assert checks and all(ch.rule in ("R1", "R2", "R3", "R4") and isinstance(ch.cells, list) for ch in checks)
+    assert all(ch.ok is True for ch in checks)  # a puzzle without numbers: every check holds
+    grid = [[WHITE] * 4 for _ in range(4)]
+    grid[3][2] = grid[2][3] = BLACK  # cuts the last cell off: a one-cell area after a 13-cell one
+    (r3,) = [ch for ch in task.rule_checks(inst, grid) if ch.rule == "R3"]
+    assert not r3.ok and r3.cells == [(3, 3)]

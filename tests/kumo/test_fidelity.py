@@ -21,7 +21,7 @@ from kumo_gym.envs.kumo.domain import (
 )
 from kumo_gym.envs.kumo.game import KumoTask
 from kumo_gym.envs.kumo.generate import generate_instance, import_kumo_instance, survivors
-from kumo_gym.solvers.kumo import OptimalSearch, oracle_tables, plain_search
+from kumo_gym.envs.kumo.search import OptimalSearch, oracle_tables, plain_search
 
 ENV = "kumo_gym/KUMO-v0"
 TASK = KumoTask()

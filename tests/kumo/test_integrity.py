@@ -14,14 +14,14 @@ from gymnasium.utils.env_checker import check_env
 
 import kumo_gym
 import kumo_gym.envs.kumo.domain as domain_module
-import kumo_gym.solvers.kumo as solver_module
+import kumo_gym.envs.kumo.search as solver_module
 from kumo_gym.core import Instance
 from kumo_gym.core.capabilities import CheapStrategies, ImageRendering, NearMisses, RandomAnswer
 from kumo_gym.core.errors import ConfigError, ContaminationError
 from kumo_gym.envs.kumo.domain import State, import_kumo_domain, load_domain
 from kumo_gym.envs.kumo.game import KumoTask
 from kumo_gym.envs.kumo.generate import generate_instance, import_kumo_instance, survivors
-from kumo_gym.solvers.kumo import outcome_matches
+from kumo_gym.envs.kumo.search import outcome_matches
 
 ENV = "kumo_gym/KUMO-v0"
 TASK = KumoTask()

@@ -20,7 +20,7 @@ from kumo_gym.envs.kumo.game import KumoTask
 from kumo_gym.envs.kumo.generate import generate_many, import_kumo_instance, instance_key, survivors
 from kumo_gym.envs.kumo.golden import golden_conversations
 from kumo_gym.envs.kumo.procedural import new_domain, propose_domain
-from kumo_gym.solvers.kumo import OptimalSearch, oracle_tables
+from kumo_gym.envs.kumo.search import OptimalSearch, oracle_tables
 
 from ..conftest import reference_dir
 

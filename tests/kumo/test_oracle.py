@@ -12,7 +12,7 @@ import pytest
 from kumo_gym.envs.kumo.domain import builtin_domain_names, load_domain
 from kumo_gym.envs.kumo.game import KumoTask, procedural_domain
 from kumo_gym.envs.kumo.generate import generate_instance
-from kumo_gym.solvers.kumo import PLAIN_MAX_SIZE, OptimalSearch, oracle_play, oracle_tables
+from kumo_gym.envs.kumo.search import PLAIN_MAX_SIZE, OptimalSearch, oracle_play, oracle_tables
 
 ENV = "kumo_gym/KUMO-v0"
 TASK = KumoTask()

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from kumo_gym.core.registry import get_task
-from kumo_gym.solvers import planning as sp
+from kumo_gym.envs.planning import search as sp
 
 HANOI = get_task("kumo_gym/Hanoi-v0")
 CHECKER = get_task("kumo_gym/CheckerJumping-v0")

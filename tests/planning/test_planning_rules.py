@@ -192,24 +192,32 @@ def test_interactive_reject_mode_keeps_state():
 
 
 # ---- prompts (docs/specs/planning.md §4, §8.3) ---------------------------------------------------------------------
+#: the instances of each puzzle's worked examples: the paper's first, then ``other_examples()``
 EXAMPLE_INSTANCES = {
-    "kumo_gym/Hanoi-v0": lambda: HANOI.load({"n": 3}),
-    "kumo_gym/CheckerJumping-v0": lambda: CHECKER.load({"n": 1}),
-    "kumo_gym/RiverCrossing-v0": lambda: RIVER.load({"n": 2, "k": 2}),
-    "kumo_gym/BlocksWorld-v0": lambda: BLOCKS.custom([["A", "B"], ["C"], []], [["A"], ["B"], ["C"]]),
+    "kumo_gym/Hanoi-v0": lambda: [HANOI.load({"n": 3}), HANOI.load({"n": 2}),
+                                  HANOI.load({"initial": [[3, 2, 1], [], []], "goal": [[], [3, 2, 1], []]})],
+    "kumo_gym/CheckerJumping-v0": lambda: [CHECKER.load({"n": 1}), CHECKER.load({"n": 2})],
+    "kumo_gym/RiverCrossing-v0": lambda: [RIVER.load({"n": 2, "k": 2}), RIVER.load({"n": 2, "k": 3}),
+                                          RIVER.load({"n": 1, "k": 2})],
+    "kumo_gym/BlocksWorld-v0": lambda: [BLOCKS.custom([["A", "B"], ["C"], []], [["A"], ["B"], ["C"]]),
+                                        BLOCKS.custom([["A", "B"], [], ["C"]], [["A"], ["C", "B"], []])],
 }
 
 
 @pytest.mark.parametrize("env_id", IDS)
 def test_prompt_examples_verify_as_solved(env_id):
     task = get_task(env_id)
-    _, sol = task.example()
-    inst = EXAMPLE_INSTANCES[env_id]()
-    assert task.verify(inst, sol).solved
-    # the example as printed in the prompt parses back to the same moves
-    text = task.system_prompt(task.load({"n": 3, **({"k": 2} if env_id.startswith("kumo_gym/River") else {})}))
-    example_line = next(line for line in text.splitlines() if line.startswith("moves = [["))
-    assert task.parse(example_line) == sol
+    examples = [task.example(), *task.other_examples()]
+    instances = EXAMPLE_INSTANCES[env_id]()
+    assert len(examples) == len(instances)
+    for (_, sol), inst in zip(examples, instances):
+        assert task.verify(inst, sol).solved
+        # shown for its own instance, an example would answer it: another one is shown, as printed
+        shown = task.example_for(inst)
+        assert shown[1] != sol and not task.verify(inst, shown[1]).solved
+        text = task.system_prompt(inst)
+        example_line = next(line for line in text.splitlines() if line.startswith("moves = [["))
+        assert task.parse(example_line) == shown[1]
 
 
 @pytest.mark.parametrize("env_id", IDS)

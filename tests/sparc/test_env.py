@@ -13,9 +13,9 @@ from kumo_gym.core.errors import ConfigError, ContaminationError, ParseError
 from kumo_gym.envs.base import TEXT_CHARSET
 from kumo_gym.envs.sparc.puzzle import SparcPuzzle
 from kumo_gym.envs.sparc.render import render_rgb, write_png
+from kumo_gym.envs.sparc.search import enumerate_solutions
 from kumo_gym.envs.sparc.task import SparcTask
 from kumo_gym.envs.sparc.text import EXAMPLES, cut_at_end, extract_path, parse_direction
-from kumo_gym.solvers.sparc import enumerate_solutions
 
 from .conftest import stored_paths
 

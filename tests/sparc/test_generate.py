@@ -15,7 +15,7 @@ from kumo_gym.envs.sparc.difficulty import difficulty_score
 from kumo_gym.envs.sparc.generate import RULE_SETS, RuleBalancer, generate
 from kumo_gym.envs.sparc.puzzle import SparcPuzzle
 from kumo_gym.envs.sparc.rules import check_path
-from kumo_gym.solvers.sparc import enumerate_solutions
+from kumo_gym.envs.sparc.search import enumerate_solutions
 
 
 def _check_record(rec, k=50):

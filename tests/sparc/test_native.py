@@ -1,18 +1,17 @@
-"""The SPaRC search built ahead of time (cold start): the same results as the kernel
-compiled on first use, node counts included; a stale build is ignored; a process that has the
-build makes a level-5 puzzle without importing numba."""
+"""The SPaRC search built ahead of time into the package's one native extension (cold start): the
+same results as the kernel compiled on first use, node counts included; it is used only from a
+loaded (fresh) build; a process that has the build makes a level-5 puzzle without importing numba."""
 from __future__ import annotations
 
 import importlib.util
-import shutil
-import sys
 
 import numpy as np
 import pytest
 
 from kumo_gym.envs.sparc.generate import generate
 from kumo_gym.envs.sparc.puzzle import SparcPuzzle
-from kumo_gym.solvers.sparc import PRUNE_ALL, _run, kernels, puzzle_data
+from kumo_gym.envs.sparc.search import PRUNE_ALL, _run, kernels, puzzle_data
+from kumo_gym.solvers import native
 
 from .conftest import fresh_reset
 
@@ -20,17 +19,13 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """The extension built into a temporary directory (about 15 s of compiling)."""
-    from kumo_gym.solvers.sparc.build_native import MODULE, build
-
-    if shutil.which("cc") is None and shutil.which("gcc") is None:
-        pytest.skip("no C compiler here to build the native kernels with")
-    path = build(tmp_path_factory.mktemp("native"))
-    spec = importlib.util.spec_from_file_location(MODULE, path)
+def built(native_build):
+    """SPaRC's entry point in the package's one native extension, built into a temporary directory."""
+    path = next(p for p in sorted(native_build.glob(f"{native.MODULE}.*")) if p.name != native.SOURCES)
+    spec = importlib.util.spec_from_file_location(native.MODULE, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod
+    return getattr(mod, native.export_name(kernels.__name__, "sparc_search"))
 
 
 @pytest.fixture
@@ -57,26 +52,27 @@ def test_native_build_matches_the_compiled_kernel(built, maybe_ref_records, monk
         for cap, node_limit in ((-1, 0), (3, 0), (-1, 500)):
             monkeypatch.setattr(kernels, "native", lambda: None)
             jit = _run(data, cap, PRUNE_ALL, node_limit, 64, None, python_nodes=0)
-            monkeypatch.setattr(kernels, "native", lambda: built.search)
+            monkeypatch.setattr(kernels, "native", lambda: built)
             nat = _run(data, cap, PRUNE_ALL, node_limit, 64, None, python_nodes=0)
             assert nat[:3] == jit[:3]
             assert (nat[3] == jit[3]).all() and (nat[4] == jit[4]).all()
 
 
-def test_a_stale_build_is_ignored(built, monkeypatch, fresh_native):
-    assert built.source_key() == kernels.source_key()
-    import kumo_gym.solvers.sparc as package
+def test_the_search_comes_from_the_one_native_build(built, monkeypatch, fresh_native):
+    """SPaRC's search is the build's entry point when the package's build is loaded (fresh, enabled:
+    the one staleness check of solvers/native.py, tested in tests/test_native_kernels.py), else None."""
+    class Build:
+        pass
 
-    # this module stands in for the package's own build (which may or may not be there)
-    monkeypatch.setitem(sys.modules, "kumo_gym.solvers.sparc._sparc_native", built)
-    monkeypatch.setattr(package, "_sparc_native", built, raising=False)
-    assert kernels.native() is built.search and kernels.compiled()
+    setattr(Build, native.export_name(kernels.__name__, "sparc_search"), staticmethod(built))
+    monkeypatch.setattr(kernels, "native_module", lambda: Build)
+    assert kernels.native() is built and kernels.compiled()
     kernels.native.cache_clear()
-    monkeypatch.setattr(kernels, "source_key", lambda: built.source_key() + 1)  # the kernels were edited
+    monkeypatch.setattr(kernels, "native_module", lambda: None)  # none, stale or KUMO_GYM_NATIVE=0
     assert kernels.native() is None
 
 
 def test_a_level5_reset_with_the_build_needs_no_numba():
     if kernels.native() is None:
-        pytest.skip("the native kernels are not built in this checkout (python -m kumo_gym.solvers.sparc.build_native)")
+        pytest.skip("the native kernels are not built in this checkout (python -m kumo_gym.envs.build_native)")
     assert fresh_reset(0, 600, level=5) == "5 False"

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from kumo_gym.core import Instance
 from kumo_gym.envs.sparc.puzzle import SQUARE, STAR, SparcPuzzle, is_cell
 from kumo_gym.envs.sparc.rules import check_path, regions
+from kumo_gym.envs.sparc.search import enumerate_solutions
 from kumo_gym.envs.sparc.task import SparcTask
-from kumo_gym.solvers.sparc import enumerate_solutions
 
 from .conftest import stored_paths
 

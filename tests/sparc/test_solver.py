@@ -10,7 +10,7 @@ import pytest
 from kumo_gym.envs.sparc.generate import generate
 from kumo_gym.envs.sparc.puzzle import SparcPuzzle
 from kumo_gym.envs.sparc.rules import is_solution
-from kumo_gym.solvers.sparc import PRUNE_ALL, enumerate_python, enumerate_solutions, puzzle_data, solve_all
+from kumo_gym.envs.sparc.search import PRUNE_ALL, enumerate_python, enumerate_solutions, puzzle_data, solve_all
 
 from .conftest import fresh_reset, stored_paths
 
@@ -77,7 +77,7 @@ def test_node_limit_marks_incomplete(ref_records):
 
 def test_search_resumes_exactly_across_slices(ref_records, monkeypatch):
     """With a time limit the kernel runs in slices of nodes; the result must not change."""
-    import kumo_gym.solvers.sparc as solver
+    import kumo_gym.envs.sparc.search as solver
 
     monkeypatch.setattr(solver, "TIME_SLICE_NODES", 37)
     for r in ref_records[:12]:
@@ -92,7 +92,7 @@ def test_search_resumes_exactly_across_slices(ref_records, monkeypatch):
 def test_plain_python_first_slice_changes_nothing(maybe_ref_records, python_nodes):
     """The first nodes of a search run as plain Python, the rest compiled (cold start):
     any hand-over point gives the result of the compiled kernel alone, node counts included."""
-    import kumo_gym.solvers.sparc as solver
+    import kumo_gym.envs.sparc.search as solver
 
     records = [r for r in maybe_ref_records if r["grid_size"]["width"] * r["grid_size"]["height"] <= 9][:6]
     puzzles = [SparcPuzzle.from_record(r) for r in records] + _small_generated(12, seed=2)
@@ -112,7 +112,7 @@ def test_small_puzzles_never_import_numba():
 
     code = ("import sys, numpy as np\n"
             "from kumo_gym.envs.sparc.generate import generate\n"
-            "from kumo_gym.solvers.sparc import enumerate_solutions\n"
+            "from kumo_gym.envs.sparc.search import enumerate_solutions\n"
             "rng = np.random.default_rng(0)\n"
             "for _ in range(3):\n"
             "    enumerate_solutions(generate(rng, width=2, height=2).puzzle, cap=None)\n"
@@ -125,8 +125,8 @@ def test_python_slice_and_the_process_budget(monkeypatch):
     """``python_slice`` sets how many nodes a search runs in plain Python before the compiled
     kernel takes over (never more than the process has left of its budget); the result is the
     same whatever it is."""
-    import kumo_gym.solvers.sparc as solver
-    from kumo_gym.solvers.sparc import kernels
+    import kumo_gym.envs.sparc.search as solver
+    from kumo_gym.envs.sparc.search import kernels
 
     puzzle = generate(np.random.default_rng(7), level=4).puzzle
     ref = enumerate_solutions(puzzle, cap=None, python_slice=0)

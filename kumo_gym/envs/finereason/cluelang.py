@@ -20,7 +20,7 @@ rows) and ``finereason``, the compat mode that accepts every transition of the r
 (every quoted string and integer token in a domain is mentioned; two values of one column may
 share a row, the later overwriting the earlier; the union over both placement orders). The label
 oracle :func:`solvable_table` counts completions with the vectorised column search of
-:func:`kumo_gym.solvers.finereason.grid_count_solutions`.
+:func:`kumo_gym.envs.finereason.search.grid_count_solutions`.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ...core.errors import ConfigError, ParseError
-from ...solvers.finereason import GridPuzzle, GridSearchBudget
+from .search import GridPuzzle, GridSearchBudget
 from .text import format_value
 
 MAX_CLUE_LEN = 4000
@@ -711,7 +711,7 @@ def solve_table(data: dict, table=None, limit: int = 2) -> tuple[int, list | Non
     """Count full tables (up to ``limit``) that extend ``table`` and satisfy every clue.
 
     Two exact searches, chosen by size: the vectorised column-permutation search
-    (:func:`kumo_gym.solvers.finereason.grid_count_solutions`) while the candidate tables are
+    (:func:`kumo_gym.envs.finereason.search.grid_count_solutions`) while the candidate tables are
     few (every generated size, and partly filled tables), else the cell-by-cell search with
     three-valued pruning. Returns the count and the first table found (the puzzle's own values).
     """

@@ -4,7 +4,7 @@ State: a list of n colours, 0 = uncoloured; the root colours vertex 0 with 1. Tr
 the lowest-index uncoloured vertex with c = 1..min(k, max_used + 1), skipping colours of its
 neighbours (new colours are interchangeable, so only the next unused one is a child). ``k`` is a
 colour *budget* (the reference calls it ``chromatic_number``; for most graphs it exceeds the
-true chromatic number). Label oracle: DSATUR backtracking (``kumo_gym.solvers.finereason``).
+true chromatic number). Label oracle: DSATUR backtracking (``kumo_gym.envs.finereason.search``).
 Generator: a random graph G(n, p); its chromatic number is computed exactly and the budget is
 chi + slack.
 """
@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 
 from ...core.errors import ConfigError, check_int
-from ...solvers.finereason import coloring_extends
+from .search import coloring_extends
 from .text import format_value, state_int
 from .tree import MoveCheck, PuzzleRules, every_rule
 

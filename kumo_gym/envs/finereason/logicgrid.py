@@ -19,7 +19,6 @@ from typing import ClassVar
 import numpy as np
 
 from ...core.errors import ConfigError, ParseError, check_int
-from ...solvers.finereason import GridTables
 from . import cluetext
 from .cluelang import (
     SEMANTICS,
@@ -36,6 +35,7 @@ from .cluelang import (
     solve_table,
     to_fraction,
 )
+from .search import GridTables
 from .text import format_value
 from .tree import MoveCheck, PuzzleRules, every_rule
 

@@ -2,7 +2,7 @@
 
 State: a 9x9 list of ints, 0 = empty. Tree edge: fill the first empty cell in row-major order with
 1..9 ascending, skipping values that clash in the row, column or box. Label oracle: a bitmask
-depth-first completion search (``kumo_gym.solvers.finereason``), exact for any grid, not only
+depth-first completion search (``kumo_gym.envs.finereason.search``), exact for any grid, not only
 for puzzles with a unique solution. Generator: a random full grid (a shuffled base pattern)
 from which cells are removed in random order while the solution stays unique.
 """
@@ -13,7 +13,7 @@ from typing import ClassVar
 import numpy as np
 
 from ...core.errors import ConfigError, check_int
-from ...solvers.finereason import sudoku_count_solutions
+from .search import sudoku_count_solutions
 from .text import format_value, state_int
 from .tree import SOLVABLE, MoveCheck, PuzzleRules, every_rule
 

@@ -334,8 +334,9 @@ class StateCheckingTask(FineReasonTask):
             parts.append(f"An explored next state{clue_text}, reached from the current state by one move, is known "
                          f"to be {no}:\n{_format_any(rules, data, shown)}")
         parts.append(_no_programming(instance))
+        # the format line names no option by itself: read as a reply, the prompt chooses nothing
         parts.append(f"Is the current state {yes} or {no}?\n(A) {yes}\n(B) {no}\n"
-                     f"End your reply with one final line: Answer: (A) or Answer: (B).")
+                     "End your reply with one final line Answer: (X), where X is the letter of your choice, A or B.")
         return "\n\n".join(p for p in parts if p)
 
     def parse(self, text: str) -> str:
@@ -363,6 +364,10 @@ class StateCheckingTask(FineReasonTask):
                 raise ParseError("both options are written and no 'Answer:' line chooses one", reason="ambiguous")
             return last
         raise ParseError("no 'Answer: (A)' or 'Answer: (B)' found", reason="no_answer")
+
+    def expected_answer(self, instance: Instance) -> str:
+        yes, no = _words(instance.data)
+        return f"a final line `Answer: (A)` ({yes}) or `Answer: (B)` ({no}), naming one option"
 
     # the other option as a bare capital letter on the answer line: "A, B", "A and B", "A/B", "A or (B)";
     # "not B" / "rather than B" reject it, which is no hedge
@@ -519,6 +524,9 @@ class StateTransitionTask(FineReasonTask):
     def parse(self, text: str):
         value, _ = extract_state_literal(text)
         return value
+
+    def expected_answer(self, instance: Instance) -> str:
+        return "a final line `Next state: <the new state as a Python list, written like the states shown>`"
 
     def final_state(self, instance: Instance, answer) -> Any:
         """The next state as submitted."""
@@ -766,6 +774,12 @@ class TreeWalkTask(InteractiveTask):
         if not moves:
             raise ParseError("no 'Next state: [...]' line found", reason="no_answer")
         return moves
+
+    def expected_answer(self, instance: Instance) -> str:
+        return "one line `Next state: <the new state as a Python list>` per move, in order"
+
+    def expected_move(self, instance: Instance) -> str:
+        return "one line `Next state: <the new state as a Python list, written like the state shown>`"
 
     def verify(self, instance: Instance, answer: list) -> Verdict:
         state = self.initial_state(instance)

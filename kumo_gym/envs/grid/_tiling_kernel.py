@@ -16,7 +16,7 @@ _L, _R, _T, _B, _STAR = 0, 1, 2, 3, 4
 #: (cells, at, slides, H, W) -> None
 WALK_SIG = nt.void(nt.int8[::1], nt.int64[::1], nt.int64[::1], nt.int64, nt.int64)
 
-@kernel(WALK_SIG, light=True, error_model="numpy", _nrt=False)
+@kernel(WALK_SIG, error_model="numpy", _nrt=False)
 def walk(f, at, slides, H, W):
     """Run the walk on ``f`` (row-major codes) in place; ``slides`` empty on an even grid."""
     sr = H - 1

@@ -146,6 +146,18 @@ def cells_decoder(x: np.ndarray, on, off):
     return decode
 
 
+SUBMIT_TEXT = '{"op": "submit"}'
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def example_shape(rows: int, cols: int) -> tuple[int, int]:
+    """The size of the prompt's example answer grid: 2 x 3, or 3 x 2 for a 2 x 3 puzzle (never the puzzle's)."""
+    return (3, 2) if (rows, cols) == (2, 3) else (2, 3)
+
+
 class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     """Base of the Tatham grid puzzles (see the package docstring for how to add one)."""
 
@@ -388,17 +400,34 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         return format_grid(answer)
 
     def prompt(self, instance: Instance) -> str:
-        """docs/specs/grid_puzzles.md §2 prompt structure: role, rules and answer symbols, no tools, answer format,
-        state."""
+        """docs/specs/grid_puzzles.md §2 prompt structure: role, rules, state, answer symbols, no tools, and last
+        the answer format with one example grid of another size (never an answer to this puzzle)."""
         H, W = self.dims(instance)
+        eh, ew = example_shape(H, W)
         return (
             f"You are solving a {self.title} logic puzzle on a grid of {H} rows and {W} columns.\n\n"
             f"Rules:\n{self.rules_text(instance)}\n\n"
-            f"Answer format: {self.answer_text(instance)} Rows and columns are numbered from 0, "
-            "row 0 at the top and column 0 at the left.\n\n"
-            "Solve it by reasoning alone: do not write or run code and do not use outside resources.\n"
-            f"End your reply with the solved grid only: a JSON array of {H} arrays of {W} cells each.\n\n"
-            f"Puzzle state (JSON):\n{self.state_json(instance)}\n")
+            f"Puzzle state (JSON):\n{self.state_json(instance)}\n\n"
+            f"Answer format: {self.answer_text(instance)} Row 0 is the top row, column 0 the left column.\n"
+            "Solve it by reasoning alone, without writing code. End your reply with the solved grid as a JSON "
+            f"array of {_count(H, 'row')} of {_count(W, 'cell')}; a {eh} x {ew} grid would be written:\n"
+            f"{self.example_grid(instance, eh, ew)}\n")
+
+    def expected_answer(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        return (f"the solved grid at the end of the reply: a JSON array of {_count(H, 'row')} of {_count(W, 'cell')}, "
+                f"each cell one of: {describe_symbols(self.cell_values(instance))}")
+
+    def expected_move(self, instance: Instance) -> str:
+        moves = self.legal_moves(instance, self.initial_state(instance))
+        return f"one move as a JSON object, such as {self.format_move(moves[0]) if moves else SUBMIT_TEXT}"
+
+    def example_grid(self, instance: Instance, rows: int, cols: int) -> str:
+        """The one-line example of the answer form: ``rows`` x ``cols`` cells cycling through this instance's
+        cell values (the empty value last), so its shape alone keeps it from answering the puzzle."""
+        values = self.cell_values(instance)
+        vals = [v for v in values if v != self.empty] + [v for v in values if v == self.empty]
+        return json.dumps([[vals[(r + c) % len(vals)] for c in range(cols)] for r in range(rows)])
 
     def state_json(self, instance: Instance) -> str:
         st = instance.data["state"]

@@ -22,7 +22,7 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from ...core.instance import canonical_json
-from ...solvers.kumo import outcome_matches
+from .search import outcome_matches
 
 SCHEMA = "kumo_gym.domain/v1"
 BUILTIN_DIR = Path(__file__).resolve().parent / "domains"

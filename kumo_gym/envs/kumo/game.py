@@ -20,7 +20,6 @@ from ...core.instance import Instance, integral_floats
 from ...core.params import Params, param
 from ...core.task import InteractiveTask, SystemAndUser, Transition
 from ...core.verdict import Verdict
-from ...solvers.kumo import outcome_matches
 from ..base import to_charset
 from ..interactive import InteractiveEnv
 from .book import BOOK_FORMATS, plural, render_book
@@ -33,6 +32,7 @@ from .generate import (
     ruled_out_by,
     survivors,
 )
+from .search import outcome_matches
 
 FAMILY = "kumo"
 MATCH_MODES = ("exact", "lenient")
@@ -357,10 +357,11 @@ class KumoTask(SystemAndUser, InteractiveTask):
     def turn_instruction(self, instance: Instance) -> str:
         d = instance.data
         truth, action = d.get("truth_noun") or "truth", d.get("action_noun") or "action"
+        # the example names a test, never a truth: copied, it runs a test and ends nothing
         return (f"Either run one of these {plural(action)}: {', '.join(d['actions'])}; or name one of these "
                 f"{plural(truth)}: "
-                f"{', '.join(d['truths'])}. Finish your reply with <ANSWER> ${{action_name}} </ANSWER> or "
-                f"<ANSWER> ${{truth_name}} </ANSWER>, putting the exact name in place of the placeholder.")
+                f"{', '.join(d['truths'])}. Finish your reply with exactly one name from these lists between "
+                f"answer tags, for example: <ANSWER> {d['actions'][0]} </ANSWER>")
 
     def user_prompt(self, instance: Instance) -> str:
         """The first user message: the start of the game and the turn instruction, once."""
@@ -422,6 +423,10 @@ class KumoTask(SystemAndUser, InteractiveTask):
     def parse(self, text: str) -> list[str]:
         """A single-turn answer: the names of the play in order (tests, then the prediction)."""
         return self.names(text)
+
+    def expected_answer(self, instance: Instance) -> str:
+        return (f"one name from the lists between answer tags at the end of the reply, such as "
+                f"`<ANSWER> {instance.data['actions'][0]} </ANSWER>`")
 
     def parse_move(self, text: str) -> str:
         """One move: the name in the last ``<ANSWER>`` region (a ``<think>`` block is ignored)."""
@@ -606,13 +611,13 @@ class KumoTask(SystemAndUser, InteractiveTask):
     _ORACLE_CACHE: ClassVar[OrderedDict] = OrderedDict()
 
     def oracle(self, instance: Instance, memo_limit: int | None = None):
-        """The oracle's realised play (cached per instance): a ``solvers.kumo.Trajectory``.
+        """The oracle's realised play (cached per instance): a ``search.Trajectory``.
 
         The search is exact; only past ``memo_limit`` memo entries (default
-        ``solvers.kumo.PLAY_MEMO_LIMIT``, far above what any Hard instance needs) does the greedy
+        ``search.PLAY_MEMO_LIMIT``, far above what any Hard instance needs) does the greedy
         baseline play instead, marked ``optimal=False``.
         """
-        from ...solvers.kumo import PLAY_MEMO_LIMIT, oracle_play
+        from .search import PLAY_MEMO_LIMIT, oracle_play
 
         limit = PLAY_MEMO_LIMIT if memo_limit is None else int(memo_limit)
         key = (instance.instance_id, limit)
@@ -632,7 +637,7 @@ class KumoTask(SystemAndUser, InteractiveTask):
 
     def oracle_move(self, instance: Instance, state) -> str:
         """The oracle's next move from any state (used for rollouts from off-policy states)."""
-        from ...solvers.kumo import OptimalSearch, _base_prediction, oracle_tables
+        from .search import OptimalSearch, _base_prediction, oracle_tables
 
         tab = oracle_tables(instance.data)
         T, A = tab.all_truths, tab.all_actions
@@ -667,8 +672,8 @@ class KumoTask(SystemAndUser, InteractiveTask):
     def transition(self, instance: Instance, state, move) -> Transition:
         hit = self.match_name(instance, move)
         if hit is None:
-            return Transition(state, "illegal_move", f"{str(move)[:80]!r} is not a name from the lists.",
-                              details={"reason": "unknown_name"})
+            return Transition(state, "illegal_move", f"{' '.join(str(move).split())[:80]!r} is not a name from the lists. Expected "
+                              f"{self.expected_answer(instance)}.", details={"reason": "unknown_name"})
         kind, name = hit
         if kind == "action":
             new = list(state) + [name]

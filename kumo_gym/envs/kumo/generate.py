@@ -16,8 +16,8 @@ from itertools import pairwise
 import numpy as np
 
 from ...core.errors import ConfigError
-from ...solvers.kumo import matching_states, outcome_matches, ruled_out_by, survivors
 from .domain import Domain, State
+from .search import matching_states, outcome_matches, ruled_out_by, survivors
 
 GENERATOR_VERSION = 1
 SAT_ORDERS = ("shuffled", "domain")

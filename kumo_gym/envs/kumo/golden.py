@@ -26,7 +26,7 @@ ENV_ID = "kumo_gym/KUMO-v0"
 
 def golden_record(task: KumoTask, inst: Instance, rationale: bool = False, memo_limit: int | None = None) -> dict:
     """The chat record of the oracle's play on ``inst`` (full search up to ``memo_limit``)."""
-    from ...solvers.kumo import DEFAULT_MEMO_LIMIT
+    from .search import DEFAULT_MEMO_LIMIT
 
     traj = task.oracle(inst, DEFAULT_MEMO_LIMIT if memo_limit is None else memo_limit)
     msgs = task.messages(inst)

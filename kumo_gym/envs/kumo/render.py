@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...solvers.kumo import ruled_out_by
+from .search import ruled_out_by
 
 CELL = 22
 NAME_CHARS = 22

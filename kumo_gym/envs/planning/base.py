@@ -169,6 +169,12 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         """The shape of the final answer line, shown in prompts (docs/specs/planning.md §4)."""
         return f"moves = [{self.move_fields}, ...]"
 
+    def expected_answer(self, instance: Instance) -> str:
+        return f"a final line `{self.answer_format}` listing every move"
+
+    def expected_move(self, instance: Instance) -> str:
+        return f"one move written as {self.move_format}"
+
     @property
     def move_format(self) -> str:
         """One move for interactive play, in words and by example."""
@@ -361,8 +367,35 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
     @abstractmethod
     def example(self) -> tuple[str, list]:
-        """(description of the example instance, its complete solution) for the system part."""
+        """(description of the example instance, its complete solution) for the system part: the paper's
+        worked example, which the ``paper`` preset shows as it is."""
         raise NotImplementedError
+
+    def other_examples(self) -> list[tuple[str, list]]:
+        """Further worked examples, of other sizes or relabelled, for instances that :meth:`example`
+        would answer (first one that does not answer the instance wins)."""
+        return []
+
+    def example_for(self, instance: Instance) -> tuple[str, list]:
+        """The worked example the prompt shows for ``instance``: never a valid answer to it, except under the
+        ``paper`` preset, which keeps the paper's example (``info["example_is_instance"]`` says when it answers
+        the instance)."""
+        def memo() -> tuple[str, list]:
+            candidates = [self.example(), *self.other_examples()]
+            if instance.params.get("difficulty") == "paper":
+                return candidates[0]
+            for desc, sol in candidates:
+                if not self.example_answers(instance, sol):
+                    return desc, sol
+            raise AssertionError(f"every worked example of {self.puzzle} answers this instance")  # pragma: no cover
+        return self.cached(instance, "worked_example", memo)
+
+    def example_answers(self, instance: Instance, moves: list) -> bool:
+        """Whether the move list ``moves`` solves ``instance`` (the worked example would be its answer)."""
+        try:
+            return bool(self.verify(instance, self.parse(self.format_answer(moves))).solved)
+        except Exception:  # noqa: BLE001 - an example that cannot even be read as an answer answers nothing
+            return False
 
     @abstractmethod
     def describe(self, instance: Instance) -> str:
@@ -394,12 +427,12 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
     def system_prompt(self, instance: Instance) -> str:
         """System part (docs/specs/planning.md §4): rules, a worked example, thinking and answer-format duties."""
-        desc, sol = self.example()
+        desc, sol = self.example_for(instance)
         parts = [self.rules(instance),
-                 f"Worked example. {desc}\nA complete solution:\nmoves = {self.format_moves(sol)}",
+                 (f"Worked example (another puzzle, not yours). {desc}\nA complete solution:\n"
+                  f"moves = {self.format_moves(sol)}"),
                  ("Indices of pegs, stacks and positions start at 0. While you think, write out the "
-                  "complete move list every time you try a candidate solution, not just its first moves."),
-                 f"End your reply with the final answer on one line in exactly this form:\n{self.answer_format}"]
+                  "complete move list every time you try a candidate solution, not just its first moves.")]
         hint = self.algorithm_hint(instance) if instance.params.get("algorithm_hint") else None
         if hint:
             parts.append(hint)
@@ -408,7 +441,9 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return "\n\n".join(parts)
 
     def user_prompt(self, instance: Instance) -> str:
-        return self.describe(instance)
+        """The instance, then the answer format last (the prompt ends with what to write)."""
+        return (f"{self.describe(instance)}\n\n"
+                f"End your reply with the final answer on one line in exactly this form:\n{self.answer_format}")
 
     def interactive_prompt(self, instance: Instance) -> str:
         return (self.rules(instance) + "\n\n" + self.describe(instance) +
@@ -977,7 +1012,8 @@ def puzzle_info(task: PlanningTask, instance: Instance) -> dict:
     """Extra ``info`` of the planning envs (docs/specs/planning.md §9): N, k, stacks, solvability, depth."""
     d = instance.data
     info = {"n": d.get("n"), "solvable": bool(d.get("solvable", True)),
-            "compositional_depth": task.optimal_steps(instance)}
+            "compositional_depth": task.optimal_steps(instance),
+            "example_is_instance": task.example_answers(instance, task.example_for(instance)[1])}
     for key in ("k", "n_stacks"):
         if key in d:
             info[key] = d[key]
@@ -987,7 +1023,7 @@ def puzzle_info(task: PlanningTask, instance: Instance) -> dict:
 def template_fields(task: PlanningTask, instance: Instance) -> dict:
     """The ``{placeholders}`` a user ``prompt_template`` may use (docs/specs/planning.md §4), besides ``prompt``
     and the instance parameters."""
-    desc, sol = task.example()
+    desc, sol = task.example_for(instance)
     d = instance.data
     return {"N": d.get("n"), "k": d.get("k", ""), "n_stacks": d.get("n_stacks", ""),
             "initial_state": task.render_state(instance, task.initial_state(instance)),

@@ -12,10 +12,10 @@ from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning import blocks as solver
 from .. import raster
 from . import moves as mv
 from .base import BACKGROUND, GROUND, HUES, MAX_DETAIL_MOVES, PlanningParams, StackTask, bucket_presets, check_stacks
+from .search import blocks as solver
 
 _BLOCK_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,15}")
 #: start="random" draws both configurations; A* finds their optimum in well under a second up to here
@@ -316,6 +316,10 @@ class BlocksWorldTask(StackTask):
     def example(self) -> tuple[str, list]:
         return ('The start is [["A", "B"], ["C"], []] and the goal is [["A"], ["B"], ["C"]].',
                 [["C", 1, 2], ["B", 0, 1]])
+
+    def other_examples(self) -> list[tuple[str, list]]:
+        return [('The start is [["A", "B"], [], ["C"]] and the goal is [["A"], ["C", "B"], []].',
+                 [["C", 2, 1], ["B", 0, 1]])]
 
     def render_state(self, instance: Instance, state: tuple) -> str:
         return "\n".join(f"Stack {i}: " + (", ".join(s) + " (top)" if s else "(empty)") for i, s in enumerate(state))

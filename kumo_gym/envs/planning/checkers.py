@@ -10,7 +10,10 @@ from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning.checkers import (
+from .. import raster
+from . import moves as mv
+from .base import BACKGROUND, GROUND, PlanningParams, PlanningTask, bucket_presets
+from .search.checkers import (
     checker_board,
     checker_distance,
     checker_goal,
@@ -19,9 +22,6 @@ from ...solvers.planning.checkers import (
     checker_path,
     checker_scrambled,
 )
-from .. import raster
-from . import moves as mv
-from .base import BACKGROUND, GROUND, PlanningParams, PlanningTask, bucket_presets
 
 CHECKER_COLOURS = {"R": (214, 39, 40), "B": (31, 119, 180)}
 
@@ -135,7 +135,7 @@ class CheckerJumpingTask(PlanningTask):
         return checker_path(instance.data["initial"])
 
     def distance(self, instance: Instance, state: str) -> int | None:
-        """D - J when the goal can still be reached (solvers.planning.checkers), else None."""
+        """D - J when the goal can still be reached (search.checkers), else None."""
         if checker_goal(state) != instance.data["goal"]:
             return None
         return checker_distance(state)
@@ -254,6 +254,11 @@ class CheckerJumpingTask(PlanningTask):
     def example(self) -> tuple[str, list]:
         return ("With one checker of each colour the board R _ B must become B _ R.",
                 [["R", 0, 1], ["B", 2, 0], ["R", 1, 2]])
+
+    def other_examples(self) -> list[tuple[str, list]]:
+        return [("With two checkers of each colour the board R R _ B B must become B B _ R R.",
+                 [["R", 1, 2], ["B", 3, 1], ["B", 4, 3], ["R", 2, 4], ["R", 0, 2], ["B", 1, 0], ["B", 3, 1],
+                  ["R", 2, 3]])]
 
     def render_state(self, instance: Instance, state: str) -> str:
         return " ".join(state)

@@ -11,10 +11,10 @@ from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning.hanoi import hanoi_distance, hanoi_moves, hanoi_path, hanoi_pegs, hanoi_positions, hanoi_run
 from .. import raster
 from . import moves as mv
 from .base import BACKGROUND, GROUND, HUES, PEG, PlanningParams, StackTask, bucket_presets, check_stacks
+from .search.hanoi import hanoi_distance, hanoi_moves, hanoi_path, hanoi_pegs, hanoi_positions, hanoi_run
 
 #: answers at least this long are checked by the compiled kernel when they were read as an array
 KERNEL_FROM = 50_000
@@ -135,7 +135,7 @@ class HanoiTask(StackTask):
         return hanoi_path(hanoi_positions(instance.data["initial"]), self._goal_positions(instance))
 
     def distance(self, instance: Instance, state: tuple) -> int | None:
-        """Closed form between any two legal states (solvers.planning.hanoi)."""
+        """Closed form between any two legal states (search.hanoi)."""
         return hanoi_distance(hanoi_positions(state), self._goal_positions(instance))
 
     def path_from(self, instance: Instance, state: tuple) -> list | None:
@@ -249,6 +249,12 @@ class HanoiTask(StackTask):
     def example(self) -> tuple[str, list]:
         return ("Three disks start on peg 0 (3 at the bottom, 1 on top) and must end on peg 2 in the same order.",
                 hanoi_moves(3))
+
+    def other_examples(self) -> list[tuple[str, list]]:
+        return [("Two disks start on peg 0 (2 at the bottom, 1 on top) and must end on peg 2 in the same order.",
+                 hanoi_moves(2)),
+                ("Three disks start on peg 0 (3 at the bottom, 1 on top) and must end on peg 1 in the same order.",
+                 hanoi_moves(3, 0, 1, 2))]
 
     place_kind = "peg"
 

@@ -14,9 +14,9 @@ from ...core.errors import ConfigError, ParseError, UnsolvableInstanceError, che
 from ...core.instance import Instance
 from ...core.params import param
 from ...core.task import rule_table
-from ...solvers.planning.river import bank_unsafe_counts, river_counts, river_distance, river_distances, river_moves
 from .. import raster
 from .base import BACKGROUND, PEG, PlanningParams, PlanningTask, bucket_presets, check_size
+from .search.river import bank_unsafe_counts, river_counts, river_distance, river_distances, river_moves
 
 AGENT, ACTOR, WATER, SAND = (214, 39, 40), (31, 119, 180), (170, 205, 240), (238, 226, 190)
 
@@ -251,7 +251,7 @@ class RiverCrossingTask(PlanningTask):
         return "UNSOLVABLE" if sol is None else sol
 
     def distance(self, instance: Instance, state: tuple) -> int | None:
-        """Exact trips left, from the search over pair-type counts (solvers.planning.river)."""
+        """Exact trips left, from the search over pair-type counts (search.river)."""
         left, boat = state
         if not left <= _everyone(instance.data["n"]):
             return None
@@ -406,6 +406,12 @@ class RiverCrossingTask(PlanningTask):
     def example(self) -> tuple[str, list]:
         return ("With N = 2 pairs and a boat for k = 2 people, everyone starts on the left bank.",
                 [["A_2", "a_2"], ["A_2"], ["A_1", "A_2"], ["A_1"], ["A_1", "a_1"]])
+
+    def other_examples(self) -> list[tuple[str, list]]:
+        return [("With N = 2 pairs and a boat for k = 3 people, everyone starts on the left bank.",
+                 [["a_1", "a_2"], ["a_1"], ["A_1", "a_1", "A_2"]]),
+                ("With N = 1 pair and a boat for k = 2 people, everyone starts on the left bank.",
+                 [["A_1", "a_1"]])]
 
     def system_prompt(self, instance: Instance) -> str:
         text = super().system_prompt(instance) + "\n\nDo not write comments inside the move list."

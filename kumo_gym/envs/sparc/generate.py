@@ -39,7 +39,9 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.errors import ConfigError, check_choice
-from ...solvers.sparc import (
+from .difficulty import difficulty_score, level_of_score, raw_score, rules_for_level, score_of_raw
+from .puzzle import KIND_NAMES, MAX_SIDE, MIN_SIDE, SparcPuzzle, shape_array, shape_id
+from .search import (
     COLOURS,
     POLY,
     SQUARE,
@@ -51,8 +53,6 @@ from ...solvers.sparc import (
     grid_tables,
     is_cell,
 )
-from .difficulty import difficulty_score, level_of_score, raw_score, rules_for_level, score_of_raw
-from .puzzle import KIND_NAMES, MAX_SIDE, MIN_SIDE, SparcPuzzle, shape_array, shape_id
 
 CELL_TYPES = ("square", "star", "triangle", "poly", "ylop")
 EDGE_TYPES = ("dot", "gap")

@@ -27,10 +27,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ...solvers.sparc import enumerate_solutions
 from .generate import border_walks, cell_regions, distances_to
 from .puzzle import POLY, SQUARE, STAR, TRIANGLE, YLOP, SparcPuzzle, is_cell, is_vertex
 from .rules import check_path
+from .search import enumerate_solutions
 
 #: what a line that is not a solution can earn at most
 CREDIT_CAP = 0.9

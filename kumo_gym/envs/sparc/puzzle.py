@@ -12,7 +12,8 @@ import re
 import warnings
 from dataclasses import dataclass, field
 
-from ...solvers.sparc import (
+from .difficulty import difficulty_score
+from .search import (
     COLOURS,
     NONE,
     POLY,
@@ -25,7 +26,6 @@ from ...solvers.sparc import (
     shape_cells,
     symbol_of_token,
 )
-from .difficulty import difficulty_score
 
 COLOUR_NAMES = ("red", "blue", "green", "yellow", "white", "orange", "purple", "black")
 NAME_OF_COLOUR = dict(zip(COLOURS, COLOUR_NAMES))

@@ -1,7 +1,7 @@
 """SPaRC rules: path validity and region rules, with diagnostics (docs/specs/sparc.md §5, §6).
 
 Plain Python, written for clarity and for the diagnostics a Verdict reports. The solver in
-:mod:`kumo_gym.solvers.sparc` implements the same rules in numba; tests check that both agree on
+:mod:`kumo_gym.envs.sparc.search` implements the same rules in numba; tests check that both agree on
 every reference puzzle and on generated ones.
 """
 from __future__ import annotations

@@ -17,7 +17,6 @@ from ...core.instance import Instance, integral_floats
 from ...core.params import Params, param
 from ...core.task import StepwiseTask, Transition
 from ...core.verdict import Verdict, too_long
-from ...solvers.sparc import POLY, SQUARE, STAR, TRIANGLE, YLOP, enumerate_solutions
 from . import text as tx
 from .generate import RULE_SETS, RULE_TYPES, SAMPLERS, border_walks, generate, long_path, shortest_line
 from .integrity import prefix_credit
@@ -25,6 +24,7 @@ from .official import FAMILY, instance_from_record, is_official, known_official,
 from .puzzle import COLOURS, SparcPuzzle, is_cell
 from .render import point_box, render_rgb
 from .rules import PATH_RULES, check_path
+from .search import POLY, SQUARE, STAR, TRIANGLE, YLOP, enumerate_solutions
 
 LEVELS = ("1", "2", "3", "4", "5")
 SCORINGS = ("rules", "exact")
@@ -318,6 +318,13 @@ class SparcTask(StepwiseTask):
 
     def parse(self, text: str) -> list:
         return tx.extract_path(text)
+
+    def expected_answer(self, instance: Instance) -> str:
+        return ("`####` followed by the whole line from S to E as (x, y) positions separated by commas, "
+                "such as `#### (0, 2), (0, 1), (0, 0)`")
+
+    def expected_move(self, instance: Instance) -> str:
+        return "`Final: <move>` with the move right, up, left or down, its number 0-3, or the next position as (x, y)"
 
     def format_answer(self, answer) -> str:
         return "#### " + tx.format_path(answer)

@@ -6,8 +6,8 @@ the goal is 1, 2, ..., W*H - 1 with the gap last. The parameter string is the si
 from __future__ import annotations
 
 from ....core.errors import ConfigError
-from ....solvers.games.sliding import solvable
 from ..base import parse_size
+from .search import solvable
 
 MAX_SIDE = 4
 

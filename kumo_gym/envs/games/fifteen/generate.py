@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....solvers.games.sliding import DC, DR, solvable
+from .search import DC, DR, solvable
 
 
 def uniform_board(w: int, h: int, rng: np.random.Generator) -> list[int]:

@@ -10,11 +10,11 @@ from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
-from ....solvers.games.sliding import DC, DR, ida_star, weighted_astar
 from ...planning import moves as mv
 from ..base import BLANK, TILE, GameParams, GameTask
 from . import codec
 from .generate import scrambled_board, uniform_board
+from .search import DC, DR, ida_star, weighted_astar
 
 #: node budget of the exact search of an instance's optimum, and of a distance for partial credit
 OPTIMUM_BUDGET = 3_000_000
@@ -178,7 +178,7 @@ class FifteenTask(GameTask):
             return None
         cache = self.cached(instance, "paths", dict)
         if state not in cache:
-            from ....solvers.games.sliding import solvable
+            from .search import solvable
 
             if len(cache) >= PATH_CACHE:
                 cache.clear()

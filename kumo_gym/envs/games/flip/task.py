@@ -10,7 +10,7 @@ from ....core.errors import ConfigError, ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
-from ....solvers.games.gf2 import bits, eliminate, min_weight_solution
+from ....solvers.gf2 import bits, eliminate, min_weight_solution
 from ...planning import moves as mv
 from ..base import DARK, TILE, GameParams, GameTask
 from . import codec

@@ -11,10 +11,10 @@ from ....core.errors import ConfigError, ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
-from ....solvers.games.mastermind import all_codes, play
 from ...planning import moves as mv
 from ..base import GameParams, GameTask
 from . import codec
+from .search import all_codes, play
 
 GUESS_PARTIAL_CREDIT = (
     "1 when a guess names the hidden code within the guess limit; 0 otherwise. Guessing is a search for "
@@ -271,6 +271,12 @@ class GuessTask(GameTask):
         return ("With 3 colours on 2 pegs, the guess [1, 2] scored 0 black and 2 white, so the code is [2, 1].",
                 [[1, 2], [2, 1]])
 
+    def other_examples(self) -> list[tuple[str, list]]:
+        # answers only the code [4, 3], where the first example answers only [2, 1]: one of the two never answers
+        desc = ("With 4 colours on 2 pegs, the guess [1, 2] scored 0 black and 0 white and the guess [3, 4] "
+                "0 black and 2 white, so the code is [4, 3].")
+        return [(desc, [[1, 2], [3, 4], [4, 3]])]
+
     def render_state(self, instance: Instance, state: tuple) -> str:
         if not state:
             return "No guesses yet."
@@ -291,7 +297,7 @@ class GuessTask(GameTask):
         return f"{head}Guesses made: {len(state)} ({left} left)\n{self.render_state(instance, state)}"
 
     def system_prompt(self, instance: Instance) -> str:
-        desc, sol = self.example()
+        desc, sol = self.example_for(instance)
         return "\n\n".join([self.rules(instance), f"Worked example. {desc}\nmoves = {self.format_moves(sol)}",
                             f"End your reply with your guesses on one line in exactly this form:\n{self.answer_format}"])
 

@@ -6,8 +6,8 @@ the short parameters too) records that the board was scrambled by K moves.
 from __future__ import annotations
 
 from ....core.errors import ConfigError
-from ....solvers.games.cyclic import solvable
 from ..base import parse_size
+from .search import solvable
 
 MAX_SIDE = 5
 

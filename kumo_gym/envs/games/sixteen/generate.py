@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....solvers.games.cyclic import apply_move, solvable
+from .search import apply_move, solvable
 
 
 def uniform_board(w: int, h: int, rng: np.random.Generator) -> list[int]:

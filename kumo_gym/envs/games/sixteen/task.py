@@ -10,11 +10,11 @@ from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
-from ....solvers.games.cyclic import apply_move, bidirectional, constructive, heuristic, solvable
 from ...planning import moves as mv
 from ..base import TILE, GameParams, GameTask
 from . import codec
 from .generate import scrambled_board, uniform_board
+from .search import apply_move, bidirectional, constructive, heuristic, solvable
 
 #: states per side of the exact search of an optimum or a distance (3x3 boards, larger ones)
 SEARCH_STATES = 40_000

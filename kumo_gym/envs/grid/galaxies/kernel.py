@@ -37,7 +37,7 @@ def scratch(H: int, W: int) -> tuple:
             np.zeros(n * n, np.int64), np.zeros(n * n, np.int64), np.zeros(5 * n + 8, np.int64))
 
 
-@kernel(RUN_SIG, light=True, _nrt=False, error_model="numpy")
+@kernel(RUN_SIG, _nrt=False, error_model="numpy")
 def run(H, W, seeds, weights, uniforms, nbr, dots, own, grow, opn, known, work):
     """Draw a partition into ``own`` (region of each cell, regions numbered as the dots come in
     ``dots``: r2, c2 per dot) and deduce from its dots. Returns ``K + 1`` (K dots) when the

@@ -47,7 +47,7 @@ def scratch(H: int, W: int) -> tuple:
             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(5 * n + 4 * max(H, W) + 16, np.int64))
 
 
-@kernel(RUN_SIG, light=True, _nrt=False, error_model="numpy")
+@kernel(RUN_SIG, _nrt=False, error_model="numpy")
 def run(H, W, nbr, generate, order, black, full, clue, st, work):
     """Two jobs, one deduction (module docstring).
 

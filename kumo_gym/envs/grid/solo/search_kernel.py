@@ -7,7 +7,7 @@ every level of a search that branches on the open cell with the fewest candidate
 the last naked-singles pass, which saw the grid the deductions left). It keeps
 exactly the set the engine's SAT-tested ``reduce_clues`` keeps for the same removal order, with
 no SAT call. One entry point, no allocation (the caller passes every buffer), no reference
-counting; compiled at numba's lighter level (module :mod:`._numba_light`), cached on disk.
+counting; cached on disk when compiled on first use.
 
 No helper (measured with an empty cache): both deductions place a single through the
 same lines of one loop, since a placing helper, even inlined, cost about 0.14 s more first
@@ -31,7 +31,7 @@ def minimal_scratch(n: int) -> tuple:
     return np.zeros((n * n + 1) * n * n, np.int64), np.zeros(2 * (n * n + 1), np.int64)
 
 
-@kernel(MINIMAL_SIG, light=True, _nrt=False)
+@kernel(MINIMAL_SIG, _nrt=False)
 def minimal(n, units, unit_of, order, pair_a, pair_b, grid, given, used, work, branch):
     """Above Trivial: drop the pairs ``pair_a[i], pair_b[i]`` for i in ``order`` from the givens
     (``given`` set to 1 everywhere at the start; ``grid`` holds the solution) while the puzzle stays

@@ -168,7 +168,7 @@ def hanoi_run(moves: np.ndarray, initial: list[list[int]], goal: list[list[int]]
     Returns ``(n_legal_prefix, reason or None, pegs after the legal prefix, goal_first_reached_at
     or None)``. Used for long answers (a complete N=20 answer is a million moves).
     """
-    from ..jit import compiled
+    from ....solvers.native import compiled
 
     kernel = compiled(globals(), ("_hanoi_run_kernel",))._hanoi_run_kernel
     n = sum(len(p) for p in initial)

@@ -11,14 +11,15 @@ compiled once, only when a puzzle needs it (:func:`region_checker`, :func:`poly_
 never re-linked into its callers.
 
 The same functions also run as they are, in plain Python over memoryviews of the same arrays
-(``search``, ``regions_plain``, ``polys_plain``): :mod:`kumo_gym.solvers.sparc` explores the
+(``search``, ``regions_plain``, ``polys_plain``): :mod:`kumo_gym.envs.sparc.search` explores the
 first nodes of a search that way, so small puzzles never import numba (about 20 us a node
 against 0.2 us, but no compile time), and hands the search state on to
 :func:`compiled_search` when the search grows.
 
-``make install`` also builds these functions ahead of time into a native extension
-(:mod:`kumo_gym.solvers.sparc.build_native`, loaded by :func:`native`): a process that has it
-neither imports numba nor compiles anything, at any search size.
+``make install`` also builds these functions ahead of time, into the one native extension of
+:mod:`kumo_gym.solvers.native` (``python -m kumo_gym.envs.build_native``; the entry point is
+:func:`sparc_search`, loaded by :func:`native`): a process that has it neither imports numba nor
+compiles anything, at any search size.
 
 Position tables are indexed by ``q = y * cols + x``; cell tables by ``ci = cy * w + cx`` (the
 cell at ``(2 cx + 1, 2 cy + 1)``). Directions ``k = 0..3`` are +x, -y, -x, +y.
@@ -27,6 +28,8 @@ from __future__ import annotations
 
 import types
 from functools import cache
+
+from ....solvers.native import export_name, kernel, native_module
 
 SQUARE, STAR, TRIANGLE, POLY, YLOP = 1, 2, 3, 4, 5
 #: the tables packed into ``tab`` (``tab[off[i]:off[i + 1]]`` is table ``TABLES[i]``)
@@ -554,32 +557,32 @@ def compiled() -> bool:
     return native() is not None or compiled_search.cache_info().currsize > 0
 
 
-def source_key() -> int:
-    """A 63-bit digest of the sources the native build is made from (this module and its
-    builder): a build whose key differs is stale."""
-    import hashlib
-    from pathlib import Path
+#: what the native build exports: :func:`search` with the region check and the poly check chosen by
+#: two flags (whether the puzzle has cell symbols, and polyominoes) instead of passed as function pointers
+_A, _A2, _A3 = "i8[::1]", "i8[:, ::1]", "i8[:, :, ::1]"
+NATIVE_SIG = f"i8(i8, i8, i8, i8, i8, i8, i8, {_A}, {_A}, {_A}, {_A}, {_A3}, {_A2}, {_A2}, i8, i8)"
 
-    here = Path(__file__).resolve().parent
-    digest = hashlib.blake2b(digest_size=8)
-    for name in ("kernels.py", "build_native.py"):
-        digest.update((here / name).read_bytes())
-    return int.from_bytes(digest.digest(), "little") >> 1
+
+@kernel(None, aot_sig=NATIVE_SIG, callees=("tile", "_poly_ok", "_no_poly", "_regions_ok", "_no_regions", "search"),
+        jit=False, error_model="numpy", _nrt=False)
+def sparc_search(w, h, start, end, cap, prune, budget, tab, off, st, soff, shape_cells, sols, work, symbols, pieces):
+    """The native build's entry point (compiled against numba twins of the functions it calls; without
+    the build it is never called: :func:`compiled_search` takes the function pointers instead)."""
+    if symbols == 0:
+        return search(w, h, start, end, cap, prune, budget, tab, off, st, soff, shape_cells, sols, work,
+                      _no_regions, _no_poly)
+    if pieces == 0:
+        return search(w, h, start, end, cap, prune, budget, tab, off, st, soff, shape_cells, sols, work,
+                      _regions_ok, _no_poly)
+    return search(w, h, start, end, cap, prune, budget, tab, off, st, soff, shape_cells, sols, work,
+                  _regions_ok, _poly_ok)
 
 
 @cache
 def native():
-    """The search built ahead of time (:mod:`kumo_gym.solvers.sparc.build_native`), or None when
-    it was not built, is stale or is turned off (``KUMO_GYM_NATIVE=0``). It takes the arguments of :func:`search` with the two
-    function pointers replaced by flags: whether the puzzle has cell symbols, and polyominoes."""
-    from ..native import enabled
-
-    if not enabled():  # KUMO_GYM_NATIVE=0
-        return None
-    try:
-        from . import _sparc_native
-    except ImportError:
-        return None
-    if _sparc_native.source_key() != source_key():
-        return None
-    return _sparc_native.search
+    """The search built ahead of time (``python -m kumo_gym.envs.build_native``), or None when it
+    was not built, is stale or is turned off (``KUMO_GYM_NATIVE=0``): the one check of
+    :func:`kumo_gym.solvers.native.native_module`. It takes the arguments of :func:`search` with the
+    two function pointers replaced by flags: whether the puzzle has cell symbols, and polyominoes."""
+    mod = native_module()
+    return getattr(mod, export_name(__name__, "sparc_search"), None) if mod is not None else None

@@ -19,7 +19,7 @@ Two implementations give the same floating-point values and the same actions:
   the reference the tests and ``benchmarks/kumo.py`` compare against, and it plays small
   instances (``n_truths + n_actions <= PLAIN_MAX_SIZE``, Easy included), so that a process that
   only plays those never imports numba.
-* :mod:`kumo_gym.solvers._kumo_kernel`: a numba branch-and-bound search (useless actions
+* :mod:`kumo_gym.envs.kumo.kernel`: a numba branch-and-bound search (useless actions
   stripped from the memo key, cut-offs passed down, move ordering, lower bounds in the memo) that
   solves Hard instances (12 truths, 16 actions) exactly in milliseconds.
 
@@ -262,7 +262,7 @@ class OptimalSearch:
         if backend == "plain":
             self._plain = plain_search(tables.state_lists(), [int(r) for r in tables.rel], tables.n)
             return
-        from . import _kumo_kernel
+        from . import kernel as _kumo_kernel
 
         self._kernel = _kumo_kernel
         m, depth = max(tables.m, 1), tables.m + 2

@@ -15,7 +15,7 @@ import heapq
 
 import numpy as np
 
-from ..jit import compiled
+from ....solvers.native import compiled
 
 #: searches with a smaller heuristic value start in plain Python (no numba import)
 PYTHON_BELOW = 14

@@ -1,4 +1,4 @@
-"""The numba kernel of the KUMO optimal search (``docs/specs/kumo.md`` §9); see :mod:`kumo_gym.solvers.kumo`.
+"""The numba kernel of the KUMO optimal search (``docs/specs/kumo.md`` §9); see :mod:`kumo_gym.envs.kumo.search`.
 
 Imported only when an instance is large enough to need it, so that a process that plays small
 instances never imports numba nor compiles anything.
@@ -19,7 +19,7 @@ the same order, so the same floating-point numbers), but visits far fewer states
   before any child is searched when the bound of all its children already reaches the best.
 * **Move ordering**: actions are tried in increasing order of ``sum_s p_s (|child_s| - 1)`` over
   the children that are not base cases, so that a good action sets a tight bound early.
-* **Aspiration at the root** (in :class:`kumo_gym.solvers.kumo.OptimalSearch`): the root is first
+* **Aspiration at the root** (in :class:`kumo_gym.envs.kumo.search.OptimalSearch`): the root is first
   searched with small limits (each failure leaves bounds in the table), then without one.
 
 Pruning only skips work whose outcome is proven; every comparison that prunes has a relative
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .native import helper, kernel
+from ...solvers.native import helper, kernel
 
 INF = np.inf
 #: rows of the float scratch array per depth: ordering key, weight total, lower bound of the

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from ...core.errors import ConfigError
-from ..jit import compiled
+from ....core.errors import ConfigError
+from ....solvers.native import compiled
 
 # A trip is packed into one integer, 10 bits per count.
 _PACK = 1024

@@ -17,8 +17,8 @@ import heapq
 
 import numpy as np
 
-from ...core.errors import ConfigError
-from ..jit import compiled
+from ....core.errors import ConfigError
+from ....solvers.native import compiled
 
 #: above this many blocks the search for a custom instance needs allow_slow_search (docs/specs/planning.md §2.4)
 SEARCH_LIMIT = 12

@@ -2,8 +2,8 @@
 
 Every simple ``S -> E`` path that satisfies the rules of docs/specs/sparc.md §5 is found by an iterative depth-first
 search over line positions, in the fixed neighbour order +x, -y, -x, +y. The search runs in the
-kernels of :mod:`kumo_gym.solvers.sparc.kernels` over flat tables built here: natively when
-``make install`` built them ahead of time (:mod:`kumo_gym.solvers.sparc.build_native`), otherwise
+kernels of :mod:`kumo_gym.envs.sparc.search.kernels` over flat tables built here: natively when
+``make install`` built them ahead of time (:mod:`kumo_gym.envs.build_native`), otherwise
 its first nodes in plain Python and the rest (if any) compiled by numba, or loaded from numba's
 cache, at the first search that needs them (the result is the same either way). Pruning, all sound, each
 switchable (a test checks that switching any subset off changes no result):

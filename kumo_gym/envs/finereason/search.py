@@ -19,8 +19,8 @@ import itertools
 
 import numpy as np
 
-from .bits import popcount
-from .jit import compiled
+from ...solvers.bits import popcount
+from ...solvers.native import compiled
 
 __all__ = [
     "GridPuzzle",
