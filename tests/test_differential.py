@@ -3,6 +3,9 @@
 Planning puzzles: the move checker (``check_move``) against the move generator (``legal_moves``)
 on every state reachable from the start, and the solver's plans checked move by move. SPaRC: the
 paths the move checker allows that the verifier accepts are exactly the solver's solution set.
+FineReason: on sampled reachable states of each puzzle, the tree walk's move checker accepts every
+successor of the puzzle's move generator, and among single-cell changes, joins and double moves
+exactly the legal moves stated from that generator.
 
 Grid puzzles: the rule verifier against the SAT encoding (tests/differential.py): on small
 instances of every registered grid puzzle the verifier accepts exactly the grids the encoding
@@ -193,12 +196,23 @@ FR_STATES = 5
 def _fr_instances(env_id: str, puzzle: str) -> list:
     task = get_task(env_id)
     return [task.generate(np.random.default_rng(seed), **task.resolve_params(puzzle=puzzle, difficulty="easy"))
-            for seed in (0, 1)]
+            for seed in (0, 1, 2)]  # easy 24 seed 2 is 1 3 3 8: 3 - 3 makes a zero to divide by
+
+
+def _zero_children(rules, data) -> list:
+    """24: the root's children that hold an expression of value 0 (where a division by zero can be written)."""
+    from kumo_gym.envs.finereason.game24 import expr_value
+
+    root = rules.root(data)
+    return [c for _, c in rules.children(data, root) if any(expr_value(e) == 0 for e in c)] if \
+        rules.name == "game24" else []
 
 
 def _fr_states(rules, data, rng) -> list:
-    """Up to FR_STATES distinct non-complete states reachable from the root (the root first)."""
-    out, seen = [rules.root(data)], {repr(rules.root(data))}
+    """Up to FR_STATES distinct non-complete states reachable from the root (the root first), and the
+    states where a rule has an edge the random descents may miss (24: a zero to divide by)."""
+    out = [rules.root(data)] + _zero_children(rules, data)[:1]
+    seen = {repr(s) for s in out}
     for _ in range(40):
         state = rules.root(data)
         stop = int(rng.integers(1, rules.max_depth(data) + 1))
@@ -210,7 +224,7 @@ def _fr_states(rules, data, rng) -> list:
         if not rules.is_complete(data, state) and repr(state) not in seen:
             seen.add(repr(state))
             out.append(state)
-        if len(out) >= FR_STATES:
+        if len(out) >= FR_STATES + 1:
             break
     return out
 
