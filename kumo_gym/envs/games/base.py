@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -45,8 +46,8 @@ class GameTask(PlanningTask):
     """Base class of the move-played Tatham games (Flip, Fifteen, Sixteen ...).
 
     Subclasses define ``build(params, rng)`` (the instance data, holding ``game_id``),
-    the codec (:meth:`encode_params`, :meth:`decode_params`, :meth:`encode_desc`,
-    :meth:`decode_desc`), the rules (``check_move``, ``apply``, ``initial_state``,
+    the codec (``codec``, a module with ``encode_params``, ``decode_params``, ``encode_desc`` and
+    ``decode_desc``), the rules (``check_move``, ``apply``, ``initial_state``,
     ``goal_state``), the exact solver (``distance``, ``path_from``) and the texts.
     """
 
@@ -87,23 +88,24 @@ class GameTask(PlanningTask):
         return self.tatham_params(self.resolve_params(difficulty=difficulty))
 
     # ---- the codec ------------------------------------------------------------------------------
-    @abstractmethod
-    def encode_params(self, params: dict, full: bool = True) -> str:
-        raise NotImplementedError
+    #: the game's codec module (``encode_params``, ``decode_params``, ``encode_desc``, ``decode_desc``)
+    codec: ClassVar[ModuleType]
 
-    @abstractmethod
+    def encode_params(self, params: dict, full: bool = True) -> str:
+        """Tatham's parameter string of ``params`` (``full``: with the generation-only parameters)."""
+        return self.codec.encode_params(params, full)
+
     def decode_params(self, text: str) -> dict:
         """Our parameters from Tatham's parameter string (ConfigError when it is not one)."""
-        raise NotImplementedError
+        return self.codec.decode_params(text)
 
-    @abstractmethod
     def encode_desc(self, data: dict) -> str:
-        raise NotImplementedError
+        """Tatham's description of the instance data."""
+        return self.codec.encode_desc(data)
 
-    @abstractmethod
     def decode_desc(self, params: dict, desc: str) -> dict:
         """The instance data of a description (ConfigError naming what is wrong)."""
-        raise NotImplementedError
+        return self.codec.decode_desc(params, desc)
 
     def to_game_id(self, instance: Instance) -> str:
         """Tatham's game ID of ``instance`` (the short parameters, a colon, the description)."""

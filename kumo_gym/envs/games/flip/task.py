@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -61,6 +62,7 @@ class FlipTask(GameTask):
     puzzle = "Flip"
     tatham_name = "flip"
     Params = FlipParams
+    codec: ClassVar[ModuleType] = codec
     move_fields = "[row, col]"
     move_example = "[1, 2]"
     example_game_id = "3x3:d074191345d1644c17058,ea8"
@@ -81,7 +83,7 @@ class FlipTask(GameTask):
     small_params = ({"w": 3, "h": 3, "shape": "crosses"}, {"w": 4, "h": 4, "shape": "crosses"},
                     {"w": 4, "h": 3, "shape": "random"}, {"w": 2, "h": 5, "shape": "random", "presses": 3})
 
-    # ---- instance and codec ----------------------------------------------------------------------
+    # ---- instance ----------------------------------------------------------------------
     def build(self, params: dict, rng: np.random.Generator) -> dict:
         w, h = params["w"], params["h"]
         toggles = toggles_for(w, h, params["shape"], rng)
@@ -89,18 +91,6 @@ class FlipTask(GameTask):
                 "lit": start_lights(toggles, params.get("presses"), rng)}
         data["game_id"] = f"{codec.encode_params(data, full=False)}:{codec.encode_desc(data)}"
         return data
-
-    def encode_params(self, params: dict, full: bool = True) -> str:
-        return codec.encode_params(params, full)
-
-    def decode_params(self, text: str) -> dict:
-        return codec.decode_params(text)
-
-    def encode_desc(self, data: dict) -> str:
-        return codec.encode_desc(data)
-
-    def decode_desc(self, params: dict, desc: str) -> dict:
-        return codec.decode_desc(params, desc)
 
     def validate_instance(self, instance: Instance) -> None:
         super().validate_instance(instance)
