@@ -674,10 +674,10 @@ def pretrained_error(model, exc: BaseException) -> ConfigError:
 # ---------------------------------------------------------------------------------------------
 # the tiny local model
 # ---------------------------------------------------------------------------------------------
-#: A ChatML-style template. ``{% generation %}`` marks assistant text so TRL's SFTTrainer can
-#: train on assistant tokens only (``assistant_only_loss=True``).
-CHAT_TEMPLATE = (
-    "{% for message in messages %}"
+#: The ChatML turns and the reply prompt that close a chat template (after its
+#: ``{% for message in messages %}``). ``{% generation %}`` marks assistant text so TRL's
+#: SFTTrainer can train on assistant tokens only (``assistant_only_loss=True``).
+CHATML_TURNS = (
     "{% if message['role'] == 'assistant' %}"
     "{{ '<|im_start|>assistant\n' }}{% generation %}{{ message['content'] + '<|im_end|>' }}{% endgeneration %}"
     "{{ '\n' }}"
@@ -687,6 +687,8 @@ CHAT_TEMPLATE = (
     "{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
 )
+#: A ChatML-style template.
+CHAT_TEMPLATE = "{% for message in messages %}" + CHATML_TURNS
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|pad|>"]
 
 TINY_CONFIG = {
@@ -866,15 +868,7 @@ SMOLLM2_CHAT_TEMPLATE = (
     "{% if loop.first and messages[0]['role'] != 'system' %}"
     "{{ '<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n' }}"
     "{% endif %}"
-    "{% if message['role'] == 'assistant' %}"
-    "{{ '<|im_start|>assistant\n' }}{% generation %}{{ message['content'] + '<|im_end|>' }}{% endgeneration %}"
-    "{{ '\n' }}"
-    "{% else %}"
-    "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}"
-    "{% endif %}"
-    "{% endfor %}"
-    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
-)
+) + CHATML_TURNS
 
 
 def smollm2_gguf() -> Path:
