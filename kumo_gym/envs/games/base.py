@@ -17,10 +17,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import ConfigError
+from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import Params, param
 from .. import raster
+from ..planning import moves as mv
 from ..planning.base import PARTIAL_CREDIT, PlanningTask
 
 #: colours of the game pictures
@@ -53,8 +54,6 @@ class GameTask(PlanningTask):
 
     Params: ClassVar[type[Params]] = GameParams  # type: ignore[assignment]
     partial_credit: ClassVar[str] = GAMES_PARTIAL_CREDIT
-    #: the name of Tatham's program (``sgt-<tatham_name>``)
-    tatham_name: ClassVar[str] = ""
     #: Tatham's own presets: our preset name -> Tatham's full parameter string
     tatham_presets: ClassVar[dict[str, str]] = {}
     #: parameter sets of boards small enough to search exhaustively (the solver's brute-force check)
@@ -78,6 +77,11 @@ class GameTask(PlanningTask):
     def build(self, params: dict, rng: np.random.Generator) -> dict:  # type: ignore[override]
         """The instance data for ``params`` (it holds ``game_id``), drawn from ``rng``."""
         raise NotImplementedError
+
+    @property
+    def tatham_name(self) -> str:
+        """The name of Tatham's program (``sgt-<tatham_name>``): our family name."""
+        return self.family
 
     def tatham_params(self, params: dict) -> str:
         """Tatham's full parameter string for our parameters (what ``sgt-<game> --generate`` takes)."""
@@ -182,6 +186,24 @@ class GameTask(PlanningTask):
         if isinstance(move, (list, tuple)) and len(move) == 2 and all(type(v) is int for v in move):
             return [("cell", f"({move[0]},{move[1]})")]
         return []
+
+
+class CellMoves:
+    """The moves of a game played by naming a cell, ``[row, col]`` (instance data ``w``, ``h``)."""
+
+    puzzle: ClassVar[str]
+
+    def coerce_move(self, value: Any) -> list:
+        if not isinstance(value, list) or len(value) != 2:
+            raise ParseError(f"a {self.puzzle} move is [row, col], got {str(value)[:60]}", "malformed_move")
+        return [mv.as_int(v) for v in value]
+
+    def is_single_move(self, value: Any) -> bool:
+        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
+
+    def move_catalog(self, instance: Instance) -> list:
+        d = instance.data
+        return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
 
 
 def parse_size(text: str, game: str) -> tuple[int, int, str]:

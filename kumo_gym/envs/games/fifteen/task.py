@@ -3,16 +3,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
-from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
-from ...planning import moves as mv
-from ..base import BLANK, TILE, GameParams
+from ..base import BLANK, TILE, CellMoves, GameParams
 from ..tiles import TileBoardTask
 from . import codec
 from .generate import scrambled_board, uniform_board
@@ -32,7 +30,7 @@ class FifteenParams(GameParams):
                                      "Tatham's draw, a uniformly random solvable board")
 
 
-class FifteenTask(TileBoardTask):
+class FifteenTask(CellMoves, TileBoardTask):
     """Fifteen: slide tiles into the gap until they read 1, 2, 3, ... with the gap last.
 
     ## Description
@@ -59,7 +57,6 @@ class FifteenTask(TileBoardTask):
 
     family = "fifteen"
     puzzle = "Fifteen"
-    tatham_name = "fifteen"
     Params = FifteenParams
     codec: ClassVar[ModuleType] = codec
     move_fields = "[row, col] of the tile to slide"
@@ -146,18 +143,6 @@ class FifteenTask(TileBoardTask):
         return None if path is None else self._moves_of(instance, state, path)
 
     # ---- moves ---------------------------------------------------------------------------------------
-    def coerce_move(self, value: Any) -> list:
-        if not isinstance(value, list) or len(value) != 2:
-            raise ParseError(f"a Fifteen move is [row, col], got {str(value)[:60]}", "malformed_move")
-        return [mv.as_int(v) for v in value]
-
-    def is_single_move(self, value: Any) -> bool:
-        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
-
-    def move_catalog(self, instance: Instance) -> list:
-        d = instance.data
-        return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
-
     def legal_moves(self, instance: Instance, state: tuple) -> list:
         w, h = instance.data["w"], instance.data["h"]
         gr, gc = divmod(state.index(0), w)

@@ -3,17 +3,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
-from ....core.errors import ConfigError, ParseError
+from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
 from ....solvers.gf2 import bits, eliminate, min_weight_solution
-from ...planning import moves as mv
-from ..base import DARK, TILE, GameParams, GameTask
+from ..base import DARK, TILE, CellMoves, GameParams, GameTask
 from . import codec
 from .generate import start_lights, toggles_for
 
@@ -35,7 +34,7 @@ class FlipParams(GameParams):
         return self
 
 
-class FlipTask(GameTask):
+class FlipTask(CellMoves, GameTask):
     """Flip: press cells to turn every light off.
 
     ## Description
@@ -60,7 +59,6 @@ class FlipTask(GameTask):
 
     family = "flip"
     puzzle = "Flip"
-    tatham_name = "flip"
     Params = FlipParams
     codec: ClassVar[ModuleType] = codec
     move_fields = "[row, col]"
@@ -154,18 +152,6 @@ class FlipTask(GameTask):
         return None if x is None else self._presses(instance, x)
 
     # ---- moves ---------------------------------------------------------------------------------------
-    def coerce_move(self, value: Any) -> list:
-        if not isinstance(value, list) or len(value) != 2:
-            raise ParseError(f"a Flip move is [row, col], got {str(value)[:60]}", "malformed_move")
-        return [mv.as_int(v) for v in value]
-
-    def is_single_move(self, value: Any) -> bool:
-        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
-
-    def move_catalog(self, instance: Instance) -> list:
-        d = instance.data
-        return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
-
     def legal_moves(self, instance: Instance, state: int) -> list:
         return self.move_catalog(instance)
 

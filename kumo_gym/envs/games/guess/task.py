@@ -72,7 +72,6 @@ class GuessTask(GameTask):
 
     family = "guess"
     puzzle = "Guess"
-    tatham_name = "guess"
     Params = GuessParams
     codec: ClassVar[ModuleType] = codec
     partial_credit: ClassVar[str] = GUESS_PARTIAL_CREDIT

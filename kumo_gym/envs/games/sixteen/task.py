@@ -62,7 +62,6 @@ class SixteenTask(TileBoardTask):
 
     family = "sixteen"
     puzzle = "Sixteen"
-    tatham_name = "sixteen"
     Params = SixteenParams
     codec: ClassVar[ModuleType] = codec
     move_fields = '[line "R" or "C", index, shift 1 or -1]'
