@@ -192,6 +192,22 @@ class CellMoves:
     """The moves of a game played by naming a cell, ``[row, col]`` (instance data ``w``, ``h``)."""
 
     puzzle: ClassVar[str]
+    _disabled_rules: frozenset
+
+    def off_board(self, instance: Instance, move: list) -> bool:
+        """Whether ``move`` names a cell off the board (and the ``off_board`` rule is on)."""
+        r, c = move
+        d = instance.data
+        return "off_board" not in self._disabled_rules and not (0 <= r < d["h"] and 0 <= c < d["w"])
+
+    def cell_index(self, instance: Instance, move: list) -> int:
+        """The cell's index in reading order; a negative row or column aliases a real cell (reached
+        only with ``off_board`` off); IndexError for a column past either edge."""
+        r, c = move
+        w = instance.data["w"]
+        if not -w <= c < w:
+            raise IndexError(f"column {c} is off the board")
+        return r * w + c
 
     def coerce_move(self, value: Any) -> list:
         if not isinstance(value, list) or len(value) != 2:

@@ -92,23 +92,18 @@ class FifteenTask(CellMoves, TileBoardTask):
         return (*range(1, n), 0)
 
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
-        r, c = move
-        w, h = instance.data["w"], instance.data["h"]
-        off = self._disabled_rules
-        if "off_board" not in off and not (0 <= r < h and 0 <= c < w):
+        if self.off_board(instance, move):
             return "off_board"
-        gr, gc = divmod(state.index(0), w)
-        if "not_next_to_gap" not in off and abs(r - gr) + abs(c - gc) != 1:
+        r, c = move
+        gr, gc = divmod(state.index(0), instance.data["w"])
+        if "not_next_to_gap" not in self._disabled_rules and abs(r - gr) + abs(c - gc) != 1:
             return "not_next_to_gap"
         return None
 
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
-        r, c = move
-        w = instance.data["w"]
-        if not -w <= c < w:
-            raise IndexError(f"column {c} is off the board")
+        i = self.cell_index(instance, move)
         t = list(state)
-        g, i = t.index(0), r * w + c  # a negative index aliases a real cell (only with off_board off)
+        g = t.index(0)
         t[g], t[i] = t[i], 0
         return tuple(t)
 

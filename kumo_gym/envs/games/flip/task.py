@@ -107,18 +107,10 @@ class FlipTask(CellMoves, GameTask):
         return self.cached(instance, "masks", lambda: [sum(1 << j for j in row) for row in instance.data["toggles"]])
 
     def check_move(self, instance: Instance, state: int, move: list) -> str | None:
-        r, c = move
-        d = instance.data
-        if "off_board" not in self._disabled_rules and not (0 <= r < d["h"] and 0 <= c < d["w"]):
-            return "off_board"
-        return None
+        return "off_board" if self.off_board(instance, move) else None
 
     def apply(self, instance: Instance, state: int, move: list) -> int:
-        r, c = move
-        w = instance.data["w"]
-        if not -w <= c < w:
-            raise IndexError(f"column {c} is off the board")
-        return state ^ self._masks(instance)[r * w + c]  # negative indices alias (only with off_board off)
+        return state ^ self._masks(instance)[self.cell_index(instance, move)]
 
     # ---- the solver: GF(2) elimination, null space enumerated ------------------------------------------
     def _elimination(self, instance: Instance):
