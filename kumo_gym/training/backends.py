@@ -32,6 +32,7 @@ import shutil
 import socket
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -674,10 +675,10 @@ def pretrained_error(model, exc: BaseException) -> ConfigError:
 # ---------------------------------------------------------------------------------------------
 # the tiny local model
 # ---------------------------------------------------------------------------------------------
-#: A ChatML-style template. ``{% generation %}`` marks assistant text so TRL's SFTTrainer can
-#: train on assistant tokens only (``assistant_only_loss=True``).
-CHAT_TEMPLATE = (
-    "{% for message in messages %}"
+#: The ChatML turns and the reply prompt that close a chat template (after its
+#: ``{% for message in messages %}``). ``{% generation %}`` marks assistant text so TRL's
+#: SFTTrainer can train on assistant tokens only (``assistant_only_loss=True``).
+CHATML_TURNS = (
     "{% if message['role'] == 'assistant' %}"
     "{{ '<|im_start|>assistant\n' }}{% generation %}{{ message['content'] + '<|im_end|>' }}{% endgeneration %}"
     "{{ '\n' }}"
@@ -687,6 +688,8 @@ CHAT_TEMPLATE = (
     "{% endfor %}"
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
 )
+#: A ChatML-style template.
+CHAT_TEMPLATE = "{% for message in messages %}" + CHATML_TURNS
 SPECIAL_TOKENS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|pad|>"]
 
 TINY_CONFIG = {
@@ -775,18 +778,27 @@ def tiny_model(path: str | os.PathLike | None = None, rebuild: bool = False, see
     target = Path(path) if path is not None else default_cache_dir() / _tiny_key(config, env_ids)
     if (target / "config.json").exists() and not rebuild:
         return str(target)
+    return _build_once(target, rebuild, _tiny_lock, lambda tmp: _build_tiny(tmp, config, seed, env_ids))
+
+
+def _build_once(target: Path, rebuild: bool, lock: Any, build: Callable[[Path], None]) -> str:
+    """``target`` (a model folder), built by ``build(folder)`` unless it holds a model already
+    (``rebuild``: build it again). One builder at a time, across threads (``lock``) and processes
+    (a file lock: test workers, data-parallel ranks): the others wait and then find the finished
+    model. The model is built aside and moved into place, so no one sees half of it."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    # one builder at a time, across threads and processes (test workers, data-parallel ranks): the
-    # others wait and then find the finished model
-    with _tiny_lock, _exclusive(target.parent / f".{target.name}.lock"):
+    with lock, _exclusive(target.parent / f".{target.name}.lock"):
         if (target / "config.json").exists() and not rebuild:
             return str(target)
         tmp = target.parent / f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
         shutil.rmtree(tmp, ignore_errors=True)
-        _build_tiny(tmp, config, seed, env_ids)
-        if target.exists():
-            shutil.rmtree(target, ignore_errors=True)
-        os.replace(tmp, target)
+        try:
+            build(tmp)
+            if target.exists():
+                shutil.rmtree(target, ignore_errors=True)
+            os.replace(tmp, target)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
     return str(target)
 
 
@@ -866,15 +878,7 @@ SMOLLM2_CHAT_TEMPLATE = (
     "{% if loop.first and messages[0]['role'] != 'system' %}"
     "{{ '<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n' }}"
     "{% endif %}"
-    "{% if message['role'] == 'assistant' %}"
-    "{{ '<|im_start|>assistant\n' }}{% generation %}{{ message['content'] + '<|im_end|>' }}{% endgeneration %}"
-    "{{ '\n' }}"
-    "{% else %}"
-    "{{ '<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>\n' }}"
-    "{% endif %}"
-    "{% endfor %}"
-    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}"
-)
+) + CHATML_TURNS
 
 
 def smollm2_gguf() -> Path:
@@ -933,20 +937,7 @@ def smollm2_model(path: str | os.PathLike | None = None, rebuild: bool = False) 
     except ImportError:
         raise ConfigError(f"model {SMOLLM2!r} is read from a GGUF file, which needs the gguf package: "
                           f"{SMOLLM2_INSTALL}") from None
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with _smollm2_lock, _exclusive(target.parent / f".{target.name}.lock"):
-        if (target / "config.json").exists() and not rebuild:
-            return str(target)
-        tmp = target.parent / f".{target.name}.tmp-{os.getpid()}-{threading.get_ident()}"
-        shutil.rmtree(tmp, ignore_errors=True)
-        try:
-            _build_smollm2(tmp, gguf_path)
-            if target.exists():
-                shutil.rmtree(target, ignore_errors=True)
-            os.replace(tmp, target)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return str(target)
+    return _build_once(target, rebuild, _smollm2_lock, lambda tmp: _build_smollm2(tmp, gguf_path))
 
 
 def _build_smollm2(out: Path, gguf_path: Path) -> None:

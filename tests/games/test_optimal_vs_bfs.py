@@ -9,32 +9,15 @@ registered.
 """
 from __future__ import annotations
 
-from collections import deque
-
 import numpy as np
 import pytest
 
 from kumo_gym.core.registry import entries, get_task
+from tests.state_search import bfs_from_goal
 
 GAMES = [e.id for e in entries() if e.family == "games" and get_task(e.id).small_params]
 #: the largest state space searched per instance
 MAX_STATES = 400_000
-
-
-def bfs_from_goal(task, inst) -> dict:
-    goal = task.goal(inst)
-    seen = {goal: 0}
-    queue = deque([goal])
-    while queue:
-        s = queue.popleft()
-        for m in task.legal_moves(inst, s):
-            t = task.apply(inst, s, m)
-            if t not in seen:
-                seen[t] = seen[s] + 1
-                if len(seen) > MAX_STATES:
-                    return {}
-                queue.append(t)
-    return seen
 
 
 def small_instances(task) -> list:
@@ -51,7 +34,7 @@ def test_optimum_and_distances_equal_brute_force(env_id):
     rng = np.random.default_rng(7)
     checked = 0
     for inst in small_instances(task):
-        dist = bfs_from_goal(task, inst)
+        dist = bfs_from_goal(task, inst, MAX_STATES)
         assert dist, f"{env_id}: {inst.data['game_id']} has more than {MAX_STATES} states; pick smaller small_params"
         s0 = task.initial_state(inst)
         assert task.optimal_steps(inst) == dist[s0], inst.data["game_id"]

@@ -16,6 +16,7 @@ from kumo_gym.envs.planning.blocks import BlocksWorldTask
 from kumo_gym.envs.planning.checkers import CheckerJumpingTask
 from kumo_gym.envs.planning.hanoi import HanoiTask
 from kumo_gym.envs.planning.river import RiverCrossingTask
+from tests.state_search import bfs_from_goal
 
 IDS = ["kumo_gym/Hanoi-v0", "kumo_gym/CheckerJumping-v0", "kumo_gym/RiverCrossing-v0", "kumo_gym/BlocksWorld-v0"]
 HANOI, CHECKER, RIVER, BLOCKS = (get_task(i) for i in IDS)
@@ -270,28 +271,13 @@ def test_partial_credit_formula_and_its_edges():
     assert CHECKER.verify(c, dead).score == 0
 
 
-def bfs_distances(task, inst):
-    """Exact distance to the goal of every reachable state, by breadth-first search from the goal
-    (planning moves are reversible, except Checker's, which this is not used for)."""
-    goal = task.goal(inst)
-    dist, queue = {goal: 0}, deque([goal])
-    while queue:
-        s = queue.popleft()
-        for m in task.legal_moves(inst, s):
-            t = task.apply(inst, s, m)
-            if t not in dist:
-                dist[t] = dist[s] + 1
-                queue.append(t)
-    return dist
-
-
 @pytest.mark.parametrize("task,inst", [
     (HANOI, HANOI.load({"n": 4})), (RIVER, RIVER.load({"n": 3, "k": 2})), (RIVER, RIVER.load({"n": 4, "k": 3})),
     (BLOCKS, BLOCKS.load({"n": 5})), (BLOCKS, BLOCKS.custom([["A", "B"], ["C"], [], ["D"]], [["D", "C", "B", "A"], [], [], []])),
 ], ids=["hanoi4", "river3k2", "river4k3", "blocks5", "blocks4x4"])
 def test_distance_oracles_are_exact_everywhere(task, inst):
     """The distances behind partial credit equal breadth-first search from every reachable state."""
-    truth = bfs_distances(task, inst)
+    truth = bfs_from_goal(task, inst)  # these puzzles' moves are reversible (Checker's, not tested here, are not)
     assert truth[task.initial_state(inst)] == task.optimal_length(inst)
     for s, d in truth.items():
         assert task.distance(inst, s) == d, s

@@ -20,8 +20,10 @@ from kumo_gym.cli import main
 REPO = Path(__file__).resolve().parents[2]
 
 #: a `kumo-gym` process with the test-only Reach environment, whose generation is slowed down so
-#: that a run can be interrupted in the middle
-BOOT = ("import sys, time; from tests.training.toyenv import install; install(); "
+#: that a run can be interrupted in the middle; Ctrl-C gets Python's own handler back, since a
+#: process inherits an ignored SIGINT from a parent that ignores it (a test runner's worker may)
+BOOT = ("import signal, sys, time; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "from tests.training.toyenv import install; install(); "
         "from kumo_gym.core.registry import get_task; task = get_task('kumo_gym/Reach-v0'); "
         "slow = task.generate; task.generate = lambda rng, **kw: (time.sleep(0.01), slow(rng, **kw))[1]; "
         "from kumo_gym.cli import main; sys.exit(main(sys.argv[1:]))")

@@ -12,14 +12,16 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import ConfigError
+from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import Params, param
 from .. import raster
+from ..planning import moves as mv
 from ..planning.base import PARTIAL_CREDIT, PlanningTask
 
 #: colours of the game pictures
@@ -45,15 +47,13 @@ class GameTask(PlanningTask):
     """Base class of the move-played Tatham games (Flip, Fifteen, Sixteen ...).
 
     Subclasses define ``build(params, rng)`` (the instance data, holding ``game_id``),
-    the codec (:meth:`encode_params`, :meth:`decode_params`, :meth:`encode_desc`,
-    :meth:`decode_desc`), the rules (``check_move``, ``apply``, ``initial_state``,
+    the codec (``codec``, a module with ``encode_params``, ``decode_params``, ``encode_desc`` and
+    ``decode_desc``), the rules (``check_move``, ``apply``, ``initial_state``,
     ``goal_state``), the exact solver (``distance``, ``path_from``) and the texts.
     """
 
     Params: ClassVar[type[Params]] = GameParams  # type: ignore[assignment]
     partial_credit: ClassVar[str] = GAMES_PARTIAL_CREDIT
-    #: the name of Tatham's program (``sgt-<tatham_name>``)
-    tatham_name: ClassVar[str] = ""
     #: Tatham's own presets: our preset name -> Tatham's full parameter string
     tatham_presets: ClassVar[dict[str, str]] = {}
     #: parameter sets of boards small enough to search exhaustively (the solver's brute-force check)
@@ -78,6 +78,11 @@ class GameTask(PlanningTask):
         """The instance data for ``params`` (it holds ``game_id``), drawn from ``rng``."""
         raise NotImplementedError
 
+    @property
+    def tatham_name(self) -> str:
+        """The name of Tatham's program (``sgt-<tatham_name>``): our family name."""
+        return self.family
+
     def tatham_params(self, params: dict) -> str:
         """Tatham's full parameter string for our parameters (what ``sgt-<game> --generate`` takes)."""
         return self.encode_params(params, full=True)
@@ -87,23 +92,24 @@ class GameTask(PlanningTask):
         return self.tatham_params(self.resolve_params(difficulty=difficulty))
 
     # ---- the codec ------------------------------------------------------------------------------
-    @abstractmethod
-    def encode_params(self, params: dict, full: bool = True) -> str:
-        raise NotImplementedError
+    #: the game's codec module (``encode_params``, ``decode_params``, ``encode_desc``, ``decode_desc``)
+    codec: ClassVar[ModuleType]
 
-    @abstractmethod
+    def encode_params(self, params: dict, full: bool = True) -> str:
+        """Tatham's parameter string of ``params`` (``full``: with the generation-only parameters)."""
+        return self.codec.encode_params(params, full)
+
     def decode_params(self, text: str) -> dict:
         """Our parameters from Tatham's parameter string (ConfigError when it is not one)."""
-        raise NotImplementedError
+        return self.codec.decode_params(text)
 
-    @abstractmethod
     def encode_desc(self, data: dict) -> str:
-        raise NotImplementedError
+        """Tatham's description of the instance data."""
+        return self.codec.encode_desc(data)
 
-    @abstractmethod
     def decode_desc(self, params: dict, desc: str) -> dict:
         """The instance data of a description (ConfigError naming what is wrong)."""
-        raise NotImplementedError
+        return self.codec.decode_desc(params, desc)
 
     def to_game_id(self, instance: Instance) -> str:
         """Tatham's game ID of ``instance`` (the short parameters, a colon, the description)."""
@@ -180,6 +186,40 @@ class GameTask(PlanningTask):
         if isinstance(move, (list, tuple)) and len(move) == 2 and all(type(v) is int for v in move):
             return [("cell", f"({move[0]},{move[1]})")]
         return []
+
+
+class CellMoves:
+    """The moves of a game played by naming a cell, ``[row, col]`` (instance data ``w``, ``h``)."""
+
+    puzzle: ClassVar[str]
+    _disabled_rules: frozenset
+
+    def off_board(self, instance: Instance, move: list) -> bool:
+        """Whether ``move`` names a cell off the board (and the ``off_board`` rule is on)."""
+        r, c = move
+        d = instance.data
+        return "off_board" not in self._disabled_rules and not (0 <= r < d["h"] and 0 <= c < d["w"])
+
+    def cell_index(self, instance: Instance, move: list) -> int:
+        """The cell's index in reading order; a negative row or column aliases a real cell (reached
+        only with ``off_board`` off); IndexError for a column past either edge."""
+        r, c = move
+        w = instance.data["w"]
+        if not -w <= c < w:
+            raise IndexError(f"column {c} is off the board")
+        return r * w + c
+
+    def coerce_move(self, value: Any) -> list:
+        if not isinstance(value, list) or len(value) != 2:
+            raise ParseError(f"a {self.puzzle} move is [row, col], got {str(value)[:60]}", "malformed_move")
+        return [mv.as_int(v) for v in value]
+
+    def is_single_move(self, value: Any) -> bool:
+        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
+
+    def move_catalog(self, instance: Instance) -> list:
+        d = instance.data
+        return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
 
 
 def parse_size(text: str, game: str) -> tuple[int, int, str]:

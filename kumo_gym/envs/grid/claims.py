@@ -140,6 +140,16 @@ def verdict(ok: bool) -> str:
     return CORRECT if ok else INCORRECT
 
 
+def printed_number(key: str) -> Callable[[Instance, str, dict, int, int], str]:
+    """The clue labeller of ``{r, c, <key>}``: the state grid prints the positive number ``p[key]``
+    in the cell (r, c)."""
+    def label(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
+        r, c = int_field(p, "r"), int_field(p, "c")
+        n = int_field(p, key)
+        return verdict(inside(H, W, r, c) and instance.data["state"]["grid"][r][c] == n and n > 0)
+    return label
+
+
 def pair_field(p: dict) -> tuple[tuple[int, int], tuple[int, int]]:
     """The two ``[row, column]`` pairs of a ``cells`` field (a domino, a slot)."""
     cells = p.get("cells")

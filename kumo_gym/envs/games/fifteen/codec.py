@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ....core.errors import ConfigError
 from ..base import parse_size
+from ..tiles import decode_tiles, encode_tiles
 from .search import solvable
 
 MAX_SIDE = 4
@@ -26,19 +27,14 @@ def decode_params(text: str) -> dict:
 
 
 def encode_desc(data: dict) -> str:
-    return ",".join(str(t) for t in data["tiles"])
+    return encode_tiles(data["tiles"])
 
 
 def decode_desc(params: dict, desc: str) -> dict:
     w, h = params["w"], params["h"]
     n = w * h
-    parts = desc.split(",", n)
-    if len(parts) != n or not all(p.isdigit() and len(p) <= 3 for p in parts):
-        raise ConfigError(f"a {w}x{h} Fifteen description is {n} comma-separated numbers, got {desc[:60]!r}")
-    tiles = [int(p) for p in parts]
-    if sorted(tiles) != list(range(n)) or any(p != str(t) for p, t in zip(parts, tiles, strict=True)):
-        raise ConfigError(f"a {w}x{h} Fifteen description holds 0..{n - 1} once each (0 is the gap), "
-                          f"written without leading zeros; got {desc[:60]!r}")
+    tiles = decode_tiles(desc, w, h, "Fifteen", 0,
+                         f"0..{n - 1} once each (0 is the gap), written without leading zeros;")
     if not solvable(tiles, w, h):
         raise ConfigError(f"Fifteen board {desc[:60]!r} cannot reach the goal (wrong permutation parity)")
     data = {"w": w, "h": h, "tiles": tiles}

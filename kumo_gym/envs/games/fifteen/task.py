@@ -2,25 +2,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from types import ModuleType
+from typing import ClassVar
 
 import numpy as np
 
-from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
-from ...planning import moves as mv
-from ..base import BLANK, TILE, GameParams, GameTask
+from ..base import BLANK, TILE, CellMoves, GameParams
+from ..tiles import TileBoardTask
 from . import codec
 from .generate import scrambled_board, uniform_board
-from .search import DC, DR, ida_star, weighted_astar
+from .search import DC, DR, ida_star, solvable, weighted_astar
 
 #: node budget of the exact search of an instance's optimum, and of a distance for partial credit
 OPTIMUM_BUDGET = 3_000_000
 DISTANCE_BUDGET = 1_000_000
-#: solved states kept per instance (interactive play asks for the distance after every move)
-PATH_CACHE = 4096
 
 
 @dataclass(frozen=True)
@@ -32,7 +30,7 @@ class FifteenParams(GameParams):
                                      "Tatham's draw, a uniformly random solvable board")
 
 
-class FifteenTask(GameTask):
+class FifteenTask(CellMoves, TileBoardTask):
     """Fifteen: slide tiles into the gap until they read 1, 2, 3, ... with the gap last.
 
     ## Description
@@ -59,8 +57,8 @@ class FifteenTask(GameTask):
 
     family = "fifteen"
     puzzle = "Fifteen"
-    tatham_name = "fifteen"
     Params = FifteenParams
+    codec: ClassVar[ModuleType] = codec
     move_fields = "[row, col] of the tile to slide"
     move_example = "[2, 1]"
     example_game_id = "3x3:4,0,5,3,2,6,1,7,8"
@@ -79,7 +77,7 @@ class FifteenTask(GameTask):
     default_difficulty = "easy"
     small_params = ({"w": 3, "h": 3}, {"w": 2, "h": 3}, {"w": 4, "h": 2, "scramble": 12})
 
-    # ---- instance and codec ----------------------------------------------------------------------
+    # ---- instance ----------------------------------------------------------------------
     def build(self, params: dict, rng: np.random.Generator) -> dict:
         w, h = params["w"], params["h"]
         k = params.get("scramble")
@@ -88,44 +86,24 @@ class FifteenTask(GameTask):
         data["game_id"] = f"{codec.encode_params(data)}:{codec.encode_desc(data)}"
         return data
 
-    def encode_params(self, params: dict, full: bool = True) -> str:
-        return codec.encode_params(params, full)
-
-    def decode_params(self, text: str) -> dict:
-        return codec.decode_params(text)
-
-    def encode_desc(self, data: dict) -> str:
-        return codec.encode_desc(data)
-
-    def decode_desc(self, params: dict, desc: str) -> dict:
-        return codec.decode_desc(params, desc)
-
     # ---- rules -------------------------------------------------------------------------------------
-    def initial_state(self, instance: Instance) -> tuple:
-        return tuple(instance.data["tiles"])
-
     def goal_state(self, instance: Instance) -> tuple:
         n = instance.data["w"] * instance.data["h"]
         return (*range(1, n), 0)
 
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
-        r, c = move
-        w, h = instance.data["w"], instance.data["h"]
-        off = self._disabled_rules
-        if "off_board" not in off and not (0 <= r < h and 0 <= c < w):
+        if self.off_board(instance, move):
             return "off_board"
-        gr, gc = divmod(state.index(0), w)
-        if "not_next_to_gap" not in off and abs(r - gr) + abs(c - gc) != 1:
+        r, c = move
+        gr, gc = divmod(state.index(0), instance.data["w"])
+        if "not_next_to_gap" not in self._disabled_rules and abs(r - gr) + abs(c - gc) != 1:
             return "not_next_to_gap"
         return None
 
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
-        r, c = move
-        w = instance.data["w"]
-        if not -w <= c < w:
-            raise IndexError(f"column {c} is off the board")
+        i = self.cell_index(instance, move)
         t = list(state)
-        g, i = t.index(0), r * w + c  # a negative index aliases a real cell (only with off_board off)
+        g = t.index(0)
         t[g], t[i] = t[i], 0
         return tuple(t)
 
@@ -140,74 +118,26 @@ class FifteenTask(GameTask):
             g = r * w + c
         return out
 
-    def _solution(self, instance: Instance) -> dict:
-        """``{"moves", "lower", "upper", "exact"}`` of the start (computed once per instance)."""
-        def make():
-            d = instance.data
-            s0 = self.initial_state(instance)
-            path, lower, _ = ida_star(s0, d["w"], d["h"], OPTIMUM_BUDGET)
-            if path is not None:
-                return {"moves": self._moves_of(instance, s0, path), "lower": lower, "upper": lower, "exact": True}
-            found = weighted_astar(s0, d["w"], d["h"])
-            return {"moves": self._moves_of(instance, s0, found), "lower": lower, "upper": len(found), "exact": False}
-        return self.cached(instance, "solution", make)
-
-    def optimum_bounds(self, instance: Instance) -> tuple[int, int]:
-        """``(lower, upper)``: the optimum lies in this range (equal when it is exact)."""
-        s = self._solution(instance)
-        return s["lower"], s["upper"]
-
-    def optimal_length(self, instance: Instance) -> int | None:
-        return self._solution(instance)["upper"]
-
-    def solve(self, instance: Instance) -> list:
-        return [list(m) for m in self._solution(instance)["moves"]]
-
-    def distance_exact(self, instance: Instance) -> bool:
-        return self._solution(instance)["exact"]
-
-    def distance(self, instance: Instance, state: tuple) -> int | None:
-        if not self.distance_exact(instance):
-            return None
-        path = self.path_from(instance, state)
-        return None if path is None else len(path)
-
-    def path_from(self, instance: Instance, state: tuple) -> list | None:
+    def _solve_start(self, instance: Instance) -> dict:
         d = instance.data
-        if sorted(state) != list(range(d["w"] * d["h"])):
+        s0 = self.initial_state(instance)
+        path, lower, _ = ida_star(s0, d["w"], d["h"], OPTIMUM_BUDGET)
+        if path is not None:
+            return {"moves": self._moves_of(instance, s0, path), "lower": lower, "upper": lower, "exact": True}
+        found = weighted_astar(s0, d["w"], d["h"])
+        return {"moves": self._moves_of(instance, s0, found), "lower": lower, "upper": len(found), "exact": False}
+
+    def _is_state(self, instance: Instance, state: tuple) -> bool:
+        return sorted(state) == list(range(instance.data["w"] * instance.data["h"]))
+
+    def _search_path(self, instance: Instance, state: tuple) -> list | None:
+        d = instance.data
+        if not solvable(state, d["w"], d["h"]):
             return None
-        cache = self.cached(instance, "paths", dict)
-        if state not in cache:
-            from .search import solvable
-
-            if len(cache) >= PATH_CACHE:
-                cache.clear()
-
-            if not solvable(state, d["w"], d["h"]):
-                cache[state] = None
-            else:
-                path, _, _ = ida_star(state, d["w"], d["h"], DISTANCE_BUDGET)
-                cache[state] = None if path is None else self._moves_of(instance, state, path)
-        hit = cache[state]
-        return None if hit is None else [list(m) for m in hit]
-
-    def record_fields(self, instance: Instance) -> dict:
-        lower, upper = self.optimum_bounds(instance)
-        return {**super().record_fields(instance), "optimum_lower_bound": lower, "optimum_exact": lower == upper}
+        path, _, _ = ida_star(state, d["w"], d["h"], DISTANCE_BUDGET)
+        return None if path is None else self._moves_of(instance, state, path)
 
     # ---- moves ---------------------------------------------------------------------------------------
-    def coerce_move(self, value: Any) -> list:
-        if not isinstance(value, list) or len(value) != 2:
-            raise ParseError(f"a Fifteen move is [row, col], got {str(value)[:60]}", "malformed_move")
-        return [mv.as_int(v) for v in value]
-
-    def is_single_move(self, value: Any) -> bool:
-        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
-
-    def move_catalog(self, instance: Instance) -> list:
-        d = instance.data
-        return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
-
     def legal_moves(self, instance: Instance, state: tuple) -> list:
         w, h = instance.data["w"], instance.data["h"]
         gr, gc = divmod(state.index(0), w)
@@ -221,14 +151,6 @@ class FifteenTask(GameTask):
         off = [[r, c] for r in range(-1, d["h"] + 1) for c in range(-1, d["w"] + 1)
                if not (0 <= r < d["h"] and 0 <= c < d["w"])]
         return self.legal_moves(instance, state) + self.move_catalog(instance) + off
-
-    def encode_state(self, instance: Instance, state: tuple) -> np.ndarray:
-        """The tile number of every cell divided by W*H (the gap is 0)."""
-        n = instance.data["w"] * instance.data["h"]
-        return np.asarray(state, np.float32) / n
-
-    def state_bounds(self, instance: Instance) -> tuple[float, float]:
-        return 0.0, 1.0
 
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

@@ -2,17 +2,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from types import ModuleType
+from typing import ClassVar
 
 import numpy as np
 
-from ....core.errors import ConfigError, ParseError
+from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
 from ....solvers.gf2 import bits, eliminate, min_weight_solution
-from ...planning import moves as mv
-from ..base import DARK, TILE, GameParams, GameTask
+from ..base import DARK, TILE, CellMoves, GameParams, GameTask
 from . import codec
 from .generate import start_lights, toggles_for
 
@@ -34,7 +34,7 @@ class FlipParams(GameParams):
         return self
 
 
-class FlipTask(GameTask):
+class FlipTask(CellMoves, GameTask):
     """Flip: press cells to turn every light off.
 
     ## Description
@@ -59,8 +59,8 @@ class FlipTask(GameTask):
 
     family = "flip"
     puzzle = "Flip"
-    tatham_name = "flip"
     Params = FlipParams
+    codec: ClassVar[ModuleType] = codec
     move_fields = "[row, col]"
     move_example = "[1, 2]"
     example_game_id = "3x3:d074191345d1644c17058,ea8"
@@ -81,7 +81,7 @@ class FlipTask(GameTask):
     small_params = ({"w": 3, "h": 3, "shape": "crosses"}, {"w": 4, "h": 4, "shape": "crosses"},
                     {"w": 4, "h": 3, "shape": "random"}, {"w": 2, "h": 5, "shape": "random", "presses": 3})
 
-    # ---- instance and codec ----------------------------------------------------------------------
+    # ---- instance ----------------------------------------------------------------------
     def build(self, params: dict, rng: np.random.Generator) -> dict:
         w, h = params["w"], params["h"]
         toggles = toggles_for(w, h, params["shape"], rng)
@@ -89,18 +89,6 @@ class FlipTask(GameTask):
                 "lit": start_lights(toggles, params.get("presses"), rng)}
         data["game_id"] = f"{codec.encode_params(data, full=False)}:{codec.encode_desc(data)}"
         return data
-
-    def encode_params(self, params: dict, full: bool = True) -> str:
-        return codec.encode_params(params, full)
-
-    def decode_params(self, text: str) -> dict:
-        return codec.decode_params(text)
-
-    def encode_desc(self, data: dict) -> str:
-        return codec.encode_desc(data)
-
-    def decode_desc(self, params: dict, desc: str) -> dict:
-        return codec.decode_desc(params, desc)
 
     def validate_instance(self, instance: Instance) -> None:
         super().validate_instance(instance)
@@ -119,18 +107,10 @@ class FlipTask(GameTask):
         return self.cached(instance, "masks", lambda: [sum(1 << j for j in row) for row in instance.data["toggles"]])
 
     def check_move(self, instance: Instance, state: int, move: list) -> str | None:
-        r, c = move
-        d = instance.data
-        if "off_board" not in self._disabled_rules and not (0 <= r < d["h"] and 0 <= c < d["w"]):
-            return "off_board"
-        return None
+        return "off_board" if self.off_board(instance, move) else None
 
     def apply(self, instance: Instance, state: int, move: list) -> int:
-        r, c = move
-        w = instance.data["w"]
-        if not -w <= c < w:
-            raise IndexError(f"column {c} is off the board")
-        return state ^ self._masks(instance)[r * w + c]  # negative indices alias (only with off_board off)
+        return state ^ self._masks(instance)[self.cell_index(instance, move)]
 
     # ---- the solver: GF(2) elimination, null space enumerated ------------------------------------------
     def _elimination(self, instance: Instance):
@@ -164,18 +144,6 @@ class FlipTask(GameTask):
         return None if x is None else self._presses(instance, x)
 
     # ---- moves ---------------------------------------------------------------------------------------
-    def coerce_move(self, value: Any) -> list:
-        if not isinstance(value, list) or len(value) != 2:
-            raise ParseError(f"a Flip move is [row, col], got {str(value)[:60]}", "malformed_move")
-        return [mv.as_int(v) for v in value]
-
-    def is_single_move(self, value: Any) -> bool:
-        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
-
-    def move_catalog(self, instance: Instance) -> list:
-        d = instance.data
-        return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
-
     def legal_moves(self, instance: Instance, state: int) -> list:
         return self.move_catalog(instance)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -71,8 +72,8 @@ class GuessTask(GameTask):
 
     family = "guess"
     puzzle = "Guess"
-    tatham_name = "guess"
     Params = GuessParams
+    codec: ClassVar[ModuleType] = codec
     partial_credit: ClassVar[str] = GUESS_PARTIAL_CREDIT
     move_fields = "[colour, colour, ...] (one colour per peg)"
     move_example = "[1, 1, 2, 2]"
@@ -94,7 +95,7 @@ class GuessTask(GameTask):
     }
     default_difficulty = "normal"
 
-    # ---- instance and codec ----------------------------------------------------------------------
+    # ---- instance ----------------------------------------------------------------------
     def build(self, params: dict, rng: np.random.Generator) -> dict:
         c, p = params["colours"], params["pegs"]
         while True:
@@ -105,18 +106,6 @@ class GuessTask(GameTask):
         data["code"] = code
         data["game_id"] = f"{codec.encode_params(data)}:{codec.encode_desc(data)}"
         return data
-
-    def encode_params(self, params: dict, full: bool = True) -> str:
-        return codec.encode_params(params, full)
-
-    def decode_params(self, text: str) -> dict:
-        return codec.decode_params(text)
-
-    def encode_desc(self, data: dict) -> str:
-        return codec.encode_desc(data)
-
-    def decode_desc(self, params: dict, desc: str) -> dict:
-        return codec.decode_desc(params, desc)
 
     def template_fields(self, instance: Instance) -> dict:
         """Everything but the goal (it would name the hidden code)."""

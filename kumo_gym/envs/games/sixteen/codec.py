@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ....core.errors import ConfigError
 from ..base import parse_size
+from ..tiles import decode_tiles, encode_tiles
 from .search import solvable
 
 MAX_SIDE = 5
@@ -30,19 +31,13 @@ def decode_params(text: str) -> dict:
 
 
 def encode_desc(data: dict) -> str:
-    return ",".join(str(t) for t in data["tiles"])
+    return encode_tiles(data["tiles"])
 
 
 def decode_desc(params: dict, desc: str) -> dict:
     w, h = params["w"], params["h"]
     n = w * h
-    parts = desc.split(",", n)
-    if len(parts) != n or not all(p.isdigit() and len(p) <= 3 for p in parts):
-        raise ConfigError(f"a {w}x{h} Sixteen description is {n} comma-separated numbers, got {desc[:60]!r}")
-    tiles = [int(p) for p in parts]
-    if sorted(tiles) != list(range(1, n + 1)) or any(p != str(t) for p, t in zip(parts, tiles, strict=True)):
-        raise ConfigError(f"a {w}x{h} Sixteen description holds 1..{n} once each without leading zeros, "
-                          f"got {desc[:60]!r}")
+    tiles = decode_tiles(desc, w, h, "Sixteen", 1, f"1..{n} once each without leading zeros,")
     if not solvable(tiles, w, h):
         raise ConfigError(f"Sixteen board {desc[:60]!r} cannot be solved (an odd permutation on an odd-by-odd grid)")
     data = {"w": w, "h": h, "movetarget": params.get("movetarget"), "tiles": tiles}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -11,7 +12,8 @@ from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
 from ...planning import moves as mv
-from ..base import TILE, GameParams, GameTask
+from ..base import TILE, GameParams
+from ..tiles import TileBoardTask
 from . import codec
 from .generate import scrambled_board, uniform_board
 from .search import apply_move, bidirectional, constructive, heuristic, solvable
@@ -21,8 +23,6 @@ SEARCH_STATES = 40_000
 SEARCH_STATES_LARGE = 15_000
 #: boards larger than 3x3 are searched exactly only when the admissible bound is at most this
 SEARCH_FROM_BOUND = 8
-#: solved states kept per instance (interactive play asks for the distance after every move)
-PATH_CACHE = 4096
 AXES = {"r": "R", "row": "R", "c": "C", "col": "C", "column": "C"}
 
 
@@ -35,7 +35,7 @@ class SixteenParams(GameParams):
                                        "optimum is at most this); default: a uniformly random solvable board")
 
 
-class SixteenTask(GameTask):
+class SixteenTask(TileBoardTask):
     """Sixteen: shift rows and columns cyclically until the tiles read 1, 2, 3, ... in order.
 
     ## Description
@@ -62,8 +62,8 @@ class SixteenTask(GameTask):
 
     family = "sixteen"
     puzzle = "Sixteen"
-    tatham_name = "sixteen"
     Params = SixteenParams
+    codec: ClassVar[ModuleType] = codec
     move_fields = '[line "R" or "C", index, shift 1 or -1]'
     move_example = '["R", 0, 1]'
     example_game_id = "3x3:2,5,6,4,3,7,1,9,8"
@@ -83,7 +83,7 @@ class SixteenTask(GameTask):
     default_difficulty = "easy"
     small_params = ({"w": 3, "h": 3}, {"w": 2, "h": 3}, {"w": 3, "h": 2, "movetarget": 3})
 
-    # ---- instance and codec ----------------------------------------------------------------------
+    # ---- instance ----------------------------------------------------------------------
     def build(self, params: dict, rng: np.random.Generator) -> dict:
         w, h, k = params["w"], params["h"], params.get("movetarget")
         tiles = uniform_board(w, h, rng) if k is None else scrambled_board(w, h, k, rng)
@@ -91,22 +91,7 @@ class SixteenTask(GameTask):
         data["game_id"] = f"{codec.encode_params(data)}:{codec.encode_desc(data)}"
         return data
 
-    def encode_params(self, params: dict, full: bool = True) -> str:
-        return codec.encode_params(params, full)
-
-    def decode_params(self, text: str) -> dict:
-        return codec.decode_params(text)
-
-    def encode_desc(self, data: dict) -> str:
-        return codec.encode_desc(data)
-
-    def decode_desc(self, params: dict, desc: str) -> dict:
-        return codec.decode_desc(params, desc)
-
     # ---- rules -------------------------------------------------------------------------------------
-    def initial_state(self, instance: Instance) -> tuple:
-        return tuple(instance.data["tiles"])
-
     def goal_state(self, instance: Instance) -> tuple:
         return tuple(range(1, instance.data["w"] * instance.data["h"] + 1))
 
@@ -137,52 +122,20 @@ class SixteenTask(GameTask):
         path, lower = bidirectional(state, w, h, SEARCH_STATES if w * h <= 9 else SEARCH_STATES_LARGE)
         return (None if path is None else [list(m) for m in path]), lower
 
-    def _solution(self, instance: Instance) -> dict:
-        def make():
-            d = instance.data
-            s0 = self.initial_state(instance)
-            path, lower = self._search(instance, s0)
-            if path is not None:
-                return {"moves": path, "lower": len(path), "upper": len(path), "exact": True}
-            built = [list(m) for m in constructive(s0, d["w"], d["h"]) or []]
-            return {"moves": built, "lower": lower, "upper": len(built), "exact": False}
-        return self.cached(instance, "solution", make)
-
-    def optimum_bounds(self, instance: Instance) -> tuple[int, int]:
-        """``(lower, upper)``: the optimum lies in this range (equal when it is exact)."""
-        s = self._solution(instance)
-        return s["lower"], s["upper"]
-
-    def optimal_length(self, instance: Instance) -> int | None:
-        return self._solution(instance)["upper"]
-
-    def solve(self, instance: Instance) -> list:
-        return [list(m) for m in self._solution(instance)["moves"]]
-
-    def distance_exact(self, instance: Instance) -> bool:
-        return self._solution(instance)["exact"]
-
-    def distance(self, instance: Instance, state: tuple) -> int | None:
-        if not self.distance_exact(instance):
-            return None
-        path = self.path_from(instance, state)
-        return None if path is None else len(path)
-
-    def path_from(self, instance: Instance, state: tuple) -> list | None:
+    def _solve_start(self, instance: Instance) -> dict:
         d = instance.data
-        if not solvable(state, d["w"], d["h"]):
-            return None
-        cache = self.cached(instance, "paths", dict)
-        if state not in cache:
-            if len(cache) >= PATH_CACHE:
-                cache.clear()
-            cache[state] = self._search(instance, state)[0]
-        hit = cache[state]
-        return None if hit is None else [list(m) for m in hit]
+        s0 = self.initial_state(instance)
+        path, lower = self._search(instance, s0)
+        if path is not None:
+            return {"moves": path, "lower": len(path), "upper": len(path), "exact": True}
+        built = [list(m) for m in constructive(s0, d["w"], d["h"]) or []]
+        return {"moves": built, "lower": lower, "upper": len(built), "exact": False}
 
-    def record_fields(self, instance: Instance) -> dict:
-        lower, upper = self.optimum_bounds(instance)
-        return {**super().record_fields(instance), "optimum_lower_bound": lower, "optimum_exact": lower == upper}
+    def _is_state(self, instance: Instance, state: tuple) -> bool:
+        return solvable(state, instance.data["w"], instance.data["h"])
+
+    def _search_path(self, instance: Instance, state: tuple) -> list | None:
+        return self._search(instance, state)[0]
 
     # ---- moves ---------------------------------------------------------------------------------------
     def coerce_move(self, value: Any) -> list:
@@ -211,13 +164,6 @@ class SixteenTask(GameTask):
             out += [[axis, i, s] for i in (-1, n) for s in (1, -1)]
             out += [[axis, i, s] for i in range(n) for s in (2, 0, -2)]
         return out
-
-    def encode_state(self, instance: Instance, state: tuple) -> np.ndarray:
-        """The tile number of every cell divided by W*H."""
-        return np.asarray(state, np.float32) / len(state)
-
-    def state_bounds(self, instance: Instance) -> tuple[float, float]:
-        return 0.0, 1.0
 
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

@@ -5,16 +5,9 @@ clue; ``Cand`` state.
 """
 from __future__ import annotations
 
-from ....core.instance import Instance
-from ..claims import ClaimRules, inside, int_field, label_number, number_claims, verdict
+from ..claims import ClaimRules, label_number, number_claims, printed_number
 
 KINDS = {"Cell": "solution", "NotCell": "solution", "Given": "clue", "Cand": "state", "Contradiction": "state"}
 
 
-def label_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
-    r, c = int_field(p, "r"), int_field(p, "c")
-    n = int_field(p, "v")
-    return verdict(inside(H, W, r, c) and instance.data["state"]["grid"][r][c] == n and n > 0)
-
-
-RULES = ClaimRules(KINDS, label_number, number_claims, clue=label_clue)
+RULES = ClaimRules(KINDS, label_number, number_claims, clue=printed_number("v"))
