@@ -146,13 +146,13 @@ def test_random_starts_give_many_puzzles_per_size_with_optimal_golds(env_id, kwa
 
 
 def test_random_hanoi_optimum_matches_breadth_first_search():
-    from .test_planning_integrity import bfs_distances
+    from tests.state_search import bfs_from_goal
 
     env = gym.make("kumo_gym/Hanoi-v0", n=4, start="random")
     for seed in range(8):
         env.reset(seed=seed)
         inst = env.unwrapped.instance
-        assert HANOI.optimal_length(inst) == bfs_distances(HANOI, inst)[HANOI.initial_state(inst)]
+        assert HANOI.optimal_length(inst) == bfs_from_goal(HANOI, inst)[HANOI.initial_state(inst)]
 
 
 def test_random_river_start_is_described_and_played_from_its_bank():
