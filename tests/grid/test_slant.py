@@ -13,15 +13,18 @@ from .spec import check_labels, check_rejected, check_tatham_example, violated_r
 
 T = SlantTask()
 B, S = "\\", "/"
-SPEC_ID = "3x3:1a0c3b2a2b1a"
-SPEC_SOLUTION = [[B, B, S], [B, B, B], [S, S, S]]
+SPEC_ID = "3x3:a1b2d1a0d"
+SPEC_SOLUTION = [[S, S, S], [B, B, S], [B, S, B]]
+OTHER_ID = "3x3:1a0c3b2a2b1a"  # from sgt-slant --generate 1 '3x3de#kumo'
+OTHER_SOLUTION = [[B, B, S], [B, B, B], [S, S, S]]
 
 
 def test_spec_example():
     inst = check_tatham_example(T, SPEC_ID, SPEC_SOLUTION)
-    assert inst.data["state"]["clues"] == [[1, -1, 0, -1], [-1, -1, 3, -1], [-1, 2, -1, 2], [-1, -1, 1, -1]]
+    assert inst.data["state"]["clues"] == [[-1, 1, -1, -1], [2, -1, -1, -1], [-1, 1, -1, 0], [-1, -1, -1, -1]]
     assert (inst.data["H"], inst.data["W"]) == (3, 3)
-    assert codec.aux_solution(inst.data["state"], "\\\\/\\\\\\///") == SPEC_SOLUTION
+    other = check_tatham_example(T, OTHER_ID, OTHER_SOLUTION)
+    assert codec.aux_solution(other.data["state"], "\\\\/\\\\\\///") == OTHER_SOLUTION
 
 
 def test_params_grammar():
@@ -43,9 +46,9 @@ def test_description_errors():
 
 
 def test_each_rule_alone():
-    inst = T.load(SPEC_ID)
+    inst = T.load(OTHER_ID)
     # R1: the bottom row all "\" instead: point (3, 2) and (2, 1) see other counts, and no loop forms
-    bad = [list(r) for r in SPEC_SOLUTION]
+    bad = [list(r) for r in OTHER_SOLUTION]
     bad[2][2] = B
     assert violated_rules(T, inst, bad) == ["slant.R1"]
     # R2 alone: a diamond around the unnumbered centre of a 2x2 grid
@@ -98,7 +101,7 @@ def test_generation_is_deterministic_graded_and_unique():
 
 
 def test_claims():
-    inst = T.load(SPEC_ID)
+    inst = T.load(OTHER_ID)
     check_labels(inst, correct=[{"type": "Backslash", "r": 0, "c": 0}, {"type": "Slash", "r": 2, "c": 1},
                                 {"type": "Clue", "r": 1, "c": 2, "n": 3}, {"type": "Clue", "r": 3, "c": 2, "n": 1}],
                  incorrect=[{"type": "Slash", "r": 0, "c": 0}, {"type": "Backslash", "r": 5, "c": 0},
