@@ -15,9 +15,9 @@ from .codec import BACK, NO_CLUE, SLASH
 from .geometry import diamond_clauses, loop_cuts, loops, random_filling, touching
 
 EMPTY = "."
-#: the clue reduction's deduction target per Tatham level (docs/specs/grid_puzzles.md §8): Easy puzzles
-#: fall to unit propagation, Hard ones to failed-literal probing
-GRADE = {"e": 0, "h": 1}
+#: the clue reduction's deduction target of Tatham's Hard level (docs/specs/grid_puzzles.md §8): failed-literal
+#: probing on the SAT model (Easy uses Tatham's Easy rules, ``kernel.py``)
+GRADE = {"h": 1}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,11 +25,13 @@ class SlantParams(GridParams.with_size(8, 2, 30)):
     tatham_difficulty: str = tatham_level("e", {"e": "easy", "h": "hard"})
 
 
-def clue_counts(back: np.ndarray) -> list[list[int]]:
+def clue_counts(back: np.ndarray) -> np.ndarray:
     """Every grid point's number: how many diagonals of ``back`` (True: ``\\``) end there."""
     H, W = back.shape
-    return [[sum(bool(back[cell]) == b for cell, b in touching(r, c, H, W)) for c in range(W + 1)]
-            for r in range(H + 1)]
+    b = np.zeros((H + 2, W + 2), np.int64)
+    s = np.zeros((H + 2, W + 2), np.int64)
+    b[1:-1, 1:-1], s[1:-1, 1:-1] = back, ~back
+    return b[:-1, :-1] + s[:-1, 1:] + s[1:, :-1] + b[1:, 1:]
 
 
 class SlantTask(GridTask):
@@ -118,10 +120,19 @@ class SlantTask(GridTask):
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """A random loop-free filling, every point numbered, numbers removed while the Tatham
-        level's deduction (:data:`GRADE`) still fixes every cell."""
+        level's deduction still fixes every cell: Easy Tatham's Easy rules in our kernel
+        (``kernel.py``), Hard failed-literal probing on the SAT model (:data:`GRADE`)."""
         W, H = params["W"], params["H"]
         back = random_filling(rng, H, W)
         full = clue_counts(back)
+        if params["tatham_difficulty"] == "e":
+            from . import kernel
+
+            active, val, parent = kernel.scratch(H, W)
+            kernel.reduce(H, W, full.ravel(), active, rng.permutation(active.size), val, parent)
+            clues = np.where(active.reshape(full.shape) > 0, full, NO_CLUE).tolist()
+            return {"clues": clues}, np.where(back, BACK, SLASH).tolist()
+        full = full.tolist()
         enc = self.encode({"clues": full})
         keys = list(enc.clues)
         x = enc.extra["x"]
