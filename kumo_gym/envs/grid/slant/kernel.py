@@ -84,10 +84,8 @@ def reduce(H, W, clue, active, order, val, parent):
                     c = i - r * W
                     x = r * W1 + c + (0 if val[i] > 0 else 1)
                     y = (r + 1) * W1 + c + (1 if val[i] > 0 else 0)
-                    while parent[x] != x:
-                        x = parent[x]
-                    while parent[y] != y:
-                        y = parent[y]
+                    while parent[x] != x or parent[y] != y:  # both up to their roots
+                        x, y = parent[x], parent[y]
                     parent[x] = y
             for i in range(n):
                 if val[i] != 0:
@@ -107,10 +105,8 @@ def reduce(H, W, clue, active, order, val, parent):
                         val[i] = -1 if s == 0 else 1  # the other diagonal
                         x = r * W1 + c + (1 - s)
                         y = (r + 1) * W1 + c + s
-                        while parent[x] != x:
-                            x = parent[x]
-                        while parent[y] != y:
-                            y = parent[y]
+                        while parent[x] != x or parent[y] != y:
+                            x, y = parent[x], parent[y]
                         parent[x] = y
                         left -= 1
                         changed = True
