@@ -3,49 +3,26 @@
 The parameters are the number of colours (``c``), pegs (``p``) and guesses (``g``), then ``b``/``B``
 (blank pegs allowed in guesses or not) and ``m``/``M`` (a colour may repeat or not). The
 description is the hidden code, one byte per peg (colours 1..c), hidden by Tatham's reversible
-scrambling: the bytes split into halves A (the shorter) and B; A is XORed with a SHA-1 stream
-seeded by B, then B with a stream seeded by the new A; the result is written in hex.
+scrambling (:mod:`kumo_gym.envs.games.obfuscate`).
 """
 from __future__ import annotations
 
-import hashlib
 import re
 
 from ....core.errors import ConfigError
+from ..obfuscate import hide_bytes, is_hex, reveal_bytes
 
 _PARAMS = re.compile(r"c(\d{1,2})p(\d{1,2})g(\d{1,3})([bB])([mM])")
 
 
-def _stream(seed: bytes, n: int) -> bytes:
-    out, counter = b"", 0
-    while len(out) < n:
-        out += hashlib.sha1(seed + str(counter).encode()).digest()
-        counter += 1
-    return out[:n]
-
-
-def _xor(data: bytes, seed: bytes) -> bytes:
-    return bytes(x ^ y for x, y in zip(data, _stream(seed, len(data)), strict=True))
-
-
 def hide(code: list[int]) -> str:
-    raw = bytes(code)
-    half = len(raw) // 2
-    a, b = raw[:half], raw[half:]
-    a = _xor(a, b)
-    b = _xor(b, a)
-    return (a + b).hex()
+    return hide_bytes(bytes(code))
 
 
 def reveal(text: str, pegs: int) -> list[int]:
-    if len(text) != 2 * pegs or any(ch not in "0123456789abcdefABCDEF" for ch in text):
+    if len(text) != 2 * pegs or not is_hex(text):
         raise ConfigError(f"a Guess description is {2 * pegs} hex digits (the hidden code), got {text[:40]!r}")
-    raw = bytes.fromhex(text)
-    half = len(raw) // 2
-    a, b = raw[:half], raw[half:]
-    b = _xor(b, a)
-    a = _xor(a, b)
-    return list(a + b)
+    return list(reveal_bytes(text))
 
 
 def encode_params(params: dict, full: bool = True) -> str:
