@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ....core.capabilities import NearMiss
-from ....core.errors import ConfigError, ParseError
+from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ...planning import moves as mv
@@ -363,8 +363,9 @@ class BlackboxTask(GameTask):
                 "possible ray the same result as the hidden ones.")
 
     def example(self) -> tuple[str, list]:
-        return ("In a 3x3 box with one ball, the ray [\"L\", 1] was a hit, so the ball is in row 1; the ray "
-                "[\"T\", 1] was a hit too, so the ball is at row 1, column 1.",
+        desc = ("In a 3x3 box with one ball, the ray [\"L\", 1] was a hit, so the ball is in row 1; the ray "
+                "[\"T\", 1] was a hit too, so the ball is at row 1, column 1.")
+        return (desc,
                 [["L", 1], ["T", 1], ["balls", [1, 1]]])
 
     def other_examples(self) -> list[tuple[str, list]]:
