@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ....core.errors import ConfigError
+from ..base import match_params
 from ..obfuscate import hide_bytes, is_hex, reveal_bytes
 
 _PARAMS = re.compile(r"w(\d{1,3})h(\d{1,3})m(\d{1,3})M(\d{1,3})")
@@ -33,11 +34,8 @@ def check_params(w: int, h: int, lo: int, hi: int, text: str) -> None:
 
 
 def decode_params(text: str) -> dict:
-    m = _PARAMS.fullmatch(text)
-    if m is None:
-        raise ConfigError(f"{text[:40]!r} is not a Black Box parameter string (expected e.g. 'w8h8m5M5': width, "
-                          "height, fewest and most balls)")
-    w, h, lo, hi = (int(g) for g in m.groups())
+    w, h, lo, hi = (int(g) for g in match_params(_PARAMS, text, "a Black Box parameter string (expected e.g. "
+                                                 "'w8h8m5M5': width, height, fewest and most balls)"))
     check_params(w, h, lo, hi, text)
     return {"w": w, "h": h, "minballs": lo, "maxballs": hi}
 

@@ -11,7 +11,7 @@ from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ...planning import moves as mv
-from ..base import GRID_INK, LIGHT, GameParams, GameTask
+from ..base import GRID_INK, LIGHT, AskingGame, GameParams
 from . import codec
 from .search import HIT, REFLECT, n_placements, n_rays, play, signature, table, trace
 
@@ -59,7 +59,7 @@ def ray_number(w: int, h: int, side: str, i: int) -> int | None:
     return {"T": i, "R": w + i, "B": 2 * w + h - 1 - i, "L": 2 * w + 2 * h - 1 - i}[side]
 
 
-class BlackboxTask(GameTask):
+class BlackboxTask(AskingGame):
     """Black Box: find the hidden balls in a box by firing rays in from its edges.
 
     ## Description
@@ -124,14 +124,7 @@ class BlackboxTask(GameTask):
         cells = rng.choice(w * h, size=n, replace=False)
         data = {k: params[k] for k in ("w", "h", "minballs", "maxballs")}
         data["balls"] = [[int(c) // w, int(c) % w] for c in cells]
-        data["game_id"] = f"{codec.encode_params(data)}:{codec.encode_desc(data)}"
-        return data
-
-    def template_fields(self, instance: Instance) -> dict:
-        """Everything but the goal (it would name the hidden balls)."""
-        out = super().template_fields(instance)
-        out["goal_state"] = "(hidden)"
-        return out
+        return self.with_game_id(data)
 
     # ---- rules -------------------------------------------------------------------------------------
     def _dims(self, instance: Instance) -> tuple[int, int, int, int]:
@@ -216,12 +209,6 @@ class BlackboxTask(GameTask):
         name = ray_name(w, h, ray)
         return [name[0], int(name[1:])]
 
-    def optimal_length(self, instance: Instance) -> int | None:
-        return len(self.solve(instance))
-
-    def solve(self, instance: Instance) -> list:
-        return self.cached(instance, "solution", lambda: self._plays(instance, self.initial_state(instance)))
-
     def distance(self, instance: Instance, state: tuple) -> int | None:
         if state[1] is not None:
             return 0 if self.is_goal(instance, state) else None
@@ -231,9 +218,6 @@ class BlackboxTask(GameTask):
         if state[1] is not None:
             return [] if self.is_goal(instance, state) else None
         return self._plays(instance, state)
-
-    def progress(self, instance: Instance, k: int, state: Any, goal_reached_at: int | None) -> tuple[float, bool]:
-        return 0.0, True
 
     def near_misses(self, instance: Instance, rng: np.random.Generator) -> list[NearMiss]:
         """The planning near misses, plus for ``game_over``: a wrong final answer, then the right one."""
@@ -394,18 +378,9 @@ class BlackboxTask(GameTask):
         w, h, _, _ = self._dims(instance)
         return f"Find the {self._count_text(instance)} hidden in the {h}x{w} box (rows x columns)."
 
-    def interactive_prompt(self, instance: Instance) -> str:
-        return (self.rules(instance) + "\n\n" + self.describe(instance) +
-                f"\n\nMake one move per turn: {self.move_format}.")
-
     def observation(self, instance: Instance, state: tuple, feedback: str = "", step: int = 0) -> str:
         head = f"{feedback}\n\n" if feedback else ""
         return f"{head}Rays fired: {len(state[0])}\n{self.render_state(instance, state)}"
-
-    def system_prompt(self, instance: Instance) -> str:
-        desc, sol = self.example_for(instance)
-        return "\n\n".join([self.rules(instance), f"Worked example. {desc}\nmoves = {self.format_moves(sol)}",
-                            f"End your reply with your moves on one line in exactly this form:\n{self.answer_format}"])
 
     def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
         from ... import raster

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ....core.errors import ConfigError
+from ..base import match_params
 from ..obfuscate import hide_bytes, is_hex, reveal_bytes
 
 _PARAMS = re.compile(r"c(\d{1,2})p(\d{1,2})g(\d{1,3})([bB])([mM])")
@@ -31,12 +32,9 @@ def encode_params(params: dict, full: bool = True) -> str:
 
 
 def decode_params(text: str) -> dict:
-    m = _PARAMS.fullmatch(text)
-    if m is None:
-        raise ConfigError(f"{text[:40]!r} is not a Guess parameter string (expected e.g. 'c6p4g10Bm': colours, "
-                          "pegs, guesses, b/B blanks allowed or not, m/M repeats allowed or not)")
-    out = {"colours": int(m.group(1)), "pegs": int(m.group(2)), "guesses": int(m.group(3)),
-           "blanks": m.group(4) == "b", "multiple": m.group(5) == "m"}
+    c, p, g, b, m = match_params(_PARAMS, text, "a Guess parameter string (expected e.g. 'c6p4g10Bm': colours, "
+                                 "pegs, guesses, b/B blanks allowed or not, m/M repeats allowed or not)")
+    out = {"colours": int(c), "pegs": int(p), "guesses": int(g), "blanks": b == "b", "multiple": m == "m"}
     if not 2 <= out["colours"] <= 10 or not 2 <= out["pegs"] <= 6 or not 1 <= out["guesses"] <= 30:
         raise ConfigError(f"Guess parameters {text!r}: colours must be 2..10, pegs 2..6 and guesses 1..30")
     if not out["multiple"] and out["colours"] < out["pegs"]:
