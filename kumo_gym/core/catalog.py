@@ -105,4 +105,6 @@ ENTRIES: list[EnvEntry] = [
                      "bidirectional search, or certified bounds on large random boards)"),
     _game("Guess", "Guess (Mastermind): find the hidden code from black and white pegs, guesses counted against a "
                    "Knuth-style guesser"),
+    _game("Blackbox", "Black Box: fire rays into a box and deduce where the hidden balls are, rays counted against "
+                      "a most-informative-ray player"),
 ]
