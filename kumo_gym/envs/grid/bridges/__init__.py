@@ -14,8 +14,8 @@ from ..render import Sketch
 from .claims import RULES as CLAIM_RULES
 from .geometry import WATER, bridge_symbol, crossings, islands_of, joined, random_layout, read_bridge, sight_lines
 
-GLYPH = {"H1": "-", "H2": "=", "H3": "\u2261", "H4": "\u2263", "V1": "|", "V2": "\u2016", "V3": "\u2980",
-         "V4": "\u2503"}
+#: the text board's glyph per bridge symbol (ASCII; as Tatham's text form for one and two bridges)
+GLYPH = {"H1": "-", "H2": "=", "H3": "~", "H4": "#", "V1": "|", "V2": '"', "V3": "!", "V4": ":"}
 #: redraws of a layout before a level's preferred grade is given up (any unique puzzle is kept)
 GRADE_TRIES = 30
 
