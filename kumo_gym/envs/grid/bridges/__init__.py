@@ -12,7 +12,18 @@ from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..render import Sketch
 from .claims import RULES as CLAIM_RULES
-from .geometry import WATER, bridge_symbol, crossings, islands_of, joined, random_layout, read_bridge, sight_lines
+from .geometry import (
+    WATER,
+    bridge_symbol,
+    crossings,
+    islands_of,
+    joined,
+    random_layout,
+    read_bridge,
+    sight_lines,
+    spread,
+    tree_path,
+)
 
 #: the text board's glyph per bridge symbol (ASCII; as Tatham's text form for one and two bridges)
 GLYPH = {"H1": "-", "H2": "=", "H3": "~", "H4": "#", "V1": "|", "V2": '"', "V3": "!", "V4": ":"}
@@ -132,15 +143,17 @@ class BridgesTask(GridTask):
                 got = read_bridge(grid[a][b]) if 0 <= a < H and 0 <= b < W else None
                 ends += got[1] if got is not None and got[0] == letter else 0
             checks.append(Check("R3", [(r, c)], ends == given[r][c]))
-        root, links = joined([[given[r][c] if (r, c) in set(isles) else v for c, v in enumerate(row)]
-                              for r, row in enumerate(grid)], H, W)
+        cells = [(r, c) for r in range(H) for c in range(W)]
+        links = joined([[given[r][c] if isinstance(given[r][c], int) else v for c, v in enumerate(row)]
+                        for r, row in enumerate(grid)], H, W)
+        root, _, spare = spread(cells, links)
         groups: dict = {}
         for cell in isles:
             groups.setdefault(root[cell], []).append(cell)
         parts = sorted(groups.values(), key=lambda g: (-len(g), g[0]))
         checks += [Check("R4", part, False) for part in parts[1:]] or [Check("R4", [], True)]
         if st["no_loops"]:
-            loop = _loop_cells(links)
+            loop = sorted(links[spare[0]]) if spare else []
             checks.append(Check("R5", loop, not loop))
         return checks
 
@@ -235,69 +248,22 @@ class BridgesTask(GridTask):
                           np.float32).ravel()
 
 
-def _loop_cells(links: list) -> list:
-    """The cells of the first link that closes a cycle in the drawn pieces ([] when there is none)."""
-    parent: dict = {}
-
-    def find(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in links:
-        if find(a) == find(b):
-            return sorted({a, b})
-        parent[find(a)] = find(b)
-    return []
-
-
 def _network_cuts(n: int, ends: list[tuple[int, int, int]], no_loops: bool):
     """The ``cuts`` callback: a model whose used lines split the islands gets, for each group but the
     largest, "some line leaving this group is used"; with ``no_loops`` a connected model with a cycle
     gets "not every line of this cycle is used". Both follow from the rules alone."""
     def cuts(value: np.ndarray) -> list[list[int]]:
-        group = list(range(n))
-        adj: dict[int, list[tuple[int, int]]] = {}
-        cycle = None
-
-        def top(x: int) -> int:
-            while group[x] != x:
-                group[x] = group[group[x]]
-                x = group[x]
-            return x
-
-        for i, j, lit in ends:
-            if value[lit] <= 0:
-                continue
-            if top(i) == top(j):
-                cycle = cycle or _path(adj, i, j) + [lit]
-                continue
-            group[top(i)] = top(j)
-            adj.setdefault(i, []).append((j, lit))
-            adj.setdefault(j, []).append((i, lit))
+        used = [(i, j, lit) for i, j, lit in ends if value[lit] > 0]
+        root, up, spare = spread(range(n), [(i, j) for i, j, _ in used])
         members: dict[int, set] = {}
         for x in range(n):
-            members.setdefault(top(x), set()).add(x)
+            members.setdefault(root[x], set()).add(x)
         parts = sorted(members.values(), key=len)
         if len(parts) > 1:
             return [[lit for i, j, lit in ends if (i in part) != (j in part)] for part in parts[:-1]]
-        return [[-lit for lit in cycle]] if no_loops and cycle else []
+        if not no_loops or not spare:
+            return []
+        i, j, lit = used[spare[0]]
+        return [[-lit] + [-used[k][2] for k in tree_path(up, i, j)]]
 
     return cuts
-
-
-def _path(adj: dict, a: int, b: int) -> list[int]:
-    """The line literals on the path from island ``a`` to ``b`` in a forest of used lines."""
-    back = {a: None}
-    todo = [a]
-    for x in todo:
-        for y, lit in adj.get(x, ()):
-            if y not in back:
-                back[y] = (x, lit)
-                todo.append(y)
-    out, x = [], b
-    while back.get(x) is not None:
-        x, lit = back[x]
-        out.append(lit)
-    return out

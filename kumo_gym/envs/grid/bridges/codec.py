@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....core.errors import ConfigError
-from ..tatham.grammar import Field, ParamFormat, run_letters
+from ..tatham.grammar import Field, ParamFormat, decode_chargrid, encode_chargrid
 from .geometry import WATER, islands_of
 
 #: ``i`` island percentage, ``e`` expansion percentage, ``m`` most bridges between two islands,
@@ -17,18 +17,7 @@ DIGITS = "123456789ABCDEFG"
 
 def decode(params: dict, desc: str) -> dict:
     W, H = params["W"], params["H"]
-    cells: list = []
-    for ch in desc:
-        if ch in DIGITS:
-            cells.append(DIGITS.index(ch) + 1)
-        elif "a" <= ch <= "z":
-            cells.extend([WATER] * (ord(ch) - ord("a") + 1))
-        else:
-            raise ConfigError(f"unexpected character {ch!r} in the Bridges description (islands 1-9, A-G; water a-z)")
-        if len(cells) > W * H:
-            raise ConfigError(f"the Bridges description covers more than the {W}x{H} grid")
-    if len(cells) != W * H:
-        raise ConfigError(f"the Bridges description covers {len(cells)} cells, expected {W * H}")
+    cells = [DIGITS.index(ch) + 1 if ch != WATER else WATER for ch in decode_chargrid(desc, W * H, DIGITS, WATER)]
     grid = [cells[r * W:(r + 1) * W] for r in range(H)]
     isles = islands_of(grid)
     if len(isles) < 2:
@@ -41,15 +30,7 @@ def decode(params: dict, desc: str) -> dict:
 
 
 def encode(state: dict) -> str:
-    out, run = [], 0
-    for row in state["grid"]:
-        for v in row:
-            if v == WATER:
-                run += 1
-                continue
-            out.append(run_letters(run) + DIGITS[int(v) - 1])
-            run = 0
-    return "".join(out) + run_letters(run)
+    return encode_chargrid([WATER if v == WATER else DIGITS[int(v) - 1] for row in state["grid"] for v in row], WATER)
 
 
 def aux_solution(state: dict, aux: str) -> list[list]:

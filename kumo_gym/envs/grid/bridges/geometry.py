@@ -57,18 +57,9 @@ def read_bridge(v) -> tuple[str, int] | None:
     return None
 
 
-def joined(grid: list[list], H: int, W: int) -> tuple[dict[Cell, int], list[tuple[Cell, Cell]]]:
-    """The pieces an answer grid draws: ``(root of each cell, links)``: an island joins a bridge cell
-    beside it that runs towards it, and a bridge cell joins its neighbour along its direction when that
-    one is a bridge cell of the same direction or an island. Links are listed once each."""
-    parent = {(r, c): (r, c) for r in range(H) for c in range(W)}
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+def joined(grid: list[list], H: int, W: int) -> list[tuple[Cell, Cell]]:
+    """The links an answer grid draws between neighbouring cells: an island and a bridge cell beside it
+    that runs towards it, or two bridge cells of the same direction in line (any counts)."""
     links = []
     for r in range(H):
         for c in range(W):
@@ -82,9 +73,45 @@ def joined(grid: list[list], H: int, W: int) -> tuple[dict[Cell, int], list[tupl
                 isl = (isinstance(grid[r][c], int), isinstance(grid[a][b], int))
                 if (ends[0] or isl[0]) and (ends[1] or isl[1]) and any(ends):
                     links.append(((r, c), (a, b)))
-    for x, y in links:
-        parent[find(x)] = find(y)
-    return {x: find(x) for x in parent}, links
+    return links
+
+
+def spread(nodes, edges: list) -> tuple[dict, dict, list[int]]:
+    """Breadth-first groups of a graph: ``(first node of each node's group, the tree step into each node
+    as (node before, edge index) or None at a group's first node, the edges outside those trees)``; an
+    edge outside the trees closes a cycle."""
+    adj: dict = {}
+    for k, (a, b) in enumerate(edges):
+        adj.setdefault(a, []).append((b, k))
+        adj.setdefault(b, []).append((a, k))
+    root: dict = {}
+    up: dict = {}
+    for start in nodes:
+        if start in root:
+            continue
+        root[start], up[start], todo = start, None, [start]
+        for x in todo:
+            for y, k in adj.get(x, ()):
+                if y not in root:
+                    root[y], up[y] = start, (x, k)
+                    todo.append(y)
+    used = {step[1] for step in up.values() if step is not None}
+    return root, up, [k for k in range(len(edges)) if k not in used]
+
+
+def tree_path(up: dict, a, b) -> list[int]:
+    """The edge indices on the tree path between ``a`` and ``b`` (same group) of :func:`spread`'s ``up``."""
+    above: dict = {a: []}
+    x, path = a, []
+    while up[x] is not None:
+        path = path + [up[x][1]]
+        x = up[x][0]
+        above[x] = path
+    y, mine = b, []
+    while y not in above:
+        mine.append(up[y][1])
+        y = up[y][0]
+    return above[y] + mine
 
 
 def random_layout(rng: np.random.Generator, H: int, W: int, share: int, expansion: int, maxb: int,
