@@ -95,6 +95,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
     _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
     _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
+    _grid("Bridges", "bridges", "Bridges (Hashiwokakero): join numbered islands with straight, uncrossed bridges into one group"),
     _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
     _grid("Slant", "slant", "Slant (Gokigen Naname): a diagonal in every cell; numbered corners count their diagonals; no loops"),
     _game("Flip", "Flip (Lights Out and Tatham's random shapes): press cells to turn every light off in the fewest "
