@@ -104,4 +104,6 @@ ENTRIES: list[EnvEntry] = [
                      "bidirectional search, or certified bounds on large random boards)"),
     _game("Guess", "Guess (Mastermind): find the hidden code from black and white pegs, guesses counted against a "
                    "Knuth-style guesser"),
+    _game("Samegame", "Samegame: remove groups of two or more cells of one colour until the board is empty "
+                      "(soluble boards; a clearing sequence by search)"),
 ]
