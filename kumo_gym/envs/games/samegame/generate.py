@@ -20,30 +20,61 @@ import numpy as np
 MAX_TRIES = 5000
 
 
-def _fits(cols: list[list[int]], h: int, w: int) -> bool:
+def _fits(heights: list[int], h: int, w: int) -> bool:
     """Whether the unfilled space can still be tiled by dominoes (parity of each stretch of
     columns between full ones; with an odd height each column still to open can fix one)."""
     odd, stretch = 0, 0
-    for col in cols:
-        if len(col) == h:
+    for n in heights:
+        if n == h:
             odd += stretch % 2
             stretch = 0
         else:
-            stretch += h - len(col)
+            stretch += h - n
     odd += stretch % 2
-    spare = (w - len(cols)) if h % 2 else 0
+    spare = (w - len(heights)) if h % 2 else 0
     return odd <= spare
 
 
-def _colour_of(cols: list[list[int]], cells: list[tuple[int, int]], nc: int, rng: np.random.Generator) -> int:
-    """A colour unlike every cell touching ``cells`` (0 when none is left)."""
-    banned = set()
-    for x, y in cells:
-        for nx, ny in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-            if (nx, ny) not in cells and 0 <= nx < len(cols) and 0 <= ny < len(cols[nx]):
-                banned.add(cols[nx][ny])
-    free = [c for c in range(1, nc + 1) if c not in banned]
-    return free[int(rng.integers(len(free)))] if free else 0
+def _touching(cols: list[list[int]], kind: str, x: int, y: int) -> set[int]:
+    """The colours of the cells that will touch the domino of insertion (kind, x, y), read on the
+    board before it (:func:`_options` names the kinds)."""
+    def at(cx: int, cy: int) -> int:
+        return cols[cx][cy] if 0 <= cx < len(cols) and 0 <= cy < len(cols[cx]) else 0
+
+    if kind == "v":
+        near = [(x, y - 1), (x, y), (x - 1, y), (x - 1, y + 1), (x + 1, y), (x + 1, y + 1)]
+    elif kind == "h":
+        near = [(x, y - 1), (x + 1, y - 1), (x, y), (x + 1, y), (x - 1, y), (x + 2, y)]
+    elif kind == "nv":
+        near = [(x - 1, 0), (x - 1, 1), (x, 0), (x, 1)]
+    elif kind == "nl":
+        near = [(x - 1, 0), (x, 0), (x + 1, 0)]
+    elif kind == "nr":
+        near = [(x - 1, 0), (x - 2, 0), (x, 0)]
+    else:
+        near = [(x - 1, 0), (x, 0)]
+    return {at(cx, cy) for cx, cy in near} - {0}
+
+
+def _lengths(cols: list[list[int]], kind: str, x: int) -> list[int]:
+    """The column heights after insertion (kind, x, .)."""
+    n = [len(c) for c in cols]
+    if kind == "v":
+        n[x] += 2
+    elif kind == "h":
+        n[x] += 1
+        n[x + 1] += 1
+    elif kind == "nv":
+        n.insert(x, 2)
+    elif kind == "nl":
+        n[x] += 1
+        n.insert(x, 1)
+    elif kind == "nr":
+        n[x - 1] += 1
+        n.insert(x, 1)
+    else:
+        n[x:x] = [1, 1]
+    return n
 
 
 def _options(cols: list[list[int]], w: int, h: int) -> list[tuple]:
@@ -104,11 +135,14 @@ def soluble_board(w: int, h: int, nc: int, rng: np.random.Generator) -> list[lis
         while filled < w * h:
             options = _options(cols, w, h)
             for i in rng.permutation(len(options)).tolist():
-                new, cells = _insert(cols, *options[i])
-                if not _fits(new, h, w):
+                kind, x, y = options[i]
+                if not _fits(_lengths(cols, kind, x), h, w):
                     continue
-                colour = _colour_of(new, cells, nc, rng)
-                if colour:
+                banned = _touching(cols, kind, x, y)
+                free = [c for c in range(1, nc + 1) if c not in banned]
+                if free:
+                    new, cells = _insert(cols, kind, x, y)
+                    colour = free[int(rng.integers(len(free)))]
                     for cx, cy in cells:
                         new[cx][cy] = colour
                     cols, filled = new, filled + 2
