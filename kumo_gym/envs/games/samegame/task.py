@@ -214,14 +214,6 @@ class SamegameTask(CellMoves, GameTask):
             out.append([h - 1 - y, x])
         return sorted(out)
 
-    def candidate_moves(self, instance: Instance, state: tuple) -> list:
-        """Every cell, then cells one step off each edge (negative ones alias real cells once the
-        board check is gone, so they break ``off_board`` alone)."""
-        d = instance.data
-        off = [[r, c] for r in range(-1, d["h"] + 1) for c in range(-1, d["w"] + 1)
-               if not (0 <= r < d["h"] and 0 <= c < d["w"])]
-        return self.move_catalog(instance) + off
-
     def encode_state(self, instance: Instance, state: tuple) -> np.ndarray:
         """Every cell's colour divided by N (0 is empty)."""
         return np.asarray(state, np.float32) / instance.data["colours"]
