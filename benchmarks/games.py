@@ -33,7 +33,8 @@ from kumo_gym.core.registry import entries, get_task
 from kumo_gym.envs.games import tatham
 
 #: presets measured on fewer instances (seconds per instance)
-SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super")}
+SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super"), ("Samegame", "tatham_15x10c3"),
+        ("Samegame", "tatham_20x15c4")}
 
 
 def children_cpu() -> float:

@@ -108,4 +108,6 @@ ENTRIES: list[EnvEntry] = [
                    "Knuth-style guesser"),
     _game("Blackbox", "Black Box: fire rays into a box and deduce where the hidden balls are, rays counted against "
                       "a most-informative-ray player"),
+    _game("Samegame", "Samegame: remove groups of two or more cells of one colour until the board is empty "
+                      "(soluble boards; a clearing sequence by search)"),
 ]

@@ -310,6 +310,14 @@ class CellMoves:
         d = instance.data
         return [[r, c] for r in range(d["h"]) for c in range(d["w"])]
 
+    def candidate_moves(self, instance: Instance, state: Any) -> list:
+        """Every cell, then cells one step off each edge (negative ones alias real cells once the
+        board check is gone, so they break ``off_board`` alone)."""
+        d = instance.data
+        off = [[r, c] for r in range(-1, d["h"] + 1) for c in range(-1, d["w"] + 1)
+               if not (0 <= r < d["h"] and 0 <= c < d["w"])]
+        return self.move_catalog(instance) + off
+
 
 def parse_size(text: str, game: str) -> tuple[int, int, str]:
     """``WxH`` (or ``N`` for a square) at the start of a Tatham parameter string, and the rest."""

@@ -134,14 +134,6 @@ class FlipTask(CellMoves, GameTask):
     def legal_moves(self, instance: Instance, state: int) -> list:
         return self.move_catalog(instance)
 
-    def candidate_moves(self, instance: Instance, state: int) -> list:
-        """Every cell, then cells one step off each edge (negative ones alias real cells once the
-        board check is gone, so they break ``off_board`` alone)."""
-        d = instance.data
-        off = [[r, c] for r in range(-1, d["h"] + 1) for c in range(-1, d["w"] + 1)
-               if not (0 <= r < d["h"] and 0 <= c < d["w"])]
-        return self.move_catalog(instance) + off
-
     def encode_state(self, instance: Instance, state: int) -> np.ndarray:
         wh = instance.data["w"] * instance.data["h"]
         return np.array([(state >> j) & 1 for j in range(wh)], np.float32)
