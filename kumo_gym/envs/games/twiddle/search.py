@@ -100,7 +100,7 @@ def invert_effect(e: tuple) -> tuple:
 @lru_cache(maxsize=64)
 def tile_distances(w: int, h: int, n: int, orientable: bool) -> tuple:
     """``dist[goal][4 * cell + orientation]``: moves a lone tile needs from there to goal cell ``goal``."""
-    moves, effects = geometry(w, h, n, orientable)
+    effects = geometry(w, h, n, orientable)[1]
     size = w * h
     step = []  # for every move, where (cell, orientation) goes
     for e in effects:
@@ -134,7 +134,7 @@ def heuristic(board: tuple, w: int, h: int, n: int, orientable: bool) -> int:
     total = worst = 0
     for p, v in enumerate(board):
         key = 4 * p + (v & 3)
-        best = min(dist[g][key] for g in cells[v & ~3])
+        best = min((dist[g][key] for g in cells[v & ~3] if dist[g][key] >= 0), default=-1)
         if best < 0:
             return 1 << 30  # a tile that can reach no goal cell of its number: unsolvable
         total += best
@@ -211,7 +211,6 @@ def _moved(e: tuple) -> list[int]:
 def _toolkit(w: int, h: int, n: int, orientable: bool):
     """3-cycles and twists of this geometry: ``(cycles, setups, twists)`` or None when the board has
     no 3-cycle (one block, or blocks overlapping too much to isolate three cells)."""
-    size = w * h
     moves, effs = geometry(w, h, n, orientable)
     effects = dict(zip(moves, effs, strict=True))
     classes = _colour_classes(w, h, n)
