@@ -33,7 +33,9 @@ from kumo_gym.core.registry import entries, get_task
 from kumo_gym.envs.games import tatham
 
 #: presets measured on fewer instances (seconds per instance)
-SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super")}
+SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super"), ("Twiddle", "tatham_4x4_n3"),
+        ("Twiddle", "tatham_5x5_n3"), ("Twiddle", "tatham_6x6_n4"), ("Twiddle", "tatham_3x3_orientable"),
+        ("Twiddle", "tatham_4x4_orientable")}
 
 
 def children_cpu() -> float:
@@ -77,12 +79,13 @@ def measure(task, difficulty: str, n: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer instances per preset")
+    ap.add_argument("--games", nargs="*", help="only these games (names as in the catalogue, e.g. Twiddle)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "games.json"))
     args = ap.parse_args()
     rows, result = [], {"machine": platform.processor() or platform.machine(), "python": platform.python_version(),
                         "games": {}}
     for e in entries():
-        if e.family != "games":
+        if e.family != "games" or (args.games and e.name not in args.games):
             continue
         task = get_task(e.id)
         result["games"][e.name] = {}
