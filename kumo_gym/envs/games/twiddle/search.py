@@ -27,6 +27,8 @@ import itertools
 from collections import deque
 from functools import lru_cache
 
+from ..tiles import bidirectional_search, merge_runs, permutation_parity
+
 Move = tuple[int, int, int]
 #: rounds of commutators of commutators searched for 3-cycles, and the smallest elements kept per round
 POOL_ROUNDS = 3
@@ -147,50 +149,9 @@ def bidirectional(start: tuple, w: int, h: int, n: int, orientable: bool,
                   max_states: int = 200_000) -> tuple[list[Move] | None, int]:
     """``(moves, lower)``: a shortest move list (None past ``max_states`` per side, then ``lower`` is a
     proven lower bound; ``lower`` is the length when a list is found)."""
-    goal = goal_of(start)
-    if start == goal:
-        return [], 0
-    moves = geometry(w, h, n, orientable)[0]
-    fwd: dict[tuple, tuple] = {start: (None, None, 0)}
-    bwd: dict[tuple, tuple] = {goal: (None, None, 0)}
-    f_front, b_front = [start], [goal]
-    depth_f = depth_b = 0
-    while f_front and b_front:
-        expand_f = len(f_front) <= len(b_front)
-        front, seen, other = (f_front, fwd, bwd) if expand_f else (b_front, bwd, fwd)
-        depth = (depth_f if expand_f else depth_b) + 1
-        nxt, best, best_len = [], None, 1 << 30
-        for s in front:
-            for m in moves:
-                u = apply_move(s, w, h, n, orientable, m)
-                if u in seen:
-                    continue
-                seen[u] = (s, m, depth)
-                hit = other.get(u)
-                if hit is not None and depth + hit[2] < best_len:
-                    best, best_len = u, depth + hit[2]
-                nxt.append(u)
-        if best is not None:  # every meeting point of this level was compared: the shortest is kept
-            return _join(best, fwd, bwd), best_len
-        if expand_f:
-            f_front, depth_f = nxt, depth
-        else:
-            b_front, depth_b = nxt, depth
-        if len(fwd) > max_states or len(bwd) > max_states:
-            return None, max(depth_f + depth_b + 1, heuristic(start, w, h, n, orientable))
-    return None, 1 << 30  # the two ends are not connected
-
-
-def _join(meet: tuple, fwd: dict, bwd: dict) -> list[Move]:
-    left, s = [], meet
-    while fwd[s][0] is not None:
-        s, m, _ = fwd[s]
-        left.append(m)
-    right, s = [], meet
-    while bwd[s][0] is not None:
-        s, m, _ = bwd[s]
-        right.append(inverse(m))
-    return left[::-1] + right
+    return bidirectional_search(start, goal_of(start), geometry(w, h, n, orientable)[0],
+                                lambda s, m: apply_move(s, w, h, n, orientable, m), inverse, max_states,
+                                lambda: heuristic(start, w, h, n, orientable))
 
 
 # ---- the constructive solver -------------------------------------------------------------------------
@@ -363,19 +324,6 @@ def _twists(w, h, n, orientable, cycles, setups, effects) -> tuple[tuple, dict] 
     return key, span
 
 
-def parity(labels: list[int]) -> int:
-    seen, odd = [False] * len(labels), 0
-    for i in range(len(labels)):
-        if not seen[i]:
-            j, k = i, 0
-            while not seen[j]:
-                seen[j] = True
-                j = labels[j]
-                k += 1
-            odd ^= (k - 1) & 1
-    return odd
-
-
 def _labels(start: tuple, w: int, h: int, n: int, orientable: bool) -> list[int] | None:
     """A distinct goal cell for every tile (codes ``4 * goal cell + orientation``): equal numbers
     are matched within the class their invariants keep them in; None when the counts disagree."""
@@ -407,7 +355,7 @@ def _class_parities(board, classes: list[int]) -> dict[int, int]:
         pos = {c: i for i, c in enumerate(cells)}
         if any(board[p] >> 2 not in pos for p in cells):
             return {k: -1}
-        out[k] = parity([pos[board[p] >> 2] for p in cells])
+        out[k] = permutation_parity([pos[board[p] >> 2] for p in cells])
     return out
 
 
@@ -522,18 +470,4 @@ def _small(start, w, h, n, orientable) -> list[Move] | None:
 
 def simplify(moves: list[Move], n: int) -> list[Move]:
     """Merge consecutive turns of one block (mod 4) and drop those that cancel."""
-    out: list[list] = []
-    for r, c, d in moves:
-        if out and out[-1][0] == r and out[-1][1] == c:
-            out[-1][2] += d
-        else:
-            out.append([r, c, d])
-        k = out[-1][2] % 4
-        if k == 0:
-            out.pop()
-        else:
-            out[-1][2] = k if k <= 2 else k - 4
-    flat: list[Move] = []
-    for r, c, d in out:
-        flat += [(r, c, 1 if d > 0 else -1)] * abs(d)
-    return flat
+    return merge_runs(moves, lambda row: 4)

@@ -12,7 +12,7 @@ from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import rule_table
 from ...planning import moves as mv
-from ..base import TILE, GameParams
+from ..base import GameParams
 from ..tiles import TileBoardTask
 from . import codec
 from .generate import scrambled_board
@@ -71,15 +71,15 @@ class TwiddleTask(TileBoardTask):
 
     family = "twiddle"
     puzzle = "Twiddle"
+    rule_codes = rule_table("", """
+        off_board: the block lies on the board (0 <= row <= H-n, 0 <= col <= W-n)
+        bad_turn: a block turns a quarter turn, turn 1 or -1
+    """)
     Params = TwiddleParams
     codec: ClassVar[ModuleType] = codec
     move_fields = "[row, col, turn 1 or -1]"
     move_example = "[0, 1, -1]"
     example_game_id = "3x3n2:9,3,8,4,2,7,5,1,6"
-    rule_codes = rule_table("", """
-        off_board: the block lies on the board (0 <= row <= H-n, 0 <= col <= W-n)
-        bad_turn: a block turns a quarter turn, turn 1 or -1
-    """)
     tatham_presets: ClassVar[dict[str, str]] = {
         "tatham_3x3_rows": "3x3n2r", "tatham_3x3": "3x3n2", "tatham_3x3_orientable": "3x3n2o",
         "tatham_4x4": "4x4n2", "tatham_4x4_orientable": "4x4n2o", "tatham_4x4_n3": "4x4n3",
@@ -117,12 +117,8 @@ class TwiddleTask(TileBoardTask):
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         r, c, t = move
         d = instance.data
-        off = self._disabled_rules
-        if "off_board" not in off and not (0 <= r <= d["h"] - d["n"] and 0 <= c <= d["w"] - d["n"]):
-            return "off_board"
-        if "bad_turn" not in off and t not in (1, -1):
-            return "bad_turn"
-        return None
+        return self.first_broken(("off_board", 0 <= r <= d["h"] - d["n"] and 0 <= c <= d["w"] - d["n"]),
+                                 ("bad_turn", t in (1, -1)))
 
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
         r, c, t = move
@@ -188,6 +184,8 @@ class TwiddleTask(TileBoardTask):
         out += [[r, c, t] for r in range(rh) for c in range(rw) for t in (2, 0, -2)]
         return out
 
+    board_noun, move_noun = "grid", "turns"
+
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
         d = instance.data
@@ -213,11 +211,9 @@ class TwiddleTask(TileBoardTask):
         cells = [str(v >> 2).rjust(width) + (ARROWS[v & 3] if o else "") for v in state]
         return "\n".join(" ".join(cells[r * w:(r + 1) * w]) for r in range(len(state) // w))
 
-    def describe(self, instance: Instance) -> str:
+    def size_text(self, instance: Instance) -> str:
         d = instance.data
-        return (f"The grid is {d['w']} columns by {d['h']} rows; blocks are {d['n']}x{d['n']}.\n"
-                + self.start_and_goal(instance, "Current grid:\n", "Goal grid:\n")
-                + "Find turns that reach the goal grid.")
+        return f"The grid is {d['w']} columns by {d['h']} rows; blocks are {d['n']}x{d['n']}."
 
     def move_places(self, instance: Instance, move: Any) -> list:
         """A move names the cells of its block."""
@@ -236,17 +232,5 @@ class TwiddleTask(TileBoardTask):
         nums = np.asarray([v >> 2 for v in state], np.float32) / max(size, max(v >> 2 for v in state))
         return np.concatenate([nums, np.asarray([(v & 3) / 4 for v in state], np.float32)])
 
-    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
-        from ... import raster
-
-        d = instance.data
-        w = d["w"]
-        cell = max(24, 240 // max(w, d["h"]))
-
-        def paint(img, r, c, box):
-            v = state[r * w + c]
-            raster.fill(img, box, TILE)
-            label = str(v >> 2) + (ARROWS[v & 3] if d["orientable"] else "")
-            raster.draw_text(img, label, (box[1] + box[3]) / 2, (box[0] + box[2]) / 2, 2, raster.INK)
-
-        return self.grid_picture(w, d["h"], cell, paint)
+    def tile_label(self, instance: Instance, value: int) -> str | None:
+        return str(value >> 2) + (ARROWS[value & 3] if instance.data["orientable"] else "")
