@@ -10,6 +10,8 @@ rules, solver hooks and texts.
 """
 from __future__ import annotations
 
+import importlib
+import sys
 from abc import abstractmethod
 from dataclasses import dataclass
 from types import ModuleType
@@ -20,6 +22,7 @@ import numpy as np
 from ...core.errors import ConfigError, ParseError
 from ...core.instance import Instance
 from ...core.params import Params, param
+from ...core.task import rule_table
 from .. import raster
 from ..planning import moves as mv
 from ..planning.base import PARTIAL_CREDIT, PlanningTask
@@ -50,7 +53,38 @@ class GameTask(PlanningTask):
     the codec (``codec``, a module with ``encode_params``, ``decode_params``, ``encode_desc`` and
     ``decode_desc``), the rules (``check_move``, ``apply``, ``initial_state``,
     ``goal_state``), the exact solver (``distance``, ``path_from``) and the texts.
+
+    A game's class in ``games/<game>/task.py`` named ``<Game>Task`` gets, unless it sets them, the
+    package name as its ``family`` (the ``sgt-`` program's name), the class name as its ``puzzle``,
+    the module's ``<Game>Params`` as its parameters, the package's ``codec`` module, ``rule_codes`` written as text read by
+    :func:`~kumo_gym.core.task.rule_table`, and the "Interactive" (from ``move_example``) and "Tatham
+    interop" (from ``example_game_id``) sections closing its manual.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        package, _, module = cls.__module__.rpartition(".")
+        if module == "task" and package.rpartition(".")[0] == __package__:
+            game = package.rpartition(".")[2]
+            if "family" not in cls.__dict__:
+                cls.family = game
+            if "puzzle" not in cls.__dict__:
+                cls.puzzle = cls.__name__.removesuffix("Task")
+            if "Params" not in cls.__dict__:
+                cls.Params = getattr(sys.modules[cls.__module__], cls.__name__.removesuffix("Task") + "Params")
+            if "move_example" in cls.__dict__ and "## Interactive" not in (cls.__doc__ or ""):
+                cls.__doc__ = (cls.__doc__ or "").rstrip() + (
+                    f"\n\n    ## Interactive (``mode=\"interactive\"``)\n    One move per step, e.g. "
+                    f"``{cls.move_example}``; the observation shows the state after it.\n")
+            if "codec" not in cls.__dict__:
+                cls.codec = importlib.import_module(package + ".codec")
+            if "example_game_id" in cls.__dict__:
+                cls.__doc__ = (cls.__doc__ or "").rstrip() + (
+                    f"\n\n    ## Tatham interop\n    Instances are Tatham game IDs (``{cls.example_game_id}``): "
+                    "``task.load(game_id)`` imports one and\n    ``task.to_game_id(instance)`` writes it back byte "
+                    f"for byte; ``sgt-{cls.family}`` accepts ours.\n")
+        if isinstance(cls.__dict__.get("rule_codes"), str):
+            cls.rule_codes = rule_table("", cls.rule_codes)
+        super().__init_subclass__(**kwargs)
 
     Params: ClassVar[type[Params]] = GameParams  # type: ignore[assignment]
     partial_credit: ClassVar[str] = GAMES_PARTIAL_CREDIT

@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 from typing import ClassVar
 
 import numpy as np
 
 from ....core.instance import Instance
 from ....core.params import param
-from ....core.task import rule_table
 from ..base import CellMoves, GameParams
 from ..tiles import TileBoardTask
 from . import codec
@@ -46,26 +44,15 @@ class FifteenTask(CellMoves, TileBoardTask):
     ## Answer (``mode="answer"``, default)
     ``moves = [[row, col], ...]``: each move names the cell of the tile slid into the gap (0-based,
     row 0 at the top).
-
-    ## Interactive (``mode="interactive"``)
-    One move per step, e.g. ``[2, 1]``; the observation shows the tray after it.
-
-    ## Tatham interop
-    Instances are Tatham game IDs (``4x4:8,5,6,13,...``); ``task.load`` and ``task.to_game_id`` read
-    and write them byte for byte, and ``sgt-fifteen`` accepts ours.
     """
 
-    family = "fifteen"
-    puzzle = "Fifteen"
-    Params = FifteenParams
-    codec: ClassVar[ModuleType] = codec
     move_fields = "[row, col] of the tile to slide"
     move_example = "[2, 1]"
     example_game_id = "3x3:4,0,5,3,2,6,1,7,8"
-    rule_codes = rule_table("", """
+    rule_codes = """
         off_board: the named cell is on the board (0 <= row < H, 0 <= col < W)
         not_next_to_gap: the named tile is directly above, below, left or right of the gap
-    """)
+    """
     tatham_presets: ClassVar[dict[str, str]] = {"tatham_4x4": "4x4"}
     difficulties: ClassVar[dict[str, dict]] = {
         "trivial": {"w": 3, "h": 3, "scramble": 6},

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 from typing import ClassVar
 
 import numpy as np
@@ -10,7 +9,6 @@ import numpy as np
 from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
-from ....core.task import rule_table
 from ....solvers.gf2 import bits, eliminate, min_weight_solution
 from ..base import DARK, TILE, CellMoves, GameParams, GameTask
 from . import codec
@@ -48,25 +46,14 @@ class FlipTask(CellMoves, GameTask):
 
     ## Answer (``mode="answer"``, default)
     ``moves = [[row, col], ...]``: the cells pressed, in order, 0-based (row 0 at the top).
-
-    ## Interactive (``mode="interactive"``)
-    One press per step, e.g. ``[1, 2]``; the observation shows the board after it.
-
-    ## Tatham interop
-    Instances are Tatham game IDs (``3x3:d074...,ea8``): ``task.load(game_id)`` imports one and
-    ``task.to_game_id(instance)`` writes it back byte for byte; ``sgt-flip`` accepts ours.
     """
 
-    family = "flip"
-    puzzle = "Flip"
-    Params = FlipParams
-    codec: ClassVar[ModuleType] = codec
     move_fields = "[row, col]"
     move_example = "[1, 2]"
     example_game_id = "3x3:d074191345d1644c17058,ea8"
-    rule_codes = rule_table("", """
+    rule_codes = """
         off_board: the pressed cell is on the board (0 <= row < H, 0 <= col < W)
-    """)
+    """
     tatham_presets: ClassVar[dict[str, str]] = {"tatham_3x3c": "3x3c", "tatham_4x4c": "4x4c", "tatham_5x5c": "5x5c",
                       "tatham_3x3r": "3x3r", "tatham_4x4r": "4x4r", "tatham_5x5r": "5x5r"}
     difficulties: ClassVar[dict[str, dict]] = {

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -11,7 +10,6 @@ from ....core.capabilities import NearMiss
 from ....core.errors import ConfigError, ParseError
 from ....core.instance import Instance
 from ....core.params import param
-from ....core.task import rule_table
 from ...planning import moves as mv
 from ..base import GameParams, GameTask
 from . import codec
@@ -64,26 +62,18 @@ class GuessTask(GameTask):
     solved when one of them, within the limit, is the code (nothing may follow it). Kept for the
     one-reply protocol of the suite; the interactive mode is the one that measures inference from
     feedback.
-
-    ## Tatham interop
-    Instances are Tatham game IDs (``c6p4g10Bm:c4ddb96a``, the code scrambled as Tatham does);
-    ``task.load`` and ``task.to_game_id`` read and write them byte for byte.
     """
 
-    family = "guess"
-    puzzle = "Guess"
-    Params = GuessParams
-    codec: ClassVar[ModuleType] = codec
     partial_credit: ClassVar[str] = GUESS_PARTIAL_CREDIT
     move_fields = "[colour, colour, ...] (one colour per peg)"
     move_example = "[1, 1, 2, 2]"
     example_game_id = "c6p4g10Bm:c4ddb96a"
-    rule_codes = rule_table("", """
+    rule_codes = """
         wrong_length: a guess has exactly P pegs
         bad_colour: every peg is a colour 1..C (0, a blank, only where blanks are allowed, never all blank)
         repeated_colour: no colour appears twice in a guess where repeats are not allowed
         out_of_guesses: at most G guesses are made
-    """)
+    """
     tatham_presets: ClassVar[dict[str, str]] = {"tatham_standard": "c6p4g10Bm", "tatham_super": "c8p5g12Bm"}
     difficulties: ClassVar[dict[str, dict]] = {
         "trivial": {"colours": 3, "pegs": 2, "guesses": 6},

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -10,7 +9,6 @@ import numpy as np
 from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
-from ....core.task import rule_table
 from ...planning import moves as mv
 from ..base import GameParams
 from ..tiles import TileBoardTask
@@ -51,26 +49,15 @@ class SixteenTask(TileBoardTask):
     ## Answer (``mode="answer"``, default)
     ``moves = [[line, index, shift], ...]``: line ``"R"`` (a row, index 0 at the top, shift 1 moves it
     right, -1 left) or ``"C"`` (a column, index 0 at the left, shift 1 moves it down, -1 up).
-
-    ## Interactive (``mode="interactive"``)
-    One move per step, e.g. ``["R", 0, 1]``; the observation shows the grid after it.
-
-    ## Tatham interop
-    Instances are Tatham game IDs (``4x4m5:13,2,11,...``); ``task.load`` and ``task.to_game_id`` read
-    and write them byte for byte, and ``sgt-sixteen`` accepts ours.
     """
 
-    family = "sixteen"
-    puzzle = "Sixteen"
-    Params = SixteenParams
-    codec: ClassVar[ModuleType] = codec
     move_fields = '[line "R" or "C", index, shift 1 or -1]'
     move_example = '["R", 0, 1]'
     example_game_id = "3x3:2,5,6,4,3,7,1,9,8"
-    rule_codes = rule_table("", """
+    rule_codes = """
         off_board: the row index is in 0..H-1, the column index in 0..W-1
         bad_shift: a line moves by one cell, shift 1 or -1
-    """)
+    """
     tatham_presets: ClassVar[dict[str, str]] = {
         "tatham_3x3": "3x3", "tatham_4x3": "4x3", "tatham_4x4": "4x4", "tatham_5x4": "5x4", "tatham_5x5": "5x5"}
     difficulties: ClassVar[dict[str, dict]] = {

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -10,7 +9,6 @@ import numpy as np
 from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
-from ....core.task import rule_table
 from ...planning import moves as mv
 from ..base import GameParams
 from ..tiles import TileBoardTask
@@ -55,28 +53,19 @@ class TwiddleTask(TileBoardTask):
     scrambled ones); where it exceeds its budget (Tatham's long shuffles of larger boards) the optimum is
     certified to lie between a proven lower bound and the length of a solution built from 3-cycles and
     twists: ``optimum_bounds`` says which, and partial credit is paid only where distances are exact.
+    Orientation with an odd block size is refused (not supported), as are boards whose blocks form
+    one strip of two or three. In a game ID a tile's direction is Tatham's letter after its number
+    (``3x3n2o:9u3l8r...``).
 
     ## Answer (``mode="answer"``, default)
     ``moves = [[row, col, turn], ...]``: the top-left cell of the block (0-based, row 0 at the top) and
     ``turn`` 1 for a clockwise quarter turn, -1 for anticlockwise.
-
-    ## Interactive (``mode="interactive"``)
-    One move per step, e.g. ``[0, 1, -1]``; the observation shows the grid after it.
-
-    ## Tatham interop
-    Instances are Tatham game IDs (``3x3n2:9,3,8,4,2,7,5,1,6``, ``3x3n2o:9u3l8r...``); ``task.load`` and
-    ``task.to_game_id`` read and write them byte for byte, and ``sgt-twiddle`` accepts ours. Orientation
-    with an odd block size is refused (not supported).
     """
 
-    family = "twiddle"
-    puzzle = "Twiddle"
-    rule_codes = rule_table("", """
+    rule_codes = """
         off_board: the block lies on the board (0 <= row <= H-n, 0 <= col <= W-n)
         bad_turn: a block turns a quarter turn, turn 1 or -1
-    """)
-    Params = TwiddleParams
-    codec: ClassVar[ModuleType] = codec
+    """
     move_fields = "[row, col, turn 1 or -1]"
     move_example = "[0, 1, -1]"
     example_game_id = "3x3n2:9,3,8,4,2,7,5,1,6"
