@@ -79,13 +79,13 @@ def measure(task, difficulty: str, n: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer instances per preset")
-    ap.add_argument("--games", nargs="*", help="only these games (names as in the catalogue, e.g. Twiddle)")
+    ap.add_argument("--game", action="append", help="only this game (repeatable; default: every game)")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "games.json"))
     args = ap.parse_args()
     rows, result = [], {"machine": platform.processor() or platform.machine(), "python": platform.python_version(),
                         "games": {}}
     for e in entries():
-        if e.family != "games" or (args.games and e.name not in args.games):
+        if e.family != "games" or (args.game and e.name not in args.game):
             continue
         task = get_task(e.id)
         result["games"][e.name] = {}

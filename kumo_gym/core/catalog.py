@@ -95,7 +95,9 @@ ENTRIES: list[EnvEntry] = [
     _grid("Net", "net", "Net: rotate pipe tiles so they join into one loop-free network"),
     _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
     _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
+    _grid("Bridges", "bridges", "Bridges (Hashiwokakero): join numbered islands with straight, uncrossed bridges into one group"),
     _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
+    _grid("Slant", "slant", "Slant (Gokigen Naname): a diagonal in every cell; numbered corners count their diagonals; no loops"),
     _game("Flip", "Flip (Lights Out and Tatham's random shapes): press cells to turn every light off in the fewest "
                   "presses (exact optimum over GF(2))"),
     _game("Fifteen", "Fifteen: slide tiles into the gap until they are in order (optimum by IDA* with linear "
@@ -106,4 +108,6 @@ ENTRIES: list[EnvEntry] = [
                      "(optimum by bidirectional search, or certified bounds on long shuffles)"),
     _game("Guess", "Guess (Mastermind): find the hidden code from black and white pegs, guesses counted against a "
                    "Knuth-style guesser"),
+    _game("Blackbox", "Black Box: fire rays into a box and deduce where the hidden balls are, rays counted against "
+                      "a most-informative-ray player"),
 ]

@@ -112,6 +112,8 @@ def section7_cstar(name: str, inst) -> list:
         return [("Edge", {"a": list(a), "b": list(b), "on": True}) for a, b in sorted(edges)]
     if name == "undead":
         return [("Monster", {"r": r, "c": c, "t": v}) for r, c, v in cells if v in ("G", "V", "Z")]
+    if name == "slant":
+        return [("Backslash" if v == "\\" else "Slash", {"r": r, "c": c}) for r, c, v in cells]
     raise AssertionError(f"docs/specs/grid_puzzles.md §7 has no C* row for {name!r}: add it here")
 
 

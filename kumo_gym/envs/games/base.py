@@ -226,6 +226,61 @@ class GameTask(PlanningTask):
         return []
 
 
+class AskingGame(GameTask):
+    """A game of asking (Guess, Black Box): a hidden answer found from the replies to questions.
+
+    The goal is never shown (it would name the answer); the reference player's questions and final
+    answer from any state come from ``_plays(instance, state)``, and their number is the optimum
+    used for efficiency; no progress credit is paid (the information gathered shows only in the
+    final answer). ``question`` names one move in the prompts (``guess``, ``move``).
+    """
+
+    question: ClassVar[str] = "move"
+
+    def with_game_id(self, data: dict) -> dict:
+        """``data`` with its Tatham game ID added (the full parameters, a colon, the description)."""
+        data["game_id"] = f"{self.codec.encode_params(data)}:{self.codec.encode_desc(data)}"
+        return data
+
+    def template_fields(self, instance: Instance) -> dict:
+        """Everything but the goal (it would name the hidden answer)."""
+        out = super().template_fields(instance)
+        out["goal_state"] = "(hidden)"
+        return out
+
+    @abstractmethod
+    def _plays(self, instance: Instance, state: Any) -> list:
+        """The reference player's moves from ``state`` to the end of the game."""
+        raise NotImplementedError
+
+    def optimal_length(self, instance: Instance) -> int | None:
+        return len(self.solve(instance))
+
+    def solve(self, instance: Instance) -> list:
+        return self.cached(instance, "solution", lambda: self._plays(instance, self.initial_state(instance)))
+
+    def progress(self, instance: Instance, k: int, state: Any, goal_reached_at: int | None) -> tuple[float, bool]:
+        return 0.0, True
+
+    def interactive_prompt(self, instance: Instance) -> str:
+        return (self.rules(instance) + "\n\n" + self.describe(instance) +
+                f"\n\nMake one {self.question} per turn, written as {self.move_format}.")
+
+    def system_prompt(self, instance: Instance) -> str:
+        desc, sol = self.example_for(instance)
+        closing = f"End your reply with your {self.question}s on one line in exactly this form:\n{self.answer_format}"
+        return "\n\n".join([self.rules(instance), f"Worked example. {desc}\nmoves = {self.format_moves(sol)}", closing])
+
+
+def match_params(pattern, text: str, expected: str) -> tuple[str, ...]:
+    """The groups of a Tatham parameter string matched in full by ``pattern``; ConfigError saying
+    what was ``expected`` otherwise."""
+    m = pattern.fullmatch(text)
+    if m is None:
+        raise ConfigError(f"{text[:40]!r} is not {expected}")
+    return m.groups()
+
+
 class CellMoves:
     """The moves of a game played by naming a cell, ``[row, col]`` (instance data ``w``, ``h``)."""
 

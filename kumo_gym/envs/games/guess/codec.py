@@ -3,49 +3,27 @@
 The parameters are the number of colours (``c``), pegs (``p``) and guesses (``g``), then ``b``/``B``
 (blank pegs allowed in guesses or not) and ``m``/``M`` (a colour may repeat or not). The
 description is the hidden code, one byte per peg (colours 1..c), hidden by Tatham's reversible
-scrambling: the bytes split into halves A (the shorter) and B; A is XORed with a SHA-1 stream
-seeded by B, then B with a stream seeded by the new A; the result is written in hex.
+scrambling (:mod:`kumo_gym.envs.games.obfuscate`).
 """
 from __future__ import annotations
 
-import hashlib
 import re
 
 from ....core.errors import ConfigError
+from ..base import match_params
+from ..obfuscate import hide_bytes, is_hex, reveal_bytes
 
 _PARAMS = re.compile(r"c(\d{1,2})p(\d{1,2})g(\d{1,3})([bB])([mM])")
 
 
-def _stream(seed: bytes, n: int) -> bytes:
-    out, counter = b"", 0
-    while len(out) < n:
-        out += hashlib.sha1(seed + str(counter).encode()).digest()
-        counter += 1
-    return out[:n]
-
-
-def _xor(data: bytes, seed: bytes) -> bytes:
-    return bytes(x ^ y for x, y in zip(data, _stream(seed, len(data)), strict=True))
-
-
 def hide(code: list[int]) -> str:
-    raw = bytes(code)
-    half = len(raw) // 2
-    a, b = raw[:half], raw[half:]
-    a = _xor(a, b)
-    b = _xor(b, a)
-    return (a + b).hex()
+    return hide_bytes(bytes(code))
 
 
 def reveal(text: str, pegs: int) -> list[int]:
-    if len(text) != 2 * pegs or any(ch not in "0123456789abcdefABCDEF" for ch in text):
+    if len(text) != 2 * pegs or not is_hex(text):
         raise ConfigError(f"a Guess description is {2 * pegs} hex digits (the hidden code), got {text[:40]!r}")
-    raw = bytes.fromhex(text)
-    half = len(raw) // 2
-    a, b = raw[:half], raw[half:]
-    b = _xor(b, a)
-    a = _xor(a, b)
-    return list(a + b)
+    return list(reveal_bytes(text))
 
 
 def encode_params(params: dict, full: bool = True) -> str:
@@ -54,12 +32,9 @@ def encode_params(params: dict, full: bool = True) -> str:
 
 
 def decode_params(text: str) -> dict:
-    m = _PARAMS.fullmatch(text)
-    if m is None:
-        raise ConfigError(f"{text[:40]!r} is not a Guess parameter string (expected e.g. 'c6p4g10Bm': colours, "
-                          "pegs, guesses, b/B blanks allowed or not, m/M repeats allowed or not)")
-    out = {"colours": int(m.group(1)), "pegs": int(m.group(2)), "guesses": int(m.group(3)),
-           "blanks": m.group(4) == "b", "multiple": m.group(5) == "m"}
+    c, p, g, b, m = match_params(_PARAMS, text, "a Guess parameter string (expected e.g. 'c6p4g10Bm': colours, "
+                                 "pegs, guesses, b/B blanks allowed or not, m/M repeats allowed or not)")
+    out = {"colours": int(c), "pegs": int(p), "guesses": int(g), "blanks": b == "b", "multiple": m == "m"}
     if not 2 <= out["colours"] <= 10 or not 2 <= out["pegs"] <= 6 or not 1 <= out["guesses"] <= 30:
         raise ConfigError(f"Guess parameters {text!r}: colours must be 2..10, pegs 2..6 and guesses 1..30")
     if not out["multiple"] and out["colours"] < out["pegs"]:

@@ -11,8 +11,7 @@ from ....core.errors import ConfigError, ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ...planning import moves as mv
-from ..base import GameParams, GameTask
-from . import codec
+from ..base import AskingGame, GameParams
 from .search import all_codes, play
 
 GUESS_PARTIAL_CREDIT = (
@@ -42,7 +41,7 @@ class GuessParams(GameParams):
         return self
 
 
-class GuessTask(GameTask):
+class GuessTask(AskingGame):
     """Guess: find the hidden code of coloured pegs, guess by guess.
 
     ## Description
@@ -65,6 +64,7 @@ class GuessTask(GameTask):
     """
 
     partial_credit: ClassVar[str] = GUESS_PARTIAL_CREDIT
+    question = "guess"
     move_fields = "[colour, colour, ...] (one colour per peg)"
     move_example = "[1, 1, 2, 2]"
     example_game_id = "c6p4g10Bm:c4ddb96a"
@@ -94,14 +94,7 @@ class GuessTask(GameTask):
                 break
         data = {k: params[k] for k in ("colours", "pegs", "guesses", "blanks", "multiple")}
         data["code"] = code
-        data["game_id"] = f"{codec.encode_params(data)}:{codec.encode_desc(data)}"
-        return data
-
-    def template_fields(self, instance: Instance) -> dict:
-        """Everything but the goal (it would name the hidden code)."""
-        out = super().template_fields(instance)
-        out["goal_state"] = "(hidden)"
-        return out
+        return self.with_game_id(data)
 
     # ---- rules -------------------------------------------------------------------------------------
     def _code(self, instance: Instance) -> tuple:
@@ -162,20 +155,11 @@ class GuessTask(GameTask):
         history = [(g, b, w) for g, b, w in state]
         return [list(g) for g in play(self._code(instance), d["colours"], d["pegs"], d["multiple"], history)]
 
-    def optimal_length(self, instance: Instance) -> int | None:
-        return len(self.solve(instance))
-
-    def solve(self, instance: Instance) -> list:
-        return self.cached(instance, "solution", lambda: self._plays(instance, ()))
-
     def distance(self, instance: Instance, state: tuple) -> int | None:
         return len(self._plays(instance, state))
 
     def path_from(self, instance: Instance, state: tuple) -> list | None:
         return self._plays(instance, state)
-
-    def progress(self, instance: Instance, k: int, state: Any, goal_reached_at: int | None) -> tuple[float, bool]:
-        return 0.0, True
 
     def near_misses(self, instance: Instance, rng: np.random.Generator) -> list[NearMiss]:
         """The planning near misses, plus for the guess limit: G legal guesses that miss, then the code."""
@@ -266,19 +250,10 @@ class GuessTask(GameTask):
         return (f"Find the hidden code of {d['pegs']} pegs (colours 1..{d['colours']}) in at most {d['guesses']} "
                 "guesses.")
 
-    def interactive_prompt(self, instance: Instance) -> str:
-        return (self.rules(instance) + "\n\n" + self.describe(instance) +
-                f"\n\nMake one guess per turn, written as {self.move_format}.")
-
     def observation(self, instance: Instance, state: tuple, feedback: str = "", step: int = 0) -> str:
         head = f"{feedback}\n\n" if feedback else ""
         left = instance.data["guesses"] - len(state)
         return f"{head}Guesses made: {len(state)} ({left} left)\n{self.render_state(instance, state)}"
-
-    def system_prompt(self, instance: Instance) -> str:
-        desc, sol = self.example_for(instance)
-        return "\n\n".join([self.rules(instance), f"Worked example. {desc}\nmoves = {self.format_moves(sol)}",
-                            f"End your reply with your guesses on one line in exactly this form:\n{self.answer_format}"])
 
     def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
         from ... import raster
