@@ -104,6 +104,8 @@ ENTRIES: list[EnvEntry] = [
                      "conflicts, or certified bounds on random 4x4 boards)"),
     _game("Sixteen", "Sixteen: shift rows and columns cyclically until the tiles are in order (optimum by "
                      "bidirectional search, or certified bounds on large random boards)"),
+    _game("Twiddle", "Twiddle: turn square blocks of tiles until the numbers are in order, optionally all pointing up "
+                     "(optimum by bidirectional search, or certified bounds on long shuffles)"),
     _game("Guess", "Guess (Mastermind): find the hidden code from black and white pegs, guesses counted against a "
                    "Knuth-style guesser"),
     _game("Blackbox", "Black Box: fire rays into a box and deduce where the hidden balls are, rays counted against "

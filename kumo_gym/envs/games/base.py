@@ -200,6 +200,10 @@ class GameTask(PlanningTask):
     def max_steps(self, instance: Instance) -> int:
         return max(4, super().max_steps(instance))
 
+    def first_broken(self, *checks: tuple[str, bool]) -> str | None:
+        """The first rule of the ``(rule, holds)`` pairs that does not hold and is switched on."""
+        return next((rule for rule, holds in checks if not holds and rule not in self._disabled_rules), None)
+
     # ---- pictures ---------------------------------------------------------------------------------
     def grid_picture(self, w: int, h: int, cell: int, paint) -> tuple[np.ndarray, dict]:
         """A ``w`` x ``h`` board of square cells; ``paint(img, r, c, box)`` draws each cell.

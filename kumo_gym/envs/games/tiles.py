@@ -8,6 +8,7 @@ helpers read and write a description that lists the tiles as comma-separated dec
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Callable, Hashable, Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -15,7 +16,8 @@ import numpy as np
 from ...core.errors import ConfigError
 from ...core.instance import Instance
 from ...core.params import Params
-from .base import GameParams, GameTask
+from .. import raster
+from .base import BLANK, TILE, GameParams, GameTask
 
 #: solved states kept per instance (interactive play asks for the distance after every move)
 PATH_CACHE = 4096
@@ -39,6 +41,96 @@ def decode_tiles(desc: str, w: int, h: int, game: str, first: int, holds: str) -
     return tiles
 
 
+def permutation_parity(perm: Sequence[int]) -> int:
+    """1 when ``perm`` (``perm[i]``: where ``i`` goes, a permutation of 0..n-1) is odd, else 0."""
+    seen, odd = [False] * len(perm), 0
+    for i in range(len(perm)):
+        if not seen[i]:
+            j, k = i, 0
+            while not seen[j]:
+                seen[j] = True
+                j = perm[j]
+                k += 1
+            odd ^= (k - 1) & 1
+    return odd
+
+
+def merge_runs(moves: Sequence[tuple], period: Callable[[object], int]) -> list[tuple]:
+    """Moves ``(kind, index, step)`` with consecutive steps of one ``(kind, index)`` merged modulo
+    ``period(kind)`` (the number of steps that come back to the start), those that cancel dropped,
+    and the rest written again as steps of 1 or -1 the short way round."""
+    out: list[list] = []
+    for kind, i, step in moves:
+        if out and out[-1][0] == kind and out[-1][1] == i:
+            out[-1][2] += step
+        else:
+            out.append([kind, i, step])
+        n = period(kind)
+        k = out[-1][2] % n
+        if k == 0:
+            out.pop()
+        else:
+            out[-1][2] = k if k <= n // 2 else k - n
+    flat: list[tuple] = []
+    for kind, i, step in out:
+        flat += [(kind, i, 1 if step > 0 else -1)] * abs(step)
+    return flat
+
+
+def bidirectional_search(start: Hashable, goal: Hashable, moves: Sequence, step: Callable, inverse: Callable,
+                         max_states: int, floor: Callable[[], int]) -> tuple[list | None, int]:
+    """Breadth-first search from both ends at once, level by level, the smaller frontier first.
+
+    ``(moves, lower)``: a shortest move list from ``start`` to ``goal`` (``step(state, move)`` plays
+    one, ``inverse(move)`` undoes it), the shortest meeting point of a level kept; None once either
+    side holds more than ``max_states`` states, and then ``lower`` is the larger of the levels both
+    sides completed (plus one) and ``floor()``, a proven lower bound; ``lower`` is 2**30 when the two
+    ends are not connected.
+    """
+    if start == goal:
+        return [], 0
+    fwd: dict = {start: (None, None, 0)}  # state -> (parent, move, depth) on each side
+    bwd: dict = {goal: (None, None, 0)}
+    f_front, b_front = [start], [goal]
+    depth_f = depth_b = 0
+    while f_front and b_front:
+        expand_f = len(f_front) <= len(b_front)
+        front, seen, other = (f_front, fwd, bwd) if expand_f else (b_front, bwd, fwd)
+        depth = (depth_f if expand_f else depth_b) + 1
+        nxt, best, best_len = [], None, 1 << 30
+        for s in front:
+            for m in moves:
+                u = step(s, m)
+                if u in seen:
+                    continue
+                seen[u] = (s, m, depth)
+                hit = other.get(u)
+                if hit is not None and depth + hit[2] < best_len:
+                    best, best_len = u, depth + hit[2]
+                nxt.append(u)
+        if best is not None:  # every meeting point of this level was compared: the shortest is kept
+            return _join(best, fwd, bwd, inverse), best_len
+        if expand_f:
+            f_front, depth_f = nxt, depth
+        else:
+            b_front, depth_b = nxt, depth
+        if len(fwd) > max_states or len(bwd) > max_states:
+            return None, max(depth_f + depth_b + 1, floor())
+    return None, 1 << 30
+
+
+def _join(meet, fwd: dict, bwd: dict, inverse: Callable) -> list:
+    left, s = [], meet
+    while fwd[s][0] is not None:
+        s, m, _ = fwd[s]
+        left.append(m)
+    right, s = [], meet
+    while bwd[s][0] is not None:
+        s, m, _ = bwd[s]
+        right.append(inverse(m))
+    return left[::-1] + right
+
+
 class TileBoardTask(GameTask):
     """A game played on a board of numbered tiles (instance data ``w``, ``h``, ``tiles``).
 
@@ -49,6 +141,9 @@ class TileBoardTask(GameTask):
 
     #: declared again so that type checkers take the games' parameters, not the planning ones, as the base
     Params: ClassVar[type[Params]] = GameParams
+    #: what the prompt calls the board, and the moves
+    board_noun: ClassVar[str] = "grid"
+    move_noun: ClassVar[str] = "moves"
 
     @abstractmethod
     def _solve_start(self, instance: Instance) -> dict:
@@ -113,3 +208,30 @@ class TileBoardTask(GameTask):
 
     def state_bounds(self, instance: Instance) -> tuple[float, float]:
         return 0.0, 1.0
+
+    def size_text(self, instance: Instance) -> str:
+        """The first line of the description: the board's size."""
+        return f"The {self.board_noun} is {instance.data['w']} columns by {instance.data['h']} rows."
+
+    def describe(self, instance: Instance) -> str:
+        noun = self.board_noun
+        return (f"{self.size_text(instance)}\n"
+                + self.start_and_goal(instance, f"Current {noun}:\n", f"Goal {noun}:\n")
+                + f"Find {self.move_noun} that reach the goal {noun}.")
+
+    def tile_label(self, instance: Instance, value: int) -> str | None:
+        """The text drawn on a cell holding ``value`` (None: a gap)."""
+        return str(value)
+
+    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
+        d = instance.data
+        w = d["w"]
+        cell = max(24, 240 // max(w, d["h"]))
+
+        def paint(img, r, c, box):
+            label = self.tile_label(instance, state[r * w + c])
+            raster.fill(img, box, BLANK if label is None else TILE)
+            if label:
+                raster.draw_text(img, label, (box[1] + box[3]) / 2, (box[0] + box[2]) / 2, 2, raster.INK)
+
+        return self.grid_picture(w, d["h"], cell, paint)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ....core.instance import Instance
 from ....core.params import param
-from ..base import BLANK, TILE, CellMoves, GameParams
+from ..base import CellMoves, GameParams
 from ..tiles import TileBoardTask
 from . import codec
 from .generate import scrambled_board, uniform_board
@@ -139,6 +139,8 @@ class FifteenTask(CellMoves, TileBoardTask):
                if not (0 <= r < d["h"] and 0 <= c < d["w"])]
         return self.legal_moves(instance, state) + self.move_catalog(instance) + off
 
+    board_noun, move_noun = "tray", "moves"
+
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
         return ("You are playing Fifteen, a sliding-tile puzzle. The tray is a grid of numbered tiles with one gap "
@@ -159,23 +161,5 @@ class FifteenTask(CellMoves, TileBoardTask):
             rows.append(" ".join(("." if t == 0 else str(t)).rjust(width) for t in state[r * w:(r + 1) * w]))
         return "\n".join(rows)
 
-    def describe(self, instance: Instance) -> str:
-        d = instance.data
-        return (f"The tray is {d['w']} columns by {d['h']} rows.\n"
-                + self.start_and_goal(instance, "Current tray:\n", "Goal tray:\n")
-                + "Find moves that reach the goal tray.")
-
-    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
-        from ... import raster
-
-        d = instance.data
-        w = d["w"]
-        cell = max(24, 240 // max(w, d["h"]))
-
-        def paint(img, r, c, box):
-            t = state[r * w + c]
-            raster.fill(img, box, BLANK if t == 0 else TILE)
-            if t:
-                raster.draw_text(img, str(t), (box[1] + box[3]) / 2, (box[0] + box[2]) / 2, 2, raster.INK)
-
-        return self.grid_picture(w, d["h"], cell, paint)
+    def tile_label(self, instance: Instance, value: int) -> str | None:
+        return str(value) if value else None

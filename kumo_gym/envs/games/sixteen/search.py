@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..tiles import bidirectional_search, merge_runs, permutation_parity
+
 Move = tuple[str, int, int]
 
 
@@ -74,16 +76,7 @@ def heuristic(board, w: int, h: int) -> int:
 
 
 def parity(board) -> int:
-    seen, odd = [False] * len(board), 0
-    for i in range(len(board)):
-        if not seen[i]:
-            j, n = i, 0
-            while not seen[j]:
-                seen[j] = True
-                j = board[j] - 1
-                n += 1
-            odd ^= (n - 1) & 1
-    return odd
+    return permutation_parity([t - 1 for t in board])
 
 
 def solvable(board, w: int, h: int) -> bool:
@@ -94,51 +87,9 @@ def solvable(board, w: int, h: int) -> bool:
 def bidirectional(start: tuple, w: int, h: int, max_states: int = 200_000) -> tuple[list[Move] | None, int]:
     """``(moves, lower)``: a shortest move list (None past ``max_states`` per side, then ``lower`` is a
     proven lower bound; ``lower`` is the length when a list is found)."""
-    goal = tuple(range(1, w * h + 1))
-    if start == goal:
-        return [], 0
-    moves = all_moves(w, h)
-    # state -> (parent, move, depth) on each side
-    fwd: dict[tuple, tuple] = {start: (None, None, 0)}
-    bwd: dict[tuple, tuple] = {goal: (None, None, 0)}
-    f_front, b_front = [start], [goal]
-    depth_f = depth_b = 0
-    while f_front and b_front:
-        expand_f = len(f_front) <= len(b_front)
-        front, seen, other = (f_front, fwd, bwd) if expand_f else (b_front, bwd, fwd)
-        depth = (depth_f if expand_f else depth_b) + 1
-        nxt, best, best_len = [], None, 1 << 30
-        for s in front:
-            for m in moves:
-                u = apply_move(s, w, h, m)
-                if u in seen:
-                    continue
-                seen[u] = (s, m, depth)
-                hit = other.get(u)
-                if hit is not None and depth + hit[2] < best_len:
-                    best, best_len = u, depth + hit[2]
-                nxt.append(u)
-        if best is not None:  # every meeting point of this level was compared: the shortest is kept
-            return _join(best, fwd, bwd), best_len
-        if expand_f:
-            f_front, depth_f = nxt, depth
-        else:
-            b_front, depth_b = nxt, depth
-        if len(fwd) > max_states or len(bwd) > max_states:
-            return None, max(depth_f + depth_b + 1, heuristic(start, w, h))
-    return None, 1 << 30  # the two ends are not connected
-
-
-def _join(meet: tuple, fwd: dict, bwd: dict) -> list[Move]:
-    left, s = [], meet
-    while fwd[s][0] is not None:
-        s, m, _ = fwd[s]
-        left.append(m)
-    right, s = [], meet
-    while bwd[s][0] is not None:
-        s, m, _ = bwd[s]
-        right.append(inverse(m))
-    return left[::-1] + right
+    return bidirectional_search(start, tuple(range(1, w * h + 1)), all_moves(w, h),
+                                lambda s, m: apply_move(s, w, h, m), inverse, max_states,
+                                lambda: heuristic(start, w, h))
 
 
 def _commutators(w: int, h: int) -> dict[tuple[int, int, int], list[Move]]:
@@ -187,22 +138,7 @@ def _setup(triple: tuple[int, int, int], w: int, h: int, targets: dict, maps: li
 
 def simplify(moves: list[Move], w: int, h: int) -> list[Move]:
     """Merge consecutive shifts of one line (mod its length) and drop those that cancel."""
-    out: list[list] = []
-    for axis, i, s in moves:
-        if out and out[-1][0] == axis and out[-1][1] == i:
-            out[-1][2] += s
-        else:
-            out.append([axis, i, s])
-        n = w if axis == "R" else h
-        k = out[-1][2] % n
-        if k == 0:
-            out.pop()
-        else:
-            out[-1][2] = k if k <= n // 2 else k - n
-    flat: list[Move] = []
-    for axis, i, s in out:
-        flat += [(axis, i, 1 if s > 0 else -1)] * abs(s)
-    return flat
+    return merge_runs(moves, lambda axis: w if axis == "R" else h)
 
 
 def constructive(start: tuple, w: int, h: int) -> list[Move] | None:

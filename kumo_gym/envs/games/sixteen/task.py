@@ -10,7 +10,7 @@ from ....core.errors import ParseError
 from ....core.instance import Instance
 from ....core.params import param
 from ...planning import moves as mv
-from ..base import TILE, GameParams
+from ..base import GameParams
 from ..tiles import TileBoardTask
 from . import codec
 from .generate import scrambled_board, uniform_board
@@ -85,12 +85,7 @@ class SixteenTask(TileBoardTask):
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         axis, i, s = move
         n = instance.data["h"] if axis == "R" else instance.data["w"]
-        off = self._disabled_rules
-        if "off_board" not in off and not 0 <= i < n:
-            return "off_board"
-        if "bad_shift" not in off and s not in (1, -1):
-            return "bad_shift"
-        return None
+        return self.first_broken(("off_board", 0 <= i < n), ("bad_shift", s in (1, -1)))
 
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
         axis, i, s = move
@@ -152,6 +147,8 @@ class SixteenTask(TileBoardTask):
             out += [[axis, i, s] for i in range(n) for s in (2, 0, -2)]
         return out
 
+    board_noun, move_noun = "grid", "shifts"
+
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
         return ("You are playing Sixteen. The grid holds numbered tiles. Rows are numbered from 0 at the top, columns "
@@ -170,12 +167,6 @@ class SixteenTask(TileBoardTask):
         return "\n".join(" ".join(str(t).rjust(width) for t in state[r * w:(r + 1) * w])
                          for r in range(len(state) // w))
 
-    def describe(self, instance: Instance) -> str:
-        d = instance.data
-        return (f"The grid is {d['w']} columns by {d['h']} rows.\n"
-                + self.start_and_goal(instance, "Current grid:\n", "Goal grid:\n")
-                + "Find shifts that reach the goal grid.")
-
     def move_places(self, instance: Instance, move: Any) -> list:
         """A move names the cells of its line."""
         if not (isinstance(move, (list, tuple)) and len(move) == 3 and type(move[1]) is int):
@@ -188,15 +179,3 @@ class SixteenTask(TileBoardTask):
             return [("cell", f"({r},{i})") for r in range(d["h"])]
         return []
 
-    def picture(self, instance: Instance, state: tuple) -> tuple[np.ndarray, dict]:
-        from ... import raster
-
-        d = instance.data
-        w = d["w"]
-        cell = max(24, 240 // max(w, d["h"]))
-
-        def paint(img, r, c, box):
-            raster.fill(img, box, TILE)
-            raster.draw_text(img, str(state[r * w + c]), (box[1] + box[3]) / 2, (box[0] + box[2]) / 2, 2, raster.INK)
-
-        return self.grid_picture(w, d["h"], cell, paint)
