@@ -181,4 +181,4 @@ class LoopyTask(LoopAnswers, GridTask):
         return sum(v != NONE for row in instance.data["state"]["clues"] for v in row)
 
     def clue_features(self, instance: Instance) -> np.ndarray:
-        return np.asarray([v for row in instance.data["state"]["clues"] for v in row], np.float32)
+        return np.asarray([v + 1 for row in instance.data["state"]["clues"] for v in row], np.float32)  # 0: no clue

@@ -54,16 +54,18 @@ def random_region(rng: np.random.Generator, H: int, W: int, share: float) -> np.
     then faces that keep it so (:func:`_joins`), those touching the fewest region faces first (a
     winding loop, as Tatham's), until the share is reached or no face can join."""
     inside = np.zeros((H, W), bool)
-    inside[int(rng.integers(H)), int(rng.integers(W))] = True
-    target = max(1, round(share * H * W))
-    count = 1
-    while count < target:
-        cand = [(n, float(rng.random()), r, c) for r in range(H) for c in range(W)
-                if not inside[r, c] and (n := _joins(inside, r, c))]
-        if not cand:
-            break
-        weight = np.asarray([WEIGHT[n] for n, *_ in cand])
-        _, _, r, c = cand[int(rng.choice(len(cand), p=weight / weight.sum()))]
+    r, c = int(rng.integers(H)), int(rng.integers(W))
+    target, count, score = max(1, round(share * H * W)), 1, {}
+    while True:
         inside[r, c] = True
+        score.pop((r, c), None)
+        for dr, dc in RING:  # only the faces round the new one can change
+            x = (r + dr, c + dc)
+            if 0 <= x[0] < H and 0 <= x[1] < W and not inside[x]:
+                score[x] = _joins(inside, *x)
+        cand = [x for x in sorted(score) if score[x]]
+        if count >= target or not cand:
+            return inside
+        weight = np.asarray([WEIGHT[score[x]] for x in cand])
+        r, c = cand[int(rng.choice(len(cand), p=weight / weight.sum()))]
         count += 1
-    return inside
