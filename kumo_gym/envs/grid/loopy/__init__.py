@@ -11,11 +11,10 @@ from ....core.params import param
 from ....solvers.engine import Encoding, reduce_clues
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import number_loops, numbered_edges
+from ..geometry import loop_degree, loop_vars, number_loops, numbered_edges
 from ..play import grid_edges
 from ..regions import LoopAnswers
 from ..render import Sketch
-from ..pearl.geometry import loop_degree, loop_vars
 from .claims import RULES as CLAIM_RULES
 from .codec import NONE
 from .geometry import boundary, clues_of, face_sides, random_region
