@@ -17,8 +17,8 @@ from typing import Any
 from ...envs.grid.loopy.geometry import face_sides
 from ..deduce import Constraint, Model
 from ..reading import Phrase
-from .common import CLUE_PHRASES, CLUE_TEMPLATES, cell_claims, cell_fields, claim_schema
-from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack
+from .common import CLUE_PHRASES, CLUE_TEMPLATES, cell_claims, cell_fields
+from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack, line_schema
 
 
 class LoopyPack(LinePack):
@@ -31,11 +31,7 @@ class LoopyPack(LinePack):
 
 PACK = LOOPY = LoopyPack(
     puzzle="loopy",
-    **claim_schema(
-        {"Edge": {"a": "cell", "b": "cell", "on": "bool"}, "OnPath": cell_fields(), "OffPath": cell_fields()},
-        {"Clue": cell_fields(n="count")},
-        opposite={"OnPath": "OffPath"},
-    ),
+    **line_schema({"Clue": cell_fields(n="count")}),
     claim_notes=("Edge: the loop uses the grid line between neighbouring dots a and b ([r, c] each; on=false: it "
                  "does not). OnPath / OffPath: dot (r, c) is on / off the loop. Clue: face (r, c), whose corners "
                  "are the dots (r, c) to (r + 1, c + 1), shows the number n of its sides on the loop."),

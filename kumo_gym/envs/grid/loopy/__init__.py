@@ -68,9 +68,6 @@ class LoopyTask(LoopAnswers, GridTask):
     neighbouring dots, ``"v": 0`` erases it; the episode ends when the drawn loop is valid.
     """
 
-    Params = LoopyParams
-    claim_rules = CLAIM_RULES
-    difficulties = presets("W H tatham_difficulty", (7, 7, "e"), (10, 10, "e"), (10, 10, "n"), (10, 10, "h"))
     rule_codes = """
         R1 the numbered dots form one closed loop: 1..L each once (L >= 4), consecutive numbers and L, 1 on
            orthogonally neighbouring dots
@@ -90,6 +87,9 @@ class LoopyTask(LoopAnswers, GridTask):
     """
     symbols = frozenset({-1} | set(range(1, 21 * 21 + 1)))
     state_keys = ("clues",)
+    Params = LoopyParams
+    difficulties = presets("W H tatham_difficulty", (7, 7, "e"), (10, 10, "e"), (10, 10, "n"), (10, 10, "h"))
+    claim_rules = CLAIM_RULES
 
     def shape(self, state: dict) -> tuple[int, int]:
         clues = state["clues"]
