@@ -98,7 +98,7 @@ def section7_cstar(name: str, inst) -> list:
                           "c1": max(c for _, c in b)}) for b in boxes.values()]
     if name == "net":
         return [("TileDirs", {"r": r, "c": c, "dirs": _rotate(_CANON[st["tiles"][r][c]["type"]], v)}) for r, c, v in cells]
-    if name == "pearl":
+    if name in ("pearl", "loopy"):  # a loop numbered along its cells (Pearl) or dots (Loopy)
         at = {v: (r, c) for r, c, v in cells if v > 0}
         n = len(at)
         return [("Edge", {"a": _pair(at[k], at[k % n + 1])[0], "b": _pair(at[k], at[k % n + 1])[1], "on": True})

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..reading import Phrase
-from .common import cell_fields, claim_schema, state_grid
-from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack
+from .common import cell_fields, state_grid
+from .tracks import EDGE_TEMPLATES, PATH_PHRASES, LinePack, line_schema
 
 
 class PearlPack(LinePack):
@@ -35,11 +35,7 @@ class PearlPack(LinePack):
 
 PACK = PEARL = PearlPack(
     puzzle="pearl",
-    **claim_schema(
-        {"Edge": {"a": "cell", "b": "cell", "on": "bool"}, "OnPath": cell_fields(), "OffPath": cell_fields()},
-        {"Pearl": cell_fields(color="color")},
-        opposite={"OnPath": "OffPath"},
-    ),
+    **line_schema({"Pearl": cell_fields(color="color")}),
     claim_notes=("Edge: the loop joins neighbouring cells a and b ([r, c] each; on=false: it does not). OnPath / "
                  "OffPath: cell (r, c) is on / off the loop. Pearl: a BLACK or WHITE pearl at (r, c)."),
     phrases=tuple(

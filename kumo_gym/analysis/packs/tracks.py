@@ -84,6 +84,13 @@ class EdgeReader(PhraseReader):
         return out + super().read(Norm(masked, norm.coords))
 
 
+def line_schema(clues: dict) -> dict:
+    """The claim schema of a loop through grid points (Pearl's cell centres, Loopy's dots): ``Edge``,
+    ``OnPath`` and ``OffPath`` solution claims beside the puzzle's ``clues``."""
+    return claim_schema({"Edge": {"a": "cell", "b": "cell", "on": "bool"}, "OnPath": cell_fields(),
+                         "OffPath": cell_fields()}, clues, opposite={"OnPath": "OffPath"})
+
+
 class LinePack(Pack):
     """A puzzle whose answer is a line through cell centres (Tracks, Pearl): C* is its edges."""
 

@@ -260,6 +260,11 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
         grid = state["grid"]
         return len(grid), len(grid[0])
 
+    def sketch_cell(self, instance: Instance, cell: Cell) -> Cell:
+        """Where answer cell ``cell`` sits on :meth:`sketch`'s board (the same place, unless the
+        sketch draws a finer board than the answer grid: Loopy's dots and faces)."""
+        return cell
+
     def clue_count(self, instance: Instance) -> int:
         """How many clues the puzzle shows (the docs/specs/grid_puzzles.md §8 calibration against Tatham's density): by
         default the clue assumptions of its encoding."""
@@ -582,14 +587,15 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
             for x in (v.get("cells") or []) if isinstance(v, dict) else []:
                 if cell(x) is not None:
                     rule_of.setdefault(cell(x), v.get("rule"))
-        sketch = self.sketch(instance, grid)
-        sketch.first_mark, sketch.marks = first, [c for c in rule_of if c != first]
+        sketch, to = self.sketch(instance, grid), lambda c: self.sketch_cell(instance, c)
+        others = [c for c in rule_of if c != first]
+        sketch.first_mark, sketch.marks = (to(first) if first else None), [to(c) for c in others]
         marks = [{"what": "cell", "at": list(c), "first": c == first, "rule": rule_of.get(c),
-                  "box": list(render.cell_box(sketch, *c))} for c in ([first] if first else []) + sketch.marks]
+                  "box": list(render.cell_box(sketch, *to(c)))} for c in ([first] if first else []) + others]
         if first is not None:
             caption = (f"The answer grid. Framed in red: the first failing cell ({first[0]}, {first[1]})"
                        + (f", rule {rule_of[first]}" if rule_of.get(first) else "")
-                       + (f"; in purple: {len(sketch.marks)} other cell(s) of failing checks." if sketch.marks else "."))
+                       + (f"; in purple: {len(others)} other cell(s) of failing checks." if sketch.marks else "."))
         else:
             caption = "The answer grid" + (" (every rule holds)." if verdict.get("status") == "solved" else ".")
         words = "".join(f"\n{'first failing cell' if m['first'] else 'also named'}: ({m['at'][0]}, {m['at'][1]})"

@@ -11,14 +11,14 @@ from ....core.params import param
 from ....solvers.engine import Encoding, reduce_clues
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import number_loops
+from ..geometry import loop_degree, loop_vars, number_loops
 from ..play import grid_edges
 from ..regions import LoopAnswers
 from ..render import Sketch
 from .claims import RULES as CLAIM_RULES
 from .codec import BLACK, EMPTY, WHITE
 from .deduce import loop_masks, loop_pearls, strip
-from .geometry import cycle, loop_degree, loop_edges, loop_vars, random_loop, straight
+from .geometry import cycle, loop_edges, random_loop, straight
 
 #: grids up to this many cells redraw a loop the deduction cannot finish (bigger ones first move to a second loop)
 SMALL = 36
