@@ -104,4 +104,6 @@ ENTRIES: list[EnvEntry] = [
                      "bidirectional search, or certified bounds on large random boards)"),
     _game("Guess", "Guess (Mastermind): find the hidden code from black and white pegs, guesses counted against a "
                    "Knuth-style guesser"),
+    _game("Pegs", "Pegs (peg solitaire on Tatham's cross, octagon and random boards): jump pegs until one is left "
+                  "(a winning line by depth-first search with dead positions remembered)"),
 ]
