@@ -4,8 +4,10 @@ Per game of the catalogue and preset:
 
 * **instances/s**: CPU time (``time.process_time``) of ``task.generate`` followed by the instance's optimum
   (an instance is only usable with it: its partial credit and step budget need it);
-* **solves/s**: CPU time of the optimal solver alone on those instances, re-imported from their game IDs so
-  no cached result is reused;
+* **solves/s**: CPU time of re-importing those instances from their game IDs and solving them (so no cached
+  result is reused, and a solver that runs on import, as Pegs's does to refuse boards that cannot be won, is
+  timed once); Pegs's optimum is fixed (one jump per peg but the last), so its solve is the winning line and
+  the mean number of search nodes is reported beside it;
 * the mean optimum and, where a solver can stop at a certified bound, the share of exact optima;
 * **Tatham**: ``sgt-<game> --generate N PARAMS`` timed at two batch sizes; the marginal
   ``(T(N2) - T(N1)) / (N2 - N1)`` of the children's CPU time is the cost of one game without the process start.
@@ -35,7 +37,8 @@ from kumo_gym.envs.games import tatham
 #: presets measured on fewer instances (seconds per instance)
 SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super"), ("Samegame", "tatham_15x10c3"),
         ("Samegame", "tatham_20x15c4"), ("Twiddle", "tatham_4x4_n3"), ("Twiddle", "tatham_5x5_n3"),
-        ("Twiddle", "tatham_6x6_n4"), ("Twiddle", "tatham_3x3_orientable"), ("Twiddle", "tatham_4x4_orientable")}
+        ("Twiddle", "tatham_6x6_n4"), ("Twiddle", "tatham_3x3_orientable"), ("Twiddle", "tatham_4x4_orientable"),
+        ("Pegs", "tatham_7x7octagon")}
 
 
 def children_cpu() -> float:
@@ -66,14 +69,18 @@ def measure(task, difficulty: str, n: int) -> dict:
         task.optimal_steps(inst)
         insts.append(inst)
     gen = time.process_time() - c0
-    fresh = [task.load(i.data["game_id"]) for i in insts]
     c0 = time.process_time()
+    fresh = [task.load(i.data["game_id"]) for i in insts]
     optima = [task.optimal_steps(i) for i in fresh]
+    for i in fresh:
+        task.solve(i)
     solve = time.process_time() - c0
+    nodes = [task.search_nodes(i) for i in fresh] if hasattr(task, "search_nodes") else []
     exact = [getattr(task, "optimum_bounds", lambda i: (0, 0))(i) for i in fresh]
     return {"n": n, "instances_per_cpu_s": n / max(gen, 1e-9), "solves_per_cpu_s": n / max(solve, 1e-9),
             "mean_optimum": float(np.mean(optima)),
-            "exact_share": float(np.mean([lo == hi for lo, hi in exact]))}
+            "exact_share": float(np.mean([lo == hi for lo, hi in exact])),
+            **({"mean_search_nodes": float(np.mean(nodes))} if nodes else {})}
 
 
 def main() -> None:

@@ -113,4 +113,6 @@ ENTRIES: list[EnvEntry] = [
                       "a most-informative-ray player"),
     _game("Samegame", "Samegame: remove groups of two or more cells of one colour until the board is empty "
                       "(soluble boards; a clearing sequence by search)"),
+    _game("Pegs", "Pegs (peg solitaire on Tatham's cross, octagon and random boards): jump pegs until one is left "
+                  "(a winning line by depth-first search with dead positions remembered)"),
 ]

@@ -204,6 +204,20 @@ class GameTask(PlanningTask):
         """The first rule of the ``(rule, holds)`` pairs that does not hold and is switched on."""
         return next((rule for rule, holds in checks if not holds and rule not in self._disabled_rules), None)
 
+    def simulate(self, instance: Instance, moves: list) -> dict:
+        """:meth:`PlanningTask.simulate` with the goal found by :meth:`is_goal` (a game may have many
+        goal states: any colour of a flooded board, one peg anywhere, the code guessed)."""
+        state = self.initial_state(instance)
+        goal_at = None
+        for i, move in enumerate(moves):
+            reason = self.check_move(instance, state, move)
+            if reason is not None:
+                return {"n_legal_prefix": i, "reason": reason, "state": state, "goal_first_reached_at": goal_at}
+            state = self.apply(instance, state, move)
+            if goal_at is None and self.is_goal(instance, state):
+                goal_at = i + 1
+        return {"n_legal_prefix": len(moves), "reason": None, "state": state, "goal_first_reached_at": goal_at}
+
     # ---- pictures ---------------------------------------------------------------------------------
     def grid_picture(self, w: int, h: int, cell: int, paint) -> tuple[np.ndarray, dict]:
         """A ``w`` x ``h`` board of square cells; ``paint(img, r, c, box)`` draws each cell.

@@ -134,18 +134,6 @@ class GuessTask(AskingGame):
         common = sum(min(guess.count(c), code.count(c)) for c in set(code))
         return (*state, (guess, black, common - black))
 
-    def simulate(self, instance: Instance, moves: list) -> dict:
-        state = self.initial_state(instance)
-        goal_at = None
-        for i, move in enumerate(moves):
-            reason = self.check_move(instance, state, move)
-            if reason is not None:
-                return {"n_legal_prefix": i, "reason": reason, "state": state, "goal_first_reached_at": goal_at}
-            state = self.apply(instance, state, move)
-            if goal_at is None and self.is_goal(instance, state):
-                goal_at = i + 1
-        return {"n_legal_prefix": len(moves), "reason": None, "state": state, "goal_first_reached_at": goal_at}
-
     def rules_of(self, instance: Instance) -> list[str]:
         return [r for r in self.rule_codes if r != "repeated_colour" or not instance.data["multiple"]]
 
