@@ -96,6 +96,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Pearl", "pearl", "Pearl: one closed loop through every pearl; it turns at black pearls, goes straight at white ones"),
     _grid("Undead", "undead", "Undead: ghosts, vampires and zombies around mirrors; edge numbers count the monsters seen"),
     _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
+    _grid("Mines", "mines", "Mines (Minesweeper): find every mine from the numbers, no guessing needed"),
     _game("Flip", "Flip (Lights Out and Tatham's random shapes): press cells to turn every light off in the fewest "
                   "presses (exact optimum over GF(2))"),
     _game("Fifteen", "Fifteen: slide tiles into the gap until they are in order (optimum by IDA* with linear "
