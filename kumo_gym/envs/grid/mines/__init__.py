@@ -248,7 +248,7 @@ class MinesTask(GridTask):
         return tuple(tuple(row) for row in rows)
 
     def is_goal(self, instance: Instance, state: Any) -> bool:
-        _, W, mines, _ = self._board(instance)
+        _, _W, mines, _ = self._board(instance)
         return all(isinstance(v, int) for i, v in enumerate(x for row in state for x in row) if not mines[i])
 
     def transition(self, instance: Instance, state: Any, move: tuple) -> Transition:

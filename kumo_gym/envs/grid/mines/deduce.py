@@ -21,9 +21,9 @@ import functools
 from dataclasses import dataclass, field
 
 import numpy as np
+from pysat.solvers import Solver
 
 from ....solvers.sat import DEFAULT_SOLVER, Formula
-from pysat.solvers import Solver
 
 
 @functools.lru_cache(maxsize=64)
@@ -149,7 +149,7 @@ def _backbone(view: View) -> bool:
     with Solver(name=DEFAULT_SOLVER, bootstrap_with=f.clauses) as s:
         if not s.solve(assumptions=bounds):
             raise ValueError("the opened numbers contradict each other")
-        model = set(lit for lit in s.get_model() if lit > 0)
+        model = {lit for lit in s.get_model() if lit > 0}
         both: set[int] = set()  # cells seen both ways in some model
         for i, v in cell.items():
             if i in both:
