@@ -3,7 +3,6 @@ deduction model, the no-guess oracle and the generator: ``deduce.py``."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from typing import Any, ClassVar
 
 import numpy as np
@@ -208,17 +207,15 @@ class MinesTask(GridTask):
         return (r, c, word)
 
     def format_move(self, move: tuple) -> str:
-        if move == SUBMIT:
-            return '{"op": "submit"}'
-        r, c, v = move
-        return json.dumps({"r": r, "c": c, "v": _MOVE_NAMES.get(v, v)})
+        return super().format_move(move if move == SUBMIT else (*move[:2], _MOVE_NAMES.get(move[2], move[2])))
 
     def check_move(self, instance: Instance, state: Any, move: tuple) -> str | None:
-        if move == SUBMIT:
-            return None
-        H, W = self.dims(instance)
-        r, c, v = move
-        if not (0 <= r < H and 0 <= c < W):
+        return None if move == SUBMIT else self._move_problem(state, *self.dims(instance), *move)
+
+    @staticmethod
+    def _move_problem(state: Any, H: int, W: int, r: int, c: int, v: str) -> str | None:
+        """Why the move (r, c, v) cannot be played on the board ``state``, or None."""
+        if r < 0 or c < 0 or r >= H or c >= W:
             return f"cell ({r}, {c}) is outside the {H}x{W} grid"
         if v not in _MOVE_NAMES:
             return f"{str(v)[:20]!r} is not one of: open, flag, unflag"

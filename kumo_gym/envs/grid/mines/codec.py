@@ -13,21 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.errors import ConfigError
+from ..tatham import _mask
 from ..tatham.grammar import Field, ParamFormat
 from . import deduce
 
 PARAMS = ParamFormat(("W", "H"), (Field("n", "n", kind="number"),), title="Mines")
 HIDDEN = -1
-
-
-def _mask_stream(seed: bytes, n: int) -> bytes:
-    import hashlib
-
-    out, counter = b"", 0
-    while len(out) < n:
-        out += hashlib.sha1(seed + str(counter).encode()).digest()
-        counter += 1
-    return out[:n]
 
 
 def obfuscate(bits: bytearray, n_bits: int, decode: bool) -> bytearray:
@@ -38,7 +29,7 @@ def obfuscate(bits: bytearray, n_bits: int, decode: bool) -> bytearray:
     half = len(b) // 2
     steps = [(half, len(b), 0, half), (0, half, half, len(b))]  # (seed from, to, target from, to)
     for s0, s1, t0, t1 in (reversed(steps) if decode else steps):
-        mask = _mask_stream(bytes(b[s0:s1]), t1 - t0)
+        mask = _mask(bytes(b[s0:s1]), t1 - t0)
         for k in range(t1 - t0):
             b[t0 + k] ^= mask[k]
         if n_bits % 8:
