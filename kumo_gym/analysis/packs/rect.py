@@ -182,10 +182,6 @@ PACK = RECT = RectPack(
                  "NotRect says that rectangle is not one of them. "
                  "SameRegion / DiffRegion say two cells a, b ([r, c], a before b) lie in one rectangle or in two. "
                  "Clue is a number of the puzzle (the area of its rectangle)."),
-    phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
-             *Phrase.group("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}",
-                                   r"\bthe {n:n} (?:at|in) {cell}",
-                                   r"{subj}{cell} (?:is|=|shows|holds) (?:a |the )?{n:n}(?! ?(?:x|by|cells?)\b)\b")),
     templates={
         "Rect": ("the rectangle from {from_cell} to {to_cell}", "the rectangle spanning {from_cell} to {to_cell}"),
         "NotRect": ("the rectangle from {from_cell} to {to_cell} is ruled out",
@@ -194,4 +190,8 @@ PACK = RECT = RectPack(
         "DiffRegion": ("{a_cell} and {b_cell} are in different rectangles",),
         "Clue": ("{cell} shows the number {n}", "the clue {n} at {cell}"),
     },
+    phrases=(Phrase("Clue", r"{cell} (?:shows|holds|has) (?:the )?(?:number|clue) {n:n}\b"),
+             *Phrase.group("Clue", r"\bthe (?:number|clue) {n:n} (?:at|in) {cell}",
+                                   r"\bthe {n:n} (?:at|in) {cell}",
+                                   r"{subj}{cell} (?:is|=|shows|holds) (?:a |the )?{n:n}(?! ?(?:x|by|cells?)\b)\b")),
 )

@@ -180,6 +180,8 @@ class SoloPack(Pack):
 
 PACK = SOLO = SoloPack(
     puzzle="solo",
+    solution_kinds=frozenset({"Assign"}),
+    clue_kinds=frozenset({"Given", "UnitHas"}),
     kinds={
         "Assign": cell_fields(d="digit"),
         "Given": cell_fields(d="digit"),
@@ -188,8 +190,6 @@ PACK = SOLO = SoloPack(
         "UnitPlaces": {"unit": "unit", "index": "index", "digit": "digit", "cell_r": "rs", "cell_c": "cs"},
         "UnitHas": {"unit": "unit", "index": "index", "digit": "digit"},
     },
-    solution_kinds=frozenset({"Assign"}),
-    clue_kinds=frozenset({"Given", "UnitHas"}),
     rules=pack_rules("""
         R_UNIT_HAS_STATED UnitHas
         R_UNIT_MISSING_STATED UnitMissing

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -217,14 +217,15 @@ def walk(rules: PuzzleRules, data: dict, max_depth: int | None = None) -> Iterat
 
 @dataclass
 class TreeStats:
-    """Counts of a fully built tree (the numbers of docs/specs/finereason.md §9)."""
+    """Counts of a fully built tree (the numbers of docs/specs/finereason.md §9); ``by_depth`` maps a
+    depth to its ``[nodes, solvable nodes]``."""
 
+    by_depth: dict[int, list[int]] = field(default_factory=dict)
     nodes: int = 0
     solvable: int = 0
     unsolvable: int = 0
     dead_ends: int = 0
     solvable_with_unsolvable_child: int = 0
-    by_depth: dict | None = None
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -240,7 +241,7 @@ def label_tree(rules: PuzzleRules, data: dict, max_depth: int | None = None,
     counts of docs/specs/finereason.md §9 stop at depth 3). Raises ConfigError past ``max_nodes``.
     """
     nodes: list[list] = []  # [depth, state, solvable]
-    stats = TreeStats(by_depth={})
+    stats = TreeStats()
 
     def visit(depth: int, state: Any) -> bool:
         if len(nodes) >= max_nodes:

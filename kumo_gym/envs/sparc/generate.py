@@ -39,20 +39,10 @@ from functools import lru_cache
 import numpy as np
 
 from ...core.errors import ConfigError, check_choice
+from . import search
 from .difficulty import difficulty_score, level_of_score, raw_score, rules_for_level, score_of_raw
 from .puzzle import KIND_NAMES, MAX_SIDE, MIN_SIDE, SparcPuzzle, shape_array, shape_id
-from .search import (
-    COLOURS,
-    POLY,
-    SQUARE,
-    STAR,
-    TRIANGLE,
-    TRIANGLE_LETTERS,
-    YLOP,
-    enumerate_solutions,
-    grid_tables,
-    is_cell,
-)
+from .search import COLOURS, POLY, SQUARE, STAR, TRIANGLE, TRIANGLE_LETTERS, YLOP
 
 CELL_TYPES = ("square", "star", "triangle", "poly", "ylop")
 EDGE_TYPES = ("dot", "gap")
@@ -217,9 +207,9 @@ def line_neighbours(w: int, h: int) -> dict:
     out = {}
     for y in range(rows):
         for x in range(cols):
-            if not is_cell(x, y):
+            if not search.is_cell(x, y):
                 out[(x, y)] = tuple((x + dx, y + dy) for dx, dy in ((1, 0), (0, -1), (-1, 0), (0, 1))
-                                    if 0 <= x + dx < cols and 0 <= y + dy < rows and not is_cell(x + dx, y + dy))
+                                    if 0 <= x + dx < cols and 0 <= y + dy < rows and not search.is_cell(x + dx, y + dy))
     return out
 
 
@@ -437,7 +427,7 @@ class _Planted:
     def __init__(self, rng, w: int, h: int, line: list):
         self.rng, self.w, self.h, self.line = rng, w, h, line
         self.on = set(line)
-        self.grid = [["N" if is_cell(x, y) else "+" for x in range(2 * w + 1)] for y in range(2 * h + 1)]
+        self.grid = [["N" if search.is_cell(x, y) else "+" for x in range(2 * w + 1)] for y in range(2 * h + 1)]
         self.grid[line[0][1]][line[0][0]] = "S"
         self.grid[line[-1][1]][line[-1][0]] = "E"
         self.region = cell_regions(w, h, self.on)
@@ -534,7 +524,7 @@ class _Planted:
             (sx, sy), (ex, ey) = self.line[0], self.line[-1]
             grid[sy][sx], grid[ey][ex] = "E", "S"
         used = {s[2] for s in self.symbols.values() if s[0] in (POLY, YLOP)}
-        return grid_tables(grid, {sid: self.shapes[sid] for sid in used})
+        return search.grid_tables(grid, {sid: self.shapes[sid] for sid in used})
 
     def puzzle(self) -> SparcPuzzle:
         used = {s[2] for s in self.symbols.values() if s[0] in (POLY, YLOP)}
@@ -1197,7 +1187,7 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
     spent = 0  # search nodes of this attempt: ATTEMPT_NODE_LIMIT at most
     for _round in range(60):
         if known_set is not None:
-            res = enumerate_solutions(b.tables(), cap=ROUND_CAP, node_limit=FINAL_NODE_LIMIT,
+            res = search.enumerate_solutions(b.tables(), cap=ROUND_CAP, node_limit=FINAL_NODE_LIMIT,
                                       python_slice=SMALL_PYTHON_SLICE.get(level), within_paths=known_set)
         else:
             if spent >= ATTEMPT_NODE_LIMIT:
@@ -1285,7 +1275,7 @@ def _planted_attempt(rng, level: int, plan, k: int, start_on_border: bool, forbi
     puzzle = b.puzzle()
     # the final count: among the known solutions when the last constraints only ruled lines out
     # (a search over the moves they use, so in the same order as a full one), else in full
-    res = enumerate_solutions(puzzle, cap=k, node_limit=FINAL_NODE_LIMIT, python_slice=SMALL_PYTHON_SLICE.get(level),
+    res = search.enumerate_solutions(puzzle, cap=k, node_limit=FINAL_NODE_LIMIT, python_slice=SMALL_PYTHON_SLICE.get(level),
                               within_paths=known_solutions if narrowing else None)
     if not res.complete or res.capped or res.count == 0:
         raise _Retry("final count out of range")
@@ -1336,9 +1326,9 @@ def _round_search(b: _Planted, limit: int, backwards: bool, python_slice):
     """One round's search for solutions, trying the planted line's steps first; ``backwards``:
     from ``E`` to ``S`` (the same lines, found in another order)."""
     if not backwards:
-        return enumerate_solutions(b.tables(), cap=ROUND_CAP, node_limit=limit, python_slice=python_slice,
+        return search.enumerate_solutions(b.tables(), cap=ROUND_CAP, node_limit=limit, python_slice=python_slice,
                                    prefer=b.line)
-    res = enumerate_solutions(b.tables(flipped=True), cap=ROUND_CAP, node_limit=limit, python_slice=python_slice,
+    res = search.enumerate_solutions(b.tables(flipped=True), cap=ROUND_CAP, node_limit=limit, python_slice=python_slice,
                               prefer=b.line[::-1])
     res.solutions = [s[::-1] for s in res.solutions]
     return res
@@ -1378,7 +1368,7 @@ def _cheaply_solved(p: SparcPuzzle, solutions: list) -> bool:
 
 # ---- the paper's uniform sampler -----------------------------------------------------------------
 def _blank(w: int, h: int, start, end) -> list:
-    grid = [["N" if is_cell(x, y) else "+" for x in range(2 * w + 1)] for y in range(2 * h + 1)]
+    grid = [["N" if search.is_cell(x, y) else "+" for x in range(2 * w + 1)] for y in range(2 * h + 1)]
     grid[start[1]][start[0]] = "S"
     grid[end[1]][end[0]] = "E"
     return grid
@@ -1416,7 +1406,7 @@ def uniform_symbols(rng: np.random.Generator, w: int, h: int, start, end, types,
                 sid = str(shape_id(cells_t))
                 shapes[sid] = shape_array(cells_t)
                 grid[y][x] = f"{'P' if t == 'poly' else 'Y'}-{colour}-{sid}"
-    edges = [(x, y) for y in range(2 * h + 1) for x in range(2 * w + 1) if not is_cell(x, y)
+    edges = [(x, y) for y in range(2 * h + 1) for x in range(2 * w + 1) if not search.is_cell(x, y)
              and (x, y) not in (start, end)]
     kinds = [t for t in EDGE_TYPES if t in types]
     if kinds:
@@ -1460,7 +1450,7 @@ def _generate_uniform(rng, width, height, level, fixed, density, k, start_on_bor
             score, lvl = difficulty_score(puzzle)
             if level is not None and lvl != level:
                 continue
-            res = enumerate_solutions(puzzle, cap=k, node_limit=UNIFORM_NODE_LIMIT)
+            res = search.enumerate_solutions(puzzle, cap=k, node_limit=UNIFORM_NODE_LIMIT)
             if not res.complete:
                 break
             if res.count == 0:

@@ -59,7 +59,8 @@ class TowersTask(LatinGridTask):
     clues and givens to a minimal unique set.
 
     ## Interactive mode
-    ``{"r": row, "c": col, "v": height}``, 0 clears a cell; given cells are fixed.
+    One move writes a height, ``{"r": row, "c": col, "v": height}``; height 0 empties the cell again.
+    The given heights cannot be changed.
     """
 
     Params = TowersParams
