@@ -99,6 +99,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
     _grid("Slant", "slant", "Slant (Gokigen Naname): a diagonal in every cell; numbered corners count their diagonals; no loops"),
     _grid("Loopy", "loopy", "Loopy (Slitherlink): one closed loop along the grid lines; each number counts the loop's sides round its face"),
+    _grid("Mines", "mines", "Mines (Minesweeper): find every mine from the numbers, no guessing needed"),
     _game("Flip", "Flip (Lights Out and Tatham's random shapes): press cells to turn every light off in the fewest "
                   "presses (exact optimum over GF(2))"),
     _game("Fifteen", "Fifteen: slide tiles into the gap until they are in order (optimum by IDA* with linear "

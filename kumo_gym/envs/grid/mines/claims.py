@@ -1,0 +1,33 @@
+"""Mines' claims (docs/specs/grid_puzzles.md §7).
+
+``Mine``/``Safe {r, c}`` solution (C* = one ``Mine`` per mine); clue ``Number {r, c, n}`` (an
+opened cell's number, 0 included) and ``Total {n}`` (the mine count); state ``Needs {r, c, n}``
+(the number at (r, c) still needs n more mines), ``Contradiction``.
+"""
+from __future__ import annotations
+
+from ....core.instance import Instance
+from ..claims import INCORRECT, OUTSIDE, ClaimRules, inside, int_field, solution_at, verdict
+
+KINDS = {"Mine": "solution", "Safe": "solution", "Number": "clue", "Total": "clue", "Needs": "state",
+         "Contradiction": "state"}
+
+
+def label_solution(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
+    v = solution_at(p, sol, H, W)
+    return INCORRECT if v is OUTSIDE else verdict((v == "*") == (kind == "Mine"))
+
+
+def label_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
+    st = instance.data["state"]
+    if kind == "Total":
+        return verdict(int_field(p, "n") == st["mines"])
+    r, c, n = int_field(p, "r"), int_field(p, "c"), int_field(p, "n")
+    return verdict(inside(H, W, r, c) and n >= 0 and st["grid"][r][c] == n)
+
+
+def minimal(instance: Instance, sol: list[list]) -> list[dict]:
+    return [{"type": "Mine", "r": r, "c": c} for r, row in enumerate(sol) for c, v in enumerate(row) if v == "*"]
+
+
+RULES = ClaimRules(KINDS, label_solution, minimal, clue=label_clue)

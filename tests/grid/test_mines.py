@@ -1,0 +1,167 @@
+"""Mines (docs/grid.md "Mines"): Tatham's game IDs with their obfuscated bitmap, the no-guess
+oracle, the answer mode's rules (one wrong answer per rule) and the interactive game."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kumo_gym.core.errors import ConfigError
+from kumo_gym.core.registry import get_task
+from kumo_gym.envs.grid.mines import HIDDEN, MINE, SAFE, codec, deduce
+
+TASK = get_task("kumo_gym/Mines-v0")
+#: a Tatham 9x9n10 ID (sgt-mines 20230122.806ae71 --generate)
+TATHAM_ID = "9x9:8,8,ma90e72848f5911e7b1190"
+
+
+@pytest.fixture(scope="module")
+def example():
+    return TASK.load(TATHAM_ID)
+
+
+def test_obfuscation_matches_tathams_test_vector():
+    """Tatham's own vector: the 28-bit stream 1234567 masks to 07FA650, and back."""
+    raw = bytearray(b"\x12\x34\x56\x70")
+    masked = codec.obfuscate(raw, 28, decode=False)
+    assert bytes(masked) == b"\x07\xfa\x65\x00"
+    assert bytes(codec.obfuscate(masked, 28, decode=True)) == b"\x12\x34\x56\x70"
+
+
+def test_example_parses_solves_verifies_and_round_trips(example):
+    st = example.data["state"]
+    assert st["mines"] == 10 and st["start"] == [8, 8]
+    assert TASK.to_game_id(example) == TATHAM_ID
+    assert TASK.count_solutions(example) == 1
+    gold = TASK.solve(example)
+    assert sum(v == MINE for row in gold for v in row) == 10
+    assert TASK.verify(example, TASK.parse(TASK.format_answer(gold))).solved
+    # the first click's 3x3 block holds no mine, so the first opening is a zero
+    assert st["grid"][8][8] == 0 and all(gold[r][c] == SAFE for r in (7, 8) for c in (7, 8))
+
+
+@pytest.mark.parametrize("desc,match", [
+    ("ma90e72848f5911e7b1190", "first click"),
+    ("9,8,ma90e72848f5911e7b1190", "outside"),
+    ("8,8,ma90e72848f5911e7b119", "hex digits"),
+    ("8,8,ma90e72848f5911e7b119g", "not a hex digit"),
+    ("0,0,u" + "8" + "0" * 20, "on a mine"),
+])
+def test_codec_errors_name_the_problem(desc, match):
+    with pytest.raises(ConfigError, match=match):
+        TASK.load(f"9x9:{desc}")
+
+
+def test_unmasked_layouts_are_accepted():
+    """``u`` writes the bitmap in the clear: the same board as the masked ID."""
+    inst = TASK.load(TATHAM_ID)
+    mines = [v == MINE for row in TASK.solve(inst) for v in row]
+    raw = bytearray(11)
+    for i, m in enumerate(mines):
+        if m:
+            raw[i // 8] |= 0x80 >> (i % 8)
+    clear = "".join(f"{(raw[i // 2] >> (4 * (1 - i % 2))) & 15:x}" for i in range(21))
+    assert TASK.load(f"9x9:8,8,u{clear}").data["state"] == inst.data["state"]
+
+
+def test_a_board_that_needs_a_guess_is_refused():
+    """A 5x5 board opened at its bottom-right corner whose last mines no number and no count can place."""
+    mines = [False] * 25
+    for r, c in ((2, 0), (2, 3), (3, 0), (3, 2)):
+        mines[r * 5 + c] = True
+    assert not deduce.play(5, 5, mines, 24).solved
+    with pytest.raises(ConfigError, match="guess"):
+        codec.state_of(5, 5, (4, 4), mines)
+
+
+def _wrong(example, rule):
+    gold = [list(r) for r in TASK.solve(example)]
+    st = example.data["state"]["grid"]
+    if rule == "R1":  # a mine on an opened cell far from... moved, keeping the count
+        r, c = next((r, c) for r, row in enumerate(st) for c, v in enumerate(row) if v != HIDDEN)
+        mr, mc = next((a, b) for a, row in enumerate(gold) for b, v in enumerate(row) if v == MINE)
+        gold[r][c], gold[mr][mc] = MINE, SAFE
+    elif rule == "R3":  # one more mine where no opened cell sees it
+        H, W = len(gold), len(gold[0])
+        r, c = next((r, c) for r in range(H) for c in range(W) if gold[r][c] == SAFE and st[r][c] == HIDDEN
+                    and all(st[a][b] == HIDDEN for a in range(max(0, r - 1), min(H, r + 2))
+                            for b in range(max(0, c - 1), min(W, c + 2))))
+        gold[r][c] = MINE
+    return gold
+
+
+def test_each_rule_names_its_failure(example):
+    v = TASK.verify(example, _wrong(example, "R1"))
+    assert not v.solved and "mines.R1" in {x["rule"] for x in v.details["violations"]}
+    # R2 alone: a safe cell and a mine swapped between two covered cells seen by the same numbers
+    v = TASK.verify(example, [[MINE] * 9 for _ in range(9)])
+    assert {"mines.R1", "mines.R2", "mines.R3"} <= {x["rule"] for x in v.details["violations"]}
+
+
+def test_r3_alone_counts_the_mines():
+    inst = TASK.generate(np.random.default_rng(4), difficulty="easy")
+    st = inst.data["state"]["grid"]
+    H, W = len(st), len(st[0])
+    far = [(r, c) for r in range(H) for c in range(W) if st[r][c] == HIDDEN and TASK.solve(inst)[r][c] == SAFE
+           and all(st[a][b] == HIDDEN for a in range(max(0, r - 1), min(H, r + 2)) for b in range(max(0, c - 1), min(W, c + 2)))]
+    if not far:
+        pytest.skip("every covered cell is seen by a number here")
+    bad = [list(r) for r in TASK.solve(inst)]
+    bad[far[0][0]][far[0][1]] = MINE
+    v = TASK.verify(inst, bad)
+    assert [x["rule"] for x in v.details["violations"]] == ["mines.R3"]
+
+
+def test_r2_alone_a_number_miscounted(example):
+    gold = [list(r) for r in TASK.solve(example)]
+    st = example.data["state"]["grid"]
+    H, W = 9, 9
+    # a covered safe cell next to an opened number, made a mine, and a mine removed elsewhere
+    # where no opened cell sees it would keep R3; simplest: add one and remove one mine both seen
+    for r in range(H):
+        for c in range(W):
+            if gold[r][c] == SAFE and st[r][c] == HIDDEN:
+                bad = [list(x) for x in gold]
+                bad[r][c] = MINE
+                mr, mc = next((a, b) for a in range(H) for b in range(W) if gold[a][b] == MINE)
+                bad[mr][mc] = SAFE
+                rules = {x["rule"] for x in TASK.verify(example, bad).details["violations"]}
+                if rules == {"mines.R2"}:
+                    return
+    pytest.fail("no swap broke only R2")
+
+
+def test_oracle_never_guesses_and_beats_or_meets_bechtels_bound():
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        start = int(rng.integers(81))
+        mines, played = deduce.generate(rng, 9, 9, 10, start)
+        assert played.solved and not mines[start]
+        assert len(played.moves) + 1 >= deduce.three_bv(9, 9, mines)
+        replay = deduce.play(9, 9, mines, start)
+        assert replay.moves == played.moves
+
+
+def test_interactive_game_opening_a_mine_ends_it(example):
+    import gymnasium as gym
+
+    env = gym.make("kumo_gym/Mines-v0", mode="interactive")
+    obs, _ = env.reset(options={"instance": TATHAM_ID})
+    assert "?" in obs and "*" not in env.unwrapped.task.render_state(example, env.unwrapped.state)
+    gold = TASK.solve(example)
+    r, c = next((r, c) for r, row in enumerate(gold) for c, v in enumerate(row) if v == MINE)
+    _, _, term, _, info = env.step(f'{{"r": {r}, "c": {c}, "v": "flag"}}')
+    assert not term and env.unwrapped.state[r][c] == "F"
+    _, _, term, _, info = env.step(f'{{"r": {r}, "c": {c}, "v": "open"}}')
+    assert not term and info["verdict"]["status"] == "illegal_move"  # flagged: unflag first
+    env.step(f'{{"r": {r}, "c": {c}, "v": "unflag"}}')
+    _, reward, term, _, info = env.step(f'{{"r": {r}, "c": {c}, "v": "open"}}')
+    assert term and reward == 0.0 and info["verdict"]["status"] == "wrong"
+
+
+def test_interactive_golden_trajectory_wins(example):
+    state = TASK.initial_state(example)
+    for m in TASK.golden_moves(example):
+        t = TASK.transition(example, state, m)
+        assert t.status in ("continue", "solved") and t.details.get("move_matches_solution", True)
+        state = t.state
+    assert TASK.is_goal(example, state) and t.status == "solved"
