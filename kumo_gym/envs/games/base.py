@@ -200,6 +200,21 @@ class GameTask(PlanningTask):
     def max_steps(self, instance: Instance) -> int:
         return max(4, super().max_steps(instance))
 
+    def state_bounds(self, instance: Instance) -> tuple[float, float]:
+        """Every game's structured view (``encode_state``) lies in [0, 1]."""
+        return 0.0, 1.0
+
+    def game_rules(self, board: str, moves: str) -> str:
+        """The rules text of a board game: its name, ``board`` (what the picture shows), how rows and
+        columns are numbered, then ``moves`` (what a move does, how it is written, the goal)."""
+        return (f"You are playing {self.puzzle}. {board} Rows are numbered from 0 at the top, columns from 0 at "
+                f"the left. {moves}")
+
+    def lit_bits(self, instance: Instance, state: int) -> np.ndarray:
+        """The structured view of a board held as a bit mask, cell ``r * W + c`` on bit ``r * W + c``."""
+        wh = instance.data["w"] * instance.data["h"]
+        return np.array([(state >> j) & 1 for j in range(wh)], np.float32)
+
     def first_broken(self, *checks: tuple[str, bool]) -> str | None:
         """The first rule of the ``(rule, holds)`` pairs that does not hold and is switched on."""
         return next((rule for rule, holds in checks if not holds and rule not in self._disabled_rules), None)
@@ -295,10 +310,26 @@ def match_params(pattern, text: str, expected: str) -> tuple[str, ...]:
     return m.groups()
 
 
-class CellMoves:
-    """The moves of a game played by naming a cell, ``[row, col]`` (instance data ``w``, ``h``)."""
+class IntMoves:
+    """Moves that are flat lists of ``move_arity`` integers (``[row, col]``, ``[row, col, to_row, to_col]``)."""
 
     puzzle: ClassVar[str]
+    move_fields: ClassVar[str]
+    move_arity: ClassVar[int] = 2
+
+    def coerce_move(self, value: Any) -> list:
+        if not isinstance(value, list) or len(value) != self.move_arity:
+            raise ParseError(f"a {self.puzzle} move is {self.move_fields}, got {str(value)[:60]}", "malformed_move")
+        return [mv.as_int(v) for v in value]
+
+    def is_single_move(self, value: Any) -> bool:
+        return (isinstance(value, list) and len(value) == self.move_arity
+                and not any(isinstance(v, list) for v in value))
+
+
+class CellMoves(IntMoves):
+    """The moves of a game played by naming a cell, ``[row, col]`` (instance data ``w``, ``h``)."""
+
     _disabled_rules: frozenset
 
     def off_board(self, instance: Instance, move: list) -> bool:
@@ -316,13 +347,6 @@ class CellMoves:
             raise IndexError(f"column {c} is off the board")
         return r * w + c
 
-    def coerce_move(self, value: Any) -> list:
-        if not isinstance(value, list) or len(value) != 2:
-            raise ParseError(f"a {self.puzzle} move is [row, col], got {str(value)[:60]}", "malformed_move")
-        return [mv.as_int(v) for v in value]
-
-    def is_single_move(self, value: Any) -> bool:
-        return isinstance(value, list) and len(value) == 2 and not any(isinstance(v, list) for v in value)
 
     def move_catalog(self, instance: Instance) -> list:
         d = instance.data

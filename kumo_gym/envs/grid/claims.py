@@ -224,6 +224,15 @@ def two_colours(black: Any, white: Any) -> Labeller:
     return label
 
 
+def marked(symbol: Any, kind: str) -> Labeller:
+    """``kind`` / its opposite ``{r, c}`` of an answer that writes ``symbol`` in the cells of ``kind``
+    (``marked("A", "Tent")``: ``Tent`` holds where the answer has a tent, ``NotTent`` elsewhere)."""
+    def label(instance: Instance, claim: str, p: dict, sol: list[list], H: int, W: int) -> str:
+        v = solution_at(p, sol, H, W)
+        return INCORRECT if v is OUTSIDE else verdict((v == symbol) == (claim == kind))
+    return label
+
+
 def minus_black(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
     """``Black`` / ``White {r, c}`` of an answer that writes -1 for black and anything else for white."""
     v = solution_at(p, sol, H, W)

@@ -101,9 +101,6 @@ class BlackboxTask(AskingGame):
         ball_count: the final answer names between minballs and maxballs balls
         game_over: nothing follows the final answer
     """
-    tatham_presets: ClassVar[dict[str, str]] = {
-        "tatham_5x5_3": "w5h5m3M3", "tatham_8x8_5": "w8h8m5M5", "tatham_8x8_3_6": "w8h8m3M6",
-        "tatham_10x10_5": "w10h10m5M5", "tatham_10x10_4_10": "w10h10m4M10"}
     difficulties: ClassVar[dict[str, dict]] = {
         "trivial": {"w": 3, "h": 3, "minballs": 1, "maxballs": 1},
         "easy": {"w": 4, "h": 4, "minballs": 2, "maxballs": 2},
@@ -115,6 +112,9 @@ class BlackboxTask(AskingGame):
         "tatham_10x10_5": {"w": 10, "h": 10, "minballs": 5, "maxballs": 5},
         "tatham_10x10_4_10": {"w": 10, "h": 10, "minballs": 4, "maxballs": 10},
     }
+    tatham_presets: ClassVar[dict[str, str]] = {
+        "tatham_5x5_3": "w5h5m3M3", "tatham_8x8_5": "w8h8m5M5", "tatham_8x8_3_6": "w8h8m3M6",
+        "tatham_10x10_5": "w10h10m5M5", "tatham_10x10_4_10": "w10h10m4M10"}
     default_difficulty = "normal"
 
     # ---- instance ----------------------------------------------------------------------
@@ -321,9 +321,6 @@ class BlackboxTask(AskingGame):
                 vec[4 * result + 3] = ray / r
         vec[-1] = float(state[1] is not None)
         return vec
-
-    def state_bounds(self, instance: Instance) -> tuple[float, float]:
-        return 0.0, 1.0
 
     # ---- text ------------------------------------------------------------------------------------------
     def _count_text(self, instance: Instance) -> str:

@@ -48,6 +48,7 @@ class FifteenTask(CellMoves, TileBoardTask):
 
     move_fields = "[row, col] of the tile to slide"
     move_example = "[2, 1]"
+    board_noun, move_noun = "tray", "moves"
     example_game_id = "3x3:4,0,5,3,2,6,1,7,8"
     rule_codes = """
         off_board: the named cell is on the board (0 <= row < H, 0 <= col < W)
@@ -139,15 +140,14 @@ class FifteenTask(CellMoves, TileBoardTask):
                if not (0 <= r < d["h"] and 0 <= c < d["w"])]
         return self.legal_moves(instance, state) + self.move_catalog(instance) + off
 
-    board_noun, move_noun = "tray", "moves"
-
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
-        return ("You are playing Fifteen, a sliding-tile puzzle. The tray is a grid of numbered tiles with one gap "
-                "('.'). Rows are numbered from 0 at the top, columns from 0 at the left. A move slides one tile "
-                "that is directly above, below, left or right of the gap into the gap (so the gap moves to where "
-                "the tile was). The goal is the tiles in order 1, 2, 3, ... along the rows from the top left, with "
-                "the gap in the bottom-right corner. Each move is written [row, col]: the cell of the tile you slide.")
+        return self.game_rules(
+            "It is a sliding-tile puzzle: the tray is a grid of numbered tiles with one gap ('.').",
+            "A move slides one tile that is directly above, below, left or right of the gap into the gap (so "
+            "the gap moves to where the tile was). The goal is the tiles in order 1, 2, 3, ... along the rows"
+            " from the top left, with the gap in the bottom-right corner. Each move is written [row, col]: "
+            "the cell of the tile you slide.")
 
     def example(self) -> tuple[str, list]:
         return (("On a 2x2 tray the rows read '1 2' and '. 3': sliding the tile 3 at row 1, column 1 left into "

@@ -135,11 +135,7 @@ class FlipTask(CellMoves, GameTask):
         return self.move_catalog(instance)
 
     def encode_state(self, instance: Instance, state: int) -> np.ndarray:
-        wh = instance.data["w"] * instance.data["h"]
-        return np.array([(state >> j) & 1 for j in range(wh)], np.float32)
-
-    def state_bounds(self, instance: Instance) -> tuple[float, float]:
-        return 0.0, 1.0
+        return self.lit_bits(instance, state)
 
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

@@ -204,9 +204,6 @@ class GuessTask(AskingGame):
             vec[i * width + width - 1] = w / p
         return vec
 
-    def state_bounds(self, instance: Instance) -> tuple[float, float]:
-        return 0.0, 1.0
-
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
         d = instance.data

@@ -6,11 +6,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ....core.errors import ConfigError, ParseError
+from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
-from ...planning import moves as mv
-from ..base import BLANK, DARK, TILE, GameParams, GameTask
+from ..base import BLANK, DARK, TILE, GameParams, GameTask, IntMoves
 from . import codec
 from .generate import fixed_board, random_board
 from .search import Board
@@ -46,7 +45,7 @@ class PegsParams(GameParams):
         return self
 
 
-class PegsTask(GameTask):
+class PegsTask(IntMoves, GameTask):
     """Pegs: jump pegs over each other, removing the one jumped, until one peg is left.
 
     ## Description
@@ -66,6 +65,7 @@ class PegsTask(GameTask):
     """
 
     move_fields = "[row, col, to_row, to_col]"
+    move_arity = 4
     move_example = "[3, 1, 3, 3]"
     example_game_id = "5x5:OOPOOOPPPPOPPPPPPHPHPPPPP"
     partial_credit: ClassVar[str] = PEGS_PARTIAL_CREDIT
@@ -199,14 +199,6 @@ class PegsTask(GameTask):
         return {**super().record_fields(instance), "search_nodes": self.search_nodes(instance)}
 
     # ---- moves ---------------------------------------------------------------------------------------
-    def coerce_move(self, value: Any) -> list:
-        if not isinstance(value, list) or len(value) != 4:
-            raise ParseError(f"a Pegs move is [row, col, to_row, to_col], got {str(value)[:60]}", "malformed_move")
-        return [mv.as_int(v) for v in value]
-
-    def is_single_move(self, value: Any) -> bool:
-        return isinstance(value, list) and len(value) == 4 and not any(isinstance(v, list) for v in value)
-
     def move_catalog(self, instance: Instance) -> list:
         d = instance.data
         return [[r, c, r + dr, c + dc] for r in range(d["h"]) for c in range(d["w"]) for dr, dc in STEPS
@@ -229,20 +221,17 @@ class PegsTask(GameTask):
         return out
 
     def encode_state(self, instance: Instance, state: int) -> np.ndarray:
-        wh = instance.data["w"] * instance.data["h"]
-        return np.array([(state >> j) & 1 for j in range(wh)], np.float32)
-
-    def state_bounds(self, instance: Instance) -> tuple[float, float]:
-        return 0.0, 1.0
+        return self.lit_bits(instance, state)
 
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
-        return ("You are playing Pegs (peg solitaire). The board is a grid; 'o' is a hole holding a peg, '.' an "
-                "empty hole, and a blank is not part of the board. Rows are numbered from 0 at the top, columns "
-                "from 0 at the left. A move takes one peg and jumps it over a peg directly above, below, left or "
-                "right of it, into the empty hole just beyond; the peg jumped over is taken off the board. The goal "
-                "is to leave exactly one peg, anywhere. A move is written [row, col, to_row, to_col]: the peg at "
-                "(row, col) lands on (to_row, to_col), two cells away in a straight line.")
+        return self.game_rules(
+            "It is peg solitaire. The board is a grid; 'o' is a hole holding a peg, '.' an empty hole, and a "
+            "blank is not part of the board.",
+            "A move takes one peg and jumps it over a peg directly above, below, left or right of it, into "
+            "the empty hole just beyond; the peg jumped over is taken off the board. The goal is to leave "
+            "exactly one peg, anywhere. A move is written [row, col, to_row, to_col]: the peg at (row, col) "
+            "lands on (to_row, to_col), two cells away in a straight line.")
 
     def example(self) -> tuple[str, list]:
         return (("A row of three holes reads 'o o .': the peg at (0,0) jumps over (0,1) into (0,2), and one peg "

@@ -218,18 +218,16 @@ class SamegameTask(CellMoves, GameTask):
         """Every cell's colour divided by N (0 is empty)."""
         return np.asarray(state, np.float32) / instance.data["colours"]
 
-    def state_bounds(self, instance: Instance) -> tuple[float, float]:
-        return 0.0, 1.0
-
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
-        return ("You are playing Samegame. The board is a grid of coloured cells, each shown as its colour number; "
-                "'.' is an empty cell. Rows are numbered from 0 at the top, columns from 0 at the left. A group is "
-                "a set of cells of one colour joined through shared edges (not corners). A move names one cell, "
-                "written [row, col]; its whole group is removed, which is allowed only when the group has at least "
-                "two cells. After a removal the cells above each gap fall straight down, and any column left empty "
-                "disappears, the columns to its right moving left to close the gap. Cell positions in later moves "
-                "refer to the board after the earlier removals. The goal is to remove every cell.")
+        return self.game_rules(
+            "The board is a grid of coloured cells, each shown as its colour number; '.' is an empty cell.",
+            "A group is a set of cells of one colour joined through shared edges (not corners). A move names "
+            "one cell, written [row, col]; its whole group is removed, which is allowed only when the group "
+            "has at least two cells. After a removal the cells above each gap fall straight down, and any "
+            "column left empty disappears, the columns to its right moving left to close the gap. Cell "
+            "positions in later moves refer to the board after the earlier removals. The goal is to remove "
+            "every cell.")
 
     def example(self) -> tuple[str, list]:
         return (("On a board of 2 columns and 2 rows whose rows read '1 2' and '1 2', [0, 0] removes the two 1s "

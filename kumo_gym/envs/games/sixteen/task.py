@@ -53,6 +53,7 @@ class SixteenTask(TileBoardTask):
 
     move_fields = '[line "R" or "C", index, shift 1 or -1]'
     move_example = '["R", 0, 1]'
+    board_noun, move_noun = "grid", "shifts"
     example_game_id = "3x3:2,5,6,4,3,7,1,9,8"
     rule_codes = """
         off_board: the row index is in 0..H-1, the column index in 0..W-1
@@ -147,15 +148,14 @@ class SixteenTask(TileBoardTask):
             out += [[axis, i, s] for i in range(n) for s in (2, 0, -2)]
         return out
 
-    board_noun, move_noun = "grid", "shifts"
-
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
-        return ("You are playing Sixteen. The grid holds numbered tiles. Rows are numbered from 0 at the top, columns "
-                "from 0 at the left. A move shifts one whole row or one whole column by one cell, cyclically: the "
-                "tile pushed off one end comes back at the other end. The goal is the tiles in order 1, 2, 3, ... "
-                'along the rows from the top left. A move is written [line, index, shift]: ["R", i, 1] moves row i '
-                'right, ["R", i, -1] left; ["C", j, 1] moves column j down, ["C", j, -1] up.')
+        return self.game_rules(
+            "The grid holds numbered tiles.",
+            "A move shifts one whole row or one whole column by one cell, cyclically: the tile pushed off one"
+            " end comes back at the other end. The goal is the tiles in order 1, 2, 3, ... along the rows "
+            'from the top left. A move is written [line, index, shift]: ["R", i, 1] moves row i right, ["R", '
+            'i, -1] left; ["C", j, 1] moves column j down, ["C", j, -1] up.')
 
     def example(self) -> tuple[str, list]:
         return (("On a 2x2 grid the rows read '2 1' and '3 4': shifting row 0 right (or left) once swaps 2 and 1 "

@@ -68,6 +68,7 @@ class TwiddleTask(TileBoardTask):
     """
     move_fields = "[row, col, turn 1 or -1]"
     move_example = "[0, 1, -1]"
+    board_noun, move_noun = "grid", "turns"
     example_game_id = "3x3n2:9,3,8,4,2,7,5,1,6"
     tatham_presets: ClassVar[dict[str, str]] = {
         "tatham_3x3_rows": "3x3n2r", "tatham_3x3": "3x3n2", "tatham_3x3_orientable": "3x3n2o",
@@ -172,8 +173,6 @@ class TwiddleTask(TileBoardTask):
         out += [[r, c, t] for r, c in ((-1, 0), (0, -1), (rh, 0), (0, rw)) for t in (1, -1)]
         out += [[r, c, t] for r in range(rh) for c in range(rw) for t in (2, 0, -2)]
         return out
-
-    board_noun, move_noun = "grid", "turns"
 
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:

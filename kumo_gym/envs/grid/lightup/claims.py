@@ -5,14 +5,10 @@
 from __future__ import annotations
 
 from ....core.instance import Instance
-from ..claims import INCORRECT, OUTSIDE, ClaimRules, inside, int_field, solution_at, verdict
+from ..claims import INCORRECT, ClaimRules, inside, int_field, marked, verdict
 
 KINDS = {"Light": "solution", "NoLight": "solution", "Black": "clue", "Contradiction": "state"}
 
-
-def label_solution(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
-    v = solution_at(p, sol, H, W)
-    return INCORRECT if v is OUTSIDE else verdict((v == "L") == (kind == "Light"))
 
 
 def label_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
@@ -30,4 +26,4 @@ def minimal(instance: Instance, sol: list[list]) -> list[dict]:
     return [{"type": "Light", "r": r, "c": c} for r, row in enumerate(sol) for c, v in enumerate(row) if v == "L"]
 
 
-RULES = ClaimRules(KINDS, label_solution, minimal, clue=label_clue)
+RULES = ClaimRules(KINDS, marked("L", "Light"), minimal, clue=label_clue)

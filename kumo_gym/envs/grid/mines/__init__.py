@@ -127,11 +127,7 @@ class MinesTask(GridTask):
                     clues[("open", r, c)] = ("R1", (-int(mine[r, c]),))
                     clues[("number", r, c)] = ("R2", tuple(around[r][c].eq(int(k))))
         clues[("total",)] = ("R3", tuple(total.eq(int(state["mines"]))))
-
-        def decode(value: np.ndarray) -> list[list]:
-            return np.where(value[mine] > 0, MINE, SAFE).tolist()
-
-        return enc.with_clues(clues, decode=decode)
+        return enc.with_clues(clues, decode=lambda value: np.where(value[mine] > 0, MINE, SAFE).tolist())
 
     @staticmethod
     def _rules(H: int, W: int) -> Encoding:

@@ -7,15 +7,11 @@ opened cell's number, 0 included) and ``Total {n}`` (the mine count); state ``Ne
 from __future__ import annotations
 
 from ....core.instance import Instance
-from ..claims import INCORRECT, OUTSIDE, ClaimRules, inside, int_field, solution_at, verdict
+from ..claims import ClaimRules, inside, int_field, marked, verdict
 
 KINDS = {"Mine": "solution", "Safe": "solution", "Number": "clue", "Total": "clue", "Needs": "state",
          "Contradiction": "state"}
 
-
-def label_solution(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
-    v = solution_at(p, sol, H, W)
-    return INCORRECT if v is OUTSIDE else verdict((v == "*") == (kind == "Mine"))
 
 
 def label_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
@@ -30,4 +26,4 @@ def minimal(instance: Instance, sol: list[list]) -> list[dict]:
     return [{"type": "Mine", "r": r, "c": c} for r, row in enumerate(sol) for c, v in enumerate(row) if v == "*"]
 
 
-RULES = ClaimRules(KINDS, label_solution, minimal, clue=label_clue)
+RULES = ClaimRules(KINDS, marked("*", "Mine"), minimal, clue=label_clue)

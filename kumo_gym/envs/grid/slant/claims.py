@@ -6,15 +6,11 @@
 from __future__ import annotations
 
 from ....core.instance import Instance
-from ..claims import INCORRECT, OUTSIDE, ClaimRules, cell_claims, int_field, solution_at, verdict
+from ..claims import ClaimRules, cell_claims, int_field, marked, verdict
 from .codec import BACK, NO_CLUE
 
 KINDS = {"Slash": "solution", "Backslash": "solution", "Clue": "clue", "Contradiction": "state"}
 
-
-def label_solution(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
-    v = solution_at(p, sol, H, W)
-    return INCORRECT if v is OUTSIDE else verdict((v == BACK) == (kind == "Backslash"))
 
 
 def label_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
@@ -27,4 +23,4 @@ def minimal(instance: Instance, sol: list[list]) -> list[dict]:
             for claim in cell_claims("", sol)]
 
 
-RULES = ClaimRules(KINDS, label_solution, minimal, clue=label_clue)
+RULES = ClaimRules(KINDS, marked(BACK, "Backslash"), minimal, clue=label_clue)

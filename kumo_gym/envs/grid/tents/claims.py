@@ -10,13 +10,12 @@ from __future__ import annotations
 from ....core.instance import Instance
 from ..claims import (
     INCORRECT,
-    OUTSIDE,
     UNVERIFIABLE,
     ClaimRules,
     choice_field,
     inside,
     int_field,
-    solution_at,
+    marked,
     verdict,
     zipped_cells,
 )
@@ -24,10 +23,6 @@ from ..claims import (
 KINDS = {"Tent": "solution", "NotTent": "solution", "Tree": "clue", "Quota": "clue", "Remaining": "state",
          "TreeCandidate": "state", "LineCandidates": "state", "Contradiction": "state"}
 
-
-def label_solution(instance: Instance, kind: str, p: dict, sol: list[list], H: int, W: int) -> str:
-    v = solution_at(p, sol, H, W)
-    return INCORRECT if v is OUTSIDE else verdict((v == "A") == (kind == "Tent"))
 
 
 def label_clue(instance: Instance, kind: str, p: dict, H: int, W: int) -> str:
@@ -60,4 +55,4 @@ def minimal(instance: Instance, sol: list[list]) -> list[dict]:
     return [{"type": "Tent", "r": r, "c": c} for r, row in enumerate(sol) for c, v in enumerate(row) if v == "A"]
 
 
-RULES = ClaimRules(KINDS, label_solution, minimal, clue=label_clue, consistency=label_consistency)
+RULES = ClaimRules(KINDS, marked("A", "Tent"), minimal, clue=label_clue, consistency=label_consistency)
