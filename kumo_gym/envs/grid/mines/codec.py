@@ -10,6 +10,9 @@ oracle (``deduce.play``) certifies from the first click: the answer mode's view.
 """
 from __future__ import annotations
 
+import functools
+import json
+
 import numpy as np
 
 from ....core.errors import ConfigError
@@ -76,7 +79,19 @@ def write_layout(W: int, H: int, start: tuple[int, int], mines: list[bool]) -> s
 
 
 def state_of(W: int, H: int, start: tuple[int, int], mines: list[bool]) -> dict:
-    """The certified view of a layout (see ``deduce.play``); ConfigError when it needs a guess."""
+    """The certified view of a layout (see ``deduce.play``); ConfigError when it needs a guess.
+
+    A pure function of the game ID, so it is computed once per process and layout (every reset and
+    every check of an instance decodes its ID again, and the view's reduction is a series of SAT calls)."""
+    return json.loads(_state_json(W, H, (int(start[0]), int(start[1])), tuple(bool(m) for m in mines)))
+
+
+@functools.lru_cache(maxsize=512)
+def _state_json(W: int, H: int, start: tuple[int, int], mines: tuple[bool, ...]) -> str:
+    return json.dumps(_state_of(W, H, start, list(mines)))
+
+
+def _state_of(W: int, H: int, start: tuple[int, int], mines: list[bool]) -> dict:
     r, c = start
     if mines[r * W + c]:
         raise ConfigError(f"the first click ({c}, {r}) is on a mine")
