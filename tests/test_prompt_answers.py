@@ -97,5 +97,8 @@ def test_answer_prompt_ends_with_the_format_after_the_instance(env_id):
     assert any(w in tail for w in ("end your reply", "answer format", "finish your reply", "write `####`",
                                              "each move on its own line")), \
         (env_id, prompt[-400:])
-    assert not prompt.endswith(("}", "]]")) or "would be written" in prompt[-200:] or "example" in tail, \
-        (env_id, prompt[-200:])
+    last_line = prompt.splitlines()[-1]
+    form = getattr(task, "answer_format", None)
+    ends_with_form = isinstance(form, str) and last_line.endswith(form)
+    assert not prompt.endswith(("}", "]]")) or ends_with_form or "would be written" in prompt[-200:] \
+        or "example" in tail, (env_id, prompt[-200:])

@@ -114,6 +114,8 @@ def section7_cstar(name: str, inst) -> list:
         return [("Monster", {"r": r, "c": c, "t": v}) for r, c, v in cells if v in ("G", "V", "Z")]
     if name == "slant":
         return [("Backslash" if v == "\\" else "Slash", {"r": r, "c": c}) for r, c, v in cells]
+    if name == "mines":
+        return [("Mine", {"r": r, "c": c}) for r, c, v in cells if v == "*"]
     raise AssertionError(f"docs/specs/grid_puzzles.md §7 has no C* row for {name!r}: add it here")
 
 

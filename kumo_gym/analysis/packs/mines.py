@@ -61,6 +61,7 @@ PACK = MINES = MinesPack(
                               r"{subj}{cells} {be} (?:all |both |also |then |therefore |now )?(?:safe|clear|open|mine-free)\b",
                               r"\bsafe (?:cells? )?(?:at|in|on) {cells}"),
         *Phrase.group("Mine", r"{subj}{cells} {be} (?:all |both |also |then |therefore |now )?(?:a )?mines?\b",
+                              r"{subj}{cells} (?:must |then |therefore |also )?(?:holds?|has|have|contains?) (?:a )?mines?\b",
                               r"\b(?:the )?mines? (?:of [^@.;]{0,30})?(?:is|are|at|in|on) {cells}",
                               r"\bmines (?:are |at )?{cells}"),
     ),

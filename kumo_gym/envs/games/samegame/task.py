@@ -202,7 +202,7 @@ class SamegameTask(CellMoves, GameTask):
 
     # ---- moves ---------------------------------------------------------------------------------------
     def legal_moves(self, instance: Instance, state: tuple) -> list:
-        """One cell per removable group: its first cell in reading order."""
+        """Every cell of every removable group (each names its whole group, as the checker allows)."""
         d = instance.data
         w, h = d["w"], d["h"]
         board = from_grid(state, w, h)
@@ -210,8 +210,7 @@ class SamegameTask(CellMoves, GameTask):
             return [m for m in self.move_catalog(instance) if self.check_move(instance, state, m) is None]
         out = []
         for g in groups(board):
-            x, y = min(g, key=lambda cell: (-cell[1], cell[0]))
-            out.append([h - 1 - y, x])
+            out.extend([h - 1 - y, x] for x, y in g)
         return sorted(out)
 
     def encode_state(self, instance: Instance, state: tuple) -> np.ndarray:
