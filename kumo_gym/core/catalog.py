@@ -116,4 +116,7 @@ ENTRIES: list[EnvEntry] = [
                       "(soluble boards; a clearing sequence by search)"),
     _game("Pegs", "Pegs (peg solitaire on Tatham's cross, octagon and random boards): jump pegs until one is left "
                   "(a winning line by depth-first search with dead positions remembered)"),
+    _game("Inertia", "Inertia: slide a ball in eight directions to pick up every gem without touching a mine "
+                     "(fewest moves by breadth-first search over place and gems left, or certified bounds on large "
+                     "grids)"),
 ]
