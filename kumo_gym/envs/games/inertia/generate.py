@@ -48,7 +48,7 @@ def random_grid(w: int, h: int, gems: int | None, rng: np.random.Generator) -> s
         cand = gem_candidates(w, h, grid)
         if len(cand) < max(want, 1):
             continue
-        chosen = set(int(i) for i in rng.choice(cand, size=want, replace=False))
+        chosen = {int(i) for i in rng.choice(cand, size=want, replace=False)}
         out = "".join("g" if i in chosen else ch for i, ch in enumerate(grid))
         board = Board(w, h, out)
         if board.greedy(board.start, board.all_gems) is not None:

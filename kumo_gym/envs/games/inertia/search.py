@@ -6,16 +6,17 @@ moves form a fixed graph over the resting places, each move labelled with the ge
 game state is ``(place, gems left)`` and the question is the shortest walk in that graph whose
 labels cover every gem.
 
-:meth:`Board.astar` is A* over those states with an admissible, consistent estimate: for every gem
-left, the fewest moves from the ball's place to a move that passes it, and the largest of these
-(every gem left still needs its own). It is exact when it ends within its node budget; when it
-runs out, the smallest estimate left in its queue is a proven lower bound on the optimum.
-:meth:`Board.greedy` builds a solution from any state by walking each time to the nearest move that
-takes a gem (shortest paths in the place graph): an upper bound.
+:meth:`Board.layered` is breadth-first search over those states, a whole level at a time with
+numpy, that keeps only states whose depth plus an admissible estimate (for every gem left, the
+fewest moves from the ball's place to a move that passes it; the largest of these) is below the
+length of a known solution. It is exact when it ends within its budget of states; when it runs
+out, the smallest depth plus estimate on its last level is a proven lower bound. The known solution
+comes from :meth:`Board.greedy` (each time the shortest walk to the nearest move that takes a gem)
+and from the same levels cut to a beam of the states with fewest gems left: an upper bound.
+:func:`shortest` puts them together.
 """
 from __future__ import annotations
 
-import heapq
 from collections import deque
 
 #: Tatham's eight directions, numbered as he numbers them: up, then clockwise (row step, column step)
@@ -115,7 +116,7 @@ class Board:
                 if isinstance(res, tuple):
                     back[res[0]].append(p)
         table = {p: [UNREACHABLE] * len(self.gems) for p in places}
-        for k, cell in enumerate(self.gems):
+        for k in range(len(self.gems)):
             bit = 1 << k
             queue = deque()
             for p in places:
@@ -152,64 +153,6 @@ class Board:
         return 0
 
     # ---- the searches ---------------------------------------------------------------------------
-    def astar(self, pos: int, left: int, budget: int) -> tuple[list[int] | None, int, int]:
-        """``(directions, lower, nodes)``: a shortest list of direction numbers taking every gem of
-        ``left`` from ``pos``, or None; ``lower`` is then a proven lower bound (:data:`UNREACHABLE`
-        when no list exists), else the length."""
-        self.places(pos)
-        h0 = self.estimate(pos, left) if pos in self.to_gem() else self._estimate_outside(pos, left)
-        if h0 >= UNREACHABLE:
-            return None, UNREACHABLE, 0
-        shift = (self.w * self.h).bit_length()
-        mask = (1 << shift) - 1
-        start = (left << shift) | pos
-        g_of = {start: 0}
-        parent: dict[int, tuple[int, int]] = {}
-        heap = [(h0, 0, start)]
-        nodes = 0
-        while heap:
-            f, neg_g, key = heapq.heappop(heap)
-            g = -neg_g
-            if g != g_of.get(key):
-                continue
-            here, rest = key & mask, key >> shift
-            if rest == 0:
-                path = []
-                while key != start:
-                    key, d = parent[key]
-                    path.append(d)
-                return path[::-1], g, nodes
-            nodes += 1
-            if nodes > budget:
-                return None, f, nodes
-            for d, res in enumerate(self.moves(here)):
-                if not isinstance(res, tuple):
-                    continue
-                nxt, took = res
-                rest2 = rest & ~took
-                key2 = (rest2 << shift) | nxt
-                g2 = g + 1
-                old = g_of.get(key2)
-                if old is not None and old <= g2:
-                    continue
-                h2 = self.estimate(nxt, rest2)
-                if h2 >= UNREACHABLE:
-                    continue
-                g_of[key2] = g2
-                parent[key2] = (key, d)
-                heapq.heappush(heap, (g2 + h2, -g2, key2))
-        return None, UNREACHABLE, nodes
-
-    def _estimate_outside(self, pos: int, left: int) -> int:
-        """The estimate from a place the start does not reach (a state built by hand): 0, or
-        :data:`UNREACHABLE` when some gem of ``left`` is passed by no move reachable from it."""
-        covered = 0
-        for p in self.places(pos):
-            for res in self.moves(p):
-                if isinstance(res, tuple):
-                    covered |= res[1]
-        return 0 if left & ~covered == 0 else UNREACHABLE
-
     def play(self, pos: int, left: int, dirs: list[int]) -> tuple[int, int] | None:
         """``(place, gems left)`` after the direction numbers ``dirs``; None if one is blocked or mined."""
         for d in dirs:
@@ -333,7 +276,7 @@ class Board:
             masks, where = keys // n_places, keys % n_places
             done = np.nonzero(masks == 0)[0]
             if done.size:
-                return self._walk_back(levels, int(done[0]), n_places, places), depth, states
+                return self._walk_back(levels, int(done[0])), depth, states
             if depth + 1 >= upper or keys.size == 0:
                 return None, upper, states
             if states > max_states:
@@ -372,9 +315,10 @@ class Board:
                 lower = upper
 
     @staticmethod
-    def _walk_back(levels, at: int, n_places: int, places: list[int]) -> list[int]:
+    def _walk_back(levels, at: int) -> list[int]:
+        """The directions leading to state ``at`` of the last level, from the levels' parent links."""
         path = []
-        for keys, parent, dirs in reversed(levels[1:]):
+        for _keys, parent, dirs in reversed(levels[1:]):
             path.append(int(dirs[at]))
             at = int(parent[at])
         return path[::-1]
