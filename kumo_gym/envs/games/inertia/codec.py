@@ -7,7 +7,7 @@ only, short and full alike; at least one gem is required, as Tatham's parser req
 from __future__ import annotations
 
 from ....core.errors import ConfigError
-from ..base import parse_size
+from ..base import plain_size
 
 MIN_SIDE, MAX_SIDE = 2, 30
 LETTERS = "bgmswS"
@@ -18,11 +18,7 @@ def encode_params(params: dict, full: bool = True) -> str:
 
 
 def decode_params(text: str) -> dict:
-    w, h, rest = parse_size(text, "Inertia")
-    if rest:
-        raise ConfigError(f"Inertia parameter string {text[:40]!r} has {rest[:10]!r} after the size")
-    if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
-        raise ConfigError(f"Inertia size {w}x{h} is not in {MIN_SIDE}..{MAX_SIDE} x {MIN_SIDE}..{MAX_SIDE}")
+    w, h = plain_size(text, "Inertia", MIN_SIDE, MAX_SIDE)
     if w * h < 6:
         raise ConfigError(f"an Inertia grid has at least six squares, got {w}x{h}")
     return {"w": w, "h": h}

@@ -50,10 +50,11 @@ class Board:
         """Whether (r, c) is inside the grid and not a wall."""
         return 0 <= r < self.h and 0 <= c < self.w and self.grid[r * self.w + c] != "w"
 
-    def slide(self, pos: int, dr: int, dc: int):
+    def slide(self, pos: int, dr: int, dc: int, through_mines: bool = False):
         """Where a move from ``pos`` by steps of (dr, dc) ends: ``(cell, gems passed)``, or
         :data:`BLOCKED`, or :data:`MINE`. The ball passes gems, stops on a stop square or the start,
-        or on the last open cell before a wall or the edge."""
+        or on the last open cell before a wall or the edge. ``through_mines``: the ball stops on
+        the first mine instead (what a move does once the mine check is switched off)."""
         w = self.w
         r, c = divmod(pos, w)
         if (dr, dc) == (0, 0) or not self.open_cell(r + dr, c + dc):
@@ -63,24 +64,8 @@ class Board:
             r, c = r + dr, c + dc
             cell = r * w + c
             ch = self.grid[cell]
-            if ch == "m":
+            if ch == "m" and not through_mines:
                 return MINE
-            taken |= self.gem_bit.get(cell, 0)
-            if ch in "sS" or not self.open_cell(r + dr, c + dc):
-                return cell, taken
-
-    def slide_far(self, pos: int, dr: int, dc: int):
-        """:meth:`slide` for any steps and through mines (the ball stops on the first mine): what a
-        move does once a rule check is switched off. :data:`BLOCKED` when it cannot start."""
-        w = self.w
-        r, c = divmod(pos, w)
-        if (dr, dc) == (0, 0) or not self.open_cell(r + dr, c + dc):
-            return BLOCKED
-        taken = 0
-        while True:
-            r, c = r + dr, c + dc
-            cell = r * w + c
-            ch = self.grid[cell]
             taken |= self.gem_bit.get(cell, 0)
             if ch in "msS" or not self.open_cell(r + dr, c + dc):
                 return cell, taken

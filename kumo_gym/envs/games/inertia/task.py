@@ -127,9 +127,8 @@ class InertiaTask(IntMoves, GameTask):
         b = self.board(instance)
         pos, left = state
         dr, dc = move
-        res = b.slide(pos, dr, dc) if abs(dr) <= 1 and abs(dc) <= 1 else b.slide_far(pos, dr, dc)
-        if res == MINE:  # only with the mine rule off: the ball stops on the mine
-            res = b.slide_far(pos, dr, dc)
+        # a mine is met here only with its check switched off: the ball then stops on it
+        res = b.slide(pos, dr, dc, through_mines=True)
         if not isinstance(res, tuple):
             return state
         return res[0], left & ~res[1]
