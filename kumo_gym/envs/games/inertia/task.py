@@ -9,6 +9,7 @@ import numpy as np
 from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
+from ....core.task import Transition
 from ..base import BLANK, DARK, TILE, GameParams, GameTask, IntMoves
 from . import codec
 from .generate import random_grid
@@ -132,6 +133,20 @@ class InertiaTask(IntMoves, GameTask):
         if not isinstance(res, tuple):
             return state
         return res[0], left & ~res[1]
+
+    def transition(self, instance: Instance, state: tuple, move: list) -> Transition:
+        """:meth:`checked_step`, its feedback saying where the ball went and the gems it took."""
+        t = self.checked_step(instance, state, move)
+        if t.status == "illegal_move":
+            return t
+        w = instance.data["w"]
+        taken = (state[1] & ~t.state[1]).bit_count()
+        left = t.state[1].bit_count()
+        name = NAMES.get((move[0], move[1]), "that way")
+        t.feedback = (f"Move {self.format_move(move)} ({name}): the ball slid from {divmod(state[0], w)} to "
+                      f"{divmod(t.state[0], w)} and picked up {taken} gem{'s' if taken != 1 else ''}; "
+                      + ("every gem is collected." if left == 0 else f"{left} left."))
+        return t
 
     # ---- the solver ----------------------------------------------------------------------------------
     def _search(self, instance: Instance, state: tuple, max_states: int) -> dict:
