@@ -30,6 +30,8 @@ UNREACHABLE = 1 << 30
 MAX_LAYERED_GEMS = 48
 #: states kept per level by the beam search that looks for a first solution
 BEAM = 3000
+#: the same for the plain-Python beam of boards with more gems
+PYTHON_BEAM = 300
 
 
 class Board:
@@ -212,6 +214,36 @@ class Board:
             out.extend(walk)
         return out
 
+    def beam(self, pos: int, left: int, width: int, upper: int) -> list[int] | None:
+        """A solution from ``(pos, left)`` shorter than ``upper``, or None, by a plain-Python beam: each
+        level keeps the ``width`` new states with the fewest gems left (ties: the smallest estimate)
+        (for boards whose gems do not fit :meth:`layered`'s keys)."""
+        level = {(pos, left): None}
+        links: list[dict] = []
+        seen = {(pos, left)}
+        for _ in range(min(upper - 1, 10 * self.w * self.h)):
+            ahead: dict[tuple[int, int], tuple[tuple[int, int], int]] = {}
+            for state in level:
+                for d, res in enumerate(self.moves(state[0])):
+                    if not isinstance(res, tuple):
+                        continue
+                    nxt = (res[0], state[1] & ~res[1])
+                    if nxt not in seen and nxt not in ahead:
+                        ahead[nxt] = (state, d)
+            if not ahead:
+                return None
+            ranked = sorted(ahead, key=lambda st: (st[1].bit_count(), self.estimate(*st)))[:width]
+            links.append({st: ahead[st] for st in ranked})
+            seen.update(ranked)
+            if ranked[0][1] == 0:
+                at, path = ranked[0], []
+                for step in reversed(links):
+                    at, d = step[at]
+                    path.append(d)
+                return path[::-1]
+            level = dict.fromkeys(ranked)
+        return None
+
     # ---- breadth-first search, a whole level at a time ------------------------------------------
     def layered(self, pos: int, left: int, upper: int, max_states: int,
                 beam: int = 0) -> tuple[list[int] | None, int, int]:
@@ -329,6 +361,10 @@ def shortest(board: Board, pos: int, left: int, max_states: int, beam: int = BEA
     else:
         upper = len(best)
     if len(board.gems) > MAX_LAYERED_GEMS:
+        if beam:
+            found = board.beam(pos, left, PYTHON_BEAM, upper)
+            if found is not None:
+                best, upper = found, len(found)
         est = board.estimate(pos, left) if pos in board.to_gem() else 0
         return {"dirs": best, "lower": min(est, upper), "upper": upper, "exact": est == upper, "states": 0}
     found, lower, states = board.layered(pos, left, upper, max_states)
