@@ -116,4 +116,6 @@ ENTRIES: list[EnvEntry] = [
                       "(soluble boards; a clearing sequence by search)"),
     _game("Pegs", "Pegs (peg solitaire on Tatham's cross, octagon and random boards): jump pegs until one is left "
                   "(a winning line by depth-first search with dead positions remembered)"),
+    _game("Cube", "Cube: roll a cube, tetrahedron or octahedron over the grid until every face has picked up a "
+                  "blue cell (fewest rolls by A*, or certified bounds past its budget)"),
 ]
