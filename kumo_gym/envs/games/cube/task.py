@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ....core.capabilities import NearMiss
 from ....core.errors import ConfigError, ParseError
 from ....core.instance import Instance
 from ....core.params import param
@@ -67,6 +68,7 @@ class CubeTask(GameTask):
     move_example = '["R"]'
     example_game_id = "c4x4:6426,9"
     rule_codes = """
+        game_over: the game is not yet won (no roll follows the one that turned the last face blue)
         no_edge: the cell under the solid has an edge in that direction (a down-pointing triangle has no bottom edge, an up-pointing one no top edge)
         off_board: the roll lands on a cell of the grid
     """
@@ -122,7 +124,9 @@ class CubeTask(GameTask):
         cell = self.cells(instance)[state[0]]
         dirs = ("L", "R", "U", "D") if not cell.flip and instance.data["solid"] == "cube" else \
             ("L", "R", "U") if cell.flip else ("L", "R", "D")
-        return self.first_broken(("no_edge", move[0] in dirs), ("off_board", move[0] in cell.edges))
+        won = state[1] == (1 << geo.FACES[instance.data["solid"]]) - 1
+        return self.first_broken(("game_over", not won), ("no_edge", move[0] in dirs),
+                                 ("off_board", move[0] in cell.edges))
 
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
         nxt = self.search(instance).step(state, move[0])
@@ -203,12 +207,25 @@ class CubeTask(GameTask):
         return [[m] for m in geo.DIRECTIONS]
 
     def legal_moves(self, instance: Instance, state: tuple | None) -> list:
-        if state is None:
+        if state is None or self.is_goal(instance, state):
             return []
         return [[m] for m in self.search(instance).directions(state[0])]
 
     def candidate_moves(self, instance: Instance, state: tuple) -> list:
         return self.move_catalog(instance)
+
+    def near_misses(self, instance: Instance, rng: np.random.Generator) -> list[NearMiss]:
+        """The base's near misses, and ``game_over``'s: the solution with one more roll after the win
+        (the only place that rule can be broken)."""
+        out = super().near_misses(instance, rng)
+        gold = self.solve(instance)
+        if gold:
+            state = self.initial_state(instance)
+            for m in gold:
+                state = self.apply(instance, state, m)
+            for d in self.search(instance).directions(state[0])[:2]:
+                out.append(NearMiss("game_over", gold + [[d]]))
+        return out
 
     def encode_state(self, instance: Instance, state: tuple) -> np.ndarray:
         """The blue cells, the blue faces, then the solid's cell one-hot (all 0/1)."""
@@ -263,7 +280,8 @@ class CubeTask(GameTask):
                 "cell it landed on swap colours: a plain face landing on a blue cell picks the blue up (the cell "
                 "turns plain), a blue face landing on a plain cell leaves its blue there (the face turns plain), "
                 f"and equal colours change nothing. The goal is all {nf} faces blue. Each move is written as a "
-                "one-item list naming the direction, e.g. [\"R\"].")
+                "one-item list naming the direction, e.g. [\"R\"]. The game ends when the last face turns blue: "
+                "no roll may follow.")
 
     def example(self) -> tuple[str, list]:
         return (("A cube stands on a plain square; five of its faces are already blue, only the face pointing right "
