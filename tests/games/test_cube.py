@@ -66,8 +66,8 @@ def test_the_cube_rolls_as_a_real_cube():
     assert perm[bottom] == right and perm[left] == bottom and perm[top] == left and perm[right] == top
     table, _ = geo.moves_table("cube", 3, 3)
     for a, b in (("R", "L"), ("D", "U")):
-        pa = dict((d, p) for d, _, p in table[4])[a]
-        pb = dict((d, p) for d, _, p in table[4])[b]
+        pa = {d: p for d, _, p in table[4]}[a]
+        pb = {d: p for d, _, p in table[4]}[b]
         assert [pa[pb[i]] for i in range(6)] == list(range(6))
         p = list(range(6))
         for _ in range(4):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -61,7 +61,7 @@ def _normal(verts: np.ndarray, face: tuple[int, ...]) -> np.ndarray:
     return c / np.linalg.norm(c)
 
 
-@lru_cache(maxsize=None)
+@cache
 def face_normals(solid: str) -> np.ndarray:
     """The outward unit normals of the solid's faces in its fixed attitude over a square or an
     up-pointing triangle (x right, y down the screen, z up from the grid): face 0 is the bottom,
@@ -186,7 +186,8 @@ def moves_table(solid: str, d1: int, d2: int) -> tuple[list[list[tuple[str, int,
     return table, FACES[solid]
 
 
-def tetra_classes(d1: int, d2: int) -> list[int]:
+@lru_cache(maxsize=64)
+def _tetra_classes(d1: int, d2: int) -> tuple[int, ...]:
     """For each triangle, the face of the tetrahedron that lands on it (the same whichever way it
     rolled there): rolled from cell 0 with faces labelled 0..3."""
     table, _ = moves_table("tetrahedron", d1, d2)
@@ -204,7 +205,12 @@ def tetra_classes(d1: int, d2: int) -> list[int]:
                 todo.append(t)
             elif label[t] != new[0]:
                 raise AssertionError("the tetrahedron's bottom face depends on its path")
-    return [int(x) if x is not None else 0 for x in label]
+    return tuple(int(x) if x is not None else 0 for x in label)
+
+
+def tetra_classes(d1: int, d2: int) -> list[int]:
+    """:func:`_tetra_classes` as a fresh list."""
+    return list(_tetra_classes(d1, d2))
 
 
 def classes(solid: str, d1: int, d2: int) -> list[int]:

@@ -132,8 +132,7 @@ class Search:
             left.remove(j)
             row = dist[nodes[j]]
             for i in left:
-                if row[nodes[i]] < best[i]:
-                    best[i] = row[nodes[i]]
+                best[i] = min(best[i], row[nodes[i]])
         return max(total, extra)
 
     # ---- searches -----------------------------------------------------------------------------------

@@ -249,7 +249,7 @@ class CubeTask(GameTask):
             if abs(z) > 0.999:
                 out.append("bottom" if z < 0 else "top")
                 continue
-            k = int(round(math.degrees(math.atan2(-y, x)) / 45)) % 8
+            k = round(math.degrees(math.atan2(-y, x)) / 45) % 8
             side = COMPASS[k]
             out.append(side if abs(z) < 1e-6 else ("upper " if z > 0 else "lower ") + side)
         return out
@@ -309,7 +309,7 @@ class CubeTask(GameTask):
             lines = []
             for r in sorted(by_row):
                 idx = sorted(by_row[r], key=lambda i: cells[i].x)
-                indent = " " * int(round((cells[idx[0]].x - left) * 2))
+                indent = " " * round((cells[idx[0]].x - left) * 2)
                 lines.append(f"row {r}: " + indent + " ".join(
                     ("v" if cells[i].flip else "^") + self._mark(pos, blue, i, "S") for i in idx))
             grid_text = "\n".join(lines)
