@@ -137,17 +137,17 @@ class CubeTask(GameTask):
         return self.cached(instance, "solution", lambda: self.search(instance).solve(
             self.initial_state(instance), SOLVE_BUDGET))
 
-    def optimum_bounds(self, instance: Instance) -> tuple[int, int]:
-        """``(lower, upper)``: the optimum lies in this range (equal when it is exact)."""
-        s = self._solution(instance)
-        return s["lower"], s["upper"]
-
-    def optimal_length(self, instance: Instance) -> int | None:
-        return self._solution(instance)["upper"]
-
     def solve(self, instance: Instance) -> list:
         moves = self._solution(instance)["moves"]
         return [] if moves is None else [[m] for m in moves]
+
+    def optimum_bounds(self, instance: Instance) -> tuple[int, int]:
+        """``(lower, upper)``: the optimum lies in this range (equal when it is exact); the upper bound
+        is the length of :meth:`solve`'s rolls, which count as the optimum for efficiency."""
+        return tuple(self._solution(instance)[k] for k in ("lower", "upper"))  # type: ignore[return-value]
+
+    def optimal_length(self, instance: Instance) -> int | None:
+        return self.optimum_bounds(instance)[1]
 
     def search_nodes(self, instance: Instance) -> int:
         """Positions the exact search expanded from the start (the measure of how hard the board is)."""
