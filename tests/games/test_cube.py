@@ -131,4 +131,4 @@ def test_the_prompt_names_the_faces_and_the_rolls():
     text = task.user_prompt(inst)
     assert "Blue faces (0 of 6): none" in text and " C" in text
     s = task.apply(inst, task.initial_state(inst), ["R"])
-    assert "bottom" in task.render_state(inst, s)  # the right face picked up the blue square
+    assert "Blue faces (1 of 6): bottom." in task.render_state(inst, s)  # the east face picked up the blue square

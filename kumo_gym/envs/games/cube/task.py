@@ -21,7 +21,7 @@ from .search import DISTANCE_BUDGET, INF, SOLVE_BUDGET, Search
 PATH_CACHE = 4096
 BLUE = (60, 90, 220)
 WORDS = {"l": "L", "left": "L", "r": "R", "right": "R", "u": "U", "up": "U", "d": "D", "down": "D"}
-COMPASS = ("right", "up-right", "up", "up-left", "left", "down-left", "down", "down-right")
+COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
 
 
 @dataclass(frozen=True)
@@ -262,9 +262,11 @@ class CubeTask(GameTask):
                      "square shown 'C' (plain) or '@' (blue). Rows are numbered from 0 at the top, columns from 0 "
                      "at the left.")
             moves = ("A move rolls the cube over one edge of its bottom face onto the next square: \"L\" left, "
-                     "\"R\" right, \"U\" up (towards row 0), \"D\" down; it cannot roll off the grid. Rolling right "
-                     "brings the face that pointed right to the bottom, the bottom face to the left side, the left "
-                     "face to the top and the top face to the right side (the other directions alike).")
+                     "\"R\" right, \"U\" up (towards row 0), \"D\" down; it cannot roll off the grid. The faces are "
+                     "named by where they point: bottom, top, and the sides north (up the grid, towards row 0), "
+                     "south, east (right) and west (left). Rolling right brings the east face to the bottom, the "
+                     "bottom face to the west, the west face to the top and the top face to the east (the other "
+                     "directions alike).")
         else:
             board = (f"The grid is a hexagon of triangles, listed row by row from the top, each row from left to "
                      f"right: 'v' is a down-pointing triangle, '^' an up-pointing one; the next sign is '#' for a "
@@ -273,7 +275,9 @@ class CubeTask(GameTask):
                      "tipping it over that edge: on a down-pointing triangle \"L\" crosses the lower-left edge, \"R\" "
                      "the lower-right edge and \"U\" the top edge; on an up-pointing triangle \"L\" crosses the "
                      "upper-left edge, \"R\" the upper-right edge and \"D\" the bottom edge. It cannot roll off the "
-                     "grid.")
+                     "grid. The faces are named by where they point: bottom, top, and the slanted sides by their "
+                     "compass direction on the page (north is up, towards row 0) and whether they lean up (upper) or "
+                     "down (lower).")
         article = "An" if solid[0] in "aeiou" else "A"
         return (f"You are playing Cube. {article} {solid} with {nf} faces, all plain at the start, stands on a grid of "
                 f"which some cells are blue. {board} {moves} After every roll the face now at the bottom and the "
@@ -284,8 +288,8 @@ class CubeTask(GameTask):
                 "no roll may follow.")
 
     def example(self) -> tuple[str, list]:
-        return (("A cube stands on a plain square; five of its faces are already blue, only the face pointing right "
-                 "is plain, and the square to its right is blue. Rolling right brings that face down onto the blue "
+        return (("A cube stands on a plain square; five of its faces are already blue, only its east face (pointing "
+                 "right) is plain, and the square to its right is blue. Rolling right brings that face down onto the blue "
                  "square, which it picks up, so every face is blue."), [["R"]])
 
     def render_state(self, instance: Instance, state: tuple | None) -> str:
