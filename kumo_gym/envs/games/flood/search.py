@@ -80,8 +80,12 @@ class Regions:
         return 1 << r, self.colour[r], self.size[r], self.adj[r]
 
     def cells(self, mask: int) -> int:
-        size = self.size
-        return sum(size[r] for r in bits(mask))
+        size, n = self.size, 0
+        while mask:
+            low = mask & -mask
+            n += size[low.bit_length() - 1]
+            mask ^= low
+        return n
 
     def step(self, state: tuple[int, int, int, int], c: int) -> tuple[int, int, int, int]:
         """The flooded area after a move of colour ``c``."""
@@ -101,9 +105,11 @@ class Regions:
         border is ``border``) and the regions at that distance."""
         seen, front, d, adj = mask | border, border, 1, self.adj
         while True:
-            nxt = 0
-            for r in bits(front):
-                nxt |= adj[r]
+            nxt, rest = 0, front
+            while rest:  # the union of the neighbours of the front's regions (inlined: the hot loop)
+                low = rest & -rest
+                nxt |= adj[low.bit_length() - 1]
+                rest ^= low
             nxt &= ~seen
             if not nxt:
                 return d, front
