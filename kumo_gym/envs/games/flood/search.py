@@ -38,7 +38,8 @@ class Regions:
     def __init__(self, grid: Sequence[int], w: int, h: int):
         self.w, self.h, self.wh = w, h, w * h
         label = [-1] * (w * h)
-        colour, size = [], []
+        colour: list[int] = []
+        size: list[int] = []
         for start in range(w * h):
             if label[start] >= 0:
                 continue
@@ -167,10 +168,10 @@ def beam_moves(rg: Regions, width: int) -> list[int]:
     start = rg.start()
     if start[0] == rg.full:
         return []
-    level = [(start, [])]
+    level: list[tuple[tuple[int, int, int, int], list[int]]] = [(start, [])]
     seen = {start[0]}
     while level:
-        found = []
+        found: list[tuple] = []
         for state, path in level:
             border = state[3]
             for c in sorted({rg.colour[r] for r in bits(border)}):

@@ -152,7 +152,7 @@ class FloodTask(IntMoves, GameTask):
         return [[c] for c in tatham_moves(Regions(d["grid"], d["w"], d["h"]), d["colours"])]
 
     def _from(self, instance: Instance, state: tuple) -> tuple[list[int], bool, int] | None:
-        grid, used = state
+        grid = state[0]
         if grid == tuple(instance.data["grid"]):
             return self._solution(instance)
         if len(set(grid)) == 1:
@@ -202,7 +202,8 @@ class FloodTask(IntMoves, GameTask):
         out.append(NearMiss("game_over", gold + [[others[int(rng.integers(len(others)))]]]))
         last = gold[-1][0]
         spare = [c for c in range(d["colours"]) if c != last]  # repaint only: the border is all `last`
-        pad, current = [], gold[-2][0] if len(gold) > 1 else d["grid"][0]
+        pad: list[list[int]] = []
+        current = gold[-2][0] if len(gold) > 1 else d["grid"][0]
         while len(gold) - 1 + len(pad) < d["limit"]:
             current = next(c for c in spare if c != current)
             pad.append([current])
