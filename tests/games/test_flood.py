@@ -3,7 +3,6 @@ our account of his player, the rules one by one, and A* against breadth-first se
 from __future__ import annotations
 
 import itertools
-from collections import deque
 
 import numpy as np
 import pytest
@@ -134,20 +133,15 @@ def test_no_partial_credit(task):
 
 
 def _bfs_optimum(grid, w, h) -> int:
-    """The fewest moves by breadth-first search over whole boards (every colour but the current one)."""
+    """The fewest moves by breadth-first search over whole boards (every colour but the current one),
+    one level of boards at a time."""
     colours = sorted(set(grid))
-    start = tuple(grid)
-    seen, queue = {start: 0}, deque([start])
-    while queue:
-        g = queue.popleft()
-        if len(set(g)) == 1:
-            return seen[g]
-        for c in colours:
-            if c != g[0]:
-                t = tuple(flood(g, w, h, c))
-                if t not in seen:
-                    seen[t] = seen[g] + 1
-                    queue.append(t)
+    level, seen = {tuple(grid)}, {tuple(grid)}
+    for depth in itertools.count():
+        if any(len(set(g)) == 1 for g in level):
+            return depth
+        level = {tuple(flood(g, w, h, c)) for g in level for c in colours if c != g[0]} - seen
+        seen |= level
     raise AssertionError("unreachable")
 
 

@@ -25,9 +25,6 @@ BEAM_WIDTH = 24
 ASTAR_BUDGET = 3000
 #: searches from later positions kept per instance
 PATH_CACHE = 2048
-#: Tatham's palette: red, yellow, green, blue, orange, purple, brown, light blue, light green, pink
-HUES = [(255, 0, 0), (255, 255, 0), (0, 255, 0), (51, 77, 255), (255, 128, 0), (128, 0, 179), (128, 77, 77),
-        (102, 204, 255), (179, 255, 179), (255, 153, 255)]
 
 
 @dataclass(frozen=True)
@@ -43,6 +40,11 @@ class FloodParams(GameParams):
         if self.w * self.h < 2:
             raise ConfigError(f"a Flood board needs at least 2 cells, got {self.w}x{self.h}")
         return self
+
+
+#: Tatham's palette: red, yellow, green, blue, orange, purple, brown, light blue, light green, pink
+HUES = [(255, 0, 0), (255, 255, 0), (0, 255, 0), (51, 77, 255), (255, 128, 0), (128, 0, 179), (128, 77, 77),
+        (102, 204, 255), (179, 255, 179), (255, 153, 255)]
 
 
 class FloodTask(IntMoves, GameTask):
@@ -61,11 +63,9 @@ class FloodTask(IntMoves, GameTask):
     ``moves = [[colour], ...]``: the colours chosen, in order.
     """
 
-    move_fields = "[colour]"
-    move_arity = 1
-    move_example = "[2]"
-    example_game_id = "5x5:1021220201001202201111022,6"
     partial_credit: ClassVar[str] = FLOOD_PARTIAL_CREDIT
+    example_game_id = "5x5:1021220201001202201111022,6"
+    move_fields, move_arity, move_example = "[colour]", 1, "[2]"
     rule_codes = """
         bad_colour: the colour is one of the board's colours (0 <= colour < N)
         game_over: the board is not already one colour (nothing may follow the last move)
