@@ -29,10 +29,10 @@ PATH_CACHE = 2048
 
 @dataclass(frozen=True)
 class FloodParams(GameParams):
-    w: int = param(12, lo=1, hi=codec.MAX_SIDE, doc="board width")
-    h: int = param(12, lo=1, hi=codec.MAX_SIDE, doc="board height")
     colours: int = param(codec.DEFAULT_COLOURS, lo=codec.MIN_COLOURS, hi=codec.MAX_COLOURS,
                          doc="number of colours (Tatham's c)")
+    w: int = param(12, lo=1, hi=codec.MAX_SIDE, doc="board width")
+    h: int = param(12, lo=1, hi=codec.MAX_SIDE, doc="board height")
     leniency: int = param(codec.DEFAULT_LENIENCY, lo=0, hi=codec.MAX_LENIENCY,
                           doc="moves allowed beyond those of Tatham's three-move lookahead player (his m)")
 
