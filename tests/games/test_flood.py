@@ -175,3 +175,28 @@ def test_generation_is_deterministic_and_within_the_limit(task):
         lower, upper = task.optimum_bounds(a)
         assert lower == upper == len(task.solve(a)) <= a.data["limit"]
         assert a.data["limit"] == len(task.tatham_solution(a)) + a.params["leniency"]
+
+
+def test_interactive_play_ends_when_the_limit_is_used_up():
+    import gymnasium as gym
+
+    import kumo_gym  # noqa: F401
+
+    env = gym.make("kumo_gym/Flood-v0", mode="interactive", difficulty="trivial")
+    env.reset(seed=0)
+    task = env.unwrapped.task
+    inst = env.unwrapped.instance
+    grid, limit = inst.data["grid"], inst.data["limit"]
+    # repaint the corner's area with colours it does not touch until the limit is used up
+    state, term, reward = task.initial_state(inst), False, None
+    for _ in range(limit):
+        move = next(m for m in task.legal_moves(inst, state)
+                    if not task.is_goal(inst, task.apply(inst, state, m)))
+        state = task.apply(inst, state, move)
+        _, reward, term, trunc, info = env.step(task.format_move(move))
+    assert term and not trunc and reward == 0.0 and info["status"] == "wrong", (grid, info)
+    gold = task.solve(inst)
+    env.reset(seed=0)
+    for m in gold:
+        _, reward, term, _, info = env.step(task.format_move(m))
+    assert term and reward == 1.0 and info["status"] == "solved"

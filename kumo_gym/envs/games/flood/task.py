@@ -10,6 +10,7 @@ from ....core.capabilities import NearMiss
 from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
+from ....core.task import Transition
 from ..base import GameParams, GameTask, IntMoves
 from . import codec
 from .generate import move_limit, random_grid
@@ -123,6 +124,17 @@ class FloodTask(IntMoves, GameTask):
     def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
         d = instance.data
         return tuple(flood(state[0], d["w"], d["h"], move[0])), state[1] + 1
+
+    def transition(self, instance: Instance, state: Any, move: Any) -> Transition:
+        """One move of interactive play; the game is lost (Tatham's "FAILED") when the last move the
+        limit allows leaves more than one colour."""
+        t = self.checked_step(instance, state, move)
+        if (t.status == "continue" and t.state[1] >= instance.data["limit"]
+                and "move_limit" not in self._disabled_rules):
+            return Transition(t.state, "wrong", f"Move {self.format_move(move)} applied; the move limit of "
+                              f"{instance.data['limit']} is used up and the board is not one colour.",
+                              details={"reason": "move_limit", "rule": "move_limit", "score": 0.0})
+        return t
 
     def progress(self, instance: Instance, k: int, state: Any, goal_reached_at: int | None) -> tuple[float, bool]:
         return 0.0, True
