@@ -164,7 +164,8 @@ def tatham_moves(rg: Regions, colours: int) -> list[int]:
 
 def beam_moves(rg: Regions, width: int) -> list[int]:
     """A beam search over flooded areas: every move that floods something, the ``width`` areas of
-    least lower bound (then most cells) kept per level; the first line that completes the board."""
+    least lower bound (:meth:`Regions.lower_bound`; then least region distance, then most cells) kept
+    per level; the first line that completes the board."""
     start = rg.start()
     if start[0] == rg.full:
         return []
@@ -181,7 +182,10 @@ def beam_moves(rg: Regions, width: int) -> list[int]:
                 if nxt[0] in seen:
                     continue
                 seen.add(nxt[0])
-                found.append(((rg.lower_bound(nxt[0], nxt[3]), -nxt[2]), len(found), nxt, path + [c]))
+                d, _ = rg.levels(nxt[0], nxt[3])
+                rest = rg.full & ~nxt[0]
+                left = sum(1 for m in rg.cmask.values() if m & rest)
+                found.append(((max(d, left), d, -nxt[2]), len(found), nxt, path + [c]))
         found.sort()
         level = [(s, p) for _, _, s, p in found[:width]]
     raise AssertionError("a connected board is always completed")  # pragma: no cover
