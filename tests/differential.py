@@ -20,8 +20,9 @@ The declared answer equivalences (the "Answer" section of each puzzle's docstrin
 here independently of the verifiers: region labels are arbitrary (a labelling is keyed by the
 partition it draws), a numbered loop may start anywhere and run either way (keyed by its set of
 steps, the step from L back to 1 included), a per-cell equivalence (Net's symmetric tiles) is
-the task's ``canonical_codes``, a Light Up black cell takes any non-light symbol, and anything
-written on an Undead mirror is ignored.
+the task's ``canonical_codes``, and a per-cell equivalence of values is the task's
+``equivalent_values`` (a Light Up black cell takes any non-light symbol, anything written on an
+Undead mirror is ignored). Every one is declared by the puzzle, none named here.
 """
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ import numpy as np
 from pysat.solvers import Solver
 
 from kumo_gym.envs.grid.base import GridTask
-from kumo_gym.envs.grid.regions import LoopAnswers, RegionAnswers
+from kumo_gym.envs.grid.integrity import RewardIntegrity
+from kumo_gym.envs.grid.regions import LoopAnswers
 from kumo_gym.solvers.engine import MAX_CUT_ROUNDS, block, random_phases, values_of
 
 #: answer spaces up to this many grids are enumerated whole
@@ -59,22 +61,39 @@ def _loop_key(grid: list[list]) -> tuple:
     return ("loop", frozenset(frozenset((where[k], where[k % L + 1])) for k in range(1, L + 1)))
 
 
+def _representatives(task: GridTask, instance) -> dict:
+    """For each cell, each value mapped to the first of the cell values it is equivalent to."""
+    H, W = task.dims(instance)
+    values = list(task.cell_values(instance))
+    return {(r, c): {v: next((u for u in values if task.equivalent_values(instance, r, c, u, v)), v) for v in values}
+            for r in range(H) for c in range(W)}
+
+
 def answer_key(task: GridTask, instance, grid: list[list]) -> tuple:
-    """``grid`` up to the answer equivalences the puzzle declares (module docstring)."""
+    """``grid`` up to the answer equivalences the puzzle declares (module docstring): any
+    labelling (``any_labelling``), a numbered loop (``LoopAnswers``), per-cell codes
+    (``canonical_codes``, Net) or per-cell equivalent values (``equivalent_values``: Light Up's
+    black cells, Undead's mirrors)."""
     if isinstance(task, LoopAnswers):
         return _loop_key(grid)
-    if isinstance(task, RegionAnswers) or task.family == "galaxies":
+    if task.any_labelling:
         return ("labels", _relabel(grid))
-    if task.family == "lightup":  # any symbol but a light on a black cell (lightup.py "Answer")
-        state = instance.data["state"]["grid"]
-        return ("cells", tuple(tuple("#" if state[r][c] != "." and v != "L" else v for c, v in enumerate(row))
-                               for r, row in enumerate(grid)))
-    if task.family == "undead":  # anything on a mirror is ignored (undead "Answer")
-        state = instance.data["state"]["grid"]
-        return ("cells", tuple(tuple(state[r][c] if state[r][c] in ("/", "\\") else v for c, v in enumerate(row))
+    if type(task).canonical_codes is not RewardIntegrity.canonical_codes:
+        codes = task.canonical_codes(instance, task._coded(instance, grid))
+        return ("codes", tuple(map(tuple, codes.tolist())))
+    if type(task).equivalent_values is not RewardIntegrity.equivalent_values:
+        key = id(instance), id(task)
+        if _REPS.get("key") != key:
+            _REPS.update(key=key, reps=_representatives(task, instance), instance=instance)
+        reps = _REPS["reps"]
+        return ("cells", tuple(tuple(reps[r, c].get(v, v) if (r, c) in reps else v for c, v in enumerate(row))
                                for r, row in enumerate(grid)))
     codes = task.canonical_codes(instance, task._coded(instance, grid))
     return ("codes", tuple(map(tuple, codes.tolist())))
+
+
+#: the last instance's representatives (answer_key is called for many grids of one instance)
+_REPS: dict = {}
 
 
 def _models(enc, clauses, assumptions, limit: int, cuts: bool = True, phases=None) -> list[np.ndarray]:
