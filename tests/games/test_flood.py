@@ -11,7 +11,7 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.core.registry import get_task
 from kumo_gym.envs.games import tatham
 from kumo_gym.envs.games.flood import codec
-from kumo_gym.envs.games.flood.search import Regions, beam_moves, flood, optimal_moves, tatham_moves
+from kumo_gym.envs.games.flood.search import Regions, beam_moves, best_moves, flood, optimal_moves, tatham_moves
 
 #: printed by sgt-flood 20230122 (--generate with the seed "kumo"): parameters, ID
 TATHAM_IDS = [
@@ -166,6 +166,10 @@ def test_astar_equals_breadth_first_search_and_bounds_the_others():
         assert len(beam_moves(rg, 4)) >= best and len(tatham_moves(rg, max(grid) + 1)) >= best
         # with the cap one below the optimum, A* proves that nothing shorter exists
         assert optimal_moves(rg, 10 ** 6, cap=best - 1) == (None, True, best)
+        # out of budget, the bound it reports is still a lower bound; the reference's pair brackets the optimum
+        assert optimal_moves(rg, 2)[2] <= best
+        moves, exact, lower = best_moves(rg, max(grid) + 1, 2, 2)
+        assert lower <= best <= len(moves) and (not exact or len(moves) == best)
 
 
 def test_generation_is_deterministic_and_within_the_limit(task):
