@@ -26,6 +26,7 @@ Undead mirror is ignored). Every one is declared by the puzzle, none named here.
 """
 from __future__ import annotations
 
+import collections
 import itertools
 from collections.abc import Iterator
 
@@ -41,6 +42,9 @@ from kumo_gym.solvers.engine import MAX_CUT_ROUNDS, block, random_phases, values
 EXHAUSTIVE_UP_TO = 20_000
 #: grids two cells away from an answer: all of them up to this many, else a seeded sample of it
 PAIRS_UP_TO = 4_000
+#: grids one cell away from an answer: all of them up to this many, else every cell emptied (or set
+#: to its first value) and a seeded sample of the other one-cell changes
+SINGLES_UP_TO = 3_000
 #: models enumerated per dropped rule instance, per dropped rule, and of the encoding itself
 PER_DROP, PER_RULE, MAX_ANSWERS = 6, 24, 64
 
@@ -196,16 +200,28 @@ def near(task: GridTask, instance, answers: list[list[list]], rng: np.random.Gen
     cells, vals = _cells_values(task, instance)
     for ans in answers:
         singles = [(r, c, v) for r, c in cells for v in vals if v != ans[r][c]]
+        if len(singles) > SINGLES_UP_TO:  # many values per cell (a loop numbered 1..L): every cell emptied or
+            # set to its first value, and a seeded sample of the other changes
+            first = {(r, c, v) for r, c in cells for v in (task.empty, vals[0]) if v != ans[r][c]}
+            rest = [x for x in singles if x not in first]
+            keep = rng.choice(len(rest), max(0, min(len(rest), SINGLES_UP_TO - len(first))), replace=False)
+            singles = sorted(first) + [rest[int(i)] for i in sorted(keep)]
         for r, c, v in singles:
             g = [list(row) for row in ans]
             g[r][c] = v
             yield g
-        pairs = [(a, b) for a, b in itertools.combinations(range(len(singles)), 2)
-                 if singles[a][:2] != singles[b][:2]]
-        n_pairs = len(singles) * (len(singles) - 1) // 2
-        if n_pairs > PAIRS_UP_TO:
-            idx = rng.choice(len(pairs), PAIRS_UP_TO, replace=False)
-            pairs = [pairs[int(i)] for i in idx]
+        per_cell = collections.Counter((r, c) for r, c, _ in singles)
+        n_pairs = len(singles) * (len(singles) - 1) // 2 - sum(k * (k - 1) // 2 for k in per_cell.values())
+        if n_pairs <= PAIRS_UP_TO:
+            pairs = [(a, b) for a, b in itertools.combinations(range(len(singles)), 2)
+                     if singles[a][:2] != singles[b][:2]]
+        else:  # a seeded sample of pairs on two different cells, drawn without listing them all
+            picked: set = set()
+            while len(picked) < PAIRS_UP_TO:
+                a, b = sorted(int(x) for x in rng.choice(len(singles), 2, replace=False))
+                if singles[a][:2] != singles[b][:2]:
+                    picked.add((a, b))
+            pairs = sorted(picked)
         for a, b in pairs:
             g = [list(row) for row in ans]
             for r, c, v in (singles[a], singles[b]):

@@ -118,4 +118,6 @@ ENTRIES: list[EnvEntry] = [
                   "(a winning line by depth-first search with dead positions remembered)"),
     _game("Cube", "Cube: roll a cube, tetrahedron or octahedron over the grid until every face has picked up a "
                   "blue cell (fewest rolls by A*, or certified bounds past its budget)"),
+    _game("Flood", "Flood: flood the board to one colour from the top-left corner within Tatham's move limit "
+                   "(his lookahead player's count plus leniency; best line by beam search and A*)"),
 ]
