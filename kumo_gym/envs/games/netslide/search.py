@@ -33,7 +33,7 @@ ARRANGE_NODES = 400_000
 
 
 def ends(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def lines(w: int, h: int) -> tuple[list[int], list[int]]:

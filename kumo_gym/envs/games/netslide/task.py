@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
@@ -10,7 +10,7 @@ from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
 from ..base import GameParams
-from ..sixteen.search import apply_move, inverse, simplify
+from ..sixteen.search import inverse, simplify
 from ..sixteen.task import SixteenTask
 from . import codec
 from .generate import board
@@ -60,13 +60,11 @@ class NetslideTask(SixteenTask):
     ``optimum_bounds`` says which, and partial credit is paid only where the distances are exact.
 
     ## Answer (``mode="answer"``, default)
-    ``moves = [[line, index, shift], ...]``: line ``"R"`` (a row, index 0 at the top, shift 1 moves it
-    right, -1 left) or ``"C"`` (a column, index 0 at the left, shift 1 moves it down, -1 up).
+    Sixteen's move list, ``moves = [["R", row, 1 or -1], ["C", col, 1 or -1], ...]``: a row to the
+    right (1) or left (-1), a column down (1) or up (-1); neither may be the centre one.
     """
 
-    move_fields = '[line "R" or "C", index, shift 1 or -1]'
-    move_example = '["R", 0, 1]'
-    board_noun, move_noun = "grid", "shifts"
+    move_example = '["C", 0, -1]'
     example_game_id = "3x3:41d97c342"
     rule_codes = """
         off_board: the row index is in 0..H-1, the column index in 0..W-1
@@ -155,7 +153,7 @@ class NetslideTask(SixteenTask):
 
     def _solve_start(self, instance: Instance) -> dict:
         d = instance.data
-        w, h, nbr, centre = self.grid(instance)
+        w, h = d["w"], d["h"]
         s0 = self.initial_state(instance)
         path, lower = self._search(instance, s0)
         if path is not None:
@@ -183,19 +181,6 @@ class NetslideTask(SixteenTask):
         return (isinstance(state, tuple) and len(state) == len(tiles) and sorted(state) == sorted(tiles)
                 and state[centre] == tiles[centre])
 
-    # ---- moves ---------------------------------------------------------------------------------------
-    def candidate_moves(self, instance: Instance, state: tuple) -> list:
-        """:meth:`SixteenTask.candidate_moves`; the centre lines are in the catalogue (they break ``centre_line``)."""
-        return super().candidate_moves(instance, state)
-
-    def apply(self, instance: Instance, state: tuple, move: list) -> tuple:
-        axis, i, s = move
-        w, h = instance.data["w"], instance.data["h"]
-        n = h if axis == "R" else w
-        if not -n <= i < n:
-            raise IndexError(f"line {i} is off the board")
-        return apply_move(state, w, h, (axis, i % n, s))
-
     # ---- text ------------------------------------------------------------------------------------------
     def rules(self, instance: Instance) -> str:
         return self.game_rules(
@@ -215,7 +200,7 @@ class NetslideTask(SixteenTask):
                  "and L tiles beside it, and every tile is joined to the source."), [["R", 0, -1]])
 
     def text_cell(self, instance: Instance, p: int, mask: int) -> str:
-        w, h, _, centre = self.grid(instance)
+        centre = self.grid(instance)[3]
         letters = "".join(LETTERS[b] for b in (2, 1, 8, 4) if mask & b)
         return letters + ("*" if p == centre else "")
 
