@@ -168,12 +168,21 @@ class NetslideTask(SixteenTask):
         goals, _ = self.goals(instance)
         for goal in sorted(goals, key=lambda g: sum(a != b for a, b in zip(g, s0, strict=True)))[:ROUTE_TARGETS]:
             built = routed(s0, goal, w, h)
-            if built is not None:
-                found.append([list(m) for m in built])
+            if built is not None:  # cut where the tiles first all join (often before the chosen board)
+                found.append([list(m) for m in built[:self._first_solved(instance, s0, built)]])
         if not found:
             raise ConfigError(f"no solution of Netslide board {d['game_id'][:60]!r} was found")
         best = min(found, key=len)
         return {"moves": best, "lower": max(1, min(lower, len(best))), "upper": len(best), "exact": False}
+
+    def _first_solved(self, instance: Instance, state: tuple, moves: list) -> int:
+        """How many of ``moves`` (legal) reach a solved board first (all of them when none does earlier)."""
+        w, h = instance.data["w"], instance.data["h"]
+        for k, m in enumerate(moves):
+            state = play(state, w, h, [tuple(m)])
+            if self.is_goal(instance, state):
+                return k + 1
+        return len(moves)
 
     def _is_state(self, instance: Instance, state: tuple) -> bool:
         tiles = instance.data["tiles"]
