@@ -21,7 +21,7 @@ TATHAM_IDS = ["3x3:1hch74hd1h615", "3x3:8643bd1c2", "3x3w:b2a89d426", "4x4m6:934
               "2x3:836aa8", "4x4:1h2v1hc5ehch7evh2d299v6v1", "5x5wm9:1hah6cv2dvh2h4v1cd9hb71e49eh38vhbe2v2v"]
 MALFORMED = ["3x3", "3x3:8643bd1c", "3x3:8643bd1c2a", "3x3:8643BD1C2", "3x3:8643bd1c2v", "3x3:8643bd1c2h",
              "3x3:8643bd1c0", "3x3:f643bd1c2", "3x3q:8643bd1c2", "1x3:836", "12x12:0", "3x3b2:8643bd1c2",
-             "3x3:8hv643bd1c2"]
+             "3x3:8hv643bd1c2", "3x3:4v1d97c342"]  # the last: a barrier leaves no way to join every tile
 
 
 @pytest.fixture(scope="module")
@@ -78,9 +78,8 @@ def test_rules_one_by_one(task):
 
 
 def test_barriers_stay_and_block(task):
-    # a barrier right of (0,0) separates its R wire from (0,1)'s L wire
-    inst = task.load("3x3:4v1d97c342")
-    nbr = task.grid(inst)[2]
+    # a barrier right of (0,0) separates its R wire from (0,1)'s L wire (so the example cannot be solved then)
+    nbr = neighbours(3, 3, False, frozenset({(0, 0, "R")}))
     board = (1, 13, 4, 9, 7, 12, 3, 4, 2)  # the example's solved board: (0,0) R meets (0,1) RDL
     assert not solved(board, nbr, 4) and solved(board, neighbours(3, 3, False, frozenset()), 4)
 

@@ -95,11 +95,13 @@ class NetslideTask(SixteenTask):
         data["shuffle"] = shuffle  # the generator's moves (Tatham keeps the solved grid aside the same way)
         return data
 
-    def validate_params(self, params: dict) -> dict:
-        if params.get("wrap") and min(params["w"], params["h"]) == 2:
-            raise ConfigError("a wrapping Netslide grid needs W and H of at least 3 (a line of two would join a "
-                              "tile to its neighbour twice)")
-        return params
+    def validate_instance(self, instance: Instance) -> None:
+        """The ID must also admit a solved board (Tatham's parser does not ask; a hand-made ID may fail)."""
+        super().validate_instance(instance)
+        goals, complete = self.goals(instance)
+        if complete and not goals:
+            raise ConfigError(f"no arrangement of the tiles of Netslide board {instance.data['game_id'][:60]!r} joins "
+                              "them all to the source (with the centre tile kept in place and the barriers)")
 
     def grid(self, instance: Instance) -> tuple:
         """``(w, h, neighbour table, centre cell)``."""
