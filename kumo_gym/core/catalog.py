@@ -118,4 +118,6 @@ ENTRIES: list[EnvEntry] = [
                       "(soluble boards; a clearing sequence by search)"),
     _game("Pegs", "Pegs (peg solitaire on Tatham's cross, octagon and random boards): jump pegs until one is left "
                   "(a winning line by depth-first search with dead positions remembered)"),
+    _game("Flood", "Flood: flood the board to one colour from the top-left corner within Tatham's move limit "
+                   "(his lookahead player's count plus leniency; best line by beam search and A*)"),
 ]
