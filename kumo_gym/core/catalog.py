@@ -106,6 +106,8 @@ ENTRIES: list[EnvEntry] = [
                      "conflicts, or certified bounds on random 4x4 boards)"),
     _game("Sixteen", "Sixteen: shift rows and columns cyclically until the tiles are in order (optimum by "
                      "bidirectional search, or certified bounds on large random boards)"),
+    _game("Netslide", "Netslide: shift rows and columns (not the centre ones) until every tile's wires join the "
+                      "centre source (optimum by bidirectional search from every solved board, or certified bounds)"),
     _game("Twiddle", "Twiddle: turn square blocks of tiles until the numbers are in order, optionally all pointing up "
                      "(optimum by bidirectional search, or certified bounds on long shuffles)"),
     _game("Guess", "Guess (Mastermind): find the hidden code from black and white pegs, guesses counted against a "
