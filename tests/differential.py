@@ -20,11 +20,13 @@ The declared answer equivalences (the "Answer" section of each puzzle's docstrin
 here independently of the verifiers: region labels are arbitrary (a labelling is keyed by the
 partition it draws), a numbered loop may start anywhere and run either way (keyed by its set of
 steps, the step from L back to 1 included), a per-cell equivalence (Net's symmetric tiles) is
-the task's ``canonical_codes``, a Light Up black cell takes any non-light symbol, and anything
-written on an Undead mirror is ignored.
+the task's ``canonical_codes``, and a per-cell equivalence of values is the task's
+``equivalent_values`` (a Light Up black cell takes any non-light symbol, anything written on an
+Undead mirror is ignored). Every one is declared by the puzzle, none named here.
 """
 from __future__ import annotations
 
+import collections
 import itertools
 from collections.abc import Iterator
 
@@ -32,13 +34,17 @@ import numpy as np
 from pysat.solvers import Solver
 
 from kumo_gym.envs.grid.base import GridTask
-from kumo_gym.envs.grid.regions import LoopAnswers, RegionAnswers
+from kumo_gym.envs.grid.integrity import RewardIntegrity
+from kumo_gym.envs.grid.regions import LoopAnswers
 from kumo_gym.solvers.engine import MAX_CUT_ROUNDS, block, random_phases, values_of
 
 #: answer spaces up to this many grids are enumerated whole
 EXHAUSTIVE_UP_TO = 20_000
 #: grids two cells away from an answer: all of them up to this many, else a seeded sample of it
 PAIRS_UP_TO = 4_000
+#: grids one cell away from an answer: all of them up to this many, else every cell emptied (or set
+#: to its first value) and a seeded sample of the other one-cell changes
+SINGLES_UP_TO = 3_000
 #: models enumerated per dropped rule instance, per dropped rule, and of the encoding itself
 PER_DROP, PER_RULE, MAX_ANSWERS = 6, 24, 64
 
@@ -59,22 +65,39 @@ def _loop_key(grid: list[list]) -> tuple:
     return ("loop", frozenset(frozenset((where[k], where[k % L + 1])) for k in range(1, L + 1)))
 
 
+def _representatives(task: GridTask, instance) -> dict:
+    """For each cell, each value mapped to the first of the cell values it is equivalent to."""
+    H, W = task.dims(instance)
+    values = list(task.cell_values(instance))
+    return {(r, c): {v: next((u for u in values if task.equivalent_values(instance, r, c, u, v)), v) for v in values}
+            for r in range(H) for c in range(W)}
+
+
 def answer_key(task: GridTask, instance, grid: list[list]) -> tuple:
-    """``grid`` up to the answer equivalences the puzzle declares (module docstring)."""
+    """``grid`` up to the answer equivalences the puzzle declares (module docstring): any
+    labelling (``any_labelling``), a numbered loop (``LoopAnswers``), per-cell codes
+    (``canonical_codes``, Net) or per-cell equivalent values (``equivalent_values``: Light Up's
+    black cells, Undead's mirrors)."""
     if isinstance(task, LoopAnswers):
         return _loop_key(grid)
-    if isinstance(task, RegionAnswers) or task.family == "galaxies":
+    if task.any_labelling:
         return ("labels", _relabel(grid))
-    if task.family == "lightup":  # any symbol but a light on a black cell (lightup.py "Answer")
-        state = instance.data["state"]["grid"]
-        return ("cells", tuple(tuple("#" if state[r][c] != "." and v != "L" else v for c, v in enumerate(row))
-                               for r, row in enumerate(grid)))
-    if task.family == "undead":  # anything on a mirror is ignored (undead "Answer")
-        state = instance.data["state"]["grid"]
-        return ("cells", tuple(tuple(state[r][c] if state[r][c] in ("/", "\\") else v for c, v in enumerate(row))
+    if type(task).canonical_codes is not RewardIntegrity.canonical_codes:
+        codes = task.canonical_codes(instance, task._coded(instance, grid))
+        return ("codes", tuple(map(tuple, codes.tolist())))
+    if type(task).equivalent_values is not RewardIntegrity.equivalent_values:
+        key = id(instance), id(task)
+        if _REPS.get("key") != key:
+            _REPS.update(key=key, reps=_representatives(task, instance), instance=instance)
+        reps = _REPS["reps"]
+        return ("cells", tuple(tuple(reps[r, c].get(v, v) if (r, c) in reps else v for c, v in enumerate(row))
                                for r, row in enumerate(grid)))
     codes = task.canonical_codes(instance, task._coded(instance, grid))
     return ("codes", tuple(map(tuple, codes.tolist())))
+
+
+#: the last instance's representatives (answer_key is called for many grids of one instance)
+_REPS: dict = {}
 
 
 def _models(enc, clauses, assumptions, limit: int, cuts: bool = True, phases=None) -> list[np.ndarray]:
@@ -177,16 +200,28 @@ def near(task: GridTask, instance, answers: list[list[list]], rng: np.random.Gen
     cells, vals = _cells_values(task, instance)
     for ans in answers:
         singles = [(r, c, v) for r, c in cells for v in vals if v != ans[r][c]]
+        if len(singles) > SINGLES_UP_TO:  # many values per cell (a loop numbered 1..L): every cell emptied or
+            # set to its first value, and a seeded sample of the other changes
+            first = {(r, c, v) for r, c in cells for v in (task.empty, vals[0]) if v != ans[r][c]}
+            rest = [x for x in singles if x not in first]
+            keep = rng.choice(len(rest), max(0, min(len(rest), SINGLES_UP_TO - len(first))), replace=False)
+            singles = sorted(first) + [rest[int(i)] for i in sorted(keep)]
         for r, c, v in singles:
             g = [list(row) for row in ans]
             g[r][c] = v
             yield g
-        pairs = [(a, b) for a, b in itertools.combinations(range(len(singles)), 2)
-                 if singles[a][:2] != singles[b][:2]]
-        n_pairs = len(singles) * (len(singles) - 1) // 2
-        if n_pairs > PAIRS_UP_TO:
-            idx = rng.choice(len(pairs), PAIRS_UP_TO, replace=False)
-            pairs = [pairs[int(i)] for i in idx]
+        per_cell = collections.Counter((r, c) for r, c, _ in singles)
+        n_pairs = len(singles) * (len(singles) - 1) // 2 - sum(k * (k - 1) // 2 for k in per_cell.values())
+        if n_pairs <= PAIRS_UP_TO:
+            pairs = [(a, b) for a, b in itertools.combinations(range(len(singles)), 2)
+                     if singles[a][:2] != singles[b][:2]]
+        else:  # a seeded sample of pairs on two different cells, drawn without listing them all
+            picked: set = set()
+            while len(picked) < PAIRS_UP_TO:
+                a, b = sorted(int(x) for x in rng.choice(len(singles), 2, replace=False))
+                if singles[a][:2] != singles[b][:2]:
+                    picked.add((a, b))
+            pairs = sorted(picked)
         for a, b in pairs:
             g = [list(row) for row in ans]
             for r, c, v in (singles[a], singles[b]):

@@ -106,6 +106,8 @@ ENTRIES: list[EnvEntry] = [
                      "conflicts, or certified bounds on random 4x4 boards)"),
     _game("Sixteen", "Sixteen: shift rows and columns cyclically until the tiles are in order (optimum by "
                      "bidirectional search, or certified bounds on large random boards)"),
+    _game("Netslide", "Netslide: shift rows and columns (not the centre ones) until every tile's wires join the "
+                      "centre source (optimum by bidirectional search from every solved board, or certified bounds)"),
     _game("Twiddle", "Twiddle: turn square blocks of tiles until the numbers are in order, optionally all pointing up "
                      "(optimum by bidirectional search, or certified bounds on long shuffles)"),
     _game("Guess", "Guess (Mastermind): find the hidden code from black and white pegs, guesses counted against a "
@@ -116,6 +118,10 @@ ENTRIES: list[EnvEntry] = [
                       "(soluble boards; a clearing sequence by search)"),
     _game("Pegs", "Pegs (peg solitaire on Tatham's cross, octagon and random boards): jump pegs until one is left "
                   "(a winning line by depth-first search with dead positions remembered)"),
+    _game("Cube", "Cube: roll a cube, tetrahedron or octahedron over the grid until every face has picked up a "
+                  "blue cell (fewest rolls by A*, or certified bounds past its budget)"),
+    _game("Flood", "Flood: flood the board to one colour from the top-left corner within Tatham's move limit "
+                   "(his lookahead player's count plus leniency; best line by beam search and A*)"),
     _game("Inertia", "Inertia: slide a ball in eight directions to pick up every gem without touching a mine "
                      "(fewest moves by breadth-first search over place and gems left, or certified bounds on large "
                      "grids)"),

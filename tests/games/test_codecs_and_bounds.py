@@ -118,7 +118,7 @@ def test_cyclic_bounds_are_certified():
         assert s == goal and len(built) >= true
 
 
-@pytest.mark.parametrize("game", ["Fifteen", "Sixteen"])
+@pytest.mark.parametrize("game", ["Fifteen", "Sixteen", "Netslide"])
 def test_bounded_instances_report_their_bounds(game):
     """Tatham's own draw on the largest preset: the optimum is bounded, the solution legal, and no
     partial credit is paid from inexact distances."""

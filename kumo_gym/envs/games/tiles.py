@@ -78,20 +78,22 @@ def merge_runs(moves: Sequence[tuple], period: Callable[[object], int]) -> list[
 
 
 def bidirectional_search(start: Hashable, goal: Hashable, moves: Sequence, step: Callable, inverse: Callable,
-                         max_states: int, floor: Callable[[], int]) -> tuple[list | None, int]:
+                         max_states: int, floor: Callable[[], int], goals: Sequence | None = None) -> tuple[list | None, int]:
     """Breadth-first search from both ends at once, level by level, the smaller frontier first.
 
     ``(moves, lower)``: a shortest move list from ``start`` to ``goal`` (``step(state, move)`` plays
     one, ``inverse(move)`` undoes it), the shortest meeting point of a level kept; None once either
     side holds more than ``max_states`` states, and then ``lower`` is the larger of the levels both
     sides completed (plus one) and ``floor()``, a proven lower bound; ``lower`` is 2**30 when the two
-    ends are not connected.
+    ends are not connected. ``goals``, when given, is every goal state (Netslide has many), searched
+    from all at once in place of ``goal``.
     """
-    if start == goal:
+    targets = [goal] if goals is None else list(dict.fromkeys(goals))
+    if start in targets:
         return [], 0
     fwd: dict = {start: (None, None, 0)}  # state -> (parent, move, depth) on each side
-    bwd: dict = {goal: (None, None, 0)}
-    f_front, b_front = [start], [goal]
+    bwd: dict = {g: (None, None, 0) for g in targets}
+    f_front, b_front = [start], targets
     depth_f = depth_b = 0
     while f_front and b_front:
         expand_f = len(f_front) <= len(b_front)

@@ -173,6 +173,9 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     empty: ClassVar[Any] = 0
     #: answer symbols only given cells hold (never written by a move)
     given_symbols: ClassVar[frozenset] = frozenset()
+    #: the answer names regions by arbitrary labels: any labelling of the same partition is the same
+    #: answer (region puzzles through :class:`~.regions.RegionAnswers`, Galaxies' dot indices)
+    any_labelling: ClassVar[bool] = False
     #: the puzzle's claims (docs/specs/grid_puzzles.md §7): the :class:`~.claims.ClaimRules` of its
     #: ``<puzzle>/claims.py``; None: only the generic ``cell`` claim
     claim_rules: ClassVar[ClaimRules | None] = None

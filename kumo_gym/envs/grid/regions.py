@@ -270,6 +270,7 @@ class RegionAnswers:
     A puzzle defines :meth:`anchors`."""
 
     empty = EMPTY
+    any_labelling = True
 
     def anchors(self, instance: Instance) -> list[Cell]:
         raise NotImplementedError

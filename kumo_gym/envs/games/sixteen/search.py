@@ -18,17 +18,20 @@ rotates row ``index`` (axis ``"R"``, +1 moves every tile one cell right, wrappin
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 from ..tiles import bidirectional_search, merge_runs, permutation_parity
 
 Move = tuple[str, int, int]
 
 
-def all_moves(w: int, h: int) -> list[Move]:
+def all_moves(w: int, h: int, rows: Sequence[int] | None = None, cols: Sequence[int] | None = None) -> list[Move]:
+    """Every distinct shift of the lines that may move (``rows`` and ``cols``, default all of them;
+    Netslide keeps its centre lines still); a line of two has one."""
     out: list[Move] = []
-    for i in range(h):
+    for i in range(h) if rows is None else rows:
         out += [("R", i, 1), ("R", i, -1)] if w > 2 else [("R", i, 1)]
-    for j in range(w):
+    for j in range(w) if cols is None else cols:
         out += [("C", j, 1), ("C", j, -1)] if h > 2 else [("C", j, 1)]
     return out
 
@@ -92,11 +95,11 @@ def bidirectional(start: tuple, w: int, h: int, max_states: int = 200_000) -> tu
                                 lambda: heuristic(start, w, h))
 
 
-def _commutators(w: int, h: int) -> dict[tuple[int, int, int], list[Move]]:
+def _commutators(w: int, h: int, rows: Sequence[int], cols: Sequence[int]) -> dict[tuple[int, int, int], list[Move]]:
     """3-cycles ``(x, y, z)`` (tile at x goes to y, y to z, z to x) made by row/column commutators."""
     out: dict[tuple[int, int, int], list[Move]] = {}
-    for i in range(h):
-        for j in range(w):
+    for i in rows:
+        for j in cols:
             for a in (1, -1):
                 for b in (1, -1):
                     seq = [("R", i, a), ("C", j, b), ("R", i, -a), ("C", j, -b)]
@@ -115,9 +118,8 @@ def _commutators(w: int, h: int) -> dict[tuple[int, int, int], list[Move]]:
     return out
 
 
-def _setup(triple: tuple[int, int, int], w: int, h: int, targets: dict, maps: list) -> list[Move] | None:
-    """The shortest moves carrying the three cells of ``triple`` onto a commutator's cycle."""
-    moves = all_moves(w, h)
+def _setup(triple: tuple[int, int, int], targets: dict, moves: list[Move], maps: list) -> list[Move] | None:
+    """The shortest ``moves`` carrying the three cells of ``triple`` onto a commutator's cycle."""
     prev: dict[tuple, tuple | None] = {triple: None}
     queue = deque([triple])
     while queue:
@@ -141,25 +143,36 @@ def simplify(moves: list[Move], w: int, h: int) -> list[Move]:
     return merge_runs(moves, lambda axis: w if axis == "R" else h)
 
 
-def constructive(start: tuple, w: int, h: int) -> list[Move] | None:
-    """A (not necessarily short) solution of any solvable board; None for an unsolvable one."""
-    if not solvable(start, w, h):
-        return None
+def constructive(start: tuple, w: int, h: int, rows: Sequence[int] | None = None,
+                 cols: Sequence[int] | None = None) -> list[Move] | None:
+    """A (not necessarily short) solution of any solvable board; None for an unsolvable one.
+
+    Only ``rows`` and ``cols`` move (default every line); the cells where two still lines cross
+    never move, so their tiles must already be in place (Netslide's centre)."""
+    rows = list(range(h)) if rows is None else list(rows)
+    cols = list(range(w)) if cols is None else list(cols)
     n = w * h
+    fixed = {r * w + c for r in range(h) for c in range(w) if r not in rows and c not in cols}
+    if sorted(start) != list(range(1, n + 1)) or any(start[p] != p + 1 for p in fixed):
+        return None
     board, out = start, []
     if parity(board):
-        m = ("R", 0, 1) if w % 2 == 0 else ("C", 0, 1)
-        board = apply_move(board, w, h, m)
-        out.append(m)
-    targets = _commutators(w, h)
-    maps = [position_map(w, h, m) for m in all_moves(w, h)]
-    for p in range(n - 2):
+        even = [("R", i, 1) for i in rows if w % 2 == 0] + [("C", j, 1) for j in cols if h % 2 == 0]
+        if not even:
+            return None
+        board = apply_move(board, w, h, even[0])
+        out.append(even[0])
+    targets = _commutators(w, h, rows, cols)
+    moves = all_moves(w, h, rows, cols)
+    maps = [position_map(w, h, m) for m in moves]
+    free = [p for p in range(n) if p not in fixed]
+    for k, p in enumerate(free[:-2]):
         if board[p] == p + 1:
             continue
         q = board.index(p + 1)
-        r = next(x for x in range(n - 1, p, -1) if x != q)
+        r = next(x for x in reversed(free[k + 1:]) if x != q)
         # the tile at q goes to p, p's to r, r's to q
-        setup = _setup((q, p, r), w, h, targets, maps)
+        setup = _setup((q, p, r), targets, moves, maps)
         if setup is None:
             return None
         dest = list(range(n))

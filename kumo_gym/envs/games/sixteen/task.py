@@ -123,11 +123,11 @@ class SixteenTask(TileBoardTask):
     # ---- moves ---------------------------------------------------------------------------------------
     def coerce_move(self, value: Any) -> list:
         if not isinstance(value, list) or len(value) != 3 or not isinstance(value[0], str):
-            raise ParseError(f'a Sixteen move is [line "R" or "C", index, shift], got {str(value)[:60]}',
+            raise ParseError(f'a {self.puzzle} move is [line "R" or "C", index, shift], got {str(value)[:60]}',
                              "malformed_move")
         axis = AXES.get(value[0].strip().lower()[:8])
         if axis is None:
-            raise ParseError(f'a Sixteen line is "R" (row) or "C" (column), got {value[0][:20]!r}', "malformed_move")
+            raise ParseError(f'a {self.puzzle} line is "R" (row) or "C" (column), got {value[0][:20]!r}', "malformed_move")
         return [axis, mv.as_int(value[1]), mv.as_int(value[2])]
 
     def move_catalog(self, instance: Instance) -> list:

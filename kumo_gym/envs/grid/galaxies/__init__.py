@@ -53,6 +53,7 @@ class GalaxiesTask(GridTask):
     """
 
     Params = GalaxiesParams
+    any_labelling = True  # a region is named by its dot's index, but any labelling is checked as regions
     claim_rules = CLAIM_RULES
     difficulties = presets("W H tatham_difficulty", (3, 3, "n"), (5, 5, "n"), (7, 7, "n"), (15, 15, "n"))
     rule_codes = """

@@ -103,6 +103,12 @@ class LightupTask(GridTask):
         grid = instance.data["state"]["grid"]
         return {(r, c): BLOCK if v == BLOCK else int(v) for r, row in enumerate(grid) for c, v in enumerate(row) if v != DARK}
 
+    def equivalent_values(self, instance: Instance, r: int, c: int, a, b) -> bool:
+        """On a black cell any symbol but a light reads the same (the answer copies it or not)."""
+        if instance.data["state"]["grid"][r][c] != DARK:
+            return (a == LIGHT) == (b == LIGHT)
+        return a == b
+
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         H, W = self.dims(instance)
         st = instance.data["state"]["grid"]

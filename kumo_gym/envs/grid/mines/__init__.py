@@ -265,9 +265,17 @@ class MinesTask(GridTask):
         return [m for m in self.move_catalog(instance) if self.check_move(instance, state, m) is None]
 
     def golden_moves(self, instance: Instance) -> list[tuple]:
-        """The oracle's openings (``deduce.play``): each proved safe from what is open before it."""
-        H, W, mines, start = self._board(instance)
-        return [(i // W, i % W, OPEN) for i in deduce.play(H, W, mines, start).moves]
+        """The oracle's openings (``deduce.play``): each proved safe from what is open before it.
+        Played once per instance (every step's info asks for their number)."""
+        cached = self._golden
+        if cached is None or cached[0] is not instance:
+            H, W, mines, start = self._board(instance)
+            cached = self._golden = (instance, [(i // W, i % W, OPEN) for i in deduce.play(H, W, mines, start).moves])
+        return list(cached[1])
+
+    #: the last instance whose golden moves were played, with them (one attribute: threads sharing
+    #: the task never see one instance's moves under another)
+    _golden: tuple[Instance, list[tuple]] | None = None
 
     def optimal_steps(self, instance: Instance) -> int | None:
         return len(self.golden_moves(instance))

@@ -2,12 +2,15 @@
 spanning-tree rule of the SAT encoding (lazy cuts plus the small clauses) (docs/specs/grid_puzzles.md §8)."""
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable
 
 import numpy as np
 
+from ....solvers.trees import random_tree
 from ..geometry import OPPOSITE, Cell, step
+
+__all__ = ["grid_links", "link_dirs", "random_tree", "repair_tree", "spanning_tree_cuts", "tree_path", "tree_rules",
+           "tree_small_clauses", "union_find"]
 
 
 def _forest_path(adj: dict[int, list[tuple[int, int]]], a: int, b: int) -> list[int] | None:
@@ -150,42 +153,6 @@ def union_find(nodes, edges) -> tuple[list[list], list[int]]:
     for x in sorted(parent):
         groups.setdefault(find(x), []).append(x)
     return sorted(groups.values(), key=lambda g: (-len(g), g[0])), closing
-
-
-def random_tree(rng: np.random.Generator, n_nodes: int, edges: list[tuple[int, int]], start: int,
-                max_degree: int) -> frozenset[int]:
-    """A random spanning tree grown from ``start``, one random edge leaving the tree at a time,
-    no node above ``max_degree``: the indices of its edges."""
-    incident: dict[int, list[int]] = {}
-    for i, (u, v) in enumerate(edges):
-        incident.setdefault(u, []).append(i)
-        incident.setdefault(v, []).append(i)
-    degree = {start: 0}
-    frontier: list[int] = []  # the edges leaving the tree at a node below max_degree, in index order
-    tree = set()
-
-    def enter(x: int) -> None:  # x joins the tree: its edges into the tree stop leaving it, the others start
-        for j in incident.get(x, ()):
-            if (edges[j][0] in degree) and (edges[j][1] in degree):
-                k = bisect.bisect_left(frontier, j)
-                if k < len(frontier) and frontier[k] == j:
-                    del frontier[k]
-            elif degree[x] < max_degree:
-                bisect.insort(frontier, j)
-
-    enter(start)
-    while len(degree) < n_nodes:
-        i = frontier[int(rng.integers(len(frontier)))]
-        tree.add(i)
-        new = [x for x in edges[i] if x not in degree]
-        for x in edges[i]:
-            degree[x] = degree.get(x, 0) + 1
-        for x in new:
-            enter(x)
-        for x in edges[i]:
-            if x not in new and degree[x] >= max_degree:  # full: its other edges leave the frontier
-                frontier[:] = [j for j in frontier if x not in edges[j]]
-    return frozenset(tree)
 
 
 def tree_path(tree: frozenset[int], edges: list[tuple[int, int]], a: int, b: int) -> list[int]:

@@ -96,6 +96,10 @@ class UndeadTask(GridTask):
     def givens(self, instance: Instance) -> dict:
         return {(r, c): v for r, row in enumerate(instance.data["state"]["grid"]) for c, v in enumerate(row) if v != "."}
 
+    def equivalent_values(self, instance: Instance, r: int, c: int, a, b) -> bool:
+        """Whatever is written on a mirror is ignored."""
+        return a == b or instance.data["state"]["grid"][r][c] in MIRRORS
+
     def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
         """A cell without a monster fails R1 only: R2 and R3 hold when some choice of monsters there meets them."""
         st = instance.data["state"]
