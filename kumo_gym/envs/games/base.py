@@ -389,3 +389,8 @@ def plain_size(text: str, game: str, lo: int, hi: int) -> tuple[int, int]:
     if not (lo <= w <= hi and lo <= h <= hi):
         raise ConfigError(f"{game} size {w}x{h} is not in {lo}..{hi} x {lo}..{hi}")
     return w, h
+
+
+def bound_fields(lower: int, upper: int) -> dict:
+    """The dataset-record fields of an optimum certified between ``lower`` and ``upper``."""
+    return {"optimum_lower_bound": lower, "optimum_exact": lower == upper}

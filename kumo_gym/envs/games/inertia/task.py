@@ -10,7 +10,7 @@ from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import Transition
-from ..base import BLANK, DARK, TILE, GameParams, GameTask, IntMoves
+from ..base import BLANK, DARK, TILE, GameParams, GameTask, IntMoves, bound_fields
 from . import codec
 from .generate import random_grid
 from .search import DIRS, MINE, Board, shortest
@@ -194,14 +194,11 @@ class InertiaTask(IntMoves, GameTask):
     def distance(self, instance: Instance, state: tuple) -> int | None:
         """The fewest moves from ``state`` that collect every gem left; None when no way exists, the
         search runs out of budget, or the instance's own optimum is only bounded."""
-        if not self.distance_exact(instance):
-            return None
-        path = self.path_from(instance, state)
+        path = self.path_from(instance, state) if self.distance_exact(instance) else None
         return None if path is None else len(path)
 
     def record_fields(self, instance: Instance) -> dict:
-        lower, upper = self.optimum_bounds(instance)
-        return {**super().record_fields(instance), "optimum_lower_bound": lower, "optimum_exact": lower == upper}
+        return {**super().record_fields(instance), **bound_fields(*self.optimum_bounds(instance))}
 
     # ---- moves ---------------------------------------------------------------------------------------
     def move_catalog(self, instance: Instance) -> list:
