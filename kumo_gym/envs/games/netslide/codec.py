@@ -16,7 +16,7 @@ from ....core.errors import ConfigError
 from .search import ends
 
 MAX_SIDE = 9
-PARAMS = re.compile(r"(\d{1,3})(?:x(\d{1,3})(w?)(?:b(\d*\.?\d*))?(?:m(\d{1,4}))?)?")
+PARAMS = re.compile(r"(\d{1,3})(?:x(\d{1,3})(w?)(?:b(\d{0,9}(?:\.\d{0,9})?))?(?:m(\d{1,4}))?)?")
 TILE = re.compile(r"([0-9a-f])(v?)(h?)")
 
 
