@@ -22,7 +22,7 @@ from ...envs.grid.bridges.claims import bridges_between
 from ...envs.grid.bridges.geometry import crossings, islands_of, sight_lines
 from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
-from ..schema import Pack
+from ..schema import DISCHARGE, Pack
 from ..text import Norm
 from .common import cell_fields, claim_schema
 
@@ -145,11 +145,14 @@ class BridgesPack(Pack):
 
 
 _PAIR_FIELDS = {"r1": "r", "c1": "c", "r2": "r", "c2": "c", "n": "count"}
+_SCHEMA = claim_schema({"Bridge": _PAIR_FIELDS}, {"Island": cell_fields(n="count")}, {"Needs": cell_fields(n="count")},
+                       other={"NotBridge": _PAIR_FIELDS}, opposite={"Bridge": "NotBridge"})
+# a refuted "n bridges" assumption is discharged as "not n bridges" (a state claim here, as Cand is)
+_SCHEMA["rules"][DISCHARGE] = _SCHEMA["rules"][DISCHARGE] | {"NotBridge"}
 
 PACK = BRIDGES = BridgesPack(
     puzzle="bridges",
-    **claim_schema({"Bridge": _PAIR_FIELDS}, {"Island": cell_fields(n="count")}, {"Needs": cell_fields(n="count")},
-                   other={"NotBridge": _PAIR_FIELDS}, opposite={"Bridge": "NotBridge"}),
+    **_SCHEMA,
     claim_notes=("Bridge: the islands (r1, c1) and (r2, c2), in the same row or column with only water between, are "
                  "joined by exactly n bridges (n = 0: not joined); name the upper-left island first. NotBridge: they "
                  "do not have exactly n bridges (n = 0: at least one bridge joins them). Island: the island at (r, c) "
