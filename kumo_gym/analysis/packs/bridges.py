@@ -48,8 +48,8 @@ _PAIRS = tuple((re.compile(p), kind, n) for p, kind, n in (
     (rf"{_A} (?:does not|doesn't|cannot|can't|must not|never) (?:connect|join|link|bridge) (?:to|with) {_B}{_COUNTED}",
      "Bridge", 0),
     (rf"\b(?:the )?{_K} bridges? {_VERB} {_A} (?:and|to|with) {_B}", "Bridge", None),
-    (rf"{_A} (?:is |are |must be |has to be )?(?:also |then |now |still |already )?(?:{_J}|connects|joins|links|goes|runs) "
-     rf"(?:to|with) {_B} (?:by|with|using|through|via) {_K} bridges?", "Bridge", None),
+    (rf"{_A} (?:is |are |must be |has to be )?(?:also |then |now |still |already )?(?:{_J} (?:to|with)|(?:connects|joins|links|goes|runs)(?: to| with)?) "
+     rf"{_B} (?:by|with|using|through|via) {_K} bridges?", "Bridge", None),
     (rf"{_A} and {_B} (?:are |must be |have to be )?(?:also |then |now |both )?{_J} (?:by|with|using) {_K} bridges?",
      "Bridge", None),
     (rf"{_A} and {_B} (?:share|get|take|need|have|hold|use) {_K} bridges?", "Bridge", None),
