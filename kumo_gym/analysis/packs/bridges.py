@@ -33,13 +33,15 @@ _J = r"(?:joined|connected|linked|bridged)"
 _VERB = (r"(?:between|from|joins?|joining|connects?|connecting|links?|linking|must join|must connect|goes between|"
          r"go between|runs between|run between|goes from|go from|runs from)")
 _COUNTED = r"(?! (?:by|with|using|through|via)\b)"
+_CANNOT = r"(?:cannot|can't|can not|must not|do not|don't)"
+#: "is joined to", "connects (to)", "joins", "goes to" ... (before the other island)
+_JOINS = rf"(?:{_J} (?:to|with)|(?:connects|joins|links|goes|runs)(?: to| with)?)"
 #: (pattern, kind, n) -- n None: the pattern's count; negative phrasings first, each match masked
 _PAIRS = tuple((re.compile(p), kind, n) for p, kind, n in (
     (rf"\bat least (?:one|1) bridges? {_VERB} {_A} (?:and|to|with) {_B}", "NotBridge", 0),
-    (rf"{_A} and {_B} (?:cannot|can't|can not|must not|do not|don't) (?:be {_J} by|have|share|take|get|hold|use) {_K} "
-     r"bridges?", "NotBridge", None),
-    (rf"{_A} (?:cannot|can't|can not|must not) (?:be {_J} (?:to|with)|connect (?:to|with)|join) {_B} (?:by|with|using) {_K} "
-     r"bridges?", "NotBridge", None),
+    (rf"{_A} and {_B} {_CANNOT} (?:be {_J} by|have|share|take|get|hold|use) {_K} bridges?", "NotBridge", None),
+    (rf"{_A} {_CANNOT} (?:be {_J} (?:to|with)|connect (?:to|with)|join) {_B} (?:by|with|using) {_K} bridges?", "NotBridge",
+     None),
     (rf"\bnot {_K} bridges? (?:between|from) {_A} (?:and|to) {_B}", "NotBridge", None),
     (rf"\bno (?P<k>single|double|triple) bridge (?:between|from) {_A} (?:and|to) {_B}", "NotBridge", None),
     (rf"\bno bridges? (?:between|from|joins|connects|links) {_A} (?:and|to|with) {_B}", "Bridge", 0),
@@ -48,8 +50,8 @@ _PAIRS = tuple((re.compile(p), kind, n) for p, kind, n in (
     (rf"{_A} (?:does not|doesn't|cannot|can't|must not|never) (?:connect|join|link|bridge) (?:to|with) {_B}{_COUNTED}",
      "Bridge", 0),
     (rf"\b(?:the )?{_K} bridges? {_VERB} {_A} (?:and|to|with) {_B}", "Bridge", None),
-    (rf"{_A} (?:is |are |must be |has to be )?(?:also |then |now |still |already )?(?:{_J} (?:to|with)|(?:connects|joins|links|goes|runs)(?: to| with)?) "
-     rf"{_B} (?:by|with|using|through|via) {_K} bridges?", "Bridge", None),
+    ((rf"{_A} (?:is |are |must be |has to be )?(?:also |then |now |still |already )?{_JOINS} {_B} (?:by|with|using|through|via) "
+      rf"{_K} bridges?"), "Bridge", None),
     (rf"{_A} and {_B} (?:are |must be |have to be )?(?:also |then |now |both )?{_J} (?:by|with|using) {_K} bridges?",
      "Bridge", None),
     (rf"{_A} and {_B} (?:share|get|take|need|have|hold|use) {_K} bridges?", "Bridge", None),
