@@ -38,7 +38,8 @@ from kumo_gym.envs.games import tatham
 SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super"), ("Samegame", "tatham_15x10c3"),
         ("Samegame", "tatham_20x15c4"), ("Twiddle", "tatham_4x4_n3"), ("Twiddle", "tatham_5x5_n3"),
         ("Twiddle", "tatham_6x6_n4"), ("Twiddle", "tatham_3x3_orientable"), ("Twiddle", "tatham_4x4_orientable"),
-        *(("Netslide", f"tatham_{n}x{n}{tag}") for n in (4, 5) for tag in ("b1", "", "w"))}
+        *(("Netslide", f"tatham_{n}x{n}{tag}") for n in (4, 5) for tag in ("b1", "", "w")),
+        ("Inertia", "hard"), ("Inertia", "tatham_10x8"), ("Inertia", "tatham_15x12")}
 
 
 def children_cpu() -> float:

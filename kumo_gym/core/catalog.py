@@ -122,4 +122,7 @@ ENTRIES: list[EnvEntry] = [
                   "blue cell (fewest rolls by A*, or certified bounds past its budget)"),
     _game("Flood", "Flood: flood the board to one colour from the top-left corner within Tatham's move limit "
                    "(his lookahead player's count plus leniency; best line by beam search and A*)"),
+    _game("Inertia", "Inertia: slide a ball in eight directions to pick up every gem without touching a mine "
+                     "(fewest moves by breadth-first search over place and gems left, or certified bounds on large "
+                     "grids)"),
 ]

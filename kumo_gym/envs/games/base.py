@@ -378,3 +378,19 @@ def parse_size(text: str, game: str) -> tuple[int, int, str]:
             raise ConfigError(f"{text[:40]!r} is not a {game} parameter string (expected e.g. '4x4')")
         h, rest = int(rest[1:j]), rest[j:]
     return w, h, rest
+
+
+def plain_size(text: str, game: str, lo: int, hi: int) -> tuple[int, int]:
+    """``(w, h)`` of a parameter string that is the size alone (``WxH`` or ``N``), each side in
+    ``lo..hi``; ConfigError naming what is wrong otherwise."""
+    w, h, rest = parse_size(text, game)
+    if rest:
+        raise ConfigError(f"{game} parameter string {text[:40]!r} has {rest[:10]!r} after the size")
+    if not (lo <= w <= hi and lo <= h <= hi):
+        raise ConfigError(f"{game} size {w}x{h} is not in {lo}..{hi} x {lo}..{hi}")
+    return w, h
+
+
+def bound_fields(lower: int, upper: int) -> dict:
+    """The dataset-record fields of an optimum certified between ``lower`` and ``upper``."""
+    return {"optimum_lower_bound": lower, "optimum_exact": lower == upper}

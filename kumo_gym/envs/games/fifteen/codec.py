@@ -6,7 +6,7 @@ the goal is 1, 2, ..., W*H - 1 with the gap last. The parameter string is the si
 from __future__ import annotations
 
 from ....core.errors import ConfigError
-from ..base import parse_size
+from ..base import plain_size
 from ..tiles import decode_tiles, encode_tiles
 from .search import solvable
 
@@ -18,11 +18,7 @@ def encode_params(params: dict, full: bool = True) -> str:
 
 
 def decode_params(text: str) -> dict:
-    w, h, rest = parse_size(text, "Fifteen")
-    if rest:
-        raise ConfigError(f"Fifteen parameter string {text[:40]!r} has {rest[:10]!r} after the size")
-    if not (2 <= w <= MAX_SIDE and 2 <= h <= MAX_SIDE):
-        raise ConfigError(f"Fifteen size {w}x{h} is not in 2..{MAX_SIDE} x 2..{MAX_SIDE}")
+    w, h = plain_size(text, "Fifteen", 2, MAX_SIDE)
     return {"w": w, "h": h}
 
 
