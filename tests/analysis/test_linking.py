@@ -173,5 +173,6 @@ def test_every_grid_puzzle_with_a_pack_has_a_fixture():
         if packs.pack_for(name) is not None and name in ("tents", "solo", "towers", "lightup", "mosaic", "pattern",
                                                         "unruly", "keen", "unequal", "dominosa", "magnets", "undead", "rect",
                                                         "signpost",
-                                                        "range", "singles", "filling", "pearl", "tracks", "galaxies", "net"):
+                                                        "range", "singles", "filling", "pearl", "tracks", "galaxies", "net",
+                                                        "bridges"):
             assert name in have, f"no linking fixture for {name}"

@@ -114,6 +114,20 @@ def section7_cstar(name: str, inst) -> list:
         return [("Monster", {"r": r, "c": c, "t": v}) for r, c, v in cells if v in ("G", "V", "Z")]
     if name == "slant":
         return [("Backslash" if v == "\\" else "Slash", {"r": r, "c": c}) for r, c, v in cells]
+    if name == "bridges":  # one claim per joined pair: walk right and down from each island over its bridge cells
+        out = []
+        for r, c, v in cells:
+            if not isinstance(v, int):
+                continue
+            for dr, dc, letter in ((0, 1, "H"), (1, 0, "V")):
+                a, b = r + dr, c + dc
+                if not (a < len(sol) and b < len(sol[0])) or not str(sol[a][b]).startswith(letter):
+                    continue
+                k = sol[a][b]
+                while sol[a][b] == k:
+                    a, b = a + dr, b + dc
+                out.append(("Bridge", {"r1": r, "c1": c, "r2": a, "c2": b, "n": int(k[1])}))
+        return out
     if name == "mines":
         return [("Mine", {"r": r, "c": c}) for r, c, v in cells if v == "*"]
     raise AssertionError(f"docs/specs/grid_puzzles.md §7 has no C* row for {name!r}: add it here")

@@ -103,12 +103,15 @@ def test_generation_is_deterministic_unique_and_at_density():
 def test_claims():
     inst = T.load(SPEC_ID)
     stars = solution_claims(inst)
-    assert {"type": "Bridge", "r1": 0, "c1": 0, "r2": 0, "c2": 6, "n": 2} in stars and len(stars) == 13
+    assert {"type": "Bridge", "r1": 0, "c1": 0, "r2": 0, "c2": 6, "n": 2} in stars and len(stars) == 12
     check_labels(inst, correct=[{"type": "Bridge", "r1": 6, "c1": 1, "r2": 6, "c2": 4, "n": 1},
                                 {"type": "Bridge", "r1": 0, "c1": 6, "r2": 0, "c2": 0, "n": 2},
                                 {"type": "Bridge", "r1": 1, "c1": 2, "r2": 4, "c2": 2, "n": 0},
+                                # (5, 4) holds the H1 of (5, 0)-(5, 5): it crosses this line, it does not join it
+                                {"type": "Bridge", "r1": 4, "c1": 4, "r2": 6, "c2": 4, "n": 0},
                                 {"type": "Island", "r": 0, "c": 0, "n": 3}],
                  incorrect=[{"type": "Bridge", "r1": 0, "c1": 0, "r2": 0, "c2": 6, "n": 1},
                             {"type": "Bridge", "r1": 0, "c1": 0, "r2": 6, "c2": 6, "n": 1},
+                            {"type": "Bridge", "r1": 4, "c1": 4, "r2": 6, "c2": 4, "n": 1},
                             {"type": "Island", "r": 0, "c": 1, "n": 3}],
                  unverifiable=[{"type": "Needs", "r": 0, "c": 0, "n": 1}])

@@ -323,6 +323,9 @@ def fields(payload: dict, style: Style) -> dict:
     if all(k in payload for k in ("r0", "c0", "r1", "c1")):  # a rectangle's corners (Rect): {from_cell}, {to_cell}
         f["from_cell"] = style.cell(payload["r0"], payload["c0"])
         f["to_cell"] = style.cell(payload["r1"], payload["c1"])
+    if all(k in payload for k in ("r1", "c1", "r2", "c2")):  # two islands (Bridges): {cell1}, {cell2}
+        f["cell1"] = style.cell(payload["r1"], payload["c1"])
+        f["cell2"] = style.cell(payload["r2"], payload["c2"])
     for k in ("a", "b"):  # a pair of cells (Unequal signs): {a_cell}, {b_cell}
         v = payload.get(k)
         if isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(i, int) for i in v):

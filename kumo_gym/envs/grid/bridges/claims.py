@@ -17,9 +17,10 @@ def bridges_between(sol: list[list], H: int, W: int) -> dict[tuple, int]:
     """``{(island a, island b): bridges}`` for every pair of islands in sight of each other."""
     isles = islands_of(sol)
     out = {}
-    for i, j, _, cells in sight_lines(H, W, isles):
+    for i, j, letter, cells in sight_lines(H, W, isles):
         got = read_bridge(sol[cells[0][0]][cells[0][1]])
-        out[isles[i], isles[j]] = got[1] if got is not None and all(sol[r][c] == sol[cells[0][0]][cells[0][1]]
+        # a bridge of the other direction crossing this line is not a bridge of this pair
+        out[isles[i], isles[j]] = got[1] if got is not None and got[0] == letter and all(sol[r][c] == sol[cells[0][0]][cells[0][1]]
                                                                     for r, c in cells) else 0
     return out
 
