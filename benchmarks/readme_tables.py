@@ -37,6 +37,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"
+#: this folder, where the other benchmark scripts are (not moved when ROOT is, as the tests do)
+HERE = Path(__file__).resolve().parent
 PRESETS = ("trivial", "easy", "normal", "hard")
 
 
@@ -173,8 +175,8 @@ def grid_table() -> str:
 
 
 def grid_full_table() -> str:
-    if str(ROOT / "benchmarks") not in sys.path:  # imported rather than run as a script
-        sys.path.insert(0, str(ROOT / "benchmarks"))
+    if str(HERE) not in sys.path:  # imported rather than run as a script
+        sys.path.insert(0, str(HERE))
     from grid import table  # benchmarks/grid.py: the table it prints (imports kumo_gym)
 
     return table(_load("grid")["rows"])
@@ -237,8 +239,8 @@ def generation_table() -> str:
 def _sparc(name: str):
     """A table of ``benchmarks/sparc.py`` (the tables it prints) over ``results/sparc.json``."""
     def build() -> str:
-        if str(ROOT / "benchmarks") not in sys.path:  # imported rather than run as a script
-            sys.path.insert(0, str(ROOT / "benchmarks"))
+        if str(HERE) not in sys.path:  # imported rather than run as a script
+            sys.path.insert(0, str(HERE))
         import sparc  # benchmarks/sparc.py (imports kumo_gym)
 
         return getattr(sparc, name)(_load("sparc"))
