@@ -392,6 +392,9 @@ def validate_claim(pack: Pack, kind: Any, payload: Any, bounds: Bounds | None = 
             raise ValueError("cell_r and cell_c differ in length")
         pairs = sorted(set(zip(out["cell_r"], out["cell_c"])))
         out["cell_r"], out["cell_c"] = [p[0] for p in pairs], [p[1] for p in pairs]
+    if {"r1", "c1", "r2", "c2"} <= out.keys() and (out["r2"], out["c2"]) < (out["r1"], out["c1"]):
+        # an unordered pair of cells (Bridges' islands): the smaller one first, whichever is named first
+        out["r1"], out["c1"], out["r2"], out["c2"] = out["r2"], out["c2"], out["r1"], out["c1"]
     return content_key(kind, out)
 
 

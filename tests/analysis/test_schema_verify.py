@@ -156,3 +156,12 @@ def test_rule_6_only_in_refuted_branches(tents_instance):
     g.add_node("e", claim=wrong, kind="NotTent", sentence=5, status="stated", scope="BRANCH#1")
     label_graph(g, tents_instance, TENTS)
     assert [g.nodes[v]["label"] for v in "abcde"] == ["tentative", "tentative", "unverifiable", "incorrect", "incorrect"]
+
+
+def test_a_pair_of_cells_is_the_same_claim_in_either_order():
+    """Bridges names two islands; a claim naming the lower-right one first is the same claim."""
+    pack = pack_for("bridges")
+    a = validate_claim(pack, "Bridge", {"r1": 1, "c1": 0, "r2": 1, "c2": 4, "n": 2})
+    b = validate_claim(pack, "Bridge", {"r1": 1, "c1": 4, "r2": 1, "c2": 0, "n": 2})
+    assert a == b
+    assert a != validate_claim(pack, "Bridge", {"r1": 1, "c1": 0, "r2": 1, "c2": 4, "n": 1})
