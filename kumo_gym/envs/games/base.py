@@ -10,6 +10,7 @@ rules, solver hooks and texts.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 from abc import abstractmethod
@@ -44,6 +45,22 @@ class GameParams(Params):
 
     stepwise: bool = param(False, prompt=True,
                            doc="ask for the full state after every move in the answer")
+
+    @staticmethod
+    def with_size(default: int, lo: int, hi: int) -> type[GameParams]:
+        """The base of a game's ``Params`` whose board is ``w`` by ``h``, both ``default`` and in
+        ``lo..hi``: ``class FifteenParams(GameParams.with_size(3, 2, codec.MAX_SIDE))``."""
+        return _sized(default, lo, hi)
+
+
+@functools.cache
+def _sized(default: int, lo: int, hi: int) -> type[GameParams]:
+    @dataclass(frozen=True)
+    class SizedGameParams(GameParams):
+        w: int = param(default, lo=lo, hi=hi, doc="board width")
+        h: int = param(default, lo=lo, hi=hi, doc="board height")
+
+    return SizedGameParams
 
 
 class GameTask(PlanningTask):

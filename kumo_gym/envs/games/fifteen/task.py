@@ -20,9 +20,7 @@ DISTANCE_BUDGET = 1_000_000
 
 
 @dataclass(frozen=True)
-class FifteenParams(GameParams):
-    w: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board width")
-    h: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board height")
+class FifteenParams(GameParams.with_size(3, 2, codec.MAX_SIDE)):
     scramble: int | None = param(None, kind=int, lo=1, hi=200,
                                  doc="k random gap moves from the goal (the optimum is at most k); default: "
                                      "Tatham's draw, a uniformly random solvable board")

@@ -29,9 +29,7 @@ ROUTE_TARGETS = 3
 
 
 @dataclass(frozen=True)
-class NetslideParams(GameParams):
-    w: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board width")
-    h: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board height")
+class NetslideParams(GameParams.with_size(3, 2, codec.MAX_SIDE)):
     wrap: bool = param(False, doc="Tatham's 'w': wires may leave one side of the grid and come back on the opposite side")
     barrier: float = param(0.0, lo=0.0, hi=1.0,
                            doc="Tatham's 'b': the share of the sides the network does not use that get a barrier "

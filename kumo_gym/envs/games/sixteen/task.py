@@ -25,9 +25,7 @@ AXES = {"r": "R", "row": "R", "c": "C", "col": "C", "column": "C"}
 
 
 @dataclass(frozen=True)
-class SixteenParams(GameParams):
-    w: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board width")
-    h: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board height")
+class SixteenParams(GameParams.with_size(3, 2, codec.MAX_SIDE)):
     movetarget: int | None = param(None, kind=int, lo=1, hi=999,
                                    doc="scramble by this many shifts from the goal (Tatham's 'm' parameter; the "
                                        "optimum is at most this); default: a uniformly random solvable board")

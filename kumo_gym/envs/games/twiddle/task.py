@@ -27,9 +27,7 @@ ARROWS = "^<v>"
 
 
 @dataclass(frozen=True)
-class TwiddleParams(GameParams):
-    w: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board width")
-    h: int = param(3, lo=2, hi=codec.MAX_SIDE, doc="board height")
+class TwiddleParams(GameParams.with_size(3, 2, codec.MAX_SIDE)):
     n: int = param(2, lo=2, hi=codec.MAX_SIDE, doc="side of the square blocks that turn (at most W and H)")
     rowsonly: bool = param(False, doc="number the tiles by row only, so any order within a row is solved "
                                       "(Tatham's 'r' option)")
