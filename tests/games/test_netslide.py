@@ -170,3 +170,34 @@ def test_prompt_names_the_source_and_the_barriers(task):
     text = task.user_prompt(inst)
     assert "marked *" in text and "below (0,0)" in text and "does not wrap" in text
     assert "tiles joined to the source" in text
+
+
+def test_every_observation_counts_the_joined_tiles(task):
+    """The interactive player sees how many tiles reach the source after each shift (Tatham lights them):
+    the count is that of the board shown, recomputed from the rules, and reaches all tiles when solved."""
+    import gymnasium as gym
+
+    env = gym.make("kumo_gym/Netslide-v0", mode="interactive")
+    env.reset(seed=3)
+    inst = env.unwrapped.instance
+    w, h, nbr, centre = task.grid(inst)
+    state = task.initial_state(inst)
+    for move in task.solve(inst):
+        obs, _, terminated, _, _ = env.step(task.format_moves([move])[1:-1])
+        state = play(state, w, h, [tuple(move)])
+        joined = sum(1 for _ in _lit(state, nbr, centre))
+        assert f"({joined} of {w * h} tiles joined to the source)" in obs
+    assert terminated and f"({w * h} of {w * h} tiles joined" in obs
+
+
+def _lit(board, nbr, centre):
+    """Cells reached from the source by breadth-first search over mutual wires (independent of powered())."""
+    seen, todo = {centre}, deque([centre])
+    while todo:
+        p = todo.popleft()
+        for bit, q in nbr[p]:
+            back = {1: 4, 4: 1, 2: 8, 8: 2}[bit]
+            if q >= 0 and board[p] & bit and board[q] & back and q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return seen

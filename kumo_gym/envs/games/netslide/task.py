@@ -216,15 +216,18 @@ class NetslideTask(SixteenTask):
     def render_state(self, instance: Instance, state: tuple | None) -> str:
         if state is None:
             return "any arrangement of these tiles in which every tile is joined to the source"
-        w = instance.data["w"]
+        w, _, nbr, centre = self.grid(instance)
         cells = [self.text_cell(instance, p, t) for p, t in enumerate(state)]
         width = max(map(len, cells))
-        return "\n".join(" ".join(c.ljust(width) for c in cells[r * w:(r + 1) * w]).rstrip()
-                         for r in range(len(state) // w))
+        rows = [" ".join(c.ljust(width) for c in cells[r * w:(r + 1) * w]).rstrip() for r in range(len(state) // w)]
+        joined = len(powered(state, nbr, centre)) if self._is_state(instance, state) else None
+        if joined is not None:  # the progress a player sees after every move, as Tatham lights joined tiles
+            rows.append(f"({joined} of {len(state)} tiles joined to the source)")
+        return "\n".join(rows)
 
     def describe(self, instance: Instance) -> str:
         d = instance.data
-        w, h, nbr, centre = self.grid(instance)
+        w, h = d["w"], d["h"]
         s0 = self.initial_state(instance)
         bars = d["barriers"]
         lines_text = [
@@ -235,7 +238,7 @@ class NetslideTask(SixteenTask):
                 f"right of ({r},{c})" if s == "R" else f"below ({r},{c})" for r, c, s in bars) + "."
              if bars else "There are no barriers."),
             "Each tile is written as the sides its wires point to (U, R, D, L).",
-            f"Current grid ({len(powered(s0, nbr, centre))} of {w * h} tiles joined to the source):",
+            "Current grid:",
             self.render_state(instance, s0),
             "Find shifts after which every tile is joined to the source.",
         ]
