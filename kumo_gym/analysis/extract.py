@@ -182,7 +182,7 @@ _HYPOTHESIS = re.compile(r"\b(suppose|assume|assuming|what if|if we|if i|let's t
                          r"hypothetically|for the sake of argument)\b")
 _CONTRADICTION = re.compile(r"\b(contradiction|contradicts|contradictory|impossible|inconsistent|"
                             r"not possible|violates?|violation|can't work|cannot work|doesn't work|"
-                            r"does not work|fails)\b")
+                            r"does not work|fails|not allowed|forbidden)\b")
 _NEGATED = re.compile(r"\b(?:no|not|don't|doesn't|didn't|isn't|wasn't|won't|without|never|any|see\s+no|can't|cannot|"
                       r"couldn't|can\s+not)\b[^,.;]{0,20}$")
 _IF = re.compile(r"\b(?:if|whether|unless|otherwise)\b")

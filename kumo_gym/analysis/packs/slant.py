@@ -20,8 +20,8 @@ from .common import cell_fields, claim_schema
 
 SLASH, BACK = "/", "\\"
 #: words for the two diagonals, as a regular expression
-SLASH_WORDS = r"(?:a |an )?(?:/|forward ?slash|slash|rising diagonal)"
-BACK_WORDS = r"(?:a |an )?(?:\\\\|\\|back ?slash|falling diagonal)"
+SLASH_WORDS = r"(?:a |an )?(?:/|forward ?slash(?:es)?|slash(?:es)?|rising diagonals?)"
+BACK_WORDS = r"(?:a |an )?(?:\\\\|\\|back ?slash(?:es)?|falling diagonals?)"
 
 
 class SlantPack(Pack):
@@ -71,12 +71,14 @@ PACK = SLANT = SlantPack(
                                    rf"{{subj}}{{cells}} (?:=|:|gets|takes|holds|has) {BACK_WORDS}(?![a-z])",
                                    rf"\b(?:put|place|draw) {BACK_WORDS} (?:in|at|into) {{cell}}",
                                    rf"{{cell}},? (?:which|that) (?:is|must be) {BACK_WORDS}(?![a-z])",
-                                   rf"\b(?:leaves|leaving|makes|making) {{cell}} (?:as )?{BACK_WORDS}(?![a-z])"),
+                                   rf"\b(?:leaves|leaving|makes|making) {{cell}} (?:as )?{BACK_WORDS}(?![a-z])",
+                                   rf"\bthe {BACK_WORDS} (?:in|at|of) {{cell}}"),
         *Phrase.group("Slash", rf"{{subj}}{{cells}} {{be}} {SLASH_WORDS}(?![a-z])",
                                rf"{{subj}}{{cells}} (?:=|:|gets|takes|holds|has) {SLASH_WORDS}(?![a-z])",
                                rf"\b(?:put|place|draw) {SLASH_WORDS} (?:in|at|into) {{cell}}",
                                rf"{{cell}},? (?:which|that) (?:is|must be) {SLASH_WORDS}(?![a-z])",
-                               rf"\b(?:leaves|leaving|makes|making) {{cell}} (?:as )?{SLASH_WORDS}(?![a-z])"),
+                               rf"\b(?:leaves|leaving|makes|making) {{cell}} (?:as )?{SLASH_WORDS}(?![a-z])",
+                               rf"\bthe {SLASH_WORDS} (?:in|at|of) {{cell}}"),
     ),
     templates={
         "Slash": ("{cell} is a slash", "{cell} must be a forward slash", "put a slash in {cell}"),
