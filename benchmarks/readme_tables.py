@@ -1,5 +1,5 @@
 """Regenerate the performance tables of README.md, docs/performance.md, docs/grid.md,
-docs/integrations.md and docs/sparc.md from the benchmark JSON files.
+docs/integrations.md, docs/sparc.md, docs/baselines.md and docs/games.md from the benchmark JSON files.
 
 Each table sits between ``<!-- perf:NAME:start -->`` and ``<!-- perf:NAME:end -->`` and is rewritten
 from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
@@ -19,6 +19,9 @@ from ``benchmarks/results/*.json`` (written by the ``benchmarks/*.py`` scripts):
 * ``real-model`` (docs/baselines.md): SmolLM2-135M-Instruct on the registry (``benchmarks/real_model.py``),
   answer-found and solved rates, verdicts, tokens and seconds, beside the answer-found rate before the
   prompts and verdicts were rewritten;
+* ``games`` (docs/games.md): generation and optimal solves per CPU second for every preset of every game of
+  ``results/games.json`` (``benchmarks/games.py``), the mean optimum, the share solved exactly, and Tatham's
+  marginal generation CPU beside ours;
 * ``generation`` (docs/performance.md): SmolLM2 tokens per second at batch 1, 8 and 32 (prefill and
   decode apart) and ``kumo-gym eval`` with one prompt at a time against batched (``benchmarks/generation.py``);
 * ``sparc-enumeration``, ``sparc-generation``, ``sparc-levels`` (docs/sparc.md): the enumeration
@@ -182,6 +185,22 @@ def grid_full_table() -> str:
     return table(_load("grid")["rows"])
 
 
+def games_table() -> str:
+    d = _load("games")
+    lines = [(f"Machine: {d['machine']}, Python {d['python']}. *exact*: the share of instances whose optimum the solver "
+             "proved (else a certified bound and a found solution); Tatham: `sgt-<game> --generate`, marginal CPU "
+             "per game."), "",
+             ("| game | preset | Tatham params | instances | inst/CPU s | solves/CPU s | mean optimum | exact | "
+             "ours ms | Tatham ms |"), "|---|---|---|---|---|---|---|---|---|---|"]
+    for game, presets in d["games"].items():
+        for preset, m in presets.items():
+            t = m.get("tatham_cpu_s_per_game")
+            lines.append(f"| {game} | {preset} | `{m['tatham_params']}` | {m['n']} | {_n(m['instances_per_cpu_s'])} | "
+                         f"{_n(m['solves_per_cpu_s'])} | {m['mean_optimum']:.1f} | {m['exact_share']:.2f} | "
+                         f"{1e3 * m['ours_cpu_s_per_instance']:.3f} | {'n/a' if t is None else f'{1e3 * t:.3f}'} |")
+    return "\n".join(lines)
+
+
 def serve_table() -> str:
     d = _load("serve")
     lines = [(f"Method: {d['method']}. {d['seconds_per_cell']:g} s per cell; 1-minute load average "
@@ -277,11 +296,12 @@ def real_model_table() -> str:
 
 TABLES = {"headline": headline, "coldstart": coldstart_table, "planning": planning_table, "grid": grid_table,
           "grid-full": grid_full_table, "serve": serve_table, "generation": generation_table,
+          "games": games_table,
           "sparc-enumeration": _sparc("enumeration_table"), "sparc-generation": _sparc("generation_table"),
           "sparc-levels": _sparc("levels_table"), "real-model": real_model_table}
 #: the files whose tables are regenerated, relative to the repository root
 FILES = ("README.md", "docs/performance.md", "docs/grid.md", "docs/integrations.md", "docs/sparc.md",
-         "docs/baselines.md")
+         "docs/baselines.md", "docs/games.md")
 
 
 def regenerate(text: str) -> str:
