@@ -8,7 +8,7 @@ import numpy as np
 from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
-from ....solvers.engine import Encoding, random_phases, reduce_clues
+from ....solvers.engine import Encoding, random_phases
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..render import Sketch
@@ -21,8 +21,9 @@ EMPTY = "."
 #: propagation (Tatham's Easy: a region left with one colour takes it), 1 failed-literal probing
 #: (it covers Tatham's Normal pairs and Hard forcing chains), None a minimal unique set (SAT)
 GRADE = {"e": 0, "n": 1, "h": 1, "u": None}
-#: the least grade a puzzle of the level should need (Tatham rejects maps the level below solves)
-LEAST_GRADE = {"e": 0, "n": 1, "h": 1, "u": 2}
+#: the least grade a puzzle of the level should need (Tatham rejects maps the level below solves;
+#: a minimal unique set that probing cannot solve is rare, so Unreasonable asks for probing too)
+LEAST_GRADE = {"e": 0, "n": 1, "h": 1, "u": 1}
 #: maps drawn before one that misses its level's least grade is kept anyway
 TRIES = 12
 FILL = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
@@ -38,6 +39,34 @@ class MapParams(GridParams.with_size(20, 2, 30)):
         if out.n > out.W * out.H:
             raise ConfigError(f"Map n={out.n} regions do not fit in a {out.W}x{out.H} grid (at most {out.W * out.H})")
         return out
+
+
+def reduce_colours(engine, x: np.ndarray, colour: np.ndarray, model, rng: np.random.Generator,
+                   grade: int | None) -> list[int]:
+    """The regions whose colours stay given (docs/specs/grid_puzzles.md §8 step 3): in a seeded
+    order, each colour is dropped when deduction at ``grade`` (0 propagation, 1 probing) still
+    fixes every region, or, with ``grade`` None, when SAT still finds the colouring unique; the
+    last region of a colour always stays (as in Tatham's generator)."""
+    n = len(colour)
+    shown = np.ones(n, bool)
+    left = np.bincount(colour, minlength=FOUR)
+    lit = x[np.arange(n), colour].astype(np.int64)
+    for i in rng.permutation(n):
+        if left[colour[i]] == 1:
+            continue
+        shown[i] = False
+        lits = lit[shown]
+        if grade == 0:
+            ok = engine.fixes_answer(engine.propagate(lits))
+        elif grade == 1:
+            ok = engine.fixes_answer(engine.probe(lits))
+        else:
+            ok = engine.unique(lits.tolist(), model)
+        if ok:
+            left[colour[i]] -= 1
+        else:
+            shown[i] = True
+    return np.flatnonzero(shown).tolist()
 
 
 def _key(regions: list[list[int]]) -> tuple[tuple[int, ...], ...]:
@@ -177,17 +206,13 @@ class MapTask(GridTask):
             engine, x = colouring_model(neighbours)
             model = engine.sample(phases=random_phases(rng, x.ravel()))
             colour = np.argmax(model[x] > 0, axis=1)
-            # one region of each colour always stays given (Tatham's rule, for the player's palette)
-            keep = sorted(int(rng.choice(np.flatnonzero(colour == k))) for k in range(FOUR) if (colour == k).any())
-            free = [i for i in range(n) if i not in keep]
-            kept = reduce_clues(engine, [[int(x[i, colour[i]])] for i in free], rng, model,
-                                grade_limit=GRADE[level], fixed=[int(x[i, colour[i]]) for i in keep])
-            shown = set(keep) | {i for i, on in zip(free, kept) if on}
+            shown = reduce_colours(engine, x, colour, model, rng, GRADE[level])
             if LEAST_GRADE[level] == 0 or attempt == TRIES - 1:
                 break
-            if engine.grade([int(x[i, colour[i]]) for i in sorted(shown)]) >= LEAST_GRADE[level]:
+            if engine.grade([int(x[i, colour[i]]) for i in shown]) >= LEAST_GRADE[level]:
                 break
-        given = [COLOURS[colour[i]] if i in shown else NO_COLOUR for i in range(n)]
+        on = set(shown)
+        given = [COLOURS[colour[i]] if i in on else NO_COLOUR for i in range(n)]
         state = {"regions": regions, "neighbours": neighbours, "given": given}
         return state, [[COLOURS[colour[k]] for k in row] for row in regions]
 
