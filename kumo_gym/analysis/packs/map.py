@@ -40,8 +40,8 @@ def _phrases() -> tuple:
         out += Phrase.group("Colour", rf"{REGIONS},? (?:also |then |now |therefore )?(?:{{be}}|gets|takes|becomes) {word}",
                             rf"\b(?:colour|color|paint) {REGIONS} {word}",
                             rf"\b(?:leaves|leaving|forces|forcing|makes|making) {REGIONS} (?:as |to be )?{word}",
-                            rf"\b(?:try|suppose|assume|assuming) {REGION} (?:is |as |being )?{word}", fixed=fixed)
-    out += Phrase.group("Adjacent", r"\bregions? {n:a} (?:borders|touches|neighbours|neighbors|is next to|is adjacent to) "
+                            rf"\b(?:try|suppose|assume|assuming) {REGION} (?:is |as |being |were |was )?{word}", fixed=fixed)
+    out += Phrase.group("Adjacent", r"\bregions? {n:a} (?:also |then |too )?(?:borders|touches|neighbours|neighbors|is next to|is adjacent to) "
                                     r"(?:region )?{n:b}\b",
                         r"\bregions {n:a} and {n:b} (?:are neighbours|are neighbors|are adjacent|touch|share a border)")
     return tuple(out)
