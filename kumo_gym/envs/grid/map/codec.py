@@ -11,6 +11,8 @@ colour c.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ....core.errors import ConfigError
 from ..tatham.grammar import Field, ParamFormat, decode_chargrid, encode_chargrid
 
@@ -103,21 +105,19 @@ def decode(params: dict, desc: str) -> dict:
     return {"regions": regions, "neighbours": neighbours_of(regions), "given": given}
 
 
+def wall_list(regions) -> np.ndarray:
+    """Whether each internal edge, in the description's order, is a region border."""
+    R = np.asarray(regions)
+    return np.concatenate([(R[:-1, :] != R[1:, :]).ravel(), (R[:, :-1] != R[:, 1:]).T.ravel()])
+
+
 def encode(state: dict) -> str:
-    regions = state["regions"]
-    H, W = len(regions), len(regions[0])
-    out, run, wall = [], 1, False  # the notional open edge first
-    for (y1, x1), (y2, x2) in edge_cells(W, H):
-        v = regions[y1][x1] != regions[y2][x2]
-        if v != wall:
-            out.append(chr(ord("a") - 1 + run))
-            run, wall = 1, v
-        else:
-            if run == 25:
-                out.append("z")
-                run = 0
-            run += 1
-    out.append(chr(ord("a") - 1 + run))
+    seq = np.concatenate([[False], wall_list(state["regions"])])  # the notional open edge first
+    bounds = np.concatenate([[0], np.flatnonzero(seq[1:] != seq[:-1]) + 1, [len(seq)]])
+    out = []
+    for run in np.diff(bounds).tolist():  # a run of L edges: 'z' per 25 beyond the last letter's
+        z = (run - 1) // 25
+        out.append("z" * z + chr(ord("a") - 1 + run - 25 * z))
     given = [NO_COLOUR if g == NO_COLOUR else str(COLOURS.index(g)) for g in state["given"]]
     return "".join(out) + "," + encode_chargrid(given, NO_COLOUR)
 

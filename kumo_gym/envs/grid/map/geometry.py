@@ -17,31 +17,19 @@ def grow_map(rng: np.random.Generator, H: int, W: int, n: int) -> np.ndarray:
     """A random map of ``n`` connected regions: ``n`` seed cells, then, until every cell is
     taken, a random (free cell, region beside it) pair joins the cell to that region. Labels
     are renumbered in order of first appearance, row by row (the game ID's numbering)."""
-    label = np.full(H * W, -1, np.int64)
-    seeds = rng.choice(H * W, size=n, replace=False)
-    label[seeds] = np.arange(n)
+    label = [-1] * (H * W)
+    around = _around(H, W)
+    seeds = rng.choice(H * W, size=n, replace=False).tolist()
     offers: list[tuple[int, int]] = []
-
-    def offer(i: int) -> None:
-        r, c = divmod(i, W)
-        k = int(label[i])
-        if r > 0:
-            offers.append((i - W, k))
-        if r < H - 1:
-            offers.append((i + W, k))
-        if c > 0:
-            offers.append((i - 1, k))
-        if c < W - 1:
-            offers.append((i + 1, k))
-
-    for s in seeds:
-        offer(int(s))
+    for k, s in enumerate(seeds):
+        label[s] = k
+        offers.extend((j, k) for j in around[s])
     left = H * W - n
-    picks = rng.random(4 * H * W + 16)
+    picks = rng.random(4 * H * W + 16).tolist()
     t = 0
     while left:
         if t == len(picks):
-            picks, t = rng.random(4 * H * W), 0
+            picks, t = rng.random(4 * H * W).tolist(), 0
         j = int(picks[t] * len(offers))
         t += 1
         offers[j], offers[-1] = offers[-1], offers[j]
@@ -49,10 +37,20 @@ def grow_map(rng: np.random.Generator, H: int, W: int, n: int) -> np.ndarray:
         if label[i] < 0:
             label[i] = k
             left -= 1
-            offer(i)
-    _, first, inverse = np.unique(label, return_index=True, return_inverse=True)
+            offers.extend((x, k) for x in around[i] if label[x] < 0)
+    _, first, inverse = np.unique(np.asarray(label), return_index=True, return_inverse=True)
     order = np.argsort(np.argsort(first))
     return order[inverse].reshape(H, W)
+
+
+@functools.lru_cache(maxsize=16)
+def _around(H: int, W: int) -> list[tuple[int, ...]]:
+    """Each cell's edge neighbours (flat indices)."""
+    out = []
+    for i in range(H * W):
+        r, c = divmod(i, W)
+        out.append(tuple(j for ok, j in ((r > 0, i - W), (r < H - 1, i + W), (c > 0, i - 1), (c < W - 1, i + 1)) if ok))
+    return out
 
 
 @functools.lru_cache(maxsize=64)
@@ -81,11 +79,9 @@ def colouring_model(neighbours: list[list[int]]) -> tuple[Engine, np.ndarray]:
     of the task says the same once every cell of a region shares its colour)."""
     f = Formula()
     x = f.grid("colour", len(neighbours), FOUR)
-    for i in range(len(neighbours)):
-        f.exactly_one([int(v) for v in x[i]])
-    for a, adj in enumerate(neighbours):
-        for b in adj:
-            if a < b:
-                for k in range(FOUR):
-                    f.add([-int(x[a, k]), -int(x[b, k])])
+    for row in x.tolist():  # one colour per region: at least one, no two (pairwise)
+        f.add(row)
+        f.extend([-a, -b] for i, a in enumerate(row) for b in row[i + 1:])
+    xs = x.tolist()
+    f.extend([-xs[a][k], -xs[b][k]] for a, adj in enumerate(neighbours) for b in adj if a < b for k in range(FOUR))
     return Engine(f, x.ravel()), x
