@@ -51,15 +51,16 @@ def reduce_colours(engine, x: np.ndarray, colour: np.ndarray, model, rng: np.ran
     shown = np.ones(n, bool)
     left = np.bincount(colour, minlength=FOUR)
     lit = x[np.arange(n), colour].astype(np.int64)
+    probe = np.asarray(engine.answer, np.int64) if grade else ()
     for i in rng.permutation(n):
         if left[colour[i]] == 1:
             continue
         shown[i] = False
         lits = lit[shown]
-        if grade == 0:
-            ok = engine.fixes_answer(engine.propagate(lits))
-        elif grade == 1:
-            ok = engine.fixes_answer(engine.probe(lits))
+        if grade is not None:
+            # the clues kept so far are solved at this grade, so the rest still are exactly when
+            # deduction from them gives back the colour just dropped (and it stops once it has)
+            ok = engine.arrays.derives(lits, lit[i:i + 1], probe)
         else:
             ok = engine.unique(lits.tolist(), model)
         if ok:

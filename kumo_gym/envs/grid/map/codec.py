@@ -75,15 +75,15 @@ def regions_of(W: int, H: int, walls: list[bool]) -> list[list[int]]:
 
 def neighbours_of(regions: list[list[int]]) -> list[list[int]]:
     """Each region's neighbours (regions sharing a cell edge with it), sorted."""
-    H, W = len(regions), len(regions[0])
-    n = 1 + max(max(row) for row in regions)
-    adj: list[set[int]] = [set() for _ in range(n)]
-    for (y1, x1), (y2, x2) in edge_cells(W, H):
-        a, b = regions[y1][x1], regions[y2][x2]
-        if a != b:
-            adj[a].add(b)
-            adj[b].add(a)
-    return [sorted(s) for s in adj]
+    R = np.asarray(regions)
+    a = np.concatenate([R[:-1, :].ravel(), R[:, :-1].ravel()])
+    b = np.concatenate([R[1:, :].ravel(), R[:, 1:].ravel()])
+    edge = a != b
+    both = np.concatenate([np.stack([a[edge], b[edge]], 1), np.stack([b[edge], a[edge]], 1)])
+    out: list[list[int]] = [[] for _ in range(int(R.max()) + 1)]
+    for x, y in np.unique(both, axis=0).tolist():
+        out[x].append(y)
+    return out
 
 
 def decode(params: dict, desc: str) -> dict:
