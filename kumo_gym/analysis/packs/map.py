@@ -6,7 +6,8 @@ puzzle gives the region that colour), ``Adjacent{a,b}`` (clue: regions a and b s
 ``Contradiction``. Region numbers are the state's labels, the same in 0- and 1-based traces.
 
 Deduction model: one variable per region, its domain the four colours; a given colour fixes its
-region; two neighbouring regions differ (the ``Adjacent`` clue is the premise).
+region; two neighbouring regions differ (the ``Adjacent`` clue is the premise), and so do three
+regions that all touch one another.
 """
 from __future__ import annotations
 
@@ -85,6 +86,12 @@ class MapPack(Pack):
         cons = [Constraint((a, b), lambda vals: vals[0] != vals[1], (("Adjacent", {"a": a, "b": b}),),
                            name="neighbours differ")
                 for a, adj in enumerate(st["neighbours"]) for b in adj if a < b]
+        # three regions that all touch take three colours (Tatham's pairs rule is this seen from one)
+        near = [set(adj) for adj in st["neighbours"]]
+        cons += [Constraint((a, b, c), lambda vals: len(set(vals)) == 3,
+                            tuple(("Adjacent", {"a": x, "b": y}) for x, y in ((a, b), (a, c), (b, c))),
+                            name="three neighbours differ")
+                 for a, adj in enumerate(st["neighbours"]) for b in adj if a < b for c in adj if b < c and c in near[b]]
         return Model(domains={k: COLOURS for k in range(len(st["given"]))}, constraints=cons,
                      fact=lambda k, v: ("Colour", {"region": k, "v": v}), solution=sol,
                      givens={k: g for k, g in enumerate(st["given"]) if g != NO_COLOUR},
