@@ -88,6 +88,11 @@ def section7_cstar(name: str, inst) -> list:
         other = {"L": (0, 1), "T": (1, 0)}
         return [("Domino", {"cells": _pair((r, c), (r + other[v][0], c + other[v][1]))})
                 for r, c, v in cells if v in other]
+    if name == "map":  # a Colour claim per region, its colour read at its first cell
+        first = {}
+        for r, c, v in cells:
+            first.setdefault(st["regions"][r][c], v)
+        return [("Colour", {"region": k, "v": v}) for k, v in first.items()]
     if name == "galaxies":
         return [("InRegion", {"r": r, "c": c, "dot": v}) for r, c, v in cells]
     if name == "rect":
