@@ -1,0 +1,181 @@
+"""Loopy's other tilings (docs/grid.md "Loopy"): the triangular (``t1``) and honeycomb (``t2``) grids laid out
+as Tatham's Loopy lays them out for a given W x H, so that the clue string of a game ID lists the faces in
+the same order.
+
+A tiling is dots (integer positions, x to the right and y downwards, the least of each 0), faces (the dots round each face,
+clockwise on the page) and edges (pairs of dots). The order of the faces is what matters for game IDs:
+
+* honeycomb: hexagons column by column within each row (row y, column x), a hexagon's centre at
+  (3x, 2y), moved down one unit in odd columns; its corners are (x +- 1, y - 1), (x + 2, y), (x +- 1, y + 1)
+  round that centre;
+* triangular (grid description ``0``, the current form): per row y of triangles, first the W + 1
+  triangles pointing one way (up in even rows, down in odd rows), then the W pointing the other way, each
+  from left to right; when H is odd the first and last triangle of the first kind in the last row are
+  left out (they would touch the rest at one side only). Dots sit at (2k, y) and (2k + 1, y) in half-side
+  units across and row units down;
+* triangular without a grid description (Tatham's older form, still read): dots (W + 1) per row, odd rows
+  shifted half a side, and two triangles per (x, y) in reading order.
+
+Edges are numbered in the order met going round the faces in order, dots in the order first met the same
+way (neither is part of a game ID; both are fixed, so prompts and answers can name them).
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+#: tiling number (the ``t`` of a game ID) -> name, for the tilings of this module
+NAMES = {1: "triangular", 2: "honeycomb"}
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """One laid-out grid: see the module docstring."""
+
+    kind: int
+    W: int
+    H: int
+    #: Tatham's grid description ("0" for the current triangular layout, None where there is none)
+    desc: str | None
+    dots: tuple[tuple[int, int], ...]
+    faces: tuple[tuple[int, ...], ...]
+    edges: tuple[tuple[int, int], ...]
+    #: per face, its edges in turn (edge k joins the face's dots k and k + 1)
+    face_edges: tuple[tuple[int, ...], ...]
+
+    @property
+    def name(self) -> str:
+        return NAMES[self.kind]
+
+    @functools.cached_property
+    def edge_index(self) -> dict[tuple[int, int], int]:
+        """Edge number by its two dots, in either order."""
+        out = {}
+        for i, (a, b) in enumerate(self.edges):
+            out[a, b] = out[b, a] = i
+        return out
+
+    @functools.cached_property
+    def dot_edges(self) -> tuple[tuple[int, ...], ...]:
+        """Per dot, the edges that end at it."""
+        out: list[list[int]] = [[] for _ in self.dots]
+        for i, (a, b) in enumerate(self.edges):
+            out[a].append(i)
+            out[b].append(i)
+        return tuple(map(tuple, out))
+
+    @functools.cached_property
+    def neighbours(self) -> tuple[frozenset[int], ...]:
+        """Per dot, the dots one edge away."""
+        return tuple(frozenset(self.edges[e][0] + self.edges[e][1] - d for e in es)
+                     for d, es in enumerate(self.dot_edges))
+
+    @functools.cached_property
+    def edge_faces(self) -> tuple[tuple[int, ...], ...]:
+        """Per edge, the one or two faces it borders."""
+        out: list[list[int]] = [[] for _ in self.edges]
+        for f, es in enumerate(self.face_edges):
+            for e in es:
+                out[e].append(f)
+        return tuple(map(tuple, out))
+
+    @functools.cached_property
+    def dot_faces(self) -> tuple[frozenset[int], ...]:
+        """Per dot, the faces that have it as a corner."""
+        out: list[set[int]] = [set() for _ in self.dots]
+        for f, ds in enumerate(self.faces):
+            for d in ds:
+                out[d].add(f)
+        return tuple(frozenset(s) for s in out)
+
+    def centre(self, f: int) -> tuple[float, float]:
+        """The mean position of a face's corners."""
+        xs = [self.dots[d] for d in self.faces[f]]
+        return sum(x for x, _ in xs) / len(xs), sum(y for _, y in xs) / len(xs)
+
+
+def _assemble(kind: int, W: int, H: int, desc: str | None, faces_at: list[list[tuple[int, int]]],
+              dots: list[tuple[int, int]] | None = None) -> Tiling:
+    """Number the dots (first met, unless given), then the edges (first met going round the faces in order)."""
+    index: dict[tuple[int, int], int] = {p: i for i, p in enumerate(dots)} if dots is not None else {}
+    faces = []
+    for corners in faces_at:
+        faces.append(tuple(index.setdefault(p, len(index)) for p in corners))
+    edges: list[tuple[int, int]] = []
+    seen: dict[frozenset, int] = {}
+    face_edges = []
+    for ds in faces:
+        row = []
+        for k, a in enumerate(ds):
+            b = ds[(k + 1) % len(ds)]
+            key = frozenset((a, b))
+            if key not in seen:
+                seen[key] = len(edges)
+                edges.append((a, b))
+            row.append(seen[key])
+        face_edges.append(tuple(row))
+    points = [p for p, _ in sorted(index.items(), key=lambda kv: kv[1])]
+    x0, y0 = min(x for x, _ in points), min(y for _, y in points)
+    points = [(x - x0, y - y0) for x, y in points]  # the top and left dots at 0
+    return Tiling(kind, W, H, desc, tuple(points), tuple(faces), tuple(edges), tuple(face_edges))
+
+
+def _triangular(W: int, H: int) -> list[list[tuple[int, int]]]:
+    faces = []
+    for y in range(H):
+        # the row's top and bottom; the corner order flips with the row's parity so faces stay clockwise
+        y0, y1, flip = (y, y + 1, True) if y % 2 else (y + 1, y, False)
+        for x in range(W + 1):
+            if H % 2 == 1 and y == H - 1 and x in (0, W):
+                continue
+            a, b, c = (2 * x, y0), (2 * x + 1, y1), (2 * x + 2, y0)
+            faces.append([a, c, b] if flip else [a, b, c])
+        for x in range(W):
+            a, b, c = (2 * x + 1, y1), (2 * x + 2, y0), (2 * x + 3, y1)
+            faces.append([a, c, b] if not flip else [a, b, c])
+    return faces
+
+
+def _triangular_old(W: int, H: int) -> tuple[list[list[tuple[int, int]]], list[tuple[int, int]]]:
+    dots = [(2 * x + y % 2, y) for y in range(H + 1) for x in range(W + 1)]
+    at = lambda x, y: dots[y * (W + 1) + x]
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            if y % 2:
+                faces += [[at(x, y), at(x + 1, y + 1), at(x, y + 1)], [at(x, y), at(x + 1, y), at(x + 1, y + 1)]]
+            else:
+                faces += [[at(x, y), at(x + 1, y), at(x, y + 1)], [at(x + 1, y), at(x + 1, y + 1), at(x, y + 1)]]
+    return faces, dots
+
+
+def _honeycomb(W: int, H: int) -> list[list[tuple[int, int]]]:
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            cx, cy = 3 * x, 2 * y + x % 2
+            faces.append([(cx - 1, cy - 1), (cx + 1, cy - 1), (cx + 2, cy), (cx + 1, cy + 1), (cx - 1, cy + 1),
+                          (cx - 2, cy)])
+    return faces
+
+
+@functools.lru_cache(maxsize=32)
+def tiling(kind: int, W: int, H: int, desc: str | None = None) -> Tiling:
+    """The laid-out grid of a tiling number, size and grid description (see the module docstring)."""
+    if kind == 1:
+        if desc is None:
+            faces, dots = _triangular_old(W, H)
+            return _assemble(kind, W, H, None, faces, dots)
+        if desc != "0":
+            raise ValueError(f"triangular grid description {desc!r} is not '0' or absent")
+        return _assemble(kind, W, H, desc, _triangular(W, H))
+    if kind == 2:
+        if desc is not None:
+            raise ValueError(f"a honeycomb grid has no grid description, got {desc!r}")
+        return _assemble(kind, W, H, None, _honeycomb(W, H))
+    raise ValueError(f"tiling t{kind} is not one of: " + ", ".join(f"t{k} ({v})" for k, v in NAMES.items()))
+
+
+def default_desc(kind: int) -> str | None:
+    """The grid description Tatham's generator writes today for a tiling."""
+    return "0" if kind == 1 else None
