@@ -24,13 +24,13 @@ from . import board
 from .claims import RULES as CLAIM_RULES
 from .codec import NONE
 from .geometry import boundary, clues_of, face_sides, random_region
-from .tiling import Tiling, default_desc, tiling
+from .tiling import LIMITS, NAMES, Tiling, default_desc, tiling
 
 #: Tatham's tilings (the ``t`` of a game ID) by number that we support (the others: docs/grid.md "Loopy")
-TILINGS = {0: "squares", 1: "triangular", 2: "honeycomb"}
-#: the share of faces Tatham's Loopy leaves a clue in on the other tilings (measured on its presets, see
+TILINGS = {0: "squares", **NAMES}
+#: the share of faces Tatham's Loopy leaves a clue in on the other tilings (measured on its IDs, see
 #: docs/grid.md "Loopy")
-TILING_CLUE_SHARE = {1: 0.415, 2: 0.463}
+TILING_CLUE_SHARE = {1: 0.415, 2: 0.463, 3: 0.435, 4: 0.459, 5: 0.455, 6: 0.483, 7: 0.421}
 #: the share of faces Tatham's Loopy leaves a clue in (measured on its presets: 22.3 of 49 at 7x7, 45.2 of 100 at
 #: 10x10, much the same at every level)
 CLUE_SHARE = 0.452
@@ -40,8 +40,9 @@ INSIDE_SHARE = 0.5
 
 @dataclasses.dataclass(frozen=True)
 class LoopyParams(GridParams.with_size(10, 3, 20)):
-    tiling: int = param(0, lo=0, hi=15, doc="Tatham's grid type: t0 squares, t1 triangular, t2 honeycomb (the "
-                                             "other tilings are not done yet)")
+    tiling: int = param(0, lo=0, hi=15, doc="Tatham's grid type: t0 squares, t1 triangular, t2 honeycomb, t3 "
+                                             "snub-square, t4 Cairo, t5 great-hexagonal, t6 octagonal, t7 kites "
+                                             "(t8-t15 are not done)")
     tatham_difficulty: str = tatham_level("e", {"e": "easy", "n": "normal", "t": "tricky", "h": "hard"})
 
     def check(self):
@@ -49,6 +50,10 @@ class LoopyParams(GridParams.with_size(10, 3, 20)):
         if p.tiling not in TILINGS:
             raise ConfigError(f"Loopy tiling t{p.tiling} is not supported; supported: "
                               + ", ".join(f"t{k} ({v})" for k, v in TILINGS.items()))
+        lo, one = LIMITS.get(p.tiling, (3, 3))
+        if min(p.W, p.H) < lo or max(p.W, p.H) < one:
+            raise ConfigError(f"a {TILINGS[p.tiling]} Loopy grid of {p.W}x{p.H} is too small: width and height must "
+                              f"be at least {lo} and one of them at least {one} (as Tatham's Loopy asks)")
         return p
 
 
@@ -130,8 +135,10 @@ class LoopyTask(LoopAnswers, GridTask):
         t = self.tiled(instance)
         if t is None:
             return super().rules_text(instance)
-        sides = {1: "three", 2: "six"}[t.kind]
-        return (f"- The board is a {t.name} grid: {len(t.faces)} faces with {sides} sides each, whose corners are "
+        orders = sorted({len(ds) for ds in t.faces})
+        sides = f"{orders[0]} sides each" if len(orders) == 1 else \
+            ", ".join(map(str, orders[:-1])) + f" or {orders[-1]} sides"
+        return (f"- The board is a {t.name} grid: {len(t.faces)} faces with {sides}, whose corners are "
                 f"{len(t.dots)} dots numbered 0..{len(t.dots) - 1}; an edge joins two dots that are corners of the "
                 "same face and follow one another round it. The puzzle state lists every dot with its position and "
                 "the dots one edge away, and every face with its clue and its corner dots in turn.\n"

@@ -1,4 +1,4 @@
-"""Loopy on a :class:`~.tiling.Tiling` (the triangular and honeycomb grids): the answer row, the loop
+"""Loopy on a :class:`~.tiling.Tiling` (the triangular, honeycomb and other grids): the answer row, the loop
 checks, the SAT model with its one-loop cuts, the generator's random loops, the text form of the
 puzzle and the drawings (docs/grid.md "Loopy").
 
@@ -6,6 +6,8 @@ The answer is one row with an entry per dot (dot d is answer cell (0, d)): the l
 1..L in order along it, -1 off the loop, as on the square grid.
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -16,7 +18,7 @@ from .tiling import Tiling
 
 NONE = -1
 #: how likely a face joins the region, by how many of its sides it shares with the region
-WEIGHT = (0.0, 16.0, 4.0, 1.0, 0.5, 0.25, 0.25)
+WEIGHT = (0.0, 16.0, 4.0, 1.0, 0.5, 0.25, 0.25, 0.25, 0.25)
 
 
 # ---- the answer row -----------------------------------------------------------------------------
@@ -198,30 +200,28 @@ def describe(t: Tiling, clues: list[int]) -> str:
     return "\n".join(lines)
 
 
-#: pixels per unit across and down: a side is two units across, or one across and one down (12 : 21 is
-#: near 1 : sqrt(3), so the triangles and hexagons are regular)
-UNIT = (12.0, 21.0)
-
-
 def picture_text(t: Tiling, clues: list[int], edges: set[int]) -> str:
     """A character picture: dots as ``.`` (``o`` on the loop), the loop's edges in ``-``, ``/``, ``\\`` and
     ``|``, the clues at the faces' centres."""
-    sx, sy = 2, 2
-    xs, ys = [x for x, _ in t.dots], [y for _, y in t.dots]
-    x0, y0 = min(xs), min(ys)
-    W, H = (max(xs) - x0) * sx + 1, (max(ys) - y0) * sy + 1
+    if t.kind in (1, 2):
+        sx = sy = 2.0
+    else:  # the shortest edge four characters across or two lines down (a character is about twice as tall)
+        sx = 4 / min(math.hypot(*(u - v for u, v in zip(t.dots[a], t.dots[b]))) for a, b in t.edges)
+        sy = sx / 2
+    pos = [(round(x * sx), round(y * sy)) for x, y in t.dots]
+    W, H = max(x for x, _ in pos) + 1, max(y for _, y in pos) + 1
     canvas = [[" "] * W for _ in range(H)]
-    pos = [((x - x0) * sx, (y - y0) * sy) for x, y in t.dots]
     for e in sorted(edges):
         (ax, ay), (bx, by) = pos[t.edges[e][0]], pos[t.edges[e][1]]
         n = max(abs(bx - ax), abs(by - ay))
-        ch = "-" if ay == by else "|" if ax == bx else "\\" if (bx - ax) * (by - ay) > 0 else "/"
+        dx, dy = abs(bx - ax), abs(by - ay)
+        ch = "-" if dy * 2 < dx else "|" if dx * 2 < dy else "\\" if (bx - ax) * (by - ay) > 0 else "/"
         for i in range(1, n):
             canvas[round(ay + (by - ay) * i / n)][round(ax + (bx - ax) * i / n)] = ch
     for f, n in enumerate(clues):
         if n != NONE:
             cx, cy = t.centre(f)
-            canvas[round((cy - y0) * sy)][round((cx - x0) * sx)] = str(n)
+            canvas[round(cy * sy)][round(cx * sx)] = str(n)
     on = {d for e in edges for d in t.edges[e]}
     for d, (x, y) in enumerate(pos):
         canvas[y][x] = "o" if d in on else "."
@@ -231,13 +231,13 @@ def picture_text(t: Tiling, clues: list[int], edges: set[int]) -> str:
 def picture_rgb(t: Tiling, clues: list[int], edges: set[int], marks: dict[int, tuple] | None = None) -> np.ndarray:
     """An image: grey edges, the loop's edges thick and blue, the clues at the faces' centres; ``marks``
     rings dots in a colour (the dots a verdict names)."""
-    ux, uy = UNIT
+    k = 24 / min(math.hypot((t.dots[a][0] - t.dots[b][0]) * t.unit[0], (t.dots[a][1] - t.dots[b][1]) * t.unit[1])
+                 for a, b in t.edges)  # the shortest edge 24 pixels long
+    ux, uy = t.unit[0] * k, t.unit[1] * k
     pad = 16
-    xs, ys = [x for x, _ in t.dots], [y for _, y in t.dots]
-    x0, y0 = min(xs), min(ys)
-    Wp, Hp = int((max(xs) - x0) * ux) + 2 * pad + 1, int((max(ys) - y0) * uy) + 2 * pad + 1
+    Wp, Hp = int(max(x for x, _ in t.dots) * ux) + 2 * pad + 1, int(max(y for _, y in t.dots) * uy) + 2 * pad + 1
     img = np.full((Hp, Wp, 3), 255, np.uint8)
-    at = lambda p: (pad + (p[0] - x0) * ux, pad + (p[1] - y0) * uy)
+    at = lambda p: (pad + p[0] * ux, pad + p[1] * uy)
 
     def line(a, b, width: int, color) -> None:
         (ax, ay), (bx, by) = at(a), at(b)

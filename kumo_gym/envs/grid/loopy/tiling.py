@@ -1,6 +1,6 @@
-"""Loopy's other tilings (docs/grid.md "Loopy"): the triangular (``t1``) and honeycomb (``t2``) grids laid out
-as Tatham's Loopy lays them out for a given W x H, so that the clue string of a game ID lists the faces in
-the same order.
+"""Loopy's other tilings (docs/grid.md "Loopy"): the triangular (``t1``), honeycomb (``t2``), snub-square (``t3``),
+Cairo (``t4``), great-hexagonal (``t5``), octagonal (``t6``) and kites (``t7``) grids laid out as Tatham's Loopy
+lays them out for a given W x H, so that the clue string of a game ID lists the faces in the same order.
 
 A tiling is dots (integer positions, x to the right and y downwards, the least of each 0), faces (the dots round each face,
 clockwise on the page) and edges (pairs of dots). The order of the faces is what matters for game IDs:
@@ -14,7 +14,10 @@ clockwise on the page) and edges (pairs of dots). The order of the faces is what
   left out (they would touch the rest at one side only). Dots sit at (2k, y) and (2k + 1, y) in half-side
   units across and row units down;
 * triangular without a grid description (Tatham's older form, still read): dots (W + 1) per row, odd rows
-  shifted half a side, and two triangles per (x, y) in reading order.
+  shifted half a side, and two triangles per (x, y) in reading order;
+* the others: per (x, y) in reading order, the faces its function below lists, in Tatham's drawing units
+  (whole numbers whose ratios stand for the irrational ones: 26 / 15 for sqrt 3, 41 / 29 for sqrt 2), so
+  that corners shared by two faces are the same point. Their positions are shown in those units.
 
 Edges are numbered in the order met going round the faces in order, dots in the order first met the same
 way (neither is part of a game ID; both are fixed, so prompts and answers can name them).
@@ -25,7 +28,10 @@ import functools
 from dataclasses import dataclass
 
 #: tiling number (the ``t`` of a game ID) -> name, for the tilings of this module
-NAMES = {1: "triangular", 2: "honeycomb"}
+NAMES = {1: "triangular", 2: "honeycomb", 3: "snub-square", 4: "Cairo", 5: "great-hexagonal", 6: "octagonal",
+         7: "kites"}
+#: the least width and height Tatham allows, and the least one of them must reach
+LIMITS = {1: (3, 3), 2: (3, 3), 3: (3, 3), 4: (3, 4), 5: (3, 3), 6: (3, 3), 7: (3, 3)}
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,12 @@ class Tiling:
     @property
     def name(self) -> str:
         return NAMES[self.kind]
+
+    @property
+    def unit(self) -> tuple[int, int]:
+        """Tatham's drawing units per position unit across and down (triangles and hexagons are stored in
+        half-sides across and rows down, the others in drawing units)."""
+        return (15, 26) if self.kind in (1, 2) else (1, 1)
 
     @functools.cached_property
     def edge_index(self) -> dict[tuple[int, int], int]:
@@ -159,6 +171,103 @@ def _honeycomb(W: int, H: int) -> list[list[tuple[int, int]]]:
     return faces
 
 
+def _snub_square(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Squares turned one way or the other (by the parity of x + y), each with a triangle to its left (x > 0)
+    and one above (y > 0); a = 15 and b = 26 units (b / a near sqrt 3)."""
+    a, b = 15, 26
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = (a + b) * x, (a + b) * y
+            odd = (x + y) % 2
+            sq = [(a, 0), (a + b, a), (b, a + b), (0, b)] if odd else [(b, 0), (a + b, b), (a, a + b), (0, a)]
+            shapes = [sq]
+            if x > 0:
+                shapes.append([(a, 0), (0, b), (-a, 0)] if odd else [(0, a), (a, a + b), (-a, a + b)])
+            if y > 0:
+                shapes.append([(a, 0), (a + b, -a), (a + b, a)] if odd else [(0, -a), (b, 0), (0, a)])
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
+def _cairo(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Per cell (2b x 2b units, a = 14, b = 31) a pentagon above it (y > 0) and one to its left (x > 0), each
+    turned by the parity of x + y."""
+    a, b = 14, 31
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = 2 * b * x, 2 * b * y
+            odd = (x + y) % 2
+            shapes = []
+            if y > 0:
+                shapes.append([(a, -b), (2 * b - a, -b), (2 * b, 0), (b, a), (0, 0)] if odd else
+                              [(0, 0), (b, -a), (2 * b, 0), (2 * b - a, b), (a, b)])
+            if x > 0:
+                shapes.append([(0, 0), (b, a), (b, 2 * b - a), (0, 2 * b), (-a, b)] if odd else
+                              [(0, 0), (a, b), (0, 2 * b), (-b, 2 * b - a), (-b, a)])
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
+def _great_hexagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Hexagons as the honeycomb's (odd columns lower), each followed by the squares below it, below right
+    and below left and the triangles below right and below left that the grid's edges leave in place."""
+    a, b = 15, 26
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = (3 * a + b) * x, (2 * a + 2 * b) * y + (a + b) * (x % 2)
+            last_row, even = y == H - 1, x % 2 == 0
+            shapes = [[(-a, -b), (a, -b), (2 * a, 0), (a, b), (-a, b), (-2 * a, 0)]]
+            if not last_row:
+                shapes.append([(-a, b), (a, b), (a, 2 * a + b), (-a, 2 * a + b)])
+            if x < W - 1 and (even or not last_row):
+                shapes.append([(2 * a, 0), (2 * a + b, a), (a + b, a + b), (a, b)])
+            if x > 0 and (even or not last_row):
+                shapes.append([(-2 * a, 0), (-a, b), (-a - b, a + b), (-2 * a - b, a)])
+            if x < W - 1 and not last_row:
+                shapes.append([(a, b), (a + b, a + b), (a, 2 * a + b)])
+            if x > 0 and not last_row:
+                shapes.append([(-a, b), (-a, 2 * a + b), (-a - b, a + b)])
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
+def _octagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Octagons in rows and columns (a = 29, b = 41, b / a near sqrt 2), each followed by the diamond at its top
+    left corner (x, y > 0)."""
+    a, b = 29, 41
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = (2 * a + b) * x, (2 * a + b) * y
+            shapes = [[(a, 0), (a + b, 0), (2 * a + b, a), (2 * a + b, a + b), (a + b, 2 * a + b), (a, 2 * a + b),
+                       (0, a + b), (0, a)]]
+            if x > 0 and y > 0:
+                shapes.append([(0, -a), (a, 0), (0, a), (-a, 0)])
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
+def _kites(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Six kites round each dot where six meet (odd rows shifted half a step), from the one pointing up-left
+    round to the one pointing down-left; a = 15, b = 26."""
+    a, b = 15, 26
+    kites = ([(0, 0), (2 * b, 0), (2 * b, 2 * a), (b, 3 * a)], [(0, 0), (b, 3 * a), (0, 4 * a), (-b, 3 * a)],
+             [(0, 0), (-b, 3 * a), (-2 * b, 2 * a), (-2 * b, 0)], [(0, 0), (-2 * b, 0), (-2 * b, -2 * a), (-b, -3 * a)],
+             [(0, 0), (-b, -3 * a), (0, -4 * a), (b, -3 * a)], [(0, 0), (b, -3 * a), (2 * b, -2 * a), (2 * b, 0)])
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = 4 * b * x + 2 * b * (y % 2), 6 * a * y
+            faces += [[(px + dx, py + dy) for dx, dy in k] for k in kites]
+    return faces
+
+
+_FIXED = {3: _snub_square, 4: _cairo, 5: _great_hexagonal, 6: _octagonal, 7: _kites}
+
+
 @functools.lru_cache(maxsize=32)
 def tiling(kind: int, W: int, H: int, desc: str | None = None) -> Tiling:
     """The laid-out grid of a tiling number, size and grid description (see the module docstring)."""
@@ -169,10 +278,10 @@ def tiling(kind: int, W: int, H: int, desc: str | None = None) -> Tiling:
         if desc != "0":
             raise ValueError(f"triangular grid description {desc!r} is not '0' or absent")
         return _assemble(kind, W, H, desc, _triangular(W, H))
-    if kind == 2:
+    if kind in NAMES:
         if desc is not None:
-            raise ValueError(f"a honeycomb grid has no grid description, got {desc!r}")
-        return _assemble(kind, W, H, None, _honeycomb(W, H))
+            raise ValueError(f"a {NAMES[kind]} grid has no grid description, got {desc!r}")
+        return _assemble(kind, W, H, None, _honeycomb(W, H) if kind == 2 else _FIXED[kind](W, H))
     raise ValueError(f"tiling t{kind} is not one of: " + ", ".join(f"t{k} ({v})" for k, v in NAMES.items()))
 
 
