@@ -74,7 +74,7 @@ def _loopy_model(instance: Any) -> Model:
 
 
 def _tiled_model(instance: Any) -> Model:
-    """The same on a triangular or honeycomb grid: an edge is the pair of answer cells ((0, a), (0, b)) of its
+    """The same on the other tilings: an edge is the pair of answer cells ((0, a), (0, b)) of its
     dots."""
     st = instance.data["state"]
     t = tiling(st["tiling"], *st["size"], st["grid_desc"])

@@ -66,15 +66,15 @@ class LoopyTask(LoopAnswers, GridTask):
     face says how many of the face's four sides the loop uses; faces without a number may have
     any count. Tatham's *Loopy* (Nikoli's Slitherlink); docs/grid.md "Loopy".
 
-    Tatham's triangular (``tiling=1``, ``7x7t1dn``) and honeycomb (``tiling=2``, ``12x10t2dh``) grids
-    are played too, laid out as Tatham lays them out (:mod:`.tiling`): the prompt lists every dot
+    Tatham's triangular (``tiling=1``, ``7x7t1dn``), honeycomb (``tiling=2``, ``12x10t2dh``), snub-square
+    (3), Cairo (4), great-hexagonal (5), octagonal (6) and kites (7) grids are played too, laid out as Tatham lays them out (:mod:`.tiling`): the prompt lists every dot
     (numbered, with its position and the dots one edge away) and every face (its clue or ``?`` and its
     corner dots clockwise). The named presets are square grids.
 
     ## Answer
     A JSON array of H + 1 rows of W + 1 integers, one per dot: the loop's dots numbered 1..L in
     order along it (any start, either direction; L is next to 1), every other dot -1. Any valid
-    loop scores 1. On a triangular or honeycomb grid: one row of numbers, one per dot in dot order,
+    loop scores 1. On another tiling: one row of numbers, one per dot in dot order,
     the same way (``[[3, 2, -1, 1, ...]]``).
 
     ## Generation
@@ -84,12 +84,12 @@ class LoopyTask(LoopAnswers, GridTask):
     several loops), until Tatham's share of clued faces is left. Tatham's level (``tatham_difficulty``)
     is kept in the parameters and game IDs but does not change our generator: Tatham's own puzzles show
     the same share of clues at every level, and ours are unique at that share (45 % of squares, 41.5 %
-    of triangles, 46.3 % of hexagons).
+    of triangles, 46.3 % of hexagons; docs/grid.md "Loopy" has every tiling's).
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` draws the grid line between two
-    neighbouring dots, ``"v": 0`` erases it; the episode ends when the drawn loop is valid. On a
-    triangular or honeycomb grid dot d is written ``[0, d]``: ``"cells": [[0, a], [0, b]]`` names
+    neighbouring dots, ``"v": 0`` erases it; the episode ends when the drawn loop is valid. On
+    another tiling dot d is written ``[0, d]``: ``"cells": [[0, a], [0, b]]`` names
     the edge between dots a and b.
     """
 

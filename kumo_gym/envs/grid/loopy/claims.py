@@ -4,7 +4,7 @@ Square grid: ``Edge {a: [r, c], b: [r, c], on}`` (the loop uses the grid line be
 dots, or not), ``OnPath``/``OffPath {r, c}`` (a dot is on the loop or not) solution; C* is every line of
 the loop with on=true. Clue ``Clue {r, c, n}``: face (r, c) shows the number n.
 
-Triangular and honeycomb grids: dot d is written [0, d] (the answer cell it numbers), so ``Edge {a: [0, d],
+The other tilings (triangular, honeycomb ...): dot d is written [0, d] (the answer cell it numbers), so ``Edge {a: [0, d],
 b: [0, e], on}`` names the edge between dots d and e and ``OnPath``/``OffPath {r: 0, c: d}`` dot d; a clue is
 ``Clue {face, n}``: face number ``face`` shows n. C* is every edge of the loop with on=true.
 """
