@@ -1,6 +1,7 @@
 """Loopy game IDs (docs/grid.md "Loopy"): the size, ``t`` and the tiling's number, ``d`` and the level;
 the description gives one character per face in Tatham's face order (for squares: reading order; for the
-other tilings: :mod:`.tiling`), a clue digit or RUN letters for faces without one. A tiling with a grid
+other tilings: :mod:`.tiling`), a clue digit (``A``, ``B``, ``C`` for 10-12 on dodecagons) or RUN letters for
+faces without one. A tiling with a grid
 description (the triangular grid's ``0``) writes it first, followed by ``_``. Tatham's Loopy writes no
 AUXINFO."""
 from __future__ import annotations
@@ -16,6 +17,8 @@ PARAMS = ParamFormat(("W", "H"), (Field("tiling", "t", kind="number", in_id=True
 NONE = -1
 #: a square face has four sides, so its clue is 0..4
 DIGITS = "01234"
+#: clues on the other tilings: 0..9, then A = 10, B = 11, C = 12 (a dodecagon's)
+CLUE_CHARS = "0123456789ABC"
 
 
 def decode(params: dict, desc: str) -> dict:
@@ -38,8 +41,8 @@ def _decode_tiling(kind: int, W: int, H: int, desc: str) -> dict:
         t = tiling(kind, W, H, grid_desc)
     except ValueError as e:
         raise ConfigError(f"Loopy t{kind} grid description: {e}") from None
-    cells = decode_chargrid(rest, len(t.faces), "0123456789", empty=".")
-    clues = [NONE if v == "." else int(v) for v in cells]
+    cells = decode_chargrid(rest, len(t.faces), CLUE_CHARS, empty=".")
+    clues = [NONE if v == "." else CLUE_CHARS.index(v) for v in cells]
     for f, n in enumerate(clues):
         if n > len(t.faces[f]):
             raise ConfigError(f"Loopy clue {n} on face {f} exceeds its {len(t.faces[f])} sides")
@@ -54,7 +57,7 @@ def encode(state: dict) -> str:
         if bad is not None or len(clues) != len(t.faces):
             raise ConfigError(f"Loopy clue {bad!r} is not -1 (no clue) or within its face's sides (or the clue "
                               f"list has {len(clues)} entries for {len(t.faces)} faces)")
-        body = encode_chargrid(["." if v == NONE else str(v) for v in clues], empty=".")
+        body = encode_chargrid(["." if v == NONE else CLUE_CHARS[v] for v in clues], empty=".")
         return body if t.desc is None else f"{t.desc}_{body}"
     cells = [v for row in state["clues"] for v in row]
     bad = next((v for v in cells if type(v) is not int or not NONE <= v <= 4), None)

@@ -1,6 +1,7 @@
 """Loopy's other tilings (docs/grid.md "Loopy"): the triangular (``t1``), honeycomb (``t2``), snub-square (``t3``),
-Cairo (``t4``), great-hexagonal (``t5``), octagonal (``t6``) and kites (``t7``) grids laid out as Tatham's Loopy
-lays them out for a given W x H, so that the clue string of a game ID lists the faces in the same order.
+Cairo (``t4``), great-hexagonal (``t5``), octagonal (``t6``), kites (``t7``), floret (``t8``), dodecagonal (``t9``)
+and great-dodecagonal (``t10``) grids laid out as Tatham's Loopy lays them out for a given W x H, so that the clue
+string of a game ID lists the faces in the same order.
 
 A tiling is dots (integer positions, x to the right and y downwards, the least of each 0), faces (the dots round each face,
 clockwise on the page) and edges (pairs of dots). The order of the faces is what matters for game IDs:
@@ -17,7 +18,7 @@ clockwise on the page) and edges (pairs of dots). The order of the faces is what
   shifted half a side, and two triangles per (x, y) in reading order;
 * the others: per (x, y) in reading order, the faces its function below lists, in Tatham's drawing units
   (whole numbers whose ratios stand for the irrational ones: 26 / 15 for sqrt 3, 41 / 29 for sqrt 2), so
-  that corners shared by two faces are the same point. Their positions are shown in those units.
+  that corners shared by two faces are the same point; every face's corners are listed clockwise. Their positions are shown in those units.
 
 Edges are numbered in the order met going round the faces in order, dots in the order first met the same
 way (neither is part of a game ID; both are fixed, so prompts and answers can name them).
@@ -29,9 +30,10 @@ from dataclasses import dataclass
 
 #: tiling number (the ``t`` of a game ID) -> name, for the tilings of this module
 NAMES = {1: "triangular", 2: "honeycomb", 3: "snub-square", 4: "Cairo", 5: "great-hexagonal", 6: "octagonal",
-         7: "kites"}
+         7: "kites", 8: "floret", 9: "dodecagonal", 10: "great-dodecagonal"}
 #: the least width and height Tatham allows, and the least one of them must reach
-LIMITS = {1: (3, 3), 2: (3, 3), 3: (3, 3), 4: (3, 4), 5: (3, 3), 6: (3, 3), 7: (3, 3)}
+LIMITS = {1: (3, 3), 2: (3, 3), 3: (3, 3), 4: (3, 4), 5: (3, 3), 6: (3, 3), 7: (3, 3), 8: (1, 2), 9: (2, 2),
+          10: (2, 2)}
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,8 @@ def _assemble(kind: int, W: int, H: int, desc: str | None, faces_at: list[list[t
     index: dict[tuple[int, int], int] = {p: i for i, p in enumerate(dots)} if dots is not None else {}
     faces = []
     for corners in faces_at:
+        if sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1])) < 0:
+            corners = corners[:1] + corners[:0:-1]  # Tatham lists the floret's petals anticlockwise: ours go clockwise
         faces.append(tuple(index.setdefault(p, len(index)) for p in corners))
     edges: list[tuple[int, int]] = []
     seen: dict[frozenset, int] = {}
@@ -265,7 +269,87 @@ def _kites(W: int, H: int) -> list[list[tuple[int, int]]]:
     return faces
 
 
-_FIXED = {3: _snub_square, 4: _cairo, 5: _great_hexagonal, 6: _octagonal, 7: _kites}
+def _floret(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Six pentagons round each centre, turning through the side vectors P = (75, -26), Q = (60, 52) and
+    R = Q - P; odd columns sit half a step lower and the last row skips its even columns (below the first
+    row)."""
+    P, Q = (75, -26), (60, 52)
+    R = (Q[0] - P[0], Q[1] - P[1])
+
+    def at(*terms) -> tuple[int, int]:
+        return sum(k * v[0] for k, v in terms), sum(k * v[1] for k, v in terms)
+
+    petals = (((2, R),), ((2, R), (1, Q)), ((2, Q), (1, R)), ((2, Q),)), \
+             (((2, Q),), ((2, Q), (1, P)), ((2, P), (1, Q)), ((2, P),)), \
+             (((2, P),), ((2, P), (-1, R)), ((-2, R), (1, P)), ((-2, R),)), \
+             (((-2, R),), ((-2, R), (-1, Q)), ((-2, Q), (-1, R)), ((-2, Q),)), \
+             (((-2, Q),), ((-2, Q), (-1, P)), ((-2, P), (-1, Q)), ((-2, P),)), \
+             (((-2, P),), ((-2, P), (1, R)), ((2, R), (-1, P)), ((2, R),))
+    step_x, step_y = (6 * P[0] + 3 * Q[0]) // 2, 4 * P[1] - 5 * Q[1]
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            cx, cy = step_x * x, step_y * y
+            if x % 2:
+                cy -= step_y // 2
+            elif y and y == H - 1:
+                continue
+            for petal in petals:
+                faces.append([(cx, cy)] + [(cx + dx, cy + dy) for dx, dy in (at(*t) for t in petal)])
+    return faces
+
+
+#: the twelve corners of a dodecagon round its centre (a = 15, b = 26)
+_DODECAGON = ((15, -56), (41, -41), (56, -15), (56, 15), (41, 41), (15, 56), (-15, 56), (-41, 41), (-56, 15),
+              (-56, -15), (-41, -41), (-15, -56))
+
+
+def _dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Dodecagons in rows (odd rows half a step right), each followed by the triangle below it and the one above
+    it where the grid goes on there."""
+    a, b = 15, 26
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = (4 * a + 2 * b) * x + (2 * a + b) * (y % 2), (3 * a + 2 * b) * y
+            inner = (x < W - 1 or not y % 2) and (x > 0 or y % 2)
+            shapes = [list(_DODECAGON)]
+            if y < H - 1 and inner:
+                shapes.append([(a, 2 * a + b), (0, 2 * a + 2 * b), (-a, 2 * a + b)])
+            if y and inner:
+                shapes.append([(-a, -2 * a - b), (0, -2 * a - 2 * b), (a, -2 * a - b)])
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
+def _great_dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Dodecagons in rows (odd rows half a step right), each followed by the hexagons below and above it and the
+    squares to its right, top right and top left, where the grid goes on there."""
+    a, b = 15, 26
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = (6 * a + 2 * b) * x + (3 * a + b) * (y % 2), (3 * a + 3 * b) * y
+            inner = (x < W - 1 or not y % 2) and (x > 0 or y % 2)
+            shapes = [list(_DODECAGON)]
+            if y < H - 1 and inner:
+                shapes.append([(a, 2 * a + b), (2 * a, 2 * a + 2 * b), (a, 2 * a + 3 * b), (-a, 2 * a + 3 * b),
+                               (-2 * a, 2 * a + 2 * b), (-a, 2 * a + b)])
+            if y and inner:
+                shapes.append([(-a, -2 * a - b), (-2 * a, -2 * a - 2 * b), (-a, -2 * a - 3 * b), (a, -2 * a - 3 * b),
+                               (2 * a, -2 * a - 2 * b), (a, -2 * a - b)])
+            if x < W - 1:
+                shapes.append([(2 * a + b, -a), (4 * a + b, -a), (4 * a + b, a), (2 * a + b, a)])
+            if y and (x < W - 1 or not y % 2):
+                shapes.append([(a, -2 * a - b), (2 * a, -2 * a - 2 * b), (2 * a + b, -a - 2 * b), (a + b, -a - b)])
+            if y and (x or y % 2):
+                shapes.append([(-a - b, -a - b), (-2 * a - b, -a - 2 * b), (-2 * a, -2 * a - 2 * b), (-a, -2 * a - b)])
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
+_FIXED = {3: _snub_square, 4: _cairo, 5: _great_hexagonal, 6: _octagonal, 7: _kites, 8: _floret, 9: _dodecagonal,
+          10: _great_dodecagonal}
 
 
 @functools.lru_cache(maxsize=32)
