@@ -138,7 +138,8 @@ def test_tiling_layouts():
     assert (len(tri.faces), len(tri.dots), len(tri.edges)) == (19, 16, 34)  # odd height: two end triangles left out
     hexes = tiling(2, 3, 3)
     assert (len(hexes.faces), len(hexes.dots), len(hexes.edges)) == (9, 30, 38)
-    others = [tiling(k, 4, 5) for k in range(3, 11)] + [tiling(k, 5, 4) for k in range(3, 11)]
+    kinds = [*range(3, 11), 13, 14, 15]
+    others = [tiling(k, 4, 5) for k in kinds] + [tiling(k, 5, 4) for k in kinds]
     for t in (tri, hexes, tiling(1, 4, 5, None), tiling(1, 6, 4, "0"), tiling(2, 5, 4), *others):
         assert len(t.edges) == len(t.faces) + len(t.dots) - 1  # Euler: one piece, no holes
         for ds in t.faces:  # clockwise on the page (y downwards): positive shoelace sum
@@ -156,7 +157,8 @@ def test_tiling_layouts():
 @pytest.mark.parametrize("params", ["3x3t1", "4x5t1", "5x4t1", "7x6t1", "3x3t2", "4x5t2", "6x3t2", "3x3t3", "4x5t3",
                                     "3x4t4", "5x4t4", "4x6t4", "3x3t5", "4x5t5", "5x4t5", "3x3t6", "5x4t6", "3x3t7",
                                     "4x5t7", "5x4t7", "3x3t8", "4x5t8", "5x4t8", "3x3t9", "4x5t9", "5x4t9", "3x3t10",
-                                    "4x5t10", "5x4t10"])
+                                    "4x5t10", "5x4t10", "3x3t13", "4x5t13", "5x4t13", "3x3t14", "4x5t14", "5x4t14",
+                                    "3x3t15", "4x5t15", "5x4t15"])
 def test_face_counts_agree_with_tatham(params):
     """An ID with no clues is accepted by Tatham only when it lists exactly Tatham's number of faces."""
     W, H = map(int, params.split("t")[0].split("x"))
@@ -172,7 +174,8 @@ def test_face_counts_agree_with_tatham(params):
 
 @need_sgt
 @pytest.mark.parametrize("params", ["7x7t1de", "7x7t1dn", "10x10t1dh", "7x7t2de", "7x7t2dn", "12x10t2dh", "7x7t3dn",
-                                    "5x5t4dh", "5x4t5dn", "7x7t6dh", "5x5t7dn", "5x5t8dn", "5x4t9dh", "5x4t10dn"])
+                                    "5x5t4dh", "5x4t5dn", "7x7t6dh", "5x5t7dn", "5x5t8dn", "5x4t9dh", "5x4t10dn",
+                                    "4x4t13dn", "5x4t14dn", "5x5t15dn"])
 def test_tatham_tiling_ids_import_unique_and_round_trip(params):
     for save in tatham.sgt_generate_saves("loopy", params, 2, seed="kumo1"):
         game_id = f"{T.encode_params(T.decode_params(params), full=False)}:{save['DESC']}"
@@ -186,7 +189,8 @@ def test_tatham_tiling_ids_import_unique_and_round_trip(params):
 
 @need_sgt
 @pytest.mark.parametrize("params", ["7x7t1dn", "10x10t1dh", "7x7t2dn", "12x10t2dh", "5x5t3dn", "4x5t4dn", "4x4t5dn",
-                                    "5x5t6dn", "4x4t7dn", "4x4t8dn", "5x4t9dn", "4x4t10dn"])
+                                    "5x5t6dn", "4x4t7dn", "4x4t8dn", "5x4t9dn", "4x4t10dn",
+                                    "3x3t13dn", "4x4t14dn", "4x4t15dn"])
 def test_our_tiling_ids_are_accepted_by_tatham(params):
     for seed in range(2):
         inst = T.generate(np.random.default_rng(seed), **T.decode_params(params))

@@ -31,7 +31,7 @@ TILINGS = {0: "squares", **NAMES}
 #: the share of faces Tatham's Loopy leaves a clue in on the other tilings (measured on its IDs, see
 #: docs/grid.md "Loopy")
 TILING_CLUE_SHARE = {1: 0.415, 2: 0.463, 3: 0.435, 4: 0.459, 5: 0.455, 6: 0.483, 7: 0.421, 8: 0.439, 9: 0.514,
-                     10: 0.464}
+                     10: 0.464, 13: 0.479, 14: 0.460, 15: 0.479}
 #: the share of faces Tatham's Loopy leaves a clue in (measured on its presets: 22.3 of 49 at 7x7, 45.2 of 100 at
 #: 10x10, much the same at every level)
 CLUE_SHARE = 0.452
@@ -43,7 +43,9 @@ INSIDE_SHARE = 0.5
 class LoopyParams(GridParams.with_size(10, 3, 20)):
     tiling: int = param(0, lo=0, hi=15, doc="Tatham's grid type: t0 squares, t1 triangular, t2 honeycomb, t3 "
                                              "snub-square, t4 Cairo, t5 great-hexagonal, t6 octagonal, t7 kites, t8 "
-                                             "floret, t9 dodecagonal, t10 great-dodecagonal (t11-t15 are not done)")
+                                             "floret, t9 dodecagonal, t10 great-dodecagonal, t13 great-great-dodecagonal, "
+                                             "t14 kagome, t15 compass-dodecagonal (the Penrose t11, t12 are not "
+                                             "done)")
     tatham_difficulty: str = tatham_level("e", {"e": "easy", "n": "normal", "t": "tricky", "h": "hard"})
 
     def check(self):
@@ -68,8 +70,9 @@ class LoopyTask(LoopAnswers, GridTask):
     any count. Tatham's *Loopy* (Nikoli's Slitherlink); docs/grid.md "Loopy".
 
     Tatham's triangular (``tiling=1``, ``7x7t1dn``), honeycomb (``tiling=2``, ``12x10t2dh``), snub-square
-    (3), Cairo (4), great-hexagonal (5), octagonal (6), kites (7), floret (8), dodecagonal (9) and
-    great-dodecagonal (10) grids are played too, laid out as Tatham lays them out (:mod:`.tiling`): the prompt lists every dot
+    (3), Cairo (4), great-hexagonal (5), octagonal (6), kites (7), floret (8), dodecagonal (9),
+    great-dodecagonal (10), great-great-dodecagonal (13), kagome (14) and compass-dodecagonal (15) grids
+    are played too, laid out as Tatham lays them out (:mod:`.tiling`): the prompt lists every dot
     (numbered, with its position and the dots one edge away) and every face (its clue or ``?`` and its
     corner dots clockwise). The named presets are square grids.
 

@@ -1,6 +1,7 @@
 """Loopy's other tilings (docs/grid.md "Loopy"): the triangular (``t1``), honeycomb (``t2``), snub-square (``t3``),
-Cairo (``t4``), great-hexagonal (``t5``), octagonal (``t6``), kites (``t7``), floret (``t8``), dodecagonal (``t9``)
-and great-dodecagonal (``t10``) grids laid out as Tatham's Loopy lays them out for a given W x H, so that the clue
+Cairo (``t4``), great-hexagonal (``t5``), octagonal (``t6``), kites (``t7``), floret (``t8``), dodecagonal (``t9``),
+great-dodecagonal (``t10``), great-great-dodecagonal (``t13``), kagome (``t14``) and compass-dodecagonal (``t15``) grids
+laid out as Tatham's Loopy lays them out for a given W x H, so that the clue
 string of a game ID lists the faces in the same order.
 
 A tiling is dots (integer positions, x to the right and y downwards, the least of each 0), faces (the dots round each face,
@@ -30,10 +31,11 @@ from dataclasses import dataclass
 
 #: tiling number (the ``t`` of a game ID) -> name, for the tilings of this module
 NAMES = {1: "triangular", 2: "honeycomb", 3: "snub-square", 4: "Cairo", 5: "great-hexagonal", 6: "octagonal",
-         7: "kites", 8: "floret", 9: "dodecagonal", 10: "great-dodecagonal"}
+         7: "kites", 8: "floret", 9: "dodecagonal", 10: "great-dodecagonal",
+         13: "great-great-dodecagonal", 14: "kagome", 15: "compass-dodecagonal"}
 #: the least width and height Tatham allows, and the least one of them must reach
 LIMITS = {1: (3, 3), 2: (3, 3), 3: (3, 3), 4: (3, 4), 5: (3, 3), 6: (3, 3), 7: (3, 3), 8: (1, 2), 9: (2, 2),
-          10: (2, 2)}
+          10: (2, 2), 13: (2, 2), 14: (3, 3), 15: (2, 2)}
 
 
 @dataclass(frozen=True)
@@ -348,8 +350,90 @@ def _great_dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
     return faces
 
 
+def _great_great_dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Dodecagons in rows (odd rows half a step right), each followed by the hexagons at its top right, right and
+    bottom right, the squares at its top right, bottom right, below, bottom left, top left and above, and the
+    triangles at its upper and lower right, where the grid goes on there."""
+    a, b = 15, 26
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = (4 * a + 4 * b) * x + (2 * a + 2 * b) * (y % 2), (6 * a + 2 * b) * y
+            right, row_end = x < W - 1, x < W - 1 or not y % 2
+            inner = row_end and (x > 0 or y % 2)
+            shapes = [list(_DODECAGON)]
+            if y and row_end:
+                shapes.append([(a + 2 * b, -4 * a - b), (a + 2 * b, -2 * a - b), (a + b, -a - b), (a, -2 * a - b),
+                               (a, -4 * a - b), (a + b, -5 * a - b)])
+            if right:
+                shapes.append([(2 * a + 3 * b, -a), (2 * a + 3 * b, a), (2 * a + 2 * b, 2 * a), (2 * a + b, a),
+                               (2 * a + b, -a), (2 * a + 2 * b, -2 * a)])
+            if y < H - 1 and row_end:
+                shapes.append([(a + 2 * b, 2 * a + b), (a + 2 * b, 4 * a + b), (a + b, 5 * a + b), (a, 4 * a + b),
+                               (a, 2 * a + b), (a + b, a + b)])
+            if y and right:
+                shapes.append([(a + 2 * b, -2 * a - b), (2 * a + 2 * b, -2 * a), (2 * a + b, -a), (a + b, -a - b)])
+            if y < H - 1 and right:
+                shapes.append([(2 * a + 2 * b, 2 * a), (a + 2 * b, 2 * a + b), (a + b, a + b), (2 * a + b, a)])
+            if y < H - 1 and inner:
+                shapes.append([(a, 2 * a + b), (a, 4 * a + b), (-a, 4 * a + b), (-a, 2 * a + b)])
+            if x and y < H - 1:
+                shapes.append([(-2 * a - b, a), (-a - b, a + b), (-a - 2 * b, 2 * a + b), (-2 * a - 2 * b, 2 * a)])
+            if x and y:
+                shapes.append([(-a - b, -a - b), (-2 * a - b, -a), (-2 * a - 2 * b, -2 * a), (-a - 2 * b, -2 * a - b)])
+            if y and inner:
+                shapes.append([(a, -4 * a - b), (a, -2 * a - b), (-a, -2 * a - b), (-a, -4 * a - b)])
+            if y and right:
+                shapes.append([(3 * a + 2 * b, -2 * a - b), (2 * a + 2 * b, -2 * a), (a + 2 * b, -2 * a - b)])
+            if y < H - 1 and right:
+                shapes.append([(3 * a + 2 * b, 2 * a + b), (a + 2 * b, 2 * a + b), (2 * a + 2 * b, 2 * a)])
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
+def _kagome(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Hexagons in rows (odd rows half a step right), each followed by the triangles at its upper and lower right
+    (and, at the start of odd rows, those at its upper and lower left) where the grid goes on there."""
+    a, b = 15, 26
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = 4 * a * x + 2 * a * (y % 2), 2 * b * y
+            even = not y % 2
+            shapes = [[(a, -b), (2 * a, 0), (a, b), (-a, b), (-2 * a, 0), (-a, -b)]]
+            if x < W - 1 or (even and y):
+                shapes.append([(3 * a, -b), (2 * a, 0), (a, -b)])
+            if x < W - 1 or (even and y < H - 1):
+                shapes.append([(3 * a, b), (a, b), (2 * a, 0)])
+            if not x and not even:
+                shapes.append([(-a, -b), (-2 * a, 0), (-3 * a, -b)])
+                if y < H - 1:
+                    shapes.append([(-a, b), (-3 * a, b), (-2 * a, 0)])
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
+def _compass_dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
+    """Dodecagons in rows and columns, each followed (but in the last row and column) by the four triangles and
+    the square in the gap at its lower right: north, east, south, west, then the square."""
+    a, b = 15, 26
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = (4 * a + 2 * b) * x, (4 * a + 2 * b) * y
+            shapes = [list(_DODECAGON)]
+            if x < W - 1 and y < H - 1:
+                shapes += [[(2 * a + b, a), (3 * a + b, a + b), (a + b, a + b)],
+                           [(3 * a + 2 * b, 2 * a + b), (3 * a + b, 3 * a + b), (3 * a + b, a + b)],
+                           [(3 * a + b, 3 * a + b), (2 * a + b, 3 * a + 2 * b), (a + b, 3 * a + b)],
+                           [(a + b, a + b), (a + b, 3 * a + b), (a, 2 * a + b)],
+                           [(3 * a + b, a + b), (3 * a + b, 3 * a + b), (a + b, 3 * a + b), (a + b, a + b)]]
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
+    return faces
+
+
 _FIXED = {3: _snub_square, 4: _cairo, 5: _great_hexagonal, 6: _octagonal, 7: _kites, 8: _floret, 9: _dodecagonal,
-          10: _great_dodecagonal}
+          10: _great_dodecagonal, 13: _great_great_dodecagonal, 14: _kagome, 15: _compass_dodecagonal}
 
 
 @functools.lru_cache(maxsize=32)
