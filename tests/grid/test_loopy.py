@@ -134,6 +134,10 @@ need_sgt = pytest.mark.skipif(tatham.sgt_binary("loopy") is None, reason="sgt-lo
 
 
 def test_tiling_layouts():
+    from kumo_gym.envs.grid.loopy import MAX_DOTS, TILINGS
+    from kumo_gym.envs.grid.loopy.tiling import default_desc
+    assert MAX_DOTS == max(len(tiling(k, 20, 20, default_desc(k)).dots) for k in TILINGS if k)
+    assert max(T.symbols) == MAX_DOTS
     tri = tiling(1, 3, 3, "0")
     assert (len(tri.faces), len(tri.dots), len(tri.edges)) == (19, 16, 34)  # odd height: two end triangles left out
     hexes = tiling(2, 3, 3)

@@ -28,6 +28,9 @@ from .tiling import LIMITS, NAMES, Tiling, default_desc, tiling
 
 #: Tatham's tilings (the ``t`` of a game ID) by number that we support (the others: docs/grid.md "Loopy")
 TILINGS = {0: "squares", **NAMES}
+#: the most dots a board of the largest size has (a 20 x 20 great-great-dodecagonal grid; a test checks it): the
+#: answer numbers at most that many
+MAX_DOTS = 7042
 #: the share of faces Tatham's Loopy leaves a clue in on the other tilings (measured on its IDs, see
 #: docs/grid.md "Loopy")
 TILING_CLUE_SHARE = {1: 0.415, 2: 0.463, 3: 0.435, 4: 0.459, 5: 0.455, 6: 0.483, 7: 0.421, 8: 0.439, 9: 0.514,
@@ -115,7 +118,7 @@ class LoopyTask(LoopAnswers, GridTask):
           visits them (start anywhere, go either way; the dot numbered L is next to the dot numbered 1) and write -1
           at every dot off the loop.
     """
-    symbols = frozenset({-1} | set(range(1, 1001)))  # up to the dots of a 20 x 20 honeycomb (902)
+    symbols = frozenset({-1} | set(range(1, MAX_DOTS + 1)))
     state_keys = ("clues",)
     Params = LoopyParams
     difficulties = presets("W H tatham_difficulty", (7, 7, "e"), (10, 10, "e"), (10, 10, "n"), (10, 10, "h"))
