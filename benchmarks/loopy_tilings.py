@@ -88,7 +88,7 @@ def main(argv=None) -> int:
         print(f"t{kind} {r['params']:10s} ours {r['ours_cpu_ms']:9.1f} ms cpu ({r['ours_wall_ms']:9.1f} wall)  tatham "
               f"{r['tatham_cpu_ms']:8.2f} ms cpu  share {r['share_ours']:.3f} vs {r['share_tatham']:.3f}", flush=True)
     print()
-    print_table([("tiling", "<20"), ("params", "<11"), ("faces", ">5"), ("ours ms cpu", ">12,.1f"),
+    print_table([("tiling", "<28"), ("params", "<11"), ("faces", ">5"), ("ours ms cpu", ">12,.1f"),
                  ("Tatham ms cpu", ">14,.2f"), ("clue share ours", ">16.3f"), ("Tatham's", ">9.3f")],
                 [(f"t{r['tiling']} {r['name']}", r["params"], r["faces"], r["ours_cpu_ms"], r["tatham_cpu_ms"],
                   r["share_ours"], r["share_tatham"]) for r in rows])
