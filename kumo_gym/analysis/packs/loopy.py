@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...envs.grid.loopy import board
 from ...envs.grid.loopy.geometry import face_sides
+from ...envs.grid.loopy.tiling import tiling
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from .common import CLUE_PHRASES, CLUE_TEMPLATES, cell_claims, cell_fields
@@ -26,6 +28,8 @@ class LoopyPack(LinePack):
         return _loopy_model(instance)
 
     def clue_claims(self, instance: Any) -> list:
+        if instance.data["state"].get("tiling"):
+            return [("Clue", {"face": f, "n": n}) for f, n in enumerate(instance.data["state"]["clues"]) if n >= 0]
         return cell_claims("Clue", instance.data["state"]["clues"], "n", lambda v: v >= 0)
 
 
@@ -43,6 +47,8 @@ PACK = LOOPY = LoopyPack(
 
 def _loopy_model(instance: Any) -> Model:
     """Grid lines as true/false variables; per dot "two lines or none"; per number its face's count."""
+    if instance.data["state"].get("tiling"):
+        return _tiled_model(instance)
     clues = instance.data["state"]["clues"]
     H, W = len(clues), len(clues[0])
     sol = instance.data["solution"]
@@ -65,3 +71,20 @@ def _loopy_model(instance: Any) -> Model:
                                        (("Clue", {"r": r, "c": c, "n": n}),), name="face count"))
     return Model(domains={v: (True, False) for v in lines}, constraints=cons,
                  fact=lambda v, x: ("Edge", {"a": list(v[0]), "b": list(v[1]), "on": bool(x)}), solution=on)
+
+
+def _tiled_model(instance: Any) -> Model:
+    """The same on the other tilings: an edge is the pair of answer cells ((0, a), (0, b)) of its
+    dots."""
+    st = instance.data["state"]
+    t = tiling(st["tiling"], *st["size"], st["grid_desc"])
+    name = [((0, min(a, b)), (0, max(a, b))) for a, b in t.edges]
+    loop = board.loop_edges(t, instance.data["solution"][0])
+    cons = [Constraint(tuple(name[e] for e in es), lambda vals: sum(vals) in (0, 2),
+                       reason="the loop enters and leaves a dot once", name="degree") for es in t.dot_edges]
+    cons += [Constraint(tuple(name[e] for e in t.face_edges[f]), lambda vals, n=n: sum(vals) == n,
+                        (("Clue", {"face": f, "n": n}),), name="face count")
+             for f, n in enumerate(st["clues"]) if n >= 0]
+    return Model(domains={v: (True, False) for v in name}, constraints=cons,
+                 fact=lambda v, x: ("Edge", {"a": list(v[0]), "b": list(v[1]), "on": bool(x)}),
+                 solution={name[e]: e in loop for e in range(len(name))})
