@@ -396,6 +396,17 @@ class UntangleTask(IntMoves, GameTask):
                   "edges 0-1, 2-3, 0-2. Edges 0-1 and 2-3 cross at (3, 3). Moving point 1 to (3, 1) and then "
                   "point 3 to (1, 5) clears every crossing."), [[1, 3, 1], [3, 1, 5]])]
 
+    def system_prompt(self, instance: Instance) -> str:
+        desc, sol = self.example_for(instance)
+        parts = [self.rules(instance),
+                 f"Worked example (another puzzle, not yours). {desc}\nA complete solution:\n"
+                 f"moves = {self.format_moves(sol)}",
+                 "Points are numbered from 0. While you think, write down the coordinates you intend for every "
+                 "point and check each pair of edges against them before you answer."]
+        if instance.params.get("stepwise"):
+            parts.append("Work step by step: after each move, write every point's coordinates, then the next move.")
+        return "\n\n".join(parts)
+
     def render_state(self, instance: Instance, state: tuple) -> str:
         pts = "; ".join(f"{i} ({x}, {y})" for i, (x, y) in enumerate(state))
         return f"Points: {pts}\nPairs of edges that meet: {crossings(state, instance.data['edges'])}"
