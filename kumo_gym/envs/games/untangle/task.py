@@ -399,10 +399,10 @@ class UntangleTask(IntMoves, GameTask):
     def system_prompt(self, instance: Instance) -> str:
         desc, sol = self.example_for(instance)
         parts = [self.rules(instance),
-                 f"Worked example (another puzzle, not yours). {desc}\nA complete solution:\n"
-                 f"moves = {self.format_moves(sol)}",
-                 "Points are numbered from 0. While you think, write down the coordinates you intend for every "
-                 "point and check each pair of edges against them before you answer."]
+                 (f"Worked example (another puzzle, not yours). {desc}\nA complete solution:\n"
+                  f"moves = {self.format_moves(sol)}"),
+                 ("Points are numbered from 0. While you think, write down the coordinates you intend for every "
+                  "point and check each pair of edges against them before you answer.")]
         if instance.params.get("stepwise"):
             parts.append("Work step by step: after each move, write every point's coordinates, then the next move.")
         return "\n\n".join(parts)
