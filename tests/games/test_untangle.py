@@ -14,7 +14,7 @@ from kumo_gym.core.registry import get_task
 from kumo_gym.envs.games import tatham
 from kumo_gym.envs.games.untangle import codec
 from kumo_gym.envs.games.untangle.generate import circle, draw_graph, planar_placement, tatham_side
-from kumo_gym.envs.games.untangle.geometry import crossings, first_fault
+from kumo_gym.envs.games.untangle.geometry import crossings, first_fault, untangled
 
 TASK = get_task("kumo_gym/Untangle-v0")
 #: printed by sgt-untangle 20230122 (``--generate 1 6 --save``), with the save file's AUXINFO
@@ -79,7 +79,11 @@ def test_an_edge_through_a_point_fails():
     assert _rule(inst, [(0, 0), (3, 0), (6, 0), (3, 5)])[0] == "edge_through_point"
     # a point with no edges on an edge
     inst = _inst(PAIR, 5)
-    assert _rule(inst, [(0, 0), (0, 6), (4, 0), (4, 6), (2, 0)])[0] == "edge_through_point"
+    lone = [(0, 0), (0, 6), (4, 0), (4, 6), (2, 0)]
+    assert _rule(inst, lone)[0] == "edge_through_point"
+    # the fast goal test of interactive play and of the reference solution sees it too
+    assert not untangled(lone, inst.data["edges"]) and not TASK.is_goal(inst, tuple(lone))
+    assert untangled(lone[:4] + [(2, 1)], inst.data["edges"])
 
 
 def test_proper_crossings_fail_and_are_named():
@@ -158,7 +162,7 @@ def _clean_by_brute_force(points, edges) -> bool:
 
 def test_verifier_agrees_with_brute_force_on_random_placements():
     rng = np.random.default_rng(11)
-    agree = untangled = 0
+    agree = n_clean = 0
     for _ in range(400):
         n = int(rng.integers(4, 8))
         _, edges = draw_graph(n, rng)
@@ -166,13 +170,14 @@ def test_verifier_agrees_with_brute_force_on_random_placements():
         placement = [(int(rng.integers(side)), int(rng.integers(side))) for _ in range(n)]
         clean = _clean_by_brute_force(placement, edges)
         assert (first_fault(placement, edges) is None) == clean, (placement, edges)
+        assert untangled(placement, edges) == clean, (placement, edges)
         if len(set(placement)) == n:
             meets = sum(_segments_meet_exactly(placement[a], placement[b], placement[c], placement[d])
                         for (a, b), (c, d) in combinations(edges, 2) if not {a, b} & {c, d})
             assert crossings(placement, edges) >= meets
         agree += 1
-        untangled += clean
-    assert agree == 400 and 0 < untangled < 400
+        n_clean += clean
+    assert agree == 400 and 0 < n_clean < 400
 
 
 # ---- Tatham IDs and AUXINFO ----------------------------------------------------------------------------------

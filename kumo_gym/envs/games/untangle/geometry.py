@@ -124,3 +124,25 @@ def crossings(points, edges) -> int:
         s = np.flatnonzero(shared)
         hit[s] = [overlap(a[k].tolist(), b[k].tolist(), c[k].tolist(), d[k].tolist()) for k in s]
     return int(hit.sum())
+
+
+def untangled(points, edges) -> bool:
+    """Whether :func:`first_fault` finds nothing, decided with numpy at once: no two points on one
+    spot, no pair of edges meeting but at a shared end (:func:`crossings`), no point strictly inside
+    an edge."""
+    pts = [tuple(p) for p in points]
+    if len(set(pts)) < len(pts):
+        return False
+    if crossings(pts, edges):
+        return False
+    if not len(edges):
+        return True
+    p = np.asarray(pts, np.int64)
+    e = np.asarray(edges, np.int64)
+    a, b = p[e[:, 0]][:, None, :], p[e[:, 1]][:, None, :]
+    q = p[None, :, :]
+    cross = (b[..., 0] - a[..., 0]) * (q[..., 1] - a[..., 1]) - (b[..., 1] - a[..., 1]) * (q[..., 0] - a[..., 0])
+    within = ((np.minimum(a[..., 0], b[..., 0]) <= q[..., 0]) & (q[..., 0] <= np.maximum(a[..., 0], b[..., 0]))
+              & (np.minimum(a[..., 1], b[..., 1]) <= q[..., 1]) & (q[..., 1] <= np.maximum(a[..., 1], b[..., 1])))
+    ends = (np.arange(len(pts))[None, :] == e[:, 0:1]) | (np.arange(len(pts))[None, :] == e[:, 1:2])
+    return not ((cross == 0) & within & ~ends).any()

@@ -18,7 +18,7 @@ from ...planning.base import GOAL_RULE, GOAL_RULE_TEXT, MAX_DETAIL_MOVES
 from ..base import DARK, GRID_INK, LIGHT, GameParams, GameTask, IntMoves
 from . import codec
 from .generate import circle, grid_side, planar_placement, tangle
-from .geometry import RULES, crossings, first_fault
+from .geometry import RULES, crossings, first_fault, untangled
 
 UNTANGLE_PARTIAL_CREDIT = (
     "1 when the final placement has no two edges meeting except at a shared end; 0 otherwise. A count of "
@@ -138,6 +138,8 @@ class UntangleTask(IntMoves, GameTask):
         return first_fault(state, instance.data["edges"], skip=self._disabled_rules)
 
     def is_goal(self, instance: Instance, state: Any) -> bool:
+        if not self._disabled_rules:
+            return untangled(state, instance.data["edges"])
         return self.fault(instance, state) is None
 
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
@@ -216,7 +218,7 @@ class UntangleTask(IntMoves, GameTask):
         i = 0
         while i < len(moves):
             rest = moves[:i] + moves[i + 1:]
-            if first_fault(final(rest), edges) is None:
+            if untangled(final(rest), edges):
                 moves = rest
             else:
                 i += 1
