@@ -193,11 +193,11 @@ def test_tatham_ids_round_trip_byte_for_byte_and_solve():
 
 def test_auxinfo_is_tatham_solution_on_our_grid():
     text = "S;P0:7,3/2;P1:3,1/2;P2:5,5/2;P3:3,7/2;P4:5,1/2;P5:1,3/2"
-    assert codec.aux_solution(6, SAVED_AUX) == [[3, 1], [1, 0], [2, 2], [1, 3], [2, 0], [0, 1]]
+    # Tatham's cells (3, 1), (1, 0), (2, 2), (1, 3), (2, 0), (0, 1) of his 4x4 grid, times 3, centred on our 12x12
+    assert codec.aux_solution(6, SAVED_AUX) == [[10, 4], [4, 1], [7, 7], [4, 10], [7, 1], [1, 4]]
     assert text.startswith("S;")
     inst = TASK.load_with_aux(SAVED_ID, SAVED_AUX)
     assert first_fault(inst.data["solution"], inst.data["edges"]) is None
-    assert max(max(p) for p in inst.data["solution"]) < tatham_side(6)
     assert TASK.verify(inst, TASK.solve(inst)).solved
     with pytest.raises(ConfigError):
         codec.aux_solution(6, SAVED_AUX[:-2])
@@ -248,7 +248,9 @@ def test_generated_instances_are_certified_and_deterministic(difficulty):
         assert inst.to_json() == again.to_json()
         d = inst.data
         assert first_fault(d["solution"], d["edges"]) is None
-        assert max(max(p) for p in d["solution"]) < tatham_side(d["n"])
+        xs = sorted({v for p in d["solution"] for v in p})
+        step = (2 * d["n"] - 1) // (tatham_side(d["n"]) - 1)
+        assert all((b - a) % step == 0 for a, b in zip(xs, xs[1:])) and xs[-1] < 2 * d["n"]
         assert all(max(deg) <= 4 for deg in [np.bincount(np.ravel(d["edges"]), minlength=d["n"]).tolist()])
         assert crossings(d["start"], d["edges"]) > 0 and d["start"] == [list(p) for p in circle(d["n"])]
         assert TASK.verify(inst, TASK.solve(inst)).solved

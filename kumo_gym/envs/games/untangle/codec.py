@@ -8,8 +8,8 @@ order (:func:`~.generate.circle`), scaled here to our integer grid of side ``2n`
 
 A save file's AUXINFO holds Tatham's solution, scrambled (:mod:`kumo_gym.envs.games.obfuscate`):
 ``S;P0:x,y/d;P1:...``, each point at ``(x/d, y/d)``; his points sit at the centres of the cells
-of his ``isqrt(3n)``-wide grid, so ``(x/d - 1/2, y/d - 1/2)`` are integers on ours
-(:func:`aux_solution`).
+of his ``isqrt(3n)``-wide grid, so ``(x/d - 1/2, y/d - 1/2)`` are integers there, stretched over
+ours as our generator's placements are (:func:`aux_solution`).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import re
 
 from ....core.errors import ConfigError
 from ..obfuscate import is_hex, reveal_bytes
-from .generate import circle, grid_side
+from .generate import circle, grid_side, spread, tatham_side
 
 #: the most points read (Tatham sets no limit; his presets go to 25)
 MIN_POINTS, MAX_POINTS = 4, 100
@@ -87,4 +87,7 @@ def aux_solution(n: int, auxinfo: str) -> list[list[int]]:
         if (2 * x - d) % (2 * d) or (2 * y - d) % (2 * d):
             raise ConfigError(f"Untangle AUXINFO point {part!r} is not at a cell centre of Tatham's grid")
         out.append([(2 * x - d) // (2 * d), (2 * y - d) // (2 * d)])
-    return out
+    w = tatham_side(n)
+    if any(not (0 <= v < w) for p in out for v in p):
+        raise ConfigError(f"Untangle AUXINFO places a point outside Tatham's {w}x{w} grid")
+    return spread(n, out)

@@ -5,8 +5,8 @@ cells of a ``isqrt(3n)``-wide square grid, then edges added greedily, each time 
 lowest degree that can still take one (ties: the lower number), towards the nearest point (ties:
 the lower number) of degree below 4 that is not yet its neighbour and whose straight edge would
 touch no other point and no existing edge (an edge refused once stays refused: edges are only ever
-added). The placement the edges were drawn on is crossing-free by construction: it is the
-certified solution.
+added). The placement the edges were drawn on is crossing-free by construction: stretched over our
+grid (:func:`spread`), it is the certified solution.
 
 **The tangle**: the points are renumbered at random until the start, the points on a circle in
 number order (:func:`circle`), has at least one pair of edges that meet.
@@ -36,6 +36,16 @@ def grid_side(n: int) -> int:
 def tatham_side(n: int) -> int:
     """The side of the grid Tatham's generator draws its graph on: isqrt(3n)."""
     return math.isqrt(3 * n)
+
+
+def spread(n: int, placement) -> list[list[int]]:
+    """A placement on Tatham's ``isqrt(3n)``-wide grid stretched over ours: every coordinate times
+    the largest whole factor that fits, then centred. A map x -> s x + c keeps every orientation
+    sign, so a crossing-free placement stays crossing-free, with room between its points."""
+    w, side = tatham_side(n), grid_side(n)
+    s = max(1, (side - 1) // max(1, w - 1))
+    c = (side - 1 - s * (w - 1)) // 2
+    return [[s * x + c, s * y + c] for x, y in placement]
 
 
 def circle(n: int) -> list[tuple[int, int]]:
@@ -107,7 +117,7 @@ def tangle(n: int, rng: np.random.Generator) -> tuple[list[list[int]], list[list
                 solution = [[0, 0] for _ in range(n)]
                 for old, label in enumerate(perm):
                     solution[label] = list(pts[old])
-                return new, solution
+                return new, spread(n, solution)
 
 
 def planar_placement(n: int, edges) -> list[list[int]] | None:
