@@ -3,7 +3,7 @@ generator's certified placement, the planar-drawing solver, and interactive play
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import gymnasium as gym
 import numpy as np
@@ -250,7 +250,7 @@ def test_generated_instances_are_certified_and_deterministic(difficulty):
         assert first_fault(d["solution"], d["edges"]) is None
         xs = sorted({v for p in d["solution"] for v in p})
         step = (2 * d["n"] - 1) // (tatham_side(d["n"]) - 1)
-        assert all((b - a) % step == 0 for a, b in zip(xs, xs[1:])) and xs[-1] < 2 * d["n"]
+        assert all((b - a) % step == 0 for a, b in pairwise(xs)) and xs[-1] < 2 * d["n"]
         assert all(max(deg) <= 4 for deg in [np.bincount(np.ravel(d["edges"]), minlength=d["n"]).tolist()])
         assert crossings(d["start"], d["edges"]) > 0 and d["start"] == [list(p) for p in circle(d["n"])]
         assert TASK.verify(inst, TASK.solve(inst)).solved
