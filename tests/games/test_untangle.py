@@ -197,6 +197,7 @@ def test_auxinfo_is_tatham_solution_on_our_grid():
     assert codec.aux_solution(6, SAVED_AUX) == [[10, 4], [4, 1], [7, 7], [4, 10], [7, 1], [1, 4]]
     assert text.startswith("S;")
     inst = TASK.load_with_aux(SAVED_ID, SAVED_AUX)
+    assert TASK.load({"game_id": SAVED_ID, "auxinfo": SAVED_AUX}) == inst
     assert first_fault(inst.data["solution"], inst.data["edges"]) is None
     assert TASK.verify(inst, TASK.solve(inst)).solved
     with pytest.raises(ConfigError):

@@ -109,6 +109,12 @@ class UntangleTask(IntMoves, GameTask):
         if crossings(d["start"], d["edges"]) == 0 and first_fault(d["start"], d["edges"]) is None:
             raise ConfigError(f"the Untangle graph {d['game_id'][:60]!r} is already untangled at the start")
 
+    def load(self, obj: Any) -> Instance:
+        """:meth:`GameTask.load`, and ``{"game_id": ..., "auxinfo": ...}`` (a save file's two fields)."""
+        if isinstance(obj, dict) and "family" not in obj and "auxinfo" in obj and "game_id" in obj:
+            return self.load_with_aux(obj["game_id"], obj["auxinfo"])
+        return super().load(obj)
+
     def load_with_aux(self, game_id: str, auxinfo: str) -> Instance:
         """A Tatham game ID with its save file's AUXINFO: the instance with Tatham's solution as
         its certified placement (moved onto our grid)."""
