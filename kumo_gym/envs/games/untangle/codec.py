@@ -19,8 +19,9 @@ from ....core.errors import ConfigError
 from ..obfuscate import is_hex, reveal_bytes
 from .generate import circle, grid_side, spread, tatham_side
 
-#: the most points read (Tatham sets no limit; his presets go to 25)
-MIN_POINTS, MAX_POINTS = 4, 100
+#: the most points read (Tatham sets no limit; his presets go to 25; the move catalogue of the
+#: structured view has n x (2n)^2 moves, 256,000 at 40)
+MIN_POINTS, MAX_POINTS = 4, 40
 _PARAMS = re.compile(r"\d{1,3}")
 _EDGE = re.compile(r"(\d{1,3})-(\d{1,3})")
 _AUX_POINT = re.compile(r"P(\d{1,3}):(-?\d{1,9}),(-?\d{1,9})/(\d{1,9})")
