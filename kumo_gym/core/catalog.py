@@ -126,4 +126,6 @@ ENTRIES: list[EnvEntry] = [
     _game("Inertia", "Inertia: slide a ball in eight directions to pick up every gem without touching a mine "
                      "(fewest moves by breadth-first search over place and gems left, or certified bounds on large "
                      "grids)"),
+    _game("Untangle", "Untangle: move the points of a planar graph onto integer spots until no two edges meet "
+                      "(any crossing-free placement wins; certified by the generating drawing)"),
 ]
