@@ -131,17 +131,34 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
     st = np.zeros(n_cells, np.int8)
     work = np.zeros(kernel.work_size(n_cells), np.int64)
     sat: list = []  # the SAT test, built on the first search over budget
+    # the last view found to fix every mine (the whole certified view to begin with): a view with
+    # fewer cells open can only admit layouts that differ from the true one on a cell it covered
+    # again or a neighbour of one (``kernel.settles``'s focus)
+    settled = active.copy()
+    focus = np.zeros(n_cells + 1, np.int64)
+    nb_pad = nbr.reshape(n_cells, 8)
 
     def settles() -> bool:
         st[:] = base
         st[cells_arr[active]] = kernel.OPENED
-        got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.BUDGET)
+        again = cells_arr[settled & ~active]
+        focus[:] = 0
+        near = nb_pad[again].ravel()
+        focus[1 + again] = 1
+        focus[1 + near[near >= 0]] = 1
+        focus[0] = int(focus[1:].sum())
+        got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.BUDGET, focus)
+        if got == 1:
+            settled[:] = active
         if got >= 0:
             return bool(got)
         if not sat:
             sat.extend(_sat_test(state, cells))
         engine, fixed, flat, owner, solution, others = sat
-        return _still_unique(engine, np.concatenate([fixed, flat[active[owner]]]), solution, others, False)
+        unique = _still_unique(engine, np.concatenate([fixed, flat[active[owner]]]), solution, others, False)
+        if unique:
+            settled[:] = active
+        return unique
 
     minimal_in_runs(order, active, settles)
     out = [list(row) for row in grid]

@@ -27,8 +27,8 @@ _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
 #: (nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, work, budget) -> see :func:`play`
 PLAY_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, nt.int64, _I64, _I8, _I64, _I8, _I64, _I64, nt.int64)
-#: (nbr, nnb, mines, nums, n_mines, st, work, budget) -> see :func:`settles`
-SETTLES_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.int64)
+#: (nbr, nnb, mines, nums, n_mines, st, work, budget, focus) -> see :func:`settles`
+SETTLES_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.int64, _I64)
 #: nodes one search may visit before the caller falls back to SAT (``budget``)
 BUDGET = 1_000
 COVERED, OPENED, MINE, SAFE = 0, 1, 2, 3
@@ -51,7 +51,7 @@ def tables(H: int, W: int) -> tuple[np.ndarray, np.ndarray]:
 
 def work_size(n: int) -> int:
     """The length of the ``work`` buffer for n cells."""
-    return 41 * n + 16
+    return 42 * n + 16
 
 
 @helper(_nrt=False)
@@ -341,10 +341,14 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
 
 
 @helper(_nrt=False)
-def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle):
+def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     """Python's ``_backbone`` (the frontier's backbone under the count bounds, then the cells off
     the frontier): 1 when it decided a cell, 0 when not, -1 over budget. With ``settle``, 2 as
-    soon as some frontier cell can be the other way (the view leaves the layout open)."""
+    soon as some frontier cell can be the other way (the view leaves the layout open).
+
+    With ``focus`` (a cell count, then a flag per cell; settle only): whether some assignment
+    differs from the true layout on a focus cell, without deciding anything: 2 (one does), 0
+    (none does), -1 over budget."""
     n = len(st)
     # work layout: var of cell (n), cell of var (n), cstart (n + 1), cvars (8 n), ck (n),
     # vstart (n + 1), vcons (8 n), order (n), val (n), cm (n), cu (n), trail (n), dstack (3 n), both (n)
@@ -389,7 +393,9 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle):
                 F += 1
                 break
     if F == 0:
-        return 0
+        # only the count speaks, and the local rules have used it: the layout is open when it is
+        # not settled (0 < left < unknown); under a focus any other layout differs there
+        return 2 if settle and focus[0] > 0 else 0
     inner = unknown - F
     C = 0
     nv = 0
@@ -449,8 +455,9 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle):
         pref[v] = mines[work[o_cell + v]]
         truth += pref[v]
     decided = 0
+    focused = focus[0] > 0
     for f in range(F):
-        if both[f]:
+        if both[f] or focused and not focus[1 + work[o_cell + f]]:
             continue
         x = 1 - mines[work[o_cell + f]]
         # the order: breadth first from f over shared numbers, then the rest in the same way
@@ -490,6 +497,33 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle):
             for v in range(F):
                 if val[v] != mines[work[o_cell + v]]:
                     both[v] = 1
+    if focused:
+        # a focus cell off the frontier can be the other way when the frontier can leave it room:
+        # a mine more there (a count up to left - 1), or one fewer (a count from left - inner + 1)
+        want0 = False
+        want1 = False
+        for i in range(n):
+            if st[i] == COVERED and work[o_var + i] < 0 and focus[1 + i]:
+                if mines[i]:
+                    want1 = True
+                else:
+                    want0 = True
+        for v in range(F):
+            order[v] = v
+        for side in range(2):
+            if side == 0 and not (want0 and left >= 1) or side == 1 and not want1:
+                continue
+            a = max(0, left - inner) if side == 0 else max(0, left - inner + 1)
+            b = left - 1 if side == 0 else left
+            if a > b:
+                continue
+            if a <= truth <= b:
+                return 2
+            res = _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, a, b, order, pref, val, cm, cu, trail,
+                          dstack, budget, mark, fixv)
+            if res != 0:
+                return 2 if res > 0 else -1
+        return 0
     if inner:
         for v in range(F):
             order[v] = v
@@ -527,11 +561,11 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle):
 
 
 @helper(_nrt=False)
-def _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, settle):
+def _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     """Python's ``deduce``: the local rules and the backbone until neither decides a cell; -1 over budget."""
     while True:
         a = _local(nbr, nnb, nums, n_mines, st)
-        b = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle)
+        b = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus)
         if b < 0 or b == 2:
             return b
         if a == 0 and b == 0:
@@ -568,6 +602,8 @@ def play(nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, wo
     -1 when a search went over budget (then nothing is valid)."""
     n = len(st)
     stack = work[30 * n + 2:38 * n + 10]
+    nofocus = work[41 * n + 10:41 * n + 11]  # focus[0] == 0: no focus
+    nofocus[0] = 0
     for i in range(n):
         st[i] = COVERED
         snap[i] = 0
@@ -599,7 +635,7 @@ def play(nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, wo
             if unknown == 0:
                 take = 1
             elif not off:
-                if _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, False) < 0:
+                if _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, False, nofocus) < 0:
                     return -1
                 take = 1
                 for i in range(n):
@@ -616,7 +652,7 @@ def play(nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, wo
                 ready = 1
                 break
         if not ready:
-            if _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, False) < 0:
+            if _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, False, nofocus) < 0:
                 return -1
             for i in range(n):
                 if st[i] == SAFE:
@@ -662,10 +698,21 @@ def play(nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, wo
 
 
 @kernel(SETTLES_SIG, _nrt=False)
-def settles(nbr, nnb, mines, nums, n_mines, st, work, budget):
+def settles(nbr, nnb, mines, nums, n_mines, st, work, budget, focus):
     """Whether the view ``st`` (opened cells 1, the rest 0) fixes every mine of the layout: 1 or 0;
-    -1 over budget. ``st`` is left as the deduction ends."""
-    got = _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, True)
+    -1 over budget. ``st`` is left as the deduction ends.
+
+    ``focus``: the number of focus cells, then a flag per cell. When the view is a view known to
+    fix every mine with some opened cells covered again, any other layout must break what one of
+    those cells showed (else the larger view would not fix every mine), so it differs from the
+    true one on such a cell or a neighbour: the focus. Then only those cells are searched."""
+    if focus[0] > 0:
+        _local(nbr, nnb, nums, n_mines, st)
+        got = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
+        if got < 0:
+            return -1
+        return 0 if got == 2 else 1
+    got = _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
     if got < 0:
         return -1
     if got == 2:
