@@ -12,7 +12,10 @@ The same deductions as ``deduce.py``, giving the same boards:
   depth-first search with propagation over the numbers' exact counts answers the same questions
   (does an assignment exist with this cell the other way, with a frontier count in this range?).
   The true layout is one assignment, so a cell is tested only when no assignment found so far
-  shows it both ways. The answers are facts about the view, so they are the SAT solver's.
+  shows it both ways, and a cell proved fixed joins the later searches as a fact. The answers are
+  facts about the view, so they are the SAT solver's;
+* :func:`settles` with a focus (the cells a step of the view reduction covered again, and their
+  neighbours) searches only those cells: see its docstring for why that is enough.
 
 A search that exceeds its node budget returns -1 and the caller takes the Python path for that
 call (the same answer, slower). Cells are ``i = r * W + c``; ``st`` holds per cell 0 covered and
