@@ -16,13 +16,16 @@ Per puzzle and preset, in one run, interleaved round by round:
 * the lazy-cut loop (connectivity, region sizes): cut rounds per generated instance and the
   most rounds a single solve needed.
 
-Prints a table and writes ``benchmarks/results/grid.json``. ``--quick`` runs fewer instances.
+Prints a table and writes ``benchmarks/results/grid.json``. ``--quick`` runs fewer instances;
+``--puzzles`` and ``--presets`` choose what runs, and ``--merge`` puts those rows in place of the
+same puzzles' and presets' rows of the file, keeping the others.
 Every grid puzzle of the catalogue is included.
 """
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import platform
 import resource
 import subprocess
@@ -159,6 +162,8 @@ def main(argv=None) -> int:
     ap.add_argument("--calib", type=int, help="puzzles per side for the clue calibration (default 200, quick 60; a "
                                                 "fifth at hard, at least 20); grades of the first 20")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "grid.json"))
+    ap.add_argument("--merge", action="store_true", help="keep the rows of --out for the puzzles and presets not "
+                                                         "measured in this run (theirs come from the run before)")
     args = ap.parse_args(argv)
     tasks = [get_task(e.id) for e in entries() if e.family == "grid"]
     tasks = [t for t in tasks if not args.puzzles or t.family in args.puzzles]
@@ -181,8 +186,23 @@ def main(argv=None) -> int:
             "sgt_version": tatham.sgt_version(tasks[0].family) if tasks else None, "quick": args.quick,
             "method": "ours: process_time of task.generate per instance (one untimed warm-up instance per round); Tatham: marginal per-game CPU of "
                       "sgt-<name> --generate at two batch sizes (RUSAGE_CHILDREN), interleaved round by round"}
+    if args.merge and Path(args.out).exists():
+        old = json.loads(Path(args.out).read_text())
+        rows = merge_rows(old["rows"], rows)
+        # the file's method stays; each merged run says what it measured and how
+        meta = {**old["meta"], "merged_runs": [*old["meta"].get("merged_runs", []), {
+            "puzzles": sorted({t.family for t in tasks}), "presets": list(args.presets), "quick": args.quick,
+            "rounds": rounds, "per_round": per_round, "calib": calib}]}
     write_result(args.out, {"meta": meta, "rows": rows})
     return 0
+
+
+def merge_rows(old: list[dict], new: list[dict]) -> list[dict]:
+    """``old`` with each (puzzle, preset) row of ``new`` in its place, and the puzzles ``old`` lacks
+    after them, in the order of ``new``."""
+    fresh = {(r["family"], r["preset"]): r for r in new}
+    out = [fresh.pop((r["family"], r["preset"]), r) for r in old]
+    return out + [r for r in new if (r["family"], r["preset"]) in fresh]
 
 
 def fmt(x, spec: str = ".2f") -> str:

@@ -189,7 +189,17 @@ class Formula:
 
     def _merge(self, a: list[int], b: list[int]) -> list[int]:
         p, q = len(a), len(b)
-        r = [self.pool.id(("__count__", self.pool.top + 1)) for _ in range(p + q)]
+        pool = self.pool
+        if pool._occupied or pool.with_neg:
+            r = [pool.id(("__count__", pool.top + 1)) for _ in range(p + q)]
+        else:  # the same ids and keys as pool.id would give (the next ones in turn), without its per-call cost
+            top = pool.top
+            r = list(range(top + 1, top + p + q + 1))
+            for v in r:
+                key = ("__count__", v)
+                pool.obj2id[key] = v
+                pool.id2obj[v] = key
+            pool.top = top + p + q
         add = self.clauses.append
         for i in range(p + 1):
             for j in range(q + 1):

@@ -165,3 +165,77 @@ def test_interactive_golden_trajectory_wins(example):
         assert t.status in ("continue", "solved") and t.details.get("move_matches_solution", True)
         state = t.state
     assert TASK.is_goal(example, state) and t.status == "solved"
+
+
+def _random_layout(rng, H, W, n):
+    start = int(rng.integers(H * W))
+    zone = deduce.clear_zone(H, W, start)
+    mines = [False] * (H * W)
+    for i in rng.choice([i for i in range(H * W) if i not in zone], size=n, replace=False):
+        mines[int(i)] = True
+    return start, mines
+
+
+def test_kernel_plays_the_python_oracles_game():
+    """``deduce.play`` (the numba kernel: local rules and a propagating search for the backbone)
+    plays exactly the game of ``deduce.play_python`` (the same rules, SAT for the backbone): the same
+    openings, snapshot, outcome and deduced cells, on boards it solves and on boards it gets stuck on,
+    from the first click and from extra opened cells."""
+    rng = np.random.default_rng(5)
+    stuck = 0
+    for k, (H, W, n) in enumerate([(9, 9, 10), (8, 8, 20), (16, 16, 40), (16, 16, 99), (16, 30, 99)] * 3):
+        start, mines = _random_layout(rng, H, W, n)
+        opened = None
+        if k % 3 == 2:
+            safe = [i for i in range(H * W) if not mines[i]]
+            opened = sorted(int(i) for i in rng.choice(safe, size=4, replace=False))
+        fast, ref = deduce.play(H, W, mines, start, opened), deduce.play_python(H, W, mines, start, opened)
+        assert (fast.moves, fast.snapshot, fast.solved) == (ref.moves, ref.snapshot, ref.solved)
+        assert fast.view.shown == ref.view.shown
+        assert fast.view.mines - set(fast.view.shown) == ref.view.mines - set(ref.view.shown)
+        assert fast.view.safe - set(fast.view.shown) == ref.view.safe - set(ref.view.shown)
+        stuck += not ref.solved
+    assert stuck >= 3  # the comparison covered games that need a guess
+
+
+def test_kernel_settles_exactly_the_views_sat_settles():
+    """``kernel.settles`` (whether a view fixes every mine) answers as the complete Python deduction
+    with its SAT backbone does, on views with a few neighbouring opened cells covered again, with and
+    without the focus on the cells covered again and their neighbours (the view before them being
+    settled)."""
+    from kumo_gym.envs.grid.mines import kernel
+
+    rng = np.random.default_rng(11)
+    answers = set()
+    for H, W, n in [(9, 9, 10), (16, 16, 40), (16, 16, 99)] * 4:
+        start, mines = _random_layout(rng, H, W, n)
+        played = deduce.play(H, W, mines, start)
+        if not played.solved:
+            continue
+        nums = deduce.numbers(H, W, mines)
+        nbr, nnb = kernel.tables(H, W)
+        lay = np.asarray(mines, np.int8)
+        opened = sorted(played.snapshot)
+        settled = set(opened)  # the snapshot fixes every mine
+        for i in rng.permutation(opened)[:40].tolist():
+            if i not in settled:
+                continue
+            # an opened cell with no opened neighbour, covered again, lies off the frontier
+            run = [i] + [j for j in nbr[8 * i:8 * i + nnb[i]].tolist() if j in settled][:int(rng.integers(3))]
+            view = settled - set(run)
+            ref = not deduce.deduce(deduce.View(H, W, n, {j: nums[j] for j in view})).unknown()
+            for focused in (False, True):
+                st = np.zeros(H * W, np.int8)
+                st[sorted(view)] = kernel.OPENED
+                focus = np.zeros(H * W + 1, np.int64)
+                if focused:
+                    for j in run:
+                        focus[1 + np.asarray([j, *nbr[8 * j:8 * j + nnb[j]]])] = 1
+                    focus[0] = focus[1:].sum()
+                got = kernel.settles(nbr, nnb, lay, np.asarray(nums, np.int64), n, st,
+                                     np.zeros(kernel.work_size(H * W), np.int64), 10 ** 6, focus)
+                assert got == ref, (H, W, n, run, focused)
+            answers.add(ref)
+            if ref:
+                settled = view
+    assert answers == {True, False}

@@ -2,6 +2,8 @@
 answer grid draws, and the random island layouts of our generator (docs/specs/grid_puzzles.md §8)."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 Cell = tuple[int, int]
@@ -127,10 +129,10 @@ def random_layout(rng: np.random.Generator, H: int, W: int, share: int, expansio
     isles = [(r0, c0)]
     grid[r0][c0] = 0
     want, misses = max(share * W * H // 100, 3), 0
-    steps = ((0, -1), (0, 1), (-1, 0), (1, 0))
+    steps_at = _steps(H, W)
     while len(isles) < want and misses <= 50:
         r, c = isles[int(rng.integers(len(isles)))]
-        ways = [(dr, dc) for dr, dc in steps if 0 <= r + dr < H and 0 <= c + dc < W]
+        ways = steps_at[r][c]
         dr, dc = ways[int(rng.integers(len(ways)))]
         a, b, far, target = r + dr, c + dc, 0, None
         if grid[a][b] != WATER:
@@ -165,6 +167,14 @@ def random_layout(rng: np.random.Generator, H: int, W: int, share: int, expansio
     if len(isles) < 2 or not {0, H - 1} <= rows or not {0, W - 1} <= cols:
         return None
     return grid
+
+
+@functools.lru_cache(maxsize=64)
+def _steps(H: int, W: int) -> tuple:
+    """Per cell, the steps (left, right, up, down, in that order) that stay on an H x W grid."""
+    steps = ((0, -1), (0, 1), (-1, 0), (1, 0))
+    return tuple(tuple(tuple((dr, dc) for dr, dc in steps if 0 <= r + dr < H and 0 <= c + dc < W) for c in range(W))
+                 for r in range(H))
 
 
 def _bridge(grid: list[list], a: Cell, b: Cell, dr: int, dc: int, k: int) -> None:

@@ -145,6 +145,7 @@ class MinesTask(GridTask):
         shown = played.snapshot
         state = codec.reduce_view({"grid": [[shown.get(i * W + j, HIDDEN) for j in range(W)] for i in range(H)],
                                    "mines": n, "start": [r, c]}, mines)
+        codec.remember(state, mines)
         return state, self._layout_grid(H, W, mines)
 
     @staticmethod

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import OrderedDict
 
 import numpy as np
 
@@ -105,27 +106,82 @@ def _state_of(W: int, H: int, start: tuple[int, int], mines: list[bool]) -> dict
 
 def reduce_view(state: dict, mines: list[bool]) -> dict:
     """Cover again, in a fixed pseudo-random order, every opened cell outside the first opening
-    whose number the view does not need to fix every mine (a minimal view, certified by SAT)."""
-    from ....solvers.engine import reduce_clues
-    from . import MinesTask
+    whose number the view does not need to fix every mine (a minimal view). The order and the
+    removal in runs are the engine's ``reduce_clues`` (to a minimal unique set); the question it
+    asks, whether the cells left open fix every mine, is answered by the oracle's complete
+    deduction (``kernel.settles``), or by SAT when a search runs over its budget (the same answer)."""
+    from ....solvers.engine import _still_unique, minimal_in_runs
+    from . import kernel
 
     grid = state["grid"]
     H, W = len(grid), len(grid[0])
+    n_cells = H * W
     first: dict[int, int] = {}
     nums = deduce.numbers(H, W, mines)
     deduce.flood(H, W, mines, nums, state["start"][0] * W + state["start"][1], first)
-    enc = MinesTask().encode(state)
     cells = [(r, c) for r in range(H) for c in range(W) if grid[r][c] != HIDDEN and r * W + c not in first]
-    groups = [list(enc.clues[("open", r, c)][1]) + list(enc.clues[("number", r, c)][1]) for r, c in cells]
-    fixed = [lit for key, (_, lits) in enc.clues.items() if not (key[0] in ("open", "number") and key[1:] in set(cells))
-             for lit in lits]
-    solution = enc.engine.solve(enc.assumptions())
-    kept = reduce_clues(enc.engine, groups, np.random.default_rng(0), solution, fixed=fixed, deduce=False)
+    active = np.ones(len(cells), bool)
+    order = np.random.default_rng(0).permutation(len(cells))
+    nbr, nnb = deduce._tables(H, W)
+    lay = np.fromiter((1 if m else 0 for m in mines), np.int8, n_cells)
+    nums_arr = np.asarray(nums, np.int64)
+    base = np.zeros(n_cells, np.int8)
+    base[list(first)] = kernel.OPENED
+    cells_arr = np.asarray([r * W + c for r, c in cells], np.int64)
+    st = np.zeros(n_cells, np.int8)
+    work = np.zeros(kernel.work_size(n_cells), np.int64)
+    sat: list = []  # the SAT test, built on the first search over budget
+    # the last view found to fix every mine (the whole certified view to begin with): a view with
+    # fewer cells open can only admit layouts that differ from the true one on a cell it covered
+    # again or a neighbour of one (``kernel.settles``'s focus)
+    settled = active.copy()
+    focus = np.zeros(n_cells + 1, np.int64)
+    nb_pad = nbr.reshape(n_cells, 8)
+
+    def settles() -> bool:
+        st[:] = base
+        st[cells_arr[active]] = kernel.OPENED
+        again = cells_arr[settled & ~active]
+        focus[:] = 0
+        near = nb_pad[again].ravel()
+        focus[1 + again] = 1
+        focus[1 + near[near >= 0]] = 1
+        focus[0] = int(focus[1:].sum())
+        got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.BUDGET, focus)
+        if got == 1:
+            settled[:] = active
+        if got >= 0:
+            return bool(got)
+        if not sat:
+            sat.extend(_sat_test(state, cells))
+        engine, fixed, flat, owner, solution, others = sat
+        unique = _still_unique(engine, np.concatenate([fixed, flat[active[owner]]]), solution, others, False)
+        if unique:
+            settled[:] = active
+        return unique
+
+    minimal_in_runs(order, active, settles)
     out = [list(row) for row in grid]
-    for (r, c), keep in zip(cells, kept):
+    for (r, c), keep in zip(cells, active.tolist()):
         if not keep:
             out[r][c] = HIDDEN
     return {**state, "grid": out}
+
+
+def _sat_test(state: dict, cells: list[tuple[int, int]]) -> tuple:
+    """What the engine's uniqueness test needs for :func:`reduce_view`: ``(engine, fixed, flat, owner,
+    solution, others)``, the clue groups being each cell's "opened" and "number" assumptions."""
+    from . import MinesTask
+
+    enc = MinesTask().encode(state)
+    groups = [list(enc.clues[("open", r, c)][1]) + list(enc.clues[("number", r, c)][1]) for r, c in cells]
+    dropped = set(cells)
+    fixed = [lit for key, (_, lits) in enc.clues.items() if not (key[0] in ("open", "number") and key[1:] in dropped)
+             for lit in lits]
+    flat = np.asarray([x for g in groups for x in g], np.int64)
+    owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
+    solution = enc.engine.solve(enc.assumptions())
+    return enc.engine, np.asarray(fixed, np.int64), flat, owner, solution, []
 
 
 def decode(params: dict, desc: str) -> dict:
@@ -134,8 +190,27 @@ def decode(params: dict, desc: str) -> dict:
     return state_of(W, H, (r, c), mines)
 
 
+#: layouts the generator has just certified, by view (``remember``): the layout a certified view
+#: fixes is the one it was made from, so :func:`layout_of` needs no deduction for them
+_KNOWN: OrderedDict[str, list[bool]] = OrderedDict()
+
+
+def _view_key(state: dict) -> str:
+    return json.dumps([state["grid"], int(state["mines"]), list(state["start"])])
+
+
+def remember(state: dict, mines: list[bool]) -> None:
+    """Record that the certified view ``state`` was made from the layout ``mines``."""
+    _KNOWN[_view_key(state)] = list(mines)
+    if len(_KNOWN) > 64:
+        _KNOWN.popitem(last=False)
+
+
 def layout_of(state: dict) -> list[bool]:
     """The mine layout a view fixes (the view is certified to fix every mine)."""
+    known = _KNOWN.get(_view_key(state))
+    if known is not None:
+        return list(known)
     grid = state["grid"]
     H, W = len(grid), len(grid[0])
     shown = {r * W + c: v for r, row in enumerate(grid) for c, v in enumerate(row) if v != HIDDEN}

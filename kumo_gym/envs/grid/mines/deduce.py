@@ -191,7 +191,44 @@ class Play:
 
 def play(H: int, W: int, mines: list[bool], start: int, opened: list[int] | None = None) -> Play:
     """Play the board from ``start`` without guessing (see the module docstring); ``opened``: go on
-    from these safe cells instead (the generator's shortcut, never a certificate)."""
+    from these safe cells instead (the generator's shortcut, never a certificate). Runs in the
+    kernel (``kernel.play``, the same deductions on arrays); a search over its budget replays the
+    game here with SAT (:func:`play_python`), which gives the same game."""
+    from . import kernel
+
+    nbr, nnb = _tables(H, W)
+    n_cells = H * W
+    lay = np.fromiter((1 if m else 0 for m in mines), np.int8, n_cells)
+    nums = _numbers_array(lay, nbr, n_cells)
+    st, snap = np.zeros(n_cells, np.int8), np.zeros(n_cells, np.int8)
+    moves, out = np.zeros(n_cells, np.int64), np.zeros(3, np.int64)
+    work = np.zeros(kernel.work_size(n_cells), np.int64)
+    got = kernel.play(nbr, nnb, lay, nums, int(lay.sum()), int(start), np.asarray(opened or (), np.int64), st, moves,
+                      snap, out, work, kernel.BUDGET)
+    if got < 0:
+        return play_python(H, W, mines, start, opened)
+    numbers_of = nums.tolist()
+    opened_now = np.flatnonzero(st == kernel.OPENED).tolist()
+    view = View(H, W, int(lay.sum()), {i: numbers_of[i] for i in opened_now},
+                set(np.flatnonzero(st == kernel.MINE).tolist()), set(np.flatnonzero(st == kernel.SAFE).tolist()))
+    snapshot = {i: numbers_of[i] for i in np.flatnonzero(snap).tolist()} if out[2] else None
+    return Play(moves[:out[1]].tolist(), snapshot, bool(out[0]), view)
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(H: int, W: int) -> tuple[np.ndarray, np.ndarray]:
+    from . import kernel
+
+    return kernel.tables(H, W)
+
+
+def _numbers_array(lay: np.ndarray, nbr: np.ndarray, n_cells: int) -> np.ndarray:
+    padded = np.append(lay, np.int8(0)).astype(np.int64)
+    return padded[nbr].reshape(n_cells, 8).sum(axis=1)
+
+
+def play_python(H: int, W: int, mines: list[bool], start: int, opened: list[int] | None = None) -> Play:
+    """:func:`play` in Python, with the SAT backbone (the reference the kernel follows)."""
     nums = numbers(H, W, mines)
     n = sum(mines)
     view = View(H, W, n, {})

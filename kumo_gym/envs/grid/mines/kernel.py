@@ -1,0 +1,726 @@
+"""The numba kernel of Mines' oracle (imported on first use): :func:`deduce.play` and the
+uniqueness test of ``codec.reduce_view`` on arrays, with the layout known.
+
+The same deductions as ``deduce.py``, giving the same boards:
+
+* the local rules to a fixpoint (a number whose covered neighbours must all be mines or all safe;
+  one number's covered cells inside another's; the global count). Each rule only ever decides
+  more when more is known, so the fixpoint is the same whatever the order they are applied in;
+* the backbone of the frontier under the count's bounds (every frontier cell fixed in all
+  assignments that meet the shown numbers, with between ``left - inner`` and ``left`` mines on
+  the frontier), and the two tests of the cells off it. Python asks a SAT solver; here a
+  depth-first search with propagation over the numbers' exact counts answers the same questions
+  (does an assignment exist with this cell the other way, with a frontier count in this range?).
+  The true layout is one assignment, so a cell is tested only when no assignment found so far
+  shows it both ways, and a cell proved fixed joins the later searches as a fact. The answers are
+  facts about the view, so they are the SAT solver's;
+* :func:`settles` with a focus (the cells a step of the view reduction covered again, and their
+  neighbours) searches only those cells: see its docstring for why that is enough.
+
+A search that exceeds its node budget returns -1 and the caller takes the Python path for that
+call (the same answer, slower). Cells are ``i = r * W + c``; ``st`` holds per cell 0 covered and
+undecided, 1 opened, 2 a deduced mine, 3 deduced safe and not yet opened.
+"""
+import numpy as np
+from numba import types as nt
+
+from ....solvers.native import helper, kernel
+
+_I8 = nt.int8[::1]
+_I64 = nt.int64[::1]
+#: (nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, work, budget) -> see :func:`play`
+PLAY_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, nt.int64, _I64, _I8, _I64, _I8, _I64, _I64, nt.int64)
+#: (nbr, nnb, mines, nums, n_mines, st, work, budget, focus) -> see :func:`settles`
+SETTLES_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.int64, _I64)
+#: nodes one search may visit before the caller falls back to SAT (``budget``)
+BUDGET = 1_000
+COVERED, OPENED, MINE, SAFE = 0, 1, 2, 3
+
+
+def tables(H: int, W: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(nbr, nnb)``: the neighbours of cell i are ``nbr[8 i : 8 i + nnb[i]]``."""
+    nbr = np.full(8 * H * W, -1, np.int64)
+    nnb = np.zeros(H * W, np.int64)
+    for r in range(H):
+        for c in range(W):
+            i = r * W + c
+            for a in range(r - 1, r + 2):
+                for b in range(c - 1, c + 2):
+                    if 0 <= a < H and 0 <= b < W and (a, b) != (r, c):
+                        nbr[8 * i + nnb[i]] = a * W + b
+                        nnb[i] += 1
+    return nbr, nnb
+
+
+def work_size(n: int) -> int:
+    """The length of the ``work`` buffer for n cells."""
+    return 42 * n + 16
+
+
+@helper(_nrt=False)
+def _local(nbr, nnb, nums, n_mines, st):
+    """The local rules to their fixpoint; 1 when they decided a cell."""
+    n = len(st)
+    progress = 0
+    while True:
+        changed = 0
+        for i in range(n):
+            if st[i] != OPENED:
+                continue
+            h = 0
+            m = 0
+            for t in range(8 * i, 8 * i + nnb[i]):
+                s = st[nbr[t]]
+                if s == COVERED:
+                    h += 1
+                elif s == MINE:
+                    m += 1
+            if h == 0:
+                continue
+            k = nums[i] - m
+            if k == 0 or k == h:
+                for t in range(8 * i, 8 * i + nnb[i]):
+                    if st[nbr[t]] == COVERED:
+                        st[nbr[t]] = SAFE if k == 0 else MINE
+                changed = 1
+        if not changed:
+            # one number's covered cells inside another's: the rest hold the difference
+            for i in range(n):
+                if st[i] != OPENED:
+                    continue
+                hi = 0
+                mi = 0
+                for t in range(8 * i, 8 * i + nnb[i]):
+                    s = st[nbr[t]]
+                    if s == COVERED:
+                        hi += 1
+                    elif s == MINE:
+                        mi += 1
+                if hi == 0:
+                    continue
+                # every number sharing a covered cell with i is a neighbour of one of i's neighbours
+                for t in range(8 * i, 8 * i + nnb[i]):
+                    a = nbr[t]
+                    if st[a] != COVERED:
+                        continue
+                    for u in range(8 * a, 8 * a + nnb[a]):
+                        j = nbr[u]
+                        if j == i or st[j] != OPENED:
+                            continue
+                        hj = 0
+                        mj = 0
+                        inside = 0  # i's covered cells that are j's neighbours
+                        for v in range(8 * j, 8 * j + nnb[j]):
+                            s = st[nbr[v]]
+                            if s == COVERED:
+                                hj += 1
+                            elif s == MINE:
+                                mj += 1
+                        if hj <= hi:
+                            continue
+                        for v in range(8 * i, 8 * i + nnb[i]):
+                            b = nbr[v]
+                            if st[b] != COVERED:
+                                continue
+                            for w in range(8 * b, 8 * b + nnb[b]):
+                                if nbr[w] == j:
+                                    inside += 1
+                                    break
+                        if inside != hi:
+                            continue
+                        k = (nums[j] - mj) - (nums[i] - mi)
+                        if k == 0 or k == hj - hi:
+                            for v in range(8 * j, 8 * j + nnb[j]):
+                                b = nbr[v]
+                                if st[b] != COVERED:
+                                    continue
+                                ini = 0
+                                for w in range(8 * b, 8 * b + nnb[b]):
+                                    if nbr[w] == i:
+                                        ini = 1
+                                        break
+                                if not ini:
+                                    st[b] = SAFE if k == 0 else MINE
+                                    changed = 1
+                        if changed:
+                            break
+                    if changed:
+                        break
+                if changed:
+                    break
+        if not changed:
+            unknown = 0
+            known = 0
+            for i in range(n):
+                if st[i] == COVERED:
+                    unknown += 1
+                elif st[i] == MINE:
+                    known += 1
+            left = n_mines - known
+            if unknown and (left == 0 or left == unknown):
+                for i in range(n):
+                    if st[i] == COVERED:
+                        st[i] = SAFE if left == 0 else MINE
+                changed = 1
+        if not changed:
+            return progress
+        progress = 1
+
+
+@helper(_nrt=False)
+def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order, pref, val, cm, cu, trail, dstack,
+            budget, mark, fixv):
+    """Whether some assignment of the F frontier variables meets every constraint c (exactly
+    ``ck[c]`` mines among ``cvars[cstart[c]:cstart[c + 1]]``) with between lo and hi mines in all,
+    and variable ``forced`` (if >= 0) equal to ``fval``: 1 (the assignment left in ``val``), 0, or
+    -1 over budget. Variables are decided in ``order``, each tried first at ``pref`` (the true
+    layout, which meets every constraint: the search mostly looks for a small change to it)."""
+    for v in range(F):
+        val[v] = -1
+    for c in range(C):
+        cm[c] = 0
+        cu[c] = cstart[c + 1] - cstart[c]
+    tm = 0
+    tu = F
+    tlen = 0
+    stamp = 0
+    for v in range(F):
+        mark[v] = 0
+    # the cells already proved fixed, as facts (they hold in every assignment)
+    for v in range(F):
+        if fixv[v] >= 0:
+            x = fixv[v]
+            val[v] = x
+            trail[tlen] = v
+            tlen += 1
+            tm += x
+            tu -= 1
+            for t in range(vstart[v], vstart[v + 1]):
+                c = vcons[t]
+                cu[c] -= 1
+                cm[c] += x
+    qhead = 0
+    depth = 0
+    nodes = 0
+    pos = 0
+    pending_v = forced
+    pending_x = fval
+    while True:
+        # assign pending_v = pending_x (if any), then propagate; on conflict backtrack
+        ok = True
+        if pending_v >= 0:
+            v = pending_v
+            if val[v] >= 0:
+                ok = val[v] == pending_x
+            else:
+                val[v] = pending_x
+                trail[tlen] = v
+                tlen += 1
+                tm += pending_x
+                tu -= 1
+                for t in range(vstart[v], vstart[v + 1]):
+                    c = vcons[t]
+                    cu[c] -= 1
+                    cm[c] += pending_x
+            pending_v = -1
+        while ok and qhead < tlen:
+            v = trail[qhead]
+            qhead += 1
+            if tm > hi or tm + tu < lo:
+                ok = False
+                break
+            for t in range(vstart[v], vstart[v + 1]):
+                c = vcons[t]
+                if cm[c] > ck[c] or cm[c] + cu[c] < ck[c]:
+                    ok = False
+                    break
+                if cu[c] > 0 and (cm[c] == ck[c] or cm[c] + cu[c] == ck[c]):
+                    x = 0 if cm[c] == ck[c] else 1
+                    for u in range(cstart[c], cstart[c + 1]):
+                        w = cvars[u]
+                        if val[w] < 0:
+                            val[w] = x
+                            trail[tlen] = w
+                            tlen += 1
+                            tm += x
+                            tu -= 1
+                            for s in range(vstart[w], vstart[w + 1]):
+                                d = vcons[s]
+                                cu[d] -= 1
+                                cm[d] += x
+                    if cm[c] != ck[c]:
+                        ok = False
+                        break
+            if ok and (tm > hi or tm + tu < lo):
+                ok = False
+        if ok:
+            # the count's bounds over what is left: numbers whose covered cells share none take
+            # exactly their missing mines, every other covered cell zero or one
+            stamp += 1
+            need = 0
+            free = 0
+            for c in range(C):
+                if cu[c] == 0:
+                    continue
+                clash = False
+                for u in range(cstart[c], cstart[c + 1]):
+                    w = cvars[u]
+                    if val[w] < 0 and mark[w] == stamp:
+                        clash = True
+                        break
+                if clash:
+                    continue
+                need += ck[c] - cm[c]
+                for u in range(cstart[c], cstart[c + 1]):
+                    w = cvars[u]
+                    if val[w] < 0:
+                        mark[w] = stamp
+                        free -= 1
+            free += tu
+            if tm + need > hi or tm + need + free < lo:
+                ok = False
+        if ok:
+            if tu == 0:
+                return 1
+            nodes += 1
+            if nodes > budget:
+                return -1
+            # the most constrained number first (fewest ways left to place its missing mines; the
+            # first in ``order`` of its open cells), so that a wrong choice fails at once
+            best = -1
+            bscore = 1 << 30
+            for c in range(C):
+                if cu[c] == 0:
+                    continue
+                r = ck[c] - cm[c]
+                score = min(r, cu[c] - r) * 16 + cu[c]
+                if score < bscore:
+                    bscore = score
+                    best = c
+            v = -1
+            if best >= 0:
+                for u in range(cstart[best], cstart[best + 1]):
+                    if val[cvars[u]] < 0:
+                        v = cvars[u]
+                        break
+            else:
+                while pos < F and val[order[pos]] >= 0:
+                    pos += 1
+                v = order[pos]
+            dstack[3 * depth] = v
+            dstack[3 * depth + 1] = tlen
+            dstack[3 * depth + 2] = pos
+            depth += 1
+            pending_v = v
+            pending_x = pref[v]
+            continue
+        # conflict: undo to the last decision still holding its first value and take the other
+        while True:
+            if depth == 0:
+                return 0
+            depth -= 1
+            v = dstack[3 * depth]
+            back = dstack[3 * depth + 1]
+            while tlen > back:
+                tlen -= 1
+                w = trail[tlen]
+                x = val[w]
+                val[w] = -1
+                tm -= x
+                tu += 1
+                for s in range(vstart[w], vstart[w + 1]):
+                    d = vcons[s]
+                    cu[d] += 1
+                    cm[d] -= x
+            qhead = tlen
+            pos = dstack[3 * depth + 2]
+            if dstack[3 * depth] >= 0:
+                # the preferred value failed: try the other, and mark the decision as on its last value
+                dstack[3 * depth] = -1 - v
+                depth += 1
+                pending_v = v
+                pending_x = 1 - pref[v]
+                break
+
+
+@helper(_nrt=False)
+def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
+    """Python's ``_backbone`` (the frontier's backbone under the count bounds, then the cells off
+    the frontier): 1 when it decided a cell, 0 when not, -1 over budget. With ``settle``, 2 as
+    soon as some frontier cell can be the other way (the view leaves the layout open).
+
+    With ``focus`` (a cell count, then a flag per cell; settle only): whether some assignment
+    differs from the true layout on a focus cell, without deciding anything: 2 (one does), 0
+    (none does), -1 over budget."""
+    n = len(st)
+    # work layout: var of cell (n), cell of var (n), cstart (n + 1), cvars (8 n), ck (n),
+    # vstart (n + 1), vcons (8 n), order (n), val (n), cm (n), cu (n), trail (n), dstack (3 n), both (n)
+    o_var = 0
+    o_cell = n
+    o_cstart = 2 * n
+    o_cvars = 3 * n + 1
+    o_ck = 11 * n + 1
+    o_vstart = 12 * n + 1
+    o_vcons = 13 * n + 2
+    o_order = 21 * n + 2
+    o_val = 22 * n + 2
+    o_cm = 23 * n + 2
+    o_cu = 24 * n + 2
+    o_trail = 25 * n + 2
+    o_dstack = 26 * n + 2
+    o_both = 29 * n + 2
+    o_pref = 38 * n + 10
+    o_mark = 39 * n + 10
+    o_fix = 40 * n + 10
+    unknown = 0
+    known = 0
+    for i in range(n):
+        if st[i] == COVERED:
+            unknown += 1
+        elif st[i] == MINE:
+            known += 1
+    if unknown == 0:
+        return 0
+    left = n_mines - known
+    # the frontier: covered cells next to an opened one, as variables in cell order
+    F = 0
+    for i in range(n):
+        work[o_var + i] = -1
+    for i in range(n):
+        if st[i] != COVERED:
+            continue
+        for t in range(8 * i, 8 * i + nnb[i]):
+            if st[nbr[t]] == OPENED:
+                work[o_var + i] = F
+                work[o_cell + F] = i
+                F += 1
+                break
+    if F == 0:
+        # only the count speaks, and the local rules have used it: the layout is open when it is
+        # not settled (0 < left < unknown); under a focus any other layout differs there
+        return 2 if settle and focus[0] > 0 else 0
+    inner = unknown - F
+    C = 0
+    nv = 0
+    work[o_cstart] = 0
+    for i in range(n):
+        if st[i] != OPENED:
+            continue
+        m = 0
+        h = 0
+        for t in range(8 * i, 8 * i + nnb[i]):
+            j = nbr[t]
+            if st[j] == COVERED:
+                work[o_cvars + nv] = work[o_var + j]
+                nv += 1
+                h += 1
+            elif st[j] == MINE:
+                m += 1
+        if h:
+            work[o_ck + C] = nums[i] - m
+            C += 1
+            work[o_cstart + C] = nv
+    # variable -> constraints
+    for v in range(F + 1):
+        work[o_vstart + v] = 0
+    for t in range(nv):
+        work[o_vstart + work[o_cvars + t] + 1] += 1
+    for v in range(F):
+        work[o_vstart + v + 1] += work[o_vstart + v]
+    for v in range(F):
+        work[o_val + v] = work[o_vstart + v]  # fill pointers
+    for c in range(C):
+        for t in range(work[o_cstart + c], work[o_cstart + c + 1]):
+            v = work[o_cvars + t]
+            work[o_vcons + work[o_val + v]] = c
+            work[o_val + v] += 1
+    cstart = work[o_cstart:o_cstart + C + 1]
+    cvars = work[o_cvars:o_cvars + nv]
+    ck = work[o_ck:o_ck + C]
+    vstart = work[o_vstart:o_vstart + F + 1]
+    vcons = work[o_vcons:o_vcons + nv]
+    order = work[o_order:o_order + F]
+    val = work[o_val:o_val + F]
+    cm = work[o_cm:o_cm + C]
+    cu = work[o_cu:o_cu + C]
+    trail = work[o_trail:o_trail + F]
+    dstack = work[o_dstack:o_dstack + 3 * F]
+    both = work[o_both:o_both + F]
+    pref = work[o_pref:o_pref + F]
+    mark = work[o_mark:o_mark + F]
+    fixv = work[o_fix:o_fix + F]
+    lo = max(0, left - inner)
+    hi = left
+    truth = 0
+    for v in range(F):
+        both[v] = 0
+        fixv[v] = -1
+        pref[v] = mines[work[o_cell + v]]
+        truth += pref[v]
+    decided = 0
+    focused = focus[0] > 0
+    for f in range(F):
+        if both[f] or focused and not focus[1 + work[o_cell + f]]:
+            continue
+        x = 1 - mines[work[o_cell + f]]
+        # the order: breadth first from f over shared numbers, then the rest in the same way
+        for v in range(F):
+            val[v] = -2
+        head = 0
+        tail = 0
+        for root in range(-1, F):
+            r0 = f if root < 0 else root
+            if val[r0] != -2:
+                continue
+            val[r0] = 0
+            order[tail] = r0
+            tail += 1
+            while head < tail:
+                v = order[head]
+                head += 1
+                for t in range(vstart[v], vstart[v + 1]):
+                    c = vcons[t]
+                    for u in range(cstart[c], cstart[c + 1]):
+                        w = cvars[u]
+                        if val[w] == -2:
+                            val[w] = 0
+                            order[tail] = w
+                            tail += 1
+        got = _search(cstart, cvars, ck, vstart, vcons, F, C, f, x, lo, hi, order, pref, val, cm, cu, trail, dstack,
+                      budget, mark, fixv)
+        if got < 0:
+            return -1
+        if got == 0:
+            st[work[o_cell + f]] = MINE if x == 0 else SAFE
+            fixv[f] = 1 - x
+            decided = 1
+        elif settle:
+            return 2  # another layout: the view does not fix every mine
+        else:
+            for v in range(F):
+                if val[v] != mines[work[o_cell + v]]:
+                    both[v] = 1
+    if focused:
+        # a focus cell off the frontier can be the other way when the frontier can leave it room:
+        # a mine more there (a count up to left - 1), or one fewer (a count from left - inner + 1)
+        want0 = False
+        want1 = False
+        for i in range(n):
+            if st[i] == COVERED and work[o_var + i] < 0 and focus[1 + i]:
+                if mines[i]:
+                    want1 = True
+                else:
+                    want0 = True
+        for v in range(F):
+            order[v] = v
+        for side in range(2):
+            if side == 0 and not (want0 and left >= 1) or side == 1 and not want1:
+                continue
+            a = max(0, left - inner) if side == 0 else max(0, left - inner + 1)
+            b = left - 1 if side == 0 else left
+            if a > b:
+                continue
+            if a <= truth <= b:
+                return 2
+            res = _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, a, b, order, pref, val, cm, cu, trail,
+                          dstack, budget, mark, fixv)
+            if res != 0:
+                return 2 if res > 0 else -1
+        return 0
+    if inner:
+        for v in range(F):
+            order[v] = v
+        res = 1
+        if left >= 1:
+            lo1 = max(0, left - inner)
+            hi1 = left - 1
+            if lo1 <= truth <= hi1:
+                res = 1
+            else:
+                res = _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, lo1, hi1, order, pref, val, cm, cu, trail,
+                              dstack, budget, mark, fixv)
+            if res < 0:
+                return -1
+        if left >= 1 and res == 0:
+            for i in range(n):
+                if st[i] == COVERED and work[o_var + i] < 0:
+                    st[i] = SAFE
+            decided = 1
+        else:
+            lo2 = max(0, left - inner + 1)
+            if lo2 <= truth <= left:
+                res = 1
+            else:
+                res = _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, lo2, left, order, pref, val, cm, cu, trail,
+                              dstack, budget, mark, fixv)
+            if res < 0:
+                return -1
+            if res == 0:
+                for i in range(n):
+                    if st[i] == COVERED and work[o_var + i] < 0:
+                        st[i] = MINE
+                decided = 1
+    return decided
+
+
+@helper(_nrt=False)
+def _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
+    """Python's ``deduce``: the local rules and the backbone until neither decides a cell; -1 over budget."""
+    while True:
+        a = _local(nbr, nnb, nums, n_mines, st)
+        b = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus)
+        if b < 0 or b == 2:
+            return b
+        if a == 0 and b == 0:
+            return 0
+
+
+@helper(_nrt=False)
+def _flood(nbr, nnb, mines, nums, start, st, stack):
+    """Open ``start`` as Tatham does (a zero opens its neighbours); returns the cells opened."""
+    top = 0
+    stack[0] = start
+    top = 1
+    count = 0
+    while top:
+        top -= 1
+        i = stack[top]
+        if st[i] == OPENED or mines[i]:
+            continue
+        st[i] = OPENED
+        count += 1
+        if nums[i] == 0:
+            for t in range(8 * i, 8 * i + nnb[i]):
+                if st[nbr[t]] != OPENED:
+                    stack[top] = nbr[t]
+                    top += 1
+    return count
+
+
+@kernel(PLAY_SIG, _nrt=False)
+def play(nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, work, budget):
+    """Python's ``deduce.play`` on the layout ``mines``: ``st`` ends as the view it stopped at,
+    ``moves`` holds the openings, ``snap`` (1 per opened cell) the earliest view that fixes every
+    mine. ``out``: solved (1/0), the number of moves, whether a snapshot was taken. Returns 0, or
+    -1 when a search went over budget (then nothing is valid)."""
+    n = len(st)
+    stack = work[30 * n + 2:38 * n + 10]
+    nofocus = work[41 * n + 10:41 * n + 11]  # focus[0] == 0: no focus
+    nofocus[0] = 0
+    for i in range(n):
+        st[i] = COVERED
+        snap[i] = 0
+    shown = _flood(nbr, nnb, mines, nums, start, st, stack)
+    for t in range(len(opened)):
+        if st[opened[t]] != OPENED:
+            st[opened[t]] = OPENED
+            shown += 1
+    n_safe = n - n_mines
+    nmoves = 0
+    have_snap = 0
+    while shown < n_safe:
+        _local(nbr, nnb, nums, n_mines, st)
+        if not have_snap:
+            unknown = 0
+            off = 0  # a covered cell next to no opened cell
+            for i in range(n):
+                if st[i] != COVERED:
+                    continue
+                unknown += 1
+                near = 0
+                for t in range(8 * i, 8 * i + nnb[i]):
+                    if st[nbr[t]] == OPENED:
+                        near = 1
+                        break
+                if not near:
+                    off = 1
+            take = 0
+            if unknown == 0:
+                take = 1
+            elif not off:
+                if _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, False, nofocus) < 0:
+                    return -1
+                take = 1
+                for i in range(n):
+                    if st[i] == COVERED:
+                        take = 0
+                        break
+            if take:
+                have_snap = 1
+                for i in range(n):
+                    snap[i] = 1 if st[i] == OPENED else 0
+        ready = 0
+        for i in range(n):
+            if st[i] == SAFE:
+                ready = 1
+                break
+        if not ready:
+            if _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, False, nofocus) < 0:
+                return -1
+            for i in range(n):
+                if st[i] == SAFE:
+                    ready = 1
+                    break
+        if not ready:
+            out[0] = 0
+            out[1] = nmoves
+            out[2] = have_snap
+            return 0
+        # a zero opens a region; a cell next to no zero is never opened by one; the rest last
+        zero = -1
+        lone = -1
+        first = -1
+        for i in range(n):
+            if st[i] != SAFE:
+                continue
+            if first < 0:
+                first = i
+            if zero < 0 and nums[i] == 0:
+                zero = i
+            if lone < 0:
+                near0 = 0
+                for t in range(8 * i, 8 * i + nnb[i]):
+                    j = nbr[t]
+                    if nums[j] == 0 and not mines[j]:
+                        near0 = 1
+                        break
+                if not near0:
+                    lone = i
+        pick = zero if zero >= 0 else lone if lone >= 0 else first
+        shown += _flood(nbr, nnb, mines, nums, pick, st, stack)
+        moves[nmoves] = pick
+        nmoves += 1
+    if not have_snap:
+        have_snap = 1
+        for i in range(n):
+            snap[i] = 1 if st[i] == OPENED else 0
+    out[0] = 1
+    out[1] = nmoves
+    out[2] = have_snap
+    return 0
+
+
+@kernel(SETTLES_SIG, _nrt=False)
+def settles(nbr, nnb, mines, nums, n_mines, st, work, budget, focus):
+    """Whether the view ``st`` (opened cells 1, the rest 0) fixes every mine of the layout: 1 or 0;
+    -1 over budget. ``st`` is left as the deduction ends.
+
+    ``focus``: the number of focus cells, then a flag per cell. When the view is a view known to
+    fix every mine with some opened cells covered again, any other layout must break what one of
+    those cells showed (else the larger view would not fix every mine), so it differs from the
+    true one on such a cell or a neighbour: the focus. Then only those cells are searched."""
+    if focus[0] > 0:
+        _local(nbr, nnb, nums, n_mines, st)
+        got = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
+        if got < 0:
+            return -1
+        return 0 if got == 2 else 1
+    got = _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
+    if got < 0:
+        return -1
+    if got == 2:
+        return 0
+    for i in range(len(st)):
+        if st[i] == COVERED:
+            return 0
+    return 1
