@@ -31,13 +31,25 @@ def _dotted(path: Path) -> str:
     return ".".join(path.relative_to(_ROOT).with_suffix("").parts)
 
 
-def _declares_kernels(tree: ast.Module) -> bool:
-    """Whether a module decorates a function with ``@kernel(...)`` imported from ``solvers.native``."""
+def _is_role(call: ast.Call, role: str) -> bool:
+    return any(k.arg == role and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
+
+
+def kernel_declarations(tree: ast.Module) -> list[tuple[str, ast.Call]]:
+    """The functions a module declares with ``@kernel(...)`` imported from ``solvers.native``:
+    ``(name, decorator call)`` pairs (none when the module does not import :func:`kernel`)."""
     imported = any(isinstance(n, ast.ImportFrom) and (n.module or "").endswith("native")
                    and any(a.name == "kernel" and a.asname is None for a in n.names) for n in tree.body)
-    return imported and any(
-        isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "kernel"
-        for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for d in n.decorator_list)
+    if not imported:
+        return []
+    return [(n.name, d) for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for d in n.decorator_list
+            if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "kernel"]
+
+
+def _declares_kernels(tree: ast.Module) -> bool:
+    """Whether a module declares an entry point of the native build: ``@kernel(...)`` in its default
+    role (not ``python=True``, run as Python with a JIT twin, nor ``inner=True``, called by kernels)."""
+    return any(not _is_role(d, "python") and not _is_role(d, "inner") for _, d in kernel_declarations(tree))
 
 
 def kernel_modules() -> list[str]:
