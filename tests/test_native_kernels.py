@@ -311,3 +311,29 @@ def test_a_fresh_process_without_the_build_still_resets(tmp_path):
         obs, info = gym.make(env_id, **kw).reset(seed=0)
         assert out[env_id] == [info["instance_id"], len(obs)], env_id
     assert any(cache.rglob("*.nbi")), "numba's on-disk cache was not used"
+
+
+def test_a_numba_without_pycc_builds_nothing_and_the_kernels_fall_back(tmp_path):
+    """What happens when numba drops ``pycc``: the one build command says it cannot build and why
+    (exit status 1, which ``make install`` passes over), writes nothing, and leaves every kernel to
+    numba's JIT: the same instance as ever at the first reset."""
+    out = tmp_path / "build"
+    out.mkdir()
+    code = (
+        "import json, sys\n"
+        "sys.modules['numba.pycc'] = None  # as in a numba release without it\n"
+        "from kumo_gym.envs import build_native\n"
+        "from kumo_gym.solvers import native\n"
+        f"status = build_native.main(['--out', {str(out)!r}])\n"
+        "import gymnasium as gym, kumo_gym\n"
+        "obs, info = gym.make('kumo_gym/Towers-v0').reset(seed=0)\n"
+        "print(json.dumps([status, native._BUILDING, native.native_module() is None, info['instance_id']]))\n")
+    run = subprocess.run([sys.executable, "-c", code], env=_env(KUMO_GYM_NATIVE_DIR=str(out)), capture_output=True,
+                         text=True, timeout=900, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    status, building, fallback, instance_id = json.loads(run.stdout.strip().splitlines()[-1])
+    assert "not built (" in run.stderr and "pycc" in run.stderr and "compiled on first use" in run.stderr
+    assert (status, building, fallback) == (1, False, True) and list(out.iterdir()) == []
+    import gymnasium as gym
+
+    assert instance_id == gym.make("kumo_gym/Towers-v0").reset(seed=0)[1]["instance_id"]

@@ -96,11 +96,13 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
     modules = kernel_modules()
     if any(f"kumo_gym.{mod}" in sys.modules for mod in modules):
         raise RuntimeError("build the native kernels in a fresh process (python -m kumo_gym.envs.build_native)")
-    native._BUILDING = True  # entry points left for the builder; the helpers they call become numba functions
-    native.native_module.cache_clear()
+    # first, so that a numba without pycc (ImportError: the kernels then compile on first use) leaves
+    # this process as it found it
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*pycc.*")  # pending deprecation, no replacement yet
         from numba.pycc import CC
+    native._BUILDING = True  # entry points left for the builder; the helpers they call become numba functions
+    native.native_module.cache_clear()
     for mod in modules:
         importlib.import_module(f"kumo_gym.{mod}")
     out = Path(output_dir) if output_dir is not None else Path(native.__file__).resolve().parent
