@@ -30,10 +30,7 @@ from typing import Any
 import networkx as nx
 import numpy as np
 
-try:  # numba is a core dependency; the pure-Python path below is the reference either way
-    import numba
-except ImportError:  # pragma: no cover - exercised only without numba
-    numba = None
+from ..solvers.native import compiled, kernel
 
 LABELS = ("correct", "incorrect", "unverifiable", "tentative")
 ETA_STATUSES = ("ok", "above_one", "empty_graph", "v_le_cstar", "empty_cstar", "unsolved")
@@ -297,6 +294,7 @@ def graph_to_csr(n: int, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, 
     return indptr, indices
 
 
+@kernel(python=True)
 def _flow_mass_csr_impl(n, indptr, indices, m, indeg, queue):
     """Kahn-order propagation into ``m``; ``indeg`` (zeros) and ``queue`` are scratch of length n.
 
@@ -336,7 +334,13 @@ def _flow_mass_csr_impl(n, indptr, indices, m, indeg, queue):
     return head
 
 
-_flow_mass_csr_numba = numba.njit(cache=True)(_flow_mass_csr_impl) if numba is not None else None
+def _flow_mass_csr_numba():
+    """The numba twin of :func:`_flow_mass_csr_impl` (compiled on first use), or None without numba
+    (numba is a core dependency; the pure-Python path is the reference either way)."""
+    try:
+        return compiled(_flow_mass_csr_impl)
+    except ImportError:  # pragma: no cover - exercised only without numba
+        return None
 
 
 def flow_mass_arrays(n: int, indptr: np.ndarray, indices: np.ndarray, use_numba: bool = True) -> np.ndarray:
@@ -347,13 +351,14 @@ def flow_mass_arrays(n: int, indptr: np.ndarray, indices: np.ndarray, use_numba:
     """
     if n == 0:
         return np.zeros(0)
-    if not use_numba or _flow_mass_csr_numba is None:
+    fast = _flow_mass_csr_numba() if use_numba else None
+    if fast is None:
         m = [0.0] * n
         seen = _flow_mass_csr_impl(n, list(indptr), list(indices), m, [0] * n, [0] * n)
     else:
         m = np.empty(n, dtype=np.float64)
-        seen = _flow_mass_csr_numba(n, np.asarray(indptr, np.int64), np.asarray(indices, np.int64), m,
-                                    np.zeros(n, np.int64), np.empty(n, np.int64))
+        seen = fast(n, np.asarray(indptr, np.int64), np.asarray(indices, np.int64), m,
+                   np.zeros(n, np.int64), np.empty(n, np.int64))
     if seen != n:
         raise GraphError("the claim graph has a cycle")
     return np.asarray(m)

@@ -31,13 +31,25 @@ def _dotted(path: Path) -> str:
     return ".".join(path.relative_to(_ROOT).with_suffix("").parts)
 
 
-def _declares_kernels(tree: ast.Module) -> bool:
-    """Whether a module decorates a function with ``@kernel(...)`` imported from ``solvers.native``."""
+def _is_role(call: ast.Call, role: str) -> bool:
+    return any(k.arg == role and isinstance(k.value, ast.Constant) and k.value.value is True for k in call.keywords)
+
+
+def kernel_declarations(tree: ast.Module) -> list[tuple[str, ast.Call]]:
+    """The functions a module declares with ``@kernel(...)`` imported from ``solvers.native``:
+    ``(name, decorator call)`` pairs (none when the module does not import :func:`kernel`)."""
     imported = any(isinstance(n, ast.ImportFrom) and (n.module or "").endswith("native")
                    and any(a.name == "kernel" and a.asname is None for a in n.names) for n in tree.body)
-    return imported and any(
-        isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "kernel"
-        for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for d in n.decorator_list)
+    if not imported:
+        return []
+    return [(n.name, d) for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for d in n.decorator_list
+            if isinstance(d, ast.Call) and isinstance(d.func, ast.Name) and d.func.id == "kernel"]
+
+
+def _declares_kernels(tree: ast.Module) -> bool:
+    """Whether a module declares an entry point of the native build: ``@kernel(...)`` in its default
+    role (not ``python=True``, run as Python with a JIT twin, nor ``inner=True``, called by kernels)."""
+    return any(not _is_role(d, "python") and not _is_role(d, "inner") for _, d in kernel_declarations(tree))
 
 
 def kernel_modules() -> list[str]:
@@ -84,11 +96,13 @@ def build(output_dir: str | Path | None = None, verbose: bool = False) -> Path:
     modules = kernel_modules()
     if any(f"kumo_gym.{mod}" in sys.modules for mod in modules):
         raise RuntimeError("build the native kernels in a fresh process (python -m kumo_gym.envs.build_native)")
-    native._BUILDING = True  # entry points left for the builder; the helpers they call become numba functions
-    native.native_module.cache_clear()
+    # first, so that a numba without pycc (ImportError: the kernels then compile on first use) leaves
+    # this process as it found it
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*pycc.*")  # pending deprecation, no replacement yet
         from numba.pycc import CC
+    native._BUILDING = True  # entry points left for the builder; the helpers they call become numba functions
+    native.native_module.cache_clear()
     for mod in modules:
         importlib.import_module(f"kumo_gym.{mod}")
     out = Path(output_dir) if output_dir is not None else Path(native.__file__).resolve().parent

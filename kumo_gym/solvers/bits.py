@@ -1,5 +1,6 @@
 """Bit-mask helpers of the search kernels, written as plain Python so that one source serves a
-kernel run as Python and its numba-compiled twin (:mod:`.jit`, or ``njit`` in a kernel module)."""
+kernel run as Python and its numba twin (:func:`kumo_gym.solvers.native.compiled`, or a callee of a
+kernel module's entry point)."""
 
 
 def popcount(x):

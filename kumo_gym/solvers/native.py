@@ -19,13 +19,21 @@ disk, so only a process's first use on a machine pays the compile. Both paths ru
 so they give the same instances (``tests/test_native_kernels.py`` compares them). The build compiles
 at numba's full optimisation level and with its default error model, under which an integer division
 by zero would raise instead of giving 0; no kernel divides by anything but a grid dimension or a
-positive count. Kernels whose module also runs them as plain Python (planning, FineReason, the first
-nodes of SPaRC's search) are compiled on demand by :func:`compiled`; nothing here changes a numba
-setting.
+positive count.
+
+:func:`kernel` is also how every other compiled function is declared, so that no module calls numba's
+compiler itself: a function entry points call (``inner=True``), and a kernel that its module also
+runs as plain Python (``python=True``: planning, the games, FineReason, the analysis layer, the plain
+nodes of SPaRC's search), whose numba twin :func:`compiled` makes on first need. Those take Python
+lists, dicts or function pointers, which the native build does not export: they always take the
+fallback, numba's JIT with its on-disk cache. Nothing here, and nothing in the package, changes a
+numba setting (``numba.config``, ``NUMBA_*`` variables): a user's own settings hold.
 
 The builder uses ``numba.pycc``, which numba has marked as pending deprecation with no replacement
-yet; when a numba release drops it, the build reports that it cannot run and every kernel takes the
-fallback (docs/performance.md gives its cold-start cost).
+yet; when a numba release drops it, the build reports that it cannot run (``build_native`` exits 1
+saying why, and ``make install`` goes on), no extension exists, and every kernel takes the fallback:
+the same results, with the compile paid once per machine into numba's cache (docs/performance.md,
+"Cold start", gives that cost).
 """
 from __future__ import annotations
 
@@ -123,26 +131,54 @@ def native_module():
     return mod if mod.source_key() == key else None
 
 
-def kernel(sig, *, aot_sig=None, callees: tuple[str, ...] = (), jit: bool = True, **options):
-    """Decorate a kernel entry point: its native build when there is one, else ``numba.njit``.
+def kernel(sig=None, *, aot_sig=None, callees: tuple[str, ...] = (), jit: bool = True, python: bool = False,
+           inner: bool = False, **options):
+    """Declare a compiled function: the one decorator of the package's numba code.
 
-    The one decorator of the package's compiled code: ``@kernel`` is what joins a function to the
-    native build (``python -m kumo_gym.envs.build_native`` finds the modules that use it).
+    No module calls numba's compiler itself (``tests/test_native_kernels.py`` checks it); each
+    compiled function is declared here in one of three roles.
 
-    ``sig``: the explicit numba signature (compiled at decoration, as ``njit(sig)``), or None for a
-    kernel compiled at its first call; ``aot_sig`` is then the signature the native build exports.
-    ``callees``: names of plain functions of the module that the entry point calls and that must
-    stay plain Python for the module's own use (SPaRC's search runs its first nodes as Python); the
-    build compiles the entry point against their :func:`compiled` twins. ``jit=False``: without the
-    native build the entry point stays the plain function (its module compiles what it needs on
-    demand, and a process that never needs numba does not import it). ``options``: numba's
-    (``error_model``, ``_nrt`` ...); every kernel is cached on disk and releases the GIL.
+    *An entry point* (the default): its native build when there is one, else ``numba.njit`` with
+    numba's on-disk cache (the fallback). ``@kernel`` is what joins a function to the native build
+    (``python -m kumo_gym.envs.build_native`` finds the modules that use it). ``sig``: the explicit
+    numba signature (compiled at decoration, as ``njit(sig)``), or None for a kernel compiled at its
+    first call; ``aot_sig`` is then the signature the native build exports. ``callees``: names of plain
+    functions of the module that the entry point calls and that must stay plain Python for the
+    module's own use (SPaRC's search runs its first nodes as Python); the build compiles the entry
+    point against numba twins of them. ``jit=False``: without the native build the entry point stays
+    the plain function (its module compiles what it needs on demand, and a process that never needs
+    numba does not import it). Every entry point is cached on disk and releases the GIL.
+
+    ``python=True``: *a kernel that its module also runs as plain Python* (planning, the games,
+    FineReason, the analysis layer, the plain nodes of SPaRC's search): small inputs run it as it is,
+    without importing numba, and :func:`compiled` gives its numba twin on first need (JIT only, cached
+    on disk: these take Python lists, dicts or function pointers, which the native build does not
+    export). The decorated name stays the plain function; ``callees`` name the module's functions
+    that the twin calls, compiled with it.
+
+    ``inner=True``: *a function that entry points call* (numba needs it compiled to call it):
+    ``numba.njit(sig, **options)`` as given; with the native build loaded it is compiled only if some
+    other numba code calls it (no eager signature).
+
+    ``options``: numba's (``error_model``, ``_nrt``, ``inline`` ...).
     """
+    if python and inner:
+        raise ValueError("kernel(): python=True and inner=True are two different roles; pick one")
+
     def wrap(fn):
+        if python:
+            _PYTHON[fn] = (tuple(callees), options)
+            return fn
+        if inner:
+            from numba import njit
+
+            if sig is None or native_module() is not None:
+                return njit(**options)(fn)
+            return njit(sig, **options)(fn)
         name = export_name(fn.__module__, fn.__name__)
         if _BUILDING:  # the builder compiles fn; one that calls itself needs a numba function of its signature
             if callees:
-                fn = _twin(fn, {**fn.__globals__, **vars(compiled(fn.__globals__, tuple(callees), **options))})
+                fn = _twin(fn, {**fn.__globals__, **_together(fn.__globals__, tuple(callees), options)})
             ENTRIES[name] = (fn, sig if sig is not None else aot_sig, options)
             if fn.__name__ not in fn.__code__.co_names:
                 return fn
@@ -169,19 +205,17 @@ def _twin(fn, namespace: dict):
     return twin
 
 
-_COMPILED: dict[tuple, types.SimpleNamespace] = {}
+#: the kernels declared with ``@kernel(python=True)``: function -> (callees, numba options)
+_PYTHON: dict = {}
+#: numba twins made so far, by module, names and options (see :func:`_together`) or by declaration
+_COMPILED: dict[tuple, dict] = {}
 
 
-def compiled(module_globals: dict, names: tuple[str, ...], **options) -> types.SimpleNamespace:
-    """``numba.njit(cache=True, **options)`` versions of the functions ``names`` of a module, made
-    once, for kernels that also run as plain Python (small inputs never import numba).
-
-    The module's own functions are left as they are; the compiled ones resolve each other's names
-    in a copy of the module's namespace where those names are bound to the compiled versions (so
-    kernels that call each other are compiled together and numba sees compiled callees). Used on
-    demand by the modules that keep a plain-Python path (planning, FineReason, SPaRC), and by the
-    native build for an entry point's ``callees``.
-    """
+def _together(module_globals: dict, names: tuple[str, ...], options: dict) -> dict:
+    """``numba.njit(cache=True, **options)`` twins of the functions ``names`` of a module, made once:
+    they resolve each other's names in a copy of the module's namespace where those names are bound
+    to the twins (so functions that call each other, or themselves, are compiled together and numba
+    sees compiled callees); the module's own functions are left as they are."""
     key = (module_globals["__name__"], names, tuple(sorted(options.items())))
     if key not in _COMPILED:
         import numba
@@ -189,20 +223,33 @@ def compiled(module_globals: dict, names: tuple[str, ...], **options) -> types.S
         namespace = dict(module_globals)
         for name in names:
             namespace[name] = numba.njit(cache=True, **options)(_twin(module_globals[name], namespace))
-        _COMPILED[key] = types.SimpleNamespace(**{name: namespace[name] for name in names})
+        _COMPILED[key] = {name: namespace[name] for name in names}
     return _COMPILED[key]
 
 
-def helper(*args, **options):
-    """Decorate a function that kernel entry points call (``numba.njit(*args, **options)``); with the
-    native build loaded it is compiled only if some other numba code calls it (no eager signature)."""
-    def wrap(fn):
-        from numba import njit
+def compiled(fn, sig=None, **bound):
+    """The numba twin of ``fn``, a kernel declared with ``@kernel(python=True)``, made on first need.
 
-        if native_module() is not None:
-            return njit(**options)(fn)
-        return njit(*args, **options)(fn)
-    return wrap
+    Without arguments it is compiled at its first call, together with the ``callees`` it declared
+    (numba's JIT with its on-disk cache, as every kernel without a native build). ``sig``: one explicit
+    signature instead (numba compiles it now, and no other); ``bound``: global names of ``fn`` bound to
+    other compiled functions (SPaRC passes its checks as function pointers and binds the tiling). Raises
+    ``ValueError`` for a function not declared with :func:`kernel`.
+    """
+    try:
+        callees, options = _PYTHON[fn]
+    except (KeyError, TypeError):
+        raise ValueError(f"{getattr(fn, '__qualname__', fn)!r} is not declared with @kernel(python=True); "
+                         "declare it so (kumo_gym.solvers.native.kernel) to compile it") from None
+    if sig is None and not bound:
+        return _together(fn.__globals__, (*callees, fn.__name__), options)[fn.__name__]
+    key = (fn, sig, tuple(sorted((name, id(value)) for name, value in bound.items())))
+    if key not in _COMPILED:
+        import numba
+
+        target = _twin(fn, {**fn.__globals__, **bound}) if bound else fn
+        _COMPILED[key] = {"twin": numba.njit(sig, **{"cache": True, **options})(target), "bound": bound}
+    return _COMPILED[key]["twin"]
 
 
 def build_main(what: str, build, argv=None, default_out: str = "the package") -> int:

@@ -20,7 +20,7 @@ import itertools
 import numpy as np
 
 from ...solvers.bits import popcount
-from ...solvers.native import compiled
+from ...solvers.native import compiled, kernel
 
 __all__ = [
     "GridPuzzle",
@@ -45,6 +45,7 @@ def _bit_index(bit):
     return v
 
 
+@kernel(python=True, callees=("_bit_index", "popcount"))
 def _sudoku_search(grid, limit, out):
     """Count completions of ``grid`` (81 int64, 0 = empty) up to ``limit``.
 
@@ -134,6 +135,7 @@ def _sudoku_search(grid, limit, out):
         descend = True
 
 
+@kernel(python=True, callees=("_bit_index",))
 def _coloring_search(adj, colours, k):
     """1 when the partial colouring ``colours`` (0 = uncoloured) extends to a proper k-colouring."""
     n = colours.shape[0]
@@ -221,8 +223,7 @@ def _coloring_search(adj, colours, k):
 
 
 try:  # numba is a core dependency; the fallback only keeps the module importable without it
-    _nb = compiled(globals(), ("_bit_index", "popcount", "_sudoku_search", "_coloring_search"))
-    _sudoku_search_nb, _coloring_search_nb = _nb._sudoku_search, _nb._coloring_search
+    _sudoku_search_nb, _coloring_search_nb = compiled(_sudoku_search), compiled(_coloring_search)
 except ImportError:  # pragma: no cover
     _sudoku_search_nb = _sudoku_search
     _coloring_search_nb = _coloring_search

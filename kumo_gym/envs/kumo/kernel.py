@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...solvers.native import helper, kernel
+from ...solvers.native import kernel
 
 INF = np.inf
 #: rows of the float scratch array per depth: ordering key, weight total, lower bound of the
@@ -41,7 +41,7 @@ _F_ORDER, _F_TOTAL, _F_BOUND, _F_CHILD = 0, 1, 2, 3
 _I_SOLE, _I_ORDER = 0, 1
 
 
-@helper(cache=True)
+@kernel(inner=True, cache=True)
 def _popcount(x):
     """Bits set in a non-negative int64 (branch-free SWAR count; masks stay below 2**62)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -50,7 +50,7 @@ def _popcount(x):
     return (x * 0x0101010101010101) >> 56
 
 
-@helper(cache=True)
+@kernel(inner=True, cache=True)
 def _slot(keys, key):
     """Linear-probing slot of ``key`` in the open-addressing table ``keys`` (-1 = empty)."""
     mask = keys.shape[0] - 1
@@ -78,7 +78,7 @@ def rehash(keys, vals, flags, new_keys, new_vals, new_flags):
             new_flags[j] = flags[i]
 
 
-@helper(cache=True)
+@kernel(inner=True, cache=True)
 def _store(keys, vals, flags, used, key, v, exact):
     """Record an exact value (``exact`` 1) or a lower bound (0); an exact value is never weakened."""
     slot = _slot(keys, key)
@@ -95,7 +95,7 @@ def _store(keys, vals, flags, used, key, v, exact):
     used[0] += 1
 
 
-@helper(cache=True)
+@kernel(inner=True, cache=True)
 def _useful(T, A, umask):
     """The actions of ``A`` with some state ruling out a truth of ``T``."""
     out = np.int64(0)
@@ -108,7 +108,7 @@ def _useful(T, A, umask):
     return out
 
 
-@helper(cache=True)
+@kernel(inner=True, cache=True)
 def _child_bound(child, rest, n, umask, keys, vals):
     """A lower bound on ``E(child, rest)`` for a child that is not a base case: its table entry
     (exact value or bound), else 1 (it needs at least one more test)."""

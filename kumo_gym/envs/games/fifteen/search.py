@@ -15,7 +15,7 @@ import heapq
 
 import numpy as np
 
-from ....solvers.native import compiled
+from ....solvers.native import compiled, kernel
 
 #: searches with a smaller heuristic value start in plain Python (no numba import)
 PYTHON_BELOW = 14
@@ -90,6 +90,7 @@ def heuristic(tiles, w, h):
     return total
 
 
+@kernel(python=True, callees=("_line_extra", "_row_extra", "_col_extra", "heuristic"))
 def _ida_kernel(tiles, w, h, gap, max_nodes, path):
     """Iterative-deepening A* from ``tiles`` (a scratch copy: the search leaves it modified).
 
@@ -175,7 +176,6 @@ def _ida_kernel(tiles, w, h, gap, max_nodes, path):
     return -2, nodes, bound
 
 
-_KERNELS = ("_line_extra", "_row_extra", "_col_extra", "heuristic", "_ida_kernel")
 
 
 def ida_star(tiles, w: int, h: int, max_nodes: int = DEFAULT_BUDGET) -> tuple[list[int] | None, int, int]:
@@ -192,8 +192,8 @@ def ida_star(tiles, w: int, h: int, max_nodes: int = DEFAULT_BUDGET) -> tuple[li
         length, used, bound = _ida_kernel(arr.copy(), w, h, gap, budget, path)
         if length >= 0:
             return path[:length].tolist(), length, used
-    kernel = compiled(globals(), _KERNELS)._ida_kernel
-    length, nodes, bound = kernel(arr.copy(), w, h, gap, max(1, max_nodes - used), path)
+    search = compiled(_ida_kernel)
+    length, nodes, bound = search(arr.copy(), w, h, gap, max(1, max_nodes - used), path)
     if length >= 0:
         return path[:length].tolist(), length, used + nodes
     return None, max(int(bound), h0), used + nodes

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....solvers.native import compiled
+from ....solvers.native import compiled, kernel
 
 #: a position is a mask of at most this many holes (one signed 64-bit word)
 MAX_HOLES = 63
@@ -68,6 +68,7 @@ def _isolated(s, nbr):
     return n
 
 
+@kernel(python=True, callees=("_probe", "_isolated"))
 def _dfs(ja, jb, jt, nbr, rank, weight, start, max_nodes, table, filled, path):
     """Depth-first search for a jump sequence from the peg mask ``start`` to a single peg.
 
@@ -136,7 +137,6 @@ def _dfs(ja, jb, jt, nbr, rank, weight, start, max_nodes, table, filled, path):
     return -2, nodes
 
 
-_KERNELS = ("_probe", "_isolated", "_dfs")
 
 
 class Board:
@@ -175,7 +175,7 @@ class Board:
         small = n_pegs <= PYTHON_PEGS
         table = np.zeros(1 << (16 if small else TABLE_BITS), np.int64)
         filled = np.zeros(1, np.int64)
-        dfs = _dfs if small else compiled(globals(), _KERNELS)._dfs
+        dfs = _dfs if small else compiled(_dfs)
         n = len(self.jumps)
         rank = np.arange(n, dtype=np.int64)
         used, restart, length = 0, 0, -1

@@ -26,7 +26,7 @@ a small compile on first use, cached on disk.
 import numpy as np
 from numba import types as nt
 
-from ....solvers.native import helper, kernel
+from ....solvers.native import kernel
 
 _I64 = nt.int64[::1]
 #: (H, W, centre, seeds, draws, orbit, nbr, black, light, number, active, rs, cs, first, members, val, nlit)
@@ -40,7 +40,7 @@ def scratch(H: int, W: int) -> tuple:
     return tuple(np.zeros(size, np.int64) for size in (n, n, n, n, n, n, 2 * n + 1, 2 * n, n, 2 * n))
 
 
-@helper(inline="always", _nrt=False)
+@kernel(inner=True, inline="always", _nrt=False)
 def _cross(k, a, b, first, members):
     """Cell k of stretch a followed by stretch b (a cell's row and column; it appears twice)."""
     if k < first[a + 1] - first[a]:

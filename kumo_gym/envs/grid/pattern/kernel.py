@@ -28,7 +28,7 @@ fills written out four times (cold start; measured with an empty cache).
 import numpy as np
 from numba import types as nt
 
-from ....solvers.native import helper, kernel
+from ....solvers.native import kernel
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -47,7 +47,7 @@ def scratch(H: int, W: int) -> tuple:
 _WORD = nt.int64(nt.int64, nt.int64)
 
 
-@helper(_WORD, cache=True, nogil=True, _nrt=False)
+@kernel(_WORD, inner=True, cache=True, nogil=True, _nrt=False)
 def _fill_right(g, m):
     """``g`` spread to higher bits through the runs of ``m`` set bits that hold it (Kogge-Stone:
     five doubling steps reach across 32 bits)."""
@@ -59,7 +59,7 @@ def _fill_right(g, m):
     return g
 
 
-@helper(_WORD, cache=True, nogil=True, _nrt=False)
+@kernel(_WORD, inner=True, cache=True, nogil=True, _nrt=False)
 def _fill_left(g, m):
     """:func:`_fill_right` towards lower bits."""
     s = 1
@@ -70,7 +70,7 @@ def _fill_left(g, m):
     return g
 
 
-@helper(_WORD, cache=True, nogil=True, _nrt=False)
+@kernel(_WORD, inner=True, cache=True, nogil=True, _nrt=False)
 def _fits(nw, ln):
     """The starts p at which cells p..p+ln-1 may all be black (bits of ``nw``)."""
     win = nw

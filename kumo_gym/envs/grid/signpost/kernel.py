@@ -26,7 +26,7 @@ both are cached on disk.
 """
 import numpy as np
 
-from ....solvers.native import helper, kernel
+from ....solvers.native import kernel
 
 # the steps of :func:`place`
 # (numpy scalars: typed int64, not as literals, which numba's ahead-of-time compiler cannot unify)
@@ -220,7 +220,7 @@ def place(n, rs, rc, is_, ic, number, ends, order, S, stack, added, shown):
                     top += 1
 
 
-@helper(cache=True, nogil=True, error_model="numpy", _nrt=False)
+@kernel(inner=True, cache=True, nogil=True, error_model="numpy", _nrt=False)
 def _close(n, C, s, rs, rc, is_, ic):
     """Arc consistency on slot ``s`` of ``C`` (per cell, a bit mask of its candidate numbers):
     a number with no successor candidate on the cell's ray (no predecessor candidate among the

@@ -6,10 +6,10 @@ A ring buffer ``queue`` of one more slot than there are lines and a flag per lin
 kernel still compiles as one function. numba's on-disk cache of a kernel does not notice an edit
 here: clear ``__pycache__`` (or touch the kernel) after changing this file.
 """
-from numba import njit
+from ....solvers.native import kernel
 
 
-@njit(inline="always", _nrt=False)
+@kernel(inner=True, inline="always", _nrt=False)
 def start(queue, inq, nl):
     """Every line 0..nl-1 waiting, in order: ``(head, tail)``."""
     for li in range(nl):
@@ -18,7 +18,7 @@ def start(queue, inq, nl):
     return 0, nl
 
 
-@njit(inline="always", _nrt=False)
+@kernel(inner=True, inline="always", _nrt=False)
 def pop(queue, inq, head):
     """The next waiting line (``head != tail``): ``(line, new head)``."""
     li = queue[head]
@@ -27,7 +27,7 @@ def pop(queue, inq, head):
     return li, 0 if head == len(queue) else head
 
 
-@njit(inline="always", _nrt=False)
+@kernel(inner=True, inline="always", _nrt=False)
 def push(queue, inq, tail, li):
     """Line ``li`` waiting (unless it already is): the new tail."""
     if inq[li]:

@@ -17,7 +17,7 @@ use, cached on disk.
 import numpy as np
 from numba import types as nt
 
-from ....solvers.native import helper, kernel
+from ....solvers.native import kernel
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -30,7 +30,7 @@ def scratch(H: int, W: int) -> tuple:
     return np.zeros(H * W, np.int8), np.zeros(2 * (H + W), np.int64), np.zeros(H * W + 1, np.int64)
 
 
-@helper(inline="always", _nrt=False)
+@kernel(inner=True, inline="always", _nrt=False)
 def _set(H, W, j, s, val, counts, trail, tlen):
     """Make open cell j colour s and put it on the trail: ``(new trail length, whether both lines
     through j still hold at most half s)``. ``counts``: black per row, white per row, black per

@@ -5,7 +5,8 @@ interleaved Blocks World family) and search where they do not: River Crossing by
 search over pair-type counts, Checker Jumping from arbitrary boards by a pruned depth-first
 search, Blocks World with any start and goal by A* over packed states. Besides solutions, each
 module gives exact distances to the goal from arbitrary states, which the partial reward of the
-planning environments uses. numba kernels are compiled on first use only (:func:`kumo_gym.solvers.native.compiled`).
+planning environments uses. Their numba kernels are declared with :func:`kumo_gym.solvers.native.kernel`
+(``python=True``: small searches run them as Python) and compiled on first use only (:func:`kumo_gym.solvers.native.compiled`).
 
 Everything here is pure functions over plain data and numpy arrays; nothing imports Gymnasium.
 """

@@ -18,7 +18,7 @@ import heapq
 import numpy as np
 
 from ....core.errors import ConfigError
-from ....solvers.native import compiled
+from ....solvers.native import compiled, kernel
 
 #: above this many blocks the search for a custom instance needs allow_slow_search (docs/specs/planning.md §2.4)
 SEARCH_LIMIT = 12
@@ -170,6 +170,7 @@ def _blocks_h(below, goal, anc, gstack, n, use_h, well):
     return total
 
 
+@kernel(python=True, callees=("_blocks_key", "_blocks_unpack", "_blocks_h"))
 def _blocks_astar_kernel(start, goal, anc, gstack, n, n_stacks, use_h, max_expansions, below, top, has_above, well):
     """A* from ``start`` to ``goal``; the last four are scratch buffers (numpy arrays or lists)."""
     base = n + n_stacks
@@ -231,7 +232,6 @@ def _blocks_astar_kernel(start, goal, anc, gstack, n, n_stacks, use_h, max_expan
     return found, path[::-1], expansions
 
 
-_KERNELS = ("_blocks_key", "_blocks_unpack", "_blocks_h", "_blocks_astar_kernel")
 
 
 class SearchBudgetExceeded(RuntimeError):
@@ -263,15 +263,15 @@ def blocks_search(initial: list[list[str]], goal: list[list[str]], *, heuristic:
     if backend == "auto":
         backend = "python" if n < PYTHON_BELOW else "numba"
     if backend == "numba":
-        kernel = compiled(globals(), _KERNELS)._blocks_astar_kernel
+        search = compiled(_blocks_astar_kernel)
         scratch = np.empty(n, np.int64), np.empty(n_stacks, np.int64), np.empty(n, np.bool_), np.empty(n, np.bool_)
     elif backend == "python":
-        kernel = _blocks_astar_kernel
+        search = _blocks_astar_kernel
         start, target, anc, gstack = start.tolist(), target.tolist(), anc.tolist(), gstack.tolist()
         scratch = [0] * n, [-1] * n_stacks, [False] * n, [False] * n
     else:
         raise ConfigError(f"backend {backend!r} is not one of: auto, numba, python")
-    found, path, used = kernel(start, target, anc, gstack, n, n_stacks, heuristic, max_expansions, *scratch)
+    found, path, used = search(start, target, anc, gstack, n, n_stacks, heuristic, max_expansions, *scratch)
     if not found:
         if used > max_expansions:
             raise SearchBudgetExceeded(f"blocks search passed {max_expansions} expanded states")

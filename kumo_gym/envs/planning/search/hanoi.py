@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....solvers.native import compiled, kernel
+
 
 def hanoi_moves(n: int, src: int = 0, dst: int = 2, aux: int = 1) -> list[list[int]]:
     """The unique optimal solution ``[[disk, from, to], ...]`` for a tower of n disks (2^n - 1 moves).
@@ -131,6 +133,7 @@ def hanoi_path(start: list[int], goal: list[int]) -> list[list[int]]:
 RUN_REASONS = (None, "bad_peg", "same_peg", "empty_peg", "not_top_disk", "larger_on_smaller")
 
 
+@kernel(python=True)
 def _hanoi_run_kernel(moves, pegs, heights, pos, goal_pos, n):
     in_place = 0
     for d in range(1, n + 1):
@@ -168,9 +171,7 @@ def hanoi_run(moves: np.ndarray, initial: list[list[int]], goal: list[list[int]]
     Returns ``(n_legal_prefix, reason or None, pegs after the legal prefix, goal_first_reached_at
     or None)``. Used for long answers (a complete N=20 answer is a million moves).
     """
-    from ....solvers.native import compiled
-
-    kernel = compiled(globals(), ("_hanoi_run_kernel",))._hanoi_run_kernel
+    run = compiled(_hanoi_run_kernel)
     n = sum(len(p) for p in initial)
     pegs = np.zeros((3, n + 1), np.int64)
     heights = np.zeros(3, np.int64)
@@ -181,6 +182,6 @@ def hanoi_run(moves: np.ndarray, initial: list[list[int]], goal: list[list[int]]
     pos[1:] = hanoi_positions(initial)
     goal_pos = np.zeros(n + 1, np.int64)
     goal_pos[1:] = hanoi_positions(goal)
-    k, code, goal_at = kernel(np.ascontiguousarray(moves, np.int64), pegs, heights, pos, goal_pos, n)
+    k, code, goal_at = run(np.ascontiguousarray(moves, np.int64), pegs, heights, pos, goal_pos, n)
     final = [pegs[p, :heights[p]].tolist() for p in range(3)]
     return int(k), RUN_REASONS[int(code)], final, (None if goal_at < 0 else int(goal_at))

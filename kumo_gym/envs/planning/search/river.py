@@ -21,7 +21,7 @@ from collections import deque
 from functools import lru_cache
 
 from ....core.errors import ConfigError
-from ....solvers.native import compiled
+from ....solvers.native import compiled, kernel
 
 # A trip is packed into one integer, 10 bits per count.
 _PACK = 1024
@@ -167,6 +167,7 @@ def _concrete_trip(n: int, move: tuple[int, ...], side: int, actor: list[int], a
 
 
 # ---- the forward search of the paper: one function, run as Python or compiled by numba ---------
+@kernel(python=True, callees=("_unsafe", "_river_trips"))
 def _river_bfs_kernel(n, k):
     start = ((n * (n + 1) + 0) * (n + 1) + 0) * 2 + 0
     goal = 1
@@ -205,12 +206,12 @@ def river_count_moves(n: int, k: int, backend: str = "python") -> list[tuple[int
     if n < 1 or k < 1 or n >= _PACK:
         raise ConfigError(f"river crossing needs 1 <= n < {_PACK} and k >= 1, got n={n}, k={k}")
     if backend == "numba":
-        kernel = compiled(globals(), ("_unsafe", "_river_trips", "_river_bfs_kernel"))._river_bfs_kernel
+        search = compiled(_river_bfs_kernel)
     elif backend == "python":
-        kernel = _river_bfs_kernel
+        search = _river_bfs_kernel
     else:
         raise ConfigError(f"backend {backend!r} is not one of: numba, python")
-    found, path = kernel(n, k)
+    found, path = search(n, k)
     return [_unpack(p) for p in path] if found else None
 
 

@@ -26,9 +26,9 @@ cell at ``(2 cx + 1, 2 cy + 1)``). Directions ``k = 0..3`` are +x, -y, -x, +y.
 """
 from __future__ import annotations
 
-import types
 from functools import cache
 
+from ....solvers.native import compiled as twin
 from ....solvers.native import export_name, kernel, native_module
 
 SQUARE, STAR, TRIANGLE, POLY, YLOP = 1, 2, 3, 4, 5
@@ -52,9 +52,8 @@ _INNER = {**_OPTS, "no_cpython_wrapper": True}
 
 
 @cache
-def _numba():
-    """numba and the kernels' signatures (imported on the first compile only)."""
-    import numba
+def _signatures():
+    """The kernels' signatures (numba is imported on the first compile only)."""
     from numba import types as nt
 
     i, a, a2, a3 = nt.int64, nt.int64[::1], nt.int64[:, ::1], nt.int64[:, :, ::1]
@@ -65,20 +64,16 @@ def _numba():
     search_sig = nt.int64(i, i, i, i, i, i, i, a, a, a, a, a3, a2, a2, nt.FunctionType(regions_sig),
                           nt.FunctionType(poly_sig))
     tile_sig = nt.boolean(a, i, i, a, i, a3, a, a2)
-    return numba, {"poly": poly_sig, "regions": regions_sig, "search": search_sig, "tile": tile_sig}
+    return {"poly": poly_sig, "regions": regions_sig, "search": search_sig, "tile": tile_sig}
 
 
-def _njit(fn, sig: str, opts: dict, **bound):
-    """``fn`` compiled with signature ``sig``; ``bound`` rebinds globals it calls (compiled
-    callees) in a copy of this module's namespace, leaving the plain function as it is."""
-    numba, sigs = _numba()
-    if bound:
-        twin = types.FunctionType(fn.__code__, {**globals(), **bound}, fn.__name__, fn.__defaults__, fn.__closure__)
-        twin.__qualname__, twin.__module__ = fn.__qualname__, fn.__module__
-        fn = twin
-    return numba.njit(sigs[sig], **opts)(fn)
+def _njit(fn, sig: str, **bound):
+    """``fn`` compiled with signature ``sig`` (its numba twin, :func:`kumo_gym.solvers.native.compiled`);
+    ``bound`` rebinds globals it calls (compiled callees), leaving the plain function as it is."""
+    return twin(fn, _signatures()[sig], **bound)
 
 
+@kernel(python=True, no_cfunc_wrapper=True, **_INNER)
 def _tile(demand, w, h, pieces, npieces, shape_cells, shape_size, work):
     """Exact cover of ``demand`` (per cell, may be > 1) by every piece in ``pieces`` (translated
     only). The first cell with demand left (row-major) must be a piece's first cell, so each
@@ -138,6 +133,7 @@ def _tile(demand, w, h, pieces, npieces, shape_cells, shape_size, work):
             used[i] = 0
 
 
+@kernel(python=True, **_INNER)
 def _poly_ok(tab, off, shape_cells, work, nreg, w, h, npolys, nylops):
     """The poly/ylop rule of docs/specs/sparc.md §5 for one region: its cells are ``work[W_MEMBERS][:nreg]`` (as
     ``cy * w + cx``), its pieces' shape indices ``work[W_POLYS][:npolys]`` and
@@ -194,6 +190,7 @@ def _poly_ok(tab, off, shape_cells, work, nreg, w, h, npolys, nylops):
     return False
 
 
+@kernel(python=True, **_INNER)
 def _regions_ok(w, h, tab, off, st, soff, shape_cells, work, stamp, depth, use_marks, poly_fn):
     """Check every region that can no longer change (all of them when nothing is reachable).
 
@@ -312,16 +309,19 @@ def _regions_ok(w, h, tab, off, st, soff, shape_cells, work, stamp, depth, use_m
     return True
 
 
+@kernel(python=True, **_INNER)
 def _no_poly(tab, off, shape_cells, work, nreg, w, h, npolys, nylops):
     """Stands in for the poly check in puzzles without polyominoes (never called there)."""
     return True
 
 
+@kernel(python=True, **_INNER)
 def _no_regions(w, h, tab, off, st, soff, shape_cells, work, stamp, depth, use_marks, poly_fn):
     """Stands in for the region check in puzzles without cell symbols (every region is fine)."""
     return True
 
 
+@kernel(python=True, **_OPTS)
 def search(w, h, start, end, cap, prune, node_budget, tab, off, st, soff, shape_cells, sols, work, regions_fn,
            poly_fn):
     """The depth-first search, resumable: its state lives in ``st`` (see :data:`STATE`).
@@ -529,26 +529,26 @@ def polys_plain(pieces: bool):
 # one without polyominoes no tiling (compile only what the puzzle needs)
 @cache
 def compiled_search():
-    return _njit(search, "search", _OPTS)
+    return _njit(search, "search")
 
 
 @cache
 def tiler():
-    return _njit(_tile, "tile", {**_INNER, "no_cfunc_wrapper": True})
+    return _njit(_tile, "tile")
 
 
 @cache
 def poly_checker(needed: bool = True):
     """The poly/ylop kernel (compiled on first need), or a stand-in for puzzles without pieces."""
     if not needed:
-        return _njit(_no_poly, "poly", _INNER)
-    return _njit(_poly_ok, "poly", _INNER, tile=tiler())
+        return _njit(_no_poly, "poly")
+    return _njit(_poly_ok, "poly", tile=tiler())
 
 
 @cache
 def region_checker(needed: bool = True):
     """The region kernel (compiled on first need), or a stand-in for puzzles without symbols."""
-    return _njit(_regions_ok if needed else _no_regions, "regions", _INNER)
+    return _njit(_regions_ok if needed else _no_regions, "regions")
 
 
 def compiled() -> bool:
