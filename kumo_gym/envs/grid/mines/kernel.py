@@ -24,7 +24,7 @@ undecided, 1 opened, 2 a deduced mine, 3 deduced safe and not yet opened.
 import numpy as np
 from numba import types as nt
 
-from ....solvers.native import helper, kernel
+from ....solvers.native import kernel
 
 _I8 = nt.int8[::1]
 _I64 = nt.int64[::1]
@@ -57,7 +57,7 @@ def work_size(n: int) -> int:
     return 42 * n + 16
 
 
-@helper(_nrt=False)
+@kernel(inner=True, _nrt=False)
 def _local(nbr, nnb, nums, n_mines, st):
     """The local rules to their fixpoint; 1 when they decided a cell."""
     n = len(st)
@@ -167,7 +167,7 @@ def _local(nbr, nnb, nums, n_mines, st):
         progress = 1
 
 
-@helper(_nrt=False)
+@kernel(inner=True, _nrt=False)
 def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order, pref, val, cm, cu, trail, dstack,
             budget, mark, fixv):
     """Whether some assignment of the F frontier variables meets every constraint c (exactly
@@ -343,7 +343,7 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
                 break
 
 
-@helper(_nrt=False)
+@kernel(inner=True, _nrt=False)
 def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     """Python's ``_backbone`` (the frontier's backbone under the count bounds, then the cells off
     the frontier): 1 when it decided a cell, 0 when not, -1 over budget. With ``settle``, 2 as
@@ -563,7 +563,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     return decided
 
 
-@helper(_nrt=False)
+@kernel(inner=True, _nrt=False)
 def _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     """Python's ``deduce``: the local rules and the backbone until neither decides a cell; -1 over budget."""
     while True:
@@ -575,7 +575,7 @@ def _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
             return 0
 
 
-@helper(_nrt=False)
+@kernel(inner=True, _nrt=False)
 def _flood(nbr, nnb, mines, nums, start, st, stack):
     """Open ``start`` as Tatham does (a zero opens its neighbours); returns the cells opened."""
     top = 0
