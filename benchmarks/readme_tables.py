@@ -280,7 +280,11 @@ def real_model_table() -> str:
               "mean partial | verdicts | prompt tok | reply tok | s |"),
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     before = d.get("before", {}).get("answer_found", {})
+    marked = False
     for r in d["rows"]:
+        # rows written before a cut-off reply had to be read as an answer to count (an upper bound)
+        mark = "" if r.get("found_rule") else "*"
+        marked |= bool(mark)
         env = r["env"].split("/")[-1]
         verdicts = ", ".join(f"{k} {v}" for k, v in sorted(r["statuses"].items(), key=lambda kv: -kv[1]))
         # the before-run: greedy, the easiest preset, answer mode (KUMO: interactive); unlisted envs found none
@@ -288,9 +292,13 @@ def real_model_table() -> str:
                 and (r["mode"] == "answer" or r["family"] == "kumo"))
         was = before.get(env.removesuffix("-v0"), 0.0) if same and before else None
         lines.append(f"| {env} | {r['mode']} | {r['preset']} | {r['decoding']} | {r['episodes']} | "
-                     f"{r['answer_found_rate']:.2f} | {'-' if was is None else f'{was:.2f}'} | {r['solved_rate']:.2f} | "
+                     f"{r['answer_found_rate']:.2f}{mark} | {'-' if was is None else f'{was:.2f}'} | {r['solved_rate']:.2f} | "
                      f"{r['mean_partial']:.2f} | {verdicts} | {r['prompt_tokens_mean']:.0f} | "
                      f"{r['completion_tokens_mean']:.0f} | {r['wall_s']:.0f} |")
+    if marked:
+        lines += ["", ("\\* counted by the first rule, an upper bound: a reply cut off at the token limit counted as an answer "
+                       "found when anything could be read from it, even a grid of the wrong shape (later rows count it "
+                       "only when what was read was an answer).")]
     return "\n".join(lines)
 
 

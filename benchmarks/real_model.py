@@ -62,6 +62,9 @@ BEFORE = {"commit": "e342374", "episodes": 30, "decoding": "greedy",
                     "example's goal")}
 #: statuses from which no answer (or move) was read
 NO_ANSWER = ("parse_error", "error", "too_long", "hedge")
+#: rows written since a cut-off reply counts as an answer found only when what was read before the cut was one
+#: (before, any readable part counted, even a grid of the wrong shape: an upper bound; the table marks such rows)
+FOUND_RULE = "cut replies: only when read as an answer"
 
 
 def load_model(name: str):
@@ -121,8 +124,9 @@ def _found(verdict: dict) -> bool:
     status = verdict.get("status")
     if status in NO_ANSWER:
         return False
-    if status == "truncated":
-        return "read_as" in (verdict.get("details") or {})
+    if status == "truncated":  # cut off: found only when what was read before the cut was an answer
+        read_as = (verdict.get("details") or {}).get("read_as")
+        return read_as is not None and read_as not in NO_ANSWER
     return True
 
 
@@ -147,6 +151,7 @@ def run_answer(model, tok, env_id: str, preset: str, n: int, args, temperature: 
     replies = generate(model, tok, convs, caps, temperature, k, args.batch)
     gen_s = time.time() - t0
     statuses, found, solved, partial, examples = Counter(), 0, 0, [], {}
+    cut_read_as = Counter()  # what the cut-off replies with something readable were read as
     comp_tokens = prompt_tokens = 0
     traces = []
     for env, cap, group in zip(envs, caps, replies):
@@ -156,6 +161,8 @@ def run_answer(model, tok, env_id: str, preset: str, n: int, args, temperature: 
             v = base.score_completion(r["text"], finish_reason=r["finish_reason"], n_output_tokens=r["tokens"],
                                       max_new_tokens=cap).to_dict()
             statuses[v["status"]] += 1
+            if v["status"] == "truncated" and "read_as" in (v.get("details") or {}):
+                cut_read_as[v["details"]["read_as"]] += 1
             found += _found(v)
             any_solved |= v["status"] == "solved"
             best = max(best, float(v.get("score") or 0.0))
@@ -168,7 +175,8 @@ def run_answer(model, tok, env_id: str, preset: str, n: int, args, temperature: 
         solved += any_solved
         partial.append(best)
     return {"answer_found_rate": found / (n * k), "solved_rate": solved / n,
-            "mean_partial": sum(partial) / n, "statuses": dict(statuses),
+            "mean_partial": sum(partial) / n, "statuses": dict(statuses), "cut_read_as": dict(cut_read_as),
+            "found_rule": FOUND_RULE,
             "prompt_tokens_mean": prompt_tokens / (n * k), "completion_tokens_mean": comp_tokens / (n * k),
             "max_new_tokens_mean": sum(caps) / n, "seconds": gen_s, "examples": examples, "_traces": traces}
 
@@ -223,7 +231,7 @@ def run_interactive(model, tok, env_id: str, preset: str, n: int, args, temperat
     return {"answer_found_rate": sum(g["found"] for g in games) / max(1, turns),
             "solved_rate": sum(any(g["final"]["status"] == "solved" for g in gs) for gs in by_seed.values()) / n,
             "mean_partial": sum(max(g["final"]["score"] for g in gs) for gs in by_seed.values()) / n,
-            "statuses": dict(statuses), "turns_mean": turns / len(games),
+            "statuses": dict(statuses), "turns_mean": turns / len(games), "found_rule": FOUND_RULE,
             "prompt_tokens_mean": sum(g["prompt_tokens"] for g in games) / max(1, turns),
             "completion_tokens_mean": sum(g["tokens"] for g in games) / max(1, turns),
             "seconds": gen_s, "examples": examples,
