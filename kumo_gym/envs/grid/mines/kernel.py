@@ -58,6 +58,60 @@ def work_size(n: int) -> int:
 
 
 @kernel(inner=True, _nrt=False)
+def _around(nbr, nnb, st, i):
+    """``(covered, mines)``: how many of cell i's neighbours are covered and undecided, and how
+    many are deduced mines."""
+    h = 0
+    m = 0
+    for t in range(8 * i, 8 * i + nnb[i]):
+        s = st[nbr[t]]
+        if s == COVERED:
+            h += 1
+        elif s == MINE:
+            m += 1
+    return h, m
+
+
+@kernel(inner=True, _nrt=False)
+def _tally(st):
+    """``(covered, mines)``: how many cells of the board are covered and undecided, and how many
+    are deduced mines."""
+    unknown = 0
+    known = 0
+    for i in range(len(st)):
+        if st[i] == COVERED:
+            unknown += 1
+        elif st[i] == MINE:
+            known += 1
+    return unknown, known
+
+
+@kernel(inner=True, _nrt=False)
+def _touches(nbr, nnb, st, i, state):
+    """Whether some neighbour of cell i is in ``state``."""
+    for t in range(8 * i, 8 * i + nnb[i]):
+        if st[nbr[t]] == state:
+            return True
+    return False
+
+
+@kernel(inner=True, _nrt=False)
+def _holds(st, state):
+    """Whether some cell of the board is in ``state``."""
+    for i in range(len(st)):
+        if st[i] == state:
+            return True
+    return False
+
+
+@kernel(inner=True, _nrt=False)
+def _snapshot(st, snap):
+    """``snap`` := the view ``st`` (1 per opened cell, else 0)."""
+    for i in range(len(st)):
+        snap[i] = 1 if st[i] == OPENED else 0
+
+
+@kernel(inner=True, _nrt=False)
 def _local(nbr, nnb, nums, n_mines, st):
     """The local rules to their fixpoint; 1 when they decided a cell."""
     n = len(st)
@@ -67,14 +121,7 @@ def _local(nbr, nnb, nums, n_mines, st):
         for i in range(n):
             if st[i] != OPENED:
                 continue
-            h = 0
-            m = 0
-            for t in range(8 * i, 8 * i + nnb[i]):
-                s = st[nbr[t]]
-                if s == COVERED:
-                    h += 1
-                elif s == MINE:
-                    m += 1
+            h, m = _around(nbr, nnb, st, i)
             if h == 0:
                 continue
             k = nums[i] - m
@@ -88,14 +135,7 @@ def _local(nbr, nnb, nums, n_mines, st):
             for i in range(n):
                 if st[i] != OPENED:
                     continue
-                hi = 0
-                mi = 0
-                for t in range(8 * i, 8 * i + nnb[i]):
-                    s = st[nbr[t]]
-                    if s == COVERED:
-                        hi += 1
-                    elif s == MINE:
-                        mi += 1
+                hi, mi = _around(nbr, nnb, st, i)
                 if hi == 0:
                     continue
                 # every number sharing a covered cell with i is a neighbour of one of i's neighbours
@@ -107,17 +147,10 @@ def _local(nbr, nnb, nums, n_mines, st):
                         j = nbr[u]
                         if j == i or st[j] != OPENED:
                             continue
-                        hj = 0
-                        mj = 0
-                        inside = 0  # i's covered cells that are j's neighbours
-                        for v in range(8 * j, 8 * j + nnb[j]):
-                            s = st[nbr[v]]
-                            if s == COVERED:
-                                hj += 1
-                            elif s == MINE:
-                                mj += 1
+                        hj, mj = _around(nbr, nnb, st, j)
                         if hj <= hi:
                             continue
+                        inside = 0  # i's covered cells that are j's neighbours
                         for v in range(8 * i, 8 * i + nnb[i]):
                             b = nbr[v]
                             if st[b] != COVERED:
@@ -149,13 +182,7 @@ def _local(nbr, nnb, nums, n_mines, st):
                 if changed:
                     break
         if not changed:
-            unknown = 0
-            known = 0
-            for i in range(n):
-                if st[i] == COVERED:
-                    unknown += 1
-                elif st[i] == MINE:
-                    known += 1
+            unknown, known = _tally(st)
             left = n_mines - known
             if unknown and (left == 0 or left == unknown):
                 for i in range(n):
@@ -165,6 +192,18 @@ def _local(nbr, nnb, nums, n_mines, st):
         if not changed:
             return progress
         progress = 1
+
+
+@kernel(inner=True, _nrt=False)
+def _assign(v, x, val, trail, tlen, vstart, vcons, cm, cu):
+    """:func:`_search`'s step: variable v takes x, is pushed on the trail at ``tlen``, and each of
+    its constraints counts it (one fewer unknown, x more mines)."""
+    val[v] = x
+    trail[tlen] = v
+    for t in range(vstart[v], vstart[v + 1]):
+        c = vcons[t]
+        cu[c] -= 1
+        cm[c] += x
 
 
 @kernel(inner=True, _nrt=False)
@@ -190,15 +229,10 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
     for v in range(F):
         if fixv[v] >= 0:
             x = fixv[v]
-            val[v] = x
-            trail[tlen] = v
+            _assign(v, x, val, trail, tlen, vstart, vcons, cm, cu)
             tlen += 1
             tm += x
             tu -= 1
-            for t in range(vstart[v], vstart[v + 1]):
-                c = vcons[t]
-                cu[c] -= 1
-                cm[c] += x
     qhead = 0
     depth = 0
     nodes = 0
@@ -213,15 +247,10 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
             if val[v] >= 0:
                 ok = val[v] == pending_x
             else:
-                val[v] = pending_x
-                trail[tlen] = v
+                _assign(v, pending_x, val, trail, tlen, vstart, vcons, cm, cu)
                 tlen += 1
                 tm += pending_x
                 tu -= 1
-                for t in range(vstart[v], vstart[v + 1]):
-                    c = vcons[t]
-                    cu[c] -= 1
-                    cm[c] += pending_x
             pending_v = -1
         while ok and qhead < tlen:
             v = trail[qhead]
@@ -239,15 +268,10 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
                     for u in range(cstart[c], cstart[c + 1]):
                         w = cvars[u]
                         if val[w] < 0:
-                            val[w] = x
-                            trail[tlen] = w
+                            _assign(w, x, val, trail, tlen, vstart, vcons, cm, cu)
                             tlen += 1
                             tm += x
                             tu -= 1
-                            for s in range(vstart[w], vstart[w + 1]):
-                                d = vcons[s]
-                                cu[d] -= 1
-                                cm[d] += x
                     if cm[c] != ck[c]:
                         ok = False
                         break
@@ -344,6 +368,18 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
 
 
 @kernel(inner=True, _nrt=False)
+def _room(cstart, cvars, ck, vstart, vcons, F, C, lo, hi, order, pref, val, cm, cu, trail, dstack, budget, mark, fixv,
+          truth):
+    """Whether some assignment meets every constraint with between lo and hi mines on the frontier:
+    1 (the true layout's ``truth`` mines already do, or :func:`_search` found one), 0, or -1 over
+    budget."""
+    if lo <= truth <= hi:
+        return 1
+    return _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, lo, hi, order, pref, val, cm, cu, trail, dstack,
+                   budget, mark, fixv)
+
+
+@kernel(inner=True, _nrt=False)
 def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     """Python's ``_backbone`` (the frontier's backbone under the count bounds, then the cells off
     the frontier): 1 when it decided a cell, 0 when not, -1 over budget. With ``settle``, 2 as
@@ -372,13 +408,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     o_pref = 38 * n + 10
     o_mark = 39 * n + 10
     o_fix = 40 * n + 10
-    unknown = 0
-    known = 0
-    for i in range(n):
-        if st[i] == COVERED:
-            unknown += 1
-        elif st[i] == MINE:
-            known += 1
+    unknown, known = _tally(st)
     if unknown == 0:
         return 0
     left = n_mines - known
@@ -387,14 +417,10 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     for i in range(n):
         work[o_var + i] = -1
     for i in range(n):
-        if st[i] != COVERED:
-            continue
-        for t in range(8 * i, 8 * i + nnb[i]):
-            if st[nbr[t]] == OPENED:
-                work[o_var + i] = F
-                work[o_cell + F] = i
-                F += 1
-                break
+        if st[i] == COVERED and _touches(nbr, nnb, st, i, OPENED):
+            work[o_var + i] = F
+            work[o_cell + F] = i
+            F += 1
     if F == 0:
         # only the count speaks, and the local rules have used it: the layout is open when it is
         # not settled (0 < left < unknown); under a focus any other layout differs there
@@ -520,10 +546,8 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
             b = left - 1 if side == 0 else left
             if a > b:
                 continue
-            if a <= truth <= b:
-                return 2
-            res = _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, a, b, order, pref, val, cm, cu, trail,
-                          dstack, budget, mark, fixv)
+            res = _room(cstart, cvars, ck, vstart, vcons, F, C, a, b, order, pref, val, cm, cu, trail, dstack, budget,
+                        mark, fixv, truth)
             if res != 0:
                 return 2 if res > 0 else -1
         return 0
@@ -532,13 +556,8 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
             order[v] = v
         res = 1
         if left >= 1:
-            lo1 = max(0, left - inner)
-            hi1 = left - 1
-            if lo1 <= truth <= hi1:
-                res = 1
-            else:
-                res = _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, lo1, hi1, order, pref, val, cm, cu, trail,
-                              dstack, budget, mark, fixv)
+            res = _room(cstart, cvars, ck, vstart, vcons, F, C, max(0, left - inner), left - 1, order, pref, val, cm,
+                        cu, trail, dstack, budget, mark, fixv, truth)
             if res < 0:
                 return -1
         if left >= 1 and res == 0:
@@ -547,12 +566,8 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
                     st[i] = SAFE
             decided = 1
         else:
-            lo2 = max(0, left - inner + 1)
-            if lo2 <= truth <= left:
-                res = 1
-            else:
-                res = _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, lo2, left, order, pref, val, cm, cu, trail,
-                              dstack, budget, mark, fixv)
+            res = _room(cstart, cvars, ck, vstart, vcons, F, C, max(0, left - inner + 1), left, order, pref, val, cm,
+                        cu, trail, dstack, budget, mark, fixv, truth)
             if res < 0:
                 return -1
             if res == 0:
@@ -627,40 +642,21 @@ def play(nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, wo
                 if st[i] != COVERED:
                     continue
                 unknown += 1
-                near = 0
-                for t in range(8 * i, 8 * i + nnb[i]):
-                    if st[nbr[t]] == OPENED:
-                        near = 1
-                        break
-                if not near:
+                if not _touches(nbr, nnb, st, i, OPENED):
                     off = 1
-            take = 0
-            if unknown == 0:
-                take = 1
-            elif not off:
+            take = unknown == 0
+            if not take and not off:
                 if _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, False, nofocus) < 0:
                     return -1
-                take = 1
-                for i in range(n):
-                    if st[i] == COVERED:
-                        take = 0
-                        break
+                take = not _holds(st, COVERED)
             if take:
                 have_snap = 1
-                for i in range(n):
-                    snap[i] = 1 if st[i] == OPENED else 0
-        ready = 0
-        for i in range(n):
-            if st[i] == SAFE:
-                ready = 1
-                break
+                _snapshot(st, snap)
+        ready = _holds(st, SAFE)
         if not ready:
             if _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, False, nofocus) < 0:
                 return -1
-            for i in range(n):
-                if st[i] == SAFE:
-                    ready = 1
-                    break
+            ready = _holds(st, SAFE)
         if not ready:
             out[0] = 0
             out[1] = nmoves
@@ -692,8 +688,7 @@ def play(nbr, nnb, mines, nums, n_mines, start, opened, st, moves, snap, out, wo
         nmoves += 1
     if not have_snap:
         have_snap = 1
-        for i in range(n):
-            snap[i] = 1 if st[i] == OPENED else 0
+        _snapshot(st, snap)
     out[0] = 1
     out[1] = nmoves
     out[2] = have_snap
@@ -720,7 +715,4 @@ def settles(nbr, nnb, mines, nums, n_mines, st, work, budget, focus):
         return -1
     if got == 2:
         return 0
-    for i in range(len(st)):
-        if st[i] == COVERED:
-            return 0
-    return 1
+    return 0 if _holds(st, COVERED) else 1
