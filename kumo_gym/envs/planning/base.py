@@ -415,6 +415,13 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     #: (:func:`~kumo_gym.core.task.folded`) whose ``{field}`` is the instance's (``{n}``); puzzles
     #: without canonical instances (:meth:`canonical` False) leave it empty
     procedure_prompt: ClassVar[str] = ""
+    #: the system prompt's duties after the worked example: what to write while thinking, and with
+    #: ``stepwise`` what to write after each move
+    thinking_prompt: ClassVar[str] = ("Indices of pegs, stacks and positions start at 0. While you think, write out the "
+                                      "complete move list every time you try a candidate solution, not just its first "
+                                      "moves.")
+    stepwise_prompt: ClassVar[str] = ("Work step by step: after each move, write the full state it produces, then the "
+                                      "next move.")
 
     def procedure(self, instance: Instance) -> str | None:
         """:attr:`procedure_prompt` filled in for ``instance`` (None when the puzzle has none)."""
@@ -431,13 +438,12 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         parts = [self.rules(instance),
                  (f"Worked example (another puzzle, not yours). {desc}\nA complete solution:\n"
                   f"moves = {self.format_moves(sol)}"),
-                 ("Indices of pegs, stacks and positions start at 0. While you think, write out the "
-                  "complete move list every time you try a candidate solution, not just its first moves.")]
+                 self.thinking_prompt]
         hint = self.algorithm_hint(instance) if instance.params.get("algorithm_hint") else None
         if hint:
             parts.append(hint)
         if instance.params.get("stepwise"):
-            parts.append("Work step by step: after each move, write the full state it produces, then the next move.")
+            parts.append(self.stepwise_prompt)
         return "\n\n".join(parts)
 
     def user_prompt(self, instance: Instance) -> str:

@@ -66,6 +66,9 @@ class UntangleTask(IntMoves, GameTask):
     move_example = "[3, 4, 7]"
     move_arity = 3
     example_game_id = "6:0-1,0-2,0-4,1-2,1-4,1-5,2-3,2-5,3-5"
+    thinking_prompt = ("Points are numbered from 0. While you think, write down the coordinates you intend for every "
+                       "point and check each pair of edges against them before you answer.")
+    stepwise_prompt = "Work step by step: after each move, write every point's coordinates, then the next move."
     rule_codes = """
         no_such_point: the moved point is one of the puzzle's points (0 <= point < n)
         off_grid: the point is moved onto the grid (0 <= x < 2n and 0 <= y < 2n)
@@ -403,17 +406,6 @@ class UntangleTask(IntMoves, GameTask):
         return [(("4 points on a grid with 0 <= x, y <= 7: point 0 at (0, 0), 1 at (6, 6), 2 at (6, 0), 3 at (0, 6); "
                   "edges 0-1, 2-3, 0-2. Edges 0-1 and 2-3 cross at (3, 3). Moving point 1 to (3, 1) and then "
                   "point 3 to (1, 5) clears every crossing."), [[1, 3, 1], [3, 1, 5]])]
-
-    def system_prompt(self, instance: Instance) -> str:
-        desc, sol = self.example_for(instance)
-        parts = [self.rules(instance),
-                 (f"Worked example (another puzzle, not yours). {desc}\nA complete solution:\n"
-                  f"moves = {self.format_moves(sol)}"),
-                 ("Points are numbered from 0. While you think, write down the coordinates you intend for every "
-                  "point and check each pair of edges against them before you answer.")]
-        if instance.params.get("stepwise"):
-            parts.append("Work step by step: after each move, write every point's coordinates, then the next move.")
-        return "\n\n".join(parts)
 
     def render_state(self, instance: Instance, state: tuple) -> str:
         pts = "; ".join(f"{i} ({x}, {y})" for i, (x, y) in enumerate(state))
