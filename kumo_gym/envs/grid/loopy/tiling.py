@@ -27,6 +27,7 @@ way (neither is part of a game ID; both are fixed, so prompts and answers can na
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: tiling number (the ``t`` of a game ID) -> name, for the tilings of this module
@@ -301,6 +302,19 @@ def _floret(W: int, H: int) -> list[list[tuple[int, int]]]:
     return faces
 
 
+def _staggered(W: int, H: int, pitch: int, rise: int,
+               cell: Callable[[int, int], list[list[tuple[int, int]]]]) -> list[list[tuple[int, int]]]:
+    """The faces of W x H cells in rows, odd rows half a step right: cell (x, y) is centred at
+    ``(pitch * x + pitch / 2 * (y % 2), rise * y)`` (``pitch`` even) and ``cell(x, y)`` gives its faces in
+    order, as corner offsets from that centre."""
+    faces = []
+    for y in range(H):
+        for x in range(W):
+            px, py = pitch * x + pitch // 2 * (y % 2), rise * y
+            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in cell(x, y)]
+    return faces
+
+
 #: the twelve corners of a dodecagon round its centre (a = 15, b = 26)
 _DODECAGON = ((15, -56), (41, -41), (56, -15), (56, 15), (41, 41), (15, 56), (-15, 56), (-41, 41), (-56, 15),
               (-56, -15), (-41, -41), (-15, -56))
@@ -310,44 +324,42 @@ def _dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
     """Dodecagons in rows (odd rows half a step right), each followed by the triangle below it and the one above
     it where the grid goes on there."""
     a, b = 15, 26
-    faces = []
-    for y in range(H):
-        for x in range(W):
-            px, py = (4 * a + 2 * b) * x + (2 * a + b) * (y % 2), (3 * a + 2 * b) * y
-            inner = (x < W - 1 or not y % 2) and (x > 0 or y % 2)
-            shapes = [list(_DODECAGON)]
-            if y < H - 1 and inner:
-                shapes.append([(a, 2 * a + b), (0, 2 * a + 2 * b), (-a, 2 * a + b)])
-            if y and inner:
-                shapes.append([(-a, -2 * a - b), (0, -2 * a - 2 * b), (a, -2 * a - b)])
-            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
-    return faces
+
+    def cell(x: int, y: int) -> list[list[tuple[int, int]]]:
+        inner = (x < W - 1 or not y % 2) and (x > 0 or y % 2)
+        shapes = [list(_DODECAGON)]
+        if y < H - 1 and inner:
+            shapes.append([(a, 2 * a + b), (0, 2 * a + 2 * b), (-a, 2 * a + b)])
+        if y and inner:
+            shapes.append([(-a, -2 * a - b), (0, -2 * a - 2 * b), (a, -2 * a - b)])
+        return shapes
+
+    return _staggered(W, H, 4 * a + 2 * b, 3 * a + 2 * b, cell)
 
 
 def _great_dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
     """Dodecagons in rows (odd rows half a step right), each followed by the hexagons below and above it and the
     squares to its right, top right and top left, where the grid goes on there."""
     a, b = 15, 26
-    faces = []
-    for y in range(H):
-        for x in range(W):
-            px, py = (6 * a + 2 * b) * x + (3 * a + b) * (y % 2), (3 * a + 3 * b) * y
-            inner = (x < W - 1 or not y % 2) and (x > 0 or y % 2)
-            shapes = [list(_DODECAGON)]
-            if y < H - 1 and inner:
-                shapes.append([(a, 2 * a + b), (2 * a, 2 * a + 2 * b), (a, 2 * a + 3 * b), (-a, 2 * a + 3 * b),
-                               (-2 * a, 2 * a + 2 * b), (-a, 2 * a + b)])
-            if y and inner:
-                shapes.append([(-a, -2 * a - b), (-2 * a, -2 * a - 2 * b), (-a, -2 * a - 3 * b), (a, -2 * a - 3 * b),
-                               (2 * a, -2 * a - 2 * b), (a, -2 * a - b)])
-            if x < W - 1:
-                shapes.append([(2 * a + b, -a), (4 * a + b, -a), (4 * a + b, a), (2 * a + b, a)])
-            if y and (x < W - 1 or not y % 2):
-                shapes.append([(a, -2 * a - b), (2 * a, -2 * a - 2 * b), (2 * a + b, -a - 2 * b), (a + b, -a - b)])
-            if y and (x or y % 2):
-                shapes.append([(-a - b, -a - b), (-2 * a - b, -a - 2 * b), (-2 * a, -2 * a - 2 * b), (-a, -2 * a - b)])
-            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
-    return faces
+
+    def cell(x: int, y: int) -> list[list[tuple[int, int]]]:
+        inner = (x < W - 1 or not y % 2) and (x > 0 or y % 2)
+        shapes = [list(_DODECAGON)]
+        if y < H - 1 and inner:
+            shapes.append([(a, 2 * a + b), (2 * a, 2 * a + 2 * b), (a, 2 * a + 3 * b), (-a, 2 * a + 3 * b),
+                           (-2 * a, 2 * a + 2 * b), (-a, 2 * a + b)])
+        if y and inner:
+            shapes.append([(-a, -2 * a - b), (-2 * a, -2 * a - 2 * b), (-a, -2 * a - 3 * b), (a, -2 * a - 3 * b),
+                           (2 * a, -2 * a - 2 * b), (a, -2 * a - b)])
+        if x < W - 1:
+            shapes.append([(2 * a + b, -a), (4 * a + b, -a), (4 * a + b, a), (2 * a + b, a)])
+        if y and (x < W - 1 or not y % 2):
+            shapes.append([(a, -2 * a - b), (2 * a, -2 * a - 2 * b), (2 * a + b, -a - 2 * b), (a + b, -a - b)])
+        if y and (x or y % 2):
+            shapes.append([(-a - b, -a - b), (-2 * a - b, -a - 2 * b), (-2 * a, -2 * a - 2 * b), (-a, -2 * a - b)])
+        return shapes
+
+    return _staggered(W, H, 6 * a + 2 * b, 3 * a + 3 * b, cell)
 
 
 def _great_great_dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
@@ -355,62 +367,60 @@ def _great_great_dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
     bottom right, the squares at its top right, bottom right, below, bottom left, top left and above, and the
     triangles at its upper and lower right, where the grid goes on there."""
     a, b = 15, 26
-    faces = []
-    for y in range(H):
-        for x in range(W):
-            px, py = (4 * a + 4 * b) * x + (2 * a + 2 * b) * (y % 2), (6 * a + 2 * b) * y
-            right, row_end = x < W - 1, x < W - 1 or not y % 2
-            inner = row_end and (x > 0 or y % 2)
-            shapes = [list(_DODECAGON)]
-            if y and row_end:
-                shapes.append([(a + 2 * b, -4 * a - b), (a + 2 * b, -2 * a - b), (a + b, -a - b), (a, -2 * a - b),
-                               (a, -4 * a - b), (a + b, -5 * a - b)])
-            if right:
-                shapes.append([(2 * a + 3 * b, -a), (2 * a + 3 * b, a), (2 * a + 2 * b, 2 * a), (2 * a + b, a),
-                               (2 * a + b, -a), (2 * a + 2 * b, -2 * a)])
-            if y < H - 1 and row_end:
-                shapes.append([(a + 2 * b, 2 * a + b), (a + 2 * b, 4 * a + b), (a + b, 5 * a + b), (a, 4 * a + b),
-                               (a, 2 * a + b), (a + b, a + b)])
-            if y and right:
-                shapes.append([(a + 2 * b, -2 * a - b), (2 * a + 2 * b, -2 * a), (2 * a + b, -a), (a + b, -a - b)])
-            if y < H - 1 and right:
-                shapes.append([(2 * a + 2 * b, 2 * a), (a + 2 * b, 2 * a + b), (a + b, a + b), (2 * a + b, a)])
-            if y < H - 1 and inner:
-                shapes.append([(a, 2 * a + b), (a, 4 * a + b), (-a, 4 * a + b), (-a, 2 * a + b)])
-            if x and y < H - 1:
-                shapes.append([(-2 * a - b, a), (-a - b, a + b), (-a - 2 * b, 2 * a + b), (-2 * a - 2 * b, 2 * a)])
-            if x and y:
-                shapes.append([(-a - b, -a - b), (-2 * a - b, -a), (-2 * a - 2 * b, -2 * a), (-a - 2 * b, -2 * a - b)])
-            if y and inner:
-                shapes.append([(a, -4 * a - b), (a, -2 * a - b), (-a, -2 * a - b), (-a, -4 * a - b)])
-            if y and right:
-                shapes.append([(3 * a + 2 * b, -2 * a - b), (2 * a + 2 * b, -2 * a), (a + 2 * b, -2 * a - b)])
-            if y < H - 1 and right:
-                shapes.append([(3 * a + 2 * b, 2 * a + b), (a + 2 * b, 2 * a + b), (2 * a + 2 * b, 2 * a)])
-            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
-    return faces
+
+    def cell(x: int, y: int) -> list[list[tuple[int, int]]]:
+        right, row_end = x < W - 1, x < W - 1 or not y % 2
+        inner = row_end and (x > 0 or y % 2)
+        shapes = [list(_DODECAGON)]
+        if y and row_end:
+            shapes.append([(a + 2 * b, -4 * a - b), (a + 2 * b, -2 * a - b), (a + b, -a - b), (a, -2 * a - b),
+                           (a, -4 * a - b), (a + b, -5 * a - b)])
+        if right:
+            shapes.append([(2 * a + 3 * b, -a), (2 * a + 3 * b, a), (2 * a + 2 * b, 2 * a), (2 * a + b, a),
+                           (2 * a + b, -a), (2 * a + 2 * b, -2 * a)])
+        if y < H - 1 and row_end:
+            shapes.append([(a + 2 * b, 2 * a + b), (a + 2 * b, 4 * a + b), (a + b, 5 * a + b), (a, 4 * a + b),
+                           (a, 2 * a + b), (a + b, a + b)])
+        if y and right:
+            shapes.append([(a + 2 * b, -2 * a - b), (2 * a + 2 * b, -2 * a), (2 * a + b, -a), (a + b, -a - b)])
+        if y < H - 1 and right:
+            shapes.append([(2 * a + 2 * b, 2 * a), (a + 2 * b, 2 * a + b), (a + b, a + b), (2 * a + b, a)])
+        if y < H - 1 and inner:
+            shapes.append([(a, 2 * a + b), (a, 4 * a + b), (-a, 4 * a + b), (-a, 2 * a + b)])
+        if x and y < H - 1:
+            shapes.append([(-2 * a - b, a), (-a - b, a + b), (-a - 2 * b, 2 * a + b), (-2 * a - 2 * b, 2 * a)])
+        if x and y:
+            shapes.append([(-a - b, -a - b), (-2 * a - b, -a), (-2 * a - 2 * b, -2 * a), (-a - 2 * b, -2 * a - b)])
+        if y and inner:
+            shapes.append([(a, -4 * a - b), (a, -2 * a - b), (-a, -2 * a - b), (-a, -4 * a - b)])
+        if y and right:
+            shapes.append([(3 * a + 2 * b, -2 * a - b), (2 * a + 2 * b, -2 * a), (a + 2 * b, -2 * a - b)])
+        if y < H - 1 and right:
+            shapes.append([(3 * a + 2 * b, 2 * a + b), (a + 2 * b, 2 * a + b), (2 * a + 2 * b, 2 * a)])
+        return shapes
+
+    return _staggered(W, H, 4 * a + 4 * b, 6 * a + 2 * b, cell)
 
 
 def _kagome(W: int, H: int) -> list[list[tuple[int, int]]]:
     """Hexagons in rows (odd rows half a step right), each followed by the triangles at its upper and lower right
     (and, at the start of odd rows, those at its upper and lower left) where the grid goes on there."""
     a, b = 15, 26
-    faces = []
-    for y in range(H):
-        for x in range(W):
-            px, py = 4 * a * x + 2 * a * (y % 2), 2 * b * y
-            even = not y % 2
-            shapes = [[(a, -b), (2 * a, 0), (a, b), (-a, b), (-2 * a, 0), (-a, -b)]]
-            if x < W - 1 or (even and y):
-                shapes.append([(3 * a, -b), (2 * a, 0), (a, -b)])
-            if x < W - 1 or (even and y < H - 1):
-                shapes.append([(3 * a, b), (a, b), (2 * a, 0)])
-            if not x and not even:
-                shapes.append([(-a, -b), (-2 * a, 0), (-3 * a, -b)])
-                if y < H - 1:
-                    shapes.append([(-a, b), (-3 * a, b), (-2 * a, 0)])
-            faces += [[(px + dx, py + dy) for dx, dy in sh] for sh in shapes]
-    return faces
+
+    def cell(x: int, y: int) -> list[list[tuple[int, int]]]:
+        even = not y % 2
+        shapes = [[(a, -b), (2 * a, 0), (a, b), (-a, b), (-2 * a, 0), (-a, -b)]]
+        if x < W - 1 or (even and y):
+            shapes.append([(3 * a, -b), (2 * a, 0), (a, -b)])
+        if x < W - 1 or (even and y < H - 1):
+            shapes.append([(3 * a, b), (a, b), (2 * a, 0)])
+        if not x and not even:
+            shapes.append([(-a, -b), (-2 * a, 0), (-3 * a, -b)])
+            if y < H - 1:
+                shapes.append([(-a, b), (-3 * a, b), (-2 * a, 0)])
+        return shapes
+
+    return _staggered(W, H, 4 * a, 2 * b, cell)
 
 
 def _compass_dodecagonal(W: int, H: int) -> list[list[tuple[int, int]]]:
