@@ -56,3 +56,10 @@ def check_labels(inst, correct=(), incorrect=(), unverifiable=()) -> None:
     for label, claims in (("correct", correct), ("incorrect", incorrect), ("unverifiable", unverifiable)):
         for claim in claims:
             assert label_claim(inst, claim) == label, (claim, label)
+
+
+def play_golden(task, inst, state):
+    """``state`` after the golden moves of ``inst``, applied in order."""
+    for m in task.golden_moves(inst):
+        state = task.apply(inst, state, m)
+    return state

@@ -14,7 +14,7 @@ from kumo_gym.envs.grid.tracks import TracksTask
 from kumo_gym.envs.grid.tracks.deduce import path_masks, solves, strip_pieces
 from kumo_gym.envs.grid.tracks.geometry import random_path
 
-from .spec import check_cuts_needed, check_labels, check_tatham_example
+from .spec import check_cuts_needed, check_labels, check_tatham_example, play_golden
 
 T = TracksTask()
 SPEC_ID = "4x4:h6c9c,S4,3,2,3,4,2,S4,2"
@@ -136,19 +136,14 @@ def test_edge_moves():
     assert "given" in T.check_move(inst, s0, ("edge", 2, 0, 2, 1, 1))
     assert "neighbours" in T.check_move(inst, s0, ("edge", 0, 0, 1, 1, 1))
     assert "outside" in T.check_move(inst, s0, ("edge", 3, 3, 3, 4, 1))
-    state = s0
-    for m in T.golden_moves(inst):
-        state = T.apply(inst, state, m)
+    state = play_golden(T, inst, s0)
     assert [list(r) for r in state] == SPEC_SOLUTION and T.is_goal(inst, state)
     assert json.loads(T.format_move(move)) == {"op": "edge", "cells": [[0, 0], [0, 1]], "v": 1}
     # without given end pieces the border ends are still drawn, and the end cells stay playable
     bare = T.load("4x4:p,S4,3,2,3,4,2,S4,2")
     s0 = T.initial_state(bare)
     assert s0[2][0] == "L" and s0[3][0] == "D" and T.check_move(bare, s0, ("edge", 2, 0, 3, 0, 1)) is None
-    state = s0
-    for m in T.golden_moves(bare):
-        state = T.apply(bare, state, m)
-    assert T.is_goal(bare, state)
+    assert T.is_goal(bare, play_golden(T, bare, s0))
 
 
 def test_claims():
