@@ -619,12 +619,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         k = sim["n_legal_prefix"]
         details = {"n_moves": len(moves), "n_legal_prefix": k, "optimal_length": opt,
                    "solvable": solvable, "goal_first_reached_at": sim["goal_first_reached_at"],
-                   "moves": None if len(moves) > MAX_DETAIL_MOVES else
-                   moves.tolist() if isinstance(moves, mv.MoveArray) else moves}
-        ex = getattr(moves, "extraction", None)
-        if ex is not None:
-            details.update(answer_source=ex.answer_source, n_answer_candidates=ex.n_answer_candidates,
-                           answer_conflict=ex.answer_conflict)
+                   **moves_details(moves)}
         if not solvable:
             # docs/specs/planning.md §6.1 outcome unsolvable_instance: no move list can be right; such samples are
             # kept out of accuracy by the analysis
@@ -963,6 +958,18 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
 
 _TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+
+
+def moves_details(moves: list) -> dict:
+    """What a move-list verdict's details say of the moves themselves: the list (None when longer
+    than :data:`MAX_DETAIL_MOVES`) and, for an answer extracted from a reply, where it came from."""
+    details = {"moves": None if len(moves) > MAX_DETAIL_MOVES else
+               moves.tolist() if isinstance(moves, mv.MoveArray) else moves}
+    ex = getattr(moves, "extraction", None)
+    if ex is not None:
+        details.update(answer_source=ex.answer_source, n_answer_candidates=ex.n_answer_candidates,
+                       answer_conflict=ex.answer_conflict)
+    return details
 
 
 def answer_tokens(text: str) -> int:

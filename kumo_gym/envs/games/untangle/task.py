@@ -13,8 +13,7 @@ from ....core.params import param
 from ....core.task import scoring_error
 from ....core.verdict import Verdict
 from ...interactive import DEFAULT_MAX_INVALID
-from ...planning import moves as mv
-from ...planning.base import GOAL_RULE, GOAL_RULE_TEXT, MAX_DETAIL_MOVES
+from ...planning.base import GOAL_RULE, GOAL_RULE_TEXT, moves_details
 from ..base import DARK, GRID_INK, LIGHT, GameParams, GameTask, IntMoves
 from . import codec
 from .generate import circle, grid_side, planar_placement, tangle
@@ -187,13 +186,7 @@ class UntangleTask(IntMoves, GameTask):
             return scoring_error(self, "verify", e)  # only with a move rule switched off
         k = sim["n_legal_prefix"]
         ref = self.optimal_steps(instance)
-        details: dict = {"n_moves": len(moves), "n_legal_prefix": k, "optimal_length": ref,
-                         "moves": None if len(moves) > MAX_DETAIL_MOVES else
-                         moves.tolist() if isinstance(moves, mv.MoveArray) else moves}
-        ex = getattr(moves, "extraction", None)
-        if ex is not None:
-            details.update(answer_source=ex.answer_source, n_answer_candidates=ex.n_answer_candidates,
-                           answer_conflict=ex.answer_conflict)
+        details: dict = {"n_moves": len(moves), "n_legal_prefix": k, "optimal_length": ref, **moves_details(moves)}
         if sim["reason"] is not None:
             details.update(reason=sim["reason"], rule=sim["reason"], outcome="illegal_move", is_optimal=False)
             return Verdict("illegal_move", f"Move {k + 1} {self.format_move(moves[k])} is illegal: "
