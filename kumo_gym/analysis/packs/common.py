@@ -187,6 +187,12 @@ CLUE_TEMPLATES = {"Clue": ("the clue at {cell} is {n}", "the {n} at {cell} is a 
 CELL_VALUE = cell_fields(v="value")
 
 
+def per_value(kind: str, names: dict, *forms: str) -> dict:
+    """Templates of claim ``kind`` for each value: ``"kind:v"`` -> ``forms`` with ``{name}`` replaced by
+    ``names[v]``, for every v of ``names`` in order (the claim's own fields stay placeholders)."""
+    return {f"{kind}:{v}": tuple(form.replace("{name}", name) for form in forms) for v, name in names.items()}
+
+
 def value_pack(clues: dict, phrases: tuple = (), templates: dict | None = None, fallback: tuple = ()) -> dict:
     """The :class:`~kumo_gym.analysis.schema.Pack` fields every number-per-cell puzzle shares.
 

@@ -18,7 +18,7 @@ from ...envs.grid.map.codec import COLOURS, NO_COLOUR
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import claim_schema
+from .common import claim_schema, per_value
 
 NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 #: the words for each colour (the letter alone only right after a copula or "=")
@@ -109,12 +109,11 @@ PACK = MAP = MapPack(
                  "Adjacent: regions a and b share a border."),
     phrases=_phrases(),
     templates={
-        **{f"Colour:{v}": (f"region {{region}} is {name}", f"region {{region}} must be {name}",
-                            f"region {{region}} has to be {name}") for v, name in NAMES.items()},
-        **{f"NotColour:{v}": (f"region {{region}} cannot be {name}", f"region {{region}} is not {name}",
-                               f"{name} is ruled out for region {{region}}") for v, name in NAMES.items()},
-        **{f"Given:{v}": (f"region {{region}} is given as {name}", f"the given {name} of region {{region}}")
-           for v, name in NAMES.items()},
+        **per_value("Colour", NAMES, "region {region} is {name}", "region {region} must be {name}",
+                    "region {region} has to be {name}"),
+        **per_value("NotColour", NAMES, "region {region} cannot be {name}", "region {region} is not {name}",
+                    "{name} is ruled out for region {region}"),
+        **per_value("Given", NAMES, "region {region} is given as {name}", "the given {name} of region {region}"),
         "Adjacent": ("region {a} borders region {b}", "regions {a} and {b} are neighbours"),
     },
 )

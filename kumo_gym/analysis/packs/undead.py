@@ -16,7 +16,7 @@ from ...envs.grid.undead.geometry import sight_line
 from ..deduce import Constraint, Model
 from ..reading import Phrase
 from ..schema import Pack
-from .common import cell_fields, claim_schema
+from .common import cell_fields, claim_schema, per_value
 
 NAMES = {"G": "ghost", "V": "vampire", "Z": "zombie"}
 MIRROR_WORDS = {"\\": "backslash", "/": "slash"}
@@ -123,10 +123,10 @@ PACK = UNDEAD = UndeadPack(
                  "number on side TOP/BOTTOM (a column) or LEFT/RIGHT (a row) at that index is n."),
     phrases=_phrases(),
     templates={
-        **{f"Monster:{t}": (f"{{cell}} is a {w}", f"{{cell}} holds a {w}", f"there is a {w} at {{cell}}",
-                            f"{{cell}} must be a {w}") for t, w in NAMES.items()},
-        **{f"NotMonster:{t}": (f"{{cell}} cannot be a {w}", f"{{cell}} is not a {w}") for t, w in NAMES.items()},
-        **{f"Total:{t}": (f"there are {{n}} {w}s in total",) for t, w in NAMES.items()},
+        **per_value("Monster", NAMES, "{cell} is a {name}", "{cell} holds a {name}", "there is a {name} at {cell}",
+                    "{cell} must be a {name}"),
+        **per_value("NotMonster", NAMES, "{cell} cannot be a {name}", "{cell} is not a {name}"),
+        **per_value("Total", NAMES, "there are {n} {name}s in total"),
         **{f"Mirror:{w}": (f"{{cell}} holds a {w} mirror",) for w in MIRROR_WORDS.values()},
         "Sight": ("the {side} clue of {dir} {idx} is {n}", "looking in from the {side} of {dir} {idx}, one sees {n}"),
     },
