@@ -72,6 +72,15 @@ def _n(x: float) -> str:
     return f"{x:.2f}"
 
 
+def _yes(flag: object) -> str:
+    return "yes" if flag else "no"
+
+
+def _row(*cells: object) -> str:
+    """One Markdown table row of ``cells``."""
+    return "| " + " | ".join(map(str, cells)) + " |"
+
+
 def headline() -> str:
     """Three lines for the README: cold start, planning steps beside CartPole, grid generation beside
     Tatham's, each against its target."""
@@ -100,10 +109,10 @@ def coldstart_table() -> str:
               "| JIT CPU s | JIT < 3 s |"),
              "|---|---|---|---|---|---|---|---|---|"]
     for r in d["rows"]:
-        jit = (f"{r['jit_cpu_s']:.2f} | {'yes' if r['jit_meets_target'] else 'no'}" if "jit_cpu_s" in r else "- | -")
-        lines.append(f"| {r['family']} | `{r['env']}` | {r['cpu_s']:.2f} | {r['wall_s']:.2f} | "
-                     f"{r['import_cpu_s']:.2f} / {r['make_cpu_s']:.2f} / {r['reset_cpu_s']:.2f} | "
-                     f"{', '.join(r['heavy_modules']) or '-'} | {'yes' if r['meets_target'] else 'no'} | {jit} |")
+        jit = (f"{r['jit_cpu_s']:.2f} | {_yes(r['jit_meets_target'])}" if "jit_cpu_s" in r else "- | -")
+        lines.append(_row(r["family"], f"`{r['env']}`", f"{r['cpu_s']:.2f}", f"{r['wall_s']:.2f}",
+                          f"{r['import_cpu_s']:.2f} / {r['make_cpu_s']:.2f} / {r['reset_cpu_s']:.2f}",
+                          ", ".join(r["heavy_modules"]) or "-", _yes(r["meets_target"]), jit))
     return "\n".join(lines)
 
 
@@ -195,9 +204,9 @@ def games_table() -> str:
     for game, presets in d["games"].items():
         for preset, m in presets.items():
             t = m.get("tatham_cpu_s_per_game")
-            lines.append(f"| {game} | {preset} | `{m['tatham_params']}` | {m['n']} | {_n(m['instances_per_cpu_s'])} | "
-                         f"{_n(m['solves_per_cpu_s'])} | {m['mean_optimum']:.1f} | {m['exact_share']:.2f} | "
-                         f"{1e3 * m['ours_cpu_s_per_instance']:.3f} | {'n/a' if t is None else f'{1e3 * t:.3f}'} |")
+            lines.append(_row(game, preset, f"`{m['tatham_params']}`", m["n"], _n(m["instances_per_cpu_s"]),
+                              _n(m["solves_per_cpu_s"]), f"{m['mean_optimum']:.1f}", f"{m['exact_share']:.2f}",
+                              f"{1e3 * m['ours_cpu_s_per_instance']:.3f}", "n/a" if t is None else f"{1e3 * t:.3f}"))
     return "\n".join(lines)
 
 
