@@ -26,7 +26,8 @@ SAME, DIFF = "same", "diff"
 _C = r"@(\d+)@"
 _NOT = r"(?:cannot|can't|can not|must not|do not|don't|are not|aren't|is not|isn't)"
 _REGION = r"(?:region|block|group|piece)"
-_PAIRS = (
+_PAIRS = (  # "no border between" before "a border between"
+    (re.compile(rf"\bno (?:border|wall|line|fence) (?:runs |lies |goes |sits )?between {_C} and {_C}"), "SameRegion"),
     (re.compile(rf"{_C} and {_C} {_NOT} (?:be |lie |go )?(?:in the same|in one|share a|share the same) {_REGION}"),
      "DiffRegion"),
     (re.compile(rf"{_C} and {_C} (?:are|lie|must be|would be|belong to|go) (?:in )?(?:different|separate|two) {_REGION}s"),
@@ -36,7 +37,6 @@ _PAIRS = (
      "DiffRegion"),
     (re.compile(rf"{_C} and {_C} (?:are|lie|must be|would be|belong to|go) (?:both )?in the same {_REGION}"), "SameRegion"),
     (re.compile(rf"{_C} and {_C} (?:belong to|share) (?:the same|a|one) {_REGION}"), "SameRegion"),
-    (re.compile(rf"\bno (?:border|wall|line|fence) (?:runs |lies |goes |sits )?between {_C} and {_C}"), "SameRegion"),
     (re.compile(rf"{_C} (?:joins|is joined to|is connected to|connects to) {_C}"), "SameRegion"),
 )
 #: "X is in the same region as Y"
