@@ -376,11 +376,12 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     # deduction from them re-derives the clue just removed (then the closure is unchanged), so
     # each test can stop as soon as it has (a large saving on big grids)
     tried = engine._answer64 if candidates is None else np.asarray(candidates, np.int64)
-    if grade_limit is None or candidates is None:
-        meets = grade_limit is not None and engine.grade(every) <= grade_limit
+    if not derive or grade_limit is None:
+        rederive = False
+    elif candidates is None:
+        rederive = engine.grade(every) <= grade_limit
     else:
-        meets = engine.fixes_answer(engine.arrays.probe(every, tried) if grade_limit == 1 else engine.propagate(every))
-    rederive = derive and meets
+        rederive = engine.fixes_answer(engine.arrays.probe(every, tried) if grade_limit == 1 else engine.propagate(every))
     order = rng.permutation(len(groups))
     if grade_limit is None:
         return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution, keep, deduce)
