@@ -343,7 +343,8 @@ def random_phases(rng: np.random.Generator, variables: Sequence[int], p_true: fl
 def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random.Generator, solution: Values, *,
                  grade_limit: int | None = None, fixed: Sequence[int] = (),
                  near: Callable[[int], Sequence[int]] | None = None, derive: bool = True,
-                 runs: bool = True, keep: int = 0, deduce: bool = True) -> list[bool]:
+                 runs: bool = True, keep: int = 0, deduce: bool = True,
+                 candidates: Sequence[int] | None = None) -> list[bool]:
     """Drop clue groups in a seeded random order while the puzzle stays unique; the kept mask.
 
     ``groups`` are lists of assumption literals (one clue, a symmetric pair of givens...);
@@ -359,6 +360,8 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     probing: Tracks). ``keep``: removals stop once that many groups are left (a puzzle's
     calibrated clue density; the rest of the order is not tested). ``deduce=False``: the
     uniqueness tests of a minimal set go straight to SAT (where propagation rarely settles them).
+    ``candidates``: the variables probing (``grade_limit`` 1) tries, by default the answer's (Palisade
+    probes its same-region literals only: fewer, and closer to the deduction its densities match).
 
     For minimal sets, every second solution the solver finds is kept: a later removal that leaves
     a clue set this solution also satisfies is refused without another SAT call (the answer is
@@ -372,12 +375,18 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
     # when the whole clue set meets the grade target, the remaining clues do too exactly when
     # deduction from them re-derives the clue just removed (then the closure is unchanged), so
     # each test can stop as soon as it has (a large saving on big grids)
-    rederive = derive and grade_limit is not None and engine.grade(every) <= grade_limit
+    tried = engine._answer64 if candidates is None else np.asarray(candidates, np.int64)
+    if not derive or grade_limit is None:
+        rederive = False
+    elif candidates is None:
+        rederive = engine.grade(every) <= grade_limit
+    else:
+        rederive = engine.fixes_answer(engine.arrays.probe(every, tried) if grade_limit == 1 else engine.propagate(every))
     order = rng.permutation(len(groups))
     if grade_limit is None:
         return _reduce_in_runs(engine, order, active, fixed, flat, owner, solution, keep, deduce)
     if runs and rederive and near is None and not keep:
-        probe = engine._answer64 if grade_limit == 1 else ()
+        probe = tried if grade_limit == 1 else ()
         return _rederive_in_runs(engine, order, active, fixed, flat, owner, probe)
     left = len(groups)
     for i in order:
@@ -386,7 +395,7 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
         active[i] = False
         lits = np.concatenate([fixed, flat[active[owner]]])
         if rederive:
-            probe = engine._answer64 if grade_limit == 1 else ()
+            probe = tried if grade_limit == 1 else ()
             ok = False
             if near is not None:
                 local = np.zeros(len(groups), bool)  # a mask: np.isin costs far more on small sets
@@ -395,8 +404,8 @@ def reduce_clues(engine: Engine, groups: Sequence[Sequence[int]], rng: np.random
             ok = ok or engine.arrays.derives(lits, groups[i], probe)
         elif grade_limit == 0:
             ok = engine.fixes_answer(engine.propagate(lits))
-        else:
-            ok = engine.fixes_answer(engine.probe(lits))  # probing starts with propagation
+        else:  # probing starts with propagation
+            ok = engine.fixes_answer(engine.arrays.probe(lits, tried))
         if not ok:
             active[i] = True
         else:

@@ -117,6 +117,10 @@ def section7_cstar(name: str, inst) -> list:
         return [("Edge", {"a": list(a), "b": list(b), "on": True}) for a, b in sorted(edges)]
     if name == "undead":
         return [("Monster", {"r": r, "c": c, "t": v}) for r, c, v in cells if v in ("G", "V", "Z")]
+    if name == "palisade":  # every pair of neighbouring cells, in one region or in two
+        H, W = len(sol), len(sol[0])
+        return [("SameRegion" if sol[r][c] == sol[rr][cc] else "DiffRegion", {"a": [r, c], "b": [rr, cc]})
+                for r in range(H) for c in range(W) for rr, cc in ((r, c + 1), (r + 1, c)) if rr < H and cc < W]
     if name == "slant":
         return [("Backslash" if v == "\\" else "Slash", {"r": r, "c": c}) for r, c, v in cells]
     if name == "bridges":  # one claim per joined pair: walk right and down from each island over its bridge cells

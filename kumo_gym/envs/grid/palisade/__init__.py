@@ -1,0 +1,252 @@
+"""Palisade (docs/specs/grid_puzzles.md §5 "Palisade"; Tatham's ``palisade``). Game IDs: ``codec.py``;
+region labels: ``regions.py``."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ....core.errors import ConfigError
+from ....core.instance import Instance
+from ....core.params import param
+from ....solvers.engine import Encoding, reduce_clues
+from ....solvers.sat import Formula
+from ..base import Check, GridParams, GridTask, presets
+from ..regions import EMPTY, RegionAnswers
+from ..render import Sketch
+from .claims import RULES as CLAIM_RULES
+from .codec import NO_CLUE
+from .geometry import border_count, components, connectivity_cuts, first_order, neighbours, random_division
+
+MAX_SIDE = 30
+#: the clue reduction's deduction target (docs/specs/grid_puzzles.md §8): failed-literal probing on the SAT model
+GRADE = 1
+def clue_share(n: int) -> float:
+    """The share of numbered cells in Tatham's puzzles with regions of n cells (measured at his presets: 0.30 at
+    5, 0.35 at 6 and 8, 0.39 at 10); our reduction stops there."""
+    return min(0.45, 0.24 + 0.015 * n)
+
+
+#: the largest grid whose clue reduction goes on by SAT down to Tatham's density (a SAT proof on larger grids
+#: takes minutes: 15x12 keeps what probing needs)
+SAT_CELLS = 100
+#: divisions drawn before the clue set is reduced to a minimal unique one by SAT instead
+DRAWS = 30
+
+
+@dataclasses.dataclass(frozen=True)
+class PalisadeParams(GridParams.with_size(5, 2, MAX_SIDE)):
+    n: int = param(5, lo=3, hi=60, doc="cells per region (Tatham's 'n'); it must divide W*H")
+
+    def check(self):
+        out = super().check()
+        W, H, n = out.W, out.H, out.n
+        if (W * H) % n or n >= W * H:
+            raise ConfigError(f"Palisade W={W}, H={H}: the region size n={n} must divide the {W * H} cells and be "
+                              "smaller than the grid")
+        return out
+
+
+class PalisadeTask(RegionAnswers, GridTask):
+    """Palisade: divide the grid into regions of n cells; each number counts its cell's border sides.
+
+    ## Description
+    Divide the grid along the cell sides into connected regions of exactly n cells each. A number
+    in a cell says how many of that cell's four sides are region borders, where the edge of the grid
+    counts as a border (docs/specs/grid_puzzles.md §5, Tatham's *Palisade*, Nikoli's *Five Cells*).
+
+    ## Answer
+    A JSON array of H rows of W integers: a label per cell, the same label on every cell of one
+    region and different labels on different regions. Labels are arbitrary (0 to W*H; -1 marks a
+    cell left out, which breaks palisade.R2): any labelling of a valid division scores 1.
+
+    ## Generation
+    Our own generator (docs/specs/grid_puzzles.md §8): a random division (each region grown from the first free cell
+    by random free neighbours, drawn again while it leaves a pocket of free cells that regions of n cannot fill),
+    every cell numbered, then numbers removed in a seeded order while failed-literal probing on the SAT model's
+    same-region literals still decides every cell, which proves the division unique (divisions that the full
+    numbering leaves undecided are drawn again, as Tatham's generator does). On grids of up to 100 cells more
+    numbers go, each removal proved by SAT to keep the puzzle unique, down to Tatham's share of numbered cells
+    (:func:`clue_share`). The SAT model gives every cell the first cell of its region (its root), counts each
+    region, and states connectivity as local clauses plus lazy cuts.
+
+    ## Interactive mode
+    ``{"r": row, "c": col, "v": k}`` gives a cell the label k; ``-1`` clears it.
+    """
+
+    Params = PalisadeParams
+    claim_rules = CLAIM_RULES
+    difficulties = presets("W H n", (5, 5, 5), (8, 6, 6), (10, 8, 8), (15, 12, 10))
+    rule_codes = """
+        R1 every region (the cells sharing a label) is connected
+        R2 every cell lies in a region of exactly n cells
+        R3 a numbered cell has exactly that many sides on region borders (the grid's edge counts)
+    """
+    rules_prompt = """
+        - Divide the whole grid into regions along the cell sides. Every region is a connected group of exactly {n}
+          cells (cells connect through shared sides, not corners).
+        - "clues" gives a number for some cells (-1 means no number). A number 0 to 4 says how many of the cell's
+          four sides are region borders: a side on the edge of the grid is always a border, and a side shared with
+          another cell is a border exactly when that cell belongs to another region.
+    """
+    symbols = frozenset(range(EMPTY, MAX_SIDE * MAX_SIDE + 1))
+    state_keys = ("n", "clues")
+
+    def shape(self, state: dict) -> tuple[int, int]:
+        return len(state["clues"]), len(state["clues"][0])
+
+    def anchors(self, instance: Instance) -> list[tuple[int, int]]:
+        """The first cell of each region of the solution (its labels number the regions in that order)."""
+        sol = instance.data.get("solution") or self.solve(instance)
+        first: dict = {}
+        for r, row in enumerate(sol):
+            for c, v in enumerate(row):
+                first.setdefault(v, (r, c))
+        return [first[k] for k in sorted(first)]
+
+    def rule_checks(self, instance: Instance, grid: list[list]) -> list[Check]:
+        st = instance.data["state"]
+        n = int(st["n"])
+        checks = []
+        regions = components(grid)
+        for label in sorted(regions):
+            comps = regions[label]
+            if label == EMPTY:
+                checks += [Check("R2", [cell], False) for comp in comps for cell in comp]
+                continue
+            checks.append(Check("R1", [cell for comp in comps[1:] for cell in comp], len(comps) == 1))
+            cells = sorted(cell for comp in comps for cell in comp)
+            checks.append(Check("R2", cells, len(cells) == n))
+        for r, row in enumerate(st["clues"]):
+            for c, k in enumerate(row):
+                if k != NO_CLUE:
+                    checks.append(Check("R3", [(r, c)], border_count(grid, r, c) == k))
+        return checks
+
+    def encode(self, state: dict) -> Encoding:
+        """One formula per (H, W, n): ``x[cell][root]`` (the cell lies in the region whose first
+        cell, row-major, is ``root``), the region counts (R2), "same region" literals of
+        neighbouring cells, and per cell a counter of its borders that a number fixes by assumption (R3)."""
+        H, W = self.shape(state)
+        n = int(state["n"])
+        enc = self.layout((H, W, n), lambda: self._rules(H, W, n))
+        count, edge = enc.extra["count"], enc.extra["edge"]
+        return enc.with_clues({(r, c): ("R3", tuple(count[r, c].eq(k - edge[r, c])))
+                               for r, row in enumerate(state["clues"]) for c, k in enumerate(row) if k != NO_CLUE})
+
+    @staticmethod
+    def _rules(H: int, W: int, n: int) -> Encoding:
+        f = Formula()
+        x: dict = {}
+        for r, c in np.ndindex(H, W):
+            x[(r, c)] = {(a, b): f.var(("x", r, c, a, b)) for a in range(max(0, r - n + 1), r + 1)
+                         for b in range(max(0, c - n + 1), min(W, c + n))
+                         if (a, b) <= (r, c) and abs(r - a) + abs(c - b) <= n - 1}
+        answer = [v for cell in x.values() for v in cell.values()]
+        for cell, roots in x.items():
+            f.exactly_one(list(roots.values()))
+            for rt, v in roots.items():
+                if rt != cell:
+                    f.add([-v, x[rt][rt]])
+                # R1, locally: a cell of a region of n >= 2 cells has a neighbour in it
+                f.add([-v] + [x[nb][rt] for nb in neighbours(*cell, H, W) if rt in x[nb]], rule="R1")
+        members: dict = {}
+        for roots in x.values():
+            for rt, v in roots.items():
+                members.setdefault(rt, []).append(v)
+        for rt, lits in members.items():
+            f.at_most(lits, n, rule="R2")
+            f.at_least(lits, n, guard=x[rt][rt], rule="R2")
+        same: dict = {}
+        for a in x:
+            for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
+                if b not in x:
+                    continue
+                s = same[a, b] = same[b, a] = f.var(("same", a, b))
+                for p, q in ((a, b), (b, a)):
+                    for rt, v in x[p].items():
+                        if rt in x[q]:
+                            f.add([-s, -v, x[q][rt]])
+                            if p == a:
+                                f.add([-v, -x[q][rt], s])
+                        else:
+                            f.add([-s, -v])
+        # "same region" is an equivalence: around each grid point, three same-region pairs give the fourth
+        for r, c in np.ndindex(H - 1, W - 1):
+            ring = [same[(r, c), (r, c + 1)], same[(r, c + 1), (r + 1, c + 1)], same[(r + 1, c), (r + 1, c + 1)],
+                    same[(r, c), (r + 1, c)]]
+            for i, s in enumerate(ring):
+                f.add([s] + [-t for j, t in enumerate(ring) if j != i])
+        count, edge = {}, {}
+        for r, c in np.ndindex(H, W):
+            nbs = neighbours(r, c, H, W)
+            count[r, c] = f.count([-same[(r, c), nb] for nb in nbs])
+            edge[r, c] = 4 - len(nbs)
+
+        def decode(value: np.ndarray) -> list[list]:
+            roots = [[next((rt for rt, v in x[(r, c)].items() if value[v] > 0), None) for c in range(W)]
+                     for r in range(H)]
+            return first_order(roots)
+
+        return Encoding(f, answer, decode, cuts=connectivity_cuts(x, H, W), cut_rule="R1",
+                        extra={"x": x, "count": count, "edge": edge, "same": sorted(set(same.values()))})
+
+    def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
+        """A random division (:func:`.geometry.random_division`), every cell numbered, numbers removed in a seeded
+        order while failed-literal probing still decides every cell (:data:`GRADE`). A division whose full
+        numbering probing cannot decide is drawn again; after :data:`DRAWS` of them the numbers are reduced to a
+        minimal set that SAT (with the connectivity cuts) proves unique."""
+        W, H, n = params["W"], params["H"], params["n"]
+        for attempt in range(DRAWS + 1):
+            labels = random_division(rng, H, W, n)
+            full = [[border_count(labels, r, c) for c in range(W)] for r in range(H)]
+            enc = self.encode({"n": n, "clues": full})
+            x = enc.extra["x"]
+            first: dict = {}
+            for r, c in np.ndindex(H, W):
+                first.setdefault(labels[r][c], (r, c))
+            lits = [v if rt == first[labels[cell[0]][cell[1]]] else -v for cell, roots in x.items()
+                    for rt, v in roots.items()]
+            truth = enc.solution_values(lits)
+            keys = list(enc.clues)
+            groups = [list(enc.clues[k][1]) for k in keys]
+            every = [lit for g in groups for lit in g]
+            last = attempt == DRAWS
+            probe = enc.extra["same"]
+            if not last and not enc.engine.fixes_answer(enc.engine.arrays.probe(every, probe)):
+                continue
+            if last and not enc.engine.unique(every, truth):
+                continue
+            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=None if last else GRADE, candidates=probe)
+            on = [k for k, keep in zip(keys, kept) if keep]
+            share = round(clue_share(n) * H * W)
+            if not last and len(on) > share and H * W <= SAT_CELLS:  # down to Tatham's density, SAT proving each removal keeps it unique
+                more = reduce_clues(enc.engine, [list(enc.clues[k][1]) for k in on], rng, truth, keep=share)
+                on = [k for k, keep in zip(on, more) if keep]
+            on = set(on)
+            clues = [[v if (r, c) in on else NO_CLUE for c, v in enumerate(row)] for r, row in enumerate(full)]
+            return {"n": n, "clues": clues}, labels
+        raise RuntimeError(f"could not generate a {W}x{H} Palisade puzzle with regions of {n}")
+
+    def answer_text(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        return (f"give every cell an integer label between 0 and {H * W}: all cells of one region share a label, "
+                "different regions have different labels (which labels you use does not matter).")
+
+    def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
+        """The numbers in their cells (``.`` where a cell is unlabelled), walls between cells of different regions."""
+        clues = instance.data["state"]["clues"]
+        H, W = len(clues), len(clues[0])
+        text = [[str(k) if k != NO_CLUE else ("." if grid[r][c] == EMPTY else "") for c, k in enumerate(row)]
+                for r, row in enumerate(clues)]
+        fill = [["given" if grid[r][c] == EMPTY else None for c in range(W)] for r in range(H)]
+        walls = [((r, c), (r + dr, c + dc)) for r in range(H) for c in range(W) for dr, dc in ((0, 1), (1, 0))
+                 if r + dr < H and c + dc < W and (grid[r][c] != grid[r + dr][c + dc] or grid[r][c] == EMPTY)]
+        return Sketch(H, W, text, fill, walls=walls)
+
+    def clue_count(self, instance: Instance) -> int:
+        return sum(k != NO_CLUE for row in instance.data["state"]["clues"] for k in row)
+
+    def clue_features(self, instance: Instance) -> np.ndarray:
+        """Per cell: its number + 1, so 0 means no number."""
+        return np.asarray([k + 1 for row in instance.data["state"]["clues"] for k in row], np.float32)

@@ -1,0 +1,145 @@
+"""Palisade's geometry: random divisions into regions of n cells, the regions of a label grid,
+border counts, and the connectivity cuts of the SAT model (docs/specs/grid_puzzles.md §8)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+Cell = tuple[int, int]
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+
+def neighbours(r: int, c: int, H: int, W: int) -> list[Cell]:
+    return [(r + dr, c + dc) for dr, dc in STEPS if 0 <= r + dr < H and 0 <= c + dc < W]
+
+
+def border_count(grid: list[list], r: int, c: int) -> int:
+    """How many sides of cell (r, c) lie on a region border: the grid's edge, or a neighbour
+    with another label."""
+    H, W = len(grid), len(grid[0])
+    return sum(not (0 <= r + dr < H and 0 <= c + dc < W) or grid[r + dr][c + dc] != grid[r][c] for dr, dc in STEPS)
+
+
+def components(grid: list[list]) -> dict:
+    """Each label -> its 4-connected components (lists of cells), in row-major order of first cells."""
+    H, W = len(grid), len(grid[0])
+    seen = [[False] * W for _ in range(H)]
+    out: dict = {}
+    for r0 in range(H):
+        for c0 in range(W):
+            if seen[r0][c0]:
+                continue
+            v, comp, todo = grid[r0][c0], [], [(r0, c0)]
+            seen[r0][c0] = True
+            while todo:
+                r, c = todo.pop()
+                comp.append((r, c))
+                for rr, cc in neighbours(r, c, H, W):
+                    if not seen[rr][cc] and grid[rr][cc] == v:
+                        seen[rr][cc] = True
+                        todo.append((rr, cc))
+            out.setdefault(v, []).append(sorted(comp))
+    return out
+
+
+def first_order(grid: list[list]) -> list[list]:
+    """The labels renamed 0, 1, ... in the order their first cell comes in row-major order."""
+    rename: dict = {}
+    return [[rename.setdefault(v, len(rename)) for v in row] for row in grid]
+
+
+def random_division(rng: np.random.Generator, H: int, W: int, n: int, tries: int = 40) -> list[list]:
+    """A random division into connected regions of n cells: each region grown from the first free
+    cell (row-major) by adding random free neighbours, drawn again while it leaves a pocket of free
+    cells whose size is not a multiple of n; the whole division restarts when a region cannot be
+    placed. Labels number the regions in order (:func:`first_order`)."""
+    for _ in range(1000):
+        label = np.full((H, W), -1, np.int64)
+        k = 0
+        placed = True
+        for start in range(H * W):
+            r0, c0 = divmod(start, W)
+            if label[r0, c0] >= 0:
+                continue
+            for _ in range(tries):
+                cells = _grow(rng, label, r0, c0, n)
+                if cells is None:
+                    continue
+                for cell in cells:
+                    label[cell] = k
+                if _pockets_fit(label, n):
+                    break
+                for cell in cells:
+                    label[cell] = -1
+            else:
+                placed = False
+                break
+            k += 1
+        if placed:
+            return label.tolist()
+    raise RuntimeError(f"could not divide a {W}x{H} grid into regions of {n} cells")
+
+
+def _grow(rng: np.random.Generator, label: np.ndarray, r0: int, c0: int, n: int) -> list[Cell] | None:
+    H, W = label.shape
+    cells = [(r0, c0)]
+    inside = {(r0, c0)}
+    frontier: list[Cell] = []
+    for nb in neighbours(r0, c0, H, W):
+        if label[nb] < 0:
+            frontier.append(nb)
+    while len(cells) < n:
+        frontier = [x for x in frontier if x not in inside]
+        if not frontier:
+            return None
+        nxt = frontier[int(rng.integers(len(frontier)))]
+        cells.append(nxt)
+        inside.add(nxt)
+        for nb in neighbours(*nxt, H, W):
+            if label[nb] < 0 and nb not in inside:
+                frontier.append(nb)
+    return cells
+
+
+def _pockets_fit(label: np.ndarray, n: int) -> bool:
+    """Whether every 4-connected pocket of free cells has a multiple of n cells."""
+    H, W = label.shape
+    seen = label >= 0
+    seen = seen.copy()
+    for r0 in range(H):
+        for c0 in range(W):
+            if seen[r0, c0]:
+                continue
+            size, todo = 0, [(r0, c0)]
+            seen[r0, c0] = True
+            while todo:
+                r, c = todo.pop()
+                size += 1
+                for nb in neighbours(r, c, H, W):
+                    if not seen[nb]:
+                        seen[nb] = True
+                        todo.append(nb)
+            if size % n:
+                return False
+    return True
+
+
+def connectivity_cuts(x: dict, H: int, W: int) -> Callable[[np.ndarray], list[list[int]]]:
+    """The ``cuts`` callback of "every region is connected" on the root model (``x[cell][root]``:
+    the cell lies in the region whose first cell is ``root``). A piece S of root r's cells cut off
+    from r leaves S through its outer border B on every path to r, so "s not in r's region, or
+    some cell of B is" (s a cell of S) holds in every solution."""
+    def cuts(value: np.ndarray) -> list[list[int]]:
+        root = [[next(rt for rt, v in x[(r, c)].items() if value[v] > 0) for c in range(W)] for r in range(H)]
+        out = []
+        for rt, comps in components(root).items():
+            for comp in comps:
+                if rt in comp:
+                    continue
+                inside = set(comp)
+                border = sorted({nb for cell in comp for nb in neighbours(*cell, H, W) if nb not in inside})
+                out.append([-x[comp[0]][rt]] + [x[b][rt] for b in border if rt in x[b]])
+        return out
+
+    return cuts
