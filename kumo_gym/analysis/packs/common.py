@@ -13,13 +13,14 @@ A new grid puzzle's pack is mostly a choice among these (docs/analysis.md):
 """
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from ..deduce import Constraint, Model
 from ..reading import Phrase
-from ..schema import CONTRADICTION_CAUSE, DISCHARGE
+from ..schema import CONTRADICTION_CAUSE, DISCHARGE, Pack
 from ..text import NOT_A_LIST
 
 # ---- schema pieces -------------------------------------------------------------------------
@@ -268,6 +269,16 @@ def state_grid(instance: Any) -> tuple[list, int, int]:
 def cell_claims(kind: str, grid: list, field: str, keep) -> list:
     """``(kind, {r, c, field: value})`` for every cell value of ``grid`` that ``keep`` accepts."""
     return [(kind, {"r": r, "c": c, field: v}) for r, row in enumerate(grid) for c, v in enumerate(row) if keep(v)]
+
+
+class PayloadPack(Pack):
+    """A pack whose claims name no single cell (rectangles, pairs of cells): besides the cell claims of
+    :class:`Pack`, the opposite kind over the same payload negates a branch (``Clue`` excepted)."""
+
+    def negates(self, a: tuple, b: tuple) -> bool:
+        if self.opposites.get(a[0]) == b[0] and a[0] != "Clue":
+            return json.loads(a[1]) == json.loads(b[1])
+        return super().negates(a, b)
 
 
 # ---- rendering claims as clauses (synthetic traces) -----------------------------------------

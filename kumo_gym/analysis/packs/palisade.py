@@ -11,16 +11,14 @@ Region sizes and connectivity are left to probing.
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from ...envs.grid.palisade.geometry import neighbours
 from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
-from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, claim_schema
+from .common import PayloadPack, cell_fields, claim_schema
 
 SAME, DIFF = "same", "diff"
 _C = r"@(\d+)@"
@@ -70,14 +68,8 @@ class PalisadeReader(PhraseReader):
         return out + super().read(Norm(masked, norm.coords))
 
 
-class PalisadePack(Pack):
+class PalisadePack(PayloadPack):
     reader_class = PalisadeReader
-
-    def negates(self, a: tuple, b: tuple) -> bool:
-        # cell pairs have no (r, c): the opposite kind over the same payload negates
-        if self.opposites.get(a[0]) == b[0] and a[0] != "Clue":
-            return json.loads(a[1]) == json.loads(b[1])
-        return super().negates(a, b)
 
     def grid_claims(self, instance: Any, grid: list) -> list:
         H, W = len(grid), len(grid[0])

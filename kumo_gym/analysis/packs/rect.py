@@ -13,16 +13,14 @@ one chosen rectangle covers it (reading the numbers involved). A rectangle ruled
 """
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from ...envs.grid.regions import label_classes, rect_of, shapes
 from ..deduce import Constraint, Model
 from ..reading import Found, Phrase, PhraseReader
-from ..schema import Pack
 from ..text import Norm
-from .common import cell_fields, claim_schema, state_grid
+from .common import PayloadPack, cell_fields, claim_schema, state_grid
 
 _CELL = r"@(\d+)@"
 _SHAPE = r"(?:rectangle|region|block|box)"
@@ -122,14 +120,8 @@ def cover_support(x: tuple):
     return support
 
 
-class RectPack(Pack):
+class RectPack(PayloadPack):
     reader_class = RectReader
-
-    def negates(self, a: tuple, b: tuple) -> bool:
-        # rectangles and cell pairs have no (r, c): the opposite kind over the same payload negates
-        if self.opposites.get(a[0]) == b[0] and a[0] != "Clue":
-            return json.loads(a[1]) == json.loads(b[1])
-        return super().negates(a, b)
 
     def grid_claims(self, instance: Any, grid: list) -> list:
         return [("Rect", dict(zip(("r0", "c0", "r1", "c1"), box))) for box in

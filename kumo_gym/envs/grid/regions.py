@@ -33,6 +33,7 @@ from ...core.instance import Instance
 from ...core.task import Transition
 from .geometry import loop_around, loop_numbers, number_loops, numbered_edges
 from .play import EdgeMoves, dirs_edges, edges_dirs, last_move_object
+from .render import Sketch
 
 Cell = tuple[int, int]
 EMPTY = -1
@@ -272,8 +273,29 @@ class RegionAnswers:
     empty = EMPTY
     any_labelling = True
 
+    #: what one labelled group of cells is called in the answer text ("region", "rectangle")
+    label_noun = "region"
+
     def anchors(self, instance: Instance) -> list[Cell]:
         raise NotImplementedError
+
+    @staticmethod
+    def label_sketch(grid: list[list], numbers: list[list]) -> Sketch:
+        """The drawing of a labelled grid: each cell's number (falsy: none; ``.`` marks an unlabelled
+        cell without one), unlabelled cells shaded, walls between cells of different labels."""
+        H, W = len(grid), len(grid[0])
+        text = [[str(k) if k else ("." if grid[r][c] == EMPTY else "") for c, k in enumerate(row)]
+                for r, row in enumerate(numbers)]
+        fill = [["given" if grid[r][c] == EMPTY else None for c in range(W)] for r in range(H)]
+        walls = [((r, c), (r + dr, c + dc)) for r in range(H) for c in range(W) for dr, dc in ((0, 1), (1, 0))
+                 if r + dr < H and c + dc < W and (grid[r][c] != grid[r + dr][c + dc] or grid[r][c] == EMPTY)]
+        return Sketch(H, W, text, fill, walls=walls)
+
+    def answer_text(self, instance: Instance) -> str:
+        H, W = self.dims(instance)
+        noun = self.label_noun
+        return (f"give every cell an integer label between 0 and {H * W}: all cells of one {noun} share a label, "
+                f"different {noun}s have different labels (which labels you use does not matter).")
 
     def cell_values(self, instance: Instance) -> tuple:
         H, W = self.dims(instance)

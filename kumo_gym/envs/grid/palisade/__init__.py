@@ -228,21 +228,11 @@ class PalisadeTask(RegionAnswers, GridTask):
             return {"n": n, "clues": clues}, labels
         raise RuntimeError(f"could not generate a {W}x{H} Palisade puzzle with regions of {n}")
 
-    def answer_text(self, instance: Instance) -> str:
-        H, W = self.dims(instance)
-        return (f"give every cell an integer label between 0 and {H * W}: all cells of one region share a label, "
-                "different regions have different labels (which labels you use does not matter).")
-
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         """The numbers in their cells (``.`` where a cell is unlabelled), walls between cells of different regions."""
-        clues = instance.data["state"]["clues"]
-        H, W = len(clues), len(clues[0])
-        text = [[str(k) if k != NO_CLUE else ("." if grid[r][c] == EMPTY else "") for c, k in enumerate(row)]
-                for r, row in enumerate(clues)]
-        fill = [["given" if grid[r][c] == EMPTY else None for c in range(W)] for r in range(H)]
-        walls = [((r, c), (r + dr, c + dc)) for r in range(H) for c in range(W) for dr, dc in ((0, 1), (1, 0))
-                 if r + dr < H and c + dc < W and (grid[r][c] != grid[r + dr][c + dc] or grid[r][c] == EMPTY)]
-        return Sketch(H, W, text, fill, walls=walls)
+        # a 0 is a number here: passed as the text "0" so that it is drawn
+        return self.label_sketch(grid, [[str(k) if k != NO_CLUE else "" for k in row]
+                                        for row in instance.data["state"]["clues"]])
 
     def clue_count(self, instance: Instance) -> int:
         return sum(k != NO_CLUE for row in instance.data["state"]["clues"] for k in row)

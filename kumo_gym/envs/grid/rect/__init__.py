@@ -67,6 +67,7 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
 
     title = "Rectangles"
     Params = RectParams
+    label_noun = "rectangle"
     claim_rules = CLAIM_RULES
     difficulties = presets("W H", (2, 1), (5, 5), (7, 7), (15, 15))
     rule_codes = """
@@ -181,20 +182,8 @@ class RectTask(RectMoves, RegionAnswers, GridTask):
                         spots[i] = (r0 + int(rng.integers(h)), c0 + int(rng.integers(w)))
         raise RuntimeError(f"could not generate a {W}x{H} Rect puzzle")
 
-    def answer_text(self, instance: Instance) -> str:
-        H, W = self.dims(instance)
-        return (f"give every cell an integer label between 0 and {H * W}: all cells of one rectangle share a label, "
-                "different rectangles have different labels (which labels you use does not matter).")
-
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
-        st = instance.data["state"]["grid"]
-        H, W = len(st), len(st[0])
-        text = [[str(v) if v else ("." if grid[r][c] == EMPTY else "") for c, v in enumerate(row)]
-                for r, row in enumerate(st)]
-        fill = [["given" if grid[r][c] == EMPTY else None for c in range(W)] for r in range(H)]
-        walls = [((r, c), (r + dr, c + dc)) for r in range(H) for c in range(W) for dr, dc in ((0, 1), (1, 0))
-                 if r + dr < H and c + dc < W and (grid[r][c] != grid[r + dr][c + dc] or grid[r][c] == EMPTY)]
-        return Sketch(H, W, text, fill, walls=walls)
+        return self.label_sketch(grid, instance.data["state"]["grid"])
 
     def clue_count(self, instance: Instance) -> int:
         return len(self.anchors(instance))
