@@ -201,3 +201,24 @@ def _lit(board, nbr, centre):
                 seen.add(q)
                 todo.append(q)
     return seen
+
+
+@pytest.mark.parametrize(("split", "seed"), [("train", 57), ("test", 7), ("test", 29)])
+def test_prompt_example_is_never_the_answer(split, seed):
+    """At these seeds of the trivial preset the first worked example's one move solves the board: the prompt
+    shows another example, and every example is a real solution of the board it describes."""
+    import gymnasium as gym
+
+    env = gym.make("kumo_gym/Netslide-v0", difficulty="trivial", split=split)
+    obs, _ = env.reset(seed=seed)
+    task, inst = env.unwrapped.task, env.unwrapped.instance
+    assert task.example_answers(inst, task.example()[1])
+    desc, sol = task.example_for(inst)
+    assert not task.example_answers(inst, sol) and desc in obs
+    nbr = neighbours(3, 3, False, frozenset())
+    letters = {"R": 1, "U": 2, "L": 4, "D": 8}
+    for text, moves in [task.example(), *task.other_examples()]:
+        rows = text.split("rows read ")[1].split(". ")[0]
+        board = tuple(sum(letters[ch] for ch in tile.rstrip("*")) for row in rows.split(", ")
+                      for tile in row.strip("'").split())
+        assert not solved(board, nbr, 4) and solved(play(board, 3, 3, [tuple(m) for m in moves]), nbr, 4)

@@ -208,6 +208,21 @@ class NetslideTask(SixteenTask):
                  "Shifting row 0 left once makes it 'R RDL L': the RDL tile now meets the source below it and the R "
                  "and L tiles beside it, and every tile is joined to the source."), [["R", 0, -1]])
 
+    def other_examples(self) -> list[tuple[str, list]]:
+        """The same solved board shuffled by another line, for the small boards the first example answers."""
+        return [
+            (("On a 3x3 grid (no wrapping, no barriers) the rows read 'R RDL U', 'RD URL* L', 'UR L DL'. The "
+              "source's right wire meets the tile L, but the U tile in the top right corner has nothing facing "
+              "its wire and the DL tile in the bottom right corner faces the back of an L. Shifting column 2 up "
+              "once makes it 'L', 'DL', 'U' from the top: the top row's RDL tile meets the L beside it, the DL "
+              "tile meets the source and the U tile below it, and every tile is joined to the source."), [["C", 2, -1]]),
+            (("On a 3x3 grid (no wrapping, no barriers) the rows read 'R RDL L', 'RD URL* DL', 'U UR L'. The "
+              "bottom left U tile meets the RD tile above it, but the UR and L tiles beside it are joined only to each other. "
+              "Shifting row 2 left once makes it 'UR L U': the UR tile meets the RD tile above it and the L tile "
+              "beside it, the U tile meets the DL tile above it, and every tile is joined to the source."),
+             [["R", 2, -1]]),
+        ]
+
     def text_cell(self, instance: Instance, p: int, mask: int) -> str:
         centre = self.grid(instance)[3]
         letters = "".join(LETTERS[b] for b in (2, 1, 8, 4) if mask & b)
