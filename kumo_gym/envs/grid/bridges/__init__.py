@@ -27,6 +27,9 @@ from .geometry import (
 
 #: the text board's glyph per bridge symbol (ASCII; as Tatham's text form for one and two bridges)
 GLYPH = {"H1": "-", "H2": "=", "H3": "~", "H4": "#", "V1": "|", "V2": '"', "V3": "!", "V4": ":"}
+#: the answer symbol of each bridge code of ``kernel.py`` (0 water, k: k across, 10 + k: k down)
+KERNEL_SYMBOL = {0: WATER, **{k: bridge_symbol("H", k) for k in range(1, 5)},
+                 **{10 + k: bridge_symbol("V", k) for k in range(1, 5)}}
 #: redraws of a layout before a level's preferred grade is given up (any unique puzzle is kept)
 GRADE_TRIES = 30
 
@@ -233,10 +236,9 @@ class BridgesTask(GridTask):
         out = buffers[-1]
         n = H * W
         number, bridge = out[:n].tolist(), out[n:2 * n].tolist()
-        sol = [[number[i] if number[i] >= 0 else
-                (bridge_symbol("H" if bridge[i] < 10 else "V", bridge[i] % 10) if bridge[i] else WATER)
-                for i in range(r * W, (r + 1) * W)] for r in range(H)]
-        state = {"grid": [[v if isinstance(v, int) else WATER for v in row] for row in sol],
+        sol = [[number[i] if number[i] >= 0 else KERNEL_SYMBOL[bridge[i]] for i in range(r * W, (r + 1) * W)]
+               for r in range(H)]
+        state = {"grid": [[v if v >= 0 else WATER for v in number[r * W:(r + 1) * W]] for r in range(H)],
                  "max_bridges": maxb, "no_loops": no_loops}
         return state, sol
 
