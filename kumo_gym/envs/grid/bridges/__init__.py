@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
@@ -18,7 +19,6 @@ from .geometry import (
     crossings,
     islands_of,
     joined,
-    random_layout,
     read_bridge,
     sight_lines,
     spread,
@@ -27,6 +27,9 @@ from .geometry import (
 
 #: the text board's glyph per bridge symbol (ASCII; as Tatham's text form for one and two bridges)
 GLYPH = {"H1": "-", "H2": "=", "H3": "~", "H4": "#", "V1": "|", "V2": '"', "V3": "!", "V4": ":"}
+#: the answer symbol of each bridge code of ``kernel.py`` (0 water, k: k across, 10 + k: k down)
+KERNEL_SYMBOL = {0: WATER, **{k: bridge_symbol("H", k) for k in range(1, 5)},
+                 **{10 + k: bridge_symbol("V", k) for k in range(1, 5)}}
 #: redraws of a layout before a level's preferred grade is given up (any unique puzzle is kept)
 GRADE_TRIES = 30
 
@@ -62,12 +65,15 @@ class BridgesTask(GridTask):
     ``"V1"``..``"V4"`` for bridges running up-down. Any grid that satisfies the rules scores 1.
 
     ## Generation
-    Our own generator (docs/specs/grid_puzzles.md §8), Tatham's method: islands grown one by one from a random
-    start at the island density, each new one bridged to the island it grew from (1..max_bridges bridges;
-    the expansion percent places it as far as possible or closes a loop) until no island touches an edge
-    side is left; the numbers are the bridge counts. Redrawn until the SAT engine (lazy connectivity cuts)
-    certifies the solution unique; levels 0 and 1 keep puzzles that deduction (failed-literal probing)
-    solves, level 2 prefers ones that need search for GRADE_TRIES draws.
+    Our own generator (docs/specs/grid_puzzles.md §8), Tatham's method, compiled (``kernel.py``): islands
+    grown one by one from a random start at the island density, each new one bridged to the island it grew
+    from (1..max_bridges bridges; the expansion percent places it as far as possible or closes a loop)
+    until the density is reached or 50 tries in a row fail; a board whose islands miss a side of the grid
+    is redrawn. The numbers are the bridge counts. Redrawn until deduction
+    over the sight lines (island sums, crossings, connectivity; ``kernel.py``) certifies the board the only
+    solution: levels 0 and 1 keep boards that it solves with failed-literal probing without the
+    connectivity rule, level 2 prefers ones that the rules alone do not solve (probing does, or a complete search proves uniqueness) for
+    GRADE_TRIES draws.
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": "H2"}`` sets a water cell (``"."`` clears it).
@@ -212,29 +218,29 @@ class BridgesTask(GridTask):
                         extra={"counts": counts, "lines": lines, "unit": unit})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """Random layouts (``geometry.random_layout``) until the SAT engine proves one unique; levels 0
-        and 1 take those that probing solves (grade <= 1), level 2 prefers grade 2 for GRADE_TRIES draws."""
+        """Random boards until one is certified unique at the level (all in ``kernel.generate``):
+        levels 0 and 1 take those that deduction with probing solves without the connectivity rule
+        (grade <= 1), level 2 prefers
+        ones beyond the rules alone (grade 1, or 2: proved unique by a complete search) for
+        GRADE_TRIES draws."""
+        from . import kernel
+
         W, H, maxb, level = params["W"], params["H"], int(params["max_bridges"]), int(params["tatham_difficulty"])
         no_loops = bool(params["no_loops"])
-        spare = None
-        for attempt in range(5000):
-            sol = random_layout(rng, H, W, int(params["islands"]), int(params["expansion"]), maxb, not no_loops)
-            if sol is None:
-                continue
-            state = {"grid": [[v if isinstance(v, int) else WATER for v in row] for row in sol],
-                     "max_bridges": maxb, "no_loops": no_loops}
-            enc = self.encode(state)
-            eng, lits = enc.engine, enc.assumptions()
-            g = eng.grade(lits)
-            unique = g <= 1 or len(eng.models(lits, 2)) == 1
-            if not unique:
-                continue
-            if g <= 1 if level < 2 else g == 2:
-                return state, sol
-            spare = spare or (state, sol)
-            if attempt >= GRADE_TRIES:
-                return spare
-        raise RuntimeError(f"could not generate a {W}x{H} Bridges puzzle")
+        buffers = _scratch(H, W)
+        want = max(int(params["islands"]) * W * H // 100, 3)
+        got = kernel.generate(H, W, want, int(params["expansion"]), maxb, not no_loops, level, GRADE_TRIES,
+                              int(rng.integers(2**62)), *buffers)
+        if got < 0:
+            raise RuntimeError(f"could not generate a {W}x{H} Bridges puzzle")
+        out = buffers[-1]
+        n = H * W
+        number, bridge = out[:n].tolist(), out[n:2 * n].tolist()
+        sol = [[number[i] if number[i] >= 0 else KERNEL_SYMBOL[bridge[i]] for i in range(r * W, (r + 1) * W)]
+               for r in range(H)]
+        state = {"grid": [[v if v >= 0 else WATER for v in number[r * W:(r + 1) * W]] for r in range(H)],
+                 "max_bridges": maxb, "no_loops": no_loops}
+        return state, sol
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         text = [[str(v) if isinstance(v, int) else GLYPH.get(v, " " if v == WATER else "?") for v in row] for row in grid]
@@ -248,6 +254,14 @@ class BridgesTask(GridTask):
     def clue_features(self, instance: Instance) -> np.ndarray:
         return np.asarray([[v if isinstance(v, int) else 0 for v in row] for row in instance.data["state"]["grid"]],
                           np.float32).ravel()
+
+
+@functools.lru_cache(maxsize=8)
+def _scratch(H: int, W: int) -> tuple:
+    """``kernel.scratch`` for an H x W grid, kept (every generation of a preset reuses them)."""
+    from . import kernel
+
+    return kernel.scratch(H, W)
 
 
 def _network_cuts(n: int, ends: list[tuple[int, int, int]], no_loops: bool):

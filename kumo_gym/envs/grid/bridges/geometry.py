@@ -1,10 +1,6 @@
-"""Bridges' geometry: which islands see each other, which of those lines cross, the bridges an
-answer grid draws, and the random island layouts of our generator (docs/specs/grid_puzzles.md §8)."""
+"""Bridges' geometry: which islands see each other, which of those lines cross, and the bridges an
+answer grid draws (the generator's random boards are drawn in ``kernel.py``)."""
 from __future__ import annotations
-
-import functools
-
-import numpy as np
 
 Cell = tuple[int, int]
 WATER = "."
@@ -114,76 +110,3 @@ def tree_path(up: dict, a, b) -> list[int]:
         mine.append(up[y][1])
         y = up[y][0]
     return above[y] + mine
-
-
-def random_layout(rng: np.random.Generator, H: int, W: int, share: int, expansion: int, maxb: int,
-                  loops: bool) -> list[list] | None:
-    """A random solved board grown from one island (Tatham's method, in our own code): pick an island
-    and a direction, then put a new island two or more cells away along free water (the farthest
-    place with probability ``expansion`` percent), or, with loops allowed and that probability,
-    bridge to the island already in sight; each new bridge is 1..maxb strong. Growth stops at
-    ``share`` percent of the cells as islands or after 50 failed tries in a row. None unless islands
-    touch all four sides. The answer grid: numbers on islands, bridge symbols, water."""
-    grid: list[list] = [[WATER] * W for _ in range(H)]
-    r0, c0 = int(rng.integers(H)), int(rng.integers(W))
-    isles = [(r0, c0)]
-    grid[r0][c0] = 0
-    want, misses = max(share * W * H // 100, 3), 0
-    steps_at = _steps(H, W)
-    while len(isles) < want and misses <= 50:
-        r, c = isles[int(rng.integers(len(isles)))]
-        ways = steps_at[r][c]
-        dr, dc = ways[int(rng.integers(len(ways)))]
-        a, b, far, target = r + dr, c + dc, 0, None
-        if grid[a][b] != WATER:
-            misses += 1
-            continue
-        while 0 <= a < H and 0 <= b < W:
-            if grid[a][b] == WATER:
-                far += 1
-                a, b = a + dr, b + dc
-                continue
-            if isinstance(grid[a][b], int):
-                target, far = (a, b), far - 1  # keep a cell of water before that island
-            break
-        if loops and target is not None and rng.integers(100) < expansion:
-            _bridge(grid, (r, c), target, dr, dc, int(rng.integers(maxb)) + 1)
-            misses = 0
-            continue
-        if far < 2:
-            misses += 1
-            continue
-        dist = far if rng.integers(100) < expansion else 2 + int(rng.integers(far - 1))
-        a, b = r + dr * dist, c + dc * dist
-        if any(0 <= a + x < H and 0 <= b + y < W and isinstance(grid[a + x][b + y], int) for x, y in ((dc, dr), (-dc, -dr))):
-            misses += 1
-            continue
-        grid[a][b] = 0
-        isles.append((a, b))
-        _bridge(grid, (r, c), (a, b), dr, dc, int(rng.integers(maxb)) + 1)
-        misses = 0
-    rows = {r for r, _ in isles}
-    cols = {c for _, c in isles}
-    if len(isles) < 2 or not {0, H - 1} <= rows or not {0, W - 1} <= cols:
-        return None
-    return grid
-
-
-@functools.lru_cache(maxsize=64)
-def _steps(H: int, W: int) -> tuple:
-    """Per cell, the steps (left, right, up, down, in that order) that stay on an H x W grid."""
-    steps = ((0, -1), (0, 1), (-1, 0), (1, 0))
-    return tuple(tuple(tuple((dr, dc) for dr, dc in steps if 0 <= r + dr < H and 0 <= c + dc < W) for c in range(W))
-                 for r in range(H))
-
-
-def _bridge(grid: list[list], a: Cell, b: Cell, dr: int, dc: int, k: int) -> None:
-    """Draw ``k`` bridges from island ``a`` to island ``b`` (``(dr, dc)`` the step from a to b),
-    adding ``k`` to both islands' numbers."""
-    letter = "H" if dr == 0 else "V"
-    r, c = a[0] + dr, a[1] + dc
-    while (r, c) != b:
-        grid[r][c] = bridge_symbol(letter, k)
-        r, c = r + dr, c + dc
-    grid[a[0]][a[1]] += k
-    grid[b[0]][b[1]] += k

@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 
 from ....core.instance import Instance
-from ....solvers.engine import Encoding, reduce_clues
+from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, cells_decoder, presets, tatham_level
 from ..render import Sketch
@@ -15,9 +15,6 @@ from .codec import BACK, NO_CLUE, SLASH
 from .geometry import diamond_clauses, loop_cuts, loops, random_filling, touching
 
 EMPTY = "."
-#: the clue reduction's deduction target of Tatham's Hard level (docs/specs/grid_puzzles.md §8): failed-literal
-#: probing on the SAT model (Easy uses Tatham's Easy rules, ``kernel.py``)
-GRADE = {"h": 1}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,27 +117,21 @@ class SlantTask(GridTask):
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """A random loop-free filling, every point numbered, numbers removed while the Tatham
-        level's deduction still fixes every cell: Easy Tatham's Easy rules in our kernel
-        (``kernel.py``), Hard failed-literal probing on the SAT model (:data:`GRADE`)."""
+        level's deduction still fixes every cell, both in our kernel (``kernel.py``): Easy Tatham's
+        Easy rules, Hard failed-literal probing on the SAT model's rules (grade 1 of
+        docs/specs/grid_puzzles.md §8, as the engine's probing reaches it, without the clause arrays)."""
         W, H = params["W"], params["H"]
         back = random_filling(rng, H, W)
         full = clue_counts(back)
-        if params["tatham_difficulty"] == "e":
-            from . import kernel
+        from . import kernel
 
+        if params["tatham_difficulty"] == "e":
             active, val, parent = kernel.scratch(H, W)
             kernel.reduce(H, W, full.ravel(), active, rng.permutation(active.size), val, parent)
-            clues = np.where(active.reshape(full.shape) > 0, full, NO_CLUE).tolist()
-            return {"clues": clues}, np.where(back, BACK, SLASH).tolist()
-        full = full.tolist()
-        enc = self.encode({"clues": full})
-        keys = list(enc.clues)
-        x = enc.extra["x"]
-        truth = enc.solution_values(np.where(back, x, -x).ravel().tolist())
-        kept = reduce_clues(enc.engine, [list(enc.clues[k][1]) for k in keys], rng, truth,
-                            grade_limit=GRADE[params["tatham_difficulty"]])
-        on = {k for k, keep in zip(keys, kept) if keep}
-        clues = [[k if (r, c) in on else NO_CLUE for c, k in enumerate(row)] for r, row in enumerate(full)]
+        else:
+            active, val, trail, seen = kernel.hard_scratch(H, W)
+            kernel.reduce_hard(H, W, full.ravel(), active, rng.permutation(active.size), val, trail, seen)
+        clues = np.where(active.reshape(full.shape) > 0, full, NO_CLUE).tolist()
         return {"clues": clues}, np.where(back, BACK, SLASH).tolist()
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
