@@ -20,10 +20,10 @@ from ..geometry import loop_degree, loop_vars, number_loops, numbered_edges
 from ..play import SUBMIT, CellMoves, grid_edges
 from ..regions import LoopAnswers
 from ..render import Sketch
-from . import board
+from . import board, search
 from .claims import RULES as CLAIM_RULES
 from .codec import NONE
-from .geometry import boundary, clues_of, face_sides, random_region
+from .geometry import boundary, clues_of, face_sides
 from .tiling import LIMITS, NAMES, Tiling, default_desc, tiling
 
 #: Tatham's tilings (the ``t`` of a game ID) by number that we support (the others: docs/grid.md "Loopy")
@@ -262,17 +262,23 @@ class LoopyTask(LoopAnswers, GridTask):
         if params.get("tiling"):
             return self.sample_tiled(rng, tiling(params["tiling"], W, H, default_desc(params["tiling"])))
         while True:
-            edges = boundary(random_region(rng, H, W, INSIDE_SHARE))
+            edges = boundary(search.random_region(rng, H, W, INSIDE_SHARE))
             if len(edges) >= 4:
                 break
         full = clues_of(H, W, edges)
-        enc = self.encode({"clues": full})
-        answer = enc.answer.tolist()
-        truth = enc.solution_values([v if k in edges else -v for k, v in zip(grid_edges(H + 1, W + 1), answer)])
-        keys = [("clue", r, c) for r in range(H) for c in range(W)]
-        groups = [enc.assumptions([k]) for k in keys]
-        keep = round(CLUE_SHARE * H * W)
-        kept = reduce_clues(enc.engine, groups, rng, truth, keep=keep)
+        g, index = search.square(H, W)
+        truth = np.full(len(index), 2, np.int64)
+        truth[[index[k] for k in edges]] = 1
+
+        def by_sat(active: np.ndarray) -> bool:
+            enc = self.encode({"clues": full})
+            answer = enc.answer.tolist()
+            values = enc.solution_values([v if k in edges else -v for k, v in zip(grid_edges(H + 1, W + 1), answer)])
+            lits = enc.assumptions([("clue", i // W, i % W) for i in np.flatnonzero(active).tolist()])
+            return enc.engine.alternative(lits, values) is None
+
+        counter = search.Counter(g, np.asarray(full, np.int64).ravel(), truth, by_sat)
+        kept = search.reduce(rng, counter, round(CLUE_SHARE * H * W))
         clues = [[full[r][c] if kept[r * W + c] else NONE for c in range(W)] for r in range(H)]
         return {"clues": clues}, number_loops(H + 1, W + 1, edges)
 

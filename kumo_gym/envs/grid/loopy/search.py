@@ -1,0 +1,149 @@
+"""Loopy's generator without SAT in the common case: the drivers of ``kernel`` (the square grid's
+random region, and the exact count of the loops a clue set allows on any board). The count is exact,
+so the clue sets (and the instances) are the ones the SAT uniqueness test gives; SAT is asked only
+when the count runs out of its branch budget."""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .tiling import Tiling
+
+#: how likely a face joins the region, by how many region faces are round it (geometry.WEIGHT as floats)
+_WEIGHT = np.asarray((0, 16.0, 4.0, 1.0, 0.5, 0.25, 0.25, 0.25, 0.25), np.float64)
+#: the most branches one count may take before SAT is asked instead
+BUDGET = 20000
+
+
+@dataclass(frozen=True)
+class Graph:
+    """A board as the kernel reads it: per edge its two dots (``ed``) and faces (``ef``, -1 for the
+    outside), per dot its edges and per face its sides in compressed rows."""
+
+    ed: np.ndarray
+    ef: np.ndarray
+    dptr: np.ndarray
+    dedg: np.ndarray
+    fptr: np.ndarray
+    fedg: np.ndarray
+
+    @property
+    def sizes(self) -> tuple[int, int, int]:
+        return len(self.dptr) - 1, len(self.ed) // 2, len(self.fptr) - 1
+
+
+def _graph(n_dots: int, edges: list[tuple[int, int]], face_edges: list[list[int]]) -> Graph:
+    ef = np.full(2 * len(edges), -1, np.int64)
+    for f, es in enumerate(face_edges):
+        for e in es:
+            ef[2 * e + (ef[2 * e] >= 0)] = f
+    at: list[list[int]] = [[] for _ in range(n_dots)]
+    for i, (a, b) in enumerate(edges):
+        at[a].append(i)
+        at[b].append(i)
+    rows = lambda lists: (np.cumsum([0] + [len(x) for x in lists]).astype(np.int64),
+                          np.asarray([x for row in lists for x in row], np.int64))
+    dptr, dedg = rows(at)
+    fptr, fedg = rows(face_edges)
+    return Graph(np.asarray(edges, np.int64).ravel(), ef, dptr, dedg, fptr, fedg)
+
+
+@functools.lru_cache(maxsize=32)
+def square(H: int, W: int) -> tuple[Graph, dict]:
+    """The H x W square grid's graph (face r W + c, dot r (W + 1) + c) and its edge numbers by dot pair."""
+    dot = lambda r, c: r * (W + 1) + c
+    index: dict = {}
+    edges = []
+    faces = []
+    for r in range(H):
+        for c in range(W):
+            row = []
+            for a, b in (((r, c), (r, c + 1)), ((r, c + 1), (r + 1, c + 1)), ((r + 1, c), (r + 1, c + 1)),
+                         ((r, c), (r + 1, c))):
+                if (a, b) not in index:
+                    index[a, b] = len(edges)
+                    edges.append((dot(*a), dot(*b)))
+                row.append(index[a, b])
+            faces.append(row)
+    return _graph((H + 1) * (W + 1), edges, faces), index
+
+
+@functools.lru_cache(maxsize=32)
+def tiled(t: Tiling) -> Graph:
+    """A tiling's graph (its own dot, edge and face numbers)."""
+    return _graph(len(t.dots), list(t.edges), [list(es) for es in t.face_edges])
+
+
+def random_region(rng: np.random.Generator, H: int, W: int, share: float) -> np.ndarray:
+    """:func:`geometry.random_region` compiled: the same region from the same generator state, which it
+    leaves where that function leaves it (one uniform number per face added)."""
+    from . import kernel
+
+    r, c = int(rng.integers(H)), int(rng.integers(W))
+    target = max(1, round(share * H * W))
+    state = rng.bit_generator.state
+    draws = rng.random(max(target - 1, 1))
+    inside = np.zeros(H * W, np.int64)
+    scratch = np.empty(H * W, np.int64), np.empty(H * W, np.int64), np.empty(H * W, np.float64)
+    used = kernel.region(H, W, r, c, target, draws, _WEIGHT, inside, *scratch)
+    if used != len(draws):
+        rng.bit_generator.state = state
+        rng.random(used)
+    return inside.reshape(H, W).astype(bool)
+
+
+class Counter:
+    """The uniqueness test of one loop's clues: ``unique(active)`` says whether the clues of the faces
+    ``active`` marks leave ``truth`` (per edge 1 on, 2 off) the only loop. Second loops found are kept:
+    one whose counts meet every active clue answers no at once. ``fallback(active)`` answers when the
+    count runs out of budget."""
+
+    def __init__(self, g: Graph, full: np.ndarray, truth: np.ndarray, fallback: Callable[[np.ndarray], bool]):
+        nd, ne, nf = g.sizes
+        self.g, self.full, self.truth, self.fallback = g, full.astype(np.int64), truth.astype(np.int64), fallback
+        self.st = np.zeros(ne + 4 * nd + 2 * nf + 2, np.int64)
+        self.trail = np.zeros(32 * ne + 16, np.int64)
+        self.stack = np.zeros(nd + nf, np.int64)
+        self.inq = np.zeros(nd + nf, np.int64)
+        self.lev = np.zeros(3 * ne + 5, np.int64)
+        self.alt = np.zeros(ne, np.int64)
+        self.others: list[np.ndarray] = []
+        self.fallbacks = 0
+
+    def counts(self, edges_on: np.ndarray) -> np.ndarray:
+        """Each face's sides among the edges marked (1 on)."""
+        g = self.g
+        on = (edges_on == 1).astype(np.int64)
+        return np.add.reduceat(on[g.fedg], g.fptr[:-1])
+
+    def unique(self, active: np.ndarray) -> bool:
+        from . import kernel
+
+        for alt in self.others:
+            if ((alt == self.full) | ~active).all():
+                return False
+        g = self.g
+        clue = np.where(active, self.full, -1)
+        n = kernel.count(g.ed, g.ef, g.dptr, g.dedg, g.fptr, g.fedg, clue, self.truth, self.st, self.trail,
+                         self.stack, self.inq, self.lev, self.alt, BUDGET)
+        if n < 0:
+            self.fallbacks += 1
+            return self.fallback(active)
+        if n >= 2:
+            self.others.append(self.counts(self.alt))
+        return n == 1
+
+
+def reduce(rng: np.random.Generator, counter: Counter, keep: int) -> np.ndarray:
+    """The clues kept: removed in a seeded random order while the loop stays the only one, down to
+    ``keep`` (as ``reduce_clues`` with no grade limit, from the same generator state)."""
+    from ....solvers.engine import minimal_in_runs
+
+    n = len(counter.full)
+    order = rng.permutation(n)
+    active = np.ones(n, bool)
+    minimal_in_runs(order, active, lambda: counter.unique(active), keep)
+    return active
