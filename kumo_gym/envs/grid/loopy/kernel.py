@@ -22,8 +22,8 @@ from ....solvers.native import kernel
 
 _I64 = nt.int64[::1]
 _F64 = nt.float64[::1]
-#: (ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, budget) -> see :func:`count`
-COUNT_SIG = nt.int64(_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, nt.int64)
+#: (ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, work, budget) -> see :func:`count`
+COUNT_SIG = nt.int64(_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, nt.int64)
 #: (H, W, r, c, target, draws, weight, inside, score, cand, cdf) -> see :func:`region`
 REGION_SIG = nt.int64(nt.int64, nt.int64, nt.int64, nt.int64, nt.int64, _F64, _F64, _I64, _I64, _I64, _F64)
 
@@ -48,11 +48,24 @@ def _push(stack, inq, meta, item):
 
 
 @kernel(inner=True, _nrt=False)
+def _find(st, D, n1, x):
+    """The colour class of face ``x`` (the outside is face ``n1 - 1``) and its colour relative to the
+    class's root (0 the same, 1 the other): the classes are a union-find without path compression
+    (so the trail can undo it) at ``st[D:]``: parents, parities, ranks (``n1`` each)."""
+    p = 0
+    while st[D + x] != x:
+        p ^= st[D + n1 + x]
+        x = st[D + x]
+    return x, p
+
+
+@kernel(inner=True, _nrt=False)
 def _set(ed, ef, st, trail, stack, inq, meta, e, v, nd, ne, nf):
     """Give unknown edge ``e`` value ``v`` (1 on, 2 off) and update the counts of its dots and faces;
     an edge put on joins its dots' chains. False on a contradiction found doing so. ``st``'s layout:
     values (ne), per dot on-count, unknown-count, chain mate, chain length (nd each), per face on-count,
-    unknown-count (nf each), then the number of edges on and whether the loop is closed."""
+    unknown-count (nf each), the number of edges on, whether the loop is closed, then the colour classes
+    (:func:`_find`). An edge joins the classes of its two faces (the same colour when off)."""
     DON, DUNK, MATE, CLEN = ne, ne + nd, ne + 2 * nd, ne + 3 * nd
     FON, FUNK, NON, CLOSED = ne + 4 * nd, ne + 4 * nd + nf, ne + 4 * nd + 2 * nf, ne + 4 * nd + 2 * nf + 1
     if v == 1 and st[CLOSED] == 1:  # the loop is closed: nothing more is on
@@ -72,6 +85,23 @@ def _set(ed, ef, st, trail, stack, inq, meta, e, v, nd, ne, nf):
             if v == 1:
                 _put(st, trail, meta, FON + f, st[FON + f] + 1)
             _push(stack, inq, meta, nd + f)
+    D, n1 = ne + 4 * nd + 2 * nf + 2, nf + 1
+    f1, f2 = ef[2 * e], ef[2 * e + 1]
+    if f2 < 0:
+        f2 = nf
+    ra, pa = _find(st, D, n1, f1)
+    rb, pb = _find(st, D, n1, f2)
+    want = 1 if v == 1 else 0
+    if ra == rb:
+        if pa ^ pb != want:
+            return False
+    else:
+        if st[D + 2 * n1 + ra] < st[D + 2 * n1 + rb]:
+            ra, pa, rb, pb = rb, pb, ra, pa
+        _put(st, trail, meta, D + rb, ra)
+        _put(st, trail, meta, D + n1 + rb, pa ^ pb ^ want)
+        if st[D + 2 * n1 + ra] == st[D + 2 * n1 + rb]:
+            _put(st, trail, meta, D + 2 * n1 + ra, st[D + 2 * n1 + ra] + 1)
     if v == 2:
         return True
     if da >= 2 or db >= 2:
@@ -115,7 +145,90 @@ def _closer_off(ed, ef, dptr, dedg, st, trail, stack, inq, meta, nd, ne, nf):
 
 
 @kernel(inner=True, _nrt=False)
-def _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, nd, ne, nf):
+def _colours(ed, ef, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf):
+    """The faces' colours (inside or outside the loop; an edge is on where they differ): an unknown edge
+    between two faces of one class is set; round a clued face, the unknown sides whose faces share a
+    class go on or off together by their relative colours (a class adds one of two counts), and the
+    counts a class can add must let the clue be met (bounds on each class). False on a contradiction.
+    ``work``: 3 x the most sides a face has."""
+    FON, D, n1 = ne + 4 * nd, ne + 4 * nd + 2 * nf + 2, nf + 1
+    for e in range(ne):
+        if st[e] == 0:
+            f2 = ef[2 * e + 1]
+            ra, pa = _find(st, D, n1, ef[2 * e])
+            rb, pb = _find(st, D, n1, f2 if f2 >= 0 else nf)
+            if ra == rb and not _set(ed, ef, st, trail, stack, inq, meta, e, 1 if pa != pb else 2, nd, ne, nf):
+                return False
+    for f in range(nf):
+        n = clue[f]
+        if n < 0:
+            continue
+        rf, pf = _find(st, D, n1, f)
+        k = 0
+        for j in range(fptr[f], fptr[f + 1]):
+            g = fedg[j]
+            if st[g] == 0:
+                h = ef[2 * g] + ef[2 * g + 1] - f if ef[2 * g + 1] >= 0 else nf
+                rh, ph = _find(st, D, n1, h)
+                if rh == rf:  # set by a side set just before
+                    if not _set(ed, ef, st, trail, stack, inq, meta, g, 1 if ph != pf else 2, nd, ne, nf):
+                        return False
+                    continue
+                work[3 * k] = g
+                work[3 * k + 1] = rh
+                work[3 * k + 2] = ph ^ pf
+                k += 1
+        if k == 0:
+            continue
+        lo, hi = 0, 0  # the fewest and most sides the classes can put on
+        for i in range(k):
+            first = True
+            for j in range(i):
+                first = first and work[3 * j + 1] != work[3 * i + 1]
+            if first:
+                a, b = 0, 0
+                for j in range(i, k):
+                    if work[3 * j + 1] == work[3 * i + 1]:
+                        a += work[3 * j + 2] == 0
+                        b += work[3 * j + 2] == 1
+                lo += min(a, b)
+                hi += max(a, b)
+        need = n - st[FON + f]
+        if need < lo or need > hi:
+            return False
+        if lo == hi:
+            continue
+        for i in range(k):
+            first = True
+            for j in range(i):
+                first = first and work[3 * j + 1] != work[3 * i + 1]
+            if not first:
+                continue
+            a, b = 0, 0
+            for j in range(i, k):
+                if work[3 * j + 1] == work[3 * i + 1]:
+                    a += work[3 * j + 2] == 0
+                    b += work[3 * j + 2] == 1
+            if a == b:
+                continue
+            y = -1  # the class's colour against the face's: 1 puts its sides of relative colour 0 on
+            if lo - min(a, b) + max(a, b) > need:
+                y = 1 if a < b else 0
+            elif hi - max(a, b) + min(a, b) < need:
+                y = 1 if a > b else 0
+            if y < 0:
+                continue
+            for j in range(i, k):
+                g = work[3 * j]
+                if work[3 * j + 1] == work[3 * i + 1] and st[g] == 0 and \
+                        not _set(ed, ef, st, trail, stack, inq, meta, g, 1 if work[3 * j + 2] ^ y == 1 else 2,
+                                 nd, ne, nf):
+                    return False
+    return True
+
+
+@kernel(inner=True, _nrt=False)
+def _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf):
     """The rules to a fixed point from the queued dots and faces: 0 on a contradiction, 2 when the
     loop is closed (and valid: every clue met; every other edge is then off), else 1."""
     DON, DUNK = ne, ne + nd
@@ -156,6 +269,8 @@ def _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta
             break
         before = meta[0]
         ok = _closer_off(ed, ef, dptr, dedg, st, trail, stack, inq, meta, nd, ne, nf)
+        if ok and meta[0] == before:
+            ok = _colours(ed, ef, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf)
         if meta[0] == before:
             break
     while meta[1] > 0:  # empty the queue (after a contradiction)
@@ -210,12 +325,12 @@ def _undo(st, trail, meta, mark):
 
 
 @kernel(COUNT_SIG, error_model="numpy", _nrt=False)
-def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, budget):
+def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, work, budget):
     """How many loops the clues allow, up to 2 (-1: more than ``budget`` branches were needed).
     ``clue``: per face its number or -1; ``truth``: per edge 1 (on the answer's loop) or 2, the value
     tried first; on 2, ``alt`` holds the other loop's edges (1 on, 2 off). Scratch: ``st`` (edges
-    + 4 dots + 2 faces + 2), ``trail`` (32 edges + 16), ``stack`` and ``inq`` (dots + faces, ``inq``
-    zero), ``lev`` (3 edges + 5)."""
+    + 4 dots + 5 faces + 5), ``trail`` (40 edges + 16), ``stack`` and ``inq`` (dots + faces, ``inq``
+    zero), ``lev`` (3 edges + 6; its last entry gets the number of branches), ``work`` (3 x the most sides of a face)."""
     nd, ne, nf = len(dptr) - 1, len(ed) // 2, len(fptr) - 1
     DON, DUNK, MATE, CLEN = ne, ne + nd, ne + 2 * nd, ne + 3 * nd
     FON, FUNK, NON, CLOSED = ne + 4 * nd, ne + 4 * nd + nf, ne + 4 * nd + 2 * nf, ne + 4 * nd + 2 * nf + 1
@@ -237,8 +352,14 @@ def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, le
             _push(stack, inq, meta, nd + f)
     st[NON] = 0
     st[CLOSED] = 0
+    D, n1 = ne + 4 * nd + 2 * nf + 2, nf + 1
+    for x in range(n1):
+        st[D + x] = x
+        st[D + n1 + x] = 0
+        st[D + 2 * n1 + x] = 0
     found, level, branches = 0, 0, 0
-    r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, nd, ne, nf)
+    lev[3 * ne + 5] = 0
+    r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf)
     while True:
         if r != 0:
             e = -1
@@ -246,6 +367,7 @@ def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, le
                 e = _choose(ed, dptr, dedg, fptr, fedg, clue, st, nd, ne, nf)
             if e >= 0:
                 branches += 1
+                lev[3 * ne + 5] = branches
                 if branches > budget:
                     return -1
                 lev[3 * level] = meta[0]
@@ -254,7 +376,7 @@ def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, le
                 level += 1
                 r = 0
                 if _set(ed, ef, st, trail, stack, inq, meta, e, truth[e], nd, ne, nf):
-                    r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, nd, ne, nf)
+                    r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf)
                 else:
                     while meta[1] > 0:
                         meta[1] -= 1
@@ -281,7 +403,7 @@ def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, le
             lev[3 * L + 2] = 1
             e = lev[3 * L + 1]
             if _set(ed, ef, st, trail, stack, inq, meta, e, 3 - truth[e], nd, ne, nf):
-                r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, nd, ne, nf)
+                r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf)
             else:
                 while meta[1] > 0:
                     meta[1] -= 1

@@ -104,11 +104,12 @@ class Counter:
     def __init__(self, g: Graph, full: np.ndarray, truth: np.ndarray, fallback: Callable[[np.ndarray], bool]):
         nd, ne, nf = g.sizes
         self.g, self.full, self.truth, self.fallback = g, full.astype(np.int64), truth.astype(np.int64), fallback
-        self.st = np.zeros(ne + 4 * nd + 2 * nf + 2, np.int64)
-        self.trail = np.zeros(32 * ne + 16, np.int64)
+        self.st = np.zeros(ne + 4 * nd + 5 * nf + 5, np.int64)
+        self.trail = np.zeros(40 * ne + 16, np.int64)
+        self.work = np.zeros(3 * int(np.diff(g.fptr).max()), np.int64)
         self.stack = np.zeros(nd + nf, np.int64)
         self.inq = np.zeros(nd + nf, np.int64)
-        self.lev = np.zeros(3 * ne + 5, np.int64)
+        self.lev = np.zeros(3 * ne + 6, np.int64)
         self.alt = np.zeros(ne, np.int64)
         self.others: list[np.ndarray] = []
         self.fallbacks = 0
@@ -128,7 +129,7 @@ class Counter:
         g = self.g
         clue = np.where(active, self.full, -1)
         n = kernel.count(g.ed, g.ef, g.dptr, g.dedg, g.fptr, g.fedg, clue, self.truth, self.st, self.trail,
-                         self.stack, self.inq, self.lev, self.alt, BUDGET)
+                         self.stack, self.inq, self.lev, self.alt, self.work, BUDGET)
         if n < 0:
             self.fallbacks += 1
             return self.fallback(active)
