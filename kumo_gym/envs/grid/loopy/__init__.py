@@ -12,7 +12,7 @@ from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import Transition
-from ....solvers.engine import Encoding, reduce_clues
+from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ...raster import MARK, MARK_ALSO
 from ..base import Check, GridParams, GridTask, presets, tatham_level
@@ -270,14 +270,8 @@ class LoopyTask(LoopAnswers, GridTask):
         truth = np.full(len(index), 2, np.int64)
         truth[[index[k] for k in edges]] = 1
 
-        def by_sat(active: np.ndarray) -> bool:
-            enc = self.encode({"clues": full})
-            answer = enc.answer.tolist()
-            values = enc.solution_values([v if k in edges else -v for k, v in zip(grid_edges(H + 1, W + 1), answer)])
-            lits = enc.assumptions([("clue", i // W, i % W) for i in np.flatnonzero(active).tolist()])
-            return enc.engine.alternative(lits, values) is None
-
-        counter = search.Counter(g, np.asarray(full, np.int64).ravel(), truth, by_sat)
+        budget = search.LEVEL_BUDGET[params.get("tatham_difficulty", "e")]
+        counter = search.Counter(g, np.asarray(full, np.int64).ravel(), truth, budget)
         kept = search.reduce(rng, counter, round(CLUE_SHARE * H * W))
         clues = [[full[r][c] if kept[r * W + c] else NONE for c in range(W)] for r in range(H)]
         return {"clues": clues}, number_loops(H + 1, W + 1, edges)
@@ -291,12 +285,18 @@ class LoopyTask(LoopAnswers, GridTask):
                 break
         full = board.face_counts(t, edges)
         base = {"tiling": t.kind, "size": [t.W, t.H], "grid_desc": t.desc}
-        enc = self.encode({**base, "clues": full})
-        answer = enc.answer.tolist()
-        truth = enc.solution_values([v if i in edges else -v for i, v in enumerate(answer)])
         F = len(t.faces)
-        groups = [enc.assumptions([("clue", f)]) for f in range(F)]
-        kept = reduce_clues(enc.engine, groups, rng, truth, keep=round(TILING_CLUE_SHARE[t.kind] * F))
+        truth = np.full(len(t.edges), 2, np.int64)
+        truth[sorted(edges)] = 1
+
+        def by_sat(active: np.ndarray) -> bool:
+            enc = self.encode({**base, "clues": full})
+            values = enc.solution_values([v if i in edges else -v for i, v in enumerate(enc.answer.tolist())])
+            lits = enc.assumptions([("clue", f) for f in np.flatnonzero(active).tolist()])
+            return enc.engine.alternative(lits, values) is None
+
+        counter = search.Counter(search.tiled(t), np.asarray(full, np.int64), truth, search.TILING_BUDGET, by_sat)
+        kept = search.reduce(rng, counter, round(TILING_CLUE_SHARE[t.kind] * F))
         return {**base, "clues": [full[f] if kept[f] else NONE for f in range(F)]}, [board.number_loop(t, edges)]
 
     def render(self, instance: Instance, state: Any = None) -> str:

@@ -22,8 +22,9 @@ from ....solvers.native import kernel
 
 _I64 = nt.int64[::1]
 _F64 = nt.float64[::1]
-#: (ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, work, budget) -> see :func:`count`
-COUNT_SIG = nt.int64(_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, nt.int64)
+#: (ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, work, colours, budget) -> see :func:`count`
+COUNT_SIG = nt.int64(_I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, nt.int64,
+                     nt.int64)
 #: (H, W, r, c, target, draws, weight, inside, score, cand, cdf) -> see :func:`region`
 REGION_SIG = nt.int64(nt.int64, nt.int64, nt.int64, nt.int64, nt.int64, _F64, _F64, _I64, _I64, _I64, _F64)
 
@@ -228,7 +229,7 @@ def _colours(ed, ef, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne
 
 
 @kernel(inner=True, _nrt=False)
-def _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf):
+def _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, colours, nd, ne, nf):
     """The rules to a fixed point from the queued dots and faces: 0 on a contradiction, 2 when the
     loop is closed (and valid: every clue met; every other edge is then off), else 1."""
     DON, DUNK = ne, ne + nd
@@ -269,7 +270,7 @@ def _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta
             break
         before = meta[0]
         ok = _closer_off(ed, ef, dptr, dedg, st, trail, stack, inq, meta, nd, ne, nf)
-        if ok and meta[0] == before:
+        if ok and meta[0] == before and colours:
             ok = _colours(ed, ef, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf)
         if meta[0] == before:
             break
@@ -325,7 +326,7 @@ def _undo(st, trail, meta, mark):
 
 
 @kernel(COUNT_SIG, error_model="numpy", _nrt=False)
-def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, work, budget):
+def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, work, colours, budget):
     """How many loops the clues allow, up to 2 (-1: more than ``budget`` branches were needed).
     ``clue``: per face its number or -1; ``truth``: per edge 1 (on the answer's loop) or 2, the value
     tried first; on 2, ``alt`` holds the other loop's edges (1 on, 2 off). Scratch: ``st`` (edges
@@ -359,7 +360,7 @@ def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, le
         st[D + 2 * n1 + x] = 0
     found, level, branches = 0, 0, 0
     lev[3 * ne + 5] = 0
-    r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf)
+    r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, colours, nd, ne, nf)
     while True:
         if r != 0:
             e = -1
@@ -376,7 +377,7 @@ def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, le
                 level += 1
                 r = 0
                 if _set(ed, ef, st, trail, stack, inq, meta, e, truth[e], nd, ne, nf):
-                    r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf)
+                    r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, colours, nd, ne, nf)
                 else:
                     while meta[1] > 0:
                         meta[1] -= 1
@@ -403,7 +404,7 @@ def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, le
             lev[3 * L + 2] = 1
             e = lev[3 * L + 1]
             if _set(ed, ef, st, trail, stack, inq, meta, e, 3 - truth[e], nd, ne, nf):
-                r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, nd, ne, nf)
+                r = _propagate(ed, ef, dptr, dedg, fptr, fedg, clue, st, trail, stack, inq, meta, work, colours, nd, ne, nf)
             else:
                 while meta[1] > 0:
                     meta[1] -= 1

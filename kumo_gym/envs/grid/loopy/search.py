@@ -1,7 +1,11 @@
-"""Loopy's generator without SAT in the common case: the drivers of ``kernel`` (the square grid's
-random region, and the exact count of the loops a clue set allows on any board). The count is exact,
-so the clue sets (and the instances) are the ones the SAT uniqueness test gives; SAT is asked only
-when the count runs out of its branch budget."""
+"""Loopy's generator without SAT: the drivers of ``kernel`` (the square grid's random region, and the
+count of the loops a clue set allows on any board, by deduction and at most a budget of branches).
+
+A clue set passes when the count ends at one loop within its budget: deduction alone (budget 0, the
+square grid's levels ``e`` and ``n``) or deduction with a bounded search (``t``, ``h``), as Tatham
+removes clues while his solver of the level still solves the puzzle. Either way the loop is proved
+the only one. The other tilings give the count a large budget and ask SAT past it, so that their
+clue sets are the minimal unique ones SAT alone would give."""
 from __future__ import annotations
 
 import functools
@@ -10,12 +14,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tiling import Tiling
+from .tiling import Tiling, tiling
 
 #: how likely a face joins the region, by how many region faces are round it (geometry.WEIGHT as floats)
 _WEIGHT = np.asarray((0, 16.0, 4.0, 1.0, 0.5, 0.25, 0.25, 0.25, 0.25), np.float64)
-#: the most branches one count may take before SAT is asked instead
-BUDGET = 20000
+#: the branches a count may take on the square grid, by Tatham's level: none (deduction alone) at easy
+#: and normal, a bounded search at tricky and hard
+LEVEL_BUDGET = {"e": 0, "n": 0, "t": 10, "h": 50}
+#: the branches a count may take on the other tilings before SAT is asked instead
+TILING_BUDGET = 20000
 
 
 @dataclass(frozen=True)
@@ -71,9 +78,14 @@ def square(H: int, W: int) -> tuple[Graph, dict]:
     return _graph((H + 1) * (W + 1), edges, faces), index
 
 
-@functools.lru_cache(maxsize=32)
 def tiled(t: Tiling) -> Graph:
     """A tiling's graph (its own dot, edge and face numbers)."""
+    return _tiled(t.kind, t.W, t.H, t.desc)
+
+
+@functools.lru_cache(maxsize=32)
+def _tiled(kind: int, W: int, H: int, desc: str | None) -> Graph:
+    t = tiling(kind, W, H, desc)
     return _graph(len(t.dots), list(t.edges), [list(es) for es in t.face_edges])
 
 
@@ -97,13 +109,15 @@ def random_region(rng: np.random.Generator, H: int, W: int, share: float) -> np.
 
 class Counter:
     """The uniqueness test of one loop's clues: ``unique(active)`` says whether the clues of the faces
-    ``active`` marks leave ``truth`` (per edge 1 on, 2 off) the only loop. Second loops found are kept:
-    one whose counts meet every active clue answers no at once. ``fallback(active)`` answers when the
-    count runs out of budget."""
+    ``active`` marks are shown to leave ``truth`` (per edge 1 on, 2 off) the only loop within ``budget``
+    branches. Second loops found are kept: one whose counts meet every active clue answers no at once.
+    Past the budget ``fallback(active)`` answers (by default no: the clue set is not shown unique)."""
 
-    def __init__(self, g: Graph, full: np.ndarray, truth: np.ndarray, fallback: Callable[[np.ndarray], bool]):
+    def __init__(self, g: Graph, full: np.ndarray, truth: np.ndarray, budget: int,
+                 fallback: Callable[[np.ndarray], bool] | None = None):
         nd, ne, nf = g.sizes
-        self.g, self.full, self.truth, self.fallback = g, full.astype(np.int64), truth.astype(np.int64), fallback
+        self.g, self.full, self.truth = g, full.astype(np.int64), truth.astype(np.int64)
+        self.budget, self.fallback = budget, fallback
         self.st = np.zeros(ne + 4 * nd + 5 * nf + 5, np.int64)
         self.trail = np.zeros(40 * ne + 16, np.int64)
         self.work = np.zeros(3 * int(np.diff(g.fptr).max()), np.int64)
@@ -129,18 +143,21 @@ class Counter:
         g = self.g
         clue = np.where(active, self.full, -1)
         n = kernel.count(g.ed, g.ef, g.dptr, g.dedg, g.fptr, g.fedg, clue, self.truth, self.st, self.trail,
-                         self.stack, self.inq, self.lev, self.alt, self.work, BUDGET)
+                         self.stack, self.inq, self.lev, self.alt, self.work, 1, self.budget)
         if n < 0:
             self.fallbacks += 1
-            return self.fallback(active)
+            return self.fallback is not None and self.fallback(active)
         if n >= 2:
             self.others.append(self.counts(self.alt))
         return n == 1
 
 
 def reduce(rng: np.random.Generator, counter: Counter, keep: int) -> np.ndarray:
-    """The clues kept: removed in a seeded random order while the loop stays the only one, down to
-    ``keep`` (as ``reduce_clues`` with no grade limit, from the same generator state)."""
+    """The clues kept: removed in a seeded random order while the counter still shows the loop the only
+    one, down to ``keep``, testing runs of removals (:func:`minimal_in_runs`; the order is drawn as
+    ``reduce_clues`` draws it). Deduction is monotone (fewer clues never deduce more), so at budget 0 the
+    result is the one-at-a-time one; with a search budget a run may pass where one at a time would
+    not have, and every set kept is still shown unique."""
     from ....solvers.engine import minimal_in_runs
 
     n = len(counter.full)
