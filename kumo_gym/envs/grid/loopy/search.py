@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..geometry import number_loops
 from .tiling import Tiling, tiling
 
 #: how likely a face joins the region, by how many region faces are round it (geometry.WEIGHT as floats)
@@ -78,6 +79,36 @@ def square(H: int, W: int) -> tuple[Graph, dict]:
     return _graph((H + 1) * (W + 1), edges, faces), index
 
 
+def square_loop(inside: np.ndarray) -> tuple[set, list[list[int]], list[list[int]]]:
+    """The boundary of a region of the square grid whose boundary is one simple loop, as
+    :func:`geometry.boundary`, :func:`geometry.clues_of` and :func:`number_loops` give them (its edges,
+    each face's number and the answer grid) at numpy's speed."""
+    H, W = inside.shape
+    P = np.zeros((H + 2, W + 2), bool)
+    P[1:H + 1, 1:W + 1] = inside
+    hz = P[0:H + 1, 1:W + 1] != P[1:H + 2, 1:W + 1]  # (r, c)-(r, c + 1)
+    vt = P[1:H + 1, 0:W + 1] != P[1:H + 1, 1:W + 2]  # (r, c)-(r + 1, c)
+    full = (hz[:-1].astype(np.int64) + hz[1:] + vt[:, :-1] + vt[:, 1:]).tolist()
+    edges = {((r, c), (r, c + 1)) for r, c in np.argwhere(hz).tolist()}
+    edges |= {((r, c), (r + 1, c)) for r, c in np.argwhere(vt).tolist()}
+    h, v = hz.tolist(), vt.tolist()
+    grid = [[-1] * (W + 1) for _ in range(H + 1)]
+    r0, c0 = (int(x) for x in np.argwhere(hz)[0])  # the first dot in reading order, heading right
+    grid[r0][c0] = k = 1
+    pr, pc, r, c = r0, c0, r0, c0 + 1
+    while (r, c) != (r0, c0) and k <= len(edges):
+        k += 1
+        grid[r][c] = k
+        for nr, nc, on in ((r, c + 1, c < W and h[r][c]), (r, c - 1, c > 0 and h[r][c - 1]),
+                           (r + 1, c, r < H and v[r][c]), (r - 1, c, r > 0 and v[r - 1][c])):
+            if on and (nr, nc) != (pr, pc):
+                pr, pc, r, c = r, c, nr, nc
+                break
+    if k != len(edges):  # not one simple loop: number it the general way
+        grid = number_loops(H + 1, W + 1, edges)
+    return edges, full, grid
+
+
 def tiled(t: Tiling) -> Graph:
     """A tiling's graph (its own dot, edge and face numbers)."""
     return _tiled(t.kind, t.W, t.H, t.desc)
@@ -125,8 +156,11 @@ class Counter:
         self.inq = np.zeros(nd + nf, np.int64)
         self.lev = np.zeros(3 * ne + 6, np.int64)
         self.alt = np.zeros(ne, np.int64)
-        self.others: list[np.ndarray] = []
+        self.others = np.zeros((0, nf), np.int64)
         self.fallbacks = 0
+        from . import kernel
+
+        self._count = kernel.count
 
     def counts(self, edges_on: np.ndarray) -> np.ndarray:
         """Each face's sides among the edges marked (1 on)."""
@@ -135,20 +169,17 @@ class Counter:
         return np.add.reduceat(on[g.fedg], g.fptr[:-1])
 
     def unique(self, active: np.ndarray) -> bool:
-        from . import kernel
-
-        for alt in self.others:
-            if ((alt == self.full) | ~active).all():
-                return False
+        if len(self.others) and ((self.others == self.full) | ~active).all(axis=1).any():
+            return False
         g = self.g
         clue = np.where(active, self.full, -1)
-        n = kernel.count(g.ed, g.ef, g.dptr, g.dedg, g.fptr, g.fedg, clue, self.truth, self.st, self.trail,
+        n = self._count(g.ed, g.ef, g.dptr, g.dedg, g.fptr, g.fedg, clue, self.truth, self.st, self.trail,
                          self.stack, self.inq, self.lev, self.alt, self.work, 1, self.budget)
         if n < 0:
             self.fallbacks += 1
             return self.fallback is not None and self.fallback(active)
         if n >= 2:
-            self.others.append(self.counts(self.alt))
+            self.others = np.vstack([self.others, self.counts(self.alt)])
         return n == 1
 
 
