@@ -282,7 +282,7 @@ class LoopyTask(LoopAnswers, GridTask):
     def sample_tiled(self, rng: np.random.Generator, t: Tiling) -> tuple[dict, list[list]]:
         """As :meth:`sample` on a tiling: a random loop (:func:`board.random_region`), every face's number, then
         numbers removed in a seeded order while the loop stays the only one (the solver with
-        :data:`search.TILING_BUDGET` branches, SAT past it), down to Tatham's share there."""
+        :func:`search.tiling_budget` branches, SAT past it), down to Tatham's share there."""
         while True:
             edges = board.boundary(t, board.random_region(rng, t, INSIDE_SHARE))
             if len(edges) >= 3:
@@ -299,7 +299,8 @@ class LoopyTask(LoopAnswers, GridTask):
             lits = enc.assumptions([("clue", f) for f in np.flatnonzero(active).tolist()])
             return enc.engine.alternative(lits, values) is None
 
-        counter = search.Counter(search.tiled(t), np.asarray(full, np.int64), truth, search.TILING_BUDGET, by_sat)
+        g = search.tiled(t)
+        counter = search.Counter(g, np.asarray(full, np.int64), truth, search.tiling_budget(g), by_sat)
         kept = search.reduce(rng, counter, round(TILING_CLUE_SHARE[t.kind] * F))
         return {**base, "clues": [full[f] if kept[f] else NONE for f in range(F)]}, [board.number_loop(t, edges)]
 

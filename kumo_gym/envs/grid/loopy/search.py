@@ -22,8 +22,14 @@ _WEIGHT = np.asarray((0, 16.0, 4.0, 1.0, 0.5, 0.25, 0.25, 0.25, 0.25), np.float6
 #: the branches a count may take on the square grid, by Tatham's level: none (deduction alone) at easy
 #: and normal, a bounded search at tricky and hard
 LEVEL_BUDGET = {"e": 0, "n": 0, "t": 10, "h": 50}
-#: the branches a count may take on the other tilings before SAT is asked instead
-TILING_BUDGET = 20000
+#: the work a count may do on the other tilings before SAT is asked instead: branches times edges (a
+#: branch costs about a pass over the edges): 20000 branches at 200 edges, fewer on larger boards
+TILING_WORK = 4_000_000
+
+
+def tiling_budget(g: Graph) -> int:
+    """The branches a count may take on a tiling's graph (:data:`TILING_WORK`, at least 200)."""
+    return max(200, TILING_WORK // g.sizes[1])
 
 
 @dataclass(frozen=True)
