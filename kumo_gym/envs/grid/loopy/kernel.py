@@ -329,9 +329,11 @@ def _undo(st, trail, meta, mark):
 def count(ed, ef, dptr, dedg, fptr, fedg, clue, truth, st, trail, stack, inq, lev, alt, work, colours, budget):
     """How many loops the clues allow, up to 2 (-1: more than ``budget`` branches were needed).
     ``clue``: per face its number or -1; ``truth``: per edge 1 (on the answer's loop) or 2, the value
-    tried first; on 2, ``alt`` holds the other loop's edges (1 on, 2 off). Scratch: ``st`` (edges
-    + 4 dots + 5 faces + 5), ``trail`` (40 edges + 16), ``stack`` and ``inq`` (dots + faces, ``inq``
-    zero), ``lev`` (3 edges + 6; its last entry gets the number of branches), ``work`` (3 x the most sides of a face)."""
+    tried first; on 2, ``alt`` holds the other loop's edges (1 on, 2 off). ``colours``: 1 to reason with
+    the faces' colour classes too (:func:`_colours`), 0 for the counts and chains alone. Scratch: ``st``
+    (edges + 4 dots + 5 faces + 5), ``trail`` (40 edges + 16), ``stack`` and ``inq`` (dots + faces,
+    ``inq`` zero), ``lev`` (3 edges + 6; its last entry gets the number of branches), ``work`` (3 x the
+    most sides of a face)."""
     nd, ne, nf = len(dptr) - 1, len(ed) // 2, len(fptr) - 1
     DON, DUNK, MATE, CLEN = ne, ne + nd, ne + 2 * nd, ne + 3 * nd
     FON, FUNK, NON, CLOSED = ne + 4 * nd, ne + 4 * nd + nf, ne + 4 * nd + 2 * nf, ne + 4 * nd + 2 * nf + 1
