@@ -348,3 +348,85 @@ def test_tiling_prompt_moves_claims_pictures(game_id):
     one = [board.number_loop(t, set(t.face_edges[0]))]
     pic = T.state_picture(inst, one, T.verify(inst, one).to_dict())
     assert pic.marks and pic.image is not None
+
+
+def test_compiled_region_and_loop_match_the_python_ones():
+    """The generator's compiled region draws the same region as :func:`random_region` and leaves the
+    generator where it does; the numpy boundary, numbers and answer are the Python ones."""
+    from kumo_gym.envs.grid.loopy import search
+
+    for H, W in ((7, 7), (10, 10), (3, 5)):
+        for seed in range(20):
+            a, b = np.random.default_rng([seed, H]), np.random.default_rng([seed, H])
+            inside = random_region(a, H, W, 0.5)
+            assert (search.random_region(b, H, W, 0.5) == inside).all() and a.random() == b.random()
+            edges, full, answer = search.square_loop(inside)
+            assert edges == boundary(inside) and full == clues_of(H, W, edges)
+            assert answer == number_loops(H + 1, W + 1, edges)
+
+
+def _sat_loops(state: dict) -> int:
+    enc = T.encode(state)
+    return len(enc.engine.models(enc.assumptions(), 2))
+
+
+@pytest.mark.parametrize("kind", [0, 1, 2])
+def test_the_loop_counter_agrees_with_sat(kind):
+    """The generator's counter (deduction and search, no SAT) says unique exactly when SAT with the
+    one-loop cuts does, on random clue subsets of random loops; a second loop it finds meets the clues."""
+    from kumo_gym.envs.grid.loopy import search
+
+    rng = np.random.default_rng(kind)
+    seen = set()
+    for seed in range(4):
+        if kind == 0:
+            edges, full, _ = search.square_loop(random_region(np.random.default_rng(seed), 6, 6, 0.5))
+            g, index = search.square(6, 6)
+            on = [index[k] for k in edges]
+            flat = np.asarray(full).ravel()
+            state = lambda clues: {"clues": clues.reshape(6, 6).tolist()}
+        else:
+            t = tiling(kind, 5, 5, "0" if kind == 1 else None)
+            on = sorted(board.boundary(t, board.random_region(np.random.default_rng(seed), t, 0.5)))
+            g = search.tiled(t)
+            flat = np.asarray(board.face_counts(t, set(on)))
+            state = lambda clues, desc=t.desc: {"tiling": kind, "size": [5, 5], "grid_desc": desc,
+                                                "clues": clues.tolist()}
+        truth = np.full(len(g.ed) // 2, 2, np.int64)
+        truth[on] = 1
+        for share in (0.3, 0.45, 0.6, 0.8):
+            active = rng.random(len(flat)) < share
+            counter = search.Counter(g, flat, truth, 10**6)
+            unique = counter.unique(active)
+            assert counter.fallbacks == 0
+            assert unique == (_sat_loops(state(np.where(active, flat, -1))) == 1)
+            seen.add(unique)
+            if not unique:
+                other = counter.others[-1]
+                assert ((other == flat) | ~active).all() and (counter.alt != truth).any()
+    assert seen == {True, False}
+
+
+def test_levels_set_what_the_solver_may_do():
+    """Easy and normal puzzles are the same (deduction alone finds the loop); hard ones come from a short
+    search as well; every one is unique."""
+    from kumo_gym.envs.grid.loopy import search
+
+    insts = {d: T.generate(np.random.default_rng(4), difficulty=d) for d in ("easy", "normal", "hard")}
+    assert insts["easy"].data["state"] == insts["normal"].data["state"]
+    for d, inst in insts.items():
+        assert T.count_solutions(inst) == 1, d
+    clues = np.asarray(insts["easy"].data["state"]["clues"]).ravel()
+    g, index = search.square(10, 10)
+    truth = np.full(len(index), 2, np.int64)
+    truth[[index[k] for k in _edges_of(insts["easy"].data["solution"])]] = 1
+    full = np.where(clues >= 0, clues, 0)
+    assert search.Counter(g, full, truth, 0).unique(clues >= 0)  # deduction alone
+    assert search.LEVEL_BUDGET["e"] == search.LEVEL_BUDGET["n"] == 0 < search.LEVEL_BUDGET["h"]
+
+
+def _edges_of(grid: list[list]) -> set:
+    """The square grid's loop edges of an answer grid (dots numbered along the loop)."""
+    where = {v: (r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v > 0}
+    L = len(where)
+    return {tuple(sorted((where[k], where[k % L + 1]))) for k in range(1, L + 1)}

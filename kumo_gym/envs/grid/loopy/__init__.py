@@ -12,18 +12,18 @@ from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
 from ....core.task import Transition
-from ....solvers.engine import Encoding, reduce_clues
+from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ...raster import MARK, MARK_ALSO
 from ..base import Check, GridParams, GridTask, presets, tatham_level
-from ..geometry import loop_degree, loop_vars, number_loops, numbered_edges
+from ..geometry import loop_degree, loop_vars, numbered_edges
 from ..play import SUBMIT, CellMoves, grid_edges
 from ..regions import LoopAnswers
 from ..render import Sketch
-from . import board
+from . import board, search
 from .claims import RULES as CLAIM_RULES
 from .codec import NONE
-from .geometry import boundary, clues_of, face_sides, random_region
+from .geometry import face_sides
 from .tiling import LIMITS, NAMES, Tiling, default_desc, tiling
 
 #: Tatham's tilings (the ``t`` of a game ID) by number that we support (the others: docs/grid.md "Loopy")
@@ -88,11 +88,14 @@ class LoopyTask(LoopAnswers, GridTask):
     ## Generation
     Our own generator: the boundary of a random region of faces (grown one face at a time, each
     keeping the boundary one simple loop) gives the loop and every face's number; numbers are then
-    removed in a seeded random order while the loop stays the only one (SAT with lazy cuts against
-    several loops), until Tatham's share of clued faces is left. Tatham's level (``tatham_difficulty``)
-    is kept in the parameters and game IDs but does not change our generator: Tatham's own puzzles show
-    the same share of clues at every level, and ours are unique at that share (45 % of squares, 41.5 %
-    of triangles, 46.3 % of hexagons; docs/grid.md "Loopy" has every tiling's).
+    removed in a seeded random order while our loop solver still proves the loop the only one, until
+    Tatham's share of clued faces is left (45 % of squares). Tatham's level (``tatham_difficulty``) sets
+    what the solver may do, as his levels set his: at easy and normal deduction alone (the counts round
+    dots and numbered faces, chains that may not close early, faces inside or outside the loop), at
+    tricky and hard deduction with a short search (10 and 50 branches). On the other tilings numbers
+    go while the loop stays the only one (the same solver with a large budget, SAT past it), down to
+    Tatham's share there (41.5 % of triangles, 46.3 % of hexagons; docs/grid.md "Loopy" has every
+    tiling's).
 
     ## Interactive mode
     ``{"op": "edge", "cells": [[r1, c1], [r2, c2]], "v": 1}`` draws the grid line between two
@@ -256,41 +259,49 @@ class LoopyTask(LoopAnswers, GridTask):
         return enc.engine.cut_grade(enc.assumptions())
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random loop (:func:`random_region`) with every face's number, then numbers removed in a seeded order
-        while the loop stays the only one, down to Tatham's share."""
+        """A random loop (:func:`search.random_region`) with every face's number, then numbers removed in a
+        seeded order while the solver of the level still proves the loop the only one
+        (:data:`search.LEVEL_BUDGET`), down to Tatham's share."""
         W, H = params["W"], params["H"]
         if params.get("tiling"):
             return self.sample_tiled(rng, tiling(params["tiling"], W, H, default_desc(params["tiling"])))
         while True:
-            edges = boundary(random_region(rng, H, W, INSIDE_SHARE))
+            edges, full, answer = search.square_loop(search.random_region(rng, H, W, INSIDE_SHARE))
             if len(edges) >= 4:
                 break
-        full = clues_of(H, W, edges)
-        enc = self.encode({"clues": full})
-        answer = enc.answer.tolist()
-        truth = enc.solution_values([v if k in edges else -v for k, v in zip(grid_edges(H + 1, W + 1), answer)])
-        keys = [("clue", r, c) for r in range(H) for c in range(W)]
-        groups = [enc.assumptions([k]) for k in keys]
-        keep = round(CLUE_SHARE * H * W)
-        kept = reduce_clues(enc.engine, groups, rng, truth, keep=keep)
+        g, index = search.square(H, W)
+        truth = np.full(len(index), 2, np.int64)
+        truth[[index[k] for k in edges]] = 1
+
+        budget = search.LEVEL_BUDGET[params.get("tatham_difficulty", "e")]
+        counter = search.Counter(g, np.asarray(full, np.int64).ravel(), truth, budget)
+        kept = search.reduce(rng, counter, round(CLUE_SHARE * H * W))
         clues = [[full[r][c] if kept[r * W + c] else NONE for c in range(W)] for r in range(H)]
-        return {"clues": clues}, number_loops(H + 1, W + 1, edges)
+        return {"clues": clues}, answer
 
     def sample_tiled(self, rng: np.random.Generator, t: Tiling) -> tuple[dict, list[list]]:
         """As :meth:`sample` on a tiling: a random loop (:func:`board.random_region`), every face's number, then
-        numbers removed in a seeded order while the loop stays the only one, down to Tatham's share there."""
+        numbers removed in a seeded order while the loop stays the only one (the solver with
+        :func:`search.tiling_budget` branches, SAT past it), down to Tatham's share there."""
         while True:
             edges = board.boundary(t, board.random_region(rng, t, INSIDE_SHARE))
             if len(edges) >= 3:
                 break
         full = board.face_counts(t, edges)
         base = {"tiling": t.kind, "size": [t.W, t.H], "grid_desc": t.desc}
-        enc = self.encode({**base, "clues": full})
-        answer = enc.answer.tolist()
-        truth = enc.solution_values([v if i in edges else -v for i, v in enumerate(answer)])
         F = len(t.faces)
-        groups = [enc.assumptions([("clue", f)]) for f in range(F)]
-        kept = reduce_clues(enc.engine, groups, rng, truth, keep=round(TILING_CLUE_SHARE[t.kind] * F))
+        truth = np.full(len(t.edges), 2, np.int64)
+        truth[sorted(edges)] = 1
+
+        def by_sat(active: np.ndarray) -> bool:
+            enc = self.encode({**base, "clues": full})
+            values = enc.solution_values([v if i in edges else -v for i, v in enumerate(enc.answer.tolist())])
+            lits = enc.assumptions([("clue", f) for f in np.flatnonzero(active).tolist()])
+            return enc.engine.alternative(lits, values) is None
+
+        g = search.tiled(t)
+        counter = search.Counter(g, np.asarray(full, np.int64), truth, search.tiling_budget(g), by_sat)
+        kept = search.reduce(rng, counter, round(TILING_CLUE_SHARE[t.kind] * F))
         return {**base, "clues": [full[f] if kept[f] else NONE for f in range(F)]}, [board.number_loop(t, edges)]
 
     def render(self, instance: Instance, state: Any = None) -> str:
