@@ -14,7 +14,7 @@ from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..render import Sketch
 from .claims import RULES as CLAIM_RULES
 from .codec import COLOURS, NO_COLOUR
-from .geometry import FOUR, borders, colouring_model, grown, neighbour_lists, random_colouring
+from .geometry import FOUR, borders, colouring_model, grown, neighbour_lists, random_colouring, region_graph
 
 EMPTY = "."
 #: the clue reduction's deduction target per Tatham level (docs/specs/grid_puzzles.md §8): 0 unit
@@ -209,8 +209,9 @@ class MapTask(GridTask):
         least = LEAST_GRADE[level]
         for attempt in range(TRIES):
             regions, adj = grown(rng, H, W, n)
-            colour = random_colouring(rng, adj)
-            neighbours = neighbour_lists(adj)
+            start, nb = region_graph(adj)
+            colour = random_colouring(rng, start, nb)
+            neighbours = neighbour_lists(start, nb)
             if GRADE[level] is None:
                 engine, x = colouring_model(neighbours)
                 model = engine.sample([int(x[i, colour[i]]) for i in range(n)])
@@ -223,8 +224,9 @@ class MapTask(GridTask):
             order = rng.permutation(n)
             keep = np.ones(n, np.int8)
             check = 0 if least == 0 or attempt == TRIES - 1 else 1
-            got = kernel.reduce(adj, colour, order, GRADE[level], keep, np.bincount(colour, minlength=FOUR),
-                                np.zeros(n, np.int8), np.zeros(n, np.int8), np.zeros(n, np.int64), check)
+            got = kernel.reduce(start, nb, colour, order, GRADE[level], keep, np.bincount(colour, minlength=FOUR),
+                                np.zeros(n, np.int8), np.zeros(4 * n + 4, np.int64), np.zeros(4 * n + 4, np.int8),
+                                np.zeros(n + 1, np.int64), check)
             shown = np.flatnonzero(keep).tolist()
             if got >= least:
                 break

@@ -43,29 +43,36 @@ def grown(rng: np.random.Generator, H: int, W: int, n: int) -> tuple[list[list[i
     return label.reshape(H, W).tolist(), adj
 
 
-def neighbour_lists(adj: np.ndarray) -> list[list[int]]:
-    """Each region's neighbours, sorted, from the n*n matrix ``adj``."""
+def region_graph(adj: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(start, nb)``: the region graph of the n*n matrix ``adj`` as neighbour lists, region i's
+    neighbours ``nb[start[i]:start[i + 1]]`` in increasing order."""
     n = math.isqrt(len(adj))
     a = adj.reshape(n, n)
-    cols = np.nonzero(a)[1].tolist()
-    ends = np.cumsum(np.count_nonzero(a, axis=1)).tolist()
-    return [cols[s:e] for s, e in zip([0, *ends[:-1]], ends)]
+    start = np.zeros(n + 1, np.int64)
+    np.cumsum(np.count_nonzero(a, axis=1), out=start[1:])
+    return start, np.nonzero(a)[1].astype(np.int64)
 
 
-def random_colouring(rng: np.random.Generator, adj: np.ndarray) -> np.ndarray:
-    """A random four-colouring of the region graph ``adj`` (n*n): the compiled search of
-    :func:`.kernel.colour`, each region trying the colours in a random order, ties between
-    regions broken by a random priority; SAT with random phases in the unlikely case the search
-    takes more than :data:`COLOUR_STEPS` steps."""
+def neighbour_lists(start: np.ndarray, nb: np.ndarray) -> list[list[int]]:
+    """Each region's neighbours, sorted, as lists (the state's ``neighbours``)."""
+    cols, ends = nb.tolist(), start.tolist()
+    return [cols[ends[i]:ends[i + 1]] for i in range(len(ends) - 1)]
+
+
+def random_colouring(rng: np.random.Generator, start: np.ndarray, nb: np.ndarray) -> np.ndarray:
+    """A random four-colouring of the region graph ``(start, nb)`` (:func:`region_graph`): the
+    compiled search of :func:`.kernel.colour`, each region trying the colours in a random order,
+    ties between regions broken by a random priority; SAT with random phases in the unlikely case
+    the search takes more than :data:`COLOUR_STEPS` steps."""
     from .kernel import colour
 
-    n = math.isqrt(len(adj))
+    n = len(start) - 1
     pref = np.argsort(rng.random((n, FOUR)), axis=1).astype(np.int64).ravel()
     priority = rng.permutation(n).astype(np.int64)
     col = np.zeros(n, np.int64)
-    if colour(adj, pref, priority, col, np.zeros(n, np.int64), np.zeros(n, np.int64), COLOUR_STEPS):
+    if colour(start, nb, pref, priority, col, np.zeros(n, np.int64), np.zeros(n, np.int64), COLOUR_STEPS):
         return col
-    engine, x = colouring_model(neighbour_lists(adj))
+    engine, x = colouring_model(neighbour_lists(start, nb))
     model = engine.sample(phases=random_phases(rng, x.ravel()))
     return np.argmax(model[x] > 0, axis=1).astype(np.int64)
 

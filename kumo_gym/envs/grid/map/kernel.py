@@ -1,6 +1,7 @@
 """The numba kernels of Map's generator (imported on first generation only).
 
-* :func:`grow`: the grown map of :func:`.geometry.grow_map` and each pair of regions that meet;
+* :func:`grow`: the grown map of :func:`.geometry.grow_map` and each pair of regions that meet
+  (the other two take the region graph as neighbour lists: ``nb[start[i]:start[i + 1]]``);
 * :func:`colour`: a random four-colouring of the region graph (a backtracking search that colours
   next the region with the fewest colours left, ties by a random priority, trying each region's
   colours in a random order);
@@ -25,10 +26,11 @@ _I = nt.int64[::1]
 _B = nt.int8[::1]
 #: (H, W, seeds, picks, label, offer_cell, offer_region, first, adj) -> picks used
 GROW_SIG = nt.int64(nt.int64, nt.int64, _I, nt.float64[::1], _I, _I, _I, _I, _B)
-#: (adj, pref, priority, col, order, tried, limit) -> whether a colouring was found within limit steps
-COLOUR_SIG = nt.boolean(_B, _I, _I, _I, _I, _I, nt.int64)
-#: (adj, col, order, grade, shown, left, dom, work, queue, least) -> the grade of the clues kept (0, 1, 2)
-REDUCE_SIG = nt.int64(_B, _I, _I, nt.int64, _B, _I, _B, _B, _I, nt.int64)
+#: (start, nb, pref, priority, col, order, tried, limit) -> whether a colouring was found within limit steps
+COLOUR_SIG = nt.boolean(_I, _I, _I, _I, _I, _I, _I, nt.int64)
+#: (start, nb, col, order, grade, shown, left, dom, trail_r, trail_d, queue, least) -> the grade of the
+#: clues kept (0, 1, 2)
+REDUCE_SIG = nt.int64(_I, _I, _I, _I, nt.int64, _B, _I, _B, _I, _B, _I, nt.int64)
 FOUR = 4
 FULL = 15
 
@@ -127,12 +129,12 @@ def grow(H, W, seeds, picks, label, offer_cell, offer_region, first, adj):
 
 
 @kernel(COLOUR_SIG, _nrt=False)
-def colour(adj, pref, priority, col, order, tried, limit):
-    """A four-colouring of the graph ``adj`` (n*n) into ``col`` (n): depth first, each step
-    colouring the uncoloured region with the fewest colours its coloured neighbours leave (ties:
-    the lowest ``priority``), with the first colour of its row of ``pref`` (n*4, a permutation of
-    0..3 per region) not taken, backtracking when none is left. ``order``, ``tried`` (n) are
-    scratch. False when ``limit`` steps did not suffice."""
+def colour(start, nb, pref, priority, col, order, tried, limit):
+    """A four-colouring of the region graph (region i's neighbours ``nb[start[i]:start[i + 1]]``)
+    into ``col`` (n): depth first, each step colouring the uncoloured region with the fewest
+    colours its coloured neighbours leave (ties: the lowest ``priority``), with the first colour
+    of its row of ``pref`` (n*4, a permutation of 0..3 per region) not taken, backtracking when
+    none is left. ``order``, ``tried`` (n) are scratch. False when ``limit`` steps did not suffice."""
     n = len(col)
     for i in range(n):
         col[i] = -1
@@ -150,9 +152,9 @@ def colour(adj, pref, priority, col, order, tried, limit):
                 if col[i] >= 0:
                     continue
                 used = 0
-                for j in range(n):
-                    if adj[i * n + j] and col[j] >= 0:
-                        used |= 1 << col[j]
+                for q in range(start[i], start[i + 1]):
+                    if col[nb[q]] >= 0:
+                        used |= 1 << col[nb[q]]
                 free = FOUR - ((used & 1) + ((used >> 1) & 1) + ((used >> 2) & 1) + ((used >> 3) & 1))
                 if free < best_free or (free == best_free and priority[i] < priority[best]):
                     best = i
@@ -162,9 +164,9 @@ def colour(adj, pref, priority, col, order, tried, limit):
         r = order[d]
         col[r] = -1
         used = 0
-        for j in range(n):
-            if adj[r * n + j] and col[j] >= 0:
-                used |= 1 << col[j]
+        for q in range(start[r], start[r + 1]):
+            if col[nb[q]] >= 0:
+                used |= 1 << col[nb[q]]
         placed = False
         while tried[d] < FOUR:
             c = pref[r * FOUR + tried[d]]
@@ -185,13 +187,14 @@ def colour(adj, pref, priority, col, order, tried, limit):
 
 
 @kernel(REDUCE_SIG, error_model="numpy", _nrt=False)
-def reduce(adj, col, order, grade, shown, left, dom, work, queue, least):
+def reduce(start, nb, col, order, grade, shown, left, dom, trail_r, trail_d, queue, least):
     """The clue reduction: ``shown`` (n, all 1) loses the regions of ``order`` in turn, each kept
     out when deduction at ``grade`` (0 propagation, 1 probing; module docstring) from the clues
     left fixes its colour, the last region of a colour always staying. Then, when ``least`` is 1,
     the grade of what is left (0 when propagation fixes every region, 1 when probing does, else
-    2); 1 without that test. ``left`` (4) counts the regions of each colour; ``dom``, ``work``
-    (n) and ``queue`` (n) are scratch."""
+    2); 1 without that test. ``left`` (4) counts the regions of each colour; ``dom`` (n),
+    ``trail_r``, ``trail_d`` (4 n + 4: a probe's changes, undone after it) and ``queue`` (n + 1)
+    are scratch."""
     n = len(col)
     for step in range(len(order) + 1):
         if step < len(order):
@@ -219,8 +222,9 @@ def reduce(adj, col, order, grade, shown, left, dom, work, queue, least):
             i = queue[qh]
             qh += 1
             bit = dom[i]
-            for j in range(n):
-                if adj[i * n + j] and dom[j] & bit:
+            for q in range(start[i], start[i + 1]):
+                j = nb[q]
+                if dom[j] & bit:
                     dom[j] &= ~bit
                     d = dom[j]
                     if d & (d - 1) == 0:  # one colour left (never none: the clues fit a colouring)
@@ -246,34 +250,41 @@ def reduce(adj, col, order, grade, shown, left, dom, work, queue, least):
                         break
                     for c in range(FOUR):
                         bit = 1 << c
-                        if not dom[i] & bit or dom[i] == bit:
-                            continue
                         for way in range(2):
                             if not dom[i] & bit or dom[i] == bit:
                                 break
-                            for q in range(n):
-                                work[q] = dom[q]
-                            work[i] = bit if way == 0 else dom[i] & ~bit
+                            # the probe: region i takes colour c (way 0) or loses it (way 1)
+                            tl = 1
+                            trail_r[0] = i
+                            trail_d[0] = dom[i]
+                            dom[i] = bit if way == 0 else dom[i] & ~bit
                             conflict = False
                             qn = 0
-                            if work[i] & (work[i] - 1) == 0:
+                            if dom[i] & (dom[i] - 1) == 0:
                                 queue[qn] = i
                                 qn += 1
                             qh = 0
                             while qh < qn and not conflict:
                                 a = queue[qh]
                                 qh += 1
-                                b = work[a]
-                                for j in range(n):
-                                    if adj[a * n + j] and work[j] & b:
-                                        work[j] &= ~b
-                                        d = work[j]
+                                b = dom[a]
+                                for q in range(start[a], start[a + 1]):
+                                    j = nb[q]
+                                    if dom[j] & b:
+                                        trail_r[tl] = j
+                                        trail_d[tl] = dom[j]
+                                        tl += 1
+                                        dom[j] &= ~b
+                                        d = dom[j]
                                         if d == 0:
                                             conflict = True
                                             break
                                         if d & (d - 1) == 0:
                                             queue[qn] = j
                                             qn += 1
+                            while tl > 0:  # undo the probe
+                                tl -= 1
+                                dom[trail_r[tl]] = trail_d[tl]
                             if not conflict:
                                 continue
                             # the other way holds at the root: propagate it there
@@ -288,8 +299,9 @@ def reduce(adj, col, order, grade, shown, left, dom, work, queue, least):
                                 a = queue[qh]
                                 qh += 1
                                 b = dom[a]
-                                for j in range(n):
-                                    if adj[a * n + j] and dom[j] & b:
+                                for q in range(start[a], start[a + 1]):
+                                    j = nb[q]
+                                    if dom[j] & b:
                                         dom[j] &= ~b
                                         d = dom[j]
                                         if d & (d - 1) == 0:
