@@ -14,7 +14,6 @@ from kumo_gym.envs.grid.map.geometry import (
     grown,
     neighbour_lists,
     random_colouring,
-    region_graph,
 )
 from kumo_gym.envs.grid.tatham import decode_auxinfo
 
@@ -152,8 +151,7 @@ def test_the_compiled_reduction_decides_as_the_clause_level_deduction():
     """The generator's reduction on sets of possible colours keeps the clues that propagation and
     probing on the region-level formula keep, and grades as the engine grades."""
     for H, W, n, seed in ((15, 20, 30, 0), (15, 20, 30, 1), (6, 8, 12, 2), (25, 30, 75, 3), (3, 3, 9, 4)):
-        regions, adj = grown(np.random.default_rng(seed), H, W, n)
-        graph = region_graph(adj)
+        regions, *graph = grown(np.random.default_rng(seed), H, W, n)
         nb = neighbour_lists(*graph)
         assert nb == codec.neighbours_of(regions) and regions == grow_map(np.random.default_rng(seed), H, W, n).tolist()
         colour = random_colouring(np.random.default_rng(seed), *graph)
@@ -173,8 +171,7 @@ def test_the_compiled_reduction_decides_as_the_clause_level_deduction():
 
 
 def test_the_colouring_search_hands_over_when_it_runs_out_of_steps(monkeypatch):
-    _, adj = grown(np.random.default_rng(0), 15, 20, 30)
-    graph = region_graph(adj)
+    _, *graph = grown(np.random.default_rng(0), 15, 20, 30)
     n = 30
     pref = np.tile(np.arange(4, dtype=np.int64), n)
     col, scratch = np.zeros(n, np.int64), (np.zeros(n, np.int64), np.zeros(n, np.int64))

@@ -14,7 +14,7 @@ from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..render import Sketch
 from .claims import RULES as CLAIM_RULES
 from .codec import COLOURS, NO_COLOUR
-from .geometry import FOUR, borders, colouring_model, grown, neighbour_lists, random_colouring, region_graph
+from .geometry import FOUR, borders, colouring_model, grown, neighbour_lists, random_colouring
 
 EMPTY = "."
 #: the clue reduction's deduction target per Tatham level (docs/specs/grid_puzzles.md §8): 0 unit
@@ -27,6 +27,7 @@ LEAST_GRADE = {"e": 0, "n": 1, "h": 1, "u": 1}
 #: maps drawn before one that misses its level's least grade is kept anyway
 TRIES = 12
 FILL = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+_LETTERS = np.asarray(COLOURS, dtype=object)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,8 +209,7 @@ class MapTask(GridTask):
         W, H, n, level = params["W"], params["H"], params["n"], params["tatham_difficulty"]
         least = LEAST_GRADE[level]
         for attempt in range(TRIES):
-            regions, adj = grown(rng, H, W, n)
-            start, nb = region_graph(adj)
+            regions, start, nb = grown(rng, H, W, n)
             colour = random_colouring(rng, start, nb)
             neighbours = neighbour_lists(start, nb)
             if GRADE[level] is None:
@@ -233,7 +233,7 @@ class MapTask(GridTask):
         on = set(shown)
         given = [COLOURS[colour[i]] if i in on else NO_COLOUR for i in range(n)]
         state = {"regions": regions, "neighbours": neighbours, "given": given}
-        return state, [[COLOURS[colour[k]] for k in row] for row in regions]
+        return state, _LETTERS[colour][np.asarray(regions)].tolist()
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         """Each cell's colour (letter and fill), the region number in the region's first cell,

@@ -3,7 +3,6 @@ colouring model the generator reduces clues on (docs/specs/grid_puzzles.md §8).
 from __future__ import annotations
 
 import functools
-import math
 
 import numpy as np
 
@@ -23,34 +22,26 @@ def grow_map(rng: np.random.Generator, H: int, W: int, n: int) -> np.ndarray:
     return np.asarray(grown(rng, H, W, n)[0])
 
 
-def grown(rng: np.random.Generator, H: int, W: int, n: int) -> tuple[list[list[int]], np.ndarray]:
-    """(regions, adj): the map of :func:`grow_map` as rows of region numbers, and the n*n int8
-    matrix of the regions that share a cell edge, made by the compiled :func:`.kernel.grow`. The
-    pairs on offer are drawn from one batch of ``4 H W`` uniform numbers: each draw takes one
-    pair, each cell taken offers at most its three other sides (a seed its four), so the draws
-    never run out."""
+def grown(rng: np.random.Generator, H: int, W: int, n: int) -> tuple[list[list[int]], np.ndarray, np.ndarray]:
+    """``(regions, start, nb)``: the map of :func:`grow_map` as rows of region numbers, and its
+    region graph as neighbour lists (region i's neighbours ``nb[start[i]:start[i + 1]]``, in
+    increasing order), made by the compiled :func:`.kernel.grow`. The pairs on offer are drawn
+    from one batch of ``4 H W`` uniform numbers: each draw takes one pair, each cell taken offers
+    at most its three other sides (a seed its four), so the draws never run out. The region graph
+    is planar (regions are connected sets of cells of a grid), so it has at most ``3 n`` edges."""
     from .kernel import grow
 
     seeds = rng.choice(H * W, size=n, replace=False).astype(np.int64)
     picks = rng.random(4 * H * W + 16)
     label = np.full(H * W, -1, np.int64)
-    adj = np.zeros(n * n, np.int8)
+    start, nb = np.zeros(n + 1, np.int64), np.zeros(6 * n + 6, np.int64)
     offers = 4 * H * W
     used = grow(H, W, seeds, picks, label, np.zeros(offers, np.int64), np.zeros(offers, np.int64),
-                np.zeros(n, np.int64), adj)
+                np.zeros(n, np.int64), np.zeros(n * n, np.int8), start, nb)
     if used < 0:  # pragma: no cover - see the docstring
-        raise RuntimeError(f"Map's region growing ran out of draws on a {W}x{H} grid with {n} regions")
-    return label.reshape(H, W).tolist(), adj
-
-
-def region_graph(adj: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(start, nb)``: the region graph of the n*n matrix ``adj`` as neighbour lists, region i's
-    neighbours ``nb[start[i]:start[i + 1]]`` in increasing order."""
-    n = math.isqrt(len(adj))
-    a = adj.reshape(n, n)
-    start = np.zeros(n + 1, np.int64)
-    np.cumsum(np.count_nonzero(a, axis=1), out=start[1:])
-    return start, np.nonzero(a)[1].astype(np.int64)
+        raise RuntimeError(f"Map's region growing ran out of {'draws' if used == -1 else 'room for edges'} "
+                           f"on a {W}x{H} grid with {n} regions")
+    return label.reshape(H, W).tolist(), start, nb
 
 
 def neighbour_lists(start: np.ndarray, nb: np.ndarray) -> list[list[int]]:
@@ -60,7 +51,7 @@ def neighbour_lists(start: np.ndarray, nb: np.ndarray) -> list[list[int]]:
 
 
 def random_colouring(rng: np.random.Generator, start: np.ndarray, nb: np.ndarray) -> np.ndarray:
-    """A random four-colouring of the region graph ``(start, nb)`` (:func:`region_graph`): the
+    """A random four-colouring of the region graph ``(start, nb)`` (:func:`grown`): the
     compiled search of :func:`.kernel.colour`, each region trying the colours in a random order,
     ties between regions broken by a random priority; SAT with random phases in the unlikely case
     the search takes more than :data:`COLOUR_STEPS` steps."""

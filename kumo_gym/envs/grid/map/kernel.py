@@ -1,7 +1,7 @@
 """The numba kernels of Map's generator (imported on first generation only).
 
-* :func:`grow`: the grown map of :func:`.geometry.grow_map` and each pair of regions that meet
-  (the other two take the region graph as neighbour lists: ``nb[start[i]:start[i + 1]]``);
+* :func:`grow`: the grown map of :func:`.geometry.grow_map` and its region graph as neighbour
+  lists (region i's neighbours ``nb[start[i]:start[i + 1]]``), which the other two take;
 * :func:`colour`: a random four-colouring of the region graph (a backtracking search that colours
   next the region with the fewest colours left, ties by a random priority, trying each region's
   colours in a random order);
@@ -24,8 +24,8 @@ from ....solvers.native import kernel
 
 _I = nt.int64[::1]
 _B = nt.int8[::1]
-#: (H, W, seeds, picks, label, offer_cell, offer_region, first, adj) -> picks used
-GROW_SIG = nt.int64(nt.int64, nt.int64, _I, nt.float64[::1], _I, _I, _I, _I, _B)
+#: (H, W, seeds, picks, label, offer_cell, offer_region, first, adj, start, nb) -> picks used
+GROW_SIG = nt.int64(nt.int64, nt.int64, _I, nt.float64[::1], _I, _I, _I, _I, _B, _I, _I)
 #: (start, nb, pref, priority, col, order, tried, limit) -> whether a colouring was found within limit steps
 COLOUR_SIG = nt.boolean(_I, _I, _I, _I, _I, _I, _I, nt.int64)
 #: (start, nb, col, order, grade, shown, left, dom, trail_r, trail_d, queue, least) -> the grade of the
@@ -36,12 +36,14 @@ FULL = 15
 
 
 @kernel(GROW_SIG, _nrt=False)
-def grow(H, W, seeds, picks, label, offer_cell, offer_region, first, adj):
+def grow(H, W, seeds, picks, label, offer_cell, offer_region, first, adj, start, nb):
     """:func:`.geometry.grow_map` on the seed cells ``seeds`` with the uniform draws ``picks``:
     ``label`` (H*W, filled with -1) gets each cell's region, renumbered in order of first
-    appearance row by row; ``adj`` (n*n, zeroed) 1 for each pair of regions sharing a cell edge.
-    ``offer_cell``, ``offer_region`` (4 H W) and ``first`` (n) are scratch. Returns the number of
-    draws used (-1 if ``picks`` ran out; 4 H W draws always suffice, one per offer made)."""
+    appearance row by row; the region graph as neighbour lists, region i's neighbours
+    ``nb[start[i]:start[i + 1]]`` in increasing order (``start``: n + 1). ``adj`` (n*n, zeroed: 1
+    for each pair of regions sharing a cell edge), ``offer_cell``, ``offer_region`` (4 H W) and
+    ``first`` (n) are scratch. Returns the number of draws used (-1 if ``picks`` ran out, -2 if
+    ``nb`` is too short; 4 H W draws always suffice, one per offer made)."""
     n = len(seeds)
     m = 0
     for k in range(n):
@@ -125,6 +127,16 @@ def grow(H, W, seeds, picks, label, offer_cell, offer_region, first, adj):
             if a != b:
                 adj[a * n + b] = 1
                 adj[b * n + a] = 1
+    m = 0
+    for a in range(n):
+        start[a] = m
+        for b in range(n):
+            if adj[a * n + b]:
+                if m == len(nb):
+                    return -2
+                nb[m] = b
+                m += 1
+    start[n] = m
     return t
 
 
