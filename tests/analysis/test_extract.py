@@ -400,3 +400,15 @@ def test_premises_not_split_by_place_link_every_conclusion():
     assert respective([1, 2], [3, 4], lambda p, c: p - 2 == c) == [[0], [1]]
     assert respective([1, 2], [3, 4, 5], lambda p, c: p - 2 == c) is None  # 5 relates to nothing
     assert respective([1, 2], [3, 4], lambda p, c: None if p == 4 else p - 2 == c) == [[0, 1], [1]]
+
+
+def test_map_a_given_colour_belongs_to_the_region_it_is_said_of():
+    """"region 11, the given yellow of region 10": the clue is region 10's, not region 11's."""
+    from kumo_gym.analysis.packs import get
+
+    pack = get("map")
+    sents = segment("Region 11 is red because region 10 borders region 11, the given yellow of region 10, "
+                    "region 11 cannot be blue. Region 4, the given blue, borders region 5.")
+    raw = [(c["kind"], c["payload"]) for c in extract_claims(sents, pack, offset=0)]
+    assert ("Given", {"region": 10, "v": "Y"}) in raw and ("Given", {"region": 4, "v": "B"}) in raw
+    assert ("Given", {"region": 11, "v": "Y"}) not in raw

@@ -6,8 +6,15 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import solution_claims
-from kumo_gym.envs.grid.map import MapTask, codec, reduce_colours
-from kumo_gym.envs.grid.map.geometry import colouring_model, grow_map
+from kumo_gym.envs.grid.map import MapTask, codec, kernel, reduce_colours
+from kumo_gym.envs.grid.map import geometry as map_geometry
+from kumo_gym.envs.grid.map.geometry import (
+    colouring_model,
+    grow_map,
+    grown,
+    neighbour_lists,
+    random_colouring,
+)
 from kumo_gym.envs.grid.tatham import decode_auxinfo
 
 from .spec import check_labels, check_rejected, check_tatham_example, play_golden, violated_rules
@@ -132,6 +139,48 @@ def test_reduction_keeps_a_colour_of_each_kind_and_uniqueness():
         shown = reduce_colours(engine, x, colour, model, np.random.default_rng(2), grade)
         assert sorted(set(colour[shown].tolist())) == [0, 1, 2, 3]
         assert engine.unique([int(x[i, colour[i]]) for i in shown], model)
+
+
+def _kernel_reduce(graph, colour, order, grade, keep, least=1):
+    n = len(colour)
+    return kernel.reduce(*graph, colour, order, grade, keep, np.bincount(colour, minlength=4), np.zeros(n, np.int8),
+                         np.zeros(4 * n + 4, np.int64), np.zeros(4 * n + 4, np.int8), np.zeros(n + 1, np.int64), least)
+
+
+def test_the_compiled_reduction_decides_as_the_clause_level_deduction():
+    """The generator's reduction on sets of possible colours keeps the clues that propagation and
+    probing on the region-level formula keep, and grades as the engine grades."""
+    for H, W, n, seed in ((15, 20, 30, 0), (15, 20, 30, 1), (6, 8, 12, 2), (25, 30, 75, 3), (3, 3, 9, 4)):
+        regions, *graph = grown(np.random.default_rng(seed), H, W, n)
+        nb = neighbour_lists(*graph)
+        assert nb == codec.neighbours_of(regions) and regions == grow_map(np.random.default_rng(seed), H, W, n).tolist()
+        colour = random_colouring(np.random.default_rng(seed), *graph)
+        assert all(colour[a] != colour[b] for a in range(n) for b in nb[a])
+        engine, x = colouring_model(nb)
+        model = engine.sample([int(x[i, colour[i]]) for i in range(n)])
+        for grade in (0, 1):
+            want = reduce_colours(engine, x, colour, model, np.random.default_rng(seed), grade)
+            keep = np.ones(n, np.int8)
+            got = _kernel_reduce(graph, colour, np.random.default_rng(seed).permutation(n), grade, keep)
+            assert np.flatnonzero(keep).tolist() == want
+            assert got == engine.grade([int(x[i, colour[i]]) for i in want])
+        for frac in (0.3, 0.5, 0.7):  # the grade of other clue sets (no reduction)
+            keep = (np.random.default_rng(seed).random(n) < frac).astype(np.int8)
+            got = _kernel_reduce(graph, colour, np.zeros(0, np.int64), 0, keep)
+            assert got == engine.grade([int(x[i, colour[i]]) for i in np.flatnonzero(keep)])
+
+
+def test_the_colouring_search_hands_over_when_it_runs_out_of_steps(monkeypatch):
+    _, *graph = grown(np.random.default_rng(0), 15, 20, 30)
+    n = 30
+    pref = np.tile(np.arange(4, dtype=np.int64), n)
+    col, scratch = np.zeros(n, np.int64), (np.zeros(n, np.int64), np.zeros(n, np.int64))
+    assert not kernel.colour(*graph, pref, np.arange(n, dtype=np.int64), col, *scratch, 5)
+    assert kernel.colour(*graph, pref, np.arange(n, dtype=np.int64), col, *scratch, 100_000)
+    monkeypatch.setattr(map_geometry, "COLOUR_STEPS", 0)  # SAT takes over
+    colour = random_colouring(np.random.default_rng(1), *graph)
+    nb = neighbour_lists(*graph)
+    assert all(colour[a] != colour[b] for a in range(n) for b in nb[a])
 
 
 def test_generation_is_deterministic_graded_and_unique():

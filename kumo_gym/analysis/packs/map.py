@@ -31,7 +31,9 @@ def _phrases() -> tuple:
     out: list[Phrase] = []
     for v, word in WORDS.items():
         fixed = {"v": v}
-        out += Phrase.group("Given", rf"{REGION},? (?:is |has )?(?:a |the )?given (?:as |colour |color )?(?:=|:)? ?{word}",
+        # (not "region 11, the given yellow of region 10": that colour is region 10's)
+        out += Phrase.group("Given", rf"{REGION},? (?:is |has )?(?:a |the )?given (?:as |colour |color )?(?:=|:)? ?{word}"
+                                     r"(?! (?:of |on |at )?region)",
                             rf"\bthe given {word} (?:of |on |at )?{REGION}",
                             rf"{REGION} (?:starts|comes) (?:as |already )?{word}", fixed=fixed)
         # negatives before positives: "region 3 cannot be red" is a NotColour claim

@@ -24,6 +24,7 @@ from .generate import circle, grid_side, spread, tatham_side
 MIN_POINTS, MAX_POINTS = 4, 40
 _PARAMS = re.compile(r"\d{1,3}")
 _EDGE = re.compile(r"(\d{1,3})-(\d{1,3})")
+_EDGES = re.compile(r"\d{1,3}-\d{1,3}(?:,\d{1,3}-\d{1,3})*")
 _AUX_POINT = re.compile(r"P(\d{1,3}):(-?\d{1,9}),(-?\d{1,9})/(\d{1,9})")
 
 
@@ -52,6 +53,28 @@ def decode_desc(params: dict, desc: str) -> dict:
         raise ConfigError("an Untangle description lists at least one edge as 'a-b' pairs, e.g. '0-1,0-2,1-2'")
     if len(desc) > 16 * n * n:
         raise ConfigError(f"an Untangle description for {n} points is at most {16 * n * n} characters")
+    edges = _well_formed(desc, n)
+    if edges is None:
+        edges = _edges_or_error(desc, n)
+    data = {"n": n, "size": grid_side(n), "edges": edges, "start": [list(p) for p in circle(n)]}
+    data["game_id"] = f"{encode_params(data)}:{encode_desc(data)}"
+    return data
+
+
+def _well_formed(desc: str, n: int) -> list[list[int]] | None:
+    """The edges of a description that breaks no rule of :func:`_edges_or_error`, read at once
+    (None when one is broken: that function then names it)."""
+    if _EDGES.fullmatch(desc) is None:
+        return None
+    nums = [int(v) for v in re.split("[-,]", desc)]
+    edges = [[a, b] for a, b in zip(nums[::2], nums[1::2])]
+    if max(nums) >= n or any(a == b for a, b in edges) or len({(min(a, b), max(a, b)) for a, b in edges}) < len(edges):
+        return None
+    return edges
+
+
+def _edges_or_error(desc: str, n: int) -> list[list[int]]:
+    """The edges of a description, read one by one (ConfigError naming the first bad one)."""
     edges, seen = [], set()
     for item in desc.split(","):
         m = _EDGE.fullmatch(item)
@@ -66,9 +89,7 @@ def decode_desc(params: dict, desc: str) -> dict:
             raise ConfigError(f"Untangle edge {item!r} is listed twice")
         seen.add((min(a, b), max(a, b)))
         edges.append([a, b])
-    data = {"n": n, "size": grid_side(n), "edges": edges, "start": [list(p) for p in circle(n)]}
-    data["game_id"] = f"{encode_params(data)}:{encode_desc(data)}"
-    return data
+    return edges
 
 
 def aux_solution(n: int, auxinfo: str) -> list[list[int]]:

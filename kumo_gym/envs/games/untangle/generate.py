@@ -17,11 +17,12 @@ points lie on the ``(2n - 3)`` x ``(n - 1)`` corner of our grid of side ``2n``.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
-from .geometry import first_fault, inside, meet
+from .geometry import first_fault
 
 MAX_DEGREE = 4
 #: renumberings tried before the graph is drawn again (a graph with no two disjoint edges never tangles)
@@ -48,72 +49,49 @@ def spread(n: int, placement) -> list[list[int]]:
     return [[s * x + c, s * y + c] for x, y in placement]
 
 
-def circle(n: int) -> list[tuple[int, int]]:
+@functools.cache
+def circle(n: int) -> tuple[tuple[int, int], ...]:
     """The start: point i at angle 2 pi i / n, clockwise from the top, on a circle of radius
-    3/7 of the side around the grid's centre, rounded to the nearest lattice point."""
+    3/7 of the side around the grid's centre, rounded to the nearest lattice point (computed once
+    per ``n``)."""
     side = grid_side(n)
     c, r = (side - 1) / 2, side * 3 / 7
     out = []
     for i in range(n):
         t = 2 * math.pi * i / n
         out.append((math.floor(c + r * math.sin(t) + 0.5), math.floor(c - r * math.cos(t) + 0.5)))
-    return out
+    return tuple(out)
 
 
 def draw_graph(n: int, rng: np.random.Generator) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(points, edges) of a random planar graph drawn crossing-free on Tatham's grid."""
+    """(points, edges) of a random planar graph drawn crossing-free on Tatham's grid (the greedy
+    rule of the module docstring, run by the compiled :func:`.kernel.draw`)."""
+    from .kernel import draw
+
     w = tatham_side(n)
-    cells = rng.permutation(w * w)[:n].tolist()
-    pts = [(c % w, c // w) for c in cells]
-    deg = [0] * n
-    adj: list[set[int]] = [set() for _ in range(n)]
-    edges: list[tuple[int, int]] = []
-    refused: set[tuple[int, int]] = set()
-
-    def clear(j: int, k: int) -> bool:
-        a, b = pts[j], pts[k]
-        if any(inside(a, b, p) for i, p in enumerate(pts) if i != j and i != k):
-            return False
-        return not any(meet(a, b, pts[u], pts[v]) for u, v in edges if len({u, v, j, k}) == 4)
-
-    while True:
-        added = False
-        order = sorted(range(n), key=lambda v: (deg[v], v))
-        for i, j in enumerate(order):
-            if deg[j] >= MAX_DEGREE:
-                break
-            cands = [k for k in order[i + 1:] if deg[k] < MAX_DEGREE and k not in adj[j]
-                     and (min(j, k), max(j, k)) not in refused]
-            cands.sort(key=lambda k: ((pts[k][0] - pts[j][0]) ** 2 + (pts[k][1] - pts[j][1]) ** 2, k))
-            for k in cands:
-                if not clear(j, k):
-                    refused.add((min(j, k), max(j, k)))
-                    continue
-                edges.append((j, k))
-                adj[j].add(k)
-                adj[k].add(j)
-                deg[j] += 1
-                deg[k] += 1
-                added = True
-                break
-            if added:
-                break
-        if not added:
-            return pts, edges
+    cells = rng.permutation(w * w)[:n]
+    x, y = cells % w, cells // w
+    eu, ev = np.zeros(2 * n, np.int64), np.zeros(2 * n, np.int64)
+    m = draw(x, y, np.zeros(n, np.int64), np.zeros(n * n, np.int8), np.zeros(n * n, np.int8),
+             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), eu, ev)
+    return list(zip(x.tolist(), y.tolist())), list(zip(eu[:m].tolist(), ev[:m].tolist()))
 
 
 def tangle(n: int, rng: np.random.Generator) -> tuple[list[list[int]], list[list[int]]]:
     """(edges, solution): a random planar graph, renumbered so that the circle start is tangled,
     and its crossing-free generating placement (``solution[i]`` is point i's spot)."""
-    from .geometry import crossings
+    from .kernel import fault
 
     start = circle(n)
+    sx = np.asarray([p[0] for p in start], np.int64)
+    sy = np.asarray([p[1] for p in start], np.int64)
     while True:
         pts, edges = draw_graph(n, rng)
         for _ in range(MAX_SHUFFLES):
             perm = rng.permutation(n).tolist()
             new = sorted([min(perm[a], perm[b]), max(perm[a], perm[b])] for a, b in edges)
-            if crossings(start, new):
+            e = np.asarray(new, np.int64).reshape(-1, 2)
+            if fault(sx, sy, np.ascontiguousarray(e[:, 0]), np.ascontiguousarray(e[:, 1]), len(new), True):
                 solution = [[0, 0] for _ in range(n)]
                 for old, label in enumerate(perm):
                     solution[label] = list(pts[old])

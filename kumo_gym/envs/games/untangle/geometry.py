@@ -146,3 +146,15 @@ def untangled(points, edges) -> bool:
               & (np.minimum(a[..., 1], b[..., 1]) <= q[..., 1]) & (q[..., 1] <= np.maximum(a[..., 1], b[..., 1])))
     ends = (np.arange(len(pts))[None, :] == e[:, 0:1]) | (np.arange(len(pts))[None, :] == e[:, 1:2])
     return not ((cross == 0) & within & ~ends).any()
+
+
+def fault_index(points, edges) -> int:
+    """The index in :data:`RULES`, plus one, of the first fault :func:`first_fault` finds (0 when
+    the placement is crossing-free), computed by the compiled :func:`.kernel.fault` (for the
+    generator and the reference solution, which test many placements)."""
+    from .kernel import fault
+
+    p = np.asarray(points, np.int64).reshape(-1, 2)
+    e = np.asarray(edges, np.int64).reshape(-1, 2)
+    return int(fault(np.ascontiguousarray(p[:, 0]), np.ascontiguousarray(p[:, 1]), np.ascontiguousarray(e[:, 0]),
+                     np.ascontiguousarray(e[:, 1]), len(e), False))

@@ -17,7 +17,7 @@ from ...planning.base import GOAL_RULE, GOAL_RULE_TEXT, moves_details
 from ..base import DARK, GRID_INK, LIGHT, GameParams, GameTask, IntMoves
 from . import codec
 from .generate import circle, grid_side, planar_placement, tangle
-from .geometry import RULES, crossings, first_fault, untangled
+from .geometry import RULES, crossings, fault_index, first_fault, untangled
 
 UNTANGLE_PARTIAL_CREDIT = (
     "1 when the final placement has no two edges meeting except at a shared end; 0 otherwise. A count of "
@@ -103,12 +103,12 @@ class UntangleTask(IntMoves, GameTask):
                     or not all(isinstance(p, list) and len(p) == 2 and all(type(v) is int and 0 <= v < size for v in p)
                                for p in sol)):
                 raise ConfigError(f"Untangle solution must list {d['n']} points [x, y] on the grid 0..{size - 1}")
-            fault = first_fault(sol, d["edges"])
-            if fault is not None:
-                raise ConfigError(f"the stored Untangle solution is not crossing-free: {fault['rule']}")
+            broken = fault_index(sol, d["edges"])
+            if broken:
+                raise ConfigError(f"the stored Untangle solution is not crossing-free: {RULES[broken - 1]}")
         elif self._target(instance) is None:
             raise ConfigError(f"the Untangle graph {d['game_id'][:60]!r} is not planar: no placement untangles it")
-        if crossings(d["start"], d["edges"]) == 0 and first_fault(d["start"], d["edges"]) is None:
+        if fault_index(d["start"], d["edges"]) == 0:
             raise ConfigError(f"the Untangle graph {d['game_id'][:60]!r} is already untangled at the start")
 
     def load(self, obj: Any) -> Instance:
@@ -208,23 +208,15 @@ class UntangleTask(IntMoves, GameTask):
     def _moves_to(self, instance: Instance, state: tuple, target) -> list:
         """Moves from ``state`` to ``target`` for the points not yet there, then dropped one by one
         while the placement stays untangled without them, so that every kept move is needed."""
-        edges = instance.data["edges"]
-        moves = [[p, int(x), int(y)] for p, (x, y) in enumerate(target) if tuple(state[p]) != (x, y)]
+        from .kernel import prune
 
-        def final(ms):
-            s = list(state)
-            for p, x, y in ms:
-                s[p] = (x, y)
-            return s
-
-        i = 0
-        while i < len(moves):
-            rest = moves[:i] + moves[i + 1:]
-            if untangled(final(rest), edges):
-                moves = rest
-            else:
-                i += 1
-        return moves
+        s, t = np.asarray(state, np.int64).reshape(-1, 2), np.asarray(target, np.int64).reshape(-1, 2)
+        e = np.asarray(instance.data["edges"], np.int64).reshape(-1, 2)
+        moved = (s != t).any(axis=1).astype(np.int8)
+        sx, sy, tx, ty = (np.ascontiguousarray(a) for a in (s[:, 0], s[:, 1], t[:, 0], t[:, 1]))
+        prune(sx, sy, tx, ty, np.ascontiguousarray(e[:, 0]), np.ascontiguousarray(e[:, 1]), len(e), moved,
+              np.zeros(len(s), np.int64), np.zeros(len(s), np.int64))
+        return [[p, int(t[p, 0]), int(t[p, 1])] for p in np.flatnonzero(moved).tolist()]
 
     def solve(self, instance: Instance) -> list:
         sol = self.cached(instance, "solution_moves",

@@ -8,13 +8,13 @@ import numpy as np
 from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
-from ....solvers.engine import Encoding, random_phases
+from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets, tatham_level
 from ..render import Sketch
 from .claims import RULES as CLAIM_RULES
-from .codec import COLOURS, NO_COLOUR, neighbours_of
-from .geometry import FOUR, borders, colouring_model, grow_map
+from .codec import COLOURS, NO_COLOUR
+from .geometry import FOUR, borders, colouring_model, grown, neighbour_lists, random_colouring
 
 EMPTY = "."
 #: the clue reduction's deduction target per Tatham level (docs/specs/grid_puzzles.md §8): 0 unit
@@ -27,6 +27,7 @@ LEAST_GRADE = {"e": 0, "n": 1, "h": 1, "u": 1}
 #: maps drawn before one that misses its level's least grade is kept anyway
 TRIES = 12
 FILL = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+_LETTERS = np.asarray(COLOURS, dtype=object)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,10 +91,12 @@ class MapTask(GridTask):
     ## Generation
     Our own generator (docs/specs/grid_puzzles.md §8): ``n`` seed cells grow into regions (a
     random free cell beside a region joins it, until the grid is full), a random four-colouring
-    from SAT with random phases, then colours removed in a seeded order while deduction still
-    fixes every region (at least one region of each colour stays, as in Tatham's): Easy (``e``)
-    by unit propagation, Normal and Hard (``n``, ``h``) by failed-literal probing,
-    Unreasonable (``u``) down to a minimal set that SAT proves unique.
+    (a backtracking search that colours the most constrained region next, trying colours in a
+    random order), then colours removed in a seeded order while deduction still fixes every
+    region (at least one region of each colour stays, as in Tatham's): Easy (``e``) by unit
+    propagation, Normal and Hard (``n``, ``h``) by failed-literal probing, both compiled on the
+    regions' sets of possible colours, Unreasonable (``u``) down to a minimal set that SAT proves
+    unique.
 
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": "R"}`` (or ``"Y"``, ``"G"``, ``"B"``) colours
@@ -199,23 +202,38 @@ class MapTask(GridTask):
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
         """A grown map, a random colouring, colours removed while the level's deduction still
         fixes every region (:data:`GRADE`); a map whose puzzle needs less than the level's
-        :data:`LEAST_GRADE` is redrawn, up to :data:`TRIES` maps."""
+        :data:`LEAST_GRADE` is redrawn, up to :data:`TRIES` maps. Levels Easy to Hard run in the
+        compiled :mod:`.kernel`; Unreasonable asks SAT for uniqueness (:func:`reduce_colours`)."""
+        from . import kernel
+
         W, H, n, level = params["W"], params["H"], params["n"], params["tatham_difficulty"]
+        least = LEAST_GRADE[level]
         for attempt in range(TRIES):
-            regions = grow_map(rng, H, W, n).tolist()
-            neighbours = neighbours_of(regions)
-            engine, x = colouring_model(neighbours)
-            model = engine.sample(phases=random_phases(rng, x.ravel()))
-            colour = np.argmax(model[x] > 0, axis=1)
-            shown = reduce_colours(engine, x, colour, model, rng, GRADE[level])
-            if LEAST_GRADE[level] == 0 or attempt == TRIES - 1:
-                break
-            if engine.grade([int(x[i, colour[i]]) for i in shown]) >= LEAST_GRADE[level]:
+            regions, start, nb = grown(rng, H, W, n)
+            colour = random_colouring(rng, start, nb)
+            neighbours = neighbour_lists(start, nb)
+            if GRADE[level] is None:
+                engine, x = colouring_model(neighbours)
+                model = engine.sample([int(x[i, colour[i]]) for i in range(n)])
+                shown = reduce_colours(engine, x, colour, model, rng, None)
+                if least == 0 or attempt == TRIES - 1:
+                    break
+                if engine.grade([int(x[i, colour[i]]) for i in shown]) >= least:
+                    break
+                continue
+            order = rng.permutation(n)
+            keep = np.ones(n, np.int8)
+            check = 0 if least == 0 or attempt == TRIES - 1 else 1
+            got = kernel.reduce(start, nb, colour, order, GRADE[level], keep, np.bincount(colour, minlength=FOUR),
+                                np.zeros(n, np.int8), np.zeros(4 * n + 4, np.int64), np.zeros(4 * n + 4, np.int8),
+                                np.zeros(n + 1, np.int64), check)
+            shown = np.flatnonzero(keep).tolist()
+            if got >= least:
                 break
         on = set(shown)
         given = [COLOURS[colour[i]] if i in on else NO_COLOUR for i in range(n)]
         state = {"regions": regions, "neighbours": neighbours, "given": given}
-        return state, [[COLOURS[colour[k]] for k in row] for row in regions]
+        return state, _LETTERS[colour][np.asarray(regions)].tolist()
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         """Each cell's colour (letter and fill), the region number in the region's first cell,

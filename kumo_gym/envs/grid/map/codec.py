@@ -11,6 +11,8 @@ colour c.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ....core.errors import ConfigError
@@ -111,13 +113,20 @@ def wall_list(regions) -> np.ndarray:
     return np.concatenate([(R[:-1, :] != R[1:, :]).ravel(), (R[:, :-1] != R[:, 1:]).T.ravel()])
 
 
+@functools.lru_cache(maxsize=16)
+def _run_text(most: int) -> tuple[str, ...]:
+    """The text of a run of L edges for L up to ``most``: 'z' per 25 beyond the last letter's."""
+    out = [""]
+    for run in range(1, most + 1):
+        z = (run - 1) // 25
+        out.append("z" * z + chr(ord("a") - 1 + run - 25 * z))
+    return tuple(out)
+
+
 def encode(state: dict) -> str:
     seq = np.concatenate([[False], wall_list(state["regions"])])  # the notional open edge first
     bounds = np.concatenate([[0], np.flatnonzero(seq[1:] != seq[:-1]) + 1, [len(seq)]])
-    out = []
-    for run in np.diff(bounds).tolist():  # a run of L edges: 'z' per 25 beyond the last letter's
-        z = (run - 1) // 25
-        out.append("z" * z + chr(ord("a") - 1 + run - 25 * z))
+    out = map(_run_text(len(seq)).__getitem__, np.diff(bounds).tolist())
     given = [NO_COLOUR if g == NO_COLOUR else str(COLOURS.index(g)) for g in state["given"]]
     return "".join(out) + "," + encode_chargrid(given, NO_COLOUR)
 
