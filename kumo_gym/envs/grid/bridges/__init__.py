@@ -78,6 +78,10 @@ class BridgesTask(GridTask):
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": "H2"}`` sets a water cell (``"."`` clears it).
     Islands cannot be changed.
+
+    ## Version history
+    * v0 (before the first release): on 2026-12-03 generation moved into one compiled kernel (deduction and a
+      bounded count of solutions in place of SAT), so from then on a seed draws another board than before.
     """
 
     Params = BridgesParams

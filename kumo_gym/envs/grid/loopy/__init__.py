@@ -102,6 +102,11 @@ class LoopyTask(LoopAnswers, GridTask):
     neighbouring dots, ``"v": 0`` erases it; the episode ends when the drawn loop is valid. On
     another tiling dot d is written ``[0, d]``: ``"cells": [[0, a], [0, b]]`` names
     the edge between dots a and b.
+
+    ## Version history
+    * v0 (before the first release): on 2026-12-03 clue removal came to follow the difficulty level's
+      deductions (the compiled loop solver, as Tatham's generator does), so from then on a seed draws other
+      square-grid clues than before; the other tilings are unchanged.
     """
 
     rule_codes = """

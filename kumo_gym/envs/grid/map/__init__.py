@@ -101,6 +101,11 @@ class MapTask(GridTask):
     ## Interactive mode
     One move per step, ``{"r": row, "c": col, "v": "R"}`` (or ``"Y"``, ``"G"``, ``"B"``) colours
     one cell; ``"."`` clears it.
+
+    ## Version history
+    * v0 (before the first release): on 2026-12-03 the colouring came to be drawn by a compiled backtracking
+      search in place of SAT with random phases, so from then on a seed draws the same map with another
+      colouring and other given colours than before.
     """
 
     Params = MapParams
