@@ -32,6 +32,8 @@ _I64 = nt.int64[::1]
 PLAY_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, nt.int64, _I64, _I8, _I64, _I8, _I64, _I64, nt.int64)
 #: (nbr, nnb, mines, nums, n_mines, st, work, budget, focus) -> see :func:`settles`
 SETTLES_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.int64, _I64)
+#: (nbr, nnb, mines, st, cand, out) -> see :func:`candidates`
+CANDIDATES_SIG = nt.void(_I64, _I64, _I8, _I8, _I64, _I64)
 #: nodes one search may visit before the caller falls back to SAT (``budget``)
 BUDGET = 1_000
 COVERED, OPENED, MINE, SAFE = 0, 1, 2, 3
@@ -716,3 +718,36 @@ def settles(nbr, nnb, mines, nums, n_mines, st, work, budget, focus):
     if got == 2:
         return 0
     return 0 if _holds(st, COVERED) else 1
+
+
+@kernel(CANDIDATES_SIG, _nrt=False)
+def candidates(nbr, nnb, mines, st, cand, out):
+    """Where the generator may move a mine when the oracle is stuck at the view ``st``: ``cand[:out[0]]``
+    the mines among the covered undecided cells on the frontier (else among all covered undecided
+    cells), ``cand[n:n + out[1]]`` the safe ones off the frontier (else all safe covered undecided
+    cells); each in cell order, as ``deduce.generate`` lists them."""
+    n = len(st)
+    nf = 0
+    nt_ = 0
+    for i in range(n):
+        if st[i] != COVERED:
+            continue
+        front = _touches(nbr, nnb, st, i, OPENED)
+        if front and mines[i]:
+            cand[nf] = i
+            nf += 1
+        elif not front and not mines[i]:
+            cand[n + nt_] = i
+            nt_ += 1
+    if nf == 0:
+        for i in range(n):
+            if st[i] == COVERED and mines[i]:
+                cand[nf] = i
+                nf += 1
+    if nt_ == 0:
+        for i in range(n):
+            if st[i] == COVERED and not mines[i]:
+                cand[n + nt_] = i
+                nt_ += 1
+    out[0] = nf
+    out[1] = nt_
