@@ -131,6 +131,7 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
     st = np.zeros(n_cells, np.int8)
     work = np.zeros(kernel.work_size(n_cells), np.int64)
     sat: list = []  # the SAT test, built on the first search over budget
+    dp: list = []  # the tables of ``kernel.settles_dp``, made on the first search over budget
     # the last view found to fix every mine (the whole certified view to begin with): a view with
     # fewer cells open can only admit layouts that differ from the true one on a cell it covered
     # again or a neighbour of one (``kernel.settles``'s focus)
@@ -148,6 +149,10 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
         focus[1 + near[near >= 0]] = 1
         focus[0] = int(focus[1:].sum())
         got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.BUDGET, focus)
+        if got < 0:
+            if not dp:
+                dp.extend((np.zeros(2 << kernel.DP_SLOTS, np.int64), np.empty(2 << kernel.DP_SLOTS, np.int64)))
+            got = kernel.settles_dp(nbr, nnb, lay, nums_arr, int(state["mines"]), st, focus, work, *dp, kernel.DP_SLOTS)
         if got == 1:
             settled[:] = active
         if got >= 0:

@@ -751,3 +751,272 @@ def candidates(nbr, nnb, mines, st, cand, out):
                 nt_ += 1
     out[0] = nf
     out[1] = nt_
+
+
+#: (nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax) -> see :func:`settles_dp`
+SETTLES_DP_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, _I64, _I64, _I64, nt.int64)
+#: the window of :func:`settles_dp`'s mine counts: deltas -DP_OFF .. DP_OFF from the true layout's
+DP_OFF = 31
+#: the most frontier cells :func:`settles_dp` keeps open at once (its tables hold 2 ** DP_SLOTS states)
+DP_SLOTS = 20
+
+
+@kernel(inner=True, _nrt=False)
+def _bits(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@kernel(inner=True, _nrt=False)
+def _window(mask, a, b):
+    """Whether ``mask`` (bit ``d + DP_OFF`` for a delta d) holds some delta in a .. b."""
+    for d in range(max(a, -DP_OFF), min(b, DP_OFF) + 1):
+        if (mask >> (d + DP_OFF)) & 1:
+            return True
+    return False
+
+
+@kernel(SETTLES_DP_SIG, _nrt=False)
+def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax):
+    """:func:`settles` under a focus, by dynamic programming over the frontier instead of a search:
+    1 when no layout consistent with the view ``st`` (the cells it has decided stay decided)
+    differs from ``mines`` on a focus cell, 0 when one does, -1 when the programme does not fit
+    (more than ``lmax`` frontier cells open at once, or a count off the window). For the views whose
+    search runs over its budget: the count's bounds make those searches long, and here the count
+    is one more thing the table records.
+
+    The frontier cells are taken one at a time (breadth first along each component, from a far
+    end of it); a state is the values of the cells taken whose numbers are not all complete, and
+    it holds, as bit masks, the differences from the true count its assignments reach, apart for
+    the assignments that differ from the true layout on a focus cell. A number is checked when its
+    last cell is taken; a cell leaves the state once all its numbers are checked."""
+    n = len(st)
+    size = 1 << lmax
+    tab0 = tab[:size]
+    tab1 = tab[size:2 * size]
+    o_var = 0
+    o_cell = n
+    o_order = 2 * n
+    o_pos = 3 * n
+    o_mark = 4 * n
+    o_die = 5 * n
+    o_slot = 6 * n
+    o_cp = 7 * n
+    o_sv = 8 * n
+    F = 0
+    for i in range(n):
+        work[o_var + i] = -1
+        if st[i] == COVERED and _touches(nbr, nnb, st, i, OPENED):
+            work[o_var + i] = F
+            work[o_cell + F] = i
+            F += 1
+    for v in range(F):
+        work[o_pos + v] = -1
+        work[o_mark + v] = -1
+    # the order: per component, breadth first from the last cell a first sweep reaches
+    T = 0
+    for v0 in range(F):
+        if work[o_pos + v0] >= 0:
+            continue
+        tail_end = T
+        for sweep in range(2):
+            head = T
+            tail = T
+            if sweep == 0:
+                work[o_mark + v0] = v0
+                work[o_order + tail] = v0
+            else:
+                far = work[o_order + tail_end - 1]
+                work[o_pos + far] = T
+                work[o_order + tail] = far
+            tail += 1
+            while head < tail:
+                v = work[o_order + head]
+                head += 1
+                a = work[o_cell + v]
+                for t in range(8 * a, 8 * a + nnb[a]):
+                    j = nbr[t]
+                    if st[j] != OPENED:
+                        continue
+                    for u in range(8 * j, 8 * j + nnb[j]):
+                        w = nbr[u]
+                        if st[w] != COVERED:
+                            continue
+                        x = work[o_var + w]
+                        if sweep == 0 and work[o_mark + x] != v0:
+                            work[o_mark + x] = v0
+                            work[o_order + tail] = x
+                            tail += 1
+                        elif sweep == 1 and work[o_pos + x] < 0:
+                            work[o_pos + x] = tail
+                            work[o_order + tail] = x
+                            tail += 1
+            tail_end = tail
+        T = tail_end
+    # the step at which each number is complete, and after which each cell can leave the state
+    for i in range(n):
+        work[o_cp + i] = -1
+        if st[i] != OPENED:
+            continue
+        for t in range(8 * i, 8 * i + nnb[i]):
+            w = nbr[t]
+            if st[w] == COVERED:
+                work[o_cp + i] = max(work[o_cp + i], work[o_pos + work[o_var + w]])
+    for v in range(F):
+        a = work[o_cell + v]
+        d = 0
+        for t in range(8 * a, 8 * a + nnb[a]):
+            j = nbr[t]
+            if st[j] == OPENED:
+                d = max(d, work[o_cp + j])
+        work[o_die + v] = d
+    for k in range(lmax):
+        work[o_sv + k] = -1
+    # the states present, listed (``tab`` is all zero elsewhere, and is left all zero)
+    cur = lst[:size]
+    nxt = lst[size:2 * size]
+    tab0[0] = 1 << DP_OFF
+    tab1[0] = 0
+    cur[0] = 0
+    m = 1
+    lcur = 0
+    ok = True
+    for t in range(F):
+        v = work[o_order + t]
+        i = work[o_cell + v]
+        b = -1
+        for k in range(lmax):
+            if work[o_sv + k] < 0:
+                b = k
+                break
+        if b < 0:
+            ok = False
+            break
+        work[o_sv + b] = v
+        work[o_slot + v] = b
+        lcur = max(lcur, b + 1)
+        bit = 1 << b
+        tv = mines[i]
+        fv = focus[1 + i] != 0
+        m2 = 0
+        for q in range(m):
+            s = cur[q]
+            a0 = tab0[s]
+            a1 = tab1[s]
+            if tv == 0:
+                if ((a0 | a1) >> (2 * DP_OFF)) & 1:
+                    ok = False
+                sh0 = a0 << 1
+                sh1 = a1 << 1
+            else:
+                if (a0 | a1) & 1:
+                    ok = False
+                sh0 = a0 >> 1
+                sh1 = a1 >> 1
+            keep = s | bit if tv else s
+            flip = s if tv else s | bit
+            tab0[s] = 0
+            tab1[s] = 0
+            tab0[keep] = a0
+            tab1[keep] = a1
+            if fv:
+                tab0[flip] = 0
+                tab1[flip] = sh0 | sh1
+            else:
+                tab0[flip] = sh0
+                tab1[flip] = sh1
+            nxt[m2] = keep
+            nxt[m2 + 1] = flip
+            m2 += 2
+        cur, nxt = nxt, cur
+        m = m2
+        if not ok:
+            break
+        # the numbers complete now: drop the states that break one
+        for u in range(8 * i, 8 * i + nnb[i]):
+            j = nbr[u]
+            if st[j] != OPENED or work[o_cp + j] != t:
+                continue
+            cmask = 0
+            need = nums[j]
+            for w8 in range(8 * j, 8 * j + nnb[j]):
+                w = nbr[w8]
+                if st[w] == COVERED:
+                    cmask |= 1 << work[o_slot + work[o_var + w]]
+                elif st[w] == MINE:
+                    need -= 1
+            m2 = 0
+            for q in range(m):
+                s = cur[q]
+                if _bits(s & cmask) == need:
+                    cur[m2] = s
+                    m2 += 1
+                else:
+                    tab0[s] = 0
+                    tab1[s] = 0
+            m = m2
+        # the cells whose numbers are all complete leave the state
+        for k in range(lcur):
+            u = work[o_sv + k]
+            if u < 0 or work[o_die + u] > t:
+                continue
+            kb = 1 << k
+            m2 = 0
+            for q in range(m):
+                if not cur[q] & kb:
+                    nxt[m2] = cur[q]
+                    m2 += 1
+            for q in range(m):
+                s = cur[q]
+                if s & kb:
+                    r = s ^ kb
+                    if tab0[r] == 0 and tab1[r] == 0:
+                        nxt[m2] = r
+                        m2 += 1
+                    tab0[r] |= tab0[s]
+                    tab1[r] |= tab1[s]
+                    tab0[s] = 0
+                    tab1[s] = 0
+            cur, nxt = nxt, cur
+            m = m2
+            work[o_sv + k] = -1
+        while lcur > 0 and work[o_sv + lcur - 1] < 0:
+            lcur -= 1
+    if not ok:
+        for q in range(m):
+            tab0[cur[q]] = 0
+            tab1[cur[q]] = 0
+        return -1
+    if m == 0:
+        tab0[0] = 0  # (cannot happen: the true layout is one assignment)
+        return 1
+    all0 = tab0[0]
+    all1 = tab1[0]
+    tab0[0] = 0
+    tab1[0] = 0
+    unknown, known = _tally(st)
+    left = n_mines - known
+    inner = unknown - F
+    truth = 0
+    for v in range(F):
+        truth += mines[work[o_cell + v]]
+    lo = max(0, left - inner)
+    if _window(all1, lo - truth, left - truth):
+        return 0  # a frontier that differs on a focus cell
+    want0 = False
+    want1 = False
+    for i in range(n):
+        if st[i] == COVERED and work[o_var + i] < 0 and focus[1 + i]:
+            if mines[i]:
+                want1 = True
+            else:
+                want0 = True
+    both = all0 | all1
+    if want0 and left >= 1 and _window(both, lo - truth, left - 1 - truth):
+        return 0  # room for a mine more off the frontier
+    if want1 and _window(both, max(0, left - inner + 1) - truth, left - truth):
+        return 0  # room for one fewer
+    return 1
