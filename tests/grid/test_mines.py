@@ -207,7 +207,7 @@ def test_kernel_settles_exactly_the_views_sat_settles():
     from kumo_gym.envs.grid.mines import kernel
 
     rng = np.random.default_rng(11)
-    tables = (np.zeros(2 << kernel.DP_SLOTS, np.int64), np.empty(2 << kernel.DP_SLOTS, np.int64))
+    tables = kernel.dp_tables()
     answers = set()
     fits: list[bool] = []  # whether the programme fitted its tables
     for H, W, n in [(9, 9, 10), (16, 16, 40), (16, 16, 99)] * 4:
@@ -240,7 +240,7 @@ def test_kernel_settles_exactly_the_views_sat_settles():
                 assert got == ref, (H, W, n, run, focused)
                 if focused:  # the dynamic programme, on the view as the search left it (with what it decided)
                     got = kernel.settles_dp(nbr, nnb, lay, np.asarray(nums, np.int64), n, st, focus,
-                                            np.zeros(kernel.work_size(H * W), np.int64), *tables, kernel.DP_SLOTS)
+                                            np.zeros(kernel.work_size(H * W), np.int64), *tables)
                     assert got in (-1, ref), (H, W, n, run, "dp")
                     fits.append(got >= 0)
             answers.add(ref)

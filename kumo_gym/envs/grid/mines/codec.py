@@ -151,8 +151,8 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
         got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.BUDGET, focus)
         if got < 0:
             if not dp:
-                dp.extend((np.zeros(2 << kernel.DP_SLOTS, np.int64), np.empty(2 << kernel.DP_SLOTS, np.int64)))
-            got = kernel.settles_dp(nbr, nnb, lay, nums_arr, int(state["mines"]), st, focus, work, *dp, kernel.DP_SLOTS)
+                dp.extend(kernel.dp_tables())
+            got = kernel.settles_dp(nbr, nnb, lay, nums_arr, int(state["mines"]), st, focus, work, *dp)
         if got == 1:
             settled[:] = active
         if got >= 0:

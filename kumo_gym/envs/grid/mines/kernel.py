@@ -753,21 +753,31 @@ def candidates(nbr, nnb, mines, st, cand, out):
     out[1] = nt_
 
 
-#: (nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax) -> see :func:`settles_dp`
-SETTLES_DP_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, _I64, _I64, _I64, nt.int64)
+#: (nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst) -> see :func:`settles_dp`
+SETTLES_DP_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, _I64, _I64, _I64)
 #: the window of :func:`settles_dp`'s mine counts: deltas -DP_OFF .. DP_OFF from the true layout's
 DP_OFF = 31
-#: the most frontier cells :func:`settles_dp` keeps open at once (its tables hold 2 ** DP_SLOTS states)
-DP_SLOTS = 20
+#: the most frontier cells :func:`settles_dp` keeps open at once (a state is a bit per cell)
+DP_WIDTH = 62
+#: :func:`settles_dp`'s hash tables: 2 ** DP_SLOTS slots each, at most half of them used
+DP_SLOTS = 17
+
+
+def dp_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``(tab, lst)``: the tables :func:`settles_dp` works in (reusable: it leaves them as it found them)."""
+    cap = 1 << DP_SLOTS
+    tab = np.zeros(6 * cap, np.int64)
+    tab[:2 * cap] = -1
+    return tab, np.zeros(2 * cap, np.int64)
 
 
 @kernel(inner=True, _nrt=False)
 def _bits(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
+    """The number of set bits of x (0 <= x < 2 ** 62)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101 >> 56) & 0xFF
 
 
 @kernel(inner=True, _nrt=False)
@@ -779,12 +789,37 @@ def _window(mask, a, b):
     return False
 
 
+@kernel(inner=True, _nrt=False)
+def _put(keys, masks, used, side, cap, shift, s, b0, b1, m):
+    """:func:`settles_dp`'s tables: OR the masks ``b0, b1`` into state s of table ``side`` (which
+    lists ``m`` slots in use); returns the new count of slots in use, or -1 when the table is half full."""
+    h = ((s * -7046029254386353131) >> shift) & (cap - 1)
+    while True:
+        k = keys[side * cap + h]
+        if k == s:
+            break
+        if k == -1:
+            if 2 * (m + 1) > cap:
+                return -1
+            keys[side * cap + h] = s
+            masks[(2 * side) * cap + h] = 0
+            masks[(2 * side + 1) * cap + h] = 0
+            used[side * cap + m] = h
+            m += 1
+            break
+        h = (h + 1) & (cap - 1)
+    masks[(2 * side) * cap + h] |= b0
+    masks[(2 * side + 1) * cap + h] |= b1
+    return m
+
+
 @kernel(SETTLES_DP_SIG, _nrt=False)
-def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax):
+def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst):
     """:func:`settles` under a focus, by dynamic programming over the frontier instead of a search:
     1 when no layout consistent with the view ``st`` (the cells it has decided stay decided)
     differs from ``mines`` on a focus cell, 0 when one does, -1 when the programme does not fit
-    (more than ``lmax`` frontier cells open at once, or a count off the window). For the views whose
+    (more than ``DP_WIDTH`` frontier cells open at once, more states than its tables hold, or a
+    count off the window). For the views whose
     search runs over its budget: the count's bounds make those searches long, and here the count
     is one more thing the table records.
 
@@ -794,9 +829,6 @@ def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax):
     the assignments that differ from the true layout on a focus cell. A number is checked when its
     last cell is taken; a cell leaves the state once all its numbers are checked."""
     n = len(st)
-    size = 1 << lmax
-    tab0 = tab[:size]
-    tab1 = tab[size:2 * size]
     o_var = 0
     o_cell = n
     o_order = 2 * n
@@ -806,6 +838,7 @@ def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax):
     o_slot = 6 * n
     o_cp = 7 * n
     o_sv = 8 * n
+    o_chk = 8 * n + DP_WIDTH
     F = 0
     for i in range(n):
         work[o_var + i] = -1
@@ -873,22 +906,28 @@ def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax):
             if st[j] == OPENED:
                 d = max(d, work[o_cp + j])
         work[o_die + v] = d
-    for k in range(lmax):
+    for k in range(DP_WIDTH):
         work[o_sv + k] = -1
-    # the states present, listed (``tab`` is all zero elsewhere, and is left all zero)
-    cur = lst[:size]
-    nxt = lst[size:2 * size]
-    tab0[0] = 1 << DP_OFF
-    tab1[0] = 0
-    cur[0] = 0
-    m = 1
-    lcur = 0
-    ok = True
+    # two hash tables of states (the states before a cell is taken and after), each keys, masks
+    # and the list of its slots in use; keys are -1 when free, and are left so
+    cap = len(lst) // 2
+    lg = 0
+    while (1 << lg) < cap:
+        lg += 1
+    shift = 64 - lg
+    keys = tab[:2 * cap]
+    masks = tab[2 * cap:]
+    src = 0
+    used = lst
+    m = _put(keys, masks, used, 0, cap, shift, 0, 1 << DP_OFF, 0, 0)
+    ok = m >= 0
     for t in range(F):
+        if not ok:
+            break
         v = work[o_order + t]
         i = work[o_cell + v]
         b = -1
-        for k in range(lmax):
+        for k in range(DP_WIDTH):
             if work[o_sv + k] < 0:
                 b = k
                 break
@@ -897,45 +936,11 @@ def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax):
             break
         work[o_sv + b] = v
         work[o_slot + v] = b
-        lcur = max(lcur, b + 1)
         bit = 1 << b
         tv = mines[i]
         fv = focus[1 + i] != 0
-        m2 = 0
-        for q in range(m):
-            s = cur[q]
-            a0 = tab0[s]
-            a1 = tab1[s]
-            if tv == 0:
-                if ((a0 | a1) >> (2 * DP_OFF)) & 1:
-                    ok = False
-                sh0 = a0 << 1
-                sh1 = a1 << 1
-            else:
-                if (a0 | a1) & 1:
-                    ok = False
-                sh0 = a0 >> 1
-                sh1 = a1 >> 1
-            keep = s | bit if tv else s
-            flip = s if tv else s | bit
-            tab0[s] = 0
-            tab1[s] = 0
-            tab0[keep] = a0
-            tab1[keep] = a1
-            if fv:
-                tab0[flip] = 0
-                tab1[flip] = sh0 | sh1
-            else:
-                tab0[flip] = sh0
-                tab1[flip] = sh1
-            nxt[m2] = keep
-            nxt[m2 + 1] = flip
-            m2 += 2
-        cur, nxt = nxt, cur
-        m = m2
-        if not ok:
-            break
-        # the numbers complete now: drop the states that break one
+        # the numbers complete at this cell, and the cells that then leave the state
+        nchk = 0
         for u in range(8 * i, 8 * i + nnb[i]):
             j = nbr[u]
             if st[j] != OPENED or work[o_cp + j] != t:
@@ -948,55 +953,68 @@ def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst, lmax):
                     cmask |= 1 << work[o_slot + work[o_var + w]]
                 elif st[w] == MINE:
                     need -= 1
-            m2 = 0
-            for q in range(m):
-                s = cur[q]
-                if _bits(s & cmask) == need:
-                    cur[m2] = s
-                    m2 += 1
-                else:
-                    tab0[s] = 0
-                    tab1[s] = 0
-            m = m2
-        # the cells whose numbers are all complete leave the state
-        for k in range(lcur):
+            work[o_chk + 2 * nchk] = cmask
+            work[o_chk + 2 * nchk + 1] = need
+            nchk += 1
+        gone = 0
+        for k in range(DP_WIDTH):
             u = work[o_sv + k]
-            if u < 0 or work[o_die + u] > t:
-                continue
-            kb = 1 << k
-            m2 = 0
-            for q in range(m):
-                if not cur[q] & kb:
-                    nxt[m2] = cur[q]
-                    m2 += 1
-            for q in range(m):
-                s = cur[q]
-                if s & kb:
-                    r = s ^ kb
-                    if tab0[r] == 0 and tab1[r] == 0:
-                        nxt[m2] = r
-                        m2 += 1
-                    tab0[r] |= tab0[s]
-                    tab1[r] |= tab1[s]
-                    tab0[s] = 0
-                    tab1[s] = 0
-            cur, nxt = nxt, cur
-            m = m2
-            work[o_sv + k] = -1
-        while lcur > 0 and work[o_sv + lcur - 1] < 0:
-            lcur -= 1
-    if not ok:
+            if u >= 0 and work[o_die + u] <= t:
+                gone |= 1 << k
+                work[o_sv + k] = -1
+        dst = 1 - src
+        m2 = 0
         for q in range(m):
-            tab0[cur[q]] = 0
-            tab1[cur[q]] = 0
+            slot = used[src * cap + q]
+            s = keys[src * cap + slot]
+            a0 = masks[(2 * src) * cap + slot]
+            a1 = masks[(2 * src + 1) * cap + slot]
+            keys[src * cap + slot] = -1
+            if not ok:
+                continue
+            for x in range(2):
+                s2 = s | bit if x else s
+                good = True
+                for c in range(nchk):
+                    if _bits(s2 & work[o_chk + 2 * c]) != work[o_chk + 2 * c + 1]:
+                        good = False
+                        break
+                if not good:
+                    continue
+                if x == tv:
+                    b0 = a0
+                    b1 = a1
+                else:
+                    if tv == 0:
+                        if ((a0 | a1) >> (2 * DP_OFF)) & 1:
+                            ok = False
+                        b0 = a0 << 1
+                        b1 = a1 << 1
+                    else:
+                        if (a0 | a1) & 1:
+                            ok = False
+                        b0 = a0 >> 1
+                        b1 = a1 >> 1
+                    if fv:
+                        b1 |= b0
+                        b0 = 0
+                got = _put(keys, masks, used, dst, cap, shift, s2 & ~gone, b0, b1, m2)
+                if got < 0:
+                    ok = False
+                else:
+                    m2 = got
+        m = m2
+        src = dst
+    all0 = 0
+    all1 = 0
+    for q in range(m):
+        slot = used[src * cap + q]
+        if ok and keys[src * cap + slot] == 0:
+            all0 = masks[(2 * src) * cap + slot]
+            all1 = masks[(2 * src + 1) * cap + slot]
+        keys[src * cap + slot] = -1
+    if not ok:
         return -1
-    if m == 0:
-        tab0[0] = 0  # (cannot happen: the true layout is one assignment)
-        return 1
-    all0 = tab0[0]
-    all1 = tab1[0]
-    tab0[0] = 0
-    tab1[0] = 0
     unknown, known = _tally(st)
     left = n_mines - known
     inner = unknown - F
