@@ -148,7 +148,7 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
         focus[1 + again] = 1
         focus[1 + near[near >= 0]] = 1
         focus[0] = int(focus[1:].sum())
-        got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.BUDGET, focus)
+        got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.VIEW_BUDGET, focus)
         if got < 0:
             if not dp:
                 dp.extend(kernel.dp_tables())

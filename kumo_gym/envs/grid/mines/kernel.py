@@ -36,6 +36,9 @@ SETTLES_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.int64, _I6
 CANDIDATES_SIG = nt.void(_I64, _I64, _I8, _I8, _I64, _I64)
 #: nodes one search may visit before the caller falls back to SAT (``budget``)
 BUDGET = 1_000
+#: nodes all the searches of one :func:`settles` call may visit together before the view
+#: reduction takes :func:`settles_dp` instead
+VIEW_BUDGET = 3_000
 COVERED, OPENED, MINE, SAFE = 0, 1, 2, 3
 
 
@@ -117,6 +120,7 @@ def _snapshot(st, snap):
 def _local(nbr, nnb, nums, n_mines, st):
     """The local rules to their fixpoint; 1 when they decided a cell."""
     n = len(st)
+    W = nbr[1]  # the grid's width: cell 0's neighbours are 1, W and W + 1
     progress = 0
     while True:
         changed = 0
@@ -133,7 +137,9 @@ def _local(nbr, nnb, nums, n_mines, st):
                         st[nbr[t]] = SAFE if k == 0 else MINE
                 changed = 1
         if not changed:
-            # one number's covered cells inside another's: the rest hold the difference
+            # one number's covered cells inside another's: the rest hold the difference (every
+            # pair in one sweep: a deduction changes only cells off the smaller number's
+            # neighbourhood, so what the sweep has counted for it stays true)
             for i in range(n):
                 if st[i] != OPENED:
                     continue
@@ -155,12 +161,8 @@ def _local(nbr, nnb, nums, n_mines, st):
                         inside = 0  # i's covered cells that are j's neighbours
                         for v in range(8 * i, 8 * i + nnb[i]):
                             b = nbr[v]
-                            if st[b] != COVERED:
-                                continue
-                            for w in range(8 * b, 8 * b + nnb[b]):
-                                if nbr[w] == j:
-                                    inside += 1
-                                    break
+                            if st[b] == COVERED and abs(b // W - j // W) <= 1 and abs(b % W - j % W) <= 1:
+                                inside += 1
                         if inside != hi:
                             continue
                         k = (nums[j] - mj) - (nums[i] - mi)
@@ -169,20 +171,9 @@ def _local(nbr, nnb, nums, n_mines, st):
                                 b = nbr[v]
                                 if st[b] != COVERED:
                                     continue
-                                ini = 0
-                                for w in range(8 * b, 8 * b + nnb[b]):
-                                    if nbr[w] == i:
-                                        ini = 1
-                                        break
-                                if not ini:
+                                if abs(b // W - i // W) > 1 or abs(b % W - i % W) > 1:
                                     st[b] = SAFE if k == 0 else MINE
                                     changed = 1
-                        if changed:
-                            break
-                    if changed:
-                        break
-                if changed:
-                    break
         if not changed:
             unknown, known = _tally(st)
             left = n_mines - known
@@ -210,7 +201,7 @@ def _assign(v, x, val, trail, tlen, vstart, vcons, cm, cu):
 
 @kernel(inner=True, _nrt=False)
 def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order, pref, val, cm, cu, trail, dstack,
-            budget, mark, fixv):
+            budget, mark, fixv, spent):
     """Whether some assignment of the F frontier variables meets every constraint c (exactly
     ``ck[c]`` mines among ``cvars[cstart[c]:cstart[c + 1]]``) with between lo and hi mines in all,
     and variable ``forced`` (if >= 0) equal to ``fval``: 1 (the assignment left in ``val``), 0, or
@@ -307,9 +298,11 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
                 ok = False
         if ok:
             if tu == 0:
+                spent[0] += nodes
                 return 1
             nodes += 1
             if nodes > budget:
+                spent[0] += nodes
                 return -1
             # the most constrained number first (fewest ways left to place its missing mines; the
             # first in ``order`` of its open cells), so that a wrong choice fails at once
@@ -343,6 +336,7 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
         # conflict: undo to the last decision still holding its first value and take the other
         while True:
             if depth == 0:
+                spent[0] += nodes
                 return 0
             depth -= 1
             v = dstack[3 * depth]
@@ -371,14 +365,14 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
 
 @kernel(inner=True, _nrt=False)
 def _room(cstart, cvars, ck, vstart, vcons, F, C, lo, hi, order, pref, val, cm, cu, trail, dstack, budget, mark, fixv,
-          truth):
+          truth, spent):
     """Whether some assignment meets every constraint with between lo and hi mines on the frontier:
     1 (the true layout's ``truth`` mines already do, or :func:`_search` found one), 0, or -1 over
     budget."""
     if lo <= truth <= hi:
         return 1
     return _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, lo, hi, order, pref, val, cm, cu, trail, dstack,
-                   budget, mark, fixv)
+                   budget, mark, fixv, spent)
 
 
 @kernel(inner=True, _nrt=False)
@@ -477,6 +471,9 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     pref = work[o_pref:o_pref + F]
     mark = work[o_mark:o_mark + F]
     fixv = work[o_fix:o_fix + F]
+    # the nodes the searches have visited: with ``settle`` the budget is for all of them together
+    spent = work[41 * n + 12:41 * n + 13]
+    spent[0] = 0
     lo = max(0, left - inner)
     hi = left
     truth = 0
@@ -515,7 +512,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
                             order[tail] = w
                             tail += 1
         got = _search(cstart, cvars, ck, vstart, vcons, F, C, f, x, lo, hi, order, pref, val, cm, cu, trail, dstack,
-                      budget, mark, fixv)
+                      budget - spent[0] if settle else budget, mark, fixv, spent)
         if got < 0:
             return -1
         if got == 0:
@@ -548,8 +545,8 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
             b = left - 1 if side == 0 else left
             if a > b:
                 continue
-            res = _room(cstart, cvars, ck, vstart, vcons, F, C, a, b, order, pref, val, cm, cu, trail, dstack, budget,
-                        mark, fixv, truth)
+            res = _room(cstart, cvars, ck, vstart, vcons, F, C, a, b, order, pref, val, cm, cu, trail, dstack,
+                        budget - spent[0], mark, fixv, truth, spent)
             if res != 0:
                 return 2 if res > 0 else -1
         return 0
@@ -559,7 +556,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
         res = 1
         if left >= 1:
             res = _room(cstart, cvars, ck, vstart, vcons, F, C, max(0, left - inner), left - 1, order, pref, val, cm,
-                        cu, trail, dstack, budget, mark, fixv, truth)
+                        cu, trail, dstack, budget, mark, fixv, truth, spent)
             if res < 0:
                 return -1
         if left >= 1 and res == 0:
@@ -569,7 +566,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
             decided = 1
         else:
             res = _room(cstart, cvars, ck, vstart, vcons, F, C, max(0, left - inner + 1), left, order, pref, val, cm,
-                        cu, trail, dstack, budget, mark, fixv, truth)
+                        cu, trail, dstack, budget, mark, fixv, truth, spent)
             if res < 0:
                 return -1
             if res == 0:
