@@ -109,7 +109,8 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
     whose number the view does not need to fix every mine (a minimal view). The order and the
     removal in runs are the engine's ``reduce_clues`` (to a minimal unique set); the question it
     asks, whether the cells left open fix every mine, is answered by the oracle's complete
-    deduction (``kernel.settles``), or by SAT when a search runs over its budget (the same answer)."""
+    deduction (``kernel.settles``), or, when its searches run over their budget, by the kernel's
+    dynamic programme (``kernel.settles_dp``) and, should that not fit, by SAT (the same answer)."""
     from ....solvers.engine import _still_unique, minimal_in_runs
     from . import kernel
 

@@ -17,8 +17,13 @@ The same deductions as ``deduce.py``, giving the same boards:
 * :func:`settles` with a focus (the cells a step of the view reduction covered again, and their
   neighbours) searches only those cells: see its docstring for why that is enough.
 
-A search that exceeds its node budget returns -1 and the caller takes the Python path for that
-call (the same answer, slower). Cells are ``i = r * W + c``; ``st`` holds per cell 0 covered and
+* :func:`settles_dp`, for the view reduction's tests whose searches run over their budget (the
+  count's bounds, nearly fixed on sparse views, make those searches long): the same question by
+  dynamic programming along the frontier, the reachable mine counts carried in each state;
+* :func:`candidates`: where the generator may move a mine when the oracle is stuck.
+
+A search that exceeds its node budget returns -1 and the caller takes the next path for that
+call (the same answer, slower): the dynamic programme, then the Python path with SAT. Cells are ``i = r * W + c``; ``st`` holds per cell 0 covered and
 undecided, 1 opened, 2 a deduced mine, 3 deduced safe and not yet opened.
 """
 import numpy as np
