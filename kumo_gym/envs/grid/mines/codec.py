@@ -138,22 +138,15 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
     # again or a neighbour of one (``kernel.settles``'s focus)
     settled = active.copy()
     focus = np.zeros(n_cells + 1, np.int64)
-    nb_pad = nbr.reshape(n_cells, 8)
+    n_mines = int(state["mines"])
 
     def settles() -> bool:
-        st[:] = base
-        st[cells_arr[active]] = kernel.OPENED
-        again = cells_arr[settled & ~active]
-        focus[:] = 0
-        near = nb_pad[again].ravel()
-        focus[1 + again] = 1
-        focus[1 + near[near >= 0]] = 1
-        focus[0] = int(focus[1:].sum())
-        got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.VIEW_BUDGET, focus)
+        got = kernel.view_settles(nbr, nnb, lay, nums_arr, n_mines, base, cells_arr, active, settled, st, focus, work,
+                                  kernel.VIEW_BUDGET)
         if got < 0:
             if not dp:
                 dp.extend(kernel.dp_tables())
-            got = kernel.settles_dp(nbr, nnb, lay, nums_arr, int(state["mines"]), st, focus, work, *dp)
+            got = kernel.settles_dp(nbr, nnb, lay, nums_arr, n_mines, st, focus, work, *dp)
         if got == 1:
             settled[:] = active
         if got >= 0:

@@ -39,6 +39,9 @@ PLAY_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, nt.int64, _I64, _I8, _I64, 
 SETTLES_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.int64, _I64)
 #: (nbr, nnb, mines, st, cand, out) -> see :func:`candidates`
 CANDIDATES_SIG = nt.void(_I64, _I64, _I8, _I8, _I64, _I64)
+#: (nbr, nnb, mines, nums, n_mines, base, cells, active, settled, st, focus, work, budget) -> see :func:`view_settles`
+VIEW_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.boolean[::1], nt.boolean[::1], _I8, _I64, _I64,
+                    nt.int64)
 #: nodes one search may visit before the caller falls back to SAT (``budget``)
 BUDGET = 1_000
 #: nodes all the searches of one :func:`settles` call may visit together before the view
@@ -1040,3 +1043,38 @@ def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst):
     if want1 and _window(both, max(0, left - inner + 1) - truth, left - truth):
         return 0  # room for one fewer
     return 1
+
+
+@kernel(VIEW_SIG, _nrt=False)
+def view_settles(nbr, nnb, mines, nums, n_mines, base, cells, active, settled, st, focus, work, budget):
+    """One test of ``codec.reduce_view``: :func:`settles` on the view ``base`` with ``cells[q]`` opened
+    where ``active[q]``, focused on the cells of the last settled view (``settled``) covered again
+    and their neighbours. Fills ``st`` and ``focus`` (for :func:`settles_dp` when this returns -1)."""
+    n = len(st)
+    for i in range(n):
+        st[i] = base[i]
+        focus[1 + i] = 0
+    for q in range(len(cells)):
+        if active[q]:
+            st[cells[q]] = OPENED
+        elif settled[q]:
+            c = cells[q]
+            focus[1 + c] = 1
+            for t in range(8 * c, 8 * c + nnb[c]):
+                focus[1 + nbr[t]] = 1
+    count = 0
+    for i in range(n):
+        count += focus[1 + i]
+    focus[0] = count
+    if count > 0:
+        _local(nbr, nnb, nums, n_mines, st)
+        got = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
+        if got < 0:
+            return -1
+        return 0 if got == 2 else 1
+    got = _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
+    if got < 0:
+        return -1
+    if got == 2:
+        return 0
+    return 0 if _holds(st, COVERED) else 1
