@@ -202,11 +202,14 @@ def test_kernel_settles_exactly_the_views_sat_settles():
     """``kernel.settles`` (whether a view fixes every mine) answers as the complete Python deduction
     with its SAT backbone does, on views with a few neighbouring opened cells covered again, with and
     without the focus on the cells covered again and their neighbours (the view before them being
-    settled)."""
+    settled); so does ``kernel.settles_dp`` (the dynamic programme for searches over budget) under
+    the focus."""
     from kumo_gym.envs.grid.mines import kernel
 
     rng = np.random.default_rng(11)
+    tables = kernel.dp_tables()
     answers = set()
+    fits: list[bool] = []  # whether the programme fitted its tables
     for H, W, n in [(9, 9, 10), (16, 16, 40), (16, 16, 99)] * 4:
         start, mines = _random_layout(rng, H, W, n)
         played = deduce.play(H, W, mines, start)
@@ -235,7 +238,13 @@ def test_kernel_settles_exactly_the_views_sat_settles():
                 got = kernel.settles(nbr, nnb, lay, np.asarray(nums, np.int64), n, st,
                                      np.zeros(kernel.work_size(H * W), np.int64), 10 ** 6, focus)
                 assert got == ref, (H, W, n, run, focused)
+                if focused:  # the dynamic programme, on the view as the search left it (with what it decided)
+                    got = kernel.settles_dp(nbr, nnb, lay, np.asarray(nums, np.int64), n, st, focus,
+                                            np.zeros(kernel.work_size(H * W), np.int64), *tables)
+                    assert got in (-1, ref), (H, W, n, run, "dp")
+                    fits.append(got >= 0)
             answers.add(ref)
             if ref:
                 settled = view
     assert answers == {True, False}
+    assert sum(fits) >= 0.9 * len(fits), (sum(fits), len(fits))

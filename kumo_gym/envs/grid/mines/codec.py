@@ -109,7 +109,8 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
     whose number the view does not need to fix every mine (a minimal view). The order and the
     removal in runs are the engine's ``reduce_clues`` (to a minimal unique set); the question it
     asks, whether the cells left open fix every mine, is answered by the oracle's complete
-    deduction (``kernel.settles``), or by SAT when a search runs over its budget (the same answer)."""
+    deduction (``kernel.settles``), or, when its searches run over their budget, by the kernel's
+    dynamic programme (``kernel.settles_dp``) and, should that not fit, by SAT (the same answer)."""
     from ....solvers.engine import _still_unique, minimal_in_runs
     from . import kernel
 
@@ -131,23 +132,21 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
     st = np.zeros(n_cells, np.int8)
     work = np.zeros(kernel.work_size(n_cells), np.int64)
     sat: list = []  # the SAT test, built on the first search over budget
+    dp: list = []  # the tables of ``kernel.settles_dp``, made on the first search over budget
     # the last view found to fix every mine (the whole certified view to begin with): a view with
     # fewer cells open can only admit layouts that differ from the true one on a cell it covered
     # again or a neighbour of one (``kernel.settles``'s focus)
     settled = active.copy()
     focus = np.zeros(n_cells + 1, np.int64)
-    nb_pad = nbr.reshape(n_cells, 8)
+    n_mines = int(state["mines"])
 
     def settles() -> bool:
-        st[:] = base
-        st[cells_arr[active]] = kernel.OPENED
-        again = cells_arr[settled & ~active]
-        focus[:] = 0
-        near = nb_pad[again].ravel()
-        focus[1 + again] = 1
-        focus[1 + near[near >= 0]] = 1
-        focus[0] = int(focus[1:].sum())
-        got = kernel.settles(nbr, nnb, lay, nums_arr, int(state["mines"]), st, work, kernel.BUDGET, focus)
+        got = kernel.view_settles(nbr, nnb, lay, nums_arr, n_mines, base, cells_arr, active, settled, st, focus, work,
+                                  kernel.VIEW_BUDGET)
+        if got < 0:
+            if not dp:
+                dp.extend(kernel.dp_tables())
+            got = kernel.settles_dp(nbr, nnb, lay, nums_arr, n_mines, st, focus, work, *dp)
         if got == 1:
             settled[:] = active
         if got >= 0:

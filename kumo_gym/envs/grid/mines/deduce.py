@@ -289,31 +289,56 @@ def generate(rng: np.random.Generator, H: int, W: int, n: int, start: int,
              max_perturb: int = 200) -> tuple[list[bool], Play]:
     """A layout of ``n`` mines the oracle solves from ``start``, and its play. Mines are drawn away
     from the first click's 3x3 block; where the oracle gets stuck, one mine on the frontier moves
-    to an undecided cell off it (or anywhere undecided) and the oracle plays again."""
+    to an undecided cell off it (or anywhere undecided) and the oracle plays again (on arrays, the
+    kernel listing the cells each move may take: ``kernel.candidates``)."""
+    from . import kernel
+
     zone = clear_zone(H, W, start)
     free = [i for i in range(H * W) if i not in zone]
     if n > len(free):
         raise ValueError(f"{n} mines do not fit a {W}x{H} grid beside the first click's 3x3 block")
+    nbr, nnb = _tables(H, W)
+    n_cells = H * W
+    st, snap = np.zeros(n_cells, np.int8), np.zeros(n_cells, np.int8)
+    moves, out = np.zeros(n_cells, np.int64), np.zeros(3, np.int64)
+    work = np.zeros(kernel.work_size(n_cells), np.int64)
+    cand, counts = np.zeros(2 * n_cells, np.int64), np.zeros(2, np.int64)
+    none = np.zeros(0, np.int64)
+
+    def stuck_view(opened: np.ndarray) -> bool:
+        """Play ``lay`` (going on from ``opened``) into ``st``; whether it is solved."""
+        got = kernel.play(nbr, nnb, lay, nums, n, start, opened, st, moves, snap, out, work, kernel.BUDGET)
+        if got >= 0:
+            return bool(out[0])
+        p = play_python(H, W, lay.astype(bool).tolist(), start, opened.tolist())
+        st[:] = kernel.COVERED
+        st[list(p.view.safe)] = kernel.SAFE
+        st[list(p.view.mines)] = kernel.MINE
+        st[list(p.view.shown)] = kernel.OPENED
+        return p.solved
+
     while True:
-        mines = [False] * (H * W)
-        for i in rng.choice(free, size=n, replace=False):
-            mines[int(i)] = True
-        p = play(H, W, mines, start)
+        lay = np.zeros(n_cells, np.int8)
+        lay[rng.choice(free, size=n, replace=False)] = 1
+        nums = _numbers_array(lay, nbr, n_cells)
+        solved = stuck_view(none)
         for _ in range(max_perturb):
-            if p.solved:
+            if solved:
+                mines = lay.astype(bool).tolist()
                 p = play(H, W, mines, start)  # the certificate: a whole game from the first click
                 if p.solved:
                     return mines, p
-            v = p.view
-            nb = neighbours(H, W)
-            unknown = v.unknown()
-            front = sorted({j for i in v.shown for j in nb[i]} & set(unknown))
-            inner = [i for i in unknown if i not in set(front)]
-            from_cells = [i for i in front if mines[i]] or [i for i in unknown if mines[i]]
-            to_cells = [i for i in inner if not mines[i]] or [i for i in unknown if not mines[i]]
-            if not from_cells or not to_cells:
+                st[:] = kernel.COVERED
+                st[list(p.view.safe)] = kernel.SAFE
+                st[list(p.view.mines)] = kernel.MINE
+                st[list(p.view.shown)] = kernel.OPENED
+            kernel.candidates(nbr, nnb, lay, st, cand, counts)
+            nf, nt = int(counts[0]), int(counts[1])
+            if not nf or not nt:
                 break
-            a = from_cells[int(rng.integers(len(from_cells)))]
-            b = to_cells[int(rng.integers(len(to_cells)))]
-            mines[a], mines[b] = False, True
-            p = play(H, W, mines, start, sorted(v.shown))
+            a = int(cand[int(rng.integers(nf))])
+            b = int(cand[n_cells + int(rng.integers(nt))])
+            lay[a], lay[b] = 0, 1
+            nums[nbr[8 * a:8 * a + nnb[a]]] -= 1
+            nums[nbr[8 * b:8 * b + nnb[b]]] += 1
+            solved = stuck_view(np.flatnonzero(st == kernel.OPENED))

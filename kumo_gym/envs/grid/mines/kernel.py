@@ -17,8 +17,13 @@ The same deductions as ``deduce.py``, giving the same boards:
 * :func:`settles` with a focus (the cells a step of the view reduction covered again, and their
   neighbours) searches only those cells: see its docstring for why that is enough.
 
-A search that exceeds its node budget returns -1 and the caller takes the Python path for that
-call (the same answer, slower). Cells are ``i = r * W + c``; ``st`` holds per cell 0 covered and
+* :func:`settles_dp`, for the view reduction's tests whose searches run over their budget (the
+  count's bounds, nearly fixed on sparse views, make those searches long): the same question by
+  dynamic programming along the frontier, the reachable mine counts carried in each state;
+* :func:`candidates`: where the generator may move a mine when the oracle is stuck.
+
+A search that exceeds its node budget returns -1 and the caller takes the next path for that
+call (the same answer, slower): the dynamic programme, then the Python path with SAT. Cells are ``i = r * W + c``; ``st`` holds per cell 0 covered and
 undecided, 1 opened, 2 a deduced mine, 3 deduced safe and not yet opened.
 """
 import numpy as np
@@ -32,8 +37,16 @@ _I64 = nt.int64[::1]
 PLAY_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, nt.int64, _I64, _I8, _I64, _I8, _I64, _I64, nt.int64)
 #: (nbr, nnb, mines, nums, n_mines, st, work, budget, focus) -> see :func:`settles`
 SETTLES_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.int64, _I64)
+#: (nbr, nnb, mines, st, cand, out) -> see :func:`candidates`
+CANDIDATES_SIG = nt.void(_I64, _I64, _I8, _I8, _I64, _I64)
+#: (nbr, nnb, mines, nums, n_mines, base, cells, active, settled, st, focus, work, budget) -> see :func:`view_settles`
+VIEW_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.boolean[::1], nt.boolean[::1], _I8, _I64, _I64,
+                    nt.int64)
 #: nodes one search may visit before the caller falls back to SAT (``budget``)
 BUDGET = 1_000
+#: nodes all the searches of one :func:`settles` call may visit together before the view
+#: reduction takes :func:`settles_dp` instead
+VIEW_BUDGET = 3_000
 COVERED, OPENED, MINE, SAFE = 0, 1, 2, 3
 
 
@@ -115,6 +128,7 @@ def _snapshot(st, snap):
 def _local(nbr, nnb, nums, n_mines, st):
     """The local rules to their fixpoint; 1 when they decided a cell."""
     n = len(st)
+    W = nbr[1]  # the grid's width: cell 0's neighbours are 1, W and W + 1
     progress = 0
     while True:
         changed = 0
@@ -131,7 +145,9 @@ def _local(nbr, nnb, nums, n_mines, st):
                         st[nbr[t]] = SAFE if k == 0 else MINE
                 changed = 1
         if not changed:
-            # one number's covered cells inside another's: the rest hold the difference
+            # one number's covered cells inside another's: the rest hold the difference (every
+            # pair in one sweep: a deduction changes only cells off the smaller number's
+            # neighbourhood, so what the sweep has counted for it stays true)
             for i in range(n):
                 if st[i] != OPENED:
                     continue
@@ -153,12 +169,8 @@ def _local(nbr, nnb, nums, n_mines, st):
                         inside = 0  # i's covered cells that are j's neighbours
                         for v in range(8 * i, 8 * i + nnb[i]):
                             b = nbr[v]
-                            if st[b] != COVERED:
-                                continue
-                            for w in range(8 * b, 8 * b + nnb[b]):
-                                if nbr[w] == j:
-                                    inside += 1
-                                    break
+                            if st[b] == COVERED and abs(b // W - j // W) <= 1 and abs(b % W - j % W) <= 1:
+                                inside += 1
                         if inside != hi:
                             continue
                         k = (nums[j] - mj) - (nums[i] - mi)
@@ -167,20 +179,9 @@ def _local(nbr, nnb, nums, n_mines, st):
                                 b = nbr[v]
                                 if st[b] != COVERED:
                                     continue
-                                ini = 0
-                                for w in range(8 * b, 8 * b + nnb[b]):
-                                    if nbr[w] == i:
-                                        ini = 1
-                                        break
-                                if not ini:
+                                if abs(b // W - i // W) > 1 or abs(b % W - i % W) > 1:
                                     st[b] = SAFE if k == 0 else MINE
                                     changed = 1
-                        if changed:
-                            break
-                    if changed:
-                        break
-                if changed:
-                    break
         if not changed:
             unknown, known = _tally(st)
             left = n_mines - known
@@ -208,7 +209,7 @@ def _assign(v, x, val, trail, tlen, vstart, vcons, cm, cu):
 
 @kernel(inner=True, _nrt=False)
 def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order, pref, val, cm, cu, trail, dstack,
-            budget, mark, fixv):
+            budget, mark, fixv, spent):
     """Whether some assignment of the F frontier variables meets every constraint c (exactly
     ``ck[c]`` mines among ``cvars[cstart[c]:cstart[c + 1]]``) with between lo and hi mines in all,
     and variable ``forced`` (if >= 0) equal to ``fval``: 1 (the assignment left in ``val``), 0, or
@@ -305,9 +306,11 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
                 ok = False
         if ok:
             if tu == 0:
+                spent[0] += nodes
                 return 1
             nodes += 1
             if nodes > budget:
+                spent[0] += nodes
                 return -1
             # the most constrained number first (fewest ways left to place its missing mines; the
             # first in ``order`` of its open cells), so that a wrong choice fails at once
@@ -341,6 +344,7 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
         # conflict: undo to the last decision still holding its first value and take the other
         while True:
             if depth == 0:
+                spent[0] += nodes
                 return 0
             depth -= 1
             v = dstack[3 * depth]
@@ -369,14 +373,14 @@ def _search(cstart, cvars, ck, vstart, vcons, F, C, forced, fval, lo, hi, order,
 
 @kernel(inner=True, _nrt=False)
 def _room(cstart, cvars, ck, vstart, vcons, F, C, lo, hi, order, pref, val, cm, cu, trail, dstack, budget, mark, fixv,
-          truth):
+          truth, spent):
     """Whether some assignment meets every constraint with between lo and hi mines on the frontier:
     1 (the true layout's ``truth`` mines already do, or :func:`_search` found one), 0, or -1 over
     budget."""
     if lo <= truth <= hi:
         return 1
     return _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, lo, hi, order, pref, val, cm, cu, trail, dstack,
-                   budget, mark, fixv)
+                   budget, mark, fixv, spent)
 
 
 @kernel(inner=True, _nrt=False)
@@ -475,6 +479,9 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     pref = work[o_pref:o_pref + F]
     mark = work[o_mark:o_mark + F]
     fixv = work[o_fix:o_fix + F]
+    # the nodes the searches have visited: with ``settle`` the budget is for all of them together
+    spent = work[41 * n + 12:41 * n + 13]
+    spent[0] = 0
     lo = max(0, left - inner)
     hi = left
     truth = 0
@@ -513,7 +520,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
                             order[tail] = w
                             tail += 1
         got = _search(cstart, cvars, ck, vstart, vcons, F, C, f, x, lo, hi, order, pref, val, cm, cu, trail, dstack,
-                      budget, mark, fixv)
+                      budget - spent[0] if settle else budget, mark, fixv, spent)
         if got < 0:
             return -1
         if got == 0:
@@ -546,8 +553,8 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
             b = left - 1 if side == 0 else left
             if a > b:
                 continue
-            res = _room(cstart, cvars, ck, vstart, vcons, F, C, a, b, order, pref, val, cm, cu, trail, dstack, budget,
-                        mark, fixv, truth)
+            res = _room(cstart, cvars, ck, vstart, vcons, F, C, a, b, order, pref, val, cm, cu, trail, dstack,
+                        budget - spent[0], mark, fixv, truth, spent)
             if res != 0:
                 return 2 if res > 0 else -1
         return 0
@@ -557,7 +564,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
         res = 1
         if left >= 1:
             res = _room(cstart, cvars, ck, vstart, vcons, F, C, max(0, left - inner), left - 1, order, pref, val, cm,
-                        cu, trail, dstack, budget, mark, fixv, truth)
+                        cu, trail, dstack, budget, mark, fixv, truth, spent)
             if res < 0:
                 return -1
         if left >= 1 and res == 0:
@@ -567,7 +574,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
             decided = 1
         else:
             res = _room(cstart, cvars, ck, vstart, vcons, F, C, max(0, left - inner + 1), left, order, pref, val, cm,
-                        cu, trail, dstack, budget, mark, fixv, truth)
+                        cu, trail, dstack, budget, mark, fixv, truth, spent)
             if res < 0:
                 return -1
             if res == 0:
@@ -705,6 +712,361 @@ def settles(nbr, nnb, mines, nums, n_mines, st, work, budget, focus):
     those cells showed (else the larger view would not fix every mine), so it differs from the
     true one on such a cell or a neighbour: the focus. Then only those cells are searched."""
     if focus[0] > 0:
+        _local(nbr, nnb, nums, n_mines, st)
+        got = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
+        if got < 0:
+            return -1
+        return 0 if got == 2 else 1
+    got = _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
+    if got < 0:
+        return -1
+    if got == 2:
+        return 0
+    return 0 if _holds(st, COVERED) else 1
+
+
+@kernel(CANDIDATES_SIG, _nrt=False)
+def candidates(nbr, nnb, mines, st, cand, out):
+    """Where the generator may move a mine when the oracle is stuck at the view ``st``: ``cand[:out[0]]``
+    the mines among the covered undecided cells on the frontier (else among all covered undecided
+    cells), ``cand[n:n + out[1]]`` the safe ones off the frontier (else all safe covered undecided
+    cells); each in cell order, as ``deduce.generate`` lists them."""
+    n = len(st)
+    nf = 0
+    nt_ = 0
+    for i in range(n):
+        if st[i] != COVERED:
+            continue
+        front = _touches(nbr, nnb, st, i, OPENED)
+        if front and mines[i]:
+            cand[nf] = i
+            nf += 1
+        elif not front and not mines[i]:
+            cand[n + nt_] = i
+            nt_ += 1
+    if nf == 0:
+        for i in range(n):
+            if st[i] == COVERED and mines[i]:
+                cand[nf] = i
+                nf += 1
+    if nt_ == 0:
+        for i in range(n):
+            if st[i] == COVERED and not mines[i]:
+                cand[n + nt_] = i
+                nt_ += 1
+    out[0] = nf
+    out[1] = nt_
+
+
+#: (nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst) -> see :func:`settles_dp`
+SETTLES_DP_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, _I64, _I64, _I64)
+#: the window of :func:`settles_dp`'s mine counts: deltas -DP_OFF .. DP_OFF from the true layout's
+DP_OFF = 31
+#: the most frontier cells :func:`settles_dp` keeps open at once (a state is a bit per cell)
+DP_WIDTH = 62
+#: :func:`settles_dp`'s hash tables: 2 ** DP_SLOTS slots each, at most half of them used
+DP_SLOTS = 17
+
+
+def dp_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``(tab, lst)``: the tables :func:`settles_dp` works in (reusable: it leaves them as it found them)."""
+    cap = 1 << DP_SLOTS
+    tab = np.zeros(6 * cap, np.int64)
+    tab[:2 * cap] = -1
+    return tab, np.zeros(2 * cap, np.int64)
+
+
+@kernel(inner=True, _nrt=False)
+def _bits(x):
+    """The number of set bits of x (0 <= x < 2 ** 62)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101 >> 56) & 0xFF
+
+
+@kernel(inner=True, _nrt=False)
+def _window(mask, a, b):
+    """Whether ``mask`` (bit ``d + DP_OFF`` for a delta d) holds some delta in a .. b."""
+    for d in range(max(a, -DP_OFF), min(b, DP_OFF) + 1):
+        if (mask >> (d + DP_OFF)) & 1:
+            return True
+    return False
+
+
+@kernel(inner=True, _nrt=False)
+def _put(keys, masks, used, side, cap, shift, s, b0, b1, m):
+    """:func:`settles_dp`'s tables: OR the masks ``b0, b1`` into state s of table ``side`` (which
+    lists ``m`` slots in use); returns the new count of slots in use, or -1 when the table is half full."""
+    h = ((s * -7046029254386353131) >> shift) & (cap - 1)
+    while True:
+        k = keys[side * cap + h]
+        if k == s:
+            break
+        if k == -1:
+            if 2 * (m + 1) > cap:
+                return -1
+            keys[side * cap + h] = s
+            masks[(2 * side) * cap + h] = 0
+            masks[(2 * side + 1) * cap + h] = 0
+            used[side * cap + m] = h
+            m += 1
+            break
+        h = (h + 1) & (cap - 1)
+    masks[(2 * side) * cap + h] |= b0
+    masks[(2 * side + 1) * cap + h] |= b1
+    return m
+
+
+@kernel(SETTLES_DP_SIG, _nrt=False)
+def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst):
+    """:func:`settles` under a focus, by dynamic programming over the frontier instead of a search:
+    1 when no layout consistent with the view ``st`` (the cells it has decided stay decided)
+    differs from ``mines`` on a focus cell, 0 when one does, -1 when the programme does not fit
+    (more than ``DP_WIDTH`` frontier cells open at once, more states than its tables hold, or a
+    count off the window). For the views whose
+    search runs over its budget: the count's bounds make those searches long, and here the count
+    is one more thing the table records.
+
+    The frontier cells are taken one at a time (breadth first along each component, from a far
+    end of it); a state is the values of the cells taken whose numbers are not all complete, and
+    it holds, as bit masks, the differences from the true count its assignments reach, apart for
+    the assignments that differ from the true layout on a focus cell. A number is checked when its
+    last cell is taken; a cell leaves the state once all its numbers are checked."""
+    n = len(st)
+    o_var = 0
+    o_cell = n
+    o_order = 2 * n
+    o_pos = 3 * n
+    o_mark = 4 * n
+    o_die = 5 * n
+    o_slot = 6 * n
+    o_cp = 7 * n
+    o_sv = 8 * n
+    o_chk = 8 * n + DP_WIDTH
+    F = 0
+    for i in range(n):
+        work[o_var + i] = -1
+        if st[i] == COVERED and _touches(nbr, nnb, st, i, OPENED):
+            work[o_var + i] = F
+            work[o_cell + F] = i
+            F += 1
+    for v in range(F):
+        work[o_pos + v] = -1
+        work[o_mark + v] = -1
+    # the order: per component, breadth first from the last cell a first sweep reaches
+    T = 0
+    for v0 in range(F):
+        if work[o_pos + v0] >= 0:
+            continue
+        tail_end = T
+        for sweep in range(2):
+            head = T
+            tail = T
+            if sweep == 0:
+                work[o_mark + v0] = v0
+                work[o_order + tail] = v0
+            else:
+                far = work[o_order + tail_end - 1]
+                work[o_pos + far] = T
+                work[o_order + tail] = far
+            tail += 1
+            while head < tail:
+                v = work[o_order + head]
+                head += 1
+                a = work[o_cell + v]
+                for t in range(8 * a, 8 * a + nnb[a]):
+                    j = nbr[t]
+                    if st[j] != OPENED:
+                        continue
+                    for u in range(8 * j, 8 * j + nnb[j]):
+                        w = nbr[u]
+                        if st[w] != COVERED:
+                            continue
+                        x = work[o_var + w]
+                        if sweep == 0 and work[o_mark + x] != v0:
+                            work[o_mark + x] = v0
+                            work[o_order + tail] = x
+                            tail += 1
+                        elif sweep == 1 and work[o_pos + x] < 0:
+                            work[o_pos + x] = tail
+                            work[o_order + tail] = x
+                            tail += 1
+            tail_end = tail
+        T = tail_end
+    # the step at which each number is complete, and after which each cell can leave the state
+    for i in range(n):
+        work[o_cp + i] = -1
+        if st[i] != OPENED:
+            continue
+        for t in range(8 * i, 8 * i + nnb[i]):
+            w = nbr[t]
+            if st[w] == COVERED:
+                work[o_cp + i] = max(work[o_cp + i], work[o_pos + work[o_var + w]])
+    for v in range(F):
+        a = work[o_cell + v]
+        d = 0
+        for t in range(8 * a, 8 * a + nnb[a]):
+            j = nbr[t]
+            if st[j] == OPENED:
+                d = max(d, work[o_cp + j])
+        work[o_die + v] = d
+    for k in range(DP_WIDTH):
+        work[o_sv + k] = -1
+    # two hash tables of states (the states before a cell is taken and after), each keys, masks
+    # and the list of its slots in use; keys are -1 when free, and are left so
+    cap = len(lst) // 2
+    lg = 0
+    while (1 << lg) < cap:
+        lg += 1
+    shift = 64 - lg
+    keys = tab[:2 * cap]
+    masks = tab[2 * cap:]
+    src = 0
+    used = lst
+    m = _put(keys, masks, used, 0, cap, shift, 0, 1 << DP_OFF, 0, 0)
+    ok = m >= 0
+    for t in range(F):
+        if not ok:
+            break
+        v = work[o_order + t]
+        i = work[o_cell + v]
+        b = -1
+        for k in range(DP_WIDTH):
+            if work[o_sv + k] < 0:
+                b = k
+                break
+        if b < 0:
+            ok = False
+            break
+        work[o_sv + b] = v
+        work[o_slot + v] = b
+        bit = 1 << b
+        tv = mines[i]
+        fv = focus[1 + i] != 0
+        # the numbers complete at this cell, and the cells that then leave the state
+        nchk = 0
+        for u in range(8 * i, 8 * i + nnb[i]):
+            j = nbr[u]
+            if st[j] != OPENED or work[o_cp + j] != t:
+                continue
+            cmask = 0
+            need = nums[j]
+            for w8 in range(8 * j, 8 * j + nnb[j]):
+                w = nbr[w8]
+                if st[w] == COVERED:
+                    cmask |= 1 << work[o_slot + work[o_var + w]]
+                elif st[w] == MINE:
+                    need -= 1
+            work[o_chk + 2 * nchk] = cmask
+            work[o_chk + 2 * nchk + 1] = need
+            nchk += 1
+        gone = 0
+        for k in range(DP_WIDTH):
+            u = work[o_sv + k]
+            if u >= 0 and work[o_die + u] <= t:
+                gone |= 1 << k
+                work[o_sv + k] = -1
+        dst = 1 - src
+        m2 = 0
+        for q in range(m):
+            slot = used[src * cap + q]
+            s = keys[src * cap + slot]
+            a0 = masks[(2 * src) * cap + slot]
+            a1 = masks[(2 * src + 1) * cap + slot]
+            keys[src * cap + slot] = -1
+            if not ok:
+                continue
+            for x in range(2):
+                s2 = s | bit if x else s
+                good = True
+                for c in range(nchk):
+                    if _bits(s2 & work[o_chk + 2 * c]) != work[o_chk + 2 * c + 1]:
+                        good = False
+                        break
+                if not good:
+                    continue
+                if x == tv:
+                    b0 = a0
+                    b1 = a1
+                else:
+                    if tv == 0:
+                        if ((a0 | a1) >> (2 * DP_OFF)) & 1:
+                            ok = False
+                        b0 = a0 << 1
+                        b1 = a1 << 1
+                    else:
+                        if (a0 | a1) & 1:
+                            ok = False
+                        b0 = a0 >> 1
+                        b1 = a1 >> 1
+                    if fv:
+                        b1 |= b0
+                        b0 = 0
+                got = _put(keys, masks, used, dst, cap, shift, s2 & ~gone, b0, b1, m2)
+                if got < 0:
+                    ok = False
+                else:
+                    m2 = got
+        m = m2
+        src = dst
+    all0 = 0
+    all1 = 0
+    for q in range(m):
+        slot = used[src * cap + q]
+        if ok and keys[src * cap + slot] == 0:
+            all0 = masks[(2 * src) * cap + slot]
+            all1 = masks[(2 * src + 1) * cap + slot]
+        keys[src * cap + slot] = -1
+    if not ok:
+        return -1
+    unknown, known = _tally(st)
+    left = n_mines - known
+    inner = unknown - F
+    truth = 0
+    for v in range(F):
+        truth += mines[work[o_cell + v]]
+    lo = max(0, left - inner)
+    if _window(all1, lo - truth, left - truth):
+        return 0  # a frontier that differs on a focus cell
+    want0 = False
+    want1 = False
+    for i in range(n):
+        if st[i] == COVERED and work[o_var + i] < 0 and focus[1 + i]:
+            if mines[i]:
+                want1 = True
+            else:
+                want0 = True
+    both = all0 | all1
+    if want0 and left >= 1 and _window(both, lo - truth, left - 1 - truth):
+        return 0  # room for a mine more off the frontier
+    if want1 and _window(both, max(0, left - inner + 1) - truth, left - truth):
+        return 0  # room for one fewer
+    return 1
+
+
+@kernel(VIEW_SIG, _nrt=False)
+def view_settles(nbr, nnb, mines, nums, n_mines, base, cells, active, settled, st, focus, work, budget):
+    """One test of ``codec.reduce_view``: :func:`settles` on the view ``base`` with ``cells[q]`` opened
+    where ``active[q]``, focused on the cells of the last settled view (``settled``) covered again
+    and their neighbours. Fills ``st`` and ``focus`` (for :func:`settles_dp` when this returns -1)."""
+    n = len(st)
+    for i in range(n):
+        st[i] = base[i]
+        focus[1 + i] = 0
+    for q in range(len(cells)):
+        if active[q]:
+            st[cells[q]] = OPENED
+        elif settled[q]:
+            c = cells[q]
+            focus[1 + c] = 1
+            for t in range(8 * c, 8 * c + nnb[c]):
+                focus[1 + nbr[t]] = 1
+    count = 0
+    for i in range(n):
+        count += focus[1 + i]
+    focus[0] = count
+    if count > 0:
         _local(nbr, nnb, nums, n_mines, st)
         got = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
         if got < 0:
