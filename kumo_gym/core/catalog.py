@@ -99,6 +99,7 @@ ENTRIES: list[EnvEntry] = [
     _grid("Galaxies", "galaxies", "Galaxies: split the grid into connected regions, each symmetric about its one dot"),
     _grid("Slant", "slant", "Slant (Gokigen Naname): a diagonal in every cell; numbered corners count their diagonals; no loops"),
     _grid("Map", "map", "Map: colour every region with one of four colours so that neighbouring regions differ"),
+    _grid("Palisade", "palisade", "Palisade: divide the grid into connected regions of n cells; each number counts its cell's borders"),
     _grid("Loopy", "loopy", "Loopy (Slitherlink): one closed loop along the grid lines; each number counts the loop's sides round its face"),
     _grid("Mines", "mines", "Mines (Minesweeper): find every mine from the numbers, no guessing needed"),
     _game("Flip", "Flip (Lights Out and Tatham's random shapes): press cells to turn every light off in the fewest "

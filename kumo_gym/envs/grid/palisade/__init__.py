@@ -16,7 +16,15 @@ from ..regions import EMPTY, RegionAnswers
 from ..render import Sketch
 from .claims import RULES as CLAIM_RULES
 from .codec import NO_CLUE
-from .geometry import border_count, components, connectivity_cuts, first_order, neighbours, random_division
+from .geometry import (
+    border_count,
+    capped_count,
+    components,
+    connectivity_cuts,
+    first_order,
+    neighbours,
+    random_division,
+)
 
 MAX_SIDE = 30
 #: the clue reduction's deduction target (docs/specs/grid_puzzles.md §8): failed-literal probing on the SAT model
@@ -155,8 +163,16 @@ class PalisadeTask(RegionAnswers, GridTask):
             for rt, v in roots.items():
                 members.setdefault(rt, []).append(v)
         for rt, lits in members.items():
-            f.at_most(lits, n, rule="R2")
-            f.at_least(lits, n, guard=x[rt][rt], rule="R2")
+            # R2 on a counter of the root's members capped at 2n. A region of fewer than n cells while every other
+            # region has n is impossible (the cells would not add up), so the lower bound is structure, not a rule
+            # instance that can break alone; the upper bound is R2's instance (broken alone: two regions merged).
+            # Between n and 2n no size can occur either: stated too, so that a solver breaking the upper bound
+            # needs no counting argument to see it.
+            ge = capped_count(f, lits, 2 * n, ("size", rt))
+            f.add([-x[rt][rt]] + ge[n - 1:n])  # too few cells within reach: never a root
+            if len(ge) > n:
+                f.add([-ge[n], ge[2 * n - 1]] if len(ge) == 2 * n else [-ge[n]])
+                f._tagged("R2", lits, 0, n, lambda ge=ge: f.add([-ge[n]]))
         same: dict = {}
         for a in x:
             for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
@@ -184,9 +200,17 @@ class PalisadeTask(RegionAnswers, GridTask):
             edge[r, c] = 4 - len(nbs)
 
         def decode(value: np.ndarray) -> list[list]:
-            roots = [[next((rt for rt, v in x[(r, c)].items() if value[v] > 0), None) for c in range(W)]
-                     for r in range(H)]
-            return first_order(roots)
+            """The labels of the roots; a cell with no root or several (no model, but a near miss flips
+            single literals) is left out, so that every answer literal shows in the grid."""
+            roots = []
+            for r in range(H):
+                row = []
+                for c in range(W):
+                    on = [rt for rt, v in x[(r, c)].items() if value[v] > 0]
+                    row.append(on[0] if len(on) == 1 else None)
+                roots.append(row)
+            labels = first_order(roots)
+            return [[EMPTY if rt is None else k for rt, k in zip(rr, lr)] for rr, lr in zip(roots, labels)]
 
         return Encoding(f, answer, decode, cuts=connectivity_cuts(x, H, W), cut_rule="R1",
                         extra={"x": x, "count": count, "edge": edge, "same": sorted(set(same.values()))})

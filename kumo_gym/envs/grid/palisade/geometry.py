@@ -143,3 +143,33 @@ def connectivity_cuts(x: dict, H: int, W: int) -> Callable[[np.ndarray], list[li
         return out
 
     return cuts
+
+
+def capped_count(f, lits: list[int], cap: int, name) -> list[int]:
+    """A totalizer over ``lits`` whose outputs stop at ``cap``: output k-1 is true iff at least k of
+    ``lits`` are (the last one: at least ``cap``), defined both ways so that propagation runs from
+    the literals to the count and back. Its size grows with ``len(lits) * cap``, not the square of
+    the length as a full counter's does."""
+    nodes = [[int(x)] for x in lits]
+    made = 0
+
+    def merge(a: list[int], b: list[int]) -> list[int]:
+        nonlocal made
+        p, q = len(a), len(b)
+        m = min(p + q, cap)
+        out = [f.var((name, made + i)) for i in range(m)]
+        made += m
+        for i in range(min(p, m) + 1):
+            for j in range(min(q, m - i) + 1):
+                if i + j:  # at least i in a and j in b: at least i + j
+                    f.add(([-a[i - 1]] if i else []) + ([-b[j - 1]] if j else []) + [out[i + j - 1]])
+                if i + j < m:  # at most i in a and j in b: at most i + j
+                    f.add(([a[i]] if i < p else []) + ([b[j]] if j < q else []) + [-out[i + j]])
+        return out
+
+    while len(nodes) > 1:
+        merged = [merge(nodes[i], nodes[i + 1]) for i in range(0, len(nodes) - 1, 2)]
+        if len(nodes) % 2:
+            merged.append(nodes[-1])
+        nodes = merged
+    return nodes[0] if nodes else []
