@@ -120,8 +120,8 @@ ENTRIES: list[EnvEntry] = [
                       "(soluble boards; a clearing sequence by search)"),
     _game("Pegs", "Pegs (peg solitaire on Tatham's cross, octagon and random boards): jump pegs until one is left "
                   "(a winning line by depth-first search with dead positions remembered)"),
-    _game("Cube", "Cube: roll a cube, tetrahedron or octahedron over the grid until every face has picked up a "
-                  "blue cell (fewest rolls by A*, or certified bounds past its budget)"),
+    _game("Cube", "Cube: roll a cube, tetrahedron, octahedron or icosahedron over the grid until every face has "
+                  "picked up a blue cell (fewest rolls by A*, or certified bounds past its budget)"),
     _game("Flood", "Flood: flood the board to one colour from the top-left corner within Tatham's move limit "
                    "(his lookahead player's count plus leniency; best line by beam search and A*)"),
     _game("Inertia", "Inertia: slide a ball in eight directions to pick up every gem without touching a mine "

@@ -1,5 +1,5 @@
 """Cube (docs/games.md, Cube): the rolls of every solid, Tatham's IDs read and written exactly (fixed IDs
-printed by sgt-cube 20230122, so this runs without it), the solids and IDs refused with a reason, and the
+printed by sgt-cube 20230122, so this runs without it), the icosahedron's rolls and bounds, IDs refused with a reason, and the
 optimum against breadth-first search, exact and certified between bounds."""
 from __future__ import annotations
 
@@ -47,13 +47,48 @@ def test_malformed_ids_are_refused_with_a_reason(bad):
     assert len(str(err.value)) > 20
 
 
-def test_the_icosahedron_is_refused_naming_the_supported_solids():
+ICOSAHEDRON_IDS = ["i3x3:9298002DAC03AC,23", "i3x3:8F42AB04055844,17", "i3x3:83F681010B8C14,34"]
+
+
+def test_icosahedron_ids_round_trip_and_are_solved_within_certified_bounds():
+    """Tatham's Icosahedron preset: his IDs read and written back, our rolls win, and the optimum lies
+    between a lower bound of at least 20 (a roll turns at most one face blue) and our roll count."""
     task = get_task(ENV)
-    with pytest.raises(ConfigError, match="cube, tetrahedron, octahedron"):
-        task.load("i3x3:9298002DAC03AC,23")
-    with pytest.raises(ConfigError, match="cube, tetrahedron, octahedron"):
-        env = gym.make(ENV, solid="icosahedron", w=3, h=3)
-        env.reset(seed=0)
+    for game_id in ICOSAHEDRON_IDS:
+        inst = task.load(game_id)
+        assert task.to_game_id(inst) == game_id and inst.data["solid"] == "icosahedron"
+        gold = task.solve(inst)
+        assert task.verify(inst, gold).solved and not task.verify(inst, gold[:-1]).solved
+        lower, upper = task.optimum_bounds(inst)
+        assert 20 <= lower <= upper == len(gold)
+    env = gym.make(ENV, solid="icosahedron", w=3, h=3)
+    env.reset(seed=0)
+    assert "icosahedron" in env.unwrapped.task.rules(env.unwrapped.instance)
+
+
+def test_an_unknown_solid_is_refused_naming_the_four():
+    with pytest.raises(ConfigError, match="tetrahedron, cube, octahedron, icosahedron"):
+        gym.make(ENV, solid="dodecahedron", w=3, h=3).reset(seed=0)
+
+
+def test_the_icosahedron_rolls_round_a_grid_corner_over_five_faces():
+    """Six triangles meet at a corner of the grid but five faces at a corner of the icosahedron: rolling
+    round the corner puts five different faces down, and the sixth roll brings the first one back."""
+    cells = geo.grid("icosahedron", 3, 3)
+    table, nf = geo.moves_table("icosahedron", 3, 3)
+    corner = max({p for c in cells for p in c.corners}, key=lambda p: sum(p in c.corners for c in cells))
+    ring = [k for k, c in enumerate(cells) if corner in c.corners]
+    assert len(ring) == 6
+    order = [ring[0]]
+    while len(order) < 6:  # walk round the corner through shared edges
+        order.append(next(t for _, t, _ in table[order[-1]] if t in ring and t not in order))
+    faces = list(range(nf))
+    bottoms = []
+    for a, b in zip(order, order[1:] + order[:1]):
+        perm = next(p for _, t, p in table[a] if t == b)
+        faces = [faces[perm[i]] for i in range(nf)]
+        bottoms.append(faces[0])
+    assert len(set(bottoms[:5])) == 5 and bottoms[5] == bottoms[0]
 
 
 def test_the_cube_rolls_as_a_real_cube():

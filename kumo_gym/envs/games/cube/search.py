@@ -34,6 +34,16 @@ DISTANCE_BUDGET = 60_000
 #: node budget of the weighted search, and of each step of the greedy one
 WEIGHTED_BUDGET = 400_000
 GREEDY_STEP_BUDGET = 200_000
+#: solids with more faces than this (the icosahedron) get the smaller exact budgets below and the
+#: collecting search (:meth:`Search.collect`) instead of the weighted one
+MANY_FACES = 12
+MANY_SOLVE_BUDGET = 20_000
+MANY_DISTANCE_BUDGET = 10_000
+#: positions kept per layer of the collecting search; candidates it finishes and the node budget of each
+COLLECT_WIDTH = 30
+FINISH_LAYERS, FINISH_PER_LAYER, FINISH_BUDGET, FINISH_WEIGHT = 5, 6, 15_000, 5
+#: the node budget of the last try, from the best position of the beam's last layer
+LAST_FINISH_BUDGET = 300_000
 INF = 1 << 30
 
 
@@ -50,12 +60,25 @@ class Search:
         perms = sorted({p for row in self.table for _, _, p in row})
         self._perm_index = {p: i for i, p in enumerate(perms)}
         self.perm_tables: list = []
+        # up to 12 faces, one table of every face mask; above, a table per byte of the mask
+        self.byte_tables: list = []
         if self.nf <= 12:
             for p in perms:
                 t = np.zeros(1 << self.nf, np.int64)
                 for i, src in enumerate(p):
                     t |= ((np.arange(1 << self.nf) >> src) & 1) << i
                 self.perm_tables.append(t.tolist())
+        else:
+            for p in perms:
+                tables = []
+                for lo in range(0, self.nf, 8):
+                    t = [0] * 256
+                    for v in range(256):
+                        for i, src in enumerate(p):
+                            if lo <= src < lo + 8 and v >> (src - lo) & 1:
+                                t[v] |= 1 << i
+                    tables.append(t)
+                self.byte_tables.append(tables)
         self.rolls = [[(name, t, self._perm_index[p], p) for name, t, p in row] for row in self.table]
         self._mst: dict = {}
 
@@ -64,8 +87,8 @@ class Search:
         if self.perm_tables:
             return self.perm_tables[k][faces]
         out = 0
-        for i, src in enumerate(perm):
-            out |= ((faces >> src) & 1) << i
+        for j, t in enumerate(self.byte_tables[k]):
+            out |= t[(faces >> (8 * j)) & 255]
         return out
 
     def step(self, state: tuple[int, int, int], direction: str) -> tuple[int, int, int] | None:
@@ -213,6 +236,76 @@ class Search:
             s = found
         return out
 
+    def _stretches(self, state: tuple[int, int, int]) -> dict:
+        """Every position with one more blue face that ``state`` reaches by rolls that never leave a
+        blue face on a plain cell (so the blue cells stay as they are until the last roll, which
+        picks one up), each with its shortest roll list (breadth-first over cell and faces)."""
+        pos, faces, blue = state
+        parent: dict = {(pos, faces): None}
+        todo = [(pos, faces)]
+        out: dict = {}
+        for node in todo:
+            p, f = node
+            for name, t, k, perm in self.rolls[p]:
+                g = self.permute(f, k, perm)
+                b, q = g & 1, (blue >> t) & 1
+                if b == q:
+                    if (t, g) not in parent:
+                        parent[(t, g)] = (node, name)
+                        todo.append((t, g))
+                elif b == 0:
+                    u = (t, g | 1, blue ^ (1 << t))
+                    if u not in out:
+                        out[u] = self._path(parent, node) + [name]
+        return out
+
+    def collect(self, start: tuple[int, int, int], width: int = COLLECT_WIDTH) -> list[str] | None:
+        """Rolls to every face blue, found by a beam over pick-ups, then weighted A* (or None).
+
+        Layer ``k`` holds positions with ``k`` more blue faces than the start, each reached by
+        stretches of :meth:`_stretches` (one pick-up each, no blue ever left behind); the ``width``
+        positions with the smallest ``g + bound`` of a layer are expanded into the next. Late in the
+        game every roll may have to leave blue behind, and the beam dies out; then the positions of
+        its last layers, best first, are finished by weighted A* (``g + 5h``) with a small budget
+        each (then the best one with a large budget), and the first roll list found is returned."""
+        layers: list[dict] = [{start: (0, None, [])}]
+        while True:
+            layer = layers[-1]
+            done = [s for s in layer if s[1] == self.full]
+            if done:
+                return self._collected(layers, min(done, key=lambda s: layer[s][0]))
+            ranked = sorted(layer, key=lambda s: (layer[s][0] + self.bound(s), layer[s][0]))[:width]
+            nxt: dict = {}
+            for s in ranked:
+                g0 = layer[s][0]
+                for u, rolls in self._stretches(s).items():
+                    g = g0 + len(rolls)
+                    if (u not in nxt or nxt[u][0] > g) and self.bound(u) < INF:
+                        nxt[u] = (g, s, rolls)
+            if not nxt:
+                break
+            layers.append(nxt)
+        tries = []
+        for depth in range(len(layers) - 1, max(-1, len(layers) - 1 - FINISH_LAYERS), -1):
+            layer = layers[depth]
+            best = sorted(layer, key=lambda s: (layer[s][0] + self.bound(s), layer[s][0]))[:FINISH_PER_LAYER]
+            tries += [(depth, s, FINISH_BUDGET) for s in best]
+        tries.append((tries[0][0], tries[0][1], LAST_FINISH_BUDGET))
+        for depth, s, budget in tries:
+            rest, _, _ = self.astar(s, budget, weight=FINISH_WEIGHT)
+            if rest is not None:
+                return self._collected(layers[:depth + 1], s) + rest
+        return None
+
+    @staticmethod
+    def _collected(layers: list[dict], s) -> list[str]:
+        out: list[str] = []
+        for layer in reversed(layers):
+            _, prev, rolls = layer[s]
+            out = rolls + out
+            s = prev
+        return out
+
     def solve(self, start: tuple[int, int, int], budget: int = SOLVE_BUDGET) -> dict:
         """``{"moves", "lower", "upper", "exact", "nodes"}`` from ``start`` (moves None: no solution found;
         ``lower`` INF: none exists)."""
@@ -221,8 +314,11 @@ class Search:
             return {"moves": path, "lower": len(path), "upper": len(path), "exact": True, "nodes": nodes}
         if lower == INF:
             return {"moves": None, "lower": INF, "upper": INF, "exact": True, "nodes": nodes}
-        found, _, more = self.astar(start, WEIGHTED_BUDGET, weight=3)
-        nodes += more
+        if self.nf > MANY_FACES:
+            found = self.collect(start)
+        else:
+            found, _, more = self.astar(start, WEIGHTED_BUDGET, weight=3)
+            nodes += more
         if found is None:
             found = self.greedy(start)
         if found is None:

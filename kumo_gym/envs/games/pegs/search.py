@@ -24,6 +24,8 @@ MAX_HOLES = 63
 PYTHON_PEGS = 14
 #: nodes of each try (restarts share what they proved dead)
 RESTART_NODES = 20_000
+#: nodes of each image of a symmetric position in the first round (doubling each round)
+ROUND_NODES = 250_000
 #: default node budget of one search (all its restarts)
 DEFAULT_BUDGET = 40_000_000
 #: slots of the dead-position table (a power of two); it stops growing at 70% full
@@ -163,35 +165,121 @@ class Board:
         """The position of the pegs on cells ``pegs``."""
         return sum(1 << self.bit[c] for c in pegs)
 
+    def symmetries(self) -> list[list[int]]:
+        """The symmetries of the grid (turns and reflections; four of them on a square grid's
+        eight when it is not square) that map the board's holes onto themselves, each as the image
+        of every cell; the identity first."""
+        w, h = self.w, self.h
+        maps = [lambda r, c: (r, c), lambda r, c: (r, w - 1 - c), lambda r, c: (h - 1 - r, c),
+                lambda r, c: (h - 1 - r, w - 1 - c)]
+        if w == h:
+            maps += [lambda r, c: (c, r), lambda r, c: (w - 1 - c, r), lambda r, c: (c, h - 1 - r),
+                     lambda r, c: (w - 1 - c, h - 1 - r)]
+        holes = set(self.holes)
+        out = []
+        for f in maps:
+            image = [f(*divmod(cell, w)) for cell in range(w * h)]
+            image_cells = [r * w + c for r, c in image]
+            if {image_cells[cell] for cell in holes} == holes:
+                out.append(image_cells)
+        return out
+
     def solve(self, pegs, max_nodes: int = DEFAULT_BUDGET) -> tuple[list[tuple[int, int, int]] | None, bool, int]:
         """``(jumps, decided, nodes)`` from the pegs on cells ``pegs``: a jump list leaving one peg
         (``(from, over, to)`` cells), or None with ``decided`` True when none exists and False when
-        the node budget ran out first."""
-        start = self.mask(pegs)
-        n_pegs = len(list(pegs)) if not isinstance(pegs, (set, frozenset, list, tuple)) else len(pegs)
-        if start == 0:
-            return None, True, 0
-        path = np.zeros(max(1, n_pegs), np.int64)
-        small = n_pegs <= PYTHON_PEGS
-        table = np.zeros(1 << (16 if small else TABLE_BITS), np.int64)
-        filled = np.zeros(1, np.int64)
-        dfs = _dfs if small else compiled(_dfs)
-        n = len(self.jumps)
-        rank = np.arange(n, dtype=np.int64)
-        used, restart, length = 0, 0, -1
-        while used < max_nodes:
-            # the jumps in board order first, then short restarts that prefer jumps leaving few
-            # isolated pegs, each with another tie-break order; they share the dead positions (the
-            # search time of one order is heavy-tailed, and a dead position stays dead)
-            budget = min(max_nodes - used, RESTART_NODES)
-            length, nodes = dfs(self.ja, self.jb, self.jt, self.nbr, rank, min(restart, 1), np.int64(start), budget, table, filled,
-                                path)
-            used += int(nodes)
-            if length != -1:
-                break
-            restart += 1
-            rank = np.random.default_rng(restart).permutation(n).astype(np.int64)
-        nodes = used
-        if length >= 0:
-            return [self.jumps[int(j)] for j in path[:length]], True, int(nodes)
-        return None, length == -2, int(nodes)
+        the node budget ran out first.
+
+        On a board with symmetries (the cross, the octagon) the distinct images of the position
+        are searched side by side, each with its own restarts and lost positions, in rounds of
+        :data:`ROUND_NODES` nodes each that double every round, and the first line found is mapped
+        back: the search time of one image is heavy-tailed, and one of several is rarely slow. The
+        line is kept (mapped onto the position's canonical image) for every other position of its
+        symmetry class."""
+        pegs = list(pegs)
+        images: dict = {}
+        for g in self.symmetries():
+            images.setdefault(tuple(sorted(g[c] for c in pegs)), g)
+        if len(images) == 1:
+            run = _Run(self, pegs, TABLE_BITS)
+            run.advance(max_nodes)
+            return run.result()
+        canonical = min(images)
+        key = (self.w, self.h, tuple(self.holes), canonical)
+        if key not in _SOLVED:
+            found = self._race(images, max_nodes)
+            if found[0] is None:
+                return found
+            if len(_SOLVED) >= SOLVED_CACHE:
+                _SOLVED.clear()
+            g = images[canonical]
+            _SOLVED[key] = ([(g[a], g[b], g[t]) for a, b, t in found[0]], found[2])
+        jumps, nodes = _SOLVED[key]
+        back = _inverse(images[canonical])
+        return [(back[a], back[b], back[t]) for a, b, t in jumps], True, nodes
+
+    def _race(self, images: dict, max_nodes: int) -> tuple[list[tuple[int, int, int]] | None, bool, int]:
+        """The images searched side by side in doubling rounds; the first line found, on the
+        start's cells."""
+        runs = [(_Run(self, list(image), TABLE_BITS), g) for image, g in images.items()]
+        limit = ROUND_NODES
+        while True:
+            for run, g in runs:
+                run.advance(min(limit, max_nodes - sum(r.used for r, _ in runs) + run.used))
+                if run.length != -1:
+                    jumps, decided, _ = run.result()
+                    if jumps is not None:
+                        back = _inverse(g)
+                        jumps = [(back[a], back[b], back[t]) for a, b, t in jumps]
+                    return jumps, decided, sum(r.used for r, _ in runs)
+            if sum(r.used for r, _ in runs) >= max_nodes:
+                return None, False, sum(r.used for r, _ in runs)
+            limit *= 2
+
+
+def _inverse(g: list[int]) -> list[int]:
+    out = [0] * len(g)
+    for cell, image in enumerate(g):
+        out[image] = cell
+    return out
+
+
+#: lines found from symmetric positions, by board and canonical image (their smallest image): every
+#: position of a symmetry class (the octagon has three) is searched once per process
+_SOLVED: dict = {}
+SOLVED_CACHE = 256
+
+
+class _Run:
+    """One search from one position, resumable: restarts of :data:`RESTART_NODES` nodes sharing a
+    table of lost positions (the first in board order, the rest preferring jumps that leave few
+    isolated pegs, ties broken by a seeded order each)."""
+
+    def __init__(self, board: Board, pegs: list[int], table_bits: int):
+        self.board = board
+        self.start = board.mask(pegs)
+        small = len(pegs) <= PYTHON_PEGS
+        self.path = np.zeros(max(1, len(pegs)), np.int64)
+        self.table = np.zeros(1 << (16 if small else table_bits), np.int64)
+        self.filled = np.zeros(1, np.int64)
+        self.dfs = _dfs if small else compiled(_dfs)
+        self.rank = np.arange(len(board.jumps), dtype=np.int64)
+        self.used, self.restart = 0, 0
+        self.length = -2 if self.start == 0 else -1
+
+    def advance(self, limit: int) -> None:
+        """Search on until a line is found, none can be, or ``limit`` nodes were used in all."""
+        b = self.board
+        while self.length == -1 and self.used < limit:
+            budget = min(limit - self.used, RESTART_NODES)
+            length, nodes = self.dfs(b.ja, b.jb, b.jt, b.nbr, self.rank, min(self.restart, 1), np.int64(self.start),
+                                     budget, self.table, self.filled, self.path)
+            self.used += int(nodes)
+            self.length = int(length)
+            if self.length == -1 and nodes >= budget:
+                self.restart += 1
+                self.rank = np.random.default_rng(self.restart).permutation(len(b.jumps)).astype(np.int64)
+
+    def result(self) -> tuple[list[tuple[int, int, int]] | None, bool, int]:
+        if self.length >= 0:
+            return [self.board.jumps[int(j)] for j in self.path[:self.length]], True, self.used
+        return None, self.length == -2, self.used

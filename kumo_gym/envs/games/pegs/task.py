@@ -77,8 +77,8 @@ class PegsTask(IntMoves, GameTask):
         landing_blocked: the landing cell is an empty hole of the board
     """
     tatham_presets: ClassVar[dict[str, str]] = {
-        "tatham_7x7cross": "7x7cross", "tatham_5x5random": "5x5random",
-        "tatham_7x7random": "7x7random"}
+        "tatham_7x7cross": "7x7cross", "tatham_7x7octagon": "7x7octagon", "tatham_5x5random": "5x5random",
+        "tatham_7x7random": "7x7random", "tatham_9x9random": "9x9random"}
     difficulties: ClassVar[dict[str, dict]] = {
         "trivial": {"w": 4, "h": 4, "type": "random", "pegs": 4},
         "easy": {"w": 5, "h": 5, "type": "random", "pegs": 8},

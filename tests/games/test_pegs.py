@@ -1,0 +1,63 @@
+"""Pegs (docs/games.md, Pegs): every start Tatham gives the octagon is won by our search, symmetric
+positions share one search, and Tatham's 9x9 random boards (fixed IDs printed by sgt-pegs 20230122, so
+this runs without it) are read, written back and won."""
+from __future__ import annotations
+
+from kumo_gym.core.registry import get_task
+from kumo_gym.envs.games.pegs import codec
+from kumo_gym.envs.games.pegs.search import Board
+
+ENV = "kumo_gym/Pegs-v0"
+RANDOM_9X9 = ["9x9:OOOOPOOOPOOOOPOOOPOOOOHOOOHOOOPPPPPPOOPPPPPPPOOPPPPPPPPPHPPPPPOOOPPPPHPOOOPPPPPOO",
+              "9x9:OOOPHPPPPOOOOPOOPOOOOOHOOPOOOOOPPPPPOOPPPPPPPOPPHPPHPHOOPPHPPPPPPPPPPPPOOOOPPHPOO",
+              "9x9:OPOOPPOOOOPPPPPPOOPPPPPPPOOOPHPHPPPPOOPPPPPPOOPPPPPOOOOOPHPPOOOOOPPPPOOOOOOPOOOOO"]
+
+
+def _wins(task, inst, moves) -> bool:
+    return task.verify(inst, moves).solved and not task.verify(inst, moves[:-1]).solved
+
+
+def test_tathams_presets_are_ours():
+    task = get_task(ENV)
+    assert set(task.tatham_presets.values()) == {"7x7cross", "7x7octagon", "5x5random", "7x7random", "9x9random"}
+    assert task.difficulties["tatham_7x7octagon"] == {"w": 7, "h": 7, "type": "octagon"}
+    assert task.difficulties["tatham_9x9random"] == {"w": 9, "h": 9, "type": "random"}
+
+
+def test_every_octagon_start_is_won():
+    """All 16 starts of Tatham's octagon (three classes under the board's symmetries): each loads from
+    its game ID, and the solver's jumps, replayed by the rules, leave one peg."""
+    task = get_task(ENV)
+    for hole in codec.OCTAGON_STARTS:
+        game_id = f"7x7:{codec.layout('octagon', hole)}"
+        inst = task.load(game_id)
+        assert inst.data["type"] == "octagon" and task.to_game_id(inst) == game_id
+        moves = task.solve(inst)
+        assert len(moves) == 35 and _wins(task, inst, moves), hole
+
+
+def test_symmetric_images_of_a_position_are_searched_once():
+    """The cross is symmetric under all eight turns and reflections, the octagon too; a position and its
+    mirror image get lines that are mirror images of each other, from one search."""
+    desc = codec.layout("octagon", (2, 0))
+    board = Board(7, 7, [i for i, ch in enumerate(desc) if ch != "O"])
+    assert len(board.symmetries()) == 8
+    left = board.solve([i for i, ch in enumerate(desc) if ch == "P"])
+    mirror = codec.layout("octagon", (2, 6))
+    right = board.solve([i for i, ch in enumerate(mirror) if ch == "P"])
+    assert left[2] == right[2]
+
+    def flip(cell: int) -> int:
+        return cell // 7 * 7 + 6 - cell % 7
+
+    assert right[0] == [(flip(a), flip(b), flip(t)) for a, b, t in left[0]]
+    assert len(Board(5, 4, list(range(20))).symmetries()) == 4
+
+
+def test_tathams_9x9_random_boards_are_read_and_won():
+    task = get_task(ENV)
+    for game_id in RANDOM_9X9:
+        inst = task.load(game_id)
+        assert task.to_game_id(inst) == game_id and inst.data["type"] == "random"
+        moves = task.solve(inst)
+        assert len(moves) == inst.data["board"].count("P") - 1 and _wins(task, inst, moves)
