@@ -27,6 +27,15 @@ PRUNE_SIG = nt.int64(_I, _I, _I, _I, _I, _I, nt.int64, _B, _I, _I)
 #: (x, y, eu, ev, m, p) -> whether some fault involves point p
 MOVED_SIG = nt.boolean(_I, _I, _I, _I, nt.int64, nt.int64)
 MAX_DEGREE = 4
+#: (ax, ay, bx, by, px, py) -> the side of the line through a and b that p lies on
+SIDE_SIG = nt.int64(nt.int64, nt.int64, nt.int64, nt.int64, nt.int64, nt.int64)
+
+
+@kernel(SIDE_SIG, inner=True, _nrt=False)
+def _side(ax, ay, bx, by, px, py):
+    """The sign of the cross product (b - a) x (p - a), exactly: 1 left of a->b, -1 right, 0 on the line."""
+    v = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+    return (v > 0) - (v < 0)
 
 
 @kernel(DRAW_SIG, _nrt=False)
@@ -105,14 +114,10 @@ def draw(x, y, deg, adj, refused, order, cand, key, eu, ev):
                         cy = y[u]
                         dx = x[v]
                         dy = y[v]
-                        v1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-                        v2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
-                        v3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
-                        v4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
-                        o1 = (v1 > 0) - (v1 < 0)
-                        o2 = (v2 > 0) - (v2 < 0)
-                        o3 = (v3 > 0) - (v3 < 0)
-                        o4 = (v4 > 0) - (v4 < 0)
+                        o1 = _side(ax, ay, bx, by, cx, cy)
+                        o2 = _side(ax, ay, bx, by, dx, dy)
+                        o3 = _side(cx, cy, dx, dy, ax, ay)
+                        o4 = _side(cx, cy, dx, dy, bx, by)
                         hit = o1 * o2 < 0 and o3 * o4 < 0
                         if not hit:
                             hit = ((ax == cx and ay == cy) or (ax == dx and ay == dy)
@@ -193,14 +198,10 @@ def _fault(x, y, eu, ev, m, crossing_only):
                 cy = y[c]
                 dx = x[d]
                 dy = y[d]
-                v1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-                v2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
-                v3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
-                v4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
-                o1 = (v1 > 0) - (v1 < 0)
-                o2 = (v2 > 0) - (v2 < 0)
-                o3 = (v3 > 0) - (v3 < 0)
-                o4 = (v4 > 0) - (v4 < 0)
+                o1 = _side(ax, ay, bx, by, cx, cy)
+                o2 = _side(ax, ay, bx, by, dx, dy)
+                o3 = _side(cx, cy, dx, dy, ax, ay)
+                o4 = _side(cx, cy, dx, dy, bx, by)
                 shared = a == c or a == d or b == c or b == d
                 # on one line, sharing a stretch of positive length (:func:`.geometry.overlap`)
                 over = False
@@ -288,10 +289,8 @@ def _faulty_at(x, y, eu, ev, m, p):
             cy = y[c]
             dx = x[d]
             dy = y[d]
-            v1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-            v2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
-            o1 = (v1 > 0) - (v1 < 0)
-            o2 = (v2 > 0) - (v2 < 0)
+            o1 = _side(ax, ay, bx, by, cx, cy)
+            o2 = _side(ax, ay, bx, by, dx, dy)
             if (o1 == 0 and o2 == 0 and (ax == bx) == (cx == dx) and not (ax == bx and ay == by)
                     and not (cx == dx and cy == dy)):
                 if ax != bx:
@@ -304,9 +303,7 @@ def _faulty_at(x, y, eu, ev, m, p):
                     return True
             if a == c or a == d or b == c or b == d or o1 * o2 >= 0:
                 continue
-            v3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
-            v4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
-            if ((v3 > 0) - (v3 < 0)) * ((v4 > 0) - (v4 < 0)) < 0:
+            if _side(cx, cy, dx, dy, ax, ay) * _side(cx, cy, dx, dy, bx, by) < 0:
                 return True
     return False
 
