@@ -148,6 +148,25 @@ def _layout(H, W, want, expansion, maxb, loops, rng, cells, isles):
     return sides == 15
 
 
+@kernel(nt.int64(nt.int64, nt.int64, nt.int64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, _I64, nt.int64, nt.int64),
+        inner=True, **_OPT)
+def _shut_crossings(o, m, N, xs, cross, lo, hi, la, lb, inq, q, head, size):
+    """Line ``m`` has a bridge: every line crossing it is shut (``hi`` 0) and its islands queued.
+    Returns the queue's new size, or -1 when a crossing line already has a bridge (a contradiction)."""
+    for x in range(xs[m], xs[m + 1]):
+        y = cross[x]
+        if lo[o + y] >= 1:
+            return -1
+        if hi[o + y] > 0:
+            hi[o + y] = 0
+            for e in (la[y], lb[y]):
+                if inq[e] == 0:
+                    inq[e] = 1
+                    q[(head + size) % N] = e
+                    size += 1
+    return size
+
+
 @kernel(nt.boolean(nt.int64, nt.int64, nt.int64, nt.boolean, nt.boolean, nt.int64, _I64, _I64, _I64, _I64, _I64),
         inner=True, **_OPT)
 def _settle(o, N, L, glob, no_loops, line, isles, lines, cross, lo, hi):
@@ -174,17 +193,9 @@ def _settle(o, N, L, glob, no_loops, line, isles, lines, cross, lo, hi):
                 q[(head + size) % N] = e
                 size += 1
         if lo[o + m] >= 1:
-            for x in range(xs[m], xs[m + 1]):
-                y = cross[x]
-                if lo[o + y] >= 1:
-                    return False
-                if hi[o + y] > 0:
-                    hi[o + y] = 0
-                    for e in (la[y], lb[y]):
-                        if inq[e] == 0:
-                            inq[e] = 1
-                            q[(head + size) % N] = e
-                            size += 1
+            size = _shut_crossings(o, m, N, xs, cross, lo, hi, la, lb, inq, q, head, size)
+            if size < 0:
+                return False
     if line < 0:
         for k in range(N):
             if inq[k] == 0:
@@ -223,17 +234,9 @@ def _settle(o, N, L, glob, no_loops, line, isles, lines, cross, lo, hi):
                     q[(head + size) % N] = k
                     size += 1
                 if was == 0:
-                    for x in range(xs[m], xs[m + 1]):
-                        y = cross[x]
-                        if lo[o + y] >= 1:
-                            return False
-                        if hi[o + y] > 0:
-                            hi[o + y] = 0
-                            for e in (la[y], lb[y]):
-                                if inq[e] == 0:
-                                    inq[e] = 1
-                                    q[(head + size) % N] = e
-                                    size += 1
+                    size = _shut_crossings(o, m, N, xs, cross, lo, hi, la, lb, inq, q, head, size)
+                    if size < 0:
+                        return False
             high = want - (slo - lo[o + m])
             if high < hi[o + m]:
                 if high < lo[o + m]:
