@@ -17,6 +17,7 @@ Prints a table and writes ``benchmarks/results/games.json``. ``--quick`` runs fe
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import resource
 import subprocess
@@ -39,7 +40,8 @@ SLOW = {("Fifteen", "hard"), ("Fifteen", "tatham_4x4"), ("Guess", "tatham_super"
         ("Samegame", "tatham_20x15c4"), ("Twiddle", "tatham_4x4_n3"), ("Twiddle", "tatham_5x5_n3"),
         ("Twiddle", "tatham_6x6_n4"), ("Twiddle", "tatham_3x3_orientable"), ("Twiddle", "tatham_4x4_orientable"),
         *(("Netslide", f"tatham_{n}x{n}{tag}") for n in (4, 5) for tag in ("b1", "", "w")),
-        ("Inertia", "hard"), ("Inertia", "tatham_10x8"), ("Inertia", "tatham_15x12")}
+        ("Inertia", "hard"), ("Inertia", "tatham_10x8"), ("Inertia", "tatham_15x12"), ("Cube", "tatham_icosahedron"),
+        ("Pegs", "tatham_7x7octagon"), ("Pegs", "tatham_9x9random")}
 
 
 def children_cpu() -> float:
@@ -88,6 +90,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="fewer instances per preset")
     ap.add_argument("--game", action="append", help="only this game (repeatable; default: every game)")
+    ap.add_argument("--presets", nargs="*", help="only these presets (default: all of each game)")
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the entries of --out for the games and presets not measured in this run")
     ap.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "games.json"))
     args = ap.parse_args()
     rows, result = [], {"machine": platform.processor() or platform.machine(), "python": platform.python_version(),
@@ -98,6 +103,8 @@ def main() -> None:
         task = get_task(e.id)
         result["games"][e.name] = {}
         for difficulty in task.difficulties:
+            if args.presets and difficulty not in args.presets:
+                continue
             full = task.tatham_preset(difficulty)
             slow = (e.name, difficulty) in SLOW
             n = (3 if slow else 10) if args.quick else (10 if slow else 50)
@@ -112,6 +119,11 @@ def main() -> None:
                          float("nan") if t is None else 1e3 * t))
     print_table([("game", "<8"), ("preset", "<12"), ("sgt", "<5"), ("inst/s", ">9,.1f"), ("solves/s", ">9,.1f"),
                  ("mean opt", ">8.1f"), ("exact", ">5.2f"), ("ours ms", ">9.3f"), ("Tatham ms", ">9.3f")], rows)
+    if args.merge and Path(args.out).exists():  # the rows measured now replace theirs; the rest stay
+        old = json.loads(Path(args.out).read_text())
+        for game, presets in result["games"].items():
+            old["games"].setdefault(game, {}).update(presets)
+        result = {**old, "machine": result["machine"], "python": result["python"]}
     write_result(args.out, result)
 
 
