@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from collections import OrderedDict
 
 import numpy as np
@@ -107,64 +108,64 @@ def _state_of(W: int, H: int, start: tuple[int, int], mines: list[bool]) -> dict
 def reduce_view(state: dict, mines: list[bool]) -> dict:
     """Cover again, in a fixed pseudo-random order, every opened cell outside the first opening
     whose number the view does not need to fix every mine (a minimal view). The order and the
-    removal in runs are the engine's ``reduce_clues`` (to a minimal unique set); the question it
-    asks, whether the cells left open fix every mine, is answered by the oracle's complete
-    deduction (``kernel.settles``), or, when its searches run over their budget, by the kernel's
-    dynamic programme (``kernel.settles_dp``) and, should that not fit, by SAT (the same answer)."""
-    from ....solvers.engine import _still_unique, minimal_in_runs
+    removal in runs are the engine's ``minimal_in_runs`` (to a minimal unique set), run whole in the
+    kernel (``kernel.reduce``, the same runs); the question it asks, whether the cells left open fix
+    every mine, is answered by a short search for another layout (``kernel._witness``), then by the
+    oracle's complete deduction (``kernel.settles``), or, when its searches run over their budget,
+    by the kernel's dynamic programme (``kernel.settles_dp``) and, should that not fit, by SAT here
+    (the same answer)."""
+    from ....solvers.engine import _still_unique
     from . import kernel
 
     grid = state["grid"]
     H, W = len(grid), len(grid[0])
     n_cells = H * W
-    first: dict[int, int] = {}
-    nums = deduce.numbers(H, W, mines)
-    deduce.flood(H, W, mines, nums, state["start"][0] * W + state["start"][1], first)
-    cells = [(r, c) for r in range(H) for c in range(W) if grid[r][c] != HIDDEN and r * W + c not in first]
-    active = np.ones(len(cells), bool)
-    order = np.random.default_rng(0).permutation(len(cells))
     nbr, nnb = deduce._tables(H, W)
     lay = np.fromiter((1 if m else 0 for m in mines), np.int8, n_cells)
-    nums_arr = np.asarray(nums, np.int64)
+    nums_arr = deduce._numbers_array(lay, nbr, n_cells)
+    first: dict[int, int] = {}
+    deduce.flood(H, W, mines, nums_arr.tolist(), state["start"][0] * W + state["start"][1], first)
+    shown = np.asarray(grid, np.int64).ravel() != HIDDEN
+    shown[list(first)] = False
+    cells_arr = np.flatnonzero(shown).astype(np.int64)
+    active = np.ones(len(cells_arr), bool)
+    order = np.random.default_rng(0).permutation(len(cells_arr)).astype(np.int64)
     base = np.zeros(n_cells, np.int8)
     base[list(first)] = kernel.OPENED
-    cells_arr = np.asarray([r * W + c for r, c in cells], np.int64)
     st = np.zeros(n_cells, np.int8)
     work = np.zeros(kernel.work_size(n_cells), np.int64)
-    sat: list = []  # the SAT test, built on the first search over budget
-    dp: list = []  # the tables of ``kernel.settles_dp``, made on the first search over budget
+    aux = np.zeros(kernel.aux_size(n_cells), np.int64)
     # the last view found to fix every mine (the whole certified view to begin with): a view with
     # fewer cells open can only admit layouts that differ from the true one on a cell it covered
     # again or a neighbour of one (``kernel.settles``'s focus)
     settled = active.copy()
     focus = np.zeros(n_cells + 1, np.int64)
-    n_mines = int(state["mines"])
-
-    def settles() -> bool:
-        got = kernel.view_settles(nbr, nnb, lay, nums_arr, n_mines, base, cells_arr, active, settled, st, focus, work,
-                                  kernel.VIEW_BUDGET)
-        if got < 0:
-            if not dp:
-                dp.extend(kernel.dp_tables())
-            got = kernel.settles_dp(nbr, nnb, lay, nums_arr, n_mines, st, focus, work, *dp)
-        if got == 1:
-            settled[:] = active
-        if got >= 0:
-            return bool(got)
+    loop = np.zeros(13, np.int64)  # the kernel's loop state (it starts it)
+    sat: list = []  # the SAT test, built on the first test neither kernel path answers
+    tab, lst = _dp_tables()
+    while kernel.reduce(nbr, nnb, lay, nums_arr, int(state["mines"]), base, cells_arr, order, active, settled, st, focus,
+                        work, aux, tab, lst, loop, kernel.VIEW_BUDGET):
         if not sat:
-            sat.extend(_sat_test(state, cells))
+            sat.extend(_sat_test(state, [(int(i) // W, int(i) % W) for i in cells_arr]))
         engine, fixed, flat, owner, solution, others = sat
-        unique = _still_unique(engine, np.concatenate([fixed, flat[active[owner]]]), solution, others, False)
-        if unique:
-            settled[:] = active
-        return unique
-
-    minimal_in_runs(order, active, settles)
+        loop[4] = int(_still_unique(engine, np.concatenate([fixed, flat[active[owner]]]), solution, others, False))
     out = [list(row) for row in grid]
-    for (r, c), keep in zip(cells, active.tolist()):
-        if not keep:
-            out[r][c] = HIDDEN
+    for i in cells_arr[~active].tolist():
+        out[i // W][i % W] = HIDDEN
     return {**state, "grid": out}
+
+
+_DP = threading.local()
+
+
+def _dp_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``kernel.settles_dp``'s tables, made once per thread (it leaves them as it found them)."""
+    got = getattr(_DP, "tables", None)
+    if got is None:
+        from . import kernel
+
+        got = _DP.tables = kernel.dp_tables()
+    return got
 
 
 def _sat_test(state: dict, cells: list[tuple[int, int]]) -> tuple:

@@ -207,6 +207,14 @@ def play(H: int, W: int, mines: list[bool], start: int, opened: list[int] | None
                       snap, out, work, kernel.BUDGET)
     if got < 0:
         return play_python(H, W, mines, start, opened)
+    return _kernel_play(H, W, lay, nums, st, moves, snap, out)
+
+
+def _kernel_play(H: int, W: int, lay: np.ndarray, nums: np.ndarray, st: np.ndarray, moves: np.ndarray,
+                 snap: np.ndarray, out: np.ndarray) -> Play:
+    """The :class:`Play` of a game ``kernel.play`` has played (its output arrays)."""
+    from . import kernel
+
     numbers_of = nums.tolist()
     opened_now = np.flatnonzero(st == kernel.OPENED).tolist()
     view = View(H, W, int(lay.sum()), {i: numbers_of[i] for i in opened_now},
@@ -305,9 +313,12 @@ def generate(rng: np.random.Generator, H: int, W: int, n: int, start: int,
     cand, counts = np.zeros(2 * n_cells, np.int64), np.zeros(2, np.int64)
     none = np.zeros(0, np.int64)
 
+    whole = [False]  # whether the last game was played in the kernel from the first click alone
+
     def stuck_view(opened: np.ndarray) -> bool:
         """Play ``lay`` (going on from ``opened``) into ``st``; whether it is solved."""
         got = kernel.play(nbr, nnb, lay, nums, n, start, opened, st, moves, snap, out, work, kernel.BUDGET)
+        whole[0] = got >= 0 and not len(opened)
         if got >= 0:
             return bool(out[0])
         p = play_python(H, W, lay.astype(bool).tolist(), start, opened.tolist())
@@ -325,7 +336,8 @@ def generate(rng: np.random.Generator, H: int, W: int, n: int, start: int,
         for _ in range(max_perturb):
             if solved:
                 mines = lay.astype(bool).tolist()
-                p = play(H, W, mines, start)  # the certificate: a whole game from the first click
+                # the certificate: a whole game from the first click (the game just played, when it was one)
+                p = _kernel_play(H, W, lay, nums, st, moves, snap, out) if whole[0] else play(H, W, mines, start)
                 if p.solved:
                     return mines, p
                 st[:] = kernel.COVERED

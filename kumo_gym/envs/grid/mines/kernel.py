@@ -20,7 +20,12 @@ The same deductions as ``deduce.py``, giving the same boards:
 * :func:`settles_dp`, for the view reduction's tests whose searches run over their budget (the
   count's bounds, nearly fixed on sparse views, make those searches long): the same question by
   dynamic programming along the frontier, the reachable mine counts carried in each state;
-* :func:`candidates`: where the generator may move a mine when the oracle is stuck.
+* :func:`candidates`: where the generator may move a mine when the oracle is stuck;
+* :func:`reduce`: the view reduction's whole loop (the engine's ``minimal_in_runs``, the same runs
+  and decisions) in one call, each test asking first :func:`_near`, a short exhaustive search
+  for another layout near the cells the test covers again that either finds one (checked as it
+  is found), proves there is none (see its docstring for why that is a proof), or hands over to
+  the complete test above; most tests end there (at Normal about 230 of 300 a board).
 
 A search that exceeds its node budget returns -1 and the caller takes the next path for that
 call (the same answer, slower): the dynamic programme, then the Python path with SAT. Cells are ``i = r * W + c``; ``st`` holds per cell 0 covered and
@@ -39,9 +44,6 @@ PLAY_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, nt.int64, _I64, _I8, _I64, 
 SETTLES_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.int64, _I64)
 #: (nbr, nnb, mines, st, cand, out) -> see :func:`candidates`
 CANDIDATES_SIG = nt.void(_I64, _I64, _I8, _I8, _I64, _I64)
-#: (nbr, nnb, mines, nums, n_mines, base, cells, active, settled, st, focus, work, budget) -> see :func:`view_settles`
-VIEW_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, nt.boolean[::1], nt.boolean[::1], _I8, _I64, _I64,
-                    nt.int64)
 #: nodes one search may visit before the caller falls back to SAT (``budget``)
 BUDGET = 1_000
 #: nodes all the searches of one :func:`settles` call may visit together before the view
@@ -586,6 +588,117 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
 
 
 @kernel(inner=True, _nrt=False)
+def _flex(nbr, nnb, mines, st, work, budget, out):
+    """Whether another layout that agrees with every opened number of the view ``st`` (opened cells
+    1, the rest covered), the mine count aside, can hold more mines than ``mines`` (``out[0]``) and
+    whether one can hold fewer (``out[1]``): 1 when one can, or when a search went over ``budget``
+    (a "may" that costs only speed), else 0. A covered cell next to no opened cell can change
+    alone; the frontier asks :func:`_room` for a count above or below the true one."""
+    n = len(st)
+    o_var = 0
+    o_cell = n
+    o_cstart = 2 * n
+    o_cvars = 3 * n + 1
+    o_ck = 11 * n + 1
+    o_vstart = 12 * n + 1
+    o_vcons = 13 * n + 2
+    o_order = 21 * n + 2
+    o_val = 22 * n + 2
+    o_cm = 23 * n + 2
+    o_cu = 24 * n + 2
+    o_trail = 25 * n + 2
+    o_dstack = 26 * n + 2
+    o_pref = 38 * n + 10
+    o_mark = 39 * n + 10
+    o_fix = 40 * n + 10
+    out[0] = 0
+    out[1] = 0
+    F = 0
+    for i in range(n):
+        work[o_var + i] = -1
+    for i in range(n):
+        if st[i] == OPENED:
+            continue
+        if _touches(nbr, nnb, st, i, OPENED):
+            work[o_var + i] = F
+            work[o_cell + F] = i
+            F += 1
+        elif mines[i]:
+            out[1] = 1
+        else:
+            out[0] = 1
+    if F == 0 or out[0] and out[1]:
+        return
+    C = 0
+    nv = 0
+    work[o_cstart] = 0
+    for i in range(n):
+        if st[i] != OPENED:
+            continue
+        h = 0
+        for t in range(8 * i, 8 * i + nnb[i]):
+            j = nbr[t]
+            if st[j] != OPENED:
+                work[o_cvars + nv] = work[o_var + j]
+                nv += 1
+                h += 1
+        if h:
+            m = 0
+            for t in range(8 * i, 8 * i + nnb[i]):
+                j = nbr[t]
+                if st[j] != OPENED and mines[j]:
+                    m += 1
+            work[o_ck + C] = m
+            C += 1
+            work[o_cstart + C] = nv
+    for v in range(F + 1):
+        work[o_vstart + v] = 0
+    for t in range(nv):
+        work[o_vstart + work[o_cvars + t] + 1] += 1
+    for v in range(F):
+        work[o_vstart + v + 1] += work[o_vstart + v]
+    for v in range(F):
+        work[o_val + v] = work[o_vstart + v]
+    for c in range(C):
+        for t in range(work[o_cstart + c], work[o_cstart + c + 1]):
+            v = work[o_cvars + t]
+            work[o_vcons + work[o_val + v]] = c
+            work[o_val + v] += 1
+    cstart = work[o_cstart:o_cstart + C + 1]
+    cvars = work[o_cvars:o_cvars + nv]
+    ck = work[o_ck:o_ck + C]
+    vstart = work[o_vstart:o_vstart + F + 1]
+    vcons = work[o_vcons:o_vcons + nv]
+    order = work[o_order:o_order + F]
+    val = work[o_val:o_val + F]
+    cm = work[o_cm:o_cm + C]
+    cu = work[o_cu:o_cu + C]
+    trail = work[o_trail:o_trail + F]
+    dstack = work[o_dstack:o_dstack + 3 * F]
+    pref = work[o_pref:o_pref + F]
+    mark = work[o_mark:o_mark + F]
+    fixv = work[o_fix:o_fix + F]
+    spent = work[41 * n + 12:41 * n + 13]
+    spent[0] = 0
+    truth = 0
+    for v in range(F):
+        order[v] = v
+        fixv[v] = -1
+        pref[v] = mines[work[o_cell + v]]
+        truth += pref[v]
+    for side in range(2):
+        if out[side]:
+            continue
+        lo = truth + 1 if side == 0 else 0
+        hi = F if side == 0 else truth - 1
+        if lo > hi:
+            continue
+        got = _search(cstart, cvars, ck, vstart, vcons, F, C, -1, 0, lo, hi, order, pref, val, cm, cu, trail, dstack,
+                      budget, mark, fixv, spent)
+        out[side] = 1 if got != 0 else 0
+
+
+@kernel(inner=True, _nrt=False)
 def _deduce(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     """Python's ``deduce``: the local rules and the backbone until neither decides a cell; -1 over budget."""
     while True:
@@ -765,7 +878,7 @@ DP_OFF = 31
 #: the most frontier cells :func:`settles_dp` keeps open at once (a state is a bit per cell)
 DP_WIDTH = 62
 #: :func:`settles_dp`'s hash tables: 2 ** DP_SLOTS slots each, at most half of them used
-DP_SLOTS = 17
+DP_SLOTS = 19
 
 
 def dp_tables() -> tuple[np.ndarray, np.ndarray]:
@@ -818,8 +931,8 @@ def _put(keys, masks, used, side, cap, shift, s, b0, b1, m):
     return m
 
 
-@kernel(SETTLES_DP_SIG, _nrt=False)
-def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst):
+@kernel(inner=True, _nrt=False)
+def _settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst):
     """:func:`settles` under a focus, by dynamic programming over the frontier instead of a search:
     1 when no layout consistent with the view ``st`` (the cells it has decided stay decided)
     differs from ``mines`` on a focus cell, 0 when one does, -1 when the programme does not fit
@@ -1045,12 +1158,273 @@ def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst):
     return 1
 
 
-@kernel(VIEW_SIG, _nrt=False)
-def view_settles(nbr, nnb, mines, nums, n_mines, base, cells, active, settled, st, focus, work, budget):
-    """One test of ``codec.reduce_view``: :func:`settles` on the view ``base`` with ``cells[q]`` opened
-    where ``active[q]``, focused on the cells of the last settled view (``settled``) covered again
-    and their neighbours. Fills ``st`` and ``focus`` (for :func:`settles_dp` when this returns -1)."""
+@kernel(SETTLES_DP_SIG, _nrt=False)
+def settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst):
+    """:func:`_settles_dp` (an entry point for the tests)."""
+    return _settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst)
+
+
+
+#: how far (in king moves) from the cells a test covers again :func:`_near` looks, and the nodes it
+#: may visit, before the view reduction's test takes the complete search
+NEAR_RADIUS = 4
+NEAR_BUDGET = 400
+
+
+def aux_size(n: int) -> int:
+    """The length of the ``aux`` buffer of :func:`reduce` for n cells."""
+    return 11 * n + 8
+
+
+@kernel(inner=True, _nrt=False)
+def _flip(nbr, nnb, mines, st, bal, ind, c, sign):
+    """:func:`_near`'s step: cell c changes (``sign`` 1) or changes back (-1); the balance of each
+    opened neighbour moves by what the change adds to its count. Returns the change to the mine
+    count."""
+    d = sign * (1 if mines[c] == 0 else -1)
+    ind[c] = 1 if sign > 0 else 0
+    for t in range(8 * c, 8 * c + nnb[c]):
+        j = nbr[t]
+        if st[j] == OPENED:
+            bal[j] += d
+    return d
+
+
+@kernel(inner=True, _nrt=False)
+def _near(nbr, nnb, mines, st, focus, rcells, nr, aux, budget, flex):
+    """The view reduction's quick test, near the cells it covers again (``rcells[:nr]``): 0 when it
+    finds another layout that agrees with the view ``st`` (opened cells 1, every other cell
+    covered) and the mine count, 1 when it proves there is none, -1 when it cannot tell (the
+    caller asks the complete test). The view S before the step fixes every mine; ``focus``: the
+    cells covered again and their neighbours, as :func:`settles` takes it.
+
+    A change D (a set of covered cells, each a mine taken away or one added) is *balanced* when
+    every opened number still counts right. It searches the balanced D inside the window (the
+    cells within ``NEAR_RADIUS`` king moves of a cell covered again) that hold a focus cell: a
+    DPLL over "cell in D" (a number out of balance takes a covered neighbour that moves its count
+    back; a choice refuted is out of D in the siblings that follow it; a number that can no
+    longer get back into balance refutes the branch), stopping at each D found in balance. A
+    number with a covered neighbour outside the window is *loose*. Then:
+
+    * a balanced D whose mine count the covered cells next to no opened cell (which no number
+      sees) can make up (``d`` of their mines made safe, or ``-d`` of their safe cells made
+      mines, outside D) is another layout: 0;
+    * when the search ends without a loose number out of balance and within ``budget`` nodes,
+      every balanced D with a focus cell is the union of some it found and of a balanced D
+      without a focus cell, which keeps every number of S: a balanced D' holding a focus cell
+      leads the search, along the branches that agree with it (a number whose covered cells all
+      lie in the window is balanced by cells of D' there), to a balanced D'' inside D', and D'
+      minus D'' is balanced, so the same holds for it. Any other layout is such a D with
+      total 0 (it differs from the true one on a focus cell). So when the D found add mines only
+      (``flex[2]``) or take them away only (``flex[3]``), and no balanced D of S takes them the
+      other way (``flex[1]``, ``flex[0]``: "may", held by the caller), no other layout exists: 1;
+    * otherwise: -1."""
     n = len(st)
+    W = nbr[1]  # the grid's width: cell 0's neighbours are 1, W and W + 1
+    H = n // W
+    bal = aux[0:n]
+    ind = aux[n:2 * n]
+    out = aux[2 * n:3 * n]
+    win = aux[3 * n:4 * n]
+    etrail = aux[4 * n:5 * n]
+    fnum = aux[5 * n:6 * n + 2]
+    fidx = aux[6 * n + 2:7 * n + 4]
+    fcell = aux[7 * n + 4:8 * n + 6]
+    fex = aux[8 * n + 6:9 * n + 8]
+    roots = aux[9 * n + 8:10 * n + 8]
+    for i in range(n):
+        bal[i] = 0
+        ind[i] = 0
+        out[i] = 0
+        win[i] = 0
+    for q in range(nr):
+        c = rcells[q]
+        r0 = c // W
+        c0 = c % W
+        for a in range(max(0, r0 - NEAR_RADIUS), min(H, r0 + NEAR_RADIUS + 1)):
+            for b in range(max(0, c0 - NEAR_RADIUS), min(W, c0 + NEAR_RADIUS + 1)):
+                win[a * W + b] = 1
+    nroot = 0
+    inner_m = 0
+    inner_s = 0
+    for i in range(n):
+        if st[i] == OPENED:
+            continue
+        if focus[1 + i]:
+            roots[nroot] = i
+            nroot += 1
+        if not _touches(nbr, nnb, st, i, OPENED):
+            if mines[i]:
+                inner_m += 1
+            else:
+                inner_s += 1
+    lh = False  # a number with cells outside the window came out of balance
+    apos = False  # a D with every number in balance and more mines in all
+    aneg = False  # ... and fewer
+    found = 0
+    nodes = 0
+    net = 0
+    etop = 0
+    L = 0
+    fnum[0] = -1
+    fidx[0] = 0
+    fcell[0] = -1
+    fex[0] = 0
+    over = False
+    while True:
+        c = fcell[L]
+        if c >= 0:
+            # the branch with c in D is done: c is out of D in the siblings that follow
+            net += _flip(nbr, nnb, mines, st, bal, ind, c, -1)
+            out[c] = 1
+            etrail[etop] = c
+            etop += 1
+            fcell[L] = -1
+        picked = -1
+        j = fnum[L]
+        if j < 0:
+            while fidx[L] < nroot:
+                c = roots[fidx[L]]
+                fidx[L] += 1
+                if out[c] == 0 and ind[c] == 0:
+                    picked = c
+                    break
+        else:
+            e = bal[j]
+            need = -1 if e > 0 else 1
+            if e != 0:
+                avail = 0
+                for t in range(8 * j + fidx[L], 8 * j + nnb[j]):
+                    c = nbr[t]
+                    if st[c] != OPENED and win[c] and ind[c] == 0 and out[c] == 0 and \
+                            (1 if mines[c] == 0 else -1) == need:
+                        avail += 1
+                if avail >= abs(e):
+                    while fidx[L] < nnb[j]:
+                        c = nbr[8 * j + fidx[L]]
+                        fidx[L] += 1
+                        if st[c] != OPENED and win[c] and ind[c] == 0 and out[c] == 0 and \
+                                (1 if mines[c] == 0 else -1) == need:
+                            picked = c
+                            break
+        if picked < 0:
+            while etop > fex[L]:
+                etop -= 1
+                out[etrail[etop]] = 0
+            if L == 0:
+                break
+            L -= 1
+            continue
+        net += _flip(nbr, nnb, mines, st, bal, ind, picked, 1)
+        fcell[L] = picked
+        nodes += 1
+        if nodes > budget:
+            over = True
+            break
+        # the next number to balance: the most constrained one out of balance and not loose
+        best = -1
+        bscore = 1 << 30
+        loose = -1
+        dead = False
+        for q in range(L + 1):
+            a = fcell[q]
+            for t in range(8 * a, 8 * a + nnb[a]):
+                j = nbr[t]
+                if st[j] != OPENED or bal[j] == 0:
+                    continue
+                e = bal[j]
+                need = -1 if e > 0 else 1
+                avail = 0
+                strict = True
+                for u in range(8 * j, 8 * j + nnb[j]):
+                    w = nbr[u]
+                    if st[w] == OPENED:
+                        continue
+                    if not win[w]:
+                        strict = False
+                    elif ind[w] == 0 and out[w] == 0 and (1 if mines[w] == 0 else -1) == need:
+                        avail += 1
+                if not strict:
+                    if loose < 0 and avail > 0:
+                        loose = j
+                    continue
+                if avail < abs(e):
+                    dead = True
+                    break
+                if avail < bscore:
+                    bscore = avail
+                    best = j
+            if dead:
+                break
+        if dead:
+            continue
+        if best >= 0:
+            L += 1
+            fnum[L] = best
+            fidx[L] = 0
+            fcell[L] = -1
+            fex[L] = etop
+            continue
+        if loose >= 0:
+            lh = True
+            L += 1
+            fnum[L] = loose
+            fidx[L] = 0
+            fcell[L] = -1
+            fex[L] = etop
+            continue
+        unbalanced = False
+        for q in range(L + 1):
+            a = fcell[q]
+            for t in range(8 * a, 8 * a + nnb[a]):
+                if st[nbr[t]] == OPENED and bal[nbr[t]] != 0:
+                    unbalanced = True
+        if unbalanced:
+            lh = True
+            continue
+        cm = inner_m
+        cs = inner_s
+        for q in range(L + 1):
+            a = fcell[q]
+            if not _touches(nbr, nnb, st, a, OPENED):
+                if mines[a]:
+                    cm -= 1
+                else:
+                    cs -= 1
+        if net == 0 or (net > 0 and cm >= net) or (net < 0 and cs >= -net):
+            found = 1
+            break
+        if net > 0:
+            apos = True
+        else:
+            aneg = True
+    # leave the flags clear (``bal`` is cleared on entry)
+    if found or over:
+        for q in range(L + 1):
+            if fcell[q] >= 0:
+                ind[fcell[q]] = 0
+        for q in range(etop):
+            out[etrail[q]] = 0
+    if found:
+        return 0
+    if over or lh:
+        return -1
+    flex[2] = 1 if apos else 0
+    flex[3] = 1 if aneg else 0
+    if apos and (aneg or flex[1]) or aneg and flex[0]:
+        return -1
+    return 1
+
+
+@kernel(inner=True, _nrt=False)
+def _view_test(nbr, nnb, mines, nums, n_mines, base, cells, active, settled, st, focus, work, aux, flex, budget):
+    """One test of the view reduction: :func:`settles` on the view ``base`` with ``cells[q]`` opened
+    where ``active[q]``, focused on the cells of the last settled view (``settled``) covered again
+    and their neighbours; :func:`_near` first. 1 or 0, -1 when the complete search went over budget
+    (``st`` and ``focus`` then as :func:`_settles_dp` takes them). ``flex[4]``: 1 when :func:`_near`
+    answered (its ``flex[2:4]`` then say what the view newly allows)."""
+    n = len(st)
+    flex[4] = 0
     for i in range(n):
         st[i] = base[i]
         focus[1 + i] = 0
@@ -1067,6 +1441,17 @@ def view_settles(nbr, nnb, mines, nums, n_mines, base, cells, active, settled, s
         count += focus[1 + i]
     focus[0] = count
     if count > 0:
+        # the cells covered again since the last settled view, for the quick test
+        rcells = aux[10 * n + 8:11 * n + 8]
+        nr = 0
+        for q in range(len(cells)):
+            if not active[q] and settled[q]:
+                rcells[nr] = cells[q]
+                nr += 1
+        quick = _near(nbr, nnb, mines, st, focus, rcells, nr, aux[:10 * n + 8], NEAR_BUDGET, flex)
+        if quick >= 0:
+            flex[4] = 1
+            return quick
         _local(nbr, nnb, nums, n_mines, st)
         got = _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, True, focus)
         if got < 0:
@@ -1078,3 +1463,118 @@ def view_settles(nbr, nnb, mines, nums, n_mines, base, cells, active, settled, s
     if got == 2:
         return 0
     return 0 if _holds(st, COVERED) else 1
+
+
+#: (nbr, nnb, mines, nums, n_mines, base, cells, order, active, settled, st, focus, work, aux, tab, lst, state,
+#: budget) -> see :func:`reduce`
+REDUCE_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, _I8, _I64, _I64, nt.boolean[::1], nt.boolean[::1], _I8, _I64,
+                      _I64, _I64, _I64, _I64, _I64, nt.int64)
+#: the nodes :func:`_flex`'s searches may visit before it answers "may"
+FLEX_BUDGET = 20_000
+
+
+@kernel(inner=True, _nrt=False)
+def _settle_run(nbr, nnb, mines, base, cells, active, settled, order, p, ln, got, state, st, work, quick):
+    """The engine's ``minimal_in_runs`` step after the run ``order[p:p + ln]`` was tested (``got``):
+    kept out on success (the run doubles), put back on failure (the run halves; a single group
+    stays). Updates ``state`` (see :func:`reduce`); on success, what the new settled view allows
+    the mine count (``state[6:8]``, see :func:`_near`): from :func:`_near` when it answered
+    (``quick``), else from :func:`_flex`."""
+    if got == 1:
+        state[2] -= ln
+        state[0] = p + ln
+        state[1] *= 2
+        for q in range(len(active)):
+            settled[q] = active[q]
+        if quick:
+            state[6] |= state[8]
+            state[7] |= state[9]
+        else:
+            state[6] = 1
+            state[7] = 1
+    else:
+        for q in range(p, p + ln):
+            active[order[q]] = True
+        if ln == 1:
+            state[0] = p + 1
+            state[1] = 1
+        else:
+            state[1] = max(1, ln // 2)
+
+
+@kernel(inner=True, _nrt=False)
+def _settled_flex(nbr, nnb, mines, base, cells, settled, st, work, state):
+    """:func:`_flex` on the settled view, into ``state[6:8]`` (1 once it holds stays 1: a smaller
+    view allows more)."""
+    if state[6] and state[7]:
+        return
+    for i in range(len(st)):
+        st[i] = base[i]
+    for q in range(len(cells)):
+        if settled[q]:
+            st[cells[q]] = OPENED
+    got = state[11:13]
+    _flex(nbr, nnb, mines, st, work, FLEX_BUDGET, got)
+    state[6] |= got[0]
+    state[7] |= got[1]
+
+
+@kernel(REDUCE_SIG, _nrt=False)
+def reduce(nbr, nnb, mines, nums, n_mines, base, cells, order, active, settled, st, focus, work, aux, tab, lst, state,
+           budget):
+    """``codec.reduce_view``'s whole reduction: the engine's ``minimal_in_runs`` over ``order`` (the
+    same runs, so the same decisions) with :func:`_view_test`, then :func:`settles_dp`, as the
+    uniqueness test. ``state`` (13 numbers, zero to begin): the loop's position ``p, k, left``
+    (``k`` and ``left`` set here when ``state[5]`` is 0), whether a test waits for SAT and its
+    answer, whether the loop has begun, then what the settled view allows the mine count
+    (:func:`_near`'s ``flex``) and room for :func:`_flex`. Returns 0 when done, or 1 when a test
+    needs SAT (neither kernel path fitted): ``active`` then lacks the run under test, ``state[3]``
+    is 1, and the caller puts the answer in ``state[4]`` and calls again."""
+    n_g = len(order)
+    flex = state[6:11]
+    if not state[5]:
+        state[5] = 1
+        state[0] = 0
+        state[1] = 1
+        state[2] = n_g
+        state[6] = 0
+        state[7] = 0
+        _settled_flex(nbr, nnb, mines, base, cells, settled, st, work, state)
+    if state[3]:
+        state[3] = 0
+        p = state[0]
+        ln = min(state[1], state[2], n_g - p)
+        _settle_run(nbr, nnb, mines, base, cells, active, settled, order, p, ln, state[4], state, st, work, False)
+    while state[0] < n_g and state[2] > 0:
+        p = state[0]
+        ln = min(state[1], state[2], n_g - p)
+        for q in range(p, p + ln):
+            active[order[q]] = False
+        got = _view_test(nbr, nnb, mines, nums, n_mines, base, cells, active, settled, st, focus, work, aux, flex,
+                         budget)
+        quick = flex[4] == 1
+        if got < 0:
+            got = _settles_dp(nbr, nnb, mines, nums, n_mines, st, focus, work, tab, lst)
+        if got < 0:
+            state[3] = 1
+            return 1
+        _settle_run(nbr, nnb, mines, base, cells, active, settled, order, p, ln, got, state, st, work, quick)
+    return 0
+
+
+#: (nbr, nnb, mines, st, focus, rcells, nr, aux, budget, flex) -> see :func:`near`
+NEAR_SIG = nt.int64(_I64, _I64, _I8, _I8, _I64, _I64, nt.int64, _I64, nt.int64, _I64)
+#: (nbr, nnb, mines, st, work, budget, out) -> see :func:`flex`
+FLEX_SIG = nt.void(_I64, _I64, _I8, _I8, _I64, nt.int64, _I64)
+
+
+@kernel(NEAR_SIG, _nrt=False)
+def near(nbr, nnb, mines, st, focus, rcells, nr, aux, budget, flex):
+    """:func:`_near` (an entry point for the tests)."""
+    return _near(nbr, nnb, mines, st, focus, rcells, nr, aux, budget, flex)
+
+
+@kernel(FLEX_SIG, _nrt=False)
+def flex(nbr, nnb, mines, st, work, budget, out):
+    """:func:`_flex` (an entry point for the tests)."""
+    _flex(nbr, nnb, mines, st, work, budget, out)
