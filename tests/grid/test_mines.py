@@ -250,16 +250,60 @@ def test_kernel_settles_exactly_the_views_sat_settles():
     assert sum(fits) >= 0.9 * len(fits), (sum(fits), len(fits))
 
 
-def test_view_reduction_quick_test_and_kernel_loop_match_the_sat_deduction():
-    """The view reduction in the kernel (``kernel.reduce``) keeps exactly the cells the engine's
-    ``minimal_in_runs`` keeps with the complete Python deduction (SAT backbone) as its test; and its
-    quick test (``kernel._near``), wherever it answers, answers as that deduction does (it answers
-    most tests, both ways)."""
+
+def _reduce_with_reference(H, W, n, start, mines, played, seen):
+    """The engine's ``minimal_in_runs`` on the view reduction with the complete Python deduction as
+    its test, asking ``kernel.near`` the same questions (its answers counted in ``seen``); returns
+    the cells the reduction keeps open."""
     from kumo_gym.envs.grid.mines import kernel
     from kumo_gym.solvers.engine import minimal_in_runs
 
+    nbr, nnb = kernel.tables(H, W)
+    lay = np.asarray(mines, np.int8)
+    nums = deduce.numbers(H, W, mines)
+    first: dict[int, int] = {}
+    deduce.flood(H, W, mines, nums, start, first)
+    cells = np.asarray([i for i in sorted(played.snapshot) if i not in first], np.int64)
+    active = np.ones(len(cells), bool)
+    settled = active.copy()
+    aux = np.zeros(kernel.aux_size(H * W), np.int64)
+    work = np.zeros(kernel.work_size(H * W), np.int64)
+
+    def view(mask):
+        st = np.zeros(H * W, np.int8)
+        st[list(first)] = kernel.OPENED
+        st[cells[mask]] = kernel.OPENED
+        return st
+
+    def test():
+        opened = np.flatnonzero(view(active)).tolist()
+        ref = not deduce.deduce(deduce.View(H, W, n, {j: nums[j] for j in opened})).unknown()
+        flex = np.zeros(5, np.int64)  # what the settled view allows the mine count ("may" past the budget)
+        kernel.flex(nbr, nnb, lay, view(settled), work, 10 ** 5, flex)
+        rc = cells[~active & settled]
+        focus = np.zeros(H * W + 1, np.int64)
+        for c in rc.tolist():
+            focus[1 + np.asarray([c, *nbr[8 * c:8 * c + nnb[c]]])] = 1
+        focus[0] = focus[1:].sum()
+        got = kernel.near(nbr, nnb, lay, view(active), focus, rc, len(rc), aux[:10 * H * W + 8], kernel.NEAR_BUDGET,
+                          flex)
+        assert got in (-1, int(ref)), (H, W, n, rc.tolist())
+        seen[got] = seen.get(got, 0) + 1
+        if ref:
+            settled[:] = active
+        return ref
+
+    minimal_in_runs(np.random.default_rng(0).permutation(len(cells)), active, test)
+    return sorted(set(first) | set(cells[active].tolist()))
+
+
+def test_view_reduction_quick_test_and_kernel_loop_match_the_sat_deduction():
+    """The view reduction in the kernel (``kernel.reduce``) keeps exactly the cells the engine's
+    ``minimal_in_runs`` keeps with the complete Python deduction (SAT backbone) as its test; and its
+    quick test (``kernel.near``), wherever it answers, answers as that deduction does (it answers
+    most tests, both ways)."""
     rng = np.random.default_rng(23)
-    seen = {}
+    seen: dict[int, int] = {}
     boards = 0
     for H, W, n in [(9, 9, 10), (16, 16, 40), (9, 9, 10), (12, 12, 30)]:
         start, mines = _random_layout(rng, H, W, n)
@@ -267,47 +311,11 @@ def test_view_reduction_quick_test_and_kernel_loop_match_the_sat_deduction():
         if not played.solved:
             continue
         boards += 1
-        nbr, nnb = kernel.tables(H, W)
-        lay = np.asarray(mines, np.int8)
-        nums = deduce.numbers(H, W, mines)
-        first: dict[int, int] = {}
-        deduce.flood(H, W, mines, nums, start, first)
-        cells = np.asarray([i for i in sorted(played.snapshot) if i not in first], np.int64)
-        active = np.ones(len(cells), bool)
-        settled = active.copy()
-        aux = np.zeros(kernel.aux_size(H * W), np.int64)
-        work = np.zeros(kernel.work_size(H * W), np.int64)
-
-        def view(mask):
-            st = np.zeros(H * W, np.int8)
-            st[list(first)] = kernel.OPENED
-            st[cells[mask]] = kernel.OPENED
-            return st
-
-        def test():
-            opened = np.flatnonzero(view(active)).tolist()
-            ref = not deduce.deduce(deduce.View(H, W, n, {j: nums[j] for j in opened})).unknown()
-            flex = np.zeros(5, np.int64)  # what the settled view allows the mine count ("may" past the budget)
-            kernel.flex(nbr, nnb, lay, view(settled), work, 10 ** 5, flex)
-            rc = cells[~active & settled]
-            focus = np.zeros(H * W + 1, np.int64)
-            for c in rc.tolist():
-                focus[1 + np.asarray([c, *nbr[8 * c:8 * c + nnb[c]]])] = 1
-            focus[0] = focus[1:].sum()
-            got = kernel.near(nbr, nnb, lay, view(active), focus, rc, len(rc), aux[:10 * H * W + 8],
-                               kernel.NEAR_BUDGET, flex)
-            assert got in (-1, int(ref)), (H, W, n, rc.tolist())
-            seen[got] = seen.get(got, 0) + 1
-            if ref:
-                settled[:] = active
-            return ref
-
-        minimal_in_runs(np.random.default_rng(0).permutation(len(cells)), active, test)
+        want = _reduce_with_reference(H, W, n, start, mines, played, seen)
         state = {"grid": [[played.snapshot.get(r * W + c, HIDDEN) for c in range(W)] for r in range(H)], "mines": n,
                  "start": [start // W, start % W]}
         reduced = codec.reduce_view(state, mines)
-        kept = sorted(r * W + c for r in range(H) for c in range(W) if reduced["grid"][r][c] != HIDDEN)
-        assert kept == sorted(set(first) | set(cells[active].tolist()))
+        assert sorted(r * W + c for r in range(H) for c in range(W) if reduced["grid"][r][c] != HIDDEN) == want
     assert boards >= 3
     assert seen.get(0, 0) and seen.get(1, 0), seen
     assert seen.get(0, 0) + seen.get(1, 0) >= 0.6 * sum(seen.values()), seen
