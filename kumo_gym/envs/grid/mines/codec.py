@@ -110,10 +110,10 @@ def reduce_view(state: dict, mines: list[bool]) -> dict:
     whose number the view does not need to fix every mine (a minimal view). The order and the
     removal in runs are the engine's ``minimal_in_runs`` (to a minimal unique set), run whole in the
     kernel (``kernel.reduce``, the same runs); the question it asks, whether the cells left open fix
-    every mine, is answered by a short search for another layout (``kernel._witness``), then by the
-    oracle's complete deduction (``kernel.settles``), or, when its searches run over their budget,
-    by the kernel's dynamic programme (``kernel.settles_dp``) and, should that not fit, by SAT here
-    (the same answer)."""
+    every mine, is answered by a quick search near the cells covered again (``kernel._near``), else
+    by the oracle's complete deduction (``kernel.settles``), or, when its searches run over their
+    budget, by the kernel's dynamic programme (``kernel.settles_dp``) and, should that not fit, by
+    SAT here (the same answer)."""
     from ....solvers.engine import _still_unique
     from . import kernel
 
