@@ -1,5 +1,5 @@
 """Palisade (docs/specs/grid_puzzles.md §5 "Palisade"; Tatham's ``palisade``). Game IDs: ``codec.py``;
-region labels: ``regions.py``."""
+region labels: ``regions.py``; the generator's deduction, search and clue reduction: ``kernel.py``."""
 from __future__ import annotations
 
 import dataclasses
@@ -21,7 +21,8 @@ from .geometry import border_count, capped_count, components, connectivity_cuts,
 
 MAX_SIDE = 30
 #: divisions drawn whose full numbering the deduction (``kernel.py``) must solve, as in Tatham's generator;
-#: past them the search's count of solutions decides instead (large regions, which the deduction rarely solves)
+#: past them the search's count of solutions decides instead (small regions on larger grids, where nearly every
+#: division is ambiguous, so that the deduction rarely solves one)
 DRAWS = 200
 #: divisions drawn for the search after those
 SEARCH_DRAWS = 20
