@@ -6,8 +6,8 @@ import pytest
 
 from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid.claims import solution_claims
-from kumo_gym.envs.grid.palisade import PalisadeTask, codec
-from kumo_gym.envs.grid.palisade.geometry import border_count, components, random_division
+from kumo_gym.envs.grid.palisade import PalisadeTask, codec, kernel
+from kumo_gym.envs.grid.palisade.geometry import border_count, components, first_order, random_division
 
 from .spec import check_labels, check_rejected, check_tatham_example, violated_rules
 
@@ -127,3 +127,92 @@ def test_interactive_moves():
     for m in T.golden_moves(inst):
         state = T.apply(inst, state, m)
     assert T.is_goal(inst, state)
+
+
+def kernel_count(state: dict, rules: int = kernel.ALL, budget: int = 100_000, es0=None) -> tuple[int, list[list]]:
+    """``kernel.count`` of a puzzle state up to 2 (budget 0: the deduction alone, 1 when it solves the puzzle, -1
+    when it is stuck), and the first solution's regions."""
+    clues = state["clues"]
+    H, W = len(clues), len(clues[0])
+    es, work, sol = kernel.scratch(H, W)
+    if es0 is not None:
+        es[:len(es0)] = es0
+    got = kernel.count(H, W, int(state["n"]), rules, 2, budget, np.asarray(clues, np.int64).ravel(), es, work, sol)
+    return got, first_order(sol.reshape(H, W).tolist())
+
+
+def test_kernel_agrees_with_sat():
+    """The compiled count (deduction and search) against SAT's, on random numberings of random divisions of small
+    grids (some numbers changed, so that some have no solution): the same count up to 2, the same solution when
+    there is one, and a puzzle the deduction solves is unique and one it refutes has no solution."""
+    rng = np.random.default_rng(5)
+    seen = set()
+    for trial in range(240):
+        H, W, n = ((4, 4, 4), (5, 5, 5), (3, 6, 3), (4, 6, 4), (6, 4, 6), (4, 5, 5), (2, 6, 3), (6, 6, 4))[trial % 8]
+        labels = random_division(rng, H, W, n)
+        keep = rng.uniform(0.2, 0.9)
+        clues = [[border_count(labels, r, c) if rng.random() < keep else -1 for c in range(W)] for r in range(H)]
+        if trial % 3 == 0:
+            clues[int(rng.integers(H))][int(rng.integers(W))] = int(rng.integers(5))
+        state = {"n": n, "clues": clues}
+        sols = T.solutions(T.make_instance({"W": W, "H": H, "n": n}, state, None, source="test"), limit=2)
+        got, sol = kernel_count(state)
+        deduced, _ = kernel_count(state, budget=0)
+        assert got == len(sols), (W, H, n, clues)
+        if got == 1:
+            assert sol == first_order(sols[0])
+        assert deduced in (-1, got)
+        seen.add((got, deduced))
+    assert seen == {(0, 0), (0, -1), (1, 1), (1, -1), (2, -1)}  # every case came up
+
+
+def _generated(n: int = 10) -> list:
+    return [T.generate(np.random.default_rng(s), difficulty=d) for d in ("trivial", "easy") for s in range(n)]
+
+
+def test_every_deduction_rule_is_needed():
+    """Drop any one rule but AREA and the deduction no longer solves some generated puzzles (each is
+    reduced until the full deduction just solves it); AREA only refutes, so a walled-in area of 5 cells
+    with regions of 4 shows it: refuted with AREA, undecided without."""
+    insts = _generated()
+    for name, bit in kernel.RULES.items():
+        if bit == kernel.AREA:
+            continue
+        solved = [kernel_count(i.data["state"], kernel.ALL & ~bit, budget=0)[0] for i in insts]
+        assert any(s != 1 for s in solved), f"without {name} the deduction still solves every puzzle"
+    # 3x4, regions of 4: borders wall in {(0,0), (0,1), (0,2), (1,0), (1,1)}
+    H, W = 3, 4
+    es = np.zeros(kernel.edges(H, W), np.int8)
+    for r, c in ((1, 1), (0, 2)):  # the edge right of the cell
+        es[r * (W - 1) + c] = kernel.BORDER
+    for r, c in ((1, 0), (1, 1), (0, 2)):  # the edge below it
+        es[H * (W - 1) + r * W + c] = kernel.BORDER
+    state = {"n": 4, "clues": [[-1] * W for _ in range(H)]}
+    assert kernel_count(state, budget=0, es0=es)[0] == 0
+    assert kernel_count(state, kernel.ALL & ~kernel.AREA, budget=0, es0=es)[0] == -1
+    assert kernel_count(state, kernel.ALL & ~kernel.AREA, es0=es)[0] == 0  # the search finds no solution either
+
+
+def test_generated_puzzles_are_deduced_and_minimal():
+    """Every generated puzzle is solved by the deduction, as its solution, and drops no number without that
+    failing (Tatham's reduction: one pass in a random order)."""
+    insts = _generated(5) + [T.generate(np.random.default_rng(s), difficulty="hard") for s in range(2)]
+    for inst in insts:
+        state = inst.data["state"]
+        got, sol = kernel_count(state, budget=0)
+        assert got == 1 and sol == first_order(inst.data["solution"])
+        for r, row in enumerate(state["clues"]):
+            for c, k in enumerate(row):
+                if k != -1 and inst.data["H"] * inst.data["W"] <= 48:
+                    fewer = [list(x) for x in state["clues"]]
+                    fewer[r][c] = -1
+                    assert kernel_count({"n": state["n"], "clues": fewer}, budget=0)[0] != 1, (r, c)
+
+
+def test_search_stands_in_for_the_deduction():
+    """Regions of 3 on a 6x6 grid: the full numbering of a random division is almost never unique, and the
+    deduction never solves it within the draws, so the search's count decides; its puzzles are unique (SAT)."""
+    for seed in range(2):
+        inst = T.generate(np.random.default_rng(seed), W=6, H=6, n=3)
+        assert T.count_solutions(inst) == 1
+        assert kernel_count(inst.data["state"])[0] == 1

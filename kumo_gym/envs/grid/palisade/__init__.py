@@ -1,45 +1,33 @@
 """Palisade (docs/specs/grid_puzzles.md §5 "Palisade"; Tatham's ``palisade``). Game IDs: ``codec.py``;
-region labels: ``regions.py``."""
+region labels: ``regions.py``; the generator's deduction, search and clue reduction: ``kernel.py``."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 
 from ....core.errors import ConfigError
 from ....core.instance import Instance
 from ....core.params import param
-from ....solvers.engine import Encoding, reduce_clues
+from ....solvers.engine import Encoding
 from ....solvers.sat import Formula
 from ..base import Check, GridParams, GridTask, presets
 from ..regions import EMPTY, RegionAnswers
 from ..render import Sketch
 from .claims import RULES as CLAIM_RULES
 from .codec import NO_CLUE
-from .geometry import (
-    border_count,
-    capped_count,
-    components,
-    connectivity_cuts,
-    first_order,
-    neighbours,
-    random_division,
-)
+from .geometry import border_count, capped_count, components, connectivity_cuts, first_order, neighbours
 
 MAX_SIDE = 30
-#: the clue reduction's deduction target (docs/specs/grid_puzzles.md §8): failed-literal probing on the SAT model
-GRADE = 1
-def clue_share(n: int) -> float:
-    """The share of numbered cells in Tatham's puzzles with regions of n cells (measured at his presets: 0.30 at
-    5, 0.35 at 6 and 8, 0.39 at 10); our reduction stops there."""
-    return min(0.45, 0.24 + 0.015 * n)
-
-
-#: the largest grid whose clue reduction goes on by SAT down to Tatham's density (a SAT proof on larger grids
-#: takes minutes: 15x12 keeps what probing needs)
-SAT_CELLS = 100
-#: divisions drawn before the clue set is reduced to a minimal unique one by SAT instead
-DRAWS = 30
+#: divisions drawn whose full numbering the deduction (``kernel.py``) must solve, as in Tatham's generator;
+#: past them the search's count of solutions decides instead (small regions on larger grids, where nearly every
+#: division is ambiguous, so that the deduction rarely solves one)
+DRAWS = 200
+#: divisions drawn for the search after those
+SEARCH_DRAWS = 20
+#: the branches one uniqueness proof of that search may take (past it a number stays)
+BUDGET = 2000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -69,17 +57,28 @@ class PalisadeTask(RegionAnswers, GridTask):
     cell left out, which breaks palisade.R2): any labelling of a valid division scores 1.
 
     ## Generation
-    Our own generator (docs/specs/grid_puzzles.md §8): a random division (each region grown from the first free cell
-    by random free neighbours, drawn again while it leaves a pocket of free cells that regions of n cannot fill),
-    every cell numbered, then numbers removed in a seeded order while failed-literal probing on the SAT model's
-    same-region literals still decides every cell, which proves the division unique (divisions that the full
-    numbering leaves undecided are drawn again, as Tatham's generator does). On grids of up to 100 cells more
-    numbers go, each removal proved by SAT to keep the puzzle unique, down to Tatham's share of numbered cells
-    (:func:`clue_share`). The SAT model gives every cell the first cell of its region (its root), counts each
-    region, and states connectivity as local clauses plus lazy cuts.
+    Our own generator (docs/specs/grid_puzzles.md §8) on Tatham's method, in one compiled call (``kernel.py``):
+    a random division (each region grown from the first free cell by random free neighbours, drawn again while it
+    leaves a pocket of free cells that regions of n cannot fill), every cell numbered, drawn again until our
+    deduction solves the full numbering; then numbers removed in a seeded random order while the deduction still
+    solves the puzzle. The deduction works on the edges between cells (border, open or unknown) and the
+    components of cells joined by open edges: a number with its borders all found opens its other sides (and the
+    reverse), two sides of a number that lead into one component go together, two components too large to join
+    are walled apart, a component with one way out takes it, a border cannot end where it meets two open edges,
+    and an area walled in must hold whole regions. What it settles holds in every solution, so a puzzle it
+    solves is unique; our numbered share is Tatham's within 6 % at every preset (docs/grid.md). Where it cannot
+    solve the full numbering of 200 divisions (small regions on large grids), a bounded search (branch on an edge,
+    deduce, count solutions up to two) proves uniqueness instead. The SAT model (:meth:`encode`: every cell takes
+    the first cell of its region as a label, each region is counted, connectivity is local clauses plus lazy cuts)
+    is the independent check of uniqueness in the tests.
 
     ## Interactive mode
     ``{"r": row, "c": col, "v": k}`` gives a cell the label k; ``-1`` clears it.
+
+    ## Version history
+    * v0 (before the first release): on 2026-12-03 generation moved into one compiled kernel (a random division,
+      Tatham's clue reduction on our own deduction solver, a bounded search in place of SAT), so from then on a
+      seed draws another division and other numbers than before.
     """
 
     Params = PalisadeParams
@@ -216,41 +215,20 @@ class PalisadeTask(RegionAnswers, GridTask):
                         extra={"x": x, "count": count, "edge": edge, "same": sorted(set(same.values()))})
 
     def sample(self, rng: np.random.Generator, params: dict) -> tuple[dict, list[list]]:
-        """A random division (:func:`.geometry.random_division`), every cell numbered, numbers removed in a seeded
-        order while failed-literal probing still decides every cell (:data:`GRADE`). A division whose full
-        numbering probing cannot decide is drawn again; after :data:`DRAWS` of them the numbers are reduced to a
-        minimal set that SAT (with the connectivity cuts) proves unique."""
+        """Tatham's method on our deduction, in one compiled call (``kernel.generate``): a random division
+        (:func:`.geometry.random_division`), every cell numbered, drawn again until the deduction solves the
+        full numbering; then numbers removed in a random order while the deduction still solves the puzzle.
+        After :data:`DRAWS` divisions the search's count of solutions (:data:`BUDGET` branches) stands in
+        for the deduction, for :data:`SEARCH_DRAWS` more."""
+        from . import kernel
+
         W, H, n = params["W"], params["H"], params["n"]
-        for attempt in range(DRAWS + 1):
-            labels = random_division(rng, H, W, n)
-            full = [[border_count(labels, r, c) for c in range(W)] for r in range(H)]
-            enc = self.encode({"n": n, "clues": full})
-            x = enc.extra["x"]
-            first: dict = {}
-            for r, c in np.ndindex(H, W):
-                first.setdefault(labels[r][c], (r, c))
-            lits = [v if rt == first[labels[cell[0]][cell[1]]] else -v for cell, roots in x.items()
-                    for rt, v in roots.items()]
-            truth = enc.solution_values(lits)
-            keys = list(enc.clues)
-            groups = [list(enc.clues[k][1]) for k in keys]
-            every = [lit for g in groups for lit in g]
-            last = attempt == DRAWS
-            probe = enc.extra["same"]
-            if not last and not enc.engine.fixes_answer(enc.engine.arrays.probe(every, probe)):
-                continue
-            if last and not enc.engine.unique(every, truth):
-                continue
-            kept = reduce_clues(enc.engine, groups, rng, truth, grade_limit=None if last else GRADE, candidates=probe)
-            on = [k for k, keep in zip(keys, kept) if keep]
-            share = round(clue_share(n) * H * W)
-            if not last and len(on) > share and H * W <= SAT_CELLS:  # down to Tatham's density, SAT proving each removal keeps it unique
-                more = reduce_clues(enc.engine, [list(enc.clues[k][1]) for k in on], rng, truth, keep=share)
-                on = [k for k, keep in zip(on, more) if keep]
-            on = set(on)
-            clues = [[v if (r, c) in on else NO_CLUE for c, v in enumerate(row)] for r, row in enumerate(full)]
-            return {"n": n, "clues": clues}, labels
-        raise RuntimeError(f"could not generate a {W}x{H} Palisade puzzle with regions of {n}")
+        es, work, sol, div, label, clue, order = _scratch(H, W)
+        left = kernel.generate(H, W, n, int(rng.integers(1, 2**31 - 1)), DRAWS, SEARCH_DRAWS, BUDGET, label, clue,
+                               order, es, work, sol, div)
+        if left < 0:
+            raise RuntimeError(f"could not generate a {W}x{H} Palisade puzzle with regions of {n}")
+        return {"n": n, "clues": clue.reshape(H, W).tolist()}, label.reshape(H, W).tolist()
 
     def sketch(self, instance: Instance, grid: list[list]) -> Sketch:
         """The numbers in their cells (``.`` where a cell is unlabelled), walls between cells of different regions."""
@@ -264,3 +242,12 @@ class PalisadeTask(RegionAnswers, GridTask):
     def clue_features(self, instance: Instance) -> np.ndarray:
         """Per cell: its number + 1, so 0 means no number."""
         return np.asarray([k + 1 for row in instance.data["state"]["clues"] for k in row], np.float32)
+
+
+@functools.lru_cache(maxsize=8)
+def _scratch(H: int, W: int) -> tuple:
+    """``kernel.scratch`` for an H x W grid, kept (every generation of a preset reuses them)."""
+    from . import kernel
+
+    N = H * W
+    return (*kernel.scratch(H, W), kernel.division_scratch(H, W), *(np.zeros(N, np.int64) for _ in range(3)))

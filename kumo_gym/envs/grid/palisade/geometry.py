@@ -51,78 +51,16 @@ def first_order(grid: list[list]) -> list[list]:
 
 def random_division(rng: np.random.Generator, H: int, W: int, n: int, tries: int = 40) -> list[list]:
     """A random division into connected regions of n cells: each region grown from the first free
-    cell (row-major) by adding random free neighbours, drawn again while it leaves a pocket of free
-    cells whose size is not a multiple of n; the whole division restarts when a region cannot be
-    placed. Labels number the regions in order (:func:`first_order`)."""
-    for _ in range(1000):
-        label = np.full((H, W), -1, np.int64)
-        k = 0
-        placed = True
-        for start in range(H * W):
-            r0, c0 = divmod(start, W)
-            if label[r0, c0] >= 0:
-                continue
-            for _ in range(tries):
-                cells = _grow(rng, label, r0, c0, n)
-                if cells is None:
-                    continue
-                for cell in cells:
-                    label[cell] = k
-                if _pockets_fit(label, n):
-                    break
-                for cell in cells:
-                    label[cell] = -1
-            else:
-                placed = False
-                break
-            k += 1
-        if placed:
-            return label.tolist()
-    raise RuntimeError(f"could not divide a {W}x{H} grid into regions of {n} cells")
+    cell (row-major) by adding random free neighbours, drawn again (up to ``tries`` times) while it leaves
+    a pocket of free cells whose size is not a multiple of n; the whole division restarts when a region
+    cannot be placed. Labels number the regions in order. Compiled (``kernel.divide``), drawing from a
+    Lehmer generator that ``rng`` seeds."""
+    from . import kernel
 
-
-def _grow(rng: np.random.Generator, label: np.ndarray, r0: int, c0: int, n: int) -> list[Cell] | None:
-    H, W = label.shape
-    cells = [(r0, c0)]
-    inside = {(r0, c0)}
-    frontier: list[Cell] = []
-    for nb in neighbours(r0, c0, H, W):
-        if label[nb] < 0:
-            frontier.append(nb)
-    while len(cells) < n:
-        frontier = [x for x in frontier if x not in inside]
-        if not frontier:
-            return None
-        nxt = frontier[int(rng.integers(len(frontier)))]
-        cells.append(nxt)
-        inside.add(nxt)
-        for nb in neighbours(*nxt, H, W):
-            if label[nb] < 0 and nb not in inside:
-                frontier.append(nb)
-    return cells
-
-
-def _pockets_fit(label: np.ndarray, n: int) -> bool:
-    """Whether every 4-connected pocket of free cells has a multiple of n cells."""
-    H, W = label.shape
-    seen = label >= 0
-    seen = seen.copy()
-    for r0 in range(H):
-        for c0 in range(W):
-            if seen[r0, c0]:
-                continue
-            size, todo = 0, [(r0, c0)]
-            seen[r0, c0] = True
-            while todo:
-                r, c = todo.pop()
-                size += 1
-                for nb in neighbours(r, c, H, W):
-                    if not seen[nb]:
-                        seen[nb] = True
-                        todo.append(nb)
-            if size % n:
-                return False
-    return True
+    label = np.empty(H * W, np.int64)
+    if not kernel.divide(H, W, n, tries, int(rng.integers(1, 2**31 - 1)), label, kernel.division_scratch(H, W)):
+        raise RuntimeError(f"could not divide a {W}x{H} grid into regions of {n} cells")
+    return label.reshape(H, W).tolist()
 
 
 def connectivity_cuts(x: dict, H: int, W: int) -> Callable[[np.ndarray], list[list[int]]]:
