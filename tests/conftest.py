@@ -52,14 +52,39 @@ def hostile_strings(n: int = 800, seed: int = 0) -> list[str]:
     return fixed + mixed
 
 
+def _installed_build() -> Path | None:
+    """The directory of the build that ``make install`` made (``python -m kumo_gym.envs.build_native``, the same
+    command as below), when it is there and current: built on this machine from exactly the kernel sources
+    of this checkout, every entry point of every kernel module exported."""
+    from kumo_gym.envs import build_native
+    from kumo_gym.solvers import native
+
+    if os.environ.get("KUMO_GYM_NATIVE_DIR") or os.environ.get("KUMO_GYM_NATIVE") == "0":
+        return None
+    mod = native.native_module()  # None when missing, stale (another key) or built on another CPU
+    if mod is None:
+        return None
+    where = Path(mod.__file__).resolve().parent
+    modules = build_native.kernel_modules()
+    if native.read_sources(where) != build_native.kernel_sources(modules):
+        return None
+    for name in modules:
+        __import__(f"kumo_gym.{name}")
+    return where if all(callable(getattr(mod, e, None)) for e in native.ENTRIES) else None
+
+
 @pytest.fixture(scope="session")
 def native_build(tmp_path_factory) -> Path:
-    """The package's one native extension (every ``@kernel`` entry point: grid, KUMO, SPaRC) built into
-    a temporary directory in a fresh process, as ``make install`` does (minutes on a busy machine)."""
+    """The package's one native extension (every ``@kernel`` entry point: grid, KUMO, SPaRC): the one ``make
+    install`` built when it is current (:func:`_installed_build`), else built here into a temporary directory in
+    a fresh process, as ``make install`` does (minutes on a busy machine, and once per test worker)."""
     import shutil
     import subprocess
     import sys
 
+    installed = _installed_build()
+    if installed is not None:
+        return installed
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         pytest.skip("no C compiler here to build the native kernels with")
     out = tmp_path_factory.mktemp("native")

@@ -1,7 +1,7 @@
 """The kernels built ahead of time (kumo_gym.solvers.native, kumo_gym.envs.build_native): grid, KUMO, SPaRC.
 
-The build is made here, into a temporary directory, in a fresh process (as ``make install`` does);
-the instances it generates are compared with those of the kernels compiled by numba on first use,
+The build is the one ``make install`` made when it is current, else it is made here, into a temporary directory,
+in a fresh process, by the same command (the ``native_build`` fixture of tests/conftest.py); the instances it generates are compared with those of the kernels compiled by numba on first use,
 for every grid puzzle at every preset and for KUMO Hard instances with the oracle's play, each
 side in its own process. A stale build and
 ``KUMO_GYM_NATIVE=0`` must leave the kernels to numba.
