@@ -61,3 +61,22 @@ def test_tathams_9x9_random_boards_are_read_and_won():
         assert task.to_game_id(inst) == game_id and inst.data["type"] == "random"
         moves = task.solve(inst)
         assert len(moves) == inst.data["board"].count("P") - 1 and _wins(task, inst, moves)
+
+
+def test_a_grown_board_is_solved_by_the_line_it_was_grown_along():
+    """A random board generated here takes its generator's line (no search: ``search_nodes`` is None), which
+    wins by the rules; the same board loaded from its game ID is searched; a line that does not win (here, a
+    board changed after it was grown) is not taken."""
+    import numpy as np
+
+    task = get_task(ENV)
+    for difficulty in ("easy", "tatham_9x9random"):
+        inst = task.generate(np.random.default_rng(3), difficulty=difficulty)
+        moves = task.solve(inst)
+        assert task.search_nodes(inst) is None and _wins(task, inst, moves)
+    inst = task.generate(np.random.default_rng(3), difficulty="easy")
+    loaded = task.load(inst.data["game_id"])
+    assert task.search_nodes(loaded) > 0 and _wins(task, loaded, task.solve(loaded))
+    task._grown = (inst.data["board"], [(0, 1, 2)])  # not a jump of this board: replay refuses it
+    other = task.load(inst.data["game_id"])
+    assert task.search_nodes(other) > 0 and task._grown is None and _wins(task, other, task.solve(other))

@@ -8,7 +8,9 @@ step draws uniformly among the backward jumps that bring the fewest new cells in
 or 2; after W*H/2 steps a jump must not need 2), so the board grows into its own holes before it
 spreads. Growth stops when no backward jump is left, or, with ``pegs=N``, when N pegs stand; a
 board without the ``pegs`` cap is drawn again until it touches all four edges, as Tatham's does.
-The backward jumps, reversed, are a winning line.
+The backward jumps, reversed, are a winning line: :func:`grown_board` returns it beside the board, and the
+task takes it as the board's solution instead of searching for one (a 9x9 board grown to the edges can take
+the search minutes).
 """
 from __future__ import annotations
 
@@ -28,8 +30,9 @@ def fixed_board(kind: str, rng: np.random.Generator) -> str:
     return layout("octagon", group[int(rng.integers(len(group)))])
 
 
-def _grow(w: int, h: int, pegs: int | None, rng: np.random.Generator) -> list[str]:
+def _grow(w: int, h: int, pegs: int | None, rng: np.random.Generator) -> tuple[list[str], list[tuple[int, int, int]]]:
     grid = [OFF] * (w * h)
+    back: list[tuple[int, int, int]] = []
     grid[(h // 2) * w + w // 2] = PEG
     steps = 0
     while pegs is None or grid.count(PEG) < pegs:
@@ -55,15 +58,18 @@ def _grow(w: int, h: int, pegs: int | None, rng: np.random.Generator) -> list[st
             break
         a, b, t = options[int(rng.integers(len(options)))]
         grid[a], grid[b], grid[t] = HOLE, PEG, PEG
+        back.append((a, b, t))
         steps += 1
-    return grid
+    return grid, back
 
 
-def random_board(w: int, h: int, pegs: int | None, rng: np.random.Generator) -> str:
+def grown_board(w: int, h: int, pegs: int | None, rng: np.random.Generator) -> tuple[str, list[tuple[int, int, int]]]:
+    """A random board and its winning line, the forward jumps ``(from, over, to)`` as cell indices: the
+    backward jumps that grew it, reversed."""
     while True:
-        grid = _grow(w, h, pegs, rng)
+        grid, back = _grow(w, h, pegs, rng)
         rows = [grid[r * w:(r + 1) * w] for r in range(h)]
         touches = (any(x != OFF for x in rows[0]) and any(x != OFF for x in rows[-1])
                    and any(row[0] != OFF for row in rows) and any(row[-1] != OFF for row in rows))
         if (touches or pegs is not None) and grid.count(PEG) >= 2:
-            return "".join(grid)
+            return "".join(grid), [(t, b, a) for a, b, t in reversed(back)]

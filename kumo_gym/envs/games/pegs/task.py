@@ -11,7 +11,7 @@ from ....core.instance import Instance
 from ....core.params import param
 from ..base import BLANK, DARK, TILE, GameParams, GameTask, IntMoves
 from . import codec
-from .generate import fixed_board, random_board
+from .generate import fixed_board, grown_board
 from .search import Board
 
 #: node budget of a search for the start, and of one for a later position (interactive play, near misses)
@@ -91,9 +91,16 @@ class PegsTask(IntMoves, GameTask):
                     {"w": 5, "h": 4, "type": "random", "pegs": 6})
 
     # ---- instance ----------------------------------------------------------------------
+    #: the board :meth:`build` grew last and its winning line, taken by :meth:`_solution` for that board
+    _grown: tuple[str, list[tuple[int, int, int]]] | None = None
+
     def build(self, params: dict, rng: np.random.Generator) -> dict:
         w, h, kind = params["w"], params["h"], params["type"]
-        board = fixed_board(kind, rng) if kind != "random" else random_board(w, h, params.get("pegs"), rng)
+        if kind == "random":
+            board, line = grown_board(w, h, params.get("pegs"), rng)
+            self._grown = (board, line)
+        else:
+            board = fixed_board(kind, rng)
         return codec.decode_desc({"w": w, "h": h}, board)
 
     def validate_instance(self, instance: Instance) -> None:
@@ -163,8 +170,26 @@ class PegsTask(IntMoves, GameTask):
         moves = None if jumps is None else [[a // w, a % w, t // w, t % w] for a, _, t in jumps]
         return {"moves": moves, "decided": decided, "nodes": nodes}
 
+    def _grown_line(self, instance: Instance) -> dict | None:
+        """The winning line of a board this task has just grown (the generator's backward jumps reversed,
+        replayed here to make sure), taken once; None for any other board."""
+        grown, self._grown = self._grown, None
+        if grown is None or grown[0] != instance.data["board"]:
+            return None
+        w, state = instance.data["w"], self.initial_state(instance)
+        moves = []
+        for a, b, t in grown[1]:
+            move = [a // w, a % w, t // w, t % w]
+            if self.check_move(instance, state, move) is not None:
+                return None
+            state = self.apply(instance, state, move)
+            moves.append(move)
+        return {"moves": moves, "decided": True, "nodes": None} if self.is_goal(instance, state) else None
+
     def _solution(self, instance: Instance) -> dict:
-        return self.cached(instance, "solution", lambda: self._search(
+        """A winning line from the start: for a board just generated, the line it was grown along (every
+        win takes the same number of jumps, so none is better); for a board loaded or imported, the search's."""
+        return self.cached(instance, "solution", lambda: self._grown_line(instance) or self._search(
             instance, self.initial_state(instance), SOLVE_BUDGET))
 
     def optimal_length(self, instance: Instance) -> int | None:
@@ -174,8 +199,9 @@ class PegsTask(IntMoves, GameTask):
         moves = self._solution(instance)["moves"]
         return [] if moves is None else [list(m) for m in moves]
 
-    def search_nodes(self, instance: Instance) -> int:
-        """Nodes the solver searched to win the start (the measure of how hard the board is)."""
+    def search_nodes(self, instance: Instance) -> int | None:
+        """Nodes the solver searched to win the start (the measure of how hard the board is); None for a
+        board generated here, whose line comes from the generator (``task.load(game_id)`` searches it)."""
         return self._solution(instance)["nodes"]
 
     def path_from(self, instance: Instance, state: int) -> list | None:
