@@ -226,7 +226,10 @@ def test_synthetic_trace_eta_matches_the_solver_wired_graph(env_id):
     for difficulty, seed in (("trivial", 0), ("trivial", 1), ("easy", 2), ("easy", 3), ("easy", 4)):
         trace, wired, got = _agreement(env_id, pack, difficulty, seed)
         styles.add((trace.style.coords, trace.style.base))
-        assert wired["eta_status"] == got["eta_status"] == "ok" or wired["eta"] is None
+        # eta above 1 is a defined value (docs/specs/reasoning_graphs.md, E7): a small trivial puzzle whose
+        # graph is barely larger than its solution reaches it (Palisade trivial seed 1: 47 nodes, eta 1.41)
+        assert wired["eta_status"] == got["eta_status"] and got["eta_status"] in ("ok", "above_one") \
+            or wired["eta"] is None
         assert got["eta"] is not None and wired["eta"] is not None
         assert abs(got["eta"] - wired["eta"]) <= ETA_TOLERANCE, (difficulty, seed, trace.style, got["eta"],
                                                                  wired["eta"])
