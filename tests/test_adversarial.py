@@ -132,4 +132,6 @@ def test_every_rule_instance_is_named(env_id):
 @pytest.mark.slow
 @pytest.mark.parametrize("env_id", GRID_IDS)
 def test_every_rule_instance_is_named_larger(env_id):
-    check_every_rule_instance(env_id, 1, (0, 1))
+    """The same at the second preset, one seed (every rule instance of a larger grid is already many near
+    misses; the first preset covers two seeds)."""
+    check_every_rule_instance(env_id, 1, (0,))

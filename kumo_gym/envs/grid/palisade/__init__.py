@@ -198,16 +198,23 @@ class PalisadeTask(RegionAnswers, GridTask):
             count[r, c] = f.count([-same[(r, c), nb] for nb in nbs])
             edge[r, c] = 4 - len(nbs)
 
+        # the (cell, root, literal) triples as arrays: decode reads all of them at once
+        root_keys = sorted({rt for roots in x.values() for rt in roots})
+        root_index = {rt: i for i, rt in enumerate(root_keys)}
+        pair_cell = np.asarray([r * W + c for (r, c), roots in x.items() for _ in roots], np.int64)
+        pair_root = np.asarray([root_index[rt] for roots in x.values() for rt in roots], np.int64)
+        pair_var = np.asarray([v for roots in x.values() for v in roots.values()], np.int64)
+
         def decode(value: np.ndarray) -> list[list]:
             """The labels of the roots; a cell with no root or several (no model, but a near miss flips
             single literals) is left out, so that every answer literal shows in the grid."""
-            roots = []
-            for r in range(H):
-                row = []
-                for c in range(W):
-                    on = [rt for rt, v in x[(r, c)].items() if value[v] > 0]
-                    row.append(on[0] if len(on) == 1 else None)
-                roots.append(row)
+            on = np.asarray(value)[pair_var] > 0
+            hits = np.bincount(pair_cell[on], minlength=H * W)
+            chosen = np.full(H * W, -1, np.int64)
+            chosen[pair_cell[on]] = pair_root[on]
+            chosen[hits != 1] = -1
+            flat = [None if i < 0 else root_keys[i] for i in chosen.tolist()]
+            roots = [flat[r * W:(r + 1) * W] for r in range(H)]
             labels = first_order(roots)
             return [[EMPTY if rt is None else k for rt, k in zip(rr, lr)] for rr, lr in zip(roots, labels)]
 
