@@ -206,8 +206,12 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return template_fields(self, instance)
 
     def cached(self, instance: Instance, key: str, make):
-        """A value computed once per instance (the last instance used; a task is shared by envs)."""
-        if self._cache_key is not instance:
+        """A value computed once per instance (the last instance used; a task is shared by envs). A copy that
+        only records where the instance came from (a reset's seed and split, the same ``data`` and ``params``
+        objects) is the same instance here: each reset would otherwise solve its puzzle twice."""
+        last = self._cache_key
+        if last is not instance and not (last is not None and last.data is instance.data
+                                         and last.params is instance.params and last.family == instance.family):
             self._cache_key, self._cache = instance, {}
         if key not in self._cache:
             self._cache[key] = make()
