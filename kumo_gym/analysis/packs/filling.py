@@ -39,14 +39,15 @@ def _room(order: list, H: int, W: int):
     """Support for "the first cell's digit d has d cells reachable through cells that may hold d"
     over ``order`` (the cells within distance ROOM, the first one the centre)."""
     where = {cell: i for i, cell in enumerate(order)}
+    adj = [[where[n] for n in neighbours4(*cell, H, W) if n in where] for cell in order]  # by index in order
 
     def support(doms: list) -> list:
         keep = set()
         for d in doms[0]:
-            seen, stack = {order[0]}, [order[0]]
+            seen, stack = {0}, [0]
             while stack and len(seen) < d:
-                for n in neighbours4(*stack.pop(), H, W):
-                    if n in where and n not in seen and d in doms[where[n]]:
+                for n in adj[stack.pop()]:
+                    if n not in seen and d in doms[n]:
                         seen.add(n)
                         stack.append(n)
             if len(seen) >= d or d > ROOM + 1:
