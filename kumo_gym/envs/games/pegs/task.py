@@ -178,7 +178,7 @@ class PegsTask(IntMoves, GameTask):
             return None
         w, state = instance.data["w"], self.initial_state(instance)
         moves = []
-        for a, b, t in grown[1]:
+        for a, _over, t in grown[1]:
             move = [a // w, a % w, t // w, t % w]
             if self.check_move(instance, state, move) is not None:
                 return None
