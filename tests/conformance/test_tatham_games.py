@@ -21,6 +21,10 @@ GAMES = [e.id for e in entries() if e.family == "games"]
 CASES = [(g, d) for g in GAMES for d in get_task(g).difficulties]
 N_FRESH = int(os.environ.get("KUMO_GYM_CONFORMANCE_N", "1"))
 FIXED_SEED = "kumo1"
+#: presets whose fresh IDs are not drawn, only the fixed one: winning one of Tatham's 9x9 random peg boards is a
+#: heavy-tailed search (under a second for most, minutes for some: one fresh board held a make test run over ten
+#: minutes); tests/games/test_pegs.py wins three more of his 9x9 boards, fixed
+FIXED_ONLY = {("kumo_gym/Pegs-v0", "tatham_9x9random")}
 
 pytestmark = pytest.mark.conformance
 
@@ -37,7 +41,8 @@ def test_tatham_ids_import_export_solve_verify(env_id, difficulty):
     task = _need(env_id)
     full = task.tatham_preset(difficulty)
     ids = tatham.sgt_generate(task.tatham_name, full, 1, seed=FIXED_SEED)
-    ids += tatham.sgt_generate(task.tatham_name, full, N_FRESH)
+    if (env_id, difficulty) not in FIXED_ONLY:
+        ids += tatham.sgt_generate(task.tatham_name, full, N_FRESH)
     for game_id in ids:
         inst = task.load(game_id)
         assert task.to_game_id(inst) == game_id, "the export is not Tatham's bytes"
