@@ -409,6 +409,20 @@ def _rand(state, m):
 
 
 @kernel(inner=True, _nrt=False)
+def _step(H, W, c, d):
+    """The cell next to cell ``c`` in direction ``d`` (0 up, 1 right, 2 down, 3 left), -1 off the grid."""
+    r = c // W
+    x = c - r * W
+    if d == 0:
+        return c - W if r > 0 else -1
+    if d == 1:
+        return c + 1 if x < W - 1 else -1
+    if d == 2:
+        return c + W if r < H - 1 else -1
+    return c - 1 if x > 0 else -1
+
+
+@kernel(inner=True, _nrt=False)
 def _grow(H, W, n, start, label, cells, frontier, mark, stamp, state):
     """A region of n cells grown from ``start`` over free cells (``label`` -1), each step adding a random
     entry of the frontier (the free neighbours of the cells so far, once per cell that offers it) into
@@ -419,18 +433,8 @@ def _grow(H, W, n, start, label, cells, frontier, mark, stamp, state):
     size = 1
     c = start
     while True:
-        r = c // W
-        x = c - r * W
         for d in range(4):
-            f = -1
-            if d == 0 and r > 0:
-                f = c - W
-            elif d == 1 and x < W - 1:
-                f = c + 1
-            elif d == 2 and r < H - 1:
-                f = c + W
-            elif d == 3 and x > 0:
-                f = c - 1
+            f = _step(H, W, c, d)
             if f >= 0 and label[f] < 0 and mark[f] != stamp:
                 frontier[m] = f
                 m += 1
@@ -465,18 +469,8 @@ def _pockets_fit(H, W, n, label, mark, stamp, stack):
             top -= 1
             c = stack[top]
             size += 1
-            r = c // W
-            x = c - r * W
             for d in range(4):
-                f = -1
-                if d == 0 and r > 0:
-                    f = c - W
-                elif d == 1 and x < W - 1:
-                    f = c + 1
-                elif d == 2 and r < H - 1:
-                    f = c + W
-                elif d == 3 and x > 0:
-                    f = c - 1
+                f = _step(H, W, c, d)
                 if f >= 0 and label[f] < 0 and mark[f] != stamp:
                     mark[f] = stamp
                     stack[top] = f
