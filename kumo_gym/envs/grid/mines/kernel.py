@@ -386,6 +386,25 @@ def _room(cstart, cvars, ck, vstart, vcons, F, C, lo, hi, order, pref, val, cm, 
 
 
 @kernel(inner=True, _nrt=False)
+def _var_index(work, F, C, nv, o_cstart, o_cvars, o_vstart, o_val, o_vcons):
+    """The constraints of each variable, from the variables of each constraint (both in ``work`` at the given
+    offsets): ``vcons[vstart[v]:vstart[v + 1]]`` lists variable v's; ``val`` is used as fill pointers."""
+    for v in range(F + 1):
+        work[o_vstart + v] = 0
+    for t in range(nv):
+        work[o_vstart + work[o_cvars + t] + 1] += 1
+    for v in range(F):
+        work[o_vstart + v + 1] += work[o_vstart + v]
+    for v in range(F):
+        work[o_val + v] = work[o_vstart + v]
+    for c in range(C):
+        for t in range(work[o_cstart + c], work[o_cstart + c + 1]):
+            v = work[o_cvars + t]
+            work[o_vcons + work[o_val + v]] = c
+            work[o_val + v] += 1
+
+
+@kernel(inner=True, _nrt=False)
 def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
     """Python's ``_backbone`` (the frontier's backbone under the count bounds, then the cells off
     the frontier): 1 when it decided a cell, 0 when not, -1 over budget. With ``settle``, 2 as
@@ -453,19 +472,7 @@ def _backbone(nbr, nnb, mines, nums, n_mines, st, work, budget, settle, focus):
             C += 1
             work[o_cstart + C] = nv
     # variable -> constraints
-    for v in range(F + 1):
-        work[o_vstart + v] = 0
-    for t in range(nv):
-        work[o_vstart + work[o_cvars + t] + 1] += 1
-    for v in range(F):
-        work[o_vstart + v + 1] += work[o_vstart + v]
-    for v in range(F):
-        work[o_val + v] = work[o_vstart + v]  # fill pointers
-    for c in range(C):
-        for t in range(work[o_cstart + c], work[o_cstart + c + 1]):
-            v = work[o_cvars + t]
-            work[o_vcons + work[o_val + v]] = c
-            work[o_val + v] += 1
+    _var_index(work, F, C, nv, o_cstart, o_cvars, o_vstart, o_val, o_vcons)
     cstart = work[o_cstart:o_cstart + C + 1]
     cvars = work[o_cvars:o_cvars + nv]
     ck = work[o_ck:o_ck + C]
@@ -651,19 +658,7 @@ def _flex(nbr, nnb, mines, st, work, budget, out):
             work[o_ck + C] = m
             C += 1
             work[o_cstart + C] = nv
-    for v in range(F + 1):
-        work[o_vstart + v] = 0
-    for t in range(nv):
-        work[o_vstart + work[o_cvars + t] + 1] += 1
-    for v in range(F):
-        work[o_vstart + v + 1] += work[o_vstart + v]
-    for v in range(F):
-        work[o_val + v] = work[o_vstart + v]
-    for c in range(C):
-        for t in range(work[o_cstart + c], work[o_cstart + c + 1]):
-            v = work[o_cvars + t]
-            work[o_vcons + work[o_val + v]] = c
-            work[o_val + v] += 1
+    _var_index(work, F, C, nv, o_cstart, o_cvars, o_vstart, o_val, o_vcons)
     cstart = work[o_cstart:o_cstart + C + 1]
     cvars = work[o_cvars:o_cvars + nv]
     ck = work[o_ck:o_ck + C]
