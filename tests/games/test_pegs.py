@@ -80,3 +80,23 @@ def test_a_grown_board_is_solved_by_the_line_it_was_grown_along():
     task._grown = (inst.data["board"], [(0, 1, 2)])  # not a jump of this board: replay refuses it
     other = task.load(inst.data["game_id"])
     assert task.search_nodes(other) > 0 and task._grown is None and _wins(task, other, task.solve(other))
+
+
+def test_a_reset_searches_its_board_once(monkeypatch):
+    """The reset's copy of the instance (its seed and split recorded) shares the solver cache with the instance
+    the generator validated: one search per episode, not two."""
+    import warnings
+
+    import gymnasium as gym
+
+    task = get_task(ENV)
+    calls = []
+    search = type(task)._search
+    monkeypatch.setattr(type(task), "_search", lambda self, *a: calls.append(1) or search(self, *a))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = gym.make(ENV, difficulty="tatham_7x7cross")
+        env.reset(seed=0)
+        task.solve(env.unwrapped.instance)
+        env.close()
+    assert len(calls) == 1
