@@ -204,8 +204,12 @@ def games_table() -> str:
     for game, presets in d["games"].items():
         for preset, m in presets.items():
             t = m.get("tatham_cpu_s_per_game")
+            solves = _n(m["solves_per_cpu_s"])
+            if "search_budget" in m:  # loaded boards searched under a node budget (benchmarks/games.py SEARCH_BUDGET)
+                solves += (f" ({round(m['won_within_budget'] * m['n'])} of {m['n']} won within "
+                           f"{m['search_budget'] / 1e6:g}M nodes)")
             lines.append(_row(game, preset, f"`{m['tatham_params']}`", m["n"], _n(m["instances_per_cpu_s"]),
-                              _n(m["solves_per_cpu_s"]), f"{m['mean_optimum']:.1f}", f"{m['exact_share']:.2f}",
+                              solves, f"{m['mean_optimum']:.1f}", f"{m['exact_share']:.2f}",
                               f"{1e3 * m['ours_cpu_s_per_instance']:.3f}", "n/a" if t is None else f"{1e3 * t:.3f}"))
     return "\n".join(lines)
 
