@@ -3,6 +3,9 @@ positions share one search, and Tatham's 9x9 random boards (fixed IDs printed by
 this runs without it) are read, written back and won."""
 from __future__ import annotations
 
+import pytest
+
+from kumo_gym.core.errors import ConfigError
 from kumo_gym.core.registry import get_task
 from kumo_gym.envs.games.pegs import codec
 from kumo_gym.envs.games.pegs.search import Board
@@ -100,3 +103,15 @@ def test_a_reset_searches_its_board_once(monkeypatch):
         task.solve(env.unwrapped.instance)
         env.close()
     assert len(calls) == 1
+
+
+def test_a_board_whose_search_runs_out_of_budget_is_refused(monkeypatch):
+    """``solve_budget`` bounds the search of a board loaded (the games benchmark lowers it for Tatham's 9x9
+    boards): a board that runs it out is refused at load, saying so, never taken without a line."""
+    task = get_task(ENV)
+    monkeypatch.setattr(task, "solve_budget", 50)
+    with pytest.raises(ConfigError, match="ran out of budget"):
+        task.load(RANDOM_9X9[1])
+    monkeypatch.undo()
+    inst = task.load(RANDOM_9X9[1])
+    assert _wins(task, inst, task.solve(inst))
