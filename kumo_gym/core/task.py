@@ -495,8 +495,11 @@ class StepwiseTask(InteractiveTask):
                      solved: str = "Solved: the goal is reached.") -> Transition:
         """``check_move``, ``apply`` and ``is_goal`` as one transition; ``solved`` is the goal's feedback."""
         reason = self.check_move(instance, state, move)
-        if reason is not None:
-            return Transition(state, "illegal_move", f"Illegal move {self.format_move(move)}: {reason}.",
+        if reason is not None:  # the rule's code, and its text where the task has one (what a fix needs)
+            codes = getattr(self, "rule_codes", None)
+            text = codes.get(reason) if isinstance(codes, dict) else None
+            return Transition(state, "illegal_move",
+                              f"Illegal move {self.format_move(move)}: {reason}{f' ({text})' if text else ''}.",
                               details={"reason": reason, "rule": reason})
         new_state = self.apply(instance, state, move)
         if self.is_goal(instance, new_state):

@@ -65,3 +65,30 @@ def test_prompts_and_observations_never_show_the_code():
     assert hidden not in obs and hidden not in task.prompt(inst)
     obs, *_ = env.step("[1, 1, 2, 2]" if inst.data["code"] != [1, 1, 2, 2] else "[3, 3, 4, 4]")
     assert hidden not in obs
+
+
+@pytest.mark.parametrize("preset", ["trivial", "easy", "normal", "tatham_super"])
+def test_the_example_guess_fits_the_instance_and_is_never_the_code(preset):
+    """The interactive prompt and the verdict of an unreadable reply show a guess of the instance's
+    own length that its rules accept (a 2-peg game was once shown ``[1, 1, 2, 2]``, which SmolLM2
+    copied); it is never the code, so copying it never wins."""
+    import gymnasium as gym
+
+    env = gym.make("kumo_gym/Guess-v0", mode="interactive", difficulty=preset)
+    task = env.unwrapped.task
+    seen_code_like_default = False
+    for seed in range(40):
+        obs, _ = env.reset(seed=seed)
+        inst = env.unwrapped.instance
+        example = task.move_example_for(inst)
+        move = task.parse_move(example)
+        assert task.check_move(inst, task.initial_state(inst), move) is None, (preset, seed, example)
+        assert move != inst.data["code"], (preset, seed)
+        seen_code_like_default |= [1 + (i // 2) % inst.data["colours"] for i in range(inst.data["pegs"])] == \
+            inst.data["code"] or list(range(1, inst.data["pegs"] + 1)) == inst.data["code"]
+        assert f"e.g. {example}" in obs
+        _, _, _, _, info = env.step("I'm ready to help. What's your next question?")
+        message = info["verdict"]["message"] if isinstance(info["verdict"], dict) else info["verdict"].message
+        assert f"e.g. {example}" in message and (inst.data["pegs"] == 4 or "[1, 1, 2, 2]" not in message)
+    if preset == "trivial":  # 9 codes: some seed's code is the first-choice example, which is then moved
+        assert seen_code_like_default

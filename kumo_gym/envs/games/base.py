@@ -310,7 +310,7 @@ class AskingGame(GameTask):
 
     def interactive_prompt(self, instance: Instance) -> str:
         return (self.rules(instance) + "\n\n" + self.describe(instance) +
-                f"\n\nMake one {self.question} per turn, written as {self.move_format}.")
+                f"\n\nMake one {self.question} per turn, written as {self.move_format_for(instance)}.")
 
     def system_prompt(self, instance: Instance) -> str:
         desc, sol = self.example_for(instance)

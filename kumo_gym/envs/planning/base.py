@@ -163,6 +163,10 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     move_fields: ClassVar[str] = ""
     #: one move by example (``[1, 0, 2]``), also shown when a move cannot be read
     move_example: ClassVar[str] = ""
+    #: the example an unreadable move's message quotes, where the parser (which sees no instance)
+    #: can give one; "" where moves change shape with the instance (the verdict then names the
+    #: instance's own example through :meth:`expected_move`)
+    parse_hint: ClassVar[str | None] = None
 
     @property
     def answer_format(self) -> str:
@@ -173,12 +177,21 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return f"a final line `{self.answer_format}` listing every move"
 
     def expected_move(self, instance: Instance) -> str:
-        return f"one move written as {self.move_format}"
+        return f"one move written as {self.move_format_for(instance)}"
 
     @property
     def move_format(self) -> str:
-        """One move for interactive play, in words and by example."""
+        """One move for interactive play, in words and by the class's example."""
         return f"{self.move_fields}, e.g. {self.move_example}"
+
+    def move_example_for(self, instance: Instance) -> str:
+        """One move of the form this instance accepts (the class's ``move_example``; a puzzle whose
+        moves change shape with its size, such as Guess's peg count, gives one that fits)."""
+        return self.move_example
+
+    def move_format_for(self, instance: Instance) -> str:
+        """One move for interactive play on ``instance``, in words and by an example that fits it."""
+        return f"{self.move_fields}, e.g. {self.move_example_for(instance)}"
     #: moves are integer triples (Tower of Hanoi): long answers are read by numpy
     int_moves: ClassVar[bool] = False
     #: rule code -> why no move can break that rule alone and still leave the goal reachable
@@ -457,7 +470,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
     def interactive_prompt(self, instance: Instance) -> str:
         return (self.rules(instance) + "\n\n" + self.describe(instance) +
-                f"\n\nPlay one move per turn. Each reply must hold exactly one move, written as {self.move_format}.")
+                f"\n\nPlay one move per turn. Each reply must hold exactly one move, written as {self.move_format_for(instance)}.")
 
     def format_move(self, move: Any) -> str:
         return "[" + ", ".join(f'"{x}"' if isinstance(x, str) else str(x) for x in move) + "]"
@@ -571,7 +584,8 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         hit = cache.get(text)
         if hit is not None and not getattr(self, "_disabled_rules", None):
             return _copy_move(hit)
-        move = mv.read_one_move(text, self.coerce_move, self.is_single_move, self.move_example)
+        move = mv.read_one_move(text, self.coerce_move, self.is_single_move,
+                                self.move_example if self.parse_hint is None else self.parse_hint)
         if len(text) <= MOVE_CACHE_TEXT and not getattr(self, "_disabled_rules", None):
             if len(cache) >= MOVE_CACHE_SIZE:
                 cache.clear()

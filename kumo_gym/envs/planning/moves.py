@@ -760,5 +760,7 @@ def read_one_move(text: str, coerce: Coerce, is_single: Callable[[Any], bool], e
             except ParseError as e:
                 last_error = e
     if last_error is not None:
-        raise ParseError(f"{last_error} (a move looks like {example})", last_error.reason)
-    raise ParseError(f"no move found (expected one move such as {example})", "no_answer")
+        raise ParseError(f"{last_error} (a move looks like {example})" if example else str(last_error),
+                         last_error.reason)
+    raise ParseError(f"no move found (expected one move such as {example})" if example else "no move found",
+                     "no_answer")

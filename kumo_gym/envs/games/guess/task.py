@@ -53,7 +53,8 @@ class GuessTask(AskingGame):
     on the instance is ``optimal_length``, so efficiency is guesses used against it.
 
     ## Interactive (``mode="interactive"``)
-    One guess per step, e.g. ``[1, 1, 2, 2]``; the observation lists every guess so far with its
+    One guess per step, e.g. ``[1, 1, 2, 2]`` (the prompt's example has the instance's own peg
+    count); the observation lists every guess so far with its
     black and white pegs. This is the game proper: each guess can use the answers so far.
 
     ## Answer (``mode="answer"``, default)
@@ -67,6 +68,7 @@ class GuessTask(AskingGame):
     question = "guess"
     move_fields = "[colour, colour, ...] (one colour per peg)"
     move_example = "[1, 1, 2, 2]"
+    parse_hint = ""  # the peg count varies: the verdict names this instance's own example
     example_game_id = "c6p4g10Bm:c4ddb96a"
     rule_codes = """
         wrong_length: a guess has exactly P pegs
@@ -162,9 +164,19 @@ class GuessTask(AskingGame):
     # ---- moves ---------------------------------------------------------------------------------------
     def coerce_move(self, value: Any) -> list:
         if not isinstance(value, list) or not 1 <= len(value) <= 10 or any(isinstance(v, list) for v in value):
-            raise ParseError(f"a guess is a list of colours such as [1, 1, 2, 2], got {str(value)[:60]}",
+            raise ParseError(f"a guess is a flat list of colours, one per peg, got {str(value)[:60]}",
                              "malformed_move")
         return [mv.as_int(v) for v in value]
+
+    def move_example_for(self, instance: Instance) -> str:
+        """A guess of this instance's length and rules (pairs of colours where repeats are allowed,
+        else 1..P), never the code itself: the prompt must not hold the answer."""
+        d = instance.data
+        p, c = d["pegs"], d["colours"]
+        guess = [1 + (i // 2) % c for i in range(p)] if d["multiple"] else [1 + i % c for i in range(p)]
+        if guess == list(self._code(instance)):
+            guess = guess[1:] + guess[:1] if len(set(guess)) > 1 else [1 + guess[0] % c] * p
+        return "[" + ", ".join(map(str, guess)) + "]"
 
     def is_single_move(self, value: Any) -> bool:
         return isinstance(value, list) and 1 <= len(value) <= 10 and not any(isinstance(v, list) for v in value)
