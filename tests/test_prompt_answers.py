@@ -102,3 +102,51 @@ def test_answer_prompt_ends_with_the_format_after_the_instance(env_id):
     ends_with_form = isinstance(form, str) and last_line.endswith(form)
     assert not prompt.endswith(("}", "]]")) or ends_with_form or "would be written" in prompt[-200:] \
         or "example" in tail, (env_id, prompt[-200:])
+
+
+INTERACTIVE_CASES = [(e.id, d) for e in ENTRIES if "interactive" in e.modes and "answer" in e.modes
+                     for d in (list(get_task(e.id).difficulties) or [None])]
+
+
+@pytest.mark.parametrize("env_id,difficulty", INTERACTIVE_CASES,
+                         ids=[f"{e.split('/')[-1]}-{d}" for e, d in INTERACTIVE_CASES])
+def test_no_line_of_an_interactive_prompt_wins_as_the_first_move(env_id, difficulty):
+    """Interactive play: a line of the first observation's prompt (its move example above all) sent back
+    as the first move never solves the instance; and a planning puzzle's or game's example is a legal
+    first move of this very instance (Hanoi with one disk was once shown ``[1, 0, 2]``, its solution, and
+    Guess's 2-peg games a 4-peg guess)."""
+    from kumo_gym.core.errors import ParseError
+    from kumo_gym.envs.planning.base import PlanningTask
+
+    task = get_task(env_id)
+    for seed, inst in _instances(task, difficulty):
+        prompt, start = task.interactive_prompt(inst), task.initial_state(inst)
+        for line in prompt.splitlines():
+            try:
+                move = task.parse_move(line)
+            except (ParseError, ValueError, TypeError):
+                continue
+            t = task.transition(inst, start, move)
+            assert t.status != "solved", (env_id, difficulty, seed, "this prompt line wins at once", line[:200])
+        if isinstance(task, PlanningTask):
+            example = task.move_example_for(inst)
+            assert f"e.g. {example}" in prompt, (env_id, difficulty, seed)
+            move = task.parse_move(example)
+            assert task.check_move(inst, start, move) is None, (env_id, difficulty, seed, example)
+            assert not task.is_goal(inst, task.apply(inst, start, move)), (env_id, difficulty, seed, example)
+
+
+@pytest.mark.parametrize("env_id", ["kumo_gym/Hanoi-v0", "kumo_gym/RiverCrossing-v0", "kumo_gym/CheckerJumping-v0"])
+def test_the_move_example_of_a_one_move_puzzle_is_not_its_solution(env_id):
+    """The smallest planning puzzles are solved by one move, often the class's own example (one disk
+    from peg 0 to peg 2; one pair crossing together): there the prompt shows another legal move."""
+    import gymnasium as gym
+
+    env = gym.make(env_id, mode="interactive", difficulty="easy", n=1)
+    obs, _ = env.reset(seed=0)
+    task, inst = env.unwrapped.task, env.unwrapped.instance
+    example = task.move_example_for(inst)
+    assert f"e.g. {example}" in obs
+    _, _, terminated, _, info = env.step(example)
+    assert info["verdict"]["status"] != "solved" and not terminated, (env_id, example)
+    assert info["verdict"]["status"] != "illegal_move", (env_id, example, info["verdict"])

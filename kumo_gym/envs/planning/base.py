@@ -185,8 +185,21 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         return f"{self.move_fields}, e.g. {self.move_example}"
 
     def move_example_for(self, instance: Instance) -> str:
-        """One move of the form this instance accepts (the class's ``move_example``; a puzzle whose
-        moves change shape with its size, such as Guess's peg count, gives one that fits)."""
+        """One move of the form this instance accepts: the class's ``move_example`` where it is legal
+        at the start, else the first legal move that does not reach the goal (an example must never
+        be the answer), else the class's example. Guess, whose catalogue is every code, overrides it."""
+        start = self.initial_state(instance)
+        try:
+            example = self.parse_move(self.move_example)
+            if self.check_move(instance, start, example) is None and \
+                    not self.is_goal(instance, self.apply(instance, start, example)):
+                return self.move_example
+        except ParseError:
+            pass
+        for move in self.legal_moves(instance, start)[:64]:
+            if self.check_move(instance, start, move) is None and \
+                    not self.is_goal(instance, self.apply(instance, start, move)):
+                return self.format_move(move)
         return self.move_example
 
     def move_format_for(self, instance: Instance) -> str:
