@@ -124,6 +124,8 @@ def _found(verdict: dict) -> bool:
     status = verdict.get("status")
     if status in NO_ANSWER:
         return False
+    if status == "incomplete" and (verdict.get("details") or {}).get("last_move") in NO_ANSWER:
+        return False  # out of steps on an unreadable reply
     if status == "truncated":  # cut off: found only when what was read before the cut was an answer
         read_as = (verdict.get("details") or {}).get("read_as")
         return read_as is not None and read_as not in NO_ANSWER

@@ -148,8 +148,9 @@ class InteractiveEnv(PuzzleEnv):
             return self._truncate(f"{verdict.message} That is {self.invalid} invalid moves in a row; the episode "
                                   "stops here.", info, {**verdict.details, "reason": "too_many_invalid"},
                                   status=verdict.status)
-        if self.steps >= self.max_steps:
-            return self._truncate(f"Out of steps after {self.steps} moves.", info, verdict.details)
+        if self.steps >= self.max_steps:  # the last reply's own verdict first: it is the feedback a trainer sees
+            return self._truncate(f"{verdict.message.rstrip(' .')}. Out of steps after {self.steps} moves.", info,
+                                  {**verdict.details, "last_move": verdict.status})
         info.update(step=self.steps, status="invalid", verdict=verdict.to_dict())
         left = self.max_invalid - self.invalid
         feedback = f"{verdict.message} ({left} more invalid move{'s' if left != 1 else ''} in a row ends the episode.)"

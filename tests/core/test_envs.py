@@ -98,6 +98,10 @@ def test_invalid_moves_have_no_effect_and_three_in_a_row_truncate():
     env.reset(seed=0)
     _, r, term, trunc, info = env.step("1")
     assert trunc and not term and info["verdict"]["status"] == "incomplete"
+    env.reset(seed=0)  # the last step unreadable: its verdict is kept in the final one, and says so
+    obs, _, term, trunc, info = env.step("nothing")
+    assert trunc and info["verdict"]["status"] == "incomplete" and info["verdict"]["details"]["last_move"] == \
+        "parse_error" and "Could not read a move" in info["verdict"]["message"] and "Out of steps" in obs
 
 
 def test_old_illegal_action_spelling_still_works_with_a_warning():
