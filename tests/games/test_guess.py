@@ -92,3 +92,21 @@ def test_the_example_guess_fits_the_instance_and_is_never_the_code(preset):
         assert f"e.g. {example}" in message and (inst.data["pegs"] == 4 or "[1, 1, 2, 2]" not in message)
     if preset == "trivial":  # 9 codes: some seed's code is the first-choice example, which is then moved
         assert seen_code_like_default
+
+
+@pytest.mark.parametrize("env_id", ["kumo_gym/Guess-v0", "kumo_gym/Blackbox-v0"])
+def test_the_step_budget_of_a_game_of_asking_does_not_depend_on_the_hidden_answer(env_id):
+    """The reference player's question count depends on the hidden code or balls; an interactive budget
+    built on it told the answer (Guess's trivial code that the reference names first got 2 steps, the
+    others 4 to 8) and cut play short of the guess limit the prompt states."""
+    import gymnasium as gym
+
+    env = gym.make(env_id, mode="interactive", difficulty="trivial")
+    budgets, lengths = set(), set()
+    for seed in range(30):
+        env.reset(seed=seed)
+        task, inst = env.unwrapped.task, env.unwrapped.instance
+        budgets.add(env.unwrapped.max_steps)
+        lengths.add(task.optimal_steps(inst))
+        assert env.unwrapped.max_steps >= task.question_limit(inst) == task.max_steps(inst) // 2
+    assert len(lengths) > 1 and len(budgets) == 1, (lengths, budgets)

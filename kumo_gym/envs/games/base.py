@@ -26,7 +26,7 @@ from ...core.params import Params, param
 from ...core.task import rule_table
 from .. import raster
 from ..planning import moves as mv
-from ..planning.base import PARTIAL_CREDIT, PlanningTask
+from ..planning.base import PARTIAL_CREDIT, STEP_BUDGET, PlanningTask
 
 #: colours of the game pictures
 LIGHT, DARK, GRID_INK, BLANK = (250, 250, 250), (40, 40, 40), (120, 120, 120), (200, 200, 200)
@@ -214,8 +214,8 @@ class GameTask(PlanningTask):
                 "answer_format": self.answer_format, "system": self.system_prompt(instance),
                 "user": self.user_prompt(instance)}
 
-    def max_steps(self, instance: Instance) -> int:
-        return max(4, super().max_steps(instance))
+    def budget_steps(self, instance: Instance, step_budget: float = STEP_BUDGET) -> int:
+        return max(4, super().budget_steps(instance, step_budget))
 
     def state_bounds(self, instance: Instance) -> tuple[float, float]:
         """Every game's structured view (``encode_state``) lies in [0, 1]."""
@@ -301,6 +301,17 @@ class AskingGame(GameTask):
 
     def optimal_length(self, instance: Instance) -> int | None:
         return len(self.solve(instance))
+
+    @abstractmethod
+    def question_limit(self, instance: Instance) -> int:
+        """The most moves the rules allow, from the parameters alone (never from the hidden answer)."""
+        raise NotImplementedError
+
+    def step_basis(self, instance: Instance) -> int:
+        """The question limit, not the reference player's count: that depends on the hidden answer, and
+        a step budget built on it would tell the answer (Guess's trivial code that the reference player
+        names first was allowed 2 steps, every other code more)."""
+        return self.question_limit(instance)
 
     def solve(self, instance: Instance) -> list:
         return self.cached(instance, "solution", lambda: self._plays(instance, self.initial_state(instance)))

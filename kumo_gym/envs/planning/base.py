@@ -569,10 +569,17 @@ class PlanningTask(SystemAndUser, StepwiseTask):
             text += f"\nrefused move: {self.format_move(move)}"
         return AnswerPicture(image=img, text=text, marks=marks, caption=caption)
 
+    def step_basis(self, instance: Instance) -> int:
+        """The length an interactive episode's step budget multiplies: the optimum (an unsolvable
+        instance has none: the budget of a long solvable one)."""
+        return self.optimal_steps(instance) or 4 * int(instance.data.get("n", 1)) + 1
+
+    def budget_steps(self, instance: Instance, step_budget: float = STEP_BUDGET) -> int:
+        """The steps (moves, unreadable replies included) an interactive episode may take."""
+        return max(1, math.ceil(step_budget * self.step_basis(instance)))
+
     def max_steps(self, instance: Instance) -> int:
-        # an unsolvable instance has no optimum; give it the budget of a long solvable one
-        opt = self.optimal_steps(instance) or 4 * int(instance.data.get("n", 1)) + 1
-        return max(1, math.ceil(STEP_BUDGET * opt))
+        return self.budget_steps(instance)
 
     # ---- parsing ----------------------------------------------------------------------------
     def parse(self, text: str) -> list | str:
@@ -1167,12 +1174,13 @@ class PlanningInteractiveEnv(_InfoCache, InteractiveEnv):
 
     @property
     def max_steps(self) -> int:
-        """``max_steps`` if given, else ceil(step_budget x optimal length) (docs/specs/planning.md §6.2)."""
+        """``max_steps`` if given, else ceil(step_budget x optimal length) (docs/specs/planning.md §6.2);
+        a game of asking multiplies its own question limit instead (the optimum depends on the hidden
+        answer, and a budget that did would tell it)."""
         if self._max_steps_arg:
             return self._max_steps_arg
         if self._max_steps_for is not self.instance:  # once per instance: step() asks every move
-            opt = self.task.optimal_steps(self.instance) or 4 * int(self.instance.data.get("n", 1)) + 1
-            self._max_steps_value = max(1, math.ceil(self.step_budget * opt))
+            self._max_steps_value = self.task.budget_steps(self.instance, self.step_budget)
             self._max_steps_for = self.instance
         return self._max_steps_value
 

@@ -163,6 +163,11 @@ class BlackboxTask(AskingGame):
                 out.add(result)
         return out
 
+    def question_limit(self, instance: Instance) -> int:
+        """Every entry square fired once, then the final answer."""
+        d = instance.data
+        return 2 * (d["w"] + d["h"]) + 1
+
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         w, h, lo, hi = self._dims(instance)
         off = self._disabled_rules

@@ -112,6 +112,9 @@ class GuessTask(AskingGame):
     def is_goal(self, instance: Instance, state: tuple) -> bool:
         return bool(state) and state[-1][0] == self._code(instance)
 
+    def question_limit(self, instance: Instance) -> int:
+        return int(instance.data["guesses"])
+
     def check_move(self, instance: Instance, state: tuple, move: list) -> str | None:
         d = instance.data
         off = self._disabled_rules
