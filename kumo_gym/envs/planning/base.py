@@ -163,10 +163,6 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     move_fields: ClassVar[str] = ""
     #: one move by example (``[1, 0, 2]``), also shown when a move cannot be read
     move_example: ClassVar[str] = ""
-    #: the example an unreadable move's message quotes, where the parser (which sees no instance)
-    #: can give one; "" where moves change shape with the instance (the verdict then names the
-    #: instance's own example through :meth:`expected_move`)
-    parse_hint: ClassVar[str | None] = None
 
     @property
     def answer_format(self) -> str:
@@ -186,17 +182,14 @@ class PlanningTask(SystemAndUser, StepwiseTask):
 
     def move_example_for(self, instance: Instance) -> str:
         """One move of the form this instance accepts: the class's ``move_example`` where it is legal
-        at the start, else the first legal move that does not reach the goal (an example must never
-        be the answer), else the class's example. Guess, whose catalogue is every code, overrides it."""
+        at the start, else the first legal move there; never one that wins at once (an example must not
+        be the answer). Guess, whose catalogue is every code, overrides it."""
         start = self.initial_state(instance)
         try:
-            example = self.parse_move(self.move_example)
-            if self.check_move(instance, start, example) is None and \
-                    not self.is_goal(instance, self.apply(instance, start, example)):
-                return self.move_example
+            candidates = [self.parse_move(self.move_example)]
         except ParseError:
-            pass
-        for move in self.legal_moves(instance, start)[:64]:
+            candidates = []
+        for move in candidates + self.legal_moves(instance, start)[:64]:
             if self.check_move(instance, start, move) is None and \
                     not self.is_goal(instance, self.apply(instance, start, move)):
                 return self.format_move(move)
@@ -205,6 +198,7 @@ class PlanningTask(SystemAndUser, StepwiseTask):
     def move_format_for(self, instance: Instance) -> str:
         """One move for interactive play on ``instance``, in words and by an example that fits it."""
         return f"{self.move_fields}, e.g. {self.move_example_for(instance)}"
+
     #: moves are integer triples (Tower of Hanoi): long answers are read by numpy
     int_moves: ClassVar[bool] = False
     #: rule code -> why no move can break that rule alone and still leave the goal reachable
@@ -604,8 +598,8 @@ class PlanningTask(SystemAndUser, StepwiseTask):
         hit = cache.get(text)
         if hit is not None and not getattr(self, "_disabled_rules", None):
             return _copy_move(hit)
-        move = mv.read_one_move(text, self.coerce_move, self.is_single_move,
-                                self.move_example if self.parse_hint is None else self.parse_hint)
+        # the fields, not an example: the parser sees no instance (the verdict adds the instance's example)
+        move = mv.read_one_move(text, self.coerce_move, self.is_single_move, self.move_fields)
         if len(text) <= MOVE_CACHE_TEXT and not getattr(self, "_disabled_rules", None):
             if len(cache) >= MOVE_CACHE_SIZE:
                 cache.clear()

@@ -707,7 +707,7 @@ def read_moves(text: str, coerce: Coerce, is_single: Callable[[Any], bool], *,
     return ex.chosen.moves, ex
 
 
-def read_one_move(text: str, coerce: Coerce, is_single: Callable[[Any], bool], example: str = "[1, 0, 2]"):
+def read_one_move(text: str, coerce: Coerce, is_single: Callable[[Any], bool], example: str = ""):
     """The last move-shaped item in ``text`` (interactive mode, docs/specs/planning.md §6.2).
 
     Brackets are optional for a short action such as ``1, 0, 2`` or ``A_1 a_1``. ``example``

@@ -68,7 +68,6 @@ class GuessTask(AskingGame):
     question = "guess"
     move_fields = "[colour, colour, ...] (one colour per peg)"
     move_example = "[1, 1, 2, 2]"
-    parse_hint = ""  # the peg count varies: the verdict names this instance's own example
     example_game_id = "c6p4g10Bm:c4ddb96a"
     rule_codes = """
         wrong_length: a guess has exactly P pegs
