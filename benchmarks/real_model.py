@@ -251,6 +251,8 @@ def main(argv=None) -> None:
     ap.add_argument("--only-sampled", action="store_true")
     ap.add_argument("--k", type=int, default=4)
     ap.add_argument("--interactive", action="store_true", help="also the interactive modes of answer envs")
+    ap.add_argument("--only-interactive", action="store_true",
+                    help="only the interactive modes (of answer envs too), not the answer mode")
     ap.add_argument("--max-new", type=int, default=384)
     ap.add_argument("--turn-tokens", type=int, default=96)
     ap.add_argument("--max-turns", type=int, default=8)
@@ -282,7 +284,10 @@ def main(argv=None) -> None:
         presets = [] if args.only_harder else [EASIEST.get(e.family, names[0] if names else None)]
         if args.harder or args.only_harder:
             presets.append(HARDER.get(e.family, names[1] if len(names) > 1 else None))
-        modes = [m for m in e.modes if m == "answer" or e.modes == ("interactive",) or args.interactive]
+        modes = [m for m in e.modes if m == "answer" or e.modes == ("interactive",) or args.interactive
+                 or args.only_interactive]
+        if args.only_interactive:
+            modes = [m for m in modes if m == "interactive"]
         decodings = [] if args.only_sampled else [("greedy", 0.0, 1)]
         if args.sampled or args.only_sampled:
             decodings.append((f"T=0.7 pass@{args.k}", 0.7, args.k))
