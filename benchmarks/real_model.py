@@ -88,22 +88,34 @@ def load_model(name: str):
     return model, tok, name
 
 
-def generate(model, tok, conversations: list[list[dict]], caps: list[int], temperature: float, k: int,
-             batch: int) -> list[list[dict]]:
-    """Replies to each conversation (``k`` each), batched with left padding; each reply stops at its
-    own cap (``finish_reason`` ``length``) or at the end-of-sequence token (``stop``)."""
+def prompt_ids(tok, conversations: list[list[dict]]) -> list[list[int]]:
+    """Each conversation as the token ids the model is given (the chat template, reply prompt added)."""
+    prompts = [tok.apply_chat_template(c, add_generation_prompt=True, tokenize=True) for c in conversations]
+    return [list(p["input_ids"]) if hasattr(p, "keys") else list(p) for p in prompts]
+
+
+def generate_ids(model, prompts: list[list[int]], caps: list[int], temperature: float, k: int, batch: int,
+                 eos: int, pad: int, max_tokens: int = 0) -> list[list[tuple[list[int], bool]]]:
+    """``k`` replies to each prompt as ``(token ids, stopped)``: the ids up to the prompt's own cap or
+    to the end-of-sequence token (not included; ``stopped`` says whether it came). Prompts are
+    batched with left padding, in order of cap and length, ``batch`` sequences at most a call and,
+    when ``max_tokens`` is set, at most that many positions (sequences x (width + new tokens))."""
     import torch
 
-    prompts = [tok.apply_chat_template(c, add_generation_prompt=True, tokenize=True) for c in conversations]
-    prompts = [list(p["input_ids"]) if hasattr(p, "keys") else list(p) for p in prompts]
+    device = next(model.parameters()).device
     order = sorted(range(len(prompts)), key=lambda i: (caps[i], len(prompts[i])))
-    out: list[list[dict]] = [[] for _ in prompts]
-    eos, pad = tok.eos_token_id, tok.pad_token_id
-    for start in range(0, len(order), max(1, batch // k)):
-        idx = order[start:start + max(1, batch // k)]
+    out: list[list[tuple[list[int], bool]]] = [[] for _ in prompts]
+    per = max(1, batch // k)
+    start = 0
+    while start < len(order):
+        idx = order[start:start + per]
+        while max_tokens and len(idx) > 1 and len(idx) * k * (
+                max(len(prompts[i]) for i in idx) + max(caps[i] for i in idx)) > max_tokens:
+            idx = idx[:len(idx) // 2]
+        start += len(idx)
         width = max(len(prompts[i]) for i in idx)
-        ids = torch.tensor([[pad] * (width - len(prompts[i])) + prompts[i] for i in idx])
-        mask = torch.tensor([[0] * (width - len(prompts[i])) + [1] * len(prompts[i]) for i in idx])
+        ids = torch.tensor([[pad] * (width - len(prompts[i])) + prompts[i] for i in idx], device=device)
+        mask = torch.tensor([[0] * (width - len(prompts[i])) + [1] * len(prompts[i]) for i in idx], device=device)
         kw = {"do_sample": True, "temperature": temperature, "top_k": 0, "top_p": 1.0} if temperature > 0 \
             else {"do_sample": False}
         gen = model.generate(ids, attention_mask=mask, max_new_tokens=max(caps[i] for i in idx),
@@ -113,11 +125,23 @@ def generate(model, tok, conversations: list[list[dict]], caps: list[int], tempe
             for row in rows[j * k:(j + 1) * k]:
                 row = row[:caps[i]]
                 stop = row.index(eos) if eos in row else None
-                toks = row if stop is None else row[:stop]
-                out[i].append({"text": tok.decode(toks, skip_special_tokens=True),
-                               "finish_reason": "length" if stop is None else "stop",
-                               "tokens": len(toks) + (stop is not None), "prompt_tokens": len(prompts[i])})
+                out[i].append((row if stop is None else row[:stop], stop is not None))
     return out
+
+
+def reply_of(tok, ids: list[int], stopped: bool, n_prompt: int) -> dict:
+    """A reply as the scoring reads it."""
+    return {"text": tok.decode(ids, skip_special_tokens=True), "finish_reason": "stop" if stopped else "length",
+            "tokens": len(ids) + stopped, "prompt_tokens": n_prompt}
+
+
+def generate(model, tok, conversations: list[list[dict]], caps: list[int], temperature: float, k: int,
+             batch: int) -> list[list[dict]]:
+    """Replies to each conversation (``k`` each), batched with left padding; each reply stops at its
+    own cap (``finish_reason`` ``length``) or at the end-of-sequence token (``stop``)."""
+    prompts = prompt_ids(tok, conversations)
+    got = generate_ids(model, prompts, caps, temperature, k, batch, tok.eos_token_id, tok.pad_token_id)
+    return [[reply_of(tok, ids, stopped, len(p)) for ids, stopped in g] for p, g in zip(prompts, got)]
 
 
 def _found(verdict: dict) -> bool:
@@ -137,7 +161,8 @@ def golden_tokens(tok, env) -> int:
     return len(tok(base.task.format_answer(base.task.solve(base.instance)))["input_ids"])
 
 
-def run_answer(model, tok, env_id: str, preset: str, n: int, args, temperature: float, k: int) -> dict:
+def prepare_answer(tok, env_id: str, preset: str, n: int, args) -> tuple[list, list, list[int]]:
+    """The answer-mode episodes of a row: ``(envs, conversations, caps)`` for seeds 0..n-1."""
     import gymnasium as gym
 
     from kumo_gym.wrappers import ChatEnv
@@ -149,9 +174,18 @@ def run_answer(model, tok, env_id: str, preset: str, n: int, args, temperature: 
         envs.append(env)
         convs.append(msgs)
         caps.append(min(args.max_new, 2 * golden_tokens(tok, env) + 64))
+    return envs, convs, caps
+
+
+def run_answer(model, tok, env_id: str, preset: str, n: int, args, temperature: float, k: int) -> dict:
+    envs, convs, caps = prepare_answer(tok, env_id, preset, n, args)
     t0 = time.time()
     replies = generate(model, tok, convs, caps, temperature, k, args.batch)
-    gen_s = time.time() - t0
+    return score_answer(envs, caps, replies, n, k, time.time() - t0)
+
+
+def score_answer(envs: list, caps: list[int], replies: list[list[dict]], n: int, k: int, gen_s: float) -> dict:
+    """A row's rates and counts from its replies (``k`` per episode)."""
     statuses, found, solved, partial, examples = Counter(), 0, 0, [], {}
     cut_read_as = Counter()  # what the cut-off replies with something readable were read as
     comp_tokens = prompt_tokens = 0
@@ -260,7 +294,14 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a loaded machine)")
     ap.add_argument("--traces", default="", help="also write every reply to this JSON file")
     ap.add_argument("--out", default=str(RESULT))
+    ap.add_argument("--export-prompts", default="", metavar="FILE",
+                    help="write the answer rows' prompts (token ids), caps and decodings to FILE (.json.gz) "
+                         "instead of generating: benchmarks/offline_generate.py replies to them elsewhere")
+    ap.add_argument("--import-replies", default="", metavar="FILE",
+                    help="score the replies offline_generate.py wrote (.json.gz) instead of generating")
     args = ap.parse_args(argv)
+    if args.export_prompts and args.import_replies:
+        ap.error("--export-prompts and --import-replies are two steps; give one")
 
     import torch
 
@@ -269,6 +310,8 @@ def main(argv=None) -> None:
     from kumo_gym.core.registry import entries, get_task
 
     model, tok, model_name = load_model(args.model)
+    exported: list[dict] = []
+    imported = _read_gz(args.import_replies) if args.import_replies else None
     wanted = {w.strip().lower() for w in args.envs.split(",") if w.strip()}
     out_path = Path(args.out)
     result = json.loads(out_path.read_text()) if out_path.exists() else {"rows": []}
@@ -294,9 +337,25 @@ def main(argv=None) -> None:
         for preset in presets:
             for mode in modes:
                 for name, temp, k in decodings:
+                    key = [e.id, mode, preset, name]
+                    if (args.export_prompts or imported) and mode != "answer":
+                        print(f"{short} {mode} {preset} {name}: interactive play needs the environment in the "
+                              "loop; not exported", flush=True)
+                        continue
                     t0, c0 = time.time(), time.process_time()
-                    run = run_answer if mode == "answer" else run_interactive
-                    row = run(model, tok, e.id, preset, args.episodes, args, temp, k)
+                    if args.export_prompts:
+                        _, convs, caps = prepare_answer(tok, e.id, preset, args.episodes, args)
+                        exported.append({"key": key, "temperature": temp, "k": k, "caps": caps,
+                                         "prompts": prompt_ids(tok, convs)})
+                        print(f"{short} {mode} {preset} {name}: {len(caps)} prompts exported", flush=True)
+                        continue
+                    if imported is not None:
+                        row = _imported_row(tok, imported, key, args)
+                        if row is None:
+                            continue
+                    else:
+                        run = run_answer if mode == "answer" else run_interactive
+                        row = run(model, tok, e.id, preset, args.episodes, args, temp, k)
                     traces[f"{short}/{mode}/{preset}/{name}"] = row.pop("_traces")
                     row.update(env=e.id, family=e.family, mode=mode, preset=preset, decoding=name,
                                episodes=args.episodes, seeds=f"test split, seeds 0-{args.episodes - 1}",
@@ -314,6 +373,8 @@ def main(argv=None) -> None:
                         f"padding (batch {args.batch}), torch threads {args.threads}"),
                         machine=f"{platform.machine()}, {os.cpu_count()} cores (shared)",
                         date=time.strftime("%Y-%m-%d", time.gmtime()))
+                    if imported is not None:
+                        row.update(generated_on=imported["machine"], generation=imported["generation"])
                     result["rows"].sort(key=lambda r: (r["family"], r["env"], r["mode"], r["preset"], r["decoding"]))
                     write_result(out_path, result)
                     if args.traces:
@@ -321,6 +382,49 @@ def main(argv=None) -> None:
                         old = json.loads(tpath.read_text()) if tpath.exists() else {}
                         old.update(traces)
                         tpath.write_text(json.dumps(old, indent=1))
+    if args.export_prompts:
+        _write_gz(args.export_prompts, {"model": model_name, "eos": tok.eos_token_id, "pad": tok.pad_token_id,
+                                        "episodes": args.episodes, "max_new": args.max_new, "rows": exported})
+        print(f"wrote {args.export_prompts}: {len(exported)} rows, "
+              f"{sum(len(r['caps']) * r['k'] for r in exported)} replies to generate")
+
+
+def _write_gz(path: str | Path, data: dict) -> None:
+    """``data`` as gzipped JSON, written whole or not at all."""
+    import gzip
+
+    path = Path(path)
+    tmp = path.with_name(path.name + ".part")
+    with gzip.open(tmp, "wt") as f:
+        json.dump(data, f)
+    tmp.replace(path)
+
+
+def _read_gz(path: str | Path) -> dict:
+    import gzip
+
+    with gzip.open(path, "rt") as f:
+        return json.load(f)
+
+
+def _imported_row(tok, imported: dict, key: list, args) -> dict | None:
+    """A row scored from replies generated elsewhere (``--import-replies``), after checking that the
+    episodes give the very prompts that were exported (same instances, same template); None when the
+    file has no replies for ``key``."""
+    got = next((r for r in imported["rows"] if r["key"] == key), None)
+    if got is None:
+        print(f"{' '.join(key)}: not in {args.import_replies}", flush=True)
+        return None
+    env_id, _, preset, _ = key
+    envs, convs, caps = prepare_answer(tok, env_id, preset, len(got["replies"]), args)
+    prompts = prompt_ids(tok, convs)
+    from benchmarks.offline_generate import prompts_digest
+
+    if prompts_digest(prompts) != got["prompts_sha256"] or caps != got["caps"]:
+        raise SystemExit(f"{' '.join(key)}: the episodes no longer give the exported prompts; export them again")
+    replies = [[reply_of(tok, ids, stopped, len(p)) for ids, stopped in group]
+               for p, group in zip(prompts, got["replies"])]
+    return score_answer(envs, caps, replies, len(envs), got["k"], got["seconds"])
 
 
 if __name__ == "__main__":
