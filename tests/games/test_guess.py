@@ -1,6 +1,7 @@
 """Guess's reference player and codec (docs/games.md, Guess)."""
 from __future__ import annotations
 
+import gymnasium as gym
 import numpy as np
 import pytest
 
@@ -110,3 +111,13 @@ def test_the_step_budget_of_a_game_of_asking_does_not_depend_on_the_hidden_answe
         lengths.add(task.optimal_steps(inst))
         assert env.unwrapped.max_steps >= task.question_limit(inst) == task.max_steps(inst) // 2
     assert len(lengths) > 1 and len(budgets) == 1, (lengths, budgets)
+
+
+def test_the_closing_line_names_the_guesses_in_plain_english():
+    """The answer prompt's closing line is built from the game's word for a move: Guess's plural is
+    "guesses" (the first real-model run found "your guesss" in every Guess prompt)."""
+    env = gym.make("kumo_gym/Guess-v0", difficulty="trivial")
+    obs, _ = env.reset(seed=0)
+    text = obs if isinstance(obs, str) else str(obs)
+    assert "End your reply with your guesses on one line" in text
+    assert "guesss" not in text

@@ -282,6 +282,8 @@ class AskingGame(GameTask):
     """
 
     question: ClassVar[str] = "move"
+    #: its plural, where adding an s is wrong
+    questions: ClassVar[str] = ""
 
     def with_game_id(self, data: dict) -> dict:
         """``data`` with its Tatham game ID added (the full parameters, a colon, the description)."""
@@ -325,7 +327,7 @@ class AskingGame(GameTask):
 
     def system_prompt(self, instance: Instance) -> str:
         desc, sol = self.example_for(instance)
-        closing = f"End your reply with your {self.question}s on one line in exactly this form:\n{self.answer_format}"
+        closing = f"End your reply with your {self.questions or self.question + 's'} on one line in exactly this form:\n{self.answer_format}"
         return "\n\n".join([self.rules(instance), f"Worked example. {desc}\nmoves = {self.format_moves(sol)}", closing])
 
 

@@ -66,6 +66,7 @@ class GuessTask(AskingGame):
 
     partial_credit: ClassVar[str] = GUESS_PARTIAL_CREDIT
     question = "guess"
+    questions = "guesses"
     move_fields = "[colour, colour, ...] (one colour per peg)"
     move_example = "[1, 1, 2, 2]"
     example_game_id = "c6p4g10Bm:c4ddb96a"
