@@ -42,6 +42,8 @@ def main(argv=None) -> None:
                     help="positions per generate call at most (sequences x (prompt width + new tokens))")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rows", type=int, default=0, help="only the first N rows (a quick check)")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the rows already in OUT (a run cut short) and generate only the others")
     ap.add_argument("--budget-s", type=float, default=0,
                     help="start no chunk of rows after this many seconds (the rows done are written)")
     args = ap.parse_args(argv)
@@ -62,7 +64,11 @@ def main(argv=None) -> None:
     name = torch.cuda.get_device_name() if args.device.startswith("cuda") else platform.processor() or "CPU"
     head = {"machine": f"{name} ({args.device}, float32, TF32 off)",
             "generation": f"benchmarks/offline_generate.py, batch {args.batch}, seed {args.seed}", "load_s": load_s}
-    done: list[dict] = []
+    done: list[dict] = _read_gz(args.out)["rows"] if args.resume and Path(args.out).exists() else []
+    have = {tuple(r["key"]) for r in done}
+    rows = [r for r in rows if tuple(r["key"]) not in have]
+    if done:
+        print(f"{len(done)} rows kept from {args.out}; {len(rows)} to generate", flush=True)
     # rows of one decoding, in chunks of about one batch, the file rewritten after each chunk (a run cut
     # short keeps the rows it finished)
     chunks = []
@@ -98,7 +104,7 @@ def main(argv=None) -> None:
             done.append({"key": r["key"], "temperature": temperature, "k": k, "caps": r["caps"],
                          "prompts_sha256": prompts_digest(r["prompts"]),
                          "replies": [[[ids, stopped] for ids, stopped in g] for g in part],
-                         "seconds": spent * share / max(1, made)})
+                         "seconds": spent * share / max(1, made), "machine": head["machine"]})
         _write_gz(args.out, {**head, "rows": done})
         print(f"chunk {n + 1}/{len(chunks)} (T={temperature}, k={k}): {len(chunk)} rows, {len(prompts) * k} "
               f"replies, {made} tokens in {spent:.1f} s; {time.time() - t0:.0f} s so far", flush=True)

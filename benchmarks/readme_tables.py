@@ -294,6 +294,7 @@ def real_model_table() -> str:
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     before = d.get("before", {}).get("answer_found", {})
     marked = False
+    apart = sorted({r["generated_on"] for r in d["rows"] if r.get("generated_on")})
     for r in d["rows"]:
         # rows written before a cut-off reply had to be read as an answer to count (an upper bound)
         mark = "" if r.get("found_rule") else "*"
@@ -304,14 +305,21 @@ def real_model_table() -> str:
         same = (r["decoding"] == "greedy" and r["preset"] == EASIEST.get(r["family"])
                 and (r["mode"] == "answer" or r["family"] == "kumo"))
         was = before.get(env.removesuffix("-v0"), 0.0) if same and before else None
+        # generated elsewhere (real_model.py --import-replies): the row's generation seconds there
+        secs = f"{r['seconds']:.0f}†" if r.get("generated_on") else f"{r['wall_s']:.0f}"
         lines.append(f"| {env} | {r['mode']} | {r['preset']} | {r['decoding']} | {r['episodes']} | "
                      f"{r['answer_found_rate']:.2f}{mark} | {'-' if was is None else f'{was:.2f}'} | {r['solved_rate']:.2f} | "
                      f"{r['mean_partial']:.2f} | {verdicts} | {r['prompt_tokens_mean']:.0f} | "
-                     f"{r['completion_tokens_mean']:.0f} | {r['wall_s']:.0f} |")
+                     f"{r['completion_tokens_mean']:.0f} | {secs} |")
     if marked:
         lines += ["", ("\\* counted by the first rule, an upper bound: a reply cut off at the token limit counted as an answer "
                        "found when anything could be read from it, even a grid of the wrong shape (later rows count it "
                        "only when what was read was an answer).")]
+    if apart:
+        lines += ["", (f"† generated apart from the environments on {' and '.join(apart)} "
+                       "(`real_model.py --export-prompts`, `benchmarks/offline_generate.py`, `--import-replies`): "
+                       "seconds of generation there, the row's share of a batch of rows by tokens generated; "
+                       "prompts and scoring on the machine above.")]
     return "\n".join(lines)
 
 

@@ -373,8 +373,6 @@ def main(argv=None) -> None:
                         f"padding (batch {args.batch}), torch threads {args.threads}"),
                         machine=f"{platform.machine()}, {os.cpu_count()} cores (shared)",
                         date=time.strftime("%Y-%m-%d", time.gmtime()))
-                    if imported is not None:
-                        row.update(generated_on=imported["machine"], generation=imported["generation"])
                     result["rows"].sort(key=lambda r: (r["family"], r["env"], r["mode"], r["preset"], r["decoding"]))
                     write_result(out_path, result)
                     if args.traces:
@@ -424,7 +422,9 @@ def _imported_row(tok, imported: dict, key: list, args) -> dict | None:
         raise SystemExit(f"{' '.join(key)}: the episodes no longer give the exported prompts; export them again")
     replies = [[reply_of(tok, ids, stopped, len(p)) for ids, stopped in group]
                for p, group in zip(prompts, got["replies"])]
-    return score_answer(envs, caps, replies, len(envs), got["k"], got["seconds"])
+    row = score_answer(envs, caps, replies, len(envs), got["k"], got["seconds"])
+    row.update(generated_on=got.get("machine", imported["machine"]), generation=imported["generation"])
+    return row
 
 
 if __name__ == "__main__":

@@ -35,9 +35,21 @@ def test_replies_generated_apart_score_as_a_direct_run(tmp_path):
     got = _run(*BENCH, "--export-prompts", str(prompts), "--out", str(tmp_path / "unused.json"))
     assert got.returncode == 0, got.stderr[-2000:]
     assert not (tmp_path / "unused.json").exists()  # exporting generates nothing and writes no rows
-    got = _run(sys.executable, str(ROOT / "benchmarks" / "offline_generate.py"), str(prompts), str(replies),
-               "--model", model_path("tiny"), "--device", "cpu", "--batch", "4")
+    offline = [sys.executable, str(ROOT / "benchmarks" / "offline_generate.py"), str(prompts), str(replies),
+               "--model", model_path("tiny"), "--device", "cpu", "--batch", "4"]
+    # a run cut short (here: the first row only), then resumed: the rows it wrote are kept
+    got = _run(*offline, "--rows", "1")
     assert got.returncode == 0, got.stderr[-2000:]
+    with gzip.open(replies, "rt") as f:
+        first = json.load(f)["rows"]
+    assert len(first) == 1
+    got = _run(*offline, "--resume")
+    assert got.returncode == 0, got.stderr[-2000:]
+    with gzip.open(replies, "rt") as f:
+        rows = json.load(f)["rows"]
+    with gzip.open(prompts, "rt") as f:
+        exported = json.load(f)["rows"]
+    assert len(exported) == 2 and len(rows) == 2 and rows[0] == first[0] and "1 rows kept" in got.stdout
     got = _run(*BENCH, "--import-replies", str(replies), "--out", str(imported),
                "--traces", str(tmp_path / "imported.traces.json"))
     assert got.returncode == 0, got.stderr[-2000:]
