@@ -53,11 +53,20 @@ def main(argv=None) -> None:
 
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    data = _read_gz(args.prompts)
+    data = _read_gz(args.prompts, ("rows", "eos", "pad"))
     rows = data["rows"][:args.rows] if args.rows else data["rows"]
     t0 = time.time()
     kw = {"gguf_file": args.gguf} if args.gguf else {}
-    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.float32, **kw).to(args.device).eval()
+    if not Path(args.model).is_dir():
+        raise SystemExit(f"--model {args.model!r}: no such folder (a save_pretrained folder, or the folder of --gguf)")
+    if args.gguf and not (Path(args.model) / args.gguf).is_file():
+        raise SystemExit(f"--gguf {args.gguf!r}: no such file in {args.model}")
+    try:
+        model = AutoModelForCausalLM.from_pretrained(args.model, dtype=torch.float32, **kw)
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"cannot load the model {args.model!r}{' / ' + args.gguf if args.gguf else ''}: "
+                         f"{str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__}") from None
+    model = model.to(args.device).eval()
     torch.set_grad_enabled(False)
     load_s = time.time() - t0
     torch.manual_seed(args.seed)

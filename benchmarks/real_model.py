@@ -135,6 +135,19 @@ def reply_of(tok, ids: list[int], stopped: bool, n_prompt: int) -> dict:
             "tokens": len(ids) + stopped, "prompt_tokens": n_prompt}
 
 
+def load_tokenizer(name: str):
+    """The tokenizer of ``name`` (``smollm2``, ``tiny`` or a model folder), without its weights."""
+    from transformers import AutoTokenizer
+
+    from kumo_gym.training.backends import model_path
+
+    tok = AutoTokenizer.from_pretrained(model_path(name))
+    tok.padding_side = "left"
+    if tok.pad_token is None:
+        tok.pad_token = tok.eos_token
+    return tok
+
+
 def generate(model, tok, conversations: list[list[dict]], caps: list[int], temperature: float, k: int,
              batch: int) -> list[list[dict]]:
     """Replies to each conversation (``k`` each), batched with left padding; each reply stops at its
@@ -309,9 +322,12 @@ def main(argv=None) -> None:
     import kumo_gym  # noqa: F401
     from kumo_gym.core.registry import entries, get_task
 
-    model, tok, model_name = load_model(args.model)
     exported: list[dict] = []
-    imported = _read_gz(args.import_replies) if args.import_replies else None
+    imported = _read_gz(args.import_replies, ("rows", "machine", "generation")) if args.import_replies else None
+    if args.export_prompts or imported is not None:  # the tokenizer is all these steps need
+        model, tok, model_name = None, load_tokenizer(args.model), args.model
+    else:
+        model, tok, model_name = load_model(args.model)
     wanted = {w.strip().lower() for w in args.envs.split(",") if w.strip()}
     out_path = Path(args.out)
     result = json.loads(out_path.read_text()) if out_path.exists() else {"rows": []}
@@ -392,17 +408,28 @@ def _write_gz(path: str | Path, data: dict) -> None:
     import gzip
 
     path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
     with gzip.open(tmp, "wt") as f:
         json.dump(data, f)
     tmp.replace(path)
 
 
-def _read_gz(path: str | Path) -> dict:
+def _read_gz(path: str | Path, needs: tuple[str, ...] = ("rows",)) -> dict:
+    """A file ``_write_gz`` wrote; SystemExit naming the file and what is wrong with it otherwise."""
     import gzip
 
-    with gzip.open(path, "rt") as f:
-        return json.load(f)
+    try:
+        with gzip.open(path, "rt") as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise SystemExit(f"{path}: no such file") from None
+    except (OSError, EOFError, ValueError) as exc:
+        raise SystemExit(f"{path}: not gzipped JSON as real_model.py and offline_generate.py write it ({exc})") from None
+    missing = [k for k in needs if not isinstance(data, dict) or k not in data]
+    if missing:
+        raise SystemExit(f"{path}: has no {', '.join(repr(k) for k in missing)}; is it the right file?")
+    return data
 
 
 def _imported_row(tok, imported: dict, key: list, args) -> dict | None:

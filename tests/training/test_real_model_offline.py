@@ -66,3 +66,19 @@ def test_replies_generated_apart_score_as_a_direct_run(tmp_path):
         json.dump(data, f)
     got = _run(*BENCH, "--import-replies", str(replies), "--out", str(tmp_path / "refused.json"))
     assert got.returncode != 0 and "no longer give the exported prompts" in got.stderr + got.stdout
+
+
+def test_offline_generation_names_bad_inputs(tmp_path):
+    script = [sys.executable, str(ROOT / "benchmarks" / "offline_generate.py")]
+    got = _run(*script, str(tmp_path / "none.json.gz"), str(tmp_path / "r.json.gz"), "--model", str(tmp_path))
+    assert got.returncode != 0 and "none.json.gz: no such file" in got.stderr
+    other = tmp_path / "other.json.gz"
+    with gzip.open(other, "wt") as f:
+        json.dump({"rows": []}, f)
+    got = _run(*script, str(other), str(tmp_path / "r.json.gz"), "--model", str(tmp_path / "nowhere"))
+    assert got.returncode != 0 and "has no 'eos', 'pad'" in got.stderr
+    with gzip.open(other, "wt") as f:
+        json.dump({"rows": [], "eos": 0, "pad": 0}, f)
+    got = _run(*script, str(other), str(tmp_path / "r.json.gz"), "--model", str(tmp_path / "nowhere"))
+    assert got.returncode != 0 and "no such folder" in got.stderr
+    assert not (tmp_path / "r.json.gz").exists()
