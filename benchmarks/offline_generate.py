@@ -76,6 +76,7 @@ def main(argv=None) -> None:
     done: list[dict] = _read_gz(args.out)["rows"] if args.resume and Path(args.out).exists() else []
     have = {tuple(r["key"]) for r in done}
     rows = [r for r in rows if tuple(r["key"]) not in have]
+    total = len(done) + len(rows)
     if done:
         print(f"{len(done)} rows kept from {args.out}; {len(rows)} to generate", flush=True)
     # rows of one decoding, in chunks of about one batch, the file rewritten after each chunk (a run cut
@@ -117,7 +118,7 @@ def main(argv=None) -> None:
         _write_gz(args.out, {**head, "rows": done})
         print(f"chunk {n + 1}/{len(chunks)} (T={temperature}, k={k}): {len(chunk)} rows, {len(prompts) * k} "
               f"replies, {made} tokens in {spent:.1f} s; {time.time() - t0:.0f} s so far", flush=True)
-    print(f"wrote {args.out}: {len(done)} of {len(rows)} rows (model loaded in {load_s:.1f} s)")
+    print(f"wrote {args.out}: {len(done)} of {total} rows (model loaded in {load_s:.1f} s)")
 
 
 def prompts_digest(prompts: list[list[int]]) -> str:
