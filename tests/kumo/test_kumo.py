@@ -448,3 +448,28 @@ def test_split_half_through_datasets_evaluation_specs_and_heldout_guard():
     assert spec.kwargs["domain"] == half.fingerprint and hash(spec) == hash(EvalSpec(ENV, dict(spec.kwargs)))
     with pytest.raises(ContaminationError):
         kumo_gym.make_dataset(ENV, 1, split="train", env_kwargs={"domain": half, "heldout_domains": [half]})
+
+
+@pytest.mark.parametrize("match", ["exact", "lenient"])
+def test_a_numbered_line_names_its_name_only_when_matching_is_lenient(match):
+    """A real model answered KUMO with one line of the list it had read (``2. Rottweiler``): lenient
+    matching reads the name, exact matching (the paper's rule) does not, and a list of several names is
+    read by neither."""
+    env = gym.make("kumo_gym/KUMO-v0", difficulty="easy", match=match)
+    env.reset(seed=0)
+    task, inst = env.unwrapped.task, env.unwrapped.instance
+    action, truth = inst.data["actions"][0], inst.data["truths"][0]
+    for text, name in ((f"2. {truth}", truth), (f"3) {action}", action), (f"- {action}", action),
+                       (f"(4) {truth}", truth)):
+        got = task.match_name(inst, task.parse_move(text))
+        assert got == ((("truth" if name == truth else "action"), name) if match == "lenient" else None), text
+    listing = "\n".join(f"{i}. {n}" for i, n in enumerate(inst.data["truths"], 1))
+    assert task.match_name(inst, task.parse_move(listing)) is None
+    # the same reply through the env: read as the truth (a final answer) only when lenient
+    env.reset(seed=0)
+    _, _, terminated, _, info = env.step(f"2. {truth}")
+    status = (info.get("verdict") or {}).get("status")
+    if match == "lenient":
+        assert terminated and status in ("solved", "wrong")
+    else:
+        assert status not in ("solved", "wrong")

@@ -119,7 +119,8 @@ class KumoParams(Params):
     book_format: str = param("template", choices=BOOK_FORMATS, prompt=True,
                              doc="knowledge book: our prose, or the reduced mapping as JSON")
     match: str = param("exact", choices=MATCH_MODES, prompt=True,
-                       doc="name matching; 'lenient' ignores case, spacing, quotes and a final period")
+                       doc="name matching; 'lenient' ignores case, spacing, quotes, a final period and a "
+                           "leading list number or bullet")
     observation_format: str = param("text", choices=OBSERVATION_FORMATS, prompt=True,
                                     doc="'Result of A: v' or the reference's dict layout")
 
@@ -439,10 +440,17 @@ class KumoTask(SystemAndUser, InteractiveTask):
     def format_move(self, move: str) -> str:
         return f"<ANSWER> {move} </ANSWER>"
 
-    @staticmethod
-    def _fold(name: str) -> str:
+    #: a list number or bullet before a name ("2. Rottweiler", "3) Gait", "- Gait"), which lenient matching drops:
+    #: a real model answers with one line of the numbered list it has just read
+    _ENUMERATOR = re.compile(r"(?:\(?\d{1,3}[.)]|[-*\u2022])\s+")
+
+    @classmethod
+    def _fold(cls, name: str) -> str:
         name = name.strip().strip("`'\"*").strip()
         name = name.removesuffix(".")
+        m = cls._ENUMERATOR.match(name)
+        if m is not None:
+            name = name[m.end():]
         return re.sub(r"\s+", " ", name.strip("`'\"* ")).casefold()
 
     def match_name(self, instance: Instance, name: str) -> tuple[str, str] | None:
@@ -795,7 +803,7 @@ class DiagnosisGameEnv(InteractiveEnv):
 
     ## Action space
     ``Text``. The reply must end with ``<ANSWER> name </ANSWER>``, the name being an action or a
-    truth of the instance (exact match; ``match="lenient"`` tolerates case, spacing, quotes).
+    truth of the instance (exact match; ``match="lenient"`` tolerates case, spacing, quotes and a list number).
     A ``<think>...</think>`` block is ignored. Repeating a test is allowed and counted.
 
     ## Rewards
