@@ -146,7 +146,8 @@ class InteractiveEnv(PuzzleEnv):
         self.invalid += 1
         if self.invalid >= self.max_invalid:
             return self._truncate(f"{verdict.message} That is {self.invalid} invalid moves in a row; the episode "
-                                  "stops here.", info, {**verdict.details, "reason": "too_many_invalid"},
+                                  "stops here.", info, {**verdict.details, "reason": "too_many_invalid",
+                                                        "last_reason": verdict.details.get("reason")},
                                   status=verdict.status)
         if self.steps >= self.max_steps:  # the last reply's own verdict first: it is the feedback a trainer sees
             return self._truncate(f"{verdict.message.rstrip(' .')}. Out of steps after {self.steps} moves.", info,

@@ -473,3 +473,18 @@ def test_a_numbered_line_names_its_name_only_when_matching_is_lenient(match):
         assert terminated and status in ("solved", "wrong")
     else:
         assert status not in ("solved", "wrong")
+
+
+def test_an_episode_ended_by_unknown_names_ends_as_unreadable():
+    """Three replies naming nothing from the lists end the episode; each is a parse_error in KUMO's
+    protocol, the last one too (it was an illegal_move, so a benchmark counted it as an answer found)."""
+    env = gym.make("kumo_gym/KUMO-v0", difficulty="easy")
+    env.reset(seed=0)
+    statuses = []
+    for _ in range(3):
+        _, reward, terminated, truncated, info = env.step("2. Not a name from any list")
+        statuses.append((info["verdict"]["status"], terminated or truncated))
+    assert statuses == [("parse_error", False), ("parse_error", False), ("parse_error", True)]
+    assert info["status"] == "parse_error" and reward == 0.0
+    assert info["verdict"]["details"]["reason"] == "too_many_invalid"
+    assert info["verdict"]["details"]["last_reason"] == "unknown_name"

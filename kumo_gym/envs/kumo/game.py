@@ -897,8 +897,11 @@ class DiagnosisGameEnv(InteractiveEnv):
     def step(self, action):
         obs, reward, terminated, truncated, info = super().step(action)
         v = info.get("verdict")
-        if v and v.get("status") == "illegal_move" and (v.get("details") or {}).get("reason") == "unknown_name":
-            # a name outside the instance is an unreadable answer in KUMO's protocol (docs/specs/kumo.md §7)
+        details = (v or {}).get("details") or {}
+        if v and v.get("status") == "illegal_move" and "unknown_name" in (details.get("reason"),
+                                                                          details.get("last_reason")):
+            # a name outside the instance is an unreadable answer in KUMO's protocol (docs/specs/kumo.md §7),
+            # also when it is the last of the invalid replies that end the episode
             v["status"] = "parse_error"
             if info.get("status") == "illegal_move":
                 info["status"] = "parse_error"
