@@ -199,3 +199,71 @@ def test_nothing_after_the_solution_is_ignored(env_id):
         checked += 1
     if not checked:
         pytest.skip("the answer is not a list")
+
+
+def _wrong_answer(task, inst, gold, others) -> str | None:
+    """A readable answer that does not solve ``inst``: another instance's gold answer, the gold answer
+    with its first entry repeated at the end (never paid: see the test above), or, for a grid, the
+    gold grid with one cell given another value of the grid (same shape)."""
+    def candidates():
+        for o in others:
+            if o is not inst:
+                yield task.solve(o)
+        if isinstance(gold, list) and gold:
+            yield list(gold) + [gold[0]]
+            if all(isinstance(row, list) for row in gold):
+                values: list = []
+                for v in (v for row in gold for v in row):
+                    if v not in values and len(values) < 6:
+                        values.append(v)
+                for r, row in enumerate(gold[:3]):
+                    for c, v in enumerate(row[:3]):
+                        for w in values:
+                            if w != v:
+                                yield [[w if (i, j) == (r, c) else x for j, x in enumerate(rw)]
+                                       for i, rw in enumerate(gold)]
+    for answer in candidates():
+        try:
+            text = task.format_answer(answer)
+        except (TypeError, ValueError):  # a move list is no grid: its "cells" are not all values
+            continue
+        v = task.score(inst, text)
+        if v.reward == 0.0 and v.status not in ("parse_error", "truncated", "too_long", "hedge"):
+            return text
+    return None
+
+
+@pytest.mark.parametrize("env_id", [e.id for e in ENTRIES if "answer" in e.modes])
+def test_two_answers_offered_as_alternatives_pay_nothing(env_id):
+    """An answer line that offers the gold answer and a wrong one as alternatives (``A or B``,
+    ``A / B``, either order, the label written again or not) is a hedge: it pays 0, so a model
+    cannot collect reward by listing its two best guesses. An answer revised on a later line is no
+    hedge: the last one counts."""
+    task = get_task(env_id)
+    env = gym.make(env_id, mode="answer")
+    insts = sample_instances(env_id)
+    checked = 0
+    walk = env_id == "kumo_gym/FineReasonTreeWalk-v0"  # a walk: every state written is read in turn
+    for inst in insts:
+        if checked == 2:
+            break
+        gold = task.solve(inst)
+        good = task.format_answer(gold)
+        bad = _wrong_answer(task, inst, gold, insts)
+        if bad is None:
+            continue
+        for text in (f"{good} or {bad}", f"{bad} or {good}", f"{bad} / {good}", f"{good}, or {bad}"):
+            env.reset(options={"instance": inst})
+            _, reward, *_, info = env.step(text)
+            assert reward == 0.0, (env_id, text[:200], info["verdict"])
+            if not walk:
+                assert info["verdict"]["status"] == "hedge", (env_id, text[:200], info["verdict"])
+        if not walk:
+            env.reset(options={"instance": inst})
+            _, reward, *_, info = env.step(f"{good} or {good}")  # the same answer twice is no hedge
+            assert reward == 1.0, (env_id, info["verdict"])
+            env.reset(options={"instance": inst})
+            _, reward, *_, info = env.step(f"{bad}\nOn second thought:\n{good}")
+            assert reward == 1.0, (env_id, info["verdict"])
+        checked += 1
+    assert checked, f"{env_id}: no wrong answer to offer beside the gold one"

@@ -19,6 +19,20 @@ THINK_OPEN = "<think>"
 #: at the end, and a bound keeps hostile megabyte inputs cheap.
 MAX_SCAN = 400_000
 
+#: what joins two answers offered as alternatives on one line: ``A or B``, ``A / B``, ``A | B``,
+#: ``A and B``, ``A = B`` (a comma may come first, and the second may carry its label again:
+#: ``moves = A or moves = B``). Two different answers so joined are a hedge, never paid; an answer
+#: revised on a later line is not (the last one counts). Bounded, so matching is linear.
+HEDGE_JOIN = re.compile(r"[ \t]{0,8}(?:,[ \t]{0,8})?(?:or|and|/|\||=)[ \t]{0,8}"
+                        r"(?:[A-Za-z_]{1,20}[ \t]{0,4}[=:][ \t]{0,8})?", re.IGNORECASE)
+
+
+def hedged(text: str, end_first: int, start_second: int) -> bool:
+    """Whether the text between two answer spans only joins them as alternatives (:data:`HEDGE_JOIN`)."""
+    return 0 <= end_first <= start_second and start_second - end_first <= 64 and \
+        HEDGE_JOIN.fullmatch(text, end_first, start_second) is not None
+
+
 _CURLY = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u00a0": " "})
 
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import kumo_gym  # noqa: F401  (registers the envs)
-from kumo_gym.core.errors import ConfigError, UnsolvableInstanceError
+from kumo_gym.core.errors import ConfigError, ParseError, UnsolvableInstanceError
 from kumo_gym.core.registry import get_task
 
 IDS = ["kumo_gym/Hanoi-v0", "kumo_gym/CheckerJumping-v0", "kumo_gym/RiverCrossing-v0", "kumo_gym/BlocksWorld-v0"]
@@ -181,6 +181,23 @@ def test_interactive_parse_move_variants():
     assert RIVER.parse_move("A1 a1") == ["A_1", "a_1"]
     assert RIVER.parse_move('["A_2", "a_2"]') == ["A_2", "a_2"]
     assert BLOCKS.parse_move("[D, 1, 0]") == ["D", 1, 0]
+
+
+@pytest.mark.parametrize("text", ["[1, 0, 2] or [1, 0, 1]", "[1, 0, 1] / [1, 0, 2]", "move [1, 0, 2] | [2, 0, 1]",
+                                  "[[1, 0, 2]] or [[1, 0, 1]]", "[1, 0, 2], or [1, 0, 1]"])
+def test_one_move_offered_with_another_is_a_hedge(text):
+    """Two different moves joined as alternatives on a line are no move (status ``hedge`` in the
+    env); the same move twice, or a move corrected on a later line, is read."""
+    with pytest.raises(ParseError) as e:
+        HANOI.parse_move(text)
+    assert e.value.reason == "hedge"
+    assert HANOI.parse_move("[1, 0, 2] or [1, 0, 2]") == [1, 0, 2]
+    assert HANOI.parse_move("[1, 0, 1]\nno: [1, 0, 2]") == [1, 0, 2]
+    env = gym.make("kumo_gym/Hanoi-v0", n=3, mode="interactive")
+    env.reset(seed=0)
+    before = env.unwrapped.state
+    _, r, term, _, info = env.step(text)
+    assert r == 0.0 and not term and info["verdict"]["status"] == "hedge" and env.unwrapped.state == before
 
 
 def test_interactive_reject_mode_keeps_state():

@@ -18,7 +18,7 @@ import numpy as np
 
 from ...core.capabilities import AnswerPicture, CheapAnswer, NearMiss
 from ...core.errors import ConfigError, ContaminationError, ParseError
-from ...core.extract import boxed_contents, normalize_quotes, tail
+from ...core.extract import boxed_contents, hedged, normalize_quotes, tail
 from ...core.instance import Instance, integral_floats
 from ...core.task import InteractiveTask, Task, Transition
 from ...core.verdict import Verdict
@@ -344,10 +344,17 @@ class StateCheckingTask(FineReasonTask):
         ``\\boxed{}``, then the last bare ``(A)``/``(B)`` (not a mere listing of both options). An answer that names
         both options is unreadable. Linear in the text: each marker is followed a few dozen characters."""
         region = tail(normalize_quotes(text))
-        for m in reversed(list(self._MARKER.finditer(region))):
+        markers = list(self._MARKER.finditer(region))
+        for i in range(len(markers) - 1, -1, -1):
+            m = markers[i]
             got = self._AFTER.match(region, m.end(), m.end() + 60)
             if got is not None:
                 letter = self._letter(got.group(1) or got.group(2) or got.group(3))
+                prev = self._AFTER.match(region, markers[i - 1].end(), markers[i - 1].end() + 60) if i else None
+                if prev is not None and hedged(region, prev.end(), m.start()) and \
+                        self._letter(prev.group(1) or prev.group(2) or prev.group(3)) != letter:
+                    raise ParseError("the answer line names both options (Answer: (A) or Answer: (B)): a hedge, "
+                                     "not an answer", reason="hedge")
                 return self._unambiguous(letter, region, got.end())
         for box in reversed(boxed_contents(region, last=3)):
             b = box.strip().strip("()").strip()

@@ -48,10 +48,32 @@ def extract_state_literal(region: str, marker: str = NEXT_STATE):
                          reason="hedge")
     for start, end in reversed(spans[-5:]):
         try:
-            return parse_literal(part[start:end]), missing
+            value = parse_literal(part[start:end])
         except ParseError:
             continue
+        if not missing and start == spans[0][0]:
+            _refuse_marked_alternative(region, pos, value)
+        return value, missing
     raise ParseError("no state written as a list literal was found", reason="no_answer")
+
+
+def _refuse_marked_alternative(region: str, pos: int, value) -> None:
+    """``Next state: [A] or Next state: [B]``: the state before the last marker, joined to it on the
+    same line as an alternative, is a hedge when it differs from the one read."""
+    before = balanced_spans(region[max(0, pos - 20000):pos])
+    if not before:
+        return
+    shift = max(0, pos - 20000)
+    a, b = before[-1][0] + shift, before[-1][1] + shift
+    if _HEDGE.fullmatch(region, b, pos) is None:
+        return
+    try:
+        other = parse_literal(region[a:b])
+    except ParseError:
+        return
+    if other != value:
+        raise ParseError("the answer offers two states joined by 'or', 'and' or '/': a hedge, not one next state",
+                         reason="hedge")
 
 
 def extract_all_states(region: str, marker: str = NEXT_STATE, limit: int = 500) -> list:

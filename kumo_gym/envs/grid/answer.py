@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ParseError
-from ...core.extract import MAX_SCAN, answer_regions, balanced_spans, normalize_quotes, tail, unclosed_open
+from ...core.extract import MAX_SCAN, answer_regions, balanced_spans, hedged, normalize_quotes, tail, unclosed_open
 
 # ---- answer parsing (docs/specs/grid_puzzles.md §1) ------------------------------------------------------------------
 _TOKEN = re.compile(r"""\s*(?:(\[)|(\])|(,)|"((?:[^"\\\n]|\\.){0,64})"|'([^'\n]{0,64})'|([^\s\[\],"']{1,64}))""")
@@ -235,7 +235,16 @@ def parse_grid(text: str, symbols: frozenset, tags: tuple[str, ...] = ("answer",
         spans = _grid_spans(region)
         if spans:
             a, b = spans[-1]
-            return _check_grid(read_grid_text(region[a:b]), symbols)
+            grid = _check_grid(read_grid_text(region[a:b]), symbols)
+            if len(spans) > 1 and hedged(region, spans[-2][1], a):
+                try:
+                    other = _check_grid(read_grid_text(region[spans[-2][0]:spans[-2][1]]), symbols)
+                except ParseError:
+                    other = None
+                if other is not None and other != grid:
+                    raise ParseError("the answer offers two different grids joined by 'or', 'and', '/', '|' or '=': "
+                                     "a hedge, not one answer", "hedge")
+            return grid
     scanned = tail(normalize_quotes(text))
     truncated = unclosed_open(scanned[-20000:]) and "[[" in scanned[-20000:]
     raise ParseError("no answer grid (a JSON array of arrays) was found", "no_answer", truncated=truncated)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import ParseError
-from ...core.extract import MAX_SCAN, normalize_quotes
+from ...core.extract import MAX_SCAN, hedged, normalize_quotes
 
 #: Nesting deeper than this is no move list; refusing it keeps the parser's stack small.
 MAX_DEPTH = 8
@@ -153,6 +153,9 @@ class Extraction:
     unclosed_labelled: bool = False
     capped: bool = False
     offset: int = 0
+    #: another valid move list joined to the chosen one as an alternative on its line (``moves = A
+    #: or B``): the answer hedges and pays nothing (:func:`read_moves` refuses it)
+    hedge: Candidate | None = None
 
     @property
     def answer_source(self) -> str | None:
@@ -655,6 +658,16 @@ def extract_moves(text: str, coerce: Coerce, is_single: Callable[[Any], bool], *
             ex.chosen = good[-1]
             ex.chosen.moves.extraction = ex
             break
+    if ex.chosen is not None:
+        k = next(i for i, c in enumerate(ex.candidates) if c is ex.chosen)
+        for a, b in ((k - 1, k), (k, k + 1)):
+            if 0 <= a and b < len(ex.candidates):
+                first, second = ex.candidates[a], ex.candidates[b]
+                other = first if b == k else second
+                if other.ok and other.moves != ex.chosen.moves and \
+                        hedged(text, first.span.end, second.span.start):
+                    ex.hedge = other
+                    break
     return ex
 
 
@@ -704,7 +717,27 @@ def read_moves(text: str, coerce: Coerce, is_single: Callable[[Any], bool], *,
     ex = extract_moves(text, coerce, is_single, int_moves=int_moves)
     if ex.chosen is None:
         raise rejection(ex)
+    if ex.hedge is not None:
+        raise ParseError("the answer offers two different move lists joined by 'or', 'and', '/', '|' or '=' "
+                         f"({_short(ex.hedge.span.text)} and {_short(ex.chosen.span.text)}): a hedge, not one answer",
+                         "hedge")
     return ex.chosen.moves, ex
+
+
+def _short(span: str, limit: int = 30) -> str:
+    span = " ".join(span.split())
+    return span if len(span) <= limit else span[:limit - 3] + "..."
+
+
+def _one_move(span: str, coerce: Coerce, is_single: Callable[[Any], bool]):
+    """The one move a bracketed span holds (``[m]`` or ``[[m]]``), None when it holds another
+    list; ParseError when it is unreadable or the move is malformed."""
+    value = parse_list(span)
+    if is_single(value):
+        return coerce(value)
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+        return coerce(value[0])
+    return None
 
 
 def read_one_move(text: str, coerce: Coerce, is_single: Callable[[Any], bool], example: str = ""):
@@ -729,22 +762,28 @@ def read_one_move(text: str, coerce: Coerce, is_single: Callable[[Any], bool], e
     starts, ends, _ = _scan(text)
     last_error = None
     tried = 0
-    for a, b in zip(reversed(starts.tolist()), reversed(ends.tolist())):
+    a_list, b_list = starts.tolist(), ends.tolist()
+    for k in range(len(a_list) - 1, -1, -1):
+        a, b = a_list[k], b_list[k]
         tried += 1
         if tried > MAX_CANDIDATES:
             break
         try:
-            value = parse_list(text[a:b])
+            move = _one_move(text[a:b], coerce, is_single)
         except ParseError as e:
             last_error = last_error or e
             continue
-        try:
-            if is_single(value):
-                return coerce(value)
-            if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
-                return coerce(value[0])
-        except ParseError as e:
-            last_error = last_error or e
+        if move is None:
+            continue
+        if k and hedged(text, b_list[k - 1], a):
+            try:
+                other = _one_move(text[a_list[k - 1]:b_list[k - 1]], coerce, is_single)
+            except ParseError:
+                other = None
+            if other is not None and other != move:
+                raise ParseError(f"two different moves joined as alternatives ({_short(text[a_list[k - 1]:b_list[k - 1]])}"
+                                 f" and {_short(text[a:b])}): a hedge, not one move", "hedge")
+        return move
     if starts.size == 0:
         body = text.strip()
         if len(body) <= 200:

@@ -230,6 +230,14 @@ def extract_path(text: str) -> list:
     text = tail(text)
     pos = text.rfind("####")
     region = text if pos < 0 else text[pos + 4:]
+    if pos > 0:
+        prev = text.rfind("####", max(0, pos - 2000), pos)
+        line_start = text.rfind("\n", 0, pos) + 1
+        if prev >= line_start and _GROUP.search(text, prev + 4, pos) is not None and \
+                _GROUP.findall(text, prev + 4, pos) != _GROUP.findall(region.split("\n", 1)[0]):
+            # "#### path or #### other path": two different answers on one line
+            raise ParseError("the answer line holds two different '####' paths: a hedge, not one answer",
+                             reason="hedge")
     out: list = []
     last = None  # end of the previous point-like group
     for m in _GROUP.finditer(region):
