@@ -145,6 +145,25 @@ def test_an_answer_line_naming_both_options_is_a_hedge(line):
         assert task.score(inst, f"Answer: {line}\nAnswer: ({truth})").solved
 
 
+@pytest.mark.parametrize("reply", ["A (B) Unsolvable", "(A) Unsolvable", "(B) Solvable", "B) Solvable, so (A)",
+                                   "Unsolvable: (A)", "A (B)", "A. (B) Unsolvable"])
+def test_a_bare_option_beside_the_other_options_letter_or_word_is_a_hedge(reply):
+    """SmolLM2's sampled replies wrote ``A (B) Unsolvable`` and ``(A) Unsolvable`` with no ``Answer:`` line:
+    the last bare option used to count alone, so the one that was right was paid whichever was meant."""
+    task = StateCheckingTask()
+    with pytest.raises(ParseError) as e:
+        task.parse(reply)
+    assert e.value.reason == "hedge", reply
+
+
+@pytest.mark.parametrize("reply,want", [("(B) Unsolvable", "B"), ("(A) Solvable.", "A"),
+                                        ("A careful look shows (B) Unsolvable", "B"),
+                                        ("Not A: (B) Unsolvable", "B"), ("(A) and (B); I pick (A) Solvable", "A"),
+                                        ("Answer: (B). A state with no completion.", "B")])
+def test_a_bare_option_with_its_own_word_still_counts(reply, want):
+    assert StateCheckingTask().parse(reply) == want
+
+
 def test_state_checking_parser_failure():
     with pytest.raises(ParseError):
         StateCheckingTask().parse("I am not sure.")

@@ -364,12 +364,14 @@ class StateCheckingTask(FineReasonTask):
                 return self._letter(b)
         # without a marker the last bare option counts, unless the other one is written too and the
         # last appears only once: "(A) Solvable (B) Unsolvable" lists the options, it chooses none
-        letters = self._BARE.findall(region)
-        if letters:
+        bare = list(self._BARE.finditer(region))
+        if bare:
+            letters = [m.group(1) for m in bare]
             last = letters[-1]
             if len(set(letters)) > 1 and letters.count(last) < 2:
                 raise ParseError("both options are written and no 'Answer:' line chooses one", reason="ambiguous")
-            return last
+            since = bare[-2].end() if len(bare) > 1 else 0  # "(A) and (B); I pick (A)" lists, then chooses
+            return self._unambiguous(last, region, bare[-1].end(), line_start=bare[-1].start(), since=since)
         raise ParseError("no 'Answer: (A)' or 'Answer: (B)' found", reason="no_answer")
 
     def expected_answer(self, instance: Instance) -> str:
@@ -377,15 +379,23 @@ class StateCheckingTask(FineReasonTask):
         return f"a final line `Answer: (A)` ({yes}) or `Answer: (B)` ({no}), naming one option"
 
     # the other option as a bare capital letter on the answer line: "A, B", "A and B", "A/B", "A or (B)";
-    # "not B" / "rather than B" reject it, which is no hedge
-    _OTHER: ClassVar[dict] = {L: re.compile(r"(?<![A-Za-z0-9])" + L + r"(?![A-Za-z0-9])") for L in "AB"}
+    # "not B" / "rather than B" reject it, which is no hedge; "A" before a lower-case word is the article
+    _OTHER: ClassVar[dict] = {"A": re.compile(r"(?<![A-Za-z0-9])A(?![A-Za-z0-9])(?![ \t][a-z])"),
+                              "B": re.compile(r"(?<![A-Za-z0-9])B(?![A-Za-z0-9])")}
     _NEGATED = re.compile(r"(?:\bnot|\brather than|\binstead of)[\s(]{1,4}$", re.IGNORECASE)
 
-    def _unambiguous(self, letter: str, region: str, end: int) -> str:
+    def _unambiguous(self, letter: str, region: str, end: int, line_start: int | None = None,
+                     since: int = 0) -> str:
         """``letter`` unless the rest of its line also names the other option (``A, B``, ``A/B``,
-        ``(A) or (B)``, ``A and Unsolvable``): such an answer line is a hedge (status ``hedge``)."""
+        ``(A) or (B)``, ``A and Unsolvable``): such an answer line is a hedge (status ``hedge``). With
+        ``line_start`` (a bare option with no ``Answer:`` before it) the line before the option counts too,
+        back to the option listed before it (``since``): ``A (B) Unsolvable`` and ``(A) Unsolvable`` name
+        both options (a letter and the other's word)."""
         stop = region.find("\n", end, end + 200)
         rest = region[end:stop if stop >= 0 else end + 200]
+        if line_start is not None:
+            begin = max(region.rfind("\n", max(0, line_start - 200), line_start) + 1, line_start - 200, since)
+            rest = region[begin:line_start] + " " + rest
         other = "B" if letter == "A" else "A"
         named = [m for m in self._OTHER[other].finditer(rest) if not self._NEGATED.search(rest, 0, m.start())]
         words = [w for w in self._WORD.finditer(rest) if self._letter(w.group(1)) == other
