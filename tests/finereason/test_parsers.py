@@ -154,6 +154,10 @@ def test_a_bare_option_beside_the_other_options_letter_or_word_is_a_hedge(reply)
     with pytest.raises(ParseError) as e:
         task.parse(reply)
     assert e.value.reason == "hedge", reply
+    # the message (a multi-turn episode's training signal) quotes what named the other option
+    assert "which is option" in str(e.value) and "Answer: (A) or Answer: (B)" in str(e.value)
+    if reply == "(A) Unsolvable":
+        assert "'Unsolvable', which is option B" in str(e.value)
 
 
 @pytest.mark.parametrize("reply,want", [("(B) Unsolvable", "B"), ("(A) Solvable.", "A"),

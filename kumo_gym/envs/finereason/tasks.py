@@ -401,7 +401,9 @@ class StateCheckingTask(FineReasonTask):
         words = [w for w in self._WORD.finditer(rest) if self._letter(w.group(1)) == other
                  and not self._NEGATED.search(rest, 0, w.start())]
         if named or words:
-            raise ParseError(f"the answer line names both options ({letter} and {other}): a hedge, not an answer",
+            said = named[0].group(0) if named else words[0].group(1)
+            raise ParseError(f"the answer line names option {letter} and also {said!r}, which is option {other}: "
+                             "a hedge, not an answer; end with one final line Answer: (A) or Answer: (B)",
                              reason="hedge")
         return letter
 
