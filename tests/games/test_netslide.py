@@ -135,6 +135,20 @@ def test_routed_solutions_reach_the_chosen_board():
         assert all(task.check_move(inst, s0, list(m)) is None for m in built)
 
 
+def test_routed_parity_swap_never_moves_the_centre_tile():
+    """Tatham's 5x5b1 board whose centre tile has one twin: the odd permutation to its only solved
+    board is made even by swapping two alike tiles, which must not be the centre one (no move reaches
+    it); the fresh-ID conformance test met this board and found no solution at all."""
+    task = get_task("kumo_gym/Netslide-v0")
+    inst = task.load("5x5:aeh4h2vh494vh993h5h8evdh353vbdvhb4v2v26vc")
+    goals, complete = task.goals(inst)
+    s0 = task.initial_state(inst)
+    assert complete and len(goals) == 1
+    built = routed(s0, goals[0], 5, 5)
+    assert built is not None and task.is_goal(inst, play(s0, 5, 5, built))
+    assert task.is_goal(inst, play(s0, 5, 5, [tuple(m) for m in task.solve(inst)]))
+
+
 def _bfs_optimum(task, inst, cap=300_000):
     d = inst.data
     w, h = d["w"], d["h"]

@@ -182,11 +182,13 @@ def arrangements(tiles: Sequence[int], nbr, centre: int, limit: int,
     return out[:limit], not stop
 
 
-def labels(start: Sequence[int], goal: Sequence[int], odd_ok: bool) -> tuple[int, ...] | None:
+def labels(start: Sequence[int], goal: Sequence[int], odd_ok: bool,
+           fixed: frozenset[int] = frozenset()) -> tuple[int, ...] | None:
     """The start written as Sixteen's numbered board whose goal is ``goal``: each tile gets the
     number of the goal cell it is sent to (a tile already in place stays). Identical tiles may be
-    swapped to make the permutation even where only even ones can be reached (``odd_ok`` false);
-    None when that is impossible (every tile differs)."""
+    swapped to make the permutation even where only even ones can be reached (``odd_ok`` false),
+    never one on a ``fixed`` cell (no move reaches it: Netslide's centre); None when that is
+    impossible (no two movable tiles are alike)."""
     n = len(start)
     dest = [-1] * n
     spare: dict[int, list[int]] = {}
@@ -201,7 +203,8 @@ def labels(start: Sequence[int], goal: Sequence[int], odd_ok: bool) -> tuple[int
     if not odd_ok and permutation_parity(dest):
         by_kind: dict[int, list[int]] = {}
         for p in range(n):
-            by_kind.setdefault(start[p], []).append(p)
+            if p not in fixed:
+                by_kind.setdefault(start[p], []).append(p)
         twins = next((ps for ps in by_kind.values() if len(ps) >= 2), None)
         if twins is None:
             return None
@@ -215,7 +218,8 @@ def routed(start: tuple, goal: tuple, w: int, h: int) -> list[Move] | None:
     be reached from ``start``."""
     rows, cols = lines(w, h)
     odd_ok = (w % 2 == 0 and bool(rows)) or (h % 2 == 0 and bool(cols))  # an even line moves
-    board = labels(start, goal, odd_ok)
+    fixed = frozenset(r * w + c for r in range(h) for c in range(w) if r not in rows and c not in cols)
+    board = labels(start, goal, odd_ok, fixed)
     if board is None:
         return None
     return constructive(board, w, h, rows, cols)
