@@ -191,6 +191,21 @@ def test_tatham_ids_round_trip_byte_for_byte_and_solve():
         assert TASK.verify(inst, gold).solved and not TASK.verify(inst, gold[:-1]).solved
 
 
+#: fresh sgt-untangle IDs where a single pass of the pruning kept a move that a later drop made
+#: unneeded (point 0's move is needed only while point 3's is made, and point 3's was dropped after)
+PRUNE_TWICE_IDS = ["6:0-2,0-5,1-3,1-4,2-3,2-4,2-5,3-4,3-5", "6:0-1,0-3,0-4,0-5,1-4,2-3,2-5,3-4,3-5",
+                   "6:0-2,0-3,0-4,0-5,1-3,1-5,2-5,3-4,3-5"]
+
+
+@pytest.mark.parametrize("game_id", PRUNE_TWICE_IDS + TATHAM_IDS)
+def test_every_move_of_the_reference_solution_is_needed(game_id):
+    inst = TASK.load(game_id)
+    gold = TASK.solve(inst)
+    assert TASK.verify(inst, gold).solved
+    for i in range(len(gold)):
+        assert not TASK.verify(inst, gold[:i] + gold[i + 1:]).solved, (game_id, gold[i])
+
+
 def test_auxinfo_is_tatham_solution_on_our_grid():
     text = "S;P0:7,3/2;P1:3,1/2;P2:5,5/2;P3:3,7/2;P4:5,1/2;P5:1,3/2"
     # Tatham's cells (3, 1), (1, 0), (2, 2), (1, 3), (2, 0), (0, 1) of his 4x4 grid, times 3, centred on our 12x12

@@ -312,7 +312,7 @@ def _faulty_at(x, y, eu, ev, m, p):
 def prune(sx, sy, tx, ty, eu, ev, m, moved, px, py):
     """From placement ``(sx, sy)``, the moves of the points with ``moved[p] == 1`` to ``(tx, ty)``,
     in point order, dropped one by one while the placement stays untangled (:func:`fault` 0)
-    without them; ``moved`` is updated, ``px``, ``py`` are scratch. Returns how many are kept.
+    without them, in passes until a whole pass drops none (so every kept move is needed); ``moved`` is updated, ``px``, ``py`` are scratch. Returns how many are kept.
 
     The placement with every move made is tested once; when it is untangled, so is every
     placement kept on the way, and dropping a move changes one point, so only the faults that
@@ -328,19 +328,23 @@ def prune(sx, sy, tx, ty, eu, ev, m, moved, px, py):
             px[q] = sx[q]
             py[q] = sy[q]
     clean = _fault(px, py, eu, ev, m, False) == 0
-    for p in range(n):
-        if moved[p] == 0:
-            continue
-        px[p] = sx[p]
-        py[p] = sy[p]
-        if clean:
-            fine = not _faulty_at(px, py, eu, ev, m, p)
-        else:
-            fine = _fault(px, py, eu, ev, m, False) == 0
-        if fine:
-            moved[p] = 0
-            kept -= 1
-        else:
-            px[p] = tx[p]
-            py[p] = ty[p]
+    changed = True
+    while changed:  # a drop can make an earlier kept move unneeded: pass again until none goes
+        changed = False
+        for p in range(n):
+            if moved[p] == 0:
+                continue
+            px[p] = sx[p]
+            py[p] = sy[p]
+            if clean:
+                fine = not _faulty_at(px, py, eu, ev, m, p)
+            else:
+                fine = _fault(px, py, eu, ev, m, False) == 0
+            if fine:
+                moved[p] = 0
+                kept -= 1
+                changed = True
+            else:
+                px[p] = tx[p]
+                py[p] = ty[p]
     return kept
