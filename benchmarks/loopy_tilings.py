@@ -34,7 +34,8 @@ from kumo_gym.envs.grid.loopy.tiling import NAMES
 
 #: Tatham's preset per tiling where he has one (his t13-t15 have none in the build we read: small sizes)
 PARAMS = {1: "10x10t1dh", 2: "12x10t2dh", 3: "7x7t3dh", 4: "9x9t4dh", 5: "5x4t5dh", 6: "7x7t6dh", 7: "5x5t7dh",
-          8: "5x5t8dh", 9: "5x4t9dh", 10: "5x4t10dh", 13: "4x4t13dn", 14: "5x5t14dn", 15: "5x5t15dn"}
+          8: "5x5t8dh", 9: "5x4t9dh", 10: "5x4t10dh", 11: "10x10t11dh", 12: "10x10t12dh", 13: "4x4t13dn", 14: "5x5t14dn",
+          15: "5x5t15dn"}
 
 
 def tatham_time(exe: str, params: str, n: int) -> tuple[float, float]:

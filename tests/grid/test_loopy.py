@@ -41,7 +41,7 @@ def test_grammar():
     assert T.to_game_id(wide) == "9x3t0:za"
     check_rejected(T.load, ("4x4t0:d3a3d3a20", "4x4t0:d3a3d3a20aa", "4x4t0:d5a3d3a20a", "4x4t0:d3a3d3a2_0a",
                             "4x4t0:d3a3d3a2Xa"))
-    for bad in ("2x2t0de", "4x4t11de", "4x4t0dx"):  # too small; Penrose not done; no such level
+    for bad in ("2x2t0de", "4x4t16de", "2x5t11de", "4x4t0dx"):  # too small; no such tiling; too small; no such level
         with pytest.raises(ConfigError):
             T.resolve_params(**T.decode_params(bad))
 
@@ -135,8 +135,11 @@ need_sgt = pytest.mark.skipif(tatham.sgt_binary("loopy") is None, reason="sgt-lo
 
 def test_tiling_layouts():
     from kumo_gym.envs.grid.loopy import MAX_DOTS, TILINGS
+    from kumo_gym.envs.grid.loopy.penrose import random_desc
     from kumo_gym.envs.grid.loopy.tiling import default_desc
-    assert MAX_DOTS == max(len(tiling(k, 20, 20, default_desc(k)).dots) for k in TILINGS if k)
+    assert MAX_DOTS == max(len(tiling(k, 20, 20, default_desc(k)).dots) for k in TILINGS if k and k not in (11, 12))
+    rng = np.random.default_rng(0)
+    assert max(len(tiling(k, 20, 20, random_desc(rng, k, 20, 20)).dots) for k in (11, 12) for _ in range(4)) < MAX_DOTS
     assert max(T.symbols) == MAX_DOTS
     tri = tiling(1, 3, 3, "0")
     assert (len(tri.faces), len(tri.dots), len(tri.edges)) == (19, 16, 34)  # odd height: two end triangles left out
@@ -179,7 +182,8 @@ def test_face_counts_agree_with_tatham(params):
 @need_sgt
 @pytest.mark.parametrize("params", ["7x7t1de", "7x7t1dn", "10x10t1dh", "7x7t2de", "7x7t2dn", "12x10t2dh", "7x7t3dn",
                                     "5x5t4dh", "5x4t5dn", "7x7t6dh", "5x5t7dn", "5x5t8dn", "5x4t9dh", "5x4t10dn",
-                                    "4x4t13dn", "5x4t14dn", "5x5t15dn"])
+                                    "4x4t13dn", "5x4t14dn", "5x5t15dn", "7x7t11dn", "10x10t11dh", "3x3t11de",
+                                    "7x7t12dn", "10x10t12dh", "4x9t12de"])
 def test_tatham_tiling_ids_import_unique_and_round_trip(params):
     for save in tatham.sgt_generate_saves("loopy", params, 2, seed="kumo1"):
         game_id = f"{T.encode_params(T.decode_params(params), full=False)}:{save['DESC']}"
@@ -194,7 +198,7 @@ def test_tatham_tiling_ids_import_unique_and_round_trip(params):
 @need_sgt
 @pytest.mark.parametrize("params", ["7x7t1dn", "10x10t1dh", "7x7t2dn", "12x10t2dh", "5x5t3dn", "4x5t4dn", "4x4t5dn",
                                     "5x5t6dn", "4x4t7dn", "4x4t8dn", "5x4t9dn", "4x4t10dn",
-                                    "3x3t13dn", "4x4t14dn", "4x4t15dn"])
+                                    "3x3t13dn", "4x4t14dn", "4x4t15dn", "7x7t11dn", "5x5t12dn"])
 def test_our_tiling_ids_are_accepted_by_tatham(params):
     for seed in range(2):
         inst = T.generate(np.random.default_rng(seed), **T.decode_params(params))
@@ -205,6 +209,55 @@ def test_our_tiling_ids_are_accepted_by_tatham(params):
         assert T.load(inst.data["game_id"]).data["state"] == inst.data["state"]
 
 
+#: sgt-loopy --generate 1 '<params>#kumo1' (Debian's sgt-puzzles 20230122): Penrose kite/dart and rhombs
+PENROSE_IDS = ["7x7t11:G1347,727,324_33c33a02e01b3110", "7x7t12:G2014,-2693,324_b22b223b0a3b231c1",
+               "10x10t11:G2681,1716,324_b113a2321c3a2e22c32b2f21d3a2333e21a2a2b3c2", "4x9t12:G2034,-2673,324_4b"]
+
+
+@pytest.mark.parametrize("game_id", PENROSE_IDS)
+def test_penrose_ids_import_unique_and_round_trip(game_id):
+    """The faces, their number and their order (a clue on the wrong face would leave no loop or several) are
+    Tatham's; the 4x9 rhombs patch is trimmed to its one inland group of 3 faces, as Tatham trims it."""
+    inst = T.load(game_id)
+    assert T.to_game_id(inst) == game_id
+    assert T.count_solutions(inst) == 1, game_id
+    assert T.score(inst, T.format_answer(T.solve(inst))).solved
+    t = T.board(inst.data["state"])
+    assert len(t.edges) == len(t.faces) + len(t.dots) - 1  # one piece, no holes
+    assert {len(f) for f in t.faces} == {4}
+    if game_id.startswith("4x9"):
+        assert len(t.faces) == 3
+
+
+def test_penrose_pruned_subdivision_is_the_whole_one():
+    """Visiting only the subtrees that can reach the patch finds exactly the tiles (and order) of the whole
+    subdivision, Tatham's way; the trimming keeps the faces round the largest inland group."""
+    from kumo_gym.envs.grid.loopy import penrose
+    rng = np.random.default_rng(1)
+    for kind, w, h in [(11, 3, 3), (12, 3, 3), (11, 6, 4), (12, 4, 7), (11, 7, 7), (12, 8, 8)]:
+        for _ in range(3):
+            x, y, a = penrose.parse_desc(kind, w, h, penrose.random_desc(rng, kind, w, h))
+            full = penrose._tiles(kind, w, h, x, y, a, prune=False)
+            assert penrose._tiles(kind, w, h, x, y, a) == full
+            kept = penrose._trim(full)
+            assert kept and all(t in full for t in kept)
+    # two squares of faces joined at one corner: the group with more inland dots wins, the other goes
+    grid = [[(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)] for x in range(3) for y in range(3)]
+    far = [[(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)] for x in range(3, 5) for y in range(3, 5)]
+    assert penrose._trim(far + grid) == grid
+
+
+def test_penrose_grid_descriptions_are_checked():
+    check_rejected(T.load, ("7x7t11:33c33a02e01b3110",  # no description
+                            "7x7t11:G99999,0,36_33c33a02e01b3110",  # offset beyond the patch
+                            "7x7t11:G1347,727,30_33c33a02e01b3110",  # angle not a multiple of 36
+                            "7x7t11:G1347,727,360_33c33a02e01b3110", "7x7t11:G1347,727_33c33a02e01b3110",
+                            "7x7t11:G1347,727,324_33c33a02e01b311",  # one face short
+                            "7x7t11:G1347,727,324_33c33a02e01b31100"))
+    with pytest.raises(ConfigError, match="more than"):
+        T.load("7x7t11:G99999,0,36_33c33a02e01b3110")
+
+
 def test_tatham_old_triangular_ids_import():
     """Tatham's older triangular layout (no grid description) is read too, and written back the same way."""
     inst = T.load("5x5t1:2c2a1a2a201a1a1a1112a1a2b1211f0b21a2a2a0a")
@@ -213,7 +266,7 @@ def test_tatham_old_triangular_ids_import():
 
 
 def test_tiling_grammar_errors():
-    for bad in ("3x3t4de", "4x4t11de", "3x2t1de"):  # Cairo needs a side of 4; Penrose is not done; too small
+    for bad in ("3x3t4de", "3x2t12de", "3x2t1de"):  # Cairo needs a side of 4; too small; too small
         with pytest.raises(ConfigError):
             T.resolve_params(**T.decode_params(bad))
     check_rejected(T.load, ("3x3t1:1_20d1d01a21211", "3x3t1:0_20d1d01a2121", "3x3t1:0_20d1d01a212111",

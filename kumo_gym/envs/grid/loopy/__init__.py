@@ -24,7 +24,7 @@ from . import board, search
 from .claims import RULES as CLAIM_RULES
 from .codec import NONE
 from .geometry import face_sides
-from .tiling import LIMITS, NAMES, Tiling, default_desc, tiling
+from .tiling import LIMITS, NAMES, Tiling, new_desc, tiling
 
 #: Tatham's tilings (the ``t`` of a game ID) by number that we support (the others: docs/grid.md "Loopy")
 TILINGS = {0: "squares", **NAMES}
@@ -34,7 +34,7 @@ MAX_DOTS = 7042
 #: the share of faces Tatham's Loopy leaves a clue in on the other tilings (measured on its IDs, see
 #: docs/grid.md "Loopy")
 TILING_CLUE_SHARE = {1: 0.415, 2: 0.463, 3: 0.435, 4: 0.459, 5: 0.455, 6: 0.483, 7: 0.421, 8: 0.439, 9: 0.514,
-                     10: 0.464, 13: 0.479, 14: 0.460, 15: 0.479}
+                     10: 0.464, 11: 0.445, 12: 0.425, 13: 0.479, 14: 0.460, 15: 0.479}
 #: the share of faces Tatham's Loopy leaves a clue in (measured on its presets: 22.3 of 49 at 7x7, 45.2 of 100 at
 #: 10x10, much the same at every level)
 CLUE_SHARE = 0.452
@@ -46,9 +46,9 @@ INSIDE_SHARE = 0.5
 class LoopyParams(GridParams.with_size(10, 3, 20)):
     tiling: int = param(0, lo=0, hi=15, doc="Tatham's grid type: t0 squares, t1 triangular, t2 honeycomb, t3 "
                                              "snub-square, t4 Cairo, t5 great-hexagonal, t6 octagonal, t7 kites, t8 "
-                                             "floret, t9 dodecagonal, t10 great-dodecagonal, t13 great-great-dodecagonal, "
-                                             "t14 kagome, t15 compass-dodecagonal (the Penrose t11, t12 are not "
-                                             "done)")
+                                             "floret, t9 dodecagonal, t10 great-dodecagonal, t11 Penrose kite/dart, "
+                                             "t12 Penrose rhombs, t13 great-great-dodecagonal, t14 kagome, t15 "
+                                             "compass-dodecagonal")
     tatham_difficulty: str = tatham_level("e", {"e": "easy", "n": "normal", "t": "tricky", "h": "hard"})
 
     def check(self):
@@ -74,7 +74,9 @@ class LoopyTask(LoopAnswers, GridTask):
 
     Tatham's triangular (``tiling=1``, ``7x7t1dn``), honeycomb (``tiling=2``, ``12x10t2dh``), snub-square
     (3), Cairo (4), great-hexagonal (5), octagonal (6), kites (7), floret (8), dodecagonal (9),
-    great-dodecagonal (10), great-great-dodecagonal (13), kagome (14) and compass-dodecagonal (15) grids
+    great-dodecagonal (10), Penrose kite/dart (11) and rhombs (12, a random patch of the tiling named in
+    the game ID, ``G<x>,<y>,<angle>``: :mod:`.penrose`), great-great-dodecagonal (13), kagome (14) and
+    compass-dodecagonal (15) grids
     are played too, laid out as Tatham lays them out (:mod:`.tiling`): the prompt lists every dot
     (numbered, with its position and the dots one edge away) and every face (its clue or ``?`` and its
     corner dots clockwise). The named presets are square grids.
@@ -106,7 +108,8 @@ class LoopyTask(LoopAnswers, GridTask):
     ## Version history
     * v0 (before the first release): on 2026-12-03 clue removal came to follow the difficulty level's
       deductions (the compiled loop solver, as Tatham's generator does), so from then on a seed draws other
-      square-grid clues than before; the other tilings are unchanged.
+      square-grid clues than before; the other tilings are unchanged. On 2026-12-05 the Penrose tilings
+      (11, 12) were added; nothing else changed.
     """
 
     rule_codes = """
@@ -269,7 +272,7 @@ class LoopyTask(LoopAnswers, GridTask):
         (:data:`search.LEVEL_BUDGET`), down to Tatham's share."""
         W, H = params["W"], params["H"]
         if params.get("tiling"):
-            return self.sample_tiled(rng, tiling(params["tiling"], W, H, default_desc(params["tiling"])))
+            return self.sample_tiled(rng, tiling(params["tiling"], W, H, new_desc(rng, params["tiling"], W, H)))
         while True:
             edges, full, answer = search.square_loop(search.random_region(rng, H, W, INSIDE_SHARE))
             if len(edges) >= 4:

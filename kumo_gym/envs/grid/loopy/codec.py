@@ -27,7 +27,7 @@ def decode(params: dict, desc: str) -> dict:
     if kind:
         return _decode_tiling(kind, W, H, desc)
     if "_" in desc:
-        raise ConfigError("a square Loopy grid has no grid description: '_' is only written for Penrose tilings")
+        raise ConfigError("a square Loopy grid has no grid description: '_' follows one only on the triangular and Penrose tilings")
     cells = decode_chargrid(desc, W * H, DIGITS, empty=".")
     vals = [NONE if v == "." else int(v) for v in cells]
     return {"clues": [vals[r * W:(r + 1) * W] for r in range(H)]}

@@ -1,6 +1,7 @@
 """Loopy's other tilings (docs/grid.md "Loopy"): the triangular (``t1``), honeycomb (``t2``), snub-square (``t3``),
 Cairo (``t4``), great-hexagonal (``t5``), octagonal (``t6``), kites (``t7``), floret (``t8``), dodecagonal (``t9``),
-great-dodecagonal (``t10``), great-great-dodecagonal (``t13``), kagome (``t14``) and compass-dodecagonal (``t15``) grids
+great-dodecagonal (``t10``), Penrose kite/dart (``t11``) and rhombs (``t12``, :mod:`.penrose`),
+great-great-dodecagonal (``t13``), kagome (``t14``) and compass-dodecagonal (``t15``) grids
 laid out as Tatham's Loopy lays them out for a given W x H, so that the clue
 string of a game ID lists the faces in the same order.
 
@@ -17,6 +18,8 @@ clockwise on the page) and edges (pairs of dots). The order of the faces is what
   units across and row units down;
 * triangular without a grid description (Tatham's older form, still read): dots (W + 1) per row, odd rows
   shifted half a side, and two triangles per (x, y) in reading order;
+* Penrose (grid description ``G<x>,<y>,<angle>``, a patch of the tiling): the tiles in the order
+  Tatham's subdivision meets them, trimmed as he trims them (:mod:`.penrose`), at his page positions;
 * the others: per (x, y) in reading order, the faces its function below lists, in Tatham's drawing units
   (whole numbers whose ratios stand for the irrational ones: 26 / 15 for sqrt 3, 41 / 29 for sqrt 2), so
   that corners shared by two faces are the same point; every face's corners are listed clockwise. Their positions are shown in those units.
@@ -30,13 +33,15 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import penrose
+
 #: tiling number (the ``t`` of a game ID) -> name, for the tilings of this module
 NAMES = {1: "triangular", 2: "honeycomb", 3: "snub-square", 4: "Cairo", 5: "great-hexagonal", 6: "octagonal",
-         7: "kites", 8: "floret", 9: "dodecagonal", 10: "great-dodecagonal",
-         13: "great-great-dodecagonal", 14: "kagome", 15: "compass-dodecagonal"}
+         7: "kites", 8: "floret", 9: "dodecagonal", 10: "great-dodecagonal", 11: "Penrose kite/dart",
+         12: "Penrose rhombs", 13: "great-great-dodecagonal", 14: "kagome", 15: "compass-dodecagonal"}
 #: the least width and height Tatham allows, and the least one of them must reach
 LIMITS = {1: (3, 3), 2: (3, 3), 3: (3, 3), 4: (3, 4), 5: (3, 3), 6: (3, 3), 7: (3, 3), 8: (1, 2), 9: (2, 2),
-          10: (2, 2), 13: (2, 2), 14: (3, 3), 15: (2, 2)}
+          10: (2, 2), 11: (3, 3), 12: (3, 3), 13: (2, 2), 14: (3, 3), 15: (2, 2)}
 
 
 @dataclass(frozen=True)
@@ -456,6 +461,10 @@ def tiling(kind: int, W: int, H: int, desc: str | None = None) -> Tiling:
         if desc != "0":
             raise ValueError(f"triangular grid description {desc!r} is not '0' or absent")
         return _assemble(kind, W, H, desc, _triangular(W, H))
+    if kind in (penrose.P2, penrose.P3):
+        if desc is None:
+            raise ValueError(f"a {NAMES[kind]} grid needs a grid description G<x>,<y>,<angle>")
+        return _assemble(kind, W, H, desc, [list(f) for f in penrose.faces(kind, W, H, desc)])
     if kind in NAMES:
         if desc is not None:
             raise ValueError(f"a {NAMES[kind]} grid has no grid description, got {desc!r}")
@@ -464,5 +473,11 @@ def tiling(kind: int, W: int, H: int, desc: str | None = None) -> Tiling:
 
 
 def default_desc(kind: int) -> str | None:
-    """The grid description Tatham's generator writes today for a tiling."""
+    """The grid description Tatham's generator writes today for a tiling (Penrose: :func:`new_desc`)."""
     return "0" if kind == 1 else None
+
+
+def new_desc(rng, kind: int, W: int, H: int) -> str | None:
+    """The grid description of a new puzzle: a random patch on the Penrose tilings (drawn from ``rng``), else
+    :func:`default_desc`."""
+    return penrose.random_desc(rng, kind, W, H) if kind in (penrose.P2, penrose.P3) else default_desc(kind)
