@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 import kumo_gym
 from kumo_gym.core import Instance, Verdict
 from kumo_gym.core.capabilities import Corruptible, GoldenMoves, OracleMoves, StructuredView
+from kumo_gym.core.errors import ConfigError
 from kumo_gym.core.registry import entries, get_task
 
 from .conftest import hostile_strings
@@ -283,6 +284,27 @@ def test_instance_and_verdict_json_round_trip(env_id):
     p1, _ = env.reset(options={"instance": inst.to_dict()})
     p2, _ = env.reset(options={"instance": inst.to_json()})
     assert p1 == p2
+
+#: the ids whose instances carry a Tatham game ID (every grid puzzle and game)
+GAME_ID_IDS = [e.id for e in ENTRIES if e.family in ("grid", "games")]
+
+
+@pytest.mark.parametrize("env_id", GAME_ID_IDS)
+def test_a_game_id_with_a_digit_of_another_script_is_refused(env_id):
+    """Python's int() reads '\u0661' as 1 and regex \\d matches it, so a codec could import an ID that
+    Tatham's binaries refuse and export another one: each ASCII digit of the ID (parameters or
+    description) turned into an Arabic-Indic one must be refused at reset, naming the character."""
+    _, inst, _ = first_instance(env_id, seed=0)
+    game_id = inst.data["game_id"]
+    env = gym.make(env_id)
+    assert env.reset(options={"instance": game_id})[0]  # the ASCII ID itself imports
+    colon = game_id.index(":")
+    digits = [i for i, ch in enumerate(game_id) if ch.isdigit()]
+    # the first digit of the parameters, and the first of the description where it has one
+    for i in sorted({digits[0], next((i for i in digits if i > colon), digits[0])}):
+        bad = game_id[:i] + chr(0x0660 + int(game_id[i])) + game_id[i + 1:]
+        with pytest.raises(ConfigError, match=r"U\+066\d"):
+            env.reset(options={"instance": bad})
 
 
 @pytest.mark.slow

@@ -50,13 +50,28 @@ def check_choice(name: str, value, choices: Iterable) -> None:
         raise ConfigError(f"{name} {value!r} is not one of: {', '.join(map(str, choices))}")
 
 
+def check_ascii(what: str, text: str) -> None:
+    """Raise ConfigError unless ``text`` is ASCII: Tatham's game IDs and parameter strings are, and a
+    digit from another script (``'\u0661'``, which ``int`` would read as 1) must not slip through.
+
+    >>> check_ascii("game ID", "5x5:a\u0661b")
+    Traceback (most recent call last):
+    ...
+    kumo_gym.core.errors.ConfigError: game ID '5x5:a\u0661b' holds '\u0661' (U+0661) at position 5: Tatham's game IDs and parameter strings are ASCII (digits 0-9)
+    """
+    if not text.isascii():
+        i = next(k for k, ch in enumerate(text) if ord(ch) > 127)
+        raise ConfigError(f"{what} {text[:60]!r} holds {text[i]!r} (U+{ord(text[i]):04X}) at position {i}: "
+                          "Tatham's game IDs and parameter strings are ASCII (digits 0-9)")
+
+
 def check_int(name: str, value, lo: int | None = None, hi: int | None = None) -> int:
     """Return ``value`` as an int in [lo, hi] or raise ConfigError naming the range."""
     if isinstance(value, bool) or not isinstance(value, (int,)) and not (
         isinstance(value, float) and value.is_integer()
     ):
         try:
-            if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.isascii():
                 value = int(value)
             else:
                 raise TypeError

@@ -8,7 +8,7 @@ from kumo_gym.core.errors import ConfigError
 from kumo_gym.envs.grid import tatham
 from kumo_gym.envs.grid.claims import label_claim
 from kumo_gym.envs.grid.geometry import number_loops
-from kumo_gym.envs.grid.loopy import LoopyTask, board
+from kumo_gym.envs.grid.loopy import LoopyTask, board, penrose
 from kumo_gym.envs.grid.loopy.geometry import boundary, clues_of, random_region
 from kumo_gym.envs.grid.loopy.tiling import tiling
 
@@ -232,7 +232,6 @@ def test_penrose_ids_import_unique_and_round_trip(game_id):
 def test_penrose_pruned_subdivision_is_the_whole_one():
     """Visiting only the subtrees that can reach the patch finds exactly the tiles (and order) of the whole
     subdivision, Tatham's way; the trimming keeps the faces round the largest inland group."""
-    from kumo_gym.envs.grid.loopy import penrose
     rng = np.random.default_rng(1)
     for kind, w, h in [(11, 3, 3), (12, 3, 3), (11, 6, 4), (12, 4, 7), (11, 7, 7), (12, 8, 8)]:
         for _ in range(3):
@@ -256,6 +255,8 @@ def test_penrose_grid_descriptions_are_checked():
                             "7x7t11:G1347,727,324_33c33a02e01b31100"))
     with pytest.raises(ConfigError, match="more than"):
         T.load("7x7t11:G99999,0,36_33c33a02e01b3110")
+    with pytest.raises(ValueError, match="is not G<x>"):  # int() would read an Arabic-Indic digit
+        penrose.parse_desc(11, 7, 7, "G1347,727,\u0663\u0662\u0664")
 
 
 def test_tatham_old_triangular_ids_import():

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...core.errors import ConfigError, ParseError
+from ...core.errors import ConfigError, ParseError, check_ascii
 from ...core.instance import Instance
 from ...core.params import Params, param
 from ...core.task import rule_table
@@ -152,6 +152,8 @@ class GameTask(PlanningTask):
 
     def decode_params(self, text: str) -> dict:
         """Our parameters from Tatham's parameter string (ConfigError when it is not one)."""
+        if isinstance(text, str):
+            check_ascii(f"{self.puzzle} parameter string", text)
         return self.codec.decode_params(text)
 
     def encode_desc(self, data: dict) -> str:
@@ -170,6 +172,7 @@ class GameTask(PlanningTask):
         """The instance of a Tatham game ID (``params:desc``); ConfigError when it is malformed."""
         if not isinstance(game_id, str) or len(game_id) > MAX_GAME_ID:
             raise ConfigError(f"a {self.puzzle} game ID is a string of at most {MAX_GAME_ID} characters")
+        check_ascii(f"{self.puzzle} game ID", game_id)
         head, sep, desc = game_id.strip().partition(":")
         if not sep:
             raise ConfigError(f"{game_id[:60]!r} is not a {self.puzzle} game ID (expected 'PARAMS:DESCRIPTION', "

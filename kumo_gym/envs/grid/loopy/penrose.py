@@ -33,7 +33,7 @@ PHI = 1.6180339887  # as Tatham's penrose.h
 TILESIZE = 100
 COS54, SIN54, COS18, SIN18 = 0.5877852, 0.8090169, 0.9510565, 0.3090169
 INCIRCLE_RADIUS = 0.22426
-_DESC = re.compile(r"G(-?\d{1,9}),(-?\d{1,9}),(-?\d{1,9})")
+_DESC = re.compile(r"G(-?[0-9]{1,9}),(-?[0-9]{1,9}),(-?[0-9]{1,9})")
 
 
 def _rot36(v):

@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 from types import ModuleType
 
-from ....core.errors import ConfigError
+from ....core.errors import ConfigError, check_ascii
 from ....core.instance import Instance
 from .grammar import (  # noqa: F401
     B62,
@@ -59,6 +59,7 @@ def split_game_id(game_id: str) -> tuple[str, str]:
     s = game_id.strip()
     if len(s) > 200_000:
         raise ConfigError("game ID is too long")
+    check_ascii("game ID", s)
     if ":" not in s:
         if "#" in s:
             raise ConfigError(f"{s[:60]!r} is a random-seed ID; only Tatham's generator can expand it "

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ....core.errors import ConfigError
+from ....core.errors import ConfigError, check_ascii
 
 
 class Unsupported(ConfigError):
@@ -294,6 +294,7 @@ class ParamFormat:
         """The parameters written in ``s`` (flags absent from it are False; other absent fields
         are left out, so the caller's defaults apply)."""
         s = s.strip()
+        check_ascii(f"{self.title} parameter string", s)
         w, h, rest = read_size(s)
         if len(self.size) == 1 and "x" in s[:len(s) - len(rest)]:
             raise ConfigError(f"{self.title} parameter string {s!r} takes one size number (e.g. 5de, not 5x5de)")
