@@ -107,14 +107,15 @@ def _convert(name: str, value: Any, kind: type, choices: tuple | None) -> Any:
             return int(value)
         if isinstance(value, float) and value.is_integer():
             return int(value)
-        if isinstance(value, str) and value.strip().lstrip("+-").isdigit() and len(value.strip()) <= 18:
+        if (isinstance(value, str) and value.isascii() and value.strip().lstrip("+-").isdigit()
+                and len(value.strip()) <= 18):
             return int(value.strip())
         raise ConfigError(f"{name} {value!r} is not an integer")
     if kind is float:
         if isinstance(value, bool):
             raise ConfigError(f"{name} {value!r} is not a number")
         try:
-            v = float(value) if isinstance(value, (int, float, str)) else None
+            v = float(value) if isinstance(value, (int, float)) or isinstance(value, str) and value.isascii() else None
         except ValueError:
             v = None
         if v is None or not math.isfinite(v):

@@ -180,3 +180,18 @@ def test_vector_envs_with_text_spaces():
         _, rew, term, _, _ = envs.step(["[3]"] * 4)
         assert term.all() and rew.shape == (4,)
         envs.close()
+
+
+def test_numeric_kwargs_given_as_text_must_be_ascii():
+    """int('\u0661\u0660') is 10 and float('\u0661.\u0665') 1.5: a size written in another script is refused
+    by name rather than read as a number; ASCII text is still read."""
+    import gymnasium as gym
+
+    from kumo_gym.core.params import _convert
+
+    assert gym.make("kumo_gym/Tents-v0", W="7").unwrapped.params["W"] == 7
+    with pytest.raises(ConfigError, match="W '\u0661\u0660' is not an integer"):
+        gym.make("kumo_gym/Tents-v0", W="\u0661\u0660")
+    assert _convert("x", " 1.5", float, None) == 1.5
+    with pytest.raises(ConfigError, match="is not a finite number"):
+        _convert("x", "\u0661.\u0665", float, None)
