@@ -182,10 +182,11 @@ def run_demo(out: str | Path | None = None, n: int = 3, grpo_env: str | None = N
     return path
 
 
-#: the demo's training run on a real model: short enough for about five minutes of two CPU cores
-DEMO_RUN = {"n_train": 300, "n_test": 48, "sft_steps": 30, "sft_batch": 8, "sft_lr": 1e-4, "grpo_steps": 8,
+#: the demo's training run on a real model: about seven minutes of an idle 2-core machine (the whole demo
+#: took 7.5 minutes there on 2026-12-06; 30 SFT and 8 GRPO steps took 11, over the 10 the demo may take)
+DEMO_RUN = {"n_train": 300, "n_test": 48, "sft_steps": 24, "sft_batch": 8, "sft_lr": 1e-4, "grpo_steps": 4,
             "prompts_per_step": 4, "num_generations": 4, "grpo_lr": 3e-6, "max_completion_length": 48,
-            "curve_every": 0}
+            "curve_every": 0, "curve_n": 48}  # the plot's points: the three evaluations of all 48 held-out puzzles
 #: the demo's environment: Filling's trivial preset learned most from the warm-up in benchmarks/train_real.py
 DEMO_ENV = "kumo_gym/Filling-v0"
 #: the quick settings (tests)
