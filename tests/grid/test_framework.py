@@ -493,6 +493,27 @@ def test_malformed_instances_are_refused_at_reset(name):
     for bad in ({"foo": 1}, {"family": inst.family, "data": 7}, "nonsense", f"{inst.data['game_id']}xx"):
         with pytest.raises(ConfigError):
             env.reset(options={"instance": bad})
+    # a state edited by hand: the error names where it leaves its game ID and both values there
+    key, leaf = next((k, [0, 0] if isinstance(v[0], list) else [0]) for k, v in inst.data["state"].items()
+                     if isinstance(v, list) and v and (not isinstance(v[0], list) or v[0]))
+    for value in (None, 99, "Z"):
+        edited = json.loads(json.dumps(d))
+        *outer, last = [key, *leaf]
+        holder = edited["data"]["state"]
+        for step in outer:
+            holder = holder[step]
+        was, holder[last] = holder[last], value
+        path = "".join(f"[{i!r}]" for i in [key, *leaf])
+        with pytest.raises(ConfigError) as err:
+            env.reset(options={"instance": edited})
+        assert f"state{path} is {value!r} where its game_id" in str(err.value), str(err.value)
+        if not isinstance(was, (dict, list)):  # a whole Net tile is abbreviated
+            assert str(err.value).endswith(f"gives {was!r}"), str(err.value)
+    size = tatham.codec(task.family).PARAMS.size[0]
+    wrong_size = json.loads(json.dumps(d))
+    wrong_size["params"][size] += 1
+    with pytest.raises(ConfigError, match=f"parameter {size}={inst.params[size] + 1} does not match"):
+        env.reset(options={"instance": wrong_size})
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -511,10 +511,73 @@ class RewardIntegrity:
             desc = cod.encode(instance.data["state"])
         except NotExportable:
             return
-        params = self.resolve_params(**cod.PARAMS.decode(pstr))
-        again = cod.decode(params, desc)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError) as e:
+            raise ConfigError(f"{self.title} instance 'state' cannot be written as a game description "
+                              f"({type(e).__name__}: {str(e)[:80]}){self._state_vs_game_id(instance)}") from None
+        written = cod.PARAMS.decode(pstr)
+        for key in cod.PARAMS.size:  # the parameters recorded with the instance name its size too
+            if key in written and key in (instance.params or {}) and instance.params[key] != written[key]:
+                raise ConfigError(f"{self.title} instance parameter {key}={str(instance.params[key])[:20]} does not "
+                                  f"match the {key}={written[key]} of its game ID {pstr!r}")
+        params = self.resolve_params(**written)
+        try:
+            again = cod.decode(params, desc)
+        except ConfigError as e:  # the state wrote a description that does not read back
+            raise ConfigError(f"{self.title} instance 'state' is not a well-formed puzzle state ({str(e)[:120]})"
+                              f"{self._state_vs_game_id(instance)}") from None
         if canonical_json(again) != canonical_json(instance.data["state"]):
             raise ConfigError(f"{self.title} instance 'state' is not a well-formed puzzle state "
-                              f"(it reads back as {json.dumps(again)[:120]}...)")
+                              f"(it reads back as {json.dumps(again)[:120]}...){self._state_vs_game_id(instance)}")
         if isinstance(gid, str) and gid != f"{pstr}:{desc}":
-            raise ConfigError(f"{self.title} instance 'game_id' {gid[:60]!r} does not describe its 'state'")
+            raise ConfigError(f"{self.title} instance 'game_id' {gid[:60]!r} does not describe its 'state'"
+                              f"{self._state_vs_game_id(instance)}")
+
+    def _state_vs_game_id(self, instance: Instance) -> str:
+        """For an error message about a bad 'state' (an instance edited by hand, say): where it first
+        differs from the state its 'game_id' describes, naming both values; '' when there is no
+        readable game ID to compare with."""
+        gid = instance.data.get("game_id")
+        if not isinstance(gid, str) or ":" not in gid:
+            return ""
+        try:
+            pstr, desc = gid.split(":", 1)
+            cod = codec(self.family)
+            want = cod.decode(self.resolve_params(**cod.PARAMS.decode(pstr)), desc)
+        except (ConfigError, TypeError, ValueError, IndexError, KeyError, AttributeError):
+            return ""
+        where = first_difference(instance.data.get("state"), want)
+        if where is None:
+            return ""
+        path, got, expected = where
+        return f"; state{path} is {got!r} where its game_id {gid[:40]!r} gives {expected!r}"
+
+
+def first_difference(got, want, path: str = "") -> tuple[str, object, object] | None:
+    """The first place (``['grid'][0][3]``) where two JSON-like values differ, with the two values
+    there (abbreviated); None when they are equal. Iterative in spirit: depth is that of a puzzle
+    state (a few levels)."""
+    if isinstance(got, dict) and isinstance(want, dict):
+        for k in sorted(set(got) | set(want), key=str):
+            if k not in got or k not in want:
+                return f"[{k!r}]", ("(missing)" if k not in got else _short(got[k])), (
+                    "(missing)" if k not in want else _short(want[k]))
+            d = first_difference(got[k], want[k], "")
+            if d is not None:
+                return f"{path}[{k!r}]{d[0]}", d[1], d[2]
+        return None
+    if isinstance(got, (list, tuple)) and isinstance(want, (list, tuple)):
+        for i, (a, b) in enumerate(zip(got, want)):
+            d = first_difference(a, b, "")
+            if d is not None:
+                return f"{path}[{i}]{d[0]}", d[1], d[2]
+        if len(got) != len(want):
+            return f"{path} (length)", len(got), len(want)
+        return None
+    if type(got) is not type(want) or got != want:
+        return path, _short(got), _short(want)
+    return None
+
+
+def _short(v):
+    text = json.dumps(v, default=str)
+    return v if len(text) <= 40 else text[:37] + "..."
