@@ -136,7 +136,20 @@ def mutated(env_id, puzzle, change):
     return d
 
 
+def _given(d) -> tuple[int, int]:
+    """The first given cell of a Sudoku item."""
+    return next((r, c) for r, row in enumerate(d["puzzle_data"]["initial"]) for c, v in enumerate(row) if v)
+
+
+def _set_given(d, value) -> None:
+    r, c = _given(d)
+    d["current"][r][c] = value if value is not None else d["puzzle_data"]["initial"][r][c] % 9 + 1
+
+
 CASES = [
+    # a state whose values fit its shape but that no move of the tree reaches
+    (SC, "sudoku", lambda d: _set_given(d, 10**12), "current' is not a state of this sudoku: it holds 1000000000000"),
+    (ST, "sudoku", lambda d: _set_given(d, None), "current' is not a state of this sudoku"),
     (SC, "sudoku", lambda d: d.pop("depth"), "depth"),
     (ST, "sudoku", lambda d: d.update(history=[]), "history"),
     (ST, "coloring", lambda d: d.update(depth="3"), "depth"),

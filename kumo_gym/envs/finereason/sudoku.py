@@ -178,6 +178,16 @@ class SudokuRules(PuzzleRules):
             raise ValueError("a Sudoku state is a list of 9 rows of 9 integers")
         return [[state_int(v, "Sudoku cell") for v in row] for row in raw]
 
+    def state_problem(self, data, state):
+        for r, row in enumerate(state):
+            for c, v in enumerate(row):
+                if not 0 <= v <= 9:
+                    return f"holds {v} at row {r}, column {c}: a Sudoku cell is 0 (empty) or 1-9"
+                given = data["initial"][r][c]
+                if given and v != given:
+                    return f"holds {v} at row {r}, column {c}, where the puzzle gives {given}"
+        return None
+
     def format_state(self, state):
         return "[" + ",\n ".join(format_value(row) for row in state) + "]"
 

@@ -160,6 +160,8 @@ def _check_state(rules, data, state, name: str, puzzle: str) -> None:
     except (ValueError, TypeError) as e:
         raise ConfigError(f"instance field {name!r} is not a {puzzle} state: {e}") from None
     _field(ok, name, f"is not written as a {puzzle} state (use the values of the puzzle)")
+    problem = rules.state_problem(data, state)
+    _field(problem is None, name, f"is not a state of this {puzzle}: it {problem}")
 
 
 def validate_puzzle_fields(item: dict) -> None:

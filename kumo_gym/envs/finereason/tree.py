@@ -134,6 +134,12 @@ class PuzzleRules(ABC):
     def normalize(self, data: dict, raw: Any) -> Any:
         """A visible state from a parsed literal; ValueError/TypeError when its shape is wrong."""
 
+    def state_problem(self, data: dict, state: Any) -> str | None:
+        """Why a normalized state stored in an instance cannot be a state of this puzzle's tree (a value
+        out of range, a given changed), or None. :meth:`normalize` checks only the shape, since it also
+        reads answers, whose values the judge rules on."""
+        return None
+
     @abstractmethod
     def format_state(self, state: Any) -> str:
         """The state as a Python list literal (what the model reads and writes)."""
