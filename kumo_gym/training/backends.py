@@ -469,8 +469,10 @@ class TransformersBackend:
 
     def prompt_ids(self, messages: list[dict]) -> list[int]:
         kwargs = {} if self.enable_thinking is None else {"enable_thinking": self.enable_thinking}
-        ids = self.tokenizer.apply_chat_template(_wire_messages(messages), add_generation_prompt=True,
-                                                 tokenize=True, **kwargs)
+        from ..wrappers.chat import for_template
+
+        ids = self.tokenizer.apply_chat_template(for_template(self.tokenizer, _wire_messages(messages)),
+                                                 add_generation_prompt=True, tokenize=True, **kwargs)
         if isinstance(ids, dict) or hasattr(ids, "keys"):
             ids = ids["input_ids"]
         return list(ids)

@@ -69,7 +69,9 @@ def fresh_split(spec: EvalSpec, n_train: int, n_test: int, seed: int = 0, max_te
 
 
 def chat_prompt(tok, messages: list[dict]) -> str:
-    return tok.apply_chat_template([{"role": m["role"], "content": m["content"]} for m in messages],
+    from ..wrappers.chat import for_template
+
+    return tok.apply_chat_template(for_template(tok, [{"role": m["role"], "content": m["content"]} for m in messages]),
                                    add_generation_prompt=True, tokenize=False)
 
 

@@ -105,6 +105,7 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
     """
     from trl import GRPOTrainer
 
+    from ..wrappers.chat import fold_rows_for
     from .config import make_config
     from .data import count_arg
     from .models import load_model, train_and_save, trl_renamed_api_warnings_hidden
@@ -142,6 +143,7 @@ def train_grpo(envs: list[str | EvalSpec | dict], *, model: str = "tiny", size: 
     loaded = load_model(model, model_args)
     tok = loaded.tokenizer
     tok.padding_side = "left"
+    dataset = fold_rows_for(tok, dataset)  # a template without a system role (Gemma 2) gets it in the user turn
     if callback_every > 0:
         from .callbacks import KumoGymEvalCallback
 

@@ -43,7 +43,10 @@ def _clean(messages: list[dict]) -> list[dict]:
 
 
 def render(tok, messages: list[dict], generation_prompt: bool) -> str:
-    return tok.apply_chat_template(_clean(messages), add_generation_prompt=generation_prompt, tokenize=False)
+    from ..wrappers.chat import for_template
+
+    return tok.apply_chat_template(for_template(tok, _clean(messages)), add_generation_prompt=generation_prompt,
+                                   tokenize=False)
 
 
 _A, _U = "\u2063kumo-assistant\u2063", "\u2063kumo-user\u2063"
@@ -52,9 +55,13 @@ _A, _U = "\u2063kumo-assistant\u2063", "\u2063kumo-user\u2063"
 def _turn_frame(tok) -> tuple[str, str, str]:
     """``(end of an assistant turn, text before a user message, text after it up to the next
     generation prompt)`` for ``tok``'s chat template, read off a probe conversation with markers."""
+    from ..wrappers.chat import system_supported
+
     probe = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"},
              {"role": "assistant", "content": _A}, {"role": "user", "content": _U}]
-    before = render(tok, probe[:3], False)
+    if not system_supported(tok):  # a template without a system role (the system text joins the first user turn)
+        probe = probe[1:]
+    before = render(tok, probe[:-1], False)
     after = render(tok, probe, True)
     if _A not in before or _U not in after:
         raise ConfigError("this chat template drops message contents; multi-turn GRPO cannot split it into turns")

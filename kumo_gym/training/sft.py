@@ -113,6 +113,7 @@ def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", siz
     import datasets
     from trl import SFTTrainer
 
+    from ..wrappers.chat import fold_rows_for
     from .config import make_config
     from .evaluate import to_spec
     from .models import base_trainer_args, load_model, train_and_save, trl_renamed_api_warnings_hidden
@@ -147,8 +148,8 @@ def train_sft(envs: Sequence[str | EvalSpec | dict], *, model: str = "tiny", siz
     tok = loaded.tokenizer
     conversational = has_generation_marks(tok)
     records = rows if conversational else to_prompt_completion(rows)
-    dataset = datasets.Dataset.from_list([{k: v for k, v in r.items() if k in ("messages", "prompt", "completion")}
-                                          for r in records])
+    dataset = fold_rows_for(tok, datasets.Dataset.from_list(
+        [{k: v for k, v in r.items() if k in ("messages", "prompt", "completion")} for r in records]))
     args.setdefault("assistant_only_loss", conversational)
     config = make_config("sft", args)
     callbacks = list(callbacks or [])

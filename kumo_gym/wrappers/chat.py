@@ -42,6 +42,62 @@ def message_text(content) -> str:
     return "\n".join(p.get("text", "") for p in content or [] if isinstance(p, dict) and p.get("type") == "text")
 
 
+def fold_system(messages: list[dict]) -> list[dict]:
+    """``messages`` with their system message(s) moved to the start of the first user message (a
+    blank line between), for chat templates that refuse a system role (Gemma 2's raises "System role
+    not supported") or drop it. Other messages are copied unchanged."""
+    system = "\n\n".join(message_text(m.get("content", "")) for m in messages if m.get("role") == "system")
+    out = [dict(m) for m in messages if m.get("role") != "system"]
+    if not system:
+        return out
+    for m in out:
+        if m.get("role") == "user":
+            c = m.get("content", "")
+            m["content"] = f"{system}\n\n{c}" if isinstance(c, str) else [{"type": "text", "text": system}, *c]
+            return out
+    return [{"role": "user", "content": system}, *out]
+
+
+#: whether a tokenizer's chat template keeps a system message, by (tokenizer, template)
+_SYSTEM_OK: dict[tuple[int, str | None], bool] = {}
+
+
+def system_supported(tok) -> bool:
+    """Whether ``tok``'s chat template renders a system message (rather than raising or dropping it)."""
+    key = (id(tok), getattr(tok, "chat_template", None))
+    if key not in _SYSTEM_OK:
+        mark = "\u2063kumo-system\u2063"
+        try:
+            text = tok.apply_chat_template([{"role": "system", "content": mark}, {"role": "user", "content": "u"}],
+                                           tokenize=False, add_generation_prompt=True)
+            _SYSTEM_OK[key] = mark in text
+        except Exception:  # noqa: BLE001  (jinja's raise_exception, or no template at all)
+            _SYSTEM_OK[key] = False
+    return _SYSTEM_OK[key]
+
+
+def for_template(tok, messages: list[dict]) -> list[dict]:
+    """``messages`` as ``tok``'s chat template can take them: unchanged, or with the system message
+    folded into the first user message where the template has no system role (:func:`fold_system`)."""
+    if any(m.get("role") == "system" for m in messages) and not system_supported(tok):
+        return fold_system(messages)
+    return messages
+
+
+def fold_rows_for(tok, dataset, columns: tuple[str, ...] = ("prompt", "messages")):
+    """A trainer's dataset (``datasets`` map-style or iterable) with the conversations in ``columns``
+    passed through :func:`fold_system` when ``tok``'s chat template has no system role (TRL applies the
+    template to them itself); unchanged otherwise."""
+    if system_supported(tok):
+        return dataset
+
+    def fold(row):
+        return {c: fold_system(row[c]) for c in columns if isinstance(row.get(c), list) and row[c]
+                and isinstance(row[c][0], dict)}
+
+    return dataset.map(fold)
+
+
 def user_content(text: str, obs):
     """A user message's content: ``text``, or for an image observation one image part (a PIL image)
     followed by the text, the form TRL's vision-language trainers and processors take."""
