@@ -197,6 +197,8 @@ class OpenAIChatBackend:
         self._local = threading.local()
         self._stats_lock = threading.Lock()
         self.stats = {"requests": 0, "retries": 0, "failures": 0}
+        #: set once the server has refused a system message: later requests fold it into the user turn
+        self.fold_system = False
 
     def __repr__(self) -> str:  # never shows the key
         return (f"OpenAIChatBackend(base_url={self.base_url!r}, model={self.model!r}, "
@@ -291,9 +293,21 @@ class OpenAIChatBackend:
     def chat(self, messages: list[dict], *, max_tokens: int | None = None, temperature: float | None = None,
              n: int = 1, **kwargs) -> list[ChatResult]:
         """``n`` replies to ``messages``; extra keyword arguments go into the request body."""
+        from ..wrappers.chat import fold_system
+
         results: list[ChatResult] = []
+        has_system = any(isinstance(m, dict) and m.get("role") == "system" for m in messages)
         while len(results) < n:
-            resp = self._request(messages, n - len(results), max_tokens, temperature, dict(kwargs))
+            try:
+                resp = self._request(fold_system(messages) if self.fold_system and has_system else messages,
+                                     n - len(results), max_tokens, temperature, dict(kwargs))
+            except BackendError as exc:
+                # a model whose chat template has no system role (Gemma 2 behind vLLM: "System role not
+                # supported"; Mistral's "roles must alternate"): ask again with it in the user turn
+                if not (has_system and not self.fold_system and _refuses_system(str(exc))):
+                    raise
+                self.fold_system = True
+                continue
             batch = _chat_results(resp, n - len(results))
             if batch is None:
                 raise BackendError(_scrub(f"the server at {self.base_url} did not return a chat completion: "
@@ -307,6 +321,12 @@ class OpenAIChatBackend:
         """:meth:`chat` for each conversation, ``concurrency`` at a time, results in order."""
         with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
             return list(pool.map(lambda m: self.chat(m, **kwargs), conversations))
+
+
+def _refuses_system(error: str) -> bool:
+    """Whether a server's error says the chat template takes no system message."""
+    low = error.lower()
+    return "system role" in low or "roles must alternate" in low or "system message" in low and "support" in low
 
 
 def _chat_results(resp, limit: int) -> list[ChatResult] | None:

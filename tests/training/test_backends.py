@@ -125,6 +125,33 @@ def test_persistent_errors_raise_after_the_retries(serve):
     assert backend.calls == 3
 
 
+class NoSystemRole(Scripted):
+    """A server whose model's chat template has no system role (as vLLM serving Gemma 2 answers)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seen: list = []
+
+    def chat(self, messages, **kw):
+        self.seen.append(messages)
+        if messages[0]["role"] == "system":
+            raise ValueError("System role not supported")
+        return super().chat(messages, **kw)
+
+
+def test_a_server_that_refuses_the_system_role_gets_it_in_the_user_turn(serve):
+    backend = NoSystemRole()
+    client = OpenAIChatBackend(serve(backend).url, model="m", max_retries=0)
+    with_system = [{"role": "system", "content": "Be brief."}, *MESSAGES]
+    assert client.chat(with_system)[0].text == "answer 0 to Be br"
+    assert client.fold_system and backend.seen[-1] == [{"role": "user", "content": "Be brief.\n\n" + MESSAGES[0]["content"]}]
+    client.chat(with_system)  # later requests fold at once: one request
+    assert len(backend.seen) == 3
+    # other server errors are not retried this way
+    with pytest.raises(BackendError, match="scripted server failure"):
+        OpenAIChatBackend(serve(Scripted(fail=1)).url, model="m", max_retries=0).chat(with_system)
+
+
 def test_timeouts_are_retried_then_fail(serve):
     slow_once = Scripted(fail=1, sleep=1.5)
     client = OpenAIChatBackend(serve(slow_once).url, model="m", timeout=0.3, max_retries=2)
