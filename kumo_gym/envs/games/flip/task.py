@@ -162,6 +162,18 @@ class FlipTask(CellMoves, GameTask):
         return (("On a 3x3 crosses board the lights (0,0), (0,1) and (1,0) are on: pressing (0,0) toggles "
                  "exactly those three cells."), [[0, 0]])
 
+    def other_examples(self) -> list[tuple[str, list]]:
+        """For the boards the first example answers (the 3x3 easy preset draws one about every 400
+        seeds). A board is answered by a press list only if it is the sum of their effects, so of
+        [0,0], [1,1] and both together at most two can answer any board with a light on."""
+        return [
+            (("On a 3x3 crosses board the centre (1,1) and the four cells beside it are on: pressing (1,1) "
+              "toggles exactly those five cells."), [[1, 1]]),
+            (("On a 3x3 crosses board the lights (0,0), (1,1), (1,2) and (2,1) are on: pressing (0,0) turns "
+              "(0,0) off and (0,1), (1,0) on, then pressing (1,1) turns those two and the other three off."),
+             [[0, 0], [1, 1]]),
+        ]
+
     def render_state(self, instance: Instance, state: int) -> str:
         d = instance.data
         w, h = d["w"], d["h"]
