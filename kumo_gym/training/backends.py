@@ -326,7 +326,7 @@ class OpenAIChatBackend:
 def _refuses_system(error: str) -> bool:
     """Whether a server's error says the chat template takes no system message."""
     low = error.lower()
-    return "system role" in low or "roles must alternate" in low or "system message" in low and "support" in low
+    return "system role" in low or "roles must alternate" in low or ("system message" in low and "support" in low)
 
 
 def _chat_results(resp, limit: int) -> list[ChatResult] | None:

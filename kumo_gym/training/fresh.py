@@ -69,10 +69,9 @@ def fresh_split(spec: EvalSpec, n_train: int, n_test: int, seed: int = 0, max_te
 
 
 def chat_prompt(tok, messages: list[dict]) -> str:
-    from ..wrappers.chat import for_template
+    from .rollout import render
 
-    return tok.apply_chat_template(for_template(tok, [{"role": m["role"], "content": m["content"]} for m in messages]),
-                                   add_generation_prompt=True, tokenize=False)
+    return render(tok, messages, True)
 
 
 def greedy_eval(model, tok, spec: EvalSpec, instances: list, max_new_tokens: int = 48, batch_size: int = 16,

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..core.errors import ConfigError
 from ..core.instance import canonical_json
+from ..wrappers.chat import for_template, system_supported
 from .evaluate import EvalSpec
 
 
@@ -43,8 +44,8 @@ def _clean(messages: list[dict]) -> list[dict]:
 
 
 def render(tok, messages: list[dict], generation_prompt: bool) -> str:
-    from ..wrappers.chat import for_template
-
+    """The text of ``messages`` under ``tok``'s chat template (the system message folded into the first
+    user turn where the template has no system role: :func:`kumo_gym.wrappers.chat.for_template`)."""
     return tok.apply_chat_template(for_template(tok, _clean(messages)), add_generation_prompt=generation_prompt,
                                    tokenize=False)
 
@@ -55,8 +56,6 @@ _A, _U = "\u2063kumo-assistant\u2063", "\u2063kumo-user\u2063"
 def _turn_frame(tok) -> tuple[str, str, str]:
     """``(end of an assistant turn, text before a user message, text after it up to the next
     generation prompt)`` for ``tok``'s chat template, read off a probe conversation with markers."""
-    from ..wrappers.chat import system_supported
-
     probe = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"},
              {"role": "assistant", "content": _A}, {"role": "user", "content": _U}]
     if not system_supported(tok):  # a template without a system role (the system text joins the first user turn)

@@ -187,11 +187,14 @@ def test_numeric_kwargs_given_as_text_must_be_ascii():
     by name rather than read as a number; ASCII text is still read."""
     import gymnasium as gym
 
+    from kumo_gym.core.errors import check_int
     from kumo_gym.core.params import _convert
 
     assert gym.make("kumo_gym/Tents-v0", W="7").unwrapped.params["W"] == 7
     with pytest.raises(ConfigError, match="W '\u0661\u0660' is not an integer"):
         gym.make("kumo_gym/Tents-v0", W="\u0661\u0660")
-    assert _convert("x", " 1.5", float, None) == 1.5
+    assert _convert("x", " 1.5", float, None) == 1.5 and check_int("n", "12") == 12
+    with pytest.raises(ConfigError, match="is not an integer"):
+        check_int("n", "\u0661\u0662")
     with pytest.raises(ConfigError, match="is not a finite number"):
         _convert("x", "\u0661.\u0665", float, None)

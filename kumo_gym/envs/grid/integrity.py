@@ -552,29 +552,25 @@ class RewardIntegrity:
         return f"; state{path} is {got!r} where its game_id {gid[:40]!r} gives {expected!r}"
 
 
-def first_difference(got, want, path: str = "") -> tuple[str, object, object] | None:
+def first_difference(got, want) -> tuple[str, object, object] | None:
     """The first place (``['grid'][0][3]``) where two JSON-like values differ, with the two values
-    there (abbreviated); None when they are equal. Iterative in spirit: depth is that of a puzzle
-    state (a few levels)."""
+    there (abbreviated); None when they are equal. Recursive: a puzzle state is a few levels deep."""
     if isinstance(got, dict) and isinstance(want, dict):
         for k in sorted(set(got) | set(want), key=str):
             if k not in got or k not in want:
-                return f"[{k!r}]", ("(missing)" if k not in got else _short(got[k])), (
-                    "(missing)" if k not in want else _short(want[k]))
-            d = first_difference(got[k], want[k], "")
+                return f"[{k!r}]", _short(got.get(k, "(missing)")), _short(want.get(k, "(missing)"))
+            d = first_difference(got[k], want[k])
             if d is not None:
-                return f"{path}[{k!r}]{d[0]}", d[1], d[2]
+                return f"[{k!r}]{d[0]}", d[1], d[2]
         return None
     if isinstance(got, (list, tuple)) and isinstance(want, (list, tuple)):
         for i, (a, b) in enumerate(zip(got, want)):
-            d = first_difference(a, b, "")
+            d = first_difference(a, b)
             if d is not None:
-                return f"{path}[{i}]{d[0]}", d[1], d[2]
-        if len(got) != len(want):
-            return f"{path} (length)", len(got), len(want)
-        return None
+                return f"[{i}]{d[0]}", d[1], d[2]
+        return None if len(got) == len(want) else (" (length)", len(got), len(want))
     if type(got) is not type(want) or got != want:
-        return path, _short(got), _short(want)
+        return "", _short(got), _short(want)
     return None
 
 
