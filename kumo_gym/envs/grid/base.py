@@ -158,6 +158,22 @@ def example_shape(rows: int, cols: int) -> tuple[int, int]:
     return (3, 2) if (rows, cols) == (2, 3) else (2, 3)
 
 
+
+#: violations a verdict lists in full (then one more per rule that is not among them)
+VIOLATIONS_SHOWN = 50
+
+
+def _capped(violations: list[dict]) -> list[dict]:
+    """The first :data:`VIOLATIONS_SHOWN` violations, and the first of every other rule that fails
+    further on, so that a verdict names every rule the answer breaks."""
+    out = violations[:VIOLATIONS_SHOWN]
+    named = {v["rule"] for v in out}
+    for v in violations[VIOLATIONS_SHOWN:]:
+        if v["rule"] not in named:
+            named.add(v["rule"])
+            out.append(v)
+    return out
+
 class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
     """Base of the Tatham grid puzzles (see the package docstring for how to add one)."""
 
@@ -502,7 +518,7 @@ class GridTask(CellMoves, RewardIntegrity, StepwiseTask):
                        f"{self.rule_code(failed[0].rule)}{where}.",
                        score=min(self.progress(instance, answer), 0.99),
                        first_error=None if first is None else first[0] * W + first[1],
-                       details={"violations": violations[:50], "n_checks": len(checks), "n_failed": len(failed),
+                       details={"violations": _capped(violations), "n_checks": len(checks), "n_failed": len(failed),
                                 "first_error_cell": None if first is None else list(first)})
 
     # ---- SAT (docs/specs/grid_puzzles.md §8) -------------------------------------------------------------------------

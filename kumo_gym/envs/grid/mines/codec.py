@@ -6,16 +6,13 @@ mine bitmap (row-major, one bit per cell, most significant bit first, padded to 
 obfuscated by Tatham's SHA-1 mask and written as ``ceil(W*H/4)`` hex digits; ``u`` instead of ``m``
 writes the bitmap in the clear (accepted, as Tatham does; we write ``m``). A description without a
 first click is refused: without its opening the board can need a guess. The state is the board the
-oracle (``deduce.play``) certifies from the first click: the answer mode's view.
+oracle certifies from the first click: the answer mode's view (``deduce.answer_view``).
 """
 from __future__ import annotations
 
 import functools
 import json
-import threading
 from collections import OrderedDict
-
-import numpy as np
 
 from ....core.errors import ConfigError
 from ..tatham import _mask
@@ -97,91 +94,18 @@ def _state_of(W: int, H: int, start: tuple[int, int], mines: list[bool]) -> dict
     r, c = start
     if mines[r * W + c]:
         raise ConfigError(f"the first click ({c}, {r}) is on a mine")
-    p = deduce.play(H, W, mines, r * W + c)
-    if not p.solved:
+    view = deduce.answer_view(H, W, mines, r * W + c)
+    if view is None:
         raise ConfigError(f"this {W}x{H} Mines board cannot be solved from its first click without guessing")
-    shown = p.snapshot
-    grid = [[shown.get(i * W + j, HIDDEN) for j in range(W)] for i in range(H)]
-    return reduce_view({"grid": grid, "mines": sum(mines), "start": [r, c]}, mines)
+    return view_state(W, H, start, mines, view)
 
 
-def reduce_view(state: dict, mines: list[bool]) -> dict:
-    """Cover again, in a fixed pseudo-random order, every opened cell outside the first opening
-    whose number the view does not need to fix every mine (a minimal view). The order and the
-    removal in runs are the engine's ``minimal_in_runs`` (to a minimal unique set), run whole in the
-    kernel (``kernel.reduce``, the same runs); the question it asks, whether the cells left open fix
-    every mine, is answered by a quick search near the cells covered again (``kernel._near``), else
-    by the oracle's complete deduction (``kernel.settles``), or, when its searches run over their
-    budget, by the kernel's dynamic programme (``kernel.settles_dp``) and, should that not fit, by
-    SAT here (the same answer)."""
-    from ....solvers.engine import _still_unique
-    from . import kernel
-
-    grid = state["grid"]
-    H, W = len(grid), len(grid[0])
-    n_cells = H * W
-    nbr, nnb = deduce._tables(H, W)
-    lay = np.fromiter((1 if m else 0 for m in mines), np.int8, n_cells)
-    nums_arr = deduce._numbers_array(lay, nbr, n_cells)
-    first: dict[int, int] = {}
-    deduce.flood(H, W, mines, nums_arr.tolist(), state["start"][0] * W + state["start"][1], first)
-    shown = np.asarray(grid, np.int64).ravel() != HIDDEN
-    shown[list(first)] = False
-    cells_arr = np.flatnonzero(shown).astype(np.int64)
-    active = np.ones(len(cells_arr), bool)
-    order = np.random.default_rng(0).permutation(len(cells_arr)).astype(np.int64)
-    base = np.zeros(n_cells, np.int8)
-    base[list(first)] = kernel.OPENED
-    st = np.zeros(n_cells, np.int8)
-    work = np.zeros(kernel.work_size(n_cells), np.int64)
-    aux = np.zeros(kernel.aux_size(n_cells), np.int64)
-    # the last view found to fix every mine (the whole certified view to begin with): a view with
-    # fewer cells open can only admit layouts that differ from the true one on a cell it covered
-    # again or a neighbour of one (``kernel.settles``'s focus)
-    settled = active.copy()
-    focus = np.zeros(n_cells + 1, np.int64)
-    loop = np.zeros(13, np.int64)  # the kernel's loop state (it starts it)
-    sat: list = []  # the SAT test, built on the first test neither kernel path answers
-    tab, lst = _dp_tables()
-    while kernel.reduce(nbr, nnb, lay, nums_arr, int(state["mines"]), base, cells_arr, order, active, settled, st, focus,
-                        work, aux, tab, lst, loop, kernel.VIEW_BUDGET):
-        if not sat:
-            sat.extend(_sat_test(state, [(int(i) // W, int(i) % W) for i in cells_arr]))
-        engine, fixed, flat, owner, solution, others = sat
-        loop[4] = int(_still_unique(engine, np.concatenate([fixed, flat[active[owner]]]), solution, others, False))
-    out = [list(row) for row in grid]
-    for i in cells_arr[~active].tolist():
-        out[i // W][i % W] = HIDDEN
-    return {**state, "grid": out}
-
-
-_DP = threading.local()
-
-
-def _dp_tables() -> tuple[np.ndarray, np.ndarray]:
-    """``kernel.settles_dp``'s tables, made once per thread (it leaves them as it found them)."""
-    got = getattr(_DP, "tables", None)
-    if got is None:
-        from . import kernel
-
-        got = _DP.tables = kernel.dp_tables()
-    return got
-
-
-def _sat_test(state: dict, cells: list[tuple[int, int]]) -> tuple:
-    """What the engine's uniqueness test needs for :func:`reduce_view`: ``(engine, fixed, flat, owner,
-    solution, others)``, the clue groups being each cell's "opened" and "number" assumptions."""
-    from . import MinesTask
-
-    enc = MinesTask().encode(state)
-    groups = [list(enc.clues[("open", r, c)][1]) + list(enc.clues[("number", r, c)][1]) for r, c in cells]
-    dropped = set(cells)
-    fixed = [lit for key, (_, lits) in enc.clues.items() if not (key[0] in ("open", "number") and key[1:] in dropped)
-             for lit in lits]
-    flat = np.asarray([x for g in groups for x in g], np.int64)
-    owner = np.repeat(np.arange(len(groups)), [len(g) for g in groups])
-    solution = enc.engine.solve(enc.assumptions())
-    return enc.engine, np.asarray(fixed, np.int64), flat, owner, solution, []
+def view_state(W: int, H: int, start: tuple[int, int], mines: list[bool], view: list[int]) -> dict:
+    """The state of the answer view ``view`` (the cells shown, ``deduce.answer_view``) of a layout."""
+    nums = deduce.numbers(H, W, mines)
+    shown = set(view)
+    grid = [[nums[r * W + c] if r * W + c in shown else HIDDEN for c in range(W)] for r in range(H)]
+    return {"grid": grid, "mines": sum(mines), "start": [int(start[0]), int(start[1])]}
 
 
 def decode(params: dict, desc: str) -> dict:

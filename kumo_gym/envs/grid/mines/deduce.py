@@ -10,10 +10,11 @@ when two boards consistent with everything shown disagree on it.
 
 :func:`play` is the oracle: from the first opening it opens only cells :func:`deduce` has
 certified safe (zeros first, which open their neighbours, then cells no zero will open), so it
-never guesses; it reports the moves, the earliest view that fixes every mine (the answer mode's
-puzzle) and, when it cannot go on, the view it is stuck at. :func:`generate` draws layouts and
-moves mines away from where the oracle gets stuck until it solves the board (Tatham's way of
-making boards that need no guess).
+never guesses; it reports the moves (the interactive mode's golden trajectory), the earliest view
+that fixes every mine and, when it cannot go on, the view it is stuck at. :func:`answer_view` is
+the answer mode's puzzle: the first opening and the numbers the oracle's deductions need.
+:func:`generate` draws layouts and moves mines away from where the oracle gets stuck until it
+solves the board (Tatham's way of making boards that need no guess).
 """
 from __future__ import annotations
 
@@ -293,12 +294,85 @@ def clear_zone(H: int, W: int, start: int) -> set[int]:
     return {start, *neighbours(H, W)[start]}
 
 
+#: nodes a frontier search of the answer view may visit when the oracle's budget is not enough
+#: (the answer is the same, only slower); past it the Python oracle's snapshot is the view
+VIEW_BUDGET = 1_000_000
+
+
+def answer_view(H: int, W: int, mines: list[bool], start: int) -> list[int] | None:
+    """The answer mode's view of a layout: the cells shown (sorted), or None when the oracle cannot
+    solve the board from the first click ``start`` without guessing.
+
+    The view is the first opening and every number the oracle's deduction needs
+    (``kernel.closure``: the oracle opens every cell it has proved safe, recording each deduction
+    with the numbers it was made from; from the last deduction back, a deduction is kept when it
+    decides a cell not shown, and its numbers are shown). It is then certified: the complete
+    deduction (``kernel.settles``, the SAT backbone in Python when a search runs long) must fix
+    every mine from it alone. A board whose frontier search runs over :data:`VIEW_BUDGET` nodes
+    (none seen) shows the earliest view of the Python oracle's game that fixes every mine."""
+    from . import kernel
+
+    nbr, _ = _tables(H, W)
+    lay = np.fromiter((1 if m else 0 for m in mines), np.int8, H * W)
+    nums = _numbers_array(lay, nbr, H * W)
+    st = np.zeros(H * W, np.int8)
+    work = np.zeros(kernel.work_size(H * W), np.int64)
+    return _certified_view(H, W, lay, nums, int(lay.sum()), start, st, work)
+
+
+def _certified_view(H: int, W: int, lay: np.ndarray, nums: np.ndarray, n: int, start: int, st: np.ndarray,
+                    work: np.ndarray) -> list[int] | None:
+    """:func:`answer_view` on arrays; when the board needs a guess, ``st`` is left as the view the
+    oracle is stuck at (the generator goes on from it)."""
+    from . import kernel
+
+    n_cells = H * W
+    nbr, nnb = _tables(H, W)
+    view = np.zeros(n_cells, np.int8)
+    none = np.zeros(0, np.int64)
+    got = -1
+    for budget, size in ((kernel.BUDGET, kernel.log_size(n_cells)), (VIEW_BUDGET, kernel.log_size(n_cells, n_cells))):
+        got = kernel.closure(nbr, nnb, lay, nums, n, start, none, st, np.zeros(size, np.int64), view, work, budget)
+        if got >= 0:
+            break
+    mines = lay.astype(bool).tolist()
+    if got < 0:
+        p = play_python(H, W, mines, start)
+        _set_view(st, p.view)
+        return sorted(p.snapshot) if p.solved and p.snapshot is not None else None
+    if got == 0:
+        return None
+    cells = np.flatnonzero(view).tolist()
+    check = np.where(view > 0, kernel.OPENED, kernel.COVERED).astype(np.int8)
+    fixed = kernel.settles(nbr, nnb, lay, nums, n, check, work, VIEW_BUDGET)
+    if fixed < 0:
+        fixed = int(not deduce(View(H, W, n, {i: int(nums[i]) for i in cells})).unknown())
+    if not fixed:  # never seen: every deduction kept follows from the view (tests check many boards)
+        p = play(H, W, mines, start)
+        return sorted(p.snapshot or ())
+    return cells
+
+
+def _set_view(st: np.ndarray, view: View) -> None:
+    """``st`` := the kernel's form of a Python oracle's view."""
+    from . import kernel
+
+    st[:] = kernel.COVERED
+    st[list(view.safe)] = kernel.SAFE
+    st[list(view.mines)] = kernel.MINE
+    st[list(view.shown)] = kernel.OPENED
+
+
 def generate(rng: np.random.Generator, H: int, W: int, n: int, start: int,
-             max_perturb: int = 200) -> tuple[list[bool], Play]:
-    """A layout of ``n`` mines the oracle solves from ``start``, and its play. Mines are drawn away
-    from the first click's 3x3 block; where the oracle gets stuck, one mine on the frontier moves
-    to an undecided cell off it (or anywhere undecided) and the oracle plays again (on arrays, the
-    kernel listing the cells each move may take: ``kernel.candidates``)."""
+             max_perturb: int = 200) -> tuple[list[bool], list[int]]:
+    """A layout of ``n`` mines the oracle solves from ``start``, and its answer view (the cells shown,
+    :func:`answer_view`). Tatham's method: mines are drawn away from the first click's 3x3 block;
+    where the oracle gets stuck, one mine on the frontier moves to an undecided cell off it (or
+    anywhere undecided) and the oracle goes on from what it had opened (``kernel.perturb``, which
+    plays with ``kernel.closure``: what the oracle can open is the same in any order, so it ends at
+    the view its move-by-move game stops at); when it solves the board, a whole game from the first
+    click (the answer view's) certifies it, else the moves go on from where that game is stuck.
+    Each layout draws its mines, then ``2 * max_perturb`` uniform numbers for its moves."""
     from . import kernel
 
     zone = clear_zone(H, W, start)
@@ -307,50 +381,28 @@ def generate(rng: np.random.Generator, H: int, W: int, n: int, start: int,
         raise ValueError(f"{n} mines do not fit a {W}x{H} grid beside the first click's 3x3 block")
     nbr, nnb = _tables(H, W)
     n_cells = H * W
-    st, snap = np.zeros(n_cells, np.int8), np.zeros(n_cells, np.int8)
-    moves, out = np.zeros(n_cells, np.int64), np.zeros(3, np.int64)
+    st = np.zeros(n_cells, np.int8)
     work = np.zeros(kernel.work_size(n_cells), np.int64)
     cand, counts = np.zeros(2 * n_cells, np.int64), np.zeros(2, np.int64)
-    none = np.zeros(0, np.int64)
-
-    whole = [False]  # whether the last game was played in the kernel from the first click alone
-
-    def stuck_view(opened: np.ndarray) -> bool:
-        """Play ``lay`` (going on from ``opened``) into ``st``; whether it is solved."""
-        got = kernel.play(nbr, nnb, lay, nums, n, start, opened, st, moves, snap, out, work, kernel.BUDGET)
-        whole[0] = got >= 0 and not len(opened)
-        if got >= 0:
-            return bool(out[0])
-        p = play_python(H, W, lay.astype(bool).tolist(), start, opened.tolist())
-        st[:] = kernel.COVERED
-        st[list(p.view.safe)] = kernel.SAFE
-        st[list(p.view.mines)] = kernel.MINE
-        st[list(p.view.shown)] = kernel.OPENED
-        return p.solved
-
+    opened, out = np.zeros(n_cells, np.int64), np.zeros(2, np.int64)
+    none, nolog, noview = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
     while True:
         lay = np.zeros(n_cells, np.int8)
         lay[rng.choice(free, size=n, replace=False)] = 1
         nums = _numbers_array(lay, nbr, n_cells)
-        solved = stuck_view(none)
-        for _ in range(max_perturb):
-            if solved:
-                mines = lay.astype(bool).tolist()
-                # the certificate: a whole game from the first click (the game just played, when it was one)
-                p = _kernel_play(H, W, lay, nums, st, moves, snap, out) if whole[0] else play(H, W, mines, start)
-                if p.solved:
-                    return mines, p
-                st[:] = kernel.COVERED
-                st[list(p.view.safe)] = kernel.SAFE
-                st[list(p.view.mines)] = kernel.MINE
-                st[list(p.view.shown)] = kernel.OPENED
-            kernel.candidates(nbr, nnb, lay, st, cand, counts)
-            nf, nt = int(counts[0]), int(counts[1])
-            if not nf or not nt:
+        draws = rng.random(2 * max_perturb)
+        out[:] = 0
+        got = kernel.closure(nbr, nnb, lay, nums, n, start, none, st, nolog, noview, work, kernel.BUDGET)
+        while True:
+            if got < 0:  # a search over budget: the Python oracle plays that game (the same view)
+                p = play_python(H, W, lay.astype(bool).tolist(), start, opened[:out[1]].tolist())
+                _set_view(st, p.view)
+                got = int(p.solved)
+            if got:
+                view = _certified_view(H, W, lay, nums, n, start, st, work)
+                if view is not None:
+                    return lay.astype(bool).tolist(), view
+            got = kernel.perturb(nbr, nnb, lay, nums, n, start, st, opened, work, cand, counts, draws, out,
+                                 kernel.BUDGET)
+            if got == 0:
                 break
-            a = int(cand[int(rng.integers(nf))])
-            b = int(cand[n_cells + int(rng.integers(nt))])
-            lay[a], lay[b] = 0, 1
-            nums[nbr[8 * a:8 * a + nnb[a]]] -= 1
-            nums[nbr[8 * b:8 * b + nnb[b]]] += 1
-            solved = stuck_view(np.flatnonzero(st == kernel.OPENED))
