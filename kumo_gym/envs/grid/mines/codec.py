@@ -14,6 +14,8 @@ import functools
 import json
 from collections import OrderedDict
 
+import numpy as np
+
 from ....core.errors import ConfigError
 from ..tatham import _mask
 from ..tatham.grammar import Field, ParamFormat
@@ -102,10 +104,11 @@ def _state_of(W: int, H: int, start: tuple[int, int], mines: list[bool]) -> dict
 
 def view_state(W: int, H: int, start: tuple[int, int], mines: list[bool], view: list[int]) -> dict:
     """The state of the answer view ``view`` (the cells shown, ``deduce.answer_view``) of a layout."""
-    nums = deduce.numbers(H, W, mines)
-    shown = set(view)
-    grid = [[nums[r * W + c] if r * W + c in shown else HIDDEN for c in range(W)] for r in range(H)]
-    return {"grid": grid, "mines": sum(mines), "start": [int(start[0]), int(start[1])]}
+    nbr, _ = deduce._tables(H, W)
+    lay = np.fromiter((1 if m else 0 for m in mines), np.int8, H * W)
+    grid = np.full(H * W, HIDDEN, np.int64)
+    grid[view] = deduce._numbers_array(lay, nbr, H * W)[view]
+    return {"grid": grid.reshape(H, W).tolist(), "mines": int(lay.sum()), "start": [int(start[0]), int(start[1])]}
 
 
 def decode(params: dict, desc: str) -> dict:

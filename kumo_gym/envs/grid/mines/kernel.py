@@ -870,12 +870,15 @@ def settles(nbr, nnb, mines, nums, n_mines, st, work, budget):
 
 
 @kernel(inner=True, _nrt=False)
-def _candidates(nbr, nnb, mines, st, cand, out):
+def _candidates(nbr, nnb, mines, st, start, cand, out):
     """Where the generator may move a mine when the oracle is stuck at the view ``st``: ``cand[:out[0]]``
     the mines among the covered undecided cells on the frontier (else among all covered undecided
-    cells), ``cand[n:n + out[1]]`` the safe ones off the frontier (else all safe covered undecided
-    cells); each in cell order, as ``deduce.generate`` lists them."""
+    cells), ``cand[n:n + out[1]]`` the safe ones off the frontier, else (as Tatham's last resort)
+    every safe covered undecided cell and every opened cell outside the first click's 3x3 block
+    (a mine between two cells that only the count tells apart cannot leave by swapping them);
+    each in cell order."""
     n = len(st)
+    W = nbr[1]  # the grid's width: cell 0's neighbours are 1, W and W + 1
     nf = 0
     nt_ = 0
     for i in range(n):
@@ -895,7 +898,8 @@ def _candidates(nbr, nnb, mines, st, cand, out):
                 nf += 1
     if nt_ == 0:
         for i in range(n):
-            if st[i] == COVERED and not mines[i]:
+            near = abs(i // W - start // W) <= 1 and abs(i % W - start % W) <= 1
+            if st[i] == COVERED and not mines[i] or st[i] == OPENED and not near:
                 cand[n + nt_] = i
                 nt_ += 1
     out[0] = nf
@@ -911,7 +915,8 @@ PERTURB_SIG = nt.int64(_I64, _I64, _I8, _I64, nt.int64, nt.int64, _I8, _I64, _I6
 def perturb(nbr, nnb, mines, nums, n_mines, start, st, opened, work, cand, counts, draws, out, budget):
     """The generator's moves (``deduce.generate``), from the view ``st`` the oracle is stuck at on the
     layout ``mines``: a mine on the frontier (:func:`_candidates`; drawn with ``draws[2 k]``) moves to
-    a safe cell off it (``draws[2 k + 1]``), ``nums`` follows, and the oracle goes on from the cells
+    a safe cell off it (``draws[2 k + 1]``; or, when there is none, to any covered safe cell or an
+    opened one outside the first click's block), ``nums`` follows, and the oracle goes on from the cells
     it had opened (:func:`_closure`), until it opens every safe cell or the draws run out. ``out[0]``:
     the move to make next (from it on entry, after the last on return); ``out[1]``: how many cells
     the last game went on from (``opened[:out[1]]``). Returns 1 when the last game solved the
@@ -921,7 +926,7 @@ def perturb(nbr, nnb, mines, nums, n_mines, start, st, opened, work, cand, count
     nolog = work[:0]
     noview = st[:0]
     while 2 * out[0] + 1 < len(draws):
-        _candidates(nbr, nnb, mines, st, cand, counts)
+        _candidates(nbr, nnb, mines, st, start, cand, counts)
         nf = counts[0]
         nt_ = counts[1]
         if nf == 0 or nt_ == 0:
@@ -932,6 +937,7 @@ def perturb(nbr, nnb, mines, nums, n_mines, start, st, opened, work, cand, count
         out[0] = k + 1
         mines[a] = 0
         mines[b] = 1
+        st[b] = COVERED  # (an opened cell is not opened any more)
         for t in range(8 * a, 8 * a + nnb[a]):
             nums[nbr[t]] -= 1
         for t in range(8 * b, 8 * b + nnb[b]):
