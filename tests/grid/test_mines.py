@@ -337,3 +337,36 @@ def test_answer_view_and_generator_fall_back_to_the_same_answers(monkeypatch):
         nums_of = deduce.numbers(H, W, mines)
         assert not deduce.deduce(deduce.View(H, W, n, {i: nums_of[i] for i in slow})).unknown()
     assert fell_back
+
+
+def test_generator_moves_a_mine_out_of_a_pair_only_the_count_tells_apart():
+    """Where the oracle is stuck on two covered cells holding one mine (nothing off the frontier to
+    move it to), the generator's move may take the mine to an opened cell outside the first click's
+    block (Tatham's last resort): ``kernel.perturb`` then solves the board within its draws, where
+    swapping the two cells (the only move before) never could."""
+    from kumo_gym.envs.grid.mines import kernel
+
+    H, W, n = 9, 9, 10
+    nbr, nnb = kernel.tables(H, W)
+    boards = 0
+    for seed in range(400):
+        rng = np.random.default_rng(seed)
+        start = int(rng.integers(H * W))
+        zone = deduce.clear_zone(H, W, start)
+        lay = np.zeros(H * W, np.int8)
+        lay[rng.choice([i for i in range(H * W) if i not in zone], size=n, replace=False)] = 1
+        nums = np.asarray(deduce.numbers(H, W, lay.astype(bool).tolist()), np.int64)
+        st, work = np.zeros(H * W, np.int8), np.zeros(kernel.work_size(H * W), np.int64)
+        got = kernel.closure(nbr, nnb, lay, nums, n, start, np.zeros(0, np.int64), st, np.zeros(0, np.int64),
+                             np.zeros(0, np.int8), work, 10 ** 6)
+        if got or (st == kernel.COVERED).sum() != 2:
+            continue
+        boards += 1
+        out = np.zeros(2, np.int64)
+        got = kernel.perturb(nbr, nnb, lay, nums, n, start, st, np.zeros(H * W, np.int64), work,
+                             np.zeros(2 * H * W, np.int64), np.zeros(2, np.int64), np.random.default_rng(seed).random(40),
+                             out, 10 ** 6)
+        assert got == 1, seed
+        assert lay.sum() == n and not lay[sorted(zone)].any()
+        assert np.array_equal(nums, deduce.numbers(H, W, lay.astype(bool).tolist()))
+    assert boards >= 5

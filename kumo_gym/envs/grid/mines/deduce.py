@@ -367,8 +367,9 @@ def generate(rng: np.random.Generator, H: int, W: int, n: int, start: int,
              max_perturb: int = 200) -> tuple[list[bool], list[int]]:
     """A layout of ``n`` mines the oracle solves from ``start``, and its answer view (the cells shown,
     :func:`answer_view`). Tatham's method: mines are drawn away from the first click's 3x3 block;
-    where the oracle gets stuck, one mine on the frontier moves to an undecided cell off it (or
-    anywhere undecided) and the oracle goes on from what it had opened (``kernel.perturb``, which
+    where the oracle gets stuck, one mine on the frontier moves to an undecided cell off it (when
+    there is none, to any covered safe cell or an opened one outside the first click's block) and
+    the oracle goes on from what it had opened (``kernel.perturb``, which
     plays with ``kernel.closure``: what the oracle can open is the same in any order, so it ends at
     the view its move-by-move game stops at); when it solves the board, a whole game from the first
     click (the answer view's) certifies it, else the moves go on from where that game is stuck.
