@@ -132,6 +132,14 @@ def _event(log, n, p1, p2):
 
 
 @kernel(inner=True, _nrt=False)
+def _number(nbr, nnb, st, i):
+    """:func:`_around` of cell i when it is an opened number, else ``(0, 0)`` (nothing to decide)."""
+    if st[i] != OPENED:
+        return 0, 0
+    return _around(nbr, nnb, st, i)
+
+
+@kernel(inner=True, _nrt=False)
 def _singles(nbr, nnb, nums, st, log):
     """One sweep of the first local rule (a number whose covered neighbours must all be mines or
     all safe decides them); 1 when it decided a cell. Each deduction goes to ``log`` when kept."""
@@ -139,9 +147,7 @@ def _singles(nbr, nnb, nums, st, log):
     keep = len(log) > 0
     changed = 0
     for i in range(n):
-        if st[i] != OPENED:
-            continue
-        h, m = _around(nbr, nnb, st, i)
+        h, m = _number(nbr, nnb, st, i)
         if h == 0:
             continue
         k = nums[i] - m
@@ -169,9 +175,7 @@ def _pairs(nbr, nnb, nums, st, log):
     W = nbr[1]  # the grid's width: cell 0's neighbours are 1, W and W + 1
     changed = 0
     for i in range(n):
-        if st[i] != OPENED:
-            continue
-        hi, mi = _around(nbr, nnb, st, i)
+        hi, mi = _number(nbr, nnb, st, i)
         if hi == 0:
             continue
         # every number sharing a covered cell with i is a neighbour of one of i's neighbours
